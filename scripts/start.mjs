@@ -1,0 +1,58 @@
+// `npm start`: local secrets from the example, D1 migrations, wrangler dev on 127.0.0.1:8787,
+// then the idempotent development seed, and the demo accounts printed.
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync } from 'node:fs';
+
+const HOST = '127.0.0.1';
+const PORT = process.env.PORT ?? '8787';
+const BASE = `http://${HOST}:${PORT}`;
+const WRANGLER = 'node_modules/.bin/wrangler';
+const wrangler = (args) => spawn(WRANGLER, args, { stdio: 'inherit' });
+
+if (!existsSync('.dev.vars')) {
+  copyFileSync('.dev.vars.example', '.dev.vars');
+  console.log('Created .dev.vars from .dev.vars.example (sandbox providers, development keys).');
+}
+
+const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...process.env, CI: 'true' },
+});
+if (migrate.status !== 0) process.exit(migrate.status ?? 1);
+
+const server = wrangler(['dev', '--ip', HOST, '--port', PORT, '--show-interactive-dev-session=false']);
+const stop = (signal) => {
+  server.kill(signal);
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+server.on('exit', (code) => process.exit(code ?? 0));
+
+async function waitForHealth(deadline) {
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${BASE}/v1/api/health`);
+      if (res.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return false;
+}
+
+if (!(await waitForHealth(Date.now() + 90_000))) {
+  console.error('The API did not become healthy within 90 s.');
+  stop('SIGTERM');
+} else {
+  const res = await fetch(`${BASE}/v1/api/dev/seed`, { method: 'POST' });
+  const seed = await res.json();
+  if (!res.ok) {
+    console.error('Seeding failed:', JSON.stringify(seed));
+  } else {
+    console.log('\nDemo accounts (password: %s):', seed.password);
+    for (const a of seed.accounts) console.log(`  ${a.email.padEnd(24)} ${a.roles.join(', ')}`);
+    console.log(`\nAPI:        ${BASE}/v1/api/health`);
+    console.log(`Reference:  ${BASE}/v1/api/docs\n`);
+  }
+}

@@ -1,0 +1,74 @@
+// Builds the application: cross-cutting middleware, the one error handler, the one not-found
+// handler, one app.route() per feature, and the OpenAPI document.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import type { AppEnv } from './env';
+import { AppError, toErrorResponse } from './errors';
+import { devRouter } from './features/dev/dev.routes';
+import { registerDocs } from './features/docs/docs.routes';
+import { healthRouter } from './features/health/health.routes';
+import { bodySizeLimit } from './middleware/body-size';
+import { requestLog } from './middleware/request-log';
+import { validationHook } from './validation';
+
+export const API_PREFIX = '/v1/api';
+
+const corsOrigins = (env: Env) =>
+  (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.use(requestId({ headerName: 'X-Request-Id' }));
+  app.use(requestLog);
+  app.use(secureHeaders());
+  app.use(
+    `${API_PREFIX}/*`,
+    cors({
+      origin: (origin, c) => (corsOrigins(c.env).includes(origin) ? origin : null),
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
+      exposeHeaders: ['X-Request-Id', 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
+  app.use(bodySizeLimit);
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        toErrorResponse(
+          c,
+          new AppError('ENDPOINT_NOT_FOUND', `Method ${c.req.method} is not allowed on ${c.req.path}`, {
+            status: 405,
+            headers: { Allow: methods.join(', ') },
+            suggestions: [`Allowed methods: ${methods.join(', ')}`],
+          }),
+        ),
+    }),
+  );
+
+  app.route(API_PREFIX, healthRouter);
+  app.route(API_PREFIX, devRouter);
+
+  registerDocs(app);
+
+  app.notFound((c) =>
+    toErrorResponse(
+      c,
+      new AppError('ENDPOINT_NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`, {
+        suggestions: ['See the API reference at /v1/api/docs'],
+      }),
+    ),
+  );
+  app.onError((err, c) => toErrorResponse(c, err));
+  return app;
+}
+
+export const app = createApp();

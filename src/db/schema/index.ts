@@ -1,0 +1,2 @@
+// Every drizzle table, one file per area, re-exported here: the schema lives in this folder only.
+export * from './users';

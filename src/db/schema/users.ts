@@ -1,0 +1,40 @@
+// Accounts and their roles.
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, updatedAt } from './columns';
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    username: text('username'),
+    phoneNumber: text('phone_number'),
+    birthDate: text('birth_date'),
+    nationality: text('nationality'),
+    avatarUrl: text('avatar_url'),
+    /** JSON array of role names; every user holds ROLE_CLIENT. */
+    roles: text('roles', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["ROLE_CLIENT"]'`),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
+    kycStatus: text('kyc_status', { enum: ['NOT_VERIFIED', 'PENDING', 'VERIFIED'] }).notNull().default('NOT_VERIFIED'),
+    googleSubject: text('google_subject'),
+    appleSubject: text('apple_subject'),
+    connectedAccountId: text('connected_account_id'),
+    agencyId: integer('agency_id'),
+    deletedAt: text('deleted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_google_subject_unique').on(t.googleSubject),
+    uniqueIndex('users_apple_subject_unique').on(t.appleSubject),
+    index('users_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

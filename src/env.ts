@@ -1,0 +1,23 @@
+// Typed Hono environment shared by every router: Cloudflare bindings and per-request variables.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { validationHook } from './validation';
+
+/** The authenticated caller, set by `requireAuth`. */
+export interface AuthUser {
+  id: number;
+  roles: string[];
+  /** Access token id and expiry, so logout can blacklist exactly this token. */
+  jti: string;
+  exp: number;
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    auth: AuthUser;
+  };
+}
+
+/** Every router is an OpenAPIHono so its routes reach the document and share the validation hook. */
+export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -1,0 +1,157 @@
+// The one error type of the service, the specification's error body, and the hooks that turn
+// every failure (zod, Hono, domain, unexpected) into that body.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from './env';
+
+/** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_ARGUMENT: 400,
+  MISSING_PARAMETER: 400,
+  TYPE_MISMATCH: 400,
+  AUTHENTICATION_ERROR: 401,
+  UNAUTHORIZED: 401,
+  ACCESS_DENIED: 403,
+  RESOURCE_NOT_FOUND: 404,
+  ENDPOINT_NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  INVALID_STATE: 409,
+  BUSINESS_RULE_VIOLATION: 422,
+  INSUFFICIENT_FUNDS: 422,
+  STRIPE_CONNECT_NOT_CONFIGURED: 422,
+  PAYMENT_ERROR: 402,
+  PAYMENT_PROCESSING_ERROR: 502,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+export interface FieldError {
+  field: string;
+  message: string;
+  rejectedValue: unknown;
+}
+
+export interface AppErrorOptions {
+  /** Overrides the code's usual status (405, 413, 415, 429). */
+  status?: ContentfulStatusCode;
+  fieldErrors?: FieldError[];
+  suggestions?: string[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** Thrown anywhere; `onError` shapes it. Handlers never build error bodies themselves. */
+export class AppError extends Error {
+  readonly status: ContentfulStatusCode;
+  readonly fieldErrors?: FieldError[];
+  readonly suggestions: string[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    readonly errorCode: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.status = options.status ?? ERROR_STATUS[errorCode];
+    this.fieldErrors = options.fieldErrors;
+    this.suggestions = options.suggestions ?? [];
+    this.headers = options.headers;
+  }
+}
+
+export const notFound = (what: string, id?: unknown) =>
+  new AppError('RESOURCE_NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${String(id)} not found`);
+export const accessDenied = (message = 'You are not allowed to access this resource') =>
+  new AppError('ACCESS_DENIED', message);
+export const invalidState = (message: string) => new AppError('INVALID_STATE', message);
+export const businessRule = (message: string) => new AppError('BUSINESS_RULE_VIOLATION', message);
+
+export const FieldErrorSchema = z
+  .object({
+    field: z.string(),
+    message: z.string(),
+    rejectedValue: z.any().openapi({ description: 'The rejected value, as received' }),
+  })
+  .openapi('FieldError');
+
+export const ErrorResponseSchema = z
+  .object({
+    status: z.number().int(),
+    errorCode: z.enum(ERROR_CODES),
+    message: z.string(),
+    timestamp: z.string().openapi({ format: 'date-time' }),
+    path: z.string(),
+    debugInfo: z.string().optional().openapi({ description: 'Present only when ENVIRONMENT=development' }),
+    suggestions: z.array(z.string()),
+    fieldErrors: z.array(FieldErrorSchema).optional().openapi({ description: 'Present on 400 responses' }),
+  })
+  .openapi('ErrorResponse');
+
+export type ErrorBody = z.infer<typeof ErrorResponseSchema>;
+
+/** Turns any thrown value into (status, body). Unknown errors become INTERNAL_ERROR without detail. */
+export function toErrorResponse(c: Context<AppEnv>, err: unknown): Response {
+  const appError = asAppError(err);
+  const body: ErrorBody = {
+    status: appError.status,
+    errorCode: appError.errorCode,
+    message: appError.message,
+    timestamp: new Date().toISOString(),
+    path: new URL(c.req.url).pathname,
+    suggestions: appError.suggestions,
+  };
+  if (appError.status === 400) body.fieldErrors = appError.fieldErrors ?? [];
+  if (c.env?.ENVIRONMENT === 'development' && appError.status >= 500) {
+    body.debugInfo = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  } else if (c.env?.ENVIRONMENT === 'development' && appError.cause !== undefined) {
+    body.debugInfo = String(appError.cause instanceof Error ? appError.cause.message : appError.cause);
+  }
+  if (appError.status >= 500) {
+    console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: describe(err) }));
+  }
+  return c.json(body, appError.status, appError.headers);
+}
+
+function asAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) return fromHttpException(err);
+  return new AppError('INTERNAL_ERROR', 'An unexpected error occurred', {
+    suggestions: ['Retry later; if it persists, contact support with the X-Request-Id header value'],
+    cause: err,
+  });
+}
+
+/** Hono raises HTTPException for malformed JSON (400), oversized (413) and wrong media type (415). */
+function fromHttpException(err: HTTPException): AppError {
+  switch (err.status) {
+    case 400:
+      return new AppError('INVALID_ARGUMENT', err.message || 'Malformed request', {
+        suggestions: ['Send a well-formed JSON body with Content-Type: application/json'],
+      });
+    case 401:
+      return new AppError('UNAUTHORIZED', err.message || 'Authentication required');
+    case 413:
+      return new AppError('INVALID_ARGUMENT', 'Request body is too large', { status: 413 });
+    case 415:
+      return new AppError('INVALID_ARGUMENT', 'Unsupported media type', {
+        status: 415,
+        suggestions: ['Send the body as application/json'],
+      });
+    default:
+      return new AppError(err.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_ARGUMENT', err.message || 'Request failed', {
+        status: err.status as ContentfulStatusCode,
+      });
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof AppError && err.cause !== undefined) return `${err.message}: ${describe(err.cause)}`;
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}

@@ -1,0 +1,34 @@
+// Development-only endpoints: the seed that `npm start` calls. Anywhere but ENVIRONMENT=development
+// they answer as if they did not exist.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { AppError } from '../../errors';
+import { errorResponses, jsonContent } from '../../lib/openapi';
+import { runSeed } from './seed';
+
+const SeedResultSchema = z
+  .object({
+    accounts: z.array(z.object({ id: z.number().int(), email: z.string(), roles: z.array(z.string()) })),
+    password: z.string(),
+  })
+  .openapi('SeedResult');
+
+export const devRouter = createRouter().openapi(
+  createRoute({
+    method: 'post',
+    path: '/dev/seed',
+    tags: ['Development'],
+    summary: 'Seed demo data (ENVIRONMENT=development only; idempotent)',
+    security: [],
+    responses: { 200: jsonContent(SeedResultSchema, 'Demo accounts'), ...errorResponses(404) },
+  }),
+  async (c) => {
+    if (c.env.ENVIRONMENT !== 'development') {
+      throw new AppError('ENDPOINT_NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`, {
+        suggestions: ['See the API reference at /v1/api/docs'],
+      });
+    }
+    return c.json(await runSeed(getDb(c.env), c.env), 200);
+  },
+);

@@ -1,0 +1,50 @@
+// GET /health: public liveness and reachability of D1, KV and R2.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter } from '../../env';
+import { jsonContent } from '../../lib/openapi';
+
+const CheckSchema = z.object({ status: z.enum(['UP', 'DOWN']), latencyMs: z.number(), error: z.string().optional() });
+const HealthSchema = z
+  .object({
+    status: z.enum(['UP', 'DOWN']),
+    version: z.string(),
+    timestamp: z.string(),
+    checks: z.object({ d1: CheckSchema, kv: CheckSchema, r2: CheckSchema }),
+  })
+  .openapi('Health');
+
+type Check = z.infer<typeof CheckSchema>;
+
+async function probe(fn: () => Promise<unknown>): Promise<Check> {
+  const started = Date.now();
+  try {
+    await fn();
+    return { status: 'UP', latencyMs: Date.now() - started };
+  } catch (err) {
+    return { status: 'DOWN', latencyMs: Date.now() - started, error: err instanceof Error ? err.name : 'Error' };
+  }
+}
+
+export const healthRouter = createRouter().openapi(
+  createRoute({
+    method: 'get',
+    path: '/health',
+    tags: ['Service'],
+    summary: 'Service health and reachability of its storage',
+    security: [],
+    responses: {
+      200: jsonContent(HealthSchema, 'Every dependency is reachable'),
+      503: jsonContent(HealthSchema, 'At least one dependency is down'),
+    },
+  }),
+  async (c) => {
+    const [d1, kv, r2] = await Promise.all([
+      probe(() => c.env.DB.prepare('SELECT 1').first()),
+      probe(() => c.env.KV.get('health:probe')),
+      probe(() => c.env.UPLOADS.head('health/probe')),
+    ]);
+    const status = [d1, kv, r2].every((x) => x.status === 'UP') ? 'UP' : 'DOWN';
+    const body = { status, version: '2.0.0', timestamp: new Date().toISOString(), checks: { d1, kv, r2 } } as const;
+    return status === 'UP' ? c.json(body, 200) : c.json(body, 503);
+  },
+);

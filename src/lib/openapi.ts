@@ -1,0 +1,45 @@
+// Small builders so each createRoute() states its body, its success and its error responses the same way.
+import type { z } from '@hono/zod-openapi';
+import { ErrorResponseSchema } from '../errors';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH)',
+  401: 'Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR)',
+  402: 'Payment declined or not completed (PAYMENT_ERROR)',
+  403: 'Insufficient permissions or not the owner of the resource (ACCESS_DENIED)',
+  404: 'Resource not found (RESOURCE_NOT_FOUND)',
+  409: 'Conflict (ALREADY_EXISTS, INVALID_STATE)',
+  413: 'Request body too large (INVALID_ARGUMENT)',
+  415: 'Unsupported media type (INVALID_ARGUMENT)',
+  422: 'Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED)',
+  429: 'Too many requests (BUSINESS_RULE_VIOLATION, with Retry-After)',
+  500: 'Unexpected error (INTERNAL_ERROR)',
+  502: 'Payment provider failure (PAYMENT_PROCESSING_ERROR)',
+};
+
+const errorResponse = (status: number) => ({
+  description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+  content: { 'application/json': { schema: ErrorResponseSchema } },
+});
+
+/** Error responses for a route: 400 and 500 always, plus the ones given. */
+export function errorResponses(...statuses: number[]) {
+  const all = [...new Set([400, 500, ...statuses])].sort();
+  return Object.fromEntries(all.map((s) => [s, errorResponse(s)])) as Record<number, ReturnType<typeof errorResponse>>;
+}
+
+/** The usual error set of an authenticated route. */
+export const authErrorResponses = (...statuses: number[]) => errorResponses(401, 403, ...statuses);
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  required: true,
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+export const bearerSecurity = [{ bearerAuth: [] }];

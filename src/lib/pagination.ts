@@ -1,0 +1,127 @@
+// The one pagination helper: query schema (page, size, sort against a whitelist) and the two
+// page shapes of the specification (generic page, carrier Reservation page).
+import { z } from '@hono/zod-openapi';
+import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
+import { issueCode } from '../validation';
+
+export const MAX_PAGE_SIZE = 100;
+
+export interface SortSpec<F extends string = string> {
+  field: F;
+  direction: 'asc' | 'desc';
+}
+
+export interface PageParams<F extends string = string> {
+  page: number;
+  size: number;
+  sort: SortSpec<F>;
+}
+
+interface PageQueryOptions<F extends string> {
+  sortable: readonly F[];
+  defaultSort: `${F},${'asc' | 'desc'}`;
+  defaultSize?: number;
+}
+
+/**
+ * Query schema for `page`, `size`, `sort`. Sizes above 100 are capped, not refused; negative or
+ * zero values are VALIDATION_ERROR, non-numeric TYPE_MISMATCH, an unknown sort field INVALID_ARGUMENT.
+ */
+export function pageQuery<F extends string>({ sortable, defaultSort, defaultSize = 20 }: PageQueryOptions<F>) {
+  return z.object({
+    page: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2_147_483_647)
+      .default(0)
+      .openapi({ param: { name: 'page', in: 'query' }, type: 'integer', description: 'Zero-based page index' }),
+    size: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(defaultSize)
+      .transform((n) => Math.min(n, MAX_PAGE_SIZE))
+      .openapi({
+        param: { name: 'size', in: 'query' },
+        type: 'integer',
+        description: `Items per page (default ${defaultSize}); values above ${MAX_PAGE_SIZE} are capped to ${MAX_PAGE_SIZE}`,
+      }),
+    sort: z
+      .string()
+      .default(defaultSort)
+      .transform((value, ctx): SortSpec<F> => {
+        const parsed = parseSort(value, sortable);
+        if (!parsed) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `sort must be <field>,<asc|desc> with field one of: ${sortable.join(', ')}`,
+            params: issueCode('INVALID_ARGUMENT'),
+          });
+          return z.NEVER;
+        }
+        return parsed;
+      })
+      .openapi({
+        param: { name: 'sort', in: 'query' },
+        type: 'string',
+        description: `<field>,<asc|desc>; fields: ${sortable.join(', ')} (default ${defaultSort})`,
+        example: defaultSort,
+      }),
+  });
+}
+
+function parseSort<F extends string>(value: string, sortable: readonly F[]): SortSpec<F> | null {
+  const [field, direction = 'asc', ...rest] = value.split(',').map((s) => s.trim());
+  if (rest.length > 0 || !sortable.includes(field as F)) return null;
+  const dir = direction.toLowerCase();
+  if (dir !== 'asc' && dir !== 'desc') return null;
+  return { field: field as F, direction: dir };
+}
+
+/** ORDER BY for a whitelisted sort, with `id` as a tie-breaker so pages never overlap. */
+export function orderBy<F extends string>(sort: SortSpec<F>, columns: Record<F, AnyColumn>, id: AnyColumn): SQL[] {
+  const dir = sort.direction === 'asc' ? asc : desc;
+  return [dir(columns[sort.field]), dir(id)];
+}
+
+export const offsetOf = (p: { page: number; size: number }) => p.page * p.size;
+
+const totalPages = (total: number, size: number) => (total === 0 ? 0 : Math.ceil(total / size));
+
+/** The generic page of the specification. */
+export function toPage<T>(content: T[], totalElements: number, p: { page: number; size: number }) {
+  return {
+    content,
+    page: { number: p.page, size: p.size, totalElements, totalPages: totalPages(totalElements, p.size) },
+  };
+}
+
+/** The carrier listing's Reservation page. */
+export function toReservationPage<T>(data: T[], total: number, p: { page: number; size: number }) {
+  return { data, page: p.page, limit: p.size, total, totalPages: totalPages(total, p.size) };
+}
+
+export const PageSchema = <T extends z.ZodType>(item: T, name: string) =>
+  z
+    .object({
+      content: z.array(item),
+      page: z.object({
+        number: z.number().int(),
+        size: z.number().int(),
+        totalElements: z.number().int(),
+        totalPages: z.number().int(),
+      }),
+    })
+    .openapi(name);
+
+export const ReservationPageSchema = <T extends z.ZodType>(item: T) =>
+  z
+    .object({
+      data: z.array(item),
+      page: z.number().int(),
+      limit: z.number().int(),
+      total: z.number().int(),
+      totalPages: z.number().int(),
+    })
+    .openapi('ReservationPage');

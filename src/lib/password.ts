@@ -1,0 +1,52 @@
+// Password hashing with PBKDF2-SHA256 through WebCrypto, in a versioned string
+// `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>` so the cost can be raised later and old
+// hashes upgraded at login. workerd refuses more than 100,000 iterations (see docs/decisions.md).
+export const PBKDF2_ITERATIONS = 100_000;
+const ALGORITHM = 'pbkdf2-sha256';
+const HASH_BYTES = 32;
+
+const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+const unb64 = (text: string) => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));
+
+async function derive(password: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(password), 'PBKDF2', false, ['deriveBits']);
+  const bits = await crypto.subtle.deriveBits(
+    { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
+    key,
+    HASH_BYTES * 8,
+  );
+  return new Uint8Array(bits);
+}
+
+export async function hashPassword(password: string, iterations = PBKDF2_ITERATIONS): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const hash = await derive(password, salt, iterations);
+  return `${ALGORITHM}$${iterations}$${b64(salt)}$${b64(hash)}`;
+}
+
+export interface PasswordCheck {
+  valid: boolean;
+  /** True when the stored hash uses weaker parameters than today's: re-hash after a successful login. */
+  needsRehash: boolean;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<PasswordCheck> {
+  const [algorithm, iterationsText, saltText, hashText] = stored.split('$');
+  const iterations = Number(iterationsText);
+  if (algorithm !== ALGORITHM || !Number.isInteger(iterations) || !saltText || !hashText) {
+    return { valid: false, needsRehash: false };
+  }
+  const expected = unb64(hashText);
+  const actual = await derive(password, unb64(saltText), iterations);
+  return { valid: timingSafeEqual(actual, expected), needsRehash: iterations < PBKDF2_ITERATIONS };
+}
+
+/** A hash to verify against when the email is unknown, so both paths cost the same. */
+export const DUMMY_PASSWORD_HASH = `${ALGORITHM}$${PBKDF2_ITERATIONS}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
+
+function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}

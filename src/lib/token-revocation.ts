@@ -1,0 +1,24 @@
+// Token revocation in KV: a blacklist by token id (logout) and a per-user cut-off (suspension,
+// role removal, password change). Entries expire with the tokens they cover.
+import { REFRESH_TOKEN_TTL_SECONDS } from './jwt';
+
+const MIN_KV_TTL = 60; // KV refuses shorter TTLs.
+
+const blacklistKey = (jti: string) => `bl:${jti}`;
+const cutoffKey = (userId: number) => `rv:${userId}`;
+
+export async function blacklistToken(kv: KVNamespace, jti: string, exp: number, now = Math.floor(Date.now() / 1000)) {
+  const remaining = exp - now;
+  if (remaining <= 0) return;
+  await kv.put(blacklistKey(jti), '1', { expirationTtl: Math.max(MIN_KV_TTL, remaining) });
+}
+
+/** Every token of the user issued before `at` (seconds) is refused from now on. */
+export async function revokeUserTokensBefore(kv: KVNamespace, userId: number, at = Math.floor(Date.now() / 1000)) {
+  await kv.put(cutoffKey(userId), String(at), { expirationTtl: REFRESH_TOKEN_TTL_SECONDS });
+}
+
+export async function isTokenRevoked(kv: KVNamespace, claims: { jti: string; sub: string; iat: number }) {
+  const [listed, cutoff] = await Promise.all([kv.get(blacklistKey(claims.jti)), kv.get(cutoffKey(Number(claims.sub)))]);
+  return listed !== null || (cutoff !== null && claims.iat < Number(cutoff));
+}

@@ -1,0 +1,55 @@
+// Authentication and authorization: requireAuth (bearer access token), requireRole, and the one
+// ownership check every {id} route uses.
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv, AuthUser } from '../env';
+import { AppError, accessDenied } from '../errors';
+import { verifyToken } from '../lib/jwt';
+import { isTokenRevoked } from '../lib/token-revocation';
+
+export const ROLES = [
+  'ROLE_CLIENT',
+  'ROLE_VERIFIED_USER',
+  'ROLE_AGENCY_OWNER',
+  'ROLE_AGENCY_EMPLOYEE',
+  'ROLE_ADMIN',
+  'ROLE_SUPERADMIN',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+const unauthorized = (message: string) =>
+  new AppError('UNAUTHORIZED', message, { suggestions: ['Log in or refresh the access token, then retry'] });
+
+export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
+  const header = c.req.header('Authorization');
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  if (!match) throw unauthorized('Authentication required: send Authorization: Bearer <access token>');
+  const claims = await verifyToken(c.env, match[1], 'access');
+  if (!claims) throw unauthorized('Access token is invalid or expired');
+  if (await isTokenRevoked(c.env.KV, claims)) throw unauthorized('Access token has been revoked');
+  c.set('auth', { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp });
+  await next();
+});
+
+export const hasRole = (auth: AuthUser, ...roles: Role[]) =>
+  auth.roles.includes('ROLE_SUPERADMIN') || roles.some((r) => auth.roles.includes(r));
+
+/** Passes callers holding any of the roles (a super-admin holds them all). Use after requireAuth. */
+export const requireRole = (...roles: Role[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(`Requires one of: ${roles.join(', ')}`);
+    await next();
+  });
+
+/**
+ * The ownership check: the caller must be one of `ownerIds` or hold one of `staffRoles`
+ * (admins by default). Throws ACCESS_DENIED otherwise.
+ */
+export function assertCanAccess(
+  auth: AuthUser,
+  ownerIds: readonly (number | null | undefined)[],
+  staffRoles: Role[] = ['ROLE_ADMIN'],
+): void {
+  if (ownerIds.includes(auth.id)) return;
+  if (staffRoles.length > 0 && hasRole(auth, ...staffRoles)) return;
+  throw accessDenied();
+}

@@ -1,0 +1,20 @@
+// Request body size limit: 1 MiB for JSON, more for the upload route (the file itself is checked
+// against its own 10 MB limit there).
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { AppError } from '../errors';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024; // file + multipart envelope
+
+const tooLarge = (limit: number) => () => {
+  throw new AppError('INVALID_ARGUMENT', `Request body is larger than ${limit} bytes`, { status: 413 });
+};
+
+const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge(JSON_BODY_LIMIT) });
+const uploadLimit = bodyLimit({ maxSize: UPLOAD_BODY_LIMIT, onError: tooLarge(UPLOAD_BODY_LIMIT) });
+
+export const bodySizeLimit = createMiddleware<AppEnv>((c, next) =>
+  c.req.path.startsWith('/v1/api/files') ? uploadLimit(c, next) : jsonLimit(c, next),
+);

@@ -1,0 +1,97 @@
+// The zod failure hook shared by every router, and the small schemas routes reuse for
+// path and query parameters. Query and path values arrive as strings, so their type errors
+// are TYPE_MISMATCH and absences MISSING_PARAMETER; bodies get VALIDATION_ERROR with every field.
+import { z } from '@hono/zod-openapi';
+import type { Hook } from '@hono/zod-openapi';
+import { AppError, type ErrorCode, type FieldError } from './errors';
+import type { AppEnv } from './env';
+
+type Issue = z.core.$ZodIssue;
+
+/** A zod issue may name the code it should raise (for example INVALID_ARGUMENT for a bad sort). */
+export const issueCode = (errorCode: ErrorCode) => ({ errorCode });
+
+export const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+  if (result.success) return;
+  const raw = (result as { data?: unknown }).data;
+  const target = (result as { target?: string }).target ?? 'json';
+  throw toValidationError(result.error.issues, raw, target);
+};
+
+export function toValidationError(issues: readonly Issue[], raw: unknown, target: string): AppError {
+  const fieldErrors: FieldError[] = issues.map((issue) => ({
+    field: fieldName(issue, target),
+    message: issue.message,
+    rejectedValue: valueAt(raw, issue.path) ?? null,
+  }));
+  const code = errorCodeFor(issues, raw, target);
+  return new AppError(code, messageFor(code, target, fieldErrors), {
+    fieldErrors,
+    suggestions: suggestionsFor(code),
+  });
+}
+
+function errorCodeFor(issues: readonly Issue[], raw: unknown, target: string): ErrorCode {
+  for (const issue of issues) {
+    const explicit = (issue as { params?: { errorCode?: ErrorCode } }).params?.errorCode;
+    if (explicit) return explicit;
+  }
+  if (target === 'json' || target === 'form') return 'VALIDATION_ERROR';
+  if (issues.some((i) => valueAt(raw, i.path) === undefined)) return 'MISSING_PARAMETER';
+  if (issues.some((i) => i.code === 'invalid_type')) return 'TYPE_MISMATCH';
+  return 'VALIDATION_ERROR';
+}
+
+function messageFor(code: ErrorCode, target: string, fieldErrors: FieldError[]): string {
+  const names = [...new Set(fieldErrors.map((f) => f.field))].join(', ');
+  const where = target === 'json' ? 'body' : target === 'param' ? 'path parameter' : target;
+  switch (code) {
+    case 'MISSING_PARAMETER':
+      return `Missing required ${where}: ${names}`;
+    case 'TYPE_MISMATCH':
+      return `Wrong type for ${where}: ${names}`;
+    case 'INVALID_ARGUMENT':
+      return fieldErrors[0]?.message ?? 'Invalid argument';
+    default:
+      return `Validation failed for ${where}: ${names}`;
+  }
+}
+
+function suggestionsFor(code: ErrorCode): string[] {
+  switch (code) {
+    case 'TYPE_MISMATCH':
+      return ['Check the type of each parameter against the API reference at /v1/api/docs'];
+    case 'MISSING_PARAMETER':
+      return ['Provide every required parameter'];
+    default:
+      return ['Correct the fields listed in fieldErrors and retry'];
+  }
+}
+
+function fieldName(issue: Issue, target: string): string {
+  if (issue.path.length > 0) return issue.path.map(String).join('.');
+  // A missing required key is reported on the object; zod 4 keeps its name in `keys` for unrecognized ones.
+  const keys = (issue as { keys?: string[] }).keys;
+  if (keys?.length) return keys.join(',');
+  return target === 'json' ? 'body' : target;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value: unknown = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** A positive int32 id in the path. `abc` or `1.5` is TYPE_MISMATCH. */
+export const pathId = (name: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .openapi({ param: { name, in: 'path' }, type: 'integer', format: 'int32', example: 1 });
+
+export const IdParams = z.object({ id: pathId('id') });

@@ -1,0 +1,360 @@
+// The service foundation: the error model of CONTRACT section 2 from every layer, pagination
+// rules, the OpenAPI document, cross-cutting headers and health.
+import { createRoute, z } from '@hono/zod-openapi';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { createRouter } from '../src/env';
+import { errorResponses, jsonBody, jsonContent } from '../src/lib/openapi';
+import { pageQuery, toPage, toReservationPage } from '../src/lib/pagination';
+import { IdParams } from '../src/validation';
+import { errorBody, get, post, call } from './helpers/http';
+
+// A probe router built with the same plumbing as every feature, mounted on a fresh app, so each
+// layer's failure can be provoked on purpose.
+const ItemSchema = z.object({
+  name: z.string().min(1).max(50),
+  weight: z.number().positive(),
+  email: z.email(),
+  tags: z.array(z.string()).max(3).optional(),
+});
+const probe = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/probe/items/{id}',
+      request: { params: IdParams },
+      responses: { 200: jsonContent(z.object({ id: z.number() }), 'ok'), ...errorResponses(404) },
+    }),
+    (c) => c.json({ id: c.req.valid('param').id }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/probe/items',
+      request: { query: pageQuery({ sortable: ['name', 'createdAt'], defaultSort: 'createdAt,desc' }) },
+      responses: { 200: jsonContent(z.any(), 'ok') },
+    }),
+    (c) => {
+      const q = c.req.valid('query');
+      return c.json({ ...toPage([], 0, q), sort: q.sort }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/probe/carrier',
+      request: { query: pageQuery({ sortable: ['reservationDate'], defaultSort: 'reservationDate,desc', defaultSize: 5 }) },
+      responses: { 200: jsonContent(z.any(), 'ok') },
+    }),
+    (c) => c.json(toReservationPage([{ id: 1 }], 11, c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/probe/search',
+      request: { query: z.object({ q: z.string().min(2), limit: z.coerce.number().int().optional() }) },
+      responses: { 200: jsonContent(z.any(), 'ok') },
+    }),
+    (c) => c.json(c.req.valid('query'), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/probe/items',
+      request: { body: jsonBody(ItemSchema) },
+      responses: { 201: jsonContent(ItemSchema, 'created') },
+    }),
+    (c) => c.json(c.req.valid('json'), 201),
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/probe/boom', responses: { 200: jsonContent(z.any(), 'never') } }),
+    () => {
+      throw new Error('secret sauce: SELECT * FROM users');
+    },
+  );
+
+const probeApp = createApp();
+probeApp.route('/v1/api', probe);
+
+async function request(path: string, init: RequestInit = {}, bindings: Env = env) {
+  const res = await probeApp.request(`http://api.test${path}`, init, bindings);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('error model (CONTRACT section 2)', () => {
+  it('an unknown route is 404 ENDPOINT_NOT_FOUND with the exact error body', async () => {
+    const res = await get('/v1/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(errorBody(res)).toEqual({
+      status: 404,
+      errorCode: 'ENDPOINT_NOT_FOUND',
+      message: 'No endpoint GET /v1/api/nothing-here',
+      path: '/v1/api/nothing-here',
+      suggestions: ['See the API reference at /v1/api/docs'],
+    });
+  });
+
+  it('a wrong method on a known path is 405 ENDPOINT_NOT_FOUND with Allow', async () => {
+    const res = await call('DELETE', '/v1/api/health');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('Allow')).toBe('GET, HEAD');
+    expect(errorBody(res)).toEqual({
+      status: 405,
+      errorCode: 'ENDPOINT_NOT_FOUND',
+      message: 'Method DELETE is not allowed on /v1/api/health',
+      path: '/v1/api/health',
+      suggestions: ['Allowed methods: GET, HEAD'],
+    });
+  });
+
+  it('malformed JSON is 400 INVALID_ARGUMENT', async () => {
+    const res = await request('/v1/api/probe/items', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name": "box",',
+    });
+    expect(res.status).toBe(400);
+    const { timestamp, ...body } = res.body;
+    expect(Date.parse(timestamp)).not.toBeNaN();
+    expect(body).toEqual({
+      status: 400,
+      errorCode: 'INVALID_ARGUMENT',
+      message: 'Malformed JSON in request body',
+      path: '/v1/api/probe/items',
+      suggestions: ['Send a well-formed JSON body with Content-Type: application/json'],
+      fieldErrors: [],
+    });
+  });
+
+  it('a body failing its schema lists every bad field with its rejected value', async () => {
+    const res = await request('/v1/api/probe/items', json({ name: '', weight: -2, email: 'not-an-email', tags: [1] }));
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+    expect(res.body.message).toBe('Validation failed for body: name, weight, email, tags.0');
+    expect(res.body.fieldErrors).toEqual([
+      { field: 'name', message: expect.any(String), rejectedValue: '' },
+      { field: 'weight', message: expect.any(String), rejectedValue: -2 },
+      { field: 'email', message: expect.any(String), rejectedValue: 'not-an-email' },
+      { field: 'tags.0', message: expect.any(String), rejectedValue: 1 },
+    ]);
+    expect(res.body.suggestions).toEqual(['Correct the fields listed in fieldErrors and retry']);
+  });
+
+  it('a missing body field is reported with a null rejected value', async () => {
+    const res = await request('/v1/api/probe/items', json({ name: 'box', email: 'a@b.co' }));
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+    expect(res.body.fieldErrors).toEqual([{ field: 'weight', message: expect.any(String), rejectedValue: null }]);
+  });
+
+  it('a wrong type in a path parameter is 400 TYPE_MISMATCH', async () => {
+    const res = await request('/v1/api/probe/items/abc');
+    expect(res.status).toBe(400);
+    const { timestamp, ...body } = res.body;
+    expect(body).toEqual({
+      status: 400,
+      errorCode: 'TYPE_MISMATCH',
+      message: 'Wrong type for path parameter: id',
+      path: '/v1/api/probe/items/abc',
+      suggestions: ['Check the type of each parameter against the API reference at /v1/api/docs'],
+      fieldErrors: [{ field: 'id', message: expect.any(String), rejectedValue: 'abc' }],
+    });
+  });
+
+  it('a wrong type in a query parameter is 400 TYPE_MISMATCH', async () => {
+    const res = await request('/v1/api/probe/search?q=paris&limit=ten');
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('TYPE_MISMATCH');
+    expect(res.body.fieldErrors).toEqual([{ field: 'limit', message: expect.any(String), rejectedValue: 'ten' }]);
+  });
+
+  it('a missing required query parameter is 400 MISSING_PARAMETER', async () => {
+    const res = await request('/v1/api/probe/search');
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('MISSING_PARAMETER');
+    expect(res.body.message).toBe('Missing required query: q');
+    expect(res.body.fieldErrors).toEqual([{ field: 'q', message: expect.any(String), rejectedValue: null }]);
+  });
+
+  it('an oversized body is 413 INVALID_ARGUMENT', async () => {
+    const res = await request('/v1/api/probe/items', json({ name: 'x'.repeat(1024 * 1024), weight: 1, email: 'a@b.co' }));
+    expect(res.status).toBe(413);
+    expect(res.body.errorCode).toBe('INVALID_ARGUMENT');
+    expect(res.body.message).toBe('Request body is larger than 1048576 bytes');
+    expect(res.body.fieldErrors).toBeUndefined();
+  });
+
+  it('a body of another media type is refused with the error body, never accepted empty', async () => {
+    const res = await request('/v1/api/probe/items', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'name=box',
+    });
+    expect(res.status).toBe(415);
+    expect(res.body.errorCode).toBe('INVALID_ARGUMENT');
+    expect(res.body.message).toBe('Unsupported media type');
+  });
+
+  it('an unexpected exception is 500 INTERNAL_ERROR with no stack trace or detail outside development', async () => {
+    const res = await request('/v1/api/probe/boom');
+    expect(res.status).toBe(500);
+    const { timestamp, ...body } = res.body;
+    expect(body).toEqual({
+      status: 500,
+      errorCode: 'INTERNAL_ERROR',
+      message: 'An unexpected error occurred',
+      path: '/v1/api/probe/boom',
+      suggestions: ['Retry later; if it persists, contact support with the X-Request-Id header value'],
+    });
+    expect(JSON.stringify(res.body)).not.toContain('SELECT');
+  });
+
+  it('in development the 500 carries debugInfo', async () => {
+    const res = await request('/v1/api/probe/boom', {}, { ...env, ENVIRONMENT: 'development' });
+    expect(res.status).toBe(500);
+    expect(res.body.debugInfo).toContain('secret sauce');
+  });
+});
+
+describe('pagination', () => {
+  it('defaults to page 0, size 20 and the endpoint default sort', async () => {
+    const res = await request('/v1/api/probe/items');
+    expect(res.body).toEqual({
+      content: [],
+      page: { number: 0, size: 20, totalElements: 0, totalPages: 0 },
+      sort: { field: 'createdAt', direction: 'desc' },
+    });
+  });
+
+  it('caps sizes above 100 to 100', async () => {
+    const res = await request('/v1/api/probe/items?size=1000&page=3');
+    expect(res.status).toBe(200);
+    expect(res.body.page).toEqual({ number: 3, size: 100, totalElements: 0, totalPages: 0 });
+  });
+
+  it.each([
+    ['page=-1', 'page', 'VALIDATION_ERROR', -1],
+    ['size=-5', 'size', 'VALIDATION_ERROR', -5],
+    ['size=0', 'size', 'VALIDATION_ERROR', 0],
+    ['page=abc', 'page', 'TYPE_MISMATCH', 'abc'],
+    ['size=1.5', 'size', 'TYPE_MISMATCH', '1.5'],
+  ])('rejects %s', async (query, field, code, rejected) => {
+    const res = await request(`/v1/api/probe/items?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe(code);
+    expect(res.body.fieldErrors).toEqual([{ field, message: expect.any(String), rejectedValue: String(rejected) }]);
+  });
+
+  it('accepts a whitelisted sort field in either direction', async () => {
+    const res = await request('/v1/api/probe/items?sort=name,asc');
+    expect(res.body.sort).toEqual({ field: 'name', direction: 'asc' });
+  });
+
+  it.each(['password,asc', 'name,sideways', 'name,asc,extra'])('rejects sort=%s with INVALID_ARGUMENT', async (sort) => {
+    const res = await request(`/v1/api/probe/items?sort=${sort}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('INVALID_ARGUMENT');
+    expect(res.body.message).toBe('sort must be <field>,<asc|desc> with field one of: name, createdAt');
+    expect(res.body.fieldErrors).toEqual([{ field: 'sort', message: res.body.message, rejectedValue: sort }]);
+  });
+
+  it('the carrier Reservation page has its own shape and default size 5', async () => {
+    const res = await request('/v1/api/probe/carrier');
+    expect(res.body).toEqual({ data: [{ id: 1 }], page: 0, limit: 5, total: 11, totalPages: 3 });
+    const capped = await request('/v1/api/probe/carrier?size=500');
+    expect(capped.body.limit).toBe(100);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1, version 2.0.0, with bearer JWT security and the shared error body', async () => {
+    const res = await get('/v1/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(res.body.info.version).toBe('2.0.0');
+    expect(res.body.components.securitySchemes.bearerAuth).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: expect.any(String),
+    });
+    expect(Object.keys(res.body.components.schemas.ErrorResponse.properties)).toEqual([
+      'status',
+      'errorCode',
+      'message',
+      'timestamp',
+      'path',
+      'debugInfo',
+      'suggestions',
+      'fieldErrors',
+    ]);
+  });
+
+  it('documents every route of the app, and nothing that is not a route', async () => {
+    const { app } = await import('../src/app');
+    const doc = (await get('/v1/api/openapi.json')).body;
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    const routes = new Set(
+      app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}')}`),
+    );
+    expect([...routes].filter((r) => !documented.has(r))).toEqual([]);
+    expect([...documented].filter((r) => !routes.has(r))).toEqual([]);
+  });
+
+  it('serves an interactive reference', async () => {
+    const res = await get('/v1/api/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/html');
+    expect(res.body).toContain('/v1/api/openapi.json');
+  });
+});
+
+describe('cross-cutting', () => {
+  it('health reports D1, KV and R2 reachable', async () => {
+    const res = await get('/v1/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'UP',
+      version: '2.0.0',
+      checks: { d1: { status: 'UP' }, kv: { status: 'UP' }, r2: { status: 'UP' } },
+    });
+  });
+
+  it('every response carries X-Request-Id and secure headers, errors included', async () => {
+    for (const res of [await get('/v1/api/health'), await get('/v1/api/missing')]) {
+      expect(res.headers.get('X-Request-Id')).toMatch(/\S{8,}/);
+      expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      expect(res.headers.get('X-Frame-Options')).toBe('SAMEORIGIN');
+    }
+  });
+
+  it('echoes a caller-supplied request id', async () => {
+    const res = await get('/v1/api/health', { headers: { 'X-Request-Id': 'req-abc-123' } });
+    expect(res.headers.get('X-Request-Id')).toBe('req-abc-123');
+  });
+
+  it('allows configured CORS origins only, without credentials', async () => {
+    const allowed = await call('OPTIONS', '/v1/api/health', {
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(allowed.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:3000');
+    expect(allowed.headers.get('Access-Control-Allow-Credentials')).toBeNull();
+    const refused = await call('OPTIONS', '/v1/api/health', {
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(refused.headers.get('Access-Control-Allow-Origin')).toBeNull();
+  });
+});

@@ -1,0 +1,50 @@
+// Tests run inside workerd with real D1, KV, R2 and Durable Objects (@cloudflare/vitest-plugin).
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/** Stripe ships source maps pointing at missing files; vite would print hundreds of warnings. */
+const stripSourceMaps = (): Plugin => ({
+  name: 'strip-stripe-sourcemaps',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.includes('node_modules/stripe/')) return null;
+    return { code: code.replace(/\/\/# sourceMappingURL=.*$/gm, ''), map: null };
+  },
+});
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
+  return {
+    plugins: [
+      stripSourceMaps(),
+      cloudflareTest({
+        wrangler: { configPath: './wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ENVIRONMENT: 'test',
+            JWT_KEYS: JSON.stringify([
+              { kid: 'test-2', secret: 'test-secret-current-0123456789abcdefghijklmnop' },
+              { kid: 'test-1', secret: 'test-secret-previous-0123456789abcdefghijklmno' },
+            ]),
+            QR_SIGNING_SECRET: 'test-qr-secret',
+            STRIPE_SECRET_KEY: 'sk_test_fake',
+            STRIPE_WEBHOOK_SECRET: 'whsec_test_secret',
+            KYC_WEBHOOK_SECRET: 'test-kyc-secret',
+            GOOGLE_CLIENT_IDS: 'test-google-client',
+            APPLE_CLIENT_IDS: 'test.apple.client',
+            DEMO_PASSWORD: '',
+          },
+        },
+      }),
+    ],
+    test: {
+      setupFiles: ['./test/setup.ts'],
+      include: ['test/**/*.test.ts'],
+      testTimeout: 30_000,
+      silent: 'passed-only',
+      hookTimeout: 60_000,
+    },
+  };
+});
