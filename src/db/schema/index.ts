@@ -1,2 +1,5 @@
 // Every drizzle table, one file per area, re-exported here: the schema lives in this folder only.
 export * from './users';
+export * from './catalog';
+export * from './reservations';
+export * from './notifications';

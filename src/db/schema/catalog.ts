@@ -1,0 +1,65 @@
+// Parcel categories and announcements (trips with spare capacity).
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, updatedAt } from './columns';
+import { users } from './users';
+
+export const categories = sqliteTable(
+  'categories',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** Prohibited content (weapons, drugs...): listed so apps can warn, refused in bookings. */
+    prohibited: integer('prohibited', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('categories_code_unique').on(t.code)],
+);
+
+export const TRANSPORT_MODES = ['PLANE', 'TRAIN', 'CAR', 'BUS', 'BOAT', 'OTHER'] as const;
+export const ANNOUNCEMENT_STATUSES = ['ACTIVE', 'FULL', 'CLOSED', 'CANCELLED'] as const;
+
+export const announcements = sqliteTable(
+  'announcements',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    carrierId: integer('carrier_id')
+      .notNull()
+      .references(() => users.id),
+    agencyId: integer('agency_id'),
+    branchId: integer('branch_id'),
+    departureCity: text('departure_city').notNull(),
+    departureCountry: text('departure_country').notNull(),
+    arrivalCity: text('arrival_city').notNull(),
+    arrivalCountry: text('arrival_country').notNull(),
+    /** Lower-cased, accent-free city names: what search compares against (indexed). */
+    departureCityKey: text('departure_city_key').notNull(),
+    arrivalCityKey: text('arrival_city_key').notNull(),
+    departureDate: text('departure_date').notNull(),
+    arrivalDate: text('arrival_date').notNull(),
+    /** Weights in grams, prices in cents: capacity and money arithmetic stays exact. */
+    totalWeightG: integer('total_weight_g').notNull(),
+    reservedWeightG: integer('reserved_weight_g').notNull().default(0),
+    pricePerKgCents: integer('price_per_kg_cents').notNull(),
+    currency: text('currency').notNull(),
+    pickupPoint: text('pickup_point'),
+    deliveryPoint: text('delivery_point'),
+    description: text('description'),
+    transportMode: text('transport_mode', { enum: TRANSPORT_MODES }).notNull(),
+    acceptedCategoryIds: text('accepted_category_ids', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+    status: text('status', { enum: ANNOUNCEMENT_STATUSES }).notNull().default('ACTIVE'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('announcements_status_departure_idx').on(t.status, t.departureDate),
+    index('announcements_route_idx').on(t.departureCityKey, t.arrivalCityKey, t.departureDate),
+    index('announcements_carrier_idx').on(t.carrierId, t.createdAt),
+    index('announcements_agency_idx').on(t.agencyId),
+  ],
+);
+
+export type AnnouncementRow = typeof announcements.$inferSelect;

@@ -1,0 +1,106 @@
+// Reservations (bookings of capacity on an announcement) and their items.
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { RESERVATION_STATUSES } from '../../features/bookings/reservation-state';
+import { announcements, categories } from './catalog';
+import { createdAt, updatedAt } from './columns';
+import { users } from './users';
+
+export interface RecipientInfo {
+  firstName: string;
+  lastName: string;
+  email?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  city?: string | null;
+  postalCode?: string | null;
+  instructions?: string | null;
+}
+
+export const reservations = sqliteTable(
+  'reservations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reservationNumber: text('reservation_number').notNull(),
+    announcementId: integer('announcement_id')
+      .notNull()
+      .references(() => announcements.id),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id),
+    /** Copied from the announcement at booking time so listings need no join to filter. */
+    carrierId: integer('carrier_id')
+      .notNull()
+      .references(() => users.id),
+    agencyId: integer('agency_id'),
+    status: text('status', { enum: RESERVATION_STATUSES }).notNull().default('PENDING_PAYMENT'),
+    reservedWeightG: integer('reserved_weight_g').notNull(),
+    contentInfo: text('content_info'),
+    depositCode: text('deposit_code').notNull(),
+    deliveryCode: text('delivery_code').notNull(),
+    recipient: text('recipient', { mode: 'json' }).$type<RecipientInfo>().notNull(),
+    /** Long random secret of the public recipient page. */
+    recipientToken: text('recipient_token').notNull(),
+    pricePerKgCents: integer('price_per_kg_cents').notNull(),
+    totalAmountCents: integer('total_amount_cents').notNull(),
+    platformCommissionCents: integer('platform_commission_cents').notNull(),
+    carrierAmountCents: integer('carrier_amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    paymentId: text('payment_id'),
+    authorizationId: text('authorization_id'),
+    captureId: text('capture_id'),
+    refundId: text('refund_id'),
+    paymentStatus: text('payment_status'),
+    paymentDate: text('payment_date'),
+    paymentApprovalUrl: text('payment_approval_url'),
+    invoiceId: text('invoice_id'),
+    invoiceUrl: text('invoice_url'),
+    invoiceStatus: text('invoice_status'),
+    /** Unpaid reservations expire at this instant (30 minutes after booking). */
+    paymentDeadline: text('payment_deadline').notNull(),
+    paidAt: text('paid_at'),
+    confirmedAt: text('confirmed_at'),
+    depositedAt: text('deposited_at'),
+    deliveredAt: text('delivered_at'),
+    cancelledAt: text('cancelled_at'),
+    cancelledBy: integer('cancelled_by'),
+    cancellationReason: text('cancellation_reason'),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('reservations_number_unique').on(t.reservationNumber),
+    uniqueIndex('reservations_recipient_token_unique').on(t.recipientToken),
+    index('reservations_carrier_idx').on(t.carrierId, t.createdAt),
+    index('reservations_sender_idx').on(t.senderId, t.createdAt),
+    index('reservations_announcement_idx').on(t.announcementId, t.status),
+    index('reservations_status_deadline_idx').on(t.status, t.paymentDeadline),
+    index('reservations_status_paid_idx').on(t.status, t.paidAt),
+  ],
+);
+
+export const reservationItems = sqliteTable(
+  'reservation_items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reservationId: integer('reservation_id')
+      .notNull()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id').references(() => categories.id),
+    code: text('code'),
+    name: text('name').notNull(),
+    reservedQuantity: real('reserved_quantity').notNull().default(1),
+    description: text('description'),
+    weight: real('weight'),
+    lengthCm: real('length_cm'),
+    widthCm: real('width_cm'),
+    heightCm: real('height_cm'),
+    isFragile: integer('is_fragile', { mode: 'boolean' }).notNull().default(false),
+    containsLiquids: integer('contains_liquids', { mode: 'boolean' }).notNull().default(false),
+    imageUrl: text('image_url'),
+  },
+  (t) => [index('reservation_items_reservation_idx').on(t.reservationId), index('reservation_items_category_idx').on(t.categoryId)],
+);
+
+export type ReservationRow = typeof reservations.$inferSelect;
+export type ReservationItemRow = typeof reservationItems.$inferSelect;

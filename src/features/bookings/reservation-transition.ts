@@ -1,0 +1,37 @@
+// Applies a state-machine transition to a stored reservation as one conditional UPDATE, so two
+// concurrent transitions of one reservation never both succeed.
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { reservations, type ReservationRow } from '../../db/schema';
+import { notFound } from '../../errors';
+import { applyTransition, TRANSITIONS, type ReservationAction } from './reservation-state';
+
+type ReservationSet = Partial<Omit<typeof reservations.$inferInsert, 'id' | 'status'>>;
+
+/** The UPDATE ... WHERE id = ? AND status IN (allowed) statement, for use alone or in a batch. */
+export function transitionStatement(db: Db, id: number, action: ReservationAction, set: ReservationSet = {}) {
+  const { from, to } = TRANSITIONS[action];
+  return db
+    .update(reservations)
+    .set({ ...set, status: to, updatedAt: new Date().toISOString() })
+    .where(and(eq(reservations.id, id), inArray(reservations.status, [...from])))
+    .returning();
+}
+
+/**
+ * Runs the transition; returns the updated row. When no row changed, reads the reservation to
+ * answer 404 (missing) or 409 INVALID_STATE (another status, including a concurrent winner).
+ */
+export async function transitionReservation(
+  db: Db,
+  id: number,
+  action: ReservationAction,
+  set: ReservationSet = {},
+): Promise<ReservationRow> {
+  const [updated] = await transitionStatement(db, id, action, set);
+  if (updated) return updated;
+  const [current] = await db.select({ status: reservations.status }).from(reservations).where(eq(reservations.id, id));
+  if (!current) throw notFound('Reservation', id);
+  applyTransition(current.status, action); // throws INVALID_STATE with the current status
+  throw new Error('unreachable: transition allowed but no row changed');
+}

@@ -1,0 +1,36 @@
+// Money: integer cents inside, two-decimal numbers at the edge; the price split of CONTRACT section 1.
+
+/** Decimal amount (e.g. 12.34) to integer cents, rounding half away from zero. */
+export function toCents(amount: number): number {
+  return Math.sign(amount) * Math.round(Math.abs(amount) * 100 + Number.EPSILON * 100);
+}
+
+/** Integer cents to a two-decimal number for JSON. */
+export const fromCents = (cents: number): number => Math.round(cents) / 100;
+
+/** Weight in kg (up to 3 decimals) to integer grams. */
+export const toGrams = (kg: number): number => Math.round(kg * 1000);
+export const fromGrams = (grams: number): number => grams / 1000;
+
+export interface PriceSplit {
+  totalAmountCents: number;
+  platformCommissionCents: number;
+  carrierAmountCents: number;
+}
+
+/**
+ * totalAmount = round2(reservedWeight * pricePerKg); platformCommission = round2(totalAmount * rate);
+ * carrierAmount = totalAmount - platformCommission, so the two always add up exactly.
+ */
+export function splitPrice(reservedWeightG: number, pricePerKgCents: number, commissionRate: number): PriceSplit {
+  // grams * cents/kg / 1000 = cents; integer arithmetic first, one rounding.
+  const totalAmountCents = Math.round((reservedWeightG * pricePerKgCents) / 1000);
+  const platformCommissionCents = Math.round(totalAmountCents * commissionRate);
+  return { totalAmountCents, platformCommissionCents, carrierAmountCents: totalAmountCents - platformCommissionCents };
+}
+
+export function commissionRate(env: { PLATFORM_COMMISSION_RATE?: string }): number {
+  const rate = Number(env.PLATFORM_COMMISSION_RATE ?? '0.15');
+  if (!Number.isFinite(rate) || rate < 0 || rate >= 1) throw new Error('PLATFORM_COMMISSION_RATE must be in [0, 1)');
+  return rate;
+}
