@@ -1,0 +1,106 @@
+// Reports: users report users, announcements and reviews; admins review and close them.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { closeReport, createReport, listReports } from './reports.service';
+
+const ReportSchema = z
+  .object({
+    id: z.number().int(),
+    reporterId: z.number().int(),
+    targetType: z.enum(REPORT_TARGET_TYPES),
+    targetId: z.number().int(),
+    reason: z.string(),
+    description: z.string().nullable(),
+    status: z.enum(REPORT_STATUSES),
+    action: z.enum(REPORT_ACTIONS).nullable(),
+    resolutionNote: z.string().nullable(),
+    closedBy: z.number().int().nullable(),
+    closedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('Report');
+
+const NewReportSchema = z
+  .object({
+    targetType: z.enum(REPORT_TARGET_TYPES),
+    targetId: z.number().int().positive(),
+    reason: z.string().trim().min(3).max(200),
+    description: z.string().trim().max(4000).optional(),
+  })
+  .openapi('NewReport');
+
+const CloseReportSchema = z
+  .object({ action: z.enum(REPORT_ACTIONS), note: z.string().trim().max(2000).optional() })
+  .openapi('CloseReport');
+
+const reportsPage = pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' });
+const ReportPageSchema = PageSchema(ReportSchema, 'ReportPage');
+
+export const reportsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/reports',
+      tags: ['Reports'],
+      summary: 'Report a user, an announcement or a review',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(NewReportSchema) },
+      responses: { 201: jsonContent(ReportSchema, 'The report'), ...authErrorResponses(404, 409, 422) },
+    }),
+    async (c) => c.json(await createReport(getDb(c.env), c.get('auth'), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/reports/mine',
+      tags: ['Reports'],
+      summary: 'Reports I filed',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { query: reportsPage },
+      responses: { 200: jsonContent(ReportPageSchema, 'Reports page'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listReports(getDb(c.env), c.req.valid('query'), { reporterId: c.get('auth').id }), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/reports',
+      tags: ['Reports', 'Administration'],
+      summary: 'Moderation queue',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: {
+        query: reportsPage.extend({
+          status: z.enum(REPORT_STATUSES).optional(),
+          targetType: z.enum(REPORT_TARGET_TYPES).optional(),
+        }),
+      },
+      responses: { 200: jsonContent(ReportPageSchema, 'Reports page'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { status, targetType, ...page } = c.req.valid('query');
+      return c.json(await listReports(getDb(c.env), page, { status, targetType }), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/reports/{id}/close',
+      tags: ['Reports', 'Administration'],
+      summary: 'Close a report, applying an action (hide the announcement or review, suspend the user)',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { params: IdParams, body: jsonBody(CloseReportSchema) },
+      responses: { 200: jsonContent(ReportSchema, 'The closed report'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) =>
+      c.json(await closeReport(getDb(c.env), c.env.KV, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+  );

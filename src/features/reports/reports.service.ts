@@ -1,0 +1,161 @@
+// Reports on users, announcements and reviews, and their moderation by admins.
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
+import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError, businessRule, invalidState, notFound } from '../../errors';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { revokeUserTokensBefore } from '../../lib/token-revocation';
+import { guardedNotificationInsert } from '../notifications/notify';
+import { hideReviewStatements } from '../reviews/reviews.service';
+
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+export type ReportAction = (typeof REPORT_ACTIONS)[number];
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export interface NewReport {
+  targetType: ReportTargetType;
+  targetId: number;
+  reason: string;
+  description?: string | null;
+}
+
+export const toReportJson = (r: ReportRow) => ({
+  id: r.id,
+  reporterId: r.reporterId,
+  targetType: r.targetType,
+  targetId: r.targetId,
+  reason: r.reason,
+  description: r.description,
+  status: r.status,
+  action: r.action,
+  resolutionNote: r.resolutionNote,
+  closedBy: r.closedBy,
+  closedAt: r.closedAt,
+  createdAt: r.createdAt,
+});
+
+/** The user a report is ultimately about: the user, the announcement's carrier, the review's author. */
+async function targetOwner(db: Db, type: ReportTargetType, id: number): Promise<number | null> {
+  switch (type) {
+    case 'USER': {
+      const [u] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
+      return u?.id ?? null;
+    }
+    case 'ANNOUNCEMENT': {
+      const [a] = await db.select({ id: announcements.carrierId }).from(announcements).where(eq(announcements.id, id));
+      return a?.id ?? null;
+    }
+    case 'REVIEW': {
+      const [r] = await db.select({ id: reviews.reviewerId }).from(reviews).where(eq(reviews.id, id));
+      return r?.id ?? null;
+    }
+  }
+}
+
+export async function createReport(db: Db, auth: AuthUser, input: NewReport) {
+  const owner = await targetOwner(db, input.targetType, input.targetId);
+  if (owner === null) throw notFound(input.targetType.charAt(0) + input.targetType.slice(1).toLowerCase(), input.targetId);
+  if (input.targetType === 'USER' && owner === auth.id) throw businessRule('You cannot report yourself');
+  try {
+    const [created] = await db
+      .insert(reports)
+      .values({ reporterId: auth.id, targetType: input.targetType, targetId: input.targetId, reason: input.reason, description: input.description ?? null })
+      .returning();
+    return toReportJson(created);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', 'You already have an open report on this target');
+    throw err;
+  }
+}
+
+export async function listReports(
+  db: Db,
+  p: PageParams<'createdAt'>,
+  filters: { reporterId?: number; status?: ReportStatus; targetType?: ReportTargetType },
+) {
+  const conditions: SQL[] = [];
+  if (filters.reporterId !== undefined) conditions.push(eq(reports.reporterId, filters.reporterId));
+  if (filters.status) conditions.push(eq(reports.status, filters.status));
+  if (filters.targetType) conditions.push(eq(reports.targetType, filters.targetType));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, [{ total }]] = await db.batch([
+    db.select().from(reports).where(where).orderBy(...orderBy(p.sort, { createdAt: reports.createdAt }, reports.id)).limit(p.size).offset(offsetOf(p)),
+    db.select({ total: count() }).from(reports).where(where),
+  ]);
+  return toPage(rows.map(toReportJson), total, p);
+}
+
+const ACTION_TARGETS: Record<ReportAction, readonly ReportTargetType[]> = {
+  NONE: ['USER', 'ANNOUNCEMENT', 'REVIEW'],
+  HIDE_ANNOUNCEMENT: ['ANNOUNCEMENT'],
+  HIDE_REVIEW: ['REVIEW'],
+  SUSPEND_USER: ['USER', 'ANNOUNCEMENT', 'REVIEW'],
+};
+
+/**
+ * Closes an OPEN report and applies its action in one batch. The action statements are guarded
+ * by this close having happened (same closer, same instant), so a concurrent close applies nothing.
+ */
+export async function closeReport(
+  db: Db,
+  kv: KVNamespace,
+  auth: AuthUser,
+  id: number,
+  input: { action: ReportAction; note?: string | null },
+) {
+  const [report] = await db.select().from(reports).where(eq(reports.id, id));
+  if (!report) throw notFound('Report', id);
+  if (report.status !== 'OPEN') throw invalidState(`Report ${id} is already closed`);
+  if (!ACTION_TARGETS[input.action].includes(report.targetType)) {
+    throw new AppError('INVALID_ARGUMENT', `Action ${input.action} does not apply to a ${report.targetType} report`, {
+      fieldErrors: [{ field: 'action', message: `Allowed for ${report.targetType}: ${allowedActions(report.targetType).join(', ')}`, rejectedValue: input.action }],
+    });
+  }
+  const closedAt = new Date().toISOString();
+  const closedByMe = sql`EXISTS (SELECT 1 FROM reports WHERE id = ${id} AND status = 'CLOSED' AND closed_by = ${auth.id} AND closed_at = ${closedAt})`;
+  const owner = await targetOwner(db, report.targetType, report.targetId);
+
+  const statements: BatchItem<'sqlite'>[] = [];
+  if (input.action === 'HIDE_ANNOUNCEMENT') {
+    statements.push(db.update(announcements).set({ status: 'CANCELLED', updatedAt: closedAt }).where(and(eq(announcements.id, report.targetId), closedByMe)));
+  }
+  if (input.action === 'HIDE_REVIEW') {
+    const [review] = await db.select().from(reviews).where(eq(reviews.id, report.targetId));
+    if (review) {
+      const [hide, aggregate] = hideReviewStatements(db, review, closedByMe);
+      statements.push(hide, aggregate);
+    }
+  }
+  if (input.action === 'SUSPEND_USER' && owner !== null) {
+    statements.push(db.update(users).set({ enabled: false, updatedAt: closedAt }).where(and(eq(users.id, owner), closedByMe)));
+  }
+  const [[closed]] = await db.batch([
+    db
+      .update(reports)
+      .set({ status: 'CLOSED', action: input.action, resolutionNote: input.note ?? null, closedBy: auth.id, closedAt })
+      .where(and(eq(reports.id, id), eq(reports.status, 'OPEN')))
+      .returning(),
+    ...statements,
+    guardedNotificationInsert(
+      db,
+      {
+        userId: report.reporterId,
+        type: 'REPORT_CLOSED',
+        title: 'Your report was reviewed',
+        message: `Report #${id} was closed by the moderation team.`,
+        data: { reportId: id },
+      },
+      closedByMe,
+    ),
+  ]);
+  if (!closed) throw invalidState(`Report ${id} is already closed`);
+  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeUserTokensBefore(kv, owner);
+  return toReportJson(closed);
+}
+
+const allowedActions = (type: ReportTargetType) =>
+  (Object.keys(ACTION_TARGETS) as ReportAction[]).filter((a) => ACTION_TARGETS[a].includes(type));

@@ -1,0 +1,149 @@
+// Reviews: a party of a DELIVERED reservation rates the other party once; rating aggregates are
+// kept in user_ratings in the same batch.
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { reservations, reviews, userRatings, users, type ReviewRow } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError, accessDenied, businessRule, notFound } from '../../errors';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { publicName } from '../users/public-name';
+
+export interface NewReview {
+  reservationId: number;
+  rating: number;
+  comment?: string | null;
+}
+
+export interface RatingSummary {
+  ratingAverage: number | null;
+  reviewCount: number;
+}
+
+type ReviewWithReviewer = ReviewRow & { reviewerFirstName: string; reviewerLastName: string; reviewerAvatarUrl: string | null };
+
+export function toReviewJson(r: ReviewWithReviewer) {
+  return {
+    id: r.id,
+    reservationId: r.reservationId,
+    revieweeId: r.revieweeId,
+    reviewerRole: r.reviewerRole,
+    rating: r.rating,
+    comment: r.comment,
+    createdAt: r.createdAt,
+    reviewer: {
+      id: r.reviewerId,
+      name: publicName({ firstName: r.reviewerFirstName, lastName: r.reviewerLastName }),
+      avatarUrl: r.reviewerAvatarUrl,
+    },
+  };
+}
+
+const reviewColumns = {
+  id: reviews.id,
+  reservationId: reviews.reservationId,
+  reviewerId: reviews.reviewerId,
+  revieweeId: reviews.revieweeId,
+  reviewerRole: reviews.reviewerRole,
+  rating: reviews.rating,
+  comment: reviews.comment,
+  hidden: reviews.hidden,
+  createdAt: reviews.createdAt,
+  reviewerFirstName: users.firstName,
+  reviewerLastName: users.lastName,
+  reviewerAvatarUrl: users.avatarUrl,
+};
+
+export async function createReview(db: Db, auth: AuthUser, input: NewReview) {
+  const [reservation] = await db
+    .select({ id: reservations.id, senderId: reservations.senderId, carrierId: reservations.carrierId, status: reservations.status })
+    .from(reservations)
+    .where(eq(reservations.id, input.reservationId));
+  if (!reservation) throw notFound('Reservation', input.reservationId);
+  const role = reservation.senderId === auth.id ? 'SENDER' : reservation.carrierId === auth.id ? 'CARRIER' : null;
+  if (!role) throw accessDenied('Only the sender or the carrier of a reservation can review it');
+  if (reservation.status !== 'DELIVERED') {
+    throw businessRule(`Only a delivered reservation can be reviewed (status ${reservation.status})`);
+  }
+  const revieweeId = role === 'SENDER' ? reservation.carrierId : reservation.senderId;
+  try {
+    const [[created]] = await db.batch([
+      db
+        .insert(reviews)
+        .values({ reservationId: reservation.id, reviewerId: auth.id, revieweeId, reviewerRole: role, rating: input.rating, comment: input.comment ?? null })
+        .returning({ id: reviews.id }),
+      db
+        .insert(userRatings)
+        .values({ userId: revieweeId, reviewCount: 1, ratingSum: input.rating })
+        .onConflictDoUpdate({
+          target: userRatings.userId,
+          set: { reviewCount: sql`${userRatings.reviewCount} + 1`, ratingSum: sql`${userRatings.ratingSum} + ${input.rating}` },
+        }),
+    ]);
+    return getReview(db, created.id);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', 'You have already reviewed this reservation');
+    throw err;
+  }
+}
+
+export async function getReview(db: Db, id: number) {
+  const [row] = await db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(eq(reviews.id, id));
+  if (!row) throw notFound('Review', id);
+  return toReviewJson(row);
+}
+
+/**
+ * Hides a review (moderation) and takes it out of the aggregates, for one batch. The second
+ * statement runs only if the first changed a row (changes() is the previous statement's count),
+ * so hiding twice subtracts once.
+ */
+export function hideReviewStatements(db: Db, review: { id: number; revieweeId: number; rating: number }, guard?: SQL) {
+  return [
+    db.update(reviews).set({ hidden: true }).where(and(eq(reviews.id, review.id), eq(reviews.hidden, false), guard)),
+    db
+      .update(userRatings)
+      .set({ reviewCount: sql`${userRatings.reviewCount} - 1`, ratingSum: sql`${userRatings.ratingSum} - ${review.rating}` })
+      .where(and(eq(userRatings.userId, review.revieweeId), sql`changes() = 1`)),
+  ] as const;
+}
+
+/** Rating summaries of several users in one query (for profiles, announcements, search results). */
+export async function ratingSummaries(db: Db, userIds: number[]): Promise<Map<number, RatingSummary>> {
+  const result = new Map<number, RatingSummary>();
+  const ids = [...new Set(userIds)];
+  for (const id of ids) result.set(id, { ratingAverage: null, reviewCount: 0 });
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db.select().from(userRatings).where(inArray(userRatings.userId, ids.slice(i, i + 90)));
+    for (const r of rows) result.set(r.userId, toSummary(r));
+  }
+  return result;
+}
+
+export function toSummary(r: { reviewCount: number; ratingSum: number } | undefined): RatingSummary {
+  if (!r || r.reviewCount <= 0) return { ratingAverage: null, reviewCount: 0 };
+  return { ratingAverage: Math.round((r.ratingSum / r.reviewCount) * 100) / 100, reviewCount: r.reviewCount };
+}
+
+/** Visible reviews received by a user, newest first, with the user's rating summary. */
+export async function listUserReviews(db: Db, userId: number, p: PageParams<'createdAt'>) {
+  const visible = and(eq(reviews.revieweeId, userId), eq(reviews.hidden, false));
+  const [rows, [{ total }], [rating], [user]] = await db.batch([
+    db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(visible).orderBy(...orderBy(p.sort, { createdAt: reviews.createdAt }, reviews.id)).limit(p.size).offset(offsetOf(p)),
+    db.select({ total: count() }).from(reviews).where(visible),
+    db.select().from(userRatings).where(eq(userRatings.userId, userId)),
+    db.select({ id: users.id }).from(users).where(eq(users.id, userId)),
+  ]);
+  if (!user) throw notFound('User', userId);
+  return { ...toPage(rows.map(toReviewJson), total, p), summary: toSummary(rating) };
+}
+
+/** The public page of recent reviews written by customers (senders). */
+export async function listCustomerReviews(db: Db, p: PageParams<'createdAt'>) {
+  const visible = and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false));
+  const [rows, [{ total }]] = await db.batch([
+    db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(visible).orderBy(...orderBy(p.sort, { createdAt: reviews.createdAt }, reviews.id)).limit(p.size).offset(offsetOf(p)),
+    db.select({ total: count() }).from(reviews).where(visible),
+  ]);
+  return toPage(rows.map(toReviewJson), total, p);
+}

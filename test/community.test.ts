@@ -1,0 +1,219 @@
+// Reviews and reports: who may review what, once; rating aggregates; moderation actions.
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { getDb } from '../src/db/client';
+import { announcements, notifications, reports, reviews, userRatings, users } from '../src/db/schema';
+import { errorBody, get, post } from './helpers/http';
+import { insertAnnouncement, insertReservation } from './helpers/reservations';
+import { createAdmin, createCarrier, createUser } from './helpers/users';
+
+const db = getDb(env);
+
+async function deliveredReservation() {
+  const carrier = await createCarrier({ firstName: 'Carla', lastName: 'carrier' });
+  const sender = await createUser({ firstName: 'Sid', lastName: 'Sender' });
+  const announcement = await insertAnnouncement(carrier.id);
+  const reservation = await insertReservation(announcement, sender.id, 'DELIVERED');
+  return { carrier, sender, announcement, reservation };
+}
+
+describe('reviews', () => {
+  it('the sender reviews the carrier of a delivered reservation; the carrier rating is updated', async () => {
+    const { carrier, sender, reservation } = await deliveredReservation();
+    const res = await post('/v1/api/reviews', { reservationId: reservation.id, rating: 4, comment: 'On time' }, { token: sender.token });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      reservationId: reservation.id,
+      revieweeId: carrier.id,
+      reviewerRole: 'SENDER',
+      rating: 4,
+      comment: 'On time',
+      createdAt: expect.any(String),
+      reviewer: { id: sender.id, name: 'Sid S.', avatarUrl: null },
+    });
+    const [rating] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
+    expect(rating).toEqual({ userId: carrier.id, reviewCount: 1, ratingSum: 4 });
+
+    const back = await post('/v1/api/reviews', { reservationId: reservation.id, rating: 5 }, { token: carrier.token });
+    expect(back.status).toBe(201);
+    expect(back.body.revieweeId).toBe(sender.id);
+    expect(back.body.reviewerRole).toBe('CARRIER');
+  });
+
+  it('a second review of the same reservation by the same party is 409 ALREADY_EXISTS and changes nothing', async () => {
+    const { carrier, sender, reservation } = await deliveredReservation();
+    await post('/v1/api/reviews', { reservationId: reservation.id, rating: 5 }, { token: sender.token });
+    const again = await post('/v1/api/reviews', { reservationId: reservation.id, rating: 1 }, { token: sender.token });
+    expect(again.status).toBe(409);
+    expect(errorBody(again)).toEqual({
+      status: 409,
+      errorCode: 'ALREADY_EXISTS',
+      message: 'You have already reviewed this reservation',
+      path: '/v1/api/reviews',
+      suggestions: [],
+    });
+    const [rating] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
+    expect(rating.reviewCount).toBe(1);
+    expect(rating.ratingSum).toBe(5);
+  });
+
+  it('simultaneous duplicate reviews: exactly one succeeds', async () => {
+    const { carrier, sender, reservation } = await deliveredReservation();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => post('/v1/api/reviews', { reservationId: reservation.id, rating: 3 }, { token: sender.token })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    const [rating] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
+    expect(rating.reviewCount).toBe(1);
+  });
+
+  it('refuses strangers (403), undelivered reservations (422), unknown reservations (404) and bad ratings (400)', async () => {
+    const { carrier, sender, announcement } = await deliveredReservation();
+    const stranger = await createUser();
+    const delivered = await insertReservation(announcement, sender.id, 'DELIVERED');
+    const inTransit = await insertReservation(announcement, sender.id, 'IN_TRANSIT');
+
+    const strangerRes = await post('/v1/api/reviews', { reservationId: delivered.id, rating: 5 }, { token: stranger.token });
+    expect(strangerRes.status).toBe(403);
+    expect(strangerRes.body.errorCode).toBe('ACCESS_DENIED');
+
+    const early = await post('/v1/api/reviews', { reservationId: inTransit.id, rating: 5 }, { token: carrier.token });
+    expect(early.status).toBe(422);
+    expect(early.body).toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION', message: 'Only a delivered reservation can be reviewed (status IN_TRANSIT)' });
+
+    const missing = await post('/v1/api/reviews', { reservationId: 999_999, rating: 5 }, { token: sender.token });
+    expect(missing.status).toBe(404);
+    expect(missing.body.errorCode).toBe('RESOURCE_NOT_FOUND');
+
+    const bad = await post('/v1/api/reviews', { reservationId: delivered.id, rating: 6 }, { token: sender.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toEqual([{ field: 'rating', message: expect.any(String), rejectedValue: 6 }]);
+
+    const anonymous = await post('/v1/api/reviews', { reservationId: delivered.id, rating: 5 });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.errorCode).toBe('UNAUTHORIZED');
+  });
+
+  it('lists a user\'s reviews with the average, and the public customer reviews page', async () => {
+    const carrier = await createCarrier();
+    const announcement = await insertAnnouncement(carrier.id);
+    for (const rating of [5, 4, 2]) {
+      const sender = await createUser();
+      const r = await insertReservation(announcement, sender.id, 'DELIVERED');
+      expect((await post('/v1/api/reviews', { reservationId: r.id, rating }, { token: sender.token })).status).toBe(201);
+    }
+    const page = await get(`/v1/api/users/${carrier.id}/reviews?size=2`);
+    expect(page.status).toBe(200);
+    expect(page.body.page).toEqual({ number: 0, size: 2, totalElements: 3, totalPages: 2 });
+    expect(page.body.summary).toEqual({ ratingAverage: 3.67, reviewCount: 3 });
+    expect(page.body.content.map((r: { rating: number }) => r.rating)).toEqual([2, 4]);
+
+    const customers = await get('/v1/api/reviews/customers?size=100');
+    expect(customers.status).toBe(200);
+    expect(customers.body.content.every((r: { reviewerRole: string }) => r.reviewerRole === 'SENDER')).toBe(true);
+    expect(customers.body.page.totalElements).toBeGreaterThanOrEqual(3);
+
+    expect((await get('/v1/api/users/999999/reviews')).status).toBe(404);
+    expect((await get('/v1/api/users/abc/reviews')).body.errorCode).toBe('TYPE_MISMATCH');
+  });
+});
+
+describe('reports', () => {
+  it('a user reports an announcement; the admin hides it; the reporter is notified', async () => {
+    const carrier = await createCarrier();
+    const reporter = await createUser();
+    const admin = await createAdmin();
+    const announcement = await insertAnnouncement(carrier.id);
+
+    const created = await post('/v1/api/reports', { targetType: 'ANNOUNCEMENT', targetId: announcement.id, reason: 'Prohibited goods' }, { token: reporter.token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ reporterId: reporter.id, targetType: 'ANNOUNCEMENT', targetId: announcement.id, status: 'OPEN', action: null });
+
+    const dup = await post('/v1/api/reports', { targetType: 'ANNOUNCEMENT', targetId: announcement.id, reason: 'Again please' }, { token: reporter.token });
+    expect(dup.status).toBe(409);
+    expect(dup.body.errorCode).toBe('ALREADY_EXISTS');
+
+    const mine = await get('/v1/api/reports/mine', { token: reporter.token });
+    expect(mine.body.content.map((r: { id: number }) => r.id)).toEqual([created.body.id]);
+
+    const queue = await get('/v1/api/admin/reports?status=OPEN&targetType=ANNOUNCEMENT', { token: admin.token });
+    expect(queue.status).toBe(200);
+    expect(queue.body.content.map((r: { id: number }) => r.id)).toContain(created.body.id);
+
+    const wrongAction = await post(`/v1/api/admin/reports/${created.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token });
+    expect(wrongAction.status).toBe(400);
+    expect(wrongAction.body.errorCode).toBe('INVALID_ARGUMENT');
+    expect(wrongAction.body.fieldErrors).toEqual([
+      { field: 'action', message: 'Allowed for ANNOUNCEMENT: NONE, HIDE_ANNOUNCEMENT, SUSPEND_USER', rejectedValue: 'HIDE_REVIEW' },
+    ]);
+
+    const closed = await post(`/v1/api/admin/reports/${created.body.id}/close`, { action: 'HIDE_ANNOUNCEMENT', note: 'Removed' }, { token: admin.token });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ status: 'CLOSED', action: 'HIDE_ANNOUNCEMENT', resolutionNote: 'Removed', closedBy: admin.id });
+    const [hidden] = await db.select({ status: announcements.status }).from(announcements).where(eq(announcements.id, announcement.id));
+    expect(hidden.status).toBe('CANCELLED');
+    const notes = await db.select().from(notifications).where(eq(notifications.userId, reporter.id));
+    expect(notes.map((n) => n.type)).toEqual(['REPORT_CLOSED']);
+
+    const again = await post(`/v1/api/admin/reports/${created.body.id}/close`, { action: 'NONE' }, { token: admin.token });
+    expect(again.status).toBe(409);
+    expect(again.body.errorCode).toBe('INVALID_STATE');
+  });
+
+  it('hiding a reported review removes it from the listing and the average, once', async () => {
+    const { carrier, sender, reservation } = await deliveredReservation();
+    const admin = await createAdmin();
+    const review = await post('/v1/api/reviews', { reservationId: reservation.id, rating: 1, comment: 'rude words' }, { token: sender.token });
+    const report = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: review.body.id, reason: 'Abusive' }, { token: carrier.token });
+    const closed = await post(`/v1/api/admin/reports/${report.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token });
+    expect(closed.status).toBe(200);
+    const [rating] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
+    expect(rating).toEqual({ userId: carrier.id, reviewCount: 0, ratingSum: 0 });
+    const [row] = await db.select({ hidden: reviews.hidden }).from(reviews).where(eq(reviews.id, review.body.id));
+    expect(row.hidden).toBe(true);
+    expect((await get(`/v1/api/users/${carrier.id}/reviews`)).body.page.totalElements).toBe(0);
+
+    // A second report on the same review, closed with the same action, must not subtract again.
+    const other = await createUser();
+    const second = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: review.body.id, reason: 'Abusive too' }, { token: other.token });
+    await post(`/v1/api/admin/reports/${second.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token });
+    const [after] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
+    expect(after).toEqual({ userId: carrier.id, reviewCount: 0, ratingSum: 0 });
+  });
+
+  it('suspending a reported user disables the account and revokes its tokens', async () => {
+    const target = await createUser();
+    const reporter = await createUser();
+    const admin = await createAdmin();
+    const report = await post('/v1/api/reports', { targetType: 'USER', targetId: target.id, reason: 'Scam attempts' }, { token: reporter.token });
+    // Tokens issued in the same second as a revocation survive it: the suspension happens 2 s later.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 2_000);
+    const closed = await post(`/v1/api/admin/reports/${report.body.id}/close`, { action: 'SUSPEND_USER' }, { token: admin.token });
+    expect(closed.status).toBe(200);
+    const [row] = await db.select({ enabled: users.enabled }).from(users).where(eq(users.id, target.id));
+    expect(row.enabled).toBe(false);
+    const refused = await get('/v1/api/reports/mine', { token: target.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.errorCode).toBe('UNAUTHORIZED');
+    vi.useRealTimers();
+  });
+
+  it('refuses unknown targets (404), self-reports (422), non-admins on the queue (403)', async () => {
+    const user = await createUser();
+    const missing = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: 424242, reason: 'Spam review' }, { token: user.token });
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('Review 424242 not found');
+    const self = await post('/v1/api/reports', { targetType: 'USER', targetId: user.id, reason: 'Testing' }, { token: user.token });
+    expect(self.status).toBe(422);
+    const queue = await get('/v1/api/admin/reports', { token: user.token });
+    expect(queue.status).toBe(403);
+    expect(queue.body.errorCode).toBe('ACCESS_DENIED');
+    const close = await post('/v1/api/admin/reports/1/close', { action: 'NONE' }, { token: user.token });
+    expect(close.status).toBe(403);
+    const stored = await db.select().from(reports).where(eq(reports.reporterId, user.id));
+    expect(stored).toEqual([]);
+  });
+});
