@@ -57,6 +57,8 @@ export const announcements = sqliteTable(
   (t) => [
     index('announcements_status_departure_idx').on(t.status, t.departureDate),
     index('announcements_route_idx').on(t.departureCityKey, t.arrivalCityKey, t.departureDate),
+    // Searches naming only the arrival city (the route index leads with the departure city).
+    index('announcements_arrival_idx').on(t.arrivalCityKey, t.departureDate),
     index('announcements_carrier_idx').on(t.carrierId, t.createdAt),
     index('announcements_agency_idx').on(t.agencyId),
   ],
