@@ -65,3 +65,4 @@ export const announcements = sqliteTable(
 );
 
 export type AnnouncementRow = typeof announcements.$inferSelect;
+export type CategoryRow = typeof categories.$inferSelect;
