@@ -49,15 +49,18 @@ export interface SearchFilters {
   transportMode?: TransportMode;
 }
 
-/** The carrier's public profile as embedded in an announcement. Ratings arrive with reviews. */
+/**
+ * The carrier's public profile as embedded in an announcement (ratings arrive with reviews).
+ * users.id is left out on purpose: D1 batch results are keyed by column name, so it would
+ * overwrite announcements.id; the carrier's id is announcements.carrier_id.
+ */
 const carrierColumns = {
-  id: users.id,
   firstName: users.firstName,
   lastName: users.lastName,
   avatarUrl: users.avatarUrl,
   kycStatus: users.kycStatus,
 };
-type CarrierRow = { id: number; firstName: string; lastName: string; avatarUrl: string | null; kycStatus: string };
+type CarrierRow = { firstName: string; lastName: string; avatarUrl: string | null; kycStatus: string };
 
 export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
   return {
@@ -83,7 +86,7 @@ export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
     carrier: {
-      id: carrier.id,
+      id: row.carrierId,
       firstName: carrier.firstName,
       lastName: carrier.lastName,
       avatarUrl: carrier.avatarUrl,
