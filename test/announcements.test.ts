@@ -416,3 +416,18 @@ describe('closing departed trips', () => {
     expect((await get(`${API}/annonces/${trip.id}`)).body.status).toBe('CLOSED');
   });
 });
+
+describe('dev seed', () => {
+  it('creates the demo trips of carrier@demo.local once, departing in the future', async () => {
+    const { runSeed } = await import('../src/features/dev/seed');
+    const first = await runSeed(db(), env);
+    const carrierId = first.accounts.find((a) => a.email === 'carrier@demo.local')!.id;
+    const trips = await db().select().from(announcements).where(eq(announcements.carrierId, carrierId));
+    expect(trips.length).toBe(4);
+    expect(trips.every((t) => t.status === 'ACTIVE' && t.departureDate > daysFromToday(0) && t.arrivalDate >= t.departureDate)).toBe(true);
+    await runSeed(db(), env);
+    expect(await db().select().from(announcements).where(eq(announcements.carrierId, carrierId))).toHaveLength(4);
+    const search = await get(`${API}/annonces?departureCity=paris&arrivalCity=DAKAR`);
+    expect(search.body.content.map((x: { carrierId: number }) => x.carrierId)).toContain(carrierId);
+  });
+});
