@@ -22,4 +22,7 @@ CREATE TABLE `search_alerts` (
 --> statement-breakpoint
 CREATE INDEX `search_alerts_user_idx` ON `search_alerts` (`user_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `search_alerts_active_idx` ON `search_alerts` (`active`,`arrival_city_key`);--> statement-breakpoint
-CREATE INDEX `announcements_arrival_idx` ON `announcements` (`arrival_city_key`,`departure_date`);
+DROP INDEX `announcements_route_idx`;--> statement-breakpoint
+CREATE INDEX `announcements_departure_idx` ON `announcements` (`departure_city_key`,`status`,`departure_date`);--> statement-breakpoint
+CREATE INDEX `announcements_arrival_idx` ON `announcements` (`arrival_city_key`,`status`,`departure_date`);--> statement-breakpoint
+CREATE INDEX `announcements_route_idx` ON `announcements` (`departure_city_key`,`arrival_city_key`,`status`,`departure_date`);
