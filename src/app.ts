@@ -7,11 +7,16 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
+import { alertsRouter } from './features/alerts/alerts.routes';
+import { announcementsRouter } from './features/announcements/announcements.routes';
+import { categoriesRouter } from './features/categories/categories.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
 import { reportsRouter } from './features/reports/reports.routes';
 import { reviewsRouter } from './features/reviews/reviews.routes';
+import { notificationsRouter } from './features/notifications/notifications.routes';
+import { referenceRouter } from './features/reference/reference.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -60,6 +65,11 @@ export function createApp() {
   app.route(API_PREFIX, devRouter);
   app.route(API_PREFIX, reviewsRouter);
   app.route(API_PREFIX, reportsRouter);
+  app.route(API_PREFIX, referenceRouter);
+  app.route(API_PREFIX, categoriesRouter);
+  app.route(API_PREFIX, announcementsRouter);
+  app.route(API_PREFIX, alertsRouter);
+  app.route(API_PREFIX, notificationsRouter);
 
   registerDocs(app);
 

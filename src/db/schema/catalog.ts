@@ -56,10 +56,15 @@ export const announcements = sqliteTable(
   },
   (t) => [
     index('announcements_status_departure_idx').on(t.status, t.departureDate),
-    index('announcements_route_idx').on(t.departureCityKey, t.arrivalCityKey, t.departureDate),
+    // City searches: equality on the city key(s) and status, range on the departure date, so a
+    // search by city never walks every active trip (EXPLAIN-tested in test/announcements.test.ts).
+    index('announcements_route_idx').on(t.departureCityKey, t.arrivalCityKey, t.status, t.departureDate),
+    index('announcements_departure_idx').on(t.departureCityKey, t.status, t.departureDate),
+    index('announcements_arrival_idx').on(t.arrivalCityKey, t.status, t.departureDate),
     index('announcements_carrier_idx').on(t.carrierId, t.createdAt),
     index('announcements_agency_idx').on(t.agencyId),
   ],
 );
 
 export type AnnouncementRow = typeof announcements.$inferSelect;
+export type CategoryRow = typeof categories.$inferSelect;

@@ -4,3 +4,4 @@ export * from './catalog';
 export * from './reservations';
 export * from './notifications';
 export * from './community';
+export * from './alerts';

@@ -1,0 +1,130 @@
+// /search-alerts: CRUD of the caller's saved searches (CONTRACT section 13).
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { TRANSPORT_MODES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery } from '../../lib/pagination';
+import { requireAuth } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { CountryCode } from '../reference/country-code';
+import { createAlert, deleteAlert, getAlert, listAlerts, replaceAlert } from './alerts.service';
+
+const AlertInputSchema = z
+  .object({
+    name: z.string().trim().max(100).nullable().optional(),
+    departureCity: z.string().trim().min(1).max(100).nullable().optional(),
+    arrivalCity: z.string().trim().min(1).max(100).nullable().optional(),
+    departureCountry: CountryCode.nullable().optional(),
+    arrivalCountry: CountryCode.nullable().optional(),
+    dateFrom: z.iso.date().nullable().optional(),
+    dateTo: z.iso.date().nullable().optional(),
+    minWeight: z.number().positive().max(1000).nullable().optional(),
+    maxPricePerKg: z.number().min(0).max(100_000).nullable().optional(),
+    categoryId: z.number().int().positive().nullable().optional(),
+    transportMode: z.enum(TRANSPORT_MODES).nullable().optional(),
+    active: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    // An alert without a place would match every new trip.
+    if (!v.departureCity && !v.arrivalCity && !v.departureCountry && !v.arrivalCountry) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['departureCity'],
+        message: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
+      });
+    }
+    if (v.dateFrom && v.dateTo && v.dateTo < v.dateFrom) {
+      ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'dateTo must be on or after dateFrom' });
+    }
+  })
+  .openapi('SearchAlertInput');
+
+const AlertSchema = z
+  .object({
+    id: z.number().int(),
+    userId: z.number().int(),
+    name: z.string().nullable(),
+    departureCity: z.string().nullable(),
+    arrivalCity: z.string().nullable(),
+    departureCountry: z.string().nullable(),
+    arrivalCountry: z.string().nullable(),
+    dateFrom: z.string().nullable(),
+    dateTo: z.string().nullable(),
+    minWeight: z.number().nullable(),
+    maxPricePerKg: z.number().nullable(),
+    categoryId: z.number().int().nullable(),
+    transportMode: z.enum(TRANSPORT_MODES).nullable(),
+    active: z.boolean(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('SearchAlert');
+
+const tags = ['Search alerts'];
+const auth = { security: bearerSecurity, middleware: [requireAuth] };
+
+export const alertsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/search-alerts',
+      tags,
+      summary: 'Save a search; new matching trips notify the caller',
+      ...auth,
+      request: { body: jsonBody(AlertInputSchema) },
+      responses: { 201: jsonContent(AlertSchema, 'Created'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await createAlert(getDb(c.env), c.get('auth'), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/search-alerts',
+      tags,
+      summary: "The caller's alerts, newest first",
+      ...auth,
+      request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
+      responses: { 200: jsonContent(PageSchema(AlertSchema, 'SearchAlertPage'), 'A page of alerts'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listAlerts(getDb(c.env), c.get('auth'), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/search-alerts/{id}',
+      tags,
+      summary: 'One alert (owner)',
+      ...auth,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AlertSchema, 'The alert'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await getAlert(getDb(c.env), c.get('auth'), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/search-alerts/{id}',
+      tags,
+      summary: 'Replace an alert (owner)',
+      ...auth,
+      request: { params: IdParams, body: jsonBody(AlertInputSchema) },
+      responses: { 200: jsonContent(AlertSchema, 'Replaced'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await replaceAlert(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/search-alerts/{id}',
+      tags,
+      summary: 'Delete an alert (owner)',
+      ...auth,
+      request: { params: IdParams },
+      responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      await deleteAlert(getDb(c.env), c.get('auth'), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,103 @@
+// Search alerts: saved searches, owner-only. Matching against new trips lives with announcements
+// (matchingAlertsQuery) because it runs when a trip is published.
+import { count, desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { searchAlerts, type SearchAlertRow } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
+import { offsetOf, toPage } from '../../lib/pagination';
+import { assertCanAccess } from '../../middleware/auth';
+import { notFound } from '../../errors';
+import { cityKey } from '../announcements/announcement-rules';
+import type { TRANSPORT_MODES } from '../../db/schema';
+
+export interface AlertInput {
+  name?: string | null;
+  departureCity?: string | null;
+  arrivalCity?: string | null;
+  departureCountry?: string | null;
+  arrivalCountry?: string | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+  minWeight?: number | null;
+  maxPricePerKg?: number | null;
+  categoryId?: number | null;
+  transportMode?: (typeof TRANSPORT_MODES)[number] | null;
+  active?: boolean;
+}
+
+export const toAlert = (row: SearchAlertRow) => ({
+  id: row.id,
+  userId: row.userId,
+  name: row.name,
+  departureCity: row.departureCity,
+  arrivalCity: row.arrivalCity,
+  departureCountry: row.departureCountry,
+  arrivalCountry: row.arrivalCountry,
+  dateFrom: row.dateFrom,
+  dateTo: row.dateTo,
+  minWeight: row.minWeightG === null ? null : fromGrams(row.minWeightG),
+  maxPricePerKg: row.maxPricePerKgCents === null ? null : fromCents(row.maxPricePerKgCents),
+  categoryId: row.categoryId,
+  transportMode: row.transportMode,
+  active: row.active,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/** PUT replaces every criterion, so absent fields become null, as on create. */
+const columnsOf = (input: AlertInput) => ({
+  name: input.name ?? null,
+  departureCity: input.departureCity ?? null,
+  arrivalCity: input.arrivalCity ?? null,
+  departureCityKey: input.departureCity ? cityKey(input.departureCity) : null,
+  arrivalCityKey: input.arrivalCity ? cityKey(input.arrivalCity) : null,
+  departureCountry: input.departureCountry ?? null,
+  arrivalCountry: input.arrivalCountry ?? null,
+  dateFrom: input.dateFrom ?? null,
+  dateTo: input.dateTo ?? null,
+  minWeightG: input.minWeight == null ? null : toGrams(input.minWeight),
+  maxPricePerKgCents: input.maxPricePerKg == null ? null : toCents(input.maxPricePerKg),
+  categoryId: input.categoryId ?? null,
+  transportMode: input.transportMode ?? null,
+  active: input.active ?? true,
+});
+
+async function loadOwned(db: Db, auth: AuthUser, id: number) {
+  const [row] = await db.select().from(searchAlerts).where(eq(searchAlerts.id, id));
+  if (!row) throw notFound('Search alert', id);
+  assertCanAccess(auth, [row.userId], []);
+  return row;
+}
+
+export async function createAlert(db: Db, auth: AuthUser, input: AlertInput) {
+  const [row] = await db.insert(searchAlerts).values({ userId: auth.id, ...columnsOf(input) }).returning();
+  return toAlert(row);
+}
+
+export async function listAlerts(db: Db, auth: AuthUser, p: { page: number; size: number }) {
+  const where = eq(searchAlerts.userId, auth.id);
+  const [rows, [{ n }]] = await db.batch([
+    db.select().from(searchAlerts).where(where).orderBy(desc(searchAlerts.createdAt), desc(searchAlerts.id)).limit(p.size).offset(offsetOf(p)),
+    db.select({ n: count() }).from(searchAlerts).where(where),
+  ]);
+  return toPage(rows.map(toAlert), n, p);
+}
+
+export const getAlert = async (db: Db, auth: AuthUser, id: number) => toAlert(await loadOwned(db, auth, id));
+
+export async function replaceAlert(db: Db, auth: AuthUser, id: number, input: AlertInput) {
+  await loadOwned(db, auth, id);
+  const [row] = await db
+    .update(searchAlerts)
+    .set({ ...columnsOf(input), updatedAt: new Date().toISOString() })
+    .where(eq(searchAlerts.id, id))
+    .returning();
+  if (!row) throw notFound('Search alert', id);
+  return toAlert(row);
+}
+
+export async function deleteAlert(db: Db, auth: AuthUser, id: number) {
+  await loadOwned(db, auth, id);
+  await db.delete(searchAlerts).where(eq(searchAlerts.id, id));
+}

@@ -1,0 +1,28 @@
+// Pure announcement rules: city search keys, trip date checks. No I/O.
+import type { FieldError } from '../../errors';
+
+/** Lower-cased, accent-free, punctuation-folded city name: what search and alerts compare. */
+export function cityKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[\s\-'’.,]+/g, ' ')
+    .trim();
+}
+
+/** Today's date (UTC) as YYYY-MM-DD. */
+export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
+
+/** arrivalDate >= departureDate >= today; returns the failing fields (empty when valid). */
+export function tripDateErrors(departureDate: string, arrivalDate: string, today: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (departureDate < today) {
+    errors.push({ field: 'departureDate', message: `departureDate must be today (${today}) or later`, rejectedValue: departureDate });
+  }
+  if (arrivalDate < departureDate) {
+    errors.push({ field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: arrivalDate });
+  }
+  return errors;
+}
+

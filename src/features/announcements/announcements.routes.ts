@@ -1,0 +1,198 @@
+// /annonces: publish, search, read, list mine, update, delete (CONTRACT section 6).
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { CountryCode } from '../reference/country-code';
+import {
+  ANNOUNCEMENT_SORTS,
+  createAnnouncement,
+  deleteAnnouncement,
+  getAnnouncement,
+  listMyAnnouncements,
+  searchAnnouncements,
+  updateAnnouncement,
+} from './announcements.service';
+
+const City = z.string().trim().min(1).max(100);
+const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
+/** kg, at most gram precision. */
+const Kilograms = z.number().positive().max(1000);
+const Price = z.number().min(0).max(100_000);
+const TransportMode = z.enum(TRANSPORT_MODES);
+
+const AnnouncementInputSchema = z
+  .object({
+    departureCity: City,
+    departureCountry: CountryCode,
+    arrivalCity: City,
+    arrivalCountry: CountryCode,
+    departureDate: IsoDate,
+    arrivalDate: IsoDate,
+    totalWeight: Kilograms.openapi({ description: 'Capacity in kg' }),
+    pricePerKg: Price.openapi({ description: 'Price per kg in the platform currency' }),
+    pickupPoint: z.string().trim().max(255).nullable().optional(),
+    deliveryPoint: z.string().trim().max(255).nullable().optional(),
+    description: z.string().trim().max(2000).nullable().optional(),
+    transportMode: TransportMode,
+    acceptedCategoryIds: z
+      .array(z.number().int().positive())
+      .max(50)
+      .optional()
+      .openapi({ description: 'Accepted categories; empty or absent = every allowed category' }),
+  })
+  .openapi('AnnouncementInput');
+
+const PublicProfileSchema = z
+  .object({
+    id: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    avatarUrl: z.string().nullable(),
+    verified: z.boolean(),
+    ratingAverage: z.number().nullable(),
+    reviewCount: z.number().int(),
+  })
+  .openapi('PublicProfile');
+
+export const AnnouncementSchema = z
+  .object({
+    id: z.number().int(),
+    carrierId: z.number().int(),
+    agencyId: z.number().int().nullable(),
+    branchId: z.number().int().nullable(),
+    departureCity: z.string(),
+    departureCountry: z.string(),
+    arrivalCity: z.string(),
+    arrivalCountry: z.string(),
+    departureDate: z.string(),
+    arrivalDate: z.string(),
+    totalWeight: z.number(),
+    reservedWeight: z.number(),
+    remainingWeight: z.number(),
+    pricePerKg: z.number(),
+    currency: z.string(),
+    pickupPoint: z.string().nullable(),
+    deliveryPoint: z.string().nullable(),
+    description: z.string().nullable(),
+    transportMode: TransportMode,
+    acceptedCategoryIds: z.array(z.number().int()),
+    status: z.enum(ANNOUNCEMENT_STATUSES),
+    carrier: PublicProfileSchema,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Announcement');
+
+const AnnouncementPageSchema = PageSchema(AnnouncementSchema, 'AnnouncementPage');
+const pageParams = pageQuery({ sortable: ANNOUNCEMENT_SORTS, defaultSort: 'departureDate,asc' });
+
+const SearchQuery = pageParams.extend({
+  departureCity: z.string().trim().min(1).max(100).optional().openapi({ description: 'Case- and accent-insensitive' }),
+  arrivalCity: z.string().trim().min(1).max(100).optional().openapi({ description: 'Case- and accent-insensitive' }),
+  departureCountry: CountryCode.optional(),
+  arrivalCountry: CountryCode.optional(),
+  dateFrom: IsoDate.optional().openapi({ description: 'Earliest departure date' }),
+  dateTo: IsoDate.optional().openapi({ description: 'Latest departure date' }),
+  minWeight: z.coerce.number().positive().optional().openapi({ type: 'number', description: 'Minimum remaining capacity in kg' }),
+  maxPricePerKg: z.coerce.number().min(0).optional().openapi({ type: 'number' }),
+  categoryId: z.coerce.number().int().positive().optional().openapi({ type: 'integer' }),
+  transportMode: TransportMode.optional(),
+});
+
+const publisherRoles = requireRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'ROLE_AGENCY_EMPLOYEE');
+
+export const announcementsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/annonces',
+      tags: ['Announcements'],
+      summary: 'Publish a trip (verified users and agency staff)',
+      security: bearerSecurity,
+      middleware: [requireAuth, publisherRoles] as const,
+      request: { body: jsonBody(AnnouncementInputSchema) },
+      responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const currency = c.env.PLATFORM_CURRENCY || 'EUR';
+      return c.json(await createAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('json'), currency), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/annonces',
+      tags: ['Announcements'],
+      summary: 'Search ACTIVE trips departing today or later',
+      security: [],
+      request: { query: SearchQuery },
+      responses: { 200: jsonContent(AnnouncementPageSchema, 'A page of trips'), ...errorResponses() },
+    }),
+    async (c) => {
+      const { page, size, sort, ...filters } = c.req.valid('query');
+      return c.json(await searchAnnouncements(getDb(c.env), filters, { page, size, sort }), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/annonces/mine',
+      tags: ['Announcements'],
+      summary: "The caller's trips, every status",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { query: pageParams.extend({ status: z.enum(ANNOUNCEMENT_STATUSES).optional() }) },
+      responses: { 200: jsonContent(AnnouncementPageSchema, 'A page of trips'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { status, ...p } = c.req.valid('query');
+      return c.json(await listMyAnnouncements(getDb(c.env), c.get('auth'), p, status), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/annonces/{id}',
+      tags: ['Announcements'],
+      summary: 'One trip',
+      security: [],
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AnnouncementSchema, 'The trip'), ...errorResponses(404) },
+    }),
+    async (c) => c.json(await getAnnouncement(getDb(c.env), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/annonces/{id}',
+      tags: ['Announcements'],
+      summary: 'Update a trip (owner; fields left out are kept)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams, body: jsonBody(AnnouncementInputSchema.partial()) },
+      responses: { 200: jsonContent(AnnouncementSchema, 'Updated'), ...authErrorResponses(404, 409, 422) },
+    }),
+    async (c) =>
+      c.json(await updateAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/annonces/{id}',
+      tags: ['Announcements'],
+      summary: 'Cancel a trip (owner or admin); unpaid reservations are cancelled with it',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 204: { description: 'Cancelled' }, ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      await deleteAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

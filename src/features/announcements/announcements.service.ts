@@ -1,0 +1,395 @@
+// Announcements (trips): create, search, read, update, delete, and the cron that closes departed
+// trips. Capacity arithmetic is in grams and money in cents; the edge converts.
+import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { announcements, reservations, searchAlerts, users, type AnnouncementRow } from '../../db/schema';
+import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
+import type { AuthUser } from '../../env';
+import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { assertCanAccess } from '../../middleware/auth';
+import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../bookings/reservation-state';
+import { unusableCategoryIds } from '../categories/categories.service';
+import { notificationInsert, type NewNotification } from '../notifications/notify';
+import { cityKey, todayUtc, tripDateErrors } from './announcement-rules';
+
+export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
+export type AnnouncementSort = (typeof ANNOUNCEMENT_SORTS)[number];
+
+type TransportMode = AnnouncementRow['transportMode'];
+type AnnouncementStatus = AnnouncementRow['status'];
+
+export interface AnnouncementInput {
+  departureCity: string;
+  departureCountry: string;
+  arrivalCity: string;
+  arrivalCountry: string;
+  departureDate: string;
+  arrivalDate: string;
+  /** kg */
+  totalWeight: number;
+  pricePerKg: number;
+  pickupPoint?: string | null;
+  deliveryPoint?: string | null;
+  description?: string | null;
+  transportMode: TransportMode;
+  acceptedCategoryIds?: number[];
+}
+
+export interface SearchFilters {
+  departureCity?: string;
+  arrivalCity?: string;
+  departureCountry?: string;
+  arrivalCountry?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  minWeight?: number;
+  maxPricePerKg?: number;
+  categoryId?: number;
+  transportMode?: TransportMode;
+}
+
+/**
+ * The carrier's public profile as embedded in an announcement (ratings arrive with reviews).
+ * users.id is left out on purpose: D1 batch results are keyed by column name, so it would
+ * overwrite announcements.id; the carrier's id is announcements.carrier_id.
+ */
+const carrierColumns = {
+  firstName: users.firstName,
+  lastName: users.lastName,
+  avatarUrl: users.avatarUrl,
+  kycStatus: users.kycStatus,
+};
+type CarrierRow = { firstName: string; lastName: string; avatarUrl: string | null; kycStatus: string };
+
+export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
+  return {
+    id: row.id,
+    carrierId: row.carrierId,
+    agencyId: row.agencyId,
+    branchId: row.branchId,
+    departureCity: row.departureCity,
+    departureCountry: row.departureCountry,
+    arrivalCity: row.arrivalCity,
+    arrivalCountry: row.arrivalCountry,
+    departureDate: row.departureDate,
+    arrivalDate: row.arrivalDate,
+    totalWeight: fromGrams(row.totalWeightG),
+    reservedWeight: fromGrams(row.reservedWeightG),
+    remainingWeight: fromGrams(Math.max(0, row.totalWeightG - row.reservedWeightG)),
+    pricePerKg: fromCents(row.pricePerKgCents),
+    currency: row.currency,
+    pickupPoint: row.pickupPoint,
+    deliveryPoint: row.deliveryPoint,
+    description: row.description,
+    transportMode: row.transportMode,
+    acceptedCategoryIds: row.acceptedCategoryIds,
+    status: row.status,
+    carrier: {
+      id: row.carrierId,
+      firstName: carrier.firstName,
+      lastName: carrier.lastName,
+      avatarUrl: carrier.avatarUrl,
+      verified: carrier.kycStatus === 'VERIFIED',
+      ratingAverage: null,
+      reviewCount: 0,
+    },
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type Announcement = ReturnType<typeof toAnnouncement>;
+
+function validationError(fieldErrors: FieldError[]): AppError {
+  return new AppError('VALIDATION_ERROR', `Validation failed for body: ${fieldErrors.map((f) => f.field).join(', ')}`, {
+    fieldErrors,
+    suggestions: ['Correct the fields listed in fieldErrors and retry'],
+  });
+}
+
+async function assertValid(db: Db, dates: { departureDate: string; arrivalDate: string } | null, categoryIds?: number[]) {
+  const errors = dates ? tripDateErrors(dates.departureDate, dates.arrivalDate, todayUtc()) : [];
+  if (categoryIds?.length) {
+    const bad = await unusableCategoryIds(db, categoryIds);
+    if (bad.length) {
+      errors.push({ field: 'acceptedCategoryIds', message: `Unknown or prohibited categories: ${bad.join(', ')}`, rejectedValue: categoryIds });
+    }
+  }
+  if (errors.length) throw validationError(errors);
+}
+
+async function loadWithCarrier(db: Db, id: number) {
+  const [hit] = await db
+    .select({ announcement: announcements, carrier: carrierColumns })
+    .from(announcements)
+    .innerJoin(users, eq(users.id, announcements.carrierId))
+    .where(eq(announcements.id, id));
+  if (!hit) throw notFound('Announcement', id);
+  return hit;
+}
+
+export async function getAnnouncement(db: Db, id: number) {
+  const { announcement, carrier } = await loadWithCarrier(db, id);
+  return toAnnouncement(announcement, carrier);
+}
+
+export async function createAnnouncement(db: Db, auth: AuthUser, input: AnnouncementInput, currency: string) {
+  const acceptedCategoryIds = [...new Set(input.acceptedCategoryIds ?? [])];
+  await assertValid(db, input, acceptedCategoryIds);
+  const [row] = await db
+    .insert(announcements)
+    .values({
+      carrierId: auth.id,
+      // Agencies come with their own feature; until then every trip is an individual carrier's.
+      agencyId: null,
+      branchId: null,
+      departureCity: input.departureCity,
+      departureCountry: input.departureCountry,
+      arrivalCity: input.arrivalCity,
+      arrivalCountry: input.arrivalCountry,
+      departureCityKey: cityKey(input.departureCity),
+      arrivalCityKey: cityKey(input.arrivalCity),
+      departureDate: input.departureDate,
+      arrivalDate: input.arrivalDate,
+      totalWeightG: toGrams(input.totalWeight),
+      pricePerKgCents: toCents(input.pricePerKg),
+      currency,
+      pickupPoint: input.pickupPoint ?? null,
+      deliveryPoint: input.deliveryPoint ?? null,
+      description: input.description ?? null,
+      transportMode: input.transportMode,
+      acceptedCategoryIds,
+    })
+    .returning();
+  await notifyMatchingAlerts(db, row);
+  return getAnnouncement(db, row.id);
+}
+
+/** Active alerts of other users whose every set criterion the new trip meets. */
+export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
+  const a = searchAlerts;
+  const remaining = row.totalWeightG - row.reservedWeightG;
+  const accepted = row.acceptedCategoryIds;
+  return db
+    .select({ id: a.id, userId: a.userId, name: a.name })
+    .from(a)
+    .where(
+      and(
+        eq(a.active, true),
+        sql`${a.userId} <> ${row.carrierId}`,
+        or(isNull(a.departureCityKey), eq(a.departureCityKey, row.departureCityKey)),
+        or(isNull(a.arrivalCityKey), eq(a.arrivalCityKey, row.arrivalCityKey)),
+        or(isNull(a.departureCountry), eq(a.departureCountry, row.departureCountry)),
+        or(isNull(a.arrivalCountry), eq(a.arrivalCountry, row.arrivalCountry)),
+        or(isNull(a.dateFrom), lte(a.dateFrom, row.departureDate)),
+        or(isNull(a.dateTo), gte(a.dateTo, row.departureDate)),
+        or(isNull(a.minWeightG), lte(a.minWeightG, remaining)),
+        or(isNull(a.maxPricePerKgCents), gte(a.maxPricePerKgCents, row.pricePerKgCents)),
+        or(isNull(a.transportMode), eq(a.transportMode, row.transportMode)),
+        // An empty acceptedCategoryIds accepts every allowed category.
+        accepted.length ? or(isNull(a.categoryId), inArray(a.categoryId, accepted)) : undefined,
+      ),
+    )
+    .orderBy(a.id);
+}
+
+/** One ALERT_MATCH notification per alert owner (several matching alerts of one user make one). */
+async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
+  const alerts = await matchingAlertsQuery(db, row);
+  const byUser = new Map<number, (typeof alerts)[number]>();
+  for (const alert of alerts) if (!byUser.has(alert.userId)) byUser.set(alert.userId, alert);
+  const items: NewNotification[] = [...byUser.values()].map((alert) => ({
+    userId: alert.userId,
+    type: 'ALERT_MATCH',
+    title: 'New trip matching your alert',
+    message: `${row.departureCity} → ${row.arrivalCity} on ${row.departureDate}`,
+    data: { announcementId: row.id, alertId: alert.id },
+  }));
+  await insertNotifications(db, items);
+}
+
+/** D1 binds at most 100 parameters per statement: 10 rows of 5 values each stay well below. */
+async function insertNotifications(db: Db, items: NewNotification[]) {
+  const statements = [];
+  for (let i = 0; i < items.length; i += 10) statements.push(notificationInsert(db, items.slice(i, i + 10)));
+  if (statements.length) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+}
+
+const sortColumns = {
+  departureDate: announcements.departureDate,
+  pricePerKg: announcements.pricePerKgCents,
+  createdAt: announcements.createdAt,
+};
+
+/** WHERE of the public search: only ACTIVE trips departing today or later, then each filter. */
+export function searchConditions(filters: SearchFilters, today: string): SQL | undefined {
+  const a = announcements;
+  const from = filters.dateFrom && filters.dateFrom > today ? filters.dateFrom : today;
+  return and(
+    eq(a.status, 'ACTIVE'),
+    gte(a.departureDate, from),
+    filters.dateTo ? lte(a.departureDate, filters.dateTo) : undefined,
+    filters.departureCity ? eq(a.departureCityKey, cityKey(filters.departureCity)) : undefined,
+    filters.arrivalCity ? eq(a.arrivalCityKey, cityKey(filters.arrivalCity)) : undefined,
+    filters.departureCountry ? eq(a.departureCountry, filters.departureCountry) : undefined,
+    filters.arrivalCountry ? eq(a.arrivalCountry, filters.arrivalCountry) : undefined,
+    filters.minWeight !== undefined ? sql`${a.totalWeightG} - ${a.reservedWeightG} >= ${toGrams(filters.minWeight)}` : undefined,
+    filters.maxPricePerKg !== undefined ? lte(a.pricePerKgCents, toCents(filters.maxPricePerKg)) : undefined,
+    filters.transportMode ? eq(a.transportMode, filters.transportMode) : undefined,
+    filters.categoryId !== undefined
+      ? sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR EXISTS (SELECT 1 FROM json_each(${a.acceptedCategoryIds}) WHERE json_each.value = ${filters.categoryId}))`
+      : undefined,
+  );
+}
+
+/** The page and count statements of a listing (exported so a test can EXPLAIN them). */
+export function pageStatements(db: Db, where: SQL | undefined, p: PageParams<AnnouncementSort>) {
+  const page = db
+    .select({ announcement: announcements, carrier: carrierColumns })
+    .from(announcements)
+    .innerJoin(users, eq(users.id, announcements.carrierId))
+    .where(where)
+    .orderBy(...orderBy(p.sort, sortColumns, announcements.id))
+    .limit(p.size)
+    .offset(offsetOf(p));
+  const total = db.select({ n: count() }).from(announcements).where(where);
+  return { page, total };
+}
+
+async function runPage(db: Db, where: SQL | undefined, p: PageParams<AnnouncementSort>) {
+  const { page, total } = pageStatements(db, where, p);
+  const [rows, [{ n }]] = await db.batch([page, total]);
+  return toPage(
+    rows.map((r) => toAnnouncement(r.announcement, r.carrier)),
+    n,
+    p,
+  );
+}
+
+export const searchAnnouncements = (db: Db, filters: SearchFilters, p: PageParams<AnnouncementSort>) =>
+  runPage(db, searchConditions(filters, todayUtc()), p);
+
+export const listMyAnnouncements = (
+  db: Db,
+  auth: AuthUser,
+  p: PageParams<AnnouncementSort>,
+  status?: AnnouncementStatus,
+) => runPage(db, and(eq(announcements.carrierId, auth.id), status ? eq(announcements.status, status) : undefined), p);
+
+const OPEN_STATUSES = ['ACTIVE', 'FULL'] as const;
+
+export async function updateAnnouncement(db: Db, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
+  const { announcement: current } = await loadWithCarrier(db, id);
+  assertCanAccess(auth, [current.carrierId], []);
+  if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
+    throw invalidState(`An announcement in status ${current.status} can no longer be changed`);
+  }
+  const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
+  const acceptedCategoryIds = input.acceptedCategoryIds ? [...new Set(input.acceptedCategoryIds)] : undefined;
+  await assertValid(
+    db,
+    datesChanged
+      ? { departureDate: input.departureDate ?? current.departureDate, arrivalDate: input.arrivalDate ?? current.arrivalDate }
+      : null,
+    acceptedCategoryIds,
+  );
+  const totalWeightG = input.totalWeight !== undefined ? toGrams(input.totalWeight) : current.totalWeightG;
+  if (totalWeightG < current.reservedWeightG) throw belowReserved(current.reservedWeightG);
+
+  const set: Partial<typeof announcements.$inferInsert> = { updatedAt: new Date().toISOString() };
+  if (input.departureCity !== undefined) Object.assign(set, { departureCity: input.departureCity, departureCityKey: cityKey(input.departureCity) });
+  if (input.arrivalCity !== undefined) Object.assign(set, { arrivalCity: input.arrivalCity, arrivalCityKey: cityKey(input.arrivalCity) });
+  for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode'] as const) {
+    if (input[key] !== undefined) Object.assign(set, { [key]: input[key] });
+  }
+  if (input.pricePerKg !== undefined) set.pricePerKgCents = toCents(input.pricePerKg);
+  if (acceptedCategoryIds) set.acceptedCategoryIds = acceptedCategoryIds;
+
+  // Bookings change reserved_weight_g concurrently: the capacity check and the FULL/ACTIVE status
+  // are computed inside the UPDATE from the row's current reserved weight.
+  const [updated] = await db
+    .update(announcements)
+    .set({
+      ...set,
+      totalWeightG,
+      status: sql`CASE WHEN ${totalWeightG} - ${announcements.reservedWeightG} <= 0 THEN 'FULL' ELSE 'ACTIVE' END`,
+    })
+    .where(and(eq(announcements.id, id), inArray(announcements.status, [...OPEN_STATUSES]), lte(announcements.reservedWeightG, totalWeightG)))
+    .returning({ id: announcements.id });
+  if (!updated) {
+    const { announcement: now } = await loadWithCarrier(db, id);
+    if (now.reservedWeightG > totalWeightG) throw belowReserved(now.reservedWeightG);
+    throw invalidState(`An announcement in status ${now.status} can no longer be changed`);
+  }
+  return getAnnouncement(db, id);
+}
+
+const belowReserved = (reservedG: number) =>
+  businessRule(`totalWeight cannot be lower than the weight already reserved (${fromGrams(reservedG)} kg)`);
+
+/**
+ * Cancels the trip (status CANCELLED; the row stays because reservations refer to it). Refused
+ * while a reservation is PAID or later and not finished. Unpaid reservations are cancelled in the
+ * same batch; their senders are notified.
+ */
+export async function deleteAnnouncement(db: Db, auth: AuthUser, id: number) {
+  const { announcement: current } = await loadWithCarrier(db, id);
+  assertCanAccess(auth, [current.carrierId]);
+  if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
+    throw invalidState(`An announcement in status ${current.status} cannot be deleted`);
+  }
+  const now = new Date().toISOString();
+  const inProgress = db
+    .select({ one: sql`1` })
+    .from(reservations)
+    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
+  // The sweep of unpaid reservations is conditioned on the trip having just been cancelled in this
+  // same atomic batch: if the guarded UPDATE above it refused (a reservation got paid meanwhile),
+  // no reservation is touched. It is the state machine's CANCEL restricted to PENDING_PAYMENT
+  // (transitionStatement would also cancel PAID ones and takes one id at a time).
+  if (!canApply('PENDING_PAYMENT', 'CANCEL')) throw new Error('state machine no longer cancels unpaid reservations');
+  const [cancelled, swept] = await db.batch([
+    db
+      .update(announcements)
+      .set({ status: 'CANCELLED', updatedAt: now })
+      .where(and(eq(announcements.id, id), inArray(announcements.status, [...OPEN_STATUSES]), notExists(inProgress)))
+      .returning({ id: announcements.id }),
+    db
+      .update(reservations)
+      .set({ status: TRANSITIONS.CANCEL.to, cancelledAt: now, cancelledBy: auth.id, cancellationReason: 'ANNOUNCEMENT_CANCELLED', updatedAt: now })
+      .where(
+        and(
+          eq(reservations.announcementId, id),
+          eq(reservations.status, 'PENDING_PAYMENT'),
+          exists(db.select({ one: sql`1` }).from(announcements).where(and(eq(announcements.id, id), eq(announcements.status, 'CANCELLED')))),
+        ),
+      )
+      .returning({ id: reservations.id, senderId: reservations.senderId, reservationNumber: reservations.reservationNumber }),
+  ]);
+  if (cancelled.length === 0) {
+    const [{ n }] = await db.select({ n: count() }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
+    if (n > 0) throw invalidState(`The announcement has ${n} paid reservation(s) in progress; cancel or finish them first`);
+    throw invalidState('The announcement can no longer be deleted');
+  }
+  await insertNotifications(
+    db,
+    swept.map((r) => ({
+      userId: r.senderId,
+      type: 'RESERVATION_CANCELLED',
+      title: 'Reservation cancelled',
+      message: `The trip of reservation ${r.reservationNumber} was cancelled by the carrier`,
+      data: { reservationId: r.id, announcementId: id },
+    })),
+  );
+}
+
+/** Cron: trips whose departure date has passed are CLOSED. Returns how many were closed. */
+export async function closeDepartedAnnouncements(db: Db, today: string = todayUtc()): Promise<number> {
+  const closed = await db
+    .update(announcements)
+    .set({ status: 'CLOSED', updatedAt: new Date().toISOString() })
+    .where(and(inArray(announcements.status, [...OPEN_STATUSES]), lt(announcements.departureDate, today)))
+    .returning({ id: announcements.id });
+  return closed.length;
+}
+

@@ -1,0 +1,89 @@
+// GET /categories (public) and the admin CRUD of parcel categories.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.service';
+
+export const CategorySchema = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    prohibited: z.boolean().openapi({ description: 'Prohibited content: listed so apps can warn; never bookable' }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Category');
+
+const CategoryInputSchema = z
+  .object({
+    code: z
+      .string()
+      .trim()
+      .regex(/^[A-Z][A-Z0-9_]{1,39}$/, 'code must be 2-40 upper-case letters, digits or underscores'),
+    name: z.string().trim().min(1).max(100),
+    description: z.string().trim().max(500).nullable().optional(),
+    prohibited: z.boolean().optional(),
+  })
+  .openapi('CategoryInput');
+
+const adminOnly = [requireAuth, requireRole('ROLE_ADMIN')];
+
+export const categoriesRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/categories',
+      tags: ['Categories'],
+      summary: 'Parcel categories (allowed first, then prohibited)',
+      security: [],
+      responses: { 200: jsonContent(z.array(CategorySchema), 'Every category'), ...errorResponses() },
+    }),
+    async (c) => c.json(await listCategories(getDb(c.env)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/categories',
+      tags: ['Categories'],
+      summary: 'Create a category (admins)',
+      security: bearerSecurity,
+      middleware: adminOnly,
+      request: { body: jsonBody(CategoryInputSchema) },
+      responses: { 201: jsonContent(CategorySchema, 'Created'), ...authErrorResponses(409) },
+    }),
+    async (c) => c.json(await createCategory(getDb(c.env), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/admin/categories/{id}',
+      tags: ['Categories'],
+      summary: 'Update a category (admins; fields left out are kept)',
+      security: bearerSecurity,
+      middleware: adminOnly,
+      request: { params: IdParams, body: jsonBody(CategoryInputSchema.partial()) },
+      responses: { 200: jsonContent(CategorySchema, 'Updated'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await updateCategory(getDb(c.env), c.req.valid('param').id, c.req.valid('json')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/admin/categories/{id}',
+      tags: ['Categories'],
+      summary: 'Delete a category (admins); refused while in use',
+      security: bearerSecurity,
+      middleware: adminOnly,
+      request: { params: IdParams },
+      responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      await deleteCategory(getDb(c.env), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,87 @@
+// Parcel categories: listing, admin create/update/delete. Delete is one conditional DELETE that
+// refuses while a reservation item or an announcement's acceptedCategoryIds refers to the row.
+import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
+import { AppError, invalidState, notFound } from '../../errors';
+
+export interface CategoryInput {
+  code: string;
+  name: string;
+  description?: string | null;
+  prohibited?: boolean;
+}
+
+export const toCategory = (row: CategoryRow) => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  description: row.description,
+  prohibited: row.prohibited,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+export async function listCategories(db: Db) {
+  const rows = await db.select().from(categories).orderBy(asc(categories.prohibited), asc(categories.name));
+  return rows.map(toCategory);
+}
+
+const codeTaken = (code: string) =>
+  new AppError('ALREADY_EXISTS', `A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
+
+export async function createCategory(db: Db, input: CategoryInput) {
+  const [row] = await db
+    .insert(categories)
+    .values({ ...input, prohibited: input.prohibited ?? false })
+    .onConflictDoNothing({ target: categories.code })
+    .returning();
+  if (!row) throw codeTaken(input.code);
+  return toCategory(row);
+}
+
+export async function updateCategory(db: Db, id: number, input: Partial<CategoryInput>) {
+  if (input.code) {
+    const [other] = await db.select({ id: categories.id }).from(categories).where(eq(categories.code, input.code));
+    if (other && other.id !== id) throw codeTaken(input.code);
+  }
+  const [row] = await db
+    .update(categories)
+    .set({ ...input, updatedAt: new Date().toISOString() })
+    .where(eq(categories.id, id))
+    .returning();
+  if (!row) throw notFound('Category', id);
+  return toCategory(row);
+}
+
+/** Announcements whose acceptedCategoryIds JSON array contains the category. */
+const acceptedBy = (id: number) =>
+  sql`EXISTS (SELECT 1 FROM ${announcements}, json_each(${announcements.acceptedCategoryIds}) WHERE json_each.value = ${id})`;
+
+export async function deleteCategory(db: Db, id: number) {
+  const deleted = await db
+    .delete(categories)
+    .where(
+      and(
+        eq(categories.id, id),
+        notExists(db.select({ one: sql`1` }).from(reservationItems).where(eq(reservationItems.categoryId, id))),
+        sql`NOT ${acceptedBy(id)}`,
+      ),
+    )
+    .returning({ id: categories.id });
+  if (deleted.length > 0) return;
+  const [exists] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, id));
+  if (!exists) throw notFound('Category', id);
+  throw invalidState(`Category ${id} is in use by reservations or announcements and cannot be deleted`);
+}
+
+/** The given ids that are unknown or prohibited, for announcement and alert validation. */
+export async function unusableCategoryIds(db: Db, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: categories.id, prohibited: categories.prohibited })
+    .from(categories)
+    .where(inArray(categories.id, [...ids]));
+  const allowed = new Set(rows.filter((r) => !r.prohibited).map((r) => r.id));
+  return ids.filter((id) => !allowed.has(id));
+}

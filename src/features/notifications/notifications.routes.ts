@@ -1,0 +1,95 @@
+// /notifications: the caller's in-app notifications (CONTRACT section 13).
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery } from '../../lib/pagination';
+import { requireAuth } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { deleteNotification, listNotifications, markAllRead, markRead, unreadCount } from './notifications.service';
+
+const NotificationSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.string().openapi({ example: 'ALERT_MATCH' }),
+    title: z.string(),
+    message: z.string(),
+    data: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Ids the app navigates to' }),
+    read: z.boolean(),
+    readAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('Notification');
+
+const tags = ['Notifications'];
+const auth = { security: bearerSecurity, middleware: [requireAuth] };
+
+export const notificationsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/notifications',
+      tags,
+      summary: "The caller's notifications, newest first",
+      ...auth,
+      request: {
+        query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }).extend({
+          unreadOnly: z.stringbool().optional().openapi({ type: 'boolean', description: 'Only unread ones' }),
+        }),
+      },
+      responses: { 200: jsonContent(PageSchema(NotificationSchema, 'NotificationPage'), 'A page'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listNotifications(getDb(c.env), c.get('auth'), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/notifications/unread-count',
+      tags,
+      summary: 'How many notifications are unread',
+      ...auth,
+      responses: { 200: jsonContent(z.object({ count: z.number().int() }).openapi('UnreadCount'), 'The count'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await unreadCount(getDb(c.env), c.get('auth')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/notifications/read-all',
+      tags,
+      summary: "Mark all the caller's notifications read",
+      ...auth,
+      responses: {
+        200: jsonContent(z.object({ updated: z.number().int() }).openapi('ReadAllResult'), 'How many were marked'),
+        ...authErrorResponses(),
+      },
+    }),
+    async (c) => c.json(await markAllRead(getDb(c.env), c.get('auth')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/notifications/{id}/read',
+      tags,
+      summary: 'Mark one notification read (owner)',
+      ...auth,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(NotificationSchema, 'The notification'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await markRead(getDb(c.env), c.get('auth'), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/notifications/{id}',
+      tags,
+      summary: 'Delete one notification (owner)',
+      ...auth,
+      request: { params: IdParams },
+      responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      await deleteNotification(getDb(c.env), c.get('auth'), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );

@@ -1,0 +1,69 @@
+// In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { notifications, type NotificationRow } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { notFound } from '../../errors';
+import { offsetOf, toPage } from '../../lib/pagination';
+import { assertCanAccess } from '../../middleware/auth';
+
+export const toNotification = (row: NotificationRow) => ({
+  id: row.id,
+  type: row.type,
+  title: row.title,
+  message: row.message,
+  data: row.data ?? null,
+  read: row.readAt !== null,
+  readAt: row.readAt,
+  createdAt: row.createdAt,
+});
+
+export async function listNotifications(db: Db, auth: AuthUser, p: { page: number; size: number; unreadOnly?: boolean }) {
+  const where = and(eq(notifications.userId, auth.id), p.unreadOnly ? isNull(notifications.readAt) : undefined);
+  const [rows, [{ n }]] = await db.batch([
+    db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(p.size).offset(offsetOf(p)),
+    db.select({ n: count() }).from(notifications).where(where),
+  ]);
+  return toPage(rows.map(toNotification), n, p);
+}
+
+export async function unreadCount(db: Db, auth: AuthUser) {
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, auth.id), isNull(notifications.readAt)));
+  return { count: n };
+}
+
+/** Other users' notifications are 403 (ACCESS_DENIED), unknown ones 404; admins get no exception. */
+async function loadOwned(db: Db, auth: AuthUser, id: number) {
+  const [row] = await db.select().from(notifications).where(eq(notifications.id, id));
+  if (!row) throw notFound('Notification', id);
+  assertCanAccess(auth, [row.userId], []);
+  return row;
+}
+
+export async function markRead(db: Db, auth: AuthUser, id: number) {
+  const row = await loadOwned(db, auth, id);
+  if (row.readAt) return toNotification(row); // already read: keep the first read time
+  const [updated] = await db
+    .update(notifications)
+    .set({ readAt: new Date().toISOString() })
+    .where(and(eq(notifications.id, id), isNull(notifications.readAt)))
+    .returning();
+  return toNotification(updated ?? (await loadOwned(db, auth, id)));
+}
+
+export async function markAllRead(db: Db, auth: AuthUser) {
+  const updated = await db
+    .update(notifications)
+    .set({ readAt: new Date().toISOString() })
+    .where(and(eq(notifications.userId, auth.id), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return { updated: updated.length };
+}
+
+export async function deleteNotification(db: Db, auth: AuthUser, id: number) {
+  await loadOwned(db, auth, id);
+  await db.delete(notifications).where(eq(notifications.id, id));
+}

@@ -1,0 +1,52 @@
+// Static reference data (countries, their main cities), generated at build time from maintained
+// packages by scripts/build-reference-data.mjs. Lookups are memoised per isolate: the data never
+// changes while a worker runs, so a module-level Map keyed by country code is the cache.
+import data from './reference-data.generated.json';
+import { cityKey } from '../announcements/announcement-rules';
+
+export interface Country {
+  code: string;
+  alpha3: string;
+  name: string;
+}
+
+export interface City {
+  name: string;
+  countryCode: string;
+  population: number;
+  latitude: number;
+  longitude: number;
+}
+
+type CityTuple = [string, number, number, number];
+
+const countries: Country[] = data.countries;
+const countryCodes = new Set(countries.map((c) => c.code));
+const rawCities = data.cities as unknown as Record<string, CityTuple[]>;
+
+/** Memo: country code -> its cities, built on first request for that country. */
+const cityMemo = new Map<string, City[]>();
+
+export const listCountries = (): Country[] => countries;
+
+export const isCountryCode = (code: string): boolean => countryCodes.has(code);
+
+/** Cities of a country, most populous first; `null` for an unknown country code. */
+export function listCities(code: string, q?: string): City[] | null {
+  const upper = code.toUpperCase();
+  if (!countryCodes.has(upper)) return null;
+  let cities = cityMemo.get(upper);
+  if (!cities) {
+    cities = (rawCities[upper] ?? []).map(([name, population, latitude, longitude]) => ({
+      name,
+      countryCode: upper,
+      population,
+      latitude,
+      longitude,
+    }));
+    cityMemo.set(upper, cities);
+  }
+  if (!q) return cities;
+  const prefix = cityKey(q);
+  return cities.filter((c) => cityKey(c.name).startsWith(prefix));
+}

@@ -1,0 +1,455 @@
+// Announcements (CONTRACT section 6): publishing, the public search with every filter and sort,
+// ownership, the capacity and date rules, deletion with reservations, the cron that closes
+// departed trips, and the indexes that serve the search.
+import { env } from 'cloudflare:workers';
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
+import { announcements, notifications, reservations, type AnnouncementRow } from '../src/db/schema';
+import {
+  closeDepartedAnnouncements,
+  pageStatements,
+  searchConditions,
+  type SearchFilters,
+} from '../src/features/announcements/announcements.service';
+import worker from '../src/index';
+import { announcementInput, createAnnouncement, createCategory, daysFromToday, uniqueCity } from './helpers/catalog';
+import { del, errorBody, get, post, put } from './helpers/http';
+import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+
+const db = () => getDb(env);
+const API = '/v1/api';
+
+/** Inserts a reservation row straight into D1 (the booking feature is built elsewhere). */
+async function insertReservation(announcement: { id: number; carrierId: number }, sender: TestUser, status: string, weightG = 1000) {
+  const [row] = await db()
+    .insert(reservations)
+    .values({
+      reservationNumber: `R-${crypto.randomUUID().slice(0, 12)}`,
+      announcementId: announcement.id,
+      senderId: sender.id,
+      carrierId: announcement.carrierId,
+      status: status as 'PENDING_PAYMENT',
+      reservedWeightG: weightG,
+      depositCode: '123456',
+      deliveryCode: '654321',
+      recipient: { firstName: 'Rita', lastName: 'Recipient' },
+      recipientToken: crypto.randomUUID(),
+      pricePerKgCents: 850,
+      totalAmountCents: 850,
+      platformCommissionCents: 128,
+      carrierAmountCents: 722,
+      currency: 'EUR',
+      paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
+    })
+    .returning();
+  await db()
+    .update(announcements)
+    .set({ reservedWeightG: weightG })
+    .where(eq(announcements.id, announcement.id));
+  return row;
+}
+
+describe('POST /annonces', () => {
+  it('publishes a trip with the exact Announcement shape', async () => {
+    const carrier = await createCarrier({ firstName: 'Carla', lastName: 'Carrier' });
+    const category = await createCategory();
+    const res = await post(`${API}/annonces`, announcementInput({ acceptedCategoryIds: [category.id], departureCountry: 'fr' }), {
+      token: carrier.token,
+    });
+    expect(res.status).toBe(201);
+    const { id, createdAt, updatedAt, ...rest } = res.body;
+    expect(id).toBeTypeOf('number');
+    expect(Date.parse(createdAt)).not.toBeNaN();
+    expect(updatedAt).toBe(createdAt);
+    expect(rest).toEqual({
+      carrierId: carrier.id,
+      agencyId: null,
+      branchId: null,
+      departureCity: 'Paris',
+      departureCountry: 'FR',
+      arrivalCity: 'Dakar',
+      arrivalCountry: 'SN',
+      departureDate: daysFromToday(10),
+      arrivalDate: daysFromToday(11),
+      totalWeight: 20,
+      reservedWeight: 0,
+      remainingWeight: 20,
+      pricePerKg: 8.5,
+      currency: 'EUR',
+      pickupPoint: 'Gare de Lyon',
+      deliveryPoint: 'Plateau',
+      description: 'Two suitcases of spare room',
+      transportMode: 'PLANE',
+      acceptedCategoryIds: [category.id],
+      status: 'ACTIVE',
+      carrier: {
+        id: carrier.id,
+        firstName: 'Carla',
+        lastName: 'Carrier',
+        avatarUrl: null,
+        verified: true,
+        ratingAverage: null,
+        reviewCount: 0,
+      },
+    });
+    const [row] = await db().select().from(announcements).where(eq(announcements.id, id));
+    expect(row).toMatchObject({ totalWeightG: 20_000, pricePerKgCents: 850, departureCityKey: 'paris', arrivalCityKey: 'dakar' });
+  });
+
+  it('is refused to a user without ROLE_VERIFIED_USER or agency staff role, and to anonymous callers', async () => {
+    const client = await createUser();
+    const res = await post(`${API}/annonces`, announcementInput(), { token: client.token });
+    expect(res.status).toBe(403);
+    expect(errorBody(res)).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+    expect((await post(`${API}/annonces`, announcementInput())).status).toBe(401);
+
+    const staff = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    expect((await post(`${API}/annonces`, announcementInput(), { token: staff.token })).status).toBe(201);
+  });
+
+  it('lists every invalid field in fieldErrors', async () => {
+    const carrier = await createCarrier();
+    const res = await post(
+      `${API}/annonces`,
+      announcementInput({ departureCountry: 'XX', totalWeight: -1, transportMode: 'ROCKET', departureDate: '2030-02-30' }),
+      { token: carrier.token },
+    );
+    expect(res.status).toBe(400);
+    const body = errorBody(res);
+    expect(body).toMatchObject({ status: 400, errorCode: 'VALIDATION_ERROR', path: `${API}/annonces` });
+    const fields = (body.fieldErrors as { field: string; rejectedValue: unknown }[]).map((f) => f.field).sort();
+    expect(fields).toEqual(['departureCountry', 'departureDate', 'totalWeight', 'transportMode']);
+    expect(body.fieldErrors).toContainEqual(expect.objectContaining({ field: 'totalWeight', rejectedValue: -1 }));
+  });
+
+  it('enforces arrivalDate >= departureDate >= today', async () => {
+    const carrier = await createCarrier();
+    const res = await post(
+      `${API}/annonces`,
+      announcementInput({ departureDate: daysFromToday(-1), arrivalDate: daysFromToday(-2) }),
+      { token: carrier.token },
+    );
+    expect(res.status).toBe(400);
+    expect(errorBody(res).fieldErrors).toEqual([
+      { field: 'departureDate', message: expect.stringContaining('today'), rejectedValue: daysFromToday(-1) },
+      { field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: daysFromToday(-2) },
+    ]);
+    const today = await post(`${API}/annonces`, announcementInput({ departureDate: daysFromToday(0), arrivalDate: daysFromToday(0) }), {
+      token: carrier.token,
+    });
+    expect(today.status).toBe(201);
+  });
+
+  it('refuses unknown or prohibited categories', async () => {
+    const carrier = await createCarrier();
+    const prohibited = await createCategory({ prohibited: true });
+    const res = await post(`${API}/annonces`, announcementInput({ acceptedCategoryIds: [prohibited.id, 999_999] }), {
+      token: carrier.token,
+    });
+    expect(res.status).toBe(400);
+    expect(errorBody(res).fieldErrors).toEqual([
+      {
+        field: 'acceptedCategoryIds',
+        message: `Unknown or prohibited categories: ${prohibited.id}, 999999`,
+        rejectedValue: [prohibited.id, 999_999],
+      },
+    ]);
+  });
+});
+
+describe('GET /annonces (search)', () => {
+  it('matches cities case- and accent-insensitively and lists only ACTIVE future trips', async () => {
+    const carrier = await createCarrier();
+    const from = uniqueCity('Saint-Étienne');
+    const hit = await createAnnouncement(carrier, { departureCity: from });
+    const full = await createAnnouncement(carrier, { departureCity: from });
+    await db().update(announcements).set({ status: 'FULL' }).where(eq(announcements.id, full.id));
+    const past = await createAnnouncement(carrier, { departureCity: from });
+    await db().update(announcements).set({ departureDate: daysFromToday(-1) }).where(eq(announcements.id, past.id));
+
+    const query = encodeURIComponent(from.toUpperCase().replace('É', 'E').replace('-', ' '));
+    const res = await get(`${API}/annonces?departureCity=${query}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ content: [hit], page: { number: 0, size: 20, totalElements: 1, totalPages: 1 } });
+  });
+
+  it('applies every filter', async () => {
+    const carrier = await createCarrier();
+    const other = await createCategory();
+    const wanted = await createCategory();
+    const to = uniqueCity('Abidjan');
+    const base = { arrivalCity: to, arrivalCountry: 'CI' };
+    const a = await createAnnouncement(carrier, { ...base, departureDate: daysFromToday(5), arrivalDate: daysFromToday(5), pricePerKg: 5, totalWeight: 10, transportMode: 'PLANE', acceptedCategoryIds: [wanted.id] });
+    const b = await createAnnouncement(carrier, { ...base, departureDate: daysFromToday(15), arrivalDate: daysFromToday(16), pricePerKg: 12, totalWeight: 3, transportMode: 'BOAT', acceptedCategoryIds: [other.id] });
+    const c = await createAnnouncement(carrier, { ...base, departureCity: 'Lyon', departureDate: daysFromToday(25), arrivalDate: daysFromToday(26), pricePerKg: 7.25, totalWeight: 30, transportMode: 'CAR', departureCountry: 'BE' });
+
+    const ids = async (qs: string) => {
+      const res = await get(`${API}/annonces?arrivalCity=${encodeURIComponent(to)}&${qs}`);
+      expect(res.status).toBe(200);
+      return res.body.content.map((x: { id: number }) => x.id);
+    };
+    expect(await ids('')).toEqual([a.id, b.id, c.id]);
+    expect(await ids('departureCity=paris')).toEqual([a.id, b.id]);
+    expect(await ids('departureCountry=be')).toEqual([c.id]);
+    expect(await ids('arrivalCountry=FR')).toEqual([]);
+    expect(await ids(`dateFrom=${daysFromToday(10)}`)).toEqual([b.id, c.id]);
+    expect(await ids(`dateTo=${daysFromToday(20)}`)).toEqual([a.id, b.id]);
+    expect(await ids('minWeight=5')).toEqual([a.id, c.id]);
+    expect(await ids('maxPricePerKg=7.25')).toEqual([a.id, c.id]);
+    expect(await ids('transportMode=BOAT')).toEqual([b.id]);
+    // c accepts every category (empty list), b only `other`.
+    expect(await ids(`categoryId=${wanted.id}`)).toEqual([a.id, c.id]);
+    expect(await ids('sort=pricePerKg,desc')).toEqual([b.id, c.id, a.id]);
+    expect(await ids('sort=departureDate,desc')).toEqual([c.id, b.id, a.id]);
+    expect(await ids('sort=createdAt,asc&size=2&page=1')).toEqual([c.id]);
+  });
+
+  it('answers the spec error codes for bad query parameters', async () => {
+    const bad = await get(`${API}/annonces?sort=carrierId,asc`);
+    expect(bad.status).toBe(400);
+    expect(errorBody(bad).errorCode).toBe('INVALID_ARGUMENT');
+    const mismatch = await get(`${API}/annonces?minWeight=heavy`);
+    expect(mismatch.status).toBe(400);
+    expect(errorBody(mismatch)).toMatchObject({ errorCode: 'TYPE_MISMATCH', fieldErrors: [expect.objectContaining({ field: 'minWeight', rejectedValue: 'heavy' })] });
+    const mode = await get(`${API}/annonces?transportMode=ROCKET`);
+    expect(mode.status).toBe(400);
+    expect(errorBody(mode).errorCode).toBe('VALIDATION_ERROR');
+  });
+
+  it('is served by indexes, with and without city filters (EXPLAIN QUERY PLAN)', async () => {
+    // Each filter set, and the index that must serve it (city searches use their city index).
+    const cases: [SearchFilters, string][] = [
+      [{}, 'announcements_status_departure_idx'],
+      [{ departureCity: 'Paris' }, 'announcements_departure_idx'],
+      [{ arrivalCity: 'Dakar' }, 'announcements_arrival_idx'],
+      [{ departureCity: 'Paris', arrivalCity: 'Dakar', minWeight: 2, categoryId: 1 }, 'announcements_route_idx'],
+      [
+        { departureCountry: 'FR', maxPricePerKg: 10, transportMode: 'PLANE', dateFrom: daysFromToday(3), dateTo: daysFromToday(30) },
+        'announcements_status_departure_idx',
+      ],
+    ];
+    for (const [filters, index] of cases) {
+      for (const field of ['departureDate', 'pricePerKg', 'createdAt'] as const) {
+        const { page, total } = pageStatements(db(), searchConditions(filters, daysFromToday(0)), {
+          page: 0,
+          size: 20,
+          sort: { field, direction: 'asc' },
+        });
+        for (const statement of [page, total]) {
+          const { sql, params } = statement.toSQL();
+          const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .bind(...params)
+            .all<{ detail: string }>();
+          const details = plan.results.map((r) => r.detail);
+          const context = JSON.stringify({ filters, field, details });
+          expect(details.filter((d) => /^SCAN announcements\b(?! USING)/.test(d)), context).toEqual([]);
+          expect(details.some((d) => d.startsWith('SEARCH announcements USING') && d.includes(`INDEX ${index} (`)), context).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+describe('GET /annonces/{id}, /annonces/mine', () => {
+  it('reads one trip publicly; 404 and TYPE_MISMATCH otherwise', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier);
+    const res = await get(`${API}/annonces/${trip.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(trip);
+    const missing = await get(`${API}/annonces/999999`);
+    expect(missing.status).toBe(404);
+    expect(errorBody(missing)).toMatchObject({ errorCode: 'RESOURCE_NOT_FOUND', message: 'Announcement 999999 not found' });
+    expect(errorBody(await get(`${API}/annonces/abc`)).errorCode).toBe('TYPE_MISMATCH');
+  });
+
+  it("lists the caller's trips of every status, with a status filter", async () => {
+    const carrier = await createCarrier();
+    const stranger = await createCarrier();
+    const a = await createAnnouncement(carrier);
+    const b = await createAnnouncement(carrier);
+    await createAnnouncement(stranger);
+    await db().update(announcements).set({ status: 'CLOSED' }).where(eq(announcements.id, b.id));
+    const all = await get(`${API}/annonces/mine?sort=createdAt,asc`, { token: carrier.token });
+    expect(all.status).toBe(200);
+    expect(all.body.content.map((x: { id: number }) => x.id)).toEqual([a.id, b.id]);
+    expect(all.body.page).toEqual({ number: 0, size: 20, totalElements: 2, totalPages: 1 });
+    const closed = await get(`${API}/annonces/mine?status=CLOSED`, { token: carrier.token });
+    expect(closed.body.content.map((x: { id: number; status: string }) => [x.id, x.status])).toEqual([[b.id, 'CLOSED']]);
+    expect((await get(`${API}/annonces/mine`)).status).toBe(401);
+  });
+});
+
+describe('PUT /annonces/{id}', () => {
+  it('lets the owner update and keeps FULL/ACTIVE right when totalWeight changes', async () => {
+    const carrier = await createCarrier();
+    const sender = await createUser();
+    const trip = await createAnnouncement(carrier, { totalWeight: 10 });
+    await insertReservation(trip, sender, 'PAID', 4000);
+
+    const full = await put(`${API}/annonces/${trip.id}`, { totalWeight: 4, departureCity: 'Lyon' }, { token: carrier.token });
+    expect(full.status).toBe(200);
+    expect(full.body).toMatchObject({ totalWeight: 4, reservedWeight: 4, remainingWeight: 0, status: 'FULL', departureCity: 'Lyon' });
+    const [row] = await db().select().from(announcements).where(eq(announcements.id, trip.id));
+    expect(row.departureCityKey).toBe('lyon');
+
+    const active = await put(`${API}/annonces/${trip.id}`, { totalWeight: 6.5 }, { token: carrier.token });
+    expect(active.body).toMatchObject({ totalWeight: 6.5, remainingWeight: 2.5, status: 'ACTIVE' });
+    expect(active.body.updatedAt >= trip.updatedAt).toBe(true);
+  });
+
+  it('refuses totalWeight below reservedWeight with 422 BUSINESS_RULE_VIOLATION', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier, { totalWeight: 10 });
+    await insertReservation(trip, await createUser(), 'PENDING_PAYMENT', 3000);
+    const res = await put(`${API}/annonces/${trip.id}`, { totalWeight: 2.999 }, { token: carrier.token });
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION', status: 422 });
+  });
+
+  it('is refused to others (403), and validates merged dates', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier);
+    const admin = await createAdmin();
+    for (const user of [await createCarrier(), admin]) {
+      const res = await put(`${API}/annonces/${trip.id}`, { pricePerKg: 1 }, { token: user.token });
+      expect(res.status).toBe(403);
+      expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
+    }
+    const res = await put(`${API}/annonces/${trip.id}`, { arrivalDate: daysFromToday(9) }, { token: carrier.token });
+    expect(res.status).toBe(400);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'arrivalDate' })] });
+    expect((await put(`${API}/annonces/999999`, { pricePerKg: 1 }, { token: carrier.token })).status).toBe(404);
+  });
+
+  it('refuses changes to a closed or cancelled trip (409)', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier);
+    await db().update(announcements).set({ status: 'CLOSED' }).where(eq(announcements.id, trip.id));
+    const res = await put(`${API}/annonces/${trip.id}`, { pricePerKg: 1 }, { token: carrier.token });
+    expect(res.status).toBe(409);
+    expect(errorBody(res).errorCode).toBe('INVALID_STATE');
+  });
+});
+
+describe('DELETE /annonces/{id}', () => {
+  it('cancels the trip and its unpaid reservations in one batch, notifying their senders', async () => {
+    const carrier = await createCarrier();
+    const sender = await createUser();
+    const trip = await createAnnouncement(carrier);
+    const unpaid = await insertReservation(trip, sender, 'PENDING_PAYMENT');
+    const finished = await insertReservation(trip, await createUser(), 'DELIVERED');
+
+    const res = await del(`${API}/annonces/${trip.id}`, { token: carrier.token });
+    expect(res.status).toBe(204);
+    expect((await get(`${API}/annonces/${trip.id}`)).body.status).toBe('CANCELLED');
+    const rows = await db().select().from(reservations).where(eq(reservations.announcementId, trip.id));
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [unpaid.id]: 'CANCELLED', [finished.id]: 'DELIVERED' });
+    expect(rows.find((r) => r.id === unpaid.id)).toMatchObject({ cancelledBy: carrier.id, cancellationReason: 'ANNOUNCEMENT_CANCELLED' });
+    const notes = await db().select().from(notifications).where(eq(notifications.userId, sender.id));
+    expect(notes).toMatchObject([{ type: 'RESERVATION_CANCELLED', data: { reservationId: unpaid.id, announcementId: trip.id } }]);
+
+    const again = await del(`${API}/annonces/${trip.id}`, { token: carrier.token });
+    expect(again.status).toBe(409);
+    // No longer searchable.
+    const search = await get(`${API}/annonces?departureCity=Paris&size=100`);
+    expect(search.body.content.map((x: { id: number }) => x.id)).not.toContain(trip.id);
+  });
+
+  for (const status of ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED']) {
+    it(`is refused with 409 INVALID_STATE while a reservation is ${status}, touching nothing`, async () => {
+      const carrier = await createCarrier();
+      const trip = await createAnnouncement(carrier);
+      const unpaid = await insertReservation(trip, await createUser(), 'PENDING_PAYMENT');
+      await insertReservation(trip, await createUser(), status);
+      const res = await del(`${API}/annonces/${trip.id}`, { token: carrier.token });
+      expect(res.status).toBe(409);
+      expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: expect.stringContaining('paid reservation') });
+      const [row] = await db().select().from(announcements).where(eq(announcements.id, trip.id));
+      expect(row.status).toBe('ACTIVE');
+      const [kept] = await db().select().from(reservations).where(eq(reservations.id, unpaid.id));
+      expect(kept.status).toBe('PENDING_PAYMENT');
+    });
+  }
+
+  it('is refused to strangers (403) but allowed to admins', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier);
+    const stranger = await createCarrier();
+    expect(errorBody(await del(`${API}/annonces/${trip.id}`, { token: stranger.token })).errorCode).toBe('ACCESS_DENIED');
+    expect((await del(`${API}/annonces/${trip.id}`, { token: (await createAdmin()).token })).status).toBe(204);
+    expect((await del(`${API}/annonces/999999`, { token: carrier.token })).status).toBe(404);
+  });
+});
+
+describe('closing departed trips', () => {
+  const setDeparture = (id: number, date: string, status: AnnouncementRow['status'] = 'ACTIVE') =>
+    db().update(announcements).set({ departureDate: date, arrivalDate: date, status }).where(eq(announcements.id, id));
+
+  it('closes ACTIVE and FULL trips whose departure date has passed, and only those', async () => {
+    const carrier = await createCarrier();
+    const [gone, goneFull, today, cancelled] = [
+      await createAnnouncement(carrier),
+      await createAnnouncement(carrier),
+      await createAnnouncement(carrier),
+      await createAnnouncement(carrier),
+    ];
+    await setDeparture(gone.id, daysFromToday(-1));
+    await setDeparture(goneFull.id, daysFromToday(-3), 'FULL');
+    await setDeparture(today.id, daysFromToday(0));
+    await setDeparture(cancelled.id, daysFromToday(-2), 'CANCELLED');
+
+    expect(await closeDepartedAnnouncements(db(), daysFromToday(0))).toBeGreaterThanOrEqual(2);
+    const status = async (id: number) => (await db().select().from(announcements).where(eq(announcements.id, id)))[0].status;
+    expect([await status(gone.id), await status(goneFull.id), await status(today.id), await status(cancelled.id)]).toEqual([
+      'CLOSED',
+      'CLOSED',
+      'ACTIVE',
+      'CANCELLED',
+    ]);
+  });
+
+  it('runs from the scheduled handler', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier);
+    await setDeparture(trip.id, daysFromToday(-1));
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await get(`${API}/annonces/${trip.id}`)).body.status).toBe('CLOSED');
+  });
+});
+
+describe('dev seed', () => {
+  it('creates the demo trips of carrier@demo.local once, departing in the future', async () => {
+    const { runSeed } = await import('../src/features/dev/seed');
+    const first = await runSeed(db(), env);
+    const carrierId = first.accounts.find((a) => a.email === 'carrier@demo.local')!.id;
+    const trips = await db().select().from(announcements).where(eq(announcements.carrierId, carrierId));
+    expect(trips.length).toBe(4);
+    expect(trips.every((t) => t.status === 'ACTIVE' && t.departureDate > daysFromToday(0) && t.arrivalDate >= t.departureDate)).toBe(true);
+    await runSeed(db(), env);
+    expect(await db().select().from(announcements).where(eq(announcements.carrierId, carrierId))).toHaveLength(4);
+    const search = await get(`${API}/annonces?departureCity=paris&arrivalCity=DAKAR`);
+    expect(search.body.content.map((x: { carrierId: number }) => x.carrierId)).toContain(carrierId);
+  });
+});
+
+describe('announcement rules (pure)', () => {
+  it('folds case, accents and punctuation in city keys', async () => {
+    const { cityKey } = await import('../src/features/announcements/announcement-rules');
+    expect(cityKey('  Saint-Étienne ')).toBe('saint etienne');
+    expect(cityKey("L'Aquila")).toBe('l aquila');
+    expect(cityKey('YAOUNDÉ')).toBe(cityKey('yaounde'));
+    expect(cityKey('Montréal')).toBe('montreal');
+  });
+
+  it('checks arrivalDate >= departureDate >= today', async () => {
+    const { tripDateErrors } = await import('../src/features/announcements/announcement-rules');
+    expect(tripDateErrors('2030-01-01', '2030-01-01', '2030-01-01')).toEqual([]);
+    expect(tripDateErrors('2029-12-31', '2030-01-02', '2030-01-01').map((e) => e.field)).toEqual(['departureDate']);
+    expect(tripDateErrors('2030-01-02', '2030-01-01', '2030-01-01').map((e) => e.field)).toEqual(['arrivalDate']);
+  });
+});

@@ -1,0 +1,330 @@
+// Reference data, parcel categories, search alerts and in-app notifications (CONTRACT sections 13
+// and 14).
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
+import { announcements, notifications, reservationItems, reservations } from '../src/db/schema';
+import { notificationInsert } from '../src/features/notifications/notify';
+import { createAnnouncement, createCategory, daysFromToday, uniqueCity } from './helpers/catalog';
+import { del, errorBody, get, post, put } from './helpers/http';
+import { createAdmin, createCarrier, createSuperAdmin, createUser, type TestUser } from './helpers/users';
+
+const db = () => getDb(env);
+const API = '/v1/api';
+
+describe('reference data', () => {
+  it('lists ISO 3166-1 countries, cacheable', async () => {
+    const res = await get(`${API}/reference/countries`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=86400');
+    expect(res.body.length).toBe(250);
+    expect(res.body).toContainEqual({ code: 'FR', alpha3: 'FRA', name: 'France' });
+    expect(res.body).toContainEqual({ code: 'SN', alpha3: 'SEN', name: 'Senegal' });
+  });
+
+  it("lists a country's main cities, most populous first, with an accent-insensitive prefix filter", async () => {
+    const res = await get(`${API}/reference/countries/fr/cities`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=86400');
+    expect(res.body[0]).toMatchObject({ name: 'Paris', countryCode: 'FR' });
+    expect(res.body[0].population).toBeGreaterThan(1_000_000);
+    const pops = res.body.map((c: { population: number }) => c.population);
+    expect(pops).toEqual([...pops].sort((a, b) => b - a));
+    expect(Object.keys(res.body[0]).sort()).toEqual(['countryCode', 'latitude', 'longitude', 'name', 'population']);
+
+    const filtered = await get(`${API}/reference/countries/FR/cities?q=saint-e`);
+    expect(filtered.body.map((c: { name: string }) => c.name)).toContain('Saint-Étienne');
+    expect(filtered.body.every((c: { name: string }) => c.name.startsWith('Saint'))).toBe(true);
+  });
+
+  it('answers 404 RESOURCE_NOT_FOUND for an unknown country code', async () => {
+    for (const code of ['XX', 'FRA', '12']) {
+      const res = await get(`${API}/reference/countries/${code}/cities`);
+      expect(res.status).toBe(404);
+      expect(errorBody(res)).toEqual({
+        status: 404,
+        errorCode: 'RESOURCE_NOT_FOUND',
+        message: `Country ${code} not found`,
+        path: `${API}/reference/countries/${code}/cities`,
+        suggestions: [],
+      });
+    }
+  });
+});
+
+describe('categories', () => {
+  it('are seeded with defaults, prohibited ones flagged and listed last', async () => {
+    const res = await get(`${API}/categories`);
+    expect(res.status).toBe(200);
+    const codes = res.body.map((c: { code: string }) => c.code);
+    expect(codes).toEqual(expect.arrayContaining(['DOCUMENTS', 'CLOTHING', 'ELECTRONICS', 'WEAPONS', 'DRUGS']));
+    const weapons = res.body.find((c: { code: string }) => c.code === 'WEAPONS');
+    expect(weapons).toEqual({
+      id: expect.any(Number),
+      code: 'WEAPONS',
+      name: 'Weapons and ammunition',
+      description: expect.any(String),
+      prohibited: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const flags = res.body.map((c: { prohibited: boolean }) => c.prohibited);
+    expect(flags).toEqual([...flags].sort((a, b) => Number(a) - Number(b)));
+  });
+
+  it('admins create, update and delete; duplicates are 409 ALREADY_EXISTS', async () => {
+    const admin = await createAdmin();
+    const created = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Spare parts' }, { token: admin.token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ code: 'SPARE_PARTS', name: 'Spare parts', description: null, prohibited: false });
+
+    const dup = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Again' }, { token: admin.token });
+    expect(dup.status).toBe(409);
+    expect(errorBody(dup).errorCode).toBe('ALREADY_EXISTS');
+
+    const updated = await put(`${API}/admin/categories/${created.body.id}`, { prohibited: true, description: 'Engines' }, { token: admin.token });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ id: created.body.id, code: 'SPARE_PARTS', prohibited: true, description: 'Engines' });
+    const clash = await put(`${API}/admin/categories/${created.body.id}`, { code: 'DOCUMENTS' }, { token: admin.token });
+    expect(clash.status).toBe(409);
+
+    const superAdmin = await createSuperAdmin();
+    expect((await del(`${API}/admin/categories/${created.body.id}`, { token: superAdmin.token })).status).toBe(204);
+    expect((await del(`${API}/admin/categories/${created.body.id}`, { token: admin.token })).status).toBe(404);
+    expect((await put(`${API}/admin/categories/999999`, { name: 'x' }, { token: admin.token })).status).toBe(404);
+  });
+
+  it('validates the body with fieldErrors', async () => {
+    const admin = await createAdmin();
+    const res = await post(`${API}/admin/categories`, { code: 'bad code', name: '' }, { token: admin.token });
+    expect(res.status).toBe(400);
+    const body = errorBody(res);
+    expect(body.errorCode).toBe('VALIDATION_ERROR');
+    expect((body.fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['code', 'name']);
+  });
+
+  it('is refused to non-admins (403) and anonymous callers (401)', async () => {
+    const user = await createCarrier();
+    const res = await post(`${API}/admin/categories`, { code: 'NOPE', name: 'Nope' }, { token: user.token });
+    expect(res.status).toBe(403);
+    expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
+    expect((await del(`${API}/admin/categories/1`)).status).toBe(401);
+  });
+
+  it('cannot be deleted while an announcement accepts it or a reservation item uses it', async () => {
+    const admin = await createAdmin();
+    const carrier = await createCarrier();
+    const accepted = await createCategory();
+    const trip = await createAnnouncement(carrier, { acceptedCategoryIds: [accepted.id] });
+    const res = await del(`${API}/admin/categories/${accepted.id}`, { token: admin.token });
+    expect(res.status).toBe(409);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: expect.stringContaining('in use') });
+
+    const itemCategory = await createCategory();
+    const sender = await createUser();
+    const [reservation] = await db()
+      .insert(reservations)
+      .values({
+        reservationNumber: `R-${crypto.randomUUID().slice(0, 12)}`,
+        announcementId: trip.id,
+        senderId: sender.id,
+        carrierId: carrier.id,
+        reservedWeightG: 1000,
+        depositCode: '111111',
+        deliveryCode: '222222',
+        recipient: { firstName: 'R', lastName: 'R' },
+        recipientToken: crypto.randomUUID(),
+        pricePerKgCents: 850,
+        totalAmountCents: 850,
+        platformCommissionCents: 128,
+        carrierAmountCents: 722,
+        currency: 'EUR',
+        paymentDeadline: new Date().toISOString(),
+      })
+      .returning();
+    await db().insert(reservationItems).values({ reservationId: reservation.id, categoryId: itemCategory.id, name: 'Shoes' });
+    expect((await del(`${API}/admin/categories/${itemCategory.id}`, { token: admin.token })).status).toBe(409);
+
+    // Once the trip no longer lists it, the first category can go.
+    await db().update(announcements).set({ acceptedCategoryIds: [] }).where(eq(announcements.id, trip.id));
+    expect((await del(`${API}/admin/categories/${accepted.id}`, { token: admin.token })).status).toBe(204);
+  });
+});
+
+describe('search alerts', () => {
+  const alertBody = (overrides: Record<string, unknown> = {}) => ({
+    name: 'To Dakar',
+    departureCity: 'Paris',
+    arrivalCity: 'Dakar',
+    departureCountry: 'FR',
+    arrivalCountry: 'SN',
+    dateFrom: daysFromToday(1),
+    dateTo: daysFromToday(60),
+    minWeight: 2,
+    maxPricePerKg: 10,
+    categoryId: null,
+    transportMode: 'PLANE',
+    ...overrides,
+  });
+
+  it('creates, reads, lists, replaces and deletes an alert with the exact shape', async () => {
+    const user = await createUser();
+    const created = await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    expect(created.status).toBe(201);
+    const { id, createdAt, updatedAt, ...rest } = created.body;
+    expect(rest).toEqual({ userId: user.id, ...alertBody(), active: true });
+    expect(Date.parse(createdAt)).not.toBeNaN();
+    expect(updatedAt).toBe(createdAt);
+
+    expect((await get(`${API}/search-alerts/${id}`, { token: user.token })).body).toEqual(created.body);
+    const list = await get(`${API}/search-alerts`, { token: user.token });
+    expect(list.body).toEqual({ content: [created.body], page: { number: 0, size: 20, totalElements: 1, totalPages: 1 } });
+
+    const replaced = await put(`${API}/search-alerts/${id}`, { arrivalCountry: 'CI', active: false }, { token: user.token });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ id, arrivalCountry: 'CI', departureCity: null, minWeight: null, active: false });
+
+    expect((await del(`${API}/search-alerts/${id}`, { token: user.token })).status).toBe(204);
+    expect((await get(`${API}/search-alerts/${id}`, { token: user.token })).status).toBe(404);
+  });
+
+  it("is owner-only: others get 403 on every {id} route, even admins", async () => {
+    const owner = await createUser();
+    const { body: alert } = await post(`${API}/search-alerts`, alertBody(), { token: owner.token });
+    for (const other of [await createUser(), await createAdmin()]) {
+      const responses = [
+        await get(`${API}/search-alerts/${alert.id}`, { token: other.token }),
+        await put(`${API}/search-alerts/${alert.id}`, alertBody(), { token: other.token }),
+        await del(`${API}/search-alerts/${alert.id}`, { token: other.token }),
+      ];
+      for (const res of responses) {
+        expect(res.status).toBe(403);
+        expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
+      }
+      expect((await get(`${API}/search-alerts`, { token: other.token })).body.page.totalElements).toBe(0);
+    }
+    expect((await get(`${API}/search-alerts`)).status).toBe(401);
+  });
+
+  it('requires a place and a coherent date range', async () => {
+    const user = await createUser();
+    const res = await post(`${API}/search-alerts`, { dateFrom: daysFromToday(5), dateTo: daysFromToday(1), departureCountry: 'ZZ' }, { token: user.token });
+    expect(res.status).toBe(400);
+    expect((errorBody(res).fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['dateTo', 'departureCountry']);
+    const noPlace = await post(`${API}/search-alerts`, { dateFrom: daysFromToday(5), dateTo: daysFromToday(1) }, { token: user.token });
+    expect((errorBody(noPlace).fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['dateTo', 'departureCity']);
+  });
+
+  it('a new matching announcement notifies the alert owner (ALERT_MATCH), once per owner', async () => {
+    const watcher = await createUser();
+    const bystander = await createUser();
+    const carrier = await createCarrier();
+    const category = await createCategory();
+    const to = uniqueCity('Bamako');
+    const { body: alert } = await post(`${API}/search-alerts`, alertBody({ arrivalCity: to.toUpperCase(), arrivalCountry: 'ML', categoryId: category.id }), {
+      token: watcher.token,
+    });
+    await post(`${API}/search-alerts`, { arrivalCity: to, name: 'second alert, same user' }, { token: watcher.token });
+    // Non-matching alerts: too cheap a price ceiling, inactive, the carrier's own.
+    await post(`${API}/search-alerts`, alertBody({ arrivalCity: to, arrivalCountry: 'ML', maxPricePerKg: 1 }), { token: bystander.token });
+    await post(`${API}/search-alerts`, { arrivalCity: to, active: false }, { token: bystander.token });
+    await post(`${API}/search-alerts`, { arrivalCity: to }, { token: carrier.token });
+
+    const trip = await createAnnouncement(carrier, { arrivalCity: to, arrivalCountry: 'ML', pricePerKg: 9, acceptedCategoryIds: [category.id] });
+    const mine = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
+    expect(mine).toMatchObject([
+      {
+        type: 'ALERT_MATCH',
+        title: 'New trip matching your alert',
+        message: `Paris → ${to} on ${trip.departureDate}`,
+        data: { announcementId: trip.id, alertId: alert.id },
+        readAt: null,
+      },
+    ]);
+    expect(await db().select().from(notifications).where(eq(notifications.userId, bystander.id))).toEqual([]);
+    expect(await db().select().from(notifications).where(eq(notifications.userId, carrier.id))).toEqual([]);
+
+    // A trip that does not accept the alert's category does not match the first alert, but the
+    // second (no category) still does.
+    const other = await createCategory();
+    await createAnnouncement(carrier, { arrivalCity: to, arrivalCountry: 'ML', acceptedCategoryIds: [other.id] });
+    const after = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
+    expect(after).toHaveLength(2);
+    expect(after[1].data).toMatchObject({ alertId: alert.id + 1 });
+  });
+});
+
+describe('notifications', () => {
+  async function notify(user: TestUser, n: number) {
+    const rows = Array.from({ length: n }, (_, i) => ({ userId: user.id, type: 'TEST', title: `Title ${i}`, message: `Message ${i}`, data: { i } }));
+    return db().insert(notifications).values(rows).returning();
+  }
+
+  it('lists newest first with page and unreadOnly, counts unread, marks read and read-all', async () => {
+    const user = await createUser();
+    const rows = await notify(user, 3);
+    const list = await get(`${API}/notifications?size=2`, { token: user.token });
+    expect(list.status).toBe(200);
+    expect(list.body.page).toEqual({ number: 0, size: 2, totalElements: 3, totalPages: 2 });
+    expect(list.body.content[0]).toEqual({
+      id: rows[2].id,
+      type: 'TEST',
+      title: 'Title 2',
+      message: 'Message 2',
+      data: { i: 2 },
+      read: false,
+      readAt: null,
+      createdAt: rows[2].createdAt,
+    });
+    expect((await get(`${API}/notifications/unread-count`, { token: user.token })).body).toEqual({ count: 3 });
+
+    const read = await put(`${API}/notifications/${rows[0].id}/read`, undefined, { token: user.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: rows[0].id, read: true, readAt: expect.any(String) });
+    const again = await put(`${API}/notifications/${rows[0].id}/read`, undefined, { token: user.token });
+    expect(again.body.readAt).toBe(read.body.readAt);
+    expect((await get(`${API}/notifications/unread-count`, { token: user.token })).body).toEqual({ count: 2 });
+    const unread = await get(`${API}/notifications?unreadOnly=true`, { token: user.token });
+    expect(unread.body.content.map((x: { id: number }) => x.id)).toEqual([rows[2].id, rows[1].id]);
+
+    const all = await put(`${API}/notifications/read-all`, undefined, { token: user.token });
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ updated: 2 });
+    expect((await get(`${API}/notifications/unread-count`, { token: user.token })).body).toEqual({ count: 0 });
+    expect((await put(`${API}/notifications/read-all`, undefined, { token: user.token })).body).toEqual({ updated: 0 });
+  });
+
+  it("never touches other users' notifications: 403 for theirs, 404 for unknown", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const [row] = await notify(owner, 1);
+    await notify(other, 2);
+    for (const res of [
+      await put(`${API}/notifications/${row.id}/read`, undefined, { token: other.token }),
+      await del(`${API}/notifications/${row.id}`, { token: other.token }),
+      await put(`${API}/notifications/${row.id}/read`, undefined, { token: (await createAdmin()).token }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
+    }
+    expect((await put(`${API}/notifications/read-all`, undefined, { token: other.token })).body).toEqual({ updated: 2 });
+    const [stillUnread] = await db().select().from(notifications).where(eq(notifications.id, row.id));
+    expect(stillUnread.readAt).toBeNull();
+
+    expect((await put(`${API}/notifications/999999/read`, undefined, { token: owner.token })).status).toBe(404);
+    expect((await del(`${API}/notifications/999999`, { token: owner.token })).status).toBe(404);
+    expect(errorBody(await get(`${API}/notifications?unreadOnly=maybe`, { token: owner.token })).status).toBe(400);
+    expect((await get(`${API}/notifications`)).status).toBe(401);
+
+    expect((await del(`${API}/notifications/${row.id}`, { token: owner.token })).status).toBe(204);
+    expect(await db().select().from(notifications).where(eq(notifications.id, row.id))).toEqual([]);
+  });
+
+  it('notificationInsert rows appear in the API', async () => {
+    const user = await createUser();
+    await notificationInsert(db(), { userId: user.id, type: 'KYC_APPROVED', title: 'Verified', message: 'You can publish trips' });
+    const res = await get(`${API}/notifications`, { token: user.token });
+    expect(res.body.content).toMatchObject([{ type: 'KYC_APPROVED', data: null, read: false }]);
+  });
+});
