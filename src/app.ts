@@ -8,8 +8,11 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
 import { devRouter } from './features/dev/dev.routes';
+import { handoverRouter } from './features/handover/handover.routes';
+import { recipientPageRouter } from './features/handover/recipient-page.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
+import { trackingRouter } from './features/tracking/tracking.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -56,6 +59,9 @@ export function createApp() {
 
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
+  app.route(API_PREFIX, handoverRouter);
+  app.route(API_PREFIX, trackingRouter);
+  app.route('/', recipientPageRouter);
 
   registerDocs(app);
 

@@ -2,6 +2,9 @@
 // Durable Object classes.
 import { app } from './app';
 
+export { ReservationQr } from './durable-objects/reservation-qr';
+export { ReservationTracking } from './durable-objects/reservation-tracking';
+
 export default {
   fetch: app.fetch,
   async scheduled(_controller, _env, _ctx) {
