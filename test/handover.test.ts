@@ -433,5 +433,8 @@ describe('recipient page and JSON twin', () => {
       ]),
     );
     expect(doc.paths['/r/{recipientToken}'].get.responses['200'].content).toHaveProperty('text/html');
+    expect(doc.paths['/v1/api/tracking/{reservationId}/positions'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PositionBatch',
+    });
   });
 });

@@ -6,7 +6,7 @@ import { createRouter, type AppEnv } from '../../env';
 import { AppError } from '../../errors';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
-import { pathId } from '../../validation';
+import { pathId, toValidationError } from '../../validation';
 import { PositionSchema, PositionsBodySchema } from './tracking.schemas';
 import { assertLiveAccess, postPositions, trackingObject, trackingView } from './tracking.service';
 
@@ -39,6 +39,21 @@ const LiveQuery = z.object({
     .openapi({ description: 'Recipient token (the recipient has no account); parties use the bearer token instead' }),
 });
 
+const isSinglePoint = (raw: unknown) =>
+  raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !('positions' in raw);
+
+/**
+ * The shared validation hook, with field names as the client sent them: a point sent alone was
+ * normalised to a batch of one, so `positions.0.lat` is reported as `lat`.
+ */
+function rethrowPositionsError(result: { success: boolean; error?: z.ZodError; data?: unknown; target?: string }): void {
+  if (result.success || !result.error) return;
+  const issues = isSinglePoint(result.data)
+    ? result.error.issues.map((issue) => ({ ...issue, path: issue.path.slice(2) }))
+    : result.error.issues;
+  throw toValidationError(issues, result.data, result.target ?? 'json');
+}
+
 /** The recipient authenticates with `?token=`; everyone else with the usual bearer token. */
 const bearerUnlessRecipientToken = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.query('token') !== undefined) return next();
@@ -63,8 +78,13 @@ export const trackingRouter = createRouter()
     }),
     async (c) => {
       const { positions } = c.req.valid('json');
-      const result = await postPositions(c.env, c.get('auth'), c.req.valid('param').reservationId, positions, (i) => `positions.${i}.recordedAt`);
+      const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions.${i}.recordedAt`;
+      const result = await postPositions(c.env, c.get('auth'), c.req.valid('param').reservationId, positions, field);
       return c.json(result, 201);
+    },
+    (result) => {
+      rethrowPositionsError(result as Parameters<typeof rethrowPositionsError>[0]);
+      return undefined;
     },
   )
   .openapi(
