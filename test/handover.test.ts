@@ -6,8 +6,10 @@ import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '../src/db/client';
-import { notifications } from '../src/db/schema';
+import { notifications, reservations } from '../src/db/schema';
 import { ReservationQr } from '../src/durable-objects/reservation-qr';
+import { runSeed } from '../src/features/dev/seed';
+import { DEMO_RECIPIENT_TOKEN } from '../src/features/handover/handover.seed';
 import { signQrPayload } from '../src/lib/qr-payload';
 import { createReservation, qrStub, reservationStatus } from './helpers/handover';
 import { errorBody, get, post } from './helpers/http';
@@ -436,5 +438,16 @@ describe('recipient page and JSON twin', () => {
     expect(doc.paths['/v1/api/tracking/{reservationId}/positions'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/PositionBatch',
     });
+  });
+});
+
+describe('development seed', () => {
+  it('creates, once, a handed-over demo reservation whose recipient page works', async () => {
+    await runSeed(getDb(env), env);
+    await runSeed(getDb(env), env);
+    const rows = await getDb(env).select().from(reservations).where(eq(reservations.recipientToken, DEMO_RECIPIENT_TOKEN));
+    expect(rows.map((r) => [r.reservationNumber, r.status])).toEqual([['DEMO-HANDOVER-1', 'DEPOSITED']]);
+    const view = await get(`/v1/api/public/recipient/${DEMO_RECIPIENT_TOKEN}`);
+    expect(view.body).toMatchObject({ reservationNumber: 'DEMO-HANDOVER-1', carrierName: 'Carla C.', deliveryQr: { payload: expect.any(String) } });
   });
 });
