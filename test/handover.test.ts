@@ -402,8 +402,14 @@ describe('recipient page and JSON twin', () => {
 
   it('GET /r/{token} renders the page with the delivery QR; unknown tokens get a plain 404 page', async () => {
     const { reservation } = await createReservation({ status: 'DEPOSITED' });
+    const log = vi.spyOn(console, 'log');
     const res = await get(`/r/${reservation.recipientToken}`);
     expect(res.status).toBe(200);
+    // The token is a secret: the request log names the route, not the token.
+    const lines = log.mock.calls.map((args) => String(args[0]));
+    log.mockRestore();
+    expect(lines.some((l) => l.includes('"path":"/r/:token"'))).toBe(true);
+    expect(lines.some((l) => l.includes(reservation.recipientToken))).toBe(false);
     expect(res.headers.get('Content-Type')).toContain('text/html');
     expect(res.body).toContain(`Parcel ${reservation.reservationNumber}`);
     expect(res.body).toContain('With the carrier');

@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
-import { AppError } from '../../errors';
+import { AppError, ErrorResponseSchema } from '../../errors';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { pathId, toValidationError } from '../../validation';
@@ -115,7 +115,7 @@ export const trackingRouter = createRouter()
       request: { params: Params, query: LiveQuery },
       responses: {
         101: { description: 'Switching protocols: the live feed' },
-        426: jsonContent(z.any(), 'Upgrade required (INVALID_ARGUMENT)'),
+        426: { description: 'Upgrade required (INVALID_ARGUMENT)', content: { 'application/json': { schema: ErrorResponseSchema } } },
         ...authErrorResponses(404),
       },
     }),
