@@ -11,12 +11,15 @@ import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
 import { categoriesRouter } from './features/categories/categories.routes';
 import { devRouter } from './features/dev/dev.routes';
+import { handoverRouter } from './features/handover/handover.routes';
+import { recipientPageRouter } from './features/handover/recipient-page.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
 import { reportsRouter } from './features/reports/reports.routes';
 import { reviewsRouter } from './features/reviews/reviews.routes';
 import { notificationsRouter } from './features/notifications/notifications.routes';
 import { referenceRouter } from './features/reference/reference.routes';
+import { trackingRouter } from './features/tracking/tracking.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -70,6 +73,9 @@ export function createApp() {
   app.route(API_PREFIX, announcementsRouter);
   app.route(API_PREFIX, alertsRouter);
   app.route(API_PREFIX, notificationsRouter);
+  app.route(API_PREFIX, handoverRouter);
+  app.route(API_PREFIX, trackingRouter);
+  app.route('/', recipientPageRouter);
 
   registerDocs(app);
 

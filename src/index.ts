@@ -4,6 +4,9 @@ import { app } from './app';
 import { getDb } from './db/client';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 
+export { ReservationQr } from './durable-objects/reservation-qr';
+export { ReservationTracking } from './durable-objects/reservation-tracking';
+
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {

@@ -428,10 +428,11 @@ describe('dev seed', () => {
     const first = await runSeed(db(), env);
     const carrierId = first.accounts.find((a) => a.email === 'carrier@demo.local')!.id;
     const trips = await db().select().from(announcements).where(eq(announcements.carrierId, carrierId));
-    expect(trips.length).toBe(4);
+    // The catalog step makes four trips; later seed steps (hand-over demo) may add theirs.
+    expect(trips.length).toBeGreaterThanOrEqual(4);
     expect(trips.every((t) => t.status === 'ACTIVE' && t.departureDate > daysFromToday(0) && t.arrivalDate >= t.departureDate)).toBe(true);
     await runSeed(db(), env);
-    expect(await db().select().from(announcements).where(eq(announcements.carrierId, carrierId))).toHaveLength(4);
+    expect(await db().select().from(announcements).where(eq(announcements.carrierId, carrierId))).toHaveLength(trips.length);
     const search = await get(`${API}/annonces?departureCity=paris&arrivalCity=DAKAR`);
     expect(search.body.content.map((x: { carrierId: number }) => x.carrierId)).toContain(carrierId);
   });

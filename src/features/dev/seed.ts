@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/password';
 import { seedCatalog } from '../announcements/announcements.seed';
+import { seedHandoverDemo } from '../handover/handover.seed';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -49,7 +50,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 }
 
 /** Steps run in order; features append theirs. */
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedHandoverDemo];
 
 export async function runSeed(db: Db, env: Env) {
   const password = env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD;

@@ -1,0 +1,149 @@
+// One Durable Object per reservation (idFromName(reservationId)) for GPS tracking: the position
+// history in the object's SQLite storage (bounded) and the live feed over hibernating WebSockets.
+// Points arrive already validated and authorised by the tracking routes.
+import { DurableObject } from 'cloudflare:workers';
+
+/** Retention: only the most recent points are kept. */
+export const MAX_STORED_POSITIONS = 1000;
+
+export interface PositionInput {
+  lat: number;
+  lng: number;
+  accuracy?: number | null;
+  speed?: number | null;
+  heading?: number | null;
+  recordedAt: string;
+}
+
+export interface Position {
+  lat: number;
+  lng: number;
+  accuracy: number | null;
+  speed: number | null;
+  heading: number | null;
+  recordedAt: string;
+  receivedAt: string;
+}
+
+interface PositionRow extends Record<string, SqlStorageValue> {
+  seq: number;
+  lat: number;
+  lng: number;
+  accuracy: number | null;
+  speed: number | null;
+  heading: number | null;
+  recorded_at: string;
+  received_at: string;
+}
+
+const toPosition = (r: PositionRow): Position => ({
+  lat: r.lat,
+  lng: r.lng,
+  accuracy: r.accuracy,
+  speed: r.speed,
+  heading: r.heading,
+  recordedAt: r.recorded_at,
+  receivedAt: r.received_at,
+});
+
+export class ReservationTracking extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS positions (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      lat REAL NOT NULL,
+      lng REAL NOT NULL,
+      accuracy REAL,
+      speed REAL,
+      heading REAL,
+      recorded_at TEXT NOT NULL,
+      received_at TEXT NOT NULL
+    )`);
+    // Keeps sockets open across hibernation without waking the object for keep-alives.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  /** Stores the points (in recordedAt order), trims the history, pushes each to live sockets. */
+  append(points: PositionInput[]): { accepted: number; lastPosition: Position | null } {
+    const receivedAt = new Date().toISOString();
+    const sorted = [...points].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
+    const stored: Position[] = [];
+    for (const p of sorted) {
+      const row = this.sql
+        .exec<PositionRow>(
+          `INSERT INTO positions (lat, lng, accuracy, speed, heading, recorded_at, received_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+          p.lat,
+          p.lng,
+          p.accuracy ?? null,
+          p.speed ?? null,
+          p.heading ?? null,
+          p.recordedAt,
+          receivedAt,
+        )
+        .one();
+      stored.push(toPosition(row));
+    }
+    this.sql.exec(
+      'DELETE FROM positions WHERE seq <= (SELECT MAX(seq) FROM positions) - ?',
+      MAX_STORED_POSITIONS,
+    );
+    for (const ws of this.ctx.getWebSockets()) {
+      for (const position of stored) {
+        try {
+          ws.send(JSON.stringify({ type: 'position', position }));
+        } catch {
+          // A socket closing concurrently: its close handler cleans up.
+        }
+      }
+    }
+    return { accepted: stored.length, lastPosition: this.lastPosition() };
+  }
+
+  /** The most recent points, oldest first, and the last one by recording time. */
+  history(limit = MAX_STORED_POSITIONS): { lastPosition: Position | null; positions: Position[] } {
+    const rows = this.sql
+      .exec<PositionRow>('SELECT * FROM positions ORDER BY recorded_at DESC, seq DESC LIMIT ?', limit)
+      .toArray()
+      .reverse();
+    const positions = rows.map(toPosition);
+    return { lastPosition: positions.at(-1) ?? null, positions };
+  }
+
+  lastPosition(): Position | null {
+    const [row] = this.sql.exec<PositionRow>('SELECT * FROM positions ORDER BY recorded_at DESC, seq DESC LIMIT 1').toArray();
+    return row ? toPosition(row) : null;
+  }
+
+  /** WebSocket upgrade, already authorised by the route: accepted with the hibernation API. */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
+      return new Response('Expected a WebSocket upgrade', { status: 426 });
+    }
+    const pair = new WebSocketPair();
+    const [client, server] = Object.values(pair);
+    this.ctx.acceptWebSocket(server);
+    // The client starts from the last known point, then receives every new one.
+    server.send(JSON.stringify({ type: 'snapshot', lastPosition: this.lastPosition() }));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
+    // The feed is one-way; anything but the auto-answered "ping" gets a short reminder.
+    if (typeof message === 'string' && message !== 'ping') {
+      ws.send(JSON.stringify({ type: 'error', message: 'This feed is read-only' }));
+    }
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string) {
+    // 1005/1006 are reserved (no status / abnormal): closing with them throws.
+    if (code !== 1005 && code !== 1006) ws.close(code, reason);
+  }
+
+  override async webSocketError(ws: WebSocket) {
+    ws.close(1011, 'WebSocket error');
+  }
+}

@@ -1,0 +1,132 @@
+// Handover routes (CONTRACT sections 7 and 8): deposit QR for the sender, QR scans and manual codes
+// for the carrier, and the recipient's public JSON view.
+import { createRoute } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { AppError } from '../../errors';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { requireAuth } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import {
+  DeliveryCodeSchema,
+  DepositCodeSchema,
+  QrImageSchema,
+  QrScanSchema,
+  RecipientTokenParams,
+  RecipientViewSchema,
+} from './handover.schemas';
+import { depositQr, processCode, processQr, recipientView } from './handover.service';
+import { HandoverReservationSchema, toReservationJson } from './reservation-json';
+
+const tags = ['Handover'];
+const handoverErrors = authErrorResponses(404, 409, 429);
+
+export const handoverRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/bookings/{id}/qrcode/deposit',
+      tags,
+      summary: 'Current dynamic deposit QR code (sender; reservation CONFIRMED)',
+      description: 'Issues a new signed payload valid 60 s; it replaces the previous deposit payload.',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(QrImageSchema, 'The deposit QR code'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await depositQr(c.env, c.get('auth'), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/qrcode/process/depot',
+      tags,
+      summary: 'Process a scanned deposit QR code (carrier): CONFIRMED to DEPOSITED',
+      description:
+        'Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or ' +
+        'reservation not CONFIRMED: 409 INVALID_STATE. Caller is not the reservation carrier: 403 ACCESS_DENIED.',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(QrScanSchema) },
+      responses: { 200: jsonContent(HandoverReservationSchema, 'The deposited Reservation'), ...handoverErrors },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DEPOSIT');
+      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/bookings/{id}/deposit',
+      tags,
+      summary: 'Deposit by manual 6-digit code (carrier): CONFIRMED to DEPOSITED',
+      description:
+        'Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the ' +
+        'reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams, body: jsonBody(DepositCodeSchema) },
+      responses: { 200: jsonContent(HandoverReservationSchema, 'The deposited Reservation'), ...handoverErrors },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT');
+      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/qrcode/process/livraison',
+      tags,
+      summary: "Process the delivery QR code scanned on the recipient's page (carrier): to DELIVERED",
+      description: 'Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(QrScanSchema) },
+      responses: { 200: jsonContent(HandoverReservationSchema, 'The delivered Reservation'), ...handoverErrors },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DELIVERY');
+      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/bookings/{id}/deliver',
+      tags,
+      summary: 'Deliver by manual 6-digit code given by the recipient (carrier): to DELIVERED',
+      description: 'Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After.',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams, body: jsonBody(DeliveryCodeSchema) },
+      responses: { 200: jsonContent(HandoverReservationSchema, 'The delivered Reservation'), ...handoverErrors },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY');
+      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/public/recipient/{recipientToken}',
+      tags,
+      summary: 'Recipient view (no account): parcel summary, last position, delivery QR',
+      description: 'JSON twin of the page GET /r/{recipientToken}. Unknown or revoked token: 404 RESOURCE_NOT_FOUND.',
+      security: [],
+      request: { params: RecipientTokenParams },
+      responses: { 200: jsonContent(RecipientViewSchema, 'What the recipient may see'), ...errorResponses(404) },
+    }),
+    async (c) => {
+      const view = await recipientView(c.env, c.req.valid('param').recipientToken);
+      if (!view) throw new AppError('RESOURCE_NOT_FOUND', 'Recipient link not found');
+      c.header('Cache-Control', 'no-store');
+      return c.json(view, 200);
+    },
+  );

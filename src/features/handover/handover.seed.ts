@@ -1,0 +1,65 @@
+// Development seed step: one trip of the demo carrier and one reservation of the demo sender already
+// handed over (DEPOSITED), so the recipient page has something to show at a known link.
+import { eq } from 'drizzle-orm';
+import { announcements, reservations } from '../../db/schema';
+import type { SeedContext } from '../dev/seed';
+
+export const DEMO_HANDOVER_RESERVATION_NUMBER = 'DEMO-HANDOVER-1';
+/** Known only because this is demo data in a development database (the seed refuses other environments). */
+export const DEMO_RECIPIENT_TOKEN = 'demo-recipient-token-0123456789abcdef0123456789abcdef';
+
+export async function seedHandoverDemo(ctx: SeedContext) {
+  const [existing] = await ctx.db
+    .select({ id: reservations.id })
+    .from(reservations)
+    .where(eq(reservations.reservationNumber, DEMO_HANDOVER_RESERVATION_NUMBER));
+  if (existing) return;
+  const carrierId = ctx.userIds['carrier@demo.local'];
+  const senderId = ctx.userIds['sender@demo.local'];
+  const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const [trip] = await ctx.db
+    .insert(announcements)
+    .values({
+      carrierId,
+      departureCity: 'Paris',
+      departureCountry: 'FR',
+      arrivalCity: 'Dakar',
+      arrivalCountry: 'SN',
+      departureCityKey: 'paris',
+      arrivalCityKey: 'dakar',
+      departureDate: inDays(1),
+      arrivalDate: inDays(2),
+      totalWeightG: 20_000,
+      reservedWeightG: 3_000,
+      pricePerKgCents: 800,
+      currency: 'EUR',
+      pickupPoint: 'Gare de Lyon, hall 1',
+      deliveryPoint: 'Place de l’Indépendance',
+      transportMode: 'PLANE',
+      description: 'Demo trip for the hand-over and tracking flow',
+    })
+    .returning({ id: announcements.id });
+  const now = new Date().toISOString();
+  await ctx.db.insert(reservations).values({
+    reservationNumber: DEMO_HANDOVER_RESERVATION_NUMBER,
+    announcementId: trip.id,
+    senderId,
+    carrierId,
+    status: 'DEPOSITED',
+    reservedWeightG: 3_000,
+    contentInfo: 'Books and clothes',
+    depositCode: '246810',
+    deliveryCode: '135791',
+    recipient: { firstName: 'Rita', lastName: 'Recipient', city: 'Dakar' },
+    recipientToken: DEMO_RECIPIENT_TOKEN,
+    pricePerKgCents: 800,
+    totalAmountCents: 2_400,
+    platformCommissionCents: 360,
+    carrierAmountCents: 2_040,
+    currency: 'EUR',
+    paymentDeadline: now,
+    paidAt: now,
+    confirmedAt: now,
+    depositedAt: now,
+  });
+}

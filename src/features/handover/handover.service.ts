@@ -1,0 +1,215 @@
+// Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
+// the recipient's public view. Status changes go through transitionReservation; QR and code state
+// through the reservation's QR Durable Object; money through onDeposited / onDelivered.
+import { eq } from 'drizzle-orm';
+import { renderSVG } from 'uqr';
+import { getDb, type Db } from '../../db/client';
+import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
+import type { IssuedQr } from '../../durable-objects/reservation-qr';
+import type { AuthUser } from '../../env';
+import { AppError, accessDenied, invalidState, notFound } from '../../errors';
+import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
+import { assertCanAccess } from '../../middleware/auth';
+import { applyTransition, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
+import { transitionReservation } from '../bookings/reservation-transition';
+import { notificationInsert } from '../notifications/notify';
+import { lastPosition, type Position } from '../tracking/tracking.service';
+
+export const qrObject = (env: Env, reservationId: number) =>
+  env.RESERVATION_QR.get(env.RESERVATION_QR.idFromName(String(reservationId)));
+
+export interface QrImage extends IssuedQr {
+  svg: string;
+}
+
+const withSvg = (qr: IssuedQr): QrImage => ({ ...qr, svg: renderSVG(qr.payload, { border: 2 }) });
+
+const ACTION_OF: Record<QrPurpose, ReservationAction> = { DEPOSIT: 'DEPOSIT', DELIVERY: 'DELIVER' };
+
+// ---------------------------------------------------------------------------------------------
+// Money integration points. The money module (capture at DEPOSITED; escrow to the carrier's wallet
+// and commission to platform revenue at DELIVERED) is wired here, and only here.
+// ---------------------------------------------------------------------------------------------
+
+/** Called once, right after a reservation became DEPOSITED. Money module: capture the payment. */
+export async function onDeposited(_env: Env, _reservation: ReservationRow): Promise<void> {
+  // Intentionally empty until the money module is merged: call its capture function here.
+}
+
+/** Called once, right after a reservation became DELIVERED. Money module: release escrow to the carrier. */
+export async function onDelivered(_env: Env, _reservation: ReservationRow): Promise<void> {
+  // Intentionally empty until the money module is merged: call its release function here.
+}
+
+export async function loadReservation(db: Db, id: number): Promise<ReservationRow> {
+  const [row] = await db.select().from(reservations).where(eq(reservations.id, id));
+  if (!row) throw notFound('Reservation', id);
+  return row;
+}
+
+/** Only the reservation's own carrier scans and types codes (no admin override: it moves money). */
+function assertCarrier(auth: AuthUser, row: ReservationRow) {
+  if (auth.id !== row.carrierId) throw accessDenied('Only the carrier of this reservation can do this');
+}
+
+/** The sender's current deposit QR. Only while CONFIRMED: earlier the parcel may not be handed over. */
+export async function depositQr(env: Env, auth: AuthUser, id: number): Promise<QrImage> {
+  const row = await loadReservation(getDb(env), id);
+  assertCanAccess(auth, [row.senderId], []);
+  applyTransition(row.status, 'DEPOSIT');
+  return withSvg(await qrObject(env, id).issue(id, 'DEPOSIT'));
+}
+
+const consumeErrors = {
+  USED: () => invalidState('This QR code has already been used'),
+  REPLACED: () =>
+    new AppError('INVALID_ARGUMENT', 'This QR code was replaced by a newer one', {
+      suggestions: ['Scan the QR code currently displayed'],
+    }),
+  EXPIRED: () => new AppError('INVALID_ARGUMENT', 'QR code has expired', { suggestions: ['Ask for a fresh QR code'] }),
+  UNKNOWN: () => new AppError('INVALID_ARGUMENT', 'Unknown QR code', { suggestions: ['Ask for a fresh QR code'] }),
+} as const;
+
+/** A scanned payload: signature, expiry and purpose, then the carrier, then one-time use, then the transition. */
+export async function processQr(env: Env, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationRow> {
+  const claims = await verifyQrPayload(env.QR_SIGNING_SECRET, payload, purpose);
+  const db = getDb(env);
+  const row = await loadReservation(db, claims.rid);
+  assertCarrier(auth, row);
+  const outcome = await qrObject(env, row.id).consume(claims.non, purpose);
+  if (outcome !== 'OK') throw consumeErrors[outcome]();
+  return complete(env, db, row, purpose);
+}
+
+/** A typed code: the carrier, the state, then the code through the object's lockout counter. */
+export async function processCode(env: Env, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationRow> {
+  const db = getDb(env);
+  const row = await loadReservation(db, id);
+  assertCarrier(auth, row);
+  applyTransition(row.status, ACTION_OF[purpose]); // wrong state: 409 without spending an attempt
+  const expected = purpose === 'DEPOSIT' ? row.depositCode : row.deliveryCode;
+  const check = await qrObject(env, id).checkCode(code, expected);
+  if (check.result === 'LOCKED') {
+    throw new AppError('BUSINESS_RULE_VIOLATION', 'Too many wrong codes: code entry is locked', {
+      status: 429,
+      headers: { 'Retry-After': String(check.retryAfterSeconds) },
+      suggestions: [`Retry in ${Math.ceil(check.retryAfterSeconds / 60)} minutes, or scan the QR code instead`],
+    });
+  }
+  if (check.result === 'WRONG') {
+    const locked = check.remainingAttempts === 0;
+    throw new AppError('INVALID_ARGUMENT', locked ? 'Wrong code: code entry is now locked for 15 minutes' : 'Wrong code', {
+      suggestions: [locked ? 'Scan the QR code instead, or retry later' : `${check.remainingAttempts} attempts left before code entry is locked`],
+    });
+  }
+  return complete(env, db, row, purpose);
+}
+
+const NOTICES: Record<QrPurpose, { type: string; title: string; message: (n: string) => string }> = {
+  DEPOSIT: {
+    type: 'RESERVATION_DEPOSITED',
+    title: 'Parcel handed over',
+    message: (n) => `Your parcel for reservation ${n} was handed over to the carrier.`,
+  },
+  DELIVERY: {
+    type: 'RESERVATION_DELIVERED',
+    title: 'Parcel delivered',
+    message: (n) => `Your parcel for reservation ${n} was delivered to its recipient.`,
+  },
+};
+
+async function complete(env: Env, db: Db, row: ReservationRow, purpose: QrPurpose): Promise<ReservationRow> {
+  const now = new Date().toISOString();
+  const updated = await transitionReservation(
+    db,
+    row.id,
+    ACTION_OF[purpose],
+    purpose === 'DEPOSIT' ? { depositedAt: now } : { deliveredAt: now },
+  );
+  // After the conditional update won: a notification never reports a change that did not happen.
+  const notice = NOTICES[purpose];
+  const notices = [
+    {
+      userId: row.senderId,
+      type: notice.type,
+      title: notice.title,
+      message: notice.message(row.reservationNumber),
+      data: { reservationId: row.id },
+    },
+  ];
+  if (purpose === 'DELIVERY') {
+    notices.push({
+      userId: row.carrierId,
+      type: notice.type,
+      title: notice.title,
+      message: `Delivery of reservation ${row.reservationNumber} is confirmed.`,
+      data: { reservationId: row.id },
+    });
+  }
+  await notificationInsert(db, notices);
+  if (purpose === 'DEPOSIT') await onDeposited(env, updated);
+  else await onDelivered(env, updated);
+  return updated;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recipient view
+// ---------------------------------------------------------------------------------------------
+
+/** Reservations in these statuses never reach the recipient: their link is treated as revoked. */
+const HIDDEN_FROM_RECIPIENT: readonly ReservationStatus[] = ['CANCELLED', 'EXPIRED', 'REJECTED'];
+/** The delivery QR exists only while the parcel is with the carrier. */
+const DELIVERABLE: readonly ReservationStatus[] = ['DEPOSITED', 'IN_TRANSIT'];
+
+export interface RecipientView {
+  reservationNumber: string;
+  status: ReservationStatus;
+  departureCity: string;
+  arrivalCity: string;
+  arrivalDate: string;
+  carrierName: string;
+  lastPosition: Position | null;
+  deliveryQr: QrImage | null;
+}
+
+export async function findByRecipientToken(env: Env, token: string) {
+  // Tokens are long random secrets; anything too short to be one is not looked up.
+  if (token.length < 20 || token.length > 200) return null;
+  const db = getDb(env);
+  const [found] = await db
+    .select({
+      reservation: reservations,
+      departureCity: announcements.departureCity,
+      arrivalCity: announcements.arrivalCity,
+      arrivalDate: announcements.arrivalDate,
+      carrierFirstName: users.firstName,
+      carrierLastName: users.lastName,
+    })
+    .from(reservations)
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .innerJoin(users, eq(users.id, reservations.carrierId))
+    .where(eq(reservations.recipientToken, token));
+  if (!found || HIDDEN_FROM_RECIPIENT.includes(found.reservation.status)) return null;
+  return found;
+}
+
+/** What the recipient may see: no emails, phones, codes or sender details. */
+export async function recipientView(env: Env, token: string): Promise<RecipientView | null> {
+  const found = await findByRecipientToken(env, token);
+  if (!found) return null;
+  const r = found.reservation;
+  // Polling viewers share the current payload until a third of its life is left, then get a new one.
+  const deliveryQr = DELIVERABLE.includes(r.status)
+    ? withSvg(await qrObject(env, r.id).issue(r.id, 'DELIVERY', Math.floor(qrTtlMs(env) / 3)))
+    : null;
+  return {
+    reservationNumber: r.reservationNumber,
+    status: r.status,
+    departureCity: found.departureCity,
+    arrivalCity: found.arrivalCity,
+    arrivalDate: found.arrivalDate,
+    carrierName: `${found.carrierFirstName} ${found.carrierLastName.slice(0, 1)}.`.trim(),
+    lastPosition: await lastPosition(env, r.id),
+    deliveryQr,
+  };
+}

@@ -1,0 +1,135 @@
+// Tracking routes (CONTRACT section 9): carrier posts positions, parties read the history, parties
+// or the recipient open the live WebSocket feed served by the reservation's tracking object.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import { createRouter, type AppEnv } from '../../env';
+import { AppError, ErrorResponseSchema } from '../../errors';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { requireAuth } from '../../middleware/auth';
+import { pathId, toValidationError } from '../../validation';
+import { PositionSchema, PositionsBodySchema } from './tracking.schemas';
+import { assertLiveAccess, postPositions, trackingObject, trackingView } from './tracking.service';
+
+const tags = ['Tracking'];
+const Params = z.object({ reservationId: pathId('reservationId') });
+
+const PostResultSchema = z
+  .object({
+    reservationId: z.number().int(),
+    status: z.string(),
+    accepted: z.number().int(),
+    lastPosition: PositionSchema.nullable(),
+  })
+  .openapi('PositionsAccepted');
+
+const TrackingSchema = z
+  .object({
+    reservationId: z.number().int(),
+    status: z.string(),
+    lastPosition: PositionSchema.nullable(),
+    positions: z.array(PositionSchema),
+  })
+  .openapi('Tracking');
+
+const LiveQuery = z.object({
+  token: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'Recipient token (the recipient has no account); parties use the bearer token instead' }),
+});
+
+const isSinglePoint = (raw: unknown) =>
+  raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !('positions' in raw);
+
+/**
+ * The shared validation hook, with field names as the client sent them: a point sent alone was
+ * normalised to a batch of one, so `positions.0.lat` is reported as `lat`.
+ */
+function rethrowPositionsError(result: { success: boolean; error?: z.ZodError; data?: unknown; target?: string }): void {
+  if (result.success || !result.error) return;
+  const issues = isSinglePoint(result.data)
+    ? result.error.issues.map((issue) => ({ ...issue, path: issue.path.slice(2) }))
+    : result.error.issues;
+  throw toValidationError(issues, result.data, result.target ?? 'json');
+}
+
+/** The recipient authenticates with `?token=`; everyone else with the usual bearer token. */
+const bearerUnlessRecipientToken = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.query('token') !== undefined) return next();
+  return requireAuth(c, next);
+});
+
+export const trackingRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/tracking/{reservationId}/positions',
+      tags,
+      summary: 'Post one position or a batch (carrier; reservation DEPOSITED or IN_TRANSIT)',
+      description:
+        'Body: one point, or `{positions: [...]}` with 1 to 100 points. lat in [-90, 90], lng in [-180, 180], ' +
+        'accuracy >= 0, speed 0-350 m/s, heading in [0, 360), recordedAt not in the future (60 s skew) nor older ' +
+        'than 24 h. The first point moves a DEPOSITED reservation to IN_TRANSIT. Other statuses: 409 INVALID_STATE.',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: Params, body: jsonBody(PositionsBodySchema) },
+      responses: { 201: jsonContent(PostResultSchema, 'Points stored and pushed to live viewers'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const { positions } = c.req.valid('json');
+      const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions.${i}.recordedAt`;
+      const result = await postPositions(c.env, c.get('auth'), c.req.valid('param').reservationId, positions, field);
+      return c.json(result, 201);
+    },
+    (result) => {
+      rethrowPositionsError(result as Parameters<typeof rethrowPositionsError>[0]);
+      return undefined;
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/tracking/{reservationId}',
+      tags,
+      summary: 'Tracking history (sender, carrier, admins)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: Params },
+      responses: { 200: jsonContent(TrackingSchema, 'Last position and the kept history, oldest first'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await trackingView(c.env, c.get('auth'), c.req.valid('param').reservationId), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/tracking/{reservationId}/live',
+      tags,
+      summary: 'Live positions over WebSocket (parties with bearer token, or the recipient with ?token=)',
+      description:
+        'Send `Upgrade: websocket`. The server first sends `{"type":"snapshot","lastPosition":...}`, then ' +
+        '`{"type":"position","position":{...}}` for every new point. Text "ping" is answered "pong". ' +
+        'Without the upgrade header: 426.',
+      security: [...bearerSecurity, {}],
+      middleware: [bearerUnlessRecipientToken] as const,
+      request: { params: Params, query: LiveQuery },
+      responses: {
+        101: { description: 'Switching protocols: the live feed' },
+        426: { description: 'Upgrade required (INVALID_ARGUMENT)', content: { 'application/json': { schema: ErrorResponseSchema } } },
+        ...authErrorResponses(404),
+      },
+    }),
+    async (c) => {
+      const id = c.req.valid('param').reservationId;
+      const { token } = c.req.valid('query');
+      await assertLiveAccess(c.env, id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
+      if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
+        throw new AppError('INVALID_ARGUMENT', 'This endpoint needs a WebSocket upgrade', {
+          status: 426,
+          headers: { Upgrade: 'websocket' },
+          suggestions: ['Open it with a WebSocket client'],
+        });
+      }
+      return trackingObject(c.env, id).fetch(c.req.raw);
+    },
+  );

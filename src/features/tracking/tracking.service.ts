@@ -1,0 +1,112 @@
+// Tracking rules (CONTRACT section 9): who may post and read positions, when, and which points are
+// acceptable. The history and the live feed live in the reservation's tracking Durable Object.
+import { eq } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { reservations, type ReservationRow } from '../../db/schema';
+import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
+import type { AuthUser } from '../../env';
+import { AppError, accessDenied, invalidState, notFound, type FieldError } from '../../errors';
+import { assertCanAccess } from '../../middleware/auth';
+import type { ReservationStatus } from '../bookings/reservation-state';
+import { transitionReservation } from '../bookings/reservation-transition';
+import { notificationInsert } from '../notifications/notify';
+
+export type { Position, PositionInput };
+
+/** Points may be recorded offline and sent later, but not from the future (beyond clock skew). */
+export const MAX_CLOCK_SKEW_MS = 60_000;
+export const MAX_POINT_AGE_MS = 24 * 60 * 60 * 1000;
+export const MAX_BATCH_SIZE = 100;
+
+const TRACKABLE: readonly ReservationStatus[] = ['DEPOSITED', 'IN_TRANSIT'];
+
+export const trackingObject = (env: Env, reservationId: number) =>
+  env.RESERVATION_TRACKING.get(env.RESERVATION_TRACKING.idFromName(String(reservationId)));
+
+export async function lastPosition(env: Env, reservationId: number): Promise<Position | null> {
+  return trackingObject(env, reservationId).lastPosition();
+}
+
+async function load(env: Env, id: number): Promise<ReservationRow> {
+  const [row] = await getDb(env).select().from(reservations).where(eq(reservations.id, id));
+  if (!row) throw notFound('Reservation', id);
+  return row;
+}
+
+/** Time checks zod cannot make statically; every failing point is listed, like any body error. */
+export function checkTimestamps(points: PositionInput[], field: (i: number) => string, now = Date.now()): void {
+  const fieldErrors: FieldError[] = [];
+  points.forEach((p, i) => {
+    const t = Date.parse(p.recordedAt);
+    if (t > now + MAX_CLOCK_SKEW_MS) {
+      fieldErrors.push({ field: field(i), message: 'recordedAt is in the future', rejectedValue: p.recordedAt });
+    } else if (t < now - MAX_POINT_AGE_MS) {
+      fieldErrors.push({ field: field(i), message: 'recordedAt is older than 24 hours', rejectedValue: p.recordedAt });
+    }
+  });
+  if (fieldErrors.length > 0) {
+    throw new AppError('VALIDATION_ERROR', 'Validation failed for body: recordedAt', {
+      fieldErrors,
+      suggestions: ['Send points recorded within the last 24 hours'],
+    });
+  }
+}
+
+/** The carrier posts points while the parcel is with them; the first point starts the transit. */
+export async function postPositions(env: Env, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
+  const row = await load(env, id);
+  if (auth.id !== row.carrierId) throw accessDenied('Only the carrier of this reservation can post positions');
+  if (!TRACKABLE.includes(row.status)) {
+    throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${row.status})`);
+  }
+  checkTimestamps(points, field);
+  let status = row.status;
+  if (status === 'DEPOSITED') {
+    try {
+      const updated = await transitionReservation(getDb(env), id, 'START_TRANSIT');
+      status = updated.status;
+      await notificationInsert(getDb(env), {
+        userId: row.senderId,
+        type: 'RESERVATION_IN_TRANSIT',
+        title: 'Parcel on its way',
+        message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
+        data: { reservationId: id },
+      });
+    } catch (err) {
+      // A concurrent first point already started the transit: carry on. Anything else is refused.
+      const [now] = await getDb(env).select({ status: reservations.status }).from(reservations).where(eq(reservations.id, id));
+      if (now?.status !== 'IN_TRANSIT') throw err;
+      status = 'IN_TRANSIT';
+    }
+  }
+  const result = await trackingObject(env, id).append(points);
+  return { reservationId: id, status, accepted: result.accepted, lastPosition: result.lastPosition };
+}
+
+/** Sender, carrier and admins read the history. */
+export async function trackingView(env: Env, auth: AuthUser, id: number) {
+  const row = await load(env, id);
+  assertCanAccess(auth, [row.senderId, row.carrierId]);
+  const { lastPosition, positions } = await trackingObject(env, id).history();
+  return { reservationId: id, status: row.status, lastPosition, positions };
+}
+
+/** Who may open the live feed: a party with a bearer token, or the holder of the recipient token. */
+export async function assertLiveAccess(env: Env, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
+  const row = await load(env, id);
+  if (who.recipientToken !== undefined) {
+    if (!timingSafeEqual(who.recipientToken, row.recipientToken)) throw accessDenied('Invalid recipient token for this reservation');
+    if (['CANCELLED', 'EXPIRED', 'REJECTED'].includes(row.status)) throw accessDenied('This recipient link is no longer valid');
+    return row;
+  }
+  if (!who.auth) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  assertCanAccess(who.auth, [row.senderId, row.carrierId]);
+  return row;
+}
+
+function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

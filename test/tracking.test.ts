@@ -1,0 +1,236 @@
+// Tracking (CONTRACT section 9): who may post and read positions and when, validation of points,
+// the first point starting the transit, bounded history, and the live WebSocket feed.
+import { env, exports } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
+import { notifications } from '../src/db/schema';
+import { MAX_STORED_POSITIONS, ReservationTracking } from '../src/durable-objects/reservation-tracking';
+import { createReservation, reservationStatus, trackingStub } from './helpers/handover';
+import { BASE, errorBody, get, post } from './helpers/http';
+import { createAdmin, createCarrier, createUser } from './helpers/users';
+
+const point = (overrides: Record<string, unknown> = {}) => ({
+  lat: 48.8566,
+  lng: 2.3522,
+  accuracy: 12,
+  speed: 20,
+  heading: 90,
+  recordedAt: new Date(Date.now() - 5_000).toISOString(),
+  ...overrides,
+});
+
+const postPositions = (id: number, body: unknown, token: string) => post(`/v1/api/tracking/${id}/positions`, body, { token });
+
+/** Opens the live feed through the worker and collects the JSON messages it receives. */
+async function openLive(id: number, auth: { token?: string; recipientToken?: string }) {
+  const url = `${BASE}/v1/api/tracking/${id}/live${auth.recipientToken ? `?token=${auth.recipientToken}` : ''}`;
+  const headers: Record<string, string> = { Upgrade: 'websocket' };
+  if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
+  const res = await exports.default.fetch(new Request(url, { headers }));
+  const messages: any[] = [];
+  const ws = res.webSocket;
+  const waiters: Array<() => void> = [];
+  if (ws) {
+    ws.accept();
+    ws.addEventListener('message', (event) => {
+      messages.push(JSON.parse(event.data as string));
+      waiters.splice(0).forEach((w) => w());
+    });
+  }
+  const next = async (count: number) => {
+    const deadline = Date.now() + 5_000;
+    while (messages.length < count && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+    return messages;
+  };
+  return { res, ws, messages, next };
+}
+
+describe('posting positions', () => {
+  it('the first point moves DEPOSITED to IN_TRANSIT and notifies the sender', async () => {
+    const { sender, carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const p = point();
+    const res = await postPositions(reservation.id, p, carrier.token);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      reservationId: reservation.id,
+      status: 'IN_TRANSIT',
+      accepted: 1,
+      lastPosition: { ...p, receivedAt: expect.any(String) },
+    });
+    expect(await reservationStatus(reservation.id)).toBe('IN_TRANSIT');
+    const notes = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    expect(notes.map((n) => n.type)).toEqual(['RESERVATION_IN_TRANSIT']);
+
+    // Later points keep it IN_TRANSIT; a batch is stored in recording order.
+    const batch = [point({ lat: 45.76, lng: 4.83, recordedAt: new Date(Date.now() - 1_000).toISOString() }), point({ lat: 46.2, lng: 4.9, recordedAt: new Date(Date.now() - 3_000).toISOString() })];
+    const more = await postPositions(reservation.id, { positions: batch }, carrier.token);
+    expect(more.body).toMatchObject({ status: 'IN_TRANSIT', accepted: 2, lastPosition: { lat: 45.76, lng: 4.83 } });
+    const history = await get(`/v1/api/tracking/${reservation.id}`, { token: sender.token });
+    expect(history.status).toBe(200);
+    expect(history.body).toMatchObject({ reservationId: reservation.id, status: 'IN_TRANSIT', lastPosition: { lat: 45.76 } });
+    expect(history.body.positions.map((x: { lat: number }) => x.lat)).toEqual([48.8566, 46.2, 45.76]);
+    const notesAfter = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    expect(notesAfter).toHaveLength(1);
+  });
+
+  it('only the carrier of the reservation may post: 403', async () => {
+    const { sender, reservation } = await createReservation({ status: 'DEPOSITED' });
+    for (const user of [sender, await createCarrier(), await createAdmin()]) {
+      const res = await postPositions(reservation.id, point(), user.token);
+      expect(res.body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+    }
+    expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
+    expect((await post(`/v1/api/tracking/${reservation.id}/positions`, point())).status).toBe(401);
+  });
+
+  it('positions are refused outside DEPOSITED and IN_TRANSIT: 409', async () => {
+    for (const status of ['CONFIRMED', 'PAID', 'DELIVERED', 'CANCELLED'] as const) {
+      const { carrier, reservation } = await createReservation({ status });
+      const res = await postPositions(reservation.id, point(), carrier.token);
+      expect(errorBody(res)).toEqual({
+        status: 409,
+        errorCode: 'INVALID_STATE',
+        message: `Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${status})`,
+        path: `/v1/api/tracking/${reservation.id}/positions`,
+        suggestions: [],
+      });
+      expect(await reservationStatus(reservation.id)).toBe(status);
+    }
+    const { carrier } = await createReservation({ status: 'DEPOSITED' });
+    expect((await postPositions(999_999, point(), carrier.token)).body).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('validates ranges, timestamps and batch size, naming every failing field', async () => {
+    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const ranges = await postPositions(reservation.id, point({ lat: 91, lng: -181, heading: 360, speed: -1, accuracy: -2 }), carrier.token);
+    expect(ranges.status).toBe(400);
+    expect(ranges.body.errorCode).toBe('VALIDATION_ERROR');
+    expect(ranges.body.fieldErrors.map((f: { field: string }) => f.field).sort()).toEqual(
+      ['accuracy', 'heading', 'lat', 'lng', 'speed'],
+    );
+    expect(ranges.body.fieldErrors.find((f: { field: string }) => f.field === 'lat')).toEqual({
+      field: 'lat',
+      message: expect.any(String),
+      rejectedValue: 91,
+    });
+    const inBatch = await postPositions(reservation.id, { positions: [point(), point({ lng: 200 })] }, carrier.token);
+    expect(inBatch.body.fieldErrors).toEqual([{ field: 'positions.1.lng', message: expect.any(String), rejectedValue: 200 }]);
+    const future = new Date(Date.now() + 5 * 60_000).toISOString();
+    const old = new Date(Date.now() - 25 * 60 * 60_000).toISOString();
+    const times = await postPositions(reservation.id, { positions: [point(), point({ recordedAt: future }), point({ recordedAt: old })] }, carrier.token);
+    expect(errorBody(times)).toEqual({
+      status: 400,
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: recordedAt',
+      path: `/v1/api/tracking/${reservation.id}/positions`,
+      suggestions: ['Send points recorded within the last 24 hours'],
+      fieldErrors: [
+        { field: 'positions.1.recordedAt', message: 'recordedAt is in the future', rejectedValue: future },
+        { field: 'positions.2.recordedAt', message: 'recordedAt is older than 24 hours', rejectedValue: old },
+      ],
+    });
+    const badDate = await postPositions(reservation.id, point({ recordedAt: 'yesterday' }), carrier.token);
+    expect(badDate.body.fieldErrors).toEqual([{ field: 'recordedAt', message: 'Invalid ISO datetime', rejectedValue: 'yesterday' }]);
+    const futureAlone = await postPositions(reservation.id, point({ recordedAt: future }), carrier.token);
+    expect(futureAlone.body.fieldErrors).toEqual([{ field: 'recordedAt', message: 'recordedAt is in the future', rejectedValue: future }]);
+    const tooMany = await postPositions(reservation.id, { positions: Array.from({ length: 101 }, () => point()) }, carrier.token);
+    expect(tooMany.body).toMatchObject({ status: 400, errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'positions' })] });
+    const empty = await postPositions(reservation.id, { positions: [] }, carrier.token);
+    expect(empty.body).toMatchObject({ status: 400, errorCode: 'VALIDATION_ERROR' });
+    // Nothing was stored by the refused requests.
+    expect((await get(`/v1/api/tracking/${reservation.id}`, { token: carrier.token })).body.positions).toEqual([]);
+  });
+
+  it('keeps only the most recent points', async () => {
+    const { reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const base = Date.now() - 60 * 60_000;
+    const stub = trackingStub(reservation.id);
+    for (let chunk = 0; chunk < 11; chunk++) {
+      await stub.append(
+        Array.from({ length: 100 }, (_, i) => ({ lat: 10, lng: 0, recordedAt: new Date(base + (chunk * 100 + i) * 1000).toISOString() })),
+      );
+    }
+    const count = await runInDurableObject(stub, (instance: ReservationTracking, state) =>
+      state.storage.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM positions').one().n,
+    );
+    expect(count).toBe(MAX_STORED_POSITIONS);
+    const { positions } = await stub.history();
+    expect(positions).toHaveLength(MAX_STORED_POSITIONS);
+    expect(positions[0].recordedAt).toBe(new Date(base + 100 * 1000).toISOString());
+  });
+});
+
+describe('reading the track', () => {
+  it('parties and admins read it, strangers get 403', async () => {
+    const { sender, carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    for (const user of [sender, carrier, await createAdmin()]) {
+      const res = await get(`/v1/api/tracking/${reservation.id}`, { token: user.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ reservationId: reservation.id, status: 'IN_TRANSIT', lastPosition: null, positions: [] });
+    }
+    const stranger = await createUser();
+    expect((await get(`/v1/api/tracking/${reservation.id}`, { token: stranger.token })).body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+    expect((await get('/v1/api/tracking/abc', { token: sender.token })).body).toMatchObject({ status: 400, errorCode: 'TYPE_MISMATCH' });
+  });
+
+  it('the recipient page shows the last position', async () => {
+    const { carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    await postPositions(reservation.id, point({ lat: 14.6937, lng: -17.4441 }), carrier.token);
+    const view = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
+    expect(view.body).toMatchObject({ status: 'IN_TRANSIT', lastPosition: { lat: 14.6937, lng: -17.4441 } });
+    const page = await get(`/r/${reservation.recipientToken}`);
+    expect(page.body).toContain('14.69370, -17.44410');
+  });
+});
+
+describe('live feed', () => {
+  it('a party connected by bearer token receives a point posted after it connected', async () => {
+    const { sender, carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const live = await openLive(reservation.id, { token: sender.token });
+    expect(live.res.status).toBe(101);
+    expect(await live.next(1)).toEqual([{ type: 'snapshot', lastPosition: null }]);
+    const p = point({ lat: 43.3, lng: 5.37 });
+    expect((await postPositions(reservation.id, p, carrier.token)).status).toBe(201);
+    const messages = await live.next(2);
+    expect(messages[1]).toEqual({ type: 'position', position: { ...p, receivedAt: expect.any(String) } });
+    const sockets = await runInDurableObject(trackingStub(reservation.id), (_i: ReservationTracking, state) => state.getWebSockets().length);
+    expect(sockets).toBe(1);
+    live.ws!.close(1000, 'done');
+  });
+
+  it('the recipient connects with the recipient token and gets the snapshot and new points', async () => {
+    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    await postPositions(reservation.id, point({ lat: 1 }), carrier.token);
+    const live = await openLive(reservation.id, { recipientToken: reservation.recipientToken });
+    expect(live.res.status).toBe(101);
+    expect((await live.next(1))[0]).toMatchObject({ type: 'snapshot', lastPosition: { lat: 1 } });
+    await postPositions(reservation.id, { positions: [point({ lat: 2 }), point({ lat: 3, recordedAt: new Date().toISOString() })] }, carrier.token);
+    const messages = await live.next(3);
+    expect(messages.slice(1).map((m) => m.position.lat)).toEqual([2, 3]);
+    live.ws!.close(1000, 'done');
+  });
+
+  it('refuses strangers, wrong recipient tokens, missing credentials and plain requests', async () => {
+    const { reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const other = await createReservation({ status: 'IN_TRANSIT' });
+    const stranger = await openLive(reservation.id, { token: (await createUser()).token });
+    expect(stranger.res.status).toBe(403);
+    const wrongToken = await openLive(reservation.id, { recipientToken: other.reservation.recipientToken });
+    expect(wrongToken.res.status).toBe(403);
+    expect((await wrongToken.res.json<{ errorCode: string }>()).errorCode).toBe('ACCESS_DENIED');
+    const anonymous = await openLive(reservation.id, {});
+    expect(anonymous.res.status).toBe(401);
+    const plain = await get(`/v1/api/tracking/${reservation.id}/live`, { token: other.sender.token });
+    expect(plain.status).toBe(403);
+    const plainOwn = await get(`/v1/api/tracking/${reservation.id}/live?token=${reservation.recipientToken}`);
+    expect(plainOwn.status).toBe(426);
+    expect(plainOwn.body).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
+  });
+});
