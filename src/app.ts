@@ -7,6 +7,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
+import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
@@ -56,6 +57,8 @@ export function createApp() {
 
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
+  app.route(API_PREFIX, bookingsRouter);
+  app.route(API_PREFIX, superadminReservationsRouter);
 
   registerDocs(app);
 

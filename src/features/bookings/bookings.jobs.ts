@@ -1,0 +1,12 @@
+// The reservation jobs the cron trigger runs (wrangler.toml [triggers]).
+import { getDb } from '../../db/client';
+import { expireReservations } from './bookings.service';
+
+/** Expires unpaid reservations (30 min) and rejects unanswered paid ones (24 h). */
+export async function runReservationExpiry(env: Env, scheduledTime: number = Date.now()) {
+  const result = await expireReservations(getDb(env), env, new Date(scheduledTime));
+  if (result.expired + result.rejected > 0) {
+    console.log(JSON.stringify({ level: 'info', job: 'reservation-expiry', ...result }));
+  }
+  return result;
+}
