@@ -1,9 +1,8 @@
 // Response shapes of reservations: the specification's Reservation (English) and the
 // super-admin detail (French field names), with their zod schemas for the OpenAPI document.
 import { z } from '@hono/zod-openapi';
-import type { UserRow } from '../../db/schema';
 import { fromCents, fromGrams } from '../../lib/money';
-import type { ItemView, ReservationView } from './bookings.service';
+import type { ItemView, PartyFields, ReservationView } from './bookings.service';
 
 const str = () => z.string().nullable();
 const num = () => z.number().nullable();
@@ -81,7 +80,7 @@ export const ReservationSchema = z
 
 export type ReservationDto = z.infer<typeof ReservationSchema>;
 
-const fullName = (u: Pick<UserRow, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
+const fullName = (u: Pick<PartyFields, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
 
 const itemDto = (i: ItemView) => ({
   categoryId: i.categoryId,
@@ -183,7 +182,7 @@ export interface WalletFigures {
 /** Until the money feature provides wallet figures, every summary shows zeros. */
 export const NO_WALLET: WalletFigures = { walletBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 0, totalWithdrawn: 0 };
 
-export function toUserSummary(u: UserRow, wallet: WalletFigures = NO_WALLET): z.infer<typeof UserSummarySchema> {
+export function toUserSummary(u: PartyFields, wallet: WalletFigures = NO_WALLET): z.infer<typeof UserSummarySchema> {
   return {
     id: u.id,
     firstName: u.firstName,

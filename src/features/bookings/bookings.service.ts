@@ -1,12 +1,13 @@
 // Reservations: booking with capacity taken atomically, the views (listings, detail), the
 // lifecycle actions (accept, reject, cancel) and the cron expiry. Every status change goes
 // through transitionStatement(), batched with its side effects guarded on the same status.
-import { and, asc, count, eq, exists, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, exists, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
   announcements,
   categories,
+  notifications,
   reservationItems,
   reservations,
   users,
@@ -34,6 +35,7 @@ import {
   type RefundDecision,
 } from './booking-rules';
 import { applyTransition, canApply, TRANSITIONS, type ReservationAction } from './reservation-state';
+import { aliasedColumns, guardedInsert } from './batch-sql';
 import { transitionStatement } from './reservation-transition';
 
 // ---------------------------------------------------------------------------------------------
@@ -60,11 +62,28 @@ export async function releaseReservationPayment(
 const senderUser = alias(users, 'sender_user');
 const carrierUser = alias(users, 'carrier_user');
 
+/** What a reservation view needs of its trip and of its two parties (D1 caps a result at 100 columns). */
+const TRIP_FIELDS = ['departureCity', 'arrivalCity', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint'] as const;
+const PARTY_FIELDS = [
+  'id',
+  'firstName',
+  'lastName',
+  'username',
+  'phoneNumber',
+  'nationality',
+  'email',
+  'birthDate',
+  'connectedAccountId',
+  'enabled',
+] as const;
+export type TripFields = Pick<AnnouncementRow, (typeof TRIP_FIELDS)[number]>;
+export type PartyFields = Pick<UserRow, (typeof PARTY_FIELDS)[number]>;
+
 export interface ReservationView {
   r: ReservationRow;
-  a: AnnouncementRow;
-  sender: UserRow;
-  carrier: UserRow;
+  a: TripFields;
+  sender: PartyFields;
+  carrier: PartyFields;
   items: ItemView[];
 }
 
@@ -72,7 +91,12 @@ export type ItemView = Omit<ReservationItemRow, 'id' | 'reservationId'>;
 
 function viewSelect(db: Db) {
   return db
-    .select({ r: reservations, a: announcements, sender: senderUser, carrier: carrierUser })
+    .select({
+      r: aliasedColumns(reservations, 'r'),
+      a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
+      sender: aliasedColumns(senderUser, 's', PARTY_FIELDS),
+      carrier: aliasedColumns(carrierUser, 'k', PARTY_FIELDS),
+    })
     .from(reservations)
     .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
     .innerJoin(senderUser, eq(senderUser.id, reservations.senderId))
@@ -180,7 +204,7 @@ export async function createBooking(
 
   const [tripRows, senderRows, categoryRows] = await db.batch([
     db
-      .select({ a: announcements, carrier: users })
+      .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k') })
       .from(announcements)
       .innerJoin(users, eq(users.id, announcements.carrierId))
       .where(eq(announcements.id, input.announcementId)),
@@ -288,22 +312,24 @@ export async function createBooking(
 
 /** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
 async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date): Promise<number> {
-  const exists_ = sql`EXISTS (SELECT 1 FROM reservations WHERE reservation_number = ${r.reservationNumber})`;
-  const statements = [
-    db.run(sql`
-      INSERT INTO reservations (reservation_number, announcement_id, sender_id, carrier_id, agency_id, status,
-        reserved_weight_g, content_info, deposit_code, delivery_code, recipient, recipient_token, price_per_kg_cents,
-        total_amount_cents, platform_commission_cents, carrier_amount_cents, currency, payment_deadline,
-        idempotency_key, created_at, updated_at)
-      SELECT ${r.reservationNumber}, a.id, ${r.senderId}, a.carrier_id, a.agency_id, 'PENDING_PAYMENT',
-        ${r.reservedWeightG}, ${r.contentInfo}, ${r.depositCode}, ${r.deliveryCode}, ${JSON.stringify(r.recipient)},
-        ${r.recipientToken}, a.price_per_kg_cents, ${r.totalAmountCents}, ${r.platformCommissionCents},
-        ${r.carrierAmountCents}, a.currency, ${r.paymentDeadline}, ${r.idempotencyKey}, ${r.createdAt}, ${r.updatedAt}
-      FROM announcements a
-      WHERE a.id = ${seen.id} AND a.status = 'ACTIVE' AND a.departure_date >= ${today(now)}
-        AND a.carrier_id <> ${r.senderId} AND a.price_per_kg_cents = ${seen.pricePerKgCents}
-        AND a.reserved_weight_g + ${r.reservedWeightG} <= a.total_weight_g
-      RETURNING id`),
+  const { id: _id, ...values } = r;
+  const thisReservation = eq(reservations.reservationNumber, r.reservationNumber);
+  const results = await db.batch([
+    // The reservation exists only if the trip, as it is now, can take it.
+    guardedInsert(
+      db,
+      reservations,
+      { ...values, carrierId: announcements.carrierId, agencyId: announcements.agencyId, pricePerKgCents: announcements.pricePerKgCents, currency: announcements.currency },
+      announcements,
+      and(
+        eq(announcements.id, seen.id),
+        eq(announcements.status, 'ACTIVE'),
+        gte(announcements.departureDate, today(now)),
+        ne(announcements.carrierId, r.senderId),
+        eq(announcements.pricePerKgCents, seen.pricePerKgCents),
+        sql`${announcements.reservedWeightG} + ${r.reservedWeightG} <= ${announcements.totalWeightG}`,
+      ),
+    ).returning({ id: reservations.id }),
     db
       .update(announcements)
       .set({
@@ -311,17 +337,8 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
         status: sql`CASE WHEN ${announcements.reservedWeightG} + ${r.reservedWeightG} >= ${announcements.totalWeightG} THEN 'FULL' ELSE ${announcements.status} END`,
         updatedAt: now.toISOString(),
       })
-      .where(and(eq(announcements.id, seen.id), exists_)),
-    ...items.map((item) =>
-      db.run(sql`
-        INSERT INTO reservation_items (reservation_id, category_id, code, name, reserved_quantity, description,
-          weight, length_cm, width_cm, height_cm, is_fragile, contains_liquids, image_url)
-        SELECT id, ${item.categoryId}, ${item.code}, ${item.name}, ${item.reservedQuantity}, ${item.description},
-          ${item.weight}, ${item.lengthCm}, ${item.widthCm}, ${item.heightCm}, ${item.isFragile ? 1 : 0},
-          ${item.containsLiquids ? 1 : 0}, ${item.imageUrl}
-        FROM reservations WHERE reservation_number = ${r.reservationNumber}`),
-    ),
-    guardedNotification(db, exists_, {
+      .where(and(eq(announcements.id, seen.id), exists(db.select({ one: sql`1` }).from(reservations).where(thisReservation)))),
+    guardedNotification(db, thisReservation, now, {
       userId: r.carrierId,
       type: 'RESERVATION_CREATED',
       title: 'New booking',
@@ -329,11 +346,11 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
       data: { reservationNumber: r.reservationNumber, announcementId: seen.id },
     }),
     db.select().from(announcements).where(eq(announcements.id, seen.id)),
-  ] as const;
-  const results = await db.batch(statements as unknown as Parameters<typeof db.batch>[0]);
-  const inserted = (results[0] as D1Result<{ id: number }>).results;
+    ...items.map((item) => guardedInsert(db, reservationItems, { ...item, reservationId: reservations.id }, reservations, thisReservation)),
+  ]);
+  const inserted = results[0];
   if (inserted.length === 1) return inserted[0].id;
-  const current = (results[results.length - 1] as AnnouncementRow[])[0];
+  const current = results[3][0];
   if (current && current.pricePerKgCents !== seen.pricePerKgCents) {
     throw invalidState('The price of this announcement changed while booking; review it and book again');
   }
@@ -354,14 +371,17 @@ function normaliseRecipient(r: RecipientInfo): RecipientInfo {
 }
 
 /**
- * A notification INSERT that happens only if `guard` holds when the batch reaches it, so a
- * refused booking or a lost transition race leaves no notification behind.
+ * A notification INSERT that happens only if `guard` (a condition on reservations) holds when
+ * the batch reaches it, so a refused booking or a lost transition race leaves no notification.
  */
-function guardedNotification(db: Db, guard: SQL, n: NewNotification) {
-  return db.run(sql`
-    INSERT INTO notifications (user_id, type, title, message, data)
-    SELECT ${n.userId}, ${n.type}, ${n.title}, ${n.message}, ${JSON.stringify(n.data ?? null)}
-    WHERE ${guard}`);
+function guardedNotification(db: Db, guard: SQL | undefined, now: Date, n: NewNotification) {
+  return guardedInsert(
+    db,
+    notifications,
+    { userId: n.userId, type: n.type, title: n.title, message: n.message, data: n.data ?? null, createdAt: now.toISOString() },
+    reservations,
+    guard,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,12 +409,8 @@ export async function runTransitions(db: Db, plans: TransitionPlan[]): Promise<(
   const transitionIndex: number[] = [];
   for (const plan of plans) {
     const { reservation: r } = plan;
-    const guard = exists(
-      db
-        .select({ one: sql`1` })
-        .from(reservations)
-        .where(and(eq(reservations.id, r.id), eq(reservations.status, r.status))),
-    );
+    const stillAsPlanned = and(eq(reservations.id, r.id), eq(reservations.status, r.status));
+    const guard = exists(db.select({ one: sql`1` }).from(reservations).where(stillAsPlanned));
     if (plan.releaseCapacity) {
       statements.push(
         db
@@ -407,7 +423,7 @@ export async function runTransitions(db: Db, plans: TransitionPlan[]): Promise<(
           .where(and(eq(announcements.id, r.announcementId), guard)),
       );
     }
-    for (const n of plan.notifications) statements.push(guardedNotification(db, guard, n));
+    for (const n of plan.notifications) statements.push(guardedNotification(db, stillAsPlanned, now, n));
     transitionIndex.push(statements.length);
     statements.push(transitionStatement(db, r.id, plan.action, plan.set ?? {}, r.status));
   }
