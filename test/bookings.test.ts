@@ -7,6 +7,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { app } from '../src/app';
 import { notifications, reservationItems, reservations } from '../src/db/schema';
+import { AppError } from '../src/errors';
+import { createBooking } from '../src/features/bookings/bookings.service';
 import worker from '../src/index';
 import {
   book,
@@ -117,7 +119,7 @@ describe('POST /bookings', () => {
     expect(items).toHaveLength(1);
     const carrierNotes = await notificationsOf(carrier.id);
     expect(carrierNotes.map((n) => n.type)).toEqual(['RESERVATION_CREATED']);
-    expect(carrierNotes[0].data).toMatchObject({ reservationNumber: b.reservationNumber, announcementId: trip.id });
+    expect(carrierNotes[0].data).toEqual({ reservationId: b.id, reservationNumber: b.reservationNumber, announcementId: trip.id });
   });
 
   it('costs at most two D1 round trips', async () => {
@@ -300,6 +302,29 @@ describe('Idempotency-Key on POST /bookings', () => {
     expect(first.status).toBe(422);
     expect(again.status).toBe(422);
     expect(again.body).toEqual(first.body);
+  });
+
+  it('behind the KV record, the database refuses a second reservation with the same key (409, nothing taken)', async () => {
+    const { sender, category, trip } = await setup();
+    const auth = { id: sender.id, roles: sender.roles, jti: 'test', exp: 0 };
+    const input = bookingBody(trip.id, category.id, 1) as Parameters<typeof createBooking>[3];
+    await createBooking(db(), env, auth, input, 'same-key');
+    const second = await createBooking(db(), env, auth, input, 'same-key').catch((err: unknown) => err);
+    expect(second).toBeInstanceOf(AppError);
+    expect((second as AppError).errorCode).toBe('INVALID_STATE');
+    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(1000);
+    expect(await db().select().from(reservations).where(eq(reservations.senderId, sender.id))).toHaveLength(1);
+  });
+
+  it('refuses an over-long key', async () => {
+    const { sender, category, trip } = await setup();
+    const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), {
+      token: sender.token,
+      headers: { 'Idempotency-Key': 'k'.repeat(256) },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('INVALID_ARGUMENT');
+    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(0);
   });
 
   it('concurrent duplicates create one reservation', async () => {

@@ -22,11 +22,17 @@ type Stored =
 
 const IN_PROGRESS_MESSAGE = 'A request with this Idempotency-Key is still being processed';
 
+/** A duplicate caught while the first request runs: never recorded as the key's answer. */
+class IdempotencyInProgress extends AppError {
+  constructor() {
+    super('INVALID_STATE', IN_PROGRESS_MESSAGE, {
+      suggestions: ['Retry later with the same Idempotency-Key to get the first response'],
+    });
+  }
+}
+
 /** Raised by a handler whose own database guard caught a concurrent duplicate. */
-export const idempotencyConflict = () =>
-  new AppError('INVALID_STATE', IN_PROGRESS_MESSAGE, {
-    suggestions: ['Retry later with the same Idempotency-Key to get the first response'],
-  });
+export const idempotencyConflict = (): AppError => new IdempotencyInProgress();
 
 /** The caller's Idempotency-Key header, if any (validated by the middleware). */
 export const idempotencyKeyOf = (c: Context<AppEnv>): string | null => c.req.header(IDEMPOTENCY_HEADER) || null;
@@ -68,7 +74,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 
   // Server failures and lost races are not answers worth replaying: free the key instead.
-  const lostRace = c.error instanceof AppError && c.error.message === IN_PROGRESS_MESSAGE;
+  const lostRace = c.error instanceof IdempotencyInProgress;
   if (c.res.status >= 500 || lostRace) {
     if (!lostRace) await c.env.KV.delete(kvKey);
     return;

@@ -34,7 +34,7 @@ import {
   type CancellationActor,
   type RefundDecision,
 } from './booking-rules';
-import { applyTransition, canApply, TRANSITIONS, type ReservationAction } from './reservation-state';
+import { applyTransition, TRANSITIONS, type ReservationAction } from './reservation-state';
 import { aliasedColumns, guardedInsert } from './batch-sql';
 import { transitionStatement } from './reservation-transition';
 
@@ -42,11 +42,12 @@ import { transitionStatement } from './reservation-transition';
 // Money integration point (wired by the lead at merge with the payments feature).
 
 /**
- * THE integration point with the money module: called once after a paid reservation left the
- * flow before deposit (carrier reject, cancel, 24 h no-answer expiry) and its new status is
- * committed. The payments feature voids the authorisation (nothing captured before DEPOSITED)
- * or refunds `decision.refundCents`, keeping `decision.retainedCents` as platform revenue.
- * Until it is wired this does nothing: no payment can exist without the payments feature.
+ * THE integration point with the money module: called once, after the new status is committed,
+ * for every reservation that left the flow before deposit (carrier reject, cancel, 30 min unpaid
+ * expiry, 24 h no-answer rejection). With `decision.paid` the payments feature voids the
+ * authorisation (nothing is captured before DEPOSITED) or refunds `decision.refundCents`,
+ * keeping `decision.retainedCents` as platform revenue; without it, it may close an open
+ * checkout session. Until it is wired this does nothing: no payment exists without that feature.
  */
 export async function releaseReservationPayment(
   _env: Env,
@@ -343,8 +344,7 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
       type: 'RESERVATION_CREATED',
       title: 'New booking',
       message: `${r.reservedWeightG / 1000} kg booked on your trip ${seen.departureCity} - ${seen.arrivalCity} (${r.reservationNumber}), awaiting payment`,
-      data: { reservationNumber: r.reservationNumber, announcementId: seen.id },
-    }),
+    }, sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${r.reservationNumber}, 'announcementId', ${seen.id})`),
     db.select().from(announcements).where(eq(announcements.id, seen.id)),
     ...items.map((item) => guardedInsert(db, reservationItems, { ...item, reservationId: reservations.id }, reservations, thisReservation)),
   ]);
@@ -374,11 +374,11 @@ function normaliseRecipient(r: RecipientInfo): RecipientInfo {
  * A notification INSERT that happens only if `guard` (a condition on reservations) holds when
  * the batch reaches it, so a refused booking or a lost transition race leaves no notification.
  */
-function guardedNotification(db: Db, guard: SQL | undefined, now: Date, n: NewNotification) {
+function guardedNotification(db: Db, guard: SQL | undefined, now: Date, n: NewNotification, data?: SQL) {
   return guardedInsert(
     db,
     notifications,
-    { userId: n.userId, type: n.type, title: n.title, message: n.message, data: n.data ?? null, createdAt: now.toISOString() },
+    { userId: n.userId, type: n.type, title: n.title, message: n.message, data: data ?? n.data ?? null, createdAt: now.toISOString() },
     reservations,
     guard,
   );
@@ -467,7 +467,8 @@ export async function acceptReservation(db: Db, auth: AuthUser, id: number): Pro
 export async function rejectReservation(db: Db, env: Env, auth: AuthUser, id: number): Promise<ReservationRow> {
   const r = await loadReservation(db, id);
   assertCanAccess(auth, [r.carrierId], []);
-  const decision = canApply(r.status, 'REJECT') ? refundForCancellation(r.status, 'CARRIER', r) : null;
+  applyTransition(r.status, 'REJECT');
+  const decision = refundForCancellation(r.status, 'CARRIER', r);
   const updated = await runTransition(db, {
     reservation: r,
     action: 'REJECT',
@@ -476,7 +477,7 @@ export async function rejectReservation(db: Db, env: Env, auth: AuthUser, id: nu
       { userId: r.senderId, type: 'RESERVATION_REJECTED', title: 'Booking rejected', message: `The carrier rejected your booking ${r.reservationNumber}; your payment is released in full`, data: ref(r) },
     ],
   });
-  if (decision?.paid) await releaseReservationPayment(env, updated, decision);
+  await releaseReservationPayment(env, updated, decision);
   return updated;
 }
 
@@ -509,7 +510,7 @@ export async function cancelReservation(
       },
     ],
   });
-  if (decision.paid) await releaseReservationPayment(env, updated, decision);
+  await releaseReservationPayment(env, updated, decision);
   return updated;
 }
 
@@ -574,11 +575,10 @@ export async function expireReservations(db: Db, env: Env, now = new Date()): Pr
   let rejected = 0;
   for (const [i, updated] of results.entries()) {
     if (!updated) continue;
-    if (plans[i].action === 'EXPIRE') expired++;
-    else {
-      rejected++;
-      await releaseReservationPayment(env, updated, refundForCancellation('PAID', 'SYSTEM', updated));
-    }
+    const { reservation: before, action } = plans[i];
+    if (action === 'EXPIRE') expired++;
+    else rejected++;
+    await releaseReservationPayment(env, updated, refundForCancellation(before.status, 'SYSTEM', updated));
   }
   return { expired, rejected };
 }
