@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { app } from '../src/app';
 import { notifications, reservationItems, reservations } from '../src/db/schema';
 import { AppError } from '../src/errors';
+import { seedDemoBooking } from '../src/features/bookings/bookings.seed';
 import { createBooking } from '../src/features/bookings/bookings.service';
 import worker from '../src/index';
 import {
@@ -739,5 +740,17 @@ describe('super-admin reservations', () => {
     const disputed = await get('/v1/api/superadmin/reservations?status=DISPUTED', { token: boss.token });
     expect(disputed.body.page).toEqual({ number: 0, size: 20, totalElements: 1, totalPages: 1 });
     expect(disputed.body.content[0]).toMatchObject({ id: a.id, statut: 'DISPUTED', idExpediteur: sender.id });
+  });
+});
+
+describe('dev seed', () => {
+  it('books once for the demo sender on a demo carrier trip, and only once', async () => {
+    const { carrier, sender, trip } = await setup();
+    const ctx = { db: db(), env, password: 'x', userIds: { 'sender@demo.local': sender.id, 'carrier@demo.local': carrier.id } };
+    await seedDemoBooking(ctx);
+    await seedDemoBooking(ctx);
+    const made = await db().select().from(reservations).where(eq(reservations.senderId, sender.id));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ announcementId: trip.id, status: 'PENDING_PAYMENT', reservedWeightG: 1000 });
   });
 });
