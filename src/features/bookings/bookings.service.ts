@@ -524,8 +524,12 @@ export async function recipientLink(db: Db, env: Env, auth: AuthUser, id: number
 // ---------------------------------------------------------------------------------------------
 // Cron expiry
 
-/** Candidates handled per run and kind; the cron runs every 5 minutes, so a backlog drains quickly. */
-const EXPIRY_BATCH = 50;
+/**
+ * Candidates handled per run and kind. Each plan is 3-4 statements of one batch, and every
+ * statement counts against the per-invocation D1 query limit; the cron runs every 5 minutes, so a
+ * backlog still drains quickly.
+ */
+const EXPIRY_BATCH = 25;
 
 /**
  * Unpaid after 30 minutes: EXPIRED, capacity released, sender told. Paid and unanswered for
