@@ -10,6 +10,7 @@ import { AppError, toErrorResponse } from './errors';
 import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
 import { categoriesRouter } from './features/categories/categories.routes';
+import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
@@ -76,6 +77,8 @@ export function createApp() {
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
   app.route('/', recipientPageRouter);
+  app.route(API_PREFIX, bookingsRouter);
+  app.route(API_PREFIX, superadminReservationsRouter);
 
   registerDocs(app);
 

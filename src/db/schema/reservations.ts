@@ -71,6 +71,8 @@ export const reservations = sqliteTable(
   (t) => [
     uniqueIndex('reservations_number_unique').on(t.reservationNumber),
     uniqueIndex('reservations_recipient_token_unique').on(t.recipientToken),
+    /** Database-level guard behind the Idempotency-Key middleware: one reservation per key and sender. */
+    uniqueIndex('reservations_sender_idempotency_unique').on(t.senderId, t.idempotencyKey),
     index('reservations_carrier_idx').on(t.carrierId, t.createdAt),
     index('reservations_sender_idx').on(t.senderId, t.createdAt),
     index('reservations_announcement_idx').on(t.announcementId, t.status),

@@ -4,17 +4,28 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
 import { notFound } from '../../errors';
-import { applyTransition, TRANSITIONS, type ReservationAction } from './reservation-state';
+import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 
 type ReservationSet = Partial<Omit<typeof reservations.$inferInsert, 'id' | 'status'>>;
 
-/** The UPDATE ... WHERE id = ? AND status IN (allowed) statement, for use alone or in a batch. */
-export function transitionStatement(db: Db, id: number, action: ReservationAction, set: ReservationSet = {}) {
+/**
+ * The UPDATE ... WHERE id = ? AND status IN (allowed) statement, for use alone or in a batch.
+ * `expectedStatus` narrows the guard to the one status the caller decided on (a refund computed
+ * for PAID must not apply to a reservation a concurrent accept has just CONFIRMED).
+ */
+export function transitionStatement(
+  db: Db,
+  id: number,
+  action: ReservationAction,
+  set: ReservationSet = {},
+  expectedStatus?: ReservationStatus,
+) {
   const { from, to } = TRANSITIONS[action];
+  const allowed = (from as readonly ReservationStatus[]).filter((s) => expectedStatus === undefined || s === expectedStatus);
   return db
     .update(reservations)
     .set({ ...set, status: to, updatedAt: new Date().toISOString() })
-    .where(and(eq(reservations.id, id), inArray(reservations.status, [...from])))
+    .where(and(eq(reservations.id, id), inArray(reservations.status, allowed)))
     .returning();
 }
 

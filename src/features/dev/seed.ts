@@ -6,6 +6,7 @@ import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/password';
 import { seedCatalog } from '../announcements/announcements.seed';
 import { seedHandoverDemo } from '../handover/handover.seed';
+import { seedDemoBooking } from '../bookings/bookings.seed';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -50,7 +51,8 @@ async function seedDemoAccounts(ctx: SeedContext) {
 }
 
 /** Steps run in order; features append theirs. */
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedHandoverDemo];
+// seedDemoBooking needs the catalogue's categories and trips: keep it after their steps.
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedHandoverDemo];
 
 export async function runSeed(db: Db, env: Env) {
   const password = env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD;

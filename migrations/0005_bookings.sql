@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `reservations_sender_idempotency_unique` ON `reservations` (`sender_id`,`idempotency_key`);

@@ -1,0 +1,87 @@
+// Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
+// (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
+import { AppError } from '../../errors';
+import type { ReservationStatus } from './reservation-state';
+
+export type CancellationActor = 'SENDER' | 'CARRIER' | 'SYSTEM';
+
+export interface ReservationAmounts {
+  totalAmountCents: number;
+  platformCommissionCents: number;
+}
+
+export interface RefundDecision {
+  /** Whether money was ever authorised: nothing to void or refund for an unpaid reservation. */
+  paid: boolean;
+  /** Amount going back to the sender. */
+  refundCents: number;
+  /** Amount the platform keeps (the commission, when the sender cancels a confirmed booking). */
+  retainedCents: number;
+}
+
+/**
+ * Refund owed when a reservation leaves the flow before deposit (cancel, reject, 24 h expiry).
+ * Carrier or system (reject, no answer): full refund. Sender: full refund before CONFIRMED,
+ * refund minus the commission after CONFIRMED and before DEPOSITED. From any other status
+ * there is nothing to cancel: 409 INVALID_STATE.
+ */
+export function refundForCancellation(
+  status: ReservationStatus,
+  actor: CancellationActor,
+  amounts: ReservationAmounts,
+): RefundDecision {
+  switch (status) {
+    case 'PENDING_PAYMENT':
+      return { paid: false, refundCents: 0, retainedCents: 0 };
+    case 'PAID':
+      return { paid: true, refundCents: amounts.totalAmountCents, retainedCents: 0 };
+    case 'CONFIRMED':
+      if (actor === 'SENDER') {
+        return {
+          paid: true,
+          refundCents: amounts.totalAmountCents - amounts.platformCommissionCents,
+          retainedCents: amounts.platformCommissionCents,
+        };
+      }
+      return { paid: true, refundCents: amounts.totalAmountCents, retainedCents: 0 };
+    default:
+      throw new AppError('INVALID_STATE', `A reservation in status ${status} can no longer be cancelled`, {
+        suggestions: ['Cancellation is possible before the parcel is deposited'],
+      });
+  }
+}
+
+/** Letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L). */
+export const RESERVATION_NUMBER_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const RESERVATION_NUMBER_PATTERN = /^PX-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
+
+/** Uniform random integer in [0, n) from the CSPRNG, by rejection (no modulo bias). */
+export function randomInt(n: number): number {
+  const limit = Math.floor(0x1_0000_0000 / n) * n;
+  const buf = new Uint32Array(1);
+  for (;;) {
+    crypto.getRandomValues(buf);
+    if (buf[0] < limit) return buf[0] % n;
+  }
+}
+
+/** e.g. PX-7K3M9Q2A: short enough to read over the phone, 31^8 (about 8.5e11) possibilities. */
+export function newReservationNumber(): string {
+  let s = '';
+  for (let i = 0; i < 8; i++) s += RESERVATION_NUMBER_ALPHABET[randomInt(RESERVATION_NUMBER_ALPHABET.length)];
+  return `PX-${s}`;
+}
+
+/** 6-digit deposit or delivery code, leading zeros kept. */
+export const newSixDigitCode = (): string => String(randomInt(1_000_000)).padStart(6, '0');
+
+/** 256-bit secret of the public recipient page, base64url. */
+export function newRecipientToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Unpaid reservations expire this long after booking. */
+export const PAYMENT_WINDOW_MS = 30 * 60 * 1000;
+/** A paid reservation the carrier has not answered within this delay is rejected. */
+export const CARRIER_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;

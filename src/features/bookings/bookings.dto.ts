@@ -1,0 +1,285 @@
+// Response shapes of reservations: the specification's Reservation (English) and the
+// super-admin detail (French field names), with their zod schemas for the OpenAPI document.
+import { z } from '@hono/zod-openapi';
+import { fromCents, fromGrams } from '../../lib/money';
+import type { ItemView, PartyFields, ReservationView } from './bookings.service';
+
+const str = () => z.string().nullable();
+const num = () => z.number().nullable();
+
+export const ReservationItemSchema = z
+  .object({
+    categoryId: z.number().int().nullable(),
+    code: str(),
+    name: z.string(),
+    reservedQuantity: z.number(),
+    description: str(),
+    weight: num(),
+    lengthCm: num(),
+    widthCm: num(),
+    heightCm: num(),
+    isFragile: z.boolean(),
+    containsLiquids: z.boolean(),
+    imageUrl: str(),
+  })
+  .openapi('ReservationItem');
+
+export const RecipientSchema = z
+  .object({
+    firstName: z.string(),
+    lastName: z.string(),
+    email: str(),
+    phone: str(),
+    address: str(),
+    city: str(),
+    postalCode: str(),
+    instructions: str(),
+  })
+  .openapi('Recipient');
+
+export const ReservationSchema = z
+  .object({
+    id: z.number().int(),
+    reservationNumber: z.string().openapi({ example: 'PX-7K3M9Q2A' }),
+    announcementId: z.number().int(),
+    senderId: z.number().int(),
+    carrierId: z.number().int(),
+    status: z.string().openapi({ example: 'PENDING_PAYMENT' }),
+    reservedWeight: z.number(),
+    contentInfo: str(),
+    depositCode: str().openapi({ description: 'Shown to the sender only; null for anyone else' }),
+    deliveryCode: str().openapi({ description: 'Shown to the sender only (to pass to the recipient); never to the carrier' }),
+    departureCity: z.string(),
+    arrivalCity: z.string(),
+    departureDate: z.string().openapi({ format: 'date' }),
+    arrivalDate: z.string().openapi({ format: 'date' }),
+    pickupPoint: str(),
+    deliveryPoint: str(),
+    pricePerKg: z.number(),
+    totalAmount: z.number(),
+    platformCommission: z.number(),
+    carrierAmount: z.number(),
+    paymentId: str(),
+    authorizationId: str(),
+    captureId: str(),
+    refundId: str(),
+    paymentStatus: str(),
+    paymentDate: str().openapi({ format: 'date-time' }),
+    paymentApprovalUrl: str(),
+    senderName: z.string(),
+    senderEmail: z.string(),
+    carrierName: z.string(),
+    carrierEmail: z.string(),
+    invoiceId: str(),
+    invoiceUrl: str(),
+    items: z.array(ReservationItemSchema),
+    recipient: RecipientSchema,
+    reservationDate: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Reservation');
+
+export type ReservationDto = z.infer<typeof ReservationSchema>;
+
+const fullName = (u: Pick<PartyFields, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
+
+const itemDto = (i: ItemView) => ({
+  categoryId: i.categoryId,
+  code: i.code,
+  name: i.name,
+  reservedQuantity: i.reservedQuantity,
+  description: i.description,
+  weight: i.weight,
+  lengthCm: i.lengthCm,
+  widthCm: i.widthCm,
+  heightCm: i.heightCm,
+  isFragile: i.isFragile,
+  containsLiquids: i.containsLiquids,
+  imageUrl: i.imageUrl,
+});
+
+/** The Reservation as `viewerId` may see it: codes only for the sender (CONTRACT section 7). */
+export function toReservationDto(v: ReservationView, viewerId: number): ReservationDto {
+  const { r, a, sender, carrier } = v;
+  const showCodes = viewerId === r.senderId && viewerId !== r.carrierId;
+  return {
+    id: r.id,
+    reservationNumber: r.reservationNumber,
+    announcementId: r.announcementId,
+    senderId: r.senderId,
+    carrierId: r.carrierId,
+    status: r.status,
+    reservedWeight: fromGrams(r.reservedWeightG),
+    contentInfo: r.contentInfo,
+    depositCode: showCodes ? r.depositCode : null,
+    deliveryCode: showCodes ? r.deliveryCode : null,
+    departureCity: a.departureCity,
+    arrivalCity: a.arrivalCity,
+    departureDate: a.departureDate,
+    arrivalDate: a.arrivalDate,
+    pickupPoint: a.pickupPoint,
+    deliveryPoint: a.deliveryPoint,
+    pricePerKg: fromCents(r.pricePerKgCents),
+    totalAmount: fromCents(r.totalAmountCents),
+    platformCommission: fromCents(r.platformCommissionCents),
+    carrierAmount: fromCents(r.carrierAmountCents),
+    paymentId: r.paymentId,
+    authorizationId: r.authorizationId,
+    captureId: r.captureId,
+    refundId: r.refundId,
+    paymentStatus: r.paymentStatus,
+    paymentDate: r.paymentDate,
+    paymentApprovalUrl: r.paymentApprovalUrl,
+    senderName: fullName(sender),
+    senderEmail: sender.email,
+    carrierName: fullName(carrier),
+    carrierEmail: carrier.email,
+    invoiceId: r.invoiceId,
+    invoiceUrl: r.invoiceUrl,
+    items: v.items.map(itemDto),
+    recipient: {
+      firstName: r.recipient.firstName,
+      lastName: r.recipient.lastName,
+      email: r.recipient.email ?? null,
+      phone: r.recipient.phone ?? null,
+      address: r.recipient.address ?? null,
+      city: r.recipient.city ?? null,
+      postalCode: r.recipient.postalCode ?? null,
+      instructions: r.recipient.instructions ?? null,
+    },
+    reservationDate: r.createdAt,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Super-admin detail
+
+export const UserSummarySchema = z
+  .object({
+    id: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    username: str(),
+    phoneNumber: str(),
+    nationality: str(),
+    email: z.string(),
+    birthDate: str(),
+    connectedAccountId: str(),
+    enabled: z.boolean(),
+    walletBalance: z.number(),
+    pendingWithdrawalAmount: z.number(),
+    totalEarned: z.number(),
+    totalWithdrawn: z.number(),
+  })
+  .openapi('UserSummary');
+
+export interface WalletFigures {
+  walletBalance: number;
+  pendingWithdrawalAmount: number;
+  totalEarned: number;
+  totalWithdrawn: number;
+}
+
+/** Until the money feature provides wallet figures, every summary shows zeros. */
+export const NO_WALLET: WalletFigures = { walletBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 0, totalWithdrawn: 0 };
+
+export function toUserSummary(u: PartyFields, wallet: WalletFigures = NO_WALLET): z.infer<typeof UserSummarySchema> {
+  return {
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    username: u.username,
+    phoneNumber: u.phoneNumber,
+    nationality: u.nationality,
+    email: u.email,
+    birthDate: u.birthDate,
+    connectedAccountId: u.connectedAccountId,
+    enabled: u.enabled,
+    ...wallet,
+  };
+}
+
+export const AdminReservationSchema = z
+  .object({
+    id: z.number().int(),
+    reservationNumber: z.string(),
+    idCreateur: z.number().int().openapi({ description: 'Carrier user id' }),
+    idExpediteur: z.number().int().openapi({ description: 'Sender user id' }),
+    statut: z.string(),
+    annonceId: z.number().int(),
+    poidsReserve: z.number(),
+    expediteur: UserSummarySchema,
+    createurProfil: UserSummarySchema,
+    createur: z.string().openapi({ description: 'Carrier full name' }),
+    lieuArrivee: z.string(),
+    lieuDepart: z.string(),
+    dateDepart: z.string().openapi({ format: 'date' }),
+    dateArrivee: z.string().openapi({ format: 'date' }),
+    annonce: z.string().openapi({ description: 'Announcement title: route and departure date' }),
+    codeDepot: str(),
+    createurEmail: z.string(),
+    infosContenu: str(),
+    codeLivraison: str(),
+    pointRdv: str(),
+    pointLivraison: str(),
+    paymentId: str(),
+    authorizationId: str(),
+    captureId: str(),
+    refundId: str(),
+    paymentStatus: str(),
+    paymentDate: str().openapi({ format: 'date-time' }),
+    paymentApprovalUrl: str(),
+    reservationDate: z.string().openapi({ format: 'date-time' }),
+    items: z.array(
+      z.object({ categorieId: z.number().int().nullable(), nom: z.string(), quantiteReserve: z.number(), code: str() }),
+    ),
+    invoiceId: str(),
+    invoiceUrl: str(),
+    invoiceStatus: str(),
+  })
+  .openapi('AdminReservationDetail');
+
+export type AdminReservationDto = z.infer<typeof AdminReservationSchema>;
+
+/**
+ * The super-admin detail. Codes are shown (support staff may need them to unblock a handover),
+ * except to a super-admin who is the carrier of this very reservation.
+ */
+export function toAdminReservationDto(v: ReservationView, viewerId: number): AdminReservationDto {
+  const { r, a, sender, carrier } = v;
+  const showCodes = viewerId !== r.carrierId;
+  return {
+    id: r.id,
+    reservationNumber: r.reservationNumber,
+    idCreateur: r.carrierId,
+    idExpediteur: r.senderId,
+    statut: r.status,
+    annonceId: r.announcementId,
+    poidsReserve: fromGrams(r.reservedWeightG),
+    expediteur: toUserSummary(sender),
+    createurProfil: toUserSummary(carrier),
+    createur: fullName(carrier),
+    lieuArrivee: a.arrivalCity,
+    lieuDepart: a.departureCity,
+    dateDepart: a.departureDate,
+    dateArrivee: a.arrivalDate,
+    annonce: `${a.departureCity} - ${a.arrivalCity} (${a.departureDate})`,
+    codeDepot: showCodes ? r.depositCode : null,
+    createurEmail: carrier.email,
+    infosContenu: r.contentInfo,
+    codeLivraison: showCodes ? r.deliveryCode : null,
+    pointRdv: a.pickupPoint,
+    pointLivraison: a.deliveryPoint,
+    paymentId: r.paymentId,
+    authorizationId: r.authorizationId,
+    captureId: r.captureId,
+    refundId: r.refundId,
+    paymentStatus: r.paymentStatus,
+    paymentDate: r.paymentDate,
+    paymentApprovalUrl: r.paymentApprovalUrl,
+    reservationDate: r.createdAt,
+    items: v.items.map((i) => ({ categorieId: i.categoryId, nom: i.name, quantiteReserve: i.reservedQuantity, code: i.code })),
+    invoiceId: r.invoiceId,
+    invoiceUrl: r.invoiceUrl,
+    invoiceStatus: r.invoiceStatus,
+  };
+}

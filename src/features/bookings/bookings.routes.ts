@@ -1,0 +1,282 @@
+// /bookings (CONTRACT section 7, without payment, QR and code handover) and
+// /superadmin/reservations: thin handlers over bookings.service.ts.
+import { createRoute, z } from '@hono/zod-openapi';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { reservations } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { orderBy, PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { idempotency, idempotencyKeyOf } from '../../middleware/idempotency';
+import { IdParams } from '../../validation';
+import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
+import {
+  acceptReservation,
+  assertCanRead,
+  cancelReservation,
+  createBooking,
+  getReservationView,
+  listReservationViews,
+  recipientLink,
+  rejectReservation,
+} from './bookings.service';
+import { RESERVATION_STATUSES } from './reservation-state';
+
+const tags = ['Reservations'];
+const authed = { security: bearerSecurity, middleware: [requireAuth] };
+
+const optionalText = (max: number) => z.string().trim().max(max).nullish();
+
+/** Up to 3 decimals: kilograms are stored as integer grams. */
+const kilograms = z
+  .number()
+  .positive()
+  .max(100_000)
+  .refine((kg) => Math.abs(kg * 1000 - Math.round(kg * 1000)) < 1e-6, { message: 'At most 3 decimals (grams)' });
+
+const ItemInputSchema = z.object({
+  categoryId: z.number().int().positive(),
+  name: optionalText(120),
+  reservedQuantity: z.number().positive().max(10_000).default(1),
+  description: optionalText(1000),
+  weight: z.number().positive().max(100_000).nullish(),
+  lengthCm: z.number().positive().max(10_000).nullish(),
+  widthCm: z.number().positive().max(10_000).nullish(),
+  heightCm: z.number().positive().max(10_000).nullish(),
+  isFragile: z.boolean().default(false),
+  containsLiquids: z.boolean().default(false),
+  imageUrl: z.url().max(2000).nullish(),
+});
+
+const RecipientInputSchema = z
+  .object({
+    firstName: z.string().trim().min(1).max(100),
+    lastName: z.string().trim().min(1).max(100),
+    email: z.email().max(254).nullish(),
+    phone: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 ().-]{6,20}$/, 'Phone number: digits, spaces, + ( ) . - only')
+      .nullish(),
+    address: optionalText(300),
+    city: optionalText(100),
+    postalCode: optionalText(20),
+    instructions: optionalText(1000),
+  })
+  .refine((r) => Boolean(r.phone || r.email), { message: 'A phone number or an email is required', path: ['phone'] });
+
+const CreateBookingSchema = z
+  .object({
+    announcementId: z.number().int().positive(),
+    reservedWeight: kilograms.openapi({ description: 'Kilograms, up to 3 decimals', example: 2.5 }),
+    contentInfo: optionalText(1000),
+    items: z.array(ItemInputSchema).min(1).max(20),
+    recipient: RecipientInputSchema,
+  })
+  .openapi('CreateBooking');
+
+const CancelSchema = z.object({ reason: optionalText(500) }).openapi('CancelBooking');
+
+const StatusFilter = z.object({
+  status: z
+    .enum(RESERVATION_STATUSES)
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' }, description: 'Only reservations in this status' }),
+});
+
+const CarrierQuery = pageQuery({ sortable: ['reservationDate'], defaultSort: 'reservationDate,desc', defaultSize: 5 }).extend(
+  StatusFilter.shape,
+);
+const SORTABLE = ['createdAt', 'reservationDate', 'status', 'reservedWeight', 'totalAmount'] as const;
+const ListQuery = pageQuery({ sortable: SORTABLE, defaultSort: 'createdAt,desc' }).extend(StatusFilter.shape);
+
+const sortColumns = {
+  createdAt: reservations.createdAt,
+  reservationDate: reservations.createdAt,
+  status: reservations.status,
+  reservedWeight: reservations.reservedWeightG,
+  totalAmount: reservations.totalAmountCents,
+};
+
+const withStatus = (base: SQL | undefined, status?: (typeof RESERVATION_STATUSES)[number]) =>
+  status ? and(base, eq(reservations.status, status)) : base;
+
+const RecipientLinkSchema = z.object({ url: z.string(), token: z.string() }).openapi('RecipientLink');
+
+const actionResponses = { 200: jsonContent(ReservationSchema, 'The reservation after the change'), ...authErrorResponses(404, 409) };
+
+const actionRoute = (action: 'accept' | 'reject', summary: string) =>
+  createRoute({
+    method: 'post',
+    path: `/bookings/{id}/${action}`,
+    tags,
+    summary,
+    ...authed,
+    request: { params: IdParams },
+    responses: actionResponses,
+  });
+
+const cancelRoute = createRoute({
+  method: 'post',
+  path: '/bookings/{id}/cancel',
+  tags,
+  summary: 'Sender or carrier cancels before deposit; refund per CONTRACT section 7',
+  ...authed,
+  // The reason is optional, and so is the body.
+  request: { params: IdParams, body: { required: false, content: { 'application/json': { schema: CancelSchema } } } },
+  responses: actionResponses,
+});
+
+export const bookingsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/bookings',
+      tags,
+      summary: 'Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)',
+      description: 'Honours the Idempotency-Key header: same key and body within 24 h replays the first response.',
+      security: bearerSecurity,
+      middleware: [requireAuth, idempotency] as const,
+      request: {
+        headers: z.object({
+          'Idempotency-Key': z.string().optional().openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
+        }),
+        body: jsonBody(CreateBookingSchema),
+      },
+      responses: { 201: jsonContent(ReservationSchema, 'The new reservation'), ...authErrorResponses(404, 409, 422) },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const view = await createBooking(getDb(c.env), c.env, auth, c.req.valid('json'), idempotencyKeyOf(c));
+      return c.json(toReservationDto(view, auth.id), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/bookings/as-carrier',
+      tags,
+      summary: "Reservations on the caller's trips, newest first (Reservation page, default size 5)",
+      ...authed,
+      request: { query: CarrierQuery },
+      responses: { 200: jsonContent(ReservationPageSchema(ReservationSchema), 'Reservation page'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const q = c.req.valid('query');
+      const where = withStatus(eq(reservations.carrierId, auth.id), q.status);
+      const { rows, total } = await listReservationViews(getDb(c.env), where, orderBy(q.sort, sortColumns, reservations.id), q);
+      return c.json(toReservationPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/bookings/as-sender',
+      tags,
+      summary: "The caller's own bookings (page)",
+      ...authed,
+      request: { query: ListQuery },
+      responses: { 200: jsonContent(PageSchema(ReservationSchema, 'ReservationGenericPage'), 'Page of reservations'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const q = c.req.valid('query');
+      const where = withStatus(eq(reservations.senderId, auth.id), q.status);
+      const { rows, total } = await listReservationViews(getDb(c.env), where, orderBy(q.sort, sortColumns, reservations.id), q);
+      return c.json(toPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/bookings/{id}',
+      tags,
+      summary: 'One reservation (its sender, its carrier, admins); codes only for the sender',
+      ...authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(ReservationSchema, 'The reservation'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const view = await getReservationView(getDb(c.env), c.req.valid('param').id);
+      assertCanRead(auth, view.r);
+      return c.json(toReservationDto(view, auth.id), 200);
+    },
+  )
+  .openapi(actionRoute('accept', 'Carrier accepts a paid booking (PAID to CONFIRMED)'), async (c) => {
+    const auth = c.get('auth');
+    const db = getDb(c.env);
+    const updated = await acceptReservation(db, auth, c.req.valid('param').id);
+    return c.json(toReservationDto(await getReservationView(db, updated.id), auth.id), 200);
+  })
+  .openapi(actionRoute('reject', 'Carrier rejects a paid booking (PAID to REJECTED); the payment is released'), async (c) => {
+    const auth = c.get('auth');
+    const db = getDb(c.env);
+    const updated = await rejectReservation(db, c.env, auth, c.req.valid('param').id);
+    return c.json(toReservationDto(await getReservationView(db, updated.id), auth.id), 200);
+  })
+  .openapi(cancelRoute, async (c) => {
+    const auth = c.get('auth');
+    const db = getDb(c.env);
+    const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
+    const updated = await cancelReservation(db, c.env, auth, c.req.valid('param').id, body.reason ?? null);
+    return c.json(toReservationDto(await getReservationView(db, updated.id), auth.id), 200);
+  })
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/bookings/{id}/recipient-link',
+      tags,
+      summary: 'The public recipient page link to share with the recipient (sender only)',
+      ...authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(RecipientLinkSchema, 'Link and token'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await recipientLink(getDb(c.env), c.env, c.get('auth'), c.req.valid('param').id), 200),
+  );
+
+const superadmin = { security: bearerSecurity, middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] };
+
+export const superadminReservationsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/reservations',
+      tags: ['Super-admin'],
+      summary: 'Every reservation (page of super-admin details)',
+      ...superadmin,
+      request: { query: ListQuery },
+      responses: {
+        200: jsonContent(PageSchema(AdminReservationSchema, 'AdminReservationPage'), 'Page of reservations'),
+        ...authErrorResponses(),
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const { rows, total } = await listReservationViews(
+        getDb(c.env),
+        withStatus(undefined, q.status),
+        orderBy(q.sort, sortColumns, reservations.id),
+        q,
+      );
+      const viewer = c.get('auth').id;
+      return c.json(toPage(rows.map((v) => toAdminReservationDto(v, viewer)), total, q), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/reservations/{id}',
+      tags: ['Super-admin'],
+      summary: 'One reservation with the French field names of the specification',
+      ...superadmin,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AdminReservationSchema, 'Super-admin reservation detail'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const view = await getReservationView(getDb(c.env), c.req.valid('param').id);
+      return c.json(toAdminReservationDto(view, c.get('auth').id), 200);
+    },
+  );

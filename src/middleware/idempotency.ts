@@ -1,0 +1,85 @@
+// Idempotency-Key on creating POSTs (CONTRACT section 1), backed by KV. The key is scoped to the
+// caller and the request path; the same key with the same body within 24 h replays the first
+// response (same status, same body); with another body it is 409 INVALID_STATE. While the first
+// request runs, a duplicate is refused with 409 too. KV has no compare-and-set, so two duplicates
+// arriving at the same instant can both pass the KV check: handlers that create rows must also
+// hold a database-level guard (bookings store the key under a unique index) and throw
+// `idempotencyConflict()` when it fires, which this middleware never records as the answer.
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { AppError } from '../errors';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** KV's shortest TTL; a crashed request frees its key after this. */
+const PENDING_TTL_SECONDS = 60;
+const MAX_KEY_LENGTH = 255;
+
+type Stored =
+  | { state: 'pending'; bodyHash: string }
+  | { state: 'done'; bodyHash: string; status: number; body: string; contentType: string | null };
+
+const IN_PROGRESS_MESSAGE = 'A request with this Idempotency-Key is still being processed';
+
+/** A duplicate caught while the first request runs: never recorded as the key's answer. */
+class IdempotencyInProgress extends AppError {
+  constructor() {
+    super('INVALID_STATE', IN_PROGRESS_MESSAGE, {
+      suggestions: ['Retry later with the same Idempotency-Key to get the first response'],
+    });
+  }
+}
+
+/** Raised by a handler whose own database guard caught a concurrent duplicate. */
+export const idempotencyConflict = (): AppError => new IdempotencyInProgress();
+
+/** The caller's Idempotency-Key header, if any (validated by the middleware). */
+export const idempotencyKeyOf = (c: Context<AppEnv>): string | null => c.req.header(IDEMPOTENCY_HEADER) || null;
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Use after requireAuth (the key is scoped to `auth.id`; anonymous callers share the `anon` scope). */
+export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new AppError('INVALID_ARGUMENT', `${IDEMPOTENCY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`, {
+      fieldErrors: [{ field: IDEMPOTENCY_HEADER, message: 'length out of range', rejectedValue: key }],
+    });
+  }
+  const caller = c.get('auth')?.id ?? 'anon';
+  const kvKey = `idem:${caller}:${c.req.method}:${c.req.path}:${await sha256Hex(key)}`;
+  const bodyHash = await sha256Hex(await c.req.text());
+
+  const existing = await c.env.KV.get<Stored>(kvKey, 'json');
+  if (existing) {
+    if (existing.bodyHash !== bodyHash) {
+      throw new AppError('INVALID_STATE', `${IDEMPOTENCY_HEADER} was already used with another request body`, {
+        suggestions: ['Use a new Idempotency-Key for a different request'],
+      });
+    }
+    if (existing.state === 'pending') throw idempotencyConflict();
+    const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
+    if (existing.contentType) headers['Content-Type'] = existing.contentType;
+    return c.body(existing.body, existing.status as 200, headers);
+  }
+
+  await c.env.KV.put(kvKey, JSON.stringify({ state: 'pending', bodyHash } satisfies Stored), {
+    expirationTtl: PENDING_TTL_SECONDS,
+  });
+  await next();
+
+  // Server failures and lost races are not answers worth replaying: free the key instead.
+  const lostRace = c.error instanceof IdempotencyInProgress;
+  if (c.res.status >= 500 || lostRace) {
+    if (!lostRace) await c.env.KV.delete(kvKey);
+    return;
+  }
+  const body = await c.res.clone().text();
+  const record: Stored = { state: 'done', bodyHash, status: c.res.status, body, contentType: c.res.headers.get('Content-Type') };
+  await c.env.KV.put(kvKey, JSON.stringify(record), { expirationTtl: IDEMPOTENCY_TTL_SECONDS });
+});

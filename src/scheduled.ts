@@ -1,0 +1,23 @@
+// The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
+import { getDb } from './db/client';
+import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
+import { runReservationExpiry } from './features/bookings/bookings.jobs';
+
+type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
+
+export const SCHEDULED_JOBS: Record<string, Job> = {
+  closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(getDb(env)),
+  reservationExpiry: (env, at) => runReservationExpiry(env, at),
+};
+
+export async function runScheduledJobs(env: Env, scheduledTime: number) {
+  await Promise.all(
+    Object.entries(SCHEDULED_JOBS).map(async ([name, job]) => {
+      try {
+        await job(env, scheduledTime);
+      } catch (err) {
+        console.error(JSON.stringify({ level: 'error', job: name, error: err instanceof Error ? err.message : String(err) }));
+      }
+    }),
+  );
+}
