@@ -7,9 +7,12 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
+import { adminUsersRouter } from './features/admin-users/admin-users.routes';
+import { authRouter } from './features/auth/auth.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
+import { usersRouter } from './features/users/users.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -56,6 +59,9 @@ export function createApp() {
 
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
+  app.route(API_PREFIX, authRouter);
+  app.route(API_PREFIX, usersRouter);
+  app.route(API_PREFIX, adminUsersRouter);
 
   registerDocs(app);
 
