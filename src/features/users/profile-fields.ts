@@ -23,7 +23,8 @@ export const ProfileFields = {
     .openapi({ example: '+33612345678' }),
   birthDate: z.iso
     .date()
-    .refine((d) => d >= '1900-01-01' && d < today(), 'must be a past date')
+    // Only well-formed dates reach the range check, so a malformed one reports one error.
+    .refine((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || (d >= '1900-01-01' && d < today()), 'must be a past date')
     .openapi({ example: '1990-04-21' }),
   nationality: z
     .string()
