@@ -562,7 +562,6 @@ describe('social login', () => {
       await signIdToken(google, { ...base, issuer: 'https://evil.example' }),
       await signIdToken(google, { ...base, expiresInSeconds: -60 }),
       await signIdToken(impostor, base),
-      await signIdToken(google, { ...base, emailVerified: false }),
       'not-a-token',
     ];
     for (const idToken of bad) {
@@ -576,7 +575,24 @@ describe('social login', () => {
         suggestions: ['Sign in with Google again to obtain a fresh token'],
       });
     }
+    const unverified = await post('/v1/api/auth/oauth2/google', { idToken: await signIdToken(google, { ...base, emailVerified: false }) });
+    expect(unverified.status).toBe(401);
+    expect(unverified.body).toMatchObject({ errorCode: 'AUTHENTICATION_ERROR', message: 'The Google account has no verified email address' });
     expect(await db.select().from(users).where(eq(users.email, base.email))).toEqual([]);
+  });
+
+  it('a linked Apple subject signs in again without an email claim', async () => {
+    const { apple } = await setup();
+    const subject = `apple.${crypto.randomUUID()}`;
+    const first = await post('/v1/api/auth/oauth2/apple', {
+      identityToken: await signIdToken(apple, { issuer: APPLE.iss, audience: APPLE.aud, subject, email: uniqueEmail('a'), emailVerified: 'true' }),
+    });
+    expect(first.status).toBe(200);
+    const again = await post('/v1/api/auth/oauth2/apple', {
+      identityToken: await signIdToken(apple, { issuer: APPLE.iss, audience: APPLE.aud, subject }),
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).toBe(first.body.user.id);
   });
 
   it('an Apple token is verified the same way; names come from the body on first sign-in', async () => {
@@ -679,6 +695,22 @@ describe('rate limits', () => {
     const forgot = await untilLimited(5, () => post('/v1/api/auth/password/forgot', { email }));
     expect(forgot.statuses.slice(0, 5)).toEqual([202, 202, 202, 202, 202]);
     expect(forgot.res.headers.get('Retry-After')).toBe('60');
+  });
+});
+
+describe('housekeeping', () => {
+  it('the cron purges sessions, one-time tokens and outbox mail long past their use', async () => {
+    const reg = await registerUser();
+    const { purgeExpiredIdentityRecords } = await import('../src/features/auth/identity-cleanup');
+    const countFor = async () => ({
+      sessions: (await db.select().from(sessions).where(eq(sessions.userId, reg.id))).length,
+      tokens: (await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, reg.id))).length,
+      mail: (await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, reg.email))).length,
+    });
+    await purgeExpiredIdentityRecords(db);
+    expect(await countFor()).toEqual({ sessions: 1, tokens: 1, mail: 1 });
+    await purgeExpiredIdentityRecords(db, Date.now() + 9 * 24 * 3600 * 1000);
+    expect(await countFor()).toEqual({ sessions: 0, tokens: 0, mail: 0 });
   });
 });
 

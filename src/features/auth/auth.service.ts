@@ -155,10 +155,17 @@ export async function socialLogin(
     .from(users)
     .where(and(eq(subjectColumn, identity.subject), isNull(users.deletedAt)));
   if (!user) {
+    // Creating or linking an account needs an address the provider vouches for.
+    if (!identity.email) {
+      throw new AppError('AUTHENTICATION_ERROR', `The ${providerName(identity)} account has no verified email address`, {
+        suggestions: ['Verify the email address with the provider, then sign in again'],
+      });
+    }
     const byEmail = await findActiveByEmail(db, identity.email);
     if (byEmail) {
+      if (!byEmail.enabled) throw suspended();
       if (byEmail[subjectKey] && byEmail[subjectKey] !== identity.subject) {
-        throw new AppError('AUTHENTICATION_ERROR', `This account is linked to another ${identity.provider === 'GOOGLE' ? 'Google' : 'Apple'} identity`);
+        throw new AppError('AUTHENTICATION_ERROR', `This account is linked to another ${providerName(identity)} identity`);
       }
       const unverified = !byEmail.emailVerified;
       [user] = await db
@@ -208,6 +215,8 @@ export async function socialLogin(
   const pair = await openSession(env, db, user, identity.provider);
   return { ...pair, user: { ...user, lastLoginAt: loggedInAt } };
 }
+
+const providerName = (identity: SocialIdentity) => (identity.provider === 'GOOGLE' ? 'Google' : 'Apple');
 
 export async function verifyEmail(db: Db, token: string, ip: string | null): Promise<void> {
   const userId = await consumeOneTimeToken(db, token, 'EMAIL_VERIFICATION');

@@ -9,7 +9,8 @@ export interface SocialIdentity {
   provider: SocialProvider;
   /** The provider's stable user id (`sub`). */
   subject: string;
-  email: string;
+  /** The email, only when the provider says it is verified (Apple may omit it after the first sign-in). */
+  email: string | null;
   givenName?: string;
   familyName?: string;
 }
@@ -66,12 +67,10 @@ const isTrue = (value: unknown) => value === true || value === 'true';
 
 function identity(provider: SocialProvider, payload: JWTPayload): SocialIdentity {
   const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
-  if (!email) throw new SocialTokenError('token carries no email');
-  if (!isTrue(payload.email_verified)) throw new SocialTokenError('email not verified by the provider');
   return {
     provider,
     subject: String(payload.sub),
-    email,
+    email: email && isTrue(payload.email_verified) ? email : null,
     givenName: typeof payload.given_name === 'string' ? payload.given_name : undefined,
     familyName: typeof payload.family_name === 'string' ? payload.family_name : undefined,
   };
