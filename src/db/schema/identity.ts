@@ -16,8 +16,8 @@ export const sessions = sqliteTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    /** PASSWORD, GOOGLE or APPLE: how the session was opened. */
-    method: text('method', { enum: ['PASSWORD', 'GOOGLE', 'APPLE', 'REGISTER', 'PASSWORD_CHANGE'] }).notNull(),
+    /** How the session was opened. */
+    method: text('method', { enum: ['PASSWORD', 'GOOGLE', 'APPLE', 'REGISTER'] }).notNull(),
     refreshJti: text('refresh_jti').notNull(),
     refreshExp: integer('refresh_exp').notNull(),
     accessJti: text('access_jti').notNull(),
