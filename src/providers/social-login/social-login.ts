@@ -58,7 +58,11 @@ async function verify(token: string, config: ProviderConfig): Promise<JWTPayload
     });
     return payload;
   } catch (err) {
-    throw new SocialTokenError(err instanceof Error ? err.name : 'verification failed');
+    // The reason (e.g. JWTExpired, JWTClaimValidationFailed, JWKSTimeout) helps operators tell a
+    // provider outage from bad tokens; the token itself is never logged.
+    const reason = err instanceof Error ? err.name : 'verification failed';
+    console.warn(JSON.stringify({ level: 'warn', event: 'social_login.refused', jwksUrl: config.jwksUrl, reason }));
+    throw new SocialTokenError(reason);
   }
 }
 
