@@ -11,6 +11,8 @@ import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
 import { categoriesRouter } from './features/categories/categories.routes';
 import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
+import { adminUsersRouter } from './features/admin-users/admin-users.routes';
+import { authRouter } from './features/auth/auth.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
@@ -21,6 +23,7 @@ import { reviewsRouter } from './features/reviews/reviews.routes';
 import { notificationsRouter } from './features/notifications/notifications.routes';
 import { referenceRouter } from './features/reference/reference.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
+import { usersRouter } from './features/users/users.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -79,6 +82,9 @@ export function createApp() {
   app.route('/', recipientPageRouter);
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);
+  app.route(API_PREFIX, authRouter);
+  app.route(API_PREFIX, usersRouter);
+  app.route(API_PREFIX, adminUsersRouter);
 
   registerDocs(app);
 

@@ -9,6 +9,8 @@ export interface AuthUser {
   /** Access token id and expiry, so logout can blacklist exactly this token. */
   jti: string;
   exp: number;
+  /** The login session (refresh-token family) the access token belongs to. */
+  sid?: string;
 }
 
 export interface AppEnv {

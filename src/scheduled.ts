@@ -1,6 +1,7 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
 import { getDb } from './db/client';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
+import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
 
 type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
@@ -8,6 +9,7 @@ type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
 export const SCHEDULED_JOBS: Record<string, Job> = {
   closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(getDb(env)),
   reservationExpiry: (env, at) => runReservationExpiry(env, at),
+  purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(getDb(env)),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {

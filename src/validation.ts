@@ -22,7 +22,7 @@ export function toValidationError(issues: readonly Issue[], raw: unknown, target
   const fieldErrors: FieldError[] = issues.map((issue) => ({
     field: fieldName(issue, target),
     message: issue.message,
-    rejectedValue: valueAt(raw, issue.path) ?? null,
+    rejectedValue: rejectedValue(raw, issue.path),
   }));
   const code = errorCodeFor(issues, raw, target);
   return new AppError(code, messageFor(code, target, fieldErrors), {
@@ -74,6 +74,17 @@ function fieldName(issue: Issue, target: string): string {
   const keys = (issue as { keys?: string[] }).keys;
   if (keys?.length) return keys.join(',');
   return target === 'json' ? 'body' : target;
+}
+
+/** Passwords and tokens are never echoed back, not even to their sender. */
+const REDACTED = '[redacted]';
+const SECRET_FIELD = /password|token|secret/i;
+const isSecretField = (path: readonly PropertyKey[]) => path.some((key) => typeof key === 'string' && SECRET_FIELD.test(key));
+
+function rejectedValue(raw: unknown, path: readonly PropertyKey[]): unknown {
+  const value = valueAt(raw, path);
+  if (value === undefined) return null;
+  return isSecretField(path) ? REDACTED : value;
 }
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {

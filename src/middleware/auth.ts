@@ -26,7 +26,7 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const claims = await verifyToken(c.env, match[1], 'access');
   if (!claims) throw unauthorized('Access token is invalid or expired');
   if (await isTokenRevoked(c.env.KV, claims)) throw unauthorized('Access token has been revoked');
-  c.set('auth', { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp });
+  c.set('auth', { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp, sid: claims.sid });
   await next();
 });
 

@@ -5,3 +5,4 @@ export * from './reservations';
 export * from './notifications';
 export * from './community';
 export * from './alerts';
+export * from './identity';

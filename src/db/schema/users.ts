@@ -25,6 +25,10 @@ export const users = sqliteTable(
     appleSubject: text('apple_subject'),
     connectedAccountId: text('connected_account_id'),
     agencyId: integer('agency_id'),
+    /** Set while an administrator has suspended the account (enabled = false). */
+    suspendedAt: text('suspended_at'),
+    suspensionReason: text('suspension_reason'),
+    lastLoginAt: text('last_login_at'),
     deletedAt: text('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -33,6 +37,7 @@ export const users = sqliteTable(
     uniqueIndex('users_email_unique').on(t.email),
     uniqueIndex('users_google_subject_unique').on(t.googleSubject),
     uniqueIndex('users_apple_subject_unique').on(t.appleSubject),
+    uniqueIndex('users_username_unique').on(t.username),
     index('users_created_at_idx').on(t.createdAt),
   ],
 );

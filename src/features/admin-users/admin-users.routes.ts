@@ -1,0 +1,157 @@
+// User administration (CONTRACT section 14): /admin/users for admins, /superadmin/users/{id}/roles
+// for super-admins.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
+import { ROLES, requireAuth, requireRole } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { clientIp } from '../audit/audit';
+import { UserSchema, toUsers } from '../users/user-summary';
+import { USER_SORT_FIELDS, activateUser, changeRolesAsSuperAdmin, getUser, listUsers, suspendUser } from './admin-users.service';
+
+export const AdminUserSchema = UserSchema.extend({
+  createdAt: z.string().openapi({ format: 'date-time' }),
+  updatedAt: z.string().openapi({ format: 'date-time' }),
+  lastLoginAt: z.string().nullable().openapi({ format: 'date-time' }),
+  suspendedAt: z.string().nullable().openapi({ format: 'date-time' }),
+  suspensionReason: z.string().nullable(),
+  deletedAt: z.string().nullable().openapi({ format: 'date-time' }),
+}).openapi('AdminUser');
+
+const bool = (name: string, description: string) =>
+  z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .openapi({ param: { name, in: 'query' }, type: 'boolean', description });
+
+const UserListQuery = pageQuery({ sortable: USER_SORT_FIELDS, defaultSort: 'createdAt,desc' }).extend({
+  q: z.string().trim().min(1).max(100).optional().openapi({
+    param: { name: 'q', in: 'query' },
+    description: 'Case-insensitive search in email, first name, last name and username',
+  }),
+  role: z.enum(ROLES).optional().openapi({ param: { name: 'role', in: 'query' }, description: 'Users holding this role' }),
+  kycStatus: z.enum(['NOT_VERIFIED', 'PENDING', 'VERIFIED']).optional().openapi({ param: { name: 'kycStatus', in: 'query' } }),
+  enabled: bool('enabled', 'false = suspended or deleted accounts'),
+  emailVerified: bool('emailVerified', 'Filter on email verification'),
+  deleted: bool('deleted', 'true = deleted (anonymised) accounts only; false = live accounts only'),
+});
+
+const SuspendSchema = z
+  .object({ reason: z.string().trim().min(1).max(500).optional().openapi({ description: 'Shown to other administrators' }) })
+  .openapi('SuspendUserRequest');
+
+const RolesSchema = z
+  .object({
+    roles: z.array(z.enum(ROLES)).max(ROLES.length).openapi({ description: 'The complete set of roles; ROLE_CLIENT is always kept' }),
+  })
+  .openapi('SetRolesRequest');
+
+const TAGS = ['Administration'];
+
+type Db = ReturnType<typeof getDb>;
+async function toAdminUsers(db: Db, rows: UserRow[]) {
+  const dtos = await toUsers(db, rows);
+  return rows.map((row, i) => ({
+    ...dtos[i],
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    lastLoginAt: row.lastLoginAt,
+    suspendedAt: row.suspendedAt,
+    suspensionReason: row.suspensionReason,
+    deletedAt: row.deletedAt,
+  }));
+}
+const toAdminUser = async (db: Db, row: UserRow) => (await toAdminUsers(db, [row]))[0];
+
+
+export const adminUsersRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/users',
+      tags: TAGS,
+      summary: 'List users (page, filters)',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { query: UserListQuery },
+      responses: { 200: jsonContent(PageSchema(AdminUserSchema, 'AdminUserPage'), 'Page of users'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { page, size, sort, ...filters } = c.req.valid('query');
+      const db = getDb(c.env);
+      const { rows, total } = await listUsers(db, filters, { page, size, sort });
+      return c.json(toPage(await toAdminUsers(db, rows), total, { page, size }), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/users/{id}',
+      tags: TAGS,
+      summary: 'One user, with administrative fields',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AdminUserSchema, 'The user'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      return c.json(await toAdminUser(db, await getUser(db, c.req.valid('param').id)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/users/{id}/suspend',
+      tags: TAGS,
+      summary: "Suspend a user: logins refused, every token revoked (administrators: super-admin only)",
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { params: IdParams, body: { ...jsonBody(SuspendSchema), required: false } },
+      responses: { 200: jsonContent(AdminUserSchema, 'The suspended user'), ...authErrorResponses(404, 409, 422) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const { reason } = c.req.valid('json') ?? {};
+      const row = await suspendUser(c.env, db, c.get('auth'), c.req.valid('param').id, reason ?? null, clientIp(c));
+      return c.json(await toAdminUser(db, row), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/users/{id}/activate',
+      tags: TAGS,
+      summary: 'Lift a suspension',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AdminUserSchema, 'The reactivated user'), ...authErrorResponses(404, 409, 422) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const row = await activateUser(db, c.get('auth'), c.req.valid('param').id, clientIp(c));
+      return c.json(await toAdminUser(db, row), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/superadmin/users/{id}/roles',
+      tags: TAGS,
+      summary: "Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh)",
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      request: { params: IdParams, body: jsonBody(RolesSchema) },
+      responses: { 200: jsonContent(AdminUserSchema, 'The user with the new roles'), ...authErrorResponses(404, 409, 422) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const row = await changeRolesAsSuperAdmin(c.env, db, c.get('auth'), c.req.valid('param').id, c.req.valid('json').roles, clientIp(c));
+      return c.json(await toAdminUser(db, row), 200);
+    },
+  );

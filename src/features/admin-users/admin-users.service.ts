@@ -1,0 +1,170 @@
+// User administration: list and read accounts, suspend and activate them (admins), set roles
+// (super-admins). Every change is one conditional UPDATE batched with its audit entry; removing
+// access (suspension, a role taken away) revokes the user's tokens.
+import { and, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users, type UserRow } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError, accessDenied, businessRule, invalidState, notFound } from '../../errors';
+import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
+import { ROLES, hasRole, type Role } from '../../middleware/auth';
+import { auditInsertIfChanged } from '../audit/audit';
+import { loadUser } from '../auth/auth.service';
+import { revokeAllUserTokens } from '../auth/sessions';
+
+export const USER_SORT_FIELDS = ['createdAt', 'email', 'lastName', 'lastLoginAt', 'id'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+export interface UserFilters {
+  q?: string;
+  role?: Role;
+  enabled?: boolean;
+  kycStatus?: UserRow['kycStatus'];
+  emailVerified?: boolean;
+  deleted?: boolean;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+function filterConditions(f: UserFilters): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (f.q) {
+    const pattern = `%${escapeLike(f.q.toLowerCase())}%`;
+    conditions.push(
+      or(
+        sql`${users.email} LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${users.firstName}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${users.lastName}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(coalesce(${users.username}, '')) LIKE ${pattern} ESCAPE '\\'`,
+      ),
+    );
+  }
+  if (f.role) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${users.roles}) WHERE json_each.value = ${f.role})`);
+  if (f.enabled !== undefined) conditions.push(eq(users.enabled, f.enabled));
+  if (f.kycStatus) conditions.push(eq(users.kycStatus, f.kycStatus));
+  if (f.emailVerified !== undefined) conditions.push(eq(users.emailVerified, f.emailVerified));
+  if (f.deleted !== undefined) conditions.push(f.deleted ? sql`${users.deletedAt} IS NOT NULL` : isNull(users.deletedAt));
+  return and(...conditions);
+}
+
+export async function listUsers(db: Db, filters: UserFilters, page: PageParams<UserSortField>) {
+  const where = filterConditions(filters);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(
+        ...orderBy(
+          page.sort,
+          { createdAt: users.createdAt, email: users.email, lastName: users.lastName, lastLoginAt: users.lastLoginAt, id: users.id },
+          users.id,
+        ),
+      )
+      .limit(page.size)
+      .offset(offsetOf(page)),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return { rows, total };
+}
+
+export async function getUser(db: Db, id: number): Promise<UserRow> {
+  const user = await loadUser(db, id);
+  if (!user) throw notFound('User', id);
+  return user;
+}
+
+const STAFF_ROLES: Role[] = ['ROLE_ADMIN', 'ROLE_SUPERADMIN'];
+
+/** Only a super-admin may act on another staff account; nobody suspends themselves. */
+function assertCanModerate(auth: AuthUser, target: UserRow) {
+  if (target.id === auth.id) throw businessRule('You cannot suspend or activate your own account');
+  const targetIsStaff = target.roles.some((r) => STAFF_ROLES.includes(r as Role));
+  if (targetIsStaff && !auth.roles.includes('ROLE_SUPERADMIN')) {
+    throw accessDenied('Only a super-administrator can suspend or activate an administrator');
+  }
+  if (target.deletedAt) throw invalidState('The account has been deleted');
+}
+
+export async function suspendUser(env: Env, db: Db, auth: AuthUser, id: number, reason: string | null, ip: string | null) {
+  const target = await getUser(db, id);
+  assertCanModerate(auth, target);
+  const now = new Date().toISOString();
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ enabled: false, suspendedAt: now, suspensionReason: reason, updatedAt: now })
+      .where(and(eq(users.id, id), eq(users.enabled, true), isNull(users.deletedAt)))
+      .returning(),
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: id, ip, details: { reason } }),
+  ]);
+  if (updated.length !== 1) throw invalidState('The account is already suspended');
+  await revokeAllUserTokens(env, db, id, 'SUSPENDED');
+  return updated[0];
+}
+
+export async function activateUser(db: Db, auth: AuthUser, id: number, ip: string | null) {
+  const target = await getUser(db, id);
+  assertCanModerate(auth, target);
+  const now = new Date().toISOString();
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ enabled: true, suspendedAt: null, suspensionReason: null, updatedAt: now })
+      .where(and(eq(users.id, id), eq(users.enabled, false), isNull(users.deletedAt)))
+      .returning(),
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'USER_ACTIVATED', targetType: 'USER', targetId: id, ip }),
+  ]);
+  if (updated.length !== 1) throw invalidState('The account is not suspended');
+  return updated[0];
+}
+
+/** ROLE_CLIENT always, no duplicates, in the canonical order of ROLES. */
+export const normalizeRoles = (roles: readonly string[]): Role[] =>
+  ROLES.filter((r) => r === 'ROLE_CLIENT' || roles.includes(r));
+
+/**
+ * Sets a user's roles (compare-and-set on the previous value). Used by the super-admin endpoint
+ * and by features that grant or remove a role (KYC, agencies): a removed role revokes the
+ * user's tokens, a granted one applies from the next refresh.
+ */
+export async function setUserRoles(
+  env: Env,
+  db: Db,
+  actor: { id: number | null; ip?: string | null },
+  id: number,
+  requested: readonly string[],
+): Promise<UserRow> {
+  const target = await getUser(db, id);
+  if (target.deletedAt) throw invalidState('The account has been deleted');
+  const roles = normalizeRoles(requested);
+  const before = target.roles;
+  const removed = before.filter((r) => !roles.includes(r as Role));
+  const added = roles.filter((r) => !before.includes(r));
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ roles, updatedAt: new Date().toISOString() })
+      .where(and(eq(users.id, id), sql`json(${users.roles}) = json(${JSON.stringify(before)})`))
+      .returning(),
+    auditInsertIfChanged(db, {
+      actorId: actor.id,
+      action: 'ROLES_CHANGED',
+      targetType: 'USER',
+      targetId: id,
+      ip: actor.ip,
+      details: { before, after: roles, added, removed },
+    }),
+  ]);
+  if (updated.length !== 1) throw new AppError('INVALID_STATE', 'The roles were changed concurrently; retry');
+  if (removed.length > 0) await revokeAllUserTokens(env, db, id, 'ROLES_CHANGED');
+  return updated[0];
+}
+
+export async function changeRolesAsSuperAdmin(env: Env, db: Db, auth: AuthUser, id: number, requested: readonly string[], ip: string | null) {
+  if (id === auth.id && !requested.includes('ROLE_SUPERADMIN')) {
+    throw businessRule('You cannot remove your own super-administrator role');
+  }
+  if (!hasRole(auth, 'ROLE_SUPERADMIN')) throw accessDenied();
+  return setUserRoles(env, db, { id: auth.id, ip }, id, requested);
+}

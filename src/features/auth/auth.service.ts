@@ -1,0 +1,292 @@
+// Accounts and credentials: registration, password login, social login, email verification,
+// password forgot/reset/change. Every path that issues tokens goes through sessions.ts.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { users, type UserRow } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError } from '../../errors';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { createMailer } from '../../providers/mailer/mailer';
+import type { SocialIdentity } from '../../providers/social-login/social-login';
+import { audit, auditInsert } from '../audit/audit';
+import { normalizeEmail } from '../users/profile-fields';
+import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
+import { openSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber?: string;
+  username?: string;
+  birthDate?: string;
+  nationality?: string;
+}
+
+export interface AuthResult extends TokenPair {
+  user: UserRow;
+}
+
+const invalidCredentials = () =>
+  new AppError('AUTHENTICATION_ERROR', 'Invalid email or password', {
+    suggestions: ['Check the email and password, or reset the password with /v1/api/auth/password/forgot'],
+  });
+
+const suspended = () =>
+  new AppError('ACCESS_DENIED', 'This account is suspended', { suggestions: ['Contact support to reactivate the account'] });
+
+const nowIso = () => new Date().toISOString();
+
+async function findActiveByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)));
+  return row;
+}
+
+export async function loadUser(db: Db, id: number) {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** 409 ALREADY_EXISTS naming the taken field, for a failed insert or update on users. */
+export function uniqueConflict(err: unknown): AppError | null {
+  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : err);
+  if (!text.includes('UNIQUE constraint failed')) return null;
+  const field = text.includes('users.username') ? 'username' : 'email';
+  return new AppError('ALREADY_EXISTS', `An account with this ${field} already exists`, {
+    suggestions: field === 'email' ? ['Log in, or reset the password if it is forgotten'] : ['Choose another username'],
+  });
+}
+
+async function sendVerificationEmail(env: Env, db: Db, user: { id: number; email: string }) {
+  const token = await issueOneTimeToken(db, user.id, 'EMAIL_VERIFICATION');
+  await createMailer(db).send({
+    to: user.email,
+    template: 'EMAIL_VERIFICATION',
+    subject: 'Confirm your email address',
+    text: `Confirm your email address: ${env.PUBLIC_BASE_URL}/verify-email?token=${token}\nThe link is valid for one hour.`,
+  });
+}
+
+export async function register(env: Env, db: Db, input: RegisterInput, ip: string | null): Promise<AuthResult> {
+  const email = normalizeEmail(input.email);
+  if (await findActiveByEmail(db, email)) throw uniqueConflict('UNIQUE constraint failed: users.email')!;
+  const passwordHash = await hashPassword(input.password);
+  let user: UserRow;
+  try {
+    [user] = await db
+      .insert(users)
+      .values({
+        email,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phoneNumber: input.phoneNumber ?? null,
+        username: input.username ?? null,
+        birthDate: input.birthDate ?? null,
+        nationality: input.nationality ?? null,
+        roles: ['ROLE_CLIENT'],
+        lastLoginAt: nowIso(),
+      })
+      .returning();
+  } catch (err) {
+    throw uniqueConflict(err) ?? err;
+  }
+  await sendVerificationEmail(env, db, user);
+  const pair = await openSession(env, db, user, 'REGISTER');
+  await audit(db, { actorId: user.id, action: 'USER_REGISTERED', targetType: 'USER', targetId: user.id, ip });
+  return { ...pair, user };
+}
+
+export async function login(env: Env, db: Db, input: { email: string; password: string }, ip: string | null): Promise<AuthResult> {
+  const email = normalizeEmail(input.email);
+  const user = await findActiveByEmail(db, email);
+  // Unknown emails and password-less (social) accounts verify against a dummy hash: same cost.
+  const check = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !user.passwordHash || !check.valid) {
+    await audit(db, {
+      actorId: user?.id ?? null,
+      action: 'LOGIN_FAILURE',
+      targetType: 'USER',
+      targetId: user?.id,
+      ip,
+      details: user ? { reason: 'wrong password' } : { reason: 'unknown email', email },
+    });
+    throw invalidCredentials();
+  }
+  if (!user.enabled) {
+    await audit(db, { actorId: user.id, action: 'LOGIN_FAILURE', targetType: 'USER', targetId: user.id, ip, details: { reason: 'suspended' } });
+    throw suspended();
+  }
+  const loggedInAt = nowIso();
+  const update: Partial<typeof users.$inferInsert> = { lastLoginAt: loggedInAt };
+  // Hashes made with weaker parameters than today's are upgraded now that we hold the password.
+  if (check.needsRehash) update.passwordHash = await hashPassword(input.password);
+  await db.batch([
+    db.update(users).set(update).where(eq(users.id, user.id)),
+    auditInsert(db, { actorId: user.id, action: 'LOGIN_SUCCESS', targetType: 'USER', targetId: user.id, ip }),
+  ]);
+  const pair = await openSession(env, db, user, 'PASSWORD');
+  return { ...pair, user: { ...user, lastLoginAt: loggedInAt } };
+}
+
+/**
+ * Social login: the account holding this provider subject, else the account with the verified
+ * email (linked now), else a new account. Linking to an account whose email was never verified
+ * drops its password and sessions: whoever registered that address without proving it loses
+ * access (pre-hijacking defence).
+ */
+export async function socialLogin(
+  env: Env,
+  db: Db,
+  identity: SocialIdentity,
+  names: { firstName?: string; lastName?: string },
+  ip: string | null,
+): Promise<AuthResult> {
+  const subjectColumn = identity.provider === 'GOOGLE' ? users.googleSubject : users.appleSubject;
+  const subjectKey = identity.provider === 'GOOGLE' ? 'googleSubject' : 'appleSubject';
+  let outcome: 'existing' | 'linked' | 'created' = 'existing';
+
+  let [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(subjectColumn, identity.subject), isNull(users.deletedAt)));
+  if (!user) {
+    // Creating or linking an account needs an address the provider vouches for.
+    if (!identity.email) {
+      throw new AppError('AUTHENTICATION_ERROR', `The ${providerName(identity)} account has no verified email address`, {
+        suggestions: ['Verify the email address with the provider, then sign in again'],
+      });
+    }
+    const byEmail = await findActiveByEmail(db, identity.email);
+    if (byEmail) {
+      if (!byEmail.enabled) throw suspended();
+      if (byEmail[subjectKey] && byEmail[subjectKey] !== identity.subject) {
+        throw new AppError('AUTHENTICATION_ERROR', `This account is linked to another ${providerName(identity)} identity`);
+      }
+      const unverified = !byEmail.emailVerified;
+      [user] = await db
+        .update(users)
+        .set({
+          [subjectKey]: identity.subject,
+          emailVerified: true,
+          ...(unverified ? { passwordHash: null } : {}),
+          updatedAt: nowIso(),
+        })
+        .where(eq(users.id, byEmail.id))
+        .returning();
+      if (unverified) await revokeAllUserTokens(env, db, user.id, 'PASSWORD_RESET');
+      outcome = 'linked';
+    } else {
+      try {
+        [user] = await db
+          .insert(users)
+          .values({
+            email: identity.email,
+            firstName: names.firstName?.trim() || identity.givenName || 'Member',
+            lastName: names.lastName?.trim() || identity.familyName || '',
+            [subjectKey]: identity.subject,
+            emailVerified: true,
+            roles: ['ROLE_CLIENT'],
+          })
+          .returning();
+      } catch (err) {
+        throw uniqueConflict(err) ?? err;
+      }
+      outcome = 'created';
+    }
+  }
+  if (!user.enabled) throw suspended();
+  const loggedInAt = nowIso();
+  await db.batch([
+    db.update(users).set({ lastLoginAt: loggedInAt }).where(eq(users.id, user.id)),
+    auditInsert(db, {
+      actorId: user.id,
+      action: 'SOCIAL_LOGIN',
+      targetType: 'USER',
+      targetId: user.id,
+      ip,
+      details: { provider: identity.provider, outcome },
+    }),
+  ]);
+  const pair = await openSession(env, db, user, identity.provider);
+  return { ...pair, user: { ...user, lastLoginAt: loggedInAt } };
+}
+
+const providerName = (identity: SocialIdentity) => (identity.provider === 'GOOGLE' ? 'Google' : 'Apple');
+
+export async function verifyEmail(db: Db, token: string, ip: string | null): Promise<void> {
+  const userId = await consumeOneTimeToken(db, token, 'EMAIL_VERIFICATION');
+  await db.batch([
+    db.update(users).set({ emailVerified: true, updatedAt: nowIso() }).where(eq(users.id, userId)),
+    auditInsert(db, { actorId: userId, action: 'EMAIL_VERIFIED', targetType: 'USER', targetId: userId, ip }),
+  ]);
+}
+
+export async function resendVerification(env: Env, db: Db, userId: number): Promise<void> {
+  const user = await loadUser(db, userId);
+  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+  if (user.emailVerified) throw new AppError('INVALID_STATE', 'The email address is already verified');
+  await sendVerificationEmail(env, db, user);
+}
+
+/** Sends a reset link when the email belongs to an account; says nothing either way. */
+export async function forgotPassword(env: Env, db: Db, emailInput: string, ip: string | null): Promise<void> {
+  const user = await findActiveByEmail(db, normalizeEmail(emailInput));
+  if (!user) return;
+  const token = await issueOneTimeToken(db, user.id, 'PASSWORD_RESET');
+  await createMailer(db).send({
+    to: user.email,
+    template: 'PASSWORD_RESET',
+    subject: 'Reset your password',
+    text: `Choose a new password: ${env.PUBLIC_BASE_URL}/reset-password?token=${token}\nThe link is valid for one hour. If you did not ask for it, ignore this message.`,
+  });
+  await audit(db, { actorId: user.id, action: 'PASSWORD_RESET_REQUESTED', targetType: 'USER', targetId: user.id, ip });
+}
+
+/** Sets a new password from a reset token and revokes every session of the account. */
+export async function resetPassword(env: Env, db: Db, token: string, newPassword: string, ip: string | null): Promise<void> {
+  const userId = await consumeOneTimeToken(db, token, 'PASSWORD_RESET');
+  const passwordHash = await hashPassword(newPassword);
+  // The mailbox owner proved control of the address: the email counts as verified.
+  await db.batch([
+    db.update(users).set({ passwordHash, emailVerified: true, updatedAt: nowIso() }).where(and(eq(users.id, userId), isNull(users.deletedAt))),
+    auditInsert(db, { actorId: userId, action: 'PASSWORD_RESET', targetType: 'USER', targetId: userId, ip }),
+  ]);
+  await revokeAllUserTokens(env, db, userId, 'PASSWORD_RESET');
+}
+
+/** Changes the caller's password; every other session of the account is revoked. */
+export async function changePassword(
+  env: Env,
+  db: Db,
+  auth: AuthUser,
+  input: { currentPassword: string; newPassword: string },
+  ip: string | null,
+): Promise<void> {
+  const user = await loadUser(db, auth.id);
+  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+  if (!user.passwordHash) {
+    throw new AppError('BUSINESS_RULE_VIOLATION', 'This account has no password yet', {
+      suggestions: ['Set one through /v1/api/auth/password/forgot'],
+    });
+  }
+  const check = await verifyPassword(input.currentPassword, user.passwordHash);
+  if (!check.valid) {
+    await audit(db, { actorId: user.id, action: 'PASSWORD_CHANGE_FAILED', targetType: 'USER', targetId: user.id, ip });
+    throw new AppError('AUTHENTICATION_ERROR', 'The current password is wrong');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  // Compare-and-set on the old hash: two concurrent changes cannot both win.
+  const changed = await db
+    .update(users)
+    .set({ passwordHash, updatedAt: nowIso() })
+    .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+    .run();
+  if (changed.meta.changes !== 1) throw new AppError('INVALID_STATE', 'The password was changed concurrently; retry');
+  await audit(db, { actorId: user.id, action: 'PASSWORD_CHANGED', targetType: 'USER', targetId: user.id, ip });
+  await revokeSessions(env, db, { userId: user.id, exceptSessionId: auth.sid }, 'PASSWORD_CHANGED');
+}

@@ -1,0 +1,61 @@
+// Single-use tokens for email verification and password reset: 32 random bytes given to the
+// user once (by mail), only their SHA-256 stored, valid one hour, spent by a conditional UPDATE
+// so two concurrent uses cannot both succeed. Issuing a new token voids the older ones.
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { oneTimeTokens } from '../../db/schema';
+import { AppError } from '../../errors';
+
+export type TokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
+
+export const ONE_TIME_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Creates a token for the user and returns its clear text (to be mailed, never stored or logged). */
+export async function issueOneTimeToken(db: Db, userId: number, purpose: TokenPurpose): Promise<string> {
+  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const now = new Date();
+  await db.batch([
+    db
+      .update(oneTimeTokens)
+      .set({ usedAt: now.toISOString() })
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt))),
+    db.insert(oneTimeTokens).values({
+      userId,
+      purpose,
+      tokenHash: await sha256Hex(token),
+      expiresAt: new Date(now.getTime() + ONE_TIME_TOKEN_TTL_MS).toISOString(),
+    }),
+  ]);
+  return token;
+}
+
+/** Spends the token; returns its user id, or throws 400 INVALID_ARGUMENT (unknown, used or expired). */
+export async function consumeOneTimeToken(db: Db, token: string, purpose: TokenPurpose): Promise<number> {
+  const now = new Date().toISOString();
+  const [row] = await db
+    .update(oneTimeTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, await sha256Hex(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: oneTimeTokens.userId });
+  if (!row) {
+    throw new AppError('INVALID_ARGUMENT', 'The token is invalid, expired or already used', {
+      fieldErrors: [{ field: 'token', message: 'invalid, expired or already used', rejectedValue: '[redacted]' }],
+      suggestions: [purpose === 'PASSWORD_RESET' ? 'Request a new password reset email' : 'Request a new verification email'],
+    });
+  }
+  return row.userId;
+}

@@ -1,0 +1,154 @@
+// Login sessions: a session is one refresh-token family kept in D1 (strongly consistent).
+// Refresh rotates the pair with a conditional UPDATE on the current refresh token id, so a
+// refresh token is usable once; presenting a spent one (or racing the same one twice) revokes
+// the whole family. Access tokens are checked against KV only, so revoking a session also
+// blacklists its live access token, and rotation blacklists the access token it supersedes.
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError } from '../../errors';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/jwt';
+import { blacklistToken, isTokenRevoked, revokeUserTokensBefore } from '../../lib/token-revocation';
+import { audit } from '../audit/audit';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export type SessionMethod = (typeof sessions.$inferInsert)['method'];
+export type RevokeReason =
+  | 'LOGOUT'
+  | 'REUSE_DETECTED'
+  | 'PASSWORD_CHANGED'
+  | 'PASSWORD_RESET'
+  | 'SUSPENDED'
+  | 'ROLES_CHANGED'
+  | 'ACCOUNT_DELETED'
+  | 'ACCOUNT_UNAVAILABLE';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+const refused = (message = 'Refresh token is invalid, expired or revoked') =>
+  new AppError('UNAUTHORIZED', message, { suggestions: ['Log in again to obtain a new token pair'] });
+
+async function signPair(env: Env, userId: number, roles: string[], sid: string) {
+  const now = nowSeconds();
+  const sub = String(userId);
+  const [access, refresh] = await Promise.all([
+    signToken(env, { sub, typ: 'access', roles, sid }, ACCESS_TOKEN_TTL_SECONDS, now),
+    signToken(env, { sub, typ: 'refresh', sid }, REFRESH_TOKEN_TTL_SECONDS, now),
+  ]);
+  return { access, refresh };
+}
+
+/** Opens a new session (login, registration, social login) and returns its first token pair. */
+export async function openSession(env: Env, db: Db, user: { id: number; roles: string[] }, method: SessionMethod): Promise<TokenPair> {
+  const sid = crypto.randomUUID();
+  const { access, refresh } = await signPair(env, user.id, user.roles, sid);
+  await db.insert(sessions).values({
+    id: sid,
+    userId: user.id,
+    method,
+    refreshJti: refresh.jti,
+    refreshExp: refresh.exp,
+    accessJti: access.jti,
+    accessExp: access.exp,
+  });
+  return { accessToken: access.token, refreshToken: refresh.token };
+}
+
+/** POST /auth/refresh: the new pair, or 401 UNAUTHORIZED for any refused refresh token. */
+export async function rotateSession(env: Env, db: Db, refreshToken: string, ip: string | null): Promise<TokenPair> {
+  const claims = await verifyToken(env, refreshToken, 'refresh');
+  if (!claims?.sid) throw refused();
+  if (await isTokenRevoked(env.KV, claims)) throw refused();
+  const userId = Number(claims.sub);
+  const [session] = await db.select().from(sessions).where(eq(sessions.id, claims.sid));
+  if (!session || session.userId !== userId || session.revokedAt) throw refused();
+
+  if (session.refreshJti !== claims.jti) {
+    await revokeFamily(env, db, session.id, userId, ip, 'spent refresh token presented');
+    throw refused('Refresh token was already used; every token of this session is revoked');
+  }
+
+  const [user] = await db.select({ roles: users.roles, enabled: users.enabled, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
+  if (!user || !user.enabled || user.deletedAt) {
+    await revokeSessions(env, db, { sessionId: session.id }, 'ACCOUNT_UNAVAILABLE');
+    throw refused('The account is suspended or closed');
+  }
+
+  // Roles are read afresh so a role granted since the last refresh applies now.
+  const { access, refresh } = await signPair(env, userId, user.roles, session.id);
+  const result = await db
+    .update(sessions)
+    .set({
+      refreshJti: refresh.jti,
+      refreshExp: refresh.exp,
+      accessJti: access.jti,
+      accessExp: access.exp,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(and(eq(sessions.id, session.id), eq(sessions.refreshJti, claims.jti), isNull(sessions.revokedAt)))
+    .run();
+  if (result.meta.changes !== 1) {
+    // Another request spent the same refresh token first: that is reuse too.
+    await revokeFamily(env, db, session.id, userId, ip, 'refresh token used twice concurrently');
+    throw refused('Refresh token was already used; every token of this session is revoked');
+  }
+  await blacklistToken(env.KV, session.accessJti, session.accessExp);
+  return { accessToken: access.token, refreshToken: refresh.token };
+}
+
+async function revokeFamily(env: Env, db: Db, sessionId: string, userId: number, ip: string | null, why: string) {
+  await revokeSessions(env, db, { sessionId }, 'REUSE_DETECTED');
+  await audit(db, { actorId: userId, action: 'REFRESH_TOKEN_REUSE', targetType: 'SESSION', targetId: sessionId, ip, details: { why } });
+}
+
+/** POST /auth/logout: blacklists the caller's access token and the given refresh token. */
+export async function closeSession(env: Env, db: Db, auth: AuthUser, refreshToken: string): Promise<void> {
+  const claims = await verifyToken(env, refreshToken, 'refresh');
+  if (!claims) throw refused();
+  if (Number(claims.sub) !== auth.id) {
+    throw new AppError('ACCESS_DENIED', 'The refresh token belongs to another account');
+  }
+  await Promise.all([blacklistToken(env.KV, auth.jti, auth.exp), blacklistToken(env.KV, claims.jti, claims.exp)]);
+  if (claims.sid) await revokeSessions(env, db, { sessionId: claims.sid }, 'LOGOUT');
+}
+
+type SessionScope = { sessionId: string } | { userId: number; exceptSessionId?: string };
+
+/**
+ * Revokes sessions (one, or every session of a user but possibly the caller's) in D1 and
+ * blacklists their live tokens in KV.
+ */
+export async function revokeSessions(env: Env, db: Db, scope: SessionScope, reason: RevokeReason): Promise<number> {
+  const where =
+    'sessionId' in scope
+      ? and(eq(sessions.id, scope.sessionId), isNull(sessions.revokedAt))
+      : and(
+          eq(sessions.userId, scope.userId),
+          isNull(sessions.revokedAt),
+          scope.exceptSessionId ? ne(sessions.id, scope.exceptSessionId) : undefined,
+        );
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: new Date().toISOString(), revokedReason: reason, updatedAt: new Date().toISOString() })
+    .where(where)
+    .returning({ accessJti: sessions.accessJti, accessExp: sessions.accessExp, refreshJti: sessions.refreshJti, refreshExp: sessions.refreshExp });
+  await Promise.all(
+    revoked.flatMap((s) => [blacklistToken(env.KV, s.accessJti, s.accessExp), blacklistToken(env.KV, s.refreshJti, s.refreshExp)]),
+  );
+  return revoked.length;
+}
+
+/**
+ * Suspension, role removal, password reset, account deletion: every token of the user stops
+ * working. Sessions are revoked, and a per-user cut-off also refuses tokens issued before now
+ * that no session lists.
+ */
+export async function revokeAllUserTokens(env: Env, db: Db, userId: number, reason: RevokeReason): Promise<void> {
+  await revokeSessions(env, db, { userId }, reason);
+  await revokeUserTokensBefore(env.KV, userId);
+}

@@ -1,0 +1,61 @@
+// The public profile of a user (GET /users/{id}, and the `carrier` of an announcement):
+// names, avatar, verified flag and rating. Nothing private (no email, phone, birth date).
+import { z } from '@hono/zod-openapi';
+import type { Db } from '../../db/client';
+import type { UserRow } from '../../db/schema';
+
+export interface RatingSummary {
+  ratingAverage: number | null;
+  reviewCount: number;
+}
+
+const NO_RATING: RatingSummary = { ratingAverage: null, reviewCount: 0 };
+
+/**
+ * Rating summaries keyed by user id. THE place the reviews feature plugs in; until reviews
+ * exist every user has no rating (null average, zero reviews).
+ */
+export async function loadRatingSummaries(_db: Db, _userIds: readonly number[]): Promise<Map<number, RatingSummary>> {
+  return new Map();
+}
+
+export const PublicProfileSchema = z
+  .object({
+    id: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    username: z.string().nullable(),
+    avatarUrl: z.string().nullable(),
+    verified: z.boolean().openapi({ description: 'Identity verified (KYC VERIFIED)' }),
+    ratingAverage: z.number().nullable(),
+    reviewCount: z.number().int(),
+    memberSince: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('PublicProfile');
+
+export type PublicProfile = z.infer<typeof PublicProfileSchema>;
+
+type ProfileRow = Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'username' | 'avatarUrl' | 'kycStatus' | 'createdAt'>;
+
+export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATING): PublicProfile {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    username: row.username,
+    avatarUrl: row.avatarUrl,
+    verified: row.kycStatus === 'VERIFIED',
+    ratingAverage: rating.ratingAverage,
+    reviewCount: rating.reviewCount,
+    memberSince: row.createdAt,
+  };
+}
+
+/** Public profiles of several rows, ratings loaded in one call. */
+export async function toPublicProfiles(db: Db, rows: ProfileRow[]): Promise<PublicProfile[]> {
+  const ratings = await loadRatingSummaries(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toPublicProfile(r, ratings.get(r.id)));
+}

@@ -1,0 +1,94 @@
+// /user/me (the caller's account) and /users/{id} (public profiles), CONTRACT section 5.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { requireAuth } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { clientIp } from '../audit/audit';
+import { MessageSchema } from '../auth/auth.routes';
+import { ProfileFields } from './profile-fields';
+import { PublicProfileSchema, toPublicProfiles } from './public-profile';
+import { UserSchema, toUserWithWallet } from './user-summary';
+import { currentUser, deleteAccount, publicUser, updateProfile } from './users.service';
+
+const UpdateProfileSchema = z
+  .object({
+    firstName: ProfileFields.firstName.optional(),
+    lastName: ProfileFields.lastName.optional(),
+    username: ProfileFields.username.nullable().optional(),
+    phoneNumber: ProfileFields.phoneNumber.nullable().optional(),
+    birthDate: ProfileFields.birthDate.nullable().optional(),
+    nationality: ProfileFields.nationality.nullable().optional(),
+    avatarUrl: ProfileFields.avatarUrl.nullable().optional(),
+  })
+  .openapi('UpdateProfileRequest', {
+    description: 'Only the fields sent change; null clears an optional field. Email and roles are not editable here.',
+  });
+
+const TAGS = ['Users'];
+
+export const usersRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/user/me',
+      tags: TAGS,
+      summary: "The caller's profile",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: jsonContent(UserSchema, 'The user'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      return c.json(await toUserWithWallet(db, await currentUser(db, c.get('auth').id)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/user/me',
+      tags: TAGS,
+      summary: "Update the caller's profile fields",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(UpdateProfileSchema) },
+      responses: { 200: jsonContent(UserSchema, 'The updated user'), ...authErrorResponses(409) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      return c.json(await toUserWithWallet(db, await updateProfile(db, c.get('auth').id, c.req.valid('json'))), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/user/me',
+      tags: TAGS,
+      summary: "Delete the caller's account: personal data anonymised, records kept, tokens revoked",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: jsonContent(MessageSchema, 'Account deleted'), ...authErrorResponses(409) },
+    }),
+    async (c) => {
+      await deleteAccount(c.env, getDb(c.env), c.get('auth').id, clientIp(c));
+      return c.json({ message: 'Account deleted' }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/users/{id}',
+      tags: TAGS,
+      summary: 'Public profile of a user',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(PublicProfileSchema, 'Public profile'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const [profile] = await toPublicProfiles(db, [await publicUser(db, c.req.valid('param').id)]);
+      return c.json(profile, 200);
+    },
+  );

@@ -1,0 +1,91 @@
+// The caller's own account (read, update, delete) and public profiles.
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { oneTimeTokens, users, type UserRow } from '../../db/schema';
+import { AppError, notFound } from '../../errors';
+import { auditInsert } from '../audit/audit';
+import { loadUser, uniqueConflict } from '../auth/auth.service';
+import { revokeAllUserTokens } from '../auth/sessions';
+
+export interface ProfileUpdate {
+  firstName?: string;
+  lastName?: string;
+  username?: string | null;
+  phoneNumber?: string | null;
+  birthDate?: string | null;
+  nationality?: string | null;
+  avatarUrl?: string | null;
+}
+
+/** The caller's row; a token that outlived its account is refused like any revoked token. */
+export async function currentUser(db: Db, userId: number): Promise<UserRow> {
+  const user = await loadUser(db, userId);
+  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+  return user;
+}
+
+export async function updateProfile(db: Db, userId: number, update: ProfileUpdate): Promise<UserRow> {
+  await currentUser(db, userId);
+  const fields = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
+  try {
+    const [row] = await db
+      .update(users)
+      .set({ ...fields, updatedAt: new Date().toISOString() })
+      .where(eq(users.id, userId))
+      .returning();
+    return row;
+  } catch (err) {
+    throw uniqueConflict(err) ?? err;
+  }
+}
+
+/**
+ * A check another feature registers to refuse deleting an account while it still matters to
+ * others (an open reservation, money in the wallet): returns the reason, or null to allow.
+ */
+export type AccountDeletionGuard = (db: Db, userId: number) => Promise<string | null>;
+export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [];
+
+/**
+ * DELETE /user/me: the row stays (reservations, ledger entries and reviews point to it) but
+ * every personal field is erased, logins become impossible and every token is revoked.
+ */
+export async function deleteAccount(env: Env, db: Db, userId: number, ip: string | null): Promise<void> {
+  await currentUser(db, userId);
+  for (const guard of ACCOUNT_DELETION_GUARDS) {
+    const reason = await guard(db, userId);
+    if (reason) throw new AppError('INVALID_STATE', reason);
+  }
+  const now = new Date().toISOString();
+  await db.batch([
+    db
+      .update(users)
+      .set({
+        email: `deleted-user-${userId}@deleted.invalid`,
+        passwordHash: null,
+        firstName: 'Deleted',
+        lastName: 'User',
+        username: null,
+        phoneNumber: null,
+        birthDate: null,
+        nationality: null,
+        avatarUrl: null,
+        googleSubject: null,
+        appleSubject: null,
+        enabled: false,
+        emailVerified: false,
+        deletedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(users.id, userId)),
+    db.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, userId)),
+    auditInsert(db, { actorId: userId, action: 'ACCOUNT_DELETED', targetType: 'USER', targetId: userId, ip }),
+  ]);
+  await revokeAllUserTokens(env, db, userId, 'ACCOUNT_DELETED');
+}
+
+export async function publicUser(db: Db, id: number): Promise<UserRow> {
+  const user = await loadUser(db, id);
+  if (!user) throw notFound('User', id);
+  return user;
+}

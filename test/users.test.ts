@@ -1,0 +1,378 @@
+// The caller's account (/user/me), public profiles (/users/{id}), user administration
+// (/admin/users, /superadmin/users/{id}/roles), the demo seed and the OpenAPI entries.
+import { env } from 'cloudflare:workers';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { getDb } from '../src/db/client';
+import { auditLogs, sessions, users } from '../src/db/schema';
+import { runSeed } from '../src/features/dev/seed';
+import { ACCOUNT_DELETION_GUARDS } from '../src/features/users/users.service';
+import { PASSWORD, login, registerUser } from './helpers/auth';
+import { del, errorBody, get, post, put } from './helpers/http';
+import { createAdmin, createSuperAdmin, createUser, tokenFor } from './helpers/users';
+
+const db = getDb(env);
+const ME = '/v1/api/user/me';
+
+afterEach(() => {
+  vi.useRealTimers();
+  ACCOUNT_DELETION_GUARDS.length = 0;
+});
+
+const unauthorized = (res: { status: number; body: any }) => {
+  expect(res.status).toBe(401);
+  expect(res.body.errorCode).toBe('UNAUTHORIZED');
+};
+const denied = (res: { status: number; body: any }) => {
+  expect(res.status).toBe(403);
+  expect(res.body.errorCode).toBe('ACCESS_DENIED');
+};
+const auditRows = (targetId: number, action: string) =>
+  db
+    .select()
+    .from(auditLogs)
+    .where(and(eq(auditLogs.targetId, String(targetId)), eq(auditLogs.action, action)));
+
+describe('GET /user/me', () => {
+  it('returns the user object of the caller and nothing secret', async () => {
+    const reg = await registerUser({ nationality: 'SN' });
+    const res = await get(ME, { token: reg.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(reg.user);
+    expect(JSON.stringify(res.body)).not.toMatch(/password|hash|googleSubject|appleSubject/i);
+  });
+
+  it('requires a token', async () => {
+    const res = await get(ME);
+    expect(res.status).toBe(401);
+    expect(errorBody(res)).toEqual({
+      status: 401,
+      errorCode: 'UNAUTHORIZED',
+      message: 'Authentication required: send Authorization: Bearer <access token>',
+      path: ME,
+      suggestions: ['Log in or refresh the access token, then retry'],
+    });
+  });
+});
+
+describe('PUT /user/me', () => {
+  it('changes the fields sent, clears those sent as null, ignores email and roles', async () => {
+    const reg = await registerUser({ phoneNumber: '+221770000000', nationality: 'SN' });
+    const username = `new_${crypto.randomUUID().slice(0, 8)}`;
+    const res = await put(
+      ME,
+      { firstName: 'Renamed', username, phoneNumber: null, avatarUrl: 'https://cdn.example.com/a.png', email: 'x@evil.test', roles: ['ROLE_ADMIN'] },
+      { token: reg.accessToken },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      firstName: 'Renamed',
+      lastName: 'Doe',
+      username,
+      phoneNumber: null,
+      nationality: 'SN',
+      avatarUrl: 'https://cdn.example.com/a.png',
+      email: reg.email,
+      roles: ['ROLE_CLIENT'],
+    });
+    expect((await get(ME, { token: reg.accessToken })).body).toEqual(res.body);
+  });
+
+  it('a username taken by someone else is 409 ALREADY_EXISTS', async () => {
+    const username = `taken_${crypto.randomUUID().slice(0, 8)}`;
+    await registerUser({ username });
+    const other = await registerUser();
+    const res = await put(ME, { username }, { token: other.accessToken });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ errorCode: 'ALREADY_EXISTS', message: 'An account with this username already exists' });
+  });
+
+  it('bad values are 400 VALIDATION_ERROR with every field', async () => {
+    const reg = await registerUser();
+    const res = await put(ME, { firstName: '', birthDate: '21/04/1990', avatarUrl: 'not a url', username: 'a b' }, { token: reg.accessToken });
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+    expect(res.body.fieldErrors.map((f: any) => f.field).sort()).toEqual(['avatarUrl', 'birthDate', 'firstName', 'username']);
+  });
+});
+
+describe('DELETE /user/me', () => {
+  it('anonymises the account, keeps the row, revokes every token and frees the email', async () => {
+    const reg = await registerUser({ phoneNumber: '+33612345678', birthDate: '1980-01-01' });
+    const other = await login(reg.email);
+    const res = await del(ME, { token: reg.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'Account deleted' });
+
+    const [row] = await db.select().from(users).where(eq(users.id, reg.id));
+    expect(row).toMatchObject({
+      email: `deleted-user-${reg.id}@deleted.invalid`,
+      passwordHash: null,
+      firstName: 'Deleted',
+      lastName: 'User',
+      phoneNumber: null,
+      birthDate: null,
+      enabled: false,
+    });
+    expect(row.deletedAt).not.toBeNull();
+    unauthorized(await get(ME, { token: reg.accessToken }));
+    unauthorized(await get(ME, { token: other.body.accessToken }));
+    unauthorized(await post('/v1/api/auth/refresh', { refreshToken: other.body.refreshToken }));
+    expect((await login(reg.email)).status).toBe(401);
+    expect(await db.select().from(sessions).where(and(eq(sessions.userId, reg.id)))).toSatisfy((rows: any[]) =>
+      rows.every((s) => s.revokedReason === 'ACCOUNT_DELETED'),
+    );
+    // Others still see the (anonymised) profile the records point to.
+    const viewer = await createUser();
+    expect((await get(`/v1/api/users/${reg.id}`, { token: viewer.token })).body).toMatchObject({ firstName: 'Deleted', lastName: 'User' });
+    expect(await auditRows(reg.id, 'ACCOUNT_DELETED')).toHaveLength(1);
+    // The address can open a new account.
+    expect((await post('/v1/api/auth/register', { email: reg.email, password: PASSWORD, firstName: 'New', lastName: 'Me' })).status).toBe(201);
+  });
+
+  it('is refused 409 INVALID_STATE while a registered guard objects, and nothing changes', async () => {
+    const reg = await registerUser();
+    ACCOUNT_DELETION_GUARDS.push(async (_db, userId) => (userId === reg.id ? 'The wallet still holds money' : null));
+    const res = await del(ME, { token: reg.accessToken });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ errorCode: 'INVALID_STATE', message: 'The wallet still holds money' });
+    expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
+  });
+});
+
+describe('GET /users/{id}', () => {
+  it('returns the public profile only: names, avatar, verified, rating (none yet)', async () => {
+    const carrier = await createUser({ firstName: 'Carla', lastName: 'Carrier', kycStatus: 'VERIFIED' });
+    const viewer = await createUser();
+    const res = await get(`/v1/api/users/${carrier.id}`, { token: viewer.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: carrier.id,
+      firstName: 'Carla',
+      lastName: 'Carrier',
+      username: null,
+      avatarUrl: null,
+      verified: true,
+      ratingAverage: null,
+      reviewCount: 0,
+      memberSince: expect.any(String),
+    });
+  });
+
+  it('404 for an unknown id, 400 TYPE_MISMATCH for a non-integer, 401 without a token', async () => {
+    const viewer = await createUser();
+    const missing = await get('/v1/api/users/999999', { token: viewer.token });
+    expect(missing.status).toBe(404);
+    expect(errorBody(missing)).toEqual({
+      status: 404,
+      errorCode: 'RESOURCE_NOT_FOUND',
+      message: 'User 999999 not found',
+      path: '/v1/api/users/999999',
+      suggestions: [],
+    });
+    expect((await get('/v1/api/users/abc', { token: viewer.token })).body.errorCode).toBe('TYPE_MISMATCH');
+    unauthorized(await get(`/v1/api/users/${viewer.id}`));
+  });
+});
+
+describe('user administration', () => {
+  it("a plain user cannot read another user's private data (403 ACCESS_DENIED)", async () => {
+    const a = await createUser();
+    const b = await createUser();
+    denied(await get(`/v1/api/admin/users/${b.id}`, { token: a.token }));
+    denied(await get('/v1/api/admin/users', { token: a.token }));
+    denied(await post(`/v1/api/admin/users/${b.id}/suspend`, {}, { token: a.token }));
+    denied(await put(`/v1/api/superadmin/users/${b.id}/roles`, { roles: ['ROLE_ADMIN'] }, { token: a.token }));
+  });
+
+  it('an admin reads one user with the administrative fields', async () => {
+    const admin = await createAdmin();
+    const reg = await registerUser();
+    const res = await get(`/v1/api/admin/users/${reg.id}`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ...reg.user,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      lastLoginAt: expect.any(String),
+      suspendedAt: null,
+      suspensionReason: null,
+      deletedAt: null,
+    });
+    expect((await get('/v1/api/admin/users/999999', { token: admin.token })).status).toBe(404);
+  });
+
+  it('lists users page by page with search, role and status filters and a whitelisted sort', async () => {
+    const admin = await createAdmin();
+    const tag = crypto.randomUUID().slice(0, 8);
+    const made = [];
+    for (const [i, roles] of [['ROLE_CLIENT'], ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], ['ROLE_CLIENT']].entries()) {
+      made.push(await createUser({ email: `list-${tag}-${i}@example.test`, lastName: `Zed${i}`, roles }));
+    }
+    await db.update(users).set({ enabled: false }).where(eq(users.id, made[2].id));
+
+    const all = await get(`/v1/api/admin/users?q=LIST-${tag}&sort=email,asc&size=2`, { token: admin.token });
+    expect(all.status).toBe(200);
+    expect(all.body.page).toEqual({ number: 0, size: 2, totalElements: 3, totalPages: 2 });
+    expect(all.body.content.map((u: any) => u.id)).toEqual([made[0].id, made[1].id]);
+    const second = await get(`/v1/api/admin/users?q=list-${tag}&sort=email,asc&size=2&page=1`, { token: admin.token });
+    expect(second.body.content.map((u: any) => u.id)).toEqual([made[2].id]);
+
+    const verified = await get(`/v1/api/admin/users?q=${tag}&role=ROLE_VERIFIED_USER`, { token: admin.token });
+    expect(verified.body.content.map((u: any) => u.id)).toEqual([made[1].id]);
+    const suspended = await get(`/v1/api/admin/users?q=${tag}&enabled=false`, { token: admin.token });
+    expect(suspended.body.content.map((u: any) => u.id)).toEqual([made[2].id]);
+    const byName = await get(`/v1/api/admin/users?q=${tag}&sort=lastName,desc`, { token: admin.token });
+    expect(byName.body.content.map((u: any) => u.lastName)).toEqual(['Zed2', 'Zed1', 'Zed0']);
+    // A LIKE wildcard in the search is taken literally.
+    expect((await get('/v1/api/admin/users?q=%25', { token: admin.token })).body.page.totalElements).toBe(0);
+
+    const badSort = await get('/v1/api/admin/users?sort=passwordHash,asc', { token: admin.token });
+    expect(badSort.status).toBe(400);
+    expect(badSort.body.errorCode).toBe('INVALID_ARGUMENT');
+    const badRole = await get('/v1/api/admin/users?role=ROLE_KING', { token: admin.token });
+    expect(badRole.status).toBe(400);
+    const badBool = await get('/v1/api/admin/users?enabled=maybe', { token: admin.token });
+    expect(badBool.status).toBe(400);
+  });
+
+  it('suspend and activate: conditional, audited once, staff protected', async () => {
+    const admin = await createAdmin();
+    const target = await createUser();
+    const res = await post(`/v1/api/admin/users/${target.id}/suspend`, { reason: 'Chargebacks' }, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: target.id, enabled: false, suspensionReason: 'Chargebacks', suspendedAt: expect.any(String) });
+    const twice = await post(`/v1/api/admin/users/${target.id}/suspend`, undefined, { token: admin.token });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ errorCode: 'INVALID_STATE', message: 'The account is already suspended' });
+    expect(await auditRows(target.id, 'USER_SUSPENDED')).toMatchObject([{ actorId: admin.id, details: { reason: 'Chargebacks' } }]);
+
+    const activated = await post(`/v1/api/admin/users/${target.id}/activate`, undefined, { token: admin.token });
+    expect(activated.status).toBe(200);
+    expect(activated.body).toMatchObject({ enabled: true, suspendedAt: null, suspensionReason: null });
+    expect((await post(`/v1/api/admin/users/${target.id}/activate`, undefined, { token: admin.token })).status).toBe(409);
+    expect(await auditRows(target.id, 'USER_ACTIVATED')).toHaveLength(1);
+
+    const self = await post(`/v1/api/admin/users/${admin.id}/suspend`, {}, { token: admin.token });
+    expect(self.status).toBe(422);
+    expect(self.body.errorCode).toBe('BUSINESS_RULE_VIOLATION');
+    const otherAdmin = await createAdmin();
+    denied(await post(`/v1/api/admin/users/${otherAdmin.id}/suspend`, {}, { token: admin.token }));
+    const superAdmin = await createSuperAdmin();
+    expect((await post(`/v1/api/admin/users/${otherAdmin.id}/suspend`, {}, { token: superAdmin.token })).status).toBe(200);
+    expect((await post('/v1/api/admin/users/999999/suspend', {}, { token: admin.token })).status).toBe(404);
+  });
+
+  it('a suspended helper-made token is refused once the clock moves past the suspension second', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-10T08:00:00.000Z'));
+    const admin = await createAdmin();
+    const target = await createUser();
+    vi.setSystemTime(new Date('2026-11-10T08:00:05.000Z'));
+    await post(`/v1/api/admin/users/${target.id}/suspend`, {}, { token: admin.token });
+    unauthorized(await get(ME, { token: target.token }));
+  });
+});
+
+describe('PUT /superadmin/users/{id}/roles', () => {
+  it('sets roles (ROLE_CLIENT always kept), audits before/after; a granted role applies from the next refresh', async () => {
+    const superAdmin = await createSuperAdmin();
+    const reg = await registerUser();
+    const res = await put(`/v1/api/superadmin/users/${reg.id}/roles`, { roles: ['ROLE_ADMIN', 'ROLE_ADMIN'] }, { token: superAdmin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.roles).toEqual(['ROLE_CLIENT', 'ROLE_ADMIN']);
+    // Nothing was removed: the current tokens keep working.
+    expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
+    denied(await get('/v1/api/admin/users', { token: reg.accessToken }));
+    const refreshed = await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
+    expect((await get('/v1/api/admin/users', { token: refreshed.body.accessToken })).status).toBe(200);
+    expect(await auditRows(reg.id, 'ROLES_CHANGED')).toMatchObject([
+      { actorId: superAdmin.id, details: { before: ['ROLE_CLIENT'], after: ['ROLE_CLIENT', 'ROLE_ADMIN'], added: ['ROLE_ADMIN'], removed: [] } },
+    ]);
+  });
+
+  it("removing a role revokes the user's tokens", async () => {
+    const superAdmin = await createSuperAdmin();
+    const reg = await registerUser();
+    await put(`/v1/api/superadmin/users/${reg.id}/roles`, { roles: ['ROLE_VERIFIED_USER'] }, { token: superAdmin.token });
+    const session = await login(reg.email);
+    expect(session.body.user.roles).toEqual(['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
+    const res = await put(`/v1/api/superadmin/users/${reg.id}/roles`, { roles: [] }, { token: superAdmin.token });
+    expect(res.body.roles).toEqual(['ROLE_CLIENT']);
+    unauthorized(await get(ME, { token: session.body.accessToken }));
+    unauthorized(await post('/v1/api/auth/refresh', { refreshToken: session.body.refreshToken }));
+    const fresh = await login(reg.email);
+    expect(fresh.body.user.roles).toEqual(['ROLE_CLIENT']);
+  });
+
+  it('only super-admins; never removes their own super-admin role; unknown roles are 400', async () => {
+    const admin = await createAdmin();
+    const superAdmin = await createSuperAdmin();
+    denied(await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: [] }, { token: admin.token }));
+    const self = await put(`/v1/api/superadmin/users/${superAdmin.id}/roles`, { roles: ['ROLE_ADMIN'] }, { token: superAdmin.token });
+    expect(self.status).toBe(422);
+    const bad = await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: ['ROLE_KING'] }, { token: superAdmin.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toEqual([{ field: 'roles.0', message: expect.any(String), rejectedValue: 'ROLE_KING' }]);
+    expect((await put('/v1/api/superadmin/users/999999/roles', { roles: [] }, { token: superAdmin.token })).status).toBe(404);
+  });
+});
+
+describe('development seed', () => {
+  it('creates the demo accounts of CONTRACT section 15, idempotently, and they can log in', async () => {
+    const first = await runSeed(db, env);
+    const second = await runSeed(db, env);
+    expect(second.accounts).toEqual(first.accounts);
+    const admin = await login('admin@demo.local', 'Demo-password-1');
+    expect(admin.status).toBe(200);
+    expect(admin.body.user.roles).toEqual(['ROLE_CLIENT', 'ROLE_ADMIN']);
+    const carrier = await login('carrier@demo.local', 'Demo-password-1');
+    expect(carrier.body.user).toMatchObject({ kycStatus: 'VERIFIED', roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'] });
+    expect((await login('superadmin@demo.local', 'Demo-password-1')).body.user.roles).toContain('ROLE_SUPERADMIN');
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('lists every identity route with its security and schemas', async () => {
+    const doc = (await get('/v1/api/openapi.json')).body;
+    const publicRoutes = [
+      ['post', '/v1/api/auth/register'],
+      ['post', '/v1/api/auth/login'],
+      ['post', '/v1/api/auth/refresh'],
+      ['post', '/v1/api/auth/oauth2/google'],
+      ['post', '/v1/api/auth/oauth2/apple'],
+      ['post', '/v1/api/auth/verify-email'],
+      ['post', '/v1/api/auth/password/forgot'],
+      ['post', '/v1/api/auth/password/reset'],
+    ];
+    const bearerRoutes = [
+      ['post', '/v1/api/auth/logout'],
+      ['post', '/v1/api/auth/verify-email/resend'],
+      ['put', '/v1/api/auth/password'],
+      ['get', '/v1/api/user/me'],
+      ['put', '/v1/api/user/me'],
+      ['delete', '/v1/api/user/me'],
+      ['get', '/v1/api/users/{id}'],
+      ['get', '/v1/api/admin/users'],
+      ['get', '/v1/api/admin/users/{id}'],
+      ['post', '/v1/api/admin/users/{id}/suspend'],
+      ['post', '/v1/api/admin/users/{id}/activate'],
+      ['put', '/v1/api/superadmin/users/{id}/roles'],
+    ];
+    for (const [method, path] of publicRoutes) expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([]);
+    for (const [method, path] of bearerRoutes) {
+      expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }]);
+      expect(doc.paths[path][method].responses['401'], `${method} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/v1/api/auth/login'].post.responses['429']).toBeDefined();
+    expect(doc.paths['/v1/api/auth/register'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/RegisterRequest');
+    for (const name of ['User', 'AuthResponse', 'TokenPair', 'PublicProfile', 'AdminUser', 'AdminUserPage', 'SetRolesRequest']) {
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+    expect(Object.keys(doc.components.schemas.User.properties)).toEqual([
+      'id', 'firstName', 'lastName', 'username', 'phoneNumber', 'nationality', 'email', 'birthDate', 'connectedAccountId', 'enabled',
+      'walletBalance', 'pendingWithdrawalAmount', 'totalEarned', 'totalWithdrawn', 'roles', 'kycStatus', 'emailVerified', 'avatarUrl', 'agencyId',
+    ]);
+    void tokenFor;
+  });
+});
