@@ -10,6 +10,8 @@ import { AppError, toErrorResponse } from './errors';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
+import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
+import { kycRouter } from './features/kyc/kyc.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -56,6 +58,8 @@ export function createApp() {
 
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
+  app.route(API_PREFIX, kycRouter);
+  app.route('/', kycSandboxRouter);
 
   registerDocs(app);
 
