@@ -9,6 +9,7 @@ import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
+import { filesRouter } from './features/files/files.routes';
 import { healthRouter } from './features/health/health.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
@@ -59,6 +60,7 @@ export function createApp() {
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
   app.route(API_PREFIX, kycRouter);
+  app.route(API_PREFIX, filesRouter);
   app.route('/', kycSandboxRouter);
 
   registerDocs(app);
