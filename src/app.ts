@@ -7,6 +7,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
+import { agenciesRouter } from './features/agencies/agencies.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { filesRouter } from './features/files/files.routes';
@@ -61,6 +62,7 @@ export function createApp() {
   app.route(API_PREFIX, devRouter);
   app.route(API_PREFIX, kycRouter);
   app.route(API_PREFIX, filesRouter);
+  app.route(API_PREFIX, agenciesRouter);
   app.route('/', kycSandboxRouter);
 
   registerDocs(app);
