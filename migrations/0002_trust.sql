@@ -81,6 +81,7 @@ CREATE TABLE `kyc_records` (
 	`document_type` text,
 	`rejection_reason` text,
 	`provider_status` text,
+	`provider_event_at` text,
 	`external_user_id` text NOT NULL,
 	`session_id` text NOT NULL,
 	`kyc_session_url` text NOT NULL,

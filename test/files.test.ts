@@ -36,7 +36,7 @@ async function download(path: string, user: TestUser) {
   return { status: res.status, type: res.headers.get('Content-Type'), body };
 }
 
-async function reservationBetween(sender: TestUser, carrier: TestUser) {
+async function reservationBetween(sender: TestUser, carrier: TestUser, agencyId: number | null = null) {
   const [a] = await db
     .insert(announcements)
     .values({
@@ -62,6 +62,7 @@ async function reservationBetween(sender: TestUser, carrier: TestUser) {
       announcementId: a.id,
       senderId: sender.id,
       carrierId: carrier.id,
+      agencyId,
       reservedWeightG: 2000,
       depositCode: '123456',
       deliveryCode: '654321',
@@ -215,6 +216,14 @@ describe('GET /files/{id}', () => {
     const path = `/v1/api/files/${up.body.id}`;
     expect((await download(path, carrier)).status).toBe(200);
     expect((await get(path, { token: stranger.token })).status).toBe(403);
+  });
+
+  it("the carrying agency's staff read its reservations' parcel images", async () => {
+    const [sender, carrier, agencyOwner] = await Promise.all([createUser(), createCarrier(), createUser()]);
+    const agency = await call('POST', '/v1/api/agencies', { body: { name: 'Files Agency' }, token: agencyOwner.token });
+    const r = await reservationBetween(sender, carrier, agency.body.id);
+    const up = await upload(sender, { data: bytes(JPEG), name: 'p.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
+    expect((await download(`/v1/api/files/${up.body.id}`, agencyOwner)).status).toBe(200);
   });
 
   it('avatars are readable by any signed-in user; unknown ids are 404, bad ids 400', async () => {

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import { kycRecords, notifications, users } from '../src/db/schema';
+import { providerEventIgnored } from '../src/features/kyc/kyc.rules';
 import { signCallback } from '../src/providers/kyc';
 import { call, errorBody, get, post } from './helpers/http';
 import { createCarrier, createSuperAdmin, createUser, tokenFor } from './helpers/users';
@@ -123,6 +124,22 @@ describe('provider callback', () => {
     expect((await sendCallback(raw)).body).toBe('APPLIED');
   });
 
+  it('a late older event and a review after a verdict change nothing', async () => {
+    const { user, record } = await startedUser();
+    const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
+    const send = (id: string, status: string, occurredAt: string) =>
+      sendCallback(eventBody({ eventId: `evt-${record.id}-${id}`, sessionId: record.sessionId, status, occurredAt }));
+    expect((await send('approved', 'APPROVED', t(30))).body).toBe('APPLIED');
+    expect((await send('older-reject', 'REJECTED', t(10))).body).toBe('IGNORED');
+    expect((await send('review', 'REVIEW', t(40))).body).toBe('IGNORED');
+    expect((await userRow(user.id)).kycStatus).toBe('VERIFIED');
+    // A newer revocation does apply: the role goes away.
+    expect((await send('revoked', 'REVOKED', t(50))).body).toBe('APPLIED');
+    const row = await userRow(user.id);
+    expect(row.kycStatus).toBe('NOT_VERIFIED');
+    expect(row.roles).toEqual(['ROLE_CLIENT']);
+  });
+
   it('a well-signed but malformed payload is 400', async () => {
     const res = await sendCallback(eventBody({ eventId: 'x', sessionId: 'y', status: 'MAYBE' }));
     expect(res.status).toBe(400);
@@ -137,6 +154,21 @@ describe('provider callback', () => {
     const doc = (await get('/v1/api/openapi.json')).body;
     expect(doc.paths['/v1/api/webhooks/kyc-provider/status-update'].post.security).toEqual([]);
   });
+});
+
+describe('which provider events apply (pure)', () => {
+  const open = { status: 'PENDING' as const, reviewedBy: null, providerEventAt: null };
+  const decided = { status: 'VERIFIED' as const, reviewedBy: null, providerEventAt: '2026-01-01T12:00:30.000Z' };
+  it.each([
+    [open, { status: 'APPROVED' as const }, null],
+    [open, { status: 'REVIEW' as const }, null],
+    [{ ...open, reviewedBy: 7 }, { status: 'APPROVED' as const }, 'DECIDED_BY_ADMIN'],
+    [decided, { status: 'REJECTED' as const, occurredAt: '2026-01-01T12:00:10Z' }, 'STALE'],
+    [decided, { status: 'REJECTED' as const, occurredAt: '2026-01-01T12:00:30Z' }, 'STALE'],
+    [decided, { status: 'REVOKED' as const, occurredAt: '2026-01-01T12:01:00Z' }, null],
+    [decided, { status: 'REVIEW' as const }, 'ALREADY_DECIDED'],
+    [decided, { status: 'REJECTED' as const }, null],
+  ])('%j + %j -> %s', (record, event, expected) => expect(providerEventIgnored(record, event)).toBe(expected));
 });
 
 describe('super-admin review', () => {

@@ -23,6 +23,8 @@ export const kycRecords = sqliteTable(
     rejectionReason: text('rejection_reason'),
     /** The provider's own verdict (e.g. REVIEW) so the super-admin queue can show what it left open. */
     providerStatus: text('provider_status'),
+    /** When the provider says its last applied event happened: older events arriving late are ignored. */
+    providerEventAt: text('provider_event_at'),
     /** Provider side ids: the applicant and this session. */
     externalUserId: text('external_user_id').notNull(),
     sessionId: text('session_id').notNull(),

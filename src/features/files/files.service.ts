@@ -8,6 +8,7 @@ import type { AppEnv, AuthUser } from '../../env';
 import { AppError, accessDenied, notFound } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { toValidationError } from '../../validation';
+import { staffScope } from '../agencies/agencies.scope';
 import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 const ADMINS: Role[] = ['ROLE_ADMIN'];
@@ -95,12 +96,9 @@ export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFi
         'form',
       );
     }
-    const [reservation] = await db
-      .select({ senderId: reservations.senderId, carrierId: reservations.carrierId })
-      .from(reservations)
-      .where(eq(reservations.id, input.reservationId));
-    if (!reservation) throw notFound('Reservation', input.reservationId);
-    assertCanAccess(auth, [reservation.senderId, reservation.carrierId], []);
+    const party = await isReservationParty(db, auth, input.reservationId);
+    if (party === null) throw notFound('Reservation', input.reservationId);
+    if (!party) throw accessDenied('Only the parties of this reservation can attach files to it');
   }
 
   const storageKey = `${purpose.toLowerCase().replace(/_/g, '-')}/${crypto.randomUUID()}`;
@@ -129,6 +127,17 @@ export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFi
   }
 }
 
+/** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
+async function isReservationParty(db: Db, auth: AuthUser, reservationId: number): Promise<boolean | null> {
+  const [r] = await db
+    .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId })
+    .from(reservations)
+    .where(eq(reservations.id, reservationId));
+  if (!r) return null;
+  if (r.senderId === auth.id || r.carrierId === auth.id) return true;
+  return r.agencyId !== null && (await staffScope(db, auth.id))?.agencyId === r.agencyId;
+}
+
 export async function getFileRow(db: Db, id: number) {
   const [row] = await db.select().from(files).where(eq(files.id, id));
   if (!row) throw notFound('File', id);
@@ -138,7 +147,8 @@ export async function getFileRow(db: Db, id: number) {
 /**
  * Who may read a file: its owner; any signed-in user for avatars (shown on public profiles);
  * admins for identity and agency documents (plus the agency's owner for its documents); the
- * reservation's parties and admins for parcel images and dispute evidence.
+ * reservation's parties (sender, carrier, staff of the carrying agency) and admins for parcel
+ * images and dispute evidence.
  */
 export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
   if (row.ownerId === auth.id) return;
@@ -156,12 +166,8 @@ export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
     case 'PARCEL_IMAGE':
     case 'DISPUTE_EVIDENCE': {
       if (hasRole(auth, ...ADMINS)) return;
-      if (row.reservationId === null) throw accessDenied();
-      const [reservation] = await db
-        .select({ senderId: reservations.senderId, carrierId: reservations.carrierId })
-        .from(reservations)
-        .where(eq(reservations.id, row.reservationId));
-      return assertCanAccess(auth, [reservation?.senderId, reservation?.carrierId], ADMINS);
+      if (row.reservationId === null || !(await isReservationParty(db, auth, row.reservationId))) throw accessDenied();
+      return;
     }
   }
 }

@@ -12,6 +12,8 @@ export const KycEventSchema = z.object({
   status: z.enum(KYC_EVENT_STATUSES),
   documentType: z.enum(KYC_DOCUMENT_TYPES).optional(),
   reason: z.string().max(500).optional(),
+  /** When the provider produced the verdict; lets late deliveries of older events be ignored. */
+  occurredAt: z.iso.datetime({ offset: true }).optional(),
 });
 
 const malformed = () =>

@@ -11,6 +11,7 @@ import { notificationInsert } from '../notifications/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { recordAudit } from './kyc.audit';
 import { parseKycEvent } from './kyc.event';
+import { providerEventIgnored, STATUS_OF_EVENT } from './kyc.rules';
 
 /** The record as its owner sees it: with the session token. */
 export const ownerView = (r: KycRecordRow) => ({
@@ -113,6 +114,8 @@ export interface KycDecision {
   reviewedBy: number | null;
   /** The provider event this decision comes from: recorded in the same batch so it applies once. */
   eventId?: string;
+  /** When the provider produced that event. */
+  eventAt?: string;
 }
 
 const NOTICES = {
@@ -150,6 +153,7 @@ export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, d
         documentType: decision.documentType ?? record.documentType,
         rejectionReason: decision.status === 'NOT_VERIFIED' ? (decision.reason ?? null) : null,
         providerStatus: decision.providerStatus ?? record.providerStatus,
+        providerEventAt: decision.eventAt ?? record.providerEventAt,
         reviewedAt: decided ? now : record.reviewedAt,
         reviewedBy: decision.reviewedBy ?? record.reviewedBy,
         // The SDK token is spent once a verdict exists.
@@ -203,19 +207,12 @@ export async function rejectKyc(db: Db, env: Env, id: number, adminId: number, r
   return getKycRecord(db, id);
 }
 
-const STATUS_OF_EVENT: Record<KycEventStatus, KycStatus> = {
-  APPROVED: 'VERIFIED',
-  REJECTED: 'NOT_VERIFIED',
-  REVIEW: 'PENDING',
-  REVOKED: 'NOT_VERIFIED',
-};
-
 export type CallbackOutcome = 'APPLIED' | 'ALREADY_PROCESSED' | 'IGNORED';
 
 /**
  * The provider callback: signature and timestamp checked on the raw bytes first (401 otherwise),
- * then the body parsed (400 if malformed), then the event applied once. A record a super-admin
- * already decided keeps that decision: the provider does not override a human.
+ * then the body parsed (400 if malformed), then the event applied once unless kyc.rules says it
+ * no longer applies (admin decision, late older event, review after a verdict).
  */
 export async function handleKycCallback(
   db: Db,
@@ -235,7 +232,7 @@ export async function handleKycCallback(
   if (seen) return 'ALREADY_PROCESSED';
   const [record] = await db.select().from(kycRecords).where(eq(kycRecords.sessionId, event.sessionId));
   if (!record) return 'IGNORED';
-  if (record.reviewedBy !== null) {
+  if (providerEventIgnored(record, event)) {
     await db.insert(kycProviderEvents).values({ eventId: event.eventId, kycRecordId: record.id }).onConflictDoNothing();
     return 'IGNORED';
   }
@@ -246,6 +243,7 @@ export async function handleKycCallback(
     providerStatus: event.status,
     reviewedBy: null,
     eventId: event.eventId,
+    eventAt: event.occurredAt ? new Date(event.occurredAt).toISOString() : new Date().toISOString(),
   });
   return applied ? 'APPLIED' : 'ALREADY_PROCESSED';
 }

@@ -33,4 +33,5 @@ export interface KycEvent {
   status: KycEventStatus;
   documentType?: KycDocumentType;
   reason?: string;
+  occurredAt?: string;
 }
