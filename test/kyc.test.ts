@@ -61,6 +61,14 @@ describe('KYC session', () => {
     expect(res.body.errorCode).toBe('UNAUTHORIZED');
   });
 
+  it('a record under review cannot be replaced by a new session', async () => {
+    const { user, record } = await startedUser();
+    await sendCallback(eventBody({ eventId: `evt-${record.id}-review`, sessionId: record.sessionId, status: 'REVIEW' }));
+    const res = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Your verification is under review: wait for its result');
+  });
+
   it('a verified user cannot start another session', async () => {
     const carrier = await createCarrier();
     const res = await post('/v1/api/kyc/sessions', undefined, { token: carrier.token });

@@ -43,6 +43,9 @@ export async function startKycSession(db: Db, env: Env, userId: number) {
   if (!user) throw notFound('User', userId);
   if (user.kycStatus === 'VERIFIED') throw invalidState('Your identity is already verified');
   const latest = await latestRecord(db, userId);
+  if (latest?.status === 'PENDING' && latest.providerStatus === 'REVIEW') {
+    throw invalidState('Your verification is under review: wait for its result');
+  }
   // A session the user has not finished yet is handed back rather than opening a second one.
   if (
     latest?.status === 'PENDING' &&
