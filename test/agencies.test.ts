@@ -275,13 +275,22 @@ describe('documents', () => {
     expect(up.status).toBe(201);
     expect(up.body).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
 
+    // Documents are uploads: bigger than the 1 MiB JSON limit is fine.
+    const scan = new Uint8Array(3 * 1024 * 1024);
+    scan.set([0xff, 0xd8, 0xff, 0xe0]);
+    const big = new FormData();
+    big.append('file', new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
+    const bigUp = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: big, token: owner.token });
+    expect(bigUp.status).toBe(201);
+    expect(bigUp.body).toMatchObject({ contentType: 'image/jpeg', size: scan.length });
+
     const strangerForm = new FormData();
     strangerForm.append('file', new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'));
     expect((await call('POST', `/v1/api/agencies/${id}/documents`, { raw: strangerForm, token: stranger.token })).status).toBe(403);
 
     const list = await get(`/v1/api/agencies/${id}/documents`, { token: admin.token });
     expect(list.status).toBe(200);
-    expect(list.body.map((f: { id: number }) => f.id)).toEqual([up.body.id]);
+    expect(list.body.map((f: { id: number }) => f.id)).toEqual([bigUp.body.id, up.body.id]);
     expect((await get(`/v1/api/agencies/${id}/documents`, { token: stranger.token })).status).toBe(403);
     expect((await get(`/v1/api/files/${up.body.id}`, { token: stranger.token })).status).toBe(403);
   });
