@@ -16,7 +16,6 @@ import {
   handleKycCallback,
   kycStatusOf,
   listKycRecords,
-
   rejectKyc,
   startKycSession,
 } from './kyc.service';
