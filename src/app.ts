@@ -13,10 +13,12 @@ import { categoriesRouter } from './features/categories/categories.routes';
 import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
+import { agenciesRouter } from './features/agencies/agencies.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
 import { registerDocs } from './features/docs/docs.routes';
+import { filesRouter } from './features/files/files.routes';
 import { healthRouter } from './features/health/health.routes';
 import { reportsRouter } from './features/reports/reports.routes';
 import { reviewsRouter } from './features/reviews/reviews.routes';
@@ -24,6 +26,8 @@ import { notificationsRouter } from './features/notifications/notifications.rout
 import { referenceRouter } from './features/reference/reference.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
 import { usersRouter } from './features/users/users.routes';
+import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
+import { kycRouter } from './features/kyc/kyc.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -85,6 +89,10 @@ export function createApp() {
   app.route(API_PREFIX, authRouter);
   app.route(API_PREFIX, usersRouter);
   app.route(API_PREFIX, adminUsersRouter);
+  app.route(API_PREFIX, kycRouter);
+  app.route(API_PREFIX, filesRouter);
+  app.route(API_PREFIX, agenciesRouter);
+  app.route('/', kycSandboxRouter);
 
   registerDocs(app);
 

@@ -1,4 +1,4 @@
-// Request body size limit: 1 MiB for JSON, more for the upload route (the file itself is checked
+// Request body size limit: 1 MiB for JSON, more for the upload routes (the file itself is checked
 // against its own 10 MB limit there).
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -15,6 +15,9 @@ const tooLarge = (limit: number) => () => {
 const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge(JSON_BODY_LIMIT) });
 const uploadLimit = bodyLimit({ maxSize: UPLOAD_BODY_LIMIT, onError: tooLarge(UPLOAD_BODY_LIMIT) });
 
+/** Routes that take a multipart file: POST /files and agency documents. */
+const isUploadPath = (path: string) => path.startsWith('/v1/api/files') || /^\/v1\/api\/agencies\/[^/]+\/documents$/.test(path);
+
 export const bodySizeLimit = createMiddleware<AppEnv>((c, next) =>
-  c.req.path.startsWith('/v1/api/files') ? uploadLimit(c, next) : jsonLimit(c, next),
+  isUploadPath(c.req.path) ? uploadLimit(c, next) : jsonLimit(c, next),
 );

@@ -6,3 +6,4 @@ export * from './notifications';
 export * from './community';
 export * from './alerts';
 export * from './identity';
+export * from './trust';

@@ -1,0 +1,415 @@
+// Agency endpoints (CONTRACT section 12): registration, profile, branches, employees, documents and
+// the super-admin suspension. Wallet, pay-connect and withdrawals of agencies live in the money module.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { AGENCY_STATUSES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { pageQuery, PageSchema } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { IdParams, pathId } from '../../validation';
+import { FileSchema, uploadBody } from '../files/files.routes';
+import { fileView, readUploadForm, storeFile } from '../files/files.service';
+import {
+  addEmployee,
+  agencyForMember,
+  agencyForOwner,
+  agencyView,
+  branchForMember,
+  branchView,
+  createBranch,
+  deleteBranch,
+  listAgencies,
+  listAgencyDocuments,
+  listBranches,
+  listEmployees,
+  moveEmployee,
+  myAgency,
+  registerAgency,
+  removeEmployee,
+  setAgencySuspended,
+  setBranchActive,
+  updateAgency,
+  updateBranch,
+} from './agencies.service';
+
+const text = (max: number) => z.string().trim().max(max).nullable().optional();
+const dateTime = z.string().openapi({ format: 'date-time' });
+
+const AgencyFields = {
+  legalName: text(200),
+  registrationNumber: text(100),
+  email: z.email().max(254).nullable().optional(),
+  phoneNumber: text(40),
+  address: text(300),
+  city: text(100),
+  country: text(100),
+  description: text(2000),
+};
+const AgencyCreateSchema = z.object({ name: z.string().trim().min(2).max(120), ...AgencyFields }).openapi('AgencyCreate');
+const AgencyUpdateSchema = z
+  .object({ name: z.string().trim().min(2).max(120).optional(), ...AgencyFields })
+  .openapi('AgencyUpdate', { description: 'Fields left out are unchanged' });
+
+const AgencySchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    legalName: z.string().nullable(),
+    registrationNumber: z.string().nullable(),
+    email: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    description: z.string().nullable(),
+    ownerId: z.number().int(),
+    status: z.enum(AGENCY_STATUSES),
+    suspensionReason: z.string().nullable(),
+    suspendedAt: dateTime.nullable(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  })
+  .openapi('Agency');
+
+const MyAgencySchema = AgencySchema.extend({
+  role: z.enum(['ROLE_AGENCY_OWNER', 'ROLE_AGENCY_EMPLOYEE']),
+  branchId: z.number().int().nullable().openapi({ description: "The employee's branch; null for the owner" }),
+  branchActive: z.boolean(),
+}).openapi('MyAgency');
+
+const BranchFields = { address: text(300), city: text(100), country: text(100), phoneNumber: text(40) };
+const BranchCreateSchema = z.object({ name: z.string().trim().min(1).max(120), ...BranchFields }).openapi('BranchCreate');
+const BranchUpdateSchema = z
+  .object({ name: z.string().trim().min(1).max(120).optional(), ...BranchFields })
+  .openapi('BranchUpdate', { description: 'Fields left out are unchanged' });
+const BranchSchema = z
+  .object({
+    id: z.number().int(),
+    agencyId: z.number().int(),
+    name: z.string(),
+    address: z.string().nullable(),
+    city: z.string().nullable(),
+    country: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    active: z.boolean(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  })
+  .openapi('AgencyBranch');
+
+const EmployeeSchema = z
+  .object({
+    userId: z.number().int(),
+    agencyId: z.number().int(),
+    branchId: z.number().int(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    joinedAt: dateTime,
+  })
+  .openapi('AgencyEmployee');
+
+const idField = z.number().int().min(1).max(2_147_483_647);
+const BranchParams = z.object({ id: pathId('id'), branchId: pathId('branchId') });
+const EmployeeParams = z.object({ id: pathId('id'), userId: pathId('userId') });
+
+const authed = [requireAuth];
+const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
+const noContent = { 204: { description: 'Done' } };
+
+export const agenciesRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/agencies',
+      tags: ['Agencies'],
+      summary: 'Register an agency (the caller becomes its owner, ROLE_AGENCY_OWNER)',
+      middleware: authed,
+      request: { body: jsonBody(AgencyCreateSchema) },
+      responses: { 201: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(409) },
+    }),
+    async (c) => c.json(agencyView(await registerAgency(getDb(c.env), c.get('auth').id, c.req.valid('json'))), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/me',
+      tags: ['Agencies'],
+      summary: "The caller's agency (as owner or employee) and their place in it",
+      middleware: authed,
+      responses: { 200: jsonContent(MyAgencySchema, 'The agency'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await myAgency(getDb(c.env), c.get('auth').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/{id}',
+      tags: ['Agencies'],
+      summary: 'An agency (its owner, its employees, admins)',
+      middleware: authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(agencyView(await agencyForMember(getDb(c.env), c.get('auth'), c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/agencies/{id}',
+      tags: ['Agencies'],
+      summary: 'Update the agency (owner)',
+      middleware: authed,
+      request: { params: IdParams, body: jsonBody(AgencyUpdateSchema) },
+      responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const row = await updateAgency(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      return c.json(agencyView(row), 200);
+    },
+  )
+  // ---- branches
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/agencies/{id}/branches',
+      tags: ['Agencies'],
+      summary: 'Create a branch (owner)',
+      middleware: authed,
+      request: { params: IdParams, body: jsonBody(BranchCreateSchema) },
+      responses: { 201: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const row = await createBranch(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      return c.json(branchView(row), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/{id}/branches',
+      tags: ['Agencies'],
+      summary: "The agency's branches (owner, employees, admins)",
+      middleware: authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(z.array(BranchSchema), 'Branches'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json((await listBranches(getDb(c.env), c.get('auth'), c.req.valid('param').id)).map(branchView), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/{id}/branches/{branchId}',
+      tags: ['Agencies'],
+      summary: 'One branch',
+      middleware: authed,
+      request: { params: BranchParams },
+      responses: { 200: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const { id, branchId } = c.req.valid('param');
+      return c.json(branchView(await branchForMember(getDb(c.env), c.get('auth'), id, branchId)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/agencies/{id}/branches/{branchId}',
+      tags: ['Agencies'],
+      summary: 'Update a branch (owner)',
+      middleware: authed,
+      request: { params: BranchParams, body: jsonBody(BranchUpdateSchema) },
+      responses: { 200: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const { id, branchId } = c.req.valid('param');
+      return c.json(branchView(await updateBranch(getDb(c.env), c.get('auth'), id, branchId, c.req.valid('json'))), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/agencies/{id}/branches/{branchId}',
+      tags: ['Agencies'],
+      summary: 'Delete a branch without employees or active announcements (owner)',
+      middleware: authed,
+      request: { params: BranchParams },
+      responses: { ...noContent, ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const { id, branchId } = c.req.valid('param');
+      await deleteBranch(getDb(c.env), c.get('auth'), id, branchId);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/agencies/{id}/branches/{branchId}/activate',
+      tags: ['Agencies'],
+      summary: 'Activate a branch (owner)',
+      middleware: authed,
+      request: { params: BranchParams },
+      responses: { 200: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const { id, branchId } = c.req.valid('param');
+      return c.json(branchView(await setBranchActive(getDb(c.env), c.get('auth'), id, branchId, true)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/agencies/{id}/branches/{branchId}/deactivate',
+      tags: ['Agencies'],
+      summary: 'Deactivate a branch: its staff can no longer publish (owner)',
+      middleware: authed,
+      request: { params: BranchParams },
+      responses: { 200: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const { id, branchId } = c.req.valid('param');
+      return c.json(branchView(await setBranchActive(getDb(c.env), c.get('auth'), id, branchId, false)), 200);
+    },
+  )
+  // ---- employees
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/agencies/{id}/employees',
+      tags: ['Agencies'],
+      summary: 'Add a registered user as an employee of a branch (owner; grants ROLE_AGENCY_EMPLOYEE)',
+      middleware: authed,
+      request: {
+        params: IdParams,
+        body: jsonBody(z.object({ email: z.email().max(254), branchId: idField }).openapi('AgencyEmployeeCreate')),
+      },
+      responses: { 201: jsonContent(EmployeeSchema, 'The employee'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await addEmployee(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/{id}/employees',
+      tags: ['Agencies'],
+      summary: 'Employees of the agency (owner), optionally of one branch',
+      middleware: authed,
+      request: {
+        params: IdParams,
+        query: pageQuery({ sortable: ['joinedAt'], defaultSort: 'joinedAt,asc' }).extend({
+          branchId: z.coerce.number().int().min(1).optional().openapi({ param: { name: 'branchId', in: 'query' }, type: 'integer' }),
+        }),
+      },
+      responses: { 200: jsonContent(PageSchema(EmployeeSchema, 'AgencyEmployeePage'), 'Page of employees'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await listEmployees(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/agencies/{id}/employees/{userId}',
+      tags: ['Agencies'],
+      summary: 'Move an employee to another branch (owner)',
+      middleware: authed,
+      request: { params: EmployeeParams, body: jsonBody(z.object({ branchId: idField }).openapi('AgencyEmployeeUpdate')) },
+      responses: { 200: jsonContent(EmployeeSchema, 'The employee'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const { id, userId } = c.req.valid('param');
+      return c.json(await moveEmployee(getDb(c.env), c.get('auth'), id, userId, c.req.valid('json').branchId), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/agencies/{id}/employees/{userId}',
+      tags: ['Agencies'],
+      summary: "Remove an employee (owner; removes the role and revokes the employee's tokens)",
+      middleware: authed,
+      request: { params: EmployeeParams },
+      responses: { ...noContent, ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const { id, userId } = c.req.valid('param');
+      await removeEmployee(getDb(c.env), c.env, c.get('auth'), id, userId);
+      return c.body(null, 204);
+    },
+  )
+  // ---- documents
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/agencies/{id}/documents',
+      tags: ['Agencies'],
+      summary: 'Upload an agency verification document (PDF or image, at most 10 MB; owner)',
+      middleware: authed,
+      request: { params: IdParams, body: uploadBody() },
+      responses: { 201: jsonContent(FileSchema, 'Stored document'), ...authErrorResponses(404, 413, 415) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const auth = c.get('auth');
+      const agency = await agencyForOwner(db, auth, c.req.valid('param').id);
+      const { file } = await readUploadForm(c);
+      const row = await storeFile(db, c.env, auth, { ownerId: auth.id, purpose: 'AGENCY_DOCUMENT', file, agencyId: agency.id });
+      return c.json(fileView(row), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/{id}/documents',
+      tags: ['Agencies'],
+      summary: "The agency's documents (owner, admins)",
+      middleware: authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(z.array(FileSchema), 'Documents, newest first'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json((await listAgencyDocuments(getDb(c.env), c.get('auth'), c.req.valid('param').id)).map(fileView), 200),
+  )
+  // ---- super-admin
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/agencies',
+      tags: ['Agencies', 'Super-admin'],
+      summary: 'All agencies, optionally by status',
+      middleware: superAdmin,
+      request: {
+        query: pageQuery({ sortable: ['createdAt', 'name'], defaultSort: 'createdAt,desc' }).extend({
+          status: z.enum(AGENCY_STATUSES).optional().openapi({ param: { name: 'status', in: 'query' } }),
+        }),
+      },
+      responses: { 200: jsonContent(PageSchema(AgencySchema, 'AgencyPage'), 'Page of agencies'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listAgencies(getDb(c.env), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/superadmin/agencies/{id}/suspend',
+      tags: ['Agencies', 'Super-admin'],
+      summary: "Suspend an agency: its announcements are hidden and its staff cannot publish",
+      middleware: superAdmin,
+      request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500) }).openapi('AgencySuspension')) },
+      responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const row = await setAgencySuspended(getDb(c.env), c.get('auth').id, c.req.valid('param').id, true, c.req.valid('json').reason);
+      return c.json(agencyView(row), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/superadmin/agencies/{id}/activate',
+      tags: ['Agencies', 'Super-admin'],
+      summary: 'Reactivate a suspended agency',
+      middleware: superAdmin,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(agencyView(await setAgencySuspended(getDb(c.env), c.get('auth').id, c.req.valid('param').id, false)), 200),
+  );

@@ -1,0 +1,89 @@
+// What other features need from agencies: who acts for which agency and branch (staffScope), the
+// publishing rule (a suspended agency or a deactivated branch cannot publish; an employee only for
+// their branch) and the search condition that hides suspended agencies' trips.
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
+import { AppError, accessDenied, businessRule, notFound } from '../../errors';
+
+export interface StaffScope {
+  agencyId: number;
+  /** The employee's branch; null for the owner, who acts for every branch. */
+  branchId: number | null;
+  role: 'ROLE_AGENCY_OWNER' | 'ROLE_AGENCY_EMPLOYEE';
+  /** Whether the employee's branch is active (always true for the owner). */
+  branchActive: boolean;
+  agencySuspended: boolean;
+}
+
+/** The caller's place in an agency, read from the database (roles in tokens may be stale). Null for non-staff. */
+export async function staffScope(db: Db, userId: number): Promise<StaffScope | null> {
+  const [owned, employed] = await db.batch([
+    db.select({ id: agencies.id, status: agencies.status }).from(agencies).where(eq(agencies.ownerId, userId)),
+    db
+      .select({ agencyId: agencyEmployees.agencyId, branchId: agencyEmployees.branchId, active: agencyBranches.active, status: agencies.status })
+      .from(agencyEmployees)
+      .innerJoin(agencyBranches, eq(agencyBranches.id, agencyEmployees.branchId))
+      .innerJoin(agencies, eq(agencies.id, agencyEmployees.agencyId))
+      .where(eq(agencyEmployees.userId, userId)),
+  ]);
+  if (owned[0]) {
+    return { agencyId: owned[0].id, branchId: null, role: 'ROLE_AGENCY_OWNER', branchActive: true, agencySuspended: owned[0].status === 'SUSPENDED' };
+  }
+  if (employed[0]) {
+    const e = employed[0];
+    return { agencyId: e.agencyId, branchId: e.branchId, role: 'ROLE_AGENCY_EMPLOYEE', branchActive: e.active, agencySuspended: e.status === 'SUSPENDED' };
+  }
+  return null;
+}
+
+/** Pure: may this staff member edit or delete an announcement of (agencyId, branchId)? */
+export function canStaffManageAnnouncement(scope: StaffScope | null, announcement: { agencyId: number | null; branchId: number | null }) {
+  if (!scope || announcement.agencyId === null || scope.agencyId !== announcement.agencyId) return false;
+  if (scope.role === 'ROLE_AGENCY_OWNER') return true;
+  return announcement.branchId !== null && announcement.branchId === scope.branchId;
+}
+
+/** Pure: why this staff member cannot publish now, or null when they can. */
+export function publishRefusal(scope: StaffScope): string | null {
+  if (scope.agencySuspended) return 'Your agency is suspended: it cannot publish announcements';
+  if (!scope.branchActive) return 'Your branch is deactivated: it cannot publish announcements';
+  return null;
+}
+
+/**
+ * For announcement creation by agency staff: checks the rules and returns the agencyId and branchId
+ * to store on the announcement. An employee publishes for their own branch; the owner may name
+ * any active branch of the agency (or none).
+ */
+export async function assertStaffCanPublish(db: Db, scope: StaffScope, requestedBranchId?: number | null) {
+  const refusal = publishRefusal(scope);
+  if (refusal) throw businessRule(refusal);
+  if (scope.role === 'ROLE_AGENCY_EMPLOYEE') {
+    if (requestedBranchId != null && requestedBranchId !== scope.branchId) throw accessDenied('You can publish only for your own branch');
+    return { agencyId: scope.agencyId, branchId: scope.branchId };
+  }
+  if (requestedBranchId == null) return { agencyId: scope.agencyId, branchId: null };
+  const [branch] = await db
+    .select({ active: agencyBranches.active })
+    .from(agencyBranches)
+    .where(and(eq(agencyBranches.id, requestedBranchId), eq(agencyBranches.agencyId, scope.agencyId)));
+  if (!branch) throw notFound('Branch', requestedBranchId);
+  if (!branch.active) throw new AppError('BUSINESS_RULE_VIOLATION', 'This branch is deactivated: it cannot publish announcements');
+  return { agencyId: scope.agencyId, branchId: requestedBranchId };
+}
+
+/**
+ * SQL condition for listings and search: true for trips of private carriers and of active
+ * agencies, false for suspended agencies' trips. Pass the announcement's agency_id column.
+ */
+export const visibleAgencyCondition = (agencyIdColumn: AnySQLiteColumn): SQL =>
+  sql`(${agencyIdColumn} IS NULL OR NOT EXISTS (SELECT 1 FROM ${agencies} WHERE ${agencies.id} = ${agencyIdColumn} AND ${agencies.status} = 'SUSPENDED'))`;
+
+/** For single reads (GET /annonces/{id}, booking): is this agency's content visible? */
+export async function isAgencyVisible(db: Db, agencyId: number | null): Promise<boolean> {
+  if (agencyId === null) return true;
+  const [row] = await db.select({ status: agencies.status }).from(agencies).where(eq(agencies.id, agencyId));
+  return row?.status !== 'SUSPENDED';
+}

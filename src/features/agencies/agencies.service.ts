@@ -1,0 +1,380 @@
+// Agencies (CONTRACT section 12): registration, profile, branches, employees, documents and the
+// super-admin suspension. Ownership is read from the database, not from token roles, so a role
+// granted a moment ago (registration) works before the next token refresh.
+import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  agencies,
+  agencyBranches,
+  agencyEmployees,
+  announcements,
+  files,
+  users,
+  type AgencyBranchRow,
+  type AgencyRow,
+} from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError, invalidState, notFound } from '../../errors';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { revokeUserTokensBefore } from '../../lib/token-revocation';
+import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
+import { assertCanAccess } from '../../middleware/auth';
+import { recordAudit } from '../kyc/kyc.audit';
+import { notificationInsert } from '../notifications/notify';
+import { staffScope } from './agencies.scope';
+
+export interface AgencyInput {
+  name?: string;
+  legalName?: string | null;
+  registrationNumber?: string | null;
+  email?: string | null;
+  phoneNumber?: string | null;
+  address?: string | null;
+  city?: string | null;
+  country?: string | null;
+  description?: string | null;
+}
+
+export interface BranchInput {
+  name?: string;
+  address?: string | null;
+  city?: string | null;
+  country?: string | null;
+  phoneNumber?: string | null;
+}
+
+export const agencyView = (a: AgencyRow) => ({
+  id: a.id,
+  name: a.name,
+  legalName: a.legalName,
+  registrationNumber: a.registrationNumber,
+  email: a.email,
+  phoneNumber: a.phoneNumber,
+  address: a.address,
+  city: a.city,
+  country: a.country,
+  description: a.description,
+  ownerId: a.ownerId,
+  status: a.status,
+  suspensionReason: a.suspensionReason,
+  suspendedAt: a.suspendedAt,
+  createdAt: a.createdAt,
+  updatedAt: a.updatedAt,
+});
+
+export const branchView = (b: AgencyBranchRow) => ({
+  id: b.id,
+  agencyId: b.agencyId,
+  name: b.name,
+  address: b.address,
+  city: b.city,
+  country: b.country,
+  phoneNumber: b.phoneNumber,
+  active: b.active,
+  createdAt: b.createdAt,
+  updatedAt: b.updatedAt,
+});
+
+const alreadyInAgency = (who: string) =>
+  new AppError('ALREADY_EXISTS', `${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
+
+const now = () => new Date().toISOString();
+
+export async function getAgency(db: Db, id: number) {
+  const [row] = await db.select().from(agencies).where(eq(agencies.id, id));
+  if (!row) throw notFound('Agency', id);
+  return row;
+}
+
+/** The owner (or a super-admin) manages the agency; everyone else gets 403. */
+export async function agencyForOwner(db: Db, auth: AuthUser, id: number) {
+  const agency = await getAgency(db, id);
+  assertCanAccess(auth, [agency.ownerId], ['ROLE_SUPERADMIN']);
+  return agency;
+}
+
+/** The owner, the agency's employees and admins read it. */
+export async function agencyForMember(db: Db, auth: AuthUser, id: number) {
+  const agency = await getAgency(db, id);
+  if (agency.ownerId === auth.id) return agency;
+  const [employee] = await db
+    .select({ userId: agencyEmployees.userId })
+    .from(agencyEmployees)
+    .where(and(eq(agencyEmployees.userId, auth.id), eq(agencyEmployees.agencyId, id)));
+  assertCanAccess(auth, [employee?.userId], ['ROLE_ADMIN']);
+  return agency;
+}
+
+export async function registerAgency(db: Db, userId: number, input: AgencyInput & { name: string }) {
+  const [user] = await db.select({ agencyId: users.agencyId }).from(users).where(eq(users.id, userId));
+  if (!user) throw notFound('User', userId);
+  if (user.agencyId !== null || (await staffScope(db, userId))) throw alreadyInAgency('You');
+  const stamp = now();
+  try {
+    // One batch: the agency, the owner's agency_id (looked up by the unique owner index) and the role.
+    const [[agency]] = await db.batch([
+      db.insert(agencies).values({ ...input, ownerId: userId }).returning(),
+      db
+        .update(users)
+        .set({ agencyId: sql`(SELECT ${agencies.id} FROM ${agencies} WHERE ${agencies.ownerId} = ${userId})`, updatedAt: stamp })
+        .where(eq(users.id, userId)),
+      grantRoleStatement(db, userId, 'ROLE_AGENCY_OWNER'),
+    ]);
+    await recordAudit(db, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
+    return agency;
+  } catch (err) {
+    if (/UNIQUE constraint failed/i.test(String(err instanceof Error && err.cause instanceof Error ? err.cause.message : err))) {
+      throw alreadyInAgency('You');
+    }
+    throw err;
+  }
+}
+
+/** GET /agencies/me: the caller's agency and their place in it. */
+export async function myAgency(db: Db, userId: number) {
+  const scope = await staffScope(db, userId);
+  if (!scope) throw notFound('Agency of the current user');
+  const agency = await getAgency(db, scope.agencyId);
+  return { ...agencyView(agency), role: scope.role, branchId: scope.branchId, branchActive: scope.branchActive };
+}
+
+export async function updateAgency(db: Db, auth: AuthUser, id: number, input: AgencyInput) {
+  await agencyForOwner(db, auth, id);
+  const [row] = await db.update(agencies).set({ ...input, updatedAt: now() }).where(eq(agencies.id, id)).returning();
+  return row;
+}
+
+// ---- branches
+
+export async function getBranch(db: Db, agencyId: number, branchId: number) {
+  const [row] = await db
+    .select()
+    .from(agencyBranches)
+    .where(and(eq(agencyBranches.id, branchId), eq(agencyBranches.agencyId, agencyId)));
+  if (!row) throw notFound('Branch', branchId);
+  return row;
+}
+
+export async function createBranch(db: Db, auth: AuthUser, agencyId: number, input: BranchInput & { name: string }) {
+  await agencyForOwner(db, auth, agencyId);
+  const [row] = await db.insert(agencyBranches).values({ ...input, agencyId }).returning();
+  return row;
+}
+
+export async function listBranches(db: Db, auth: AuthUser, agencyId: number) {
+  await agencyForMember(db, auth, agencyId);
+  return db.select().from(agencyBranches).where(eq(agencyBranches.agencyId, agencyId)).orderBy(agencyBranches.id);
+}
+
+export async function branchForMember(db: Db, auth: AuthUser, agencyId: number, branchId: number) {
+  await agencyForMember(db, auth, agencyId);
+  return getBranch(db, agencyId, branchId);
+}
+
+export async function updateBranch(db: Db, auth: AuthUser, agencyId: number, branchId: number, input: BranchInput) {
+  await agencyForOwner(db, auth, agencyId);
+  await getBranch(db, agencyId, branchId);
+  const [row] = await db.update(agencyBranches).set({ ...input, updatedAt: now() }).where(eq(agencyBranches.id, branchId)).returning();
+  return row;
+}
+
+/** A branch with employees or live trips cannot be deleted: move the employees and close the trips first. */
+export async function deleteBranch(db: Db, auth: AuthUser, agencyId: number, branchId: number) {
+  await agencyForOwner(db, auth, agencyId);
+  await getBranch(db, agencyId, branchId);
+  const [[staff], [trips]] = await db.batch([
+    db.select({ n: count() }).from(agencyEmployees).where(eq(agencyEmployees.branchId, branchId)),
+    db
+      .select({ n: count() })
+      .from(announcements)
+      .where(and(eq(announcements.branchId, branchId), inArray(announcements.status, ['ACTIVE', 'FULL']))),
+  ]);
+  if (staff.n > 0) throw invalidState('This branch still has employees: move or remove them first');
+  if (trips.n > 0) throw invalidState('This branch still has active announcements: close them first');
+  await db.delete(agencyBranches).where(eq(agencyBranches.id, branchId));
+  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, details: { agencyId } });
+}
+
+/** Activate or deactivate: a conditional update, 409 when the branch is already in that state. */
+export async function setBranchActive(db: Db, auth: AuthUser, agencyId: number, branchId: number, active: boolean) {
+  await agencyForOwner(db, auth, agencyId);
+  await getBranch(db, agencyId, branchId);
+  const [row] = await db
+    .update(agencyBranches)
+    .set({ active, updatedAt: now() })
+    .where(and(eq(agencyBranches.id, branchId), eq(agencyBranches.active, !active)))
+    .returning();
+  if (!row) throw invalidState(`This branch is already ${active ? 'active' : 'deactivated'}`);
+  await recordAudit(db, {
+    actorId: auth.id,
+    action: active ? 'AGENCY_BRANCH_ACTIVATED' : 'AGENCY_BRANCH_DEACTIVATED',
+    targetType: 'AGENCY_BRANCH',
+    targetId: branchId,
+    details: { agencyId },
+  });
+  return row;
+}
+
+// ---- employees
+
+const employeeColumns = {
+  userId: agencyEmployees.userId,
+  agencyId: agencyEmployees.agencyId,
+  branchId: agencyEmployees.branchId,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  joinedAt: agencyEmployees.createdAt,
+};
+
+async function getEmployee(db: Db, agencyId: number, userId: number) {
+  const [row] = await db
+    .select(employeeColumns)
+    .from(agencyEmployees)
+    .innerJoin(users, eq(users.id, agencyEmployees.userId))
+    .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId)));
+  if (!row) throw notFound('Employee', userId);
+  return row;
+}
+
+export async function addEmployee(db: Db, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }) {
+  const agency = await agencyForOwner(db, auth, agencyId);
+  await getBranch(db, agencyId, input.branchId);
+  const [user] = await db.select({ id: users.id, agencyId: users.agencyId }).from(users)
+    .where(or(eq(users.email, input.email.trim()), eq(users.email, input.email.trim().toLowerCase())));
+  if (!user) throw notFound(`User with email ${input.email}`);
+  if (user.agencyId !== null || user.id === agency.ownerId) throw alreadyInAgency('This user');
+  try {
+    await db.batch([
+      db.insert(agencyEmployees).values({ userId: user.id, agencyId, branchId: input.branchId }),
+      db.update(users).set({ agencyId, updatedAt: now() }).where(and(eq(users.id, user.id), isNull(users.agencyId))),
+      grantRoleStatement(db, user.id, 'ROLE_AGENCY_EMPLOYEE'),
+      notificationInsert(db, {
+        userId: user.id,
+        type: 'AGENCY_EMPLOYEE_ADDED',
+        title: 'You joined an agency',
+        message: `You now work for ${agency.name}.`,
+        data: { agencyId, branchId: input.branchId },
+      }),
+    ]);
+  } catch (err) {
+    if (/UNIQUE constraint failed|PRIMARY KEY/i.test(String(err instanceof Error && err.cause instanceof Error ? err.cause.message : err))) {
+      throw alreadyInAgency('This user');
+    }
+    throw err;
+  }
+  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: user.id, details: { agencyId, branchId: input.branchId } });
+  return getEmployee(db, agencyId, user.id);
+}
+
+export async function listEmployees(db: Db, auth: AuthUser, agencyId: number, q: PageParams<'joinedAt'> & { branchId?: number }) {
+  await agencyForOwner(db, auth, agencyId);
+  const where: SQL | undefined = and(eq(agencyEmployees.agencyId, agencyId), q.branchId ? eq(agencyEmployees.branchId, q.branchId) : undefined);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select(employeeColumns)
+      .from(agencyEmployees)
+      .innerJoin(users, eq(users.id, agencyEmployees.userId))
+      .where(where)
+      .orderBy(...orderBy(q.sort, { joinedAt: agencyEmployees.createdAt }, agencyEmployees.userId))
+      .limit(q.size)
+      .offset(offsetOf(q)),
+    db.select({ total: count() }).from(agencyEmployees).where(where),
+  ]);
+  return toPage(rows, total, q);
+}
+
+export async function moveEmployee(db: Db, auth: AuthUser, agencyId: number, userId: number, branchId: number) {
+  await agencyForOwner(db, auth, agencyId);
+  await getEmployee(db, agencyId, userId);
+  await getBranch(db, agencyId, branchId);
+  await db
+    .update(agencyEmployees)
+    .set({ branchId, updatedAt: now() })
+    .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId)));
+  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, details: { agencyId, branchId } });
+  return getEmployee(db, agencyId, userId);
+}
+
+/** Removal takes the role away and revokes the employee's tokens, so the old role stops at once. */
+export async function removeEmployee(db: Db, env: Env, auth: AuthUser, agencyId: number, userId: number) {
+  const agency = await agencyForOwner(db, auth, agencyId);
+  await getEmployee(db, agencyId, userId);
+  await db.batch([
+    db.delete(agencyEmployees).where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId))),
+    db.update(users).set({ agencyId: null, updatedAt: now() }).where(and(eq(users.id, userId), eq(users.agencyId, agencyId))),
+    removeRoleStatement(db, userId, 'ROLE_AGENCY_EMPLOYEE'),
+    notificationInsert(db, {
+      userId,
+      type: 'AGENCY_EMPLOYEE_REMOVED',
+      title: 'You left an agency',
+      message: `You no longer work for ${agency.name}.`,
+      data: { agencyId },
+    }),
+  ]);
+  await revokeUserTokensBefore(env.KV, userId);
+  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, details: { agencyId } });
+}
+
+// ---- documents
+
+/** The owner and admins (who review agency documents) list them. */
+export async function listAgencyDocuments(db: Db, auth: AuthUser, agencyId: number) {
+  const agency = await getAgency(db, agencyId);
+  assertCanAccess(auth, [agency.ownerId], ['ROLE_ADMIN']);
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.agencyId, agencyId), eq(files.purpose, 'AGENCY_DOCUMENT')))
+    .orderBy(desc(files.id));
+}
+
+// ---- super-admin
+
+export async function listAgencies(db: Db, q: PageParams<'createdAt' | 'name'> & { status?: 'ACTIVE' | 'SUSPENDED' }) {
+  const where = q.status ? eq(agencies.status, q.status) : undefined;
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select()
+      .from(agencies)
+      .where(where)
+      .orderBy(...orderBy(q.sort, { createdAt: agencies.createdAt, name: agencies.name }, agencies.id))
+      .limit(q.size)
+      .offset(offsetOf(q)),
+    db.select({ total: count() }).from(agencies).where(where),
+  ]);
+  return toPage(rows.map(agencyView), total, q);
+}
+
+/** Suspend or reactivate: a conditional update (409 when already so), the owner notified, audit-logged. */
+export async function setAgencySuspended(db: Db, adminId: number, id: number, suspend: boolean, reason?: string) {
+  await getAgency(db, id);
+  const stamp = now();
+  const [row] = await db
+    .update(agencies)
+    .set(
+      suspend
+        ? { status: 'SUSPENDED', suspensionReason: reason ?? null, suspendedAt: stamp, updatedAt: stamp }
+        : { status: 'ACTIVE', suspensionReason: null, suspendedAt: null, updatedAt: stamp },
+    )
+    .where(and(eq(agencies.id, id), eq(agencies.status, suspend ? 'ACTIVE' : 'SUSPENDED')))
+    .returning();
+  if (!row) throw invalidState(suspend ? 'This agency is already suspended' : 'This agency is already active');
+  await notificationInsert(db, {
+    userId: row.ownerId,
+    type: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
+    title: suspend ? 'Agency suspended' : 'Agency reactivated',
+    message: suspend
+      ? `${row.name} is suspended: its announcements are hidden and it cannot publish. Reason: ${reason}`
+      : `${row.name} is active again.`,
+    data: { agencyId: id },
+  }).run();
+  await recordAudit(db, {
+    actorId: adminId,
+    action: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
+    targetType: 'AGENCY',
+    targetId: id,
+    details: suspend ? { reason } : undefined,
+  });
+  return row;
+}

@@ -1,0 +1,92 @@
+// POST /files (multipart upload to R2) and GET /files/{id} (streamed to those allowed to see it).
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { FILE_PURPOSES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, jsonContent } from '../../lib/openapi';
+import { requireAuth } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { fileView, openFile, parseFields, readUploadForm, storeFile, UploadFieldsSchema } from './files.service';
+
+export const FileSchema = z
+  .object({
+    id: z.number().int(),
+    purpose: z.enum(FILE_PURPOSES),
+    contentType: z.string().openapi({ description: 'Detected from the bytes: image/jpeg, image/png, image/webp or application/pdf' }),
+    size: z.number().int(),
+    originalName: z.string().nullable(),
+    reservationId: z.number().int().nullable(),
+    agencyId: z.number().int().nullable(),
+    url: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('File');
+
+/** Multipart bodies are described with a plain schema: the handler reads the parts itself. */
+export const uploadBody = (extra: Record<string, object> = {}, required: string[] = []) => ({
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object' as const,
+        required: ['file', ...required],
+        properties: { file: { type: 'string' as const, format: 'binary', description: 'At most 10 MB' }, ...extra },
+      },
+    },
+  },
+});
+
+export const filesRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/files',
+      tags: ['Files'],
+      summary: 'Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB)',
+      middleware: [requireAuth] as const,
+      request: {
+        body: uploadBody(
+          {
+            purpose: { type: 'string', enum: [...FILE_PURPOSES] },
+            reservationId: { type: 'integer', description: 'For PARCEL_IMAGE and DISPUTE_EVIDENCE: the reservation it belongs to' },
+          },
+          ['purpose'],
+        ),
+      },
+      responses: { 201: jsonContent(FileSchema, 'Stored file'), ...authErrorResponses(404, 413, 415) },
+    }),
+    async (c) => {
+      const { file, fields } = await readUploadForm(c);
+      const { purpose, reservationId } = parseFields(UploadFieldsSchema, fields);
+      const auth = c.get('auth');
+      const row = await storeFile(getDb(c.env), c.env, auth, { ownerId: auth.id, purpose, file, reservationId });
+      return c.json(fileView(row), 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/files/{id}',
+      tags: ['Files'],
+      summary: 'Download a file (owner; reservation parties; admins for identity and agency documents)',
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: {
+        200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        ...authErrorResponses(404),
+      },
+    }),
+    async (c) => {
+      const { row, object } = await openFile(getDb(c.env), c.env, c.get('auth'), c.req.valid('param').id);
+      return new Response(object.body, {
+        status: 200,
+        headers: {
+          'Content-Type': row.contentType,
+          'Content-Length': String(row.sizeBytes),
+          'Cache-Control': 'private, max-age=300',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Disposition': row.contentType === 'application/pdf' ? 'attachment' : 'inline',
+        },
+      });
+    },
+  );

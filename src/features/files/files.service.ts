@@ -1,0 +1,182 @@
+// Uploads to R2 with metadata in D1, and who may read them back.
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
+import type { Db } from '../../db/client';
+import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
+import type { AppEnv, AuthUser } from '../../env';
+import { AppError, accessDenied, notFound } from '../../errors';
+import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
+import { toValidationError } from '../../validation';
+import { staffScope } from '../agencies/agencies.scope';
+import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
+
+const ADMINS: Role[] = ['ROLE_ADMIN'];
+
+export const fileView = (f: FileRow) => ({
+  id: f.id,
+  purpose: f.purpose,
+  contentType: f.contentType,
+  size: f.sizeBytes,
+  originalName: f.originalName,
+  reservationId: f.reservationId,
+  agencyId: f.agencyId,
+  url: `/v1/api/files/${f.id}`,
+  createdAt: f.createdAt,
+});
+
+const unsupported = (message: string) =>
+  new AppError('INVALID_ARGUMENT', message, { status: 415, suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'] });
+
+/** Reads a multipart upload: the `file` part and the other fields as strings. */
+export async function readUploadForm(c: Context<AppEnv>): Promise<{ file: File; fields: Record<string, string> }> {
+  if (!/^multipart\/form-data/i.test(c.req.header('Content-Type') ?? '')) {
+    throw new AppError('INVALID_ARGUMENT', 'Unsupported media type', { status: 415, suggestions: ['Send the file as multipart/form-data'] });
+  }
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw new AppError('INVALID_ARGUMENT', 'Malformed multipart body');
+  }
+  const file = form.get('file');
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
+  if (!(file instanceof File)) {
+    throw new AppError('VALIDATION_ERROR', 'Validation failed for form: file', {
+      fieldErrors: [{ field: 'file', message: 'A file part named "file" is required', rejectedValue: null }],
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+    });
+  }
+  return { file, fields };
+}
+
+export const UploadFieldsSchema = z.object({
+  purpose: z.enum(FILE_PURPOSES),
+  reservationId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});
+
+export function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) throw toValidationError(parsed.error.issues, fields, 'form');
+  return parsed.data;
+}
+
+export interface StoreFileInput {
+  ownerId: number;
+  purpose: FilePurpose;
+  file: File;
+  reservationId?: number | null;
+  agencyId?: number | null;
+}
+
+/**
+ * Checks size and real type, then stores the bytes under a random key and the metadata in D1.
+ * The stored content type is the detected one, whatever name or type the client gave.
+ */
+export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFileInput): Promise<FileRow> {
+  const { file, purpose } = input;
+  if (file.size > MAX_FILE_BYTES) {
+    throw new AppError('INVALID_ARGUMENT', `File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
+      status: 413,
+      suggestions: ['Upload a file of at most 10 MB'],
+    });
+  }
+  const detected = detectContentType(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
+  if (detected === 'executable') throw unsupported('Executable files are not accepted');
+  if (detected === null) throw unsupported('Unsupported file type: only JPEG, PNG, WEBP and PDF are accepted');
+  if (!isAllowed(purpose, detected)) {
+    throw unsupported(`A file of purpose ${purpose} must be one of ${ALLOWED_TYPES[purpose].join(', ')}; this file is ${detected}`);
+  }
+  if (input.reservationId != null) {
+    if (!RESERVATION_PURPOSES.includes(purpose)) {
+      throw toValidationError(
+        [{ code: 'custom', path: ['reservationId'], message: `reservationId applies only to ${RESERVATION_PURPOSES.join(', ')}`, input: input.reservationId }],
+        { reservationId: input.reservationId },
+        'form',
+      );
+    }
+    const party = await isReservationParty(db, auth, input.reservationId);
+    if (party === null) throw notFound('Reservation', input.reservationId);
+    if (!party) throw accessDenied('Only the parties of this reservation can attach files to it');
+  }
+
+  const storageKey = `${purpose.toLowerCase().replace(/_/g, '-')}/${crypto.randomUUID()}`;
+  await env.UPLOADS.put(storageKey, file.stream(), {
+    httpMetadata: { contentType: detected },
+    customMetadata: { ownerId: String(input.ownerId), purpose },
+  });
+  try {
+    const [row] = await db
+      .insert(files)
+      .values({
+        ownerId: input.ownerId,
+        purpose,
+        contentType: detected,
+        sizeBytes: file.size,
+        storageKey,
+        originalName: file.name ? file.name.slice(0, 255) : null,
+        reservationId: input.reservationId ?? null,
+        agencyId: input.agencyId ?? null,
+      })
+      .returning();
+    return row;
+  } catch (err) {
+    await env.UPLOADS.delete(storageKey);
+    throw err;
+  }
+}
+
+/** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
+async function isReservationParty(db: Db, auth: AuthUser, reservationId: number): Promise<boolean | null> {
+  const [r] = await db
+    .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId })
+    .from(reservations)
+    .where(eq(reservations.id, reservationId));
+  if (!r) return null;
+  if (r.senderId === auth.id || r.carrierId === auth.id) return true;
+  return r.agencyId !== null && (await staffScope(db, auth.id))?.agencyId === r.agencyId;
+}
+
+export async function getFileRow(db: Db, id: number) {
+  const [row] = await db.select().from(files).where(eq(files.id, id));
+  if (!row) throw notFound('File', id);
+  return row;
+}
+
+/**
+ * Who may read a file: its owner; any signed-in user for avatars (shown on public profiles);
+ * admins for identity and agency documents (plus the agency's owner for its documents); the
+ * reservation's parties (sender, carrier, staff of the carrying agency) and admins for parcel
+ * images and dispute evidence.
+ */
+export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
+  if (row.ownerId === auth.id) return;
+  switch (row.purpose) {
+    case 'AVATAR':
+      return;
+    case 'KYC_DOCUMENT':
+      return assertCanAccess(auth, [], ADMINS);
+    case 'AGENCY_DOCUMENT': {
+      if (hasRole(auth, ...ADMINS)) return;
+      if (row.agencyId === null) throw accessDenied();
+      const [agency] = await db.select({ ownerId: agencies.ownerId }).from(agencies).where(eq(agencies.id, row.agencyId));
+      return assertCanAccess(auth, [agency?.ownerId], ADMINS);
+    }
+    case 'PARCEL_IMAGE':
+    case 'DISPUTE_EVIDENCE': {
+      if (hasRole(auth, ...ADMINS)) return;
+      if (row.reservationId === null || !(await isReservationParty(db, auth, row.reservationId))) throw accessDenied();
+      return;
+    }
+  }
+}
+
+/** The stored object as a streamed response, after the access check. */
+export async function openFile(db: Db, env: Env, auth: AuthUser, id: number) {
+  const row = await getFileRow(db, id);
+  await assertCanReadFile(db, auth, row);
+  const object = await env.UPLOADS.get(row.storageKey);
+  if (!object) throw notFound('File', id);
+  return { row, object };
+}

@@ -1,0 +1,104 @@
+// The sandbox provider's page (root path, local runs only): "Approve" and "Reject" post a signed
+// callback through the same handler as the real provider's webhook.
+import { createRoute, z } from '@hono/zod-openapi';
+import { html } from 'hono/html';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { AppError, notFound } from '../../errors';
+import { errorResponses } from '../../lib/openapi';
+import { isKycSandboxEnabled, signCallback } from '../../providers/kyc';
+import { findRecordBySession, handleKycCallback } from './kyc.service';
+
+const SessionParams = z.object({
+  sessionId: z.string().regex(/^sbx_[0-9a-f]{32}$/).openapi({ param: { name: 'sessionId', in: 'path' } }),
+});
+const DecisionParams = SessionParams.extend({
+  decision: z.enum(['approve', 'reject']).openapi({ param: { name: 'decision', in: 'path' } }),
+});
+
+const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+async function sandboxRecord(env: Env, sessionId: string) {
+  if (!isKycSandboxEnabled(env)) {
+    throw new AppError('ENDPOINT_NOT_FOUND', 'The KYC sandbox is not enabled');
+  }
+  const record = await findRecordBySession(getDb(env), sessionId);
+  if (!record) throw notFound('KYC session', sessionId);
+  return record;
+}
+
+const page = (title: string, body: unknown) => html`<!doctype html>
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>${title}</title>
+      <style>
+        body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; }
+        button { font-size: 1rem; padding: .6rem 1.4rem; margin-right: .8rem; }
+      </style>
+    </head>
+    <body>
+      <h1>${title}</h1>
+      ${body}
+    </body>
+  </html>`;
+
+export const kycSandboxRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/sandbox/kyc/{sessionId}',
+      tags: ['Sandbox'],
+      summary: 'Sandbox identity verification page (local runs only)',
+      security: [],
+      request: { params: SessionParams },
+      responses: { 200: htmlResponse('Verification page'), ...errorResponses(404) },
+    }),
+    async (c) => {
+      const { sessionId } = c.req.valid('param');
+      const record = await sandboxRecord(c.env, sessionId);
+      const base = `/sandbox/kyc/${sessionId}`;
+      return c.html(
+        page(
+          'Sandbox identity verification',
+          html`<p>Session <code>${sessionId}</code>, current status <strong>${record.status}</strong>.</p>
+            <p>This page stands in for the identity provider. Choose the verdict it sends back.</p>
+            <form method="post" action="${base}/approve" style="display:inline"><button type="submit">Approve</button></form>
+            <form method="post" action="${base}/reject" style="display:inline"><button type="submit">Reject</button></form>`,
+        ),
+        200,
+      );
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/sandbox/kyc/{sessionId}/{decision}',
+      tags: ['Sandbox'],
+      summary: 'Sandbox verdict: sends the signed provider callback',
+      security: [],
+      request: { params: DecisionParams },
+      responses: { 200: htmlResponse('Result page'), ...errorResponses(401, 404) },
+    }),
+    async (c) => {
+      const { sessionId, decision } = c.req.valid('param');
+      await sandboxRecord(c.env, sessionId);
+      const event = {
+        eventId: `sbx_evt_${crypto.randomUUID()}`,
+        sessionId,
+        status: decision === 'approve' ? 'APPROVED' : 'REJECTED',
+        documentType: 'PASSPORT',
+        ...(decision === 'reject' ? { reason: 'Rejected in the sandbox' } : {}),
+      };
+      // Exactly what a provider sends: a JSON string holding the event, signed on its raw bytes.
+      const raw = new TextEncoder().encode(JSON.stringify(JSON.stringify(event)));
+      const headers = await signCallback(c.env.KYC_WEBHOOK_SECRET, raw);
+      const outcome = await handleKycCallback(getDb(c.env), c.env, raw, {
+        signature: headers['X-Kyc-Signature'],
+        timestamp: headers['X-Kyc-Timestamp'],
+      });
+      const verdict = decision === 'approve' ? 'approved' : 'rejected';
+      return c.html(page('Sandbox verdict sent', html`<p>Verification ${verdict} (${outcome}). You can return to the app.</p>`), 200);
+    },
+  );

@@ -1,0 +1,172 @@
+// KYC endpoints (CONTRACT section 11): the user's session and status, the provider callback, and
+// the super-admin review queue.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { KYC_DOCUMENT_TYPES, KYC_STATUSES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { pageQuery, PageSchema } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../providers/kyc';
+import { IdParams } from '../../validation';
+import {
+  adminView,
+  approveKyc,
+  getKycRecord,
+  handleKycCallback,
+  kycStatusOf,
+  listKycRecords,
+  rejectKyc,
+  startKycSession,
+} from './kyc.service';
+
+const dateTime = () => z.string().nullable().openapi({ format: 'date-time' });
+
+export const KycRecordSchema = z
+  .object({
+    id: z.number().int(),
+    status: z.enum(KYC_STATUSES),
+    documentType: z.enum(KYC_DOCUMENT_TYPES).nullable(),
+    userId: z.number().int(),
+    rejectionReason: z.string().nullable(),
+    submittedAt: dateTime(),
+    reviewedAt: dateTime(),
+    externalUserId: z.string().nullable(),
+    kycSessionUrl: z.string().nullable(),
+    kycSessionToken: z.string().nullable().openapi({ description: 'Credential: only in the owner\'s own responses, null elsewhere' }),
+    tokenExpiry: dateTime(),
+  })
+  .openapi('KycRecord');
+
+const KycSessionSchema = z
+  .object({
+    id: z.number().int(),
+    kycSessionUrl: z.string(),
+    status: z.enum(KYC_STATUSES),
+    kycSessionToken: z.string().nullable(),
+    tokenExpiry: dateTime(),
+  })
+  .openapi('KycSession');
+
+const KycStatusSchema = z
+  .object({ status: z.enum(KYC_STATUSES), record: KycRecordSchema.nullable() })
+  .openapi('KycStatus');
+
+const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
+
+export const kycRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/kyc/sessions',
+      tags: ['KYC'],
+      summary: 'Start (or resume) an identity verification session',
+      middleware: [requireAuth] as const,
+      responses: { 201: jsonContent(KycSessionSchema, 'Session to complete at kycSessionUrl'), ...authErrorResponses(409, 502) },
+    }),
+    async (c) => {
+      const r = await startKycSession(getDb(c.env), c.env, c.get('auth').id);
+      return c.json({ id: r.id, kycSessionUrl: r.kycSessionUrl, status: r.status, kycSessionToken: r.kycSessionToken, tokenExpiry: r.tokenExpiry }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/kyc/status',
+      tags: ['KYC'],
+      summary: "The caller's verification status and current record",
+      middleware: [requireAuth] as const,
+      responses: { 200: jsonContent(KycStatusSchema, 'Status'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await kycStatusOf(getDb(c.env), c.get('auth').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/webhooks/kyc-provider/status-update',
+      tags: ['KYC', 'Webhooks'],
+      summary: 'Status callback of the identity provider (HMAC-signed)',
+      description:
+        `The body is a JSON string holding the event {eventId, sessionId, status: APPROVED|REJECTED|REVIEW|REVOKED, documentType?, reason?}. ` +
+        `${SIGNATURE_HEADER}: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the shared secret>; ${TIMESTAMP_HEADER}: unix seconds, ` +
+        'accepted within 5 minutes. Each eventId is applied once. Answers a JSON string: APPLIED, ALREADY_PROCESSED or IGNORED.',
+      security: [],
+      request: {
+        // A plain schema (not zod) so the raw bytes reach the handler unparsed: the signature covers them.
+        body: { required: true, content: { 'application/json': { schema: { type: 'string' } } } },
+        headers: z.object({
+          [SIGNATURE_HEADER]: z.string().optional().openapi({ param: { name: SIGNATURE_HEADER, in: 'header' } }),
+          [TIMESTAMP_HEADER]: z.string().optional().openapi({ param: { name: TIMESTAMP_HEADER, in: 'header' } }),
+        }),
+      },
+      responses: { 200: jsonContent(z.string(), 'Outcome'), ...errorResponses(401) },
+    }),
+    async (c) => {
+      const raw = new Uint8Array(await c.req.arrayBuffer());
+      const outcome = await handleKycCallback(getDb(c.env), c.env, raw, {
+        signature: c.req.header(SIGNATURE_HEADER),
+        timestamp: c.req.header(TIMESTAMP_HEADER),
+      });
+      return c.json(outcome, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/kyc',
+      tags: ['KYC', 'Super-admin'],
+      summary: 'KYC records, newest first, optionally by status',
+      middleware: superAdmin,
+      request: {
+        query: pageQuery({ sortable: ['submittedAt', 'reviewedAt'], defaultSort: 'submittedAt,desc' }).extend({
+          status: z.enum(KYC_STATUSES).optional().openapi({ param: { name: 'status', in: 'query' } }),
+        }),
+      },
+      responses: { 200: jsonContent(PageSchema(KycRecordSchema, 'KycRecordPage'), 'Page of KYC records'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listKycRecords(getDb(c.env), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/kyc/{id}',
+      tags: ['KYC', 'Super-admin'],
+      summary: 'One KYC record',
+      middleware: superAdmin,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(adminView(await getKycRecord(getDb(c.env), c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/superadmin/kyc/{id}/approve',
+      tags: ['KYC', 'Super-admin'],
+      summary: 'Approve a KYC record by hand (grants ROLE_VERIFIED_USER)',
+      middleware: superAdmin,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const record = await approveKyc(getDb(c.env), c.env, c.req.valid('param').id, c.get('auth').id);
+      return c.json(adminView(record), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/superadmin/kyc/{id}/reject',
+      tags: ['KYC', 'Super-admin'],
+      summary: 'Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified)',
+      middleware: superAdmin,
+      request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500) })) },
+      responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const record = await rejectKyc(db, c.env, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason);
+      return c.json(adminView(record), 200);
+    },
+  );
+

@@ -1,0 +1,22 @@
+// The local sandbox provider: the "verification" happens on a page this service serves itself
+// (/sandbox/kyc/{sessionId}), whose buttons post a signed callback through the real webhook handler.
+import type { KycProvider, KycSession, StartSessionInput } from './kyc-provider';
+
+export const SANDBOX_SESSION_TTL_SECONDS = 60 * 60;
+
+const randomHex = (bytes: number) => [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+export class SandboxKycProvider implements KycProvider {
+  readonly name = 'sandbox';
+  constructor(private readonly baseUrl: string) {}
+
+  async startSession(_input: StartSessionInput): Promise<KycSession> {
+    const sessionId = `sbx_${randomHex(16)}`;
+    return {
+      sessionId,
+      sessionUrl: `${this.baseUrl.replace(/\/$/, '')}/sandbox/kyc/${sessionId}`,
+      sessionToken: `sbxtok_${randomHex(24)}`,
+      expiresAt: new Date(Date.now() + SANDBOX_SESSION_TTL_SECONDS * 1000).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,346 @@
+// Agencies: registration and owner-only management, branches, employees scoped to a branch,
+// documents, super-admin suspension, and what announcements rely on (staffScope, publishing rule,
+// the search condition hiding suspended agencies' trips).
+import { env } from 'cloudflare:workers';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
+import { announcements, notifications, users } from '../src/db/schema';
+import {
+  assertStaffCanPublish,
+  canStaffManageAnnouncement,
+  isAgencyVisible,
+  publishRefusal,
+  staffScope,
+  visibleAgencyCondition,
+  type StaffScope,
+} from '../src/features/agencies/agencies.scope';
+import { call, del, errorBody, get, post, put } from './helpers/http';
+import { createAdmin, createSuperAdmin, createUser, tokenFor, type TestUser } from './helpers/users';
+
+const db = getDb(env);
+const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
+
+async function agencyWithBranches() {
+  const owner = await createUser();
+  const created = await post('/v1/api/agencies', { name: 'Sahel Express', city: 'Dakar', country: 'SN', email: 'ops@sahel.test' }, { token: owner.token });
+  expect(created.status).toBe(201);
+  const id = created.body.id as number;
+  const a = await post(`/v1/api/agencies/${id}/branches`, { name: 'Paris', city: 'Paris', country: 'FR' }, { token: owner.token });
+  const b = await post(`/v1/api/agencies/${id}/branches`, { name: 'Lyon', city: 'Lyon', country: 'FR' }, { token: owner.token });
+  expect(a.status).toBe(201);
+  return { owner, id, branchA: a.body.id as number, branchB: b.body.id as number };
+}
+
+async function hire(owner: TestUser, agencyId: number, branchId: number) {
+  const employee = await createUser();
+  const res = await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId }, { token: owner.token });
+  expect(res.status).toBe(201);
+  return employee;
+}
+
+async function agencyTrip(carrierId: number, agencyId: number, branchId: number | null) {
+  const [row] = await db
+    .insert(announcements)
+    .values({
+      carrierId,
+      agencyId,
+      branchId,
+      departureCity: 'Paris',
+      departureCountry: 'FR',
+      arrivalCity: 'Dakar',
+      arrivalCountry: 'SN',
+      departureCityKey: 'paris',
+      arrivalCityKey: 'dakar',
+      departureDate: '2030-02-01',
+      arrivalDate: '2030-02-02',
+      totalWeightG: 50_000,
+      pricePerKgCents: 900,
+      currency: 'EUR',
+      transportMode: 'PLANE',
+    })
+    .returning();
+  return row;
+}
+
+const visibleTripIds = async (agencyId: number) =>
+  (
+    await db
+      .select({ id: announcements.id })
+      .from(announcements)
+      .where(and(eq(announcements.agencyId, agencyId), visibleAgencyCondition(announcements.agencyId)))
+  ).map((r) => r.id);
+
+describe('registration and ownership', () => {
+  it('the caller becomes ROLE_AGENCY_OWNER of one agency', async () => {
+    const { owner, id } = await agencyWithBranches();
+    const row = await userRow(owner.id);
+    expect(row.agencyId).toBe(id);
+    expect(row.roles).toEqual(['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']);
+
+    const me = await get('/v1/api/agencies/me', { token: owner.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id, name: 'Sahel Express', ownerId: owner.id, status: 'ACTIVE', role: 'ROLE_AGENCY_OWNER', branchId: null });
+
+    const second = await post('/v1/api/agencies', { name: 'Another one' }, { token: owner.token });
+    expect(second.status).toBe(409);
+    expect(second.body.errorCode).toBe('ALREADY_EXISTS');
+    expect(await staffScope(db, owner.id)).toEqual({
+      agencyId: id,
+      branchId: null,
+      role: 'ROLE_AGENCY_OWNER',
+      branchActive: true,
+      agencySuspended: false,
+    });
+  });
+
+  it('validates the body and needs a token', async () => {
+    const user = await createUser();
+    const bad = await post('/v1/api/agencies', { name: 'x', email: 'nope' }, { token: user.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors.map((f: { field: string }) => f.field).sort()).toEqual(['email', 'name']);
+    expect((await post('/v1/api/agencies', { name: 'Agency' })).status).toBe(401);
+    const none = await get('/v1/api/agencies/me', { token: user.token });
+    expect(none.status).toBe(404);
+  });
+
+  it('only the owner (or a super-admin) manages the agency; members read it', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const employee = await hire(owner, id, branchA);
+    const [stranger, superAdmin] = await Promise.all([createUser(), createSuperAdmin()]);
+
+    const byStranger = await put(`/v1/api/agencies/${id}`, { name: 'Hijacked' }, { token: stranger.token });
+    expect(byStranger.status).toBe(403);
+    expect(errorBody(byStranger)).toEqual({
+      status: 403,
+      errorCode: 'ACCESS_DENIED',
+      message: 'You are not allowed to access this resource',
+      path: `/v1/api/agencies/${id}`,
+      suggestions: [],
+    });
+    expect((await put(`/v1/api/agencies/${id}`, { name: 'By employee' }, { token: employee.token })).status).toBe(403);
+    expect((await post(`/v1/api/agencies/${id}/branches`, { name: 'Rogue' }, { token: employee.token })).status).toBe(403);
+    expect((await post(`/v1/api/agencies/${id}/employees`, { email: stranger.email, branchId: branchA }, { token: employee.token })).status).toBe(403);
+    expect((await get(`/v1/api/agencies/${id}`, { token: stranger.token })).status).toBe(403);
+    expect((await get(`/v1/api/agencies/${id}`, { token: employee.token })).status).toBe(200);
+    expect((await get(`/v1/api/agencies/${id}/branches`, { token: employee.token })).body).toHaveLength(2);
+
+    const updated = await put(`/v1/api/agencies/${id}`, { description: 'Weekly flights' }, { token: owner.token });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Sahel Express', description: 'Weekly flights' });
+    expect((await put(`/v1/api/agencies/${id}`, { phoneNumber: '+221' }, { token: superAdmin.token })).status).toBe(200);
+    expect((await get('/v1/api/agencies/999999', { token: owner.token })).status).toBe(404);
+  });
+});
+
+describe('branches', () => {
+  it('create, read, update, activate, deactivate and delete', async () => {
+    const { owner, id, branchA, branchB } = await agencyWithBranches();
+    const branch = await get(`/v1/api/agencies/${id}/branches/${branchA}`, { token: owner.token });
+    expect(branch.body).toMatchObject({ id: branchA, agencyId: id, name: 'Paris', active: true });
+
+    const renamed = await put(`/v1/api/agencies/${id}/branches/${branchA}`, { name: 'Paris CDG' }, { token: owner.token });
+    expect(renamed.body).toMatchObject({ name: 'Paris CDG', city: 'Paris' });
+
+    const off = await post(`/v1/api/agencies/${id}/branches/${branchA}/deactivate`, undefined, { token: owner.token });
+    expect(off.status).toBe(200);
+    expect(off.body.active).toBe(false);
+    const again = await post(`/v1/api/agencies/${id}/branches/${branchA}/deactivate`, undefined, { token: owner.token });
+    expect(again.status).toBe(409);
+    expect(again.body.errorCode).toBe('INVALID_STATE');
+    const on = await post(`/v1/api/agencies/${id}/branches/${branchA}/activate`, undefined, { token: owner.token });
+    expect(on.body.active).toBe(true);
+
+    expect((await del(`/v1/api/agencies/${id}/branches/${branchB}`, { token: owner.token })).status).toBe(204);
+    expect((await get(`/v1/api/agencies/${id}/branches/${branchB}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('a branch of another agency is not found through this one', async () => {
+    const first = await agencyWithBranches();
+    const second = await agencyWithBranches();
+    const res = await get(`/v1/api/agencies/${first.id}/branches/${second.branchA}`, { token: first.owner.token });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe(`Branch ${second.branchA} not found`);
+  });
+
+  it('a branch with employees or live trips cannot be deleted', async () => {
+    const { owner, id, branchA, branchB } = await agencyWithBranches();
+    await hire(owner, id, branchA);
+    const res = await del(`/v1/api/agencies/${id}/branches/${branchA}`, { token: owner.token });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('This branch still has employees: move or remove them first');
+    await agencyTrip(owner.id, id, branchB);
+    expect((await del(`/v1/api/agencies/${id}/branches/${branchB}`, { token: owner.token })).status).toBe(409);
+  });
+});
+
+describe('employees', () => {
+  it('added to a branch, moved, and removed with roles, scope and tokens following', async () => {
+    const { owner, id, branchA, branchB } = await agencyWithBranches();
+    const employee = await createUser();
+    const added = await post(`/v1/api/agencies/${id}/employees`, { email: employee.email, branchId: branchA }, { token: owner.token });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ userId: employee.id, agencyId: id, branchId: branchA, email: employee.email });
+    let row = await userRow(employee.id);
+    expect(row.roles).toEqual(['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']);
+    expect(row.agencyId).toBe(id);
+    expect(await staffScope(db, employee.id)).toEqual({
+      agencyId: id,
+      branchId: branchA,
+      role: 'ROLE_AGENCY_EMPLOYEE',
+      branchActive: true,
+      agencySuspended: false,
+    });
+    const me = await get('/v1/api/agencies/me', { token: employee.token });
+    expect(me.body).toMatchObject({ id, role: 'ROLE_AGENCY_EMPLOYEE', branchId: branchA });
+
+    const twice = await post(`/v1/api/agencies/${id}/employees`, { email: employee.email, branchId: branchB }, { token: owner.token });
+    expect(twice.status).toBe(409);
+    expect(twice.body.errorCode).toBe('ALREADY_EXISTS');
+    const owners = await post(`/v1/api/agencies/${id}/employees`, { email: owner.email, branchId: branchA }, { token: owner.token });
+    expect(owners.status).toBe(409);
+    const unknown = await post(`/v1/api/agencies/${id}/employees`, { email: 'nobody@test.local', branchId: branchA }, { token: owner.token });
+    expect(unknown.status).toBe(404);
+
+    const list = await get(`/v1/api/agencies/${id}/employees`, { token: owner.token });
+    expect(list.body.content.map((e: { userId: number }) => e.userId)).toEqual([employee.id]);
+    expect(list.body.page).toEqual({ number: 0, size: 20, totalElements: 1, totalPages: 1 });
+    expect((await get(`/v1/api/agencies/${id}/employees?branchId=${branchB}`, { token: owner.token })).body.content).toEqual([]);
+
+    const moved = await put(`/v1/api/agencies/${id}/employees/${employee.id}`, { branchId: branchB }, { token: owner.token });
+    expect(moved.status).toBe(200);
+    expect(moved.body.branchId).toBe(branchB);
+    expect((await staffScope(db, employee.id))?.branchId).toBe(branchB);
+
+    const oldToken = await tokenFor(employee.id, ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']);
+    await new Promise((r) => setTimeout(r, 1100)); // token cut-offs have a one-second granularity
+    const removed = await del(`/v1/api/agencies/${id}/employees/${employee.id}`, { token: owner.token });
+    expect(removed.status).toBe(204);
+    row = await userRow(employee.id);
+    expect(row.roles).toEqual(['ROLE_CLIENT']);
+    expect(row.agencyId).toBeNull();
+    expect(await staffScope(db, employee.id)).toBeNull();
+    expect((await get('/v1/api/agencies/me', { token: oldToken })).status).toBe(401);
+    const notes = await db.select().from(notifications).where(eq(notifications.userId, employee.id));
+    expect(notes.map((n) => n.type)).toEqual(['AGENCY_EMPLOYEE_ADDED', 'AGENCY_EMPLOYEE_REMOVED']);
+    expect((await del(`/v1/api/agencies/${id}/employees/${employee.id}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('an employee of branch A cannot manage branch B announcements; the owner manages all', async () => {
+    const { owner, id, branchA, branchB } = await agencyWithBranches();
+    const employee = await hire(owner, id, branchA);
+    const scope = (await staffScope(db, employee.id))!;
+    const ownerScope = (await staffScope(db, owner.id))!;
+    expect(canStaffManageAnnouncement(scope, { agencyId: id, branchId: branchA })).toBe(true);
+    expect(canStaffManageAnnouncement(scope, { agencyId: id, branchId: branchB })).toBe(false);
+    expect(canStaffManageAnnouncement(scope, { agencyId: id, branchId: null })).toBe(false);
+    expect(canStaffManageAnnouncement(scope, { agencyId: id + 1000, branchId: branchA })).toBe(false);
+    expect(canStaffManageAnnouncement(ownerScope, { agencyId: id, branchId: branchB })).toBe(true);
+    expect(canStaffManageAnnouncement(null, { agencyId: id, branchId: branchA })).toBe(false);
+    await expect(assertStaffCanPublish(db, scope, branchB)).rejects.toMatchObject({ errorCode: 'ACCESS_DENIED' });
+    await expect(assertStaffCanPublish(db, scope)).resolves.toEqual({ agencyId: id, branchId: branchA });
+    await expect(assertStaffCanPublish(db, ownerScope, branchB)).resolves.toEqual({ agencyId: id, branchId: branchB });
+  });
+
+  it('a deactivated branch cannot publish', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const employee = await hire(owner, id, branchA);
+    await post(`/v1/api/agencies/${id}/branches/${branchA}/deactivate`, undefined, { token: owner.token });
+    const scope = (await staffScope(db, employee.id))!;
+    expect(scope.branchActive).toBe(false);
+    expect(publishRefusal(scope)).toBe('Your branch is deactivated: it cannot publish announcements');
+    await expect(assertStaffCanPublish(db, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+    const ownerScope = (await staffScope(db, owner.id))!;
+    await expect(assertStaffCanPublish(db, ownerScope, branchA)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+  });
+});
+
+describe('publishing rule (pure)', () => {
+  const base: StaffScope = { agencyId: 1, branchId: 2, role: 'ROLE_AGENCY_EMPLOYEE', branchActive: true, agencySuspended: false };
+  it.each([
+    [base, null],
+    [{ ...base, branchActive: false }, 'Your branch is deactivated: it cannot publish announcements'],
+    [{ ...base, agencySuspended: true }, 'Your agency is suspended: it cannot publish announcements'],
+    [{ ...base, role: 'ROLE_AGENCY_OWNER', branchId: null, agencySuspended: true } as StaffScope, 'Your agency is suspended: it cannot publish announcements'],
+  ])('%j -> %s', (scope, expected) => expect(publishRefusal(scope)).toBe(expected));
+});
+
+describe('documents', () => {
+  it('the owner uploads agency documents; admins read them; strangers do not', async () => {
+    const { owner, id } = await agencyWithBranches();
+    const [stranger, admin] = await Promise.all([createUser(), createAdmin()]);
+    const form = new FormData();
+    form.append('file', new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' }));
+    const up = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: form, token: owner.token });
+    expect(up.status).toBe(201);
+    expect(up.body).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
+
+    // Documents are uploads: bigger than the 1 MiB JSON limit is fine.
+    const scan = new Uint8Array(3 * 1024 * 1024);
+    scan.set([0xff, 0xd8, 0xff, 0xe0]);
+    const big = new FormData();
+    big.append('file', new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
+    const bigUp = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: big, token: owner.token });
+    expect(bigUp.status).toBe(201);
+    expect(bigUp.body).toMatchObject({ contentType: 'image/jpeg', size: scan.length });
+
+    const strangerForm = new FormData();
+    strangerForm.append('file', new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'));
+    expect((await call('POST', `/v1/api/agencies/${id}/documents`, { raw: strangerForm, token: stranger.token })).status).toBe(403);
+
+    const list = await get(`/v1/api/agencies/${id}/documents`, { token: admin.token });
+    expect(list.status).toBe(200);
+    expect(list.body.map((f: { id: number }) => f.id)).toEqual([bigUp.body.id, up.body.id]);
+    expect((await get(`/v1/api/agencies/${id}/documents`, { token: stranger.token })).status).toBe(403);
+    expect((await get(`/v1/api/files/${up.body.id}`, { token: stranger.token })).status).toBe(403);
+  });
+});
+
+describe('super-admin suspension', () => {
+  it('suspension hides the agency trips and stops its staff publishing; activation restores both', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const employee = await hire(owner, id, branchA);
+    const trip = await agencyTrip(employee.id, id, branchA);
+    const superAdmin = await createSuperAdmin();
+    expect(await visibleTripIds(id)).toEqual([trip.id]);
+
+    const suspended = await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'Unpaid fees' }, { token: superAdmin.token });
+    expect(suspended.status).toBe(200);
+    expect(suspended.body).toMatchObject({ id, status: 'SUSPENDED', suspensionReason: 'Unpaid fees', suspendedAt: expect.any(String) });
+    expect(await visibleTripIds(id)).toEqual([]);
+    expect(await isAgencyVisible(db, id)).toBe(false);
+    const scope = (await staffScope(db, employee.id))!;
+    expect(scope.agencySuspended).toBe(true);
+    await expect(assertStaffCanPublish(db, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+
+    const twice = await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'Again' }, { token: superAdmin.token });
+    expect(twice.status).toBe(409);
+    const listed = await get('/v1/api/superadmin/agencies?status=SUSPENDED&size=100', { token: superAdmin.token });
+    expect(listed.body.content.map((a: { id: number }) => a.id)).toContain(id);
+    expect(listed.body.content.every((a: { status: string }) => a.status === 'SUSPENDED')).toBe(true);
+
+    const activated = await post(`/v1/api/superadmin/agencies/${id}/activate`, undefined, { token: superAdmin.token });
+    expect(activated.status).toBe(200);
+    expect(activated.body).toMatchObject({ status: 'ACTIVE', suspensionReason: null, suspendedAt: null });
+    expect(await visibleTripIds(id)).toEqual([trip.id]);
+    expect(await isAgencyVisible(db, null)).toBe(true);
+    const notes = await db.select().from(notifications).where(eq(notifications.userId, owner.id));
+    expect(notes.map((n) => n.type)).toEqual(['AGENCY_SUSPENDED', 'AGENCY_ACTIVATED']);
+  });
+
+  it('only super-admins; a reason is required; unknown agency is 404', async () => {
+    const { owner, id } = await agencyWithBranches();
+    const [admin, superAdmin] = await Promise.all([createAdmin(), createSuperAdmin()]);
+    expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: owner.token })).status).toBe(403);
+    expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: admin.token })).status).toBe(403);
+    expect((await get('/v1/api/superadmin/agencies', { token: admin.token })).status).toBe(403);
+    const noReason = await post(`/v1/api/superadmin/agencies/${id}/suspend`, {}, { token: superAdmin.token });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.fieldErrors[0].field).toBe('reason');
+    const missing = await post('/v1/api/superadmin/agencies/999999/activate', undefined, { token: superAdmin.token });
+    expect(errorBody(missing)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', message: 'Agency 999999 not found' });
+    const page = await get('/v1/api/superadmin/agencies?sort=name,asc', { token: superAdmin.token });
+    expect(page.status).toBe(200);
+    expect(page.body.page.totalElements).toBeGreaterThan(0);
+  });
+});
