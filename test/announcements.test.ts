@@ -88,10 +88,12 @@ describe('POST /annonces', () => {
         id: carrier.id,
         firstName: 'Carla',
         lastName: 'Carrier',
+        username: null,
         avatarUrl: null,
         verified: true,
         ratingAverage: null,
         reviewCount: 0,
+        memberSince: expect.any(String),
       },
     });
     const [row] = await db().select().from(announcements).where(eq(announcements.id, id));

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '../src/db/client';
-import { announcements, notifications, reports, reviews, userRatings, users } from '../src/db/schema';
+import { announcements, auditLogs, notifications, reports, reviews, userRatings, users } from '../src/db/schema';
 import { errorBody, get, post } from './helpers/http';
 import { insertAnnouncement, insertReservation } from './helpers/reservations';
 import { createAdmin, createCarrier, createUser } from './helpers/users';
@@ -193,8 +193,15 @@ describe('reports', () => {
     vi.setSystemTime(Date.now() + 2_000);
     const closed = await post(`/v1/api/admin/reports/${report.body.id}/close`, { action: 'SUSPEND_USER' }, { token: admin.token });
     expect(closed.status).toBe(200);
-    const [row] = await db.select({ enabled: users.enabled }).from(users).where(eq(users.id, target.id));
-    expect(row.enabled).toBe(false);
+    const [row] = await db.select({ enabled: users.enabled, reason: users.suspensionReason }).from(users).where(eq(users.id, target.id));
+    expect(row).toEqual({ enabled: false, reason: `Report #${report.body.id}` });
+    const trail = await db.select({ action: auditLogs.action, targetId: auditLogs.targetId }).from(auditLogs).where(eq(auditLogs.actorId, admin.id));
+    expect(trail).toEqual(
+      expect.arrayContaining([
+        { action: 'USER_SUSPENDED', targetId: String(target.id) },
+        { action: 'REPORT_CLOSED', targetId: String(report.body.id) },
+      ]),
+    );
     const refused = await get('/v1/api/reports/mine', { token: target.token });
     expect(refused.status).toBe(401);
     expect(refused.body.errorCode).toBe('UNAUTHORIZED');

@@ -77,7 +77,7 @@ export async function getUser(db: Db, id: number): Promise<UserRow> {
 const STAFF_ROLES: Role[] = ['ROLE_ADMIN', 'ROLE_SUPERADMIN'];
 
 /** Only a super-admin may act on another staff account; nobody suspends themselves. */
-function assertCanModerate(auth: AuthUser, target: UserRow) {
+export function assertCanModerate(auth: AuthUser, target: UserRow) {
   if (target.id === auth.id) throw businessRule('You cannot suspend or activate your own account');
   const targetIsStaff = target.roles.some((r) => STAFF_ROLES.includes(r as Role));
   if (targetIsStaff && !auth.roles.includes('ROLE_SUPERADMIN')) {

@@ -19,7 +19,7 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
-import { recordAudit } from '../kyc/kyc.audit';
+import { audit } from '../audit/audit';
 import { notificationInsert } from '../notifications/notify';
 import { staffScope } from './agencies.scope';
 
@@ -120,7 +120,7 @@ export async function registerAgency(db: Db, userId: number, input: AgencyInput 
         .where(eq(users.id, userId)),
       grantRoleStatement(db, userId, 'ROLE_AGENCY_OWNER'),
     ]);
-    await recordAudit(db, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
+    await audit(db, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
     return agency;
   } catch (err) {
     if (/UNIQUE constraint failed/i.test(String(err instanceof Error && err.cause instanceof Error ? err.cause.message : err))) {
@@ -192,7 +192,7 @@ export async function deleteBranch(db: Db, auth: AuthUser, agencyId: number, bra
   if (staff.n > 0) throw invalidState('This branch still has employees: move or remove them first');
   if (trips.n > 0) throw invalidState('This branch still has active announcements: close them first');
   await db.delete(agencyBranches).where(eq(agencyBranches.id, branchId));
-  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, details: { agencyId } });
+  await audit(db, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, details: { agencyId } });
 }
 
 /** Activate or deactivate: a conditional update, 409 when the branch is already in that state. */
@@ -205,7 +205,7 @@ export async function setBranchActive(db: Db, auth: AuthUser, agencyId: number, 
     .where(and(eq(agencyBranches.id, branchId), eq(agencyBranches.active, !active)))
     .returning();
   if (!row) throw invalidState(`This branch is already ${active ? 'active' : 'deactivated'}`);
-  await recordAudit(db, {
+  await audit(db, {
     actorId: auth.id,
     action: active ? 'AGENCY_BRANCH_ACTIVATED' : 'AGENCY_BRANCH_DEACTIVATED',
     targetType: 'AGENCY_BRANCH',
@@ -263,7 +263,7 @@ export async function addEmployee(db: Db, auth: AuthUser, agencyId: number, inpu
     }
     throw err;
   }
-  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: user.id, details: { agencyId, branchId: input.branchId } });
+  await audit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: user.id, details: { agencyId, branchId: input.branchId } });
   return getEmployee(db, agencyId, user.id);
 }
 
@@ -292,7 +292,7 @@ export async function moveEmployee(db: Db, auth: AuthUser, agencyId: number, use
     .update(agencyEmployees)
     .set({ branchId, updatedAt: now() })
     .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId)));
-  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, details: { agencyId, branchId } });
+  await audit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, details: { agencyId, branchId } });
   return getEmployee(db, agencyId, userId);
 }
 
@@ -313,7 +313,7 @@ export async function removeEmployee(db: Db, env: Env, auth: AuthUser, agencyId:
     }),
   ]);
   await revokeUserTokensBefore(env.KV, userId);
-  await recordAudit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, details: { agencyId } });
+  await audit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, details: { agencyId } });
 }
 
 // ---- documents
@@ -369,7 +369,7 @@ export async function setAgencySuspended(db: Db, adminId: number, id: number, su
       : `${row.name} is active again.`,
     data: { agencyId: id },
   }).run();
-  await recordAudit(db, {
+  await audit(db, {
     actorId: adminId,
     action: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
     targetType: 'AGENCY',

@@ -2,6 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
+import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
@@ -47,17 +48,6 @@ const AnnouncementInputSchema = z
   })
   .openapi('AnnouncementInput');
 
-const PublicProfileSchema = z
-  .object({
-    id: z.number().int(),
-    firstName: z.string(),
-    lastName: z.string(),
-    avatarUrl: z.string().nullable(),
-    verified: z.boolean(),
-    ratingAverage: z.number().nullable(),
-    reviewCount: z.number().int(),
-  })
-  .openapi('PublicProfile');
 
 export const AnnouncementSchema = z
   .object({

@@ -2,7 +2,8 @@
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
 import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { announcements, reservations, searchAlerts, users, type AnnouncementRow } from '../../db/schema';
+import { aliasedColumns } from '../../db/batch-sql';
+import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
 import type { AuthUser } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
@@ -11,6 +12,8 @@ import { assertCanAccess } from '../../middleware/auth';
 import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../bookings/reservation-state';
 import { unusableCategoryIds } from '../categories/categories.service';
 import { notificationInsert, type NewNotification } from '../notifications/notify';
+import { toSummary } from '../reviews/reviews.service';
+import { toPublicProfile } from '../users/public-profile';
 import { cityKey, todayUtc, tripDateErrors } from './announcement-rules';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
@@ -50,17 +53,25 @@ export interface SearchFilters {
 }
 
 /**
- * The carrier's public profile as embedded in an announcement (ratings arrive with reviews).
- * users.id is left out on purpose: D1 batch results are keyed by column name, so it would
- * overwrite announcements.id; the carrier's id is announcements.carrier_id.
+ * The carrier's public profile and rating, selected with the announcement in one query. Aliased:
+ * D1 batch results are keyed by column name, so users.id would overwrite announcements.id.
  */
 const carrierColumns = {
-  firstName: users.firstName,
-  lastName: users.lastName,
-  avatarUrl: users.avatarUrl,
-  kycStatus: users.kycStatus,
+  ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'createdAt']),
+  ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
+  ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
 };
-type CarrierRow = { firstName: string; lastName: string; avatarUrl: string | null; kycStatus: string };
+type CarrierRow = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  username: string | null;
+  avatarUrl: string | null;
+  kycStatus: UserRow['kycStatus'];
+  createdAt: string;
+  ratingCount: number | null;
+  ratingSum: number | null;
+};
 
 export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
   return {
@@ -85,15 +96,7 @@ export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
     transportMode: row.transportMode,
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
-    carrier: {
-      id: row.carrierId,
-      firstName: carrier.firstName,
-      lastName: carrier.lastName,
-      avatarUrl: carrier.avatarUrl,
-      verified: carrier.kycStatus === 'VERIFIED',
-      ratingAverage: null,
-      reviewCount: 0,
-    },
+    carrier: toPublicProfile(carrier, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -123,6 +126,7 @@ async function loadWithCarrier(db: Db, id: number) {
     .select({ announcement: announcements, carrier: carrierColumns })
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
+    .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
     .where(eq(announcements.id, id));
   if (!hit) throw notFound('Announcement', id);
   return hit;
@@ -248,6 +252,7 @@ export function pageStatements(db: Db, where: SQL | undefined, p: PageParams<Ann
     .select({ announcement: announcements, carrier: carrierColumns })
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
+    .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
     .where(where)
     .orderBy(...orderBy(p.sort, sortColumns, announcements.id))
     .limit(p.size)

@@ -35,7 +35,7 @@ import {
   type RefundDecision,
 } from './booking-rules';
 import { applyTransition, TRANSITIONS, type ReservationAction } from './reservation-state';
-import { aliasedColumns, guardedInsert } from './batch-sql';
+import { aliasedColumns, guardedInsert } from '../../db/batch-sql';
 import { transitionStatement } from './reservation-transition';
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { notificationInsert } from '../notifications/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
-import { recordAudit } from './kyc.audit';
+import { audit } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
 import { providerEventIgnored, STATUS_OF_EVENT } from './kyc.rules';
 
@@ -181,7 +181,7 @@ export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, d
     throw err;
   }
   if (revoking) await revokeUserTokensBefore(env.KV, record.userId);
-  await recordAudit(db, {
+  await audit(db, {
     actorId: decision.reviewedBy,
     action: decision.reviewedBy ? `KYC_${decision.status === 'VERIFIED' ? 'APPROVED' : 'REJECTED'}_BY_ADMIN` : 'KYC_PROVIDER_RESULT',
     targetType: 'KYC_RECORD',

@@ -7,6 +7,7 @@ import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../..
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { IdParams } from '../../validation';
+import { clientIp } from '../audit/audit';
 import { closeReport, createReport, listReports } from './reports.service';
 
 const ReportSchema = z
@@ -102,5 +103,5 @@ export const reportsRouter = createRouter()
       responses: { 200: jsonContent(ReportSchema, 'The closed report'), ...authErrorResponses(404, 409) },
     }),
     async (c) =>
-      c.json(await closeReport(getDb(c.env), c.env.KV, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+      c.json(await closeReport(c.env, getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
   );

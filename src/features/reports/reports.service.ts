@@ -8,7 +8,9 @@ import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../..
 import type { AuthUser } from '../../env';
 import { AppError, businessRule, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { revokeUserTokensBefore } from '../../lib/token-revocation';
+import { assertCanModerate, getUser } from '../admin-users/admin-users.service';
+import { auditInsert, auditInsertIfChanged } from '../audit/audit';
+import { revokeAllUserTokens } from '../auth/sessions';
 import { guardedNotificationInsert } from '../notifications/notify';
 import { hideReviewStatements } from '../reviews/reviews.service';
 
@@ -101,11 +103,12 @@ const ACTION_TARGETS: Record<ReportAction, readonly ReportTargetType[]> = {
  * by this close having happened (same closer, same instant), so a concurrent close applies nothing.
  */
 export async function closeReport(
+  env: Env,
   db: Db,
-  kv: KVNamespace,
   auth: AuthUser,
   id: number,
   input: { action: ReportAction; note?: string | null },
+  ip: string | null,
 ) {
   const [report] = await db.select().from(reports).where(eq(reports.id, id));
   if (!report) throw notFound('Report', id);
@@ -118,6 +121,7 @@ export async function closeReport(
   const closedAt = new Date().toISOString();
   const closedByMe = sql`EXISTS (SELECT 1 FROM reports WHERE id = ${id} AND status = 'CLOSED' AND closed_by = ${auth.id} AND closed_at = ${closedAt})`;
   const owner = await targetOwner(db, report.targetType, report.targetId);
+  if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(db, owner));
 
   const statements: BatchItem<'sqlite'>[] = [];
   if (input.action === 'HIDE_ANNOUNCEMENT') {
@@ -131,7 +135,13 @@ export async function closeReport(
     }
   }
   if (input.action === 'SUSPEND_USER' && owner !== null) {
-    statements.push(db.update(users).set({ enabled: false, updatedAt: closedAt }).where(and(eq(users.id, owner), closedByMe)));
+    statements.push(
+      db
+        .update(users)
+        .set({ enabled: false, suspendedAt: closedAt, suspensionReason: `Report #${id}`, updatedAt: closedAt })
+        .where(and(eq(users.id, owner), eq(users.enabled, true), closedByMe)),
+      auditInsertIfChanged(db, { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: owner, ip, details: { reportId: id } }),
+    );
   }
   const [[closed]] = await db.batch([
     db
@@ -151,9 +161,10 @@ export async function closeReport(
       },
       closedByMe,
     ),
+    auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
   if (!closed) throw invalidState(`Report ${id} is already closed`);
-  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeUserTokensBefore(kv, owner);
+  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeAllUserTokens(env, db, owner, 'SUSPENDED');
   return toReportJson(closed);
 }
 

@@ -3,21 +3,12 @@
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
-
-export interface RatingSummary {
-  ratingAverage: number | null;
-  reviewCount: number;
-}
+import { ratingSummaries, type RatingSummary } from '../reviews/reviews.service';
 
 const NO_RATING: RatingSummary = { ratingAverage: null, reviewCount: 0 };
 
-/**
- * Rating summaries keyed by user id. THE place the reviews feature plugs in; until reviews
- * exist every user has no rating (null average, zero reviews).
- */
-export async function loadRatingSummaries(_db: Db, _userIds: readonly number[]): Promise<Map<number, RatingSummary>> {
-  return new Map();
-}
+/** Rating summaries keyed by user id (visible reviews only). */
+export const loadRatingSummaries = (db: Db, userIds: readonly number[]) => ratingSummaries(db, [...userIds]);
 
 export const PublicProfileSchema = z
   .object({

@@ -4,7 +4,7 @@
 // raw statements with parameters.
 import { Column, getTableColumns, is, sql, SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../../db/client';
+import type { Db } from './client';
 
 type RowValues<T extends SQLiteTable> = { [K in keyof T['$inferInsert']]?: T['$inferInsert'][K] | SQL | Column };
 
