@@ -16,7 +16,7 @@ import {
 import worker from '../src/index';
 import { announcementInput, createAnnouncement, createCategory, daysFromToday, uniqueCity } from './helpers/catalog';
 import { del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
 
 const db = () => getDb(env);
 const API = '/v1/api';
@@ -107,8 +107,11 @@ describe('POST /annonces', () => {
     expect(errorBody(res)).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
     expect((await post(`${API}/annonces`, announcementInput())).status).toBe(401);
 
-    const staff = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
-    expect((await post(`${API}/annonces`, announcementInput(), { token: staff.token })).status).toBe(201);
+    // A staff role in the token is not enough: the membership is read from the database.
+    const roleOnly = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    const refused = await post(`${API}/annonces`, announcementInput(), { token: roleOnly.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Publishing a trip requires a verified identity');
   });
 
   it('lists every invalid field in fieldErrors', async () => {
@@ -454,5 +457,74 @@ describe('announcement rules (pure)', () => {
     expect(tripDateErrors('2030-01-01', '2030-01-01', '2030-01-01')).toEqual([]);
     expect(tripDateErrors('2029-12-31', '2030-01-02', '2030-01-01').map((e) => e.field)).toEqual(['departureDate']);
     expect(tripDateErrors('2030-01-02', '2030-01-01', '2030-01-01').map((e) => e.field)).toEqual(['arrivalDate']);
+  });
+});
+
+describe('agency trips', () => {
+  /** An agency with two branches and one employee in each, tokens re-issued with the granted roles. */
+  async function agencyWithTwoBranches() {
+    const owner = await createUser();
+    const agency = await post(`${API}/agencies`, { name: `Agency ${crypto.randomUUID().slice(0, 6)}` }, { token: owner.token });
+    expect(agency.status).toBe(201);
+    const ownerToken = await tokenFor(owner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']);
+    const branchA = await post(`${API}/agencies/${agency.body.id}/branches`, { name: 'A' }, { token: ownerToken });
+    const branchB = await post(`${API}/agencies/${agency.body.id}/branches`, { name: 'B' }, { token: ownerToken });
+    const employee = async (branchId: number) => {
+      const user = await createUser();
+      const added = await post(`${API}/agencies/${agency.body.id}/employees`, { email: user.email, branchId }, { token: ownerToken });
+      expect(added.status).toBe(201);
+      return { ...user, token: await tokenFor(user.id, ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']) };
+    };
+    return { agencyId: agency.body.id as number, ownerToken, branchA: branchA.body.id as number, branchB: branchB.body.id as number, alice: await employee(branchA.body.id), bob: await employee(branchB.body.id) };
+  }
+
+  it('staff publish for their agency and branch; an employee of branch A cannot edit branch B trips', async () => {
+    const a = await agencyWithTwoBranches();
+    const tripA = await post(`${API}/annonces`, announcementInput(), { token: a.alice.token });
+    expect(tripA.status).toBe(201);
+    expect(tripA.body).toMatchObject({ carrierId: a.alice.id, agencyId: a.agencyId, branchId: a.branchA });
+    const otherBranch = await post(`${API}/annonces`, announcementInput({ branchId: a.branchB }), { token: a.alice.token });
+    expect(otherBranch.status).toBe(403);
+
+    const byBob = await put(`${API}/annonces/${tripA.body.id}`, { description: 'hijack' }, { token: a.bob.token });
+    expect(byBob.status).toBe(403);
+    expect(byBob.body.errorCode).toBe('ACCESS_DENIED');
+    const byOwner = await put(`${API}/annonces/${tripA.body.id}`, { description: 'edited by the owner' }, { token: a.ownerToken });
+    expect(byOwner.status).toBe(200);
+    expect(byOwner.body.description).toBe('edited by the owner');
+  });
+
+  it('a deactivated branch cannot publish', async () => {
+    const a = await agencyWithTwoBranches();
+    expect((await post(`${API}/agencies/${a.agencyId}/branches/${a.branchB}/deactivate`, undefined, { token: a.ownerToken })).status).toBe(200);
+    const res = await post(`${API}/annonces`, announcementInput(), { token: a.bob.token });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION', message: 'Your branch is deactivated: it cannot publish announcements' });
+  });
+
+  it("suspension hides the agency's trips from search and reads, and stops its staff publishing; activation restores them", async () => {
+    const a = await agencyWithTwoBranches();
+    const city = uniqueCity('Agencyville');
+    const trip = await post(`${API}/annonces`, announcementInput({ departureCity: city }), { token: a.alice.token });
+    const search = () => get(`${API}/annonces?departureCity=${encodeURIComponent(city)}`);
+    expect((await search()).body.content.map((t: { id: number }) => t.id)).toEqual([trip.body.id]);
+
+    const superadmin = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
+    expect((await post(`${API}/superadmin/agencies/${a.agencyId}/suspend`, { reason: 'Audit' }, { token: superadmin.token })).status).toBe(200);
+    expect((await search()).body.content).toEqual([]);
+    expect((await get(`${API}/annonces/${trip.body.id}`)).status).toBe(404);
+    const sender = await createUser();
+    const booking = await post(
+      `${API}/bookings`,
+      { announcementId: trip.body.id, reservedWeight: 1, items: [{ categoryId: 1, name: 'Books' }], recipient: { firstName: 'R', lastName: 'R', phone: '+33600000000' } },
+      { token: sender.token },
+    );
+    expect(booking.status).toBe(404);
+    const publish = await post(`${API}/annonces`, announcementInput(), { token: a.alice.token });
+    expect(publish.status).toBe(422);
+    expect(publish.body.message).toBe('Your agency is suspended: it cannot publish announcements');
+
+    expect((await post(`${API}/superadmin/agencies/${a.agencyId}/activate`, undefined, { token: superadmin.token })).status).toBe(200);
+    expect((await search()).body.content.map((t: { id: number }) => t.id)).toEqual([trip.body.id]);
   });
 });

@@ -13,7 +13,7 @@ import {
   ANNOUNCEMENT_SORTS,
   createAnnouncement,
   deleteAnnouncement,
-  getAnnouncement,
+  getVisibleAnnouncement,
   listMyAnnouncements,
   searchAnnouncements,
   updateAnnouncement,
@@ -40,6 +40,13 @@ const AnnouncementInputSchema = z
     deliveryPoint: z.string().trim().max(255).nullable().optional(),
     description: z.string().trim().max(2000).nullable().optional(),
     transportMode: TransportMode,
+    branchId: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .optional()
+      .openapi({ description: 'Agency staff only: the branch publishing the trip (an employee always publishes for their own branch)' }),
     acceptedCategoryIds: z
       .array(z.number().int().positive())
       .max(50)
@@ -154,7 +161,7 @@ export const announcementsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AnnouncementSchema, 'The trip'), ...errorResponses(404) },
     }),
-    async (c) => c.json(await getAnnouncement(getDb(c.env), c.req.valid('param').id), 200),
+    async (c) => c.json(await getVisibleAnnouncement(getDb(c.env), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({

@@ -8,7 +8,9 @@ import { AppError, businessRule, invalidState, notFound, type FieldError } from 
 import type { AuthUser } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { assertCanAccess } from '../../middleware/auth';
+import { accessDenied } from '../../errors';
+import { assertCanAccess, hasRole } from '../../middleware/auth';
+import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../agencies/agencies.scope';
 import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../bookings/reservation-state';
 import { unusableCategoryIds } from '../categories/categories.service';
 import { notificationInsert, type NewNotification } from '../notifications/notify';
@@ -37,6 +39,8 @@ export interface AnnouncementInput {
   description?: string | null;
   transportMode: TransportMode;
   acceptedCategoryIds?: number[];
+  /** Agency staff: the branch publishing the trip. */
+  branchId?: number | null;
 }
 
 export interface SearchFilters {
@@ -137,16 +141,23 @@ export async function getAnnouncement(db: Db, id: number) {
   return toAnnouncement(announcement, carrier);
 }
 
+/** The public read: a suspended agency's trips are hidden as if they did not exist. */
+export async function getVisibleAnnouncement(db: Db, id: number) {
+  const { announcement, carrier } = await loadWithCarrier(db, id);
+  if (!(await isAgencyVisible(db, announcement.agencyId))) throw notFound('Announcement', id);
+  return toAnnouncement(announcement, carrier);
+}
+
 export async function createAnnouncement(db: Db, auth: AuthUser, input: AnnouncementInput, currency: string) {
   const acceptedCategoryIds = [...new Set(input.acceptedCategoryIds ?? [])];
   await assertValid(db, input, acceptedCategoryIds);
+  const placement = await publisherPlacement(db, auth, input.branchId);
   const [row] = await db
     .insert(announcements)
     .values({
       carrierId: auth.id,
-      // Agencies come with their own feature; until then every trip is an individual carrier's.
-      agencyId: null,
-      branchId: null,
+      agencyId: placement.agencyId,
+      branchId: placement.branchId,
       departureCity: input.departureCity,
       departureCountry: input.departureCountry,
       arrivalCity: input.arrivalCity,
@@ -167,6 +178,25 @@ export async function createAnnouncement(db: Db, auth: AuthUser, input: Announce
     .returning();
   await notifyMatchingAlerts(db, row);
   return getAnnouncement(db, row.id);
+}
+
+/**
+ * Agency staff publish for their agency (and branch) under its rules: a suspended agency or a
+ * deactivated branch cannot publish. Anyone else publishes as an individual carrier, which needs
+ * a verified identity.
+ */
+async function publisherPlacement(db: Db, auth: AuthUser, branchId: number | null | undefined) {
+  const scope = await staffScope(db, auth.id);
+  if (scope) return assertStaffCanPublish(db, scope, branchId);
+  if (branchId != null) throw accessDenied('Only agency staff can publish for a branch');
+  if (!hasRole(auth, 'ROLE_VERIFIED_USER')) throw accessDenied('Publishing a trip requires a verified identity');
+  return { agencyId: null, branchId: null };
+}
+
+/** The trip's carrier, staff of its agency allowed to manage it, and (when `admins`) admins. */
+async function assertCanManage(db: Db, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
+  const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(db, auth.id), a) ? [auth.id] : [];
+  assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
 }
 
 /** Active alerts of other users whose every set criterion the new trip meets. */
@@ -232,6 +262,7 @@ export function searchConditions(filters: SearchFilters, today: string): SQL | u
   return and(
     eq(a.status, 'ACTIVE'),
     gte(a.departureDate, from),
+    visibleAgencyCondition(a.agencyId),
     filters.dateTo ? lte(a.departureDate, filters.dateTo) : undefined,
     filters.departureCity ? eq(a.departureCityKey, cityKey(filters.departureCity)) : undefined,
     filters.arrivalCity ? eq(a.arrivalCityKey, cityKey(filters.arrivalCity)) : undefined,
@@ -285,7 +316,7 @@ const OPEN_STATUSES = ['ACTIVE', 'FULL'] as const;
 
 export async function updateAnnouncement(db: Db, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
   const { announcement: current } = await loadWithCarrier(db, id);
-  assertCanAccess(auth, [current.carrierId], []);
+  await assertCanManage(db, auth, current, false);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} can no longer be changed`);
   }
@@ -339,7 +370,7 @@ const belowReserved = (reservedG: number) =>
  */
 export async function deleteAnnouncement(db: Db, auth: AuthUser, id: number) {
   const { announcement: current } = await loadWithCarrier(db, id);
-  assertCanAccess(auth, [current.carrierId]);
+  await assertCanManage(db, auth, current, true);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} cannot be deleted`);
   }

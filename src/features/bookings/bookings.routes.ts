@@ -200,8 +200,9 @@ export const bookingsRouter = createRouter()
     }),
     async (c) => {
       const auth = c.get('auth');
-      const view = await getReservationView(getDb(c.env), c.req.valid('param').id);
-      assertCanRead(auth, view.r);
+      const db = getDb(c.env);
+      const view = await getReservationView(db, c.req.valid('param').id);
+      await assertCanRead(db, auth, view.r);
       return c.json(toReservationDto(view, auth.id), 200);
     },
   )

@@ -5,6 +5,7 @@ import { and, asc, count, eq, exists, gte, inArray, lte, ne, sql, type SQL } fro
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
+  agencies,
   announcements,
   categories,
   notifications,
@@ -21,7 +22,7 @@ import type { AuthUser } from '../../env';
 import { AppError, businessRule, invalidState, notFound } from '../../errors';
 import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { offsetOf } from '../../lib/pagination';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertReservationAccess } from './reservation-access';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import type { NewNotification } from '../notifications/notify';
 import {
@@ -139,10 +140,9 @@ export async function listReservationViews(
   return { rows: attachItems(rows, items), total };
 }
 
-/** Parties and admins may read a reservation; everyone else gets 403. */
-export function assertCanRead(auth: AuthUser, r: ReservationRow) {
-  assertCanAccess(auth, [r.senderId, r.carrierId]);
-}
+/** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
+export const assertCanRead = (db: Db, auth: AuthUser, r: ReservationRow) =>
+  assertReservationAccess(db, auth, r, { sender: true, carrier: true, admins: true });
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -203,7 +203,7 @@ export async function createBooking(
   const weightG = toGrams(input.reservedWeight);
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
-  const [tripRows, senderRows, categoryRows] = await db.batch([
+  const [tripRows, senderRows, categoryRows, agencyRows] = await db.batch([
     db
       .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k') })
       .from(announcements)
@@ -211,9 +211,15 @@ export async function createBooking(
       .where(eq(announcements.id, input.announcementId)),
     db.select().from(users).where(eq(users.id, auth.id)),
     db.select().from(categories).where(inArray(categories.id, categoryIds)),
+    db
+      .select({ status: agencies.status })
+      .from(agencies)
+      .innerJoin(announcements, eq(announcements.agencyId, agencies.id))
+      .where(eq(announcements.id, input.announcementId)),
   ]);
   const trip = tripRows[0];
-  if (!trip) throw notFound('Announcement', input.announcementId);
+  // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
+  if (!trip || agencyRows[0]?.status === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
   const sender = senderRows[0];
   if (!sender || !sender.enabled) throw new AppError('ACCESS_DENIED', 'This account cannot book');
   const { a, carrier } = trip;
@@ -452,7 +458,7 @@ const ref = (r: ReservationRow) => ({ reservationId: r.id, reservationNumber: r.
 
 export async function acceptReservation(db: Db, auth: AuthUser, id: number): Promise<ReservationRow> {
   const r = await loadReservation(db, id);
-  assertCanAccess(auth, [r.carrierId], []);
+  await assertReservationAccess(db, auth, r, { carrier: true });
   return runTransition(db, {
     reservation: r,
     action: 'ACCEPT',
@@ -466,7 +472,7 @@ export async function acceptReservation(db: Db, auth: AuthUser, id: number): Pro
 
 export async function rejectReservation(db: Db, env: Env, auth: AuthUser, id: number): Promise<ReservationRow> {
   const r = await loadReservation(db, id);
-  assertCanAccess(auth, [r.carrierId], []);
+  await assertReservationAccess(db, auth, r, { carrier: true });
   applyTransition(r.status, 'REJECT');
   const decision = refundForCancellation(r.status, 'CARRIER', r);
   const updated = await runTransition(db, {
@@ -489,8 +495,8 @@ export async function cancelReservation(
   reason: string | null,
 ): Promise<ReservationRow> {
   const r = await loadReservation(db, id);
-  assertCanAccess(auth, [r.senderId, r.carrierId], []);
-  const actor: CancellationActor = auth.id === r.carrierId ? 'CARRIER' : 'SENDER';
+  await assertReservationAccess(db, auth, r, { sender: true, carrier: true });
+  const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
   applyTransition(r.status, 'CANCEL');
   const decision = refundForCancellation(r.status, actor, r);
   const other = actor === 'CARRIER' ? r.senderId : r.carrierId;
@@ -516,7 +522,7 @@ export async function cancelReservation(
 
 export async function recipientLink(db: Db, env: Env, auth: AuthUser, id: number) {
   const r = await loadReservation(db, id);
-  assertCanAccess(auth, [r.senderId], []);
+  await assertReservationAccess(db, auth, r, { sender: true });
   const base = (env.PUBLIC_BASE_URL ?? '').replace(/\/+$/, '');
   return { url: `${base}/r/${r.recipientToken}`, token: r.recipientToken };
 }

@@ -6,7 +6,7 @@ import { reservations, type ReservationRow } from '../../db/schema';
 import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
 import type { AuthUser } from '../../env';
 import { AppError, accessDenied, invalidState, notFound, type FieldError } from '../../errors';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertReservationAccess } from '../bookings/reservation-access';
 import type { ReservationStatus } from '../bookings/reservation-state';
 import { transitionReservation } from '../bookings/reservation-transition';
 import { notificationInsert } from '../notifications/notify';
@@ -86,7 +86,7 @@ export async function postPositions(env: Env, auth: AuthUser, id: number, points
 /** Sender, carrier and admins read the history. */
 export async function trackingView(env: Env, auth: AuthUser, id: number) {
   const row = await load(env, id);
-  assertCanAccess(auth, [row.senderId, row.carrierId]);
+  await assertReservationAccess(getDb(env), auth, row, { sender: true, carrier: true, admins: true });
   const { lastPosition, positions } = await trackingObject(env, id).history();
   return { reservationId: id, status: row.status, lastPosition, positions };
 }
@@ -100,7 +100,7 @@ export async function assertLiveAccess(env: Env, id: number, who: { auth?: AuthU
     return row;
   }
   if (!who.auth) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  assertCanAccess(who.auth, [row.senderId, row.carrierId]);
+  await assertReservationAccess(getDb(env), who.auth, row, { sender: true, carrier: true, admins: true });
   return row;
 }
 
