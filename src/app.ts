@@ -10,6 +10,11 @@ import { AppError, toErrorResponse } from './errors';
 import { devRouter } from './features/dev/dev.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { healthRouter } from './features/health/health.routes';
+import { payConnectRouter } from './features/pay-connect/pay-connect.routes';
+import { paymentsRouter } from './features/payments/payments.routes';
+import { sandboxRouter } from './features/payments/sandbox.routes';
+import { walletRouter } from './features/wallet/wallet.routes';
+import { withdrawalsRouter } from './features/withdrawals/withdrawals.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -56,6 +61,11 @@ export function createApp() {
 
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
+  app.route(API_PREFIX, paymentsRouter);
+  app.route(API_PREFIX, walletRouter);
+  app.route(API_PREFIX, withdrawalsRouter);
+  app.route(API_PREFIX, payConnectRouter);
+  app.route('/', sandboxRouter); // browser pages of the local sandbox provider (root paths)
 
   registerDocs(app);
 

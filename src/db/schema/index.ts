@@ -3,3 +3,4 @@ export * from './users';
 export * from './catalog';
 export * from './reservations';
 export * from './notifications';
+export * from './money';

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { hashPassword } from '../../lib/password';
+import { seedPaidReservation } from '../payments/money.seed';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -48,7 +49,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 }
 
 /** Steps run in order; features append theirs. */
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedPaidReservation];
 
 export async function runSeed(db: Db, env: Env) {
   const password = env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD;

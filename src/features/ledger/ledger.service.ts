@@ -1,0 +1,98 @@
+// Writes postings to D1 as statements for one db.batch(): the entry is inserted only when its
+// guard holds and its key is new; lines, cached balances and history rows follow the entry
+// through its per-attempt token, so a skipped entry skips everything that depends on it.
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { ledgerAccounts } from '../../db/schema';
+import type { NewNotification } from '../notifications/notify';
+import type { AccountRef, Owner, Posting } from './posting-rules';
+import { walletAccount } from './posting-rules';
+
+export const newToken = () => crypto.randomUUID();
+
+/** SQL true when the entry of this batch attempt was written. */
+export const postedSql = (token: string): SQL => sql`EXISTS (SELECT 1 FROM ledger_entries WHERE token = ${token})`;
+
+export function ensureAccountStatements(db: Db, accounts: AccountRef[], currency: string) {
+  const unique = [...new Map(accounts.map((a) => [a.key, a])).values()];
+  return unique.map((a) =>
+    db
+      .insert(ledgerAccounts)
+      .values({ key: a.key, kind: a.kind, ownerType: a.owner?.type ?? null, ownerId: a.owner?.id ?? null, currency })
+      .onConflictDoNothing({ target: ledgerAccounts.key }),
+  );
+}
+
+export interface PostingOptions {
+  /** Extra condition for the entry (e.g. the reservation reached the right status in this batch). */
+  guard?: SQL;
+  /** A withdrawal row of the same batch, found by its token. */
+  withdrawalToken?: string;
+}
+
+/** The statements of one posting, in order. Put them after the state change they depend on. */
+export function postingStatements(db: Db, p: Posting, token: string, options: PostingOptions = {}) {
+  const guard = options.guard ?? sql`1`;
+  const withdrawalId = options.withdrawalToken
+    ? sql`(SELECT id FROM withdrawals WHERE token = ${options.withdrawalToken})`
+    : sql`NULL`;
+  const statements = [
+    ...ensureAccountStatements(
+      db,
+      p.lines.map((l) => l.account),
+      p.currency,
+    ),
+    db.run(sql`INSERT INTO ledger_entries (key, token, type, reservation_id, withdrawal_id, description)
+      SELECT ${p.key}, ${token}, ${p.type}, ${p.reservationId ?? null}, ${withdrawalId}, ${p.description}
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_entries WHERE key = ${p.key}) AND (${guard})`),
+  ];
+  for (const line of p.lines) {
+    statements.push(
+      db.run(sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
+        SELECT e.id, a.id, ${line.amountCents} FROM ledger_entries e JOIN ledger_accounts a ON a.key = ${line.account.key}
+        WHERE e.token = ${token}`),
+      db.run(sql`UPDATE ledger_accounts SET balance_cents = balance_cents + ${line.amountCents}
+        WHERE key = ${line.account.key} AND ${postedSql(token)}`),
+    );
+  }
+  for (const t of p.transactions) {
+    statements.push(
+      db.run(sql`INSERT INTO transactions (owner_type, owner_id, type, amount_cents, currency, ledger_entry_id, reservation_id, withdrawal_id, description)
+        SELECT ${t.owner.type}, ${t.owner.id}, ${t.type}, ${t.amountCents}, ${p.currency}, e.id, e.reservation_id, e.withdrawal_id, e.description
+        FROM ledger_entries e WHERE e.token = ${token}`),
+    );
+  }
+  return statements;
+}
+
+/** Notifications written only if the posting of this batch attempt happened. */
+export function notificationsIfPosted(db: Db, token: string, items: NewNotification[]) {
+  return items.map((n) =>
+    db.run(sql`INSERT INTO notifications (user_id, type, title, message, data)
+      SELECT ${n.userId}, ${n.type}, ${n.title}, ${n.message}, ${JSON.stringify(n.data ?? {})} WHERE ${postedSql(token)}`),
+  );
+}
+
+/** Did this attempt's entry get written? (one read after the batch) */
+export async function wasPosted(db: Db, token: string): Promise<boolean> {
+  const row = await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE token = ${token}`);
+  return (row?.n ?? 0) > 0;
+}
+
+export async function walletBalanceCents(db: Db, owner: Owner): Promise<number> {
+  const [row] = await db
+    .select({ balance: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.key, walletAccount(owner).key));
+  return row?.balance ?? 0;
+}
+
+export async function walletBalances(db: Db, owners: Owner[]): Promise<Map<string, number>> {
+  if (owners.length === 0) return new Map();
+  const keys = owners.map((o) => walletAccount(o).key);
+  const rows = await db
+    .select({ key: ledgerAccounts.key, balance: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.kind, 'WALLET'), inArray(ledgerAccounts.key, keys)));
+  return new Map(rows.map((r) => [r.key, r.balance]));
+}
