@@ -110,8 +110,8 @@ export async function reservationMoney(reservationId: number) {
     SELECT a.kind AS kind, a.key AS key, SUM(l.amount_cents) AS net
     FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
     WHERE e.reservation_id = ${reservationId} GROUP BY a.id`);
-  const byKind: Record<string, number> = { ESCROW: 0, WALLET: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0 };
-  for (const r of rows) byKind[r.kind] = (byKind[r.kind] ?? 0) + r.net;
+  const byKind = { ESCROW: 0, WALLET: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0 };
+  for (const r of rows) byKind[r.kind as keyof typeof byKind] += r.net;
   const entries = await db().all<{ key: string; type: string }>(
     sql`SELECT key, type FROM ledger_entries WHERE reservation_id = ${reservationId} ORDER BY id`,
   );

@@ -10,6 +10,17 @@ import { walletAccount } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();
 
+/**
+ * A raw SQL statement usable inside db.batch(). drizzle's own `db.run(sql)` has no prepared D1
+ * statement, so its batch path fails as soon as the SQL has parameters; this attaches one.
+ */
+export function rawStatement(db: Db, query: SQL) {
+  const statement = db.run(query);
+  const { sql: text } = (statement as unknown as { getQuery(): { sql: string } }).getQuery();
+  Object.assign(statement, { stmt: db.$client.prepare(text) });
+  return statement;
+}
+
 /** SQL true when the entry of this batch attempt was written. */
 export const postedSql = (token: string): SQL => sql`EXISTS (SELECT 1 FROM ledger_entries WHERE token = ${token})`;
 
@@ -42,22 +53,22 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
       p.lines.map((l) => l.account),
       p.currency,
     ),
-    db.run(sql`INSERT INTO ledger_entries (key, token, type, reservation_id, withdrawal_id, description)
+    rawStatement(db, sql`INSERT INTO ledger_entries (key, token, type, reservation_id, withdrawal_id, description)
       SELECT ${p.key}, ${token}, ${p.type}, ${p.reservationId ?? null}, ${withdrawalId}, ${p.description}
       WHERE NOT EXISTS (SELECT 1 FROM ledger_entries WHERE key = ${p.key}) AND (${guard})`),
   ];
   for (const line of p.lines) {
     statements.push(
-      db.run(sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
+      rawStatement(db, sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
         SELECT e.id, a.id, ${line.amountCents} FROM ledger_entries e JOIN ledger_accounts a ON a.key = ${line.account.key}
         WHERE e.token = ${token}`),
-      db.run(sql`UPDATE ledger_accounts SET balance_cents = balance_cents + ${line.amountCents}
+      rawStatement(db, sql`UPDATE ledger_accounts SET balance_cents = balance_cents + ${line.amountCents}
         WHERE key = ${line.account.key} AND ${postedSql(token)}`),
     );
   }
   for (const t of p.transactions) {
     statements.push(
-      db.run(sql`INSERT INTO transactions (owner_type, owner_id, type, amount_cents, currency, ledger_entry_id, reservation_id, withdrawal_id, description)
+      rawStatement(db, sql`INSERT INTO transactions (owner_type, owner_id, type, amount_cents, currency, ledger_entry_id, reservation_id, withdrawal_id, description)
         SELECT ${t.owner.type}, ${t.owner.id}, ${t.type}, ${t.amountCents}, ${p.currency}, e.id, e.reservation_id, e.withdrawal_id, e.description
         FROM ledger_entries e WHERE e.token = ${token}`),
     );
@@ -68,7 +79,7 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
 /** Notifications written only if the posting of this batch attempt happened. */
 export function notificationsIfPosted(db: Db, token: string, items: NewNotification[]) {
   return items.map((n) =>
-    db.run(sql`INSERT INTO notifications (user_id, type, title, message, data)
+    rawStatement(db, sql`INSERT INTO notifications (user_id, type, title, message, data)
       SELECT ${n.userId}, ${n.type}, ${n.title}, ${n.message}, ${JSON.stringify(n.data ?? {})} WHERE ${postedSql(token)}`),
   );
 }

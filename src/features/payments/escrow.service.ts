@@ -17,7 +17,7 @@ import { fromCents } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { applyTransition, TRANSITIONS, type ReservationAction } from '../bookings/reservation-state';
 import { transitionStatement } from '../bookings/reservation-transition';
-import { newToken, notificationsIfPosted, postedSql, postingStatements, wasPosted } from '../ledger/ledger.service';
+import { newToken, notificationsIfPosted, postedSql, postingStatements, rawStatement, wasPosted } from '../ledger/ledger.service';
 import { escrowPayment, payeeOf, refundEscrow, releaseEscrow } from '../ledger/posting-rules';
 
 export { cancellationRefundCents } from '../ledger/posting-rules';
@@ -95,7 +95,7 @@ export async function authorizePayment(
     }),
     ...postingStatements(db, escrowPayment(r), token, { guard: statusIs(r.id, ['PAID']) }),
     // The receipt of this payment is its PAYMENT transaction.
-    db.run(sql`UPDATE reservations SET invoice_url = ${`${baseUrl(env)}/v1/api/transactions/`} ||
+    rawStatement(db, sql`UPDATE reservations SET invoice_url = ${`${baseUrl(env)}/v1/api/transactions/`} ||
       (SELECT t.id FROM transactions t JOIN ledger_entries e ON e.id = t.ledger_entry_id WHERE e.token = ${token} AND t.type = 'PAYMENT')
       || '/receipt' WHERE id = ${r.id} AND ${postedSql(token)}`),
     ...notificationsIfPosted(db, token, [
@@ -174,7 +174,7 @@ export async function captureOnDeposit(env: Env, reservationId: number): Promise
 }
 
 /** Runs `statements` after an optional transition; answers like transitionReservation when it cannot apply. */
-async function runWithTransition(db: Db, r: ReservationRow, transition: TransitionSpec | undefined, build: (guard: SQL) => any[]) {
+async function runWithTransition(db: Db, r: ReservationRow, transition: TransitionSpec | null | undefined, build: (guard: SQL) => any[]) {
   const target = transition ? [TRANSITIONS[transition.action].to] : null;
   const first = transition ? [transitionStatement(db, r.id, transition.action, transition.set)] : [];
   const guardStatuses = target ?? [r.status];
@@ -193,12 +193,12 @@ async function runWithTransition(db: Db, r: ReservationRow, transition: Transiti
  * Delivery: the carrier's amount moves from escrow to the payee's wallet (the agency's when the
  * trip belongs to one) and the commission to platform revenue. With `transition` (normally
  * DELIVER, or RESOLVE_RELEASE for a dispute) the status change is part of the same batch;
- * without it the reservation must already be DELIVERED.
+ * with `null` the reservation must already be DELIVERED.
  */
 export async function releaseOnDelivery(
   env: Env,
   reservationId: number,
-  transition: TransitionSpec | undefined = { action: 'DELIVER' },
+  transition: TransitionSpec | null = { action: 'DELIVER' },
 ): Promise<ReservationRow> {
   const db = getDb(env);
   let r = await loadReservation(db, reservationId);
@@ -256,7 +256,7 @@ export async function voidOrRefund(
     if (!pending) return [];
     return [
       ...postingStatements(db, refundEscrow(r, refundCents), token, { guard: sql`${guard} AND ${escrowedSql(r.id)}` }),
-      db.run(sql`UPDATE reservations SET payment_status = ${pending} WHERE id = ${r.id} AND ${postedSql(token)}`),
+      rawStatement(db, sql`UPDATE reservations SET payment_status = ${pending} WHERE id = ${r.id} AND ${postedSql(token)}`),
       ...notificationsIfPosted(
         db,
         token,

@@ -9,7 +9,7 @@ import { AppError } from '../../errors';
 import { fromCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { getPaymentProvider, ProviderRejectedError } from '../../providers/payment';
-import { ensureAccountStatements, newToken, notificationsIfPosted, postingStatements } from '../ledger/ledger.service';
+import { ensureAccountStatements, newToken, notificationsIfPosted, postingStatements, rawStatement } from '../ledger/ledger.service';
 import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
 import { notificationInsert } from '../notifications/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
@@ -51,7 +51,7 @@ export async function requestWithdrawal(env: Env, owner: Owner, amountCents: num
   const ensure = ensureAccountStatements(db, [wallet], currency);
   const results = await db.batch([
     ensure[0],
-    db.run(sql`INSERT INTO withdrawals (owner_type, owner_id, amount_cents, currency, status, automatic, destination_account_id, token)
+    rawStatement(db, sql`INSERT INTO withdrawals (owner_type, owner_id, amount_cents, currency, status, automatic, destination_account_id, token)
       SELECT ${owner.type}, ${owner.id}, ${amountCents}, ${currency}, 'PENDING', ${automatic ? 1 : 0}, ${account.providerAccountId}, ${token}
       WHERE (SELECT balance_cents FROM ledger_accounts WHERE key = ${wallet.key}) >= ${amountCents}`),
     ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
