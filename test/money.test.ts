@@ -141,6 +141,17 @@ describe('checkout (POST /payments/checkout)', () => {
     expect(errorBody(missing)).toMatchObject({ errorCode: 'RESOURCE_NOT_FOUND' });
   });
 
+  it('after the payment deadline no session is opened: 409 INVALID_STATE', async () => {
+    const sender = await createUser();
+    const booking = await createBooking(sender, await createCarrier());
+    await db.update(reservations).set({ paymentDeadline: new Date(Date.now() - 1000).toISOString() }).where(eq(reservations.id, booking.id));
+    const before = stripe.requests.length;
+    const res = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
+    expect(res.status).toBe(409);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: `The payment window of reservation ${booking.id} has closed` });
+    expect(stripe.requests.length).toBe(before);
+  });
+
   it('a bad body is 400 VALIDATION_ERROR and no token is 401', async () => {
     const sender = await createUser();
     const bad = await post('/v1/api/payments/checkout', { reservationId: 'x' }, { token: sender.token });
@@ -268,6 +279,15 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
     expect(await reservation(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'FAILED' });
     const [note] = await db.select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(note.type).toBe('PAYMENT_FAILED');
+  });
+
+  it('events about unknown reservations are acknowledged and ignored', async () => {
+    const pi = stripe.authorizedPaymentIntent(1000, 'eur', { reservationId: '99999999' });
+    const res = await sendEvent(stripe.event('payment_intent.amount_capturable_updated', pi));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, duplicate: false });
+    const foreign = await sendEvent(stripe.event('payment_intent.succeeded', { id: 'pi_other_integration', object: 'payment_intent', metadata: {} }));
+    expect(foreign.status).toBe(200);
   });
 
   it('an authorisation for a reservation that expired meanwhile is voided, not booked', async () => {
@@ -430,6 +450,17 @@ describe('escrow', () => {
     expect(refund).toMatchObject({ path: '/v1/refunds', idempotencyKey: `refund-${booking.id}`, body: { payment_intent: pi.id, amount: '5000' } });
     expect(cancelled).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
     expect(cancelled.refundId).toMatch(/^re_/);
+  });
+
+  it('a rejection racing a capture ends as a refund', async () => {
+    const sender = await createUser();
+    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    // The provider captured (e.g. the cron) but our row still says AUTHORIZED when the carrier rejects.
+    Object.assign(stripe.paymentIntents.get(pi.id)!, { status: 'succeeded', amount_received: pi.amount, amount_capturable: 0, latest_charge: 'ch_raced' });
+    const rejected = await voidOrRefund(env, booking.id, booking.totalAmountCents, { action: 'REJECT' });
+    expect(rejected).toMatchObject({ status: 'REJECTED', paymentStatus: 'REFUNDED' });
+    expect(stripe.requestsTo('POST', '/v1/refunds').at(-1)).toMatchObject({ body: { payment_intent: pi.id, amount: '5000' } });
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0 });
   });
 
   it('a refund whose provider call fails stays pending and the cron finishes it', async () => {
@@ -833,12 +864,20 @@ describe('ledger invariants under random sequences (property)', () => {
         (e) => expect(e.errorCode, String(e)).toBe('INVALID_STATE'),
       );
     await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 8, maxLength: 20, size: "max" }), async (ops) => {
+      fc.asyncProperty(fc.array(opArb, { minLength: 8, maxLength: 20, size: 'max' }), async (randomOps) => {
+        // Every sequence ends with one full journey so each run also pays, delivers and withdraws.
+        const ops: Op[] = [
+          ...randomOps,
+          { kind: 'book', sender: 0, carrier: 0, weightG: 2000, agency: false },
+          { kind: 'pay', r: -1 },
+          { kind: 'deliver', r: -1 },
+          { kind: 'withdraw', carrier: 0, share: 0.5 },
+        ];
         const senders = [await createUser(), await createUser()];
         const carriers = [await createCarrier(), await createCarrier()];
         for (const c of carriers) await linkPayoutAccount(c, stripe.addAccount().id);
         const booked: number[] = [];
-        const pick = (i: number) => (booked.length ? booked[i % booked.length] : null);
+        const pick = (i: number) => (booked.length ? (i < 0 ? booked[booked.length - 1] : booked[i % booked.length]) : null);
         for (const op of ops) {
           const id = 'r' in op ? pick(op.r) : null;
           const r = id ? await reservation(id) : null;

@@ -283,7 +283,7 @@ export async function voidOrRefund(
  * The provider side of a refund booked in the ledger: void, partial capture or refund, with an
  * idempotency key per reservation. Leaves the *_PENDING status on a transient failure.
  */
-export async function settleWithProvider(env: Env, reservationId: number): Promise<ReservationRow> {
+export async function settleWithProvider(env: Env, reservationId: number, retried = false): Promise<ReservationRow> {
   const db = getDb(env);
   const r = await loadReservation(db, reservationId);
   const refund = await db.get<{ amount: number }>(
@@ -332,8 +332,12 @@ export async function settleWithProvider(env: Env, reservationId: number): Promi
     }
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', msg: 'provider settlement failed', reservationId: r.id, error: String(err) }));
-    if (!(err instanceof ProviderUnavailableError)) {
-      // A definitive refusal needs a person; the status keeps saying what is owed.
+    const uncapturedPath =
+      r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
+    if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
+      // Refused because the payment was captured meanwhile (a capture raced the rejection): refund instead.
+      await set({ paymentStatus: PAYMENT_STATUS.REFUND_PENDING });
+      if (!retried) return settleWithProvider(env, reservationId, true);
     }
   }
   return loadReservation(db, r.id);

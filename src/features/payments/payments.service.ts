@@ -22,6 +22,9 @@ export async function createCheckout(env: Env, auth: AuthUser, reservationId: nu
   if (r.status !== 'PENDING_PAYMENT') {
     throw invalidState(`Reservation ${r.id} is ${r.status}; only a PENDING_PAYMENT reservation can be paid`);
   }
+  if (Date.parse(r.paymentDeadline) <= Date.now()) {
+    throw invalidState(`The payment window of reservation ${r.id} has closed`);
+  }
   const nowS = Math.floor(Date.now() / 1000);
   const [latest] = await db
     .select()

@@ -82,8 +82,12 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
     return;
   }
   const reservationId = await reservationIdOf(env, object);
-  if (!reservationId) return; // not ours (another integration on the same account)
   const db = getDb(env);
+  // Not ours (another integration on the same account, or a deleted reservation): acknowledge,
+  // or the provider would retry it for days.
+  if (!reservationId) return;
+  const [exists] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.id, reservationId));
+  if (!exists) return;
   switch (event.type) {
     case 'checkout.session.completed': {
       const pi = str(object.payment_intent);
