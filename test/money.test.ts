@@ -463,6 +463,17 @@ describe('escrow', () => {
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0 });
   });
 
+  it('a card hold that lapses before deposit cancels the reservation and empties its escrow', async () => {
+    const sender = await createUser();
+    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const before = stripe.requests.length;
+    const res = await sendEvent(stripe.event('payment_intent.canceled', { ...pi, status: 'canceled', cancellation_reason: 'automatic' }));
+    expect(res.status).toBe(200);
+    expect(await reservation(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'AUTHORIZATION_EXPIRED' });
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0, PLATFORM_REVENUE: 0 });
+    expect(stripe.requests.length).toBe(before); // nothing to void or refund
+  });
+
   it('a refund whose provider call fails stays pending and the cron finishes it', async () => {
     const sender = await createUser();
     const { booking, pi } = await paidBooking(sender, await createCarrier());

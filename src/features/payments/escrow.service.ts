@@ -231,13 +231,15 @@ export async function releaseOnDelivery(
  * (the commission, for a late sender cancellation) to platform revenue. Before capture the
  * authorisation is voided (or partially captured for the kept part); after capture it is refunded.
  * The ledger and status change first, in one batch; the provider call follows and is retried by
- * the cron if it fails (paymentStatus stays *_PENDING until then).
+ * the cron if it fails (paymentStatus stays *_PENDING until then). `settledStatus` skips the
+ * provider call when the provider already released the money (a lapsed authorisation).
  */
 export async function voidOrRefund(
   env: Env,
   reservationId: number,
   refundCents: number,
   transition?: TransitionSpec,
+  options: { settledStatus?: string } = {},
 ): Promise<ReservationRow> {
   const db = getDb(env);
   const r = await loadReservation(db, reservationId);
@@ -245,7 +247,9 @@ export async function voidOrRefund(
   const pending =
     !escrowed
       ? null
-      : r.paymentStatus === PAYMENT_STATUS.CAPTURED
+      : options.settledStatus
+        ? options.settledStatus // the provider side is already settled (a lapsed card hold)
+        : r.paymentStatus === PAYMENT_STATUS.CAPTURED
         ? PAYMENT_STATUS.REFUND_PENDING
         : refundCents === r.totalAmountCents
           ? PAYMENT_STATUS.VOID_PENDING
@@ -275,7 +279,7 @@ export async function voidOrRefund(
     ];
   };
   const updated = await runWithTransition(db, r, next, statements);
-  if (pending && (await wasPosted(db, token))) return settleWithProvider(env, updated.id);
+  if (pending && !options.settledStatus && (await wasPosted(db, token))) return settleWithProvider(env, updated.id);
   return updated;
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../../providers/payment/webhook-signature';
 import { notificationInsert } from '../notifications/notify';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
-import { authorizePayment, loadReservation, markCaptured, PAYMENT_STATUS } from './escrow.service';
+import { authorizePayment, loadReservation, markCaptured, PAYMENT_STATUS, voidOrRefund } from './escrow.service';
 
 export interface WebhookResult {
   received: true;
@@ -136,8 +136,18 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.VOIDED, updatedAt: new Date().toISOString() })
           .where(sql`${reservations.id} = ${r.id} AND ${reservations.paymentStatus} = ${PAYMENT_STATUS.VOID_PENDING}`);
+      } else if (
+        r.paymentStatus === PAYMENT_STATUS.AUTHORIZED &&
+        object.cancellation_reason === 'automatic' &&
+        (r.status === 'PAID' || r.status === 'CONFIRMED')
+      ) {
+        // The card hold lapsed before the parcel was handed over: nothing was ever taken, so the
+        // reservation is cancelled and its escrow released without a provider call.
+        await voidOrRefund(env, r.id, r.totalAmountCents, { action: 'CANCEL', set: { cancellationReason: 'Payment authorisation expired' } }, {
+          settledStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED,
+        }).catch(() => undefined); // a concurrent transition won: nothing to do here
       } else if (r.paymentStatus === PAYMENT_STATUS.AUTHORIZED && object.cancellation_reason === 'automatic') {
-        // The card hold lapsed before we captured: the money is gone; the cron's capture was too late.
+        // Lapsed after deposit (captures kept failing): flag it for a person; the money was never taken.
         await db
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED, updatedAt: new Date().toISOString() })
