@@ -14,6 +14,7 @@ import { transitionReservation } from '../src/features/bookings/reservation-tran
 import {
   captureOnDeposit,
   cancellationRefundCents,
+  releaseForReservation,
   releaseOnDelivery,
   voidOrRefund,
 } from '../src/features/payments/escrow.service';
@@ -472,6 +473,27 @@ describe('escrow', () => {
     expect(await reservation(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'AUTHORIZATION_EXPIRED' });
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0, PLATFORM_REVENUE: 0 });
     expect(stripe.requests.length).toBe(before); // nothing to void or refund
+  });
+
+  it('callers that commit the status first: bookings release hook, bare release after DELIVERED', async () => {
+    const sender = await createUser();
+    const carrier = await createCarrier();
+    const rejected = await paidBooking(sender, carrier);
+    // A live reservation keeps its escrow when no transition comes with the call.
+    await expect(voidOrRefund(env, rejected.booking.id, rejected.booking.totalAmountCents)).rejects.toThrow('cannot be returned');
+    const after = await transitionReservation(db, rejected.booking.id, 'REJECT');
+    expect(await releaseForReservation(env, after, { paid: true, refundCents: after.totalAmountCents })).toMatchObject({ status: 'REJECTED', paymentStatus: 'VOIDED' });
+    expect((await reservationMoney(after.id)).ESCROW).toBe(0);
+    const unpaid = await createBooking(sender, carrier);
+    expect(await releaseForReservation(env, unpaid, { paid: false, refundCents: 0 })).toBeNull();
+
+    const delivered = await paidBooking(sender, carrier);
+    for (const action of ['ACCEPT', 'DEPOSIT'] as const) await transitionReservation(db, delivered.booking.id, action);
+    await captureOnDeposit(env, delivered.booking.id);
+    await transitionReservation(db, delivered.booking.id, 'DELIVER');
+    await releaseOnDelivery(env, delivered.booking.id, null);
+    await releaseOnDelivery(env, delivered.booking.id, null);
+    expect(await reservationMoney(delivered.booking.id)).toMatchObject({ ESCROW: 0, WALLET: 4250, PLATFORM_REVENUE: 750 });
   });
 
   it('a refund whose provider call fails stays pending and the cron finishes it', async () => {

@@ -6,8 +6,11 @@
 //
 // For the deposit, delivery, reject and cancel handlers:
 //   captureOnDeposit(env, id)                         after the DEPOSIT transition
-//   releaseOnDelivery(env, id, { action: 'DELIVER', set })   performs the transition itself
-//   voidOrRefund(env, id, refundCents, { action: 'REJECT' | 'CANCEL', set })   idem
+//   releaseOnDelivery(env, id, { action: 'DELIVER', set })   performs the transition itself, or
+//   releaseOnDelivery(env, id, null)                  once the reservation is already DELIVERED
+//   voidOrRefund(env, id, refundCents, { action: 'REJECT' | 'CANCEL', set })   idem, or without
+//                                                     a transition once it is REJECTED/CANCELLED/EXPIRED
+//   releaseForReservation(env, reservation, decision) the bookings hook's shape ({paid, refundCents})
 //   cancellationRefundCents(reservation, status, by)  the refund rule of CONTRACT section 7
 import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '../../db/client';
@@ -226,6 +229,23 @@ export async function releaseOnDelivery(
   ]);
 }
 
+/** Statuses in which a reservation's payment goes back (when the caller did the transition itself). */
+const REFUNDABLE_AFTER: readonly string[] = ['REJECTED', 'CANCELLED', 'EXPIRED', 'REFUNDED'];
+
+/**
+ * For callers that commit the status change themselves first (the bookings feature's
+ * `releaseReservationPayment(env, reservation, decision)` hook: reject, cancel, expiry, no answer):
+ * returns the payment per the decision. Unpaid reservations have nothing to return.
+ */
+export async function releaseForReservation(
+  env: Env,
+  reservation: { id: number },
+  decision: { paid: boolean; refundCents: number },
+): Promise<ReservationRow | null> {
+  if (!decision.paid) return null;
+  return voidOrRefund(env, reservation.id, decision.refundCents);
+}
+
 /**
  * Rejection or cancellation: `refundCents` of the escrowed price goes back to the sender, the rest
  * (the commission, for a late sender cancellation) to platform revenue. Before capture the
@@ -243,6 +263,10 @@ export async function voidOrRefund(
 ): Promise<ReservationRow> {
   const db = getDb(env);
   const r = await loadReservation(db, reservationId);
+  if (!transition && !REFUNDABLE_AFTER.includes(r.status)) {
+    // Without a transition the caller already moved the reservation out of the flow; a live one keeps its escrow.
+    throw new AppError('INVALID_STATE', `Reservation ${r.id} is ${r.status}; its payment cannot be returned`);
+  }
   const escrowed = await hasEntry(db, `escrow-in:${r.id}`);
   const pending =
     !escrowed

@@ -3,7 +3,8 @@
 import { retryPendingWithdrawals, runAutoWithdrawals } from '../withdrawals/withdrawals.service';
 import { captureAgingAuthorizations, retryPendingSettlements } from './escrow.service';
 
-export async function runMoneyJobs(env: Env, now = new Date()) {
+export async function runMoneyJobs(env: Env, scheduledTime: number | Date = Date.now()) {
+  const now = new Date(scheduledTime);
   const result: Record<string, number | string> = {};
   const steps: [string, () => Promise<number>][] = [
     ['captured', () => captureAgingAuthorizations(env, now)],
