@@ -118,10 +118,12 @@ CREATE TABLE `withdrawals` (
 	`transfer_id` text,
 	`failure_reason` text,
 	`token` text NOT NULL,
+	`idempotency_key` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
 	`completed_at` text
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `withdrawals_token_unique` ON `withdrawals` (`token`);--> statement-breakpoint
+CREATE UNIQUE INDEX `withdrawals_owner_idempotency_unique` ON `withdrawals` (`owner_type`,`owner_id`,`idempotency_key`);--> statement-breakpoint
 CREATE INDEX `withdrawals_owner_idx` ON `withdrawals` (`owner_type`,`owner_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `withdrawals_status_idx` ON `withdrawals` (`status`,`created_at`);

@@ -629,6 +629,18 @@ describe('withdrawals', () => {
     expect(list.body.content[0]).toMatchObject({ id: res.body.id, status: 'COMPLETED', amount: 12.34 });
   });
 
+  it('the same Idempotency-Key withdraws once, even concurrently; another amount with it is 409', async () => {
+    const { carrier, balance } = await carrierWithBalance(10_000);
+    const headers = { 'Idempotency-Key': `w-${crypto.randomUUID()}` };
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => post('/v1/api/withdrawals', { amount: 20 }, { token: carrier.token, headers })));
+    for (const r of [a, b, c]) expect(r.status).toBe(201);
+    expect(new Set([a.body.id, b.body.id, c.body.id]).size).toBe(1);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(balance - 2000);
+    const other = await post('/v1/api/withdrawals', { amount: 21 }, { token: carrier.token, headers });
+    expect(other.status).toBe(409);
+    expect(errorBody(other)).toMatchObject({ errorCode: 'INVALID_STATE' });
+  });
+
   it('without a payout-ready account: 422 STRIPE_CONNECT_NOT_CONFIGURED', async () => {
     const user = await createUser();
     const res = await post('/v1/api/withdrawals', { amount: 1 }, { token: user.token });

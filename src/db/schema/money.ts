@@ -182,11 +182,14 @@ export const withdrawals = sqliteTable(
     failureReason: text('failure_reason'),
     /** Matches the ledger entry written in the same batch. */
     token: text('token').notNull(),
+    /** The client's Idempotency-Key: a retried request never withdraws twice. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     completedAt: text('completed_at'),
   },
   (t) => [
     uniqueIndex('withdrawals_token_unique').on(t.token),
+    uniqueIndex('withdrawals_owner_idempotency_unique').on(t.ownerType, t.ownerId, t.idempotencyKey),
     index('withdrawals_owner_idx').on(t.ownerType, t.ownerId, t.createdAt),
     index('withdrawals_status_idx').on(t.status, t.createdAt),
   ],

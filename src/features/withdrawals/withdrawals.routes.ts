@@ -51,11 +51,19 @@ export const withdrawalsRouter = createRouter()
       summary: 'Withdraw from the wallet to the connected payout account',
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      request: { body: jsonBody(z.object({ amount: amount() }).openapi('WithdrawalRequest')) },
+      request: {
+        body: jsonBody(z.object({ amount: amount() }).openapi('WithdrawalRequest')),
+        headers: z.object({
+          'idempotency-key': z.string().min(1).max(255).optional().openapi({
+            description: 'Same key again returns the first withdrawal instead of making a second one',
+          }),
+        }),
+      },
       responses: { 201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'), ...authErrorResponses(422, 502) },
     }),
     async (c) => {
-      const w = await requestWithdrawal(c.env, me(c.get('auth').id), toCents(c.req.valid('json').amount));
+      const key = c.req.valid('header')['idempotency-key'] ?? null;
+      const w = await requestWithdrawal(c.env, me(c.get('auth').id), toCents(c.req.valid('json').amount), false, key);
       return c.json(toWithdrawal(w), 201);
     },
   )

@@ -37,7 +37,15 @@ const ownerIs = (owner: Owner) => and(eq(withdrawals.ownerType, owner.type), eq(
  * STRIPE_CONNECT_NOT_CONFIGURED without a payout-ready account, 422 INSUFFICIENT_FUNDS when the
  * balance does not cover it. A refused transfer puts the money back and answers 502.
  */
-export async function requestWithdrawal(env: Env, owner: Owner, amountCents: number, automatic = false): Promise<WithdrawalRow> {
+export async function requestWithdrawal(
+  env: Env,
+  owner: Owner,
+  amountCents: number,
+  automatic = false,
+  idempotencyKey: string | null = null,
+): Promise<WithdrawalRow> {
+  const replay = idempotencyKey ? await replayWithdrawal(env, owner, idempotencyKey, amountCents) : null;
+  if (replay) return replay;
   const account = await findPayoutAccount(env, owner);
   if (!account?.payoutsEnabled) {
     throw new AppError('STRIPE_CONNECT_NOT_CONFIGURED', 'No connected payout account able to receive payouts', {
@@ -49,16 +57,24 @@ export async function requestWithdrawal(env: Env, owner: Owner, amountCents: num
   const token = newToken();
   const wallet = walletAccount(owner);
   const ensure = ensureAccountStatements(db, [wallet], currency);
-  const results = await db.batch([
-    ensure[0],
-    rawStatement(db, sql`INSERT INTO withdrawals (owner_type, owner_id, amount_cents, currency, status, automatic, destination_account_id, token)
-      SELECT ${owner.type}, ${owner.id}, ${amountCents}, ${currency}, 'PENDING', ${automatic ? 1 : 0}, ${account.providerAccountId}, ${token}
-      WHERE (SELECT balance_cents FROM ledger_accounts WHERE key = ${wallet.key}) >= ${amountCents}`),
-    ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
-      guard: sql`EXISTS (SELECT 1 FROM withdrawals WHERE token = ${token})`,
-      withdrawalToken: token,
-    }),
-  ]);
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      ensure[0],
+      rawStatement(db, sql`INSERT INTO withdrawals (owner_type, owner_id, amount_cents, currency, status, automatic, destination_account_id, token, idempotency_key)
+        SELECT ${owner.type}, ${owner.id}, ${amountCents}, ${currency}, 'PENDING', ${automatic ? 1 : 0}, ${account.providerAccountId}, ${token}, ${idempotencyKey}
+        WHERE (SELECT balance_cents FROM ledger_accounts WHERE key = ${wallet.key}) >= ${amountCents}`),
+      ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
+        guard: sql`EXISTS (SELECT 1 FROM withdrawals WHERE token = ${token})`,
+        withdrawalToken: token,
+      }),
+    ]);
+  } catch (err) {
+    // A concurrent request with the same Idempotency-Key won the unique index: answer as it did.
+    const winner = idempotencyKey && String(err).includes('UNIQUE') ? await replayWithdrawal(env, owner, idempotencyKey, amountCents) : null;
+    if (winner) return winner;
+    throw err;
+  }
   if ((results[1] as D1Result).meta.changes !== 1) {
     throw new AppError('INSUFFICIENT_FUNDS', 'The wallet balance does not cover this withdrawal', {
       suggestions: ['Check the available balance with GET /v1/api/user/me/wallet'],
@@ -66,6 +82,21 @@ export async function requestWithdrawal(env: Env, owner: Owner, amountCents: num
   }
   const [row] = await db.select().from(withdrawals).where(eq(withdrawals.token, token));
   return sendTransfer(env, row);
+}
+
+/** The withdrawal made earlier with this Idempotency-Key; the same key for another amount is 409. */
+async function replayWithdrawal(env: Env, owner: Owner, key: string, amountCents: number): Promise<WithdrawalRow | null> {
+  const [existing] = await getDb(env)
+    .select()
+    .from(withdrawals)
+    .where(and(ownerIs(owner), eq(withdrawals.idempotencyKey, key)));
+  if (!existing) return null;
+  if (existing.amountCents !== amountCents) {
+    throw new AppError('INVALID_STATE', 'This Idempotency-Key was already used for another withdrawal', {
+      suggestions: ['Use a new Idempotency-Key for a new withdrawal'],
+    });
+  }
+  return existing;
 }
 
 /** Sends (or re-sends, same idempotency key) the transfer of a PENDING withdrawal. */
