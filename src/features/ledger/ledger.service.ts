@@ -1,12 +1,11 @@
 // Writes postings to D1 as statements for one db.batch(): the entry is inserted only when its
 // guard holds and its key is new; lines, cached balances and history rows follow the entry
 // through its per-attempt token, so a skipped entry skips everything that depends on it.
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts } from '../../db/schema';
 import type { NewNotification } from '../notifications/notify';
-import type { AccountRef, Owner, Posting } from './posting-rules';
-import { walletAccount } from './posting-rules';
+import type { AccountRef, Posting } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();
 
@@ -88,22 +87,4 @@ export function notificationsIfPosted(db: Db, token: string, items: NewNotificat
 export async function wasPosted(db: Db, token: string): Promise<boolean> {
   const row = await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE token = ${token}`);
   return (row?.n ?? 0) > 0;
-}
-
-export async function walletBalanceCents(db: Db, owner: Owner): Promise<number> {
-  const [row] = await db
-    .select({ balance: ledgerAccounts.balanceCents })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.key, walletAccount(owner).key));
-  return row?.balance ?? 0;
-}
-
-export async function walletBalances(db: Db, owners: Owner[]): Promise<Map<string, number>> {
-  if (owners.length === 0) return new Map();
-  const keys = owners.map((o) => walletAccount(o).key);
-  const rows = await db
-    .select({ key: ledgerAccounts.key, balance: ledgerAccounts.balanceCents })
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, 'WALLET'), inArray(ledgerAccounts.key, keys)));
-  return new Map(rows.map((r) => [r.key, r.balance]));
 }
