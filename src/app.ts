@@ -28,6 +28,11 @@ import { trackingRouter } from './features/tracking/tracking.routes';
 import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
+import { payConnectRouter } from './features/pay-connect/pay-connect.routes';
+import { paymentsRouter } from './features/payments/payments.routes';
+import { sandboxRouter } from './features/payments/sandbox.routes';
+import { walletRouter } from './features/wallet/wallet.routes';
+import { withdrawalsRouter } from './features/withdrawals/withdrawals.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -93,6 +98,11 @@ export function createApp() {
   app.route(API_PREFIX, filesRouter);
   app.route(API_PREFIX, agenciesRouter);
   app.route('/', kycSandboxRouter);
+  app.route(API_PREFIX, paymentsRouter);
+  app.route(API_PREFIX, walletRouter);
+  app.route(API_PREFIX, withdrawalsRouter);
+  app.route(API_PREFIX, payConnectRouter);
+  app.route('/', sandboxRouter); // browser pages of the local sandbox provider (root paths)
 
   registerDocs(app);
 

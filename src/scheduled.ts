@@ -3,6 +3,7 @@ import { getDb } from './db/client';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
+import { runMoneyJobs } from './features/payments/money.cron';
 
 type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
 
@@ -10,6 +11,7 @@ export const SCHEDULED_JOBS: Record<string, Job> = {
   closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(getDb(env)),
   reservationExpiry: (env, at) => runReservationExpiry(env, at),
   purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(getDb(env)),
+  money: (env, at) => runMoneyJobs(env, new Date(at)),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {

@@ -7,3 +7,4 @@ export * from './community';
 export * from './alerts';
 export * from './identity';
 export * from './trust';
+export * from './money';

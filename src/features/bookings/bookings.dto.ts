@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { fromCents, fromGrams } from '../../lib/money';
 import type { ItemView, PartyFields, ReservationView } from './bookings.service';
+import { ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
 
 const str = () => z.string().nullable();
 const num = () => z.number().nullable();
@@ -172,17 +173,7 @@ export const UserSummarySchema = z
   })
   .openapi('UserSummary');
 
-export interface WalletFigures {
-  walletBalance: number;
-  pendingWithdrawalAmount: number;
-  totalEarned: number;
-  totalWithdrawn: number;
-}
-
-/** Until the money feature provides wallet figures, every summary shows zeros. */
-export const NO_WALLET: WalletFigures = { walletBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 0, totalWithdrawn: 0 };
-
-export function toUserSummary(u: PartyFields, wallet: WalletFigures = NO_WALLET): z.infer<typeof UserSummarySchema> {
+export function toUserSummary(u: PartyFields, wallet: WalletFigures = ZERO_WALLET): z.infer<typeof UserSummarySchema> {
   return {
     id: u.id,
     firstName: u.firstName,
@@ -244,7 +235,11 @@ export type AdminReservationDto = z.infer<typeof AdminReservationSchema>;
  * The super-admin detail. Codes are shown (support staff may need them to unblock a handover),
  * except to a super-admin who is the carrier of this very reservation.
  */
-export function toAdminReservationDto(v: ReservationView, viewerId: number): AdminReservationDto {
+export function toAdminReservationDto(
+  v: ReservationView,
+  viewerId: number,
+  wallets: ReadonlyMap<number, WalletFigures> = new Map(),
+): AdminReservationDto {
   const { r, a, sender, carrier } = v;
   const showCodes = viewerId !== r.carrierId;
   return {
@@ -255,8 +250,8 @@ export function toAdminReservationDto(v: ReservationView, viewerId: number): Adm
     statut: r.status,
     annonceId: r.announcementId,
     poidsReserve: fromGrams(r.reservedWeightG),
-    expediteur: toUserSummary(sender),
-    createurProfil: toUserSummary(carrier),
+    expediteur: toUserSummary(sender, wallets.get(sender.id)),
+    createurProfil: toUserSummary(carrier, wallets.get(carrier.id)),
     createur: fullName(carrier),
     lieuArrivee: a.arrivalCity,
     lieuDepart: a.departureCity,

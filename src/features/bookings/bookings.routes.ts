@@ -10,6 +10,7 @@ import { orderBy, PageSchema, pageQuery, ReservationPageSchema, toPage, toReserv
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { idempotency, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
+import { loadWalletFigures } from '../users/user-summary';
 import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
 import {
   acceptReservation,
@@ -256,14 +257,11 @@ export const superadminReservationsRouter = createRouter()
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const { rows, total } = await listReservationViews(
-        getDb(c.env),
-        withStatus(undefined, q.status),
-        orderBy(q.sort, sortColumns, reservations.id),
-        q,
-      );
+      const db = getDb(c.env);
+      const { rows, total } = await listReservationViews(db, withStatus(undefined, q.status), orderBy(q.sort, sortColumns, reservations.id), q);
+      const wallets = await loadWalletFigures(db, rows.flatMap((v) => [v.sender.id, v.carrier.id]));
       const viewer = c.get('auth').id;
-      return c.json(toPage(rows.map((v) => toAdminReservationDto(v, viewer)), total, q), 200);
+      return c.json(toPage(rows.map((v) => toAdminReservationDto(v, viewer, wallets)), total, q), 200);
     },
   )
   .openapi(
@@ -277,7 +275,9 @@ export const superadminReservationsRouter = createRouter()
       responses: { 200: jsonContent(AdminReservationSchema, 'Super-admin reservation detail'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const view = await getReservationView(getDb(c.env), c.req.valid('param').id);
-      return c.json(toAdminReservationDto(view, c.get('auth').id), 200);
+      const db = getDb(c.env);
+      const view = await getReservationView(db, c.req.valid('param').id);
+      const wallets = await loadWalletFigures(db, [view.sender.id, view.carrier.id]);
+      return c.json(toAdminReservationDto(view, c.get('auth').id, wallets), 200);
     },
   );

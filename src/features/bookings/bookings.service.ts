@@ -37,26 +37,9 @@ import {
 } from './booking-rules';
 import { applyTransition, TRANSITIONS, type ReservationAction } from './reservation-state';
 import { aliasedColumns, guardedInsert } from '../../db/batch-sql';
+import { releaseForReservation } from '../payments/escrow.service';
 import { transitionStatement } from './reservation-transition';
 
-// ---------------------------------------------------------------------------------------------
-// Money integration point (wired by the lead at merge with the payments feature).
-
-/**
- * THE integration point with the money module: called once, after the new status is committed,
- * for every reservation that left the flow before deposit (carrier reject, cancel, 30 min unpaid
- * expiry, 24 h no-answer rejection). With `decision.paid` the payments feature voids the
- * authorisation (nothing is captured before DEPOSITED) or refunds `decision.refundCents`,
- * keeping `decision.retainedCents` as platform revenue; without it, it may close an open
- * checkout session. Until it is wired this does nothing: no payment exists without that feature.
- */
-export async function releaseReservationPayment(
-  _env: Env,
-  _reservation: ReservationRow,
-  _decision: RefundDecision,
-): Promise<void> {
-  // Wired at merge: e.g. `await payments.releaseForReservation(env, reservation, decision)`.
-}
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -483,7 +466,7 @@ export async function rejectReservation(db: Db, env: Env, auth: AuthUser, id: nu
       { userId: r.senderId, type: 'RESERVATION_REJECTED', title: 'Booking rejected', message: `The carrier rejected your booking ${r.reservationNumber}; your payment is released in full`, data: ref(r) },
     ],
   });
-  await releaseReservationPayment(env, updated, decision);
+  await releaseForReservation(env, updated, decision);
   return updated;
 }
 
@@ -516,7 +499,7 @@ export async function cancelReservation(
       },
     ],
   });
-  await releaseReservationPayment(env, updated, decision);
+  await releaseForReservation(env, updated, decision);
   return updated;
 }
 
@@ -588,7 +571,7 @@ export async function expireReservations(db: Db, env: Env, now = new Date()): Pr
     const { reservation: before, action } = plans[i];
     if (action === 'EXPIRE') expired++;
     else rejected++;
-    await releaseReservationPayment(env, updated, refundForCancellation(before.status, 'SYSTEM', updated));
+    await releaseForReservation(env, updated, refundForCancellation(before.status, 'SYSTEM', updated));
   }
   return { expired, rejected };
 }

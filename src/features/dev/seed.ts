@@ -7,6 +7,7 @@ import { hashPassword } from '../../lib/password';
 import { seedCatalog } from '../announcements/announcements.seed';
 import { seedHandoverDemo } from '../handover/handover.seed';
 import { seedDemoBooking } from '../bookings/bookings.seed';
+import { seedPaidReservation } from '../payments/money.seed';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -52,7 +53,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 
 /** Steps run in order; features append theirs. */
 // seedDemoBooking needs the catalogue's categories and trips: keep it after their steps.
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedHandoverDemo];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo];
 
 export async function runSeed(db: Db, env: Env) {
   const password = env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD;

@@ -1,7 +1,8 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
-// through the reservation's QR Durable Object; money through onDeposited / onDelivered.
+// through the reservation's QR Durable Object; money through the escrow service.
 import { eq } from 'drizzle-orm';
+import { captureOnDeposit, releaseOnDelivery } from '../payments/escrow.service';
 import { renderSVG } from 'uqr';
 import { getDb, type Db } from '../../db/client';
 import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
@@ -26,20 +27,6 @@ const withSvg = (qr: IssuedQr): QrImage => ({ ...qr, svg: renderSVG(qr.payload, 
 
 const ACTION_OF: Record<QrPurpose, ReservationAction> = { DEPOSIT: 'DEPOSIT', DELIVERY: 'DELIVER' };
 
-// ---------------------------------------------------------------------------------------------
-// Money integration points. The money module (capture at DEPOSITED; escrow to the carrier's wallet
-// and commission to platform revenue at DELIVERED) is wired here, and only here.
-// ---------------------------------------------------------------------------------------------
-
-/** Called once, right after a reservation became DEPOSITED. Money module: capture the payment. */
-export async function onDeposited(_env: Env, _reservation: ReservationRow): Promise<void> {
-  // Intentionally empty until the money module is merged: call its capture function here.
-}
-
-/** Called once, right after a reservation became DELIVERED. Money module: release escrow to the carrier. */
-export async function onDelivered(_env: Env, _reservation: ReservationRow): Promise<void> {
-  // Intentionally empty until the money module is merged: call its release function here.
-}
 
 export async function loadReservation(db: Db, id: number): Promise<ReservationRow> {
   const [row] = await db.select().from(reservations).where(eq(reservations.id, id));
@@ -147,9 +134,13 @@ async function complete(env: Env, db: Db, row: ReservationRow, purpose: QrPurpos
     });
   }
   await notificationInsert(db, notices);
-  if (purpose === 'DEPOSIT') await onDeposited(env, updated);
-  else await onDelivered(env, updated);
-  return updated;
+  // Money: capture at deposit (a failed capture is retried at delivery and by the cron); at
+  // delivery the escrow goes to the carrier's (or agency's) wallet and the commission to revenue.
+  if (purpose === 'DEPOSIT') {
+    await captureOnDeposit(env, updated.id);
+    return loadReservation(db, updated.id);
+  }
+  return releaseOnDelivery(env, updated.id, null);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,30 +3,11 @@
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
-import { fromCents } from '../../lib/money';
+import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
 
-/** Wallet figures in integer cents. They belong to the money feature. */
-export interface WalletFigures {
-  balanceCents: number;
-  pendingWithdrawalCents: number;
-  totalEarnedCents: number;
-  totalWithdrawnCents: number;
-}
-
-export const ZERO_WALLET: WalletFigures = {
-  balanceCents: 0,
-  pendingWithdrawalCents: 0,
-  totalEarnedCents: 0,
-  totalWithdrawnCents: 0,
-};
-
-/**
- * The wallet figures of the given users, keyed by user id. This is THE place where the money
- * feature's ledger plugs in; until then every user shows zeros.
- */
-export async function loadWalletFigures(_db: Db, _userIds: readonly number[]): Promise<Map<number, WalletFigures>> {
-  return new Map();
-}
+/** The wallet figures of the given users (from the ledger), keyed by user id. */
+export const loadWalletFigures = (db: Db, userIds: readonly number[]): Promise<Map<number, WalletFigures>> =>
+  walletFiguresOf(db, 'USER', userIds);
 
 export const UserSchema = z
   .object({
@@ -66,10 +47,10 @@ export function toUser(row: UserRow, wallet: WalletFigures = ZERO_WALLET): UserD
     birthDate: row.birthDate,
     connectedAccountId: row.connectedAccountId,
     enabled: row.enabled,
-    walletBalance: fromCents(wallet.balanceCents),
-    pendingWithdrawalAmount: fromCents(wallet.pendingWithdrawalCents),
-    totalEarned: fromCents(wallet.totalEarnedCents),
-    totalWithdrawn: fromCents(wallet.totalWithdrawnCents),
+    walletBalance: wallet.walletBalance,
+    pendingWithdrawalAmount: wallet.pendingWithdrawalAmount,
+    totalEarned: wallet.totalEarned,
+    totalWithdrawn: wallet.totalWithdrawn,
     roles: row.roles,
     kycStatus: row.kycStatus,
     emailVerified: row.emailVerified,

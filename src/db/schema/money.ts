@@ -1,0 +1,213 @@
+// Money: double-entry ledger (accounts, journal entries, lines), user-facing transactions,
+// checkout sessions, provider webhook events, connected payout accounts, withdrawals.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { createdAt, updatedAt } from './columns';
+import { reservations } from './reservations';
+
+/** Who owns a wallet or a payout account: a user, or (later) an agency. */
+export const OWNER_TYPES = ['USER', 'AGENCY'] as const;
+export type OwnerType = (typeof OWNER_TYPES)[number];
+
+export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+export const ledgerAccounts = sqliteTable(
+  'ledger_accounts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Stable name: `WALLET:USER:12`, `WALLET:AGENCY:3`, `ESCROW`, `PLATFORM_REVENUE`, ... */
+    key: text('key').notNull(),
+    kind: text('kind', { enum: ACCOUNT_KINDS }).notNull(),
+    ownerType: text('owner_type', { enum: OWNER_TYPES }),
+    ownerId: integer('owner_id'),
+    currency: text('currency').notNull(),
+    /** Cached sum of this account's lines, updated in the same batch as the lines. */
+    balanceCents: integer('balance_cents').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_key_unique').on(t.key),
+    index('ledger_accounts_owner_idx').on(t.ownerType, t.ownerId),
+    // Defence in depth: the database itself refuses a negative wallet.
+    check('ledger_accounts_wallet_non_negative', sql`${t.kind} <> 'WALLET' OR ${t.balanceCents} >= 0`),
+  ],
+);
+
+export const LEDGER_ENTRY_TYPES = [
+  'PAYMENT_ESCROWED',
+  'ESCROW_RELEASED',
+  'ESCROW_REFUNDED',
+  'WITHDRAWAL',
+  'WITHDRAWAL_REVERSED',
+] as const;
+export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
+
+export const ledgerEntries = sqliteTable(
+  'ledger_entries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** What makes the posting happen at most once (`escrow-in:12`, `escrow-out:12`, `withdrawal:5`). */
+    key: text('key').notNull(),
+    /** Random per attempt: the statements of one batch find their own entry by it. */
+    token: text('token').notNull(),
+    type: text('type', { enum: LEDGER_ENTRY_TYPES }).notNull(),
+    reservationId: integer('reservation_id').references(() => reservations.id),
+    withdrawalId: integer('withdrawal_id'),
+    description: text('description').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_key_unique').on(t.key),
+    uniqueIndex('ledger_entries_token_unique').on(t.token),
+    index('ledger_entries_reservation_idx').on(t.reservationId),
+  ],
+);
+
+export const ledgerLines = sqliteTable(
+  'ledger_lines',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    entryId: integer('entry_id')
+      .notNull()
+      .references(() => ledgerEntries.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** Signed cents; the lines of one entry sum to zero. */
+    amountCents: integer('amount_cents').notNull(),
+  },
+  (t) => [index('ledger_lines_entry_idx').on(t.entryId), index('ledger_lines_account_idx').on(t.accountId, t.amountCents)],
+);
+
+export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'EARNING', 'WITHDRAWAL', 'WITHDRAWAL_REVERSAL'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** The history a user sees: one row per money movement that concerns them, written with the ledger entry. */
+export const transactions = sqliteTable(
+  'transactions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ownerType: text('owner_type', { enum: OWNER_TYPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    type: text('type', { enum: TRANSACTION_TYPES }).notNull(),
+    /** Signed from the owner's point of view: a payment is negative, an earning positive. */
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    ledgerEntryId: integer('ledger_entry_id')
+      .notNull()
+      .references(() => ledgerEntries.id),
+    reservationId: integer('reservation_id').references(() => reservations.id),
+    withdrawalId: integer('withdrawal_id'),
+    description: text('description').notNull(),
+    /** R2 key of the generated PDF receipt (payments only), set on first download. */
+    receiptKey: text('receipt_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('transactions_owner_idx').on(t.ownerType, t.ownerId, t.createdAt),
+    index('transactions_reservation_idx').on(t.reservationId),
+  ],
+);
+
+/** One row per hosted checkout session created for a reservation. */
+export const paymentSessions = sqliteTable(
+  'payment_sessions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    reservationId: integer('reservation_id')
+      .notNull()
+      .references(() => reservations.id),
+    provider: text('provider').notNull(),
+    sessionId: text('session_id').notNull(),
+    attempt: integer('attempt').notNull(),
+    url: text('url').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_sessions_session_unique').on(t.sessionId),
+    uniqueIndex('payment_sessions_attempt_unique').on(t.reservationId, t.attempt),
+  ],
+);
+
+/** Every provider event received, keyed by the provider's event id: applied once. */
+export const paymentEvents = sqliteTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** Provider's creation time (seconds since epoch). */
+  providerCreated: integer('provider_created').notNull(),
+  payload: text('payload').notNull(),
+  receivedAt: createdAt(),
+  processedAt: text('processed_at'),
+});
+
+export const payoutAccounts = sqliteTable(
+  'payout_accounts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ownerType: text('owner_type', { enum: OWNER_TYPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    providerAccountId: text('provider_account_id').notNull(),
+    chargesEnabled: integer('charges_enabled', { mode: 'boolean' }).notNull().default(false),
+    payoutsEnabled: integer('payouts_enabled', { mode: 'boolean' }).notNull().default(false),
+    detailsSubmitted: integer('details_submitted', { mode: 'boolean' }).notNull().default(false),
+    requirements: text('requirements', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payout_accounts_owner_unique').on(t.ownerType, t.ownerId),
+    uniqueIndex('payout_accounts_provider_unique').on(t.providerAccountId),
+  ],
+);
+
+export const WITHDRAWAL_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+export const withdrawals = sqliteTable(
+  'withdrawals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ownerType: text('owner_type', { enum: OWNER_TYPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: WITHDRAWAL_STATUSES }).notNull().default('PENDING'),
+    automatic: integer('automatic', { mode: 'boolean' }).notNull().default(false),
+    destinationAccountId: text('destination_account_id').notNull(),
+    transferId: text('transfer_id'),
+    failureReason: text('failure_reason'),
+    /** Matches the ledger entry written in the same batch. */
+    token: text('token').notNull(),
+    /** The client's Idempotency-Key: a retried request never withdraws twice. */
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+    completedAt: text('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('withdrawals_token_unique').on(t.token),
+    uniqueIndex('withdrawals_owner_idempotency_unique').on(t.ownerType, t.ownerId, t.idempotencyKey),
+    index('withdrawals_owner_idx').on(t.ownerType, t.ownerId, t.createdAt),
+    index('withdrawals_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const withdrawalSettings = sqliteTable(
+  'withdrawal_settings',
+  {
+    ownerType: text('owner_type', { enum: OWNER_TYPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(false),
+    thresholdCents: integer('threshold_cents').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('withdrawal_settings_owner_unique').on(t.ownerType, t.ownerId)],
+);
+
+export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
+export type TransactionRow = typeof transactions.$inferSelect;
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+export type PayoutAccountRow = typeof payoutAccounts.$inferSelect;

@@ -1,0 +1,186 @@
+// The posting rules of the double-entry ledger as pure functions: which accounts move, by how
+// much, and which history rows the owners see. No I/O here; ledger.service.ts writes them.
+import type { AccountKind, LedgerEntryType, OwnerType, TransactionType } from '../../db/schema/money';
+
+/** A wallet owner: a user, or an agency (agency wallets get their own accounts). */
+export interface Owner {
+  type: OwnerType;
+  id: number;
+}
+
+export interface AccountRef {
+  key: string;
+  kind: AccountKind;
+  owner?: Owner;
+}
+
+export interface PostingLine {
+  account: AccountRef;
+  amountCents: number;
+}
+
+export interface TransactionSpec {
+  owner: Owner;
+  type: TransactionType;
+  amountCents: number;
+}
+
+export interface Posting {
+  /** At most one entry per key, ever. */
+  key: string;
+  type: LedgerEntryType;
+  description: string;
+  currency: string;
+  reservationId?: number;
+  lines: PostingLine[];
+  transactions: TransactionSpec[];
+}
+
+/** The fields of a reservation the rules need. */
+export interface ReservationMoney {
+  id: number;
+  reservationNumber: string;
+  senderId: number;
+  carrierId: number;
+  agencyId: number | null;
+  totalAmountCents: number;
+  platformCommissionCents: number;
+  carrierAmountCents: number;
+  currency: string;
+}
+
+export const ACCOUNTS = {
+  escrow: { key: 'ESCROW', kind: 'ESCROW' },
+  revenue: { key: 'PLATFORM_REVENUE', kind: 'PLATFORM_REVENUE' },
+  payouts: { key: 'PAYOUTS', kind: 'PAYOUTS' },
+  /** The outside world on the provider side: money paid in is taken from it, refunds go back to it. */
+  clearing: { key: 'PROVIDER_CLEARING', kind: 'PROVIDER_CLEARING' },
+} as const satisfies Record<string, AccountRef>;
+
+export const walletAccount = (owner: Owner): AccountRef => ({ key: `WALLET:${owner.type}:${owner.id}`, kind: 'WALLET', owner });
+
+/** Who is paid on delivery: the owning agency when the trip belongs to one, else the carrier. */
+export const payeeOf = (r: Pick<ReservationMoney, 'agencyId' | 'carrierId'>): Owner =>
+  r.agencyId ? { type: 'AGENCY', id: r.agencyId } : { type: 'USER', id: r.carrierId };
+
+export const escrowInKey = (reservationId: number) => `escrow-in:${reservationId}`;
+/** Release and refund share one key: a reservation's escrow leaves exactly once, one way. */
+export const escrowOutKey = (reservationId: number) => `escrow-out:${reservationId}`;
+
+export function assertBalanced(lines: readonly PostingLine[]): void {
+  if (lines.some((l) => !Number.isSafeInteger(l.amountCents))) throw new Error('ledger amounts must be integer cents');
+  const sum = lines.reduce((s, l) => s + l.amountCents, 0);
+  if (sum !== 0) throw new Error(`unbalanced posting: lines sum to ${sum}`);
+}
+
+function posting(p: Posting): Posting {
+  const lines = p.lines.filter((l) => l.amountCents !== 0);
+  assertBalanced(lines);
+  return { ...p, lines, transactions: p.transactions.filter((t) => t.amountCents !== 0) };
+}
+
+/** Authorised payment: the whole price is held in escrow. */
+export function escrowPayment(r: ReservationMoney): Posting {
+  return posting({
+    key: escrowInKey(r.id),
+    type: 'PAYMENT_ESCROWED',
+    description: `Payment for reservation ${r.reservationNumber} held in escrow`,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: ACCOUNTS.clearing, amountCents: -r.totalAmountCents },
+      { account: ACCOUNTS.escrow, amountCents: r.totalAmountCents },
+    ],
+    transactions: [{ owner: { type: 'USER', id: r.senderId }, type: 'PAYMENT', amountCents: -r.totalAmountCents }],
+  });
+}
+
+/** Delivery: the carrier's amount to the payee's wallet, the commission to platform revenue. */
+export function releaseEscrow(r: ReservationMoney): Posting {
+  if (r.carrierAmountCents + r.platformCommissionCents !== r.totalAmountCents) {
+    throw new Error('carrier amount and commission must add up to the total');
+  }
+  const payee = payeeOf(r);
+  return posting({
+    key: escrowOutKey(r.id),
+    type: 'ESCROW_RELEASED',
+    description: `Reservation ${r.reservationNumber} delivered: escrow released`,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
+      { account: walletAccount(payee), amountCents: r.carrierAmountCents },
+      { account: ACCOUNTS.revenue, amountCents: r.platformCommissionCents },
+    ],
+    transactions: [{ owner: payee, type: 'EARNING', amountCents: r.carrierAmountCents }],
+  });
+}
+
+/** Rejection or cancellation: `refundCents` back to the sender, whatever is kept to platform revenue. */
+export function refundEscrow(r: ReservationMoney, refundCents: number): Posting {
+  if (!Number.isSafeInteger(refundCents) || refundCents < 0 || refundCents > r.totalAmountCents) {
+    throw new Error(`refund must be between 0 and ${r.totalAmountCents} cents`);
+  }
+  return posting({
+    key: escrowOutKey(r.id),
+    type: 'ESCROW_REFUNDED',
+    description:
+      refundCents === r.totalAmountCents
+        ? `Reservation ${r.reservationNumber}: payment returned in full`
+        : `Reservation ${r.reservationNumber}: payment returned minus the commission`,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
+      { account: ACCOUNTS.clearing, amountCents: refundCents },
+      { account: ACCOUNTS.revenue, amountCents: r.totalAmountCents - refundCents },
+    ],
+    transactions: [{ owner: { type: 'USER', id: r.senderId }, type: 'REFUND', amountCents: refundCents }],
+  });
+}
+
+/** Withdrawal requested: the wallet pays into the payouts account until the transfer settles. */
+export function withdrawalPosting(owner: Owner, amountCents: number, currency: string, token: string): Posting {
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error('withdrawal amount must be positive cents');
+  return posting({
+    key: `withdrawal:${token}`,
+    type: 'WITHDRAWAL',
+    description: 'Withdrawal to the connected payout account',
+    currency,
+    lines: [
+      { account: walletAccount(owner), amountCents: -amountCents },
+      { account: ACCOUNTS.payouts, amountCents },
+    ],
+    transactions: [{ owner, type: 'WITHDRAWAL', amountCents: -amountCents }],
+  });
+}
+
+/** A failed transfer: the money comes back to the wallet. */
+export function withdrawalReversal(owner: Owner, amountCents: number, currency: string, withdrawalId: number): Posting {
+  return posting({
+    key: `withdrawal-reversal:${withdrawalId}`,
+    type: 'WITHDRAWAL_REVERSED',
+    description: `Withdrawal ${withdrawalId} failed: amount returned to the wallet`,
+    currency,
+    lines: [
+      { account: ACCOUNTS.payouts, amountCents: -amountCents },
+      { account: walletAccount(owner), amountCents },
+    ],
+    transactions: [{ owner, type: 'WITHDRAWAL_REVERSAL', amountCents }],
+  });
+}
+
+export type CancelledBy = 'SENDER' | 'CARRIER';
+
+/**
+ * CONTRACT section 7: the carrier cancelling before DEPOSITED refunds in full; the sender before
+ * CONFIRMED gets everything back, after CONFIRMED (and before DEPOSITED) everything but the commission.
+ */
+export function cancellationRefundCents(
+  r: Pick<ReservationMoney, 'totalAmountCents' | 'platformCommissionCents'>,
+  status: string,
+  by: CancelledBy,
+): number {
+  if (by === 'CARRIER') return r.totalAmountCents;
+  return status === 'CONFIRMED' ? r.totalAmountCents - r.platformCommissionCents : r.totalAmountCents;
+}

@@ -1,0 +1,161 @@
+// Connected payout accounts (Stripe Connect Express). Every function takes an Owner (a user or
+// an agency) so the agency routes (/agencies/{id}/pay-connect/**) can reuse them unchanged.
+import { and, eq } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { payoutAccounts, users, type PayoutAccountRow } from '../../db/schema';
+import { AppError } from '../../errors';
+import { getPaymentProvider, ProviderRejectedError, type ConnectedAccountState } from '../../providers/payment';
+import type { Owner } from '../ledger/posting-rules';
+import { baseUrl } from '../payments/escrow.service';
+
+export const providerFailure = (err: unknown) =>
+  err instanceof AppError
+    ? err
+    : new AppError('PAYMENT_PROCESSING_ERROR', 'The payment provider could not process the request', {
+        suggestions: ['Retry in a moment'],
+        cause: err,
+      });
+
+export async function findPayoutAccount(env: Env, owner: Owner): Promise<PayoutAccountRow | null> {
+  const [row] = await getDb(env)
+    .select()
+    .from(payoutAccounts)
+    .where(and(eq(payoutAccounts.ownerType, owner.type), eq(payoutAccounts.ownerId, owner.id)));
+  return row ?? null;
+}
+
+/** Stores the provider's view of an account (account.updated, return page, status reads). */
+export async function syncConnectedAccount(env: Env, state: ConnectedAccountState): Promise<PayoutAccountRow | null> {
+  const [row] = await getDb(env)
+    .update(payoutAccounts)
+    .set({
+      chargesEnabled: state.chargesEnabled,
+      payoutsEnabled: state.payoutsEnabled,
+      detailsSubmitted: state.detailsSubmitted,
+      requirements: state.requirements,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(eq(payoutAccounts.providerAccountId, state.id))
+    .returning();
+  return row ?? null;
+}
+
+export const returnUrl = (env: Env, accountId: string) => `${baseUrl(env)}/v1/api/pay-connect/return?account=${encodeURIComponent(accountId)}`;
+export const refreshUrl = (env: Env, accountId: string) => `${baseUrl(env)}/v1/api/pay-connect/refresh?account=${encodeURIComponent(accountId)}`;
+
+/** Creates the Express account once per owner, then a fresh onboarding link. */
+export async function startOnboarding(env: Env, owner: Owner, email?: string) {
+  const provider = getPaymentProvider(env);
+  const db = getDb(env);
+  try {
+    let account = await findPayoutAccount(env, owner);
+    if (!account) {
+      const created = await provider.createConnectedAccount({
+        ownerType: owner.type,
+        ownerId: owner.id,
+        email,
+        idempotencyKey: `connect-account-${owner.type.toLowerCase()}-${owner.id}`,
+      });
+      await db
+        .insert(payoutAccounts)
+        .values({
+          ownerType: owner.type,
+          ownerId: owner.id,
+          providerAccountId: created.id,
+          chargesEnabled: created.chargesEnabled,
+          payoutsEnabled: created.payoutsEnabled,
+          detailsSubmitted: created.detailsSubmitted,
+          requirements: created.requirements,
+        })
+        .onConflictDoNothing();
+      account = await findPayoutAccount(env, owner);
+      if (!account) throw new Error('payout account missing after insert');
+      if (owner.type === 'USER') {
+        await db.update(users).set({ connectedAccountId: account.providerAccountId }).where(eq(users.id, owner.id));
+      }
+    }
+    const link = await provider.createAccountLink(
+      account.providerAccountId,
+      refreshUrl(env, account.providerAccountId),
+      returnUrl(env, account.providerAccountId),
+    );
+    return {
+      connectedAccountId: account.providerAccountId,
+      onboardingUrl: link.url,
+      expiresAt: new Date(link.expiresAt * 1000).toISOString(),
+    };
+  } catch (err) {
+    throw providerFailure(err);
+  }
+}
+
+export type AccountStatus = 'NOT_CONNECTED' | 'ONBOARDING' | 'RESTRICTED' | 'ACTIVE';
+
+export function describeAccount(account: PayoutAccountRow | null) {
+  const status: AccountStatus = !account
+    ? 'NOT_CONNECTED'
+    : account.payoutsEnabled && account.chargesEnabled
+      ? 'ACTIVE'
+      : account.detailsSubmitted
+        ? 'RESTRICTED'
+        : 'ONBOARDING';
+  return {
+    connectedAccountId: account?.providerAccountId ?? null,
+    status,
+    chargesEnabled: account?.chargesEnabled ?? false,
+    payoutsEnabled: account?.payoutsEnabled ?? false,
+    detailsSubmitted: account?.detailsSubmitted ?? false,
+    requirements: account?.requirements ?? [],
+  };
+}
+
+/** Reads the account afresh from the provider (when it can) and answers its status. */
+export async function accountStatus(env: Env, owner: Owner) {
+  let account = await findPayoutAccount(env, owner);
+  if (account) {
+    try {
+      account = (await syncConnectedAccount(env, await getPaymentProvider(env).retrieveAccount(account.providerAccountId))) ?? account;
+    } catch (err) {
+      // The stored state is still a good answer when the provider is unreachable.
+      if (err instanceof ProviderRejectedError) throw providerFailure(err);
+    }
+  }
+  return describeAccount(account);
+}
+
+export function canReceive(account: PayoutAccountRow | null) {
+  const chargesEnabled = account?.chargesEnabled ?? false;
+  const payoutsEnabled = account?.payoutsEnabled ?? false;
+  const reason = !account
+    ? 'No connected payout account: start the onboarding first'
+    : !account.detailsSubmitted
+      ? 'Onboarding is not finished'
+      : !payoutsEnabled
+        ? 'The payment provider has not enabled payouts on this account yet'
+        : !chargesEnabled
+          ? 'The payment provider has not enabled payments on this account yet'
+          : null;
+  return { canReceivePayments: reason === null, chargesEnabled, payoutsEnabled, reason };
+}
+
+export const canReceivePayments = async (env: Env, owner: Owner) => canReceive(await findPayoutAccount(env, owner));
+
+/** The return page: the provider sends the browser back here; re-read the account. */
+export async function refreshFromProvider(env: Env, accountId: string) {
+  try {
+    return await syncConnectedAccount(env, await getPaymentProvider(env).retrieveAccount(accountId));
+  } catch (err) {
+    throw providerFailure(err);
+  }
+}
+
+/** The refresh page: the link expired or was used; make a new one. */
+export async function newOnboardingLink(env: Env, accountId: string) {
+  const [account] = await getDb(env).select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
+  if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+  try {
+    return await getPaymentProvider(env).createAccountLink(accountId, refreshUrl(env, accountId), returnUrl(env, accountId));
+  } catch (err) {
+    throw providerFailure(err);
+  }
+}

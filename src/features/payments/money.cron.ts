@@ -1,0 +1,25 @@
+// The money steps of the cron trigger: capture card holds before they lapse, finish provider-side
+// refunds that failed, pay out wallets above their threshold, retry stuck transfers.
+import { retryPendingWithdrawals, runAutoWithdrawals } from '../withdrawals/withdrawals.service';
+import { captureAgingAuthorizations, retryPendingSettlements } from './escrow.service';
+
+export async function runMoneyJobs(env: Env, scheduledTime: number | Date = Date.now()) {
+  const now = new Date(scheduledTime);
+  const result: Record<string, number | string> = {};
+  const steps: [string, () => Promise<number>][] = [
+    ['captured', () => captureAgingAuthorizations(env, now)],
+    ['settlementsRetried', () => retryPendingSettlements(env)],
+    ['autoWithdrawals', () => runAutoWithdrawals(env)],
+    ['withdrawalsRetried', () => retryPendingWithdrawals(env, now)],
+  ];
+  // Each step stands alone: one failing must not block the others.
+  for (const [name, step] of steps) {
+    try {
+      result[name] = await step();
+    } catch (err) {
+      result[name] = 'failed';
+      console.error(JSON.stringify({ level: 'error', msg: `money cron step ${name} failed`, error: String(err) }));
+    }
+  }
+  return result;
+}

@@ -1,0 +1,77 @@
+// Dev seed step: one complete paid example. carrier@demo.local's trip, booked by
+// sender@demo.local, paid through the sandbox checkout and the signed webhook (so the ledger,
+// escrow and notifications are the real ones). Idempotent: keyed by a fixed reservation number.
+import { eq } from 'drizzle-orm';
+import { announcements, reservations } from '../../db/schema';
+import { commissionRate, splitPrice } from '../../lib/money';
+import { usesSandbox } from '../../providers/payment';
+import type { SeedContext } from '../dev/seed';
+import { createCheckout } from './payments.service';
+import { paySandboxSession } from './sandbox.routes';
+
+export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
+const DEMO_TRIP_DESCRIPTION = 'Demo trip with a paid reservation';
+
+const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
+
+export async function seedPaidReservation(ctx: SeedContext) {
+  const carrierId = ctx.userIds['carrier@demo.local'];
+  const senderId = ctx.userIds['sender@demo.local'];
+  if (!carrierId || !senderId) return;
+  if (!usesSandbox(ctx.env)) return; // with real provider keys nobody can pay in a seed
+  const { db, env } = ctx;
+  let [reservation] = await db.select().from(reservations).where(eq(reservations.reservationNumber, DEMO_PAID_RESERVATION));
+  if (!reservation) {
+    let [trip] = await db.select().from(announcements).where(eq(announcements.description, DEMO_TRIP_DESCRIPTION));
+    const weightG = 4000;
+    if (!trip) {
+      [trip] = await db
+        .insert(announcements)
+        .values({
+          carrierId,
+          departureCity: 'Paris',
+          departureCountry: 'FR',
+          arrivalCity: 'Dakar',
+          arrivalCountry: 'SN',
+          departureCityKey: 'paris',
+          arrivalCityKey: 'dakar',
+          departureDate: isoDate(10),
+          arrivalDate: isoDate(11),
+          totalWeightG: 20_000,
+          reservedWeightG: weightG,
+          pricePerKgCents: 1250,
+          currency: env.PLATFORM_CURRENCY || 'EUR',
+          pickupPoint: 'Gare de Lyon, Paris',
+          deliveryPoint: 'Place de l’Indépendance, Dakar',
+          description: DEMO_TRIP_DESCRIPTION,
+          transportMode: 'PLANE',
+        })
+        .returning();
+    }
+    const split = splitPrice(weightG, trip.pricePerKgCents, commissionRate(env));
+    [reservation] = await db
+      .insert(reservations)
+      .values({
+        reservationNumber: DEMO_PAID_RESERVATION,
+        announcementId: trip.id,
+        senderId,
+        carrierId,
+        reservedWeightG: weightG,
+        contentInfo: 'Books and clothes',
+        depositCode: '482913',
+        deliveryCode: '730516',
+        recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221700000000', city: 'Dakar' },
+        recipientToken: crypto.randomUUID().replace(/-/g, '') + crypto.randomUUID().replace(/-/g, ''),
+        pricePerKgCents: trip.pricePerKgCents,
+        ...split,
+        currency: trip.currency,
+        paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!reservation) return; // a concurrent seed inserted it
+  }
+  if (reservation.status !== 'PENDING_PAYMENT') return;
+  const checkout = await createCheckout(env, { id: senderId, roles: ['ROLE_CLIENT'], jti: 'seed', exp: 0 }, reservation.id);
+  await paySandboxSession(env, checkout.paymentId);
+}

@@ -1,0 +1,119 @@
+// Payments: checkout session, payment status, browser callbacks, and the provider webhook.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { requireAuth } from '../../middleware/auth';
+import { pathId } from '../../validation';
+import { htmlPage } from './html';
+import { checkoutReturned, createCheckout, paymentStatus, type CallbackOutcome } from './payments.service';
+import { handlePaymentWebhook } from './payments.webhook';
+
+const CheckoutBody = z.object({ reservationId: z.number().int().min(1).max(2_147_483_647) }).openapi('CheckoutRequest');
+const CheckoutSchema = z
+  .object({
+    paymentId: z.string().openapi({ description: 'Checkout session id' }),
+    paymentApprovalUrl: z.string().openapi({ description: 'Hosted payment page to open in the browser' }),
+    expiresAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('CheckoutSession');
+const PaymentStatusSchema = z
+  .object({
+    reservationId: z.number().int(),
+    paymentId: z.string().nullable(),
+    paymentStatus: z.string().nullable().openapi({
+      description:
+        'PENDING, FAILED, EXPIRED, AUTHORIZED, CAPTURED, VOID_PENDING, VOIDED, PARTIAL_CAPTURE_PENDING, REFUND_PENDING, REFUNDED, PARTIALLY_REFUNDED, AUTHORIZATION_EXPIRED',
+    }),
+    reservationStatus: z.string(),
+  })
+  .openapi('PaymentStatus');
+const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() }).openapi('WebhookAck');
+const CallbackQuery = z.object({
+  session_id: z.string().min(1).openapi({ param: { name: 'session_id', in: 'query' } }),
+});
+const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
+  AUTHORIZED: ['Payment authorised', 'Your payment is held safely until your parcel is delivered. You can return to the app.'],
+  NOT_COMPLETED: ['Payment not completed', 'The payment has not been completed yet. You can return to the app and try again.'],
+  CANCELLED: ['Payment cancelled', 'No money was taken. You can return to the app and try again before the reservation expires.'],
+  UNKNOWN: ['Payment session not found', 'This payment session is unknown. Please return to the app.'],
+};
+
+export const paymentsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/payments/checkout',
+      tags: ['Payments'],
+      summary: 'Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(CheckoutBody) },
+      responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 502) },
+    }),
+    async (c) => c.json(await createCheckout(c.env, c.get('auth'), c.req.valid('json').reservationId), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/payments/{reservationId}/status',
+      tags: ['Payments'],
+      summary: 'Payment status of a reservation (parties and admins)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: z.object({ reservationId: pathId('reservationId') }) },
+      responses: { 200: jsonContent(PaymentStatusSchema, 'Payment status'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await paymentStatus(c.env, c.get('auth'), c.req.valid('param').reservationId), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/payments/callback/success',
+      tags: ['Payments'],
+      summary: 'Browser return page after checkout; re-checks the session with the provider',
+      security: [],
+      request: { query: CallbackQuery },
+      responses: { 200: html('Result page'), ...errorResponses() },
+    }),
+    async (c) => {
+      const { outcome } = await checkoutReturned(c.env, c.req.valid('query').session_id, false);
+      return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/payments/callback/cancel',
+      tags: ['Payments'],
+      summary: 'Browser page after an abandoned checkout; re-checks the session with the provider',
+      security: [],
+      request: { query: CallbackQuery },
+      responses: { 200: html('Result page'), ...errorResponses() },
+    }),
+    async (c) => {
+      const { outcome } = await checkoutReturned(c.env, c.req.valid('query').session_id, true);
+      return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/webhooks/payment-provider',
+      tags: ['Webhooks'],
+      summary: 'Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body',
+      security: [],
+      request: {
+        headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256>' }) }),
+      },
+      responses: {
+        200: jsonContent(WebhookAckSchema, 'Event accepted (applied now or before)'),
+        ...errorResponses(401),
+      },
+    }),
+    async (c) => {
+      const raw = await c.req.text();
+      return c.json(await handlePaymentWebhook(c.env, raw, c.req.header('stripe-signature')), 200);
+    },
+  );

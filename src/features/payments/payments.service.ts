@@ -1,0 +1,115 @@
+// Hosted checkout for a PENDING_PAYMENT reservation, payment status, and the browser callbacks
+// (which ask the provider for the session's state instead of trusting the query string).
+import { and, desc, eq } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { paymentSessions, reservations, users } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError, invalidState } from '../../errors';
+import { fromGrams } from '../../lib/money';
+import { assertCanAccess } from '../../middleware/auth';
+import { getPaymentProvider, ProviderRejectedError, type CheckoutSession } from '../../providers/payment';
+import { authorizePayment, baseUrl, loadReservation, PAYMENT_STATUS } from './escrow.service';
+
+/** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
+const SESSION_LIFETIME_S = 30 * 60 + 60;
+/** A session this close to its end is not handed out again. */
+const REUSE_MARGIN_S = 120;
+
+export async function createCheckout(env: Env, auth: AuthUser, reservationId: number) {
+  const db = getDb(env);
+  const r = await loadReservation(db, reservationId);
+  assertCanAccess(auth, [r.senderId], []); // only the sender pays
+  if (r.status !== 'PENDING_PAYMENT') {
+    throw invalidState(`Reservation ${r.id} is ${r.status}; only a PENDING_PAYMENT reservation can be paid`);
+  }
+  if (Date.parse(r.paymentDeadline) <= Date.now()) {
+    throw invalidState(`The payment window of reservation ${r.id} has closed`);
+  }
+  const nowS = Math.floor(Date.now() / 1000);
+  const [latest] = await db
+    .select()
+    .from(paymentSessions)
+    .where(eq(paymentSessions.reservationId, r.id))
+    .orderBy(desc(paymentSessions.attempt))
+    .limit(1);
+  if (latest && Date.parse(latest.expiresAt) / 1000 > nowS + REUSE_MARGIN_S) {
+    return { paymentId: latest.sessionId, paymentApprovalUrl: latest.url, expiresAt: latest.expiresAt };
+  }
+  const attempt = (latest?.attempt ?? 0) + 1;
+  const [sender] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.senderId));
+  const callback = `${baseUrl(env)}/v1/api/payments/callback`;
+  let session: CheckoutSession;
+  try {
+    session = await getPaymentProvider(env).createCheckoutSession({
+      reservationId: r.id,
+      reservationNumber: r.reservationNumber,
+      description: `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`,
+      amountCents: r.totalAmountCents,
+      currency: r.currency,
+      customerEmail: sender?.email,
+      successUrl: `${callback}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${callback}/cancel?session_id={CHECKOUT_SESSION_ID}`,
+      // Rounded to the minute so a concurrent double request sends identical parameters.
+      expiresAt: Math.ceil((nowS + SESSION_LIFETIME_S) / 60) * 60,
+      idempotencyKey: `checkout-${r.id}-${attempt}`,
+    });
+  } catch (err) {
+    throw new AppError(
+      err instanceof ProviderRejectedError ? 'PAYMENT_ERROR' : 'PAYMENT_PROCESSING_ERROR',
+      'The payment provider could not open a checkout session',
+      { suggestions: ['Retry in a moment'], cause: err },
+    );
+  }
+  const expiresAt = new Date(session.expiresAt * 1000).toISOString();
+  await db.batch([
+    db
+      .insert(paymentSessions)
+      .values({
+        reservationId: r.id,
+        provider: getPaymentProvider(env).name,
+        sessionId: session.id,
+        attempt,
+        url: session.url,
+        amountCents: r.totalAmountCents,
+        currency: r.currency,
+        expiresAt,
+      })
+      .onConflictDoNothing(),
+    db
+      .update(reservations)
+      .set({
+        paymentId: session.id,
+        paymentApprovalUrl: session.url,
+        paymentStatus: PAYMENT_STATUS.PENDING,
+        updatedAt: new Date().toISOString(),
+      })
+      .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
+  ]);
+  return { paymentId: session.id, paymentApprovalUrl: session.url, expiresAt };
+}
+
+export async function paymentStatus(env: Env, auth: AuthUser, reservationId: number) {
+  const r = await loadReservation(getDb(env), reservationId);
+  assertCanAccess(auth, [r.senderId, r.carrierId]);
+  return { reservationId: r.id, paymentId: r.paymentId, paymentStatus: r.paymentStatus, reservationStatus: r.status };
+}
+
+export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'UNKNOWN';
+
+/** Browser came back from checkout: ask the provider, apply an authorisation if there is one. */
+export async function checkoutReturned(env: Env, sessionId: string, cancelled: boolean) {
+  let session: CheckoutSession;
+  try {
+    session = await getPaymentProvider(env).retrieveCheckoutSession(sessionId);
+  } catch {
+    return { outcome: 'UNKNOWN' as CallbackOutcome, reservationId: null };
+  }
+  const [known] = await getDb(env).select().from(paymentSessions).where(eq(paymentSessions.sessionId, session.id));
+  const reservationId = known?.reservationId ?? session.reservationId;
+  if (!reservationId) return { outcome: 'UNKNOWN' as CallbackOutcome, reservationId: null };
+  if (session.status === 'complete' && session.paymentIntentId) {
+    await authorizePayment(env, reservationId, { paymentId: session.id, authorizationId: session.paymentIntentId });
+    return { outcome: 'AUTHORIZED' as CallbackOutcome, reservationId };
+  }
+  return { outcome: (cancelled ? 'CANCELLED' : 'NOT_COMPLETED') as CallbackOutcome, reservationId };
+}

@@ -1,0 +1,174 @@
+// The provider webhook: verify the signature on the raw body, store the event once, apply it.
+// Handlers "ensure" a state rather than step through one, so duplicates and out-of-order
+// deliveries (capture before authorisation) converge to the same end state.
+import { eq, sql } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { paymentEvents, paymentSessions, reservations } from '../../db/schema';
+import { AppError } from '../../errors';
+import {
+  MalformedEventError,
+  SignatureError,
+  verifyProviderEvent,
+  type ProviderEvent,
+} from '../../providers/payment/webhook-signature';
+import { notificationInsert } from '../notifications/notify';
+import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
+import { authorizePayment, loadReservation, markCaptured, PAYMENT_STATUS, voidOrRefund } from './escrow.service';
+
+export interface WebhookResult {
+  received: true;
+  duplicate: boolean;
+}
+
+export async function handlePaymentWebhook(env: Env, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
+  let event: ProviderEvent;
+  try {
+    event = await verifyProviderEvent(rawBody, signature, env.STRIPE_WEBHOOK_SECRET);
+  } catch (err) {
+    if (err instanceof SignatureError) {
+      throw new AppError('UNAUTHORIZED', 'Invalid webhook signature', {
+        suggestions: ['Sign the raw body with the endpoint secret; timestamps older than 300 s are refused'],
+      });
+    }
+    if (err instanceof MalformedEventError) {
+      throw new AppError('INVALID_ARGUMENT', err.message, { suggestions: ['Send a provider event object'] });
+    }
+    throw err;
+  }
+  const db = getDb(env);
+  await db
+    .insert(paymentEvents)
+    .values({ id: event.id, type: event.type, providerCreated: event.created, payload: rawBody })
+    .onConflictDoNothing({ target: paymentEvents.id });
+  const [stored] = await db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(eq(paymentEvents.id, event.id));
+  if (stored?.processedAt) return { received: true, duplicate: true };
+  await applyEvent(env, event);
+  await db
+    .update(paymentEvents)
+    .set({ processedAt: new Date().toISOString() })
+    .where(sql`${paymentEvents.id} = ${event.id} AND ${paymentEvents.processedAt} IS NULL`);
+  return { received: true, duplicate: false };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' && 'id' in v ? String((v as { id: unknown }).id) : null);
+
+/** Reservation id from the object's metadata, or through the stored checkout session. */
+async function reservationIdOf(env: Env, object: Record<string, any>): Promise<number | null> {
+  const fromMetadata = Number(object.metadata?.reservationId);
+  if (Number.isInteger(fromMetadata) && fromMetadata > 0) return fromMetadata;
+  const db = getDb(env);
+  if (object.object === 'checkout.session') {
+    const [s] = await db.select({ id: paymentSessions.reservationId }).from(paymentSessions).where(eq(paymentSessions.sessionId, object.id));
+    return s?.id ?? null;
+  }
+  const pi = object.object === 'payment_intent' ? object.id : str(object.payment_intent);
+  if (pi) {
+    const [r] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.authorizationId, pi));
+    return r?.id ?? null;
+  }
+  return null;
+}
+
+async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
+  const object = event.data.object;
+  if (event.type === 'account.updated') {
+    await syncConnectedAccount(env, {
+      id: object.id,
+      chargesEnabled: Boolean(object.charges_enabled),
+      payoutsEnabled: Boolean(object.payouts_enabled),
+      detailsSubmitted: Boolean(object.details_submitted),
+      requirements: object.requirements?.currently_due ?? [],
+    });
+    return;
+  }
+  const reservationId = await reservationIdOf(env, object);
+  const db = getDb(env);
+  // Not ours (another integration on the same account, or a deleted reservation): acknowledge,
+  // or the provider would retry it for days.
+  if (!reservationId) return;
+  const [exists] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.id, reservationId));
+  if (!exists) return;
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const pi = str(object.payment_intent);
+      if (pi) await authorizePayment(env, reservationId, { paymentId: object.id, authorizationId: pi });
+      return;
+    }
+    case 'checkout.session.expired':
+      await db
+        .update(reservations)
+        .set({ paymentStatus: 'EXPIRED', updatedAt: new Date().toISOString() })
+        .where(
+          sql`${reservations.id} = ${reservationId} AND ${reservations.paymentId} = ${object.id} AND ${reservations.status} = 'PENDING_PAYMENT'`,
+        );
+      return;
+    case 'payment_intent.amount_capturable_updated':
+      await authorizePayment(env, reservationId, { authorizationId: object.id });
+      return;
+    case 'payment_intent.succeeded': {
+      // A capture can arrive before the authorisation: apply the authorisation first.
+      await authorizePayment(env, reservationId, { authorizationId: object.id });
+      await markCaptured(db, reservationId, str(object.latest_charge));
+      return;
+    }
+    case 'payment_intent.payment_failed': {
+      const r = await loadReservation(db, reservationId);
+      if (r.status !== 'PENDING_PAYMENT') return;
+      await db.batch([
+        db
+          .update(reservations)
+          .set({ paymentStatus: PAYMENT_STATUS.FAILED, updatedAt: new Date().toISOString() })
+          .where(sql`${reservations.id} = ${r.id} AND ${reservations.status} = 'PENDING_PAYMENT'`),
+        notificationInsert(db, {
+          userId: r.senderId,
+          type: 'PAYMENT_FAILED',
+          title: 'Payment failed',
+          message: `The payment for reservation ${r.reservationNumber} did not go through. You can try again.`,
+          data: { reservationId: r.id },
+        }),
+      ]);
+      return;
+    }
+    case 'payment_intent.canceled': {
+      const r = await loadReservation(db, reservationId);
+      if (r.paymentStatus === PAYMENT_STATUS.VOID_PENDING) {
+        await db
+          .update(reservations)
+          .set({ paymentStatus: PAYMENT_STATUS.VOIDED, updatedAt: new Date().toISOString() })
+          .where(sql`${reservations.id} = ${r.id} AND ${reservations.paymentStatus} = ${PAYMENT_STATUS.VOID_PENDING}`);
+      } else if (
+        r.paymentStatus === PAYMENT_STATUS.AUTHORIZED &&
+        object.cancellation_reason === 'automatic' &&
+        (r.status === 'PAID' || r.status === 'CONFIRMED')
+      ) {
+        // The card hold lapsed before the parcel was handed over: nothing was ever taken, so the
+        // reservation is cancelled and its escrow released without a provider call.
+        await voidOrRefund(env, r.id, r.totalAmountCents, { action: 'CANCEL', set: { cancellationReason: 'Payment authorisation expired' } }, {
+          settledStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED,
+        }).catch(() => undefined); // a concurrent transition won: nothing to do here
+      } else if (r.paymentStatus === PAYMENT_STATUS.AUTHORIZED && object.cancellation_reason === 'automatic') {
+        // Lapsed after deposit (captures kept failing): flag it for a person; the money was never taken.
+        await db
+          .update(reservations)
+          .set({ paymentStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED, updatedAt: new Date().toISOString() })
+          .where(sql`${reservations.id} = ${r.id} AND ${reservations.paymentStatus} = ${PAYMENT_STATUS.AUTHORIZED}`);
+      }
+      return;
+    }
+    case 'charge.refunded': {
+      const refundId = str(object.refunds?.data?.[0]);
+      const full = object.amount_refunded >= object.amount;
+      await db
+        .update(reservations)
+        .set({
+          refundId: refundId ?? undefined,
+          paymentStatus: full ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
+          updatedAt: new Date().toISOString(),
+        })
+        .where(sql`${reservations.id} = ${reservationId} AND ${reservations.paymentStatus} IN ('REFUND_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED')`);
+      return;
+    }
+    default:
+      return;
+  }
+}

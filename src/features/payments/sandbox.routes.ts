@@ -1,0 +1,166 @@
+// The local sandbox provider's pages (root paths, only without STRIPE_SECRET_KEY): a checkout page
+// with "Pay" and "Cancel", and a Connect onboarding page. "Pay" signs a provider event with
+// STRIPE_WEBHOOK_SECRET and hands it to the same webhook handler a real event goes through.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter } from '../../env';
+import { AppError } from '../../errors';
+import { errorResponses } from '../../lib/openapi';
+import { fromCents } from '../../lib/money';
+import { SandboxPaymentProvider, usesSandbox } from '../../providers/payment';
+import { signPayload } from '../../providers/payment/webhook-signature';
+import { escapeHtml, htmlPage } from './html';
+import { handlePaymentWebhook } from './payments.webhook';
+
+const notAvailable = () => new AppError('ENDPOINT_NOT_FOUND', 'The sandbox provider is not active');
+
+function sandbox(env: Env) {
+  if (!usesSandbox(env)) throw notAvailable();
+  return new SandboxPaymentProvider(env);
+}
+
+async function sendSignedEvent(env: Env, type: string, object: Record<string, unknown>) {
+  const payload = JSON.stringify({
+    id: `evt_sandbox_${crypto.randomUUID().replace(/-/g, '')}`,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+  });
+  return handlePaymentWebhook(env, payload, await signPayload(payload, env.STRIPE_WEBHOOK_SECRET));
+}
+
+/** Completes a sandbox checkout session as a card authorisation would. Used by the page and the seed. */
+export async function paySandboxSession(env: Env, sessionId: string) {
+  const provider = sandbox(env);
+  const session = await provider.getSession(sessionId);
+  if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
+  if (session.status === 'open') {
+    session.status = 'complete';
+    session.paymentIntentId = `pi_sandbox_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    await provider.saveSession(session);
+  }
+  await sendSignedEvent(env, 'checkout.session.completed', {
+    id: session.id,
+    object: 'checkout.session',
+    status: 'complete',
+    payment_status: 'unpaid',
+    payment_intent: session.paymentIntentId,
+    amount_total: session.amountCents,
+    currency: session.currency.toLowerCase(),
+    metadata: { reservationId: String(session.reservationId) },
+  });
+  return session;
+}
+
+const SessionParams = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });
+const html = { description: 'HTML page', content: { 'text/html': { schema: z.string() } } };
+const redirect = { description: 'Back to the service’s callback page' };
+
+export const sandboxRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/sandbox/checkout/{id}',
+      tags: ['Sandbox'],
+      summary: 'Sandbox checkout page (local runs without provider keys)',
+      security: [],
+      request: { params: SessionParams },
+      responses: { 200: html, ...errorResponses(404) },
+    }),
+    async (c) => {
+      const session = await sandbox(c.env).getSession(c.req.valid('param').id);
+      if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
+      const id = escapeHtml(session.id);
+      const amount = `${fromCents(session.amountCents).toFixed(2)} ${session.currency}`;
+      const buttons =
+        session.status === 'open'
+          ? `<form method="post" action="/sandbox/checkout/${id}/pay" style="display:inline"><button type="submit">Pay</button></form>
+<form method="post" action="/sandbox/checkout/${id}/cancel" style="display:inline"><button type="submit">Cancel</button></form>`
+          : `<p>This session is ${escapeHtml(session.status)}.</p>`;
+      return c.html(htmlPage('Sandbox checkout', `${session.description}: ${amount}`, buttons), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/sandbox/checkout/{id}/pay',
+      tags: ['Sandbox'],
+      summary: 'Sandbox "Pay": authorises the payment through the signed webhook path',
+      security: [],
+      request: { params: SessionParams },
+      responses: { 303: redirect, ...errorResponses(404) },
+    }),
+    async (c) => {
+      const session = await paySandboxSession(c.env, c.req.valid('param').id);
+      return c.redirect(session.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/sandbox/checkout/{id}/cancel',
+      tags: ['Sandbox'],
+      summary: 'Sandbox "Cancel": leaves without paying',
+      security: [],
+      request: { params: SessionParams },
+      responses: { 303: redirect, ...errorResponses(404) },
+    }),
+    async (c) => {
+      const session = await sandbox(c.env).getSession(c.req.valid('param').id);
+      if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
+      return c.redirect(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/sandbox/connect/{id}',
+      tags: ['Sandbox'],
+      summary: 'Sandbox Connect onboarding page',
+      security: [],
+      request: { params: SessionParams },
+      responses: { 200: html, ...errorResponses(404) },
+    }),
+    async (c) => {
+      const account = await sandbox(c.env).retrieveAccount(c.req.valid('param').id).catch(() => null);
+      if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+      const id = escapeHtml(account.id);
+      return c.html(
+        htmlPage(
+          'Sandbox payout onboarding',
+          `Account ${account.id}`,
+          `<form method="post" action="/sandbox/connect/${id}/complete"><button type="submit">Complete</button></form>`,
+        ),
+        200,
+      );
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/sandbox/connect/{id}/complete',
+      tags: ['Sandbox'],
+      summary: 'Sandbox "Complete": enables the account and sends account.updated through the webhook',
+      security: [],
+      request: { params: SessionParams },
+      responses: { 303: redirect, ...errorResponses(404) },
+    }),
+    async (c) => {
+      const provider = sandbox(c.env);
+      const id = c.req.valid('param').id;
+      await provider.retrieveAccount(id).catch(() => {
+        throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+      });
+      const account = await provider.completeOnboarding(id);
+      await sendSignedEvent(c.env, 'account.updated', {
+        id: account.id,
+        object: 'account',
+        charges_enabled: true,
+        payouts_enabled: true,
+        details_submitted: true,
+        requirements: { currently_due: [] },
+      });
+      return c.redirect(`/v1/api/pay-connect/return?account=${encodeURIComponent(account.id)}`, 303);
+    },
+  );

@@ -1,0 +1,176 @@
+// The money history a user sees (one row per movement that concerns them) and its PDF receipts,
+// generated once with pdf-lib and kept in R2.
+import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { getDb } from '../../db/client';
+import { reservations, transactions, users, type TransactionRow, type TransactionType } from '../../db/schema';
+import { accessDenied, notFound } from '../../errors';
+import { fromCents } from '../../lib/money';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import type { Owner } from '../ledger/posting-rules';
+import { baseUrl } from '../payments/escrow.service';
+import { platformCurrency } from '../withdrawals/withdrawals.service';
+
+export function toTransaction(env: Env, t: TransactionRow) {
+  return {
+    id: t.id,
+    type: t.type,
+    amount: fromCents(t.amountCents),
+    currency: t.currency,
+    description: t.description,
+    reservationId: t.reservationId,
+    withdrawalId: t.withdrawalId,
+    receiptUrl: `${baseUrl(env)}/v1/api/transactions/${t.id}/receipt`,
+    createdAt: t.createdAt,
+  };
+}
+
+const ownerIs = (owner: Owner) => and(eq(transactions.ownerType, owner.type), eq(transactions.ownerId, owner.id));
+
+/** `dateTo` is inclusive: everything before the next day. */
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString();
+
+export interface TransactionFilters {
+  type?: TransactionType;
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+export async function listTransactions(env: Env, owner: Owner, q: PageParams<'createdAt' | 'amount'> & TransactionFilters) {
+  const db = getDb(env);
+  const conditions: (SQL | undefined)[] = [ownerIs(owner)];
+  if (q.type) conditions.push(eq(transactions.type, q.type));
+  if (q.dateFrom) conditions.push(gte(transactions.createdAt, `${q.dateFrom}T00:00:00.000Z`));
+  if (q.dateTo) conditions.push(lt(transactions.createdAt, nextDay(q.dateTo)));
+  const where = and(...conditions);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select()
+      .from(transactions)
+      .where(where)
+      .orderBy(...orderBy(q.sort, { createdAt: transactions.createdAt, amount: transactions.amountCents }, transactions.id))
+      .limit(q.size)
+      .offset(offsetOf(q)),
+    db.select({ total: count() }).from(transactions).where(where),
+  ]);
+  return toPage(
+    rows.map((t) => toTransaction(env, t)),
+    total,
+    q,
+  );
+}
+
+export const SUMMARY_PERIODS = ['DAY', 'WEEK', 'MONTH', 'YEAR', 'ALL'] as const;
+export type SummaryPeriod = (typeof SUMMARY_PERIODS)[number];
+
+export function periodStart(period: SummaryPeriod, now: Date): Date | null {
+  const d = new Date(now);
+  switch (period) {
+    case 'DAY':
+      return new Date(now.getTime() - 86_400_000);
+    case 'WEEK':
+      return new Date(now.getTime() - 7 * 86_400_000);
+    case 'MONTH':
+      d.setUTCMonth(d.getUTCMonth() - 1);
+      return d;
+    case 'YEAR':
+      d.setUTCFullYear(d.getUTCFullYear() - 1);
+      return d;
+    default:
+      return null;
+  }
+}
+
+export async function transactionSummary(env: Env, owner: Owner, period: SummaryPeriod, now = new Date()) {
+  const from = periodStart(period, now);
+  const where = and(ownerIs(owner), from ? gte(transactions.createdAt, from.toISOString()) : undefined);
+  const sumOf = (type: TransactionType) =>
+    sql<number>`COALESCE(SUM(CASE WHEN ${transactions.type} = ${type} THEN ${transactions.amountCents} END), 0)`;
+  const [row] = await getDb(env)
+    .select({
+      paid: sumOf('PAYMENT'),
+      refunded: sumOf('REFUND'),
+      earned: sumOf('EARNING'),
+      withdrawn: sumOf('WITHDRAWAL'),
+      reversed: sumOf('WITHDRAWAL_REVERSAL'),
+      net: sql<number>`COALESCE(SUM(${transactions.amountCents}), 0)`,
+      count: count(),
+    })
+    .from(transactions)
+    .where(where);
+  return {
+    period,
+    from: from?.toISOString() ?? null,
+    to: now.toISOString(),
+    currency: platformCurrency(env),
+    totalPaid: fromCents(-row.paid),
+    totalRefunded: fromCents(row.refunded),
+    totalEarned: fromCents(row.earned),
+    totalWithdrawn: fromCents(-(row.withdrawn + row.reversed)),
+    net: fromCents(row.net),
+    count: row.count,
+  };
+}
+
+/** A transaction of the caller; another owner's is 403, a missing one 404. */
+export async function getOwnTransaction(env: Env, owner: Owner, id: number): Promise<TransactionRow> {
+  const [row] = await getDb(env).select().from(transactions).where(eq(transactions.id, id));
+  if (!row) throw notFound('Transaction', id);
+  if (row.ownerType !== owner.type || row.ownerId !== owner.id) throw accessDenied();
+  return row;
+}
+
+/** The receipt PDF: from R2 when made before, else made now and kept. */
+export async function receiptPdf(env: Env, t: TransactionRow): Promise<ArrayBuffer> {
+  if (t.receiptKey) {
+    const stored = await env.UPLOADS.get(t.receiptKey);
+    if (stored) return stored.arrayBuffer();
+  }
+  const bytes = await renderReceipt(env, t);
+  const key = `receipts/${t.ownerType.toLowerCase()}-${t.ownerId}/transaction-${t.id}.pdf`;
+  await env.UPLOADS.put(key, bytes, { httpMetadata: { contentType: 'application/pdf' } });
+  await getDb(env).update(transactions).set({ receiptKey: key }).where(eq(transactions.id, t.id));
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+async function renderReceipt(env: Env, t: TransactionRow): Promise<Uint8Array> {
+  const db = getDb(env);
+  const [reservation] = t.reservationId
+    ? await db.select().from(reservations).where(eq(reservations.id, t.reservationId))
+    : [undefined];
+  const [owner] =
+    t.ownerType === 'USER'
+      ? await db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, t.ownerId))
+      : [undefined];
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Receipt ${t.id}`);
+  pdf.setCreator('parcel-marketplace-api');
+  const page = pdf.addPage([595, 842]); // A4 in points
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  let y = 780;
+  const line = (text: string, f = font, size = 11) => {
+    page.drawText(text, { x: 50, y, size, font: f, color: rgb(0.1, 0.1, 0.1) });
+    y -= size + 10;
+  };
+  line(t.type === 'PAYMENT' ? 'Payment receipt' : 'Transaction receipt', bold, 20);
+  y -= 10;
+  if (reservation?.invoiceId && t.type === 'PAYMENT') line(`Invoice: ${reservation.invoiceId}`);
+  line(`Transaction: ${t.id}`);
+  line(`Date: ${t.createdAt}`);
+  if (owner) line(`Customer: ${owner.firstName} ${owner.lastName} <${owner.email}>`);
+  line(`Type: ${t.type}`);
+  line(`Description: ${t.description}`);
+  if (reservation) {
+    line(`Reservation: ${reservation.reservationNumber}`);
+    line(`Weight: ${(reservation.reservedWeightG / 1000).toFixed(3)} kg at ${fromCents(reservation.pricePerKgCents).toFixed(2)} ${reservation.currency}/kg`);
+    if (t.type === 'PAYMENT') {
+      line(`Carrier amount: ${fromCents(reservation.carrierAmountCents).toFixed(2)} ${reservation.currency}`);
+      line(`Platform commission: ${fromCents(reservation.platformCommissionCents).toFixed(2)} ${reservation.currency}`);
+    }
+    if (reservation.authorizationId) line(`Payment reference: ${reservation.authorizationId}`);
+  }
+  y -= 10;
+  line(`Amount: ${fromCents(Math.abs(t.amountCents)).toFixed(2)} ${t.currency}`, bold, 14);
+  return pdf.save();
+}

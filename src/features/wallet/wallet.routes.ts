@@ -1,0 +1,149 @@
+// Wallet and transaction history of the caller: balance figures, history page, summary, detail, receipt.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { pageQuery, PageSchema } from '../../lib/pagination';
+import { requireAuth } from '../../middleware/auth';
+import { TRANSACTION_TYPES } from '../../db/schema';
+import { IdParams } from '../../validation';
+import {
+  getOwnTransaction,
+  listTransactions,
+  receiptPdf,
+  SUMMARY_PERIODS,
+  toTransaction,
+  transactionSummary,
+} from './transactions.service';
+import { getWallet } from './wallet.service';
+
+export const WalletSchema = z
+  .object({
+    balance: z.number(),
+    pendingWithdrawalAmount: z.number(),
+    totalEarned: z.number(),
+    totalWithdrawn: z.number(),
+    currency: z.string(),
+    autoWithdrawal: z.object({ enabled: z.boolean(), threshold: z.number().nullable() }),
+  })
+  .openapi('Wallet');
+
+const TransactionSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.enum(TRANSACTION_TYPES),
+    amount: z.number().openapi({ description: 'Signed from the caller’s point of view: payments and withdrawals are negative' }),
+    currency: z.string(),
+    description: z.string(),
+    reservationId: z.number().int().nullable(),
+    withdrawalId: z.number().int().nullable(),
+    receiptUrl: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Transaction');
+
+const SummarySchema = z
+  .object({
+    period: z.enum(SUMMARY_PERIODS),
+    from: z.string().nullable(),
+    to: z.string(),
+    currency: z.string(),
+    totalPaid: z.number(),
+    totalRefunded: z.number(),
+    totalEarned: z.number(),
+    totalWithdrawn: z.number(),
+    net: z.number(),
+    count: z.number().int(),
+  })
+  .openapi('TransactionSummary');
+
+const date = (name: string) =>
+  z.iso.date().optional().openapi({ param: { name, in: 'query' }, description: 'YYYY-MM-DD (inclusive)' });
+
+const TransactionQuery = pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }).extend({
+  type: z.enum(TRANSACTION_TYPES).optional().openapi({ param: { name: 'type', in: 'query' } }),
+  dateFrom: date('dateFrom'),
+  dateTo: date('dateTo'),
+});
+
+const me = (id: number) => ({ type: 'USER' as const, id });
+
+export const walletRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/user/me/wallet',
+      tags: ['Wallet'],
+      summary: 'The caller’s wallet: balance, pending withdrawals, totals, automatic withdrawal setting',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await getWallet(c.env, me(c.get('auth').id)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/transactions',
+      tags: ['Transactions'],
+      summary: 'The caller’s money history (page; filters type, dateFrom, dateTo)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { query: TransactionQuery },
+      responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listTransactions(c.env, me(c.get('auth').id), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/transactions/summary',
+      tags: ['Transactions'],
+      summary: 'Totals of the caller’s transactions over a period (default MONTH: the last month)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: {
+        query: z.object({
+          period: z.enum(SUMMARY_PERIODS).default('MONTH').openapi({ param: { name: 'period', in: 'query' } }),
+        }),
+      },
+      responses: { 200: jsonContent(SummarySchema, 'Summary'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await transactionSummary(c.env, me(c.get('auth').id), c.req.valid('query').period), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/transactions/{id}',
+      tags: ['Transactions'],
+      summary: 'One transaction of the caller',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(toTransaction(c.env, await getOwnTransaction(c.env, me(c.get('auth').id), c.req.valid('param').id)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/transactions/{id}/receipt',
+      tags: ['Transactions'],
+      summary: 'PDF receipt of a transaction (owner only); made once and kept',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: {
+        200: { description: 'PDF receipt', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } },
+        ...authErrorResponses(404),
+      },
+    }),
+    async (c) => {
+      const t = await getOwnTransaction(c.env, me(c.get('auth').id), c.req.valid('param').id);
+      const pdf = await receiptPdf(c.env, t);
+      return c.body(pdf, 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,
+        'Cache-Control': 'private, max-age=0',
+      });
+    },
+  );

@@ -1,0 +1,245 @@
+// Withdrawals from a wallet to the owner's connected payout account, manual and automatic.
+// The balance check, the withdrawal row and its ledger entry are one D1 batch: the row is
+// inserted only if the cached wallet balance covers it, and everything else follows that row, so
+// concurrent requests never drive a balance below zero (the CHECK on wallets is the backstop).
+import { and, asc, count, eq, gte, lte, sql } from 'drizzle-orm';
+import { getDb, type Db } from '../../db/client';
+import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../db/schema';
+import { AppError } from '../../errors';
+import { fromCents } from '../../lib/money';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { getPaymentProvider, ProviderRejectedError } from '../../providers/payment';
+import { ensureAccountStatements, newToken, notificationsIfPosted, postingStatements, rawStatement } from '../ledger/ledger.service';
+import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
+import { notificationInsert } from '../notifications/notify';
+import { findPayoutAccount } from '../pay-connect/pay-connect.service';
+
+export const platformCurrency = (env: Env) => env.PLATFORM_CURRENCY || 'EUR';
+
+export function toWithdrawal(w: WithdrawalRow) {
+  return {
+    id: w.id,
+    amount: fromCents(w.amountCents),
+    currency: w.currency,
+    status: w.status,
+    automatic: w.automatic,
+    transferId: w.transferId,
+    failureReason: w.failureReason,
+    createdAt: w.createdAt,
+    completedAt: w.completedAt,
+  };
+}
+
+const ownerIs = (owner: Owner) => and(eq(withdrawals.ownerType, owner.type), eq(withdrawals.ownerId, owner.id));
+
+/**
+ * Moves `amountCents` out of the wallet and sends it to the connected account. 422
+ * STRIPE_CONNECT_NOT_CONFIGURED without a payout-ready account, 422 INSUFFICIENT_FUNDS when the
+ * balance does not cover it. A refused transfer puts the money back and answers 502.
+ */
+export async function requestWithdrawal(
+  env: Env,
+  owner: Owner,
+  amountCents: number,
+  automatic = false,
+  idempotencyKey: string | null = null,
+): Promise<WithdrawalRow> {
+  const replay = idempotencyKey ? await replayWithdrawal(env, owner, idempotencyKey, amountCents) : null;
+  if (replay) return replay;
+  const account = await findPayoutAccount(env, owner);
+  if (!account?.payoutsEnabled) {
+    throw new AppError('STRIPE_CONNECT_NOT_CONFIGURED', 'No connected payout account able to receive payouts', {
+      suggestions: ['Complete the onboarding with POST /v1/api/pay-connect/onboarding'],
+    });
+  }
+  const db = getDb(env);
+  const currency = platformCurrency(env);
+  const token = newToken();
+  const wallet = walletAccount(owner);
+  const ensure = ensureAccountStatements(db, [wallet], currency);
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      ensure[0],
+      rawStatement(db, sql`INSERT INTO withdrawals (owner_type, owner_id, amount_cents, currency, status, automatic, destination_account_id, token, idempotency_key)
+        SELECT ${owner.type}, ${owner.id}, ${amountCents}, ${currency}, 'PENDING', ${automatic ? 1 : 0}, ${account.providerAccountId}, ${token}, ${idempotencyKey}
+        WHERE (SELECT balance_cents FROM ledger_accounts WHERE key = ${wallet.key}) >= ${amountCents}`),
+      ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
+        guard: sql`EXISTS (SELECT 1 FROM withdrawals WHERE token = ${token})`,
+        withdrawalToken: token,
+      }),
+    ]);
+  } catch (err) {
+    // A concurrent request with the same Idempotency-Key won the unique index: answer as it did.
+    const winner = idempotencyKey && String(err).includes('UNIQUE') ? await replayWithdrawal(env, owner, idempotencyKey, amountCents) : null;
+    if (winner) return winner;
+    throw err;
+  }
+  if ((results[1] as D1Result).meta.changes !== 1) {
+    throw new AppError('INSUFFICIENT_FUNDS', 'The wallet balance does not cover this withdrawal', {
+      suggestions: ['Check the available balance with GET /v1/api/user/me/wallet'],
+    });
+  }
+  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.token, token));
+  return sendTransfer(env, row);
+}
+
+/** The withdrawal made earlier with this Idempotency-Key; the same key for another amount is 409. */
+async function replayWithdrawal(env: Env, owner: Owner, key: string, amountCents: number): Promise<WithdrawalRow | null> {
+  const [existing] = await getDb(env)
+    .select()
+    .from(withdrawals)
+    .where(and(ownerIs(owner), eq(withdrawals.idempotencyKey, key)));
+  if (!existing) return null;
+  if (existing.amountCents !== amountCents) {
+    throw new AppError('INVALID_STATE', 'This Idempotency-Key was already used for another withdrawal', {
+      suggestions: ['Use a new Idempotency-Key for a new withdrawal'],
+    });
+  }
+  return existing;
+}
+
+/** Sends (or re-sends, same idempotency key) the transfer of a PENDING withdrawal. */
+export async function sendTransfer(env: Env, w: WithdrawalRow): Promise<WithdrawalRow> {
+  const db = getDb(env);
+  try {
+    const { transferId } = await getPaymentProvider(env).transfer({
+      amountCents: w.amountCents,
+      currency: w.currency,
+      destination: w.destinationAccountId,
+      idempotencyKey: `withdrawal-${w.id}`,
+      metadata: { withdrawalId: String(w.id), ownerType: w.ownerType, ownerId: String(w.ownerId) },
+    });
+    const [done] = await db.batch([
+      db
+        .update(withdrawals)
+        .set({ status: 'COMPLETED', transferId, completedAt: new Date().toISOString() })
+        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')))
+        .returning(),
+      ...(w.ownerType === 'USER'
+        ? [
+            notificationInsert(db, {
+              userId: w.ownerId,
+              type: 'WITHDRAWAL_COMPLETED',
+              title: 'Withdrawal sent',
+              message: `${fromCents(w.amountCents).toFixed(2)} ${w.currency} is on its way to your payout account.`,
+              data: { withdrawalId: w.id },
+            }),
+          ]
+        : []),
+    ]);
+    return done[0] ?? w;
+  } catch (err) {
+    if (!(err instanceof ProviderRejectedError)) return w; // transient: stays PENDING, the cron retries
+    await failWithdrawal(db, w, err.message);
+    throw new AppError('PAYMENT_PROCESSING_ERROR', 'The payment provider refused the transfer; the amount is back in the wallet', {
+      suggestions: ['Check the connected payout account, then retry'],
+      cause: err,
+    });
+  }
+}
+
+/** PENDING -> FAILED and the amount back to the wallet, in one batch, once. */
+export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
+  const owner: Owner = { type: w.ownerType, id: w.ownerId };
+  const token = newToken();
+  await db.batch([
+    db
+      .update(withdrawals)
+      .set({ status: 'FAILED', failureReason: reason.slice(0, 500), completedAt: new Date().toISOString() })
+      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING'))),
+    ...postingStatements(db, withdrawalReversal(owner, w.amountCents, w.currency, w.id), token, {
+      guard: sql`EXISTS (SELECT 1 FROM withdrawals WHERE id = ${w.id} AND status = 'FAILED')`,
+      withdrawalToken: w.token,
+    }),
+    ...(owner.type === 'USER'
+      ? notificationsIfPosted(db, token, [
+          {
+            userId: owner.id,
+            type: 'WITHDRAWAL_FAILED',
+            title: 'Withdrawal failed',
+            message: `The transfer of ${fromCents(w.amountCents).toFixed(2)} ${w.currency} failed; the amount is back in your wallet.`,
+            data: { withdrawalId: w.id },
+          },
+        ])
+      : []),
+  ]);
+}
+
+export async function listWithdrawals(env: Env, owner: Owner, q: PageParams<'createdAt' | 'amount'>) {
+  const db = getDb(env);
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select()
+      .from(withdrawals)
+      .where(ownerIs(owner))
+      .orderBy(...orderBy(q.sort, { createdAt: withdrawals.createdAt, amount: withdrawals.amountCents }, withdrawals.id))
+      .limit(q.size)
+      .offset(offsetOf(q)),
+    db.select({ total: count() }).from(withdrawals).where(ownerIs(owner)),
+  ]);
+  return toPage(rows.map(toWithdrawal), total, q);
+}
+
+export async function getAutoWithdrawal(env: Env, owner: Owner) {
+  const [row] = await getDb(env)
+    .select()
+    .from(withdrawalSettings)
+    .where(and(eq(withdrawalSettings.ownerType, owner.type), eq(withdrawalSettings.ownerId, owner.id)));
+  return { enabled: row?.enabled ?? false, threshold: row ? fromCents(row.thresholdCents) : null };
+}
+
+export async function setAutoWithdrawal(env: Env, owner: Owner, enabled: boolean, thresholdCents: number) {
+  await getDb(env)
+    .insert(withdrawalSettings)
+    .values({ ownerType: owner.type, ownerId: owner.id, enabled, thresholdCents })
+    .onConflictDoUpdate({
+      target: [withdrawalSettings.ownerType, withdrawalSettings.ownerId],
+      set: { enabled, thresholdCents, updatedAt: new Date().toISOString() },
+    });
+  return getAutoWithdrawal(env, owner);
+}
+
+/** Cron: every wallet at or above its enabled threshold is paid out in full. */
+export async function runAutoWithdrawals(env: Env): Promise<number> {
+  const db = getDb(env);
+  const due = await db
+    .select({ ownerType: withdrawalSettings.ownerType, ownerId: withdrawalSettings.ownerId, balance: ledgerAccounts.balanceCents })
+    .from(withdrawalSettings)
+    .innerJoin(
+      ledgerAccounts,
+      and(
+        eq(ledgerAccounts.kind, 'WALLET'),
+        eq(ledgerAccounts.ownerType, withdrawalSettings.ownerType),
+        eq(ledgerAccounts.ownerId, withdrawalSettings.ownerId),
+      ),
+    )
+    .where(and(eq(withdrawalSettings.enabled, true), gte(ledgerAccounts.balanceCents, withdrawalSettings.thresholdCents), sql`${ledgerAccounts.balanceCents} > 0`))
+    .limit(50);
+  let paid = 0;
+  for (const d of due) {
+    try {
+      await requestWithdrawal(env, { type: d.ownerType!, id: d.ownerId! }, d.balance, true);
+      paid += 1;
+    } catch (err) {
+      // One owner's missing payout account or refused transfer must not stop the others.
+      console.error(JSON.stringify({ level: 'error', msg: 'auto withdrawal failed', owner: `${d.ownerType}:${d.ownerId}`, error: String(err) }));
+    }
+  }
+  return paid;
+}
+
+/** Cron: re-send transfers left PENDING by a transient provider failure (same idempotency key). */
+export async function retryPendingWithdrawals(env: Env, now = new Date()): Promise<number> {
+  const db = getDb(env);
+  const before = new Date(now.getTime() - 5 * 60 * 1000).toISOString();
+  const pending = await db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.status, 'PENDING'), lte(withdrawals.createdAt, before)))
+    .orderBy(asc(withdrawals.createdAt))
+    .limit(50);
+  for (const w of pending) await sendTransfer(env, w).catch(() => undefined);
+  return pending.length;
+}
+

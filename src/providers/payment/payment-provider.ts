@@ -1,0 +1,78 @@
+// The payment-provider port: what the money features need from Stripe (hosted checkout with
+// manual capture, capture/void/refund, Connect accounts, transfers). Two adapters: Stripe and a
+// local sandbox used when no STRIPE_SECRET_KEY is configured.
+import type { OwnerType } from '../../db/schema/money';
+
+export interface CheckoutSessionInput {
+  reservationId: number;
+  reservationNumber: string;
+  description: string;
+  amountCents: number;
+  currency: string;
+  customerEmail?: string;
+  successUrl: string;
+  cancelUrl: string;
+  /** Seconds since epoch. */
+  expiresAt: number;
+  idempotencyKey: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+  /** Seconds since epoch. */
+  expiresAt: number;
+  status: 'open' | 'complete' | 'expired';
+  paymentIntentId: string | null;
+  reservationId: number | null;
+}
+
+export interface ConnectedAccountState {
+  id: string;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  requirements: string[];
+}
+
+export interface PaymentProvider {
+  readonly name: 'stripe' | 'sandbox';
+  createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession>;
+  retrieveCheckoutSession(id: string): Promise<CheckoutSession>;
+  /** Captures an authorised payment; `amountCents` below the authorised amount releases the rest. */
+  capture(paymentIntentId: string, options: { amountCents?: number; idempotencyKey: string }): Promise<{ chargeId: string | null }>;
+  /** Voids an authorisation that was never captured. */
+  cancelAuthorization(paymentIntentId: string, idempotencyKey: string): Promise<void>;
+  refund(paymentIntentId: string, amountCents: number, idempotencyKey: string): Promise<{ refundId: string }>;
+  createConnectedAccount(input: {
+    ownerType: OwnerType;
+    ownerId: number;
+    email?: string;
+    idempotencyKey: string;
+  }): Promise<ConnectedAccountState>;
+  createAccountLink(accountId: string, refreshUrl: string, returnUrl: string): Promise<{ url: string; expiresAt: number }>;
+  retrieveAccount(accountId: string): Promise<ConnectedAccountState>;
+  transfer(input: {
+    amountCents: number;
+    currency: string;
+    destination: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<{ transferId: string }>;
+}
+
+/** A provider call failed for good (declined, invalid): nothing will change by retrying. */
+export class ProviderRejectedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderRejectedError';
+  }
+}
+
+/** A provider call failed in a way that may succeed later (network, 5xx, rate limit). */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderUnavailableError';
+  }
+}

@@ -1,0 +1,168 @@
+// The Stripe adapter: the real SDK on Workers (fetch HTTP client). A client is built per call so
+// it captures the fetch in force at that moment (tests stub it).
+import Stripe from 'stripe';
+import type { CheckoutSession, ConnectedAccountState, PaymentProvider } from './payment-provider';
+import { ProviderRejectedError, ProviderUnavailableError } from './payment-provider';
+
+export function stripeClient(secretKey: string): Stripe {
+  return new Stripe(secretKey, {
+    httpClient: Stripe.createFetchHttpClient(),
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+  });
+}
+
+/** Maps SDK errors onto the port's two failure kinds. */
+async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = err as { type?: string; statusCode?: number; message?: string };
+    const retryable =
+      e.type === 'StripeConnectionError' ||
+      e.type === 'StripeAPIError' ||
+      e.type === 'StripeRateLimitError' ||
+      (e.statusCode !== undefined && e.statusCode >= 500);
+    const message = `${what} failed: ${e.message ?? String(err)}`;
+    throw retryable ? new ProviderUnavailableError(message, { cause: err }) : new ProviderRejectedError(message, { cause: err });
+  }
+}
+
+const idOf = (v: string | { id: string } | null | undefined) => (v == null ? null : typeof v === 'string' ? v : v.id);
+
+function toSession(s: Stripe.Checkout.Session): CheckoutSession {
+  const reservationId = Number(s.metadata?.reservationId);
+  return {
+    id: s.id,
+    url: s.url ?? '',
+    expiresAt: s.expires_at,
+    status: (s.status ?? 'open') as CheckoutSession['status'],
+    paymentIntentId: idOf(s.payment_intent),
+    reservationId: Number.isInteger(reservationId) && reservationId > 0 ? reservationId : null,
+  };
+}
+
+function toAccount(a: Stripe.Account): ConnectedAccountState {
+  return {
+    id: a.id,
+    chargesEnabled: Boolean(a.charges_enabled),
+    payoutsEnabled: Boolean(a.payouts_enabled),
+    detailsSubmitted: Boolean(a.details_submitted),
+    requirements: a.requirements?.currently_due ?? [],
+  };
+}
+
+export class StripePaymentProvider implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  constructor(private readonly secretKey: string) {}
+
+  private get stripe() {
+    return stripeClient(this.secretKey);
+  }
+
+  createCheckoutSession(input: Parameters<PaymentProvider['createCheckoutSession']>[0]) {
+    const metadata = { reservationId: String(input.reservationId), reservationNumber: input.reservationNumber };
+    return call('checkout session', async () =>
+      toSession(
+        await this.stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: input.currency.toLowerCase(),
+                  unit_amount: input.amountCents,
+                  product_data: { name: input.description },
+                },
+              },
+            ],
+            payment_intent_data: { capture_method: 'manual', metadata },
+            metadata,
+            client_reference_id: String(input.reservationId),
+            customer_email: input.customerEmail,
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            expires_at: input.expiresAt,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      ),
+    );
+  }
+
+  retrieveCheckoutSession(id: string) {
+    return call('checkout session lookup', async () => toSession(await this.stripe.checkout.sessions.retrieve(id)));
+  }
+
+  capture(paymentIntentId: string, options: { amountCents?: number; idempotencyKey: string }) {
+    return call('capture', async () => {
+      const pi = await this.stripe.paymentIntents.capture(
+        paymentIntentId,
+        options.amountCents === undefined ? {} : { amount_to_capture: options.amountCents },
+        { idempotencyKey: options.idempotencyKey },
+      );
+      return { chargeId: idOf(pi.latest_charge) };
+    });
+  }
+
+  cancelAuthorization(paymentIntentId: string, idempotencyKey: string) {
+    return call('void', async () => {
+      await this.stripe.paymentIntents.cancel(paymentIntentId, {}, { idempotencyKey });
+    });
+  }
+
+  refund(paymentIntentId: string, amountCents: number, idempotencyKey: string) {
+    return call('refund', async () => {
+      const refund = await this.stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountCents }, { idempotencyKey });
+      return { refundId: refund.id };
+    });
+  }
+
+  createConnectedAccount(input: Parameters<PaymentProvider['createConnectedAccount']>[0]) {
+    return call('connected account', async () =>
+      toAccount(
+        await this.stripe.accounts.create(
+          {
+            type: 'express',
+            email: input.email,
+            capabilities: { transfers: { requested: true } },
+            metadata: { ownerType: input.ownerType, ownerId: String(input.ownerId) },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      ),
+    );
+  }
+
+  createAccountLink(accountId: string, refreshUrl: string, returnUrl: string) {
+    return call('account link', async () => {
+      const link = await this.stripe.accountLinks.create({
+        account: accountId,
+        refresh_url: refreshUrl,
+        return_url: returnUrl,
+        type: 'account_onboarding',
+      });
+      return { url: link.url, expiresAt: link.expires_at };
+    });
+  }
+
+  retrieveAccount(accountId: string) {
+    return call('account lookup', async () => toAccount(await this.stripe.accounts.retrieve(accountId)));
+  }
+
+  transfer(input: Parameters<PaymentProvider['transfer']>[0]) {
+    return call('transfer', async () => {
+      const transfer = await this.stripe.transfers.create(
+        {
+          amount: input.amountCents,
+          currency: input.currency.toLowerCase(),
+          destination: input.destination,
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { transferId: transfer.id };
+    });
+  }
+}

@@ -1,0 +1,56 @@
+// Verifying and producing provider webhook signatures (Stripe's scheme, 300 s tolerance). The
+// sandbox signs its events with the same secret so they travel the very same verification path.
+import Stripe from 'stripe';
+
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export interface ProviderEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: Record<string, any> };
+}
+
+export class SignatureError extends Error {}
+export class MalformedEventError extends Error {}
+
+export async function verifyProviderEvent(rawBody: string, signature: string | undefined, secret: string): Promise<ProviderEvent> {
+  if (!signature) throw new SignatureError('Missing Stripe-Signature header');
+  if (!secret) throw new SignatureError('Webhook secret is not configured');
+  let event: unknown;
+  try {
+    event = await Stripe.webhooks.constructEventAsync(
+      rawBody,
+      signature,
+      secret,
+      WEBHOOK_TOLERANCE_SECONDS,
+      Stripe.createSubtleCryptoProvider(),
+    );
+  } catch (err) {
+    // The SDK checks the signature (and timestamp) before parsing, so any other failure is a
+    // well-signed body that is not JSON.
+    if ((err as { type?: string }).type === 'StripeSignatureVerificationError') throw new SignatureError((err as Error).message);
+    throw new MalformedEventError('Event body is not valid JSON');
+  }
+  const e = event as Partial<ProviderEvent> | null;
+  if (
+    !e ||
+    typeof e.id !== 'string' ||
+    typeof e.type !== 'string' ||
+    typeof e.created !== 'number' ||
+    typeof e.data?.object !== 'object' ||
+    e.data.object === null
+  ) {
+    throw new MalformedEventError('Event must have id, type, created and data.object');
+  }
+  return e as ProviderEvent;
+}
+
+export function signPayload(payload: string, secret: string, timestamp?: number): Promise<string> {
+  return Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret,
+    timestamp,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+}

@@ -1,0 +1,128 @@
+// The ledger's posting rules as pure functions: every posting balances, money goes where
+// CONTRACT section 10 says, refunds follow the cancellation rules of section 7.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ACCOUNTS,
+  assertBalanced,
+  cancellationRefundCents,
+  escrowPayment,
+  payeeOf,
+  refundEscrow,
+  releaseEscrow,
+  walletAccount,
+  withdrawalPosting,
+  withdrawalReversal,
+  type Posting,
+  type ReservationMoney,
+} from '../src/features/ledger/posting-rules';
+import { splitPrice } from '../src/lib/money';
+
+const reservation = (over: Partial<ReservationMoney> = {}): ReservationMoney => ({
+  id: 7,
+  reservationNumber: 'R-7',
+  senderId: 1,
+  carrierId: 2,
+  agencyId: null,
+  totalAmountCents: 5000,
+  platformCommissionCents: 750,
+  carrierAmountCents: 4250,
+  currency: 'EUR',
+  ...over,
+});
+
+const lines = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
+
+describe('posting rules', () => {
+  it('a payment moves the whole price from provider clearing into escrow; the sender sees a payment', () => {
+    const p = escrowPayment(reservation());
+    expect(p.key).toBe('escrow-in:7');
+    expect(lines(p)).toEqual({ PROVIDER_CLEARING: -5000, ESCROW: 5000 });
+    expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type: 'PAYMENT', amountCents: -5000 }]);
+  });
+
+  it('delivery releases the carrier amount to the carrier wallet and the commission to revenue', () => {
+    const p = releaseEscrow(reservation());
+    expect(p.key).toBe('escrow-out:7');
+    expect(lines(p)).toEqual({ ESCROW: -5000, 'WALLET:USER:2': 4250, PLATFORM_REVENUE: 750 });
+    expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 2 }, type: 'EARNING', amountCents: 4250 }]);
+  });
+
+  it("delivery of an agency's trip pays the agency wallet", () => {
+    const r = reservation({ agencyId: 9 });
+    expect(payeeOf(r)).toEqual({ type: 'AGENCY', id: 9 });
+    expect(lines(releaseEscrow(r))).toEqual({ ESCROW: -5000, 'WALLET:AGENCY:9': 4250, PLATFORM_REVENUE: 750 });
+  });
+
+  it('a full refund returns everything to the sender; a partial one keeps the rest as revenue', () => {
+    expect(lines(refundEscrow(reservation(), 5000))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 5000 });
+    expect(lines(refundEscrow(reservation(), 4250))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
+    expect(refundEscrow(reservation(), 0).transactions).toEqual([]);
+  });
+
+  it('release and refund share one key, so a reservation leaves escrow once', () => {
+    expect(releaseEscrow(reservation()).key).toBe(refundEscrow(reservation(), 5000).key);
+  });
+
+  it('refunds outside [0, total] are refused', () => {
+    expect(() => refundEscrow(reservation(), -1)).toThrow();
+    expect(() => refundEscrow(reservation(), 5001)).toThrow();
+    expect(() => refundEscrow(reservation(), 1.5)).toThrow();
+  });
+
+  it('a release with an inconsistent split is refused', () => {
+    expect(() => releaseEscrow(reservation({ carrierAmountCents: 4000 }))).toThrow('add up');
+  });
+
+  it('withdrawals move wallet money to payouts; a reversal brings it back', () => {
+    const owner = { type: 'USER' as const, id: 3 };
+    expect(lines(withdrawalPosting(owner, 1200, 'EUR', 'tok'))).toEqual({ 'WALLET:USER:3': -1200, PAYOUTS: 1200 });
+    expect(lines(withdrawalReversal(owner, 1200, 'EUR', 5))).toEqual({ PAYOUTS: -1200, 'WALLET:USER:3': 1200 });
+    expect(() => withdrawalPosting(owner, 0, 'EUR', 'tok')).toThrow();
+  });
+
+  it('account keys name the owner', () => {
+    expect(walletAccount({ type: 'AGENCY', id: 4 })).toEqual({ key: 'WALLET:AGENCY:4', kind: 'WALLET', owner: { type: 'AGENCY', id: 4 } });
+    expect(ACCOUNTS.escrow.key).toBe('ESCROW');
+  });
+
+  it('an unbalanced set of lines is refused', () => {
+    expect(() => assertBalanced([{ account: ACCOUNTS.escrow, amountCents: 1 }])).toThrow('unbalanced');
+  });
+});
+
+describe('cancellation refunds (CONTRACT section 7)', () => {
+  const r = reservation();
+  it.each([
+    ['CARRIER', 'PAID', 5000],
+    ['CARRIER', 'CONFIRMED', 5000],
+    ['SENDER', 'PENDING_PAYMENT', 5000],
+    ['SENDER', 'PAID', 5000],
+    ['SENDER', 'CONFIRMED', 4250],
+  ] as const)('cancelled by %s from %s refunds %i cents', (by, status, expected) => {
+    expect(cancellationRefundCents(r, status, by)).toBe(expected);
+  });
+});
+
+describe('every posting balances (property)', () => {
+  it('for any price split, payment, release and any refund sum to zero and conserve the total', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200_000 }),
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (weightG, pricePerKgCents, rate, refundShare) => {
+          const split = splitPrice(weightG, pricePerKgCents, rate);
+          const r = reservation(split);
+          const refund = Math.round(split.totalAmountCents * refundShare);
+          for (const p of [escrowPayment(r), releaseEscrow(r), refundEscrow(r, refund)]) {
+            expect(p.lines.reduce((s, l) => s + l.amountCents, 0)).toBe(0);
+          }
+          const out = lines(releaseEscrow(r));
+          expect((out['WALLET:USER:2'] ?? 0) + (out.PLATFORM_REVENUE ?? 0)).toBe(split.totalAmountCents);
+        },
+      ),
+    );
+  });
+});
