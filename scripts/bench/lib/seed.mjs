@@ -199,6 +199,7 @@ export async function seed(exec, { scale = 1, passwordHash = benchPasswordHash()
     superAdminId: userCount + 2,
     // Open trips with room left, for booking generators.
     openAnnouncements: announcements.filter((a) => a.capacity - a.reserved >= 5000).slice(0, 2000).map((a) => ({ id: a.id, carrierId: a.carrierId })),
+    routes: [...new Set(announcements.map((a) => `${a.row[1]}|${a.row[3]}`))].slice(0, 100).map((r) => r.split('|')),
     reservationsByStatus: byStatus,
     parties,
   };
