@@ -22,7 +22,7 @@ export function toValidationError(issues: readonly Issue[], raw: unknown, target
   const fieldErrors: FieldError[] = issues.map((issue) => ({
     field: fieldName(issue, target),
     message: issue.message,
-    rejectedValue: valueAt(raw, issue.path) ?? null,
+    rejectedValue: echoable(valueAt(raw, issue.path)) ?? null,
   }));
   const code = errorCodeFor(issues, raw, target);
   return new AppError(code, messageFor(code, target, fieldErrors), {
@@ -74,6 +74,22 @@ function fieldName(issue: Issue, target: string): string {
   const keys = (issue as { keys?: string[] }).keys;
   if (keys?.length) return keys.join(',');
   return target === 'json' ? 'body' : target;
+}
+
+/** Deeper levels of a rejected value are not echoed back: cut there. */
+export const MAX_ECHO_DEPTH = 8;
+
+/**
+ * The rejected value as it can be sent back: a client may post arrays or objects nested
+ * thousands of levels deep (well inside the body limit), and serialising those overflows the
+ * stack and turned a 400 into a 500. Levels below MAX_ECHO_DEPTH are replaced by a marker.
+ * Recursion here is bounded by that depth, never by the input.
+ */
+function echoable(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_ECHO_DEPTH) return '[nested too deeply]';
+  if (Array.isArray(value)) return value.map((item) => echoable(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, echoable(v, depth + 1)]));
 }
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
