@@ -134,10 +134,13 @@ export async function seed(exec, { scale = 1, passwordHash = benchPasswordHash()
     const total = Math.round((weight * a.price) / 1000);
     const commission = Math.round(total * 0.15);
     (byStatus[status] ??= []).length < 3000 && byStatus[status].push(id);
-    if (id <= 5000) parties[id] = [senderId, a.carrierId];
+    const depositCode = String(between(0, 999999)).padStart(6, '0');
+    const deliveryCode = String(between(0, 999999)).padStart(6, '0');
+    // Parties and handover codes of the first reservations, for generators that act as them.
+    if (id <= 5000) parties[id] = [senderId, a.carrierId, depositCode, deliveryCode];
     reservationRows.push([
       `BR-${String(id).padStart(8, '0')}`, a.id, senderId, a.carrierId, status, weight, 'Clothes and books',
-      String(between(0, 999999)).padStart(6, '0'), String(between(0, 999999)).padStart(6, '0'),
+      depositCode, deliveryCode,
       JSON.stringify({ firstName: 'Rita', lastName: `Recipient${id}`, phone: '+221700000000', city: 'Dakar' }),
       randomBytes(24).toString('base64url'), a.price, total, commission, total - commission, 'EUR',
       instant(30 * 60_000), instant(-between(0, 60 * 24 * 60) * 60_000),
