@@ -10,11 +10,11 @@ import { BOOKMARK_HEADER, d1Session, sessionConstraint, sessionDb, type SessionV
 const app = new Hono<{ Bindings: Env; Variables: SessionVariables }>()
   .use(d1Session)
   .post('/categories/:code', async (c) => {
-    const [row] = await sessionDb(c).insert(categories).values({ code: c.req.param('code'), name: 'Session test' }).returning();
+    const [row] = await sessionDb(c.get('d1Session')).insert(categories).values({ code: c.req.param('code'), name: 'Session test' }).returning();
     return c.json(row, 201);
   })
   .get('/categories/:code', async (c) => {
-    const [row] = await sessionDb(c).select().from(categories).where(eq(categories.code, c.req.param('code')));
+    const [row] = await sessionDb(c.get('d1Session')).select().from(categories).where(eq(categories.code, c.req.param('code')));
     return row ? c.json(row) : c.json({ found: false }, 404);
   })
   .get('/nothing', (c) => c.json({ ok: true }));

@@ -1,8 +1,7 @@
 // D1 read replication through the Sessions API: one session per request, anchored at the
 // client's last bookmark so a client always reads its own writes, even from a replica.
-// Not mounted yet: the lead wires `d1Session` into app.ts and makes getDb() use `sessionDb(c)`
+// Not mounted yet: the lead wires `d1Session` into app.ts and makes getDb() use `sessionDb(c.get('d1Session'))`
 // (see docs/SCALING.md). Until then every query goes to the primary, as before.
-import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { drizzle } from 'drizzle-orm/d1';
 import * as schema from './schema';
@@ -52,6 +51,5 @@ export const d1Session = createMiddleware<SessionEnv>(async (c, next) => {
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 });
 
-/** A drizzle client over the request's session (drizzle only calls prepare and batch on it). */
-export const sessionDb = (c: Context<{ Variables: SessionVariables }>) =>
-  drizzle(c.get('d1Session') as unknown as D1Database, { schema });
+/** A drizzle client over the request's session, `sessionDb(c.get('d1Session'))` (drizzle only calls prepare and batch on it). */
+export const sessionDb = (session: D1DatabaseSession) => drizzle(session as unknown as D1Database, { schema });
