@@ -3,5 +3,6 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import('cloudflare:test').D1Migration[];
     FUZZ_RUNS: string;
     FUZZ_MS_PER_OPERATION: string;
+    FUZZ_TOTAL_MS: string;
   }
 }

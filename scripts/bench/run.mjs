@@ -7,7 +7,7 @@
 // BENCH_MAX_SECONDS (whole-run budget, 280), BENCH_ONLY (substring filter on names),
 // BENCH_OUT (report path, docs/BENCHMARKS.md).
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -272,7 +272,10 @@ async function main() {
   });
 
   const report = renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, results, endpointRows, pending, skipped });
-  writeFileSync(SETTINGS.out, report);
+  // Keep the soak's section (scripts/soak/run.mjs writes it) when rewriting the file.
+  const previous = existsSync(SETTINGS.out) ? readFileSync(SETTINGS.out, 'utf8') : '';
+  const soakAt = previous.indexOf('## Soak (npm run soak)');
+  writeFileSync(SETTINGS.out, soakAt === -1 ? report : `${report}\n${previous.slice(soakAt)}`);
   console.log(`\n${report}`);
   log(`wrote ${path.relative(ROOT, SETTINGS.out)}`);
 }

@@ -5,6 +5,8 @@
 // Settings (environment): SOAK_SECONDS (60), SOAK_USERS (50), SOAK_SCALE (data set, 0.2).
 // Actions whose route answers 404/405 ENDPOINT_NOT_FOUND are skipped (features not landed yet);
 // invariant checks whose tables or columns do not exist yet are skipped and listed.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { unstable_readConfig } from 'wrangler';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../../src/lib/jwt.ts';
@@ -283,13 +285,43 @@ async function main() {
   for (const [name, a] of Object.entries(stats.byAction)) console.error(`  ${name}: ${a.requests} requests ${JSON.stringify(a.statuses)}`);
   const passed = checks.filter((c) => c.outcome === 'passed').length;
   const skippedChecks = checks.filter((c) => c.outcome === 'skipped').length;
-  console.log(
+  const summary =
     `soak ${failed ? 'FAILED' : 'OK'}: ${SECONDS} s, ${USERS} users, ${stats.requests} requests (${(stats.requests / SECONDS).toFixed(0)} req/s), ` +
       `${ACTIONS.length - skipped.length}/${ACTIONS.length} actions, statuses ${JSON.stringify(stats.statuses)}, ${stats.serverErrors.length} 5xx, ` +
       `${stats.invalidBodies.length} invalid error bodies, invariants ${passed} passed / ${violated.length} violated / ${skippedChecks} skipped; ` +
-      `${((Date.now() - started) / 1000).toFixed(0)} s in all`,
-  );
+      `${((Date.now() - started) / 1000).toFixed(0)} s in all`;
+  console.log(summary);
+  writeSoakSection({ summary, checks, skipped });
   return failed ? 1 : 0;
+}
+
+/** Replaces the soak section of docs/BENCHMARKS.md (the benchmark keeps it when it rewrites the file). */
+function writeSoakSection({ summary, checks, skipped }) {
+  const file = process.env.SOAK_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md');
+  const lines = [
+    '## Soak (npm run soak)',
+    '',
+    `- Date: ${new Date().toISOString()}; ${os.cpus().length} cores; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `- ${SECONDS} s, ${USERS} simulated users (half senders, half carriers, think time 0-20 ms), data set scale ${SCALE}, ${HOT_TRIPS} small trips (${HOT_CAPACITY_G / 1000} kg) everyone books`,
+    '',
+    '```',
+    summary,
+    '```',
+    '',
+    '| action | requests | statuses |',
+    '|---|---|---|',
+    ...Object.entries(stats.byAction).map(([name, a]) => `| ${name} | ${a.requests} | ${Object.entries(a.statuses).map(([k, n]) => `${k}: ${n}`).join(', ')} |`),
+    ...skipped.map((a) => `| ${a.name} | not run: route not in this build | |`),
+    '',
+    '| invariant | outcome |',
+    '|---|---|',
+    ...checks.map((c) => `| ${c.name} | ${c.outcome}${c.detail ? ` (${c.detail.replaceAll('|', '/')})` : ''} |`),
+    '',
+  ];
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n\n';
+  const start = current.indexOf('## Soak (npm run soak)');
+  const before = start === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, start);
+  writeFileSync(file, `${before}${lines.join('\n')}`);
 }
 
 let code = 1;
