@@ -2,7 +2,8 @@
 // (served as `npm run bench` serves it), then invariant checks through SQL on its D1. Prints one
 // summary line; exits non-zero on any violation.
 //
-// Settings (environment): SOAK_SECONDS (60), SOAK_USERS (50), SOAK_SCALE (data set, 0.2).
+// Settings (environment): SOAK_SECONDS (60), SOAK_USERS (50), SOAK_SCALE (data set, 0.2),
+// SOAK_OUT (report, docs/BENCHMARKS.md), SOAK_INJECT_VIOLATION=1 (self-test: must exit 1).
 // Actions whose route answers 404/405 ENDPOINT_NOT_FOUND are skipped (features not landed yet);
 // invariant checks whose tables or columns do not exist yet are skipped and listed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -274,6 +275,10 @@ async function main() {
     }
   });
   await Promise.all(loops);
+  if (process.env.SOAK_INJECT_VIOLATION) {
+    // Self-test of the checks: overbook one trip behind the API's back; the run must fail.
+    await exec([{ sql: 'UPDATE announcements SET reserved_weight_g = total_weight_g + 1 WHERE id = 1', params: [] }]);
+  }
   const checks = await runChecks(service.db);
 
   const violated = checks.filter((c) => c.outcome === 'violated');
