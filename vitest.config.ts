@@ -35,6 +35,10 @@ export default defineConfig(async () => {
             GOOGLE_CLIENT_IDS: 'test-google-client',
             APPLE_CLIENT_IDS: 'test.apple.client',
             DEMO_PASSWORD: '',
+            // Fuzz budget (test/fuzz.test.ts): small in `npm test`, larger through `npm run fuzz`.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? '',
+            FUZZ_MS_PER_OPERATION: process.env.FUZZ_MS_PER_OPERATION ?? '',
+            FUZZ_TOTAL_MS: process.env.FUZZ_TOTAL_MS ?? '',
           },
         },
       }),

@@ -84,7 +84,23 @@ const isSecretField = (path: readonly PropertyKey[]) => path.some((key) => typeo
 function rejectedValue(raw: unknown, path: readonly PropertyKey[]): unknown {
   const value = valueAt(raw, path);
   if (value === undefined) return null;
-  return isSecretField(path) ? REDACTED : value;
+  return isSecretField(path) ? REDACTED : echoable(value);
+}
+
+/** Deeper levels of a rejected value are not echoed back: cut there. */
+export const MAX_ECHO_DEPTH = 8;
+
+/**
+ * The rejected value as it can be sent back: a client may post arrays or objects nested
+ * thousands of levels deep (well inside the body limit), and serialising those overflows the
+ * stack and turned a 400 into a 500. Levels below MAX_ECHO_DEPTH are replaced by a marker.
+ * Recursion here is bounded by that depth, never by the input.
+ */
+function echoable(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_ECHO_DEPTH) return '[nested too deeply]';
+  if (Array.isArray(value)) return value.map((item) => echoable(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, echoable(v, depth + 1)]));
 }
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {

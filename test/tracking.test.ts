@@ -230,7 +230,7 @@ describe('live feed', () => {
     const plain = await get(`/v1/api/tracking/${reservation.id}/live`, { token: other.sender.token });
     expect(plain.status).toBe(403);
     const plainOwn = await get(`/v1/api/tracking/${reservation.id}/live?token=${reservation.recipientToken}`);
-    expect(plainOwn.status).toBe(426);
+    expect(plainOwn.status).toBe(400);
     expect(plainOwn.body).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
   });
 });

@@ -86,12 +86,13 @@ export const recipientPageRouter = createRouter().openapi(
     tags: ['Handover'],
     summary: "Recipient's page (HTML, no account): parcel status, last position, delivery QR",
     security: [],
-    request: { params: RecipientTokenParams },
+    // Any path segment is accepted: a browser gets the 404 page, never a JSON validation error.
+    request: { params: z.object({ recipientToken: z.string().openapi({ param: { name: 'recipientToken', in: 'path' } }) }) },
     responses: { 200: htmlResponse('The recipient page'), 404: htmlResponse('Unknown or revoked link') },
   }),
   async (c) => {
     const token = c.req.valid('param').recipientToken;
-    const view = await recipientView(c.env, token);
+    const view = RecipientTokenParams.safeParse({ recipientToken: token }).success ? await recipientView(c.env, token) : null;
     c.header('Cache-Control', 'no-store');
     if (!view) return c.html(notFoundPage, 404);
     return c.html(page(token, view), 200);

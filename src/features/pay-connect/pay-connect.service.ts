@@ -140,8 +140,16 @@ export function canReceive(account: PayoutAccountRow | null) {
 
 export const canReceivePayments = async (env: Env, owner: Owner) => canReceive(await findPayoutAccount(env, owner));
 
+async function knownAccount(env: Env, accountId: string) {
+  const [account] = await getDb(env).select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
+  if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+  return account;
+}
+
 /** The return page: the provider sends the browser back here; re-read the account. */
 export async function refreshFromProvider(env: Env, accountId: string) {
+  // Only accounts we created are looked up: an arbitrary id never reaches the provider.
+  await knownAccount(env, accountId);
   try {
     return await syncConnectedAccount(env, await getPaymentProvider(env).retrieveAccount(accountId));
   } catch (err) {
@@ -151,8 +159,7 @@ export async function refreshFromProvider(env: Env, accountId: string) {
 
 /** The refresh page: the link expired or was used; make a new one. */
 export async function newOnboardingLink(env: Env, accountId: string) {
-  const [account] = await getDb(env).select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
-  if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+  await knownAccount(env, accountId);
   try {
     return await getPaymentProvider(env).createAccountLink(accountId, refreshUrl(env, accountId), returnUrl(env, accountId));
   } catch (err) {

@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
-import { AppError, ErrorResponseSchema } from '../../errors';
+import { AppError } from '../../errors';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { pathId, toValidationError } from '../../validation';
@@ -109,13 +109,12 @@ export const trackingRouter = createRouter()
       description:
         'Send `Upgrade: websocket`. The server first sends `{"type":"snapshot","lastPosition":...}`, then ' +
         '`{"type":"position","position":{...}}` for every new point. Text "ping" is answered "pong". ' +
-        'Without the upgrade header: 426.',
+        'Without the upgrade header: 400 INVALID_ARGUMENT (CONTRACT section 2 has no 426).',
       security: [...bearerSecurity, {}],
       middleware: [bearerUnlessRecipientToken] as const,
       request: { params: Params, query: LiveQuery },
       responses: {
         101: { description: 'Switching protocols: the live feed' },
-        426: { description: 'Upgrade required (INVALID_ARGUMENT)', content: { 'application/json': { schema: ErrorResponseSchema } } },
         ...authErrorResponses(404),
       },
     }),
@@ -125,7 +124,6 @@ export const trackingRouter = createRouter()
       await assertLiveAccess(c.env, id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
       if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
         throw new AppError('INVALID_ARGUMENT', 'This endpoint needs a WebSocket upgrade', {
-          status: 426,
           headers: { Upgrade: 'websocket' },
           suggestions: ['Open it with a WebSocket client'],
         });

@@ -1,0 +1,165 @@
+// The one table the benchmark reads: the primitives measured alone, and the API endpoints with
+// the primitives each needs. When a feature lands, its endpoint is already declared here; an
+// endpoint whose route answers 404/405 ENDPOINT_NOT_FOUND at run time is reported as pending.
+//
+// An endpoint:
+//   name        'METHOD /path' as in the OpenAPI document
+//   primitives  names from PRIMITIVES, one per use (two KV gets = 'kv_get' twice)
+//   request     (ctx, i) => { method, path, headers?, body? }: the i-th request; runs in the load
+//               process, so it may only use `ctx` (plain JSON built by the harness)
+//   prepare     optional async (ctx, api) => JSON, run by the harness before the measured run
+//               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
+//               `pool` array in it bounds the run to that many requests
+//   expect      statuses that count as success (others are reported as errors)
+
+const pickOf = (list, i) => list[i % list.length];
+const bearer = (token) => ({ Authorization: `Bearer ${token}` });
+const json = (token) => ({ 'Content-Type': 'application/json', ...(token ? bearer(token) : {}) });
+
+/** Primitive routes of scripts/bench/primitives-worker.ts. `bare` is the baseline of every ratio. */
+export const PRIMITIVES = {
+  bare: { label: 'bare Hono route', method: 'GET', path: '/bare' },
+  d1_read: { label: 'D1 read by primary key (drizzle)', method: 'GET', path: '/d1/read' },
+  d1_page: { label: 'D1 page of 20 + COUNT (one batch)', method: 'GET', path: '/d1/page' },
+  d1_batch: { label: 'D1 batch: insert + update', method: 'POST', path: '/d1/batch' },
+  kv_get: { label: 'KV get', method: 'GET', path: '/kv/get' },
+  r2_head: { label: 'R2 head', method: 'GET', path: '/r2/head' },
+  do_call: { label: 'Durable Object RPC (storage increment)', method: 'GET', path: '/do/call' },
+  jwt_verify: { label: 'JWT HS256 verify (src/lib/jwt.ts)', method: 'GET', path: '/jwt/verify' },
+  jwt_sign: { label: 'JWT HS256 sign (src/lib/jwt.ts)', method: 'GET', path: '/jwt/sign' },
+  pbkdf2: { label: 'PBKDF2-SHA256 100,000 iterations (src/lib/password.ts)', method: 'GET', path: '/pbkdf2' },
+};
+
+/** requireAuth: verify the bearer token, then two KV reads (blacklist and per-user cut-off). */
+const AUTH = ['jwt_verify', 'kv_get', 'kv_get'];
+
+export const ENDPOINTS = [
+  {
+    name: 'GET /v1/api/{unknown}',
+    note: 'app floor: the full middleware stack, then 404 ENDPOINT_NOT_FOUND; no I/O',
+    primitives: [],
+    expect: [404],
+    request: (_ctx, i) => ({ method: 'GET', path: `/v1/api/bench-floor-${i % 10}` }),
+  },
+  {
+    name: 'GET /v1/api/health',
+    primitives: ['d1_read', 'kv_get', 'r2_head'],
+    request: () => ({ method: 'GET', path: '/v1/api/health' }),
+  },
+  {
+    name: 'GET /v1/api/reviews/customers',
+    primitives: ['d1_page'],
+    request: (_ctx, i) => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${i % 5}` }),
+  },
+  {
+    name: 'GET /v1/api/users/{id}/reviews',
+    note: 'page + count + two indexed reads in one batch',
+    primitives: ['d1_page'],
+    request: (ctx, i) => ({ method: 'GET', path: `/v1/api/users/${1 + ((i * 7919) % ctx.carriers)}/reviews` }),
+  },
+  // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
+  {
+    name: 'POST /v1/api/auth/login',
+    note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
+    primitives: ['d1_read', 'pbkdf2', 'jwt_sign', 'jwt_sign', 'd1_batch'],
+    request: (ctx, i) => {
+      const userId = 1 + ((i * 104729) % ctx.userCount);
+      return {
+        method: 'POST',
+        path: '/v1/api/auth/login',
+        headers: { ...json(), 'CF-Connecting-IP': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+        body: { email: `user${userId}@bench.local`, password: ctx.password },
+      };
+    },
+  },
+  {
+    name: 'GET /v1/api/annonces',
+    note: 'search by route, departure date order',
+    primitives: ['d1_page'],
+    request: (ctx, i) => {
+      const [from, to] = pickOf(ctx.routes, i);
+      return { method: 'GET', path: `/v1/api/annonces?departureCity=${from}&arrivalCity=${to}&sort=departureDate,asc` };
+    },
+  },
+  {
+    name: 'GET /v1/api/bookings/as-carrier',
+    primitives: [...AUTH, 'd1_page'],
+    request: (ctx, i) => ({ method: 'GET', path: '/v1/api/bookings/as-carrier', headers: bearer(pickOf(ctx.carrierTokens, i).token) }),
+  },
+  {
+    name: 'GET /v1/api/bookings/{id}',
+    primitives: [...AUTH, 'd1_read'],
+    request: (ctx, i) => {
+      const r = pickOf(ctx.reservations, i);
+      return { method: 'GET', path: `/v1/api/bookings/${r.id}`, headers: bearer(r.senderToken) };
+    },
+  },
+  {
+    name: 'POST /v1/api/bookings',
+    note: 'one conditional capacity update + inserts in one batch',
+    primitives: [...AUTH, 'd1_read', 'd1_batch'],
+    expect: [201],
+    request: (ctx, i) => {
+      const a = pickOf(ctx.openAnnouncements, i);
+      const sender = pickOf(ctx.senderTokens, i);
+      return {
+        method: 'POST',
+        path: '/v1/api/bookings',
+        headers: json(sender.token),
+        body: {
+          announcementId: a.id,
+          reservedWeight: 0.1,
+          contentInfo: 'Books',
+          items: [{ name: 'Books', reservedQuantity: 1, weight: 0.1 }],
+          recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', email: 'rita@example.com', city: 'Dakar' },
+        },
+      };
+    },
+  },
+  {
+    name: 'POST /v1/api/qrcode/process/depot',
+    note: 'payloads are single-use: fetched by each sender just before the run',
+    primitives: [...AUTH, 'do_call', 'd1_read', 'd1_batch'],
+    async prepare(ctx, api) {
+      const pool = [];
+      for (const r of ctx.confirmedReservations.slice(0, ctx.poolSize)) {
+        const res = await api(`/v1/api/bookings/${r.id}/qrcode/deposit`, { headers: bearer(r.senderToken) });
+        if (res.status !== 200) continue;
+        pool.push({ payload: (await res.json()).payload, carrierToken: r.carrierToken });
+      }
+      return { pool };
+    },
+    request: (ctx, i) => {
+      const p = ctx.prepared.pool[i % ctx.prepared.pool.length];
+      return { method: 'POST', path: '/v1/api/qrcode/process/depot', headers: json(p.carrierToken), body: { payload: p.payload } };
+    },
+  },
+  {
+    name: 'POST /v1/api/tracking/{reservationId}/positions',
+    note: 'tracking ingest: one point per request into the reservation Durable Object',
+    primitives: [...AUTH, 'd1_read', 'do_call'],
+    expect: [200, 201, 202],
+    request: (ctx, i) => {
+      const r = pickOf(ctx.inTransitReservations, i);
+      return {
+        method: 'POST',
+        path: `/v1/api/tracking/${r.id}/positions`,
+        headers: json(r.carrierToken),
+        body: { lat: 14.69 + (i % 100) / 1000, lng: -17.44, accuracy: 10, recordedAt: new Date().toISOString() },
+      };
+    },
+  },
+  {
+    name: 'GET /v1/api/notifications',
+    primitives: [...AUTH, 'd1_page'],
+    request: (ctx, i) => ({ method: 'GET', path: '/v1/api/notifications', headers: bearer(pickOf(ctx.userTokens, i).token) }),
+  },
+];
+
+export function findDefinition(kind, name) {
+  if (kind === 'primitive') {
+    const p = PRIMITIVES[name];
+    return { name, expect: [200], request: () => ({ method: p.method, path: p.path }) };
+  }
+  return ENDPOINTS.find((e) => e.name === name);
+}

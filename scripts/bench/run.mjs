@@ -1,0 +1,357 @@
+// `npm run bench`: builds the production bundle, serves it with Miniflare directly, seeds a
+// realistic data set, and measures every declared endpoint and primitive from a second process,
+// each run preceded by a bare baseline run. Writes docs/BENCHMARKS.md.
+//
+// Settings (environment): BENCH_SECONDS (throughput run, default 4), BENCH_LATENCY_SECONDS (1.5),
+// BENCH_CONNECTIONS (10), BENCH_ROUNDS (1), BENCH_SCALE (data set size, 1 = 5,000 users),
+// BENCH_MAX_SECONDS (whole-run budget, 280), BENCH_ONLY (substring filter on names),
+// BENCH_OUT (report path, docs/BENCHMARKS.md).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { unstable_readConfig } from 'wrangler';
+import { signToken, ACCESS_TOKEN_TTL_SECONDS } from '../../src/lib/jwt.ts';
+import { ENDPOINTS, PRIMITIVES } from './endpoints.mjs';
+import { BENCH_JWT_KEYS, ROOT, bundleSize, cleanupAll, hardDeadline, onCleanup, startService } from './lib/serve.mjs';
+import { BENCH_PASSWORD, benchPasswordHash, seed, sqlBatcher } from './lib/seed.mjs';
+
+const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
+const SETTINGS = {
+  seconds: num('BENCH_SECONDS', 4),
+  latencySeconds: num('BENCH_LATENCY_SECONDS', 1.5),
+  connections: num('BENCH_CONNECTIONS', 10),
+  rounds: num('BENCH_ROUNDS', 1),
+  scale: num('BENCH_SCALE', 1),
+  maxSeconds: num('BENCH_MAX_SECONDS', 280),
+  only: process.env.BENCH_ONLY ?? '',
+  out: process.env.BENCH_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md'),
+};
+const T0 = Date.now();
+const elapsed = () => (Date.now() - T0) / 1000;
+const log = (...args) => console.log(`[${elapsed().toFixed(0).padStart(3)} s]`, ...args);
+hardDeadline(SETTINGS.maxSeconds + 60, 'npm run bench');
+
+const TARGET_RATIO = 1.25;
+const TARGET_GZIP_KIB = 500;
+
+// ---------------------------------------------------------------------------------------------
+// The load process
+
+function startLoadProcess() {
+  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/bench/load.mjs')], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, CLK_TCK: String(ticks) },
+  });
+  onCleanup(() => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+  });
+  const waiting = new Map();
+  let next = 0;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const msg = JSON.parse(line);
+    waiting.get(msg.id)?.(msg);
+    waiting.delete(msg.id);
+  });
+  child.on('exit', (code) => {
+    for (const resolve of waiting.values()) resolve({ error: `load process exited (${code})` });
+  });
+  return {
+    pid: child.pid,
+    run(job) {
+      const id = ++next;
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ id, ...job })}\n`);
+      });
+    },
+    stop() {
+      child.stdin.end();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context: tokens minted with the same JWT_KEYS the served worker verifies with
+
+async function buildContext(dataset) {
+  const cfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
+  const jwt = { JWT_KEYS: BENCH_JWT_KEYS, JWT_ISSUER: cfg.vars.JWT_ISSUER, JWT_AUDIENCE: cfg.vars.JWT_AUDIENCE };
+  const cache = new Map();
+  const token = async (userId, roles = userId <= dataset.carriers ? ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'] : ['ROLE_CLIENT']) => {
+    if (!cache.has(userId)) cache.set(userId, (await signToken(jwt, { sub: String(userId), typ: 'access', roles }, ACCESS_TOKEN_TTL_SECONDS)).token);
+    return cache.get(userId);
+  };
+  const withTokens = async (ids) =>
+    Promise.all(
+      ids
+        .filter((id) => dataset.parties[id])
+        .slice(0, 300)
+        .map(async (id) => {
+          const [senderId, carrierId] = dataset.parties[id];
+          return { id, senderId, carrierId, senderToken: await token(senderId), carrierToken: await token(carrierId) };
+        }),
+    );
+  const spread = (n, max, offset = 0) => Array.from({ length: n }, (_, k) => offset + 1 + ((k * 7919) % max));
+  const s = dataset.reservationsByStatus;
+  return {
+    password: dataset.password,
+    userCount: dataset.userCount,
+    carriers: dataset.carriers,
+    poolSize: Math.min(3000, Math.max(200, Math.round(SETTINGS.seconds * 400))),
+    routes: dataset.routes,
+    openAnnouncements: dataset.openAnnouncements,
+    carrierTokens: await Promise.all(spread(200, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
+    senderTokens: await Promise.all(spread(200, dataset.userCount - dataset.carriers, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
+    userTokens: await Promise.all(spread(300, dataset.userCount).map(async (id) => ({ id, token: await token(id) }))),
+    reservations: await withTokens(Object.keys(dataset.parties).map(Number).filter((_, k) => k % 13 === 0)),
+    confirmedReservations: await withTokens(s.CONFIRMED ?? []),
+    inTransitReservations: await withTokens([...(s.DEPOSITED ?? []), ...(s.IN_TRANSIT ?? [])]),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Machine and versions
+
+function machine() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const model = cpuinfo.match(/model name\s*:\s*(.*)/)?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  const memKb = Number(readFileSync('/proc/meminfo', 'utf8').match(/MemTotal:\s*(\d+)/)?.[1] ?? 0);
+  return {
+    nproc: Number(spawnSync('nproc', { encoding: 'utf8' }).stdout.trim()) || os.cpus().length,
+    cpu: model,
+    memoryGiB: (memKb / 1024 / 1024).toFixed(1),
+    kernel: os.release(),
+    loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+  };
+}
+
+function versions() {
+  const v = (pkg) => {
+    try {
+      return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+    } catch {
+      return 'n/a';
+    }
+  };
+  return { node: process.versions.node, wrangler: v('wrangler'), workerd: v('workerd'), miniflare: v('miniflare'), autocannon: v('autocannon'), hono: v('hono'), 'drizzle-orm': v('drizzle-orm'), zod: v('zod') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null && x !== undefined && Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
+
+async function main() {
+  const m = machine();
+  log(`machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGiB} GiB, load ${m.loadAverage}`);
+  log('building the minified bundle for its size');
+  const size = bundleSize(path.join(ROOT, 'wrangler.toml'), path.join(ROOT, '.wrangler/bench-build/api-min'));
+  log(`bundle: ${size.rawKiB.toFixed(0)} KiB raw, ${size.gzipKiB.toFixed(0)} KiB gzip`);
+
+  const scaleUsers = Math.round(5000 * SETTINGS.scale);
+  const passwordHash = benchPasswordHash();
+  const service = await startService({
+    stateName: 'bench',
+    log,
+    extraEnv: { BENCH_USERS: scaleUsers, BENCH_PASSWORD, BENCH_PASSWORD_HASH: passwordHash },
+  });
+  const dataset = await seed(sqlBatcher(service.primitivesUrl), { scale: SETTINGS.scale, passwordHash, log });
+  const ctx = await buildContext(dataset);
+  const api = (p, init) => fetch(new URL(p, service.apiUrl), init);
+
+  const load = startLoadProcess();
+  await load.run({ type: 'context', ctx });
+
+  // Which declared endpoints exist in this build?
+  const endpoints = [];
+  const pending = [];
+  for (const e of ENDPOINTS) {
+    if (SETTINGS.only && !e.name.includes(SETTINGS.only)) continue;
+    const r = e.request({ ...ctx, prepared: { pool: [{}] } }, 0);
+    let res;
+    try {
+      res = await api(r.path, { method: r.method, headers: { ...(r.body ? { 'Content-Type': 'application/json' } : {}), ...r.headers }, body: r.body ? JSON.stringify(r.body) : undefined });
+    } catch (err) {
+      throw new Error(`probe of ${e.name} failed: ${err.message}`);
+    }
+    const body = res.headers.get('content-type')?.includes('json') ? await res.json().catch(() => ({})) : {};
+    const routeMissing = (res.status === 404 || res.status === 405) && body.errorCode === 'ENDPOINT_NOT_FOUND' && !(e.expect ?? [200]).includes(404);
+    (routeMissing ? pending : endpoints).push(e);
+  }
+  log(`endpoints: ${endpoints.length} measured, ${pending.length} pending (${pending.map((e) => e.name).join(', ') || 'none'})`);
+
+  const primitiveNames = Object.keys(PRIMITIVES).filter((p) => p !== 'bare' && (!SETTINGS.only || p.includes(SETTINGS.only) || endpoints.some((e) => e.primitives.includes(p))));
+  const targets = [
+    ...primitiveNames.map((name) => ({ kind: 'primitive', name, origin: service.primitivesUrl.origin, expect: [200] })),
+    ...endpoints.map((e) => ({ kind: 'endpoint', name: e.name, origin: service.apiUrl.origin, expect: e.expect ?? [200], def: e })),
+  ];
+
+  const base = { workerdPid: service.workerdPid, connections: SETTINGS.connections };
+  const bareJob = { type: 'throughput', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, expect: [200], seconds: SETTINGS.seconds, ...base };
+  const results = new Map(targets.map((t) => [t.name, { ...t, runs: [], latency: [] }]));
+  const bareRuns = [];
+  const bareLatency = [];
+
+  // Warm every route (JIT, D1 page cache, Durable Object start) before measuring.
+  await load.run({ type: 'latency', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, seconds: 0.3 });
+  for (const t of targets) if (!t.def?.prepare) await load.run({ type: 'latency', kind: t.kind, name: t.name, origin: t.origin, seconds: 0.3, maxRequests: 50 });
+  bareLatency.push(await load.run({ type: 'latency', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, seconds: SETTINGS.latencySeconds }));
+
+  const pairSeconds = 2 * SETTINGS.seconds + SETTINGS.latencySeconds + 1;
+  const skipped = new Set();
+  for (let round = 1; round <= SETTINGS.rounds; round++) {
+    for (const t of targets) {
+      if (elapsed() + pairSeconds > SETTINGS.maxSeconds) {
+        skipped.add(t.name);
+        continue;
+      }
+      const r = results.get(t.name);
+      let prepared = {};
+      if (t.def?.prepare) {
+        prepared = await t.def.prepare(ctx, api);
+        await load.run({ type: 'context', ctx: { ...ctx, prepared } });
+      }
+      const pool = prepared.pool?.length;
+      if (pool === 0) {
+        r.note = 'prepare produced no inputs';
+        continue;
+      }
+      const latencyBudget = pool ? Math.min(100, Math.floor(pool / 5)) : undefined;
+      const baseline = await load.run(bareJob);
+      const run = await load.run({ type: 'throughput', kind: t.kind, name: t.name, origin: t.origin, expect: t.expect, seconds: SETTINGS.seconds, ...(pool ? { amount: pool - latencyBudget, startIndex: latencyBudget } : {}), ...base });
+      const lat = await load.run({ type: 'latency', kind: t.kind, name: t.name, origin: t.origin, seconds: SETTINGS.latencySeconds, ...(pool ? { maxRequests: latencyBudget } : {}) });
+      for (const x of [baseline, run, lat]) if (x.error) throw new Error(`${t.name}: ${x.error}`);
+      bareRuns.push(baseline);
+      r.runs.push({ ...run, baselineRps: baseline.rps, ratio: run.rps / baseline.rps });
+      r.latency.push(lat);
+      log(`${t.name.padEnd(48)} ${run.rps.toFixed(0).padStart(6)} req/s (bare ${baseline.rps.toFixed(0)}), ${run.cpuMsPerRequest?.toFixed(3)} ms CPU/req, p50 ${lat.p50?.toFixed(2)} ms, statuses ${JSON.stringify(run.statusCounts)}`);
+      if (pool) await load.run({ type: 'context', ctx });
+    }
+  }
+  load.stop();
+
+  // ---- aggregate ----
+  const bare = {
+    rps: median(bareRuns.map((b) => b.rps)),
+    cpu: median(bareRuns.map((b) => b.cpuMsPerRequest)),
+    p50: median(bareLatency.map((l) => l.p50)),
+    p99: median(bareLatency.map((l) => l.p99)),
+  };
+  const summary = (r) => {
+    const completed = r.runs.reduce((a, x) => a + x.completed, 0);
+    const ok = r.runs.reduce((a, x) => a + x.ok, 0);
+    const statuses = {};
+    for (const x of r.runs) for (const [s, n] of Object.entries(x.statusCounts)) statuses[s] = (statuses[s] ?? 0) + n;
+    return {
+      rps: median(r.runs.map((x) => x.rps)),
+      ratio: median(r.runs.map((x) => x.ratio)),
+      cpu: median(r.runs.map((x) => x.cpuMsPerRequest)),
+      p50: median(r.latency.map((x) => x.p50)),
+      p99: median(r.latency.map((x) => x.p99)),
+      okShare: completed ? ok / completed : null,
+      statuses,
+    };
+  };
+  const primitiveCost = { bare: { ...bare, marginal: 0 } };
+  for (const name of primitiveNames) {
+    const s = summary(results.get(name));
+    primitiveCost[name] = { ...s, marginal: s.cpu !== null && bare.cpu !== null ? Math.max(0, s.cpu - bare.cpu) : null };
+  }
+  const endpointRows = endpoints.map((e) => {
+    const s = summary(results.get(e.name));
+    const marginals = e.primitives.map((p) => primitiveCost[p]?.marginal);
+    const budget = marginals.some((x) => x === null || x === undefined) || bare.cpu === null ? null : bare.cpu + marginals.reduce((a, b) => a + b, 0);
+    return { e, s, budget, cpuRatio: budget && s.cpu !== null ? s.cpu / budget : null, skipped: skipped.has(e.name) };
+  });
+
+  const report = renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, results, endpointRows, pending, skipped });
+  // Keep the soak's section (scripts/soak/run.mjs writes it) when rewriting the file.
+  const previous = existsSync(SETTINGS.out) ? readFileSync(SETTINGS.out, 'utf8') : '';
+  const soakAt = previous.indexOf('## Soak (npm run soak)');
+  writeFileSync(SETTINGS.out, soakAt === -1 ? report : `${report}\n${previous.slice(soakAt)}`);
+  console.log(`\n${report}`);
+  log(`wrote ${path.relative(ROOT, SETTINGS.out)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const f = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
+
+function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, endpointRows, pending, skipped }) {
+  const v = versions();
+  const lines = [];
+  lines.push('# Benchmarks');
+  lines.push('');
+  lines.push('Generated by `npm run bench` (scripts/bench/). Method: /work/shared/PERFORMANCE.md, summarised below. Do not edit by hand: re-run the benchmark.');
+  lines.push('');
+  lines.push(`- Date: ${new Date().toISOString()}`);
+  lines.push(`- Machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGiB} GiB memory, Linux ${m.kernel}; load average at start ${m.loadAverage}`);
+  lines.push(`- Versions: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`);
+  lines.push(`- Settings: ${SETTINGS.seconds} s per throughput run with ${SETTINGS.connections} connections, ${SETTINGS.latencySeconds} s closed-loop latency per route, ${SETTINGS.rounds} round(s); total ${elapsed().toFixed(0)} s`);
+  lines.push(`- Data set: ${Object.entries(dataset.counts).map(([k, x]) => `${x} ${k}`).join(', ')}`);
+  lines.push('');
+  lines.push('## Bundle');
+  lines.push('');
+  lines.push(`\`wrangler deploy --dry-run --minify\`: ${f(size.rawKiB, 0)} KiB raw, **${f(size.gzipKiB, 0)} KiB gzip** (target at most ${TARGET_GZIP_KIB} KiB gzip: ${size.gzipKiB <= TARGET_GZIP_KIB ? 'holds' : 'DOES NOT HOLD'}).`);
+  lines.push('');
+  lines.push('## Primitives (scripts/bench/primitives-worker.ts, same workerd, same D1)');
+  lines.push('');
+  lines.push('| primitive | req/s | ratio to bare | CPU ms/req | marginal CPU ms/req | p50 ms | p99 ms |');
+  lines.push('|---|---|---|---|---|---|---|');
+  lines.push(`| ${PRIMITIVES.bare.label} | ${f(bare.rps, 0)} | 1 | ${f(bare.cpu, 3)} | 0 | ${f(bare.p50)} | ${f(bare.p99)} |`);
+  for (const name of primitiveNames) {
+    const p = primitiveCost[name];
+    lines.push(`| ${PRIMITIVES[name].label} | ${f(p.rps, 0)} | ${f(p.ratio)} | ${f(p.cpu, 3)} | ${f(p.marginal, 3)} | ${f(p.p50)} | ${f(p.p99)} |${skipped.has(name) ? ' not run (time budget) |' : ''}`);
+  }
+  lines.push('');
+  lines.push('## Endpoints');
+  lines.push('');
+  lines.push(`CPU budget = bare route + the marginal cost of each primitive the endpoint needs; target: CPU/request at most ${TARGET_RATIO}x the budget.`);
+  lines.push('');
+  lines.push('| endpoint | primitives | req/s | ratio to bare | p50 ms | p99 ms | CPU ms/req | budget ms | CPU / budget | expected statuses |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  for (const { e, s, budget, cpuRatio, skipped: wasSkipped } of endpointRows) {
+    if (wasSkipped) {
+      lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | not run (time budget) | | | | | | | |`);
+      continue;
+    }
+    // An endpoint without primitives is a reference row (the app's own stack), not a target.
+    const reference = e.primitives.length === 0;
+    const verdict = reference || cpuRatio === null ? '' : cpuRatio <= TARGET_RATIO ? '' : ' (over target)';
+    const statuses = Object.entries(s.statuses).map(([k, n]) => `${k}: ${n}`).join(', ');
+    const okNote = s.okShare !== null && s.okShare < 0.95 ? ` **only ${(s.okShare * 100).toFixed(0)}% expected** (${statuses})` : ` ${statuses}`;
+    lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${verdict}`} |${okNote} |`);
+  }
+  lines.push('');
+  if (pending.length) {
+    lines.push('## Pending endpoints (declared, route not in this build)');
+    lines.push('');
+    lines.push('Declared in scripts/bench/endpoints.mjs with their primitives; measured automatically once their route answers anything but 404/405 `ENDPOINT_NOT_FOUND`.');
+    lines.push('');
+    for (const e of pending) lines.push(`- \`${e.name}\`: ${e.primitives.join(' + ')}${e.note ? ` (${e.note})` : ''}`);
+    lines.push('');
+  }
+  lines.push('## Method');
+  lines.push('');
+  lines.push('- Production bundle from `wrangler deploy --dry-run --outdir`, served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per run; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement).');
+  lines.push('- Load from a second process (scripts/bench/load.mjs): autocannon, bounded in time (and in requests for single-use inputs); every measured run is preceded by a run of the bare route, and its req/s is reported as a ratio to that run.');
+  lines.push('- CPU per request = workerd utime+stime delta (/proc/<pid>/stat) over the requests of the run. The primitives worker runs in the same workerd, so its costs include the local D1/KV/DO simulators exactly as the endpoints do.');
+  lines.push('- Latency: one connection, closed loop, timed with process.hrtime (autocannon rounds to whole milliseconds).');
+  lines.push('- The machine is shared (2 cores, other engineers building and testing): absolute figures are noisy (+-15-30 %); ratios and CPU per request carry. Do not tune on one run.');
+  lines.push('');
+  return `${lines.join('\n')}\n`;
+}
+
+try {
+  await main();
+} finally {
+  await cleanupAll();
+}
