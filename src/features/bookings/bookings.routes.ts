@@ -11,7 +11,7 @@ import { requireAuth, requireRole } from '../../middleware/auth';
 import { idempotency, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
 import { loadWalletFigures } from '../users/user-summary';
-import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
+import { AdminReservationSchema, ReservationSchema, reservationDtoOf, toAdminReservationDto, toReservationDto } from './bookings.dto';
 import {
   acceptReservation,
   assertCanRead,
@@ -211,20 +211,20 @@ export const bookingsRouter = createRouter()
     const auth = c.get('auth');
     const db = getDb(c.env);
     const updated = await acceptReservation(db, auth, c.req.valid('param').id);
-    return c.json(toReservationDto(await getReservationView(db, updated.id), auth.id), 200);
+    return c.json(await reservationDtoOf(db, updated.id, auth.id), 200);
   })
   .openapi(actionRoute('reject', 'Carrier rejects a paid booking (PAID to REJECTED); the payment is released'), async (c) => {
     const auth = c.get('auth');
     const db = getDb(c.env);
     const updated = await rejectReservation(db, c.env, auth, c.req.valid('param').id);
-    return c.json(toReservationDto(await getReservationView(db, updated.id), auth.id), 200);
+    return c.json(await reservationDtoOf(db, updated.id, auth.id), 200);
   })
   .openapi(cancelRoute, async (c) => {
     const auth = c.get('auth');
     const db = getDb(c.env);
     const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
     const updated = await cancelReservation(db, c.env, auth, c.req.valid('param').id, body.reason ?? null);
-    return c.json(toReservationDto(await getReservationView(db, updated.id), auth.id), 200);
+    return c.json(await reservationDtoOf(db, updated.id, auth.id), 200);
   })
   .openapi(
     createRoute({

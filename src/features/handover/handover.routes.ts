@@ -16,7 +16,7 @@ import {
   RecipientViewSchema,
 } from './handover.schemas';
 import { depositQr, processCode, processQr, recipientView } from './handover.service';
-import { HandoverReservationSchema, toReservationJson } from './reservation-json';
+import { ReservationSchema, reservationDtoOf } from '../bookings/bookings.dto';
 
 const tags = ['Handover'];
 const handoverErrors = authErrorResponses(404, 409, 429);
@@ -48,12 +48,12 @@ export const handoverRouter = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: jsonBody(QrScanSchema) },
-      responses: { 200: jsonContent(HandoverReservationSchema, 'The deposited Reservation'), ...handoverErrors },
+      responses: { 200: jsonContent(ReservationSchema, 'The deposited Reservation'), ...handoverErrors },
     }),
     async (c) => {
       const auth = c.get('auth');
       const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DEPOSIT');
-      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
     },
   )
   .openapi(
@@ -68,12 +68,12 @@ export const handoverRouter = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(DepositCodeSchema) },
-      responses: { 200: jsonContent(HandoverReservationSchema, 'The deposited Reservation'), ...handoverErrors },
+      responses: { 200: jsonContent(ReservationSchema, 'The deposited Reservation'), ...handoverErrors },
     }),
     async (c) => {
       const auth = c.get('auth');
       const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT');
-      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
     },
   )
   .openapi(
@@ -86,12 +86,12 @@ export const handoverRouter = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { body: jsonBody(QrScanSchema) },
-      responses: { 200: jsonContent(HandoverReservationSchema, 'The delivered Reservation'), ...handoverErrors },
+      responses: { 200: jsonContent(ReservationSchema, 'The delivered Reservation'), ...handoverErrors },
     }),
     async (c) => {
       const auth = c.get('auth');
       const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DELIVERY');
-      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
     },
   )
   .openapi(
@@ -104,12 +104,12 @@ export const handoverRouter = createRouter()
       security: bearerSecurity,
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(DeliveryCodeSchema) },
-      responses: { 200: jsonContent(HandoverReservationSchema, 'The delivered Reservation'), ...handoverErrors },
+      responses: { 200: jsonContent(ReservationSchema, 'The delivered Reservation'), ...handoverErrors },
     }),
     async (c) => {
       const auth = c.get('auth');
       const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY');
-      return c.json(await toReservationJson(getDb(c.env), row, auth.id), 200);
+      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
     },
   )
   .openapi(

@@ -2,6 +2,7 @@
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
 import { eq } from 'drizzle-orm';
+import { publicName } from '../users/public-name';
 import { captureOnDeposit, releaseOnDelivery } from '../payments/escrow.service';
 import { renderSVG } from 'uqr';
 import { getDb, type Db } from '../../db/client';
@@ -199,7 +200,7 @@ export async function recipientView(env: Env, token: string): Promise<RecipientV
     departureCity: found.departureCity,
     arrivalCity: found.arrivalCity,
     arrivalDate: found.arrivalDate,
-    carrierName: `${found.carrierFirstName} ${found.carrierLastName.slice(0, 1)}.`.trim(),
+    carrierName: publicName({ firstName: found.carrierFirstName, lastName: found.carrierLastName }),
     lastPosition: await lastPosition(env, r.id),
     deliveryQr,
   };
