@@ -1,0 +1,106 @@
+// The full parcel lifecycle against a running local service (`npm start`), as the apps would do it:
+// book, pay in the sandbox checkout (the "Pay" button), accept, deposit by QR, track, deliver by
+// the recipient page's QR, and check the carrier's wallet. Usage: `npm run e2e` (BASE_URL to change
+// the target; loopback only). Exits non-zero on the first step that does not behave.
+const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
+const API = `${BASE}/v1/api`;
+const PASSWORD = process.env.DEMO_PASSWORD || 'Demo-password-1';
+
+if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(BASE)) {
+  console.error(`Refusing to run against ${BASE}: loopback only`);
+  process.exit(2);
+}
+
+async function call(method, path, { token, body, base = API } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  return { status: res.status, body: json };
+}
+
+function expect(step, res, status) {
+  if (res.status !== status) {
+    console.error(`✗ ${step}: expected ${status}, got ${res.status} ${JSON.stringify(res.body).slice(0, 400)}`);
+    process.exit(1);
+  }
+  console.log(`✓ ${step}`);
+  return res.body;
+}
+
+const login = async (email) => expect(`login ${email}`, await call('POST', '/auth/login', { body: { email, password: PASSWORD } }), 200);
+
+const sender = await login('sender@demo.local');
+const carrier = await login('carrier@demo.local');
+const walletBefore = expect('carrier wallet before', await call('GET', '/user/me/wallet', { token: carrier.accessToken }), 200);
+
+const trips = expect('search trips', await call('GET', '/annonces?size=100&sort=departureDate,asc'), 200);
+const trip = trips.content.find((t) => t.carrierId === carrier.user.id && t.remainingWeight >= 1);
+if (!trip) throw new Error('no trip of carrier@demo.local with 1 kg left: run npm start to seed');
+const categories = expect('categories', await call('GET', '/categories'), 200);
+const category = (Array.isArray(categories) ? categories : categories.content).find(
+  (c) => !c.prohibited && (trip.acceptedCategoryIds.length === 0 || trip.acceptedCategoryIds.includes(c.id)),
+);
+
+const booking = expect(
+  'book 1 kg',
+  await call('POST', '/bookings', {
+    token: sender.accessToken,
+    body: {
+      announcementId: trip.id,
+      reservedWeight: 1,
+      contentInfo: 'Two books',
+      items: [{ categoryId: category.id, name: 'Books', reservedQuantity: 2, weight: 1 }],
+      recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221770000000', city: trip.arrivalCity },
+    },
+  }),
+  201,
+);
+
+const checkout = expect('checkout', await call('POST', '/payments/checkout', { token: sender.accessToken, body: { reservationId: booking.id } }), 200);
+const page = await fetch(checkout.paymentApprovalUrl);
+const html = await page.text();
+const pay = html.match(/action="([^"]+\/pay)"[^>]*>\s*<button[^>]*>Pay<\/button>/);
+if (!pay) throw new Error(`no "Pay" button on ${checkout.paymentApprovalUrl}`);
+const paid = await fetch(new URL(pay[1], BASE), { method: 'POST', redirect: 'manual' });
+console.log(`✓ sandbox "Pay" button (${paid.status})`);
+const afterPay = expect('reservation after payment', await call('GET', `/bookings/${booking.id}`, { token: sender.accessToken }), 200);
+if (afterPay.status !== 'PAID') throw new Error(`expected PAID, got ${afterPay.status}`);
+
+expect('carrier accepts', await call('POST', `/bookings/${booking.id}/accept`, { token: carrier.accessToken }), 200);
+const depositQr = expect('sender shows the deposit QR', await call('GET', `/bookings/${booking.id}/qrcode/deposit`, { token: sender.accessToken }), 200);
+const deposited = expect('carrier scans it', await call('POST', '/qrcode/process/depot', { token: carrier.accessToken, body: { payload: depositQr.payload } }), 200);
+if (deposited.status !== 'DEPOSITED') throw new Error(`expected DEPOSITED, got ${deposited.status}`);
+
+expect(
+  'carrier posts a position',
+  await call('POST', `/tracking/${booking.id}/positions`, {
+    token: carrier.accessToken,
+    body: { lat: 48.8566, lng: 2.3522, recordedAt: new Date().toISOString() },
+  }),
+  201,
+);
+
+const link = expect('sender gets the recipient link', await call('GET', `/bookings/${booking.id}/recipient-link`, { token: sender.accessToken }), 200);
+const recipient = expect('recipient page data', await call('GET', `/public/recipient/${link.token}`), 200);
+const delivered = expect(
+  'carrier scans the recipient QR',
+  await call('POST', '/qrcode/process/livraison', { token: carrier.accessToken, body: { payload: recipient.deliveryQr.payload } }),
+  200,
+);
+if (delivered.status !== 'DELIVERED') throw new Error(`expected DELIVERED, got ${delivered.status}`);
+
+const walletAfter = expect('carrier wallet after', await call('GET', '/user/me/wallet', { token: carrier.accessToken }), 200);
+const gained = Math.round((walletAfter.balance - walletBefore.balance) * 100) / 100;
+if (gained !== delivered.carrierAmount) throw new Error(`wallet grew by ${gained}, carrier amount is ${delivered.carrierAmount}`);
+console.log(`✓ carrier wallet +${gained} ${walletAfter.currency} (total ${delivered.totalAmount}, commission ${delivered.platformCommission})`);
+console.log('lifecycle OK');
