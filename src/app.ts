@@ -5,6 +5,7 @@ import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
+import { BOOKMARK_HEADER, d1Session } from './db/session';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
 import { alertsRouter } from './features/alerts/alerts.routes';
@@ -56,12 +57,13 @@ export function createApp() {
     cors({
       origin: (origin, c) => (corsOrigins(c.env).includes(origin) ? origin : null),
       allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-      exposeHeaders: ['X-Request-Id', 'Retry-After'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', BOOKMARK_HEADER],
+      exposeHeaders: ['X-Request-Id', 'Retry-After', BOOKMARK_HEADER],
       maxAge: 600,
     }),
   );
   app.use(bodySizeLimit);
+  app.use(`${API_PREFIX}/*`, d1Session);
   app.use(
     methodNotAllowed({
       app,

@@ -1,10 +1,9 @@
 // D1 read replication through the Sessions API: one session per request, anchored at the
 // client's last bookmark so a client always reads its own writes, even from a replica.
-// Not mounted yet: the lead wires `d1Session` into app.ts and makes getDb() use `sessionDb(c.get('d1Session'))`
-// (see docs/SCALING.md). Until then every query goes to the primary, as before.
+// The session is held in an AsyncLocalStorage for the request, so getDb(env) picks it up
+// wherever it is called; outside a request (cron, Durable Objects) queries go to the primary.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createMiddleware } from 'hono/factory';
-import { drizzle } from 'drizzle-orm/d1';
-import * as schema from './schema';
 
 /** Request header carrying the client's last bookmark; response header carrying the new one. */
 export const BOOKMARK_HEADER = 'x-d1-bookmark';
@@ -14,11 +13,12 @@ const BOOKMARK_SHAPE = /^[A-Za-z0-9._:-]{1,256}$/;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export interface SessionVariables {
-  d1Session: D1DatabaseSession;
-}
+const requestSession = new AsyncLocalStorage<D1DatabaseSession>();
 
-type SessionEnv = { Bindings: { DB: D1Database }; Variables: SessionVariables };
+/** The D1 session of the request being served, if any. */
+export const currentSession = (): D1DatabaseSession | undefined => requestSession.getStore();
+
+type SessionEnv = { Bindings: { DB: D1Database } };
 
 /**
  * Where the session starts:
@@ -45,11 +45,8 @@ export function openSession(db: D1Database, method: string, bookmark: string | u
 /** Opens the request's session and returns its latest bookmark in the response header. */
 export const d1Session = createMiddleware<SessionEnv>(async (c, next) => {
   const session = openSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
-  c.set('d1Session', session);
-  await next();
+  await requestSession.run(session, next);
   const bookmark = session.getBookmark();
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 });
 
-/** A drizzle client over the request's session, `sessionDb(c.get('d1Session'))` (drizzle only calls prepare and batch on it). */
-export const sessionDb = (session: D1DatabaseSession) => drizzle(session as unknown as D1Database, { schema });

@@ -115,7 +115,7 @@ export function countingEnv(base: Env = env): { env: Env; trips: () => number } 
     return stmt;
   };
   const realDb = base.DB;
-  const DB = {
+  const DB: D1Database = {
     prepare: (query: string) => wrapStatement(realDb.prepare(query)),
     batch: (statements: D1PreparedStatement[]) => {
       trips += 1;
@@ -126,7 +126,8 @@ export function countingEnv(base: Env = env): { env: Env; trips: () => number } 
       return realDb.exec(query);
     },
     dump: () => realDb.dump(),
-    withSession: (...args: Parameters<D1Database['withSession']>) => realDb.withSession(...args),
+    // The app opens a session per request (src/db/session.ts): it counts through the same wrapper.
+    withSession: () => ({ prepare: DB.prepare, batch: DB.batch, getBookmark: () => null }) as unknown as D1DatabaseSession,
   } as unknown as D1Database;
   return { env: { ...base, DB }, trips: () => trips };
 }
