@@ -7,7 +7,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
-import { IdParams, pathId } from '../../validation';
+import { decimalInt, IdParams, pathId } from '../../validation';
 import { FileSchema, uploadBody } from '../files/files.routes';
 import { fileView, readUploadForm, storeFile } from '../files/files.service';
 import {
@@ -299,7 +299,7 @@ export const agenciesRouter = createRouter()
       request: {
         params: IdParams,
         query: pageQuery({ sortable: ['joinedAt'], defaultSort: 'joinedAt,asc' }).extend({
-          branchId: z.coerce.number().int().min(1).optional().openapi({ param: { name: 'branchId', in: 'query' }, type: 'integer' }),
+          branchId: decimalInt(z.number().int().min(1).max(2_147_483_647)).optional().openapi({ param: { name: 'branchId', in: 'query' }, type: 'integer' }),
         }),
       },
       responses: { 200: jsonContent(PageSchema(EmployeeSchema, 'AgencyEmployeePage'), 'Page of employees'), ...authErrorResponses(404) },

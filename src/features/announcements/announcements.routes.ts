@@ -7,7 +7,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
-import { IdParams } from '../../validation';
+import { decimalInt, IdParams } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import {
   ANNOUNCEMENT_SORTS,
@@ -97,7 +97,7 @@ const SearchQuery = pageParams.extend({
   dateTo: IsoDate.optional().openapi({ description: 'Latest departure date' }),
   minWeight: z.coerce.number().positive().optional().openapi({ type: 'number', description: 'Minimum remaining capacity in kg' }),
   maxPricePerKg: z.coerce.number().min(0).optional().openapi({ type: 'number' }),
-  categoryId: z.coerce.number().int().positive().optional().openapi({ type: 'integer' }),
+  categoryId: decimalInt(z.number().int().positive().max(2_147_483_647)).optional().openapi({ type: 'integer' }),
   transportMode: TransportMode.optional(),
 });
 
