@@ -110,6 +110,26 @@ describe('checkout (POST /payments/checkout)', () => {
     expect(stored).toMatchObject({ paymentId: res.body.paymentId, paymentApprovalUrl: res.body.paymentApprovalUrl, paymentStatus: 'PENDING' });
   });
 
+  it('honours Idempotency-Key: a replay returns the first answer untouched; another body with the key is 409', async () => {
+    const sender = await createUser();
+    const booking = await createBooking(sender, await createCarrier());
+    const other = await createBooking(sender, await createCarrier());
+    const headers = { 'Idempotency-Key': `pay-${crypto.randomUUID()}` };
+    const first = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token, headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+    const before = stripe.requests.length;
+    const replay = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token, headers });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    const conflict = await post('/v1/api/payments/checkout', { reservationId: other.id }, { token: sender.token, headers });
+    expect(conflict.status).toBe(409);
+    expect(errorBody(conflict)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
+    expect(stripe.requests.length).toBe(before);
+    expect((await reservation(other.id)).paymentId).toBeNull();
+  });
+
   it('asking again while the session is open returns the same session without a new provider call', async () => {
     const sender = await createUser();
     const booking = await createBooking(sender, await createCarrier());
@@ -1007,6 +1027,42 @@ describe('payout account ownership', () => {
       ['AGENCY', 'acct_owner_agency'],
       ['USER', 'acct_owner_user'],
     ]);
+  });
+});
+
+describe('Idempotency-Key in the OpenAPI document', () => {
+  it('is an optional header of every creating or money-moving POST', async () => {
+    const doc = (await get('/v1/api/openapi.json')).body;
+    const posts = [
+      '/v1/api/bookings',
+      '/v1/api/bookings/{id}/accept',
+      '/v1/api/bookings/{id}/reject',
+      '/v1/api/bookings/{id}/cancel',
+      '/v1/api/bookings/{id}/deposit',
+      '/v1/api/bookings/{id}/deliver',
+      '/v1/api/qrcode/process/depot',
+      '/v1/api/qrcode/process/livraison',
+      '/v1/api/payments/checkout',
+      '/v1/api/withdrawals',
+      '/v1/api/agencies/{id}/withdrawals',
+      '/v1/api/pay-connect/onboarding',
+      '/v1/api/agencies/{id}/pay-connect/onboarding',
+      '/v1/api/reviews',
+      '/v1/api/reports',
+      '/v1/api/annonces',
+      '/v1/api/search-alerts',
+      '/v1/api/admin/categories',
+      '/v1/api/agencies',
+      '/v1/api/agencies/{id}/branches',
+      '/v1/api/agencies/{id}/employees',
+      '/v1/api/kyc/sessions',
+    ];
+    for (const path of posts) {
+      const params = (doc.paths[path]?.post?.parameters ?? []) as { name: string; in: string; required?: boolean }[];
+      const header = params.find((p) => p.name === 'Idempotency-Key');
+      expect(header, path).toMatchObject({ in: 'header' });
+      expect(header?.required ?? false, path).toBe(false);
+    }
   });
 });
 

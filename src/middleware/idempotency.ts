@@ -28,6 +28,9 @@ export const IdempotencyHeaders = z.object({
     }),
 });
 
+const IDEMPOTENCY_NOTE =
+  'Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.';
+
 type RequestOf<R extends RouteConfig> = R['request'] extends object ? R['request'] : object;
 
 /**
@@ -39,6 +42,7 @@ export function idempotent<R extends RouteConfig>(route: R) {
   const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
   return {
     ...route,
+    description: [route.description, IDEMPOTENCY_NOTE].filter(Boolean).join('\n\n'),
     middleware: [...own, idempotency],
     request: { ...route.request, headers: IdempotencyHeaders },
   } as Omit<R, 'request'> & { request: RequestOf<R> & { headers: typeof IdempotencyHeaders } };
@@ -101,9 +105,10 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   });
   await next();
 
-  // Server failures and lost races are not answers worth replaying: free the key instead.
+  // Server failures, rate limits (429: retry later) and lost races are not answers worth
+  // replaying: free the key instead.
   const lostRace = c.error instanceof IdempotencyInProgress;
-  if (c.res.status >= 500 || lostRace) {
+  if (c.res.status >= 500 || c.res.status === 429 || lostRace) {
     if (!lostRace) await c.env.KV.delete(kvKey);
     return;
   }

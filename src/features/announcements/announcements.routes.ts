@@ -18,6 +18,7 @@ import {
   searchAnnouncements,
   updateAnnouncement,
 } from './announcements.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -105,7 +106,7 @@ const publisherRoles = requireRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'R
 
 export const announcementsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/annonces',
       tags: ['Announcements'],
@@ -114,7 +115,7 @@ export const announcementsRouter = createRouter()
       middleware: [requireAuth, publisherRoles] as const,
       request: { body: jsonBody(AnnouncementInputSchema) },
       responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
-    }),
+    })),
     async (c) => {
       const currency = c.env.PLATFORM_CURRENCY || 'EUR';
       return c.json(await createAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('json'), currency), 201);
