@@ -1124,6 +1124,18 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
     expect((await get('/v1/api/withdrawals/auto', { token: owner.token })).body).toEqual({ enabled: false, threshold: null });
   });
 
+  it('without the agency’s own payout account: 422 pointing to the agency onboarding (the owner’s account does not count)', async () => {
+    const { owner, agencyId } = await agencyWithEarnings();
+    await linkPayoutAccount(owner, stripe.addAccount().id); // the owner's personal account
+    const res = await post(`/v1/api/agencies/${agencyId}/withdrawals`, { amount: 1 }, { token: owner.token });
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toMatchObject({
+      errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED',
+      suggestions: [`Complete the onboarding with POST /v1/api/agencies/${agencyId}/pay-connect/onboarding`],
+    });
+    expect(await accountBalance(`WALLET:AGENCY:${agencyId}`)).toBe(4250);
+  });
+
   it('onboarding creates the agency’s own Express account with the agency’s e-mail', async () => {
     const { owner, agencyId } = await agencyWithEarnings();
     const before = stripe.requests.length;
