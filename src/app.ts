@@ -15,6 +15,7 @@ import { bookingsRouter, superadminReservationsRouter } from './features/booking
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
+import { agencyMoneyRouter } from './features/agencies/agency-money.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
@@ -104,6 +105,7 @@ export function createApp() {
   app.route(API_PREFIX, walletRouter);
   app.route(API_PREFIX, withdrawalsRouter);
   app.route(API_PREFIX, payConnectRouter);
+  app.route(API_PREFIX, agencyMoneyRouter);
   app.route('/', sandboxRouter); // browser pages of the local sandbox provider (root paths)
 
   registerDocs(app);

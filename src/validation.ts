@@ -112,13 +112,24 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** A positive int32 id in the path. `abc` or `1.5` is TYPE_MISMATCH. */
+const DECIMAL_INT = /^-?\d+$/;
+
+/**
+ * An integer query or path value written in plain decimal digits. `z.coerce.number()` would read
+ * `0x10` as 16, `1e3` as 1000 and an empty value as 0; here anything but digits (with an optional
+ * minus sign, so a negative value reaches the range check as VALIDATION_ERROR) stays a string and
+ * fails as TYPE_MISMATCH, and so does an empty value. Chain range checks on `num`.
+ */
+export const decimalInt = (num: z.ZodNumber = z.number().int()) =>
+  z.preprocess((v) => (typeof v === 'string' ? (DECIMAL_INT.test(v) ? Number(v) : v === '' ? Number.NaN : v) : v), num);
+
+/** A positive int32 id in the path. `abc`, `0x10`, `1.5` or an empty value is TYPE_MISMATCH. */
 export const pathId = (name: string) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2_147_483_647)
-    .openapi({ param: { name, in: 'path' }, type: 'integer', format: 'int32', example: 1 });
+  decimalInt(z.number().int().min(1).max(2_147_483_647)).openapi({
+    param: { name, in: 'path' },
+    type: 'integer',
+    format: 'int32',
+    example: 1,
+  });
 
 export const IdParams = z.object({ id: pathId('id') });

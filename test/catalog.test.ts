@@ -189,6 +189,30 @@ describe('search alerts', () => {
     expect((await get(`${API}/search-alerts/${id}`, { token: user.token })).status).toBe(404);
   });
 
+  it('honours Idempotency-Key: a replay returns the first alert and creates nothing; another body is 409', async () => {
+    const user = await createUser();
+    const headers = { 'Idempotency-Key': `alert-${crypto.randomUUID()}` };
+    const first = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
+    expect(first.status).toBe(201);
+    const replay = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    const other = await post(`${API}/search-alerts`, alertBody({ name: 'To Abidjan' }), { token: user.token, headers });
+    expect(other.status).toBe(409);
+    expect(errorBody(other)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
+    expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(1);
+    // The key is the caller's: another user with the same key creates their own alert.
+    const stranger = await createUser();
+    const theirs = await post(`${API}/search-alerts`, alertBody(), { token: stranger.token, headers });
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.id).not.toBe(first.body.id);
+    // Without the header two identical requests make two alerts.
+    await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(3);
+  });
+
   it("is owner-only: others get 403 on every {id} route, even admins", async () => {
     const owner = await createUser();
     const { body: alert } = await post(`${API}/search-alerts`, alertBody(), { token: owner.token });

@@ -169,6 +169,13 @@ describe('error model (CONTRACT section 2)', () => {
     });
   });
 
+  it.each(['0x10', '1e1', '+1', '1.0'])('a path id must be decimal digits: %s is TYPE_MISMATCH', async (id) => {
+    const res = await request(`/v1/api/probe/items/${id}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('TYPE_MISMATCH');
+    expect(res.body.fieldErrors).toEqual([{ field: 'id', message: expect.any(String), rejectedValue: id }]);
+  });
+
   it('a wrong type in a query parameter is 400 TYPE_MISMATCH', async () => {
     const res = await request('/v1/api/probe/search?q=paris&limit=ten');
     expect(res.status).toBe(400);
@@ -246,6 +253,11 @@ describe('pagination', () => {
     ['size=0', 'size', 'VALIDATION_ERROR', 0],
     ['page=abc', 'page', 'TYPE_MISMATCH', 'abc'],
     ['size=1.5', 'size', 'TYPE_MISMATCH', '1.5'],
+    // Only plain decimal digits: coercion would read these as 16, 0, 1000 and 5.
+    ['page=0x10', 'page', 'TYPE_MISMATCH', '0x10'],
+    ['page=', 'page', 'TYPE_MISMATCH', ''],
+    ['size=1e3', 'size', 'TYPE_MISMATCH', '1e3'],
+    ['size=%205', 'size', 'TYPE_MISMATCH', ' 5'],
   ])('rejects %s', async (query, field, code, rejected) => {
     const res = await request(`/v1/api/probe/items?${query}`);
     expect(res.status).toBe(400);
@@ -312,6 +324,17 @@ describe('OpenAPI document', () => {
     );
     expect([...routes].filter((r) => !documented.has(r))).toEqual([]);
     expect([...documented].filter((r) => !routes.has(r))).toEqual([]);
+  });
+
+  it('keeps strict integer parameters typed integer (page, size, path ids)', async () => {
+    const doc = (await get('/v1/api/openapi.json')).body;
+    const params = doc.paths['/v1/api/withdrawals'].get.parameters as { name: string; schema: { type: string } }[];
+    expect(params.find((p) => p.name === 'page')?.schema.type).toBe('integer');
+    expect(params.find((p) => p.name === 'size')?.schema.type).toBe('integer');
+    const idParam = (doc.paths['/v1/api/transactions/{id}'].get.parameters as { name: string; schema: { type: string } }[]).find(
+      (p) => p.name === 'id',
+    );
+    expect(idParam?.schema.type).toBe('integer');
   });
 
   it('serves an interactive reference', async () => {

@@ -31,7 +31,7 @@ import {
   reservationMoney,
   walletKey,
 } from './helpers/money-fixtures';
-import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
 
 const stripe = new FakeStripe();
 const db = getDb(env);
@@ -108,6 +108,26 @@ describe('checkout (POST /payments/checkout)', () => {
 
     const stored = await reservation(booking.id);
     expect(stored).toMatchObject({ paymentId: res.body.paymentId, paymentApprovalUrl: res.body.paymentApprovalUrl, paymentStatus: 'PENDING' });
+  });
+
+  it('honours Idempotency-Key: a replay returns the first answer untouched; another body with the key is 409', async () => {
+    const sender = await createUser();
+    const booking = await createBooking(sender, await createCarrier());
+    const other = await createBooking(sender, await createCarrier());
+    const headers = { 'Idempotency-Key': `pay-${crypto.randomUUID()}` };
+    const first = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token, headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+    const before = stripe.requests.length;
+    const replay = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token, headers });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    const conflict = await post('/v1/api/payments/checkout', { reservationId: other.id }, { token: sender.token, headers });
+    expect(conflict.status).toBe(409);
+    expect(errorBody(conflict)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
+    expect(stripe.requests.length).toBe(before);
+    expect((await reservation(other.id)).paymentId).toBeNull();
   });
 
   it('asking again while the session is open returns the same session without a new provider call', async () => {
@@ -634,9 +654,17 @@ describe('withdrawals', () => {
   it('the same Idempotency-Key withdraws once, even concurrently; another amount with it is 409', async () => {
     const { carrier, balance } = await carrierWithBalance(10_000);
     const headers = { 'Idempotency-Key': `w-${crypto.randomUUID()}` };
-    const [a, b, c] = await Promise.all([1, 2, 3].map(() => post('/v1/api/withdrawals', { amount: 20 }, { token: carrier.token, headers })));
-    for (const r of [a, b, c]) expect(r.status).toBe(201);
-    expect(new Set([a.body.id, b.body.id, c.body.id]).size).toBe(1);
+    const results = await Promise.all([1, 2, 3].map(() => post('/v1/api/withdrawals', { amount: 20 }, { token: carrier.token, headers })));
+    // Each either answers as the first (201, same withdrawal) or, caught while the first still
+    // runs by the Idempotency-Key middleware, is told to retry (409); never a second withdrawal.
+    const made = results.filter((r) => r.status === 201);
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    for (const r of results.filter((r) => r.status !== 201)) expect(errorBody(r)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
+    expect(new Set(made.map((r) => r.body.id)).size).toBe(1);
+    const replay = await post('/v1/api/withdrawals', { amount: 20 }, { token: carrier.token, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(made[0].body);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
     expect(await accountBalance(walletKey(carrier.id))).toBe(balance - 2000);
     const other = await post('/v1/api/withdrawals', { amount: 21 }, { token: carrier.token, headers });
     expect(other.status).toBe(409);
@@ -999,5 +1027,157 @@ describe('payout account ownership', () => {
       ['AGENCY', 'acct_owner_agency'],
       ['USER', 'acct_owner_user'],
     ]);
+  });
+});
+
+describe('Idempotency-Key in the OpenAPI document', () => {
+  it('is an optional header of every creating or money-moving POST', async () => {
+    const doc = (await get('/v1/api/openapi.json')).body;
+    const posts = [
+      '/v1/api/bookings',
+      '/v1/api/bookings/{id}/accept',
+      '/v1/api/bookings/{id}/reject',
+      '/v1/api/bookings/{id}/cancel',
+      '/v1/api/bookings/{id}/deposit',
+      '/v1/api/bookings/{id}/deliver',
+      '/v1/api/qrcode/process/depot',
+      '/v1/api/qrcode/process/livraison',
+      '/v1/api/payments/checkout',
+      '/v1/api/withdrawals',
+      '/v1/api/agencies/{id}/withdrawals',
+      '/v1/api/pay-connect/onboarding',
+      '/v1/api/agencies/{id}/pay-connect/onboarding',
+      '/v1/api/reviews',
+      '/v1/api/reports',
+      '/v1/api/annonces',
+      '/v1/api/search-alerts',
+      '/v1/api/admin/categories',
+      '/v1/api/agencies',
+      '/v1/api/agencies/{id}/branches',
+      '/v1/api/agencies/{id}/employees',
+      '/v1/api/kyc/sessions',
+    ];
+    for (const path of posts) {
+      const params = (doc.paths[path]?.post?.parameters ?? []) as { name: string; in: string; required?: boolean }[];
+      const header = params.find((p) => p.name === 'Idempotency-Key');
+      expect(header, path).toMatchObject({ in: 'header' });
+      expect(header?.required ?? false, path).toBe(false);
+    }
+  });
+});
+
+describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () => {
+  async function agencyWithEarnings() {
+    const owner = await createUser();
+    const created = await post('/v1/api/agencies', { name: 'Teranga Cargo', city: 'Dakar', country: 'SN', email: 'pay@teranga.test' }, { token: owner.token });
+    expect(created.status).toBe(201);
+    const agencyId = created.body.id as number;
+    const carrier = await createCarrier(); // the staff member who flew; the money is the agency's
+    const { booking } = await paidBooking(await createUser(), carrier, { agencyId });
+    await deliver(booking.id);
+    return { owner: { ...owner, token: await tokenFor(owner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']) }, agencyId, carrier };
+  }
+
+  it('a delivered agency trip lands in the agency wallet through the ledger; the owner and admins read it', async () => {
+    const { owner, agencyId, carrier } = await agencyWithEarnings();
+    expect(await accountBalance(`WALLET:AGENCY:${agencyId}`)).toBe(4250);
+    const wallet = await get(`/v1/api/agencies/${agencyId}/wallet`, { token: owner.token });
+    expect(wallet.status).toBe(200);
+    expect(wallet.body).toEqual({
+      balance: 42.5,
+      pendingWithdrawalAmount: 0,
+      totalEarned: 42.5,
+      totalWithdrawn: 0,
+      currency: 'EUR',
+      autoWithdrawal: { enabled: false, threshold: null },
+    });
+    // Neither the carrier's nor the owner's personal wallet got it.
+    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.balance).toBe(0);
+    expect((await get('/v1/api/user/me/wallet', { token: owner.token })).body.balance).toBe(0);
+    const admin = await createAdmin();
+    expect((await get(`/v1/api/agencies/${agencyId}/wallet`, { token: admin.token })).body.balance).toBe(42.5);
+    expect(errorBody(await get('/v1/api/agencies/999999/wallet', { token: owner.token }))).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('a withdrawal goes to the agency’s connected account and debits the agency wallet only', async () => {
+    const { owner, agencyId } = await agencyWithEarnings();
+    const account = stripe.addAccount();
+    await linkPayoutAccount({ id: agencyId }, account.id, true, 'AGENCY');
+    const before = stripe.requests.length;
+    const res = await post(`/v1/api/agencies/${agencyId}/withdrawals`, { amount: 10 }, { token: owner.token });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ amount: 10, status: 'COMPLETED', automatic: false });
+    const [transfer] = stripe.requests.slice(before);
+    expect(transfer).toMatchObject({ path: '/v1/transfers', body: { amount: '1000', currency: 'eur', destination: account.id } });
+    expect(await accountBalance(`WALLET:AGENCY:${agencyId}`)).toBe(3250);
+    const [row] = await db.select().from(withdrawals).where(eq(withdrawals.id, res.body.id));
+    expect(row).toMatchObject({ ownerType: 'AGENCY', ownerId: agencyId, destinationAccountId: account.id });
+
+    const list = await get(`/v1/api/agencies/${agencyId}/withdrawals`, { token: owner.token });
+    expect(list.body.content.map((w: { id: number }) => w.id)).toEqual([res.body.id]);
+    expect((await get('/v1/api/withdrawals', { token: owner.token })).body.page.totalElements).toBe(0);
+    expect((await get(`/v1/api/agencies/${agencyId}/wallet`, { token: owner.token })).body).toMatchObject({ balance: 32.5, totalWithdrawn: 10 });
+
+    const auto = await put(`/v1/api/agencies/${agencyId}/withdrawals/auto`, { enabled: true, threshold: 50 }, { token: owner.token });
+    expect(auto.body).toEqual({ enabled: true, threshold: 50 });
+    expect((await get(`/v1/api/agencies/${agencyId}/withdrawals/auto`, { token: owner.token })).body).toEqual({ enabled: true, threshold: 50 });
+    expect((await get('/v1/api/withdrawals/auto', { token: owner.token })).body).toEqual({ enabled: false, threshold: null });
+  });
+
+  it('without the agency’s own payout account: 422 pointing to the agency onboarding (the owner’s account does not count)', async () => {
+    const { owner, agencyId } = await agencyWithEarnings();
+    await linkPayoutAccount(owner, stripe.addAccount().id); // the owner's personal account
+    const res = await post(`/v1/api/agencies/${agencyId}/withdrawals`, { amount: 1 }, { token: owner.token });
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toMatchObject({
+      errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED',
+      suggestions: [`Complete the onboarding with POST /v1/api/agencies/${agencyId}/pay-connect/onboarding`],
+    });
+    expect(await accountBalance(`WALLET:AGENCY:${agencyId}`)).toBe(4250);
+  });
+
+  it('onboarding creates the agency’s own Express account with the agency’s e-mail', async () => {
+    const { owner, agencyId } = await agencyWithEarnings();
+    const before = stripe.requests.length;
+    const res = await post(`/v1/api/agencies/${agencyId}/pay-connect/onboarding`, undefined, { token: owner.token });
+    expect(res.status).toBe(200);
+    const [create] = stripe.requests.slice(before);
+    expect(create).toMatchObject({ path: '/v1/accounts', idempotencyKey: `connect-account-agency-${agencyId}`, body: { email: 'pay@teranga.test' } });
+    const [acct] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, res.body.connectedAccountId));
+    expect(acct).toMatchObject({ ownerType: 'AGENCY', ownerId: agencyId });
+    const status = await get(`/v1/api/agencies/${agencyId}/pay-connect/account-status`, { token: owner.token });
+    expect(status.body).toMatchObject({ connectedAccountId: res.body.connectedAccountId, status: 'ONBOARDING' });
+    const eligibility = await get(`/v1/api/agencies/${agencyId}/pay-connect/can-receive-payments`, { token: owner.token });
+    expect(eligibility.body).toMatchObject({ canReceivePayments: false, reason: 'Onboarding is not finished' });
+    // The owner's personal connection is a different one.
+    expect((await get('/v1/api/pay-connect/account-status', { token: owner.token })).body.status).toBe('NOT_CONNECTED');
+  });
+
+  it('anyone but the owner is refused: 403 on every route; an admin reads but moves nothing', async () => {
+    const { agencyId, carrier } = await agencyWithEarnings();
+    const account = stripe.addAccount();
+    await linkPayoutAccount({ id: agencyId }, account.id, true, 'AGENCY');
+    const before = stripe.requests.length;
+    const admin = await createAdmin();
+    const calls: [string, string, unknown][] = [
+      ['GET', `/v1/api/agencies/${agencyId}/wallet`, undefined],
+      ['POST', `/v1/api/agencies/${agencyId}/withdrawals`, { amount: 1 }],
+      ['GET', `/v1/api/agencies/${agencyId}/withdrawals`, undefined],
+      ['GET', `/v1/api/agencies/${agencyId}/withdrawals/auto`, undefined],
+      ['PUT', `/v1/api/agencies/${agencyId}/withdrawals/auto`, { enabled: false }],
+      ['POST', `/v1/api/agencies/${agencyId}/pay-connect/onboarding`, undefined],
+      ['GET', `/v1/api/agencies/${agencyId}/pay-connect/account-status`, undefined],
+      ['GET', `/v1/api/agencies/${agencyId}/pay-connect/can-receive-payments`, undefined],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await call(method, path, { token: carrier.token, body });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(errorBody(res)).toMatchObject({ errorCode: 'ACCESS_DENIED' });
+    }
+    for (const [method, path, body] of calls.filter(([m]) => m !== 'GET')) {
+      expect((await call(method, path, { token: admin.token, body })).status, `admin ${method} ${path}`).toBe(403);
+    }
+    expect(stripe.requests.length).toBe(before);
+    expect(await accountBalance(`WALLET:AGENCY:${agencyId}`)).toBe(4250);
   });
 });

@@ -4,7 +4,9 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '../src/db/client';
-import { auditLogs, sessions, users } from '../src/db/schema';
+import { auditLogs, ledgerAccounts, sessions, users, withdrawals } from '../src/db/schema';
+import type { ReservationStatus } from '../src/features/bookings/reservation-state';
+import { insertAnnouncement, insertReservation } from './helpers/reservations';
 import { runSeed } from '../src/features/dev/seed';
 import { ACCOUNT_DELETION_GUARDS } from '../src/features/users/users.service';
 import { PASSWORD, login, registerUser } from './helpers/auth';
@@ -14,9 +16,11 @@ import { createAdmin, createSuperAdmin, createUser, tokenFor } from './helpers/u
 const db = getDb(env);
 const ME = '/v1/api/user/me';
 
+// The built-in guards; a test may push its own and gets the list back as it was.
+const BUILT_IN_GUARDS = [...ACCOUNT_DELETION_GUARDS];
 afterEach(() => {
   vi.useRealTimers();
-  ACCOUNT_DELETION_GUARDS.length = 0;
+  ACCOUNT_DELETION_GUARDS.splice(0, ACCOUNT_DELETION_GUARDS.length, ...BUILT_IN_GUARDS);
 });
 
 const unauthorized = (res: { status: number; body: any }) => {
@@ -137,6 +141,63 @@ describe('DELETE /user/me', () => {
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ errorCode: 'INVALID_STATE', message: 'The wallet still holds money' });
     expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
+  });
+});
+
+describe('DELETE /user/me: the built-in guards', () => {
+  const refused = async (token: string, message: RegExp) => {
+    const res = await del(ME, { token });
+    expect(res.status).toBe(409);
+    expect(errorBody(res)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: expect.stringMatching(message) });
+    expect((await get(ME, { token })).status).toBe(200);
+  };
+
+  it.each<[ReservationStatus, 'sender' | 'carrier']>([
+    ['PENDING_PAYMENT', 'sender'],
+    ['PAID', 'carrier'],
+    ['CONFIRMED', 'sender'],
+    ['DEPOSITED', 'carrier'],
+    ['IN_TRANSIT', 'sender'],
+    ['DISPUTED', 'carrier'],
+  ])('refuses while a %s reservation is open (as %s)', async (status, role) => {
+    const sender = await createUser();
+    const carrier = await createUser();
+    const r = await insertReservation(await insertAnnouncement(carrier.id), sender.id, status);
+    await refused((role === 'sender' ? sender : carrier).token, new RegExp(`reservation is in progress \\(${r.reservationNumber}\\)`));
+  });
+
+  it.each<ReservationStatus>(['DELIVERED', 'CANCELLED', 'REJECTED', 'EXPIRED', 'REFUNDED'])('allows it after a %s reservation', async (status) => {
+    const sender = await createUser();
+    const carrier = await createUser();
+    await insertReservation(await insertAnnouncement(carrier.id), sender.id, status);
+    expect((await del(ME, { token: sender.token })).status).toBe(200);
+    expect((await del(ME, { token: carrier.token })).status).toBe(200);
+  });
+
+  it('refuses while the wallet holds money, allows it at zero', async () => {
+    const user = await createUser();
+    const key = `WALLET:USER:${user.id}`;
+    await db.insert(ledgerAccounts).values({ key, kind: 'WALLET', ownerType: 'USER', ownerId: user.id, currency: 'EUR', balanceCents: 1 });
+    await refused(user.token, /wallet holds money/);
+    await db.update(ledgerAccounts).set({ balanceCents: 0 }).where(eq(ledgerAccounts.key, key));
+    expect((await del(ME, { token: user.token })).status).toBe(200);
+  });
+
+  it('refuses while a withdrawal is pending, not after it completed or failed', async () => {
+    const user = await createUser();
+    const base = { ownerType: 'USER' as const, ownerId: user.id, amountCents: 500, currency: 'EUR', destinationAccountId: 'acct_x' };
+    const [w] = await db.insert(withdrawals).values({ ...base, token: crypto.randomUUID(), status: 'PENDING' }).returning();
+    await db.insert(withdrawals).values({ ...base, token: crypto.randomUUID(), status: 'FAILED' });
+    await refused(user.token, /withdrawal is pending/);
+    await db.update(withdrawals).set({ status: 'COMPLETED' }).where(eq(withdrawals.id, w.id));
+    expect((await del(ME, { token: user.token })).status).toBe(200);
+  });
+
+  it('refuses an agency owner', async () => {
+    const owner = await createUser();
+    const created = await post('/v1/api/agencies', { name: 'Kept Agency' }, { token: owner.token });
+    expect(created.status).toBe(201);
+    await refused(owner.token, new RegExp(`owns an agency \\(${created.body.id}\\)`));
   });
 });
 

@@ -2,7 +2,7 @@
 // page shapes of the specification (generic page, carrier Reservation page).
 import { z } from '@hono/zod-openapi';
 import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
-import { issueCode } from '../validation';
+import { decimalInt, issueCode } from '../validation';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -25,21 +25,15 @@ interface PageQueryOptions<F extends string> {
 
 /**
  * Query schema for `page`, `size`, `sort`. Sizes above 100 are capped, not refused; negative or
- * zero values are VALIDATION_ERROR, non-numeric TYPE_MISMATCH, an unknown sort field INVALID_ARGUMENT.
+ * zero values are VALIDATION_ERROR, anything but decimal digits (`abc`, `0x10`, `1.5`, empty) TYPE_MISMATCH,
+ * an unknown sort field INVALID_ARGUMENT.
  */
 export function pageQuery<F extends string>({ sortable, defaultSort, defaultSize = 20 }: PageQueryOptions<F>) {
   return z.object({
-    page: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2_147_483_647)
+    page: decimalInt(z.number().int().min(0).max(2_147_483_647))
       .default(0)
       .openapi({ param: { name: 'page', in: 'query' }, type: 'integer', description: 'Zero-based page index' }),
-    size: z.coerce
-      .number()
-      .int()
-      .min(1)
+    size: decimalInt(z.number().int().min(1).max(2_147_483_647))
       .default(defaultSize)
       .transform((n) => Math.min(n, MAX_PAGE_SIZE))
       .openapi({

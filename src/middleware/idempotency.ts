@@ -5,6 +5,7 @@
 // arriving at the same instant can both pass the KV check: handlers that create rows must also
 // hold a database-level guard (bookings store the key under a unique index) and throw
 // `idempotencyConflict()` when it fires, which this middleware never records as the answer.
+import { z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
@@ -15,6 +16,37 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** KV's shortest TTL; a crashed request frees its key after this. */
 const PENDING_TTL_SECONDS = 60;
 const MAX_KEY_LENGTH = 255;
+
+/** The optional header as documented in OpenAPI; the middleware itself checks it and reads it. */
+export const IdempotencyHeaders = z.object({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: IDEMPOTENCY_HEADER, in: 'header' },
+      description: 'Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE',
+    }),
+});
+
+const IDEMPOTENCY_NOTE =
+  'Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.';
+
+type RequestOf<R extends RouteConfig> = R['request'] extends object ? R['request'] : object;
+
+/**
+ * Makes a creating or money-moving POST idempotent: the middleware runs after the route's own
+ * (so after requireAuth, which scopes the key to the caller) and the header is documented.
+ * Use as `createRoute(idempotent({...}))`.
+ */
+export function idempotent<R extends RouteConfig>(route: R) {
+  const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
+  return {
+    ...route,
+    description: [route.description, IDEMPOTENCY_NOTE].filter(Boolean).join('\n\n'),
+    middleware: [...own, idempotency],
+    request: { ...route.request, headers: IdempotencyHeaders },
+  } as Omit<R, 'request'> & { request: RequestOf<R> & { headers: typeof IdempotencyHeaders } };
+}
 
 type Stored =
   | { state: 'pending'; bodyHash: string }
@@ -73,9 +105,10 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   });
   await next();
 
-  // Server failures and lost races are not answers worth replaying: free the key instead.
+  // Server failures, rate limits (429: retry later) and lost races are not answers worth
+  // replaying: free the key instead.
   const lostRace = c.error instanceof IdempotencyInProgress;
-  if (c.res.status >= 500 || lostRace) {
+  if (c.res.status >= 500 || c.res.status === 429 || lostRace) {
     if (!lostRace) await c.env.KV.delete(kvKey);
     return;
   }

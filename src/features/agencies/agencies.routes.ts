@@ -7,7 +7,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
-import { IdParams, pathId } from '../../validation';
+import { decimalInt, IdParams, pathId } from '../../validation';
 import { FileSchema, uploadBody } from '../files/files.routes';
 import { fileView, readUploadForm, storeFile } from '../files/files.service';
 import {
@@ -32,6 +32,7 @@ import {
   updateAgency,
   updateBranch,
 } from './agencies.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const text = (max: number) => z.string().trim().max(max).nullable().optional();
 const dateTime = z.string().openapi({ format: 'date-time' });
@@ -120,7 +121,7 @@ const noContent = { 204: { description: 'Done' } };
 
 export const agenciesRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/agencies',
       tags: ['Agencies'],
@@ -128,7 +129,7 @@ export const agenciesRouter = createRouter()
       middleware: authed,
       request: { body: jsonBody(AgencyCreateSchema) },
       responses: { 201: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(409) },
-    }),
+    })),
     async (c) => c.json(agencyView(await registerAgency(getDb(c.env), c.get('auth').id, c.req.valid('json'))), 201),
   )
   .openapi(
@@ -171,7 +172,7 @@ export const agenciesRouter = createRouter()
   )
   // ---- branches
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/agencies/{id}/branches',
       tags: ['Agencies'],
@@ -179,7 +180,7 @@ export const agenciesRouter = createRouter()
       middleware: authed,
       request: { params: IdParams, body: jsonBody(BranchCreateSchema) },
       responses: { 201: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404) },
-    }),
+    })),
     async (c) => {
       const row = await createBranch(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(branchView(row), 201);
@@ -275,7 +276,7 @@ export const agenciesRouter = createRouter()
   )
   // ---- employees
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
@@ -286,7 +287,7 @@ export const agenciesRouter = createRouter()
         body: jsonBody(z.object({ email: z.email().max(254), branchId: idField }).openapi('AgencyEmployeeCreate')),
       },
       responses: { 201: jsonContent(EmployeeSchema, 'The employee'), ...authErrorResponses(404, 409) },
-    }),
+    })),
     async (c) => c.json(await addEmployee(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 201),
   )
   .openapi(
@@ -299,7 +300,7 @@ export const agenciesRouter = createRouter()
       request: {
         params: IdParams,
         query: pageQuery({ sortable: ['joinedAt'], defaultSort: 'joinedAt,asc' }).extend({
-          branchId: z.coerce.number().int().min(1).optional().openapi({ param: { name: 'branchId', in: 'query' }, type: 'integer' }),
+          branchId: decimalInt(z.number().int().min(1).max(2_147_483_647)).optional().openapi({ param: { name: 'branchId', in: 'query' }, type: 'integer' }),
         }),
       },
       responses: { 200: jsonContent(PageSchema(EmployeeSchema, 'AgencyEmployeePage'), 'Page of employees'), ...authErrorResponses(404) },

@@ -9,6 +9,7 @@ import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import { createAlert, deleteAlert, getAlert, listAlerts, replaceAlert } from './alerts.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const AlertInputSchema = z
   .object({
@@ -66,7 +67,7 @@ const auth = { security: bearerSecurity, middleware: [requireAuth] };
 
 export const alertsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/search-alerts',
       tags,
@@ -74,7 +75,7 @@ export const alertsRouter = createRouter()
       ...auth,
       request: { body: jsonBody(AlertInputSchema) },
       responses: { 201: jsonContent(AlertSchema, 'Created'), ...authErrorResponses() },
-    }),
+    })),
     async (c) => c.json(await createAlert(getDb(c.env), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(

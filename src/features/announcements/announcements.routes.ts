@@ -7,7 +7,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
-import { IdParams } from '../../validation';
+import { decimalInt, IdParams } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import {
   ANNOUNCEMENT_SORTS,
@@ -18,6 +18,7 @@ import {
   searchAnnouncements,
   updateAnnouncement,
 } from './announcements.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -97,7 +98,7 @@ const SearchQuery = pageParams.extend({
   dateTo: IsoDate.optional().openapi({ description: 'Latest departure date' }),
   minWeight: z.coerce.number().positive().optional().openapi({ type: 'number', description: 'Minimum remaining capacity in kg' }),
   maxPricePerKg: z.coerce.number().min(0).optional().openapi({ type: 'number' }),
-  categoryId: z.coerce.number().int().positive().optional().openapi({ type: 'integer' }),
+  categoryId: decimalInt(z.number().int().positive().max(2_147_483_647)).optional().openapi({ type: 'integer' }),
   transportMode: TransportMode.optional(),
 });
 
@@ -105,7 +106,7 @@ const publisherRoles = requireRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'R
 
 export const announcementsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/annonces',
       tags: ['Announcements'],
@@ -114,7 +115,7 @@ export const announcementsRouter = createRouter()
       middleware: [requireAuth, publisherRoles] as const,
       request: { body: jsonBody(AnnouncementInputSchema) },
       responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
-    }),
+    })),
     async (c) => {
       const currency = c.env.PLATFORM_CURRENCY || 'EUR';
       return c.json(await createAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('json'), currency), 201);

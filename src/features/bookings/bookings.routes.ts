@@ -8,7 +8,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { orderBy, PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
-import { idempotency, idempotencyKeyOf } from '../../middleware/idempotency';
+import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
 import { loadWalletFigures } from '../users/user-summary';
 import { AdminReservationSchema, ReservationSchema, reservationDtoOf, toAdminReservationDto, toReservationDto } from './bookings.dto';
@@ -108,7 +108,7 @@ const RecipientLinkSchema = z.object({ url: z.string(), token: z.string() }).ope
 const actionResponses = { 200: jsonContent(ReservationSchema, 'The reservation after the change'), ...authErrorResponses(404, 409) };
 
 const actionRoute = (action: 'accept' | 'reject', summary: string) =>
-  createRoute({
+  createRoute(idempotent({
     method: 'post',
     path: `/bookings/{id}/${action}`,
     tags,
@@ -116,9 +116,9 @@ const actionRoute = (action: 'accept' | 'reject', summary: string) =>
     ...authed,
     request: { params: IdParams },
     responses: actionResponses,
-  });
+  }));
 
-const cancelRoute = createRoute({
+const cancelRoute = createRoute(idempotent({
   method: 'post',
   path: '/bookings/{id}/cancel',
   tags,
@@ -127,26 +127,20 @@ const cancelRoute = createRoute({
   // The reason is optional, and so is the body.
   request: { params: IdParams, body: { required: false, content: { 'application/json': { schema: CancelSchema } } } },
   responses: actionResponses,
-});
+}));
 
 export const bookingsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/bookings',
       tags,
       summary: 'Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)',
-      description: 'Honours the Idempotency-Key header: same key and body within 24 h replays the first response.',
       security: bearerSecurity,
-      middleware: [requireAuth, idempotency] as const,
-      request: {
-        headers: z.object({
-          'Idempotency-Key': z.string().optional().openapi({ param: { name: 'Idempotency-Key', in: 'header' } }),
-        }),
-        body: jsonBody(CreateBookingSchema),
-      },
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(CreateBookingSchema) },
       responses: { 201: jsonContent(ReservationSchema, 'The new reservation'), ...authErrorResponses(404, 409, 422) },
-    }),
+    })),
     async (c) => {
       const auth = c.get('auth');
       const view = await createBooking(getDb(c.env), c.env, auth, c.req.valid('json'), idempotencyKeyOf(c));

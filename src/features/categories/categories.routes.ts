@@ -6,6 +6,7 @@ import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonConte
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.service';
+import { idempotent } from '../../middleware/idempotency';
 
 export const CategorySchema = z
   .object({
@@ -46,7 +47,7 @@ export const categoriesRouter = createRouter()
     async (c) => c.json(await listCategories(getDb(c.env)), 200),
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/admin/categories',
       tags: ['Categories'],
@@ -55,7 +56,7 @@ export const categoriesRouter = createRouter()
       middleware: adminOnly,
       request: { body: jsonBody(CategoryInputSchema) },
       responses: { 201: jsonContent(CategorySchema, 'Created'), ...authErrorResponses(409) },
-    }),
+    })),
     async (c) => c.json(await createCategory(getDb(c.env), c.req.valid('json')), 201),
   )
   .openapi(

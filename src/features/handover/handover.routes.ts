@@ -17,6 +17,7 @@ import {
 } from './handover.schemas';
 import { depositQr, processCode, processQr, recipientView } from './handover.service';
 import { ReservationSchema, reservationDtoOf } from '../bookings/bookings.dto';
+import { idempotent } from '../../middleware/idempotency';
 
 const tags = ['Handover'];
 const handoverErrors = authErrorResponses(404, 409, 429);
@@ -37,7 +38,7 @@ export const handoverRouter = createRouter()
     async (c) => c.json(await depositQr(c.env, c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/qrcode/process/depot',
       tags,
@@ -49,7 +50,7 @@ export const handoverRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { body: jsonBody(QrScanSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The deposited Reservation'), ...handoverErrors },
-    }),
+    })),
     async (c) => {
       const auth = c.get('auth');
       const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DEPOSIT');
@@ -57,7 +58,7 @@ export const handoverRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/bookings/{id}/deposit',
       tags,
@@ -69,7 +70,7 @@ export const handoverRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(DepositCodeSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The deposited Reservation'), ...handoverErrors },
-    }),
+    })),
     async (c) => {
       const auth = c.get('auth');
       const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT');
@@ -77,7 +78,7 @@ export const handoverRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/qrcode/process/livraison',
       tags,
@@ -87,7 +88,7 @@ export const handoverRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { body: jsonBody(QrScanSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The delivered Reservation'), ...handoverErrors },
-    }),
+    })),
     async (c) => {
       const auth = c.get('auth');
       const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DELIVERY');
@@ -95,7 +96,7 @@ export const handoverRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/bookings/{id}/deliver',
       tags,
@@ -105,7 +106,7 @@ export const handoverRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(DeliveryCodeSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The delivered Reservation'), ...handoverErrors },
-    }),
+    })),
     async (c) => {
       const auth = c.get('auth');
       const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY');

@@ -19,6 +19,7 @@ import {
   rejectKyc,
   startKycSession,
 } from './kyc.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const dateTime = () => z.string().nullable().openapi({ format: 'date-time' });
 
@@ -56,14 +57,14 @@ const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
 
 export const kycRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/kyc/sessions',
       tags: ['KYC'],
       summary: 'Start (or resume) an identity verification session',
       middleware: [requireAuth] as const,
       responses: { 201: jsonContent(KycSessionSchema, 'Session to complete at kycSessionUrl'), ...authErrorResponses(409, 502) },
-    }),
+    })),
     async (c) => {
       const r = await startKycSession(getDb(c.env), c.env, c.get('auth').id);
       return c.json({ id: r.id, kycSessionUrl: r.kycSessionUrl, status: r.status, kycSessionToken: r.kycSessionToken, tokenExpiry: r.tokenExpiry }, 201);

@@ -1,13 +1,12 @@
 // Payment-provider connection (Connect Express) of the caller: onboarding, status, eligibility,
 // and the browser redirect targets of the onboarding flow.
 import { createRoute, z } from '@hono/zod-openapi';
-import { eq } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { users } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
+import { idempotent } from '../../middleware/idempotency';
 import { htmlPage } from '../payments/html';
+import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
 import { accountStatus, canReceive, canReceivePayments, newOnboardingLink, refreshFromProvider, startOnboarding } from './pay-connect.service';
 
 const OnboardingSchema = z
@@ -28,49 +27,62 @@ const CanReceiveSchema = z
   .openapi('PayConnectEligibility');
 const AccountQuery = z.object({ account: z.string().min(1).openapi({ param: { name: 'account', in: 'query' } }) });
 
-const me = (id: number) => ({ type: 'USER' as const, id });
+/**
+ * Onboarding, status and eligibility of one owner scope: the caller's (/pay-connect/**) or an
+ * agency's (/agencies/{id}/pay-connect/**). The browser return/refresh targets below are keyed by
+ * the connected account, so users and agencies share them.
+ */
+export const payConnectRoutes = (scope: OwnerScope) => {
+  const tags = ['Pay connect', ...scope.extraTags];
+  const errors = (...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
+  return createRouter()
+    .openapi(
+      createRoute(
+        idempotent({
+          method: 'post',
+          path: `${scope.prefix}/pay-connect/onboarding`,
+          tags,
+          summary: `Create (once) ${scope.whose} Express account and return a fresh onboarding link`,
+          security: bearerSecurity,
+          middleware: [requireAuth] as const,
+          request: { params: scope.params },
+          responses: { 200: jsonContent(OnboardingSchema, 'Onboarding link'), ...errors(409, 502) },
+        }),
+      ),
+      async (c) => {
+        const owner = await scope.resolve(c, 'manage');
+        return c.json(await startOnboarding(c.env, owner, await scope.contactEmail(c, owner)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${scope.prefix}/pay-connect/account-status`,
+        tags,
+        summary: `State of ${scope.whose} connected account, read afresh from the provider`,
+        security: bearerSecurity,
+        middleware: [requireAuth] as const,
+        request: { params: scope.params },
+        responses: { 200: jsonContent(StatusSchema, 'Account status'), ...errors(502) },
+      }),
+      async (c) => c.json(await accountStatus(c.env, await scope.resolve(c, 'read')), 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${scope.prefix}/pay-connect/can-receive-payments`,
+        tags,
+        summary: `Whether ${scope.whose} connected account can receive payments, and why not`,
+        security: bearerSecurity,
+        middleware: [requireAuth] as const,
+        request: { params: scope.params },
+        responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...errors() },
+      }),
+      async (c) => c.json(await canReceivePayments(c.env, await scope.resolve(c, 'read')), 200),
+    );
+};
 
-export const payConnectRouter = createRouter()
-  .openapi(
-    createRoute({
-      method: 'post',
-      path: '/pay-connect/onboarding',
-      tags: ['Pay connect'],
-      summary: 'Create (once) the caller’s Express account and return a fresh onboarding link',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      responses: { 200: jsonContent(OnboardingSchema, 'Onboarding link'), ...authErrorResponses(502) },
-    }),
-    async (c) => {
-      const id = c.get('auth').id;
-      const [user] = await getDb(c.env).select({ email: users.email }).from(users).where(eq(users.id, id));
-      return c.json(await startOnboarding(c.env, me(id), user?.email), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/pay-connect/account-status',
-      tags: ['Pay connect'],
-      summary: 'State of the caller’s connected account, read afresh from the provider',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      responses: { 200: jsonContent(StatusSchema, 'Account status'), ...authErrorResponses(502) },
-    }),
-    async (c) => c.json(await accountStatus(c.env, me(c.get('auth').id)), 200),
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/pay-connect/can-receive-payments',
-      tags: ['Pay connect'],
-      summary: 'Whether the caller’s connected account can receive payments, and why not',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...authErrorResponses() },
-    }),
-    async (c) => c.json(await canReceivePayments(c.env, me(c.get('auth').id)), 200),
-  )
+export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',

@@ -7,6 +7,7 @@ import { pathId } from '../../validation';
 import { htmlPage } from './html';
 import { checkoutReturned, createCheckout, paymentStatus, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
+import { idempotent } from '../../middleware/idempotency';
 
 const CheckoutBody = z.object({ reservationId: z.number().int().min(1).max(2_147_483_647) }).openapi('CheckoutRequest');
 const CheckoutSchema = z
@@ -42,7 +43,7 @@ const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
 
 export const paymentsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/payments/checkout',
       tags: ['Payments'],
@@ -51,7 +52,7 @@ export const paymentsRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { body: jsonBody(CheckoutBody) },
       responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 502) },
-    }),
+    })),
     async (c) => c.json(await createCheckout(c.env, c.get('auth'), c.req.valid('json').reservationId), 200),
   )
   .openapi(

@@ -9,6 +9,7 @@ import { requireAuth, requireRole } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
 import { closeReport, createReport, listReports } from './reports.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const ReportSchema = z
   .object({
@@ -45,7 +46,7 @@ const ReportPageSchema = PageSchema(ReportSchema, 'ReportPage');
 
 export const reportsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/reports',
       tags: ['Reports'],
@@ -54,7 +55,7 @@ export const reportsRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { body: jsonBody(NewReportSchema) },
       responses: { 201: jsonContent(ReportSchema, 'The report'), ...authErrorResponses(404, 409, 422) },
-    }),
+    })),
     async (c) => c.json(await createReport(getDb(c.env), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(

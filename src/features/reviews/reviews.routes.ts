@@ -7,6 +7,7 @@ import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonConte
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { pathId } from '../../validation';
 import { createReview, listCustomerReviews, listUserReviews } from './reviews.service';
+import { idempotent } from '../../middleware/idempotency';
 
 const ReviewSchema = z
   .object({
@@ -35,7 +36,7 @@ const reviewsPage = pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt
 
 export const reviewsRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/reviews',
       tags: ['Reviews'],
@@ -44,7 +45,7 @@ export const reviewsRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { body: jsonBody(NewReviewSchema) },
       responses: { 201: jsonContent(ReviewSchema, 'The review'), ...authErrorResponses(404, 409, 422) },
-    }),
+    })),
     async (c) => c.json(await createReview(getDb(c.env), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { loadUser, uniqueConflict } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../auth/sessions';
+import { agencyOwnerGuard, openReservationGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
 
 export interface ProfileUpdate {
   firstName?: string;
@@ -44,7 +45,12 @@ export async function updateProfile(db: Db, userId: number, update: ProfileUpdat
  * others (an open reservation, money in the wallet): returns the reason, or null to allow.
  */
 export type AccountDeletionGuard = (db: Db, userId: number) => Promise<string | null>;
-export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [];
+export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
+  openReservationGuard,
+  walletBalanceGuard,
+  pendingWithdrawalGuard,
+  agencyOwnerGuard,
+];
 
 /**
  * DELETE /user/me: the row stays (reservations, ledger entries and reviews point to it) but

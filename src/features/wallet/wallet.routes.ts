@@ -15,6 +15,7 @@ import {
   transactionSummary,
 } from './transactions.service';
 import { getWallet } from './wallet.service';
+import { CALLER_SCOPE, type OwnerScope } from './owner-scope';
 
 export const WalletSchema = z
   .object({
@@ -67,19 +68,23 @@ const TransactionQuery = pageQuery({ sortable: ['createdAt', 'amount'], defaultS
 
 const me = (id: number) => ({ type: 'USER' as const, id });
 
-export const walletRouter = createRouter()
-  .openapi(
+/** GET of a wallet, for the caller (/user/me/wallet) or an agency (/agencies/{id}/wallet). */
+export const walletRoutes = (scope: OwnerScope) =>
+  createRouter().openapi(
     createRoute({
       method: 'get',
-      path: '/user/me/wallet',
-      tags: ['Wallet'],
-      summary: 'The caller’s wallet: balance, pending withdrawals, totals, automatic withdrawal setting',
+      path: scope.walletPath,
+      tags: ['Wallet', ...scope.extraTags],
+      summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
       security: bearerSecurity,
       middleware: [requireAuth] as const,
-      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...authErrorResponses() },
+      request: { params: scope.params },
+      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...authErrorResponses(...scope.errorStatuses) },
     }),
-    async (c) => c.json(await getWallet(c.env, me(c.get('auth').id)), 200),
-  )
+    async (c) => c.json(await getWallet(c.env, await scope.resolve(c, 'read')), 200),
+  );
+
+export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',

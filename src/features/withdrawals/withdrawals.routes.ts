@@ -6,6 +6,8 @@ import { pageQuery, PageSchema } from '../../lib/pagination';
 import { toCents } from '../../lib/money';
 import { requireAuth } from '../../middleware/auth';
 import { WITHDRAWAL_STATUSES } from '../../db/schema';
+import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
+import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
 import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal } from './withdrawals.service';
 
 /** A positive amount in the platform currency with at most two decimals. */
@@ -40,74 +42,86 @@ const AutoBody = z
   })
   .openapi('AutoWithdrawalRequest');
 
-const me = (id: number) => ({ type: 'USER' as const, id });
+// Built once: the factory below runs once per scope and a named schema must be one object.
+const WithdrawalRequest = z.object({ amount: amount() }).openapi('WithdrawalRequest');
+const WithdrawalPage = PageSchema(WithdrawalSchema, 'WithdrawalPage');
 
-export const withdrawalsRouter = createRouter()
-  .openapi(
-    createRoute({
-      method: 'post',
-      path: '/withdrawals',
-      tags: ['Withdrawals'],
-      summary: 'Withdraw from the wallet to the connected payout account',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      request: {
-        body: jsonBody(z.object({ amount: amount() }).openapi('WithdrawalRequest')),
-        headers: z.object({
-          'idempotency-key': z.string().min(1).max(255).optional().openapi({
-            description: 'Same key again returns the first withdrawal instead of making a second one',
-          }),
+/**
+ * The withdrawal routes of one owner scope: the caller's (/withdrawals) or an agency's
+ * (/agencies/{id}/withdrawals), always to that owner's own connected account.
+ */
+export const withdrawalRoutes = (scope: OwnerScope) => {
+  const path = `${scope.prefix}/withdrawals`;
+  const tags = ['Withdrawals', ...scope.extraTags];
+  const errors = (...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
+  return createRouter()
+    .openapi(
+      createRoute(
+        idempotent({
+          method: 'post',
+          path,
+          tags,
+          summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
+          security: bearerSecurity,
+          middleware: [requireAuth] as const,
+          request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
+          responses: {
+            201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'),
+            ...errors(409, 422, 502),
+          },
         }),
+      ),
+      async (c) => {
+        const owner = await scope.resolve(c, 'manage');
+        const w = await requestWithdrawal(c.env, owner, toCents(c.req.valid('json').amount), false, idempotencyKeyOf(c));
+        return c.json(toWithdrawal(w), 201);
       },
-      responses: { 201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'), ...authErrorResponses(422, 502) },
-    }),
-    async (c) => {
-      const key = c.req.valid('header')['idempotency-key'] ?? null;
-      const w = await requestWithdrawal(c.env, me(c.get('auth').id), toCents(c.req.valid('json').amount), false, key);
-      return c.json(toWithdrawal(w), 201);
-    },
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/withdrawals',
-      tags: ['Withdrawals'],
-      summary: 'The caller’s withdrawals (page)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      request: { query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
-      responses: { 200: jsonContent(PageSchema(WithdrawalSchema, 'WithdrawalPage'), 'Page of withdrawals'), ...authErrorResponses() },
-    }),
-    async (c) => c.json(await listWithdrawals(c.env, me(c.get('auth').id), c.req.valid('query')), 200),
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/withdrawals/auto',
-      tags: ['Withdrawals'],
-      summary: 'Automatic withdrawal setting',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      responses: { 200: jsonContent(AutoSchema, 'Setting'), ...authErrorResponses() },
-    }),
-    async (c) => c.json(await getAutoWithdrawal(c.env, me(c.get('auth').id)), 200),
-  )
-  .openapi(
-    createRoute({
-      method: 'put',
-      path: '/withdrawals/auto',
-      tags: ['Withdrawals'],
-      summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
-      request: { body: jsonBody(AutoBody) },
-      responses: { 200: jsonContent(AutoSchema, 'Setting'), ...authErrorResponses() },
-    }),
-    async (c) => {
-      const owner = me(c.get('auth').id);
-      const body = c.req.valid('json');
-      const current = await getAutoWithdrawal(c.env, owner);
-      const threshold = body.threshold ?? current.threshold ?? 0;
-      return c.json(await setAutoWithdrawal(c.env, owner, body.enabled, toCents(threshold)), 200);
-    },
-  );
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path,
+        tags,
+        summary: `Withdrawals of ${scope.whose} wallet (page)`,
+        security: bearerSecurity,
+        middleware: [requireAuth] as const,
+        request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
+        responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...errors() },
+      }),
+      async (c) => c.json(await listWithdrawals(c.env, await scope.resolve(c, 'read'), c.req.valid('query')), 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        path: `${path}/auto`,
+        tags,
+        summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
+        security: bearerSecurity,
+        middleware: [requireAuth] as const,
+        request: { params: scope.params },
+        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
+      }),
+      async (c) => c.json(await getAutoWithdrawal(c.env, await scope.resolve(c, 'read')), 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'put',
+        path: `${path}/auto`,
+        tags,
+        summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
+        security: bearerSecurity,
+        middleware: [requireAuth] as const,
+        request: { params: scope.params, body: jsonBody(AutoBody) },
+        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
+      }),
+      async (c) => {
+        const owner = await scope.resolve(c, 'manage');
+        const body = c.req.valid('json');
+        const current = await getAutoWithdrawal(c.env, owner);
+        const threshold = body.threshold ?? current.threshold ?? 0;
+        return c.json(await setAutoWithdrawal(c.env, owner, body.enabled, toCents(threshold)), 200);
+      },
+    );
+};
+
+export const withdrawalsRouter = withdrawalRoutes(CALLER_SCOPE);

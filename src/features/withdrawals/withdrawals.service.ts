@@ -37,6 +37,9 @@ const ownerIs = (owner: Owner) => and(eq(withdrawals.ownerType, owner.type), eq(
  * STRIPE_CONNECT_NOT_CONFIGURED without a payout-ready account, 422 INSUFFICIENT_FUNDS when the
  * balance does not cover it. A refused transfer puts the money back and answers 502.
  */
+/** Where the owner's own money routes live, for suggestions. */
+const ownerPath = (owner: Owner) => (owner.type === 'AGENCY' ? `/agencies/${owner.id}` : '');
+
 export async function requestWithdrawal(
   env: Env,
   owner: Owner,
@@ -49,7 +52,7 @@ export async function requestWithdrawal(
   const account = await findPayoutAccount(env, owner);
   if (!account?.payoutsEnabled) {
     throw new AppError('STRIPE_CONNECT_NOT_CONFIGURED', 'No connected payout account able to receive payouts', {
-      suggestions: ['Complete the onboarding with POST /v1/api/pay-connect/onboarding'],
+      suggestions: [`Complete the onboarding with POST /v1/api${ownerPath(owner)}/pay-connect/onboarding`],
     });
   }
   const db = getDb(env);
@@ -77,7 +80,7 @@ export async function requestWithdrawal(
   }
   if ((results[1] as D1Result).meta.changes !== 1) {
     throw new AppError('INSUFFICIENT_FUNDS', 'The wallet balance does not cover this withdrawal', {
-      suggestions: ['Check the available balance with GET /v1/api/user/me/wallet'],
+      suggestions: [`Check the available balance with GET /v1/api${owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me'}/wallet`],
     });
   }
   const [row] = await db.select().from(withdrawals).where(eq(withdrawals.token, token));

@@ -1,0 +1,40 @@
+// An agency's money (CONTRACT sections 10 and 12): /agencies/{id}/wallet, /agencies/{id}/withdrawals/**
+// and /agencies/{id}/pay-connect/**, built by the same route factories as the caller's own routes.
+// Only the owner moves money or changes settings (a super-admin too, as for every agency
+// management route); admins may also read the figures.
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { assertCanAccess } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { payConnectRoutes } from '../pay-connect/pay-connect.routes';
+import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
+import { walletRoutes } from '../wallet/wallet.routes';
+import { withdrawalRoutes } from '../withdrawals/withdrawals.routes';
+import { agencyForOwner, getAgency } from './agencies.service';
+
+export const AGENCY_SCOPE: OwnerScope = {
+  prefix: '/agencies/{id}',
+  walletPath: '/agencies/{id}/wallet',
+  params: IdParams,
+  whose: 'the agency’s',
+  extraTags: ['Agencies'],
+  errorStatuses: [404],
+  resolve: async (c, access) => {
+    const db = getDb(c.env);
+    const id = IdParams.parse(c.req.param()).id;
+    if (access === 'manage') return { type: 'AGENCY', id: (await agencyForOwner(db, c.get('auth'), id)).id };
+    const agency = await getAgency(db, id);
+    assertCanAccess(c.get('auth'), [agency.ownerId], ['ROLE_ADMIN']);
+    return { type: 'AGENCY', id: agency.id };
+  },
+  // The agency's contact address, else its owner's (the provider's form asks for it anyway).
+  contactEmail: async (c, owner) => {
+    const agency = await getAgency(getDb(c.env), owner.id);
+    return agency.email ?? CALLER_SCOPE.contactEmail(c, { type: 'USER', id: agency.ownerId });
+  },
+};
+
+export const agencyMoneyRouter = createRouter()
+  .route('/', walletRoutes(AGENCY_SCOPE))
+  .route('/', withdrawalRoutes(AGENCY_SCOPE))
+  .route('/', payConnectRoutes(AGENCY_SCOPE));

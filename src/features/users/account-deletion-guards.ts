@@ -1,0 +1,56 @@
+// What keeps an account from being deleted (DELETE /user/me): others still depend on it, or money
+// would be stranded. Each guard is one small query on the tables (no feature service), so this
+// module can be imported by users.service without an import cycle.
+import { and, eq, gt, inArray, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
+import type { ReservationStatus } from '../bookings/reservation-state';
+import { walletAccount } from '../ledger/posting-rules';
+
+/** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
+export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [
+  'PENDING_PAYMENT',
+  'PAID',
+  'CONFIRMED',
+  'DEPOSITED',
+  'IN_TRANSIT',
+  'DISPUTED',
+];
+
+export async function openReservationGuard(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ number: reservations.reservationNumber })
+    .from(reservations)
+    .where(
+      and(
+        or(eq(reservations.senderId, userId), eq(reservations.carrierId, userId)),
+        inArray(reservations.status, [...OPEN_RESERVATION_STATUSES]),
+      ),
+    )
+    .limit(1);
+  return row
+    ? `The account cannot be deleted while a reservation is in progress (${row.number}); wait until it is delivered, cancelled or its dispute is closed`
+    : null;
+}
+
+export async function walletBalanceGuard(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ cents: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.key, walletAccount({ type: 'USER', id: userId }).key), gt(ledgerAccounts.balanceCents, 0)));
+  return row ? 'The account cannot be deleted while the wallet holds money; withdraw the balance first' : null;
+}
+
+export async function pendingWithdrawalGuard(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(and(eq(withdrawals.ownerType, 'USER'), eq(withdrawals.ownerId, userId), eq(withdrawals.status, 'PENDING')))
+    .limit(1);
+  return row ? 'The account cannot be deleted while a withdrawal is pending; wait until it completes' : null;
+}
+
+export async function agencyOwnerGuard(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.ownerId, userId)).limit(1);
+  return row ? `The account cannot be deleted while it owns an agency (${row.id}); contact support to close or transfer the agency` : null;
+}

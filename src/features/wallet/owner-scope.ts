@@ -1,0 +1,47 @@
+// Whose money a wallet, withdrawal or pay-connect route acts on. The user routes (/user/me/wallet,
+// /withdrawals, /pay-connect/**) and the agency routes (/agencies/{id}/...) are built by the same
+// route factories from a scope: the scope only resolves the Owner and checks the caller's right;
+// the services behind the routes already take any Owner.
+import type { Context } from 'hono';
+import { eq } from 'drizzle-orm';
+import { getDb } from '../../db/client';
+import { users } from '../../db/schema';
+import type { AppEnv } from '../../env';
+import type { Owner } from '../ledger/posting-rules';
+import type { IdParams } from '../../validation';
+
+/** `read`: figures and histories; `manage`: anything that moves money or changes a setting. */
+export type MoneyAccess = 'read' | 'manage';
+
+export interface OwnerScope {
+  /** Prefix of the withdrawal and pay-connect paths: '' for the caller, '/agencies/{id}' for an agency. */
+  prefix: string;
+  /** The wallet path (the user's is /user/me/wallet, not under the prefix). */
+  walletPath: string;
+  /** Path parameters of the prefix, if any. */
+  params?: typeof IdParams;
+  /** Names the owner in summaries: "the caller’s", "the agency’s". */
+  whose: string;
+  /** OpenAPI tags added to the feature's own. */
+  extraTags: string[];
+  /** Error statuses the scope itself can raise (404 for an unknown agency). */
+  errorStatuses: number[];
+  /** The Owner the request acts for; throws 403/404 when the caller may not. */
+  resolve(c: Context<AppEnv>, access: MoneyAccess): Promise<Owner>;
+  /** The e-mail given to the provider when the connected account is created. */
+  contactEmail(c: Context<AppEnv>, owner: Owner): Promise<string | undefined>;
+}
+
+/** The caller's own money. */
+export const CALLER_SCOPE: OwnerScope = {
+  prefix: '',
+  walletPath: '/user/me/wallet',
+  whose: 'the caller’s',
+  extraTags: [],
+  errorStatuses: [],
+  resolve: async (c) => ({ type: 'USER', id: c.get('auth').id }),
+  contactEmail: async (c, owner) => {
+    const [user] = await getDb(c.env).select({ email: users.email }).from(users).where(eq(users.id, owner.id));
+    return user?.email;
+  },
+};
