@@ -41,7 +41,6 @@ CREATE TABLE `disputes` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `disputes_token_unique` ON `disputes` (`token`);--> statement-breakpoint
-CREATE UNIQUE INDEX `disputes_open_unique` ON `disputes` (`reservation_id`) WHERE status = 'OPEN';--> statement-breakpoint
+CREATE UNIQUE INDEX `disputes_reservation_unique` ON `disputes` (`reservation_id`);--> statement-breakpoint
 CREATE INDEX `disputes_status_idx` ON `disputes` (`status`,`created_at`);--> statement-breakpoint
-CREATE INDEX `disputes_opened_by_idx` ON `disputes` (`opened_by`,`created_at`);--> statement-breakpoint
-CREATE INDEX `disputes_reservation_idx` ON `disputes` (`reservation_id`);
+CREATE INDEX `disputes_opened_by_idx` ON `disputes` (`opened_by`,`created_at`);

@@ -1,5 +1,4 @@
 // Disputes on a reservation (one open at a time), their evidence files and their messages.
-import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { reservations } from './reservations';
@@ -45,13 +44,11 @@ export const disputes = sqliteTable(
   },
   (t) => [
     uniqueIndex('disputes_token_unique').on(t.token),
-    // One open dispute per reservation, even under concurrent openings.
-    uniqueIndex('disputes_open_unique')
-      .on(t.reservationId)
-      .where(sql`status = 'OPEN'`),
+    // One dispute per reservation, ever (so at most one open), even under concurrent openings:
+    // a resolution is final, and a reservation is DISPUTED exactly while its dispute is OPEN.
+    uniqueIndex('disputes_reservation_unique').on(t.reservationId),
     index('disputes_status_idx').on(t.status, t.createdAt),
     index('disputes_opened_by_idx').on(t.openedBy, t.createdAt),
-    index('disputes_reservation_idx').on(t.reservationId),
   ],
 );
 
