@@ -200,7 +200,11 @@ export async function openDispute(env: Env, auth: AuthUser, input: NewDispute) {
       throw err;
     }
     const [row] = await db.select().from(disputes).where(eq(disputes.token, token));
-    if (!row) continue; // the reservation moved meanwhile: the checks above answer on the next pass
+    if (!row) {
+      // The reservation moved meanwhile: the checks above answer on the next pass.
+      if (attempt < 3) continue;
+      throw invalidState(`Reservation ${r.id} changed while the dispute was being opened; try again`);
+    }
     return disputeDetail(db, auth, row.id);
   }
 }
