@@ -38,6 +38,7 @@ import { withdrawalsRouter } from './features/withdrawals/withdrawals.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
+import { disputesRouter } from './features/disputes/disputes.routes';
 
 export const API_PREFIX = '/v1/api';
 
@@ -106,6 +107,7 @@ export function createApp() {
   app.route(API_PREFIX, withdrawalsRouter);
   app.route(API_PREFIX, payConnectRouter);
   app.route(API_PREFIX, agencyMoneyRouter);
+  app.route(API_PREFIX, disputesRouter);
   app.route('/', sandboxRouter); // browser pages of the local sandbox provider (root paths)
 
   registerDocs(app);

@@ -8,3 +8,4 @@ export * from './alerts';
 export * from './identity';
 export * from './trust';
 export * from './money';
+export * from './disputes';

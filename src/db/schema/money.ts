@@ -40,6 +40,8 @@ export const LEDGER_ENTRY_TYPES = [
   'ESCROW_REFUNDED',
   'WITHDRAWAL',
   'WITHDRAWAL_REVERSED',
+  'DISPUTE_FREEZE',
+  'DISPUTE_SETTLED',
 ] as const;
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
@@ -80,7 +82,7 @@ export const ledgerLines = sqliteTable(
   (t) => [index('ledger_lines_entry_idx').on(t.entryId), index('ledger_lines_account_idx').on(t.accountId, t.amountCents)],
 );
 
-export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'EARNING', 'WITHDRAWAL', 'WITHDRAWAL_REVERSAL'] as const;
+export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'EARNING', 'WITHDRAWAL', 'WITHDRAWAL_REVERSAL', 'DISPUTE_HOLD', 'DISPUTE_HOLD_RELEASE'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** The history a user sees: one row per money movement that concerns them, written with the ledger entry. */

@@ -314,9 +314,11 @@ export async function voidOrRefund(
 export async function settleWithProvider(env: Env, reservationId: number, retried = false): Promise<ReservationRow> {
   const db = getDb(env);
   const r = await loadReservation(db, reservationId);
+  // A reservation is refunded at most once: by its escrow-out entry (rejection, cancellation, a
+  // dispute before delivery) or by a dispute settlement after delivery (disputes feature).
   const refund = await db.get<{ amount: number }>(
     sql`SELECT t.amount_cents AS amount FROM transactions t JOIN ledger_entries e ON e.id = t.ledger_entry_id
-        WHERE e.key = ${`escrow-out:${r.id}`} AND t.type = 'REFUND'`,
+        WHERE e.reservation_id = ${r.id} AND t.type = 'REFUND'`,
   );
   const refundCents = refund?.amount ?? 0;
   const pi = r.authorizationId;

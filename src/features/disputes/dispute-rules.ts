@@ -1,0 +1,157 @@
+// The money rules of disputes as pure functions: how much a dispute opened after delivery freezes,
+// how a resolution splits the price, and the ledger postings of freeze and settlement. No I/O here;
+// disputes.service.ts writes them with the ledger machinery.
+import {
+  ACCOUNTS,
+  assertBalanced,
+  escrowOutKey,
+  payeeOf,
+  walletAccount,
+  type Posting,
+  type ReservationMoney,
+} from '../ledger/posting-rules';
+
+export type DisputeResolution = 'REFUND_SENDER' | 'RELEASE_TO_CARRIER' | 'PARTIAL_REFUND';
+
+/** Keyed by the dispute's token: the freeze is written in the batch that creates the dispute. */
+export const disputeFreezeKey = (disputeToken: string) => `dispute-freeze:${disputeToken}`;
+export const disputeSettleKey = (disputeId: number) => `dispute-settle:${disputeId}`;
+
+function posting(p: Posting): Posting {
+  const lines = p.lines.filter((l) => l.amountCents !== 0);
+  assertBalanced(lines);
+  return { ...p, lines, transactions: p.transactions.filter((t) => t.amountCents !== 0) };
+}
+
+/**
+ * A dispute opened after delivery takes the carrier's released amount back from the payee's
+ * wallet, but never more than the wallet holds: what was already withdrawn is the shortfall.
+ */
+export function freezeAmounts(carrierAmountCents: number, walletBalanceCents: number): { frozenCents: number; shortfallCents: number } {
+  const frozenCents = Math.max(0, Math.min(carrierAmountCents, walletBalanceCents));
+  return { frozenCents, shortfallCents: carrierAmountCents - frozenCents };
+}
+
+/** The freeze: payee wallet -> escrow (the money is held again until the dispute is resolved). */
+export function disputeFreeze(r: ReservationMoney, disputeToken: string, frozenCents: number): Posting {
+  if (!Number.isSafeInteger(frozenCents) || frozenCents < 0 || frozenCents > r.carrierAmountCents) {
+    throw new Error(`freeze must be between 0 and ${r.carrierAmountCents} cents`);
+  }
+  const payee = payeeOf(r);
+  return posting({
+    key: disputeFreezeKey(disputeToken),
+    type: 'DISPUTE_FREEZE',
+    description: `Reservation ${r.reservationNumber} disputed: payout held`,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: walletAccount(payee), amountCents: -frozenCents },
+      { account: ACCOUNTS.escrow, amountCents: frozenCents },
+    ],
+    transactions: [{ owner: payee, type: 'DISPUTE_HOLD', amountCents: -frozenCents }],
+  });
+}
+
+/** What the sender gets back for a resolution; `amountCents` only for PARTIAL_REFUND (0 < amount < total). */
+export function resolutionRefundCents(resolution: DisputeResolution, totalAmountCents: number, amountCents?: number): number {
+  switch (resolution) {
+    case 'REFUND_SENDER':
+      return totalAmountCents;
+    case 'RELEASE_TO_CARRIER':
+      return 0;
+    case 'PARTIAL_REFUND':
+      if (amountCents === undefined || !Number.isSafeInteger(amountCents) || amountCents <= 0 || amountCents >= totalAmountCents) {
+        throw new Error(`a partial refund must be between 0 and ${totalAmountCents} cents, both excluded`);
+      }
+      return amountCents;
+  }
+}
+
+/**
+ * The part of the price the carrier side keeps, split as CONTRACT section 1: the commission is
+ * round(retained * rate), the carrier gets the rest. Nothing refunded keeps the booking's own split.
+ */
+export function retainedSplit(
+  r: Pick<ReservationMoney, 'totalAmountCents' | 'platformCommissionCents' | 'carrierAmountCents'>,
+  refundCents: number,
+  rate: number,
+): { carrierCents: number; commissionCents: number } {
+  if (refundCents === 0) return { carrierCents: r.carrierAmountCents, commissionCents: r.platformCommissionCents };
+  const retained = r.totalAmountCents - refundCents;
+  const commissionCents = Math.round(retained * rate);
+  return { carrierCents: retained - commissionCents, commissionCents };
+}
+
+export interface SettlementInput {
+  disputeId: number;
+  refundCents: number;
+  rate: number;
+  /**
+   * null: the dispute was opened before delivery, the whole price is still in escrow.
+   * A number: the escrow was released at delivery and this much was frozen back from the wallet.
+   */
+  frozenCents: number | null;
+}
+
+/**
+ * The resolution's ledger entry.
+ * - Price still in escrow (opened before delivery): escrow empties under the reservation's
+ *   escrow-out key (so it can never also be released or refunded otherwise): `refund` to the
+ *   card side, the carrier's share to the payee's wallet, the commission on the retained part to
+ *   revenue.
+ * - Released at delivery, then frozen: the frozen amount leaves escrow; the payee's wallet gets
+ *   back what it is owed on top of what it kept (carrier share - (carrier amount - frozen), never
+ *   negative); revenue gives back the commission it no longer earns and absorbs any shortfall
+ *   (money the carrier had already withdrawn), so the sender is refunded in full either way.
+ */
+export function disputeSettlement(r: ReservationMoney, input: SettlementInput): Posting {
+  const { refundCents, frozenCents } = input;
+  if (!Number.isSafeInteger(refundCents) || refundCents < 0 || refundCents > r.totalAmountCents) {
+    throw new Error(`refund must be between 0 and ${r.totalAmountCents} cents`);
+  }
+  const payee = payeeOf(r);
+  const { carrierCents, commissionCents } = retainedSplit(r, refundCents, input.rate);
+  const sender = { type: 'USER' as const, id: r.senderId };
+  const description = `Reservation ${r.reservationNumber}: dispute resolved`;
+  if (frozenCents === null) {
+    return posting({
+      key: escrowOutKey(r.id),
+      type: 'DISPUTE_SETTLED',
+      description,
+      currency: r.currency,
+      reservationId: r.id,
+      lines: [
+        { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
+        { account: ACCOUNTS.clearing, amountCents: refundCents },
+        { account: walletAccount(payee), amountCents: carrierCents },
+        { account: ACCOUNTS.revenue, amountCents: commissionCents },
+      ],
+      transactions: [
+        { owner: sender, type: 'REFUND', amountCents: refundCents },
+        { owner: payee, type: 'EARNING', amountCents: carrierCents },
+      ],
+    });
+  }
+  if (!Number.isSafeInteger(frozenCents) || frozenCents < 0 || frozenCents > r.carrierAmountCents) {
+    throw new Error(`frozen amount must be between 0 and ${r.carrierAmountCents} cents`);
+  }
+  const kept = r.carrierAmountCents - frozenCents;
+  const payeeCents = Math.max(0, carrierCents - kept);
+  return posting({
+    key: disputeSettleKey(input.disputeId),
+    type: 'DISPUTE_SETTLED',
+    description,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: ACCOUNTS.escrow, amountCents: -frozenCents },
+      { account: ACCOUNTS.clearing, amountCents: refundCents },
+      { account: walletAccount(payee), amountCents: payeeCents },
+      { account: ACCOUNTS.revenue, amountCents: frozenCents - refundCents - payeeCents },
+    ],
+    transactions: [
+      { owner: sender, type: 'REFUND', amountCents: refundCents },
+      { owner: payee, type: 'DISPUTE_HOLD_RELEASE', amountCents: payeeCents },
+    ],
+  });
+}

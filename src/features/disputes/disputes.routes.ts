@@ -1,0 +1,147 @@
+// Disputes (CONTRACT section 13): parties open and discuss them, admins list and resolve them.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { DISPUTE_OPENER_ROLES, DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { clientIp } from '../audit/audit';
+import { addMessage, disputeDetail, listDisputes, MAX_EVIDENCE_FILES, openDispute, resolveDispute } from './disputes.service';
+
+const DisputeSchema = z
+  .object({
+    id: z.number().int(),
+    reservationId: z.number().int(),
+    openedBy: z.number().int(),
+    openerRole: z.enum(DISPUTE_OPENER_ROLES),
+    reason: z.enum(DISPUTE_REASONS),
+    description: z.string(),
+    status: z.enum(DISPUTE_STATUSES),
+    previousReservationStatus: z.string(),
+    frozenAmount: z.number().openapi({ description: "Taken back from the payee's wallet (dispute after delivery)" }),
+    shortfallAmount: z.number().openapi({ description: 'Already withdrawn when the dispute was opened (not recovered)' }),
+    resolution: z.enum(DISPUTE_RESOLUTIONS).nullable(),
+    refundAmount: z.number().nullable(),
+    resolutionNote: z.string().nullable(),
+    resolvedBy: z.number().int().nullable(),
+    resolvedAt: z.string().nullable(),
+    currency: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Dispute');
+
+const DisputeDetailSchema = DisputeSchema.extend({
+  reservationNumber: z.string(),
+  reservationStatus: z.string(),
+  evidenceFileIds: z.array(z.number().int()),
+  messages: z.array(z.object({ id: z.number().int(), authorId: z.number().int(), body: z.string(), createdAt: z.string() })),
+}).openapi('DisputeDetail');
+
+const NewDisputeSchema = z
+  .object({
+    reservationId: z.number().int().positive(),
+    reason: z.enum(DISPUTE_REASONS),
+    description: z.string().trim().min(10).max(4000),
+    evidenceFileIds: z.array(z.number().int().positive()).max(MAX_EVIDENCE_FILES).optional(),
+  })
+  .openapi('NewDispute');
+
+const MessageSchema = z.object({ body: z.string().trim().min(1).max(4000) }).openapi('NewDisputeMessage');
+
+const ResolveSchema = z
+  .object({
+    resolution: z.enum(DISPUTE_RESOLUTIONS),
+    amount: z.number().positive().optional().openapi({ description: 'PARTIAL_REFUND only: refunded to the sender, 0 < amount < total' }),
+    note: z.string().trim().min(1).max(2000),
+  })
+  .openapi('ResolveDispute');
+
+const disputesPage = pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' });
+const DisputePageSchema = PageSchema(DisputeSchema, 'DisputePage');
+
+export const disputesRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/disputes',
+      tags: ['Disputes'],
+      summary: "Open a dispute on a reservation (freezes the carrier's payout)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { body: jsonBody(NewDisputeSchema) },
+      responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(400, 404, 409) },
+    }),
+    async (c) => c.json(await openDispute(c.env, c.get('auth'), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/disputes/mine',
+      tags: ['Disputes'],
+      summary: 'Disputes on my reservations',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { query: disputesPage },
+      responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listDisputes(getDb(c.env), c.req.valid('query'), { partyId: c.get('auth').id }), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/disputes/{id}',
+      tags: ['Disputes'],
+      summary: 'A dispute with its evidence and messages (parties and admins)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await disputeDetail(getDb(c.env), c.get('auth'), c.req.valid('param').id), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/disputes/{id}/messages',
+      tags: ['Disputes'],
+      summary: 'Post a message on an open dispute (parties and admins)',
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams, body: jsonBody(MessageSchema) },
+      responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute with its messages'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await addMessage(c.env, c.get('auth'), c.req.valid('param').id, c.req.valid('json').body), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/disputes',
+      tags: ['Disputes', 'Administration'],
+      summary: 'Dispute queue',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { query: disputesPage.extend({ status: z.enum(DISPUTE_STATUSES).optional() }) },
+      responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { status, ...page } = c.req.valid('query');
+      return c.json(await listDisputes(getDb(c.env), page, { status }), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/admin/disputes/{id}/resolve',
+      tags: ['Disputes', 'Administration'],
+      summary: 'Resolve a dispute: refund the sender, release to the carrier, or split',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { params: IdParams, body: jsonBody(ResolveSchema) },
+      responses: { 200: jsonContent(DisputeDetailSchema, 'The resolved dispute'), ...authErrorResponses(400, 404, 409) },
+    }),
+    async (c) =>
+      c.json(await resolveDispute(c.env, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
+  );

@@ -1,0 +1,392 @@
+// Disputes: a party opens one on a reservation in progress or recently delivered, which moves it
+// to DISPUTED and freezes the carrier's payout; parties and admins exchange messages; an admin
+// resolves it by refunding the sender, releasing to the carrier, or splitting. Every money move
+// goes through the ledger postings of dispute-rules.ts and the payment provider (refunds), once:
+// the dispute's conditional status change, the reservation transition and the ledger entry (unique
+// key) share one D1 batch, and the provider call uses the reservation's refund idempotency key.
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { getDb, type Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import {
+  disputeEvidence,
+  disputeMessages,
+  disputes,
+  files,
+  reservations,
+  type DisputeRow,
+  type ReservationRow,
+} from '../../db/schema';
+import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
+import type { AuthUser } from '../../env';
+import { AppError, accessDenied, invalidState, notFound } from '../../errors';
+import { commissionRate, fromCents, toCents } from '../../lib/money';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { hasRole } from '../../middleware/auth';
+import { auditInsertIfChanged } from '../audit/audit';
+import { isCarrierSide } from '../bookings/reservation-access';
+import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../bookings/reservation-state';
+import { transitionStatement } from '../bookings/reservation-transition';
+import { newToken, postedSql, postingStatements, rawStatement, wasPosted } from '../ledger/ledger.service';
+import { escrowOutKey, payeeOf, walletAccount } from '../ledger/posting-rules';
+import { guardedNotificationInsert, type NewNotification } from '../notifications/notify';
+import { captureOnDeposit, loadReservation, PAYMENT_STATUS, settleWithProvider } from '../payments/escrow.service';
+import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, type DisputeResolution } from './dispute-rules';
+
+export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+export const DISPUTABLE_STATUSES: readonly ReservationStatus[] = ['DEPOSITED', 'IN_TRANSIT', 'DELIVERED'];
+export const MAX_EVIDENCE_FILES = 10;
+
+export interface NewDispute {
+  reservationId: number;
+  reason: DisputeReason;
+  description: string;
+  evidenceFileIds?: number[];
+}
+
+const ADMIN_ROLES = ['ROLE_ADMIN'] as const;
+const isAdmin = (auth: AuthUser) => hasRole(auth, ...ADMIN_ROLES);
+
+export const toDisputeJson = (d: DisputeRow, currency: string) => ({
+  id: d.id,
+  reservationId: d.reservationId,
+  openedBy: d.openedBy,
+  openerRole: d.openerRole,
+  reason: d.reason,
+  description: d.description,
+  status: d.status,
+  previousReservationStatus: d.previousStatus,
+  frozenAmount: fromCents(d.frozenCents),
+  shortfallAmount: fromCents(d.shortfallCents),
+  resolution: d.resolution,
+  refundAmount: d.refundCents === null ? null : fromCents(d.refundCents),
+  resolutionNote: d.resolutionNote,
+  resolvedBy: d.resolvedBy,
+  resolvedAt: d.resolvedAt,
+  currency,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+async function getDispute(db: Db, id: number) {
+  const [row] = await db.select().from(disputes).where(eq(disputes.id, id));
+  if (!row) throw notFound('Dispute', id);
+  return row;
+}
+
+/** Sender: SENDER; carrier or staff of the carrying agency: CARRIER; anyone else: null. */
+async function partyRole(db: Db, auth: AuthUser, r: ReservationRow): Promise<'SENDER' | 'CARRIER' | null> {
+  if (auth.id === r.senderId) return 'SENDER';
+  if (await isCarrierSide(db, auth, r)) return 'CARRIER';
+  return null;
+}
+
+/** The parties of a reservation to notify: the sender and the carrier. */
+const partiesOf = (r: ReservationRow) => [r.senderId, r.carrierId];
+
+async function assertEvidence(db: Db, auth: AuthUser, reservationId: number, ids: number[]) {
+  if (ids.length === 0) return;
+  const rows = await db.select().from(files).where(inArray(files.id, ids));
+  const byId = new Map(rows.map((f) => [f.id, f]));
+  const bad = ids.find((id) => {
+    const f = byId.get(id);
+    return !f || f.ownerId !== auth.id || f.purpose !== 'DISPUTE_EVIDENCE' || (f.reservationId !== null && f.reservationId !== reservationId);
+  });
+  if (bad !== undefined) {
+    throw new AppError('INVALID_ARGUMENT', 'Evidence files must be your own DISPUTE_EVIDENCE uploads for this reservation', {
+      fieldErrors: [{ field: 'evidenceFileIds', message: `File ${bad} is not usable as evidence here`, rejectedValue: bad }],
+    });
+  }
+}
+
+const CHECK_FAILED = /CHECK constraint failed/i;
+const isCheckViolation = (err: unknown): boolean => {
+  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) if (e instanceof Error && CHECK_FAILED.test(e.message)) return true;
+  return false;
+};
+
+/** Has the reservation's escrow already been released to the payee (a delivered reservation)? */
+async function releasedAtDelivery(db: Db, reservationId: number): Promise<boolean> {
+  const row = await db.get<{ n: number }>(
+    sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE key = ${escrowOutKey(reservationId)} AND type = 'ESCROW_RELEASED'`,
+  );
+  return (row?.n ?? 0) > 0;
+}
+
+async function walletBalance(db: Db, key: string): Promise<number> {
+  const row = await db.get<{ b: number }>(sql`SELECT balance_cents AS b FROM ledger_accounts WHERE key = ${key}`);
+  return row?.b ?? 0;
+}
+
+export async function openDispute(env: Env, auth: AuthUser, input: NewDispute) {
+  const db = getDb(env);
+  const evidence = [...new Set(input.evidenceFileIds ?? [])];
+  for (let attempt = 0; ; attempt += 1) {
+    const r = await loadReservation(db, input.reservationId);
+    const role = await partyRole(db, auth, r);
+    if (!role) throw accessDenied('Only the sender or the carrier of this reservation may open a dispute');
+    const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
+    if (existing) throw new AppError('ALREADY_EXISTS', `Reservation ${r.id} already has a dispute (#${existing.id})`);
+    if (!DISPUTABLE_STATUSES.includes(r.status)) {
+      throw invalidState(`Cannot open a dispute on a reservation in status ${r.status}`);
+    }
+    const now = new Date();
+    const cutoff = new Date(now.getTime() - DISPUTE_WINDOW_AFTER_DELIVERY_MS).toISOString();
+    if (r.status === 'DELIVERED' && (!r.deliveredAt || r.deliveredAt < cutoff)) {
+      throw invalidState('A delivered reservation may be disputed only within 72 hours of delivery');
+    }
+    await assertEvidence(db, auth, r.id, evidence);
+
+    const released = r.status === 'DELIVERED' && (await releasedAtDelivery(db, r.id));
+    const payeeKey = walletAccount(payeeOf(r)).key;
+    const { frozenCents, shortfallCents } = released
+      ? freezeAmounts(r.carrierAmountCents, await walletBalance(db, payeeKey))
+      : { frozenCents: 0, shortfallCents: 0 };
+
+    const token = newToken();
+    const created = sql`EXISTS (SELECT 1 FROM disputes WHERE token = ${token})`;
+    // Inserted only if the reservation is still in the status checked above (and, delivered, still
+    // within the window); the transition right after it in the same batch then applies too.
+    const stillDisputable = sql`EXISTS (SELECT 1 FROM reservations WHERE id = ${r.id} AND status = ${r.status}${
+      r.status === 'DELIVERED' ? sql` AND delivered_at >= ${cutoff}` : sql``
+    })`;
+    const statements: BatchItem<'sqlite'>[] = [
+      rawStatement(db, sql`INSERT INTO disputes (reservation_id, opened_by, opener_role, reason, description, status, previous_status, frozen_cents, shortfall_cents, token)
+        SELECT ${r.id}, ${auth.id}, ${role}, ${input.reason}, ${input.description}, 'OPEN', ${r.status}, ${frozenCents}, ${shortfallCents}, ${token}
+        WHERE ${stillDisputable}`),
+      transitionStatement(db, r.id, 'OPEN_DISPUTE', {}, r.status),
+      ...evidence.map((fileId) =>
+        rawStatement(db, sql`INSERT INTO dispute_evidence (dispute_id, file_id) SELECT id, ${fileId} FROM disputes WHERE token = ${token}`),
+      ),
+      // Evidence uploaded without a reservation now belongs to this one (its parties may read it).
+      ...(evidence.length
+        ? [
+            rawStatement(db, sql`UPDATE files SET reservation_id = ${r.id} WHERE reservation_id IS NULL AND id IN (${sql.join(
+              evidence.map((id) => sql`${id}`),
+              sql`, `,
+            )}) AND ${created}`),
+          ]
+        : []),
+    ];
+    if (released && frozenCents > 0) {
+      // The dispute id exists only inside the batch: the freeze is keyed by the dispute's token.
+      statements.push(...postingStatements(db, disputeFreeze(r, token, frozenCents), newToken(), { guard: created }));
+    }
+    const other = role === 'SENDER' ? r.carrierId : r.senderId;
+    statements.push(
+      guardedNotificationInsert(
+        db,
+        {
+          userId: other,
+          type: 'DISPUTE_OPENED',
+          title: 'Dispute opened',
+          message: `A dispute was opened on reservation ${r.reservationNumber}. ${
+            released || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
+          }`.trim(),
+          data: { reservationId: r.id },
+        },
+        created,
+      ),
+    );
+    try {
+      await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', `Reservation ${r.id} already has a dispute`);
+      // The wallet changed between our read and the batch (a withdrawal): the CHECK refused a
+      // negative wallet and rolled everything back; read again and retry.
+      if (isCheckViolation(err) && attempt < 3) continue;
+      throw err;
+    }
+    const [row] = await db.select().from(disputes).where(eq(disputes.token, token));
+    if (!row) {
+      // The reservation moved meanwhile: the checks above answer on the next pass.
+      if (attempt < 3) continue;
+      throw invalidState(`Reservation ${r.id} changed while the dispute was being opened; try again`);
+    }
+    return disputeDetail(db, auth, row.id);
+  }
+}
+
+export async function disputeDetail(db: Db, auth: AuthUser, id: number) {
+  const d = await getDispute(db, id);
+  const r = await loadReservation(db, d.reservationId);
+  if (!isAdmin(auth) && !(await partyRole(db, auth, r))) throw accessDenied();
+  const [evidence, messages] = await db.batch([
+    db.select({ fileId: disputeEvidence.fileId }).from(disputeEvidence).where(eq(disputeEvidence.disputeId, id)).orderBy(disputeEvidence.fileId),
+    db.select().from(disputeMessages).where(eq(disputeMessages.disputeId, id)).orderBy(disputeMessages.id),
+  ]);
+  return {
+    ...toDisputeJson(d, r.currency),
+    reservationNumber: r.reservationNumber,
+    reservationStatus: r.status,
+    evidenceFileIds: evidence.map((e) => e.fileId),
+    messages: messages.map((m) => ({ id: m.id, authorId: m.authorId, body: m.body, createdAt: m.createdAt })),
+  };
+}
+
+export async function listDisputes(db: Db, p: PageParams<'createdAt'>, filters: { partyId?: number; status?: DisputeStatus }) {
+  const conditions: SQL[] = [];
+  if (filters.partyId !== undefined) {
+    const me = filters.partyId;
+    conditions.push(
+      sql`(${disputes.openedBy} = ${me} OR EXISTS (SELECT 1 FROM reservations r WHERE r.id = ${disputes.reservationId} AND (r.sender_id = ${me} OR r.carrier_id = ${me})))`,
+    );
+  }
+  if (filters.status) conditions.push(eq(disputes.status, filters.status));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select({ d: disputes, currency: reservations.currency })
+      .from(disputes)
+      .innerJoin(reservations, eq(reservations.id, disputes.reservationId))
+      .where(where)
+      .orderBy(...orderBy(p.sort, { createdAt: disputes.createdAt }, disputes.id))
+      .limit(p.size)
+      .offset(offsetOf(p)),
+    db.select({ total: count() }).from(disputes).where(where),
+  ]);
+  return toPage(
+    rows.map((x) => toDisputeJson(x.d, x.currency)),
+    total,
+    p,
+  );
+}
+
+export async function addMessage(env: Env, auth: AuthUser, id: number, body: string) {
+  const db = getDb(env);
+  const d = await getDispute(db, id);
+  const r = await loadReservation(db, d.reservationId);
+  const role = await partyRole(db, auth, r);
+  if (!role && !isAdmin(auth)) throw accessDenied();
+  if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is resolved`);
+  const recipients = partiesOf(r).filter((u) => u !== auth.id);
+  await db.batch([
+    db.insert(disputeMessages).values({ disputeId: id, authorId: auth.id, body }),
+    ...recipients.map((userId) =>
+      guardedNotificationInsert(
+        db,
+        {
+          userId,
+          type: 'DISPUTE_MESSAGE',
+          title: 'New message on a dispute',
+          message: `A new message was posted on the dispute of reservation ${r.reservationNumber}.`,
+          data: { disputeId: id, reservationId: r.id },
+        },
+        sql`1`,
+      ),
+    ),
+  ]);
+  return disputeDetail(db, auth, id);
+}
+
+export interface ResolveInput {
+  resolution: DisputeResolution;
+  amount?: number;
+  note: string;
+}
+
+/**
+ * Resolves an OPEN dispute once. The batch: the dispute's conditional OPEN -> RESOLVED update,
+ * the reservation transition (RESOLVE_REFUND / RESOLVE_RELEASE), the settlement posting guarded
+ * by this resolution (unique key), the payment status to settle, audit and notifications. A
+ * concurrent second resolve changes nothing and answers 409. The provider refund follows.
+ */
+export async function resolveDispute(env: Env, auth: AuthUser, id: number, input: ResolveInput, ip: string | null) {
+  const db = getDb(env);
+  const d = await getDispute(db, id);
+  if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is already resolved`);
+  let r = await loadReservation(db, d.reservationId);
+  if (r.status !== 'DISPUTED') throw invalidState(`Reservation ${r.id} is ${r.status}, not DISPUTED`);
+
+  const amountCents = input.amount === undefined ? undefined : toCents(input.amount);
+  if (input.resolution === 'PARTIAL_REFUND') {
+    if (amountCents === undefined || amountCents <= 0 || amountCents >= r.totalAmountCents) {
+      throw new AppError('INVALID_ARGUMENT', 'A partial refund needs an amount between 0 and the total price, both excluded', {
+        fieldErrors: [
+          { field: 'amount', message: `Must be > 0 and < ${fromCents(r.totalAmountCents).toFixed(2)}`, rejectedValue: input.amount ?? null },
+        ],
+      });
+    }
+  } else if (amountCents !== undefined) {
+    throw new AppError('INVALID_ARGUMENT', `No amount with ${input.resolution}`, {
+      fieldErrors: [{ field: 'amount', message: 'Only PARTIAL_REFUND takes an amount', rejectedValue: input.amount }],
+    });
+  }
+  const refundCents = resolutionRefundCents(input.resolution, r.totalAmountCents, amountCents);
+
+  const released = await releasedAtDelivery(db, r.id);
+  // Money released to a wallet must have been captured: capture first when only authorised.
+  if (!released && refundCents < r.totalAmountCents && r.paymentStatus === PAYMENT_STATUS.AUTHORIZED) {
+    await captureOnDeposit(env, r.id);
+    r = await loadReservation(db, r.id);
+  }
+  const escrowed = (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE key = ${`escrow-in:${r.id}`}`))?.n ?? 0;
+  const posting = disputeSettlement(r, {
+    disputeId: d.id,
+    refundCents,
+    rate: commissionRate(env),
+    frozenCents: released ? d.frozenCents : null,
+  });
+  const pending =
+    refundCents === 0
+      ? null
+      : r.paymentStatus === PAYMENT_STATUS.CAPTURED
+        ? PAYMENT_STATUS.REFUND_PENDING
+        : refundCents === r.totalAmountCents
+          ? PAYMENT_STATUS.VOID_PENDING
+          : PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
+
+  const resolvedAt = new Date().toISOString();
+  const resolvedByMe = sql`EXISTS (SELECT 1 FROM disputes WHERE id = ${d.id} AND status = 'RESOLVED' AND resolved_by = ${auth.id} AND resolved_at = ${resolvedAt})`;
+  const token = newToken();
+  const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
+  const outcome =
+    input.resolution === 'RELEASE_TO_CARRIER'
+      ? 'the payment is released to the carrier'
+      : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
+  const notes: NewNotification[] = partiesOf(r).map((userId) => ({
+    userId,
+    type: 'DISPUTE_RESOLVED',
+    title: 'Dispute resolved',
+    message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
+    data: { disputeId: d.id, reservationId: r.id, resolution: input.resolution },
+  }));
+  const statements: BatchItem<'sqlite'>[] = [
+    db
+      .update(disputes)
+      .set({
+        status: 'RESOLVED',
+        resolution: input.resolution,
+        refundCents,
+        resolutionNote: input.note,
+        resolvedBy: auth.id,
+        resolvedAt,
+        updatedAt: resolvedAt,
+      })
+      .where(and(eq(disputes.id, d.id), eq(disputes.status, 'OPEN')))
+      .returning(),
+    auditInsertIfChanged(db, {
+      actorId: auth.id,
+      action: 'DISPUTE_RESOLVED',
+      targetType: 'DISPUTE',
+      targetId: d.id,
+      ip,
+      details: { reservationId: r.id, resolution: input.resolution, refundCents },
+    }),
+    // Reached only with the reservation DISPUTED, i.e. while its one dispute was OPEN: a losing
+    // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
+    transitionStatement(db, r.id, action, {}, 'DISPUTED'),
+    ...(escrowed ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
+    ...(escrowed && pending
+      ? [rawStatement(db, sql`UPDATE reservations SET payment_status = ${pending} WHERE id = ${r.id} AND ${postedSql(token)}`)]
+      : []),
+    ...notes.map((n) => guardedNotificationInsert(db, n, resolvedByMe)),
+  ];
+  const [updated] = (await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]))[0] as DisputeRow[];
+  if (!updated) throw invalidState(`Dispute ${id} is already resolved`);
+  if (escrowed && pending && (await wasPosted(db, token))) await settleWithProvider(env, r.id);
+  return disputeDetail(db, auth, d.id);
+}
+

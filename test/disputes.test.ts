@@ -1,0 +1,379 @@
+// Disputes (CONTRACT sections 7 and 13): opening (who, when, evidence, one per reservation), the
+// payout freeze, messages, the admin queue, and resolutions each way with the money moved through
+// the ledger (still balanced) and the fake Stripe API (one refund, in cents, idempotency key).
+import { env } from 'cloudflare:workers';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '../src/db/client';
+import { auditLogs, files, notifications, reservations } from '../src/db/schema';
+import { transitionReservation } from '../src/features/bookings/reservation-transition';
+import { captureOnDeposit, releaseOnDelivery } from '../src/features/payments/escrow.service';
+import { commissionRate } from '../src/lib/money';
+import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
+import { call, errorBody, get, post } from './helpers/http';
+import { accountBalance, createBooking, ledgerInvariantViolations, reservation, reservationMoney, walletKey } from './helpers/money-fixtures';
+import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+
+const stripe = new FakeStripe();
+const db = getDb(env);
+
+beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => stripe.server.close());
+
+async function sendEvent(event: object) {
+  const payload = JSON.stringify(event);
+  return call('POST', '/v1/api/webhooks/payment-provider', {
+    raw: payload,
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': await stripeSignature(payload) },
+  });
+}
+
+/** A booking paid by card (authorised) through the webhook, then moved to `stage`. */
+async function booking(sender: TestUser, carrier: TestUser, stage: 'CONFIRMED' | 'DEPOSITED' | 'IN_TRANSIT' | 'DELIVERED') {
+  const b = await createBooking(sender, carrier, { weightG: 4000, pricePerKgCents: 1250 }); // 50.00 EUR
+  const pi = stripe.authorizedPaymentIntent(b.totalAmountCents, 'eur', { reservationId: String(b.id) });
+  expect((await sendEvent(stripe.event('payment_intent.amount_capturable_updated', pi))).status).toBe(200);
+  await transitionReservation(db, b.id, 'ACCEPT');
+  if (stage !== 'CONFIRMED') {
+    await transitionReservation(db, b.id, 'DEPOSIT');
+    await captureOnDeposit(env, b.id);
+  }
+  if (stage === 'IN_TRANSIT') await transitionReservation(db, b.id, 'START_TRANSIT');
+  if (stage === 'DELIVERED') await releaseOnDelivery(env, b.id, { action: 'DELIVER', set: { deliveredAt: new Date().toISOString() } });
+  return { booking: await reservation(b.id), pi };
+}
+
+async function parties() {
+  return { sender: await createUser(), carrier: await createCarrier(), admin: await createAdmin() };
+}
+
+const open = (token: string, reservationId: number, extra: Record<string, unknown> = {}) =>
+  post('/v1/api/disputes', { reservationId, reason: 'DAMAGED', description: 'The parcel arrived broken.', ...extra }, { token });
+
+const resolve = (token: string, id: number, body: Record<string, unknown>) =>
+  post(`/v1/api/admin/disputes/${id}/resolve`, { note: 'Checked the evidence', ...body }, { token });
+
+const refundRequests = (pi: string) => stripe.requestsTo('POST', '/v1/refunds').filter((r) => r.body.payment_intent === pi);
+
+describe('opening a dispute', () => {
+  it('the sender opens one on a DEPOSITED reservation: 201, reservation DISPUTED, the money stays in escrow, the carrier is notified', async () => {
+    const { sender, carrier } = await parties();
+    const { booking: b } = await booking(sender, carrier, 'DEPOSITED');
+    const [file] = await db
+      .insert(files)
+      .values({ ownerId: sender.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: crypto.randomUUID() })
+      .returning();
+
+    const res = await open(sender.token, b.id, { evidenceFileIds: [file.id] });
+
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      reservationId: b.id,
+      openedBy: sender.id,
+      openerRole: 'SENDER',
+      reason: 'DAMAGED',
+      status: 'OPEN',
+      previousReservationStatus: 'DEPOSITED',
+      frozenAmount: 0,
+      shortfallAmount: 0,
+      resolution: null,
+      reservationStatus: 'DISPUTED',
+      evidenceFileIds: [file.id],
+      messages: [],
+    });
+    expect((await reservation(b.id)).status).toBe('DISPUTED');
+    const [stored] = await db.select().from(files).where(eq(files.id, file.id));
+    expect(stored.reservationId).toBe(b.id); // the carrier may now read the evidence
+    expect((await reservationMoney(b.id)).ESCROW).toBe(5000);
+    const notes = await db.select().from(notifications).where(eq(notifications.userId, carrier.id));
+    expect(notes.map((n) => n.type)).toContain('DISPUTE_OPENED');
+  });
+
+  it('refused: wrong status (409 INVALID_STATE), after 72 h (409), a stranger (403), a second dispute (409 ALREADY_EXISTS), foreign evidence (400)', async () => {
+    const { sender, carrier } = await parties();
+    const confirmed = (await booking(sender, carrier, 'CONFIRMED')).booking;
+    const wrong = await open(sender.token, confirmed.id);
+    expect(wrong.status).toBe(409);
+    expect(errorBody(wrong)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', path: '/v1/api/disputes' });
+
+    const late = (await booking(sender, carrier, 'DELIVERED')).booking;
+    await db
+      .update(reservations)
+      .set({ deliveredAt: new Date(Date.now() - 73 * 3600_000).toISOString() })
+      .where(eq(reservations.id, late.id));
+    const tooLate = await open(sender.token, late.id);
+    expect(tooLate.status).toBe(409);
+    expect(errorBody(tooLate).errorCode).toBe('INVALID_STATE');
+    expect((await reservation(late.id)).status).toBe('DELIVERED');
+
+    const live = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
+    const stranger = await createUser();
+    const denied = await open(stranger.token, live.id);
+    expect(denied.status).toBe(403);
+    expect(errorBody(denied).errorCode).toBe('ACCESS_DENIED');
+
+    const [foreign] = await db
+      .insert(files)
+      .values({ ownerId: stranger.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: crypto.randomUUID() })
+      .returning();
+    const badEvidence = await open(sender.token, live.id, { evidenceFileIds: [foreign.id] });
+    expect(badEvidence.status).toBe(400);
+    expect(errorBody(badEvidence)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
+    expect((await reservation(live.id)).status).toBe('IN_TRANSIT');
+
+    expect((await open(carrier.token, live.id)).status).toBe(201); // the carrier side may open too
+    const again = await open(sender.token, live.id);
+    expect(again.status).toBe(409);
+    expect(errorBody(again).errorCode).toBe('ALREADY_EXISTS');
+
+    const missing = await open(sender.token, 999_999);
+    expect(missing.status).toBe(404);
+  });
+
+  it('two concurrent openings: one dispute, the other 409', async () => {
+    const { sender, carrier } = await parties();
+    const b = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
+    const results = await Promise.all([open(sender.token, b.id), open(carrier.token, b.id)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    const n = await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM disputes WHERE reservation_id = ${b.id}`);
+    expect(n?.n).toBe(1);
+  });
+
+  it('delivery and release are refused while DISPUTED', async () => {
+    const { sender, carrier } = await parties();
+    const b = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
+    expect((await open(sender.token, b.id)).status).toBe(201);
+
+    const deliver = await post(`/v1/api/bookings/${b.id}/deliver`, { deliveryCode: b.deliveryCode }, { token: carrier.token });
+    expect(deliver.status).toBe(409);
+    expect(errorBody(deliver).errorCode).toBe('INVALID_STATE');
+    await expect(releaseOnDelivery(env, b.id, null)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
+    await expect(releaseOnDelivery(env, b.id)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
+    expect((await reservation(b.id)).status).toBe('DISPUTED');
+    expect((await reservationMoney(b.id)).ESCROW).toBe(5000);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+  });
+});
+
+describe('messages, reads and queues', () => {
+  it('parties and admins post messages listed in the detail; strangers can neither read nor post; the admin queue filters by status', async () => {
+    const { sender, carrier, admin } = await parties();
+    const b = (await booking(sender, carrier, 'DEPOSITED')).booking;
+    const opened = await open(sender.token, b.id);
+    const id = opened.body.id as number;
+
+    expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'Photos attached.' }, { token: sender.token })).status).toBe(201);
+    expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'It was fine at handover.' }, { token: carrier.token })).status).toBe(201);
+    const last = await post(`/v1/api/disputes/${id}/messages`, { body: 'Looking into it.' }, { token: admin.token });
+    expect(last.status).toBe(201);
+    expect(last.body.messages.map((m: any) => [m.authorId, m.body])).toEqual([
+      [sender.id, 'Photos attached.'],
+      [carrier.id, 'It was fine at handover.'],
+      [admin.id, 'Looking into it.'],
+    ]);
+    const carrierNotes = await db.select().from(notifications).where(eq(notifications.userId, carrier.id));
+    expect(carrierNotes.filter((n) => n.type === 'DISPUTE_MESSAGE')).toHaveLength(2); // from the sender and the admin
+
+    const stranger = await createUser();
+    expect((await get(`/v1/api/disputes/${id}`, { token: stranger.token })).status).toBe(403);
+    expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'hi' }, { token: stranger.token })).status).toBe(403);
+    expect((await post(`/v1/api/disputes/${id}/messages`, { body: '' }, { token: sender.token })).status).toBe(400);
+    expect((await get('/v1/api/disputes/999999', { token: sender.token })).status).toBe(404);
+    expect((await get(`/v1/api/disputes/${id}`, { token: carrier.token })).body.messages).toHaveLength(3);
+
+    const mine = await get('/v1/api/disputes/mine', { token: carrier.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.content.map((d: any) => d.id)).toEqual([id]);
+    expect(mine.body.page.totalElements).toBe(1);
+
+    expect((await get('/v1/api/admin/disputes', { token: sender.token })).status).toBe(403);
+    const queue = await get('/v1/api/admin/disputes?status=OPEN&size=100', { token: admin.token });
+    expect(queue.status).toBe(200);
+    expect(queue.body.content.map((d: any) => d.id)).toContain(id);
+    const resolvedQueue = await get('/v1/api/admin/disputes?status=RESOLVED&size=100', { token: admin.token });
+    expect(resolvedQueue.body.content.map((d: any) => d.id)).not.toContain(id);
+  });
+});
+
+describe('resolving', () => {
+  it('REFUND_SENDER before delivery: full refund through Stripe once (cents, idempotency key), REFUNDED, ledger balanced, audited', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { booking: b, pi } = await booking(sender, carrier, 'DEPOSITED');
+    const id = (await open(sender.token, b.id)).body.id;
+
+    const res = await resolve(admin.token, id, { resolution: 'REFUND_SENDER' });
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'RESOLVED', resolution: 'REFUND_SENDER', refundAmount: 50, resolvedBy: admin.id, reservationStatus: 'REFUNDED' });
+    const refunds = refundRequests(pi.id);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0].body.amount).toBe('5000');
+    expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
+    const r = await reservation(b.id);
+    expect(r).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
+    expect(r.refundId).toMatch(/^re_/);
+    const money = await reservationMoney(b.id);
+    expect(money).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0, PLATFORM_REVENUE: 0, WALLET: 0 });
+    expect(await ledgerInvariantViolations()).toEqual([]);
+    const audit = await db.select().from(auditLogs).where(eq(auditLogs.targetId, String(id)));
+    expect(audit.filter((a) => a.action === 'DISPUTE_RESOLVED')).toHaveLength(1);
+    const senderNotes = await db.select().from(notifications).where(eq(notifications.userId, sender.id));
+    expect(senderNotes.map((n) => n.type)).toContain('DISPUTE_RESOLVED');
+  });
+
+  it('RELEASE_TO_CARRIER before delivery: carrier amount to the wallet, commission to revenue, DELIVERED, no provider refund', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { booking: b, pi } = await booking(sender, carrier, 'IN_TRANSIT');
+    const id = (await open(carrier.token, b.id)).body.id;
+
+    const res = await resolve(admin.token, id, { resolution: 'RELEASE_TO_CARRIER' });
+
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ resolution: 'RELEASE_TO_CARRIER', refundAmount: 0, reservationStatus: 'DELIVERED' });
+    expect(refundRequests(pi.id)).toHaveLength(0);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: 750, WALLET: 4250, PROVIDER_CLEARING: -5000 });
+    expect((await reservation(b.id)).paymentStatus).toBe('CAPTURED');
+    expect(await ledgerInvariantViolations()).toEqual([]);
+    // A second resolution is refused and moves nothing.
+    const again = await resolve(admin.token, id, { resolution: 'REFUND_SENDER' });
+    expect(again.status).toBe(409);
+    expect(errorBody(again).errorCode).toBe('INVALID_STATE');
+    expect(refundRequests(pi.id)).toHaveLength(0);
+  });
+
+  it('after delivery: opening freezes the released amount from the wallet; RELEASE_TO_CARRIER gives it back', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+
+    const opened = await open(sender.token, b.id);
+    expect(opened.status).toBe(201);
+    expect(opened.body).toMatchObject({ previousReservationStatus: 'DELIVERED', frozenAmount: 42.5, shortfallAmount: 0 });
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    expect((await reservationMoney(b.id)).ESCROW).toBe(4250);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+
+    const res = await resolve(admin.token, opened.body.id, { resolution: 'RELEASE_TO_CARRIER' });
+    expect(res.status).toBe(200);
+    expect((await reservation(b.id)).status).toBe('DELIVERED');
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: 750, WALLET: 4250 });
+    expect(refundRequests(pi.id)).toHaveLength(0);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('after delivery, with part of the payout already spent: the freeze takes what is there, records the shortfall, and a full refund still refunds the sender in full', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    // Simulate a withdrawal of 30.00 from the wallet (wallet -> payouts), keeping the ledger balanced.
+    await db.run(sql`INSERT INTO ledger_accounts (key, kind, currency) VALUES ('PAYOUTS', 'PAYOUTS', 'EUR') ON CONFLICT (key) DO NOTHING`);
+    await db.run(sql`INSERT INTO ledger_entries (key, token, type, description) VALUES (${`test-withdrawal:${b.id}`}, ${crypto.randomUUID()}, 'WITHDRAWAL', 'test')`);
+    await db.run(sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
+      SELECT e.id, a.id, -3000 FROM ledger_entries e, ledger_accounts a WHERE e.key = ${`test-withdrawal:${b.id}`} AND a.key = ${walletKey(carrier.id)}`);
+    await db.run(sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
+      SELECT e.id, a.id, 3000 FROM ledger_entries e, ledger_accounts a WHERE e.key = ${`test-withdrawal:${b.id}`} AND a.key = 'PAYOUTS'`);
+    await db.run(sql`UPDATE ledger_accounts SET balance_cents = balance_cents - 3000 WHERE key = ${walletKey(carrier.id)}`);
+    await db.run(sql`UPDATE ledger_accounts SET balance_cents = balance_cents + 3000 WHERE key = 'PAYOUTS'`);
+
+    const opened = await open(sender.token, b.id);
+    expect(opened.body).toMatchObject({ frozenAmount: 12.5, shortfallAmount: 30 });
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+
+    const res = await resolve(admin.token, opened.body.id, { resolution: 'REFUND_SENDER' });
+    expect(res.status).toBe(200);
+    const refunds = refundRequests(pi.id);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0].body.amount).toBe('5000');
+    expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
+    expect(await reservation(b.id)).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    // The platform gave back its commission and absorbed the 30.00 already withdrawn.
+    expect((await reservationMoney(b.id)).PLATFORM_REVENUE).toBe(-3000);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('PARTIAL_REFUND after delivery: the amount back to the card, the rest split with commission on the retained part', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    const id = (await open(sender.token, b.id)).body.id;
+
+    for (const amount of [0, 50, 60]) {
+      const bad = await resolve(admin.token, id, { resolution: 'PARTIAL_REFUND', amount });
+      expect(bad.status).toBe(400);
+    }
+    expect((await resolve(admin.token, id, { resolution: 'PARTIAL_REFUND' })).status).toBe(400);
+    expect((await resolve(admin.token, id, { resolution: 'REFUND_SENDER', amount: 10 })).status).toBe(400);
+
+    const res = await resolve(admin.token, id, { resolution: 'PARTIAL_REFUND', amount: 20 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ resolution: 'PARTIAL_REFUND', refundAmount: 20, reservationStatus: 'REFUNDED' });
+    const refunds = refundRequests(pi.id);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0].body.amount).toBe('2000');
+    expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
+    expect((await reservation(b.id)).paymentStatus).toBe('PARTIALLY_REFUNDED');
+    const commission = Math.round(3000 * commissionRate(env));
+    expect(await accountBalance(walletKey(carrier.id))).toBe(3000 - commission);
+    expect(await reservationMoney(b.id)).toMatchObject({
+      ESCROW: 0,
+      WALLET: 3000 - commission,
+      PLATFORM_REVENUE: commission,
+      PROVIDER_CLEARING: -3000,
+    });
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('REFUND_SENDER before capture: the authorisation is voided instead of refunded', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { booking: b, pi } = await booking(sender, carrier, 'DEPOSITED');
+    // The deposit capture failed: the payment is still only authorised.
+    stripe.paymentIntents.get(pi.id)!.status = 'requires_capture';
+    await db.update(reservations).set({ paymentStatus: 'AUTHORIZED' }).where(eq(reservations.id, b.id));
+    stripe.outage.add(`/v1/payment_intents/${pi.id}/capture`);
+    const id = (await open(sender.token, b.id)).body.id;
+    stripe.outage.delete(`/v1/payment_intents/${pi.id}/capture`);
+    stripe.paymentIntents.get(pi.id)!.amount_capturable = 5000;
+
+    const res = await resolve(admin.token, id, { resolution: 'REFUND_SENDER' });
+    expect(res.status).toBe(200);
+    expect(refundRequests(pi.id)).toHaveLength(0);
+    const voids = stripe.requestsTo('POST', `/v1/payment_intents/${pi.id}/cancel`);
+    expect(voids).toHaveLength(1);
+    expect(voids[0].idempotencyKey).toBe(`void-${b.id}`);
+    expect((await reservation(b.id)).paymentStatus).toBe('VOIDED');
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('two concurrent resolves: one wins, the other 409; one ledger entry, one refund', async () => {
+    const { sender, carrier, admin } = await parties();
+    const other = await createAdmin();
+    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    const id = (await open(sender.token, b.id)).body.id;
+
+    const results = await Promise.all([
+      resolve(admin.token, id, { resolution: 'REFUND_SENDER' }),
+      resolve(other.token, id, { resolution: 'RELEASE_TO_CARRIER' }),
+    ]);
+
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect(errorBody(loser).errorCode).toBe('INVALID_STATE');
+    const winner = results.find((r) => r.status === 200)!;
+    const settled = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE type = 'DISPUTE_SETTLED' AND reservation_id = ${b.id}`);
+    expect(settled[0].n).toBe(1);
+    expect(refundRequests(pi.id)).toHaveLength(winner.body.resolution === 'REFUND_SENDER' ? 1 : 0);
+    expect((await reservation(b.id)).status).toBe(winner.body.resolution === 'REFUND_SENDER' ? 'REFUNDED' : 'DELIVERED');
+    const audit = await db.select().from(auditLogs).where(eq(auditLogs.targetId, String(id)));
+    expect(audit.filter((a) => a.action === 'DISPUTE_RESOLVED')).toHaveLength(1);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('only admins resolve', async () => {
+    const { sender, carrier } = await parties();
+    const b = (await booking(sender, carrier, 'DEPOSITED')).booking;
+    const id = (await open(sender.token, b.id)).body.id;
+    expect((await resolve(sender.token, id, { resolution: 'REFUND_SENDER' })).status).toBe(403);
+    expect((await resolve((await createAdmin()).token, 999_999, { resolution: 'REFUND_SENDER' })).status).toBe(404);
+  });
+});
