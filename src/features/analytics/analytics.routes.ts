@@ -18,6 +18,8 @@ const dateParam = (name: 'from' | 'to', description: string) =>
 
 /** Adds the range checks (from <= to, at most `maxDays`) to a query with optional from/to. */
 function checkRange(q: { from?: string; to?: string }, maxDays: number, ctx: z.RefinementCtx) {
+  // Zod runs this even when a date already failed its own check: leave those to that issue.
+  if ([q.from, q.to].some((d) => d !== undefined && Number.isNaN(Date.parse(d)))) return;
   const p = period(q.from, q.to);
   if (p.from > p.to) {
     ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });

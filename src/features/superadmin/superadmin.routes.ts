@@ -29,7 +29,7 @@ const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'create
     to: instant('to', 'Up to this instant (or the end of this day, UTC), included'),
   })
   .superRefine((v, ctx) => {
-    if (v.from && v.to && normalise(v.from, 'from') > normalise(v.to, 'to')) {
+    if (v.from && v.to && !Number.isNaN(Date.parse(v.from)) && !Number.isNaN(Date.parse(v.to)) && normalise(v.from, 'from') > normalise(v.to, 'to')) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
     }
   });
