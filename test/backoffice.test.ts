@@ -1,13 +1,13 @@
 // Back office: dashboards, admin analytics (hand-computed fixture, EXPLAIN QUERY PLAN), super-admin
 // audit logs, caches and supervision, and every /admin and /superadmin route refused to non-admins.
 import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import {
   agencies,
   agencyBranches,
   agencyEmployees,
-  announcements,
   auditLogs,
   ledgerAccounts,
   ledgerEntries,
@@ -18,7 +18,7 @@ import {
 } from '../src/db/schema';
 import { analyticsQueries } from '../src/features/analytics/analytics.service';
 import { period } from '../src/features/analytics/analytics.rules';
-import { del, errorBody, get } from './helpers/http';
+import { call, del, errorBody, get } from './helpers/http';
 import { insertAnnouncement, insertReservation } from './helpers/reservations';
 import { createAdmin, createCarrier, createSuperAdmin, createUser } from './helpers/users';
 
@@ -27,7 +27,7 @@ const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).t
 
 async function account(key: string, kind: 'ESCROW' | 'PLATFORM_REVENUE' | 'PROVIDER_CLEARING' | 'WALLET', balanceCents = 0) {
   await db().insert(ledgerAccounts).values({ key, kind, currency: 'EUR', balanceCents }).onConflictDoNothing();
-  const [row] = await db().select().from(ledgerAccounts).where((await import('drizzle-orm')).eq(ledgerAccounts.key, key));
+  const [row] = await db().select().from(ledgerAccounts).where(eq(ledgerAccounts.key, key));
   return row.id;
 }
 
@@ -439,7 +439,6 @@ describe('every /admin and /superadmin route (from the OpenAPI document)', () =>
 
     const user = await createCarrier();
     const admin = await createAdmin();
-    const { call } = await import('./helpers/http');
     const failures: string[] = [];
     for (const [method, template] of routes) {
       const path = template.replace(/\{[^}]+\}/g, '1');
