@@ -8,6 +8,9 @@ import { secureHeaders } from 'hono/secure-headers';
 import { BOOKMARK_HEADER, d1Session } from './db/session';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
+import { analyticsRouter } from './features/analytics/analytics.routes';
+import { dashboardsRouter } from './features/dashboards/dashboards.routes';
+import { superadminRouter } from './features/superadmin/superadmin.routes';
 import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
 import { categoriesRouter } from './features/categories/categories.routes';
@@ -108,6 +111,9 @@ export function createApp() {
   app.route(API_PREFIX, payConnectRouter);
   app.route(API_PREFIX, agencyMoneyRouter);
   app.route(API_PREFIX, disputesRouter);
+  app.route(API_PREFIX, dashboardsRouter);
+  app.route(API_PREFIX, analyticsRouter);
+  app.route(API_PREFIX, superadminRouter);
   app.route('/', sandboxRouter); // browser pages of the local sandbox provider (root paths)
 
   registerDocs(app);

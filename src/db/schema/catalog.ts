@@ -63,6 +63,8 @@ export const announcements = sqliteTable(
     index('announcements_arrival_idx').on(t.arrivalCityKey, t.status, t.departureDate),
     index('announcements_carrier_idx').on(t.carrierId, t.createdAt),
     index('announcements_agency_idx').on(t.agencyId),
+    // Analytics: announcements created in a period.
+    index('announcements_created_idx').on(t.createdAt),
   ],
 );
 

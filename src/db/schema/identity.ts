@@ -80,6 +80,8 @@ export const auditLogs = sqliteTable(
     index('audit_logs_created_idx').on(t.createdAt),
     index('audit_logs_actor_idx').on(t.actorId, t.createdAt),
     index('audit_logs_action_idx').on(t.action, t.createdAt),
+    // Audit browsing by target (GET /superadmin/audit-logs?targetType&targetId).
+    index('audit_logs_target_idx').on(t.targetType, t.targetId, t.createdAt),
   ],
 );
 

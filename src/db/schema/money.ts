@@ -63,6 +63,8 @@ export const ledgerEntries = sqliteTable(
     uniqueIndex('ledger_entries_key_unique').on(t.key),
     uniqueIndex('ledger_entries_token_unique').on(t.token),
     index('ledger_entries_reservation_idx').on(t.reservationId),
+    // Analytics: money figures of a period (gross volume, revenue, refunds) walk this range.
+    index('ledger_entries_created_type_idx').on(t.createdAt, t.type),
   ],
 );
 

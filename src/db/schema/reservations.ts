@@ -78,6 +78,10 @@ export const reservations = sqliteTable(
     index('reservations_announcement_idx').on(t.announcementId, t.status),
     index('reservations_status_deadline_idx').on(t.status, t.paymentDeadline),
     index('reservations_status_paid_idx').on(t.status, t.paidAt),
+    // Analytics: reservations created in a period, by status (covering, no table scan).
+    index('reservations_created_status_idx').on(t.createdAt, t.status),
+    // Agency dashboard: an agency's reservations by status.
+    index('reservations_agency_status_idx').on(t.agencyId, t.status),
   ],
 );
 

@@ -1,6 +1,8 @@
 // Static reference data (countries, their main cities), generated at build time from maintained
 // packages by scripts/build-reference-data.mjs. Lookups are memoised per isolate: the data never
-// changes while a worker runs, so a module-level Map keyed by country code is the cache.
+// changes while a worker runs, so a named per-isolate cache keyed by country code holds them
+// (its hits, misses and size show in GET /superadmin/cache/stats).
+import { namedCache } from '../../lib/cache';
 import data from './reference-data.generated.json';
 import { cityKey } from '../announcements/announcement-rules';
 
@@ -24,8 +26,9 @@ const countries: Country[] = data.countries;
 const countryCodes = new Set(countries.map((c) => c.code));
 const rawCities = data.cities as unknown as Record<string, CityTuple[]>;
 
-/** Memo: country code -> its cities, built on first request for that country. */
-const cityMemo = new Map<string, City[]>();
+/** Country code -> its cities, built on first request for that country. */
+export const CITY_CACHE = 'reference.cities';
+const cityCache = namedCache<City[]>(CITY_CACHE);
 
 export const listCountries = (): Country[] => countries;
 
@@ -35,17 +38,15 @@ export const isCountryCode = (code: string): boolean => countryCodes.has(code);
 export function listCities(code: string, q?: string): City[] | null {
   const upper = code.toUpperCase();
   if (!countryCodes.has(upper)) return null;
-  let cities = cityMemo.get(upper);
-  if (!cities) {
-    cities = (rawCities[upper] ?? []).map(([name, population, latitude, longitude]) => ({
+  const cities = cityCache.getOrLoad(upper, () =>
+    (rawCities[upper] ?? []).map(([name, population, latitude, longitude]) => ({
       name,
       countryCode: upper,
       population,
       latitude,
       longitude,
-    }));
-    cityMemo.set(upper, cities);
-  }
+    })),
+  );
   if (!q) return cities;
   const prefix = cityKey(q);
   return cities.filter((c) => cityKey(c.name).startsWith(prefix));

@@ -1,0 +1,149 @@
+// Admin analytics (CONTRACT section 14): GET /admin/analytics/overview and /admin/analytics/timeseries.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { fromCents } from '../../lib/money';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { issueCode } from '../../validation';
+import { RESERVATION_STATUSES } from '../bookings/reservation-state';
+import { INTERVALS, MAX_OVERVIEW_DAYS, MAX_RANGE_DAYS, METRICS, period, rangeDays, type Interval, type Metric } from './analytics.rules';
+import { MONEY_METRICS, overview, timeseries } from './analytics.service';
+
+const dateParam = (name: 'from' | 'to', description: string) =>
+  z.iso
+    .date()
+    .optional()
+    .openapi({ param: { name, in: 'query' }, type: 'string', format: 'date', description });
+
+/** Adds the range checks (from <= to, at most `maxDays`) to a query with optional from/to. */
+function checkRange(q: { from?: string; to?: string }, maxDays: number, ctx: z.RefinementCtx) {
+  // Zod runs this even when a date already failed its own check: leave those to that issue.
+  if ([q.from, q.to].some((d) => d !== undefined && Number.isNaN(Date.parse(d)))) return;
+  const p = period(q.from, q.to);
+  if (p.from > p.to) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
+  } else if (rangeDays(p.from, p.to) > maxDays) {
+    ctx.addIssue({ code: 'custom', path: ['to'], message: `The range may cover at most ${maxDays} days` });
+  }
+}
+
+const FROM_DOC = 'First day included (YYYY-MM-DD, UTC); default: 29 days before `to`';
+const TO_DOC = 'Last day included (YYYY-MM-DD, UTC); default: today';
+
+const OverviewQuery = z
+  .object({ from: dateParam('from', FROM_DOC), to: dateParam('to', TO_DOC) })
+  .superRefine((q, ctx) => checkRange(q, MAX_OVERVIEW_DAYS, ctx));
+
+const TimeseriesQuery = z
+  .object({
+    metric: z
+      .string()
+      .transform((value, ctx): Metric => {
+        if ((METRICS as readonly string[]).includes(value)) return value as Metric;
+        ctx.addIssue({ code: 'custom', message: `metric must be one of: ${METRICS.join(', ')}`, params: issueCode('INVALID_ARGUMENT') });
+        return z.NEVER;
+      })
+      .openapi({ param: { name: 'metric', in: 'query' }, type: 'string', enum: [...METRICS], description: 'What to count or sum' }),
+    from: dateParam('from', FROM_DOC),
+    to: dateParam('to', TO_DOC),
+    interval: z
+      .enum(INTERVALS)
+      .default('day')
+      .openapi({ param: { name: 'interval', in: 'query' }, description: 'Bucket size; weeks start on Monday (default day)' }),
+  })
+  .superRefine((q, ctx) => checkRange(q, MAX_RANGE_DAYS[q.interval as Interval] ?? MAX_RANGE_DAYS.day, ctx));
+
+const Money = z.number().openapi({ description: 'Amount in the platform currency (2 decimals)' });
+
+const OverviewSchema = z
+  .object({
+    from: z.string().openapi({ format: 'date' }),
+    to: z.string().openapi({ format: 'date' }),
+    currency: z.string(),
+    users: z.object({
+      total: z.number().int().openapi({ description: 'Accounts created up to the end of the period' }),
+      new: z.number().int().openapi({ description: 'Accounts created in the period' }),
+      verified: z.number().int().openapi({ description: 'Of the total, accounts whose KYC is VERIFIED now' }),
+    }),
+    announcements: z.number().int().openapi({ description: 'Announcements published in the period' }),
+    reservations: z.object({
+      total: z.number().int().openapi({ description: 'Reservations made in the period' }),
+      byStatus: z.record(z.enum(RESERVATION_STATUSES), z.number().int()).openapi({ description: 'Their current status' }),
+    }),
+    grossVolume: Money.openapi({ description: 'Payments taken in the period (ledger)' }),
+    platformRevenue: Money.openapi({ description: 'Platform revenue posted in the period (ledger)' }),
+    refunds: z.object({ count: z.number().int(), amount: Money }),
+    openDisputes: z.number().int().openapi({ description: 'Disputes open now' }),
+  })
+  .openapi('AnalyticsOverview');
+
+const TimeseriesSchema = z
+  .object({
+    metric: z.enum(METRICS),
+    interval: z.enum(INTERVALS),
+    from: z.string().openapi({ format: 'date' }),
+    to: z.string().openapi({ format: 'date' }),
+    points: z.array(
+      z.object({
+        periodStart: z.string().openapi({ format: 'date', description: 'First day of the bucket' }),
+        value: z.number().openapi({ description: 'A count, or an amount in the platform currency for money metrics' }),
+      }),
+    ),
+  })
+  .openapi('AnalyticsTimeseries');
+
+const TAGS = ['Analytics'];
+
+export const analyticsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/analytics/overview',
+      tags: TAGS,
+      summary: 'Platform figures for a period',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { query: OverviewQuery },
+      responses: { 200: jsonContent(OverviewSchema, 'Figures of the period'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { from, to } = c.req.valid('query');
+      const p = period(from, to);
+      const o = await overview(getDb(c.env), p);
+      return c.json(
+        {
+          from: p.from,
+          to: p.to,
+          currency: c.env.PLATFORM_CURRENCY,
+          users: o.users,
+          announcements: o.announcements,
+          reservations: o.reservations,
+          grossVolume: fromCents(o.grossVolumeCents),
+          platformRevenue: fromCents(o.platformRevenueCents),
+          refunds: { count: o.refunds.count, amount: fromCents(o.refunds.amountCents) },
+          openDisputes: o.openDisputes,
+        },
+        200,
+      );
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/admin/analytics/timeseries',
+      tags: TAGS,
+      summary: 'One metric per day, week or month of a period',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      request: { query: TimeseriesQuery },
+      responses: { 200: jsonContent(TimeseriesSchema, 'The series, one point per bucket'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { metric, from, to, interval } = c.req.valid('query');
+      const p = period(from, to);
+      const points = await timeseries(getDb(c.env), metric, p, interval);
+      const scale = MONEY_METRICS.has(metric) ? fromCents : (n: number) => n;
+      return c.json({ metric, interval, from: p.from, to: p.to, points: points.map((pt) => ({ ...pt, value: scale(pt.value) })) }, 200);
+    },
+  );

@@ -1,0 +1,187 @@
+// Dashboards (CONTRACT section 14): GET /dashboard/carrier, GET /dashboard/sender,
+// GET /agencies/{id}/dashboard (the agency's owner, its employees, admins).
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { ANNOUNCEMENT_STATUSES } from '../../db/schema';
+import { createRouter } from '../../env';
+import { fromCents, fromGrams } from '../../lib/money';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { requireAuth } from '../../middleware/auth';
+import { IdParams } from '../../validation';
+import { agencyForMember } from '../agencies/agencies.service';
+import { RESERVATION_STATUSES } from '../bookings/reservation-state';
+import { agencyDashboard, carrierDashboard, senderDashboard } from './dashboards.service';
+
+const Money = z.number().openapi({ description: 'Amount in the platform currency (2 decimals)' });
+const counts = <S extends readonly [string, ...string[]]>(statuses: S) =>
+  z.object({ total: z.number().int(), byStatus: z.record(z.enum(statuses), z.number().int()) });
+
+const RatingSchema = z
+  .object({ average: z.number().nullable().openapi({ description: '1-5, 2 decimals; null without reviews' }), count: z.number().int() })
+  .openapi('DashboardRating');
+
+const UpcomingTripSchema = z
+  .object({
+    id: z.number().int(),
+    departureCity: z.string(),
+    departureCountry: z.string(),
+    arrivalCity: z.string(),
+    arrivalCountry: z.string(),
+    departureDate: z.string().openapi({ format: 'date' }),
+    arrivalDate: z.string().openapi({ format: 'date' }),
+    status: z.enum(ANNOUNCEMENT_STATUSES),
+    totalWeight: z.number().openapi({ description: 'kg' }),
+    reservedWeight: z.number().openapi({ description: 'kg' }),
+    availableWeight: z.number().openapi({ description: 'kg' }),
+  })
+  .openapi('DashboardUpcomingTrip');
+
+const EarningsSchema = z
+  .object({
+    currency: z.string(),
+    totalEarned: Money.openapi({ description: 'Earnings credited to the wallet, all time' }),
+    earnedThisMonth: Money,
+    pendingInEscrow: Money.openapi({ description: 'Share of paid, not yet delivered reservations' }),
+    walletBalance: Money,
+  })
+  .openapi('DashboardEarnings');
+
+const CarrierDashboardSchema = z
+  .object({
+    announcements: counts(ANNOUNCEMENT_STATUSES),
+    reservations: counts(RESERVATION_STATUSES),
+    upcomingTrips: z.array(UpcomingTripSchema),
+    earnings: EarningsSchema,
+    rating: RatingSchema,
+  })
+  .openapi('CarrierDashboard');
+
+const SenderDashboardSchema = z
+  .object({
+    reservations: counts(RESERVATION_STATUSES),
+    upcomingShipments: z.array(
+      z.object({
+        reservationId: z.number().int(),
+        reservationNumber: z.string(),
+        status: z.enum(RESERVATION_STATUSES),
+        announcementId: z.number().int(),
+        departureCity: z.string(),
+        arrivalCity: z.string(),
+        departureDate: z.string().openapi({ format: 'date' }),
+        arrivalDate: z.string().openapi({ format: 'date' }),
+        reservedWeight: z.number().openapi({ description: 'kg' }),
+        totalAmount: Money,
+      }),
+    ),
+    spending: z.object({
+      currency: z.string(),
+      totalSpent: Money.openapi({ description: 'Payments, all time' }),
+      totalRefunded: Money,
+      netSpent: Money,
+      netSpentThisMonth: Money,
+    }),
+    rating: RatingSchema,
+  })
+  .openapi('SenderDashboard');
+
+const AgencyDashboardSchema = z
+  .object({
+    agencyId: z.number().int(),
+    agencyStatus: z.enum(['ACTIVE', 'SUSPENDED']),
+    announcements: counts(ANNOUNCEMENT_STATUSES),
+    reservations: counts(RESERVATION_STATUSES),
+    upcomingTrips: z.array(UpcomingTripSchema),
+    earnings: EarningsSchema,
+    staff: z.object({ branches: z.number().int(), activeBranches: z.number().int(), employees: z.number().int() }),
+    rating: RatingSchema,
+  })
+  .openapi('AgencyDashboard');
+
+type Trip = Awaited<ReturnType<typeof carrierDashboard>>['upcomingTrips'][number];
+const toTrip = ({ totalWeightG, reservedWeightG, ...t }: Trip) => ({
+  ...t,
+  totalWeight: fromGrams(totalWeightG),
+  reservedWeight: fromGrams(reservedWeightG),
+  availableWeight: fromGrams(totalWeightG - reservedWeightG),
+});
+
+type Earnings = Awaited<ReturnType<typeof carrierDashboard>>['earnings'];
+const toEarnings = (e: Earnings, currency: string) => ({
+  currency,
+  totalEarned: fromCents(e.totalEarnedCents),
+  earnedThisMonth: fromCents(e.thisMonthCents),
+  pendingInEscrow: fromCents(e.pendingInEscrowCents),
+  walletBalance: fromCents(e.walletBalanceCents),
+});
+
+const TAGS = ['Dashboards'];
+
+export const dashboardsRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/dashboard/carrier',
+      tags: TAGS,
+      summary: "The caller's carrier dashboard: trips, reservations, earnings, rating",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: jsonContent(CarrierDashboardSchema, 'Carrier dashboard'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const d = await carrierDashboard(getDb(c.env), c.get('auth').id);
+      return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), earnings: toEarnings(d.earnings, c.env.PLATFORM_CURRENCY) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/dashboard/sender',
+      tags: TAGS,
+      summary: "The caller's sender dashboard: reservations, upcoming shipments, spending, rating",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      responses: { 200: jsonContent(SenderDashboardSchema, 'Sender dashboard'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const d = await senderDashboard(getDb(c.env), c.get('auth').id);
+      return c.json(
+        {
+          reservations: d.reservations,
+          upcomingShipments: d.upcomingShipments.map(({ reservationStatus, reservedWeightG, totalAmountCents, ...s }) => ({
+            ...s,
+            status: reservationStatus,
+            reservedWeight: fromGrams(reservedWeightG),
+            totalAmount: fromCents(totalAmountCents),
+          })),
+          spending: {
+            currency: c.env.PLATFORM_CURRENCY,
+            totalSpent: fromCents(d.spending.totalSpentCents),
+            totalRefunded: fromCents(d.spending.totalRefundedCents),
+            netSpent: fromCents(d.spending.netSpentCents),
+            netSpentThisMonth: fromCents(d.spending.thisMonthCents),
+          },
+          rating: d.rating,
+        },
+        200,
+      );
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/agencies/{id}/dashboard',
+      tags: TAGS,
+      summary: "An agency's dashboard (its owner, its employees, admins)",
+      security: bearerSecurity,
+      middleware: [requireAuth] as const,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(AgencyDashboardSchema, 'Agency dashboard'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const db = getDb(c.env);
+      const { id } = c.req.valid('param');
+      await agencyForMember(db, c.get('auth'), id);
+      const d = await agencyDashboard(db, id);
+      return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), earnings: toEarnings(d.earnings, c.env.PLATFORM_CURRENCY) }, 200);
+    },
+  );

@@ -1,0 +1,189 @@
+// Super-admin administration (CONTRACT section 14): GET /superadmin/audit-logs,
+// GET /superadmin/cache/stats, DELETE /superadmin/cache/{name}, GET /superadmin/supervision.
+import { createRoute, z } from '@hono/zod-openapi';
+import { getDb } from '../../db/client';
+import { createRouter } from '../../env';
+import { notFound } from '../../errors';
+import { allCacheStats, findCache } from '../../lib/cache';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
+import { requireAuth, requireRole } from '../../middleware/auth';
+import { audit, clientIp } from '../audit/audit';
+import { addDays } from '../analytics/analytics.rules';
+import { AUDIT_SORT_FIELDS, bindingChecks, listAuditLogs, providerConfiguration } from './superadmin.service';
+
+const q = (name: string, description: string) => ({ param: { name, in: 'query' as const }, description });
+const instant = (name: 'from' | 'to', description: string) =>
+  z
+    .union([z.iso.date(), z.iso.datetime()])
+    .optional()
+    .openapi({ ...q(name, description), type: 'string' });
+
+const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'createdAt,desc' })
+  .extend({
+    actorId: z.coerce.number().int().min(1).optional().openapi({ ...q('actorId', 'Who acted'), type: 'integer' }),
+    action: z.string().trim().min(1).max(100).optional().openapi(q('action', 'Exact action, e.g. USER_SUSPENDED')),
+    targetType: z.string().trim().min(1).max(50).optional().openapi(q('targetType', 'e.g. USER, AGENCY, CACHE')),
+    targetId: z.string().trim().min(1).max(100).optional().openapi(q('targetId', 'Exact target id')),
+    from: instant('from', 'From this instant (or day, UTC), included'),
+    to: instant('to', 'Up to this instant (or the end of this day, UTC), included'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.from && v.to && !Number.isNaN(Date.parse(v.from)) && !Number.isNaN(Date.parse(v.to)) && normalise(v.from, 'from') > normalise(v.to, 'to')) {
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
+    }
+  });
+
+/** A day bound becomes its first instant (from) or the first instant of the next day (to, exclusive). */
+const normalise = (value: string, side: 'from' | 'to') =>
+  value.length === 10 ? (side === 'from' ? `${value}T00:00:00.000Z` : `${addDays(value, 1)}T00:00:00.000Z`) : new Date(value).toISOString();
+
+const AuditLogSchema = z
+  .object({
+    id: z.number().int(),
+    actorId: z.number().int().nullable(),
+    action: z.string(),
+    targetType: z.string().nullable(),
+    targetId: z.string().nullable(),
+    ip: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('AuditLog');
+
+const CacheStatsSchema = z
+  .object({ name: z.string(), hits: z.number().int(), misses: z.number().int(), size: z.number().int() })
+  .openapi('CacheStats');
+
+const CacheStatsListSchema = z
+  .object({
+    scope: z.literal('ISOLATE').openapi({ description: 'Caches live per worker isolate: figures are those of the isolate that answered' }),
+    caches: z.array(CacheStatsSchema),
+  })
+  .openapi('CacheStatsList');
+
+const CachePurgeSchema = z.object({ name: z.string(), purgedEntries: z.number().int() }).openapi('CachePurge');
+
+const CheckSchema = z.object({
+  name: z.string(),
+  status: z.enum(['UP', 'DOWN']),
+  latencyMs: z.number().int(),
+  error: z.string().optional(),
+});
+
+const SupervisionSchema = z
+  .object({
+    status: z.enum(['UP', 'DEGRADED']),
+    environment: z.string(),
+    checkedAt: z.string().openapi({ format: 'date-time' }),
+    checks: z.array(CheckSchema),
+    providers: z.object({
+      payment: z.object({ mode: z.enum(['SANDBOX', 'LIVE']), secretKeyConfigured: z.boolean(), webhookSecretConfigured: z.boolean() }),
+      kyc: z.object({
+        mode: z.enum(['SANDBOX', 'LIVE']),
+        sandboxEnabled: z.boolean(),
+        apiKeyConfigured: z.boolean(),
+        webhookSecretConfigured: z.boolean(),
+      }),
+      socialLogin: z.object({ googleClientIds: z.number().int(), appleClientIds: z.number().int() }),
+      jwt: z.object({ keyCount: z.number().int() }),
+    }),
+  })
+  .openapi('Supervision');
+
+const TAGS = ['Administration'];
+
+export const superadminRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/audit-logs',
+      tags: TAGS,
+      summary: 'Browse the audit log (admin actions and security events)',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      request: { query: AuditQuery },
+      responses: { 200: jsonContent(PageSchema(AuditLogSchema, 'AuditLogPage'), 'Page of audit entries'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const { page, size, sort, from, to, ...filters } = c.req.valid('query');
+      const { rows, total } = await listAuditLogs(
+        getDb(c.env),
+        {
+          ...filters,
+          from: from ? normalise(from, 'from') : undefined,
+          // A day is included whole; an instant is included as given.
+          ...(to ? (to.length === 10 ? { toExclusive: normalise(to, 'to') } : { to: normalise(to, 'to') }) : {}),
+        },
+        { page, size, sort },
+      );
+      return c.json(toPage(rows.map((r) => ({ ...r, details: r.details ?? null })), total, { page, size }), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/cache/stats',
+      tags: TAGS,
+      summary: 'Hits, misses and size of each named cache',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      responses: { 200: jsonContent(CacheStatsListSchema, 'Cache statistics'), ...authErrorResponses() },
+    }),
+    (c) => c.json({ scope: 'ISOLATE' as const, caches: allCacheStats() }, 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/superadmin/cache/{name}',
+      tags: TAGS,
+      summary: 'Empty a named cache (audited)',
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      request: {
+        params: z.object({
+          name: z.string().min(1).max(100).openapi({ param: { name: 'name', in: 'path' }, example: 'reference.cities' }),
+        }),
+      },
+      responses: { 200: jsonContent(CachePurgeSchema, 'The cache was emptied'), ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      const { name } = c.req.valid('param');
+      const cache = findCache(name);
+      if (!cache) throw notFound('Cache', name);
+      const purgedEntries = cache.clear();
+      await audit(getDb(c.env), {
+        actorId: c.get('auth').id,
+        action: 'CACHE_PURGED',
+        targetType: 'CACHE',
+        targetId: name,
+        ip: clientIp(c),
+        details: { purgedEntries },
+      });
+      return c.json({ name, purgedEntries }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/superadmin/supervision',
+      tags: TAGS,
+      summary: "Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets)",
+      security: bearerSecurity,
+      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      responses: { 200: jsonContent(SupervisionSchema, 'Supervision report'), ...authErrorResponses() },
+    }),
+    async (c) => {
+      const checks = await bindingChecks(c.env);
+      return c.json(
+        {
+          status: checks.every((x) => x.status === 'UP') ? ('UP' as const) : ('DEGRADED' as const),
+          environment: c.env.ENVIRONMENT,
+          checkedAt: new Date().toISOString(),
+          checks,
+          providers: providerConfiguration(c.env),
+        },
+        200,
+      );
+    },
+  );
