@@ -1,5 +1,6 @@
 // Test factories for the bookings feature: categories and announcements inserted straight into
 // D1 (their routes belong to another feature), a valid booking body, and a D1 round-trip counter.
+import { insertAnnouncement } from './reservations';
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { getDb } from '../../src/db/client';
@@ -34,31 +35,18 @@ export interface AnnouncementOptions {
 }
 
 export async function createAnnouncement(carrier: TestUser, options: AnnouncementOptions = {}): Promise<AnnouncementRow> {
-  const [row] = await db()
-    .insert(announcements)
-    .values({
-      carrierId: carrier.id,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: options.departureDate ?? inDays(10),
-      arrivalDate: options.arrivalDate ?? inDays(11),
-      totalWeightG: Math.round((options.totalWeightKg ?? 20) * 1000),
-      reservedWeightG: Math.round((options.reservedWeightKg ?? 0) * 1000),
-      pricePerKgCents: Math.round((options.pricePerKg ?? 10) * 100),
-      currency: 'EUR',
-      pickupPoint: 'Gare de Lyon',
-      deliveryPoint: 'Place de l’Indépendance',
-      description: 'Two suitcases of spare room',
-      transportMode: 'PLANE',
-      acceptedCategoryIds: options.acceptedCategoryIds ?? [],
-      status: options.status ?? 'ACTIVE',
-    })
-    .returning();
-  return row;
+  return insertAnnouncement(carrier.id, {
+    departureDate: options.departureDate ?? inDays(10),
+    arrivalDate: options.arrivalDate ?? inDays(11),
+    totalWeightG: Math.round((options.totalWeightKg ?? 20) * 1000),
+    reservedWeightG: Math.round((options.reservedWeightKg ?? 0) * 1000),
+    pricePerKgCents: Math.round((options.pricePerKg ?? 10) * 100),
+    pickupPoint: 'Gare de Lyon',
+    deliveryPoint: 'Place de l’Indépendance',
+    description: 'Two suitcases of spare room',
+    acceptedCategoryIds: options.acceptedCategoryIds ?? [],
+    status: options.status ?? 'ACTIVE',
+  });
 }
 
 export function bookingBody(announcementId: number, categoryId: number, reservedWeight = 2, extra: Record<string, unknown> = {}) {

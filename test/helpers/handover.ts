@@ -3,8 +3,9 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { getDb } from '../../src/db/client';
-import { announcements, reservations, type ReservationRow } from '../../src/db/schema';
+import { reservations, type ReservationRow } from '../../src/db/schema';
 import type { ReservationStatus } from '../../src/features/bookings/reservation-state';
+import { insertAnnouncement } from './reservations';
 import { createCarrier, createUser, type TestUser } from './users';
 
 let counter = 0;
@@ -24,27 +25,11 @@ export async function createReservation(
   const sender = options.sender ?? (await createUser());
   const carrier = options.carrier ?? (await createCarrier());
   const db = getDb(env);
-  const [announcement] = await db
-    .insert(announcements)
-    .values({
-      carrierId: carrier.id,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: '2027-01-10',
-      arrivalDate: '2027-01-11',
-      totalWeightG: 20_000,
-      reservedWeightG: 2_000,
-      pricePerKgCents: 1_000,
-      currency: 'EUR',
-      pickupPoint: 'Gare de Lyon',
-      deliveryPoint: 'Plateau',
-      transportMode: 'PLANE',
-    })
-    .returning();
+  const announcement = await insertAnnouncement(carrier.id, {
+    reservedWeightG: 2_000,
+    pickupPoint: 'Gare de Lyon',
+    deliveryPoint: 'Plateau',
+  });
   let depositCode = sixDigits();
   let deliveryCode = sixDigits();
   while (deliveryCode === depositCode) deliveryCode = sixDigits();
