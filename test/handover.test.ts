@@ -46,7 +46,7 @@ describe('deposit by QR', () => {
   });
 
   it('the carrier scans it: CONFIRMED becomes DEPOSITED, the Reservation is returned, the sender is notified', async () => {
-    const { sender, carrier, reservation } = await createReservation();
+    const { sender, carrier, reservation, announcement } = await createReservation();
     const { body: qr } = await depositQr(reservation.id, sender.token);
     const res = await scanDeposit(qr.payload, carrier.token);
     expect(res.status).toBe(200);
@@ -60,8 +60,8 @@ describe('deposit by QR', () => {
       reservedWeight: 2,
       departureCity: 'Paris',
       arrivalCity: 'Dakar',
-      departureDate: '2027-01-10',
-      arrivalDate: '2027-01-11',
+      departureDate: announcement.departureDate,
+      arrivalDate: announcement.arrivalDate,
       pricePerKg: 10,
       totalAmount: 20,
       platformCommission: 3,
@@ -348,7 +348,7 @@ describe('delivery', () => {
 
 describe('recipient page and JSON twin', () => {
   it('the JSON twin shows what the recipient needs and nothing personal', async () => {
-    const { reservation, carrier } = await createReservation({ status: 'DEPOSITED' });
+    const { reservation, carrier, announcement } = await createReservation({ status: 'DEPOSITED' });
     const res = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
@@ -359,7 +359,7 @@ describe('recipient page and JSON twin', () => {
       status: 'DEPOSITED',
       departureCity: 'Paris',
       arrivalCity: 'Dakar',
-      arrivalDate: '2027-01-11',
+      arrivalDate: announcement.arrivalDate,
       lastPosition: null,
       deliveryQr: { payload: expect.any(String), expiresAt: expect.any(String), svg: expect.stringContaining('<svg') },
     });

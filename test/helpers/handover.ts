@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { getDb } from '../../src/db/client';
-import { reservations, type ReservationRow } from '../../src/db/schema';
+import { reservations, type AnnouncementRow, type ReservationRow } from '../../src/db/schema';
 import type { ReservationStatus } from '../../src/features/bookings/reservation-state';
 import { insertAnnouncement } from './reservations';
 import { createCarrier, createUser, type TestUser } from './users';
@@ -14,6 +14,7 @@ export interface HandoverFixture {
   sender: TestUser;
   carrier: TestUser;
   reservation: ReservationRow;
+  announcement: AnnouncementRow;
 }
 
 const sixDigits = () => String(100000 + Math.floor(Math.random() * 900000));
@@ -55,7 +56,7 @@ export async function createReservation(
       paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
     })
     .returning();
-  return { sender, carrier, reservation };
+  return { sender, carrier, reservation, announcement };
 }
 
 export async function reservationStatus(id: number): Promise<ReservationStatus | undefined> {
