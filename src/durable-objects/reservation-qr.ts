@@ -4,6 +4,7 @@
 // serialised and exactly one wins.
 import { DurableObject } from 'cloudflare:workers';
 import { newNonce, qrTtlMs, signQrPayload, type QrPurpose } from '../lib/qr-payload';
+import { timingSafeEqual } from '../lib/timing-safe';
 
 /** CONTRACT section 7: after 5 wrong codes, code entry is locked for 15 minutes. */
 export const MAX_CODE_FAILURES = 5;
@@ -147,10 +148,3 @@ export class ReservationQr extends DurableObject<Env> {
   }
 }
 
-function timingSafeEqual(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}

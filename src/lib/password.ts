@@ -2,6 +2,9 @@
 // `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>` so the cost can be raised later and old
 // hashes upgraded at login. Cloudflare's production runtime refuses more than 100,000 iterations
 // per call while local workerd does not, so the cap is enforced here (see docs/decisions.md).
+
+import { timingSafeEqual } from './timing-safe';
+
 export const PBKDF2_ITERATIONS = 100_000;
 /** The most the production runtime accepts in one PBKDF2 call. */
 export const PBKDF2_MAX_ITERATIONS = 100_000;
@@ -51,9 +54,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash to verify against when the email is unknown, so both paths cost the same. */
 export const DUMMY_PASSWORD_HASH = `${ALGORITHM}$${PBKDF2_ITERATIONS}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
 
-function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
-}

@@ -7,6 +7,17 @@ import { getReservationView, type ItemView, type PartyFields, type ReservationVi
 import { ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
 
 const str = () => z.string().nullable();
+
+/** The payment identifiers and state, with the same names in the Reservation and the super-admin detail. */
+const paymentFields = {
+    paymentId: str(),
+    authorizationId: str(),
+    captureId: str(),
+    refundId: str(),
+    paymentStatus: str(),
+    paymentDate: str().openapi({ format: 'date-time' }),
+    paymentApprovalUrl: str(),
+};
 const num = () => z.number().nullable();
 
 export const ReservationItemSchema = z
@@ -61,13 +72,7 @@ export const ReservationSchema = z
     totalAmount: z.number(),
     platformCommission: z.number(),
     carrierAmount: z.number(),
-    paymentId: str(),
-    authorizationId: str(),
-    captureId: str(),
-    refundId: str(),
-    paymentStatus: str(),
-    paymentDate: str().openapi({ format: 'date-time' }),
-    paymentApprovalUrl: str(),
+    ...paymentFields,
     senderName: z.string(),
     senderEmail: z.string(),
     carrierName: z.string(),
@@ -213,13 +218,7 @@ export const AdminReservationSchema = z
     codeLivraison: str(),
     pointRdv: str(),
     pointLivraison: str(),
-    paymentId: str(),
-    authorizationId: str(),
-    captureId: str(),
-    refundId: str(),
-    paymentStatus: str(),
-    paymentDate: str().openapi({ format: 'date-time' }),
-    paymentApprovalUrl: str(),
+    ...paymentFields,
     reservationDate: z.string().openapi({ format: 'date-time' }),
     items: z.array(
       z.object({ categorieId: z.number().int().nullable(), nom: z.string(), quantiteReserve: z.number(), code: str() }),

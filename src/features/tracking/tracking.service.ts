@@ -10,6 +10,7 @@ import { assertReservationAccess } from '../bookings/reservation-access';
 import type { ReservationStatus } from '../bookings/reservation-state';
 import { transitionReservation } from '../bookings/reservation-transition';
 import { notificationInsert } from '../notifications/notify';
+import { timingSafeEqual } from '../../lib/timing-safe';
 
 export type { Position, PositionInput };
 
@@ -104,9 +105,3 @@ export async function assertLiveAccess(env: Env, id: number, who: { auth?: AuthU
   return row;
 }
 
-function timingSafeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
