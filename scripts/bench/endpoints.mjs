@@ -110,7 +110,7 @@ export const ENDPOINTS = [
           announcementId: a.id,
           reservedWeight: 0.1,
           contentInfo: 'Books',
-          items: [{ name: 'Books', reservedQuantity: 1, weight: 0.1 }],
+          items: [{ categoryId: ctx.categoryId, name: 'Books', reservedQuantity: 1, weight: 0.1 }],
           recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', email: 'rita@example.com', city: 'Dakar' },
         },
       };

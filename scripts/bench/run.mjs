@@ -77,7 +77,7 @@ function startLoadProcess() {
 // ---------------------------------------------------------------------------------------------
 // Context: tokens minted with the same JWT_KEYS the served worker verifies with
 
-async function buildContext(dataset) {
+async function buildContext(dataset, db) {
   const cfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
   const jwt = { JWT_KEYS: BENCH_JWT_KEYS, JWT_ISSUER: cfg.vars.JWT_ISSUER, JWT_AUDIENCE: cfg.vars.JWT_AUDIENCE };
   const cache = new Map();
@@ -103,6 +103,8 @@ async function buildContext(dataset) {
     carriers: dataset.carriers,
     poolSize: Math.min(3000, Math.max(200, Math.round(SETTINGS.seconds * 400))),
     routes: dataset.routes,
+    // Default categories come from migration 0004; any allowed one will do.
+    categoryId: await db.prepare("SELECT id FROM categories WHERE code = 'BOOKS'").first('id'),
     openAnnouncements: dataset.openAnnouncements,
     carrierTokens: await Promise.all(spread(200, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
     senderTokens: await Promise.all(spread(200, dataset.userCount - dataset.carriers, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
@@ -163,7 +165,7 @@ async function main() {
     extraEnv: { BENCH_USERS: scaleUsers, BENCH_PASSWORD, BENCH_PASSWORD_HASH: passwordHash },
   });
   const dataset = await seed(sqlBatcher(service.primitivesUrl), { scale: SETTINGS.scale, passwordHash, log });
-  const ctx = await buildContext(dataset);
+  const ctx = await buildContext(dataset, service.db);
   const api = (p, init) => fetch(new URL(p, service.apiUrl), init);
 
   const load = startLoadProcess();

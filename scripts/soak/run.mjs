@@ -111,7 +111,7 @@ const ACTIONS = [
         announcementId: pick(s.hotTrips),
         reservedWeight: pick([0.5, 1, 1.5, 2]),
         contentInfo: 'Clothes',
-        items: [{ name: 'Clothes', reservedQuantity: 1, weight: 0.5 }],
+        items: [{ categoryId: s.categoryId, name: 'Clothes', reservedQuantity: 1, weight: 0.5 }],
         recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', city: 'Dakar' },
       },
     }),
@@ -229,7 +229,8 @@ async function main() {
       inTransit: inTransit.filter((r) => r.carrierId === id),
     });
   }
-  const state = { carriers: dataset.carriers, hotTrips: Array.from({ length: HOT_TRIPS }, (_, k) => hotStart + k) };
+  const categoryId = await service.db.prepare("SELECT id FROM categories WHERE code = 'CLOTHING'").first('id');
+  const state = { categoryId, carriers: dataset.carriers, hotTrips: Array.from({ length: HOT_TRIPS }, (_, k) => hotStart + k) };
 
   // Which actions exist in this build? (One probe each; a missing route is skipped, not failed.)
   const active = [];

@@ -137,6 +137,10 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
   }
   for (const kv of cfg.kv_namespaces ?? []) env[kv.binding] = { type: 'kv', id: kv.id ?? kv.binding };
   for (const r2 of cfg.r2_buckets ?? []) env[r2.binding] = { type: 'r2', name: r2.bucket_name ?? r2.binding };
+  // Rate limiters keep wrangler.toml's limits: the load spreads over emails and client IPs instead.
+  for (const rl of cfg.ratelimits ?? []) {
+    env[rl.name] = { type: 'rate-limit', namespace: String(rl.namespace_id), simple: { limit: rl.simple.limit, period: rl.simple.period ?? 60 } };
+  }
   const exportsCfg = {};
   const sqliteClasses = new Set((cfg.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
   for (const dob of cfg.durable_objects?.bindings ?? []) {
