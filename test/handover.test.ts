@@ -137,11 +137,11 @@ describe('deposit by QR', () => {
     const { body: qr } = await depositQr(reservation.id, sender.token);
     const [claims, mac] = qr.payload.split('.');
     // Claims rewritten to another reservation with the old signature.
-    const tampered = btoa(JSON.stringify({ rid: reservation.id + 1, pur: 'DEPOSIT', non: 'x', exp: Date.now() + 60_000 }))
+    const tampered = btoa(JSON.stringify({ rid: reservation.id + 1, car: carrier.id, pur: 'DEPOSIT', non: 'x', exp: Date.now() + 60_000 }))
       .replace(/\+/g, '-')
       .replace(/\//g, '_')
       .replace(/=+$/, '');
-    const signedWithOtherKey = await signQrPayload('not-the-secret', { rid: reservation.id, pur: 'DEPOSIT', non: 'n', exp: Date.now() + 60_000 });
+    const signedWithOtherKey = await signQrPayload('not-the-secret', { rid: reservation.id, car: carrier.id, pur: 'DEPOSIT', non: 'n', exp: Date.now() + 60_000 });
     for (const [payload, message] of [
       [`${tampered}.${mac}`, 'QR payload signature is invalid'],
       [signedWithOtherKey, 'QR payload signature is invalid'],
@@ -200,7 +200,7 @@ describe('deposit by QR', () => {
   it('a valid payload for a reservation no longer CONFIRMED is refused: 409 INVALID_STATE', async () => {
     const { carrier, reservation } = await createReservation({ status: 'CANCELLED' });
     // Issued by the object directly: the route would not hand one out in this status.
-    const qr = await qrStub(reservation.id).issue(reservation.id, 'DEPOSIT');
+    const qr = await qrStub(reservation.id).issue({ reservationId: reservation.id, carrierId: carrier.id }, 'DEPOSIT');
     const res = await scanDeposit(qr.payload, carrier.token);
     expect(res.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'Cannot deposit a reservation in status CANCELLED' });
     expect(await reservationStatus(reservation.id)).toBe('CANCELLED');

@@ -415,6 +415,43 @@ describe('escrow', () => {
     expect(note.message).toContain('42.50 EUR');
   });
 
+  it('the deposit scan captures the payment and answers with it captured; a capture outage still deposits', async () => {
+    const sender = await createUser();
+    const carrier = await createCarrier();
+    const scan = async (id: number) => {
+      const qr = await get(`/v1/api/bookings/${id}/qrcode/deposit`, { token: sender.token });
+      expect(qr.status).toBe(200);
+      return post('/v1/api/qrcode/process/depot', { payload: qr.body.payload }, { token: carrier.token });
+    };
+
+    const { booking, pi } = await paidBooking(sender, carrier);
+    await transitionReservation(db, booking.id, 'ACCEPT');
+    const res = await scan(booking.id);
+    expect(res.status).toBe(200);
+    const chargeId = stripe.paymentIntents.get(pi.id)!.latest_charge;
+    expect(res.body).toMatchObject({ id: booking.id, status: 'DEPOSITED', paymentStatus: 'CAPTURED', captureId: chargeId });
+    expect(await reservation(booking.id)).toMatchObject({ status: 'DEPOSITED', paymentStatus: 'CAPTURED', captureId: chargeId });
+    expect((await reservationMoney(booking.id)).ESCROW).toBe(booking.totalAmountCents);
+    const notes = await db.select().from(notifications).where(sql`${notifications.userId} = ${sender.id} AND ${notifications.type} = 'RESERVATION_DEPOSITED'`);
+    expect(notes.map((n) => [n.message, n.data])).toEqual([
+      [`Your parcel for reservation ${booking.reservationNumber} was handed over to the carrier.`, { reservationId: booking.id }],
+    ]);
+
+    // The provider is down: the parcel is still handed over; the payment stays authorised for the cron.
+    const second = await paidBooking(sender, carrier);
+    await transitionReservation(db, second.booking.id, 'ACCEPT');
+    const capturePath = `/v1/payment_intents/${second.pi.id}/capture`;
+    stripe.outage.add(capturePath);
+    try {
+      const down = await scan(second.booking.id);
+      expect(down.status).toBe(200);
+      expect(down.body).toMatchObject({ status: 'DEPOSITED', paymentStatus: 'AUTHORIZED', captureId: null });
+    } finally {
+      stripe.outage.delete(capturePath);
+    }
+    expect(await captureOnDeposit(env, second.booking.id)).toBe(true);
+  });
+
   it("an agency's trip is paid into the agency wallet", async () => {
     const sender = await createUser();
     const carrier = await createCarrier();

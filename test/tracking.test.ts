@@ -165,6 +165,30 @@ describe('posting positions', () => {
     expect(positions).toHaveLength(MAX_STORED_POSITIONS);
     expect(positions[0].recordedAt).toBe(new Date(base + 100 * 1000).toISOString());
   });
+
+  it('the last position is the latest by recording time, also when points arrive late or get trimmed', async () => {
+    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+    const first = await postPositions(reservation.id, point({ lat: 1, recordedAt: at(5) }), carrier.token);
+    expect(first.body.lastPosition).toMatchObject({ lat: 1, recordedAt: at(5) });
+    // Recorded offline earlier, sent later: stored, but not the last position.
+    const late = await postPositions(reservation.id, { positions: [point({ lat: 2, recordedAt: at(30) })] }, carrier.token);
+    expect(late.status).toBe(201);
+    expect(late.body.lastPosition).toMatchObject({ lat: 1, recordedAt: at(5) });
+    expect((await get(`/v1/api/tracking/${reservation.id}`, { token: carrier.token })).body.lastPosition).toMatchObject({ lat: 1 });
+
+    // The latest point by time was inserted first; once retention trims it, the next latest is reported.
+    const stub = trackingStub(reservation.id);
+    const base = Date.now() - 4 * 60 * 60_000;
+    for (let chunk = 0; chunk < 10; chunk++) {
+      const result = await stub.append(
+        Array.from({ length: 100 }, (_, i) => ({ lat: 3, lng: 0, recordedAt: new Date(base + (chunk * 100 + i) * 1000).toISOString() })),
+      );
+      expect(result.lastPosition?.lat).toBe(chunk < 9 ? 1 : 3);
+    }
+    expect((await stub.history()).lastPosition?.recordedAt).toBe(new Date(base + 999 * 1000).toISOString());
+  });
 });
 
 describe('reading the track', () => {

@@ -111,7 +111,8 @@ async function buildContext(dataset, db) {
     userTokens: await Promise.all(spread(300, dataset.userCount).map(async (id) => ({ id, token: await token(id) }))),
     reservations: await withTokens(Object.keys(dataset.parties).map(Number).filter((_, k) => k % 13 === 0)),
     confirmedReservations: await withTokens(s.CONFIRMED ?? []),
-    inTransitReservations: await withTokens([...(s.DEPOSITED ?? []), ...(s.IN_TRANSIT ?? [])]),
+    // Tracking ingest in its steady state: the parcel is on its way (the first point's transition is a one-off).
+    inTransitReservations: await withTokens(s.IN_TRANSIT ?? []),
   };
 }
 

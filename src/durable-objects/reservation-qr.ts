@@ -17,6 +17,12 @@ export interface IssuedQr {
   expiresAt: string;
 }
 
+/** What a payload is about: the reservation, and the carrier who alone may scan it. */
+export interface QrSubject {
+  reservationId: number;
+  carrierId: number;
+}
+
 export type ConsumeResult = 'OK' | 'USED' | 'REPLACED' | 'EXPIRED' | 'UNKNOWN';
 
 export type CodeCheck =
@@ -58,7 +64,7 @@ export class ReservationQr extends DurableObject<Env> {
    * stays valid that long (several viewers of the recipient page do not replace each other's code);
    * otherwise a new payload is issued and the previous one stops being accepted.
    */
-  async issue(reservationId: number, purpose: QrPurpose, reuseIfValidForMs = 0): Promise<IssuedQr> {
+  async issue(subject: QrSubject, purpose: QrPurpose, reuseIfValidForMs = 0): Promise<IssuedQr> {
     const now = Date.now();
     if (reuseIfValidForMs > 0) {
       const current = this.active(purpose);
@@ -69,7 +75,7 @@ export class ReservationQr extends DurableObject<Env> {
     const nonce = newNonce();
     const exp = now + qrTtlMs(this.env);
     // Signing awaits WebCrypto, so it happens before the synchronous state change below.
-    const payload = await signQrPayload(this.env.QR_SIGNING_SECRET, { rid: reservationId, pur: purpose, non: nonce, exp });
+    const payload = await signQrPayload(this.env.QR_SIGNING_SECRET, { rid: subject.reservationId, car: subject.carrierId, pur: purpose, non: nonce, exp });
     this.sql.exec(`UPDATE qr_payloads SET state = 'REPLACED' WHERE purpose = ? AND state = 'ACTIVE'`, purpose);
     this.sql.exec(
       `INSERT INTO qr_payloads (nonce, purpose, payload, expires_at, state) VALUES (?, ?, ?, ?, 'ACTIVE')`,

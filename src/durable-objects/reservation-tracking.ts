@@ -48,6 +48,8 @@ const toPosition = (r: PositionRow): Position => ({
 
 export class ReservationTracking extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  /** The last point by recording time, once read: points are posted every few seconds. */
+  private last: Position | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -62,6 +64,8 @@ export class ReservationTracking extends DurableObject<Env> {
       recorded_at TEXT NOT NULL,
       received_at TEXT NOT NULL
     )`);
+    // The last point by recording time is read on every post and every viewer snapshot.
+    this.sql.exec('CREATE INDEX IF NOT EXISTS positions_recorded ON positions (recorded_at, seq)');
     // Keeps sockets open across hibernation without waking the object for keep-alives.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
   }
@@ -70,27 +74,36 @@ export class ReservationTracking extends DurableObject<Env> {
   append(points: PositionInput[]): { accepted: number; lastPosition: Position | null } {
     const receivedAt = new Date().toISOString();
     const sorted = [...points].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
-    const stored: Position[] = [];
-    for (const p of sorted) {
-      const row = this.sql
-        .exec<PositionRow>(
-          `INSERT INTO positions (lat, lng, accuracy, speed, heading, recorded_at, received_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-          p.lat,
-          p.lng,
-          p.accuracy ?? null,
-          p.speed ?? null,
-          p.heading ?? null,
-          p.recordedAt,
-          receivedAt,
-        )
-        .one();
-      stored.push(toPosition(row));
+    const stored: Position[] = sorted.map((p) => ({
+      lat: p.lat,
+      lng: p.lng,
+      accuracy: p.accuracy ?? null,
+      speed: p.speed ?? null,
+      heading: p.heading ?? null,
+      recordedAt: p.recordedAt,
+      receivedAt,
+    }));
+    let last = this.lastPosition();
+    for (const p of stored) {
+      this.sql.exec(
+        `INSERT INTO positions (lat, lng, accuracy, speed, heading, recorded_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        p.lat,
+        p.lng,
+        p.accuracy,
+        p.speed,
+        p.heading,
+        p.recordedAt,
+        p.receivedAt,
+      );
+      // Ties go to the later insert, as ORDER BY recorded_at DESC, seq DESC does.
+      if (!last || p.recordedAt >= last.recordedAt) last = p;
     }
-    this.sql.exec(
+    const trimmed = this.sql.exec(
       'DELETE FROM positions WHERE seq <= (SELECT MAX(seq) FROM positions) - ?',
       MAX_STORED_POSITIONS,
-    );
+    ).rowsWritten;
+    // A trim may drop an early-inserted point that was the latest by recording time: read again.
+    this.last = trimmed > 0 ? undefined : last;
     for (const ws of this.ctx.getWebSockets()) {
       for (const position of stored) {
         try {
@@ -114,8 +127,11 @@ export class ReservationTracking extends DurableObject<Env> {
   }
 
   lastPosition(): Position | null {
-    const [row] = this.sql.exec<PositionRow>('SELECT * FROM positions ORDER BY recorded_at DESC, seq DESC LIMIT 1').toArray();
-    return row ? toPosition(row) : null;
+    if (this.last === undefined) {
+      const [row] = this.sql.exec<PositionRow>('SELECT * FROM positions ORDER BY recorded_at DESC, seq DESC LIMIT 1').toArray();
+      this.last = row ? toPosition(row) : null;
+    }
+    return this.last;
   }
 
   /** WebSocket upgrade, already authorised by the route: accepted with the hibernation API. */

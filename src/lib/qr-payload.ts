@@ -11,6 +11,8 @@ export const QR_TTL_MS = 60_000;
 export interface QrClaims {
   /** Reservation id. */
   rid: number;
+  /** The reservation's carrier: the only user who may scan it, checked before the nonce is spent, without a read. */
+  car: number;
   pur: QrPurpose;
   /** Random nonce: identifies this payload inside the reservation's QR object. */
   non: string;
@@ -79,6 +81,7 @@ export async function verifyQrPayload(secret: string, payload: string, purpose: 
   }
   if (
     !Number.isInteger(claims?.rid) ||
+    !Number.isInteger(claims.car) ||
     !QR_PURPOSES.includes(claims.pur) ||
     typeof claims.non !== 'string' ||
     !Number.isFinite(claims.exp)

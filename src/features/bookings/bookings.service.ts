@@ -98,13 +98,27 @@ function attachItems(rows: Omit<ReservationView, 'items'>[], items: ReservationI
   return rows.map((row) => ({ ...row, items: byReservation.get(row.r.id) ?? [] }));
 }
 
-export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
-  const [rows, items] = await db.batch([
+/** The two reads of one reservation's view, to run alone or at the end of a write batch. */
+export function reservationViewStatements(db: Db, id: number) {
+  return [
     viewSelect(db).where(eq(reservations.id, id)),
     db.select().from(reservationItems).where(eq(reservationItems.reservationId, id)).orderBy(asc(reservationItems.id)),
-  ]);
-  if (rows.length === 0) throw notFound('Reservation', id);
-  return attachItems(rows, items)[0];
+  ] as const;
+}
+
+/** The view from the results of reservationViewStatements, or null when the reservation does not exist. */
+export function reservationViewOf(
+  rows: Omit<ReservationView, 'items'>[],
+  items: ReservationItemRow[],
+): ReservationView | null {
+  return rows.length === 0 ? null : attachItems(rows, items)[0];
+}
+
+export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
+  const [rows, items] = await db.batch(reservationViewStatements(db, id));
+  const view = reservationViewOf(rows, items);
+  if (!view) throw notFound('Reservation', id);
+  return view;
 }
 
 /** One page of reservations and its total in one round trip (rows, count, items of those rows). */

@@ -1,7 +1,6 @@
 // Handover routes (CONTRACT sections 7 and 8): deposit QR for the sender, QR scans and manual codes
 // for the carrier, and the recipient's public JSON view.
 import { createRoute } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { AppError } from '../../errors';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
@@ -16,7 +15,7 @@ import {
   RecipientViewSchema,
 } from './handover.schemas';
 import { depositQr, processCode, processQr, recipientView } from './handover.service';
-import { ReservationSchema, reservationDtoOf } from '../bookings/bookings.dto';
+import { ReservationSchema, toReservationDto } from '../bookings/bookings.dto';
 import { idempotent } from '../../middleware/idempotency';
 
 const tags = ['Handover'];
@@ -53,8 +52,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DEPOSIT');
-      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
+      return c.json(toReservationDto(await processQr(c.env, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -73,8 +71,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT');
-      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
+      return c.json(toReservationDto(await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -91,8 +88,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      const row = await processQr(c.env, auth, c.req.valid('json').payload, 'DELIVERY');
-      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
+      return c.json(toReservationDto(await processQr(c.env, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -109,8 +105,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      const row = await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY');
-      return c.json(await reservationDtoOf(getDb(c.env), row.id, auth.id), 200);
+      return c.json(toReservationDto(await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(

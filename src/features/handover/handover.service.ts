@@ -1,19 +1,21 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { publicName } from '../users/public-name';
-import { captureOnDeposit, releaseOnDelivery } from '../payments/escrow.service';
+import { captureLoaded, releaseOnDelivery } from '../payments/escrow.service';
 import { renderSVG } from 'uqr';
 import { getDb, type Db } from '../../db/client';
-import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
+import { announcements, notifications, reservations, users, type ReservationRow } from '../../db/schema';
+import { guardedInsert } from '../../db/batch-sql';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser } from '../../env';
 import { AppError, accessDenied, invalidState, notFound } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
-import { transitionReservation } from '../bookings/reservation-transition';
+import { transitionReservation, transitionStatement } from '../bookings/reservation-transition';
+import { getReservationView, reservationViewOf, reservationViewStatements, type ReservationView } from '../bookings/bookings.service';
 import { notificationInsert } from '../notifications/notify';
 import { lastPosition, type Position } from '../tracking/tracking.service';
 
@@ -45,7 +47,7 @@ export async function depositQr(env: Env, auth: AuthUser, id: number): Promise<Q
   const row = await loadReservation(getDb(env), id);
   assertCanAccess(auth, [row.senderId], []);
   applyTransition(row.status, 'DEPOSIT');
-  return withSvg(await qrObject(env, id).issue(id, 'DEPOSIT'));
+  return withSvg(await qrObject(env, id).issue({ reservationId: id, carrierId: row.carrierId }, 'DEPOSIT'));
 }
 
 const consumeErrors = {
@@ -58,21 +60,21 @@ const consumeErrors = {
   UNKNOWN: () => new AppError('INVALID_ARGUMENT', 'Unknown QR code', { suggestions: ['Ask for a fresh QR code'] }),
 } as const;
 
-/** A scanned payload: signature, expiry and purpose, then the carrier, then one-time use, then the transition. */
-export async function processQr(env: Env, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationRow> {
+/**
+ * A scanned payload: signature, expiry, purpose and carrier (all in the signed claims, so no read
+ * is needed and nobody else can spend the nonce), then one-time use, then the transition.
+ */
+export async function processQr(env: Env, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationView> {
   const claims = await verifyQrPayload(env.QR_SIGNING_SECRET, payload, purpose);
-  const db = getDb(env);
-  const row = await loadReservation(db, claims.rid);
-  assertCarrier(auth, row);
-  const outcome = await qrObject(env, row.id).consume(claims.non, purpose);
+  if (claims.car !== auth.id) throw accessDenied('Only the carrier of this reservation can do this');
+  const outcome = await qrObject(env, claims.rid).consume(claims.non, purpose);
   if (outcome !== 'OK') throw consumeErrors[outcome]();
-  return complete(env, db, row, purpose);
+  return purpose === 'DEPOSIT' ? deposit(env, claims.rid) : deliver(env, claims.rid);
 }
 
 /** A typed code: the carrier, the state, then the code through the object's lockout counter. */
-export async function processCode(env: Env, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationRow> {
-  const db = getDb(env);
-  const row = await loadReservation(db, id);
+export async function processCode(env: Env, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationView> {
+  const row = await loadReservation(getDb(env), id);
   assertCarrier(auth, row);
   applyTransition(row.status, ACTION_OF[purpose]); // wrong state: 409 without spending an attempt
   const expected = purpose === 'DEPOSIT' ? row.depositCode : row.deliveryCode;
@@ -90,7 +92,7 @@ export async function processCode(env: Env, auth: AuthUser, id: number, code: st
       suggestions: [locked ? 'Scan the QR code instead, or retry later' : `${check.remainingAttempts} attempts left before code entry is locked`],
     });
   }
-  return complete(env, db, row, purpose);
+  return purpose === 'DEPOSIT' ? deposit(env, id) : deliver(env, id);
 }
 
 const NOTICES: Record<QrPurpose, { type: string; title: string; message: (n: string) => string }> = {
@@ -106,42 +108,67 @@ const NOTICES: Record<QrPurpose, { type: string; title: string; message: (n: str
   },
 };
 
-async function complete(env: Env, db: Db, row: ReservationRow, purpose: QrPurpose): Promise<ReservationRow> {
+/** A notice's message with the reservation number read by the statement itself. */
+function messageSql(message: (n: string) => string) {
+  const [before, after] = message('\u0000').split('\u0000');
+  return sql`${before} || ${reservations.reservationNumber} || ${after}`;
+}
+
+/**
+ * CONFIRMED to DEPOSITED in one batch (the conditional update, the sender's notification if that
+ * update won, the reservation as the response shows it), then the capture: two D1 round trips.
+ */
+async function deposit(env: Env, id: number): Promise<ReservationView> {
+  const db = getDb(env);
   const now = new Date().toISOString();
-  const updated = await transitionReservation(
-    db,
-    row.id,
-    ACTION_OF[purpose],
-    purpose === 'DEPOSIT' ? { depositedAt: now } : { deliveredAt: now },
-  );
+  const notice = NOTICES.DEPOSIT;
+  const [updated, , viewRows, items] = await db.batch([
+    transitionStatement(db, id, 'DEPOSIT', { depositedAt: now }),
+    guardedInsert(
+      db,
+      notifications,
+      {
+        userId: reservations.senderId,
+        type: notice.type,
+        title: notice.title,
+        message: messageSql(notice.message),
+        data: sql`json_object('reservationId', ${reservations.id})`,
+        createdAt: now,
+      },
+      reservations,
+      and(eq(reservations.id, id), eq(reservations.status, 'DEPOSITED'), eq(reservations.depositedAt, now)),
+    ),
+    ...reservationViewStatements(db, id),
+  ]);
+  const view = reservationViewOf(viewRows, items);
+  if (!view) throw notFound('Reservation', id);
+  if (updated.length === 0) {
+    applyTransition(view.r.status, 'DEPOSIT'); // throws 409 INVALID_STATE with the current status
+    throw new Error('unreachable: transition allowed but no row changed');
+  }
+  // Money: capture now; a failed capture is retried at delivery and by the cron.
+  const captured = await captureLoaded(env, updated[0]);
+  return captured === updated[0] ? view : { ...view, r: captured };
+}
+
+/** To DELIVERED: the escrow goes to the carrier's (or agency's) wallet, the commission to revenue. */
+async function deliver(env: Env, id: number): Promise<ReservationView> {
+  const db = getDb(env);
+  const row = await transitionReservation(db, id, 'DELIVER', { deliveredAt: new Date().toISOString() });
   // After the conditional update won: a notification never reports a change that did not happen.
-  const notice = NOTICES[purpose];
-  const notices = [
+  const notice = NOTICES.DELIVERY;
+  await notificationInsert(db, [
+    { userId: row.senderId, type: notice.type, title: notice.title, message: notice.message(row.reservationNumber), data: { reservationId: id } },
     {
-      userId: row.senderId,
-      type: notice.type,
-      title: notice.title,
-      message: notice.message(row.reservationNumber),
-      data: { reservationId: row.id },
-    },
-  ];
-  if (purpose === 'DELIVERY') {
-    notices.push({
       userId: row.carrierId,
       type: notice.type,
       title: notice.title,
       message: `Delivery of reservation ${row.reservationNumber} is confirmed.`,
-      data: { reservationId: row.id },
-    });
-  }
-  await notificationInsert(db, notices);
-  // Money: capture at deposit (a failed capture is retried at delivery and by the cron); at
-  // delivery the escrow goes to the carrier's (or agency's) wallet and the commission to revenue.
-  if (purpose === 'DEPOSIT') {
-    await captureOnDeposit(env, updated.id);
-    return loadReservation(db, updated.id);
-  }
-  return releaseOnDelivery(env, updated.id, null);
+      data: { reservationId: id },
+    },
+  ]);
+  await releaseOnDelivery(env, id, null);
+  return getReservationView(db, id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +219,7 @@ export async function recipientView(env: Env, token: string): Promise<RecipientV
   const r = found.reservation;
   // Polling viewers share the current payload until a third of its life is left, then get a new one.
   const deliveryQr = DELIVERABLE.includes(r.status)
-    ? withSvg(await qrObject(env, r.id).issue(r.id, 'DELIVERY', Math.floor(qrTtlMs(env) / 3)))
+    ? withSvg(await qrObject(env, r.id).issue({ reservationId: r.id, carrierId: r.carrierId }, 'DELIVERY', Math.floor(qrTtlMs(env) / 3)))
     : null;
   return {
     reservationNumber: r.reservationNumber,

@@ -5,7 +5,7 @@
 // D1 batch, and the entry key (escrow-in / escrow-out) can exist only once.
 //
 // For the deposit, delivery, reject and cancel handlers:
-//   captureOnDeposit(env, id)                         after the DEPOSIT transition
+//   captureLoaded(env, row)                           after the DEPOSIT transition (row as written)
 //   releaseOnDelivery(env, id, { action: 'DELIVER', set })   performs the transition itself, or
 //   releaseOnDelivery(env, id, null)                  once the reservation is already DELIVERED
 //   voidOrRefund(env, id, refundCents, { action: 'REJECT' | 'CANCEL', set })   idem, or without
@@ -150,30 +150,39 @@ async function voidLatePayment(env: Env, r: ReservationRow, authorizationId: str
 
 /** The provider reports the payment captured (event or our own capture call). */
 export async function markCaptured(db: Db, reservationId: number, chargeId: string | null) {
-  await db
+  return db
     .update(reservations)
     .set({ captureId: chargeId, paymentStatus: PAYMENT_STATUS.CAPTURED, updatedAt: new Date().toISOString() })
-    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)));
+    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)))
+    .returning();
 }
 
 /**
- * Captures an authorised payment; the money stays in escrow. Called by the deposit handler after
- * its transition, and by the cron before a card hold expires. Never throws for a provider
- * failure (the cron retries); returns whether the payment is captured now.
+ * Captures the authorised payment of a reservation the caller has just read or written (no
+ * extra read); the money stays in escrow. Returns the row as it is now. Never throws for a
+ * provider failure (the cron retries): the row is returned unchanged, still AUTHORIZED.
  */
-export async function captureOnDeposit(env: Env, reservationId: number): Promise<boolean> {
+export async function captureLoaded(env: Env, r: ReservationRow): Promise<ReservationRow> {
+  if (r.paymentStatus !== PAYMENT_STATUS.AUTHORIZED || !r.authorizationId) return r;
   const db = getDb(env);
-  const r = await loadReservation(db, reservationId);
-  if (r.paymentStatus === PAYMENT_STATUS.CAPTURED) return true;
-  if (r.paymentStatus !== PAYMENT_STATUS.AUTHORIZED || !r.authorizationId) return false;
   try {
     const { chargeId } = await getPaymentProvider(env).capture(r.authorizationId, { idempotencyKey: `capture-${r.id}` });
-    await markCaptured(db, r.id, chargeId);
-    return true;
+    const [updated] = await markCaptured(db, r.id, chargeId);
+    // No row changed: a concurrent capture (webhook, cron) recorded it first.
+    return updated ?? (await loadReservation(db, r.id));
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', msg: 'capture failed', reservationId: r.id, error: String(err) }));
-    return false;
+    return r;
   }
+}
+
+/**
+ * Captures by reservation id: for the delivery fallback and the cron before a card hold expires.
+ * Returns whether the payment is captured now.
+ */
+export async function captureOnDeposit(env: Env, reservationId: number): Promise<boolean> {
+  const r = await loadReservation(getDb(env), reservationId);
+  return (await captureLoaded(env, r)).paymentStatus === PAYMENT_STATUS.CAPTURED;
 }
 
 /** Runs `statements` after an optional transition; answers like transitionReservation when it cannot apply. */
