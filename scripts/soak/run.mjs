@@ -4,8 +4,12 @@
 //
 // Settings (environment): SOAK_SECONDS (60), SOAK_USERS (50), SOAK_SCALE (data set, 0.2),
 // SOAK_OUT (report, docs/BENCHMARKS.md), SOAK_INJECT_VIOLATION=1 (self-test: must exit 1).
-// Actions whose route answers 404/405 ENDPOINT_NOT_FOUND are skipped (features not landed yet);
-// invariant checks whose tables or columns do not exist yet are skipped and listed.
+//
+// Failures: any 5xx or network error, an error body that is not the specification's, a 2xx API
+// answer that is not JSON, a route the build does not have (404/405 ENDPOINT_NOT_FOUND), a
+// violated invariant (scripts/soak/checks.mjs; a table it needs that is absent counts as
+// violated), a flow problem (scripts/soak/actions.mjs), or a money flow that did not happen
+// (no booking paid, deposited, delivered, or no withdrawal).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,208 +18,124 @@ import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../../src/lib/jwt.ts';
 import { responseProblems } from '../../test/helpers/openapi-fuzz.ts';
 import { BENCH_JWT_KEYS, ROOT, cleanupAll, hardDeadline, startService } from '../bench/lib/serve.mjs';
 import { insertRows, seed, sqlBatcher } from '../bench/lib/seed.mjs';
+import { ACTIONS } from './actions.mjs';
+import { compared, runChecks } from './checks.mjs';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const USERS = Number(process.env.SOAK_USERS ?? 50);
 const SCALE = Number(process.env.SOAK_SCALE ?? 0.2);
 hardDeadline(SECONDS + 180, 'npm run soak');
 
-const CAPACITY_HOLDING = "('PENDING_PAYMENT','PAID','CONFIRMED','DEPOSITED','IN_TRANSIT','DELIVERED','DISPUTED','REFUNDED')";
 const HOT_TRIPS = 3;
 const HOT_CAPACITY_G = 5_000;
+const ROOMY_CAPACITY_G = 200_000;
 
 // ---------------------------------------------------------------------------------------------
-// Invariants: each names the tables (and columns) it needs and is skipped while they are absent.
-// `sql` returns the offending rows; any row is a violation.
-const CHECKS = [
-  {
-    name: 'no announcement overbooked',
-    needs: { announcements: ['reserved_weight_g', 'total_weight_g'] },
-    sql: 'SELECT id, reserved_weight_g, total_weight_g FROM announcements WHERE reserved_weight_g > total_weight_g OR reserved_weight_g < 0 LIMIT 5',
-  },
-  {
-    name: 'reserved weight = sum of capacity-holding reservations',
-    needs: { announcements: ['reserved_weight_g'], reservations: ['announcement_id', 'status', 'reserved_weight_g'] },
-    sql: `SELECT a.id, a.reserved_weight_g, COALESCE(SUM(r.reserved_weight_g), 0) AS held FROM announcements a
-            LEFT JOIN reservations r ON r.announcement_id = a.id AND r.status IN ${CAPACITY_HOLDING}
-           GROUP BY a.id HAVING a.reserved_weight_g != COALESCE(SUM(r.reserved_weight_g), 0) LIMIT 5`,
-  },
-  {
-    name: 'reservation amounts split exactly (total = commission + carrier amount)',
-    needs: { reservations: ['total_amount_cents', 'platform_commission_cents', 'carrier_amount_cents'] },
-    sql: 'SELECT id FROM reservations WHERE total_amount_cents != platform_commission_cents + carrier_amount_cents LIMIT 5',
-  },
-  // Money (feature not landed yet): table and column names follow CONTRACT section 10 and may
-  // need renaming when the ledger lands; until then these are skipped, not passed.
-  {
-    name: 'ledger balanced: every transaction sums to zero',
-    needs: { ledger_entries: ['transaction_id', 'amount_cents'] },
-    sql: 'SELECT transaction_id, SUM(amount_cents) AS total FROM ledger_entries GROUP BY transaction_id HAVING SUM(amount_cents) != 0 LIMIT 5',
-  },
-  {
-    name: 'ledger balanced: all entries sum to zero',
-    needs: { ledger_entries: ['amount_cents'] },
-    sql: 'SELECT SUM(amount_cents) AS total FROM ledger_entries HAVING SUM(amount_cents) != 0',
-  },
-  {
-    name: 'no wallet negative',
-    needs: { ledger_entries: ['account_id', 'amount_cents'], ledger_accounts: ['id', 'type'] },
-    sql: `SELECT e.account_id, SUM(e.amount_cents) AS balance FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-           WHERE a.type IN ('USER_WALLET', 'AGENCY_WALLET') GROUP BY e.account_id HAVING SUM(e.amount_cents) < 0 LIMIT 5`,
-  },
-  {
-    name: 'every withdrawal is a positive amount',
-    needs: { withdrawals: ['amount_cents'] },
-    sql: 'SELECT id, amount_cents FROM withdrawals WHERE amount_cents <= 0 LIMIT 5',
-  },
-];
+// Requests
 
-async function runChecks(db) {
-  const results = [];
-  for (const check of CHECKS) {
-    const missing = [];
-    for (const [table, columns] of Object.entries(check.needs)) {
-      const info = await db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all();
-      const have = new Set(info.results.map((r) => r.name));
-      if (have.size === 0) missing.push(table);
-      else for (const c of columns) if (!have.has(c)) missing.push(`${table}.${c}`);
-    }
-    if (missing.length) {
-      results.push({ name: check.name, outcome: 'skipped', detail: `absent: ${missing.join(', ')}` });
-      continue;
-    }
-    const rows = (await db.prepare(check.sql).all()).results;
-    results.push({ name: check.name, outcome: rows.length ? 'violated' : 'passed', detail: rows.length ? JSON.stringify(rows).slice(0, 300) : '' });
-  }
-  return results;
-}
+const stats = { requests: 0, statuses: {}, serverErrors: [], invalidBodies: [], missingRoutes: new Set(), byAction: {} };
+let SPEC_CODES = [];
+let BASE;
 
-// ---------------------------------------------------------------------------------------------
-// Actions of the simulated users. `role` says who does it; `request(u, s)` builds it from the
-// user and the shared state. Bodies of actions on features not landed yet follow CONTRACT.md.
-const pick = (list) => list[Math.floor(Math.random() * list.length)];
-const ACTIONS = [
-  { name: 'search trips', role: 'any', weight: 4, request: () => ({ method: 'GET', path: `/v1/api/annonces?departureCity=${pick(['Paris', 'Lyon', 'Dakar'])}&size=20` }) },
-  { name: 'customer reviews', role: 'any', weight: 2, request: () => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${Math.floor(Math.random() * 3)}` }) },
-  { name: 'carrier profile reviews', role: 'any', weight: 2, request: (_u, s) => ({ method: 'GET', path: `/v1/api/users/${1 + Math.floor(Math.random() * s.carriers)}/reviews` }) },
-  { name: 'notifications', role: 'any', weight: 2, auth: true, request: () => ({ method: 'GET', path: '/v1/api/notifications?unreadOnly=true' }) },
-  {
-    name: 'book a hot trip',
-    role: 'sender',
-    weight: 5,
-    auth: true,
-    request: (_u, s) => ({
-      method: 'POST',
-      path: '/v1/api/bookings',
-      body: {
-        announcementId: pick(s.hotTrips),
-        reservedWeight: pick([0.5, 1, 1.5, 2]),
-        contentInfo: 'Clothes',
-        items: [{ categoryId: s.categoryId, name: 'Clothes', reservedQuantity: 1, weight: 0.5 }],
-        recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', city: 'Dakar' },
-      },
-    }),
-    onSuccess: (u, body) => body?.id && u.bookings.push(body.id),
-  },
-  {
-    name: 'pay a booking (sandbox checkout)',
-    role: 'sender',
-    weight: 2,
-    auth: true,
-    request: (u) => (u.bookings.length ? { method: 'POST', path: '/v1/api/payments/checkout', body: { reservationId: pick(u.bookings) } } : null),
-  },
-  { name: 'my bookings', role: 'sender', weight: 2, auth: true, request: () => ({ method: 'GET', path: '/v1/api/bookings/as-sender' }) },
-  { name: 'carrier bookings', role: 'carrier', weight: 3, auth: true, request: () => ({ method: 'GET', path: '/v1/api/bookings/as-carrier' }) },
-  {
-    name: 'deposit with the code',
-    role: 'carrier',
-    weight: 2,
-    auth: true,
-    request: (u) => {
-      const r = u.confirmed.pop();
-      return r ? { method: 'POST', path: `/v1/api/bookings/${r.id}/deposit`, body: { depositCode: r.depositCode } } : null;
-    },
-  },
-  {
-    name: 'deliver with the code',
-    role: 'carrier',
-    weight: 2,
-    auth: true,
-    request: (u) => {
-      const r = u.inTransit.pop();
-      return r ? { method: 'POST', path: `/v1/api/bookings/${r.id}/deliver`, body: { deliveryCode: r.deliveryCode } } : null;
-    },
-  },
-  { name: 'withdraw', role: 'carrier', weight: 1, auth: true, request: () => ({ method: 'POST', path: '/v1/api/withdrawals', body: { amount: pick([1, 5, 20, 1000]) } }) },
-  { name: 'wallet', role: 'carrier', weight: 1, auth: true, request: () => ({ method: 'GET', path: '/v1/api/user/me/wallet' }) },
-  {
-    name: 'report a user',
-    role: 'any',
-    weight: 1,
-    auth: true,
-    request: (_u, s) => ({ method: 'POST', path: '/v1/api/reports', body: { targetType: 'USER', targetId: 1 + Math.floor(Math.random() * s.carriers), reason: 'Suspicious messages' } }),
-  },
-];
-
-// ---------------------------------------------------------------------------------------------
-
-const stats = { requests: 0, statuses: {}, serverErrors: [], invalidBodies: [], byAction: {} };
-
-async function send(base, user, req) {
+async function send(user, req) {
   const headers = { ...(req.body ? { 'Content-Type': 'application/json' } : {}), ...(user?.token ? { Authorization: `Bearer ${user.token}` } : {}) };
-  const res = await fetch(new URL(req.path, base), { method: req.method, headers, body: req.body ? JSON.stringify(req.body) : undefined });
+  // Never follow a redirect: the sandbox pages redirect to PUBLIC_BASE_URL, which is not this service.
+  const res = await fetch(new URL(req.path, BASE), { method: req.method, headers, body: req.body ? JSON.stringify(req.body) : undefined, redirect: 'manual' });
   const text = await res.text();
   let body = text;
+  let json = false;
   try {
     body = text ? JSON.parse(text) : undefined;
+    json = true;
   } catch {
-    // left as text: checked below
+    // left as text: checked in record()
   }
-  return { status: res.status, contentType: res.headers.get('content-type'), body };
+  return { status: res.status, contentType: res.headers.get('content-type'), body, json };
 }
 
-function record(action, req, res) {
+function record(name, req, res) {
   stats.requests += 1;
   stats.statuses[res.status] = (stats.statuses[res.status] ?? 0) + 1;
-  const a = (stats.byAction[action.name] ??= { requests: 0, statuses: {} });
+  const a = (stats.byAction[name] ??= { requests: 0, statuses: {} });
   a.requests += 1;
-  a.statuses[res.status] = (a.statuses[res.status] ?? 0) + 1;
+  // Per action, errors also by their code (a 409 from a lost race and a 409 from a bug look alike otherwise).
+  const key = res.status >= 400 && typeof res.body?.errorCode === 'string' ? `${res.status} ${res.body.errorCode}` : String(res.status);
+  a.statuses[key] = (a.statuses[key] ?? 0) + 1;
+  const pathname = new URL(req.path, 'http://x').pathname;
   if (res.status >= 500) stats.serverErrors.push(`${req.method} ${req.path} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+  if ((res.status === 404 || res.status === 405) && res.body?.errorCode === 'ENDPOINT_NOT_FOUND') stats.missingRoutes.add(`${name}: ${req.method} ${pathname}`);
   if (res.status >= 400) {
     // Every status is acceptable here; the body must be the specification's error body.
-    const anyStatus = new Set([res.status]);
-    const problems = responseProblems(res, new URL(req.path, 'http://x').pathname, anyStatus, SPEC_CODES).filter((p) => !p.startsWith('server error'));
+    const problems = responseProblems(res, pathname, new Set([res.status]), SPEC_CODES).filter((p) => !p.startsWith('server error'));
     if (problems.length) stats.invalidBodies.push(`${req.method} ${req.path} -> ${res.status}: ${problems.join('; ')}`);
+  } else if (res.status < 300 && res.status !== 204 && pathname.startsWith('/v1/api/')) {
+    if (!res.contentType?.includes('application/json') || !res.json || typeof res.body !== 'object' || res.body === null) {
+      stats.invalidBodies.push(`${req.method} ${req.path} -> ${res.status}: not a JSON body (${res.contentType})`);
+    }
   }
 }
 
-let SPEC_CODES = [];
+/** Sends and records one request; a network error is recorded as a server error (status 0). */
+async function call(name, user, req) {
+  try {
+    const res = await send(user, req);
+    record(name, req, res);
+    return res;
+  } catch (err) {
+    stats.serverErrors.push(`${req.method} ${req.path} -> network error ${err.message}`);
+    return { status: 0, body: undefined };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const eur = (c) => (c / 100).toFixed(2);
+const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** Trips the soak adds: `[carrierId, capacityG, pricePerKgCents]` rows, tagged so their ids can be read back. */
+async function addTrips(exec, db, tag, trips) {
+  const rows = trips.map(([carrierId, capacityG, price]) => [carrierId, 'Paris', 'FR', 'Dakar', 'SN', 'paris', 'dakar', day(5), day(6), capacityG, price, 'EUR', 'PLANE', tag]);
+  const columns = ['carrier_id', 'departure_city', 'departure_country', 'arrival_city', 'arrival_country', 'departure_city_key', 'arrival_city_key', 'departure_date', 'arrival_date', 'total_weight_g', 'price_per_kg_cents', 'currency', 'transport_mode', 'description'];
+  await insertRows(exec, 'announcements', columns, rows);
+  const found = await db.prepare('SELECT id, carrier_id AS carrierId FROM announcements WHERE description = ? ORDER BY id').bind(tag).all();
+  return found.results;
+}
+
+/** Each carrier connects a payout account through the API and the sandbox onboarding page. */
+async function onboard(u, problems) {
+  const link = await call('payout onboarding', u, { method: 'POST', path: '/v1/api/pay-connect/onboarding' });
+  const account = link.body?.connectedAccountId;
+  if (link.status !== 200 || typeof account !== 'string') return problems.push(`payout onboarding of user ${u.id}: ${link.status} ${JSON.stringify(link.body).slice(0, 200)}`);
+  await call('payout onboarding: sandbox "Complete" button', null, { method: 'POST', path: `/sandbox/connect/${encodeURIComponent(account)}/complete` });
+  const status = await call('payout account status', u, { method: 'GET', path: '/v1/api/pay-connect/account-status' });
+  if (status.body?.payoutsEnabled !== true) problems.push(`payout account of user ${u.id} not enabled after onboarding: ${JSON.stringify(status.body).slice(0, 200)}`);
+}
+
+async function userLoop(user, state, deadline) {
+  const mine = ACTIONS.filter((a) => a.role === 'any' || a.role === user.role);
+  const total = mine.reduce((n, a) => n + a.weight, 0);
+  while (Date.now() < deadline) {
+    let r = Math.random() * total;
+    const action = mine.find((a) => (r -= a.weight) < 0) ?? mine[0];
+    const did = await action.run(user, state, call);
+    await sleep(did ? Math.random() * 20 : 1);
+  }
+}
 
 async function main() {
   const started = Date.now();
   const service = await startService({ stateName: 'soak', log: () => {} });
   const exec = sqlBatcher(service.primitivesUrl);
   const dataset = await seed(exec, { scale: SCALE, log: () => {} });
-  const base = service.apiUrl.origin;
-  SPEC_CODES = (await (await fetch(new URL('/v1/api/openapi.json', base))).json()).components.schemas.ErrorResponse.properties.errorCode.enum;
-
-  // A few small trips everyone books at once: the overbooking race the soak is about.
-  const hotStart = dataset.counts.announcements + 1;
-  const hotRows = Array.from({ length: HOT_TRIPS }, (_, k) => [1 + k, 'Paris', 'FR', 'Dakar', 'SN', 'paris', 'dakar', new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10), new Date(Date.now() + 6 * 86_400_000).toISOString().slice(0, 10), HOT_CAPACITY_G, 1000, 'EUR', 'PLANE']);
-  await insertRows(exec, 'announcements', ['carrier_id', 'departure_city', 'departure_country', 'arrival_city', 'arrival_country', 'departure_city_key', 'arrival_city_key', 'departure_date', 'arrival_date', 'total_weight_g', 'price_per_kg_cents', 'currency', 'transport_mode'], hotRows);
+  BASE = service.apiUrl.origin;
+  SPEC_CODES = (await (await fetch(new URL('/v1/api/openapi.json', BASE))).json()).components.schemas.ErrorResponse.properties.errorCode.enum;
 
   const cfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
   const jwt = { JWT_KEYS: BENCH_JWT_KEYS, JWT_ISSUER: cfg.vars.JWT_ISSUER, JWT_AUDIENCE: cfg.vars.JWT_AUDIENCE };
   const token = async (id, roles) => (await signToken(jwt, { sub: String(id), typ: 'access', roles }, ACCESS_TOKEN_TTL_SECONDS)).token;
-  const handover = (status) =>
-    (dataset.reservationsByStatus[status] ?? []).filter((id) => dataset.parties[id]).map((id) => {
-      const [senderId, carrierId, depositCode, deliveryCode] = dataset.parties[id];
-      return { id, senderId, carrierId, depositCode, deliveryCode };
-    });
-  const confirmed = handover('CONFIRMED');
-  const inTransit = [...handover('DEPOSITED'), ...handover('IN_TRANSIT')];
 
-  // Half carriers (1..hot carriers first, who own the hot trips), half senders.
+  // Half carriers (the first of them own the hot trips), half senders.
   const users = [];
   for (let k = 0; k < USERS; k++) {
     const carrier = k % 2 === 0;
@@ -224,100 +144,144 @@ async function main() {
       id,
       role: carrier ? 'carrier' : 'sender',
       token: await token(id, carrier ? ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'] : ['ROLE_CLIENT']),
-      bookings: [],
-      confirmed: confirmed.filter((r) => r.carrierId === id),
-      inTransit: inTransit.filter((r) => r.carrierId === id),
+      // sender: own bookings by stage; carrier: hand-offs from senders, and the wallet it believes it has
+      unpaid: [],
+      paid: [],
+      accepted: [],
+      toAccept: [],
+      toDeposit: [],
+      toDeliver: [],
+      balanceCents: 0,
     });
   }
+  const carriers = users.filter((u) => u.role === 'carrier');
+  const byId = new Map(users.map((u) => [u.id, u]));
+
+  // A few small trips everyone books at once: the overbooking race. Roomy trips, one per carrier,
+  // keep bookings going through once the hot ones are full, so the money flow has material.
+  const hotTrips = await addTrips(exec, service.db, 'soak: hot trip', Array.from({ length: HOT_TRIPS }, (_, k) => [carriers[k % carriers.length].id, HOT_CAPACITY_G, 1000]));
+  const roomyTrips = await addTrips(exec, service.db, 'soak: roomy trip', carriers.map((c, k) => [c.id, ROOMY_CAPACITY_G, 800 + 100 * (k % 8)]));
   const categoryId = await service.db.prepare("SELECT id FROM categories WHERE code = 'CLOTHING'").first('id');
-  const state = { categoryId, carriers: dataset.carriers, hotTrips: Array.from({ length: HOT_TRIPS }, (_, k) => hotStart + k) };
+  const flow = { booked: 0, paid: 0, accepted: 0, deposited: 0, delivered: 0, cancelled: 0, withdrawals: 0, withdrawnCents: 0, earnedCents: 0 };
+  const problems = [];
+  const state = {
+    categoryId,
+    carrierCount: dataset.carriers,
+    hotTrips,
+    roomyTrips,
+    flow,
+    problems,
+    carrier: (id) => byId.get(id),
+    sender: (id) => byId.get(id),
+  };
 
-  // Which actions exist in this build? (One probe each; a missing route is skipped, not failed.)
-  const active = [];
-  const skipped = [];
-  for (const action of ACTIONS) {
-    const user = users.find((u) => action.role === 'any' || u.role === action.role);
-    const req = action.request(user, state);
-    if (!req) {
-      active.push(action); // nothing to probe with yet (no booking of one's own): keep it
-      continue;
-    }
-    const res = await send(base, action.auth ? user : undefined, req);
-    const missing = (res.status === 404 || res.status === 405) && res.body?.errorCode === 'ENDPOINT_NOT_FOUND';
-    (missing ? skipped : active).push(action);
-  }
+  await Promise.all(carriers.map((u) => onboard(u, problems)));
 
+  const runStart = new Date().toISOString();
   const deadline = Date.now() + SECONDS * 1000;
-  const loops = users.map(async (user) => {
-    const mine = active.filter((a) => a.role === 'any' || a.role === user.role);
-    const total = mine.reduce((n, a) => n + a.weight, 0);
-    while (mine.length && Date.now() < deadline) {
-      let r = Math.random() * total;
-      const action = mine.find((a) => (r -= a.weight) < 0) ?? mine[0];
-      const req = action.disabled ? null : action.request(user, state);
-      if (!req) {
-        await new Promise((resolve) => setTimeout(resolve, 1));
-        continue;
-      }
-      try {
-        const res = await send(base, action.auth ? user : undefined, req);
-        if ((res.status === 404 || res.status === 405) && res.body?.errorCode === 'ENDPOINT_NOT_FOUND') {
-          // A route that could not be probed up front and is not in this build.
-          if (!action.disabled) skipped.push(action);
-          action.disabled = true;
-          continue;
-        }
-        record(action, req, res);
-        if (res.status < 300) action.onSuccess?.(user, res.body);
-      } catch (err) {
-        stats.serverErrors.push(`${req.method} ${req.path} -> network error ${err.message}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
-    }
-  });
-  await Promise.all(loops);
+  await Promise.all(users.map((u) => userLoop(u, state, deadline)));
+
+  // Each carrier reads its wallet once more: the API must answer what the ledger holds.
+  const apiWallets = new Map();
+  await Promise.all(
+    carriers.map(async (u) => {
+      const res = await call('wallet (final read)', u, { method: 'GET', path: '/v1/api/user/me/wallet' });
+      if (res.status === 200) apiWallets.set(u.id, Math.round(res.body.balance * 100));
+    }),
+  );
+
   if (process.env.SOAK_INJECT_VIOLATION) {
-    // Self-test of the checks: overbook one trip behind the API's back; the run must fail.
-    await exec([{ sql: 'UPDATE announcements SET reserved_weight_g = total_weight_g + 1 WHERE id = 1', params: [] }]);
+    // Self-test of the checks: overbook one trip and move one ledger line by a cent behind the
+    // API's back; the run must fail.
+    await exec([
+      { sql: 'UPDATE announcements SET reserved_weight_g = total_weight_g + 1 WHERE id = 1', params: [] },
+      { sql: 'UPDATE ledger_lines SET amount_cents = amount_cents + 1 WHERE id = (SELECT MIN(id) FROM ledger_lines)', params: [] },
+    ]);
   }
   const checks = await runChecks(service.db);
 
-  const violated = checks.filter((c) => c.outcome === 'violated');
-  const failed = violated.length > 0 || stats.serverErrors.length > 0 || stats.invalidBodies.length > 0;
-  for (const c of checks) if (c.outcome !== 'passed') console.error(`  ${c.outcome}: ${c.name}${c.detail ? ` (${c.detail})` : ''}`);
+  // What the database says happened, against what the API answered.
+  const all = async (sql, ...params) => (await service.db.prepare(sql).bind(...params).all()).results;
+  const entries = Object.fromEntries((await all('SELECT type, COUNT(*) AS n FROM ledger_entries GROUP BY type')).map((r) => [r.type, r.n]));
+  const [withdrawn] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM withdrawals WHERE status != 'FAILED'");
+  const [wallets] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind = 'WALLET'");
+  const ledgerWallets = new Map((await all("SELECT owner_id AS id, balance_cents AS cents FROM ledger_accounts WHERE kind = 'WALLET' AND owner_type = 'USER'")).map((r) => [r.id, r.cents]));
+  const bookedByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM reservations WHERE created_at >= ? GROUP BY status', runStart)).map((r) => [r.status, r.n]));
+  const walletMismatch = carriers.filter((u) => apiWallets.get(u.id) !== (ledgerWallets.get(u.id) ?? 0)).map((u) => `user ${u.id}: API ${apiWallets.get(u.id)} ledger ${ledgerWallets.get(u.id) ?? 0}`);
+  checks.push(
+    compared('one escrow release per delivery answered 200', (entries.ESCROW_RELEASED ?? 0) === flow.delivered, `${entries.ESCROW_RELEASED ?? 0} ESCROW_RELEASED entries, ${flow.delivered} deliveries answered 200`),
+    compared(
+      'withdrawals answered 201 = withdrawal rows not failed (count and amount)',
+      withdrawn.n === flow.withdrawals && withdrawn.cents === flow.withdrawnCents,
+      `rows ${withdrawn.n} / ${withdrawn.cents} cents, answered ${flow.withdrawals} / ${flow.withdrawnCents} cents`,
+    ),
+    compared(
+      'wallets hold what deliveries paid in minus what was withdrawn',
+      wallets.cents === flow.earnedCents - flow.withdrawnCents,
+      `wallets ${wallets.cents} cents, delivered carrier amounts ${flow.earnedCents} - withdrawn ${flow.withdrawnCents}`,
+    ),
+    compared('every carrier wallet read through the API = its ledger account', walletMismatch.length === 0, walletMismatch.slice(0, 5).join('; ')),
+  );
+
+  // A soak that silently does nothing is a failure: the money flow must have happened end to end.
+  const flowMissing = [
+    ['booking paid (Pay button)', flow.paid],
+    ['payment escrowed (ledger)', entries.PAYMENT_ESCROWED ?? 0],
+    ['booking accepted', flow.accepted],
+    ['parcel deposited', flow.deposited],
+    ['parcel delivered', flow.delivered],
+    ['withdrawal', flow.withdrawals],
+  ]
+    .filter(([, n]) => n === 0)
+    .map(([what]) => `no ${what}`);
+
+  const violated = checks.filter((c) => c.outcome !== 'passed');
+  const failed = violated.length > 0 || stats.serverErrors.length > 0 || stats.invalidBodies.length > 0 || stats.missingRoutes.size > 0 || problems.length > 0 || flowMissing.length > 0;
+  for (const c of violated) console.error(`  ${c.outcome}: ${c.name}${c.detail ? ` (${c.detail})` : ''}`);
   for (const e of stats.serverErrors.slice(0, 10)) console.error(`  5xx: ${e}`);
   for (const e of stats.invalidBodies.slice(0, 10)) console.error(`  invalid body: ${e}`);
-  if (skipped.length) console.error(`  actions skipped (route not in this build): ${skipped.map((a) => a.name).join(', ')}`);
+  for (const e of stats.missingRoutes) console.error(`  route not in this build: ${e}`);
+  for (const e of problems.slice(0, 10)) console.error(`  flow problem: ${e}`);
+  for (const e of flowMissing) console.error(`  flow did not happen: ${e}`);
   for (const [name, a] of Object.entries(stats.byAction)) console.error(`  ${name}: ${a.requests} requests ${JSON.stringify(a.statuses)}`);
-  const passed = checks.filter((c) => c.outcome === 'passed').length;
-  const skippedChecks = checks.filter((c) => c.outcome === 'skipped').length;
+  console.error(`  reservations booked during the run, by status now: ${JSON.stringify(bookedByStatus)}`);
+  console.error(`  ledger entries by type: ${JSON.stringify(entries)}`);
+
+  const flowText =
+    `flow: ${flow.booked} booked, ${flow.paid} paid, ${flow.accepted} accepted, ${flow.deposited} deposited, ${flow.delivered} delivered, ` +
+    `${flow.cancelled} cancelled, ${flow.withdrawals} withdrawals (${eur(flow.withdrawnCents)} EUR), ${wallets.n} wallets hold ${eur(wallets.cents)} EUR`;
   const summary =
     `soak ${failed ? 'FAILED' : 'OK'}: ${SECONDS} s, ${USERS} users, ${stats.requests} requests (${(stats.requests / SECONDS).toFixed(0)} req/s), ` +
-      `${ACTIONS.length - skipped.length}/${ACTIONS.length} actions, statuses ${JSON.stringify(stats.statuses)}, ${stats.serverErrors.length} 5xx, ` +
-      `${stats.invalidBodies.length} invalid error bodies, invariants ${passed} passed / ${violated.length} violated / ${skippedChecks} skipped; ` +
-      `${((Date.now() - started) / 1000).toFixed(0)} s in all`;
+    `statuses ${JSON.stringify(stats.statuses)}, ${stats.serverErrors.length} 5xx, ${stats.invalidBodies.length} invalid bodies, ` +
+    `invariants ${checks.length - violated.length} passed / ${violated.length} violated; ${flowText}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`;
   console.log(summary);
-  writeSoakSection({ summary, checks, skipped });
+  writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, failures: [...stats.missingRoutes, ...problems, ...flowMissing] });
   return failed ? 1 : 0;
 }
 
 /** Replaces the soak section of docs/BENCHMARKS.md (the benchmark keeps it when it rewrites the file). */
-function writeSoakSection({ summary, checks, skipped }) {
+function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, failures }) {
   const file = process.env.SOAK_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md');
   const lines = [
     '## Soak (npm run soak)',
     '',
     `- Date: ${new Date().toISOString()}; ${os.cpus().length} cores; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
-    `- ${SECONDS} s, ${USERS} simulated users (half senders, half carriers, think time 0-20 ms), data set scale ${SCALE}, ${HOT_TRIPS} small trips (${HOT_CAPACITY_G / 1000} kg) everyone books`,
+    `- ${SECONDS} s, ${USERS} simulated users (half senders, half carriers, think time 0-20 ms), data set scale ${SCALE}; ` +
+      `${HOT_TRIPS} small trips (${HOT_CAPACITY_G / 1000} kg) everyone books, one roomy trip (${ROOMY_CAPACITY_G / 1000} kg) per simulated carrier`,
+    '- Money flow through the API only (scripts/soak/actions.mjs): book, sandbox checkout and "Pay", accept, the sender reads the codes, deposit, deliver, withdraw; carriers connect a payout account through the sandbox onboarding first',
     '',
     '```',
     summary,
     '```',
     '',
+    `- ${flowText}`,
+    `- Reservations booked during the run, by status at the end: ${Object.entries(bookedByStatus).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
+    `- Ledger entries by type: ${Object.entries(entries).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
+    ...failures.map((f) => `- Failure: ${f}`),
+    '',
     '| action | requests | statuses |',
     '|---|---|---|',
     ...Object.entries(stats.byAction).map(([name, a]) => `| ${name} | ${a.requests} | ${Object.entries(a.statuses).map(([k, n]) => `${k}: ${n}`).join(', ')} |`),
-    ...skipped.map((a) => `| ${a.name} | not run: route not in this build | |`),
     '',
     '| invariant | outcome |',
     '|---|---|',

@@ -1,0 +1,251 @@
+// What the simulated users do, through the API only. Readers (search, reviews, notifications,
+// lists, wallet) run beside a money flow that follows each booking to the end:
+//
+//   sender books (a hot trip: the overbooking race; or a roomy one, so that bookings keep going
+//   through) -> sender opens the sandbox checkout and presses "Pay" -> carrier accepts -> sender
+//   reads the deposit and delivery codes (shown to the sender only) and hands them to the
+//   carrier -> carrier deposits with the deposit code -> carrier delivers with the delivery code
+//   (escrow released to the carrier's wallet) -> carrier withdraws from the wallet.
+//
+// Some presses are doubled (two identical requests at once, as a double click or a retry would
+// send them): the "Pay" button, deposit, delivery, withdrawal. At most one deposit or delivery of a
+// reservation may succeed; the ledger checks catch a payment or withdrawal applied twice.
+// Senders also cancel some bookings (unpaid hot ones, which frees capacity so the race goes on;
+// and paid ones not yet accepted, which refunds the escrow). Hand-offs between users go through
+// queues in `s` (in-process state): `s.carrier(id)` and `s.sender(id)` are the users.
+//
+// An action is `{ name, role, weight, run(u, s, call) }`; `run` returns false when it had nothing
+// to do. `call(name, user, req)` sends and records one request (user null: anonymous).
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+/** Removes and returns the first element that is still live (not cancelled), or undefined. */
+const takeLive = (list) => {
+  while (list.length) {
+    const b = list.shift();
+    if (!b.cancelled) return b;
+  }
+  return undefined;
+};
+const cents = (amount) => Math.round(Number(amount) * 100);
+const DOUBLE_PRESS = 0.15;
+/** Sends `req` once, or twice at once with probability DOUBLE_PRESS; returns every answer. */
+const press = (call, name, u, req) => Promise.all(Array.from({ length: Math.random() < DOUBLE_PRESS ? 2 : 1 }, () => call(name, u, req)));
+const euros = (c) => Math.floor(c) / 100;
+
+/** A carrier-facing reservation must never carry the codes (CONTRACT section 7). */
+function codesHidden(s, where, reservation) {
+  if (reservation && (reservation.depositCode != null || reservation.deliveryCode != null)) {
+    s.problems.push(`${where}: the carrier was shown the codes of reservation ${reservation.id}`);
+  }
+}
+
+const bookingBody = (s, announcementId) => ({
+  announcementId,
+  reservedWeight: pick([0.5, 1, 1.5, 2]),
+  contentInfo: 'Clothes',
+  items: [{ categoryId: s.categoryId, name: 'Clothes', reservedQuantity: 1, weight: 0.5 }],
+  recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', city: 'Dakar' },
+});
+
+function book(name, trips, hot) {
+  return {
+    name,
+    role: 'sender',
+    weight: 3,
+    run: async (u, s, call) => {
+      const trip = pick(trips(s));
+      const res = await call(name, u, { method: 'POST', path: '/v1/api/bookings', body: bookingBody(s, trip.id) });
+      if (res.status !== 201) return true;
+      if (!Number.isInteger(res.body?.id) || res.body.carrierId !== trip.carrierId) {
+        s.problems.push(`${name}: 201 without the reservation id or with another carrier: ${JSON.stringify(res.body).slice(0, 200)}`);
+        return true;
+      }
+      s.flow.booked += 1;
+      u.unpaid.push({ id: res.body.id, senderId: u.id, carrierId: trip.carrierId, hot });
+      return true;
+    },
+  };
+}
+
+/** A carrier's code entry (deposit or delivery) on the next reservation of its `queue`. */
+function handover(name, queue, verb, body, expected, onDone) {
+  return {
+    name,
+    role: 'carrier',
+    weight: 3,
+    run: async (u, s, call) => {
+      const b = takeLive(u[queue]);
+      if (!b) return false;
+      const answers = await press(call, name, u, { method: 'POST', path: `/v1/api/bookings/${b.id}/${verb}`, body: body(b) });
+      const ok = answers.filter((res) => res.status === 200);
+      if (ok.length === 0) return true;
+      if (ok.length > 1) s.problems.push(`${verb}: two identical requests at once both answered 200 for reservation ${b.id}`);
+      for (const res of ok) {
+        codesHidden(s, verb, res.body);
+        if (res.body?.status !== expected) s.problems.push(`${verb}: 200 with status ${res.body?.status} for reservation ${b.id}`);
+      }
+      onDone(u, s, b, ok[0].body);
+      return true;
+    },
+  };
+}
+
+const simple = (name, role, weight, request) => ({
+  name,
+  role,
+  weight,
+  run: async (u, s, call) => {
+    await call(name, u, request(u, s));
+    return true;
+  },
+});
+
+export const ACTIONS = [
+  simple('search trips', 'any', 4, () => ({ method: 'GET', path: `/v1/api/annonces?departureCity=${pick(['Paris', 'Lyon', 'Dakar'])}&size=20` })),
+  simple('customer reviews', 'any', 2, () => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${Math.floor(Math.random() * 3)}` })),
+  simple('carrier profile reviews', 'any', 2, (_u, s) => ({ method: 'GET', path: `/v1/api/users/${1 + Math.floor(Math.random() * s.carrierCount)}/reviews` })),
+  simple('notifications', 'any', 2, () => ({ method: 'GET', path: '/v1/api/notifications?unreadOnly=true' })),
+  simple('transaction history', 'any', 1, () => ({ method: 'GET', path: '/v1/api/transactions?size=10' })),
+  simple('report a user', 'any', 1, (_u, s) => ({
+    method: 'POST',
+    path: '/v1/api/reports',
+    body: { targetType: 'USER', targetId: 1 + Math.floor(Math.random() * s.carrierCount), reason: 'Suspicious messages' },
+  })),
+
+  // Sender side of the flow.
+  book('book a hot trip', (s) => s.hotTrips, true),
+  book('book a roomy trip', (s) => s.roomyTrips, false),
+  {
+    name: 'pay a booking',
+    role: 'sender',
+    weight: 3,
+    run: async (u, s, call) => {
+      if (!u.unpaid.length) return false;
+      const b = u.unpaid.splice(Math.floor(Math.random() * u.unpaid.length), 1)[0];
+      const checkout = await call('pay: open the checkout', u, { method: 'POST', path: '/v1/api/payments/checkout', body: { reservationId: b.id } });
+      if (checkout.status !== 200) return true;
+      if (typeof checkout.body?.paymentId !== 'string' || typeof checkout.body?.paymentApprovalUrl !== 'string') {
+        s.problems.push(`pay: checkout 200 without paymentId/paymentApprovalUrl: ${JSON.stringify(checkout.body).slice(0, 200)}`);
+        return true;
+      }
+      // The sandbox page's "Pay" button (root path, a browser form post answered 303).
+      const pay = await press(call, 'pay: sandbox "Pay" button', null, { method: 'POST', path: `/sandbox/checkout/${encodeURIComponent(checkout.body.paymentId)}/pay` });
+      if (!pay.some((res) => res.status === 303)) return true;
+      s.flow.paid += 1;
+      u.paid.push(b);
+      s.carrier(b.carrierId).toAccept.push(b);
+      return true;
+    },
+  },
+  {
+    name: 'read the handover codes',
+    role: 'sender',
+    weight: 3,
+    run: async (u, s, call) => {
+      const b = takeLive(u.accepted);
+      if (!b) return false;
+      const res = await call('read the handover codes', u, { method: 'GET', path: `/v1/api/bookings/${b.id}` });
+      if (res.status !== 200 || res.body?.status !== 'CONFIRMED') return true; // cancelled meanwhile
+      if (!/^\d{6}$/.test(res.body.depositCode ?? '') || !/^\d{6}$/.test(res.body.deliveryCode ?? '')) {
+        s.problems.push(`read the handover codes: the sender got no codes for CONFIRMED reservation ${b.id}`);
+        return true;
+      }
+      b.depositCode = res.body.depositCode;
+      b.deliveryCode = res.body.deliveryCode;
+      s.carrier(b.carrierId).toDeposit.push(b);
+      return true;
+    },
+  },
+  {
+    name: 'cancel a booking',
+    role: 'sender',
+    weight: 1,
+    run: async (u, s, call) => {
+      // An unpaid hot booking (gives the capacity back to the race), else sometimes a paid one.
+      let list = u.unpaid;
+      let i = list.findIndex((b) => b.hot);
+      if (i === -1 && Math.random() < 0.3) {
+        list = u.paid;
+        i = list.findIndex((b) => !b.cancelled && !b.accepted);
+      }
+      if (i === -1) return false;
+      const b = list.splice(i, 1)[0];
+      const res = await call('cancel a booking', u, { method: 'POST', path: `/v1/api/bookings/${b.id}/cancel`, body: { reason: 'Plans changed' } });
+      if (res.status === 200) {
+        b.cancelled = true;
+        s.flow.cancelled += 1;
+      }
+      return true;
+    },
+  },
+  simple('my bookings', 'sender', 1, () => ({ method: 'GET', path: '/v1/api/bookings/as-sender' })),
+
+  // Carrier side of the flow.
+  {
+    name: 'accept a paid booking',
+    role: 'carrier',
+    weight: 3,
+    run: async (u, s, call) => {
+      const b = takeLive(u.toAccept);
+      if (!b) return false;
+      const res = await call('accept a paid booking', u, { method: 'POST', path: `/v1/api/bookings/${b.id}/accept` });
+      if (res.status !== 200) return true;
+      codesHidden(s, 'accept', res.body);
+      b.accepted = true;
+      s.flow.accepted += 1;
+      s.sender(b.senderId).accepted.push(b);
+      return true;
+    },
+  },
+  handover('deposit with the code', 'toDeposit', 'deposit', (b) => ({ depositCode: b.depositCode }), 'DEPOSITED', (u, s, b) => {
+    s.flow.deposited += 1;
+    u.toDeliver.push(b);
+  }),
+  handover('deliver with the code', 'toDeliver', 'deliver', (b) => ({ deliveryCode: b.deliveryCode }), 'DELIVERED', (u, s, _b, body) => {
+    s.flow.delivered += 1;
+    s.flow.earnedCents += cents(body?.carrierAmount ?? 0);
+    u.balanceCents += cents(body?.carrierAmount ?? 0);
+  }),
+  {
+    name: 'withdraw',
+    role: 'carrier',
+    weight: 2,
+    run: async (u, s, call) => {
+      // From what the carrier believes it holds: all of it, half, all of it twice at once (the
+      // race the wallet guard must win), or more than it holds (422 INSUFFICIENT_FUNDS).
+      const known = u.balanceCents;
+      const r = Math.random();
+      const amounts =
+        known < 1 ? [1] : r < 0.4 ? [euros(known)] : r < 0.7 ? [euros(Math.max(1, known / 2))] : r < 0.85 ? [euros(known), euros(known)] : [euros(known + 100_000)];
+      const results = await Promise.all(amounts.map((amount) => call('withdraw', u, { method: 'POST', path: '/v1/api/withdrawals', body: { amount } })));
+      for (const res of results) {
+        if (res.status !== 201) continue;
+        if (!['COMPLETED', 'PENDING'].includes(res.body?.status)) s.problems.push(`withdraw: 201 with status ${res.body?.status}`);
+        s.flow.withdrawals += 1;
+        s.flow.withdrawnCents += cents(res.body?.amount ?? 0);
+        u.balanceCents -= cents(res.body?.amount ?? 0);
+      }
+      return true;
+    },
+  },
+  {
+    name: 'wallet',
+    role: 'carrier',
+    weight: 1,
+    run: async (u, _s, call) => {
+      const res = await call('wallet', u, { method: 'GET', path: '/v1/api/user/me/wallet' });
+      if (res.status === 200 && typeof res.body?.balance === 'number') u.balanceCents = cents(res.body.balance);
+      return true;
+    },
+  },
+  {
+    name: 'carrier bookings',
+    role: 'carrier',
+    weight: 2,
+    run: async (u, s, call) => {
+      const res = await call('carrier bookings', u, { method: 'GET', path: '/v1/api/bookings/as-carrier' });
+      for (const r of res.status === 200 && Array.isArray(res.body?.data) ? res.body.data : []) codesHidden(s, 'as-carrier list', r);
+      return true;
+    },
+  },
+];

@@ -1,0 +1,134 @@
+// Invariants the soak checks through SQL once the load has stopped. Each names the tables and
+// columns it reads; one that is absent is a violation (the schema is src/db/schema/*.ts), never a
+// skip. `sql` returns the offending rows: any row is a violation.
+//
+// Ledger (src/db/schema/money.ts): ledger_entries are journal entries, ledger_lines their signed
+// lines (entry_id, account_id, amount_cents), ledger_accounts the accounts (key, kind in
+// WALLET/ESCROW/PLATFORM_REVENUE/PAYOUTS/PROVIDER_CLEARING, cached balance_cents). Posting rules:
+// src/features/ledger/posting-rules.ts (payment: clearing -> escrow under key `escrow-in:<id>`;
+// delivery or refund: escrow -> wallet + revenue or clearing under `escrow-out:<id>`; withdrawal:
+// wallet -> payouts).
+
+export const CAPACITY_HOLDING = "('PENDING_PAYMENT','PAID','CONFIRMED','DEPOSITED','IN_TRANSIT','DELIVERED','DISPUTED','REFUNDED')";
+
+const escrowedIn = (r) => `EXISTS (SELECT 1 FROM ledger_entries e WHERE e.key = 'escrow-in:' || ${r}.id)`;
+const settledOut = (r) => `EXISTS (SELECT 1 FROM ledger_entries e WHERE e.key = 'escrow-out:' || ${r}.id)`;
+
+export const CHECKS = [
+  {
+    name: 'no announcement overbooked',
+    needs: { announcements: ['reserved_weight_g', 'total_weight_g'] },
+    sql: 'SELECT id, reserved_weight_g, total_weight_g FROM announcements WHERE reserved_weight_g > total_weight_g OR reserved_weight_g < 0 LIMIT 5',
+  },
+  {
+    name: 'reserved weight = sum of capacity-holding reservations',
+    needs: { announcements: ['reserved_weight_g'], reservations: ['announcement_id', 'status', 'reserved_weight_g'] },
+    sql: `SELECT a.id, a.reserved_weight_g, COALESCE(SUM(r.reserved_weight_g), 0) AS held FROM announcements a
+            LEFT JOIN reservations r ON r.announcement_id = a.id AND r.status IN ${CAPACITY_HOLDING}
+           GROUP BY a.id HAVING a.reserved_weight_g != COALESCE(SUM(r.reserved_weight_g), 0) LIMIT 5`,
+  },
+  {
+    name: 'reservation amounts split exactly (total = commission + carrier amount)',
+    needs: { reservations: ['total_amount_cents', 'platform_commission_cents', 'carrier_amount_cents'] },
+    sql: 'SELECT id FROM reservations WHERE total_amount_cents != platform_commission_cents + carrier_amount_cents LIMIT 5',
+  },
+  {
+    name: 'ledger balanced: the lines of every entry sum to zero',
+    needs: { ledger_lines: ['entry_id', 'amount_cents'] },
+    sql: 'SELECT entry_id, SUM(amount_cents) AS total FROM ledger_lines GROUP BY entry_id HAVING SUM(amount_cents) != 0 LIMIT 5',
+  },
+  {
+    name: 'ledger complete: every entry has at least two lines',
+    needs: { ledger_entries: ['id', 'type'], ledger_lines: ['entry_id'] },
+    sql: `SELECT e.id, e.type, COUNT(l.id) AS lines FROM ledger_entries e LEFT JOIN ledger_lines l ON l.entry_id = e.id
+           GROUP BY e.id HAVING COUNT(l.id) < 2 LIMIT 5`,
+  },
+  {
+    name: 'ledger balanced: all lines sum to zero (per currency)',
+    needs: { ledger_lines: ['account_id', 'amount_cents'], ledger_accounts: ['id', 'currency'] },
+    sql: `SELECT a.currency, SUM(l.amount_cents) AS total FROM ledger_lines l JOIN ledger_accounts a ON a.id = l.account_id
+           GROUP BY a.currency HAVING SUM(l.amount_cents) != 0`,
+  },
+  {
+    name: "every account's cached balance = the sum of its lines",
+    needs: { ledger_accounts: ['id', 'key', 'balance_cents'], ledger_lines: ['account_id', 'amount_cents'] },
+    sql: `SELECT a.key, a.balance_cents, COALESCE(SUM(l.amount_cents), 0) AS lines FROM ledger_accounts a
+            LEFT JOIN ledger_lines l ON l.account_id = a.id
+           GROUP BY a.id HAVING a.balance_cents != COALESCE(SUM(l.amount_cents), 0) LIMIT 5`,
+  },
+  {
+    name: 'no wallet negative (cached balance or sum of lines)',
+    needs: { ledger_accounts: ['id', 'key', 'kind', 'balance_cents'], ledger_lines: ['account_id', 'amount_cents'] },
+    sql: `SELECT a.key, a.balance_cents, COALESCE(SUM(l.amount_cents), 0) AS lines FROM ledger_accounts a
+            LEFT JOIN ledger_lines l ON l.account_id = a.id
+           WHERE a.kind = 'WALLET' GROUP BY a.id HAVING a.balance_cents < 0 OR COALESCE(SUM(l.amount_cents), 0) < 0 LIMIT 5`,
+  },
+  {
+    // Disputes move money in and out of escrow through their own entries (none in the soak): counted as they are.
+    name: 'escrow holds exactly the paid reservations not yet released or refunded',
+    needs: { ledger_accounts: ['kind', 'balance_cents'], ledger_entries: ['key', 'type'], reservations: ['total_amount_cents'] },
+    sql: `SELECT * FROM (SELECT
+            (SELECT COALESCE(SUM(balance_cents), 0) FROM ledger_accounts WHERE kind = 'ESCROW') AS escrow,
+            (SELECT COALESCE(SUM(r.total_amount_cents), 0) FROM reservations r WHERE ${escrowedIn('r')} AND NOT ${settledOut('r')})
+            + (SELECT COALESCE(SUM(l.amount_cents), 0) FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+                 JOIN ledger_accounts a ON a.id = l.account_id WHERE a.kind = 'ESCROW' AND e.type LIKE 'DISPUTE%') AS expected)
+           WHERE escrow != expected`,
+  },
+  {
+    name: 'every delivered paid reservation has its escrow released (once)',
+    needs: { reservations: ['status'], ledger_entries: ['key', 'type'] },
+    sql: `SELECT r.id, r.status FROM reservations r WHERE r.status = 'DELIVERED' AND ${escrowedIn('r')}
+           AND NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.key = 'escrow-out:' || r.id AND e.type = 'ESCROW_RELEASED') LIMIT 5`,
+  },
+  {
+    name: 'every paid reservation that left the flow (cancelled, rejected, expired) was refunded',
+    needs: { reservations: ['status'], ledger_entries: ['key'] },
+    sql: `SELECT r.id, r.status, r.payment_status FROM reservations r WHERE r.status IN ('CANCELLED', 'REJECTED', 'EXPIRED', 'REFUNDED')
+           AND ${escrowedIn('r')} AND NOT ${settledOut('r')} LIMIT 5`,
+  },
+  {
+    name: 'every withdrawal is a positive amount',
+    needs: { withdrawals: ['amount_cents'] },
+    sql: 'SELECT id, amount_cents FROM withdrawals WHERE amount_cents <= 0 LIMIT 5',
+  },
+  {
+    name: 'payouts account = sum of withdrawals not failed',
+    needs: { ledger_accounts: ['kind', 'balance_cents'], withdrawals: ['amount_cents', 'status'] },
+    sql: `SELECT * FROM (SELECT
+            (SELECT COALESCE(SUM(balance_cents), 0) FROM ledger_accounts WHERE kind = 'PAYOUTS') AS payouts,
+            (SELECT COALESCE(SUM(amount_cents), 0) FROM withdrawals WHERE status != 'FAILED') AS withdrawn)
+           WHERE payouts != withdrawn`,
+  },
+];
+
+/** Runs every check; a table or column it needs that does not exist is a violation. */
+export async function runChecks(db, checks = CHECKS) {
+  const columnsOf = new Map();
+  const results = [];
+  for (const check of checks) {
+    const missing = [];
+    for (const [table, columns] of Object.entries(check.needs)) {
+      if (!columnsOf.has(table)) {
+        const info = await db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all();
+        columnsOf.set(table, new Set(info.results.map((r) => r.name)));
+      }
+      const have = columnsOf.get(table);
+      if (have.size === 0) missing.push(table);
+      else for (const c of columns) if (!have.has(c)) missing.push(`${table}.${c}`);
+    }
+    if (missing.length) {
+      results.push({ name: check.name, outcome: 'violated', detail: `absent from the schema: ${missing.join(', ')}` });
+      continue;
+    }
+    try {
+      const rows = (await db.prepare(check.sql).all()).results;
+      results.push({ name: check.name, outcome: rows.length ? 'violated' : 'passed', detail: rows.length ? JSON.stringify(rows).slice(0, 300) : '' });
+    } catch (err) {
+      results.push({ name: check.name, outcome: 'violated', detail: `query failed: ${String(err?.message ?? err).slice(0, 300)}` });
+    }
+  }
+  return results;
+}
+
+/** A check computed in the script (figures the API answered against the database). */
+export const compared = (name, ok, detail) => ({ name, outcome: ok ? 'passed' : 'violated', detail: ok ? '' : detail });
