@@ -430,6 +430,7 @@ describe('escrow', () => {
     expect(res.status).toBe(200);
     const chargeId = stripe.paymentIntents.get(pi.id)!.latest_charge;
     expect(res.body).toMatchObject({ id: booking.id, status: 'DEPOSITED', paymentStatus: 'CAPTURED', captureId: chargeId });
+    expect(res.headers.get('x-d1-round-trips')).toBe('2'); // the handover batch, then the capture
     expect(await reservation(booking.id)).toMatchObject({ status: 'DEPOSITED', paymentStatus: 'CAPTURED', captureId: chargeId });
     expect((await reservationMoney(booking.id)).ESCROW).toBe(booking.totalAmountCents);
     const notes = await db.select().from(notifications).where(sql`${notifications.userId} = ${sender.id} AND ${notifications.type} = 'RESERVATION_DEPOSITED'`);

@@ -11,6 +11,8 @@
 //               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
 //               `pool` array in it bounds the run to that many requests
 //   expect      statuses that count as success (others are reported as errors)
+//   roundTrips  the most D1 round trips a successful request may make (issue 9's targets: reads
+//               one, booking creation a read then one write batch, deposit at most two)
 
 const pickOf = (list, i) => list[i % list.length];
 const bearer = (token) => ({ Authorization: `Bearer ${token}` });
@@ -30,8 +32,8 @@ export const PRIMITIVES = {
   pbkdf2: { label: 'PBKDF2-SHA256 100,000 iterations (src/lib/password.ts)', method: 'GET', path: '/pbkdf2' },
 };
 
-/** requireAuth: verify the bearer token, then two KV reads (blacklist and per-user cut-off). */
-const AUTH = ['jwt_verify', 'kv_get', 'kv_get'];
+/** requireAuth: verify the bearer token, then one KV bulk read (blacklist and per-user cut-off). */
+const AUTH = ['jwt_verify', 'kv_get'];
 
 export const ENDPOINTS = [
   {
@@ -48,11 +50,13 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/reviews/customers',
+    roundTrips: 1,
     primitives: ['d1_page'],
     request: (_ctx, i) => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${i % 5}` }),
   },
   {
     name: 'GET /v1/api/users/{id}/reviews',
+    roundTrips: 1,
     note: 'page + count + two indexed reads in one batch',
     primitives: ['d1_page'],
     request: (ctx, i) => ({ method: 'GET', path: `/v1/api/users/${1 + ((i * 7919) % ctx.carriers)}/reviews` }),
@@ -60,6 +64,7 @@ export const ENDPOINTS = [
   // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
   {
     name: 'POST /v1/api/auth/login',
+    roundTrips: 2,
     note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
     primitives: ['d1_read', 'pbkdf2', 'jwt_sign', 'jwt_sign', 'd1_batch'],
     request: (ctx, i) => {
@@ -74,6 +79,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/annonces',
+    roundTrips: 1,
     note: 'search by route, departure date order',
     primitives: ['d1_page'],
     request: (ctx, i) => {
@@ -83,11 +89,13 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
+    roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/bookings/as-carrier', headers: bearer(pickOf(ctx.carrierTokens, i).token) }),
   },
   {
     name: 'GET /v1/api/bookings/{id}',
+    roundTrips: 1,
     primitives: [...AUTH, 'd1_read'],
     request: (ctx, i) => {
       const r = pickOf(ctx.reservations, i);
@@ -96,6 +104,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
+    roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
     primitives: [...AUTH, 'd1_read', 'd1_batch'],
     expect: [201],
@@ -118,6 +127,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
+    roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run',
     primitives: [...AUTH, 'do_call', 'd1_read', 'd1_batch'],
     async prepare(ctx, api) {
@@ -136,6 +146,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/tracking/{reservationId}/positions',
+    roundTrips: 1,
     note: 'tracking ingest: one point per request into the reservation Durable Object',
     primitives: [...AUTH, 'd1_read', 'do_call'],
     expect: [200, 201, 202],
@@ -151,6 +162,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/notifications',
+    roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/notifications', headers: bearer(pickOf(ctx.userTokens, i).token) }),
   },

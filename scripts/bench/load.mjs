@@ -82,6 +82,7 @@ async function latency(job) {
   const origin = new URL(job.origin);
   const samples = [];
   const statusCounts = {};
+  const roundTrips = [];
   const deadline = process.hrtime.bigint() + BigInt(Math.round(job.seconds * 1e9));
   let i = job.startIndex ?? 0;
   const limit = job.maxRequests ?? Infinity;
@@ -92,6 +93,9 @@ async function latency(job) {
       const req = http.request(
         { host: origin.hostname, port: origin.port, method: r.method, path: r.path, headers: r.headers, agent },
         (res) => {
+          // D1 round trips of this request, as the app reports them outside production.
+          const trips = res.headers['x-d1-round-trips'];
+          if (trips !== undefined && res.statusCode < 400) roundTrips.push(Number(trips));
           res.resume();
           res.on('end', () => resolve(res.statusCode));
         },
@@ -107,7 +111,14 @@ async function latency(job) {
   agent.destroy();
   samples.sort((a, b) => a - b);
   const at = (q) => (samples.length ? samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] : null);
-  return { n: samples.length, p50: at(0.5), p99: at(0.99), mean: samples.reduce((a, b) => a + b, 0) / (samples.length || 1), statusCounts };
+  return {
+    n: samples.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    mean: samples.reduce((a, b) => a + b, 0) / (samples.length || 1),
+    statusCounts,
+    roundTrips: roundTrips.length ? { min: Math.min(...roundTrips), max: Math.max(...roundTrips) } : null,
+  };
 }
 
 const lines = createInterface({ input: process.stdin });

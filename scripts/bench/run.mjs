@@ -260,6 +260,9 @@ async function main() {
       p99: median(r.latency.map((x) => x.p99)),
       okShare: completed ? ok / completed : null,
       statuses,
+      roundTrips: r.latency.some((x) => x.roundTrips)
+        ? { min: Math.min(...r.latency.filter((x) => x.roundTrips).map((x) => x.roundTrips.min)), max: Math.max(...r.latency.filter((x) => x.roundTrips).map((x) => x.roundTrips.max)) }
+        : null,
     };
   };
   const primitiveCost = { bare: { ...bare, marginal: 0 } };
@@ -319,11 +322,13 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
   lines.push('');
   lines.push(`CPU budget = bare route + the marginal cost of each primitive the endpoint needs; target: CPU/request at most ${TARGET_RATIO}x the budget.`);
   lines.push('');
-  lines.push('| endpoint | primitives | req/s | ratio to bare | p50 ms | p99 ms | CPU ms/req | budget ms | CPU / budget | expected statuses |');
-  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  lines.push('D1 round trips: per successful request of the latency run, from the `x-d1-round-trips` header the app sets outside production (min-max), against the endpoint\'s target.');
+  lines.push('');
+  lines.push('| endpoint | primitives | req/s | ratio to bare | p50 ms | p99 ms | CPU ms/req | budget ms | CPU / budget | D1 round trips | expected statuses |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const { e, s, budget, cpuRatio, skipped: wasSkipped } of endpointRows) {
     if (wasSkipped) {
-      lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | not run (time budget) | | | | | | | |`);
+      lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | not run (time budget) | | | | | | | | |`);
       continue;
     }
     // An endpoint without primitives is a reference row (the app's own stack), not a target.
@@ -331,7 +336,9 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
     const verdict = reference || cpuRatio === null ? '' : cpuRatio <= TARGET_RATIO ? '' : ' (over target)';
     const statuses = Object.entries(s.statuses).map(([k, n]) => `${k}: ${n}`).join(', ');
     const okNote = s.okShare !== null && s.okShare < 0.95 ? ` **only ${(s.okShare * 100).toFixed(0)}% expected** (${statuses})` : ` ${statuses}`;
-    lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${verdict}`} |${okNote} |`);
+    const trips = s.roundTrips ? (s.roundTrips.min === s.roundTrips.max ? `${s.roundTrips.max}` : `${s.roundTrips.min}-${s.roundTrips.max}`) : 'n/a';
+    const tripsVerdict = e.roundTrips === undefined || !s.roundTrips ? '' : s.roundTrips.max <= e.roundTrips ? ` (target ${e.roundTrips}: holds)` : ` (target ${e.roundTrips}: **over**)`;
+    lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${verdict}`} | ${trips}${tripsVerdict} |${okNote} |`);
   }
   lines.push('');
   if (pending.length) {

@@ -18,8 +18,6 @@ const requestSession = new AsyncLocalStorage<D1DatabaseSession>();
 /** The D1 session of the request being served, if any. */
 export const currentSession = (): D1DatabaseSession | undefined => requestSession.getStore();
 
-type SessionEnv = { Bindings: { DB: D1Database } };
-
 /**
  * Where the session starts:
  * - the client's bookmark when it sent a well-formed one: reads see at least everything the
@@ -42,11 +40,64 @@ export function openSession(db: D1Database, method: string, bookmark: string | u
   }
 }
 
-/** Opens the request's session and returns its latest bookmark in the response header. */
+/** Response header with the number of D1 round trips the request made (outside production). */
+export const ROUND_TRIPS_HEADER = 'x-d1-round-trips';
+
+const EXECUTING = new Set(['all', 'first', 'run', 'raw']);
+
+/**
+ * The session, counting round trips: one per executed statement, one per batch. Statements are
+ * wrapped to count their execution; batch() gets the native ones back (workerd checks their type).
+ */
+export function countingSession(session: D1DatabaseSession, counter: { roundTrips: number }): D1DatabaseSession {
+  const native = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== 'function') return value;
+        if (prop === 'bind') return (...args: unknown[]) => wrap(value.apply(target, args));
+        if (typeof prop === 'string' && EXECUTING.has(prop)) {
+          return (...args: unknown[]) => {
+            counter.roundTrips += 1;
+            return value.apply(target, args);
+          };
+        }
+        return value.bind(target);
+      },
+    });
+    native.set(proxy, statement);
+    return proxy;
+  };
+  return new Proxy(session, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (prop === 'prepare') return (query: string) => wrap(value.call(target, query));
+      if (prop === 'batch') {
+        return (statements: D1PreparedStatement[]) => {
+          counter.roundTrips += 1;
+          return value.call(target, statements.map((st) => native.get(st) ?? st));
+        };
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+type SessionEnv = { Bindings: { DB: D1Database; ENVIRONMENT?: string } };
+
+/**
+ * Opens the request's session and returns its latest bookmark in the response header; outside
+ * production, also the request's D1 round trips (the benchmark and the tests check them).
+ */
 export const d1Session = createMiddleware<SessionEnv>(async (c, next) => {
-  const session = openSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
-  await requestSession.run(session, next);
-  const bookmark = session.getBookmark();
+  const opened = openSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
+  const counter = { roundTrips: 0 };
+  const counted = c.env.ENVIRONMENT !== 'production';
+  await requestSession.run(counted ? countingSession(opened, counter) : opened, next);
+  const bookmark = opened.getBookmark();
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+  if (counted) c.header(ROUND_TRIPS_HEADER, String(counter.roundTrips));
 });
 

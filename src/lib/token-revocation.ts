@@ -18,7 +18,10 @@ export async function revokeUserTokensBefore(kv: KVNamespace, userId: number, at
   await kv.put(cutoffKey(userId), String(at), { expirationTtl: REFRESH_TOKEN_TTL_SECONDS });
 }
 
+/** Both checks in one KV bulk read: this runs on every authenticated request. */
 export async function isTokenRevoked(kv: KVNamespace, claims: { jti: string; sub: string; iat: number }) {
-  const [listed, cutoff] = await Promise.all([kv.get(blacklistKey(claims.jti)), kv.get(cutoffKey(Number(claims.sub)))]);
-  return listed !== null || (cutoff !== null && claims.iat < Number(cutoff));
+  const keys = [blacklistKey(claims.jti), cutoffKey(Number(claims.sub))];
+  const found = await kv.get(keys, 'text');
+  const cutoff = found.get(keys[1]) ?? null;
+  return (found.get(keys[0]) ?? null) !== null || (cutoff !== null && claims.iat < Number(cutoff));
 }

@@ -92,6 +92,7 @@ export function countingEnv(base: Env = env): { env: Env; trips: () => number } 
     for (const method of ['all', 'run', 'first', 'raw'] as const) {
       const original = stmt[method].bind(stmt) as (...args: unknown[]) => unknown;
       Object.defineProperty(stmt, method, {
+        configurable: true, // the app's own counting proxy (src/db/session.ts) wraps these again
         value: (...args: unknown[]) => {
           trips += 1;
           return original(...args);
@@ -99,7 +100,7 @@ export function countingEnv(base: Env = env): { env: Env; trips: () => number } 
       });
     }
     const bind = stmt.bind.bind(stmt);
-    Object.defineProperty(stmt, 'bind', { value: (...values: unknown[]) => wrapStatement(bind(...values)) });
+    Object.defineProperty(stmt, 'bind', { configurable: true, value: (...values: unknown[]) => wrapStatement(bind(...values)) });
     return stmt;
   };
   const realDb = base.DB;

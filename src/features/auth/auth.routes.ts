@@ -9,7 +9,7 @@ import { requireAuth } from '../../middleware/auth';
 import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, clientIp } from '../audit/audit';
 import { EmailField, PasswordField, ProfileFields, normalizeEmail } from '../users/profile-fields';
-import { UserSchema, toUserWithWallet } from '../users/user-summary';
+import { UserSchema, toUser, toUserWithWallet } from '../users/user-summary';
 import {
   changePassword,
   forgotPassword,
@@ -70,7 +70,7 @@ const RATE_LIMITED = 429;
 const authResponse = async (db: ReturnType<typeof getDb>, result: AuthResult) => ({
   accessToken: result.accessToken,
   refreshToken: result.refreshToken,
-  user: await toUserWithWallet(db, result.user),
+  user: result.wallet ? toUser(result.user, result.wallet) : await toUserWithWallet(db, result.user),
 });
 
 async function verifySocial(verify: () => Promise<SocialIdentity>, provider: string) {

@@ -11,7 +11,8 @@ import type { SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, auditInsert } from '../audit/audit';
 import { normalizeEmail } from '../users/profile-fields';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
-import { openSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
+import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
+import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../wallet/wallet.service';
 
 export interface RegisterInput {
   email: string;
@@ -26,6 +27,8 @@ export interface RegisterInput {
 
 export interface AuthResult extends TokenPair {
   user: UserRow;
+  /** The user's wallet numbers when the flow already read them (login), else read for the response. */
+  wallet?: WalletFigures;
 }
 
 const invalidCredentials = () =>
@@ -125,12 +128,15 @@ export async function login(env: Env, db: Db, input: { email: string; password: 
   const update: Partial<typeof users.$inferInsert> = { lastLoginAt: loggedInAt };
   // Hashes made with weaker parameters than today's are upgraded now that we hold the password.
   if (check.needsRehash) update.passwordHash = await hashPassword(input.password);
-  await db.batch([
+  // Login stamp, audit line, session row and the response's wallet numbers: one round trip.
+  const { pair, insert } = await prepareSession(env, db, user, 'PASSWORD');
+  const [, , , ...wallet] = await db.batch([
     db.update(users).set(update).where(eq(users.id, user.id)),
     auditInsert(db, { actorId: user.id, action: 'LOGIN_SUCCESS', targetType: 'USER', targetId: user.id, ip }),
+    insert,
+    ...walletFigureStatements(db, 'USER', [user.id]),
   ]);
-  const pair = await openSession(env, db, user, 'PASSWORD');
-  return { ...pair, user: { ...user, lastLoginAt: loggedInAt } };
+  return { ...pair, user: { ...user, lastLoginAt: loggedInAt }, wallet: walletFiguresFrom('USER', [user.id], wallet).get(user.id) };
 }
 
 /**

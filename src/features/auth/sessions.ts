@@ -43,11 +43,11 @@ async function signPair(env: Env, userId: number, roles: string[], sid: string) 
   return { access, refresh };
 }
 
-/** Opens a new session (login, registration, social login) and returns its first token pair. */
-export async function openSession(env: Env, db: Db, user: { id: number; roles: string[] }, method: SessionMethod): Promise<TokenPair> {
+/** Signs the first token pair of a new session; `insert` writes its row (alone or in the caller's batch). */
+export async function prepareSession(env: Env, db: Db, user: { id: number; roles: string[] }, method: SessionMethod) {
   const sid = crypto.randomUUID();
   const { access, refresh } = await signPair(env, user.id, user.roles, sid);
-  await db.insert(sessions).values({
+  const insert = db.insert(sessions).values({
     id: sid,
     userId: user.id,
     method,
@@ -56,7 +56,15 @@ export async function openSession(env: Env, db: Db, user: { id: number; roles: s
     accessJti: access.jti,
     accessExp: access.exp,
   });
-  return { accessToken: access.token, refreshToken: refresh.token };
+  const pair: TokenPair = { accessToken: access.token, refreshToken: refresh.token };
+  return { pair, insert };
+}
+
+/** Opens a new session (registration, social login) and returns its first token pair. */
+export async function openSession(env: Env, db: Db, user: { id: number; roles: string[] }, method: SessionMethod): Promise<TokenPair> {
+  const { pair, insert } = await prepareSession(env, db, user, method);
+  await insert;
+  return pair;
 }
 
 /** POST /auth/refresh: the new pair, or 401 UNAUTHORIZED for any refused refresh token. */

@@ -16,6 +16,44 @@ export interface WalletFigures {
 
 export const ZERO_WALLET: WalletFigures = { walletBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 0, totalWithdrawn: 0 };
 
+/** The three reads behind the wallet numbers of up to 90 owners of one type, for a D1 batch. */
+export function walletFigureStatements(db: Db, type: Owner['type'], ids: readonly number[]) {
+  const keys = ids.map((id) => walletAccount({ type, id }).key);
+  return [
+    db.select({ key: ledgerAccounts.key, cents: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(inArray(ledgerAccounts.key, keys)),
+    db
+      .select({ ownerId: transactions.ownerId, cents: sql<number>`COALESCE(SUM(${transactions.amountCents}), 0)` })
+      .from(transactions)
+      .where(and(eq(transactions.ownerType, type), inArray(transactions.ownerId, [...ids]), eq(transactions.type, 'EARNING')))
+      .groupBy(transactions.ownerId),
+    db
+      .select({
+        ownerId: withdrawals.ownerId,
+        pending: sql<number>`COALESCE(SUM(CASE WHEN ${withdrawals.status} = 'PENDING' THEN ${withdrawals.amountCents} END), 0)`,
+        completed: sql<number>`COALESCE(SUM(CASE WHEN ${withdrawals.status} = 'COMPLETED' THEN ${withdrawals.amountCents} END), 0)`,
+      })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.ownerType, type), inArray(withdrawals.ownerId, [...ids])))
+      .groupBy(withdrawals.ownerId),
+  ] as const;
+}
+
+type WalletFigureResults = readonly [
+  { key: string; cents: number }[],
+  { ownerId: number; cents: number }[],
+  { ownerId: number; pending: number; completed: number }[],
+];
+
+/** The wallet numbers of `ids`, keyed by owner id, from the results of walletFigureStatements. */
+export function walletFiguresFrom(type: Owner['type'], ids: readonly number[], [balances, earned, byStatus]: WalletFigureResults) {
+  const result = new Map<number, WalletFigures>(ids.map((id) => [id, { ...ZERO_WALLET }]));
+  const ownerOfKey = new Map(ids.map((id) => [walletAccount({ type, id }).key, id]));
+  for (const b of balances) result.get(ownerOfKey.get(b.key)!)!.walletBalance = fromCents(b.cents);
+  for (const e of earned) result.get(e.ownerId)!.totalEarned = fromCents(e.cents);
+  for (const w of byStatus) Object.assign(result.get(w.ownerId)!, { pendingWithdrawalAmount: fromCents(w.pending), totalWithdrawn: fromCents(w.completed) });
+  return result;
+}
+
 /**
  * The four wallet numbers of several owners of one type, keyed by owner id: one round trip per 90
  * owners (D1 binds at most 100 parameters per statement).
@@ -25,32 +63,8 @@ export async function walletFiguresOf(db: Db, type: Owner['type'], ids: readonly
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 90) {
     const chunk = unique.slice(i, i + 90);
-    const keys = new Map(chunk.map((id) => [walletAccount({ type, id }).key, id]));
-    const [balances, earned, byStatus] = await db.batch([
-      db.select({ key: ledgerAccounts.key, cents: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(inArray(ledgerAccounts.key, [...keys.keys()])),
-      db
-        .select({ ownerId: transactions.ownerId, cents: sql<number>`COALESCE(SUM(${transactions.amountCents}), 0)` })
-        .from(transactions)
-        .where(and(eq(transactions.ownerType, type), inArray(transactions.ownerId, chunk), eq(transactions.type, 'EARNING')))
-        .groupBy(transactions.ownerId),
-      db
-        .select({
-          ownerId: withdrawals.ownerId,
-          pending: sql<number>`COALESCE(SUM(CASE WHEN ${withdrawals.status} = 'PENDING' THEN ${withdrawals.amountCents} END), 0)`,
-          completed: sql<number>`COALESCE(SUM(CASE WHEN ${withdrawals.status} = 'COMPLETED' THEN ${withdrawals.amountCents} END), 0)`,
-        })
-        .from(withdrawals)
-        .where(and(eq(withdrawals.ownerType, type), inArray(withdrawals.ownerId, chunk)))
-        .groupBy(withdrawals.ownerId),
-    ]);
-    const figures = (id: number) => {
-      if (!result.has(id)) result.set(id, { ...ZERO_WALLET });
-      return result.get(id)!;
-    };
-    for (const id of chunk) figures(id);
-    for (const b of balances) figures(keys.get(b.key)!).walletBalance = fromCents(b.cents);
-    for (const e of earned) figures(e.ownerId).totalEarned = fromCents(e.cents);
-    for (const w of byStatus) Object.assign(figures(w.ownerId), { pendingWithdrawalAmount: fromCents(w.pending), totalWithdrawn: fromCents(w.completed) });
+    const results = await db.batch(walletFigureStatements(db, type, chunk));
+    for (const [id, figures] of walletFiguresFrom(type, chunk, results)) result.set(id, figures);
   }
   return result;
 }
