@@ -27,6 +27,8 @@ export const PRIMITIVES = {
   kv_get: { label: 'KV get', method: 'GET', path: '/kv/get' },
   r2_head: { label: 'R2 head', method: 'GET', path: '/r2/head' },
   do_call: { label: 'Durable Object RPC (storage increment)', method: 'GET', path: '/do/call' },
+  select_sql: { label: 'drizzle: build one select by id (SQL text only, no I/O)', method: 'GET', path: '/js/select-sql' },
+  view_sql: { label: 'drizzle: build the reservation view (4-table join + items; SQL text only, no I/O)', method: 'GET', path: '/js/view-sql' },
   jwt_verify: { label: 'JWT HS256 verify (src/lib/jwt.ts)', method: 'GET', path: '/jwt/verify' },
   jwt_sign: { label: 'JWT HS256 sign (src/lib/jwt.ts)', method: 'GET', path: '/jwt/sign' },
   pbkdf2: { label: 'PBKDF2-SHA256 100,000 iterations (src/lib/password.ts)', method: 'GET', path: '/pbkdf2' },

@@ -8,6 +8,7 @@ import { getDb } from '../../src/db/client';
 import { notifications, reservations, users } from '../../src/db/schema';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../src/lib/jwt';
 import { verifyPassword } from '../../src/lib/password';
+import { reservationViewStatements } from '../../src/features/bookings/bookings.service';
 
 interface BenchEnv {
   DB: D1Database;
@@ -60,6 +61,15 @@ const app = new Hono<{ Bindings: BenchEnv }>()
       db.update(users).set({ updatedAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` }).where(eq(users.id, userId)),
     ]);
     return c.json({ ok: true });
+  })
+  // Query building alone (no I/O): drizzle turns a query into SQL on every request.
+  .get('/js/select-sql', (c) => {
+    const query = getDb(c.env).select().from(users).where(eq(users.id, randomId(c.env))).toSQL();
+    return c.json({ length: query.sql.length });
+  })
+  .get('/js/view-sql', (c) => {
+    const [view, items] = reservationViewStatements(getDb(c.env), randomId(c.env));
+    return c.json({ length: view.toSQL().sql.length + items.toSQL().sql.length });
   })
   .get('/kv/get', async (c) => c.json({ value: await c.env.KV.get('bench:key') }))
   .get('/r2/head', async (c) => c.json({ found: (await c.env.UPLOADS.head('bench/probe')) !== null }))

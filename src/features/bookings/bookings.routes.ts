@@ -18,6 +18,7 @@ import {
   cancelReservation,
   createBooking,
   getReservationView,
+  listPartyReservationViews,
   listReservationViews,
   recipientLink,
   rejectReservation,
@@ -100,6 +101,12 @@ const sortColumns = {
   totalAmount: reservations.totalAmountCents,
 };
 
+/** A sort and its name, for the compiled listings (one compiled shape per sort). */
+const sortOf = (sort: { field: keyof typeof sortColumns; direction: 'asc' | 'desc' }) => ({
+  key: `${sort.field},${sort.direction}`,
+  order: orderBy(sort, sortColumns, reservations.id),
+});
+
 const withStatus = (base: SQL | undefined, status?: (typeof RESERVATION_STATUSES)[number]) =>
   status ? and(base, eq(reservations.status, status)) : base;
 
@@ -160,8 +167,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const where = withStatus(eq(reservations.carrierId, auth.id), q.status);
-      const { rows, total } = await listReservationViews(getDb(c.env), where, orderBy(q.sort, sortColumns, reservations.id), q);
+      const { rows, total } = await listPartyReservationViews(getDb(c.env), 'carrierId', auth.id, q.status, sortOf(q.sort), q);
       return c.json(toReservationPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
     },
   )
@@ -178,8 +184,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const where = withStatus(eq(reservations.senderId, auth.id), q.status);
-      const { rows, total } = await listReservationViews(getDb(c.env), where, orderBy(q.sort, sortColumns, reservations.id), q);
+      const { rows, total } = await listPartyReservationViews(getDb(c.env), 'senderId', auth.id, q.status, sortOf(q.sort), q);
       return c.json(toPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
     },
   )

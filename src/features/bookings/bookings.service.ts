@@ -1,7 +1,7 @@
 // Reservations: booking with capacity taken atomically, the views (listings, detail), the
 // lifecycle actions (accept, reject, cancel) and the cron expiry. Every status change goes
 // through transitionStatement(), batched with its side effects guarded on the same status.
-import { and, asc, count, eq, exists, gte, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, exists, gte, inArray, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -35,8 +35,9 @@ import {
   type CancellationActor,
   type RefundDecision,
 } from './booking-rules';
-import { applyTransition, TRANSITIONS, type ReservationAction } from './reservation-state';
+import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 import { aliasedColumns, guardedInsert } from '../../db/batch-sql';
+import { compiledSelect } from '../../db/compiled-query';
 import { releaseForReservation } from '../payments/escrow.service';
 import { transitionStatement } from './reservation-transition';
 
@@ -98,12 +99,14 @@ function attachItems(rows: Omit<ReservationView, 'items'>[], items: ReservationI
   return rows.map((row) => ({ ...row, items: byReservation.get(row.r.id) ?? [] }));
 }
 
+const viewById = compiledSelect((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
+const itemsOf = compiledSelect((db, p: Record<'id', Placeholder>) =>
+  db.select().from(reservationItems).where(eq(reservationItems.reservationId, p.id)).orderBy(asc(reservationItems.id)),
+);
+
 /** The two reads of one reservation's view, to run alone or at the end of a write batch. */
 export function reservationViewStatements(db: Db, id: number) {
-  return [
-    viewSelect(db).where(eq(reservations.id, id)),
-    db.select().from(reservationItems).where(eq(reservationItems.reservationId, id)).orderBy(asc(reservationItems.id)),
-  ] as const;
+  return [viewById(db, { id }), itemsOf(db, { id })] as const;
 }
 
 /** The view from the results of reservationViewStatements, or null when the reservation does not exist. */
@@ -134,6 +137,48 @@ export async function listReservationViews(
     db.select({ total: count() }).from(reservations).where(where),
     db.select().from(reservationItems).where(inArray(reservationItems.reservationId, pageIds)).orderBy(asc(reservationItems.id)),
   ]);
+  return { rows: attachItems(rows, items), total };
+}
+
+type PageKeys = 'owner' | 'status' | 'limit' | 'offset';
+
+function compilePartyPage(party: 'carrierId' | 'senderId', byStatus: boolean, order: SQL[]) {
+  const where = (p: Record<PageKeys, Placeholder>) => and(eq(reservations[party], p.owner), byStatus ? eq(reservations.status, p.status) : undefined);
+  return {
+    rows: compiledSelect((db, p: Record<PageKeys, Placeholder>) => viewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
+    total: compiledSelect((db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p))),
+    items: compiledSelect((db, p: Record<PageKeys, Placeholder>) =>
+      db
+        .select()
+        .from(reservationItems)
+        .where(inArray(reservationItems.reservationId, db.select({ id: reservations.id }).from(reservations).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)))
+        .orderBy(asc(reservationItems.id)),
+    ),
+  };
+}
+const partyPages = new Map<string, ReturnType<typeof compilePartyPage>>();
+
+/**
+ * The sender's or the carrier's page of reservations, like listReservationViews but with its
+ * three statements compiled once per shape (party, status filter or not, sort): these are the
+ * busiest listings. `sortKey` names `order` (one compiled shape per sort).
+ */
+export async function listPartyReservationViews(
+  db: Db,
+  party: 'carrierId' | 'senderId',
+  ownerId: number,
+  status: ReservationStatus | undefined,
+  sort: { key: string; order: SQL[] },
+  p: { page: number; size: number },
+): Promise<{ rows: ReservationView[]; total: number }> {
+  const key = `${party}:${status ? 'status' : 'all'}:${sort.key}`;
+  let shape = partyPages.get(key);
+  if (!shape) {
+    shape = compilePartyPage(party, status !== undefined, sort.order);
+    partyPages.set(key, shape);
+  }
+  const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
+  const [rows, [{ total }], items] = await db.batch([shape.rows(db, values), shape.total(db, values), shape.items(db, values)]);
   return { rows: attachItems(rows, items), total };
 }
 
