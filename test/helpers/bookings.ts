@@ -84,10 +84,11 @@ export async function setReservation(id: number, set: Partial<ReservationRow>) {
 
 /**
  * An env whose D1 binding counts round trips: each batch() is one, and each statement run
- * outside a batch (all, run, first, raw) is one.
+ * outside a batch (all, run, first, raw) is one. `statements` lists the SQL it prepared.
  */
-export function countingEnv(base: Env = env): { env: Env; trips: () => number } {
+export function countingEnv(base: Env = env): { env: Env; trips: () => number; statements: string[] } {
   let trips = 0;
+  const statements: string[] = [];
   const wrapStatement = (stmt: D1PreparedStatement): D1PreparedStatement => {
     for (const method of ['all', 'run', 'first', 'raw'] as const) {
       const original = stmt[method].bind(stmt) as (...args: unknown[]) => unknown;
@@ -105,7 +106,10 @@ export function countingEnv(base: Env = env): { env: Env; trips: () => number } 
   };
   const realDb = base.DB;
   const DB: D1Database = {
-    prepare: (query: string) => wrapStatement(realDb.prepare(query)),
+    prepare: (query: string) => {
+      statements.push(query);
+      return wrapStatement(realDb.prepare(query));
+    },
     batch: (statements: D1PreparedStatement[]) => {
       trips += 1;
       return realDb.batch(statements);
@@ -118,5 +122,5 @@ export function countingEnv(base: Env = env): { env: Env; trips: () => number } 
     // The app opens a session per request (src/db/session.ts): it counts through the same wrapper.
     withSession: () => ({ prepare: DB.prepare, batch: DB.batch, getBookmark: () => null }) as unknown as D1DatabaseSession,
   } as unknown as D1Database;
-  return { env: { ...base, DB }, trips: () => trips };
+  return { env: { ...base, DB }, trips: () => trips, statements };
 }
