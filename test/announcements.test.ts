@@ -202,6 +202,9 @@ describe('GET /annonces (search)', () => {
     expect(await ids(`dateFrom=${daysFromToday(10)}`)).toEqual([b.id, c.id]);
     expect(await ids(`dateTo=${daysFromToday(20)}`)).toEqual([a.id, b.id]);
     expect(await ids('minWeight=5')).toEqual([a.id, c.id]);
+    // Same filters, other values: the compiled search binds each request's own.
+    expect(await ids('minWeight=20')).toEqual([c.id]);
+    expect(await ids('sort=createdAt,asc&size=2&page=0')).toEqual([a.id, b.id]);
     expect(await ids('maxPricePerKg=7.25')).toEqual([a.id, c.id]);
     expect(await ids('transportMode=BOAT')).toEqual([b.id]);
     // c accepts every category (empty list), b only `other`.

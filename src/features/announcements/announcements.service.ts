@@ -1,8 +1,9 @@
 // Announcements (trips): create, search, read, update, delete, and the cron that closes departed
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
-import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { aliasedColumns } from '../../db/batch-sql';
+import { compiledSelect } from '../../db/compiled-query';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
 import type { AuthUser } from '../../env';
@@ -255,30 +256,62 @@ const sortColumns = {
   createdAt: announcements.createdAt,
 };
 
-/** WHERE of the public search: only ACTIVE trips departing today or later, then each filter. */
-export function searchConditions(filters: SearchFilters, today: string): SQL | undefined {
+/** The search's parameters as the WHERE binds them (units converted); undefined when not filtered on. */
+function searchValues(filters: SearchFilters, today: string) {
+  return {
+    from: filters.dateFrom && filters.dateFrom > today ? filters.dateFrom : today,
+    dateTo: filters.dateTo,
+    departureCity: filters.departureCity ? cityKey(filters.departureCity) : undefined,
+    arrivalCity: filters.arrivalCity ? cityKey(filters.arrivalCity) : undefined,
+    departureCountry: filters.departureCountry,
+    arrivalCountry: filters.arrivalCountry,
+    minWeightG: filters.minWeight !== undefined ? toGrams(filters.minWeight) : undefined,
+    maxPriceCents: filters.maxPricePerKg !== undefined ? toCents(filters.maxPricePerKg) : undefined,
+    transportMode: filters.transportMode,
+    categoryId: filters.categoryId,
+  };
+}
+type SearchKey = keyof ReturnType<typeof searchValues>;
+const SEARCH_KEYS = Object.keys(searchValues({}, '')) as SearchKey[];
+
+/** The WHERE over `has` filters, each bound to `v[key]` (a value, or a placeholder when compiled). */
+function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>): SQL | undefined {
   const a = announcements;
-  const from = filters.dateFrom && filters.dateFrom > today ? filters.dateFrom : today;
+  const when = (key: SearchKey, condition: () => SQL) => (has.has(key) ? condition() : undefined);
   return and(
     eq(a.status, 'ACTIVE'),
-    gte(a.departureDate, from),
+    gte(a.departureDate, v.from as string),
     visibleAgencyCondition(a.agencyId),
-    filters.dateTo ? lte(a.departureDate, filters.dateTo) : undefined,
-    filters.departureCity ? eq(a.departureCityKey, cityKey(filters.departureCity)) : undefined,
-    filters.arrivalCity ? eq(a.arrivalCityKey, cityKey(filters.arrivalCity)) : undefined,
-    filters.departureCountry ? eq(a.departureCountry, filters.departureCountry) : undefined,
-    filters.arrivalCountry ? eq(a.arrivalCountry, filters.arrivalCountry) : undefined,
-    filters.minWeight !== undefined ? sql`${a.totalWeightG} - ${a.reservedWeightG} >= ${toGrams(filters.minWeight)}` : undefined,
-    filters.maxPricePerKg !== undefined ? lte(a.pricePerKgCents, toCents(filters.maxPricePerKg)) : undefined,
-    filters.transportMode ? eq(a.transportMode, filters.transportMode) : undefined,
-    filters.categoryId !== undefined
-      ? sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR EXISTS (SELECT 1 FROM json_each(${a.acceptedCategoryIds}) WHERE json_each.value = ${filters.categoryId}))`
-      : undefined,
+    when('dateTo', () => lte(a.departureDate, v.dateTo as string)),
+    when('departureCity', () => eq(a.departureCityKey, v.departureCity as string)),
+    when('arrivalCity', () => eq(a.arrivalCityKey, v.arrivalCity as string)),
+    when('departureCountry', () => eq(a.departureCountry, v.departureCountry as string)),
+    when('arrivalCountry', () => eq(a.arrivalCountry, v.arrivalCountry as string)),
+    when('minWeightG', () => sql`${a.totalWeightG} - ${a.reservedWeightG} >= ${v.minWeightG}`),
+    when('maxPriceCents', () => lte(a.pricePerKgCents, v.maxPriceCents as number)),
+    when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
+    when(
+      'categoryId',
+      () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR EXISTS (SELECT 1 FROM json_each(${a.acceptedCategoryIds}) WHERE json_each.value = ${v.categoryId}))`,
+    ),
   );
 }
 
+const presentKeys = (values: Record<SearchKey, unknown>) => new Set(SEARCH_KEYS.filter((k) => values[k] !== undefined));
+
+/** WHERE of the public search: only ACTIVE trips departing today or later, then each filter. */
+export function searchConditions(filters: SearchFilters, today: string): SQL | undefined {
+  const values = searchValues(filters, today);
+  return searchWhere(presentKeys(values), values);
+}
+
 /** The page and count statements of a listing (exported so a test can EXPLAIN them). */
-export function pageStatements(db: Db, where: SQL | undefined, p: PageParams<AnnouncementSort>) {
+export function pageStatements(
+  db: Db,
+  where: SQL | undefined,
+  p: PageParams<AnnouncementSort>,
+  window: { limit: number | Placeholder; offset: number | Placeholder } = { limit: p.size, offset: offsetOf(p) },
+) {
   const page = db
     .select({ announcement: announcements, carrier: carrierColumns })
     .from(announcements)
@@ -286,14 +319,17 @@ export function pageStatements(db: Db, where: SQL | undefined, p: PageParams<Ann
     .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
     .where(where)
     .orderBy(...orderBy(p.sort, sortColumns, announcements.id))
-    .limit(p.size)
-    .offset(offsetOf(p));
+    .limit(window.limit)
+    .offset(window.offset);
   const total = db.select({ n: count() }).from(announcements).where(where);
   return { page, total };
 }
 
 async function runPage(db: Db, where: SQL | undefined, p: PageParams<AnnouncementSort>) {
-  const { page, total } = pageStatements(db, where, p);
+  return runStatements(db, pageStatements(db, where, p), p);
+}
+
+async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStatements>, p: PageParams<AnnouncementSort>) {
   const [rows, [{ n }]] = await db.batch([page, total]);
   return toPage(
     rows.map((r) => toAnnouncement(r.announcement, r.carrier)),
@@ -302,8 +338,36 @@ async function runPage(db: Db, where: SQL | undefined, p: PageParams<Announcemen
   );
 }
 
-export const searchAnnouncements = (db: Db, filters: SearchFilters, p: PageParams<AnnouncementSort>) =>
-  runPage(db, searchConditions(filters, todayUtc()), p);
+/** The search's page and count for one shape: which filters are present, and the sort. */
+function compileSearch(has: ReadonlySet<SearchKey>, p: PageParams<AnnouncementSort>) {
+  type Keys = SearchKey | 'limit' | 'offset';
+  const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), p, { limit: ph.limit, offset: ph.offset });
+  return {
+    page: compiledSelect((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
+    total: compiledSelect((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
+  };
+}
+const compiledSearches = new Map<string, ReturnType<typeof compileSearch>>();
+/** Filter combinations times sorts; past this many shapes, rare ones are built per request. */
+const MAX_COMPILED_SEARCHES = 256;
+
+/**
+ * The public search, its two statements compiled once per shape (which filters are present, and
+ * the sort): it is the busiest listing, and building its SQL cost more CPU than running it.
+ */
+export async function searchAnnouncements(db: Db, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
+  const values = searchValues(filters, todayUtc());
+  const has = presentKeys(values);
+  const key = `${[...has].join(',')}|${p.sort.field},${p.sort.direction}`;
+  let shape = compiledSearches.get(key);
+  if (!shape && compiledSearches.size >= MAX_COMPILED_SEARCHES) return runPage(db, searchWhere(has, values), p);
+  if (!shape) {
+    shape = compileSearch(has, p);
+    compiledSearches.set(key, shape);
+  }
+  const bound = { ...values, limit: p.size, offset: offsetOf(p) };
+  return runStatements(db, { page: shape.page(db, bound), total: shape.total(db, bound) }, p);
+}
 
 export const listMyAnnouncements = (
   db: Db,
