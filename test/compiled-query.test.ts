@@ -3,15 +3,18 @@ import { env } from 'cloudflare:workers';
 import { eq, type Placeholder } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
-import { compiledSelect } from '../src/db/compiled-query';
+import { compiledQuery } from '../src/db/compiled-query';
 import { reservations } from '../src/db/schema';
 import { getReservationView } from '../src/features/bookings/bookings.service';
+import { bookingBody, createAnnouncement, createCategory } from './helpers/bookings';
 import { createReservation } from './helpers/handover';
+import { get, post } from './helpers/http';
+import { createCarrier, createUser } from './helpers/users';
 
-describe('compiledSelect', () => {
+describe('compiledQuery', () => {
   it('binds each use to its own values and decodes rows as the uncompiled query does', async () => {
     const db = getDb(env);
-    const byId = compiledSelect((d, p: Record<'id', Placeholder>) => d.select().from(reservations).where(eq(reservations.id, p.id)));
+    const byId = compiledQuery((d, p: Record<'id', Placeholder>) => d.select().from(reservations).where(eq(reservations.id, p.id)));
     const first = await createReservation();
     const second = await createReservation({ status: 'IN_TRANSIT' });
     const [a, b, none] = await db.batch([byId(db, { id: first.reservation.id }), byId(db, { id: second.reservation.id }), byId(db, { id: -1 })]);
@@ -30,5 +33,31 @@ describe('compiledSelect', () => {
     expect(view.carrier).toMatchObject({ id: carrier.id, email: carrier.email });
     expect(view.a).toMatchObject({ departureCity: announcement.departureCity, arrivalDate: announcement.arrivalDate });
     expect(view.items).toEqual([]);
+  });
+
+  it('a booking written by the compiled batch reads back as sent: JSON, booleans, numbers, the notification', async () => {
+    const carrier = await createCarrier();
+    const sender = await createUser();
+    const trip = await createAnnouncement(carrier);
+    const category = await createCategory();
+    const items = [
+      { categoryId: category.id, name: 'Vase', reservedQuantity: 2, weight: 0.75, lengthCm: 30, isFragile: true, containsLiquids: false },
+      { categoryId: category.id, name: 'Oil', reservedQuantity: 1, description: 'Sealed', isFragile: false, containsLiquids: true },
+    ];
+    const recipient = { firstName: 'Awa', lastName: 'Diop', email: 'awa@example.com', phone: '+221 77 000 00 00', city: 'Dakar', instructions: 'Call first' };
+    const created = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1.25, { items, recipient }), { token: sender.token });
+    expect(created.status).toBe(201);
+    const read = await get(`/v1/api/bookings/${created.body.id}`, { token: sender.token });
+    expect(read.body).toEqual(created.body);
+    expect(read.body.items).toMatchObject([
+      { name: 'Vase', reservedQuantity: 2, weight: 0.75, lengthCm: 30, isFragile: true, containsLiquids: false },
+      { name: 'Oil', reservedQuantity: 1, description: 'Sealed', isFragile: false, containsLiquids: true },
+    ]);
+    expect(read.body.recipient).toEqual({ ...recipient, address: null, postalCode: null });
+    const notes = await get('/v1/api/notifications', { token: carrier.token });
+    expect(notes.body.content[0]).toMatchObject({
+      type: 'RESERVATION_CREATED',
+      message: `1.25 kg booked on your trip ${trip.departureCity} - ${trip.arrivalCity} (${created.body.reservationNumber}), awaiting payment`,
+    });
   });
 });

@@ -2,11 +2,12 @@
 // the batch reaches it (a reservation only if the trip still has room, an item or a notification
 // only if that reservation exists). Raw `db.run(sql)` cannot do this: drizzle's D1 batch refuses
 // raw statements with parameters.
-import { Column, getTableColumns, is, sql, SQL } from 'drizzle-orm';
+import { Column, getTableColumns, is, sql, SQL, type Placeholder } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 
-type RowValues<T extends SQLiteTable> = { [K in keyof T['$inferInsert']]?: T['$inferInsert'][K] | SQL | Column };
+/** Values, SQL, columns of the source, or placeholders of a compiled query (encoded by their column when bound). */
+type RowValues<T extends SQLiteTable> = { [K in keyof T['$inferInsert']]?: T['$inferInsert'][K] | SQL | Column | Placeholder };
 
 /**
  * `INSERT INTO table SELECT <values> FROM source WHERE condition LIMIT 1`. Plain values are

@@ -3,7 +3,7 @@
 import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { aliasedColumns } from '../../db/batch-sql';
-import { compiledSelect } from '../../db/compiled-query';
+import { compiledQuery } from '../../db/compiled-query';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
 import type { AuthUser } from '../../env';
@@ -343,8 +343,8 @@ function compileSearch(has: ReadonlySet<SearchKey>, p: PageParams<AnnouncementSo
   type Keys = SearchKey | 'limit' | 'offset';
   const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), p, { limit: ph.limit, offset: ph.offset });
   return {
-    page: compiledSelect((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
-    total: compiledSelect((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
+    page: compiledQuery((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
+    total: compiledQuery((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
   };
 }
 const compiledSearches = new Map<string, ReturnType<typeof compileSearch>>();

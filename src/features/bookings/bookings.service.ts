@@ -1,7 +1,7 @@
 // Reservations: booking with capacity taken atomically, the views (listings, detail), the
 // lifecycle actions (accept, reject, cancel) and the cron expiry. Every status change goes
 // through transitionStatement(), batched with its side effects guarded on the same status.
-import { and, asc, count, eq, exists, gte, inArray, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, exists, getTableColumns, gte, inArray, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -37,7 +37,7 @@ import {
 } from './booking-rules';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 import { aliasedColumns, guardedInsert } from '../../db/batch-sql';
-import { compiledSelect } from '../../db/compiled-query';
+import { compiledQuery } from '../../db/compiled-query';
 import { releaseForReservation } from '../payments/escrow.service';
 import { transitionStatement } from './reservation-transition';
 
@@ -99,8 +99,8 @@ function attachItems(rows: Omit<ReservationView, 'items'>[], items: ReservationI
   return rows.map((row) => ({ ...row, items: byReservation.get(row.r.id) ?? [] }));
 }
 
-const viewById = compiledSelect((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
-const itemsOf = compiledSelect((db, p: Record<'id', Placeholder>) =>
+const viewById = compiledQuery((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
+const itemsOf = compiledQuery((db, p: Record<'id', Placeholder>) =>
   db.select().from(reservationItems).where(eq(reservationItems.reservationId, p.id)).orderBy(asc(reservationItems.id)),
 );
 
@@ -145,9 +145,9 @@ type PageKeys = 'owner' | 'status' | 'limit' | 'offset';
 function compilePartyPage(party: 'carrierId' | 'senderId', byStatus: boolean, order: SQL[]) {
   const where = (p: Record<PageKeys, Placeholder>) => and(eq(reservations[party], p.owner), byStatus ? eq(reservations.status, p.status) : undefined);
   return {
-    rows: compiledSelect((db, p: Record<PageKeys, Placeholder>) => viewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
-    total: compiledSelect((db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p))),
-    items: compiledSelect((db, p: Record<PageKeys, Placeholder>) =>
+    rows: compiledQuery((db, p: Record<PageKeys, Placeholder>) => viewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
+    total: compiledQuery((db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p))),
+    items: compiledQuery((db, p: Record<PageKeys, Placeholder>) =>
       db
         .select()
         .from(reservationItems)
@@ -188,6 +188,19 @@ export const assertCanRead = (db: Db, auth: AuthUser, r: ReservationRow) =>
 
 // ---------------------------------------------------------------------------------------------
 // Creation
+
+// The reads of a booking, compiled once (see db/compiled-query.ts).
+const tripWithCarrier = compiledQuery((db, p: Record<'id', Placeholder>) =>
+  db
+    .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k') })
+    .from(announcements)
+    .innerJoin(users, eq(users.id, announcements.carrierId))
+    .where(eq(announcements.id, p.id)),
+);
+const userById = compiledQuery((db, p: Record<'id', Placeholder>) => db.select().from(users).where(eq(users.id, p.id)));
+const agencyStatusOfTrip = compiledQuery((db, p: Record<'id', Placeholder>) =>
+  db.select({ status: agencies.status }).from(agencies).innerJoin(announcements, eq(announcements.agencyId, agencies.id)).where(eq(announcements.id, p.id)),
+);
 
 export interface ItemInput {
   categoryId: number;
@@ -246,18 +259,10 @@ export async function createBooking(
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
   const [tripRows, senderRows, categoryRows, agencyRows] = await db.batch([
-    db
-      .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k') })
-      .from(announcements)
-      .innerJoin(users, eq(users.id, announcements.carrierId))
-      .where(eq(announcements.id, input.announcementId)),
-    db.select().from(users).where(eq(users.id, auth.id)),
+    tripWithCarrier(db, { id: input.announcementId }),
+    userById(db, { id: auth.id }),
     db.select().from(categories).where(inArray(categories.id, categoryIds)),
-    db
-      .select({ status: agencies.status })
-      .from(agencies)
-      .innerJoin(announcements, eq(announcements.agencyId, agencies.id))
-      .where(eq(announcements.id, input.announcementId)),
+    agencyStatusOfTrip(db, { id: input.announcementId }),
   ]);
   const trip = tripRows[0];
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
@@ -359,42 +364,89 @@ export async function createBooking(
   }
 }
 
-/** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
-async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date): Promise<number> {
-  const { id: _id, ...values } = r;
-  const thisReservation = eq(reservations.reservationNumber, r.reservationNumber);
-  const results = await db.batch([
-    // The reservation exists only if the trip, as it is now, can take it.
+/** Reservation columns a booking binds (the trip's own fields are copied from the trip row by SQL). */
+const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency'] as const;
+const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
+const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
+type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message';
+
+const placeholdersFor = <K extends string>(keys: readonly K[], p: Record<string, Placeholder>) => Object.fromEntries(keys.map((k) => [k, p[k]]));
+
+// The write batch of a booking, compiled once (see db/compiled-query.ts); each statement's guard
+// is explained in insertBooking.
+const bookingWrites = {
+  reservation: compiledQuery((db, p: Record<BookingKey, Placeholder>) =>
     guardedInsert(
       db,
       reservations,
-      { ...values, carrierId: announcements.carrierId, agencyId: announcements.agencyId, pricePerKgCents: announcements.pricePerKgCents, currency: announcements.currency },
+      {
+        ...placeholdersFor(BOOKED_KEYS, p),
+        carrierId: announcements.carrierId,
+        agencyId: announcements.agencyId,
+        pricePerKgCents: announcements.pricePerKgCents,
+        currency: announcements.currency,
+      },
       announcements,
       and(
-        eq(announcements.id, seen.id),
+        eq(announcements.id, p.tripId),
         eq(announcements.status, 'ACTIVE'),
-        gte(announcements.departureDate, today(now)),
-        ne(announcements.carrierId, r.senderId),
-        eq(announcements.pricePerKgCents, seen.pricePerKgCents),
-        sql`${announcements.reservedWeightG} + ${r.reservedWeightG} <= ${announcements.totalWeightG}`,
+        gte(announcements.departureDate, p.today),
+        ne(announcements.carrierId, p.senderId),
+        eq(announcements.pricePerKgCents, p.seenPrice),
+        sql`${announcements.reservedWeightG} + ${p.reservedWeightG} <= ${announcements.totalWeightG}`,
       ),
     ).returning({ id: reservations.id }),
+  ),
+  capacity: compiledQuery((db, p: Record<BookingKey, Placeholder>) =>
     db
       .update(announcements)
       .set({
-        reservedWeightG: sql`${announcements.reservedWeightG} + ${r.reservedWeightG}`,
-        status: sql`CASE WHEN ${announcements.reservedWeightG} + ${r.reservedWeightG} >= ${announcements.totalWeightG} THEN 'FULL' ELSE ${announcements.status} END`,
-        updatedAt: now.toISOString(),
+        reservedWeightG: sql`${announcements.reservedWeightG} + ${p.reservedWeightG}`,
+        status: sql`CASE WHEN ${announcements.reservedWeightG} + ${p.reservedWeightG} >= ${announcements.totalWeightG} THEN 'FULL' ELSE ${announcements.status} END`,
+        updatedAt: sql`${p.now}`,
       })
-      .where(and(eq(announcements.id, seen.id), exists(db.select({ one: sql`1` }).from(reservations).where(thisReservation)))),
-    guardedNotification(db, thisReservation, now, {
-      userId: r.carrierId,
-      type: 'RESERVATION_CREATED',
-      title: 'New booking',
-      message: `${r.reservedWeightG / 1000} kg booked on your trip ${seen.departureCity} - ${seen.arrivalCity} (${r.reservationNumber}), awaiting payment`,
-    }, sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${r.reservationNumber}, 'announcementId', ${seen.id})`),
-    db.select().from(announcements).where(eq(announcements.id, seen.id)),
-    ...items.map((item) => guardedInsert(db, reservationItems, { ...item, reservationId: reservations.id }, reservations, thisReservation)),
+      .where(and(eq(announcements.id, p.tripId), exists(db.select({ one: sql`1` }).from(reservations).where(eq(reservations.reservationNumber, p.reservationNumber))))),
+  ),
+  notification: compiledQuery((db, p: Record<BookingKey, Placeholder>) =>
+    guardedInsert(
+      db,
+      notifications,
+      {
+        userId: p.carrierId,
+        type: 'RESERVATION_CREATED',
+        title: 'New booking',
+        message: p.message,
+        data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
+        createdAt: p.now,
+      },
+      reservations,
+      eq(reservations.reservationNumber, p.reservationNumber),
+    ),
+  ),
+  trip: compiledQuery((db, p: Record<BookingKey, Placeholder>) => db.select().from(announcements).where(eq(announcements.id, p.tripId))),
+  item: compiledQuery((db, p: Record<keyof ItemView | 'reservationNumber', Placeholder>) =>
+    guardedInsert(db, reservationItems, { ...placeholdersFor(ITEM_KEYS, p), reservationId: reservations.id }, reservations, eq(reservations.reservationNumber, p.reservationNumber)),
+  ),
+};
+
+/** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
+async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date): Promise<number> {
+  const values = {
+    ...r,
+    tripId: seen.id,
+    today: today(now),
+    seenPrice: seen.pricePerKgCents,
+    now: now.toISOString(),
+    message: `${r.reservedWeightG / 1000} kg booked on your trip ${seen.departureCity} - ${seen.arrivalCity} (${r.reservationNumber}), awaiting payment`,
+  };
+  const results = await db.batch([
+    // The reservation exists only if the trip, as it is now, can take it (state, date, not one's
+    // own, price unchanged, room left); everything after it happens only if it was inserted.
+    bookingWrites.reservation(db, values),
+    bookingWrites.capacity(db, values),
+    bookingWrites.notification(db, values),
+    bookingWrites.trip(db, values),
+    ...items.map((item) => bookingWrites.item(db, { ...item, reservationNumber: r.reservationNumber })),
   ]);
   const inserted = results[0];
   if (inserted.length === 1) return inserted[0].id;
