@@ -1,20 +1,21 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type Placeholder } from 'drizzle-orm';
 import { publicName } from '../users/public-name';
 import { captureLoaded, releaseOnDelivery } from '../payments/escrow.service';
 import { renderSVG } from 'uqr';
 import { getDb, type Db } from '../../db/client';
 import { announcements, notifications, reservations, users, type ReservationRow } from '../../db/schema';
 import { guardedInsert } from '../../db/batch-sql';
+import { compiledQuery } from '../../db/compiled-query';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser } from '../../env';
 import { AppError, accessDenied, invalidState, notFound } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
-import { applyTransition, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
-import { transitionReservation, transitionStatement } from '../bookings/reservation-transition';
+import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
+import { transitionReservation } from '../bookings/reservation-transition';
 import { getReservationView, reservationViewOf, reservationViewStatements, type ReservationView } from '../bookings/bookings.service';
 import { notificationInsert } from '../notifications/notify';
 import { lastPosition, type Position } from '../tracking/tracking.service';
@@ -114,30 +115,45 @@ function messageSql(message: (n: string) => string) {
   return sql`${before} || ${reservations.reservationNumber} || ${after}`;
 }
 
+// The deposit's writes, compiled once (see db/compiled-query.ts): the conditional status change,
+// and the sender's notification only if that change is the one this request made.
+const DEPOSIT = TRANSITIONS.DEPOSIT;
+const depositWrites = {
+  transition: compiledQuery((db, p: Record<'id' | 'now', Placeholder>) =>
+    db
+      .update(reservations)
+      .set({ status: DEPOSIT.to, depositedAt: sql`${p.now}`, updatedAt: sql`${p.now}` })
+      .where(and(eq(reservations.id, p.id), inArray(reservations.status, [...DEPOSIT.from])))
+      .returning(),
+  ),
+  notice: compiledQuery((db, p: Record<'id' | 'now', Placeholder>) =>
+    guardedInsert(
+      db,
+      notifications,
+      {
+        userId: reservations.senderId,
+        type: NOTICES.DEPOSIT.type,
+        title: NOTICES.DEPOSIT.title,
+        message: messageSql(NOTICES.DEPOSIT.message),
+        data: sql`json_object('reservationId', ${reservations.id})`,
+        createdAt: p.now,
+      },
+      reservations,
+      and(eq(reservations.id, p.id), eq(reservations.status, DEPOSIT.to), eq(reservations.depositedAt, p.now)),
+    ),
+  ),
+};
+
 /**
  * CONFIRMED to DEPOSITED in one batch (the conditional update, the sender's notification if that
  * update won, the reservation as the response shows it), then the capture: two D1 round trips.
  */
 async function deposit(env: Env, id: number): Promise<ReservationView> {
   const db = getDb(env);
-  const now = new Date().toISOString();
-  const notice = NOTICES.DEPOSIT;
+  const values = { id, now: new Date().toISOString() };
   const [updated, , viewRows, items] = await db.batch([
-    transitionStatement(db, id, 'DEPOSIT', { depositedAt: now }),
-    guardedInsert(
-      db,
-      notifications,
-      {
-        userId: reservations.senderId,
-        type: notice.type,
-        title: notice.title,
-        message: messageSql(notice.message),
-        data: sql`json_object('reservationId', ${reservations.id})`,
-        createdAt: now,
-      },
-      reservations,
-      and(eq(reservations.id, id), eq(reservations.status, 'DEPOSITED'), eq(reservations.depositedAt, now)),
-    ),
+    depositWrites.transition(db, values),
+    depositWrites.notice(db, values),
     ...reservationViewStatements(db, id),
   ]);
   const view = reservationViewOf(viewRows, items);
