@@ -109,6 +109,9 @@ describe('reviews', () => {
     expect(page.body.page).toEqual({ number: 0, size: 2, totalElements: 3, totalPages: 2 });
     expect(page.body.summary).toEqual({ ratingAverage: 3.67, reviewCount: 3 });
     expect(page.body.content.map((r: { rating: number }) => r.rating)).toEqual([2, 4]);
+    const ratings = async (qs: string) => (await get(`/v1/api/users/${carrier.id}/reviews?${qs}`)).body.content.map((r: { rating: number }) => r.rating);
+    expect(await ratings('size=2&page=1')).toEqual([5]);
+    expect(await ratings('sort=createdAt,asc')).toEqual([5, 4, 2]);
 
     const customers = await get('/v1/api/reviews/customers?size=100');
     expect(customers.status).toBe(200);

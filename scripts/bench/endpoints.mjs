@@ -28,7 +28,7 @@ export const PRIMITIVES = {
   r2_head: { label: 'R2 head', method: 'GET', path: '/r2/head' },
   do_call: { label: 'Durable Object RPC (storage increment)', method: 'GET', path: '/do/call' },
   select_sql: { label: 'drizzle: build one select by id (SQL text only, no I/O)', method: 'GET', path: '/js/select-sql' },
-  view_sql: { label: 'drizzle: build the reservation view (4-table join + items; SQL text only, no I/O)', method: 'GET', path: '/js/view-sql' },
+  search_sql: { label: 'drizzle: build the search page + count, uncompiled (SQL text only, no I/O)', method: 'GET', path: '/js/search-sql' },
   jwt_verify: { label: 'JWT HS256 verify (src/lib/jwt.ts)', method: 'GET', path: '/jwt/verify' },
   jwt_sign: { label: 'JWT HS256 sign (src/lib/jwt.ts)', method: 'GET', path: '/jwt/sign' },
   pbkdf2: { label: 'PBKDF2-SHA256 100,000 iterations (src/lib/password.ts)', method: 'GET', path: '/pbkdf2' },
@@ -130,8 +130,8 @@ export const ENDPOINTS = [
   {
     name: 'POST /v1/api/qrcode/process/depot',
     roundTrips: 2,
-    note: 'payloads are single-use: fetched by each sender just before the run',
-    primitives: [...AUTH, 'do_call', 'd1_read', 'd1_batch'],
+    note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
+    primitives: [...AUTH, 'do_call', 'd1_batch'],
     async prepare(ctx, api) {
       const pool = [];
       for (const r of ctx.confirmedReservations.slice(0, ctx.poolSize)) {

@@ -8,7 +8,7 @@ import { getDb } from '../../src/db/client';
 import { notifications, reservations, users } from '../../src/db/schema';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../src/lib/jwt';
 import { verifyPassword } from '../../src/lib/password';
-import { reservationViewStatements } from '../../src/features/bookings/bookings.service';
+import { pageStatements, searchConditions } from '../../src/features/announcements/announcements.service';
 
 interface BenchEnv {
   DB: D1Database;
@@ -67,9 +67,11 @@ const app = new Hono<{ Bindings: BenchEnv }>()
     const query = getDb(c.env).select().from(users).where(eq(users.id, randomId(c.env))).toSQL();
     return c.json({ length: query.sql.length });
   })
-  .get('/js/view-sql', (c) => {
-    const [view, items] = reservationViewStatements(getDb(c.env), randomId(c.env));
-    return c.json({ length: view.toSQL().sql.length + items.toSQL().sql.length });
+  .get('/js/search-sql', (c) => {
+    // What the search built per request before it was compiled: page (3-table join) and count.
+    const where = searchConditions({ departureCity: 'Paris', arrivalCity: 'Dakar' }, '2026-01-01');
+    const { page, total } = pageStatements(getDb(c.env), where, { page: 0, size: 20, sort: { field: 'departureDate', direction: 'asc' } });
+    return c.json({ length: page.toSQL().sql.length + total.toSQL().sql.length });
   })
   .get('/kv/get', async (c) => c.json({ value: await c.env.KV.get('bench:key') }))
   .get('/r2/head', async (c) => c.json({ found: (await c.env.UPLOADS.head('bench/probe')) !== null }))

@@ -45,3 +45,19 @@ export function compiledQuery<B extends object, K extends string>(build: (db: Db
     return item as unknown as B;
   };
 }
+
+/**
+ * Compiled queries per shape (which filters are present, which sort): `create` runs on a key's
+ * first use. Past `max` shapes, new ones are built for the request and not kept.
+ */
+export function perShape<A extends unknown[], T>(create: (...args: A) => T, max = 256) {
+  const shapes = new Map<string, T>();
+  return (key: string, ...args: A): T => {
+    let shape = shapes.get(key);
+    if (!shape) {
+      shape = create(...args);
+      if (shapes.size < max) shapes.set(key, shape);
+    }
+    return shape;
+  };
+}

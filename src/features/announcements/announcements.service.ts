@@ -3,7 +3,7 @@
 import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { aliasedColumns } from '../../db/batch-sql';
-import { compiledQuery } from '../../db/compiled-query';
+import { compiledQuery, perShape } from '../../db/compiled-query';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
 import type { AuthUser } from '../../env';
@@ -347,9 +347,7 @@ function compileSearch(has: ReadonlySet<SearchKey>, p: PageParams<AnnouncementSo
     total: compiledQuery((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
   };
 }
-const compiledSearches = new Map<string, ReturnType<typeof compileSearch>>();
-/** Filter combinations times sorts; past this many shapes, rare ones are built per request. */
-const MAX_COMPILED_SEARCHES = 256;
+const searchShape = perShape(compileSearch);
 
 /**
  * The public search, its two statements compiled once per shape (which filters are present, and
@@ -358,13 +356,7 @@ const MAX_COMPILED_SEARCHES = 256;
 export async function searchAnnouncements(db: Db, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
   const values = searchValues(filters, todayUtc());
   const has = presentKeys(values);
-  const key = `${[...has].join(',')}|${p.sort.field},${p.sort.direction}`;
-  let shape = compiledSearches.get(key);
-  if (!shape && compiledSearches.size >= MAX_COMPILED_SEARCHES) return runPage(db, searchWhere(has, values), p);
-  if (!shape) {
-    shape = compileSearch(has, p);
-    compiledSearches.set(key, shape);
-  }
+  const shape = searchShape(`${[...has].join(',')}|${p.sort.field},${p.sort.direction}`, has, p);
   const bound = { ...values, limit: p.size, offset: offsetOf(p) };
   return runStatements(db, { page: shape.page(db, bound), total: shape.total(db, bound) }, p);
 }

@@ -37,7 +37,7 @@ import {
 } from './booking-rules';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 import { aliasedColumns, guardedInsert } from '../../db/batch-sql';
-import { compiledQuery } from '../../db/compiled-query';
+import { compiledQuery, perShape } from '../../db/compiled-query';
 import { releaseForReservation } from '../payments/escrow.service';
 import { transitionStatement } from './reservation-transition';
 
@@ -156,7 +156,7 @@ function compilePartyPage(party: 'carrierId' | 'senderId', byStatus: boolean, or
     ),
   };
 }
-const partyPages = new Map<string, ReturnType<typeof compilePartyPage>>();
+const partyPage = perShape(compilePartyPage);
 
 /**
  * The sender's or the carrier's page of reservations, like listReservationViews but with its
@@ -171,12 +171,7 @@ export async function listPartyReservationViews(
   sort: { key: string; order: SQL[] },
   p: { page: number; size: number },
 ): Promise<{ rows: ReservationView[]; total: number }> {
-  const key = `${party}:${status ? 'status' : 'all'}:${sort.key}`;
-  let shape = partyPages.get(key);
-  if (!shape) {
-    shape = compilePartyPage(party, status !== undefined, sort.order);
-    partyPages.set(key, shape);
-  }
+  const shape = partyPage(`${party}:${status ? 'status' : 'all'}:${sort.key}`, party, status !== undefined, sort.order);
   const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }], items] = await db.batch([shape.rows(db, values), shape.total(db, values), shape.items(db, values)]);
   return { rows: attachItems(rows, items), total };

@@ -1,7 +1,8 @@
 // Reviews: a party of a DELIVERED reservation rates the other party once; rating aggregates are
 // kept in user_ratings in the same batch.
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { compiledQuery, perShape } from '../../db/compiled-query';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
@@ -125,14 +126,45 @@ export function toSummary(r: { reviewCount: number; ratingSum: number } | undefi
   return { ratingAverage: Math.round((r.ratingSum / r.reviewCount) * 100) / 100, reviewCount: r.reviewCount };
 }
 
+type ReviewPageKeys = 'userId' | 'limit' | 'offset';
+
+/** A public page of reviews under `visible`, and its count; compiled once per sort. */
+function compileReviewPage(visible: (p: Record<ReviewPageKeys, Placeholder>) => SQL | undefined, sort: PageParams<'createdAt'>['sort']) {
+  return {
+    rows: compiledQuery((db, p: Record<ReviewPageKeys, Placeholder>) =>
+      db
+        .select(reviewColumns)
+        .from(reviews)
+        .innerJoin(users, eq(users.id, reviews.reviewerId))
+        .where(visible(p))
+        .orderBy(...orderBy(sort, { createdAt: reviews.createdAt }, reviews.id))
+        .limit(p.limit)
+        .offset(p.offset),
+    ),
+    total: compiledQuery((db, p: Record<ReviewPageKeys, Placeholder>) => db.select({ total: count() }).from(reviews).where(visible(p))),
+  };
+}
+
+const receivedPage = perShape((sort: PageParams<'createdAt'>['sort']) =>
+  compileReviewPage((p) => and(eq(reviews.revieweeId, p.userId), eq(reviews.hidden, false)), sort),
+);
+const customerPage = perShape((sort: PageParams<'createdAt'>['sort']) =>
+  compileReviewPage(() => and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false)), sort),
+);
+const ratingOf = compiledQuery((db, p: Record<'userId', Placeholder>) => db.select().from(userRatings).where(eq(userRatings.userId, p.userId)));
+const userExists = compiledQuery((db, p: Record<'userId', Placeholder>) => db.select({ id: users.id }).from(users).where(eq(users.id, p.userId)));
+
+const sortKey = (p: PageParams<'createdAt'>) => `${p.sort.field},${p.sort.direction}`;
+
 /** Visible reviews received by a user, newest first, with the user's rating summary. */
 export async function listUserReviews(db: Db, userId: number, p: PageParams<'createdAt'>) {
-  const visible = and(eq(reviews.revieweeId, userId), eq(reviews.hidden, false));
+  const page = receivedPage(sortKey(p), p.sort);
+  const values = { userId, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }], [rating], [user]] = await db.batch([
-    db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(visible).orderBy(...orderBy(p.sort, { createdAt: reviews.createdAt }, reviews.id)).limit(p.size).offset(offsetOf(p)),
-    db.select({ total: count() }).from(reviews).where(visible),
-    db.select().from(userRatings).where(eq(userRatings.userId, userId)),
-    db.select({ id: users.id }).from(users).where(eq(users.id, userId)),
+    page.rows(db, values),
+    page.total(db, values),
+    ratingOf(db, values),
+    userExists(db, values),
   ]);
   if (!user) throw notFound('User', userId);
   return { ...toPage(rows.map(toReviewJson), total, p), summary: toSummary(rating) };
@@ -140,10 +172,8 @@ export async function listUserReviews(db: Db, userId: number, p: PageParams<'cre
 
 /** The public page of recent reviews written by customers (senders). */
 export async function listCustomerReviews(db: Db, p: PageParams<'createdAt'>) {
-  const visible = and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false));
-  const [rows, [{ total }]] = await db.batch([
-    db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(visible).orderBy(...orderBy(p.sort, { createdAt: reviews.createdAt }, reviews.id)).limit(p.size).offset(offsetOf(p)),
-    db.select({ total: count() }).from(reviews).where(visible),
-  ]);
+  const page = customerPage(sortKey(p), p.sort);
+  const values = { userId: null, limit: p.size, offset: offsetOf(p) };
+  const [rows, [{ total }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
   return toPage(rows.map(toReviewJson), total, p);
 }
