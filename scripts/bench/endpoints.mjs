@@ -7,10 +7,11 @@
 //   primitives  names from PRIMITIVES, one per use (two KV gets = 'kv_get' twice)
 //   request     (ctx, i) => { method, path, headers?, body? }: the i-th request; runs in the load
 //               process, so it may only use `ctx` (plain JSON built by the harness)
-//   prepare     optional async (ctx, api) => JSON, run by the harness before the measured run
+//   prepare     optional async (ctx, api, round) => JSON, run by the harness before each measured run
 //               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
 //               `pool` array in it bounds the run to that many requests
 //   expect      statuses that count as success (others are reported as errors)
+//   overTarget  what the endpoint does beyond its primitives (printed when over the CPU target)
 //   roundTrips  the most D1 round trips a successful request may make (issue 9's targets: reads
 //               one, booking creation a read then one write batch, deposit at most two)
 
@@ -52,12 +53,14 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/reviews/customers',
+    overTarget: "Its page joins each reviewer's name, and its total counts every visible customer review: the count grows with the number of reviews (a counter maintained with each review would make it constant).",
     roundTrips: 1,
     primitives: ['d1_page'],
     request: (_ctx, i) => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${i % 5}` }),
   },
   {
     name: 'GET /v1/api/users/{id}/reviews',
+    overTarget: 'Four statements in its batch: the page (joined with reviewer names), the count, the rating summary and the user check.',
     roundTrips: 1,
     note: 'page + count + two indexed reads in one batch',
     primitives: ['d1_page'],
@@ -81,6 +84,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/annonces',
+    overTarget: 'Its page is a 3-table join (trip, carrier profile, rating) of up to 20 rows of 30-odd columns, plus the count of matching trips; the page primitive reads one table.',
     roundTrips: 1,
     note: 'search by route, departure date order',
     primitives: ['d1_page'],
@@ -91,12 +95,14 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
+    overTarget: "Three statements: the page of reservation views (4-table join, about 80 columns a row), its count and the page's items.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/bookings/as-carrier', headers: bearer(pickOf(ctx.carrierTokens, i).token) }),
   },
   {
     name: 'GET /v1/api/bookings/{id}',
+    overTarget: 'The reservation view is a 4-table join (about 80 columns) plus its items: two statements where the primitive has one.',
     roundTrips: 1,
     primitives: [...AUTH, 'd1_read'],
     request: (ctx, i) => {
@@ -106,6 +112,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
+    overTarget: 'Two round trips as targeted, but a read batch of 4 statements (trip with carrier, sender, categories, agency status) and a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the notification; the trip re-read), against one read and a 2-statement batch.',
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
     primitives: [...AUTH, 'd1_read', 'd1_batch'],
@@ -129,12 +136,13 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
+    overTarget: 'Besides the QR signature (HMAC), one batch of 4 statements: the conditional update, the guarded notification and the two reads of the response view.',
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
     primitives: [...AUTH, 'do_call', 'd1_batch'],
-    async prepare(ctx, api) {
+    async prepare(ctx, api, round = 1) {
       const pool = [];
-      for (const r of ctx.confirmedReservations.slice(0, ctx.poolSize)) {
+      for (const r of ctx.confirmedReservations.slice((round - 1) * ctx.poolSize, round * ctx.poolSize)) {
         const res = await api(`/v1/api/bookings/${r.id}/qrcode/deposit`, { headers: bearer(r.senderToken) });
         if (res.status !== 200) continue;
         pool.push({ payload: (await res.json()).payload, carrierToken: r.carrierToken });
@@ -148,6 +156,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/tracking/{reservationId}/positions',
+    overTarget: 'The Durable Object call writes the point and trims the history (two SQLite statements in the object) where the primitive increments one stored value.',
     roundTrips: 1,
     note: 'tracking ingest: one point per request into the reservation Durable Object',
     primitives: [...AUTH, 'd1_read', 'do_call'],

@@ -2,9 +2,11 @@
 // realistic data set, and measures every declared endpoint and primitive from a second process,
 // each run preceded by a bare baseline run. Writes docs/BENCHMARKS.md.
 //
-// Settings (environment): BENCH_SECONDS (throughput run, default 4), BENCH_LATENCY_SECONDS (1.5),
-// BENCH_CONNECTIONS (10), BENCH_ROUNDS (1), BENCH_SCALE (data set size, 1 = 5,000 users),
-// BENCH_MAX_SECONDS (whole-run budget, 280), BENCH_ONLY (substring filter on names),
+// Settings (environment): BENCH_SECONDS (throughput run, default 2), BENCH_BARE_SECONDS (the bare
+// run before each, 1), BENCH_LATENCY_SECONDS (1.5, first round only), BENCH_CONNECTIONS (10),
+// BENCH_ROUNDS (3: every figure is the median of the rounds, which interleave all targets, so
+// the shared machine's drift spreads over all of them), BENCH_SCALE (data set size, 1 = 5,000
+// users), BENCH_MAX_SECONDS (whole-run budget, 420), BENCH_ONLY (substring filter on names),
 // BENCH_OUT (report path, docs/BENCHMARKS.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,12 +21,13 @@ import { BENCH_PASSWORD, benchPasswordHash, seed, sqlBatcher } from './lib/seed.
 
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const SETTINGS = {
-  seconds: num('BENCH_SECONDS', 4),
+  seconds: num('BENCH_SECONDS', 2),
+  bareSeconds: num('BENCH_BARE_SECONDS', 1),
   latencySeconds: num('BENCH_LATENCY_SECONDS', 1.5),
   connections: num('BENCH_CONNECTIONS', 10),
-  rounds: num('BENCH_ROUNDS', 1),
+  rounds: num('BENCH_ROUNDS', 3),
   scale: num('BENCH_SCALE', 1),
-  maxSeconds: num('BENCH_MAX_SECONDS', 280),
+  maxSeconds: num('BENCH_MAX_SECONDS', 420),
   only: process.env.BENCH_ONLY ?? '',
   out: process.env.BENCH_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md'),
 };
@@ -85,11 +88,11 @@ async function buildContext(dataset, db) {
     if (!cache.has(userId)) cache.set(userId, (await signToken(jwt, { sub: String(userId), typ: 'access', roles }, ACCESS_TOKEN_TTL_SECONDS)).token);
     return cache.get(userId);
   };
-  const withTokens = async (ids) =>
+  const withTokens = async (ids, cap = 300) =>
     Promise.all(
       ids
         .filter((id) => dataset.parties[id])
-        .slice(0, 300)
+        .slice(0, cap)
         .map(async (id) => {
           const [senderId, carrierId] = dataset.parties[id];
           return { id, senderId, carrierId, senderToken: await token(senderId), carrierToken: await token(carrierId) };
@@ -101,7 +104,8 @@ async function buildContext(dataset, db) {
     password: dataset.password,
     userCount: dataset.userCount,
     carriers: dataset.carriers,
-    poolSize: Math.min(3000, Math.max(200, Math.round(SETTINGS.seconds * 400))),
+    // Single-use inputs (deposit QR payloads) per round: enough for a run at ~100 req/s.
+    poolSize: Math.max(150, Math.round(SETTINGS.seconds * 250)),
     routes: dataset.routes,
     // Default categories come from migration 0004; any allowed one will do.
     categoryId: await db.prepare("SELECT id FROM categories WHERE code = 'BOOKS'").first('id'),
@@ -110,7 +114,7 @@ async function buildContext(dataset, db) {
     senderTokens: await Promise.all(spread(200, dataset.userCount - dataset.carriers, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
     userTokens: await Promise.all(spread(300, dataset.userCount).map(async (id) => ({ id, token: await token(id) }))),
     reservations: await withTokens(Object.keys(dataset.parties).map(Number).filter((_, k) => k % 13 === 0)),
-    confirmedReservations: await withTokens(s.CONFIRMED ?? []),
+    confirmedReservations: await withTokens(s.CONFIRMED ?? [], Math.max(150, Math.round(SETTINGS.seconds * 250)) * SETTINGS.rounds),
     // Tracking ingest in its steady state: the parcel is on its way (the first point's transition is a one-off).
     inTransitReservations: await withTokens(s.IN_TRANSIT ?? []),
   };
@@ -197,7 +201,7 @@ async function main() {
   ];
 
   const base = { workerdPid: service.workerdPid, connections: SETTINGS.connections };
-  const bareJob = { type: 'throughput', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, expect: [200], seconds: SETTINGS.seconds, ...base };
+  const bareJob = { type: 'throughput', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, expect: [200], seconds: SETTINGS.bareSeconds, ...base };
   const results = new Map(targets.map((t) => [t.name, { ...t, runs: [], latency: [] }]));
   const bareRuns = [];
   const bareLatency = [];
@@ -207,10 +211,10 @@ async function main() {
   for (const t of targets) if (!t.def?.prepare) await load.run({ type: 'latency', kind: t.kind, name: t.name, origin: t.origin, seconds: 0.3, maxRequests: 50 });
   bareLatency.push(await load.run({ type: 'latency', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, seconds: SETTINGS.latencySeconds }));
 
-  const pairSeconds = 2 * SETTINGS.seconds + SETTINGS.latencySeconds + 1;
   const skipped = new Set();
   for (let round = 1; round <= SETTINGS.rounds; round++) {
     for (const t of targets) {
+      const pairSeconds = SETTINGS.bareSeconds + SETTINGS.seconds + (round === 1 ? SETTINGS.latencySeconds : 0) + 1;
       if (elapsed() + pairSeconds > SETTINGS.maxSeconds) {
         skipped.add(t.name);
         continue;
@@ -218,7 +222,7 @@ async function main() {
       const r = results.get(t.name);
       let prepared = {};
       if (t.def?.prepare) {
-        prepared = await t.def.prepare(ctx, api);
+        prepared = await t.def.prepare(ctx, api, round);
         await load.run({ type: 'context', ctx: { ...ctx, prepared } });
       }
       const pool = prepared.pool?.length;
@@ -229,12 +233,13 @@ async function main() {
       const latencyBudget = pool ? Math.min(100, Math.floor(pool / 5)) : undefined;
       const baseline = await load.run(bareJob);
       const run = await load.run({ type: 'throughput', kind: t.kind, name: t.name, origin: t.origin, expect: t.expect, seconds: SETTINGS.seconds, ...(pool ? { amount: pool - latencyBudget, startIndex: latencyBudget } : {}), ...base });
-      const lat = await load.run({ type: 'latency', kind: t.kind, name: t.name, origin: t.origin, seconds: SETTINGS.latencySeconds, ...(pool ? { maxRequests: latencyBudget } : {}) });
-      for (const x of [baseline, run, lat]) if (x.error) throw new Error(`${t.name}: ${x.error}`);
+      // Latency (one connection, closed loop) in the first round only: it is not a CPU figure.
+      const lat = round === 1 ? await load.run({ type: 'latency', kind: t.kind, name: t.name, origin: t.origin, seconds: SETTINGS.latencySeconds, ...(pool ? { maxRequests: latencyBudget } : {}) }) : null;
+      for (const x of [baseline, run, lat]) if (x?.error) throw new Error(`${t.name}: ${x.error}`);
       bareRuns.push(baseline);
       r.runs.push({ ...run, baselineRps: baseline.rps, ratio: run.rps / baseline.rps });
-      r.latency.push(lat);
-      log(`${t.name.padEnd(48)} ${run.rps.toFixed(0).padStart(6)} req/s (bare ${baseline.rps.toFixed(0)}), ${run.cpuMsPerRequest?.toFixed(3)} ms CPU/req, p50 ${lat.p50?.toFixed(2)} ms, statuses ${JSON.stringify(run.statusCounts)}`);
+      if (lat) r.latency.push(lat);
+      log(`round ${round} ${t.name.padEnd(48)} ${run.rps.toFixed(0).padStart(6)} req/s (bare ${baseline.rps.toFixed(0)}), ${run.cpuMsPerRequest?.toFixed(3)} ms CPU/req${lat ? `, p50 ${lat.p50?.toFixed(2)} ms` : ''}, statuses ${JSON.stringify(run.statusCounts)}`);
       if (pool) await load.run({ type: 'context', ctx });
     }
   }
@@ -301,7 +306,7 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
   lines.push(`- Date: ${new Date().toISOString()}`);
   lines.push(`- Machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGiB} GiB memory, Linux ${m.kernel}; load average at start ${m.loadAverage}`);
   lines.push(`- Versions: ${Object.entries(v).map(([k, x]) => `${k} ${x}`).join(', ')}`);
-  lines.push(`- Settings: ${SETTINGS.seconds} s per throughput run with ${SETTINGS.connections} connections, ${SETTINGS.latencySeconds} s closed-loop latency per route, ${SETTINGS.rounds} round(s); total ${elapsed().toFixed(0)} s`);
+  lines.push(`- Settings: ${SETTINGS.rounds} rounds interleaving every target; per target and round a ${SETTINGS.bareSeconds} s bare run then a ${SETTINGS.seconds} s throughput run with ${SETTINGS.connections} connections; ${SETTINGS.latencySeconds} s closed-loop latency per route in the first round; figures are medians over the rounds; total ${elapsed().toFixed(0)} s`);
   lines.push(`- Data set: ${Object.entries(dataset.counts).map(([k, x]) => `${x} ${k}`).join(', ')}`);
   lines.push('');
   lines.push('## Bundle');
@@ -349,6 +354,7 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
     for (const e of pending) lines.push(`- \`${e.name}\`: ${e.primitives.join(' + ')}${e.note ? ` (${e.note})` : ''}`);
     lines.push('');
   }
+  lines.push(...targetsSection({ size, primitiveCost, endpointRows }));
   lines.push('## Method');
   lines.push('');
   lines.push('- Production bundle from `wrangler deploy --dry-run --outdir`, served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per run; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement).');
@@ -358,6 +364,29 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
   lines.push('- The machine is shared (2 cores, other engineers building and testing): absolute figures are noisy (+-15-30 %); ratios and CPU per request carry. Do not tune on one run.');
   lines.push('');
   return `${lines.join('\n')}\n`;
+}
+
+/** Which targets of issue 9 hold in this run, and for those that do not, why (with this run's figures). */
+function targetsSection({ size, primitiveCost, endpointRows }) {
+  const measured = endpointRows.filter((r) => !r.skipped && r.e.primitives.length > 0 && r.cpuRatio !== null);
+  const over = measured.filter((r) => r.cpuRatio > TARGET_RATIO);
+  const tripsOver = endpointRows.filter((r) => r.e.roundTrips !== undefined && r.s.roundTrips && r.s.roundTrips.max > r.e.roundTrips);
+  const m = (name) => f(primitiveCost[name]?.marginal, 3);
+  const lines = ['## Targets', ''];
+  lines.push(`- CPU per request within ${TARGET_RATIO}x of the primitives' sum: ${measured.length - over.length} of ${measured.length} endpoints hold${over.length ? `; over: ${over.map((r) => `${r.e.name} (${f(r.cpuRatio)})`).join(', ')}` : ''}.`);
+  lines.push(`- D1 round trips (reads one, booking creation a read then one write batch, deposit at most two): ${tripsOver.length === 0 ? 'every measured endpoint holds' : `over: ${tripsOver.map((r) => r.e.name).join(', ')}`} (column "D1 round trips"; also asserted per endpoint by test/round-trips.test.ts).`);
+  lines.push(`- Bundle at most ${TARGET_GZIP_KIB} KiB gzip: ${f(size.gzipKiB, 0)} KiB, ${size.gzipKiB <= TARGET_GZIP_KIB ? 'holds' : 'does not hold'}.`);
+  lines.push('- No query whose cost grows with table size: test/query-plans.test.ts (in `npm test`) runs EXPLAIN QUERY PLAN on every SQL statement the hot endpoints execute and fails on any SCAN of a large table; all of them SEARCH by index. What remains proportional to data is bounded by the caller: a page total counts the rows matching its filter (one user\'s reservations, one trip search), OFFSET walks the pages before it, and the public customer-reviews total counts every visible customer review.');
+  lines.push('');
+  if (over.length) {
+    lines.push('### Why the endpoints over target are over');
+    lines.push('');
+    lines.push(`- The budget is the bare route plus one-table primitives (a D1 read by primary key costs ${m('d1_read')} ms here, a page of 20 with its count ${m('d1_page')} ms, a 2-statement write batch ${m('d1_batch')} ms). Locally D1 runs inside the same workerd process, so every statement's SQLite work, index maintenance and JSON transfer is counted to the endpoint; in production that work runs in D1, not in the Worker's CPU time.`);
+    lines.push(`- Building SQL with drizzle is CPU on every request: ${m('select_sql')} ms for a one-table select, ${m('search_sql')} ms for the search's page and count. The hot statements are compiled once per shape (src/db/compiled-query.ts) and only bound per request; what is left over is below.`);
+    for (const r of over) lines.push(`- ${r.e.name}: ${f(r.s.cpu, 3)} ms against ${f(r.budget, 3)} ms. ${r.e.overTarget ?? ''}`.trimEnd());
+    lines.push('');
+  }
+  return lines;
 }
 
 try {
