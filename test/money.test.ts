@@ -647,6 +647,9 @@ describe('wallet, transactions and receipts', () => {
     expect(receipt.status).toBe(200);
     expect(receipt.headers.get('Content-Type')).toBe('application/pdf');
     expect(String(receipt.body).startsWith('%PDF-')).toBe(true);
+    expect(String(receipt.body)).toContain('(Payment receipt) Tj');
+    expect(String(receipt.body)).toContain('(Amount: 50.00 EUR) Tj');
+    expect(String(receipt.body)).toContain(`(Reservation: ${booking.reservationNumber}) Tj`);
     const stored = await env.UPLOADS.get(`receipts/user-${sender.id}/transaction-${payment}.pdf`);
     expect(stored).not.toBeNull();
     const again = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });

@@ -1,7 +1,7 @@
 // The money history a user sees (one row per movement that concerns them) and its PDF receipts,
-// generated once with pdf-lib and kept in R2.
+// generated once (src/lib/pdf.ts) and kept in R2.
 import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { textPdf, type PdfLine } from '../../lib/pdf';
 import { getDb } from '../../db/client';
 import { reservations, transactions, users, type TransactionRow, type TransactionType } from '../../db/schema';
 import { accessDenied, notFound } from '../../errors';
@@ -142,19 +142,8 @@ async function renderReceipt(env: Env, t: TransactionRow): Promise<Uint8Array> {
     t.ownerType === 'USER'
       ? await db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, t.ownerId))
       : [undefined];
-  const pdf = await PDFDocument.create();
-  pdf.setTitle(`Receipt ${t.id}`);
-  pdf.setCreator('parcel-marketplace-api');
-  const page = pdf.addPage([595, 842]); // A4 in points
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  let y = 780;
-  const line = (text: string, f = font, size = 11) => {
-    page.drawText(text, { x: 50, y, size, font: f, color: rgb(0.1, 0.1, 0.1) });
-    y -= size + 10;
-  };
-  line(t.type === 'PAYMENT' ? 'Payment receipt' : 'Transaction receipt', bold, 20);
-  y -= 10;
+  const lines: PdfLine[] = [{ text: t.type === 'PAYMENT' ? 'Payment receipt' : 'Transaction receipt', bold: true, size: 20 }];
+  const line = (text: string) => lines.push({ text, gapBefore: lines.length === 1 ? 10 : 0 });
   if (reservation?.invoiceId && t.type === 'PAYMENT') line(`Invoice: ${reservation.invoiceId}`);
   line(`Transaction: ${t.id}`);
   line(`Date: ${t.createdAt}`);
@@ -170,7 +159,6 @@ async function renderReceipt(env: Env, t: TransactionRow): Promise<Uint8Array> {
     }
     if (reservation.authorizationId) line(`Payment reference: ${reservation.authorizationId}`);
   }
-  y -= 10;
-  line(`Amount: ${fromCents(Math.abs(t.amountCents)).toFixed(2)} ${t.currency}`, bold, 14);
-  return pdf.save();
+  lines.push({ text: `Amount: ${fromCents(Math.abs(t.amountCents)).toFixed(2)} ${t.currency}`, bold: true, size: 14, gapBefore: 10 });
+  return textPdf(`Receipt ${t.id}`, lines);
 }
