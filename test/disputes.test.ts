@@ -253,9 +253,13 @@ describe('resolving', () => {
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
     expect((await reservationMoney(b.id)).ESCROW).toBe(4250);
     expect(await ledgerInvariantViolations()).toEqual([]);
+    // While disputed, the frozen payout does not count as earned.
+    const earned = async () => (await get('/v1/api/user/me/wallet', { token: carrier.token })).body.totalEarned;
+    expect(await earned()).toBe(0);
 
     const res = await resolve(admin.token, opened.body.id, { resolution: 'RELEASE_TO_CARRIER' });
     expect(res.status).toBe(200);
+    expect(await earned()).toBe(42.5);
     expect((await reservation(b.id)).status).toBe('DELIVERED');
     expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
     expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: 750, WALLET: 4250 });
@@ -288,6 +292,8 @@ describe('resolving', () => {
     expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
     expect(await reservation(b.id)).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    // Refunded in full: nothing of it counts as earned; the 30.00 spent before stays the platform's loss.
+    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.totalEarned).toBe(30);
     // The platform gave back its commission and absorbed the 30.00 already withdrawn.
     expect((await reservationMoney(b.id)).PLATFORM_REVENUE).toBe(-3000);
     expect(await ledgerInvariantViolations()).toEqual([]);

@@ -581,6 +581,37 @@ describe('escrow', () => {
     expect((await reservationMoney(booking.id)).ESCROW).toBe(booking.totalAmountCents);
     expect(await reservation(fresh.booking.id)).toMatchObject({ paymentStatus: 'AUTHORIZED' });
   });
+
+  it('escrow left behind by a cancellation or rejection whose refund never ran is returned by the cron, by the rules, once', async () => {
+    const sender = await createUser();
+    const carrier = await createCarrier();
+    const longAgo = new Date(Date.now() - 20 * 60_000).toISOString();
+    // The requests stopped right after their status change: what the handlers commit first.
+    const cancelled = await paidBooking(sender, carrier);
+    await transitionReservation(db, cancelled.booking.id, 'ACCEPT', { confirmedAt: longAgo });
+    await transitionReservation(db, cancelled.booking.id, 'CANCEL', { cancelledAt: longAgo, cancelledBy: sender.id });
+    const rejected = await paidBooking(sender, carrier);
+    await transitionReservation(db, rejected.booking.id, 'REJECT');
+    const justNow = await paidBooking(sender, carrier); // its own request may still be returning the money
+    await transitionReservation(db, justNow.booking.id, 'REJECT');
+    await db.update(reservations).set({ updatedAt: longAgo }).where(sql`${reservations.id} IN (${cancelled.booking.id}, ${rejected.booking.id})`);
+
+    await runCron();
+
+    // The sender cancelled after acceptance: everything but the commission comes back.
+    expect(await reservation(cancelled.booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_REFUNDED' });
+    expect(await reservationMoney(cancelled.booking.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: cancelled.booking.platformCommissionCents });
+    expect(await reservation(rejected.booking.id)).toMatchObject({ status: 'REJECTED', paymentStatus: 'VOIDED' });
+    expect((await reservationMoney(rejected.booking.id)).ESCROW).toBe(0);
+    expect(await reservation(justNow.booking.id)).toMatchObject({ status: 'REJECTED', paymentStatus: 'AUTHORIZED' });
+    expect((await reservationMoney(justNow.booking.id)).ESCROW).toBe(justNow.booking.totalAmountCents);
+
+    const requests = stripe.requests.length;
+    await runCron(); // nothing left to return: no second refund, no provider call for these
+    expect(stripe.requests.slice(requests).filter((r) => r.path.includes(cancelled.pi.id) || r.path.includes(rejected.pi.id))).toEqual([]);
+    expect((await reservationMoney(cancelled.booking.id)).entries).toHaveLength(2);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
 });
 
 describe('wallet, transactions and receipts', () => {

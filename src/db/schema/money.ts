@@ -86,6 +86,11 @@ export const ledgerLines = sqliteTable(
 
 export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'EARNING', 'WITHDRAWAL', 'WITHDRAWAL_REVERSAL', 'DISPUTE_HOLD', 'DISPUTE_HOLD_RELEASE'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/**
+ * What a payee has earned, net: money released at delivery, minus what a dispute froze, plus what
+ * its settlement gave back. Every "total earned" figure sums these types.
+ */
+export const EARNING_TYPES = ['EARNING', 'DISPUTE_HOLD', 'DISPUTE_HOLD_RELEASE'] as const satisfies readonly TransactionType[];
 
 /** The history a user sees: one row per money movement that concerns them, written with the ledger entry. */
 export const transactions = sqliteTable(

@@ -10,6 +10,7 @@ import {
   agencyEmployees,
   announcements,
   ANNOUNCEMENT_STATUSES,
+  EARNING_TYPES,
   ledgerAccounts,
   reservations,
   reviews,
@@ -42,14 +43,14 @@ export const averageOf = (sum: number, n: number) => (n > 0 ? Math.round((sum / 
 const sumCents = (column: SQL | AnySQLiteColumn) => sql<number>`coalesce(sum(${column}), 0)`;
 
 /** Sums of an owner's transactions of a type: all time and since the first of this month. */
-const transactionSums = (db: Db, owner: Owner, type: TransactionType) =>
+const transactionSums = (db: Db, owner: Owner, ...types: TransactionType[]) =>
   db
     .select({
       allTime: sumCents(transactions.amountCents),
       thisMonth: sumCents(sql`CASE WHEN ${transactions.createdAt} >= ${monthStart()} THEN ${transactions.amountCents} ELSE 0 END`),
     })
     .from(transactions)
-    .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), eq(transactions.type, type)));
+    .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), inArray(transactions.type, types)));
 
 const walletBalance = (db: Db, owner: Owner) =>
   db.select({ balance: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(eq(ledgerAccounts.key, walletAccount(owner).key));
@@ -92,7 +93,7 @@ export async function carrierDashboard(db: Db, userId: number) {
     db.select({ status: announcements.status, n: count() }).from(announcements).where(eq(announcements.carrierId, userId)).groupBy(announcements.status),
     db.select({ status: reservations.status, n: count() }).from(reservations).where(eq(reservations.carrierId, userId)).groupBy(reservations.status),
     upcomingTrips(db, eq(announcements.carrierId, userId)),
-    transactionSums(db, owner, 'EARNING'),
+    transactionSums(db, owner, ...EARNING_TYPES),
     walletBalance(db, owner),
     escrowSum(db, own),
     ratingOf(db, userId),
@@ -160,7 +161,7 @@ export async function agencyDashboard(db: Db, agencyId: number) {
     db.select({ status: announcements.status, n: count() }).from(announcements).where(eq(announcements.agencyId, agencyId)).groupBy(announcements.status),
     db.select({ status: reservations.status, n: count() }).from(reservations).where(eq(reservations.agencyId, agencyId)).groupBy(reservations.status),
     upcomingTrips(db, eq(announcements.agencyId, agencyId)),
-    transactionSums(db, owner, 'EARNING'),
+    transactionSums(db, owner, ...EARNING_TYPES),
     walletBalance(db, owner),
     escrowSum(db, eq(reservations.agencyId, agencyId)),
     db

@@ -63,9 +63,12 @@ export const walletAccount = (owner: Owner): AccountRef => ({ key: `WALLET:${own
 export const payeeOf = (r: Pick<ReservationMoney, 'agencyId' | 'carrierId'>): Owner =>
   r.agencyId ? { type: 'AGENCY', id: r.agencyId } : { type: 'USER', id: r.carrierId };
 
-export const escrowInKey = (reservationId: number) => `escrow-in:${reservationId}`;
+/** Entry keys are these prefixes and the reservation id (SQL builds them the same way for many rows). */
+export const ESCROW_IN_PREFIX = 'escrow-in:';
+export const ESCROW_OUT_PREFIX = 'escrow-out:';
+export const escrowInKey = (reservationId: number) => `${ESCROW_IN_PREFIX}${reservationId}`;
 /** Release and refund share one key: a reservation's escrow leaves exactly once, one way. */
-export const escrowOutKey = (reservationId: number) => `escrow-out:${reservationId}`;
+export const escrowOutKey = (reservationId: number) => `${ESCROW_OUT_PREFIX}${reservationId}`;
 
 export function assertBalanced(lines: readonly PostingLine[]): void {
   if (lines.some((l) => !Number.isSafeInteger(l.amountCents))) throw new Error('ledger amounts must be integer cents');

@@ -12,7 +12,7 @@
 //                                                     a transition once it is REJECTED/CANCELLED/EXPIRED
 //   releaseForReservation(env, reservation, decision) the bookings hook's shape ({paid, refundCents})
 //   cancellationRefundCents(reservation, status, by)  the refund rule of CONTRACT section 7
-import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
@@ -21,7 +21,7 @@ import { getPaymentProvider, ProviderUnavailableError } from '../../providers/pa
 import { applyTransition, TRANSITIONS, type ReservationAction } from '../bookings/reservation-state';
 import { transitionStatement } from '../bookings/reservation-transition';
 import { newToken, notificationsIfPosted, postedSql, postingStatements, rawStatement, wasPosted } from '../ledger/ledger.service';
-import { escrowPayment, payeeOf, refundEscrow, releaseEscrow } from '../ledger/posting-rules';
+import { cancellationRefundCents, ESCROW_IN_PREFIX, ESCROW_OUT_PREFIX, escrowPayment, payeeOf, refundEscrow, releaseEscrow } from '../ledger/posting-rules';
 
 export { cancellationRefundCents } from '../ledger/posting-rules';
 
@@ -417,6 +417,46 @@ export async function retryPendingSettlements(env: Env): Promise<number> {
     .limit(50);
   for (const { id } of due) await settleWithProvider(env, id);
   return due.length;
+}
+
+/** How long a reservation out of the flow may wait for its own request to return its money. */
+export const ORPHAN_GRACE_MS = 10 * 60_000;
+/** Orphans are looked for among reservations paid this recently (index on status, paid_at). */
+const ORPHAN_LOOKBACK_MS = 90 * 24 * 60 * 60_000;
+const OUT_OF_FLOW = ['CANCELLED', 'REJECTED', 'EXPIRED'] as const;
+
+/** What the rules would have returned: in full, except a sender cancelling after acceptance. */
+function orphanRefundCents(r: ReservationRow): number {
+  if (r.status !== 'CANCELLED') return r.totalAmountCents;
+  const by = r.cancelledBy === r.senderId ? 'SENDER' : 'CARRIER';
+  return cancellationRefundCents(r, r.confirmedAt ? 'CONFIRMED' : 'PAID', by);
+}
+
+/**
+ * Safety net for the cancel, reject and expiry handlers, which commit the status change first and
+ * return the money in a second batch: if the request stopped in between, the reservation is out of
+ * the flow with its price still in escrow. The cron returns it with the amount the rules give.
+ */
+export async function refundOrphanedEscrows(env: Env, now = new Date()): Promise<number> {
+  const db = getDb(env);
+  const orphans = await db
+    .select()
+    .from(reservations)
+    .where(
+      and(
+        inArray(reservations.status, [...OUT_OF_FLOW]),
+        gte(reservations.paidAt, new Date(now.getTime() - ORPHAN_LOOKBACK_MS).toISOString()),
+        lte(reservations.updatedAt, new Date(now.getTime() - ORPHAN_GRACE_MS).toISOString()),
+        sql`EXISTS (SELECT 1 FROM ledger_entries WHERE key = ${ESCROW_IN_PREFIX} || ${reservations.id})`,
+        sql`NOT EXISTS (SELECT 1 FROM ledger_entries WHERE key = ${ESCROW_OUT_PREFIX} || ${reservations.id})`,
+      ),
+    )
+    .limit(50);
+  for (const r of orphans) {
+    console.error(JSON.stringify({ level: 'warn', msg: 'escrow left behind by an interrupted request: returning it', reservationId: r.id, status: r.status }));
+    await voidOrRefund(env, r.id, orphanRefundCents(r));
+  }
+  return orphans.length;
 }
 
 export const baseUrl = (env: Env) => (env.PUBLIC_BASE_URL || 'http://127.0.0.1:8787').replace(/\/$/, '');

@@ -1,9 +1,9 @@
 // The money history a user sees (one row per movement that concerns them) and its PDF receipts,
 // generated once (src/lib/pdf.ts) and kept in R2.
-import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { textPdf, type PdfLine } from '../../lib/pdf';
 import { getDb } from '../../db/client';
-import { reservations, transactions, users, type TransactionRow, type TransactionType } from '../../db/schema';
+import { EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../db/schema';
 import { accessDenied, notFound } from '../../errors';
 import { fromCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
@@ -84,13 +84,13 @@ export function periodStart(period: SummaryPeriod, now: Date): Date | null {
 export async function transactionSummary(env: Env, owner: Owner, period: SummaryPeriod, now = new Date()) {
   const from = periodStart(period, now);
   const where = and(ownerIs(owner), from ? gte(transactions.createdAt, from.toISOString()) : undefined);
-  const sumOf = (type: TransactionType) =>
-    sql<number>`COALESCE(SUM(CASE WHEN ${transactions.type} = ${type} THEN ${transactions.amountCents} END), 0)`;
+  const sumOf = (...types: TransactionType[]) =>
+    sql<number>`COALESCE(SUM(CASE WHEN ${inArray(transactions.type, types)} THEN ${transactions.amountCents} END), 0)`;
   const [row] = await getDb(env)
     .select({
       paid: sumOf('PAYMENT'),
       refunded: sumOf('REFUND'),
-      earned: sumOf('EARNING'),
+      earned: sumOf(...EARNING_TYPES),
       withdrawn: sumOf('WITHDRAWAL'),
       reversed: sumOf('WITHDRAWAL_REVERSAL'),
       net: sql<number>`COALESCE(SUM(${transactions.amountCents}), 0)`,

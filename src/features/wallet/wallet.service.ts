@@ -2,7 +2,7 @@
 // `walletFigures(env, owner)` also feeds the User summary (walletBalance, ...).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb, type Db } from '../../db/client';
-import { ledgerAccounts, transactions, withdrawals } from '../../db/schema';
+import { EARNING_TYPES, ledgerAccounts, transactions, withdrawals } from '../../db/schema';
 import { fromCents } from '../../lib/money';
 import { walletAccount, type Owner } from '../ledger/posting-rules';
 import { getAutoWithdrawal, platformCurrency } from '../withdrawals/withdrawals.service';
@@ -24,7 +24,7 @@ export function walletFigureStatements(db: Db, type: Owner['type'], ids: readonl
     db
       .select({ ownerId: transactions.ownerId, cents: sql<number>`COALESCE(SUM(${transactions.amountCents}), 0)` })
       .from(transactions)
-      .where(and(eq(transactions.ownerType, type), inArray(transactions.ownerId, [...ids]), eq(transactions.type, 'EARNING')))
+      .where(and(eq(transactions.ownerType, type), inArray(transactions.ownerId, [...ids]), inArray(transactions.type, [...EARNING_TYPES])))
       .groupBy(transactions.ownerId),
     db
       .select({
