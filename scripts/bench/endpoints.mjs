@@ -161,6 +161,24 @@ export const ENDPOINTS = [
     note: 'tracking ingest: one point per request into the reservation Durable Object',
     primitives: [...AUTH, 'd1_read', 'do_call'],
     expect: [200, 201, 202],
+    // Steady state: every reservation's tracking object exists (its first point creates its
+    // SQLite storage, a one-off per parcel), so the first round posts one point to each.
+    async prepare(ctx, api, round = 1) {
+      if (round !== 1) return {};
+      const all = ctx.inTransitReservations;
+      for (let k = 0; k < all.length; k += 10) {
+        await Promise.all(
+          all.slice(k, k + 10).map((r) =>
+            api(`/v1/api/tracking/${r.id}/positions`, {
+              method: 'POST',
+              headers: json(r.carrierToken),
+              body: JSON.stringify({ lat: 14.69, lng: -17.44, recordedAt: new Date().toISOString() }),
+            }).then((res) => res.arrayBuffer()),
+          ),
+        );
+      }
+      return {};
+    },
     request: (ctx, i) => {
       const r = pickOf(ctx.inTransitReservations, i);
       return {

@@ -1,6 +1,7 @@
 // Tracking rules (CONTRACT section 9): who may post and read positions, when, and which points are
 // acceptable. The history and the live feed live in the reservation's tracking Durable Object.
-import { eq } from 'drizzle-orm';
+import { eq, type Placeholder } from 'drizzle-orm';
+import { compiledQuery } from '../../db/compiled-query';
 import { getDb } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
 import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
@@ -28,8 +29,12 @@ export async function lastPosition(env: Env, reservationId: number): Promise<Pos
   return trackingObject(env, reservationId).lastPosition();
 }
 
+/** Read on every position post (every few seconds per parcel in transit): compiled once. */
+const reservationById = compiledQuery((db, p: Record<'id', Placeholder>) => db.select().from(reservations).where(eq(reservations.id, p.id)));
+
 async function load(env: Env, id: number): Promise<ReservationRow> {
-  const [row] = await getDb(env).select().from(reservations).where(eq(reservations.id, id));
+  const db = getDb(env);
+  const [[row]] = await db.batch([reservationById(db, { id })]);
   if (!row) throw notFound('Reservation', id);
   return row;
 }
