@@ -190,6 +190,12 @@ describe('admin analytics', () => {
     const badDate = await get('/v1/api/admin/analytics/overview?from=2001-13-01', { token: admin.token });
     expect(badDate.status).toBe(400);
     expect(errorBody(badDate)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'from', rejectedValue: '2001-13-01' }] });
+    // Found by the fuzzer: Date.parse accepts '-1' (a year), the date format does not.
+    for (const path of ['/v1/api/admin/analytics/overview?from=-1', '/v1/api/admin/analytics/timeseries?metric=users&to=-1']) {
+      const odd = await get(path, { token: admin.token });
+      expect(odd.status, path).toBe(400);
+      expect(errorBody(odd).errorCode, path).toBe('VALIDATION_ERROR');
+    }
     const badInstant = await get('/v1/api/superadmin/audit-logs?from=yesterday&to=2001-01-01', { token: (await createSuperAdmin()).token });
     expect(badInstant.status).toBe(400);
   });

@@ -10,6 +10,8 @@ import { RESERVATION_STATUSES } from '../bookings/reservation-state';
 import { INTERVALS, MAX_OVERVIEW_DAYS, MAX_RANGE_DAYS, METRICS, period, rangeDays, type Interval, type Metric } from './analytics.rules';
 import { MONEY_METRICS, overview, timeseries } from './analytics.service';
 
+const ISO_DATE = z.iso.date();
+
 const dateParam = (name: 'from' | 'to', description: string) =>
   z.iso
     .date()
@@ -19,7 +21,8 @@ const dateParam = (name: 'from' | 'to', description: string) =>
 /** Adds the range checks (from <= to, at most `maxDays`) to a query with optional from/to. */
 function checkRange(q: { from?: string; to?: string }, maxDays: number, ctx: z.RefinementCtx) {
   // Zod runs this even when a date already failed its own check: leave those to that issue.
-  if ([q.from, q.to].some((d) => d !== undefined && Number.isNaN(Date.parse(d)))) return;
+  // (Date.parse is no test: it reads '-1' as the year 1 BC.)
+  if ([q.from, q.to].some((d) => d !== undefined && !ISO_DATE.safeParse(d).success)) return;
   const p = period(q.from, q.to);
   if (p.from > p.to) {
     ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
