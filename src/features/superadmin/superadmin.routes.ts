@@ -13,10 +13,9 @@ import { addDays } from '../analytics/analytics.rules';
 import { AUDIT_SORT_FIELDS, bindingChecks, listAuditLogs, providerConfiguration } from './superadmin.service';
 
 const q = (name: string, description: string) => ({ param: { name, in: 'query' as const }, description });
+const INSTANT = z.union([z.iso.date(), z.iso.datetime()]);
 const instant = (name: 'from' | 'to', description: string) =>
-  z
-    .union([z.iso.date(), z.iso.datetime()])
-    .optional()
+  INSTANT.optional()
     .openapi({ ...q(name, description), type: 'string' });
 
 const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'createdAt,desc' })
@@ -29,7 +28,9 @@ const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'create
     to: instant('to', 'Up to this instant (or the end of this day, UTC), included'),
   })
   .superRefine((v, ctx) => {
-    if (v.from && v.to && !Number.isNaN(Date.parse(v.from)) && !Number.isNaN(Date.parse(v.to)) && normalise(v.from, 'from') > normalise(v.to, 'to')) {
+    // Only bounds that passed their own format (Date.parse would accept '-1' as a year).
+    const valid = (x: string | undefined): x is string => x !== undefined && INSTANT.safeParse(x).success;
+    if (valid(v.from) && valid(v.to) && normalise(v.from, 'from') > normalise(v.to, 'to')) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
     }
   });
