@@ -183,7 +183,8 @@ describe('OpenAPI fuzzing', () => {
     }
     expect(requests).toBeGreaterThan(ops.length);
     expect(failures, failures.join('\n')).toEqual([]);
-  });
+    // The budget bounds the run (at least 150 ms per operation); the timeout only guards a hang.
+  }, 2 * Math.max(TOTAL_MS, 60_000));
 
   it('a stranger never reads or changes what belongs to someone else through an {id} route', async () => {
     // The owner's rows addressed with the stranger's token: never a success that exposes them.
