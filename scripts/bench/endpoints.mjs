@@ -48,6 +48,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/health',
+    overTarget: 'A readiness probe: D1 through the binding, KV and R2 checked concurrently, each under its own time limit, and the answer built from the three outcomes.',
     primitives: ['d1_read', 'kv_get', 'r2_head'],
     request: () => ({ method: 'GET', path: '/v1/api/health' }),
   },
@@ -69,6 +70,7 @@ export const ENDPOINTS = [
   // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
   {
     name: 'POST /v1/api/auth/login',
+    overTarget: "Besides PBKDF2 and the two signatures: the two rate limiters, and a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
     roundTrips: 2,
     note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
     primitives: ['d1_read', 'pbkdf2', 'jwt_sign', 'jwt_sign', 'd1_batch'],
@@ -191,6 +193,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/notifications',
+    overTarget: "Page and count of the caller's notifications, like the page primitive: near the target, within it in other runs of the same code.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/notifications', headers: bearer(pickOf(ctx.userTokens, i).token) }),

@@ -236,8 +236,8 @@ async function main() {
       // Latency (one connection, closed loop) in the first round only: it is not a CPU figure.
       const lat = round === 1 ? await load.run({ type: 'latency', kind: t.kind, name: t.name, origin: t.origin, seconds: SETTINGS.latencySeconds, ...(pool ? { maxRequests: latencyBudget } : {}) }) : null;
       for (const x of [baseline, run, lat]) if (x?.error) throw new Error(`${t.name}: ${x.error}`);
-      bareRuns.push(baseline);
-      r.runs.push({ ...run, baselineRps: baseline.rps, ratio: run.rps / baseline.rps });
+      bareRuns.push({ ...baseline, round });
+      r.runs.push({ ...run, round, baselineRps: baseline.rps, ratio: run.rps / baseline.rps });
       if (lat) r.latency.push(lat);
       log(`round ${round} ${t.name.padEnd(48)} ${run.rps.toFixed(0).padStart(6)} req/s (bare ${baseline.rps.toFixed(0)}), ${run.cpuMsPerRequest?.toFixed(3)} ms CPU/req${lat ? `, p50 ${lat.p50?.toFixed(2)} ms` : ''}, statuses ${JSON.stringify(run.statusCounts)}`);
       if (pool) await load.run({ type: 'context', ctx });
@@ -275,11 +275,33 @@ async function main() {
     const s = summary(results.get(name));
     primitiveCost[name] = { ...s, marginal: s.cpu !== null && bare.cpu !== null ? Math.max(0, s.cpu - bare.cpu) : null };
   }
+  // The ratio is taken per round (the endpoint against the primitives measured in that same
+  // round), then its median and range over the rounds: drift between rounds cancels out.
+  const cpuIn = (name, round) => results.get(name)?.runs.find((x) => x.round === round)?.cpuMsPerRequest ?? null;
+  const bareIn = (round) => median(bareRuns.filter((b) => b.round === round).map((b) => b.cpuMsPerRequest));
+  const budgetIn = (e, round) => {
+    const bareCpu = bareIn(round);
+    const costs = e.primitives.map((p) => cpuIn(p, round));
+    if (bareCpu === null || costs.some((c) => c === null)) return null;
+    return bareCpu + costs.reduce((sum, c) => sum + Math.max(0, c - bareCpu), 0);
+  };
   const endpointRows = endpoints.map((e) => {
     const s = summary(results.get(e.name));
     const marginals = e.primitives.map((p) => primitiveCost[p]?.marginal);
     const budget = marginals.some((x) => x === null || x === undefined) || bare.cpu === null ? null : bare.cpu + marginals.reduce((a, b) => a + b, 0);
-    return { e, s, budget, cpuRatio: budget && s.cpu !== null ? s.cpu / budget : null, skipped: skipped.has(e.name) };
+    const perRound = results
+      .get(e.name)
+      .runs.map((run) => ({ cpu: run.cpuMsPerRequest, budget: budgetIn(e, run.round) }))
+      .filter((x) => x.cpu !== null && x.budget)
+      .map((x) => x.cpu / x.budget);
+    return {
+      e,
+      s,
+      budget,
+      cpuRatio: perRound.length ? median(perRound) : budget && s.cpu !== null ? s.cpu / budget : null,
+      ratioRange: perRound.length > 1 ? [Math.min(...perRound), Math.max(...perRound)] : null,
+      skipped: skipped.has(e.name),
+    };
   });
 
   const report = renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, results, endpointRows, pending, skipped });
@@ -325,13 +347,13 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
   lines.push('');
   lines.push('## Endpoints');
   lines.push('');
-  lines.push(`CPU budget = bare route + the marginal cost of each primitive the endpoint needs; target: CPU/request at most ${TARGET_RATIO}x the budget.`);
+  lines.push(`CPU budget = bare route + the marginal cost of each primitive the endpoint needs; target: CPU/request at most ${TARGET_RATIO}x the budget. The CPU and budget columns are medians over the rounds; "CPU / budget" is the median of the per-round ratios (each round's endpoint against that round's primitives), with their range.`);
   lines.push('');
   lines.push('D1 round trips: per successful request of the latency run, from the `x-d1-round-trips` header the app sets outside production (min-max), against the endpoint\'s target.');
   lines.push('');
   lines.push('| endpoint | primitives | req/s | ratio to bare | p50 ms | p99 ms | CPU ms/req | budget ms | CPU / budget | D1 round trips | expected statuses |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const { e, s, budget, cpuRatio, skipped: wasSkipped } of endpointRows) {
+  for (const { e, s, budget, cpuRatio, ratioRange, skipped: wasSkipped } of endpointRows) {
     if (wasSkipped) {
       lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | not run (time budget) | | | | | | | | |`);
       continue;
@@ -343,7 +365,7 @@ function renderReport({ m, size, dataset, bare, primitiveNames, primitiveCost, e
     const okNote = s.okShare !== null && s.okShare < 0.95 ? ` **only ${(s.okShare * 100).toFixed(0)}% expected** (${statuses})` : ` ${statuses}`;
     const trips = s.roundTrips ? (s.roundTrips.min === s.roundTrips.max ? `${s.roundTrips.max}` : `${s.roundTrips.min}-${s.roundTrips.max}`) : 'n/a';
     const tripsVerdict = e.roundTrips === undefined || !s.roundTrips ? '' : s.roundTrips.max <= e.roundTrips ? ` (target ${e.roundTrips}: holds)` : ` (target ${e.roundTrips}: **over**)`;
-    lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${verdict}`} | ${trips}${tripsVerdict} |${okNote} |`);
+    lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${ratioRange ? ` (${f(ratioRange[0])}-${f(ratioRange[1])})` : ''}${verdict}`} | ${trips}${tripsVerdict} |${okNote} |`);
   }
   lines.push('');
   if (pending.length) {

@@ -1,6 +1,7 @@
 // In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
-import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { compiledQuery, perShape } from '../../db/compiled-query';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
 import { notFound } from '../../errors';
@@ -18,12 +19,23 @@ export const toNotification = (row: NotificationRow) => ({
   createdAt: row.createdAt,
 });
 
+type PageKeys = 'userId' | 'limit' | 'offset';
+
+/** The page and count of a user's notifications, compiled once for all and once for unread only. */
+const notificationPage = perShape((unreadOnly: boolean) => {
+  const where = (p: Record<PageKeys, Placeholder>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
+  return {
+    rows: compiledQuery((db, p: Record<PageKeys, Placeholder>) =>
+      db.select().from(notifications).where(where(p)).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(p.limit).offset(p.offset),
+    ),
+    total: compiledQuery((db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p))),
+  };
+});
+
 export async function listNotifications(db: Db, auth: AuthUser, p: { page: number; size: number; unreadOnly?: boolean }) {
-  const where = and(eq(notifications.userId, auth.id), p.unreadOnly ? isNull(notifications.readAt) : undefined);
-  const [rows, [{ n }]] = await db.batch([
-    db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(p.size).offset(offsetOf(p)),
-    db.select({ n: count() }).from(notifications).where(where),
-  ]);
+  const page = notificationPage(p.unreadOnly ? 'unread' : 'all', Boolean(p.unreadOnly));
+  const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
+  const [rows, [{ n }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
   return toPage(rows.map(toNotification), n, p);
 }
 
