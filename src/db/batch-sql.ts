@@ -18,7 +18,7 @@ export function guardedInsert<T extends SQLiteTable>(
   db: Db,
   table: T,
   values: RowValues<T>,
-  source: SQLiteTable,
+  source: SQLiteTable | undefined,
   condition: SQL | undefined,
 ) {
   const fields: Record<string, SQL> = {};
@@ -29,7 +29,8 @@ export function guardedInsert<T extends SQLiteTable>(
     else fields[key] = sql`${sql.param(value, column)}`;
   }
   // The dynamic field map defeats drizzle's static key check; the runtime check still applies.
-  const select = db.select(fields).from(source).where(condition).limit(1);
+  // Without a source table the condition stands alone (EXISTS ... over whatever it checks).
+  const select = db.select(fields).from(source ?? sql`(SELECT 1)`).where(condition).limit(1);
   return db.insert(table).select(select as never);
 }
 

@@ -8,7 +8,6 @@ import {
   agencies,
   announcements,
   categories,
-  notifications,
   reservationItems,
   reservations,
   users,
@@ -24,7 +23,7 @@ import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { offsetOf } from '../../lib/pagination';
 import { assertReservationAccess } from './reservation-access';
 import { idempotencyConflict } from '../../middleware/idempotency';
-import type { NewNotification } from '../notifications/notify';
+import { guardedNotificationInsert, type NewNotification } from '../notifications/notify';
 import {
   CARRIER_ANSWER_WINDOW_MS,
   newRecipientToken,
@@ -403,9 +402,8 @@ const bookingWrites = {
       .where(and(eq(announcements.id, p.tripId), exists(db.select({ one: sql`1` }).from(reservations).where(eq(reservations.reservationNumber, p.reservationNumber))))),
   ),
   notification: compiledQuery((db, p: Record<BookingKey, Placeholder>) =>
-    guardedInsert(
+    guardedNotificationInsert(
       db,
-      notifications,
       {
         userId: p.carrierId,
         type: 'RESERVATION_CREATED',
@@ -414,8 +412,8 @@ const bookingWrites = {
         data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
         createdAt: p.now,
       },
-      reservations,
       eq(reservations.reservationNumber, p.reservationNumber),
+      reservations,
     ),
   ),
   trip: compiledQuery((db, p: Record<BookingKey, Placeholder>) => db.select().from(announcements).where(eq(announcements.id, p.tripId))),
@@ -465,20 +463,6 @@ function normaliseRecipient(r: RecipientInfo): RecipientInfo {
   };
 }
 
-/**
- * A notification INSERT that happens only if `guard` (a condition on reservations) holds when
- * the batch reaches it, so a refused booking or a lost transition race leaves no notification.
- */
-function guardedNotification(db: Db, guard: SQL | undefined, now: Date, n: NewNotification, data?: SQL) {
-  return guardedInsert(
-    db,
-    notifications,
-    { userId: n.userId, type: n.type, title: n.title, message: n.message, data: data ?? n.data ?? null, createdAt: now.toISOString() },
-    reservations,
-    guard,
-  );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Transitions
 
@@ -518,7 +502,7 @@ export async function runTransitions(db: Db, plans: TransitionPlan[]): Promise<(
           .where(and(eq(announcements.id, r.announcementId), guard)),
       );
     }
-    for (const n of plan.notifications) statements.push(guardedNotification(db, stillAsPlanned, now, n));
+    for (const n of plan.notifications) statements.push(guardedNotificationInsert(db, { ...n, createdAt: now.toISOString() }, stillAsPlanned, reservations));
     transitionIndex.push(statements.length);
     statements.push(transitionStatement(db, r.id, plan.action, plan.set ?? {}, r.status));
   }

@@ -1,21 +1,24 @@
 // Applies a state-machine transition to a stored reservation as one conditional UPDATE, so two
 // concurrent transitions of one reservation never both succeed.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type Placeholder } from 'drizzle-orm';
+import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
 import { notFound } from '../../errors';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 
-type ReservationSet = Partial<Omit<typeof reservations.$inferInsert, 'id' | 'status'>>;
+/** Columns set with the status: values, or SQL (a compiled query's placeholder, for instance). */
+type ReservationSet = Omit<SQLiteUpdateSetSource<typeof reservations>, 'id' | 'status'>;
 
 /**
- * The UPDATE ... WHERE id = ? AND status IN (allowed) statement, for use alone or in a batch.
+ * The UPDATE ... WHERE id = ? AND status IN (allowed) statement, for use alone or in a batch
+ * (or compiled: give `id` and an `updatedAt` as placeholders).
  * `expectedStatus` narrows the guard to the one status the caller decided on (a refund computed
  * for PAID must not apply to a reservation a concurrent accept has just CONFIRMED).
  */
 export function transitionStatement(
   db: Db,
-  id: number,
+  id: number | Placeholder,
   action: ReservationAction,
   set: ReservationSet = {},
   expectedStatus?: ReservationStatus,
@@ -24,7 +27,7 @@ export function transitionStatement(
   const allowed = (from as readonly ReservationStatus[]).filter((s) => expectedStatus === undefined || s === expectedStatus);
   return db
     .update(reservations)
-    .set({ ...set, status: to, updatedAt: new Date().toISOString() })
+    .set({ updatedAt: new Date().toISOString(), ...set, status: to })
     .where(and(eq(reservations.id, id), inArray(reservations.status, allowed)))
     .returning();
 }

@@ -1,13 +1,12 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
-import { and, eq, inArray, sql, type Placeholder } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import { publicName } from '../users/public-name';
 import { captureLoaded, releaseOnDelivery } from '../payments/escrow.service';
 import { renderSVG } from 'uqr';
 import { getDb, type Db } from '../../db/client';
-import { announcements, notifications, reservations, users, type ReservationRow } from '../../db/schema';
-import { guardedInsert } from '../../db/batch-sql';
+import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
 import { compiledQuery } from '../../db/compiled-query';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser } from '../../env';
@@ -15,9 +14,9 @@ import { AppError, accessDenied, invalidState, notFound } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
-import { transitionReservation } from '../bookings/reservation-transition';
+import { transitionReservation, transitionStatement } from '../bookings/reservation-transition';
 import { getReservationView, reservationViewOf, reservationViewStatements, type ReservationView } from '../bookings/bookings.service';
-import { notificationInsert } from '../notifications/notify';
+import { guardedNotificationInsert, notificationInsert } from '../notifications/notify';
 import { lastPosition, type Position } from '../tracking/tracking.service';
 
 export const qrObject = (env: Env, reservationId: number) =>
@@ -117,19 +116,13 @@ function messageSql(message: (n: string) => string) {
 
 // The deposit's writes, compiled once (see db/compiled-query.ts): the conditional status change,
 // and the sender's notification only if that change is the one this request made.
-const DEPOSIT = TRANSITIONS.DEPOSIT;
 const depositWrites = {
   transition: compiledQuery((db, p: Record<'id' | 'now', Placeholder>) =>
-    db
-      .update(reservations)
-      .set({ status: DEPOSIT.to, depositedAt: sql`${p.now}`, updatedAt: sql`${p.now}` })
-      .where(and(eq(reservations.id, p.id), inArray(reservations.status, [...DEPOSIT.from])))
-      .returning(),
+    transitionStatement(db, p.id, 'DEPOSIT', { depositedAt: sql`${p.now}`, updatedAt: sql`${p.now}` }),
   ),
   notice: compiledQuery((db, p: Record<'id' | 'now', Placeholder>) =>
-    guardedInsert(
+    guardedNotificationInsert(
       db,
-      notifications,
       {
         userId: reservations.senderId,
         type: NOTICES.DEPOSIT.type,
@@ -138,8 +131,8 @@ const depositWrites = {
         data: sql`json_object('reservationId', ${reservations.id})`,
         createdAt: p.now,
       },
+      and(eq(reservations.id, p.id), eq(reservations.status, TRANSITIONS.DEPOSIT.to), eq(reservations.depositedAt, p.now)),
       reservations,
-      and(eq(reservations.id, p.id), eq(reservations.status, DEPOSIT.to), eq(reservations.depositedAt, p.now)),
     ),
   ),
 };

@@ -4,7 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts } from '../../db/schema';
-import type { NewNotification } from '../notifications/notify';
+import { guardedNotificationInsert, type NewNotification } from '../notifications/notify';
 import type { AccountRef, Posting } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();
@@ -77,10 +77,7 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
 
 /** Notifications written only if the posting of this batch attempt happened. */
 export function notificationsIfPosted(db: Db, token: string, items: NewNotification[]) {
-  return items.map((n) =>
-    rawStatement(db, sql`INSERT INTO notifications (user_id, type, title, message, data)
-      SELECT ${n.userId}, ${n.type}, ${n.title}, ${n.message}, ${JSON.stringify(n.data ?? {})} WHERE ${postedSql(token)}`),
-  );
+  return items.map((n) => guardedNotificationInsert(db, { ...n, data: n.data ?? {} }, postedSql(token)));
 }
 
 /** Did this attempt's entry get written? (one read after the batch) */
