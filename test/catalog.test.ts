@@ -210,7 +210,12 @@ describe('search alerts', () => {
     // Without the header two identical requests make two alerts.
     await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     await post(`${API}/search-alerts`, alertBody(), { token: user.token });
-    expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(3);
+    const newest = await get(`${API}/search-alerts`, { token: user.token });
+    expect(newest.body.page.totalElements).toBe(3);
+    // The sort parameter is honoured: oldest first reverses the default order.
+    const oldest = await get(`${API}/search-alerts?sort=createdAt,asc`, { token: user.token });
+    expect(oldest.body.content.map((a: { id: number }) => a.id)).toEqual(newest.body.content.map((a: { id: number }) => a.id).reverse());
+    expect(oldest.body.content[0].id).toBe(first.body.id);
   });
 
   it("is owner-only: others get 403 on every {id} route, even admins", async () => {
@@ -311,6 +316,8 @@ describe('notifications', () => {
     expect((await get(`${API}/notifications/unread-count`, { token: user.token })).body).toEqual({ count: 2 });
     const unread = await get(`${API}/notifications?unreadOnly=true`, { token: user.token });
     expect(unread.body.content.map((x: { id: number }) => x.id)).toEqual([rows[2].id, rows[1].id]);
+    const oldestFirst = await get(`${API}/notifications?unreadOnly=true&sort=createdAt,asc`, { token: user.token });
+    expect(oldestFirst.body.content.map((x: { id: number }) => x.id)).toEqual([rows[1].id, rows[2].id]);
 
     const all = await put(`${API}/notifications/read-all`, undefined, { token: user.token });
     expect(all.status).toBe(200);

@@ -7,7 +7,7 @@ import { getDb } from '../src/db/client';
 import { announcements, files, reservations } from '../src/db/schema';
 import { detectContentType } from '../src/features/files/files.rules';
 import { BASE, call, errorBody, get } from './helpers/http';
-import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
 
 const db = getDb(env);
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52];
@@ -218,12 +218,19 @@ describe('GET /files/{id}', () => {
     expect((await get(path, { token: stranger.token })).status).toBe(403);
   });
 
-  it("the carrying agency's staff read its reservations' parcel images", async () => {
+  it("the carrying agency's staff read its reservations' parcel images and payment status", async () => {
     const [sender, carrier, agencyOwner] = await Promise.all([createUser(), createCarrier(), createUser()]);
     const agency = await call('POST', '/v1/api/agencies', { body: { name: 'Files Agency' }, token: agencyOwner.token });
     const r = await reservationBetween(sender, carrier, agency.body.id);
     const up = await upload(sender, { data: bytes(JPEG), name: 'p.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
-    expect((await download(`/v1/api/files/${up.body.id}`, agencyOwner)).status).toBe(200);
+    // The owner's next token carries the role granted with the agency (as after a refresh).
+    const owner = { ...agencyOwner, token: await tokenFor(agencyOwner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']) };
+    expect((await download(`/v1/api/files/${up.body.id}`, owner)).status).toBe(200);
+    // The same rule for the reservation's payment status (it used to admit only sender and carrier).
+    const status = await get(`/v1/api/payments/${r.id}/status`, { token: owner.token });
+    expect(status.status).toBe(200);
+    expect(status.body).toEqual({ reservationId: r.id, paymentId: null, paymentStatus: null, reservationStatus: 'PENDING_PAYMENT' });
+    expect((await get(`/v1/api/payments/${r.id}/status`, { token: (await createUser()).token })).status).toBe(403);
   });
 
   it('avatars are readable by any signed-in user; unknown ids are 404, bad ids 400', async () => {

@@ -1128,6 +1128,9 @@ describe('Idempotency-Key in the OpenAPI document', () => {
       '/v1/api/agencies/{id}/branches',
       '/v1/api/agencies/{id}/employees',
       '/v1/api/kyc/sessions',
+      '/v1/api/disputes',
+      '/v1/api/disputes/{id}/messages',
+      '/v1/api/admin/disputes/{id}/resolve',
     ];
     for (const path of posts) {
       const params = (doc.paths[path]?.post?.parameters ?? []) as { name: string; in: string; required?: boolean }[];

@@ -1,11 +1,11 @@
 // Search alerts: saved searches, owner-only. Matching against new trips lives with announcements
 // (matchingAlertsQuery) because it runs when a trip is published.
-import { count, desc, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { searchAlerts, type SearchAlertRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
-import { offsetOf, toPage } from '../../lib/pagination';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
 import { notFound } from '../../errors';
 import { cityKey } from '../announcements/announcement-rules';
@@ -75,10 +75,10 @@ export async function createAlert(db: Db, auth: AuthUser, input: AlertInput) {
   return toAlert(row);
 }
 
-export async function listAlerts(db: Db, auth: AuthUser, p: { page: number; size: number }) {
+export async function listAlerts(db: Db, auth: AuthUser, p: PageParams<'createdAt'>) {
   const where = eq(searchAlerts.userId, auth.id);
   const [rows, [{ n }]] = await db.batch([
-    db.select().from(searchAlerts).where(where).orderBy(desc(searchAlerts.createdAt), desc(searchAlerts.id)).limit(p.size).offset(offsetOf(p)),
+    db.select().from(searchAlerts).where(where).orderBy(...orderBy(p.sort, { createdAt: searchAlerts.createdAt }, searchAlerts.id)).limit(p.size).offset(offsetOf(p)),
     db.select({ n: count() }).from(searchAlerts).where(where),
   ]);
   return toPage(rows.map(toAlert), n, p);

@@ -7,6 +7,7 @@ import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../..
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { IdParams } from '../../validation';
+import { idempotent } from '../../middleware/idempotency';
 import { clientIp } from '../audit/audit';
 import { addMessage, disputeDetail, listDisputes, MAX_EVIDENCE_FILES, openDispute, resolveDispute } from './disputes.service';
 
@@ -64,7 +65,7 @@ const DisputePageSchema = PageSchema(DisputeSchema, 'DisputePage');
 
 export const disputesRouter = createRouter()
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/disputes',
       tags: ['Disputes'],
@@ -73,7 +74,7 @@ export const disputesRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { body: jsonBody(NewDisputeSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(400, 404, 409) },
-    }),
+    })),
     async (c) => c.json(await openDispute(c.env, c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
@@ -103,7 +104,7 @@ export const disputesRouter = createRouter()
     async (c) => c.json(await disputeDetail(getDb(c.env), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/disputes/{id}/messages',
       tags: ['Disputes'],
@@ -112,7 +113,7 @@ export const disputesRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { params: IdParams, body: jsonBody(MessageSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute with its messages'), ...authErrorResponses(404, 409) },
-    }),
+    })),
     async (c) => c.json(await addMessage(c.env, c.get('auth'), c.req.valid('param').id, c.req.valid('json').body), 201),
   )
   .openapi(
@@ -132,7 +133,7 @@ export const disputesRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({
+    createRoute(idempotent({
       method: 'post',
       path: '/admin/disputes/{id}/resolve',
       tags: ['Disputes', 'Administration'],
@@ -141,7 +142,7 @@ export const disputesRouter = createRouter()
       middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
       request: { params: IdParams, body: jsonBody(ResolveSchema) },
       responses: { 200: jsonContent(DisputeDetailSchema, 'The resolved dispute'), ...authErrorResponses(400, 404, 409) },
-    }),
+    })),
     async (c) =>
       c.json(await resolveDispute(c.env, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
   );

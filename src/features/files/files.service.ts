@@ -8,7 +8,7 @@ import type { AppEnv, AuthUser } from '../../env';
 import { AppError, accessDenied, notFound } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { toValidationError } from '../../validation';
-import { staffScope } from '../agencies/agencies.scope';
+import { isCarrierSide } from '../bookings/reservation-access';
 import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 const ADMINS: Role[] = ['ROLE_ADMIN'];
@@ -134,8 +134,7 @@ async function isReservationParty(db: Db, auth: AuthUser, reservationId: number)
     .from(reservations)
     .where(eq(reservations.id, reservationId));
   if (!r) return null;
-  if (r.senderId === auth.id || r.carrierId === auth.id) return true;
-  return r.agencyId !== null && (await staffScope(db, auth.id))?.agencyId === r.agencyId;
+  return r.senderId === auth.id || isCarrierSide(db, auth, r);
 }
 
 export async function getFileRow(db: Db, id: number) {

@@ -14,7 +14,7 @@ import { AppError, accessDenied, invalidState, notFound } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
-import { transitionReservation, transitionStatement } from '../bookings/reservation-transition';
+import { transitionStatement } from '../bookings/reservation-transition';
 import { getReservationView, reservationViewOf, reservationViewStatements, type ReservationView } from '../bookings/bookings.service';
 import { guardedNotificationInsert, notificationInsert } from '../notifications/notify';
 import { lastPosition, type Position } from '../tracking/tracking.service';
@@ -160,10 +160,13 @@ async function deposit(env: Env, id: number): Promise<ReservationView> {
   return captured === updated[0] ? view : { ...view, r: captured };
 }
 
-/** To DELIVERED: the escrow goes to the carrier's (or agency's) wallet, the commission to revenue. */
+/**
+ * To DELIVERED: the status change and the escrow's release to the carrier's (or agency's) wallet
+ * and the commission to revenue are one batch, so a delivered parcel is never left unpaid.
+ */
 async function deliver(env: Env, id: number): Promise<ReservationView> {
   const db = getDb(env);
-  const row = await transitionReservation(db, id, 'DELIVER', { deliveredAt: new Date().toISOString() });
+  const row = await releaseOnDelivery(env, id, { action: 'DELIVER', set: { deliveredAt: new Date().toISOString() } });
   // After the conditional update won: a notification never reports a change that did not happen.
   const notice = NOTICES.DELIVERY;
   await notificationInsert(db, [
@@ -176,7 +179,6 @@ async function deliver(env: Env, id: number): Promise<ReservationView> {
       data: { reservationId: id },
     },
   ]);
-  await releaseOnDelivery(env, id, null);
   return getReservationView(db, id);
 }
 

@@ -5,7 +5,7 @@ import { compiledQuery, perShape } from '../../db/compiled-query';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
 import { notFound } from '../../errors';
-import { offsetOf, toPage } from '../../lib/pagination';
+import { offsetOf, orderBy, toPage, type PageParams, type SortSpec } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
 
 export const toNotification = (row: NotificationRow) => ({
@@ -21,19 +21,19 @@ export const toNotification = (row: NotificationRow) => ({
 
 type PageKeys = 'userId' | 'limit' | 'offset';
 
-/** The page and count of a user's notifications, compiled once for all and once for unread only. */
-const notificationPage = perShape((unreadOnly: boolean) => {
+/** The page and count of a user's notifications, compiled once per filter (all, unread) and sort. */
+const notificationPage = perShape((unreadOnly: boolean, sort: SortSpec<'createdAt'>) => {
   const where = (p: Record<PageKeys, Placeholder>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
   return {
     rows: compiledQuery((db, p: Record<PageKeys, Placeholder>) =>
-      db.select().from(notifications).where(where(p)).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(p.limit).offset(p.offset),
+      db.select().from(notifications).where(where(p)).orderBy(...orderBy(sort, { createdAt: notifications.createdAt }, notifications.id)).limit(p.limit).offset(p.offset),
     ),
     total: compiledQuery((db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p))),
   };
 });
 
-export async function listNotifications(db: Db, auth: AuthUser, p: { page: number; size: number; unreadOnly?: boolean }) {
-  const page = notificationPage(p.unreadOnly ? 'unread' : 'all', Boolean(p.unreadOnly));
+export async function listNotifications(db: Db, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }) {
+  const page = notificationPage(`${p.unreadOnly ? 'unread' : 'all'}|${p.sort.direction}`, Boolean(p.unreadOnly), p.sort);
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ n }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
   return toPage(rows.map(toNotification), n, p);

@@ -7,6 +7,7 @@ import type { AuthUser } from '../../env';
 import { AppError, invalidState } from '../../errors';
 import { fromGrams } from '../../lib/money';
 import { assertCanAccess } from '../../middleware/auth';
+import { assertReservationAccess } from '../bookings/reservation-access';
 import { getPaymentProvider, ProviderRejectedError, type CheckoutSession } from '../../providers/payment';
 import { authorizePayment, baseUrl, loadReservation, PAYMENT_STATUS } from './escrow.service';
 
@@ -89,8 +90,10 @@ export async function createCheckout(env: Env, auth: AuthUser, reservationId: nu
 }
 
 export async function paymentStatus(env: Env, auth: AuthUser, reservationId: number) {
-  const r = await loadReservation(getDb(env), reservationId);
-  assertCanAccess(auth, [r.senderId, r.carrierId]);
+  const db = getDb(env);
+  const r = await loadReservation(db, reservationId);
+  // Like the reservation itself: its parties, the owning agency's staff, admins.
+  await assertReservationAccess(db, auth, r, { sender: true, carrier: true, admins: true });
   return { reservationId: r.id, paymentId: r.paymentId, paymentStatus: r.paymentStatus, reservationStatus: r.status };
 }
 
