@@ -3,6 +3,7 @@
 // granted a moment ago (registration) works before the next token refresh.
 import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import {
   agencies,
   agencyBranches,
@@ -123,7 +124,7 @@ export async function registerAgency(db: Db, userId: number, input: AgencyInput 
     await audit(db, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
     return agency;
   } catch (err) {
-    if (/UNIQUE constraint failed/i.test(String(err instanceof Error && err.cause instanceof Error ? err.cause.message : err))) {
+    if (isUniqueViolation(err)) {
       throw alreadyInAgency('You');
     }
     throw err;
@@ -258,7 +259,7 @@ export async function addEmployee(db: Db, auth: AuthUser, agencyId: number, inpu
       }),
     ]);
   } catch (err) {
-    if (/UNIQUE constraint failed|PRIMARY KEY/i.test(String(err instanceof Error && err.cause instanceof Error ? err.cause.message : err))) {
+    if (isUniqueViolation(err)) {
       throw alreadyInAgency('This user');
     }
     throw err;

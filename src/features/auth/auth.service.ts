@@ -2,6 +2,7 @@
 // password forgot/reset/change. Every path that issues tokens goes through sessions.ts.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { users, type UserRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
 import { AppError } from '../../errors';
@@ -54,14 +55,16 @@ export async function loadUser(db: Db, id: number) {
   return row;
 }
 
-/** 409 ALREADY_EXISTS naming the taken field, for a failed insert or update on users. */
-export function uniqueConflict(err: unknown): AppError | null {
-  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : err);
-  if (!text.includes('UNIQUE constraint failed')) return null;
-  const field = text.includes('users.username') ? 'username' : 'email';
-  return new AppError('ALREADY_EXISTS', `An account with this ${field} already exists`, {
+/** 409 ALREADY_EXISTS naming the taken field. */
+const accountExists = (field: 'email' | 'username') =>
+  new AppError('ALREADY_EXISTS', `An account with this ${field} already exists`, {
     suggestions: field === 'email' ? ['Log in, or reset the password if it is forgotten'] : ['Choose another username'],
   });
+
+/** The 409 for a failed insert or update on users, or null when the failure is something else. */
+export function uniqueConflict(err: unknown): AppError | null {
+  if (!isUniqueViolation(err)) return null;
+  return accountExists(String(err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : err).includes('users.username') ? 'username' : 'email');
 }
 
 async function sendVerificationEmail(env: Env, db: Db, user: { id: number; email: string }) {
@@ -76,7 +79,7 @@ async function sendVerificationEmail(env: Env, db: Db, user: { id: number; email
 
 export async function register(env: Env, db: Db, input: RegisterInput, ip: string | null): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
-  if (await findActiveByEmail(db, email)) throw uniqueConflict('UNIQUE constraint failed: users.email')!;
+  if (await findActiveByEmail(db, email)) throw accountExists('email');
   const passwordHash = await hashPassword(input.password);
   let user: UserRow;
   try {

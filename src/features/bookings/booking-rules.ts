@@ -1,6 +1,7 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
 import { AppError } from '../../errors';
+import { cancellationRefundCents } from '../ledger/posting-rules';
 import type { ReservationStatus } from './reservation-state';
 
 export type CancellationActor = 'SENDER' | 'CARRIER' | 'SYSTEM';
@@ -34,16 +35,11 @@ export function refundForCancellation(
     case 'PENDING_PAYMENT':
       return { paid: false, refundCents: 0, retainedCents: 0 };
     case 'PAID':
-      return { paid: true, refundCents: amounts.totalAmountCents, retainedCents: 0 };
-    case 'CONFIRMED':
-      if (actor === 'SENDER') {
-        return {
-          paid: true,
-          refundCents: amounts.totalAmountCents - amounts.platformCommissionCents,
-          retainedCents: amounts.platformCommissionCents,
-        };
-      }
-      return { paid: true, refundCents: amounts.totalAmountCents, retainedCents: 0 };
+    case 'CONFIRMED': {
+      // The amount is the ledger's rule (the cron's safety net uses the same one).
+      const refundCents = cancellationRefundCents(amounts, status, actor === 'SENDER' ? 'SENDER' : 'CARRIER');
+      return { paid: true, refundCents, retainedCents: amounts.totalAmountCents - refundCents };
+    }
     default:
       throw new AppError('INVALID_STATE', `A reservation in status ${status} can no longer be cancelled`, {
         suggestions: ['Cancellation is possible before the parcel is deposited'],

@@ -2,6 +2,7 @@
 // (provider callback or super-admin), and the super-admin queue.
 import { count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { kycProviderEvents, kycRecords, users, type KycDocumentType, type KycRecordRow, type KycStatus } from '../../db/schema';
 import { AppError, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
@@ -190,11 +191,6 @@ export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, d
   });
   return true;
 }
-
-const isUniqueViolation = (err: unknown) => {
-  const text = `${err instanceof Error ? err.message : ''} ${err instanceof Error && err.cause instanceof Error ? err.cause.message : ''}`;
-  return /UNIQUE constraint failed|SQLITE_CONSTRAINT/i.test(text);
-};
 
 export async function approveKyc(db: Db, env: Env, id: number, adminId: number) {
   const record = await getKycRecord(db, id);
