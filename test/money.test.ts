@@ -1089,19 +1089,6 @@ describe('ledger invariants under random sequences (property)', () => {
   });
 });
 
-describe('payout account ownership', () => {
-  it('payout accounts are keyed by owner type and id (users now, agencies later)', async () => {
-    const user = await createUser();
-    await linkPayoutAccount(user, 'acct_owner_user');
-    await linkPayoutAccount({ id: user.id }, 'acct_owner_agency', true, 'AGENCY');
-    const rows = await db.select().from(payoutAccounts).where(eq(payoutAccounts.ownerId, user.id));
-    expect(rows.map((r) => [r.ownerType, r.providerAccountId]).sort()).toEqual([
-      ['AGENCY', 'acct_owner_agency'],
-      ['USER', 'acct_owner_user'],
-    ]);
-  });
-});
-
 describe('Idempotency-Key in the OpenAPI document', () => {
   it('is an optional header of every creating or money-moving POST', async () => {
     const doc = (await get('/v1/api/openapi.json')).body;

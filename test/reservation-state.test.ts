@@ -85,7 +85,9 @@ describe('refundForCancellation', () => {
   it.each(['DEPOSITED', 'IN_TRANSIT', 'DELIVERED', 'DISPUTED', 'REJECTED', 'CANCELLED', 'EXPIRED', 'REFUNDED'] as const)(
     'nothing to refund from %s: 409 INVALID_STATE',
     (status) => {
-      expect(() => refundForCancellation(status, 'SENDER', amounts)).toThrow(AppError);
+      expect(() => refundForCancellation(status, 'SENDER', amounts)).toThrow(
+        expect.objectContaining({ errorCode: 'INVALID_STATE', status: 409, message: `A reservation in status ${status} can no longer be cancelled` }),
+      );
     },
   );
 

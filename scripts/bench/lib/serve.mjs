@@ -182,22 +182,6 @@ function childPids(parent) {
   return pids;
 }
 
-/** utime + stime of a process, in milliseconds. */
-export function processCpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
-}
-let ticks;
-function clockTicks() {
-  if (!ticks) {
-    const res = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
-    ticks = Number(res.stdout.trim()) || 100;
-  }
-  return ticks;
-}
-
 /**
  * Builds the API (and optionally the primitives worker), starts one workerd through Miniflare,
  * applies migrations/*.sql to its D1 and returns the loopback URLs, the workerd PID and a D1 handle.

@@ -32,7 +32,6 @@ import {
   PAYMENT_WINDOW_MS,
   refundForCancellation,
   type CancellationActor,
-  type RefundDecision,
 } from './booking-rules';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 import { aliasedColumns, guardedInsert } from '../../db/batch-sql';

@@ -38,18 +38,6 @@ export const RESERVATION_ACTIONS = Object.keys(TRANSITIONS) as ReservationAction
 /** A dispute on a DELIVERED reservation may be opened only within this window. */
 export const DISPUTE_WINDOW_AFTER_DELIVERY_MS = 72 * 60 * 60 * 1000;
 
-/** Statuses that hold announcement capacity. */
-export const CAPACITY_HOLDING_STATUSES: readonly ReservationStatus[] = [
-  'PENDING_PAYMENT',
-  'PAID',
-  'CONFIRMED',
-  'DEPOSITED',
-  'IN_TRANSIT',
-  'DELIVERED',
-  'DISPUTED',
-  'REFUNDED',
-];
-
 /** Statuses of a reservation still in progress: its trip cannot be deleted (PAID or later, not finished). */
 export const IN_PROGRESS_PAID_STATUSES: readonly ReservationStatus[] = ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED'];
 
