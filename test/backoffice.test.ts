@@ -196,8 +196,14 @@ describe('admin analytics', () => {
       expect(odd.status, path).toBe(400);
       expect(errorBody(odd).errorCode, path).toBe('VALIDATION_ERROR');
     }
-    const badInstant = await get('/v1/api/superadmin/audit-logs?from=yesterday&to=2001-01-01', { token: (await createSuperAdmin()).token });
+    const superToken = (await createSuperAdmin()).token;
+    const badInstant = await get('/v1/api/superadmin/audit-logs?from=yesterday&to=2001-01-01', { token: superToken });
     expect(badInstant.status).toBe(400);
+    // Integer filters are decimal integers, as everywhere: hex and empty values are TYPE_MISMATCH.
+    for (const actorId of ['0x10', '']) {
+      const odd = await get(`/v1/api/superadmin/audit-logs?actorId=${actorId}`, { token: superToken });
+      expect(errorBody(odd), actorId).toMatchObject({ status: 400, errorCode: 'TYPE_MISMATCH' });
+    }
   });
 
   it('defaults to the last 30 days', async () => {

@@ -88,6 +88,12 @@ describe('categories', () => {
     expect(updated.body).toMatchObject({ id: created.body.id, code: 'SPARE_PARTS', prohibited: true, description: 'Engines' });
     const clash = await put(`${API}/admin/categories/${created.body.id}`, { code: 'DOCUMENTS' }, { token: admin.token });
     expect(clash.status).toBe(409);
+    expect(errorBody(clash).errorCode).toBe('ALREADY_EXISTS');
+    expect((await put(`${API}/admin/categories/${created.body.id}`, { code: 'SPARE_PARTS' }, { token: admin.token })).status).toBe(200);
+    // Two other categories renamed to one new code at once: one wins, the other is a 409, never a 500.
+    const [a, b] = await Promise.all(['ONE_A', 'ONE_B'].map((code) => post(`${API}/admin/categories`, { code, name: code }, { token: admin.token })));
+    const renames = await Promise.all([a, b].map((c) => put(`${API}/admin/categories/${c.body.id}`, { code: 'SAME_NEW_CODE' }, { token: admin.token })));
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
 
     const superAdmin = await createSuperAdmin();
     expect((await del(`${API}/admin/categories/${created.body.id}`, { token: superAdmin.token })).status).toBe(204);

@@ -2,6 +2,7 @@
 // refuses while a reservation item or an announcement's acceptedCategoryIds refers to the row.
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
 import { AppError, invalidState, notFound } from '../../errors';
 
@@ -41,15 +42,16 @@ export async function createCategory(db: Db, input: CategoryInput) {
 }
 
 export async function updateCategory(db: Db, id: number, input: Partial<CategoryInput>) {
-  if (input.code) {
-    const [other] = await db.select({ id: categories.id }).from(categories).where(eq(categories.code, input.code));
-    if (other && other.id !== id) throw codeTaken(input.code);
-  }
+  // The unique index decides a taken code: no read first, and no race between two renames.
   const [row] = await db
     .update(categories)
     .set({ ...input, updatedAt: new Date().toISOString() })
     .where(eq(categories.id, id))
-    .returning();
+    .returning()
+    .catch((err: unknown) => {
+      if (input.code && isUniqueViolation(err)) throw codeTaken(input.code);
+      throw err;
+    });
   if (!row) throw notFound('Category', id);
   return toCategory(row);
 }

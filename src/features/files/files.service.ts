@@ -7,7 +7,7 @@ import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type Fi
 import type { AppEnv, AuthUser } from '../../env';
 import { AppError, accessDenied, notFound } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
-import { toValidationError } from '../../validation';
+import { decimalInt, toValidationError } from '../../validation';
 import { isCarrierSide } from '../bookings/reservation-access';
 import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
@@ -53,7 +53,7 @@ export async function readUploadForm(c: Context<AppEnv>): Promise<{ file: File; 
 
 export const UploadFieldsSchema = z.object({
   purpose: z.enum(FILE_PURPOSES),
-  reservationId: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  reservationId: decimalInt(z.number().int().min(1).max(2_147_483_647)).optional(),
 });
 
 export function parseFields<T extends z.ZodType>(schema: T, fields: Record<string, string>): z.infer<T> {

@@ -63,7 +63,7 @@ export const kycRouter = createRouter()
       tags: ['KYC'],
       summary: 'Start (or resume) an identity verification session',
       middleware: [requireAuth] as const,
-      responses: { 201: jsonContent(KycSessionSchema, 'Session to complete at kycSessionUrl'), ...authErrorResponses(409, 502) },
+      responses: { 201: jsonContent(KycSessionSchema, 'Session to complete at kycSessionUrl'), ...authErrorResponses(409) },
     })),
     async (c) => {
       const r = await startKycSession(getDb(c.env), c.env, c.get('auth').id);

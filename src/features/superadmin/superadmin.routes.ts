@@ -10,6 +10,7 @@ import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { audit, clientIp } from '../audit/audit';
 import { addDays } from '../analytics/analytics.rules';
+import { decimalInt } from '../../validation';
 import { AUDIT_SORT_FIELDS, bindingChecks, listAuditLogs, providerConfiguration } from './superadmin.service';
 
 const q = (name: string, description: string) => ({ param: { name, in: 'query' as const }, description });
@@ -20,7 +21,7 @@ const instant = (name: 'from' | 'to', description: string) =>
 
 const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'createdAt,desc' })
   .extend({
-    actorId: z.coerce.number().int().min(1).optional().openapi({ ...q('actorId', 'Who acted'), type: 'integer' }),
+    actorId: decimalInt(z.number().int().min(1).max(2_147_483_647)).optional().openapi({ ...q('actorId', 'Who acted'), type: 'integer' }),
     action: z.string().trim().min(1).max(100).optional().openapi(q('action', 'Exact action, e.g. USER_SUSPENDED')),
     targetType: z.string().trim().min(1).max(50).optional().openapi(q('targetType', 'e.g. USER, AGENCY, CACHE')),
     targetId: z.string().trim().min(1).max(100).optional().openapi(q('targetId', 'Exact target id')),

@@ -34,7 +34,9 @@ export class HttpKycProvider implements KycProvider {
       throw providerFailure(cause);
     }
     if (!res.ok) throw providerFailure(`status ${res.status}`);
-    const body = (await res.json()) as ProviderSessionResponse;
+    const body = (await res.json().catch((cause: unknown) => {
+      throw providerFailure(cause);
+    })) as ProviderSessionResponse;
     const sessionId = body.sessionId ?? body.id;
     const sessionUrl = body.sessionUrl ?? body.url;
     const sessionToken = body.sessionToken ?? body.token;
@@ -43,9 +45,9 @@ export class HttpKycProvider implements KycProvider {
   }
 }
 
+// INTERNAL_ERROR is 500 in the error table (502 belongs to the payment provider's code).
 const providerFailure = (cause: unknown) =>
   new AppError('INTERNAL_ERROR', 'The identity verification provider is unavailable', {
-    status: 502,
     suggestions: ['Retry in a few minutes'],
     cause,
   });
