@@ -80,6 +80,18 @@ describe('posting positions', () => {
     expect(notesAfter).toHaveLength(1);
   });
 
+  it('two first points at once: both are stored, the transit starts once, the sender is told once', async () => {
+    const { sender, carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const results = await Promise.all([point({ lat: 1 }), point({ lat: 2 })].map((p) => postPositions(reservation.id, p, carrier.token)));
+    expect(results.map((r) => [r.status, r.body.status])).toEqual([
+      [201, 'IN_TRANSIT'],
+      [201, 'IN_TRANSIT'],
+    ]);
+    const notes = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    expect(notes.map((n) => n.type)).toEqual(['RESERVATION_IN_TRANSIT']);
+    expect((await trackingStub(reservation.id).history()).positions).toHaveLength(2);
+  });
+
   it('only the carrier of the reservation may post: 403', async () => {
     const { sender, reservation } = await createReservation({ status: 'DEPOSITED' });
     for (const user of [sender, await createCarrier(), await createAdmin()]) {

@@ -8,9 +8,8 @@ import type { Position, PositionInput } from '../../durable-objects/reservation-
 import type { AuthUser } from '../../env';
 import { AppError, accessDenied, invalidState, notFound, type FieldError } from '../../errors';
 import { assertReservationAccess } from '../bookings/reservation-access';
+import { runTransitions } from '../bookings/bookings.service';
 import type { ReservationStatus } from '../bookings/reservation-state';
-import { transitionReservation } from '../bookings/reservation-transition';
-import { notificationInsert } from '../notifications/notify';
 import { timingSafeEqual } from '../../lib/timing-safe';
 
 export type { Position, PositionInput };
@@ -68,21 +67,28 @@ export async function postPositions(env: Env, auth: AuthUser, id: number, points
   checkTimestamps(points, field);
   let status = row.status;
   if (status === 'DEPOSITED') {
-    try {
-      const updated = await transitionReservation(getDb(env), id, 'START_TRANSIT');
-      status = updated.status;
-      await notificationInsert(getDb(env), {
-        userId: row.senderId,
-        type: 'RESERVATION_IN_TRANSIT',
-        title: 'Parcel on its way',
-        message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
-        data: { reservationId: id },
-      });
-    } catch (err) {
-      // A concurrent first point already started the transit: carry on. Anything else is refused.
-      const [now] = await getDb(env).select({ status: reservations.status }).from(reservations).where(eq(reservations.id, id));
-      if (now?.status !== 'IN_TRANSIT') throw err;
-      status = 'IN_TRANSIT';
+    // The first point starts the transit; the sender's notice is in the same batch, guarded on it.
+    const [started] = await runTransitions(getDb(env), [
+      {
+        reservation: row,
+        action: 'START_TRANSIT',
+        releaseCapacity: false,
+        notifications: [
+          {
+            userId: row.senderId,
+            type: 'RESERVATION_IN_TRANSIT',
+            title: 'Parcel on its way',
+            message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
+            data: { reservationId: id },
+          },
+        ],
+      },
+    ]);
+    // Not applied: a concurrent first point already started the transit (carry on), or the
+    // reservation left DEPOSITED/IN_TRANSIT meanwhile (refused like any other status).
+    status = started?.status ?? (await load(env, id)).status;
+    if (!TRACKABLE.includes(status)) {
+      throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${status})`);
     }
   }
   const result = await trackingObject(env, id).append(points);
