@@ -37,7 +37,7 @@ import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationS
 import { aliasedColumns, guardedInsert } from '../../db/batch-sql';
 import { compiledQuery, perShape } from '../../db/compiled-query';
 import { releaseForReservation } from '../payments/escrow.service';
-import { transitionStatement } from './reservation-transition';
+import { loadReservation, transitionStatement } from './reservation-transition';
 
 
 // ---------------------------------------------------------------------------------------------
@@ -518,12 +518,6 @@ async function runTransition(db: Db, plan: TransitionPlan): Promise<ReservationR
   if (!current) throw notFound('Reservation', plan.reservation.id);
   applyTransition(current.status, plan.action);
   throw invalidState(`The reservation changed to ${current.status} meanwhile; reload it and retry`);
-}
-
-async function loadReservation(db: Db, id: number): Promise<ReservationRow> {
-  const [r] = await db.select().from(reservations).where(eq(reservations.id, id));
-  if (!r) throw notFound('Reservation', id);
-  return r;
 }
 
 const ref = (r: ReservationRow) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });

@@ -32,6 +32,13 @@ export function transitionStatement(
     .returning();
 }
 
+/** The stored reservation, or 404. */
+export async function loadReservation(db: Db, id: number): Promise<ReservationRow> {
+  const [row] = await db.select().from(reservations).where(eq(reservations.id, id));
+  if (!row) throw notFound('Reservation', id);
+  return row;
+}
+
 /**
  * Runs the transition; returns the updated row. When no row changed, reads the reservation to
  * answer 404 (missing) or 409 INVALID_STATE (another status, including a concurrent winner).

@@ -3,7 +3,7 @@
 // disputes.service.ts writes them with the ledger machinery.
 import {
   ACCOUNTS,
-  assertBalanced,
+  posting,
   escrowOutKey,
   payeeOf,
   walletAccount,
@@ -16,12 +16,6 @@ export type DisputeResolution = 'REFUND_SENDER' | 'RELEASE_TO_CARRIER' | 'PARTIA
 /** Keyed by the dispute's token: the freeze is written in the batch that creates the dispute. */
 export const disputeFreezeKey = (disputeToken: string) => `dispute-freeze:${disputeToken}`;
 export const disputeSettleKey = (disputeId: number) => `dispute-settle:${disputeId}`;
-
-function posting(p: Posting): Posting {
-  const lines = p.lines.filter((l) => l.amountCents !== 0);
-  assertBalanced(lines);
-  return { ...p, lines, transactions: p.transactions.filter((t) => t.amountCents !== 0) };
-}
 
 /**
  * A dispute opened after delivery takes the carrier's released amount back from the payee's

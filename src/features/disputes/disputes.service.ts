@@ -30,7 +30,8 @@ import { transitionStatement } from '../bookings/reservation-transition';
 import { newToken, postedSql, postingStatements, rawStatement, wasPosted } from '../ledger/ledger.service';
 import { escrowOutKey, payeeOf, walletAccount } from '../ledger/posting-rules';
 import { guardedNotificationInsert, type NewNotification } from '../notifications/notify';
-import { captureOnDeposit, loadReservation, PAYMENT_STATUS, settleWithProvider } from '../payments/escrow.service';
+import { captureOnDeposit, PAYMENT_STATUS, settleWithProvider } from '../payments/escrow.service';
+import { loadReservation } from '../bookings/reservation-transition';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, type DisputeResolution } from './dispute-rules';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];

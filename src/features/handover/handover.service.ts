@@ -5,7 +5,7 @@ import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import { publicName } from '../users/public-name';
 import { captureLoaded, releaseOnDelivery } from '../payments/escrow.service';
 import { renderSVG } from 'uqr';
-import { getDb, type Db } from '../../db/client';
+import { getDb } from '../../db/client';
 import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
 import { compiledQuery } from '../../db/compiled-query';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
@@ -14,7 +14,7 @@ import { AppError, accessDenied, invalidState, notFound } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
-import { transitionStatement } from '../bookings/reservation-transition';
+import { loadReservation, transitionStatement } from '../bookings/reservation-transition';
 import { getReservationView, reservationViewOf, reservationViewStatements, type ReservationView } from '../bookings/bookings.service';
 import { guardedNotificationInsert, notificationInsert } from '../notifications/notify';
 import { lastPosition, type Position } from '../tracking/tracking.service';
@@ -30,12 +30,6 @@ const withSvg = (qr: IssuedQr): QrImage => ({ ...qr, svg: renderSVG(qr.payload, 
 
 const ACTION_OF: Record<QrPurpose, ReservationAction> = { DEPOSIT: 'DEPOSIT', DELIVERY: 'DELIVER' };
 
-
-export async function loadReservation(db: Db, id: number): Promise<ReservationRow> {
-  const [row] = await db.select().from(reservations).where(eq(reservations.id, id));
-  if (!row) throw notFound('Reservation', id);
-  return row;
-}
 
 /** Only the reservation's own carrier scans and types codes (no admin override: it moves money). */
 function assertCarrier(auth: AuthUser, row: ReservationRow) {

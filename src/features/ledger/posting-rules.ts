@@ -76,7 +76,8 @@ export function assertBalanced(lines: readonly PostingLine[]): void {
   if (sum !== 0) throw new Error(`unbalanced posting: lines sum to ${sum}`);
 }
 
-function posting(p: Posting): Posting {
+/** A posting with its zero lines and zero transactions dropped; throws unless it balances. */
+export function posting(p: Posting): Posting {
   const lines = p.lines.filter((l) => l.amountCents !== 0);
   assertBalanced(lines);
   return { ...p, lines, transactions: p.transactions.filter((t) => t.amountCents !== 0) };

@@ -1,5 +1,5 @@
 // In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
-import { and, count, desc, eq, isNull, type Placeholder } from 'drizzle-orm';
+import { and, count, eq, isNull, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiledQuery, perShape } from '../../db/compiled-query';
 import { notifications, type NotificationRow } from '../../db/schema';

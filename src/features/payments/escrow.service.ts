@@ -15,11 +15,11 @@
 import { and, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
-import { AppError, notFound } from '../../errors';
+import { AppError } from '../../errors';
 import { fromCents } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { applyTransition, TRANSITIONS, type ReservationAction } from '../bookings/reservation-state';
-import { transitionStatement } from '../bookings/reservation-transition';
+import { loadReservation, transitionStatement } from '../bookings/reservation-transition';
 import { newToken, notificationsIfPosted, postedSql, postingStatements, rawStatement, wasPosted } from '../ledger/ledger.service';
 import { cancellationRefundCents, ESCROW_IN_PREFIX, ESCROW_OUT_PREFIX, escrowPayment, payeeOf, refundEscrow, releaseEscrow } from '../ledger/posting-rules';
 
@@ -49,12 +49,6 @@ export const PAYMENT_STATUS = {
 
 /** Card holds last about 7 days: capture after 6 so the money stays in escrow. */
 export const CAPTURE_BEFORE_MS = 6 * 24 * 3600 * 1000;
-
-export async function loadReservation(db: Db, id: number): Promise<ReservationRow> {
-  const [row] = await db.select().from(reservations).where(eq(reservations.id, id));
-  if (!row) throw notFound('Reservation', id);
-  return row;
-}
 
 const statusIs = (id: number, statuses: readonly string[]): SQL =>
   sql`EXISTS (SELECT 1 FROM reservations WHERE id = ${id} AND status IN (${sql.join(

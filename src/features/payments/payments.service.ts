@@ -9,7 +9,8 @@ import { fromGrams } from '../../lib/money';
 import { assertCanAccess } from '../../middleware/auth';
 import { assertReservationAccess } from '../bookings/reservation-access';
 import { getPaymentProvider, ProviderRejectedError, type CheckoutSession } from '../../providers/payment';
-import { authorizePayment, baseUrl, loadReservation, PAYMENT_STATUS } from './escrow.service';
+import { authorizePayment, baseUrl, PAYMENT_STATUS } from './escrow.service';
+import { loadReservation } from '../bookings/reservation-transition';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
 const SESSION_LIFETIME_S = 30 * 60 + 60;

@@ -13,7 +13,8 @@ import {
 } from '../../providers/payment/webhook-signature';
 import { notificationInsert } from '../notifications/notify';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
-import { authorizePayment, loadReservation, markCaptured, PAYMENT_STATUS, voidOrRefund } from './escrow.service';
+import { authorizePayment, markCaptured, PAYMENT_STATUS, voidOrRefund } from './escrow.service';
+import { loadReservation } from '../bookings/reservation-transition';
 
 export interface WebhookResult {
   received: true;
