@@ -5,7 +5,7 @@ import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { BOOKMARK_HEADER, d1Session } from './db/session';
+import { BOOKMARK_HEADER, d1Session, primaryDeps } from './db/session';
 import type { AppEnv } from './env';
 import { AppError, toErrorResponse } from './errors';
 import { analyticsRouter } from './features/analytics/analytics.routes';
@@ -68,6 +68,7 @@ export function createApp() {
     }),
   );
   app.use(bodySizeLimit);
+  app.use(primaryDeps); // pages outside the API; the API's session replaces it just below
   app.use(`${API_PREFIX}/*`, d1Session);
   app.use(
     methodNotAllowed({

@@ -1,5 +1,7 @@
-// Typed Hono environment shared by every router: Cloudflare bindings and per-request variables.
+// Typed Hono environment shared by every router: Cloudflare bindings and per-request variables,
+// and the dependencies every service takes first (`deps`).
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { database, type Db } from './db/client';
 import { validationHook } from './validation';
 
 /** The authenticated caller, set by `requireAuth`. */
@@ -13,11 +15,25 @@ export interface AuthUser {
   sid?: string;
 }
 
+/**
+ * What a service works with, passed explicitly as its first argument: the database handle
+ * (the request's D1 session, or the primary outside a request) and the configuration.
+ */
+export interface Deps {
+  db: Db;
+  env: Env;
+}
+
+/** Deps outside a request (cron, queue consumers, Durable Objects): queries go to the primary. */
+export const depsOf = (env: Env): Deps => ({ db: database(env.DB), env });
+
 export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
     auth: AuthUser;
+    /** Built once per request by the D1 session middleware (db/session.ts). */
+    deps: Deps;
   };
 }
 

@@ -4,7 +4,6 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { AppEnv } from './env';
 
 /** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */
 export const ERROR_STATUS = {
@@ -66,12 +65,39 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id?: unknown) =>
-  new AppError('RESOURCE_NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${String(id)} not found`);
-export const accessDenied = (message = 'You are not allowed to access this resource') =>
-  new AppError('ACCESS_DENIED', message);
-export const invalidState = (message: string) => new AppError('INVALID_STATE', message);
-export const businessRule = (message: string) => new AppError('BUSINESS_RULE_VIOLATION', message);
+/** One constructor per errorCode: the one way to raise each error (`throw invalidState('...')`). */
+const raise =
+  (errorCode: ErrorCode) =>
+  (message: string, options?: AppErrorOptions): AppError =>
+    new AppError(errorCode, message, options);
+
+export const validationError = raise('VALIDATION_ERROR');
+export const invalidArgument = raise('INVALID_ARGUMENT');
+export const missingParameter = raise('MISSING_PARAMETER');
+export const typeMismatch = raise('TYPE_MISMATCH');
+export const authenticationError = raise('AUTHENTICATION_ERROR');
+export const unauthorized = raise('UNAUTHORIZED');
+export const endpointNotFound = raise('ENDPOINT_NOT_FOUND');
+export const alreadyExists = raise('ALREADY_EXISTS');
+export const invalidState = raise('INVALID_STATE');
+export const businessRule = raise('BUSINESS_RULE_VIOLATION');
+export const insufficientFunds = raise('INSUFFICIENT_FUNDS');
+export const connectNotConfigured = raise('STRIPE_CONNECT_NOT_CONFIGURED');
+export const paymentError = raise('PAYMENT_ERROR');
+export const paymentProcessingError = raise('PAYMENT_PROCESSING_ERROR');
+export const internalError = raise('INTERNAL_ERROR');
+
+export const notFound = (what: string, id?: unknown, options?: AppErrorOptions) =>
+  new AppError('RESOURCE_NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${String(id)} not found`, options);
+export const accessDenied = (message = 'You are not allowed to access this resource', options?: AppErrorOptions) =>
+  new AppError('ACCESS_DENIED', message, options);
+/** A rate limit: 429 with BUSINESS_RULE_VIOLATION and Retry-After (CONTRACT section 2). */
+export const tooManyRequests = (message: string, retryAfterSeconds: number, options: AppErrorOptions = {}) =>
+  new AppError('BUSINESS_RULE_VIOLATION', message, {
+    ...options,
+    status: 429,
+    headers: { ...options.headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
 
 export const FieldErrorSchema = z
   .object({
@@ -97,7 +123,9 @@ export const ErrorResponseSchema = z
 export type ErrorBody = z.infer<typeof ErrorResponseSchema>;
 
 /** Turns any thrown value into (status, body). Unknown errors become INTERNAL_ERROR without detail. */
-export function toErrorResponse(c: Context<AppEnv>, err: unknown): Response {
+// Typed loosely: errors.ts sits below env.ts (which imports the validation hook, which raises these).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function toErrorResponse(c: Context<any>, err: unknown): Response {
   const appError = asAppError(err);
   const body: ErrorBody = {
     status: appError.status,

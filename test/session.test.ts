@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { categories } from '../src/db/schema';
 import { getDb } from '../src/db/client';
-import { BOOKMARK_HEADER, currentSession, d1Session, sessionConstraint } from '../src/db/session';
+import { currentSession } from '../src/db/client';
+import { BOOKMARK_HEADER, d1Session, sessionConstraint } from '../src/db/session';
 import { get } from './helpers/http';
 
 // Handlers reach the session only through getDb(env), as every feature does.

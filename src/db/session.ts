@@ -1,9 +1,10 @@
 // D1 read replication through the Sessions API: one session per request, anchored at the
-// client's last bookmark so a client always reads its own writes, even from a replica.
-// The session is held in an AsyncLocalStorage for the request, so getDb(env) picks it up
-// wherever it is called; outside a request (cron, Durable Objects) queries go to the primary.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// client's last bookmark so a client always reads its own writes, even from a replica. The
+// middleware builds the request's `deps` (its database handle and env) once, in c.var; services
+// receive them as their first argument. Outside a request (cron, Durable Objects), depsOf(env).
 import { createMiddleware } from 'hono/factory';
+import { depsOf, type AppEnv } from '../env';
+import { database, requestSession } from './client';
 
 /** Request header carrying the client's last bookmark; response header carrying the new one. */
 export const BOOKMARK_HEADER = 'x-d1-bookmark';
@@ -12,11 +13,6 @@ export const BOOKMARK_HEADER = 'x-d1-bookmark';
 const BOOKMARK_SHAPE = /^[A-Za-z0-9._:-]{1,256}$/;
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-const requestSession = new AsyncLocalStorage<D1DatabaseSession>();
-
-/** The D1 session of the request being served, if any. */
-export const currentSession = (): D1DatabaseSession | undefined => requestSession.getStore();
 
 /**
  * Where the session starts:
@@ -85,19 +81,25 @@ export function countingSession(session: D1DatabaseSession, counter: { roundTrip
   });
 }
 
-type SessionEnv = { Bindings: { DB: D1Database; ENVIRONMENT?: string } };
-
 /**
  * Opens the request's session and returns its latest bookmark in the response header; outside
  * production, also the request's D1 round trips (the benchmark and the tests check them).
  */
-export const d1Session = createMiddleware<SessionEnv>(async (c, next) => {
+export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   const opened = openSession(c.env.DB, c.req.method, c.req.header(BOOKMARK_HEADER));
   const counter = { roundTrips: 0 };
   const counted = c.env.ENVIRONMENT !== 'production';
-  await requestSession.run(counted ? countingSession(opened, counter) : opened, next);
+  const session = counted ? countingSession(opened, counter) : opened;
+  c.set('deps', { db: database(session), env: c.env });
+  await requestSession.run(session, next);
   const bookmark = opened.getBookmark();
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
   if (counted) c.header(ROUND_TRIPS_HEADER, String(counter.roundTrips));
 });
 
+
+/** Pages outside the API (recipient page, sandbox pages) read and write the primary. */
+export const primaryDeps = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('deps', depsOf(c.env));
+  await next();
+});
