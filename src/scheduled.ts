@@ -1,17 +1,18 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
 import { getDb } from './db/client';
+import { depsOf } from './env';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
-import { runMoneyJobs } from './features/payments/money.cron';
+import { runMoneyJobs } from './features/money/money.jobs';
 
 type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
 
 export const SCHEDULED_JOBS: Record<string, Job> = {
   closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(getDb(env)),
-  reservationExpiry: (env, at) => runReservationExpiry(env, at),
+  reservationExpiry: (env, at) => runReservationExpiry(depsOf(env), at),
   purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(getDb(env)),
-  money: (env, at) => runMoneyJobs(env, new Date(at)),
+  money: (env, at) => runMoneyJobs(depsOf(env), new Date(at)),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {

@@ -8,7 +8,7 @@ import {
   resolutionRefundCents,
   retainedSplit,
 } from '../src/features/disputes/dispute-rules';
-import type { Posting, ReservationMoney } from '../src/features/ledger/posting-rules';
+import type { Posting, ReservationMoney } from '../src/features/money/ledger/posting-rules';
 
 const r: ReservationMoney = {
   id: 7,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import { auditLogs, files, notifications, reservations } from '../src/db/schema';
 import { transitionReservation } from '../src/features/bookings/reservation-transition';
-import { captureOnDeposit, releaseOnDelivery } from '../src/features/payments/escrow.service';
+import { captureOnDeposit, releaseOnDelivery } from '../src/features/money/escrow';
 import { commissionRate } from '../src/lib/money';
 import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';

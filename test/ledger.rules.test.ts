@@ -15,7 +15,7 @@ import {
   withdrawalReversal,
   type Posting,
   type ReservationMoney,
-} from '../src/features/ledger/posting-rules';
+} from '../src/features/money/ledger/posting-rules';
 import { splitPrice } from '../src/lib/money';
 
 const reservation = (over: Partial<ReservationMoney> = {}): ReservationMoney => ({

@@ -17,8 +17,8 @@ import {
   releaseForReservation,
   releaseOnDelivery,
   voidOrRefund,
-} from '../src/features/payments/escrow.service';
-import { userWalletFigures } from '../src/features/wallet/wallet.service';
+} from '../src/features/money/escrow';
+import { userWalletFigures } from '../src/features/money/wallet/wallet.service';
 import worker from '../src/index';
 import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post, put } from './helpers/http';

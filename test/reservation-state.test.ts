@@ -15,7 +15,7 @@ import {
   RESERVATION_STATUSES,
   type ReservationAction,
   type ReservationStatus,
-} from '../src/features/bookings/reservation-state';
+} from '../src/features/reservations/reservation-state';
 import { AppError } from '../src/errors';
 
 // CONTRACT section 7, written out independently of TRANSITIONS: the allowed pairs and their target.

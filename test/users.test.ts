@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getDb } from '../src/db/client';
 import { auditLogs, ledgerAccounts, sessions, users, withdrawals } from '../src/db/schema';
-import type { ReservationStatus } from '../src/features/bookings/reservation-state';
+import type { ReservationStatus } from '../src/features/reservations/reservation-state';
 import { insertAnnouncement, insertReservation } from './helpers/reservations';
 import { runSeed } from '../src/features/dev/seed';
 import { ACCOUNT_DELETION_GUARDS } from '../src/features/users/users.service';

@@ -29,6 +29,9 @@ export function splitPrice(reservedWeightG: number, pricePerKgCents: number, com
   return { totalAmountCents, platformCommissionCents, carrierAmountCents: totalAmountCents - platformCommissionCents };
 }
 
+/** The one platform currency (CONTRACT section 1). */
+export const platformCurrency = (env: { PLATFORM_CURRENCY?: string }): string => env.PLATFORM_CURRENCY || 'EUR';
+
 export function commissionRate(env: { PLATFORM_COMMISSION_RATE?: string }): number {
   const rate = Number(env.PLATFORM_COMMISSION_RATE ?? '0.15');
   if (!Number.isFinite(rate) || rate < 0 || rate >= 1) throw new Error('PLATFORM_COMMISSION_RATE must be in [0, 1)');

@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { getDb } from '../../src/db/client';
 import { reservations, type AnnouncementRow, type ReservationRow } from '../../src/db/schema';
-import type { ReservationStatus } from '../../src/features/bookings/reservation-state';
+import type { ReservationStatus } from '../../src/features/reservations/reservation-state';
 import { insertAnnouncement } from './reservations';
 import { createCarrier, createUser, type TestUser } from './users';
 

@@ -3,7 +3,7 @@
 import { env } from 'cloudflare:workers';
 import { getDb } from '../../src/db/client';
 import { announcements, reservations } from '../../src/db/schema';
-import type { ReservationStatus } from '../../src/features/bookings/reservation-state';
+import type { ReservationStatus } from '../../src/features/reservations/reservation-state';
 import { splitPrice } from '../../src/lib/money';
 
 const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

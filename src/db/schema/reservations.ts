@@ -1,9 +1,24 @@
 // Reservations (bookings of capacity on an announcement) and their items.
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { RESERVATION_STATUSES } from '../../features/bookings/reservation-state';
 import { announcements, categories } from './catalog';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
+
+/** Reservation statuses (CONTRACT section 7); the transitions between them: features/reservations/reservation-state.ts. */
+export const RESERVATION_STATUSES = [
+  'PENDING_PAYMENT',
+  'PAID',
+  'CONFIRMED',
+  'REJECTED',
+  'DEPOSITED',
+  'IN_TRANSIT',
+  'DELIVERED',
+  'CANCELLED',
+  'EXPIRED',
+  'DISPUTED',
+  'REFUNDED',
+] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 export interface RecipientInfo {
   firstName: string;

@@ -6,10 +6,10 @@ import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { assertCanAccess } from '../../middleware/auth';
 import { IdParams } from '../../validation';
-import { payConnectRoutes } from '../pay-connect/pay-connect.routes';
-import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
-import { walletRoutes } from '../wallet/wallet.routes';
-import { withdrawalRoutes } from '../withdrawals/withdrawals.routes';
+import { payConnectRoutes } from '../money/pay-connect/pay-connect.routes';
+import { CALLER_SCOPE, type OwnerScope } from '../money/wallet/owner-scope';
+import { walletRoutes } from '../money/wallet/wallet.routes';
+import { withdrawalRoutes } from '../money/withdrawals/withdrawals.routes';
 import { agencyForOwner, getAgency } from './agencies.service';
 
 export const AGENCY_SCOPE: OwnerScope = {

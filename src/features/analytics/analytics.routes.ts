@@ -6,7 +6,7 @@ import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/opena
 import { fromCents } from '../../lib/money';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { issueCode } from '../../validation';
-import { RESERVATION_STATUSES } from '../bookings/reservation-state';
+import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { INTERVALS, MAX_OVERVIEW_DAYS, MAX_RANGE_DAYS, METRICS, period, rangeDays, type Interval, type Metric } from './analytics.rules';
 import { MONEY_METRICS, overview, timeseries } from './analytics.service';
 

@@ -12,7 +12,7 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { accessDenied } from '../../errors';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
 import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../agencies/agencies.scope';
-import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../bookings/reservation-state';
+import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../reservations/reservation-state';
 import { unusableCategoryIds } from '../categories/categories.service';
 import { notificationInsert, type NewNotification } from '../notifications/notify';
 import { toSummary } from '../reviews/reviews.service';

@@ -13,7 +13,7 @@ import { audit, auditInsert } from '../audit/audit';
 import { normalizeEmail } from '../users/profile-fields';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
-import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../wallet/wallet.service';
+import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money/wallet/wallet.service';
 
 export interface RegisterInput {
   email: string;

@@ -1,8 +1,8 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
 import { AppError } from '../../errors';
-import { cancellationRefundCents } from '../ledger/posting-rules';
-import type { ReservationStatus } from './reservation-state';
+import { cancellationRefundCents } from '../money/ledger/posting-rules';
+import type { ReservationStatus } from '../reservations/reservation-state';
 
 export type CancellationActor = 'SENDER' | 'CARRIER' | 'SYSTEM';
 

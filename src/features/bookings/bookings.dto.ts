@@ -2,9 +2,8 @@
 // super-admin detail (French field names), with their zod schemas for the OpenAPI document.
 import { z } from '@hono/zod-openapi';
 import { fromCents, fromGrams } from '../../lib/money';
-import type { Db } from '../../db/client';
-import { getReservationView, type ItemView, type PartyFields, type ReservationView } from './bookings.service';
-import { ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
+import type { ItemView, PartyFields, ReservationView } from '../reservations/reservation-views';
+import { ZERO_WALLET, type WalletFigures } from '../money';
 
 const str = () => z.string().nullable();
 
@@ -279,5 +278,3 @@ export function toAdminReservationDto(
   };
 }
 
-/** The Reservation of one id as `viewerId` may see it (one read of the view, codes masked). */
-export const reservationDtoOf = async (db: Db, id: number, viewerId: number) => toReservationDto(await getReservationView(db, id), viewerId);

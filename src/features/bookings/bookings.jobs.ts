@@ -1,11 +1,11 @@
 // The reservation jobs the cron trigger runs (wrangler.toml [triggers]).
-import { getDb } from '../../db/client';
+import type { Deps } from '../../env';
 import { expireReservations } from './bookings.service';
 
 /** Expires unpaid reservations (30 min) and rejects unanswered paid ones (24 h). Never throws: the next run retries. */
-export async function runReservationExpiry(env: Env, scheduledTime: number = Date.now()) {
+export async function runReservationExpiry(deps: Deps, scheduledTime: number = Date.now()) {
   try {
-    const result = await expireReservations(getDb(env), env, new Date(scheduledTime));
+    const result = await expireReservations(deps, new Date(scheduledTime));
     if (result.expired + result.rejected > 0) {
       console.log(JSON.stringify({ level: 'info', job: 'reservation-expiry', ...result }));
     }

@@ -1,29 +1,17 @@
 // /bookings (CONTRACT section 7, without payment, QR and code handover) and
 // /superadmin/reservations: thin handlers over bookings.service.ts.
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, eq, type SQL } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { reservations } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
-import { orderBy, PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
+import { PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
 import { loadWalletFigures } from '../users/user-summary';
-import { AdminReservationSchema, ReservationSchema, reservationDtoOf, toAdminReservationDto, toReservationDto } from './bookings.dto';
-import {
-  acceptReservation,
-  assertCanRead,
-  cancelReservation,
-  createBooking,
-  getReservationView,
-  listPartyReservationViews,
-  listReservationViews,
-  recipientLink,
-  rejectReservation,
-} from './bookings.service';
-import { RESERVATION_STATUSES } from './reservation-state';
+import { RESERVATION_STATUSES } from '../reservations/reservation-state';
+import { assertCanRead, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
+import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
+import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
 
 const tags = ['Reservations'];
 const authed = { security: bearerSecurity, middleware: [requireAuth] };
@@ -93,23 +81,6 @@ const CarrierQuery = pageQuery({ sortable: ['reservationDate'], defaultSort: 're
 const SORTABLE = ['createdAt', 'reservationDate', 'status', 'reservedWeight', 'totalAmount'] as const;
 const ListQuery = pageQuery({ sortable: SORTABLE, defaultSort: 'createdAt,desc' }).extend(StatusFilter.shape);
 
-const sortColumns = {
-  createdAt: reservations.createdAt,
-  reservationDate: reservations.createdAt,
-  status: reservations.status,
-  reservedWeight: reservations.reservedWeightG,
-  totalAmount: reservations.totalAmountCents,
-};
-
-/** A sort and its name, for the compiled listings (one compiled shape per sort). */
-const sortOf = (sort: { field: keyof typeof sortColumns; direction: 'asc' | 'desc' }) => ({
-  key: `${sort.field},${sort.direction}`,
-  order: orderBy(sort, sortColumns, reservations.id),
-});
-
-const withStatus = (base: SQL | undefined, status?: (typeof RESERVATION_STATUSES)[number]) =>
-  status ? and(base, eq(reservations.status, status)) : base;
-
 const RecipientLinkSchema = z.object({ url: z.string(), token: z.string() }).openapi('RecipientLink');
 
 const actionResponses = { 200: jsonContent(ReservationSchema, 'The reservation after the change'), ...authErrorResponses(404, 409) };
@@ -150,7 +121,7 @@ export const bookingsRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      const view = await createBooking(getDb(c.env), c.env, auth, c.req.valid('json'), idempotencyKeyOf(c));
+      const view = await createBooking(c.var.deps, auth, c.req.valid('json'), idempotencyKeyOf(c));
       return c.json(toReservationDto(view, auth.id), 201);
     },
   )
@@ -167,7 +138,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const { rows, total } = await listPartyReservationViews(getDb(c.env), 'carrierId', auth.id, q.status, sortOf(q.sort), q);
+      const { rows, total } = await listPartyReservationViews(c.var.deps.db, 'carrierId', auth.id, q.status, q.sort, q);
       return c.json(toReservationPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
     },
   )
@@ -184,7 +155,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const { rows, total } = await listPartyReservationViews(getDb(c.env), 'senderId', auth.id, q.status, sortOf(q.sort), q);
+      const { rows, total } = await listPartyReservationViews(c.var.deps.db, 'senderId', auth.id, q.status, q.sort, q);
       return c.json(toPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
     },
   )
@@ -200,7 +171,7 @@ export const bookingsRouter = createRouter()
     }),
     async (c) => {
       const auth = c.get('auth');
-      const db = getDb(c.env);
+      const { db } = c.var.deps;
       const view = await getReservationView(db, c.req.valid('param').id);
       await assertCanRead(db, auth, view.r);
       return c.json(toReservationDto(view, auth.id), 200);
@@ -208,22 +179,16 @@ export const bookingsRouter = createRouter()
   )
   .openapi(actionRoute('accept', 'Carrier accepts a paid booking (PAID to CONFIRMED)'), async (c) => {
     const auth = c.get('auth');
-    const db = getDb(c.env);
-    const updated = await acceptReservation(db, auth, c.req.valid('param').id);
-    return c.json(await reservationDtoOf(db, updated.id, auth.id), 200);
+    return c.json(toReservationDto(await acceptReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
   })
   .openapi(actionRoute('reject', 'Carrier rejects a paid booking (PAID to REJECTED); the payment is released'), async (c) => {
     const auth = c.get('auth');
-    const db = getDb(c.env);
-    const updated = await rejectReservation(db, c.env, auth, c.req.valid('param').id);
-    return c.json(await reservationDtoOf(db, updated.id, auth.id), 200);
+    return c.json(toReservationDto(await rejectReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
   })
   .openapi(cancelRoute, async (c) => {
     const auth = c.get('auth');
-    const db = getDb(c.env);
     const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
-    const updated = await cancelReservation(db, c.env, auth, c.req.valid('param').id, body.reason ?? null);
-    return c.json(await reservationDtoOf(db, updated.id, auth.id), 200);
+    return c.json(toReservationDto(await cancelReservation(c.var.deps, auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
   })
   .openapi(
     createRoute({
@@ -235,7 +200,7 @@ export const bookingsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(RecipientLinkSchema, 'Link and token'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await recipientLink(getDb(c.env), c.env, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await recipientLink(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
   );
 
 const superadmin = { security: bearerSecurity, middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] };
@@ -256,8 +221,8 @@ export const superadminReservationsRouter = createRouter()
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const db = getDb(c.env);
-      const { rows, total } = await listReservationViews(db, withStatus(undefined, q.status), orderBy(q.sort, sortColumns, reservations.id), q);
+      const { db } = c.var.deps;
+      const { rows, total } = await listReservationViews(db, q.status, q.sort, q);
       const wallets = await loadWalletFigures(db, rows.flatMap((v) => [v.sender.id, v.carrier.id]));
       const viewer = c.get('auth').id;
       return c.json(toPage(rows.map((v) => toAdminReservationDto(v, viewer, wallets)), total, q), 200);
@@ -274,7 +239,7 @@ export const superadminReservationsRouter = createRouter()
       responses: { 200: jsonContent(AdminReservationSchema, 'Super-admin reservation detail'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const db = getDb(c.env);
+      const { db } = c.var.deps;
       const view = await getReservationView(db, c.req.valid('param').id);
       const wallets = await loadWalletFigures(db, [view.sender.id, view.carrier.id]);
       return c.json(toAdminReservationDto(view, c.get('auth').id, wallets), 200);

@@ -23,8 +23,7 @@ export async function seedDemoBooking(ctx: SeedContext) {
   const accepted = trip.acceptedCategoryIds ?? [];
   if (accepted.length > 0 && !accepted.includes(category.id)) return;
   await createBooking(
-    ctx.db,
-    ctx.env,
+    ctx,
     { id: senderId, roles: ['ROLE_CLIENT'], jti: 'seed', exp: 0 },
     {
       announcementId: trip.id,

@@ -5,7 +5,7 @@ import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
 import { notFound } from '../../errors';
-import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
+import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 
 /** Columns set with the status: values, or SQL (a compiled query's placeholder, for instance). */
 type ReservationSet = Omit<SQLiteUpdateSetSource<typeof reservations>, 'id' | 'status'>;

@@ -9,7 +9,7 @@ import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/opena
 import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { agencyForMember } from '../agencies/agencies.service';
-import { RESERVATION_STATUSES } from '../bookings/reservation-state';
+import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { agencyDashboard, carrierDashboard, senderDashboard } from './dashboards.service';
 
 const Money = z.number().openapi({ description: 'Amount in the platform currency (2 decimals)' });

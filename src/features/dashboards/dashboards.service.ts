@@ -20,8 +20,8 @@ import {
   type TransactionType,
 } from '../../db/schema';
 import { notFound } from '../../errors';
-import { RESERVATION_STATUSES, type ReservationStatus } from '../bookings/reservation-state';
-import { walletAccount, type Owner } from '../ledger/posting-rules';
+import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
+import { walletAccount, type Owner } from '../money/ledger/posting-rules';
 
 /** Paid and not yet delivered: the carrier's share waits in escrow. */
 export const IN_ESCROW_STATUSES = ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED'] as const satisfies readonly ReservationStatus[];

@@ -1,6 +1,5 @@
 // Disputes (CONTRACT section 13): parties open and discuss them, admins list and resolve them.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { DISPUTE_OPENER_ROLES, DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
@@ -75,7 +74,7 @@ export const disputesRouter = createRouter()
       request: { body: jsonBody(NewDisputeSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(400, 404, 409) },
     })),
-    async (c) => c.json(await openDispute(c.env, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await openDispute(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -88,7 +87,7 @@ export const disputesRouter = createRouter()
       request: { query: disputesPage },
       responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listDisputes(getDb(c.env), c.req.valid('query'), { partyId: c.get('auth').id }), 200),
+    async (c) => c.json(await listDisputes(c.var.deps.db, c.req.valid('query'), { partyId: c.get('auth').id }), 200),
   )
   .openapi(
     createRoute({
@@ -101,7 +100,7 @@ export const disputesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await disputeDetail(getDb(c.env), c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await disputeDetail(c.var.deps.db, c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -114,7 +113,7 @@ export const disputesRouter = createRouter()
       request: { params: IdParams, body: jsonBody(MessageSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute with its messages'), ...authErrorResponses(404, 409) },
     })),
-    async (c) => c.json(await addMessage(c.env, c.get('auth'), c.req.valid('param').id, c.req.valid('json').body), 201),
+    async (c) => c.json(await addMessage(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json').body), 201),
   )
   .openapi(
     createRoute({
@@ -129,7 +128,7 @@ export const disputesRouter = createRouter()
     }),
     async (c) => {
       const { status, ...page } = c.req.valid('query');
-      return c.json(await listDisputes(getDb(c.env), page, { status }), 200);
+      return c.json(await listDisputes(c.var.deps.db, page, { status }), 200);
     },
   )
   .openapi(
@@ -144,5 +143,5 @@ export const disputesRouter = createRouter()
       responses: { 200: jsonContent(DisputeDetailSchema, 'The resolved dispute'), ...authErrorResponses(400, 404, 409) },
     })),
     async (c) =>
-      c.json(await resolveDispute(c.env, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
+      c.json(await resolveDispute(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
   );

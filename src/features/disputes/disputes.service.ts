@@ -4,34 +4,45 @@
 // goes through the ledger postings of dispute-rules.ts and the payment provider (refunds), once:
 // the dispute's conditional status change, the reservation transition and the ledger entry (unique
 // key) share one D1 batch, and the provider call uses the reservation's refund idempotency key.
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
-import { getDb, type Db } from '../../db/client';
-import { isUniqueViolation } from '../../db/errors';
+import { and, count, eq, gte, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { isCheckViolation, isUniqueViolation } from '../../db/errors';
 import {
   disputeEvidence,
   disputeMessages,
   disputes,
   files,
+  ledgerAccounts,
+  ledgerEntries,
   reservations,
   type DisputeRow,
   type ReservationRow,
 } from '../../db/schema';
 import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError, accessDenied, invalidState, notFound } from '../../errors';
+import { guardedInsert, rowExists, type Statement } from '../../db/statements';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound } from '../../errors';
 import { commissionRate, fromCents, toCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
-import { isCarrierSide } from '../bookings/reservation-access';
-import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../bookings/reservation-state';
-import { transitionStatement } from '../bookings/reservation-transition';
-import { newToken, postedSql, postingStatements, rawStatement, wasPosted } from '../ledger/ledger.service';
-import { escrowOutKey, payeeOf, walletAccount } from '../ledger/posting-rules';
-import { guardedNotificationInsert, type NewNotification } from '../notifications/notify';
-import { captureOnDeposit, PAYMENT_STATUS, settleWithProvider } from '../payments/escrow.service';
-import { loadReservation } from '../bookings/reservation-transition';
+import {
+  captureLoaded,
+  escrowOutKey,
+  hasEntry,
+  newToken,
+  PAYMENT_STATUS,
+  payeeOf,
+  posted,
+  postingStatements,
+  settlementAfterRefund,
+  settleWithProvider,
+  walletAccount,
+} from '../money';
+import { notify, type Notification } from '../notifications/notify';
+import { commitTransitions, loadReservation } from '../reservations/lifecycle';
+import { isCarrierSide } from '../reservations/reservation-access';
+import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, type DisputeResolution } from './dispute-rules';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
@@ -96,40 +107,35 @@ async function assertEvidence(db: Db, auth: AuthUser, reservationId: number, ids
     return !f || f.ownerId !== auth.id || f.purpose !== 'DISPUTE_EVIDENCE' || (f.reservationId !== null && f.reservationId !== reservationId);
   });
   if (bad !== undefined) {
-    throw new AppError('INVALID_ARGUMENT', 'Evidence files must be your own DISPUTE_EVIDENCE uploads for this reservation', {
+    throw invalidArgument('Evidence files must be your own DISPUTE_EVIDENCE uploads for this reservation', {
       fieldErrors: [{ field: 'evidenceFileIds', message: `File ${bad} is not usable as evidence here`, rejectedValue: bad }],
     });
   }
 }
 
-const CHECK_FAILED = /CHECK constraint failed/i;
-const isCheckViolation = (err: unknown): boolean => {
-  for (let e: unknown = err; e; e = (e as { cause?: unknown }).cause) if (e instanceof Error && CHECK_FAILED.test(e.message)) return true;
-  return false;
-};
-
 /** Has the reservation's escrow already been released to the payee (a delivered reservation)? */
 async function releasedAtDelivery(db: Db, reservationId: number): Promise<boolean> {
-  const row = await db.get<{ n: number }>(
-    sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE key = ${escrowOutKey(reservationId)} AND type = 'ESCROW_RELEASED'`,
-  );
-  return (row?.n ?? 0) > 0;
+  const [row] = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.key, escrowOutKey(reservationId)), eq(ledgerEntries.type, 'ESCROW_RELEASED')));
+  return row !== undefined;
 }
 
 async function walletBalance(db: Db, key: string): Promise<number> {
-  const row = await db.get<{ b: number }>(sql`SELECT balance_cents AS b FROM ledger_accounts WHERE key = ${key}`);
-  return row?.b ?? 0;
+  const [row] = await db.select({ cents: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(eq(ledgerAccounts.key, key));
+  return row?.cents ?? 0;
 }
 
-export async function openDispute(env: Env, auth: AuthUser, input: NewDispute) {
-  const db = getDb(env);
+export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute) {
+  const { db } = deps;
   const evidence = [...new Set(input.evidenceFileIds ?? [])];
   for (let attempt = 0; ; attempt += 1) {
     const r = await loadReservation(db, input.reservationId);
     const role = await partyRole(db, auth, r);
     if (!role) throw accessDenied('Only the sender or the carrier of this reservation may open a dispute');
     const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
-    if (existing) throw new AppError('ALREADY_EXISTS', `Reservation ${r.id} already has a dispute (#${existing.id})`);
+    if (existing) throw alreadyExists(`Reservation ${r.id} already has a dispute (#${existing.id})`);
     if (!DISPUTABLE_STATUSES.includes(r.status)) {
       throw invalidState(`Cannot open a dispute on a reservation in status ${r.status}`);
     }
@@ -147,54 +153,50 @@ export async function openDispute(env: Env, auth: AuthUser, input: NewDispute) {
       : { frozenCents: 0, shortfallCents: 0 };
 
     const token = newToken();
-    const created = sql`EXISTS (SELECT 1 FROM disputes WHERE token = ${token})`;
-    // Inserted only if the reservation is still in the status checked above (and, delivered, still
-    // within the window); the transition right after it in the same batch then applies too.
-    const stillDisputable = sql`EXISTS (SELECT 1 FROM reservations WHERE id = ${r.id} AND status = ${r.status}${
-      r.status === 'DELIVERED' ? sql` AND delivered_at >= ${cutoff}` : sql``
-    })`;
-    const statements: BatchItem<'sqlite'>[] = [
-      rawStatement(db, sql`INSERT INTO disputes (reservation_id, opened_by, opener_role, reason, description, status, previous_status, frozen_cents, shortfall_cents, token)
-        SELECT ${r.id}, ${auth.id}, ${role}, ${input.reason}, ${input.description}, 'OPEN', ${r.status}, ${frozenCents}, ${shortfallCents}, ${token}
-        WHERE ${stillDisputable}`),
-      transitionStatement(db, r.id, 'OPEN_DISPUTE', {}, r.status),
-      ...evidence.map((fileId) =>
-        rawStatement(db, sql`INSERT INTO dispute_evidence (dispute_id, file_id) SELECT id, ${fileId} FROM disputes WHERE token = ${token}`),
+    const created = rowExists(db, disputes, eq(disputes.token, token));
+    const other = role === 'SENDER' ? r.carrierId : r.senderId;
+    const note = {
+      userId: other,
+      type: 'DISPUTE_OPENED',
+      title: 'Dispute opened',
+      message: `A dispute was opened on reservation ${r.reservationNumber}. ${
+        released || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
+      }`.trim(),
+      data: { reservationId: r.id },
+    };
+    const effects = (guard: SQL): Statement[] => [
+      // The dispute exists only with the transition (and, delivered, still within the window).
+      guardedInsert(
+        db,
+        disputes,
+        {
+          reservationId: r.id,
+          openedBy: auth.id,
+          openerRole: role,
+          reason: input.reason,
+          description: input.description,
+          status: 'OPEN',
+          previousStatus: r.status,
+          frozenCents,
+          shortfallCents,
+          token,
+        },
+        undefined,
+        r.status === 'DELIVERED' ? and(guard, rowExists(db, reservations, and(eq(reservations.id, r.id), gte(reservations.deliveredAt, cutoff)))) : guard,
       ),
+      ...evidence.map((fileId) => guardedInsert(db, disputeEvidence, { disputeId: disputes.id, fileId }, disputes, eq(disputes.token, token))),
       // Evidence uploaded without a reservation now belongs to this one (its parties may read it).
       ...(evidence.length
-        ? [
-            rawStatement(db, sql`UPDATE files SET reservation_id = ${r.id} WHERE reservation_id IS NULL AND id IN (${sql.join(
-              evidence.map((id) => sql`${id}`),
-              sql`, `,
-            )}) AND ${created}`),
-          ]
+        ? [db.update(files).set({ reservationId: r.id }).where(and(isNull(files.reservationId), inArray(files.id, evidence), created))]
         : []),
-    ];
-    if (released && frozenCents > 0) {
       // The dispute id exists only inside the batch: the freeze is keyed by the dispute's token.
-      statements.push(...postingStatements(db, disputeFreeze(r, token, frozenCents), newToken(), { guard: created }));
-    }
-    const other = role === 'SENDER' ? r.carrierId : r.senderId;
-    statements.push(
-      guardedNotificationInsert(
-        db,
-        {
-          userId: other,
-          type: 'DISPUTE_OPENED',
-          title: 'Dispute opened',
-          message: `A dispute was opened on reservation ${r.reservationNumber}. ${
-            released || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
-          }`.trim(),
-          data: { reservationId: r.id },
-        },
-        created,
-      ),
-    );
+      ...(released && frozenCents > 0 ? postingStatements(db, disputeFreeze(r, token, frozenCents), newToken(), { guard: created }) : []),
+      ...notify(db, note, created),
+    ];
     try {
-      await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]);
+      await commitTransitions(db, [{ id: r.id, from: r.status, action: 'OPEN_DISPUTE', effects }]);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', `Reservation ${r.id} already has a dispute`);
+      if (isUniqueViolation(err)) throw alreadyExists(`Reservation ${r.id} already has a dispute`);
       // The wallet changed between our read and the batch (a withdrawal): the CHECK refused a
       // negative wallet and rolled everything back; read again and retry.
       if (isCheckViolation(err) && attempt < 3) continue;
@@ -232,7 +234,10 @@ export async function listDisputes(db: Db, p: PageParams<'createdAt'>, filters: 
   if (filters.partyId !== undefined) {
     const me = filters.partyId;
     conditions.push(
-      sql`(${disputes.openedBy} = ${me} OR EXISTS (SELECT 1 FROM reservations r WHERE r.id = ${disputes.reservationId} AND (r.sender_id = ${me} OR r.carrier_id = ${me})))`,
+      or(
+        eq(disputes.openedBy, me),
+        rowExists(db, reservations, and(eq(reservations.id, disputes.reservationId), or(eq(reservations.senderId, me), eq(reservations.carrierId, me)))),
+      )!,
     );
   }
   if (filters.status) conditions.push(eq(disputes.status, filters.status));
@@ -255,30 +260,23 @@ export async function listDisputes(db: Db, p: PageParams<'createdAt'>, filters: 
   );
 }
 
-export async function addMessage(env: Env, auth: AuthUser, id: number, body: string) {
-  const db = getDb(env);
+export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: string) {
+  const { db } = deps;
   const d = await getDispute(db, id);
   const r = await loadReservation(db, d.reservationId);
   const role = await partyRole(db, auth, r);
   if (!role && !isAdmin(auth)) throw accessDenied();
   if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is resolved`);
-  const recipients = partiesOf(r).filter((u) => u !== auth.id);
-  await db.batch([
-    db.insert(disputeMessages).values({ disputeId: id, authorId: auth.id, body }),
-    ...recipients.map((userId) =>
-      guardedNotificationInsert(
-        db,
-        {
-          userId,
-          type: 'DISPUTE_MESSAGE',
-          title: 'New message on a dispute',
-          message: `A new message was posted on the dispute of reservation ${r.reservationNumber}.`,
-          data: { disputeId: id, reservationId: r.id },
-        },
-        sql`1`,
-      ),
-    ),
-  ]);
+  const notes = partiesOf(r)
+    .filter((u) => u !== auth.id)
+    .map((userId) => ({
+      userId,
+      type: 'DISPUTE_MESSAGE',
+      title: 'New message on a dispute',
+      message: `A new message was posted on the dispute of reservation ${r.reservationNumber}.`,
+      data: { disputeId: id, reservationId: r.id },
+    }));
+  await db.batch([db.insert(disputeMessages).values({ disputeId: id, authorId: auth.id, body }), ...notify(db, notes)]);
   return disputeDetail(db, auth, id);
 }
 
@@ -294,8 +292,8 @@ export interface ResolveInput {
  * by this resolution (unique key), the payment status to settle, audit and notifications. A
  * concurrent second resolve changes nothing and answers 409. The provider refund follows.
  */
-export async function resolveDispute(env: Env, auth: AuthUser, id: number, input: ResolveInput, ip: string | null) {
-  const db = getDb(env);
+export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, input: ResolveInput, ip: string | null) {
+  const { db, env } = deps;
   const d = await getDispute(db, id);
   if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is already resolved`);
   let r = await loadReservation(db, d.reservationId);
@@ -304,14 +302,14 @@ export async function resolveDispute(env: Env, auth: AuthUser, id: number, input
   const amountCents = input.amount === undefined ? undefined : toCents(input.amount);
   if (input.resolution === 'PARTIAL_REFUND') {
     if (amountCents === undefined || amountCents <= 0 || amountCents >= r.totalAmountCents) {
-      throw new AppError('INVALID_ARGUMENT', 'A partial refund needs an amount between 0 and the total price, both excluded', {
+      throw invalidArgument('A partial refund needs an amount between 0 and the total price, both excluded', {
         fieldErrors: [
           { field: 'amount', message: `Must be > 0 and < ${fromCents(r.totalAmountCents).toFixed(2)}`, rejectedValue: input.amount ?? null },
         ],
       });
     }
   } else if (amountCents !== undefined) {
-    throw new AppError('INVALID_ARGUMENT', `No amount with ${input.resolution}`, {
+    throw invalidArgument(`No amount with ${input.resolution}`, {
       fieldErrors: [{ field: 'amount', message: 'Only PARTIAL_REFUND takes an amount', rejectedValue: input.amount }],
     });
   }
@@ -319,55 +317,41 @@ export async function resolveDispute(env: Env, auth: AuthUser, id: number, input
 
   const released = await releasedAtDelivery(db, r.id);
   // Money released to a wallet must have been captured: capture first when only authorised.
-  if (!released && refundCents < r.totalAmountCents && r.paymentStatus === PAYMENT_STATUS.AUTHORIZED) {
-    await captureOnDeposit(env, r.id);
-    r = await loadReservation(db, r.id);
-  }
-  const escrowed = (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE key = ${`escrow-in:${r.id}`}`))?.n ?? 0;
+  if (!released && refundCents < r.totalAmountCents) r = await captureLoaded(deps, r);
+  const escrowed = await hasEntry(db, `escrow-in:${r.id}`);
   const posting = disputeSettlement(r, {
     disputeId: d.id,
     refundCents,
     rate: commissionRate(env),
     frozenCents: released ? d.frozenCents : null,
   });
-  const pending =
-    refundCents === 0
-      ? null
-      : r.paymentStatus === PAYMENT_STATUS.CAPTURED
-        ? PAYMENT_STATUS.REFUND_PENDING
-        : refundCents === r.totalAmountCents
-          ? PAYMENT_STATUS.VOID_PENDING
-          : PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
+  const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents);
 
   const resolvedAt = new Date().toISOString();
-  const resolvedByMe = sql`EXISTS (SELECT 1 FROM disputes WHERE id = ${d.id} AND status = 'RESOLVED' AND resolved_by = ${auth.id} AND resolved_at = ${resolvedAt})`;
+  const resolvedByMe = rowExists(
+    db,
+    disputes,
+    and(eq(disputes.id, d.id), eq(disputes.status, 'RESOLVED'), eq(disputes.resolvedBy, auth.id), eq(disputes.resolvedAt, resolvedAt)),
+  );
   const token = newToken();
-  const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
   const outcome =
     input.resolution === 'RELEASE_TO_CARRIER'
       ? 'the payment is released to the carrier'
       : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
-  const notes: NewNotification[] = partiesOf(r).map((userId) => ({
+  const notes: Notification[] = partiesOf(r).map((userId) => ({
     userId,
     type: 'DISPUTE_RESOLVED',
     title: 'Dispute resolved',
     message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
     data: { disputeId: d.id, reservationId: r.id, resolution: input.resolution },
   }));
-  const statements: BatchItem<'sqlite'>[] = [
+  const effects = (guard: SQL): Statement[] => [
+    // Reached only with the reservation DISPUTED, i.e. while its one dispute is OPEN: a losing
+    // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
     db
       .update(disputes)
-      .set({
-        status: 'RESOLVED',
-        resolution: input.resolution,
-        refundCents,
-        resolutionNote: input.note,
-        resolvedBy: auth.id,
-        resolvedAt,
-        updatedAt: resolvedAt,
-      })
-      .where(and(eq(disputes.id, d.id), eq(disputes.status, 'OPEN')))
-      .returning(),
+      .set({ status: 'RESOLVED', resolution: input.resolution, refundCents, resolutionNote: input.note, resolvedBy: auth.id, resolvedAt, updatedAt: resolvedAt })
+      .where(and(eq(disputes.id, d.id), eq(disputes.status, 'OPEN'), guard)),
     auditInsertIfChanged(db, {
       actorId: auth.id,
       action: 'DISPUTE_RESOLVED',
@@ -376,18 +360,13 @@ export async function resolveDispute(env: Env, auth: AuthUser, id: number, input
       ip,
       details: { reservationId: r.id, resolution: input.resolution, refundCents },
     }),
-    // Reached only with the reservation DISPUTED, i.e. while its one dispute was OPEN: a losing
-    // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
-    transitionStatement(db, r.id, action, {}, 'DISPUTED'),
     ...(escrowed ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
-    ...(escrowed && pending
-      ? [rawStatement(db, sql`UPDATE reservations SET payment_status = ${pending} WHERE id = ${r.id} AND ${postedSql(token)}`)]
-      : []),
-    ...notes.map((n) => guardedNotificationInsert(db, n, resolvedByMe)),
+    ...(escrowed && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
+    ...notify(db, notes, resolvedByMe),
   ];
-  const [updated] = (await db.batch(statements as [BatchItem<'sqlite'>, ...BatchItem<'sqlite'>[]]))[0] as DisputeRow[];
-  if (!updated) throw invalidState(`Dispute ${id} is already resolved`);
-  if (escrowed && pending && (await wasPosted(db, token))) await settleWithProvider(env, r.id);
+  const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
+  const [row] = (await commitTransitions(db, [{ id: r.id, from: 'DISPUTED', action, effects }])).rows;
+  if (!row) throw invalidState(`Dispute ${id} is already resolved`);
+  if (escrowed && pending && row.paymentStatus === pending) await settleWithProvider(deps, r.id);
   return disputeDetail(db, auth, d.id);
 }
-

@@ -8,7 +8,7 @@ import type { AppEnv, AuthUser } from '../../env';
 import { AppError, accessDenied, notFound } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
-import { isCarrierSide } from '../bookings/reservation-access';
+import { isCarrierSide } from '../reservations/reservation-access';
 import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 const ADMINS: Role[] = ['ROLE_ADMIN'];

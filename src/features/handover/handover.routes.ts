@@ -34,7 +34,7 @@ export const handoverRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(QrImageSchema, 'The deposit QR code'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await depositQr(c.env, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await depositQr(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -52,7 +52,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processQr(c.env, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
+      return c.json(toReservationDto(await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -71,7 +71,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
+      return c.json(toReservationDto(await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -88,7 +88,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processQr(c.env, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
+      return c.json(toReservationDto(await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -105,7 +105,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processCode(c.env, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
+      return c.json(toReservationDto(await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -120,7 +120,7 @@ export const handoverRouter = createRouter()
       responses: { 200: jsonContent(RecipientViewSchema, 'What the recipient may see'), ...errorResponses(404) },
     }),
     async (c) => {
-      const view = await recipientView(c.env, c.req.valid('param').recipientToken);
+      const view = await recipientView(c.var.deps, c.req.valid('param').recipientToken);
       if (!view) throw new AppError('RESOURCE_NOT_FOUND', 'Recipient link not found');
       c.header('Cache-Control', 'no-store');
       return c.json(view, 200);

@@ -1,23 +1,21 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
-import { and, eq, sql, type Placeholder } from 'drizzle-orm';
-import { publicName } from '../users/public-name';
-import { captureLoaded, releaseOnDelivery } from '../payments/escrow.service';
+import { and, eq, sql } from 'drizzle-orm';
 import { renderSVG } from 'uqr';
-import { getDb } from '../../db/client';
 import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
-import { compiledQuery } from '../../db/compiled-query';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
-import type { AuthUser } from '../../env';
-import { AppError, accessDenied, invalidState, notFound } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, businessRule, invalidArgument, invalidState, notFound, tooManyRequests } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
-import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../bookings/reservation-state';
-import { loadReservation, transitionStatement } from '../bookings/reservation-transition';
-import { getReservationView, reservationViewOf, reservationViewStatements, type ReservationView } from '../bookings/bookings.service';
-import { guardedNotificationInsert, notificationInsert } from '../notifications/notify';
+import { captureLoaded, releaseEffects } from '../money';
+import { notify } from '../notifications/notify';
+import { allEffects, commitTransition, loadReservation } from '../reservations/lifecycle';
+import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
+import { reservationViewOf, reservationViewStatements, type ReservationView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
+import { publicName } from '../users/public-name';
 
 export const qrObject = (env: Env, reservationId: number) =>
   env.RESERVATION_QR.get(env.RESERVATION_QR.idFromName(String(reservationId)));
@@ -37,8 +35,8 @@ function assertCarrier(auth: AuthUser, row: ReservationRow) {
 }
 
 /** The sender's current deposit QR. Only while CONFIRMED: earlier the parcel may not be handed over. */
-export async function depositQr(env: Env, auth: AuthUser, id: number): Promise<QrImage> {
-  const row = await loadReservation(getDb(env), id);
+export async function depositQr({ db, env }: Deps, auth: AuthUser, id: number): Promise<QrImage> {
+  const row = await loadReservation(db, id);
   assertCanAccess(auth, [row.senderId], []);
   applyTransition(row.status, 'DEPOSIT');
   return withSvg(await qrObject(env, id).issue({ reservationId: id, carrierId: row.carrierId }, 'DEPOSIT'));
@@ -46,47 +44,44 @@ export async function depositQr(env: Env, auth: AuthUser, id: number): Promise<Q
 
 const consumeErrors = {
   USED: () => invalidState('This QR code has already been used'),
-  REPLACED: () =>
-    new AppError('INVALID_ARGUMENT', 'This QR code was replaced by a newer one', {
-      suggestions: ['Scan the QR code currently displayed'],
-    }),
-  EXPIRED: () => new AppError('INVALID_ARGUMENT', 'QR code has expired', { suggestions: ['Ask for a fresh QR code'] }),
-  UNKNOWN: () => new AppError('INVALID_ARGUMENT', 'Unknown QR code', { suggestions: ['Ask for a fresh QR code'] }),
+  REPLACED: () => invalidArgument('This QR code was replaced by a newer one', { suggestions: ['Scan the QR code currently displayed'] }),
+  EXPIRED: () => invalidArgument('QR code has expired', { suggestions: ['Ask for a fresh QR code'] }),
+  UNKNOWN: () => invalidArgument('Unknown QR code', { suggestions: ['Ask for a fresh QR code'] }),
 } as const;
 
 /**
  * A scanned payload: signature, expiry, purpose and carrier (all in the signed claims, so no read
  * is needed and nobody else can spend the nonce), then one-time use, then the transition.
  */
-export async function processQr(env: Env, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationView> {
+export async function processQr(deps: Deps, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationView> {
+  const { env } = deps;
   const claims = await verifyQrPayload(env.QR_SIGNING_SECRET, payload, purpose);
   if (claims.car !== auth.id) throw accessDenied('Only the carrier of this reservation can do this');
   const outcome = await qrObject(env, claims.rid).consume(claims.non, purpose);
   if (outcome !== 'OK') throw consumeErrors[outcome]();
-  return purpose === 'DEPOSIT' ? deposit(env, claims.rid) : deliver(env, claims.rid);
+  return purpose === 'DEPOSIT' ? deposit(deps, claims.rid) : deliver(deps, claims.rid);
 }
 
 /** A typed code: the carrier, the state, then the code through the object's lockout counter. */
-export async function processCode(env: Env, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationView> {
-  const row = await loadReservation(getDb(env), id);
+export async function processCode(deps: Deps, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationView> {
+  const { db, env } = deps;
+  const row = await loadReservation(db, id);
   assertCarrier(auth, row);
   applyTransition(row.status, ACTION_OF[purpose]); // wrong state: 409 without spending an attempt
   const expected = purpose === 'DEPOSIT' ? row.depositCode : row.deliveryCode;
   const check = await qrObject(env, id).checkCode(code, expected);
   if (check.result === 'LOCKED') {
-    throw new AppError('BUSINESS_RULE_VIOLATION', 'Too many wrong codes: code entry is locked', {
-      status: 429,
-      headers: { 'Retry-After': String(check.retryAfterSeconds) },
+    throw tooManyRequests('Too many wrong codes: code entry is locked', check.retryAfterSeconds, {
       suggestions: [`Retry in ${Math.ceil(check.retryAfterSeconds / 60)} minutes, or scan the QR code instead`],
     });
   }
   if (check.result === 'WRONG') {
     const locked = check.remainingAttempts === 0;
-    throw new AppError('INVALID_ARGUMENT', locked ? 'Wrong code: code entry is now locked for 15 minutes' : 'Wrong code', {
+    throw invalidArgument(locked ? 'Wrong code: code entry is now locked for 15 minutes' : 'Wrong code', {
       suggestions: [locked ? 'Scan the QR code instead, or retry later' : `${check.remainingAttempts} attempts left before code entry is locked`],
     });
   }
-  return purpose === 'DEPOSIT' ? deposit(env, id) : deliver(env, id);
+  return purpose === 'DEPOSIT' ? deposit(deps, id) : deliver(deps, id);
 }
 
 const NOTICES: Record<QrPurpose, { type: string; title: string; message: (n: string) => string }> = {
@@ -108,72 +103,71 @@ function messageSql(message: (n: string) => string) {
   return sql`${before} || ${reservations.reservationNumber} || ${after}`;
 }
 
-// The deposit's writes, compiled once (see db/compiled-query.ts): the conditional status change,
-// and the sender's notification only if that change is the one this request made.
-const depositWrites = {
-  transition: compiledQuery((db, p: Record<'id' | 'now', Placeholder>) =>
-    transitionStatement(db, p.id, 'DEPOSIT', { depositedAt: sql`${p.now}`, updatedAt: sql`${p.now}` }),
-  ),
-  notice: compiledQuery((db, p: Record<'id' | 'now', Placeholder>) =>
-    guardedNotificationInsert(
-      db,
-      {
-        userId: reservations.senderId,
-        type: NOTICES.DEPOSIT.type,
-        title: NOTICES.DEPOSIT.title,
-        message: messageSql(NOTICES.DEPOSIT.message),
-        data: sql`json_object('reservationId', ${reservations.id})`,
-        createdAt: p.now,
-      },
-      and(eq(reservations.id, p.id), eq(reservations.status, TRANSITIONS.DEPOSIT.to), eq(reservations.depositedAt, p.now)),
-      reservations,
-    ),
-  ),
-};
-
-/**
- * CONFIRMED to DEPOSITED in one batch (the conditional update, the sender's notification if that
- * update won, the reservation as the response shows it), then the capture: two D1 round trips.
- */
-async function deposit(env: Env, id: number): Promise<ReservationView> {
-  const db = getDb(env);
-  const values = { id, now: new Date().toISOString() };
-  const [updated, , viewRows, items] = await db.batch([
-    depositWrites.transition(db, values),
-    depositWrites.notice(db, values),
-    ...reservationViewStatements(db, id),
-  ]);
-  const view = reservationViewOf(viewRows, items);
+/** The view read at the end of a transition's batch (404 when the reservation does not exist). */
+function viewOf(id: number, reads: unknown[]): ReservationView {
+  const view = reservationViewOf(reads[0] as Parameters<typeof reservationViewOf>[0], reads[1] as Parameters<typeof reservationViewOf>[1]);
   if (!view) throw notFound('Reservation', id);
-  if (updated.length === 0) {
-    applyTransition(view.r.status, 'DEPOSIT'); // throws 409 INVALID_STATE with the current status
-    throw new Error('unreachable: transition allowed but no row changed');
-  }
-  // Money: capture now; a failed capture is retried at delivery and by the cron.
-  const captured = await captureLoaded(env, updated[0]);
-  return captured === updated[0] ? view : { ...view, r: captured };
+  return view;
 }
 
 /**
- * To DELIVERED: the status change and the escrow's release to the carrier's (or agency's) wallet
- * and the commission to revenue are one batch, so a delivered parcel is never left unpaid.
+ * CONFIRMED to DEPOSITED in one batch (the sender's notification, the conditional update, the
+ * reservation as the response shows it) with no read first (the carrier is in the signed
+ * claims), then the capture: two D1 round trips. A failed capture is retried at delivery and by
+ * the cron.
  */
-async function deliver(env: Env, id: number): Promise<ReservationView> {
-  const db = getDb(env);
-  const row = await releaseOnDelivery(env, id, { action: 'DELIVER', set: { deliveredAt: new Date().toISOString() } });
-  // After the conditional update won: a notification never reports a change that did not happen.
-  const notice = NOTICES.DELIVERY;
-  await notificationInsert(db, [
-    { userId: row.senderId, type: notice.type, title: notice.title, message: notice.message(row.reservationNumber), data: { reservationId: id } },
+async function deposit(deps: Deps, id: number): Promise<ReservationView> {
+  const { db } = deps;
+  const notice = NOTICES.DEPOSIT;
+  const { row, reads } = await commitTransition(
+    db,
     {
-      userId: row.carrierId,
-      type: notice.type,
-      title: notice.title,
-      message: `Delivery of reservation ${row.reservationNumber} is confirmed.`,
-      data: { reservationId: id },
+      id,
+      action: 'DEPOSIT',
+      set: { depositedAt: new Date().toISOString() },
+      // The sender and the number are read by the statement: this path reads nothing first.
+      effects: (guard) =>
+        notify(
+          db,
+          { userId: reservations.senderId, type: notice.type, title: notice.title, message: messageSql(notice.message), data: sql`json_object('reservationId', ${reservations.id})` },
+          and(eq(reservations.id, id), guard),
+          reservations,
+        ),
     },
-  ]);
-  return getReservationView(db, id);
+    { reads: reservationViewStatements(db, id) },
+  );
+  const view = viewOf(id, reads);
+  const captured = await captureLoaded(deps, row);
+  return captured === row ? view : { ...view, r: captured };
+}
+
+/**
+ * To DELIVERED: the status change, the escrow's release to the carrier's (or agency's) wallet and
+ * the commission to revenue, and both parties' notifications are one batch, so a delivered parcel
+ * is never left unpaid. A payment still only authorised is captured first.
+ */
+async function deliver(deps: Deps, id: number): Promise<ReservationView> {
+  const { db } = deps;
+  const loaded = await loadReservation(db, id);
+  applyTransition(loaded.status, 'DELIVER'); // 409 before any money moves
+  const r = await captureLoaded(deps, loaded);
+  const notice = NOTICES.DELIVERY;
+  const notes = [
+    { userId: r.senderId, type: notice.type, title: notice.title, message: notice.message(r.reservationNumber), data: { reservationId: id } },
+    { userId: r.carrierId, type: notice.type, title: notice.title, message: `Delivery of reservation ${r.reservationNumber} is confirmed.`, data: { reservationId: id } },
+  ];
+  const { reads } = await commitTransition(
+    db,
+    {
+      id,
+      from: r.status,
+      action: 'DELIVER',
+      set: { deliveredAt: new Date().toISOString() },
+      effects: allEffects(releaseEffects(db, r), (guard) => notify(db, notes, guard)),
+    },
+    { reads: reservationViewStatements(db, id) },
+  );
+  return viewOf(id, reads);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,10 +190,9 @@ export interface RecipientView {
   deliveryQr: QrImage | null;
 }
 
-export async function findByRecipientToken(env: Env, token: string) {
+export async function findByRecipientToken({ db }: Deps, token: string) {
   // Tokens are long random secrets; anything too short to be one is not looked up.
   if (token.length < 20 || token.length > 200) return null;
-  const db = getDb(env);
   const [found] = await db
     .select({
       reservation: reservations,
@@ -218,8 +211,9 @@ export async function findByRecipientToken(env: Env, token: string) {
 }
 
 /** What the recipient may see: no emails, phones, codes or sender details. */
-export async function recipientView(env: Env, token: string): Promise<RecipientView | null> {
-  const found = await findByRecipientToken(env, token);
+export async function recipientView(deps: Deps, token: string): Promise<RecipientView | null> {
+  const { env } = deps;
+  const found = await findByRecipientToken(deps, token);
   if (!found) return null;
   const r = found.reservation;
   // Polling viewers share the current payload until a third of its life is left, then get a new one.

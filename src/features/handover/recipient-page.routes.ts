@@ -92,7 +92,7 @@ export const recipientPageRouter = createRouter().openapi(
   }),
   async (c) => {
     const token = c.req.valid('param').recipientToken;
-    const view = RecipientTokenParams.safeParse({ recipientToken: token }).success ? await recipientView(c.env, token) : null;
+    const view = RecipientTokenParams.safeParse({ recipientToken: token }).success ? await recipientView(c.var.deps, token) : null;
     c.header('Cache-Control', 'no-store');
     if (!view) return c.html(notFoundPage, 404);
     return c.html(page(token, view), 200);

@@ -1,27 +1,14 @@
-// Creating in-app notifications. Returns the INSERT so callers can put it in the same D1 batch
-// as the state change it reports.
+// The one notification writer. A notification is never written on its own: notify() returns the
+// statements to put in the D1 batch that makes the change it reports, so a lost race or a refused
+// write leaves no notification, and a committed change always has its notification.
 import type { Column, Placeholder, SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { guardedInsert } from '../../db/batch-sql';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
-import { isoNow } from '../../db/schema/columns';
+import { guardedInsert, type Statement } from '../../db/statements';
 
-export interface NewNotification {
-  userId: number;
-  type: string;
-  title: string;
-  message: string;
-  data?: Record<string, unknown>;
-}
-
-export function notificationInsert(db: Db, items: NewNotification | NewNotification[]) {
-  const rows = Array.isArray(items) ? items : [items];
-  return db.insert(notifications).values(rows.map((n) => ({ ...n, data: n.data ?? null })));
-}
-
-/** A notification's fields inside a batch: values, or SQL read by the statement (a column of the source, a placeholder). */
-export interface GuardedNotification {
+export interface Notification {
+  /** A user id, or a column of `source` (the reservation's sender), or a compiled statement's placeholder. */
   userId: number | SQL | Column | Placeholder;
   type: string;
   title: string;
@@ -30,18 +17,50 @@ export interface GuardedNotification {
   createdAt?: string | Placeholder;
 }
 
+/** Rows per multi-row insert: 6 bound columns each, under D1's 100 parameters per statement. */
+const ROWS_PER_INSERT = 10;
+
+const isPlain = (n: Notification) =>
+  typeof n.userId === 'number' && typeof n.message === 'string' && (n.createdAt === undefined || typeof n.createdAt === 'string');
+
 /**
- * The one way to write a notification inside a D1 batch: inserted only if `guard` holds when
- * the batch reaches it (a state change this batch made, a ledger entry it posted), so a lost race
- * or a refused write leaves no notification. With `source`, the guard and the values may read
- * that table's columns (the reservation's sender, its number).
+ * The statements that write `items`: only if `guard` holds when the batch reaches them (a state
+ * change this batch made, a ledger entry it posted); always when no guard is given. With
+ * `source`, the guard and the values may read that table's columns (the reservation's sender,
+ * its number).
  */
-export function guardedNotificationInsert(db: Db, n: GuardedNotification, guard: SQL | undefined, source?: SQLiteTable) {
-  return guardedInsert(
-    db,
-    notifications,
-    { userId: n.userId, type: n.type, title: n.title, message: n.message, data: n.data ?? null, createdAt: n.createdAt ?? isoNow },
-    source,
-    guard,
+export function notify(db: Db, items: Notification | readonly Notification[], guard?: SQL, source?: SQLiteTable): Statement[] {
+  const list = Array.isArray(items) ? (items as readonly Notification[]) : [items as Notification];
+  if (list.length === 0) return [];
+  if (!guard && !source && list.every(isPlain)) {
+    const statements: Statement[] = [];
+    for (let i = 0; i < list.length; i += ROWS_PER_INSERT) {
+      const rows = list.slice(i, i + ROWS_PER_INSERT).map((n) => ({
+        userId: n.userId as number,
+        type: n.type,
+        title: n.title,
+        message: n.message as string,
+        data: (n.data ?? null) as Record<string, unknown> | null,
+        ...(n.createdAt ? { createdAt: n.createdAt as string } : {}),
+      }));
+      statements.push(db.insert(notifications).values(rows));
+    }
+    return statements;
+  }
+  return list.map((n) =>
+    guardedInsert(
+      db,
+      notifications,
+      { userId: n.userId, type: n.type, title: n.title, message: n.message, data: n.data ?? null, createdAt: n.createdAt },
+      source,
+      guard,
+    ),
   );
 }
+
+// TRANSITIONAL names, removed once every caller uses notify().
+export type NewNotification = Notification & { userId: number; message: string };
+export const notificationInsert = (db: Db, items: NewNotification | NewNotification[]) =>
+  db.insert(notifications).values((Array.isArray(items) ? items : [items]).map((n) => ({ ...n, data: (n.data ?? null) as Record<string, unknown> | null, createdAt: n.createdAt as string | undefined })));
+export const guardedNotificationInsert = (db: Db, n: Notification, guard: SQL | undefined, source?: SQLiteTable) =>
+  guardedInsert(db, notifications, { userId: n.userId, type: n.type, title: n.title, message: n.message, data: n.data ?? null, createdAt: n.createdAt }, source, guard);

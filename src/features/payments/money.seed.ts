@@ -6,8 +6,8 @@ import { announcements, reservations } from '../../db/schema';
 import { commissionRate, splitPrice } from '../../lib/money';
 import { usesSandbox } from '../../providers/payment';
 import type { SeedContext } from '../dev/seed';
-import { createCheckout } from './payments.service';
-import { paySandboxSession } from './sandbox.routes';
+import { createCheckout } from '../money/payments/payments.service';
+import { paySandboxSession } from '../money/payments/sandbox.routes';
 
 export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
 const DEMO_TRIP_DESCRIPTION = 'Demo trip with a paid reservation';
@@ -72,6 +72,6 @@ export async function seedPaidReservation(ctx: SeedContext) {
     if (!reservation) return; // a concurrent seed inserted it
   }
   if (reservation.status !== 'PENDING_PAYMENT') return;
-  const checkout = await createCheckout(env, { id: senderId, roles: ['ROLE_CLIENT'], jti: 'seed', exp: 0 }, reservation.id);
-  await paySandboxSession(env, checkout.paymentId);
+  const checkout = await createCheckout(ctx, { id: senderId, roles: ['ROLE_CLIENT'], jti: 'seed', exp: 0 }, reservation.id);
+  await paySandboxSession(ctx, checkout.paymentId);
 }

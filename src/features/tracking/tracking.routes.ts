@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
-import { AppError } from '../../errors';
+import { invalidArgument } from '../../errors';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { pathId, toValidationError } from '../../validation';
@@ -79,7 +79,7 @@ export const trackingRouter = createRouter()
     async (c) => {
       const { positions } = c.req.valid('json');
       const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions.${i}.recordedAt`;
-      const result = await postPositions(c.env, c.get('auth'), c.req.valid('param').reservationId, positions, field);
+      const result = await postPositions(c.var.deps, c.get('auth'), c.req.valid('param').reservationId, positions, field);
       return c.json(result, 201);
     },
     (result) => {
@@ -98,7 +98,7 @@ export const trackingRouter = createRouter()
       request: { params: Params },
       responses: { 200: jsonContent(TrackingSchema, 'Last position and the kept history, oldest first'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await trackingView(c.env, c.get('auth'), c.req.valid('param').reservationId), 200),
+    async (c) => c.json(await trackingView(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
   )
   .openapi(
     createRoute({
@@ -121,9 +121,9 @@ export const trackingRouter = createRouter()
     async (c) => {
       const id = c.req.valid('param').reservationId;
       const { token } = c.req.valid('query');
-      await assertLiveAccess(c.env, id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
+      await assertLiveAccess(c.var.deps, id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
       if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
-        throw new AppError('INVALID_ARGUMENT', 'This endpoint needs a WebSocket upgrade', {
+        throw invalidArgument('This endpoint needs a WebSocket upgrade', {
           headers: { Upgrade: 'websocket' },
           suggestions: ['Open it with a WebSocket client'],
         });

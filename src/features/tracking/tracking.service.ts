@@ -1,16 +1,17 @@
 // Tracking rules (CONTRACT section 9): who may post and read positions, when, and which points are
 // acceptable. The history and the live feed live in the reservation's tracking Durable Object.
 import { eq, type Placeholder } from 'drizzle-orm';
-import { compiledQuery } from '../../db/compiled-query';
-import { getDb } from '../../db/client';
+import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
+import { compiled } from '../../db/statements';
 import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
-import type { AuthUser } from '../../env';
-import { AppError, accessDenied, invalidState, notFound, type FieldError } from '../../errors';
-import { assertReservationAccess } from '../bookings/reservation-access';
-import { runTransitions } from '../bookings/bookings.service';
-import type { ReservationStatus } from '../bookings/reservation-state';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
 import { timingSafeEqual } from '../../lib/timing-safe';
+import { notify } from '../notifications/notify';
+import { commitTransitions } from '../reservations/lifecycle';
+import { assertReservationAccess } from '../reservations/reservation-access';
+import type { ReservationStatus } from '../reservations/reservation-state';
 
 export type { Position, PositionInput };
 
@@ -29,10 +30,9 @@ export async function lastPosition(env: Env, reservationId: number): Promise<Pos
 }
 
 /** Read on every position post (every few seconds per parcel in transit): compiled once. */
-const reservationById = compiledQuery((db, p: Record<'id', Placeholder>) => db.select().from(reservations).where(eq(reservations.id, p.id)));
+const reservationById = compiled((db, p: Record<'id', Placeholder>) => db.select().from(reservations).where(eq(reservations.id, p.id)));
 
-async function load(env: Env, id: number): Promise<ReservationRow> {
-  const db = getDb(env);
+async function load(db: Db, id: number): Promise<ReservationRow> {
   const [[row]] = await db.batch([reservationById(db, { id })]);
   if (!row) throw notFound('Reservation', id);
   return row;
@@ -50,7 +50,7 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
     }
   });
   if (fieldErrors.length > 0) {
-    throw new AppError('VALIDATION_ERROR', 'Validation failed for body: recordedAt', {
+    throw validationError('Validation failed for body: recordedAt', {
       fieldErrors,
       suggestions: ['Send points recorded within the last 24 hours'],
     });
@@ -58,8 +58,9 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
 }
 
 /** The carrier posts points while the parcel is with them; the first point starts the transit. */
-export async function postPositions(env: Env, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
-  const row = await load(env, id);
+export async function postPositions(deps: Deps, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
+  const { db, env } = deps;
+  const row = await load(db, id);
   if (auth.id !== row.carrierId) throw accessDenied('Only the carrier of this reservation can post positions');
   if (!TRACKABLE.includes(row.status)) {
     throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${row.status})`);
@@ -68,25 +69,19 @@ export async function postPositions(env: Env, auth: AuthUser, id: number, points
   let status = row.status;
   if (status === 'DEPOSITED') {
     // The first point starts the transit; the sender's notice is in the same batch, guarded on it.
-    const [started] = await runTransitions(getDb(env), [
-      {
-        reservation: row,
-        action: 'START_TRANSIT',
-        releaseCapacity: false,
-        notifications: [
-          {
-            userId: row.senderId,
-            type: 'RESERVATION_IN_TRANSIT',
-            title: 'Parcel on its way',
-            message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
-            data: { reservationId: id },
-          },
-        ],
-      },
-    ]);
+    const note = {
+      userId: row.senderId,
+      type: 'RESERVATION_IN_TRANSIT',
+      title: 'Parcel on its way',
+      message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
+      data: { reservationId: id },
+    };
+    const {
+      rows: [started],
+    } = await commitTransitions(db, [{ id, from: 'DEPOSITED', action: 'START_TRANSIT', effects: (guard) => notify(db, note, guard) }]);
     // Not applied: a concurrent first point already started the transit (carry on), or the
     // reservation left DEPOSITED/IN_TRANSIT meanwhile (refused like any other status).
-    status = started?.status ?? (await load(env, id)).status;
+    status = started?.status ?? (await load(db, id)).status;
     if (!TRACKABLE.includes(status)) {
       throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${status})`);
     }
@@ -96,23 +91,23 @@ export async function postPositions(env: Env, auth: AuthUser, id: number, points
 }
 
 /** Sender, carrier and admins read the history. */
-export async function trackingView(env: Env, auth: AuthUser, id: number) {
-  const row = await load(env, id);
-  await assertReservationAccess(getDb(env), auth, row, { sender: true, carrier: true, admins: true });
+export async function trackingView({ db, env }: Deps, auth: AuthUser, id: number) {
+  const row = await load(db, id);
+  await assertReservationAccess(db, auth, row, { sender: true, carrier: true, admins: true });
   const { lastPosition, positions } = await trackingObject(env, id).history();
   return { reservationId: id, status: row.status, lastPosition, positions };
 }
 
 /** Who may open the live feed: a party with a bearer token, or the holder of the recipient token. */
-export async function assertLiveAccess(env: Env, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
-  const row = await load(env, id);
+export async function assertLiveAccess({ db }: Deps, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
+  const row = await load(db, id);
   if (who.recipientToken !== undefined) {
     if (!timingSafeEqual(who.recipientToken, row.recipientToken)) throw accessDenied('Invalid recipient token for this reservation');
     if (['CANCELLED', 'EXPIRED', 'REJECTED'].includes(row.status)) throw accessDenied('This recipient link is no longer valid');
     return row;
   }
-  if (!who.auth) throw new AppError('UNAUTHORIZED', 'Authentication required');
-  await assertReservationAccess(getDb(env), who.auth, row, { sender: true, carrier: true, admins: true });
+  if (!who.auth) throw unauthorized('Authentication required');
+  await assertReservationAccess(db, who.auth, row, { sender: true, carrier: true, admins: true });
   return row;
 }
 

@@ -4,8 +4,8 @@
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
-import type { ReservationStatus } from '../bookings/reservation-state';
-import { walletAccount } from '../ledger/posting-rules';
+import type { ReservationStatus } from '../reservations/reservation-state';
+import { walletAccount } from '../money/ledger/posting-rules';
 
 /** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
 export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [

@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
-import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
+import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../money/wallet/wallet.service';
 
 /** The wallet figures of the given users (from the ledger), keyed by user id. */
 export const loadWalletFigures = (db: Db, userIds: readonly number[]): Promise<Map<number, WalletFigures>> =>

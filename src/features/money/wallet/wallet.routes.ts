@@ -1,11 +1,11 @@
 // Wallet and transaction history of the caller: balance figures, history page, summary, detail, receipt.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
-import { pageQuery, PageSchema } from '../../lib/pagination';
-import { requireAuth } from '../../middleware/auth';
-import { TRANSACTION_TYPES } from '../../db/schema';
-import { IdParams } from '../../validation';
+import { createRouter } from '../../../env';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../../lib/openapi';
+import { pageQuery, PageSchema } from '../../../lib/pagination';
+import { requireAuth } from '../../../middleware/auth';
+import { TRANSACTION_TYPES } from '../../../db/schema';
+import { IdParams } from '../../../validation';
 import {
   getOwnTransaction,
   listTransactions,
@@ -81,7 +81,7 @@ export const walletRoutes = (scope: OwnerScope) =>
       request: { params: scope.params },
       responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...authErrorResponses(...scope.errorStatuses) },
     }),
-    async (c) => c.json(await getWallet(c.env, await scope.resolve(c, 'read')), 200),
+    async (c) => c.json(await getWallet(c.var.deps, await scope.resolve(c, 'read')), 200),
   );
 
 export const walletRouter = walletRoutes(CALLER_SCOPE)
@@ -96,7 +96,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { query: TransactionQuery },
       responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listTransactions(c.env, me(c.get('auth').id), c.req.valid('query')), 200),
+    async (c) => c.json(await listTransactions(c.var.deps, me(c.get('auth').id), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -113,7 +113,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       },
       responses: { 200: jsonContent(SummarySchema, 'Summary'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await transactionSummary(c.env, me(c.get('auth').id), c.req.valid('query').period), 200),
+    async (c) => c.json(await transactionSummary(c.var.deps, me(c.get('auth').id), c.req.valid('query').period), 200),
   )
   .openapi(
     createRoute({
@@ -126,7 +126,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { params: IdParams },
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(toTransaction(c.env, await getOwnTransaction(c.env, me(c.get('auth').id), c.req.valid('param').id)), 200),
+    async (c) => c.json(toTransaction(c.env, await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -143,8 +143,8 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       },
     }),
     async (c) => {
-      const t = await getOwnTransaction(c.env, me(c.get('auth').id), c.req.valid('param').id);
-      const pdf = await receiptPdf(c.env, t);
+      const t = await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id);
+      const pdf = await receiptPdf(c.var.deps, t);
       return c.body(pdf, 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,

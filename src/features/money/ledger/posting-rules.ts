@@ -1,6 +1,6 @@
 // The posting rules of the double-entry ledger as pure functions: which accounts move, by how
 // much, and which history rows the owners see. No I/O here; ledger.service.ts writes them.
-import type { AccountKind, LedgerEntryType, OwnerType, TransactionType } from '../../db/schema/money';
+import type { AccountKind, LedgerEntryType, OwnerType, TransactionType } from '../../../db/schema/money';
 
 /** A wallet owner: a user, or an agency (agency wallets get their own accounts). */
 export interface Owner {

@@ -1,12 +1,12 @@
 // Withdrawals of the caller's wallet: request, history, automatic withdrawal setting.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
-import { pageQuery, PageSchema } from '../../lib/pagination';
-import { toCents } from '../../lib/money';
-import { requireAuth } from '../../middleware/auth';
-import { WITHDRAWAL_STATUSES } from '../../db/schema';
-import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
+import { createRouter } from '../../../env';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../../lib/openapi';
+import { pageQuery, PageSchema } from '../../../lib/pagination';
+import { toCents } from '../../../lib/money';
+import { requireAuth } from '../../../middleware/auth';
+import { WITHDRAWAL_STATUSES } from '../../../db/schema';
+import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
 import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal } from './withdrawals.service';
 
@@ -73,7 +73,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       ),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
-        const w = await requestWithdrawal(c.env, owner, toCents(c.req.valid('json').amount), false, idempotencyKeyOf(c));
+        const w = await requestWithdrawal(c.var.deps, owner, toCents(c.req.valid('json').amount), false, idempotencyKeyOf(c));
         return c.json(toWithdrawal(w), 201);
       },
     )
@@ -88,7 +88,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
         responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...errors() },
       }),
-      async (c) => c.json(await listWithdrawals(c.env, await scope.resolve(c, 'read'), c.req.valid('query')), 200),
+      async (c) => c.json(await listWithdrawals(c.var.deps, await scope.resolve(c, 'read'), c.req.valid('query')), 200),
     )
     .openapi(
       createRoute({
@@ -101,7 +101,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         request: { params: scope.params },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
       }),
-      async (c) => c.json(await getAutoWithdrawal(c.env, await scope.resolve(c, 'read')), 200),
+      async (c) => c.json(await getAutoWithdrawal(c.var.deps, await scope.resolve(c, 'read')), 200),
     )
     .openapi(
       createRoute({
@@ -117,9 +117,9 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
         const body = c.req.valid('json');
-        const current = await getAutoWithdrawal(c.env, owner);
+        const current = await getAutoWithdrawal(c.var.deps, owner);
         const threshold = body.threshold ?? current.threshold ?? 0;
-        return c.json(await setAutoWithdrawal(c.env, owner, body.enabled, toCents(threshold)), 200);
+        return c.json(await setAutoWithdrawal(c.var.deps, owner, body.enabled, toCents(threshold)), 200);
       },
     );
 };

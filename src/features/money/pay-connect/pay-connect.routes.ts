@@ -1,10 +1,10 @@
 // Payment-provider connection (Connect Express) of the caller: onboarding, status, eligibility,
 // and the browser redirect targets of the onboarding flow.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonContent } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
-import { idempotent } from '../../middleware/idempotency';
+import { createRouter } from '../../../env';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonContent } from '../../../lib/openapi';
+import { requireAuth } from '../../../middleware/auth';
+import { idempotent } from '../../../middleware/idempotency';
 import { htmlPage } from '../payments/html';
 import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
 import { accountStatus, canReceive, canReceivePayments, newOnboardingLink, refreshFromProvider, startOnboarding } from './pay-connect.service';
@@ -51,7 +51,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
       ),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
-        return c.json(await startOnboarding(c.env, owner, await scope.contactEmail(c, owner)), 200);
+        return c.json(await startOnboarding(c.var.deps, owner, await scope.contactEmail(c, owner)), 200);
       },
     )
     .openapi(
@@ -65,7 +65,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         request: { params: scope.params },
         responses: { 200: jsonContent(StatusSchema, 'Account status'), ...errors(502) },
       }),
-      async (c) => c.json(await accountStatus(c.env, await scope.resolve(c, 'read')), 200),
+      async (c) => c.json(await accountStatus(c.var.deps, await scope.resolve(c, 'read')), 200),
     )
     .openapi(
       createRoute({
@@ -78,7 +78,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         request: { params: scope.params },
         responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...errors() },
       }),
-      async (c) => c.json(await canReceivePayments(c.env, await scope.resolve(c, 'read')), 200),
+      async (c) => c.json(await canReceivePayments(c.var.deps, await scope.resolve(c, 'read')), 200),
     );
 };
 
@@ -94,7 +94,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
       responses: { 200: { description: 'Result page', content: { 'text/html': { schema: z.string() } } }, ...errorResponses(404, 502) },
     }),
     async (c) => {
-      const account = await refreshFromProvider(c.env, c.req.valid('query').account);
+      const account = await refreshFromProvider(c.var.deps, c.req.valid('query').account);
       const ok = canReceive(account).canReceivePayments;
       return c.html(
         htmlPage(
@@ -115,5 +115,5 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
       request: { query: AccountQuery },
       responses: { 302: { description: 'Redirect to a new onboarding link' }, ...errorResponses(404, 502) },
     }),
-    async (c) => c.redirect((await newOnboardingLink(c.env, c.req.valid('query').account)).url, 302),
+    async (c) => c.redirect((await newOnboardingLink(c.var.deps, c.req.valid('query').account)).url, 302),
   );

@@ -1,63 +1,63 @@
 // The provider webhook: verify the signature on the raw body, store the event once, apply it.
 // Handlers "ensure" a state rather than step through one, so duplicates and out-of-order
 // deliveries (capture before authorisation) converge to the same end state.
-import { eq, sql } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { paymentEvents, paymentSessions, reservations } from '../../db/schema';
-import { AppError } from '../../errors';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Deps } from '../../../env';
+import { paymentEvents, paymentSessions, reservations } from '../../../db/schema';
+import { invalidArgument, unauthorized } from '../../../errors';
 import {
   MalformedEventError,
   SignatureError,
   verifyProviderEvent,
   type ProviderEvent,
-} from '../../providers/payment/webhook-signature';
-import { notificationInsert } from '../notifications/notify';
+} from '../../../providers/payment/webhook-signature';
+import { notify } from '../../notifications/notify';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
-import { authorizePayment, markCaptured, PAYMENT_STATUS, voidOrRefund } from './escrow.service';
-import { loadReservation } from '../bookings/reservation-transition';
+import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
+import { loadReservation } from '../../reservations/lifecycle';
 
 export interface WebhookResult {
   received: true;
   duplicate: boolean;
 }
 
-export async function handlePaymentWebhook(env: Env, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
+export async function handlePaymentWebhook(deps: Deps, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
   let event: ProviderEvent;
   try {
-    event = await verifyProviderEvent(rawBody, signature, env.STRIPE_WEBHOOK_SECRET);
+    event = await verifyProviderEvent(rawBody, signature, deps.env.STRIPE_WEBHOOK_SECRET);
   } catch (err) {
     if (err instanceof SignatureError) {
-      throw new AppError('UNAUTHORIZED', 'Invalid webhook signature', {
+      throw unauthorized('Invalid webhook signature', {
         suggestions: ['Sign the raw body with the endpoint secret; timestamps older than 300 s are refused'],
       });
     }
     if (err instanceof MalformedEventError) {
-      throw new AppError('INVALID_ARGUMENT', err.message, { suggestions: ['Send a provider event object'] });
+      throw invalidArgument(err.message, { suggestions: ['Send a provider event object'] });
     }
     throw err;
   }
-  const db = getDb(env);
+  const db = deps.db;
   await db
     .insert(paymentEvents)
     .values({ id: event.id, type: event.type, providerCreated: event.created, payload: rawBody })
     .onConflictDoNothing({ target: paymentEvents.id });
   const [stored] = await db.select({ processedAt: paymentEvents.processedAt }).from(paymentEvents).where(eq(paymentEvents.id, event.id));
   if (stored?.processedAt) return { received: true, duplicate: true };
-  await applyEvent(env, event);
+  await applyEvent(deps, event);
   await db
     .update(paymentEvents)
     .set({ processedAt: new Date().toISOString() })
-    .where(sql`${paymentEvents.id} = ${event.id} AND ${paymentEvents.processedAt} IS NULL`);
+    .where(and(eq(paymentEvents.id, event.id), isNull(paymentEvents.processedAt)));
   return { received: true, duplicate: false };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : v && typeof v === 'object' && 'id' in v ? String((v as { id: unknown }).id) : null);
 
 /** Reservation id from the object's metadata, or through the stored checkout session. */
-async function reservationIdOf(env: Env, object: Record<string, any>): Promise<number | null> {
+async function reservationIdOf(deps: Deps, object: Record<string, any>): Promise<number | null> {
   const fromMetadata = Number(object.metadata?.reservationId);
   if (Number.isInteger(fromMetadata) && fromMetadata > 0) return fromMetadata;
-  const db = getDb(env);
+  const db = deps.db;
   if (object.object === 'checkout.session') {
     const [s] = await db.select({ id: paymentSessions.reservationId }).from(paymentSessions).where(eq(paymentSessions.sessionId, object.id));
     return s?.id ?? null;
@@ -70,10 +70,10 @@ async function reservationIdOf(env: Env, object: Record<string, any>): Promise<n
   return null;
 }
 
-async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
+async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
   const object = event.data.object;
   if (event.type === 'account.updated') {
-    await syncConnectedAccount(env, {
+    await syncConnectedAccount(deps, {
       id: object.id,
       chargesEnabled: Boolean(object.charges_enabled),
       payoutsEnabled: Boolean(object.payouts_enabled),
@@ -82,8 +82,8 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
     });
     return;
   }
-  const reservationId = await reservationIdOf(env, object);
-  const db = getDb(env);
+  const reservationId = await reservationIdOf(deps, object);
+  const db = deps.db;
   // Not ours (another integration on the same account, or a deleted reservation): acknowledge,
   // or the provider would retry it for days.
   if (!reservationId) return;
@@ -92,23 +92,21 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
   switch (event.type) {
     case 'checkout.session.completed': {
       const pi = str(object.payment_intent);
-      if (pi) await authorizePayment(env, reservationId, { paymentId: object.id, authorizationId: pi });
+      if (pi) await authorizePayment(deps, reservationId, { paymentId: object.id, authorizationId: pi });
       return;
     }
     case 'checkout.session.expired':
       await db
         .update(reservations)
         .set({ paymentStatus: 'EXPIRED', updatedAt: new Date().toISOString() })
-        .where(
-          sql`${reservations.id} = ${reservationId} AND ${reservations.paymentId} = ${object.id} AND ${reservations.status} = 'PENDING_PAYMENT'`,
-        );
+        .where(and(eq(reservations.id, reservationId), eq(reservations.paymentId, object.id), eq(reservations.status, 'PENDING_PAYMENT')));
       return;
     case 'payment_intent.amount_capturable_updated':
-      await authorizePayment(env, reservationId, { authorizationId: object.id });
+      await authorizePayment(deps, reservationId, { authorizationId: object.id });
       return;
     case 'payment_intent.succeeded': {
       // A capture can arrive before the authorisation: apply the authorisation first.
-      await authorizePayment(env, reservationId, { authorizationId: object.id });
+      await authorizePayment(deps, reservationId, { authorizationId: object.id });
       await markCaptured(db, reservationId, str(object.latest_charge));
       return;
     }
@@ -119,8 +117,8 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
         db
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.FAILED, updatedAt: new Date().toISOString() })
-          .where(sql`${reservations.id} = ${r.id} AND ${reservations.status} = 'PENDING_PAYMENT'`),
-        notificationInsert(db, {
+          .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
+        ...notify(db, {
           userId: r.senderId,
           type: 'PAYMENT_FAILED',
           title: 'Payment failed',
@@ -136,7 +134,7 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
         await db
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.VOIDED, updatedAt: new Date().toISOString() })
-          .where(sql`${reservations.id} = ${r.id} AND ${reservations.paymentStatus} = ${PAYMENT_STATUS.VOID_PENDING}`);
+          .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.VOID_PENDING)));
       } else if (
         r.paymentStatus === PAYMENT_STATUS.AUTHORIZED &&
         object.cancellation_reason === 'automatic' &&
@@ -144,15 +142,20 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
       ) {
         // The card hold lapsed before the parcel was handed over: nothing was ever taken, so the
         // reservation is cancelled and its escrow released without a provider call.
-        await voidOrRefund(env, r.id, r.totalAmountCents, { action: 'CANCEL', set: { cancellationReason: 'Payment authorisation expired' } }, {
-          settledStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED,
-        }).catch(() => undefined); // a concurrent transition won: nothing to do here
+        // A concurrent transition winning leaves nothing to do here.
+        await commitWithSettlement(deps, {
+          id: r.id,
+          from: r.status,
+          action: 'CANCEL',
+          set: { cancellationReason: 'Payment authorisation expired' },
+          effects: refundEffects(db, r, r.totalAmountCents, PAYMENT_STATUS.AUTHORIZATION_EXPIRED),
+        });
       } else if (r.paymentStatus === PAYMENT_STATUS.AUTHORIZED && object.cancellation_reason === 'automatic') {
         // Lapsed after deposit (captures kept failing): flag it for a person; the money was never taken.
         await db
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED, updatedAt: new Date().toISOString() })
-          .where(sql`${reservations.id} = ${r.id} AND ${reservations.paymentStatus} = ${PAYMENT_STATUS.AUTHORIZED}`);
+          .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)));
       }
       return;
     }
@@ -166,7 +169,12 @@ async function applyEvent(env: Env, event: ProviderEvent): Promise<void> {
           paymentStatus: full ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
           updatedAt: new Date().toISOString(),
         })
-        .where(sql`${reservations.id} = ${reservationId} AND ${reservations.paymentStatus} IN ('REFUND_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED')`);
+        .where(
+          and(
+            eq(reservations.id, reservationId),
+            inArray(reservations.paymentStatus, [PAYMENT_STATUS.REFUND_PENDING, PAYMENT_STATUS.REFUNDED, PAYMENT_STATUS.PARTIALLY_REFUNDED]),
+          ),
+        );
       return;
     }
     default:

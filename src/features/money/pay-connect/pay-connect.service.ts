@@ -1,12 +1,12 @@
 // Connected payout accounts (Stripe Connect Express). Every function takes an Owner (a user or
 // an agency) so the agency routes (/agencies/{id}/pay-connect/**) can reuse them unchanged.
 import { and, eq } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { payoutAccounts, users, type PayoutAccountRow } from '../../db/schema';
-import { AppError } from '../../errors';
-import { getPaymentProvider, ProviderRejectedError, type ConnectedAccountState } from '../../providers/payment';
+import type { Deps } from '../../../env';
+import { payoutAccounts, users, type PayoutAccountRow } from '../../../db/schema';
+import { AppError } from '../../../errors';
+import { getPaymentProvider, ProviderRejectedError, type ConnectedAccountState } from '../../../providers/payment';
 import type { Owner } from '../ledger/posting-rules';
-import { baseUrl } from '../payments/escrow.service';
+import { apiUrl } from '../../../lib/urls';
 
 export const providerFailure = (err: unknown) =>
   err instanceof AppError
@@ -16,8 +16,8 @@ export const providerFailure = (err: unknown) =>
         cause: err,
       });
 
-export async function findPayoutAccount(env: Env, owner: Owner): Promise<PayoutAccountRow | null> {
-  const [row] = await getDb(env)
+export async function findPayoutAccount(deps: Deps, owner: Owner): Promise<PayoutAccountRow | null> {
+  const [row] = await deps.db
     .select()
     .from(payoutAccounts)
     .where(and(eq(payoutAccounts.ownerType, owner.type), eq(payoutAccounts.ownerId, owner.id)));
@@ -25,8 +25,8 @@ export async function findPayoutAccount(env: Env, owner: Owner): Promise<PayoutA
 }
 
 /** Stores the provider's view of an account (account.updated, return page, status reads). */
-export async function syncConnectedAccount(env: Env, state: ConnectedAccountState): Promise<PayoutAccountRow | null> {
-  const [row] = await getDb(env)
+export async function syncConnectedAccount(deps: Deps, state: ConnectedAccountState): Promise<PayoutAccountRow | null> {
+  const [row] = await deps.db
     .update(payoutAccounts)
     .set({
       chargesEnabled: state.chargesEnabled,
@@ -40,15 +40,15 @@ export async function syncConnectedAccount(env: Env, state: ConnectedAccountStat
   return row ?? null;
 }
 
-export const returnUrl = (env: Env, accountId: string) => `${baseUrl(env)}/v1/api/pay-connect/return?account=${encodeURIComponent(accountId)}`;
-export const refreshUrl = (env: Env, accountId: string) => `${baseUrl(env)}/v1/api/pay-connect/refresh?account=${encodeURIComponent(accountId)}`;
+export const returnUrl = (env: Env, accountId: string) => apiUrl(env, `/pay-connect/return?account=${encodeURIComponent(accountId)}`);
+export const refreshUrl = (env: Env, accountId: string) => apiUrl(env, `/pay-connect/refresh?account=${encodeURIComponent(accountId)}`);
 
 /** Creates the Express account once per owner, then a fresh onboarding link. */
-export async function startOnboarding(env: Env, owner: Owner, email?: string) {
-  const provider = getPaymentProvider(env);
-  const db = getDb(env);
+export async function startOnboarding(deps: Deps, owner: Owner, email?: string) {
+  const provider = getPaymentProvider(deps.env);
+  const db = deps.db;
   try {
-    let account = await findPayoutAccount(env, owner);
+    let account = await findPayoutAccount(deps, owner);
     if (!account) {
       const created = await provider.createConnectedAccount({
         ownerType: owner.type,
@@ -68,7 +68,7 @@ export async function startOnboarding(env: Env, owner: Owner, email?: string) {
           requirements: created.requirements,
         })
         .onConflictDoNothing();
-      account = await findPayoutAccount(env, owner);
+      account = await findPayoutAccount(deps, owner);
       if (!account) throw new Error('payout account missing after insert');
       if (owner.type === 'USER') {
         await db.update(users).set({ connectedAccountId: account.providerAccountId }).where(eq(users.id, owner.id));
@@ -76,8 +76,8 @@ export async function startOnboarding(env: Env, owner: Owner, email?: string) {
     }
     const link = await provider.createAccountLink(
       account.providerAccountId,
-      refreshUrl(env, account.providerAccountId),
-      returnUrl(env, account.providerAccountId),
+      refreshUrl(deps.env, account.providerAccountId),
+      returnUrl(deps.env, account.providerAccountId),
     );
     return {
       connectedAccountId: account.providerAccountId,
@@ -110,11 +110,11 @@ export function describeAccount(account: PayoutAccountRow | null) {
 }
 
 /** Reads the account afresh from the provider (when it can) and answers its status. */
-export async function accountStatus(env: Env, owner: Owner) {
-  let account = await findPayoutAccount(env, owner);
+export async function accountStatus(deps: Deps, owner: Owner) {
+  let account = await findPayoutAccount(deps, owner);
   if (account) {
     try {
-      account = (await syncConnectedAccount(env, await getPaymentProvider(env).retrieveAccount(account.providerAccountId))) ?? account;
+      account = (await syncConnectedAccount(deps, await getPaymentProvider(deps.env).retrieveAccount(account.providerAccountId))) ?? account;
     } catch (err) {
       // The stored state is still a good answer when the provider is unreachable.
       if (err instanceof ProviderRejectedError) throw providerFailure(err);
@@ -138,30 +138,30 @@ export function canReceive(account: PayoutAccountRow | null) {
   return { canReceivePayments: reason === null, chargesEnabled, payoutsEnabled, reason };
 }
 
-export const canReceivePayments = async (env: Env, owner: Owner) => canReceive(await findPayoutAccount(env, owner));
+export const canReceivePayments = async (deps: Deps, owner: Owner) => canReceive(await findPayoutAccount(deps, owner));
 
-async function knownAccount(env: Env, accountId: string) {
-  const [account] = await getDb(env).select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
+async function knownAccount(deps: Deps, accountId: string) {
+  const [account] = await deps.db.select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
   if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
   return account;
 }
 
 /** The return page: the provider sends the browser back here; re-read the account. */
-export async function refreshFromProvider(env: Env, accountId: string) {
+export async function refreshFromProvider(deps: Deps, accountId: string) {
   // Only accounts we created are looked up: an arbitrary id never reaches the provider.
-  await knownAccount(env, accountId);
+  await knownAccount(deps, accountId);
   try {
-    return await syncConnectedAccount(env, await getPaymentProvider(env).retrieveAccount(accountId));
+    return await syncConnectedAccount(deps, await getPaymentProvider(deps.env).retrieveAccount(accountId));
   } catch (err) {
     throw providerFailure(err);
   }
 }
 
 /** The refresh page: the link expired or was used; make a new one. */
-export async function newOnboardingLink(env: Env, accountId: string) {
-  await knownAccount(env, accountId);
+export async function newOnboardingLink(deps: Deps, accountId: string) {
+  await knownAccount(deps, accountId);
   try {
-    return await getPaymentProvider(env).createAccountLink(accountId, refreshUrl(env, accountId), returnUrl(env, accountId));
+    return await getPaymentProvider(deps.env).createAccountLink(accountId, refreshUrl(deps.env, accountId), returnUrl(deps.env, accountId));
   } catch (err) {
     throw providerFailure(err);
   }

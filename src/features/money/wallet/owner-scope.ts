@@ -4,11 +4,11 @@
 // the services behind the routes already take any Owner.
 import type { Context } from 'hono';
 import { eq } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { users } from '../../db/schema';
-import type { AppEnv } from '../../env';
+import { getDb } from '../../../db/client';
+import { users } from '../../../db/schema';
+import type { AppEnv } from '../../../env';
 import type { Owner } from '../ledger/posting-rules';
-import type { IdParams } from '../../validation';
+import type { IdParams } from '../../../validation';
 
 /** `read`: figures and histories; `manage`: anything that moves money or changes a setting. */
 export type MoneyAccess = 'read' | 'manage';

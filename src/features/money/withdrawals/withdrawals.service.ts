@@ -3,18 +3,19 @@
 // inserted only if the cached wallet balance covers it, and everything else follows that row, so
 // concurrent requests never drive a balance below zero (the CHECK on wallets is the backstop).
 import { and, asc, count, eq, gte, lte, sql } from 'drizzle-orm';
-import { getDb, type Db } from '../../db/client';
-import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../db/schema';
-import { AppError } from '../../errors';
-import { fromCents } from '../../lib/money';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { getPaymentProvider, ProviderRejectedError } from '../../providers/payment';
-import { ensureAccountStatements, newToken, notificationsIfPosted, postingStatements, rawStatement } from '../ledger/ledger.service';
+import type { Deps } from '../../../env';
+import type { Db } from '../../../db/client';
+import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../../db/schema';
+import { isUniqueViolation } from '../../../db/errors';
+import { guardedInsert, rowExists } from '../../../db/statements';
+import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
+import { fromCents, platformCurrency } from '../../../lib/money';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../../lib/pagination';
+import { getPaymentProvider, ProviderRejectedError } from '../../../providers/payment';
+import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
 import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
-import { notificationInsert } from '../notifications/notify';
+import { notify } from '../../notifications/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
-
-export const platformCurrency = (env: Env) => env.PLATFORM_CURRENCY || 'EUR';
 
 export function toWithdrawal(w: WithdrawalRow) {
   return {
@@ -41,21 +42,21 @@ const ownerIs = (owner: Owner) => and(eq(withdrawals.ownerType, owner.type), eq(
 const ownerPath = (owner: Owner) => (owner.type === 'AGENCY' ? `/agencies/${owner.id}` : '');
 
 export async function requestWithdrawal(
-  env: Env,
+  deps: Deps,
   owner: Owner,
   amountCents: number,
   automatic = false,
   idempotencyKey: string | null = null,
 ): Promise<WithdrawalRow> {
-  const replay = idempotencyKey ? await replayWithdrawal(env, owner, idempotencyKey, amountCents) : null;
+  const { db, env } = deps;
+  const replay = idempotencyKey ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
   if (replay) return replay;
-  const account = await findPayoutAccount(env, owner);
+  const account = await findPayoutAccount(deps, owner);
   if (!account?.payoutsEnabled) {
-    throw new AppError('STRIPE_CONNECT_NOT_CONFIGURED', 'No connected payout account able to receive payouts', {
+    throw connectNotConfigured('No connected payout account able to receive payouts', {
       suggestions: [`Complete the onboarding with POST /v1/api${ownerPath(owner)}/pay-connect/onboarding`],
     });
   }
-  const db = getDb(env);
   const currency = platformCurrency(env);
   const token = newToken();
   const wallet = walletAccount(owner);
@@ -64,38 +65,53 @@ export async function requestWithdrawal(
   try {
     results = await db.batch([
       ensure[0],
-      rawStatement(db, sql`INSERT INTO withdrawals (owner_type, owner_id, amount_cents, currency, status, automatic, destination_account_id, token, idempotency_key)
-        SELECT ${owner.type}, ${owner.id}, ${amountCents}, ${currency}, 'PENDING', ${automatic ? 1 : 0}, ${account.providerAccountId}, ${token}, ${idempotencyKey}
-        WHERE (SELECT balance_cents FROM ledger_accounts WHERE key = ${wallet.key}) >= ${amountCents}`),
+      // Inserted only if the cached wallet balance covers it when the batch reaches it.
+      guardedInsert(
+        db,
+        withdrawals,
+        {
+          ownerType: owner.type,
+          ownerId: owner.id,
+          amountCents,
+          currency,
+          status: 'PENDING',
+          automatic,
+          destinationAccountId: account.providerAccountId,
+          token,
+          idempotencyKey,
+        },
+        ledgerAccounts,
+        and(eq(ledgerAccounts.key, wallet.key), gte(ledgerAccounts.balanceCents, amountCents)),
+      ),
       ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
-        guard: sql`EXISTS (SELECT 1 FROM withdrawals WHERE token = ${token})`,
+        guard: rowExists(db, withdrawals, eq(withdrawals.token, token)),
         withdrawalToken: token,
       }),
     ]);
   } catch (err) {
     // A concurrent request with the same Idempotency-Key won the unique index: answer as it did.
-    const winner = idempotencyKey && String(err).includes('UNIQUE') ? await replayWithdrawal(env, owner, idempotencyKey, amountCents) : null;
+    const winner = idempotencyKey && isUniqueViolation(err) ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
     if (winner) return winner;
     throw err;
   }
   if ((results[1] as D1Result).meta.changes !== 1) {
-    throw new AppError('INSUFFICIENT_FUNDS', 'The wallet balance does not cover this withdrawal', {
+    throw insufficientFunds('The wallet balance does not cover this withdrawal', {
       suggestions: [`Check the available balance with GET /v1/api${owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me'}/wallet`],
     });
   }
   const [row] = await db.select().from(withdrawals).where(eq(withdrawals.token, token));
-  return sendTransfer(env, row);
+  return sendTransfer(deps, row);
 }
 
 /** The withdrawal made earlier with this Idempotency-Key; the same key for another amount is 409. */
-async function replayWithdrawal(env: Env, owner: Owner, key: string, amountCents: number): Promise<WithdrawalRow | null> {
-  const [existing] = await getDb(env)
+async function replayWithdrawal(deps: Deps, owner: Owner, key: string, amountCents: number): Promise<WithdrawalRow | null> {
+  const [existing] = await deps.db
     .select()
     .from(withdrawals)
     .where(and(ownerIs(owner), eq(withdrawals.idempotencyKey, key)));
   if (!existing) return null;
   if (existing.amountCents !== amountCents) {
-    throw new AppError('INVALID_STATE', 'This Idempotency-Key was already used for another withdrawal', {
+    throw invalidState('This Idempotency-Key was already used for another withdrawal', {
       suggestions: ['Use a new Idempotency-Key for a new withdrawal'],
     });
   }
@@ -103,10 +119,10 @@ async function replayWithdrawal(env: Env, owner: Owner, key: string, amountCents
 }
 
 /** Sends (or re-sends, same idempotency key) the transfer of a PENDING withdrawal. */
-export async function sendTransfer(env: Env, w: WithdrawalRow): Promise<WithdrawalRow> {
-  const db = getDb(env);
+export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<WithdrawalRow> {
+  const db = deps.db;
   try {
-    const { transferId } = await getPaymentProvider(env).transfer({
+    const { transferId } = await getPaymentProvider(deps.env).transfer({
       amountCents: w.amountCents,
       currency: w.currency,
       destination: w.destinationAccountId,
@@ -121,7 +137,7 @@ export async function sendTransfer(env: Env, w: WithdrawalRow): Promise<Withdraw
         .returning(),
       ...(w.ownerType === 'USER'
         ? [
-            notificationInsert(db, {
+            ...notify(db, {
               userId: w.ownerId,
               type: 'WITHDRAWAL_COMPLETED',
               title: 'Withdrawal sent',
@@ -135,7 +151,7 @@ export async function sendTransfer(env: Env, w: WithdrawalRow): Promise<Withdraw
   } catch (err) {
     if (!(err instanceof ProviderRejectedError)) return w; // transient: stays PENDING, the cron retries
     await failWithdrawal(db, w, err.message);
-    throw new AppError('PAYMENT_PROCESSING_ERROR', 'The payment provider refused the transfer; the amount is back in the wallet', {
+    throw paymentProcessingError('The payment provider refused the transfer; the amount is back in the wallet', {
       suggestions: ['Check the connected payout account, then retry'],
       cause: err,
     });
@@ -152,11 +168,11 @@ export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
       .set({ status: 'FAILED', failureReason: reason.slice(0, 500), completedAt: new Date().toISOString() })
       .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING'))),
     ...postingStatements(db, withdrawalReversal(owner, w.amountCents, w.currency, w.id), token, {
-      guard: sql`EXISTS (SELECT 1 FROM withdrawals WHERE id = ${w.id} AND status = 'FAILED')`,
+      guard: rowExists(db, withdrawals, and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'FAILED'))),
       withdrawalToken: w.token,
     }),
     ...(owner.type === 'USER'
-      ? notificationsIfPosted(db, token, [
+      ? notifyIfPosted(db, token, [
           {
             userId: owner.id,
             type: 'WITHDRAWAL_FAILED',
@@ -169,8 +185,8 @@ export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
   ]);
 }
 
-export async function listWithdrawals(env: Env, owner: Owner, q: PageParams<'createdAt' | 'amount'>) {
-  const db = getDb(env);
+export async function listWithdrawals(deps: Deps, owner: Owner, q: PageParams<'createdAt' | 'amount'>) {
+  const db = deps.db;
   const [rows, [{ total }]] = await db.batch([
     db
       .select()
@@ -184,28 +200,28 @@ export async function listWithdrawals(env: Env, owner: Owner, q: PageParams<'cre
   return toPage(rows.map(toWithdrawal), total, q);
 }
 
-export async function getAutoWithdrawal(env: Env, owner: Owner) {
-  const [row] = await getDb(env)
+export async function getAutoWithdrawal(deps: Deps, owner: Owner) {
+  const [row] = await deps.db
     .select()
     .from(withdrawalSettings)
     .where(and(eq(withdrawalSettings.ownerType, owner.type), eq(withdrawalSettings.ownerId, owner.id)));
   return { enabled: row?.enabled ?? false, threshold: row ? fromCents(row.thresholdCents) : null };
 }
 
-export async function setAutoWithdrawal(env: Env, owner: Owner, enabled: boolean, thresholdCents: number) {
-  await getDb(env)
+export async function setAutoWithdrawal(deps: Deps, owner: Owner, enabled: boolean, thresholdCents: number) {
+  await deps.db
     .insert(withdrawalSettings)
     .values({ ownerType: owner.type, ownerId: owner.id, enabled, thresholdCents })
     .onConflictDoUpdate({
       target: [withdrawalSettings.ownerType, withdrawalSettings.ownerId],
       set: { enabled, thresholdCents, updatedAt: new Date().toISOString() },
     });
-  return getAutoWithdrawal(env, owner);
+  return getAutoWithdrawal(deps, owner);
 }
 
 /** Cron: every wallet at or above its enabled threshold is paid out in full. */
-export async function runAutoWithdrawals(env: Env): Promise<number> {
-  const db = getDb(env);
+export async function runAutoWithdrawals(deps: Deps): Promise<number> {
+  const db = deps.db;
   const due = await db
     .select({ ownerType: withdrawalSettings.ownerType, ownerId: withdrawalSettings.ownerId, balance: ledgerAccounts.balanceCents })
     .from(withdrawalSettings)
@@ -222,7 +238,7 @@ export async function runAutoWithdrawals(env: Env): Promise<number> {
   let paid = 0;
   for (const d of due) {
     try {
-      await requestWithdrawal(env, { type: d.ownerType!, id: d.ownerId! }, d.balance, true);
+      await requestWithdrawal(deps, { type: d.ownerType!, id: d.ownerId! }, d.balance, true);
       paid += 1;
     } catch (err) {
       // One owner's missing payout account or refused transfer must not stop the others.
@@ -233,8 +249,8 @@ export async function runAutoWithdrawals(env: Env): Promise<number> {
 }
 
 /** Cron: re-send transfers left PENDING by a transient provider failure (same idempotency key). */
-export async function retryPendingWithdrawals(env: Env, now = new Date()): Promise<number> {
-  const db = getDb(env);
+export async function retryPendingWithdrawals(deps: Deps, now = new Date()): Promise<number> {
+  const db = deps.db;
   const before = new Date(now.getTime() - 5 * 60 * 1000).toISOString();
   const pending = await db
     .select()
@@ -242,7 +258,7 @@ export async function retryPendingWithdrawals(env: Env, now = new Date()): Promi
     .where(and(eq(withdrawals.status, 'PENDING'), lte(withdrawals.createdAt, before)))
     .orderBy(asc(withdrawals.createdAt))
     .limit(50);
-  for (const w of pending) await sendTransfer(env, w).catch(() => undefined);
+  for (const w of pending) await sendTransfer(deps, w).catch(() => undefined);
   return pending.length;
 }
 

@@ -2,23 +2,24 @@
 // with "Pay" and "Cancel", and a Connect onboarding page. "Pay" signs a provider event with
 // STRIPE_WEBHOOK_SECRET and hands it to the same webhook handler a real event goes through.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../env';
-import { AppError } from '../../errors';
-import { errorResponses } from '../../lib/openapi';
-import { fromCents } from '../../lib/money';
-import { SandboxPaymentProvider, usesSandbox } from '../../providers/payment';
-import { signPayload } from '../../providers/payment/webhook-signature';
+import type { Deps } from '../../../env';
+import { createRouter } from '../../../env';
+import { AppError } from '../../../errors';
+import { errorResponses } from '../../../lib/openapi';
+import { fromCents } from '../../../lib/money';
+import { SandboxPaymentProvider, usesSandbox } from '../../../providers/payment';
+import { signPayload } from '../../../providers/payment/webhook-signature';
 import { escapeHtml, htmlPage } from './html';
 import { handlePaymentWebhook } from './payments.webhook';
 
 const notAvailable = () => new AppError('ENDPOINT_NOT_FOUND', 'The sandbox provider is not active');
 
-function sandbox(env: Env) {
-  if (!usesSandbox(env)) throw notAvailable();
-  return new SandboxPaymentProvider(env);
+function sandbox(deps: Deps) {
+  if (!usesSandbox(deps.env)) throw notAvailable();
+  return new SandboxPaymentProvider(deps.env);
 }
 
-async function sendSignedEvent(env: Env, type: string, object: Record<string, unknown>) {
+async function sendSignedEvent(deps: Deps, type: string, object: Record<string, unknown>) {
   const payload = JSON.stringify({
     id: `evt_sandbox_${crypto.randomUUID().replace(/-/g, '')}`,
     object: 'event',
@@ -27,12 +28,12 @@ async function sendSignedEvent(env: Env, type: string, object: Record<string, un
     livemode: false,
     data: { object },
   });
-  return handlePaymentWebhook(env, payload, await signPayload(payload, env.STRIPE_WEBHOOK_SECRET));
+  return handlePaymentWebhook(deps, payload, await signPayload(payload, deps.env.STRIPE_WEBHOOK_SECRET));
 }
 
 /** Completes a sandbox checkout session as a card authorisation would. Used by the page and the seed. */
-export async function paySandboxSession(env: Env, sessionId: string) {
-  const provider = sandbox(env);
+export async function paySandboxSession(deps: Deps, sessionId: string) {
+  const provider = sandbox(deps);
   const session = await provider.getSession(sessionId);
   if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
   if (session.status === 'open') {
@@ -40,7 +41,7 @@ export async function paySandboxSession(env: Env, sessionId: string) {
     session.paymentIntentId = `pi_sandbox_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
     await provider.saveSession(session);
   }
-  await sendSignedEvent(env, 'checkout.session.completed', {
+  await sendSignedEvent(deps, 'checkout.session.completed', {
     id: session.id,
     object: 'checkout.session',
     status: 'complete',
@@ -69,7 +70,7 @@ export const sandboxRouter = createRouter()
       responses: { 200: html, ...errorResponses(404) },
     }),
     async (c) => {
-      const session = await sandbox(c.env).getSession(c.req.valid('param').id);
+      const session = await sandbox(c.var.deps).getSession(c.req.valid('param').id);
       if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
       const id = escapeHtml(session.id);
       const amount = `${fromCents(session.amountCents).toFixed(2)} ${session.currency}`;
@@ -92,7 +93,7 @@ export const sandboxRouter = createRouter()
       responses: { 303: redirect, ...errorResponses(404) },
     }),
     async (c) => {
-      const session = await paySandboxSession(c.env, c.req.valid('param').id);
+      const session = await paySandboxSession(c.var.deps, c.req.valid('param').id);
       return c.redirect(session.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
@@ -107,7 +108,7 @@ export const sandboxRouter = createRouter()
       responses: { 303: redirect, ...errorResponses(404) },
     }),
     async (c) => {
-      const session = await sandbox(c.env).getSession(c.req.valid('param').id);
+      const session = await sandbox(c.var.deps).getSession(c.req.valid('param').id);
       if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
       return c.redirect(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
@@ -123,7 +124,7 @@ export const sandboxRouter = createRouter()
       responses: { 200: html, ...errorResponses(404) },
     }),
     async (c) => {
-      const account = await sandbox(c.env).retrieveAccount(c.req.valid('param').id).catch(() => null);
+      const account = await sandbox(c.var.deps).retrieveAccount(c.req.valid('param').id).catch(() => null);
       if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
       const id = escapeHtml(account.id);
       return c.html(
@@ -147,13 +148,13 @@ export const sandboxRouter = createRouter()
       responses: { 303: redirect, ...errorResponses(404) },
     }),
     async (c) => {
-      const provider = sandbox(c.env);
+      const provider = sandbox(c.var.deps);
       const id = c.req.valid('param').id;
       await provider.retrieveAccount(id).catch(() => {
         throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
       });
       const account = await provider.completeOnboarding(id);
-      await sendSignedEvent(c.env, 'account.updated', {
+      await sendSignedEvent(c.var.deps, 'account.updated', {
         id: account.id,
         object: 'account',
         charges_enabled: true,

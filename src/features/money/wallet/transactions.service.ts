@@ -1,15 +1,14 @@
 // The money history a user sees (one row per movement that concerns them) and its PDF receipts,
 // generated once (src/lib/pdf.ts) and kept in R2.
 import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
-import { textPdf, type PdfLine } from '../../lib/pdf';
-import { getDb } from '../../db/client';
-import { EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../db/schema';
-import { accessDenied, notFound } from '../../errors';
-import { fromCents } from '../../lib/money';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import type { Deps } from '../../../env';
+import { textPdf, type PdfLine } from '../../../lib/pdf';
+import { EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../../db/schema';
+import { accessDenied, notFound } from '../../../errors';
+import { fromCents, platformCurrency } from '../../../lib/money';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import type { Owner } from '../ledger/posting-rules';
-import { baseUrl } from '../payments/escrow.service';
-import { platformCurrency } from '../withdrawals/withdrawals.service';
+import { receiptUrl } from '../../../lib/urls';
 
 export function toTransaction(env: Env, t: TransactionRow) {
   return {
@@ -20,7 +19,7 @@ export function toTransaction(env: Env, t: TransactionRow) {
     description: t.description,
     reservationId: t.reservationId,
     withdrawalId: t.withdrawalId,
-    receiptUrl: `${baseUrl(env)}/v1/api/transactions/${t.id}/receipt`,
+    receiptUrl: receiptUrl(env, t.id),
     createdAt: t.createdAt,
   };
 }
@@ -36,8 +35,8 @@ export interface TransactionFilters {
   dateTo?: string;
 }
 
-export async function listTransactions(env: Env, owner: Owner, q: PageParams<'createdAt' | 'amount'> & TransactionFilters) {
-  const db = getDb(env);
+export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'createdAt' | 'amount'> & TransactionFilters) {
+  const db = deps.db;
   const conditions: (SQL | undefined)[] = [ownerIs(owner)];
   if (q.type) conditions.push(eq(transactions.type, q.type));
   if (q.dateFrom) conditions.push(gte(transactions.createdAt, `${q.dateFrom}T00:00:00.000Z`));
@@ -54,7 +53,7 @@ export async function listTransactions(env: Env, owner: Owner, q: PageParams<'cr
     db.select({ total: count() }).from(transactions).where(where),
   ]);
   return toPage(
-    rows.map((t) => toTransaction(env, t)),
+    rows.map((t) => toTransaction(deps.env, t)),
     total,
     q,
   );
@@ -81,12 +80,12 @@ export function periodStart(period: SummaryPeriod, now: Date): Date | null {
   }
 }
 
-export async function transactionSummary(env: Env, owner: Owner, period: SummaryPeriod, now = new Date()) {
+export async function transactionSummary(deps: Deps, owner: Owner, period: SummaryPeriod, now = new Date()) {
   const from = periodStart(period, now);
   const where = and(ownerIs(owner), from ? gte(transactions.createdAt, from.toISOString()) : undefined);
   const sumOf = (...types: TransactionType[]) =>
     sql<number>`COALESCE(SUM(CASE WHEN ${inArray(transactions.type, types)} THEN ${transactions.amountCents} END), 0)`;
-  const [row] = await getDb(env)
+  const [row] = await deps.db
     .select({
       paid: sumOf('PAYMENT'),
       refunded: sumOf('REFUND'),
@@ -102,7 +101,7 @@ export async function transactionSummary(env: Env, owner: Owner, period: Summary
     period,
     from: from?.toISOString() ?? null,
     to: now.toISOString(),
-    currency: platformCurrency(env),
+    currency: platformCurrency(deps.env),
     totalPaid: fromCents(-row.paid),
     totalRefunded: fromCents(row.refunded),
     totalEarned: fromCents(row.earned),
@@ -113,28 +112,28 @@ export async function transactionSummary(env: Env, owner: Owner, period: Summary
 }
 
 /** A transaction of the caller; another owner's is 403, a missing one 404. */
-export async function getOwnTransaction(env: Env, owner: Owner, id: number): Promise<TransactionRow> {
-  const [row] = await getDb(env).select().from(transactions).where(eq(transactions.id, id));
+export async function getOwnTransaction(deps: Deps, owner: Owner, id: number): Promise<TransactionRow> {
+  const [row] = await deps.db.select().from(transactions).where(eq(transactions.id, id));
   if (!row) throw notFound('Transaction', id);
   if (row.ownerType !== owner.type || row.ownerId !== owner.id) throw accessDenied();
   return row;
 }
 
 /** The receipt PDF: from R2 when made before, else made now and kept. */
-export async function receiptPdf(env: Env, t: TransactionRow): Promise<ArrayBuffer> {
+export async function receiptPdf(deps: Deps, t: TransactionRow): Promise<ArrayBuffer> {
   if (t.receiptKey) {
-    const stored = await env.UPLOADS.get(t.receiptKey);
+    const stored = await deps.env.UPLOADS.get(t.receiptKey);
     if (stored) return stored.arrayBuffer();
   }
-  const bytes = await renderReceipt(env, t);
+  const bytes = await renderReceipt(deps, t);
   const key = `receipts/${t.ownerType.toLowerCase()}-${t.ownerId}/transaction-${t.id}.pdf`;
-  await env.UPLOADS.put(key, bytes, { httpMetadata: { contentType: 'application/pdf' } });
-  await getDb(env).update(transactions).set({ receiptKey: key }).where(eq(transactions.id, t.id));
+  await deps.env.UPLOADS.put(key, bytes, { httpMetadata: { contentType: 'application/pdf' } });
+  await deps.db.update(transactions).set({ receiptKey: key }).where(eq(transactions.id, t.id));
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-async function renderReceipt(env: Env, t: TransactionRow): Promise<Uint8Array> {
-  const db = getDb(env);
+async function renderReceipt(deps: Deps, t: TransactionRow): Promise<Uint8Array> {
+  const db = deps.db;
   const [reservation] = t.reservationId
     ? await db.select().from(reservations).where(eq(reservations.id, t.reservationId))
     : [undefined];

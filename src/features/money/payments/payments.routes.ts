@@ -1,13 +1,13 @@
 // Payments: checkout session, payment status, browser callbacks, and the provider webhook.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
-import { pathId } from '../../validation';
+import { createRouter } from '../../../env';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../../lib/openapi';
+import { requireAuth } from '../../../middleware/auth';
+import { pathId } from '../../../validation';
 import { htmlPage } from './html';
 import { checkoutReturned, createCheckout, paymentStatus, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
-import { idempotent } from '../../middleware/idempotency';
+import { idempotent } from '../../../middleware/idempotency';
 
 const CheckoutBody = z.object({ reservationId: z.number().int().min(1).max(2_147_483_647) }).openapi('CheckoutRequest');
 const CheckoutSchema = z
@@ -53,7 +53,7 @@ export const paymentsRouter = createRouter()
       request: { body: jsonBody(CheckoutBody) },
       responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 502) },
     })),
-    async (c) => c.json(await createCheckout(c.env, c.get('auth'), c.req.valid('json').reservationId), 200),
+    async (c) => c.json(await createCheckout(c.var.deps, c.get('auth'), c.req.valid('json').reservationId), 200),
   )
   .openapi(
     createRoute({
@@ -66,7 +66,7 @@ export const paymentsRouter = createRouter()
       request: { params: z.object({ reservationId: pathId('reservationId') }) },
       responses: { 200: jsonContent(PaymentStatusSchema, 'Payment status'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await paymentStatus(c.env, c.get('auth'), c.req.valid('param').reservationId), 200),
+    async (c) => c.json(await paymentStatus(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
   )
   .openapi(
     createRoute({
@@ -79,7 +79,7 @@ export const paymentsRouter = createRouter()
       responses: { 200: html('Result page'), ...errorResponses() },
     }),
     async (c) => {
-      const { outcome } = await checkoutReturned(c.env, c.req.valid('query').session_id, false);
+      const { outcome } = await checkoutReturned(c.var.deps, c.req.valid('query').session_id, false);
       return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
     },
   )
@@ -94,7 +94,7 @@ export const paymentsRouter = createRouter()
       responses: { 200: html('Result page'), ...errorResponses() },
     }),
     async (c) => {
-      const { outcome } = await checkoutReturned(c.env, c.req.valid('query').session_id, true);
+      const { outcome } = await checkoutReturned(c.var.deps, c.req.valid('query').session_id, true);
       return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
     },
   )
@@ -115,6 +115,6 @@ export const paymentsRouter = createRouter()
     }),
     async (c) => {
       const raw = await c.req.text();
-      return c.json(await handlePaymentWebhook(c.env, raw, c.req.header('stripe-signature')), 200);
+      return c.json(await handlePaymentWebhook(c.var.deps, raw, c.req.header('stripe-signature')), 200);
     },
   );

@@ -1,17 +1,17 @@
 // The money steps of the cron trigger: capture card holds before they lapse, finish provider-side
 // refunds that failed or never ran, pay out wallets above their threshold, retry stuck transfers.
-import { retryPendingWithdrawals, runAutoWithdrawals } from '../withdrawals/withdrawals.service';
-import { captureAgingAuthorizations, refundOrphanedEscrows, retryPendingSettlements } from './escrow.service';
+import type { Deps } from '../../env';
+import { retryPendingWithdrawals, runAutoWithdrawals } from './withdrawals/withdrawals.service';
+import { captureAgingAuthorizations, retryPendingSettlements } from './escrow';
 
-export async function runMoneyJobs(env: Env, scheduledTime: number | Date = Date.now()) {
+export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Date.now()) {
   const now = new Date(scheduledTime);
   const result: Record<string, number | string> = {};
   const steps: [string, () => Promise<number>][] = [
-    ['captured', () => captureAgingAuthorizations(env, now)],
-    ['orphansRefunded', () => refundOrphanedEscrows(env, now)],
-    ['settlementsRetried', () => retryPendingSettlements(env)],
-    ['autoWithdrawals', () => runAutoWithdrawals(env)],
-    ['withdrawalsRetried', () => retryPendingWithdrawals(env, now)],
+    ['captured', () => captureAgingAuthorizations(deps, now)],
+    ['settlementsRetried', () => retryPendingSettlements(deps)],
+    ['autoWithdrawals', () => runAutoWithdrawals(deps)],
+    ['withdrawalsRetried', () => retryPendingWithdrawals(deps, now)],
   ];
   // Each step stands alone: one failing must not block the others.
   for (const [name, step] of steps) {

@@ -1,24 +1,24 @@
 // Hosted checkout for a PENDING_PAYMENT reservation, payment status, and the browser callbacks
 // (which ask the provider for the session's state instead of trusting the query string).
 import { and, desc, eq } from 'drizzle-orm';
-import { getDb } from '../../db/client';
-import { paymentSessions, reservations, users } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError, invalidState } from '../../errors';
-import { fromGrams } from '../../lib/money';
-import { assertCanAccess } from '../../middleware/auth';
-import { assertReservationAccess } from '../bookings/reservation-access';
-import { getPaymentProvider, ProviderRejectedError, type CheckoutSession } from '../../providers/payment';
-import { authorizePayment, baseUrl, PAYMENT_STATUS } from './escrow.service';
-import { loadReservation } from '../bookings/reservation-transition';
+import { paymentSessions, reservations, users } from '../../../db/schema';
+import type { AuthUser, Deps } from '../../../env';
+import { invalidState, paymentError, paymentProcessingError } from '../../../errors';
+import { fromGrams } from '../../../lib/money';
+import { assertCanAccess } from '../../../middleware/auth';
+import { assertReservationAccess } from '../../reservations/reservation-access';
+import { getPaymentProvider, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
+import { authorizePayment, PAYMENT_STATUS } from '../escrow';
+import { apiUrl } from '../../../lib/urls';
+import { loadReservation } from '../../reservations/lifecycle';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
 const SESSION_LIFETIME_S = 30 * 60 + 60;
 /** A session this close to its end is not handed out again. */
 const REUSE_MARGIN_S = 120;
 
-export async function createCheckout(env: Env, auth: AuthUser, reservationId: number) {
-  const db = getDb(env);
+export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: number) {
+  const db = deps.db;
   const r = await loadReservation(db, reservationId);
   assertCanAccess(auth, [r.senderId], []); // only the sender pays
   if (r.status !== 'PENDING_PAYMENT') {
@@ -39,10 +39,10 @@ export async function createCheckout(env: Env, auth: AuthUser, reservationId: nu
   }
   const attempt = (latest?.attempt ?? 0) + 1;
   const [sender] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.senderId));
-  const callback = `${baseUrl(env)}/v1/api/payments/callback`;
+  const callback = apiUrl(deps.env, '/payments/callback');
   let session: CheckoutSession;
   try {
-    session = await getPaymentProvider(env).createCheckoutSession({
+    session = await getPaymentProvider(deps.env).createCheckoutSession({
       reservationId: r.id,
       reservationNumber: r.reservationNumber,
       description: `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`,
@@ -56,11 +56,8 @@ export async function createCheckout(env: Env, auth: AuthUser, reservationId: nu
       idempotencyKey: `checkout-${r.id}-${attempt}`,
     });
   } catch (err) {
-    throw new AppError(
-      err instanceof ProviderRejectedError ? 'PAYMENT_ERROR' : 'PAYMENT_PROCESSING_ERROR',
-      'The payment provider could not open a checkout session',
-      { suggestions: ['Retry in a moment'], cause: err },
-    );
+    const raise = err instanceof ProviderRejectedError ? paymentError : paymentProcessingError;
+    throw raise('The payment provider could not open a checkout session', { suggestions: ['Retry in a moment'], cause: err });
   }
   const expiresAt = new Date(session.expiresAt * 1000).toISOString();
   await db.batch([
@@ -68,7 +65,7 @@ export async function createCheckout(env: Env, auth: AuthUser, reservationId: nu
       .insert(paymentSessions)
       .values({
         reservationId: r.id,
-        provider: getPaymentProvider(env).name,
+        provider: getPaymentProvider(deps.env).name,
         sessionId: session.id,
         attempt,
         url: session.url,
@@ -90,8 +87,8 @@ export async function createCheckout(env: Env, auth: AuthUser, reservationId: nu
   return { paymentId: session.id, paymentApprovalUrl: session.url, expiresAt };
 }
 
-export async function paymentStatus(env: Env, auth: AuthUser, reservationId: number) {
-  const db = getDb(env);
+export async function paymentStatus(deps: Deps, auth: AuthUser, reservationId: number) {
+  const db = deps.db;
   const r = await loadReservation(db, reservationId);
   // Like the reservation itself: its parties, the owning agency's staff, admins.
   await assertReservationAccess(db, auth, r, { sender: true, carrier: true, admins: true });
@@ -101,18 +98,18 @@ export async function paymentStatus(env: Env, auth: AuthUser, reservationId: num
 export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'UNKNOWN';
 
 /** Browser came back from checkout: ask the provider, apply an authorisation if there is one. */
-export async function checkoutReturned(env: Env, sessionId: string, cancelled: boolean) {
+export async function checkoutReturned(deps: Deps, sessionId: string, cancelled: boolean) {
   let session: CheckoutSession;
   try {
-    session = await getPaymentProvider(env).retrieveCheckoutSession(sessionId);
+    session = await getPaymentProvider(deps.env).retrieveCheckoutSession(sessionId);
   } catch {
     return { outcome: 'UNKNOWN' as CallbackOutcome, reservationId: null };
   }
-  const [known] = await getDb(env).select().from(paymentSessions).where(eq(paymentSessions.sessionId, session.id));
+  const [known] = await deps.db.select().from(paymentSessions).where(eq(paymentSessions.sessionId, session.id));
   const reservationId = known?.reservationId ?? session.reservationId;
   if (!reservationId) return { outcome: 'UNKNOWN' as CallbackOutcome, reservationId: null };
   if (session.status === 'complete' && session.paymentIntentId) {
-    await authorizePayment(env, reservationId, { paymentId: session.id, authorizationId: session.paymentIntentId });
+    await authorizePayment(deps, reservationId, { paymentId: session.id, authorizationId: session.paymentIntentId });
     return { outcome: 'AUTHORIZED' as CallbackOutcome, reservationId };
   }
   return { outcome: (cancelled ? 'CANCELLED' : 'NOT_COMPLETED') as CallbackOutcome, reservationId };

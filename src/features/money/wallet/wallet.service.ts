@@ -1,11 +1,12 @@
 // Wallet figures, derived from the ledger (balance) and the history rows (earned, withdrawn).
 // `walletFigures(env, owner)` also feeds the User summary (walletBalance, ...).
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { getDb, type Db } from '../../db/client';
-import { EARNING_TYPES, ledgerAccounts, transactions, withdrawals } from '../../db/schema';
-import { fromCents } from '../../lib/money';
+import type { Deps } from '../../../env';
+import type { Db } from '../../../db/client';
+import { EARNING_TYPES, ledgerAccounts, transactions, withdrawals } from '../../../db/schema';
+import { fromCents, platformCurrency } from '../../../lib/money';
 import { walletAccount, type Owner } from '../ledger/posting-rules';
-import { getAutoWithdrawal, platformCurrency } from '../withdrawals/withdrawals.service';
+import { getAutoWithdrawal } from '../withdrawals/withdrawals.service';
 
 export interface WalletFigures {
   walletBalance: number;
@@ -70,22 +71,22 @@ export async function walletFiguresOf(db: Db, type: Owner['type'], ids: readonly
 }
 
 /** The four wallet numbers of one owner, in one round trip. */
-export async function walletFigures(env: Env, owner: Owner): Promise<WalletFigures> {
-  return (await walletFiguresOf(getDb(env), owner.type, [owner.id])).get(owner.id) ?? { ...ZERO_WALLET };
+export async function walletFigures(deps: Deps, owner: Owner): Promise<WalletFigures> {
+  return (await walletFiguresOf(deps.db, owner.type, [owner.id])).get(owner.id) ?? { ...ZERO_WALLET };
 }
 
 /** The User summary's wallet fields of a user. */
-export const userWalletFigures = (env: Env, userId: number) => walletFigures(env, { type: 'USER', id: userId });
+export const userWalletFigures = (deps: Deps, userId: number) => walletFigures(deps, { type: 'USER', id: userId });
 
 /** GET /user/me/wallet (and later /agencies/{id}/wallet). */
-export async function getWallet(env: Env, owner: Owner) {
-  const [figures, autoWithdrawal] = await Promise.all([walletFigures(env, owner), getAutoWithdrawal(env, owner)]);
+export async function getWallet(deps: Deps, owner: Owner) {
+  const [figures, autoWithdrawal] = await Promise.all([walletFigures(deps, owner), getAutoWithdrawal(deps, owner)]);
   return {
     balance: figures.walletBalance,
     pendingWithdrawalAmount: figures.pendingWithdrawalAmount,
     totalEarned: figures.totalEarned,
     totalWithdrawn: figures.totalWithdrawn,
-    currency: platformCurrency(env),
+    currency: platformCurrency(deps.env),
     autoWithdrawal,
   };
 }

@@ -1,0 +1,343 @@
+// Escrow: what happens to a reservation's money as the reservation moves. Authorisation books the
+// price into escrow; capture happens at deposit (or before the card hold lapses) and keeps the
+// money in escrow; delivery releases it to the payee's wallet and platform revenue; rejection,
+// cancellation and expiry void or refund it. The money side of a transition is a set of effects
+// for the transition's plan (features/reservations/lifecycle.ts), so the status change and the
+// ledger entry share one D1 batch; the entry key (escrow-in / escrow-out) can exist only once.
+// The provider call (capture, void, refund) follows the batch and is retried by the cron.
+import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { ledgerEntries, reservations, transactions, type ReservationRow } from '../../db/schema';
+import type { Statement } from '../../db/statements';
+import type { Deps } from '../../env';
+import { fromCents } from '../../lib/money';
+import { apiUrl } from '../../lib/urls';
+import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
+import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
+import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
+import { escrowInKey, escrowPayment, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
+
+/** Payment statuses a reservation goes through (reservation.paymentStatus). */
+export const PAYMENT_STATUS = {
+  PENDING: 'PENDING',
+  FAILED: 'FAILED',
+  AUTHORIZED: 'AUTHORIZED',
+  CAPTURED: 'CAPTURED',
+  VOID_PENDING: 'VOID_PENDING',
+  VOIDED: 'VOIDED',
+  PARTIAL_CAPTURE_PENDING: 'PARTIAL_CAPTURE_PENDING',
+  REFUND_PENDING: 'REFUND_PENDING',
+  REFUNDED: 'REFUNDED',
+  PARTIALLY_REFUNDED: 'PARTIALLY_REFUNDED',
+  AUTHORIZATION_EXPIRED: 'AUTHORIZATION_EXPIRED',
+} as const;
+
+/** Statuses whose provider side is still to be done after the ledger booked a refund. */
+const SETTLEMENT_PENDING: readonly string[] = [PAYMENT_STATUS.VOID_PENDING, PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING, PAYMENT_STATUS.REFUND_PENDING];
+
+/** Card holds last about 7 days: capture after 6 so the money stays in escrow. */
+export const CAPTURE_BEFORE_MS = 6 * 24 * 3600 * 1000;
+
+const money = (cents: number, currency: string) => `${fromCents(cents).toFixed(2)} ${currency}`;
+
+/** True while the reservation's price is in escrow (its escrow-in entry exists). */
+const escrowed = (db: Db, reservationId: number): SQL => entryExists(db, escrowInKey(reservationId));
+
+// ---------------------------------------------------------------------------------------------
+// Authorisation
+
+export type AuthorizeOutcome = 'APPLIED' | 'ALREADY_APPLIED' | 'NOT_PAYABLE';
+
+/**
+ * The provider authorised the payment: PENDING_PAYMENT -> PAID, price into escrow, the receipt
+ * link, both parties notified, in one batch. Idempotent; a late authorisation for an expired or
+ * cancelled reservation is voided.
+ */
+export async function authorizePayment(
+  deps: Deps,
+  reservationId: number,
+  payment: { paymentId?: string | null; authorizationId: string },
+): Promise<AuthorizeOutcome> {
+  const { db, env } = deps;
+  const r = await loadReservation(db, reservationId);
+  if (r.status === 'PENDING_PAYMENT') {
+    const now = new Date().toISOString();
+    const token = newToken();
+    const [applied] = (
+      await commitTransitions(db, [
+        {
+          id: r.id,
+          from: 'PENDING_PAYMENT',
+          action: 'PAY',
+          set: {
+            paymentId: payment.paymentId ?? r.paymentId,
+            authorizationId: payment.authorizationId,
+            paymentStatus: PAYMENT_STATUS.AUTHORIZED,
+            paymentDate: now,
+            paidAt: now,
+            invoiceId: `INV-${r.reservationNumber}`,
+          },
+          effects: (guard) => [
+            ...postingStatements(db, escrowPayment(r), token, { guard }),
+            // The receipt of this payment is its PAYMENT transaction.
+            db
+              .update(reservations)
+              .set({ invoiceUrl: sql`${apiUrl(env, '/transactions/')} || ${paymentTransactionId(db, token)} || '/receipt'` })
+              .where(and(eq(reservations.id, r.id), posted(db, token))),
+            ...notifyIfPosted(db, token, [
+              {
+                userId: r.senderId,
+                type: 'PAYMENT_AUTHORIZED',
+                title: 'Payment received',
+                message: `Your payment of ${money(r.totalAmountCents, r.currency)} for reservation ${r.reservationNumber} is held until delivery.`,
+                data: { reservationId: r.id },
+              },
+              {
+                userId: r.carrierId,
+                type: 'RESERVATION_PAID',
+                title: 'New paid reservation',
+                message: `Reservation ${r.reservationNumber} has been paid. Please accept or reject it.`,
+                data: { reservationId: r.id },
+              },
+            ]),
+          ],
+        },
+      ])
+    ).rows;
+    if (applied) return 'APPLIED';
+  }
+  // Not payable, or someone moved it meanwhile (the same authorisation through another path, a cancel).
+  const current = r.status === 'PENDING_PAYMENT' ? await loadReservation(db, r.id) : r;
+  if (current.status === 'PENDING_PAYMENT') throw new Error('authorisation batch changed nothing');
+  if (await hasEntry(db, escrowInKey(r.id))) return 'ALREADY_APPLIED';
+  await voidLatePayment(deps, current, payment.authorizationId);
+  return 'NOT_PAYABLE';
+}
+
+const paymentTransactionId = (db: Db, token: string): SQL =>
+  sql`(${db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, transactions.ledgerEntryId))
+    .where(and(eq(ledgerEntries.token, token), eq(transactions.type, 'PAYMENT')))})`;
+
+/** A payment authorised for a reservation that can no longer be paid: release the card hold. */
+async function voidLatePayment(deps: Deps, r: ReservationRow, authorizationId: string) {
+  if (r.authorizationId === authorizationId && r.paymentStatus === PAYMENT_STATUS.VOIDED) return;
+  try {
+    await getPaymentProvider(deps.env).cancelAuthorization(authorizationId, `void-late-${authorizationId}`);
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'late payment void failed', reservationId: r.id, error: String(err) }));
+    return;
+  }
+  await deps.db
+    .update(reservations)
+    .set({ authorizationId, paymentStatus: PAYMENT_STATUS.VOIDED, updatedAt: new Date().toISOString() })
+    .where(eq(reservations.id, r.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Capture
+
+/** The provider reports the payment captured (event or our own capture call). */
+export async function markCaptured(db: Db, reservationId: number, chargeId: string | null) {
+  return db
+    .update(reservations)
+    .set({ captureId: chargeId, paymentStatus: PAYMENT_STATUS.CAPTURED, updatedAt: new Date().toISOString() })
+    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)))
+    .returning();
+}
+
+/**
+ * Captures the authorised payment of a reservation the caller has just read or written (no
+ * extra read); the money stays in escrow. Returns the row as it is now. Never throws for a
+ * provider failure (the cron retries): the row is returned unchanged, still AUTHORIZED.
+ */
+export async function captureLoaded(deps: Deps, r: ReservationRow): Promise<ReservationRow> {
+  if (r.paymentStatus !== PAYMENT_STATUS.AUTHORIZED || !r.authorizationId) return r;
+  try {
+    const { chargeId } = await getPaymentProvider(deps.env).capture(r.authorizationId, { idempotencyKey: `capture-${r.id}` });
+    const [updated] = await markCaptured(deps.db, r.id, chargeId);
+    // No row changed: a concurrent capture (webhook, cron) recorded it first.
+    return updated ?? (await loadReservation(deps.db, r.id));
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'capture failed', reservationId: r.id, error: String(err) }));
+    return r;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The money side of transitions (effects for a TransitionPlan)
+
+/**
+ * Delivery (DELIVER, or RESOLVE_RELEASE of a dispute): the carrier's amount moves from escrow to
+ * the payee's wallet (the agency's when the trip belongs to one), the commission to revenue.
+ */
+export function releaseEffects(db: Db, r: ReservationRow): (guard: SQL) => Statement[] {
+  const token = newToken();
+  const payee = payeeOf(r);
+  return (guard) => [
+    ...postingStatements(db, releaseEscrow(r), token, { guard: and(guard, escrowed(db, r.id)) }),
+    ...notifyIfPosted(db, token, [
+      {
+        userId: r.carrierId,
+        type: 'FUNDS_RELEASED',
+        title: 'Payment released',
+        message: `${money(r.carrierAmountCents, r.currency)} for reservation ${r.reservationNumber} ${
+          payee.type === 'AGENCY' ? "is now in your agency's wallet" : 'is now in your wallet'
+        }.`,
+        data: { reservationId: r.id },
+      },
+    ]),
+  ];
+}
+
+/** Where the provider side of a refund goes next, from what the provider holds now. */
+export function settlementAfterRefund(r: Pick<ReservationRow, 'paymentStatus' | 'totalAmountCents'>, refundCents: number): string {
+  if (r.paymentStatus === PAYMENT_STATUS.CAPTURED) return PAYMENT_STATUS.REFUND_PENDING;
+  return refundCents === r.totalAmountCents ? PAYMENT_STATUS.VOID_PENDING : PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
+}
+
+/**
+ * Rejection, cancellation, expiry: `refundCents` of the escrowed price goes back to the sender, the
+ * rest (the commission, for a late sender cancellation) to platform revenue; the payment status
+ * becomes the provider step still to do (void, partial capture or refund), or `settledStatus`
+ * when the provider already released the money (a lapsed card hold). Nothing when nothing is in
+ * escrow.
+ */
+export function refundEffects(db: Db, r: ReservationRow, refundCents: number, settledStatus?: string): (guard: SQL) => Statement[] {
+  const token = newToken();
+  const next = settledStatus ?? settlementAfterRefund(r, refundCents);
+  return (guard) => [
+    ...postingStatements(db, refundEscrow(r, refundCents), token, { guard: and(guard, escrowed(db, r.id)) }),
+    db
+      .update(reservations)
+      .set({ paymentStatus: next })
+      .where(and(eq(reservations.id, r.id), posted(db, token))),
+    ...(refundCents > 0
+      ? notifyIfPosted(db, token, [
+          {
+            userId: r.senderId,
+            type: 'PAYMENT_REFUNDED',
+            title: 'Refund on its way',
+            message: `${money(refundCents, r.currency)} for reservation ${r.reservationNumber} is being returned to your card.`,
+            data: { reservationId: r.id },
+          },
+        ])
+      : []),
+  ];
+}
+
+/**
+ * Commits a transition that returns money (reject, cancel, a lapsed hold) with its refund in one
+ * batch, then does the provider side. Returns the row as it is at the end.
+ */
+export async function commitWithSettlement(deps: Deps, plan: TransitionPlan): Promise<ReservationRow | null> {
+  const [row] = (await commitTransitions(deps.db, [plan])).rows;
+  if (!row) return null;
+  return needsSettlement(row) ? settleWithProvider(deps, row.id) : row;
+}
+
+/** After a committed refund: is a provider call still to be made? */
+export const needsSettlement = (row: Pick<ReservationRow, 'paymentStatus'>) => SETTLEMENT_PENDING.includes(row.paymentStatus ?? '');
+
+// ---------------------------------------------------------------------------------------------
+// Provider settlement
+
+/**
+ * The provider side of a refund booked in the ledger: void, partial capture or refund, with an
+ * idempotency key per reservation. Leaves the *_PENDING status on a transient failure.
+ */
+export async function settleWithProvider(deps: Deps, reservationId: number, retried = false): Promise<ReservationRow> {
+  const { db, env } = deps;
+  const r = await loadReservation(db, reservationId);
+  // A reservation is refunded at most once: by its escrow-out entry (rejection, cancellation, a
+  // dispute before delivery) or by a dispute settlement after delivery (disputes feature).
+  const [refund] = await db
+    .select({ amount: transactions.amountCents })
+    .from(transactions)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, transactions.ledgerEntryId))
+    .where(and(eq(ledgerEntries.reservationId, r.id), eq(transactions.type, 'REFUND')));
+  const refundCents = refund?.amount ?? 0;
+  const pi = r.authorizationId;
+  if (!pi) return r;
+  const provider = getPaymentProvider(env);
+  const set = async (values: ReservationSet) => {
+    await db
+      .update(reservations)
+      .set({ ...values, updatedAt: new Date().toISOString() })
+      .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, r.paymentStatus ?? '')));
+  };
+  try {
+    switch (r.paymentStatus) {
+      case PAYMENT_STATUS.VOID_PENDING:
+        await provider.cancelAuthorization(pi, `void-${r.id}`);
+        await set({ paymentStatus: PAYMENT_STATUS.VOIDED });
+        break;
+      case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING: {
+        const { chargeId } = await provider.capture(pi, {
+          amountCents: r.totalAmountCents - refundCents,
+          idempotencyKey: `capture-${r.id}`,
+        });
+        await set({ paymentStatus: PAYMENT_STATUS.PARTIALLY_REFUNDED, captureId: chargeId });
+        break;
+      }
+      case PAYMENT_STATUS.REFUND_PENDING:
+        if (refundCents === 0) {
+          await set({ paymentStatus: PAYMENT_STATUS.CAPTURED });
+          break;
+        }
+        {
+          const { refundId } = await provider.refund(pi, refundCents, `refund-${r.id}`);
+          await set({
+            refundId,
+            paymentStatus: refundCents === r.totalAmountCents ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
+          });
+        }
+        break;
+      default:
+        break;
+    }
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'provider settlement failed', reservationId: r.id, error: String(err) }));
+    const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
+    if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
+      // Refused because the payment was captured meanwhile (a capture raced the rejection): refund instead.
+      await set({ paymentStatus: PAYMENT_STATUS.REFUND_PENDING });
+      if (!retried) return settleWithProvider(deps, reservationId, true);
+    }
+  }
+  return loadReservation(db, r.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cron
+
+/** Cron: capture authorisations about to lapse (or deposited but not yet captured). */
+export async function captureAgingAuthorizations(deps: Deps, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - CAPTURE_BEFORE_MS).toISOString();
+  const due = await deps.db
+    .select()
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED),
+        or(inArray(reservations.status, ['DEPOSITED', 'IN_TRANSIT', 'DELIVERED', 'DISPUTED']), lte(reservations.paidAt, cutoff)),
+      ),
+    )
+    .limit(50);
+  let captured = 0;
+  for (const r of due) if ((await captureLoaded(deps, r)).paymentStatus === PAYMENT_STATUS.CAPTURED) captured += 1;
+  return captured;
+}
+
+/** Cron: finish voids, partial captures and refunds whose provider call failed. */
+export async function retryPendingSettlements(deps: Deps): Promise<number> {
+  const due = await deps.db
+    .select({ id: reservations.id })
+    .from(reservations)
+    .where(inArray(reservations.paymentStatus, [...SETTLEMENT_PENDING]))
+    .limit(50);
+  for (const { id } of due) await settleWithProvider(deps, id);
+  return due.length;
+}

@@ -1,0 +1,41 @@
+// The public face of money: what other features may use. Inside money/, files import each other
+// directly; outside it, only from here.
+
+// Routers, mounted by app.ts; the agency routes reuse the same route factories with their scope.
+export { paymentsRouter } from './payments/payments.routes';
+export { sandboxRouter } from './payments/sandbox.routes';
+export { walletRouter, walletRoutes } from './wallet/wallet.routes';
+export { withdrawalsRouter, withdrawalRoutes } from './withdrawals/withdrawals.routes';
+export { payConnectRouter, payConnectRoutes } from './pay-connect/pay-connect.routes';
+export { CALLER_SCOPE, type MoneyAccess, type OwnerScope } from './wallet/owner-scope';
+
+// The money side of reservation transitions (effects for a lifecycle plan) and the provider.
+export {
+  captureLoaded,
+  needsSettlement,
+  PAYMENT_STATUS,
+  refundEffects,
+  releaseEffects,
+  settlementAfterRefund,
+  settleWithProvider,
+} from './escrow';
+export { entryExists, hasEntry, newToken, posted, postingStatements } from './ledger/ledger.statements';
+export {
+  ACCOUNTS,
+  cancellationRefundCents,
+  escrowOutKey,
+  payeeOf,
+  posting,
+  walletAccount,
+  type Owner,
+  type Posting,
+  type ReservationMoney,
+} from './ledger/posting-rules';
+
+// Wallet figures for the user summaries and dashboards.
+export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET, type WalletFigures } from './wallet/wallet.service';
+
+// The cron's money steps, and what the development seed drives.
+export { runMoneyJobs } from './money.jobs';
+export { createCheckout } from './payments/payments.service';
+export { paySandboxSession } from './payments/sandbox.routes';

@@ -1,0 +1,35 @@
+// Who may act on a reservation: its sender, its carrier side (the carrier, or staff of the agency
+// that owns the trip), admins. Built on the one ownership check, assertCanAccess.
+import type { Db } from '../../db/client';
+import type { AuthUser } from '../../env';
+import { assertCanAccess, hasRole } from '../../middleware/auth';
+import { staffScope } from '../agencies/agencies.scope';
+
+interface ReservationParties {
+  senderId: number;
+  carrierId: number;
+  agencyId: number | null;
+}
+
+/** The carrier, or a staff member of the agency owning the trip (read from D1: token roles may be stale). */
+export async function isCarrierSide(db: Db, auth: AuthUser, r: ReservationParties): Promise<boolean> {
+  if (auth.id === r.carrierId) return true;
+  if (r.agencyId === null || !auth.roles.some((role) => role === 'ROLE_AGENCY_OWNER' || role === 'ROLE_AGENCY_EMPLOYEE')) return false;
+  return (await staffScope(db, auth.id))?.agencyId === r.agencyId;
+}
+
+export interface AccessRule {
+  sender?: boolean;
+  carrier?: boolean;
+  /** Admins (and super-admins) pass too. */
+  admins?: boolean;
+}
+
+export async function assertReservationAccess(db: Db, auth: AuthUser, r: ReservationParties, rule: AccessRule): Promise<void> {
+  const owners: number[] = [];
+  if (rule.sender) owners.push(r.senderId);
+  if (rule.carrier && (await isCarrierSide(db, auth, r))) owners.push(auth.id);
+  assertCanAccess(auth, owners, rule.admins ? ['ROLE_ADMIN'] : []);
+}
+
+export const isAdmin = (auth: AuthUser) => hasRole(auth, 'ROLE_ADMIN');
