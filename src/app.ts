@@ -33,15 +33,11 @@ import { trackingRouter } from './features/tracking/tracking.routes';
 import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
-import { payConnectRouter } from './features/money/pay-connect/pay-connect.routes';
-import { paymentsRouter } from './features/money/payments/payments.routes';
-import { sandboxRouter } from './features/money/payments/sandbox.routes';
-import { walletRouter } from './features/money/wallet/wallet.routes';
-import { withdrawalsRouter } from './features/money/withdrawals/withdrawals.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
+import { payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
 
 export const API_PREFIX = '/v1/api';
 

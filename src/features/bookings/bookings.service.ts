@@ -39,7 +39,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Creation
 
-// The reads of a booking, compiled once (see db/compiled-query.ts).
+// The reads of a booking, compiled once (see db/statements.ts).
 const tripWithCarrier = compiled((db, p: Record<'id', Placeholder>) =>
   db
     .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k') })
@@ -222,7 +222,7 @@ type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now
 
 const placeholdersFor = <K extends string>(keys: readonly K[], p: Record<string, Placeholder>) => Object.fromEntries(keys.map((k) => [k, p[k]]));
 
-// The write batch of a booking, compiled once (see db/compiled-query.ts); each statement's guard
+// The write batch of a booking, compiled once (see db/statements.ts); each statement's guard
 // is explained in insertBooking.
 const bookingWrites = {
   reservation: compiled((db, p: Record<BookingKey, Placeholder>) =>

@@ -4,7 +4,6 @@
 // the services behind the routes already take any Owner.
 import type { Context } from 'hono';
 import { eq } from 'drizzle-orm';
-import { getDb } from '../../../db/client';
 import { users } from '../../../db/schema';
 import type { AppEnv } from '../../../env';
 import type { Owner } from '../ledger/posting-rules';
@@ -41,7 +40,7 @@ export const CALLER_SCOPE: OwnerScope = {
   errorStatuses: [],
   resolve: async (c) => ({ type: 'USER', id: c.get('auth').id }),
   contactEmail: async (c, owner) => {
-    const [user] = await getDb(c.env).select({ email: users.email }).from(users).where(eq(users.id, owner.id));
+    const [user] = await c.var.deps.db.select({ email: users.email }).from(users).where(eq(users.id, owner.id));
     return user?.email;
   },
 };

@@ -1,0 +1,96 @@
+// The statement layer (src/db/statements.ts). Compiled statements lean on drizzle internals:
+// the first tests fail when a drizzle-orm upgrade changes them, before any endpoint misbehaves.
+import { env } from 'cloudflare:workers';
+import { asc, eq, type Placeholder } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { database } from '../src/db/client';
+import { categories, notifications, users } from '../src/db/schema';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, prepareBuilder, rowExists, runBatch } from '../src/db/statements';
+
+const db = database(env.DB);
+
+async function aUserRow(email = `stmt-${crypto.randomUUID()}@example.com`) {
+  const [row] = await db.insert(users).values({ email, firstName: 'Ada', lastName: 'Lovelace' }).returning();
+  return row;
+}
+
+describe('what compiled statements rely on inside drizzle-orm', () => {
+  it('a builder prepares into a query with its SQL, fields, result mapping and method', () => {
+    const select = prepareBuilder(db.select().from(users).leftJoin(notifications, eq(notifications.userId, users.id)));
+    expect(typeof select.getQuery).toBe('function');
+    expect(select.getQuery()).toMatchObject({ sql: expect.stringContaining('select'), params: [] });
+    expect(Array.isArray(select.fields)).toBe(true);
+    expect(select.joinsNotNullableMap).toEqual({ users: true, notifications: false });
+    expect(select.executeMethod).toBe('all');
+    const update = prepareBuilder(db.update(users).set({ firstName: 'B' }).where(eq(users.id, 1)).returning());
+    expect(update.executeMethod).toBe('all');
+  });
+
+  it('the D1 session prepares a one-time query from SQL text, fields and method', () => {
+    const session = (db as unknown as { session: { prepareOneTimeQuery?: unknown } }).session;
+    expect(typeof session.prepareOneTimeQuery).toBe('function');
+    expect((session.prepareOneTimeQuery as (...a: unknown[]) => unknown).length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('compiled statements', () => {
+  const userById = compiled((d, p: Record<'id', Placeholder>) => d.select().from(users).where(eq(users.id, p.id)));
+  // Joins keep their columns apart with aliases: D1's batch returns rows keyed by column name.
+  const joinedSelect = (d: typeof db) =>
+    d.select({ u: aliasedColumns(users, 'u'), n: aliasedColumns(notifications, 'n') }).from(users).leftJoin(notifications, eq(notifications.userId, users.id));
+  const withNotes = compiled((d, p: Record<'id', Placeholder>) => joinedSelect(d).where(eq(users.id, p.id)).orderBy(asc(notifications.id)));
+
+  it('bind each use to its own values and decode rows exactly as the builder does (JSON, booleans, nullable joins)', async () => {
+    const a = await aUserRow();
+    const b = await aUserRow();
+    await db.insert(notifications).values({ userId: b.id, type: 'T', title: 't', message: 'm', data: { n: 1, nested: [true] } });
+    const [first, second, none, joinedEmpty, joined] = await runBatch(db, [
+      userById(db, { id: a.id }),
+      userById(db, { id: b.id }),
+      userById(db, { id: -1 }),
+      withNotes(db, { id: a.id }),
+      withNotes(db, { id: b.id }),
+    ]);
+    expect(first).toEqual(await db.select().from(users).where(eq(users.id, a.id)));
+    expect(second).toEqual([b]);
+    expect((second as (typeof b)[])[0].enabled).toBe(true);
+    expect((second as (typeof b)[])[0].roles).toEqual(['ROLE_CLIENT']);
+    expect(none).toEqual([]);
+    const [builtEmpty, built] = await runBatch(db, [joinedSelect(db).where(eq(users.id, a.id)), joinedSelect(db).where(eq(users.id, b.id))]);
+    expect(joinedEmpty).toEqual(builtEmpty);
+    expect(joined).toEqual(built);
+    expect((joinedEmpty as { n: { id: unknown } }[])[0].n.id).toBeNull();
+    expect((joined as { u: { id: number }; n: { data: unknown } }[])[0]).toMatchObject({ u: { id: b.id }, n: { data: { n: 1, nested: [true] } } });
+  });
+
+  it('compiledShapes builds one statement per shape, whatever the order of its keys', () => {
+    let built = 0;
+    const byShape = compiledShapes((shape: { prohibited: boolean; dir: string }) => {
+      built += 1;
+      return shape;
+    });
+    const one = byShape({ prohibited: true, dir: 'asc' });
+    expect(byShape({ dir: 'asc', prohibited: true })).toBe(one);
+    expect(byShape({ prohibited: false, dir: 'asc' })).not.toBe(one);
+    expect(byShape({ prohibited: true, dir: 'desc' })).not.toBe(one);
+    expect(built).toBe(3);
+  });
+});
+
+describe('guardedInsert and rowExists', () => {
+  it('inserts only while the guard holds, and an omitted column takes its default', async () => {
+    const code = `G${crypto.randomUUID().slice(0, 8)}`;
+    const guard = rowExists(db, categories, eq(categories.code, code));
+    // Nothing yet with that code: the guarded copy is not written.
+    await runBatch(db, [guardedInsert(db, categories, { code: `${code}-copy`, name: 'Copy' }, undefined, guard)]);
+    expect(await db.select().from(categories).where(eq(categories.code, `${code}-copy`))).toEqual([]);
+    // In one batch: the original, then the copy guarded on it.
+    await runBatch(db, [
+      db.insert(categories).values({ code, name: 'Original' }),
+      guardedInsert(db, categories, { code: `${code}-copy`, name: 'Copy' }, undefined, guard),
+    ]);
+    const [copy] = await db.select().from(categories).where(eq(categories.code, `${code}-copy`));
+    expect(copy).toMatchObject({ name: 'Copy', prohibited: false });
+    expect(Date.parse(copy.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
