@@ -7,7 +7,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { BOOKMARK_HEADER, d1Session, primaryDeps } from './db/session';
 import type { AppEnv } from './env';
-import { AppError, toErrorResponse } from './errors';
+import { endpointNotFound, toErrorResponse } from './errors';
 import { analyticsRouter } from './features/analytics/analytics.routes';
 import { dashboardsRouter } from './features/dashboards/dashboards.routes';
 import { superadminRouter } from './features/superadmin/superadmin.routes';
@@ -37,9 +37,9 @@ import { bodySizeLimit } from './middleware/body-size';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
+import { API_PREFIX } from './lib/urls';
 import { payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
 
-export const API_PREFIX = '/v1/api';
 
 const corsOrigins = (env: Env) =>
   (env.CORS_ORIGINS ?? '')
@@ -72,7 +72,7 @@ export function createApp() {
       onMethodNotAllowed: (c, methods) =>
         toErrorResponse(
           c,
-          new AppError('ENDPOINT_NOT_FOUND', `Method ${c.req.method} is not allowed on ${c.req.path}`, {
+          endpointNotFound(`Method ${c.req.method} is not allowed on ${c.req.path}`, {
             status: 405,
             headers: { Allow: methods.join(', ') },
             suggestions: [`Allowed methods: ${methods.join(', ')}`],
@@ -118,7 +118,7 @@ export function createApp() {
   app.notFound((c) =>
     toErrorResponse(
       c,
-      new AppError('ENDPOINT_NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`, {
+      endpointNotFound(`No endpoint ${c.req.method} ${c.req.path}`, {
         suggestions: ['See the API reference at /v1/api/docs'],
       }),
     ),

@@ -3,13 +3,13 @@
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { AppError } from '../errors';
+import { invalidArgument } from '../errors';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024; // file + multipart envelope
 
 const tooLarge = (limit: number) => () => {
-  throw new AppError('INVALID_ARGUMENT', `Request body is larger than ${limit} bytes`, { status: 413 });
+  throw invalidArgument(`Request body is larger than ${limit} bytes`, { status: 413 });
 };
 
 const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge(JSON_BODY_LIMIT) });

@@ -1,10 +1,10 @@
 // The recipient's page (root, no account): parcel summary, status, last known position and the
 // delivery QR, refreshed by a small script polling the JSON twin before the code expires.
+import { API_PREFIX } from '../../lib/urls';
 import { createRoute, z } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import { createRouter } from '../../env';
 /** Same prefix as app.ts (importing it from there would be circular). */
-const API_PREFIX = '/v1/api';
 import { RecipientTokenParams } from './handover.schemas';
 import { recipientView, type RecipientView } from './handover.service';
 
