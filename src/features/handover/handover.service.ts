@@ -1,9 +1,10 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import { renderSVG } from 'uqr';
 import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
+import { compiled } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidArgument, invalidState, notFound, tooManyRequests } from '../../errors';
@@ -11,7 +12,7 @@ import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
 import { notify } from '../notifications/notify';
-import { allEffects, commitTransition, loadReservation } from '../reservations/lifecycle';
+import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { reservationViewOf, reservationViewStatements, type ReservationView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
@@ -110,6 +111,23 @@ function viewOf(id: number, reads: unknown[]): ReservationView {
   return view;
 }
 
+// The sender's deposit notice, compiled once (db/statements.ts): the sender and the number are
+// read by the statement itself, guarded like every effect of the DEPOSIT plan.
+const depositNotice = compiled((db, p: Record<'id', Placeholder>) =>
+  notify(
+    db,
+    {
+      userId: reservations.senderId,
+      type: NOTICES.DEPOSIT.type,
+      title: NOTICES.DEPOSIT.title,
+      message: messageSql(NOTICES.DEPOSIT.message),
+      data: sql`json_object('reservationId', ${reservations.id})`,
+    },
+    and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
+    reservations,
+  )[0],
+);
+
 /**
  * CONFIRMED to DEPOSITED in one batch (the sender's notification, the conditional update, the
  * reservation as the response shows it) with no read first (the carrier is in the signed
@@ -118,22 +136,9 @@ function viewOf(id: number, reads: unknown[]): ReservationView {
  */
 async function deposit(deps: Deps, id: number): Promise<ReservationView> {
   const { db } = deps;
-  const notice = NOTICES.DEPOSIT;
   const { row, reads } = await commitTransition(
     db,
-    {
-      id,
-      action: 'DEPOSIT',
-      set: { depositedAt: new Date().toISOString() },
-      // The sender and the number are read by the statement: this path reads nothing first.
-      effects: (guard) =>
-        notify(
-          db,
-          { userId: reservations.senderId, type: notice.type, title: notice.title, message: messageSql(notice.message), data: sql`json_object('reservationId', ${reservations.id})` },
-          and(eq(reservations.id, id), guard),
-          reservations,
-        ),
-    },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [depositNotice(db, { id })] },
     { reads: reservationViewStatements(db, id) },
   );
   const view = viewOf(id, reads);

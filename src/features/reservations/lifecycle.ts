@@ -41,8 +41,11 @@ export const allEffects =
 const startingStatuses = (plan: Pick<TransitionPlan, 'action' | 'from'>): ReservationStatus[] =>
   (TRANSITIONS[plan.action].from as readonly ReservationStatus[]).filter((s) => plan.from === undefined || s === plan.from);
 
-/** True while the reservation is in one of the plan's starting statuses. */
-export const stillAsPlanned = (db: Db, plan: Pick<TransitionPlan, 'id' | 'action' | 'from'>): SQL =>
+/**
+ * True while the reservation is in one of the plan's starting statuses: the guard every effect
+ * carries. `id` may be a placeholder, for an effect compiled once (the deposit's notification).
+ */
+export const stillAsPlanned = (db: Db, plan: { id: number | Placeholder } & Pick<TransitionPlan, 'action' | 'from'>): SQL =>
   rowExists(db, reservations, and(eq(reservations.id, plan.id), inArray(reservations.status, startingStatuses(plan))));
 
 // The conditional UPDATE ... RETURNING, compiled once per (action, starting status, columns set):
