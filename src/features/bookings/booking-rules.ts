@@ -1,6 +1,6 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
-import { AppError } from '../../errors';
+import { invalidState } from '../../errors';
 import { cancellationRefundCents } from '../money/ledger/posting-rules';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
@@ -41,7 +41,7 @@ export function refundForCancellation(
       return { paid: true, refundCents, retainedCents: amounts.totalAmountCents - refundCents };
     }
     default:
-      throw new AppError('INVALID_STATE', `A reservation in status ${status} can no longer be cancelled`, {
+      throw invalidState(`A reservation in status ${status} can no longer be cancelled`, {
         suggestions: ['Cancellation is possible before the parcel is deposited'],
       });
   }

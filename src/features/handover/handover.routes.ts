@@ -2,7 +2,7 @@
 // for the carrier, and the recipient's public JSON view.
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { AppError } from '../../errors';
+import { notFound } from '../../errors';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
@@ -121,7 +121,7 @@ export const handoverRouter = createRouter()
     }),
     async (c) => {
       const view = await recipientView(c.var.deps, c.req.valid('param').recipientToken);
-      if (!view) throw new AppError('RESOURCE_NOT_FOUND', 'Recipient link not found');
+      if (!view) throw notFound('Recipient link');
       c.header('Cache-Control', 'no-store');
       return c.json(view, 200);
     },

@@ -3,7 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import { payoutAccounts, users, type PayoutAccountRow } from '../../../db/schema';
-import { AppError } from '../../../errors';
+import { AppError, notFound, paymentProcessingError } from '../../../errors';
 import { getPaymentProvider, ProviderRejectedError, type ConnectedAccountState } from '../../../providers/payment';
 import type { Owner } from '../ledger/posting-rules';
 import { apiUrl } from '../../../lib/urls';
@@ -11,7 +11,7 @@ import { apiUrl } from '../../../lib/urls';
 export const providerFailure = (err: unknown) =>
   err instanceof AppError
     ? err
-    : new AppError('PAYMENT_PROCESSING_ERROR', 'The payment provider could not process the request', {
+    : paymentProcessingError('The payment provider could not process the request', {
         suggestions: ['Retry in a moment'],
         cause: err,
       });
@@ -142,7 +142,7 @@ export const canReceivePayments = async (deps: Deps, owner: Owner) => canReceive
 
 async function knownAccount(deps: Deps, accountId: string) {
   const [account] = await deps.db.select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));
-  if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+  if (!account) throw notFound('Connected account');
   return account;
 }
 

@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../../../env';
 import { createRouter } from '../../../env';
-import { AppError } from '../../../errors';
+import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses } from '../../../lib/openapi';
 import { fromCents } from '../../../lib/money';
 import { SandboxPaymentProvider, usesSandbox } from '../../../providers/payment';
@@ -12,7 +12,7 @@ import { signPayload } from '../../../providers/payment/webhook-signature';
 import { escapeHtml, htmlPage } from './html';
 import { handlePaymentWebhook } from './payments.webhook';
 
-const notAvailable = () => new AppError('ENDPOINT_NOT_FOUND', 'The sandbox provider is not active');
+const notAvailable = () => endpointNotFound('The sandbox provider is not active');
 
 function sandbox(deps: Deps) {
   if (!usesSandbox(deps.env)) throw notAvailable();
@@ -35,7 +35,7 @@ async function sendSignedEvent(deps: Deps, type: string, object: Record<string, 
 export async function paySandboxSession(deps: Deps, sessionId: string) {
   const provider = sandbox(deps);
   const session = await provider.getSession(sessionId);
-  if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
+  if (!session) throw notFound('Checkout session');
   if (session.status === 'open') {
     session.status = 'complete';
     session.paymentIntentId = `pi_sandbox_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
@@ -71,7 +71,7 @@ export const sandboxRouter = createRouter()
     }),
     async (c) => {
       const session = await sandbox(c.var.deps).getSession(c.req.valid('param').id);
-      if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
+      if (!session) throw notFound('Checkout session');
       const id = escapeHtml(session.id);
       const amount = `${fromCents(session.amountCents).toFixed(2)} ${session.currency}`;
       const buttons =
@@ -109,7 +109,7 @@ export const sandboxRouter = createRouter()
     }),
     async (c) => {
       const session = await sandbox(c.var.deps).getSession(c.req.valid('param').id);
-      if (!session) throw new AppError('RESOURCE_NOT_FOUND', 'Checkout session not found');
+      if (!session) throw notFound('Checkout session');
       return c.redirect(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
@@ -125,7 +125,7 @@ export const sandboxRouter = createRouter()
     }),
     async (c) => {
       const account = await sandbox(c.var.deps).retrieveAccount(c.req.valid('param').id).catch(() => null);
-      if (!account) throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+      if (!account) throw notFound('Connected account');
       const id = escapeHtml(account.id);
       return c.html(
         htmlPage(
@@ -151,7 +151,7 @@ export const sandboxRouter = createRouter()
       const provider = sandbox(c.var.deps);
       const id = c.req.valid('param').id;
       await provider.retrieveAccount(id).catch(() => {
-        throw new AppError('RESOURCE_NOT_FOUND', 'Connected account not found');
+        throw notFound('Connected account');
       });
       const account = await provider.completeOnboarding(id);
       await sendSignedEvent(c.var.deps, 'account.updated', {
