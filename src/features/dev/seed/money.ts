@@ -2,12 +2,12 @@
 // sender@demo.local, paid through the sandbox checkout and the signed webhook (so the ledger,
 // escrow and notifications are the real ones). Idempotent: keyed by a fixed reservation number.
 import { eq } from 'drizzle-orm';
-import { announcements, reservations } from '../../db/schema';
-import { commissionRate, splitPrice } from '../../lib/money';
-import { usesSandbox } from '../../providers/payment';
-import type { SeedContext } from '../dev/seed';
-import { createCheckout } from './payments.service';
-import { paySandboxSession } from './sandbox.routes';
+import { announcements, reservations } from '../../../db/schema';
+import { commissionRate, splitPrice } from '../../../lib/money';
+import { usesSandbox } from '../../../providers/payment';
+import type { SeedContext } from './context';
+import { createCheckout } from '../../payments/payments.service';
+import { paySandboxSession } from '../../payments/sandbox.routes';
 
 export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
 const DEMO_TRIP_DESCRIPTION = 'Demo trip with a paid reservation';

@@ -1,8 +1,8 @@
 // Development seed step: one trip of the demo carrier and one reservation of the demo sender already
 // handed over (DEPOSITED), so the recipient page has something to show at a known link.
 import { eq } from 'drizzle-orm';
-import { announcements, reservations } from '../../db/schema';
-import type { SeedContext } from '../dev/seed';
+import { announcements, reservations } from '../../../db/schema';
+import type { SeedContext } from './context';
 
 export const DEMO_HANDOVER_RESERVATION_NUMBER = 'DEMO-HANDOVER-1';
 /** Known only because this is demo data in a development database (the seed refuses other environments). */
