@@ -5,7 +5,7 @@ import { and, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
-import { AppError, accessDenied, businessRule, invalidState, notFound } from '../../errors';
+import { accessDenied, businessRule, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
 import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -156,7 +156,7 @@ export async function setUserRoles(
       details: { before, after: roles, added, removed },
     }),
   ]);
-  if (updated.length !== 1) throw new AppError('INVALID_STATE', 'The roles were changed concurrently; retry');
+  if (updated.length !== 1) throw invalidState('The roles were changed concurrently; retry');
   if (removed.length > 0) await revokeAllUserTokens(env, db, id, 'ROLES_CHANGED');
   return updated[0];
 }

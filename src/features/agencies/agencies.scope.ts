@@ -5,7 +5,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
-import { AppError, accessDenied, businessRule, notFound } from '../../errors';
+import { accessDenied, businessRule, notFound } from '../../errors';
 
 export interface StaffScope {
   agencyId: number;
@@ -70,7 +70,7 @@ export async function assertStaffCanPublish(db: Db, scope: StaffScope, requested
     .from(agencyBranches)
     .where(and(eq(agencyBranches.id, requestedBranchId), eq(agencyBranches.agencyId, scope.agencyId)));
   if (!branch) throw notFound('Branch', requestedBranchId);
-  if (!branch.active) throw new AppError('BUSINESS_RULE_VIOLATION', 'This branch is deactivated: it cannot publish announcements');
+  if (!branch.active) throw businessRule('This branch is deactivated: it cannot publish announcements');
   return { agencyId: scope.agencyId, branchId: requestedBranchId };
 }
 

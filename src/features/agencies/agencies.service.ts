@@ -15,7 +15,7 @@ import {
   type AgencyRow,
 } from '../../db/schema';
 import type { AuthUser } from '../../env';
-import { AppError, invalidState, notFound } from '../../errors';
+import { alreadyExists, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
@@ -77,7 +77,7 @@ export const branchView = (b: AgencyBranchRow) => ({
 });
 
 const alreadyInAgency = (who: string) =>
-  new AppError('ALREADY_EXISTS', `${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
+  alreadyExists(`${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
 
 const now = () => new Date().toISOString();
 

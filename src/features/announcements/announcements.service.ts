@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { aliasedColumns } from '../../db/batch-sql';
 import { compiledQuery, perShape } from '../../db/compiled-query';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
-import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
+import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
 import type { AuthUser } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
@@ -108,8 +108,8 @@ export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
 }
 export type Announcement = ReturnType<typeof toAnnouncement>;
 
-function validationError(fieldErrors: FieldError[]): AppError {
-  return new AppError('VALIDATION_ERROR', `Validation failed for body: ${fieldErrors.map((f) => f.field).join(', ')}`, {
+function bodyInvalid(fieldErrors: FieldError[]): AppError {
+  return validationError(`Validation failed for body: ${fieldErrors.map((f) => f.field).join(', ')}`, {
     fieldErrors,
     suggestions: ['Correct the fields listed in fieldErrors and retry'],
   });
@@ -123,7 +123,7 @@ async function assertValid(db: Db, dates: { departureDate: string; arrivalDate: 
       errors.push({ field: 'acceptedCategoryIds', message: `Unknown or prohibited categories: ${bad.join(', ')}`, rejectedValue: categoryIds });
     }
   }
-  if (errors.length) throw validationError(errors);
+  if (errors.length) throw bodyInvalid(errors);
 }
 
 async function loadWithCarrier(db: Db, id: number) {

@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
-import { AppError } from '../../errors';
+import { authenticationError } from '../../errors';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
@@ -78,7 +78,7 @@ async function verifySocial(verify: () => Promise<SocialIdentity>, provider: str
     return await verify();
   } catch (err) {
     if (err instanceof SocialTokenError) {
-      throw new AppError('AUTHENTICATION_ERROR', `Invalid ${provider} credential`, {
+      throw authenticationError(`Invalid ${provider} credential`, {
         suggestions: [`Sign in with ${provider} again to obtain a fresh token`],
       });
     }

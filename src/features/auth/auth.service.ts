@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { users, type UserRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
-import { AppError } from '../../errors';
+import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized } from '../../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { createMailer } from '../../providers/mailer/mailer';
 import type { SocialIdentity } from '../../providers/social-login/social-login';
@@ -33,12 +33,12 @@ export interface AuthResult extends TokenPair {
 }
 
 const invalidCredentials = () =>
-  new AppError('AUTHENTICATION_ERROR', 'Invalid email or password', {
+  authenticationError('Invalid email or password', {
     suggestions: ['Check the email and password, or reset the password with /v1/api/auth/password/forgot'],
   });
 
 const suspended = () =>
-  new AppError('ACCESS_DENIED', 'This account is suspended', { suggestions: ['Contact support to reactivate the account'] });
+  accessDenied('This account is suspended', { suggestions: ['Contact support to reactivate the account'] });
 
 const nowIso = () => new Date().toISOString();
 
@@ -57,7 +57,7 @@ export async function loadUser(db: Db, id: number) {
 
 /** 409 ALREADY_EXISTS naming the taken field. */
 const accountExists = (field: 'email' | 'username') =>
-  new AppError('ALREADY_EXISTS', `An account with this ${field} already exists`, {
+  alreadyExists(`An account with this ${field} already exists`, {
     suggestions: field === 'email' ? ['Log in, or reset the password if it is forgotten'] : ['Choose another username'],
   });
 
@@ -166,7 +166,7 @@ export async function socialLogin(
   if (!user) {
     // Creating or linking an account needs an address the provider vouches for.
     if (!identity.email) {
-      throw new AppError('AUTHENTICATION_ERROR', `The ${providerName(identity)} account has no verified email address`, {
+      throw authenticationError(`The ${providerName(identity)} account has no verified email address`, {
         suggestions: ['Verify the email address with the provider, then sign in again'],
       });
     }
@@ -174,7 +174,7 @@ export async function socialLogin(
     if (byEmail) {
       if (!byEmail.enabled) throw suspended();
       if (byEmail[subjectKey] && byEmail[subjectKey] !== identity.subject) {
-        throw new AppError('AUTHENTICATION_ERROR', `This account is linked to another ${providerName(identity)} identity`);
+        throw authenticationError(`This account is linked to another ${providerName(identity)} identity`);
       }
       const unverified = !byEmail.emailVerified;
       [user] = await db
@@ -237,8 +237,8 @@ export async function verifyEmail(db: Db, token: string, ip: string | null): Pro
 
 export async function resendVerification(env: Env, db: Db, userId: number): Promise<void> {
   const user = await loadUser(db, userId);
-  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
-  if (user.emailVerified) throw new AppError('INVALID_STATE', 'The email address is already verified');
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
+  if (user.emailVerified) throw invalidState('The email address is already verified');
   await sendVerificationEmail(env, db, user);
 }
 
@@ -277,16 +277,16 @@ export async function changePassword(
   ip: string | null,
 ): Promise<void> {
   const user = await loadUser(db, auth.id);
-  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
   if (!user.passwordHash) {
-    throw new AppError('BUSINESS_RULE_VIOLATION', 'This account has no password yet', {
+    throw businessRule('This account has no password yet', {
       suggestions: ['Set one through /v1/api/auth/password/forgot'],
     });
   }
   const check = await verifyPassword(input.currentPassword, user.passwordHash);
   if (!check.valid) {
     await audit(db, { actorId: user.id, action: 'PASSWORD_CHANGE_FAILED', targetType: 'USER', targetId: user.id, ip });
-    throw new AppError('AUTHENTICATION_ERROR', 'The current password is wrong');
+    throw authenticationError('The current password is wrong');
   }
   const passwordHash = await hashPassword(input.newPassword);
   // Compare-and-set on the old hash: two concurrent changes cannot both win.
@@ -295,7 +295,7 @@ export async function changePassword(
     .set({ passwordHash, updatedAt: nowIso() })
     .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
     .run();
-  if (changed.meta.changes !== 1) throw new AppError('INVALID_STATE', 'The password was changed concurrently; retry');
+  if (changed.meta.changes !== 1) throw invalidState('The password was changed concurrently; retry');
   await audit(db, { actorId: user.id, action: 'PASSWORD_CHANGED', targetType: 'USER', targetId: user.id, ip });
   await revokeSessions(env, db, { userId: user.id, exceptSessionId: auth.sid }, 'PASSWORD_CHANGED');
 }

@@ -4,7 +4,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
-import { AppError } from '../../errors';
+import { invalidArgument } from '../../errors';
 
 export type TokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
 
@@ -52,7 +52,7 @@ export async function consumeOneTimeToken(db: Db, token: string, purpose: TokenP
     )
     .returning({ userId: oneTimeTokens.userId });
   if (!row) {
-    throw new AppError('INVALID_ARGUMENT', 'The token is invalid, expired or already used', {
+    throw invalidArgument('The token is invalid, expired or already used', {
       fieldErrors: [{ field: 'token', message: 'invalid, expired or already used', rejectedValue: '[redacted]' }],
       suggestions: [purpose === 'PASSWORD_RESET' ? 'Request a new password reset email' : 'Request a new verification email'],
     });

@@ -1,7 +1,7 @@
 // Rate limits on login, register and forgot-password, per client IP and per email, with the
 // Workers rate-limiting bindings (fixed windows of 60 s). Over the limit: 429
 // BUSINESS_RULE_VIOLATION with Retry-After.
-import { AppError } from '../../errors';
+import { tooManyRequests } from '../../errors';
 
 export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-email';
 
@@ -9,9 +9,7 @@ export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-e
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
 const tooMany = () =>
-  new AppError('BUSINESS_RULE_VIOLATION', 'Too many attempts; retry later', {
-    status: 429,
-    headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) },
+  tooManyRequests('Too many attempts; retry later', RATE_LIMIT_PERIOD_SECONDS, {
     suggestions: [`Wait ${RATE_LIMIT_PERIOD_SECONDS} seconds before retrying`],
   });
 

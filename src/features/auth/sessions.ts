@@ -7,7 +7,7 @@ import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { AuthUser } from '../../env';
-import { AppError } from '../../errors';
+import { accessDenied, unauthorized } from '../../errors';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/jwt';
 import { blacklistToken, isTokenRevoked, revokeUserTokensBefore } from '../../lib/token-revocation';
 import { audit } from '../audit/audit';
@@ -31,7 +31,7 @@ export type RevokeReason =
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const refused = (message = 'Refresh token is invalid, expired or revoked') =>
-  new AppError('UNAUTHORIZED', message, { suggestions: ['Log in again to obtain a new token pair'] });
+  unauthorized(message, { suggestions: ['Log in again to obtain a new token pair'] });
 
 async function signPair(env: Env, userId: number, roles: string[], sid: string) {
   const now = nowSeconds();
@@ -119,7 +119,7 @@ export async function closeSession(env: Env, db: Db, auth: AuthUser, refreshToke
   const claims = await verifyToken(env, refreshToken, 'refresh');
   if (!claims) throw refused();
   if (Number(claims.sub) !== auth.id) {
-    throw new AppError('ACCESS_DENIED', 'The refresh token belongs to another account');
+    throw accessDenied('The refresh token belongs to another account');
   }
   await Promise.all([blacklistToken(env.KV, auth.jti, auth.exp), blacklistToken(env.KV, claims.jti, claims.exp)]);
   if (claims.sid) await revokeSessions(env, db, { sessionId: claims.sid }, 'LOGOUT');

@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
-import { AppError, invalidState, notFound } from '../../errors';
+import { alreadyExists, invalidState, notFound } from '../../errors';
 
 export interface CategoryInput {
   code: string;
@@ -29,7 +29,7 @@ export async function listCategories(db: Db) {
 }
 
 const codeTaken = (code: string) =>
-  new AppError('ALREADY_EXISTS', `A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
+  alreadyExists(`A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
 
 export async function createCategory(db: Db, input: CategoryInput) {
   const [row] = await db

@@ -5,7 +5,7 @@ import { z } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
 import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
 import type { AppEnv, AuthUser } from '../../env';
-import { AppError, accessDenied, notFound } from '../../errors';
+import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
 import { isCarrierSide } from '../bookings/reservation-access';
@@ -26,24 +26,24 @@ export const fileView = (f: FileRow) => ({
 });
 
 const unsupported = (message: string) =>
-  new AppError('INVALID_ARGUMENT', message, { status: 415, suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'] });
+  invalidArgument(message, { status: 415, suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'] });
 
 /** Reads a multipart upload: the `file` part and the other fields as strings. */
 export async function readUploadForm(c: Context<AppEnv>): Promise<{ file: File; fields: Record<string, string> }> {
   if (!/^multipart\/form-data/i.test(c.req.header('Content-Type') ?? '')) {
-    throw new AppError('INVALID_ARGUMENT', 'Unsupported media type', { status: 415, suggestions: ['Send the file as multipart/form-data'] });
+    throw invalidArgument('Unsupported media type', { status: 415, suggestions: ['Send the file as multipart/form-data'] });
   }
   let form: FormData;
   try {
     form = await c.req.formData();
   } catch {
-    throw new AppError('INVALID_ARGUMENT', 'Malformed multipart body');
+    throw invalidArgument('Malformed multipart body');
   }
   const file = form.get('file');
   const fields: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
   if (!(file instanceof File)) {
-    throw new AppError('VALIDATION_ERROR', 'Validation failed for form: file', {
+    throw validationError('Validation failed for form: file', {
       fieldErrors: [{ field: 'file', message: 'A file part named "file" is required', rejectedValue: null }],
       suggestions: ['Correct the fields listed in fieldErrors and retry'],
     });
@@ -77,7 +77,7 @@ export interface StoreFileInput {
 export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFileInput): Promise<FileRow> {
   const { file, purpose } = input;
   if (file.size > MAX_FILE_BYTES) {
-    throw new AppError('INVALID_ARGUMENT', `File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
+    throw invalidArgument(`File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
       status: 413,
       suggestions: ['Upload a file of at most 10 MB'],
     });

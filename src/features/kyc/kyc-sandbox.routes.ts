@@ -4,7 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
-import { AppError, notFound } from '../../errors';
+import { endpointNotFound, notFound } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
 import { isKycSandboxEnabled, signCallback } from '../../providers/kyc';
 import { findRecordBySession, handleKycCallback } from './kyc.service';
@@ -20,7 +20,7 @@ const htmlResponse = (description: string) => ({ description, content: { 'text/h
 
 async function sandboxRecord(env: Env, sessionId: string) {
   if (!isKycSandboxEnabled(env)) {
-    throw new AppError('ENDPOINT_NOT_FOUND', 'The KYC sandbox is not enabled');
+    throw endpointNotFound('The KYC sandbox is not enabled');
   }
   const record = await findRecordBySession(getDb(env), sessionId);
   if (!record) throw notFound('KYC session', sessionId);

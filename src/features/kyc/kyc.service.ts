@@ -4,7 +4,7 @@ import { count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { kycProviderEvents, kycRecords, users, type KycDocumentType, type KycRecordRow, type KycStatus } from '../../db/schema';
-import { AppError, invalidState, notFound } from '../../errors';
+import { invalidState, notFound, unauthorized } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
@@ -221,9 +221,7 @@ export async function handleKycCallback(
 ): Promise<CallbackOutcome> {
   const failure = await checkCallbackSignature(env.KYC_WEBHOOK_SECRET, headers, raw);
   if (failure) {
-    throw new AppError(
-      'UNAUTHORIZED',
-      failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
+    throw unauthorized(failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
     );
   }
   const event: KycEvent = parseKycEvent(raw);

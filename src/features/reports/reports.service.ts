@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
 import type { AuthUser } from '../../env';
-import { AppError, businessRule, invalidState, notFound } from '../../errors';
+import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanModerate, getUser } from '../admin-users/admin-users.service';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
@@ -69,7 +69,7 @@ export async function createReport(db: Db, auth: AuthUser, input: NewReport) {
       .returning();
     return toReportJson(created);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', 'You already have an open report on this target');
+    if (isUniqueViolation(err)) throw alreadyExists('You already have an open report on this target');
     throw err;
   }
 }
@@ -114,7 +114,7 @@ export async function closeReport(
   if (!report) throw notFound('Report', id);
   if (report.status !== 'OPEN') throw invalidState(`Report ${id} is already closed`);
   if (!ACTION_TARGETS[input.action].includes(report.targetType)) {
-    throw new AppError('INVALID_ARGUMENT', `Action ${input.action} does not apply to a ${report.targetType} report`, {
+    throw invalidArgument(`Action ${input.action} does not apply to a ${report.targetType} report`, {
       fieldErrors: [{ field: 'action', message: `Allowed for ${report.targetType}: ${allowedActions(report.targetType).join(', ')}`, rejectedValue: input.action }],
     });
   }

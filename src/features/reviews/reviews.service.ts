@@ -6,7 +6,7 @@ import { compiledQuery, perShape } from '../../db/compiled-query';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
-import { AppError, accessDenied, businessRule, notFound } from '../../errors';
+import { accessDenied, alreadyExists, businessRule, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { publicName } from '../users/public-name';
 
@@ -83,7 +83,7 @@ export async function createReview(db: Db, auth: AuthUser, input: NewReview) {
     ]);
     return getReview(db, created.id);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', 'You have already reviewed this reservation');
+    if (isUniqueViolation(err)) throw alreadyExists('You have already reviewed this reservation');
     throw err;
   }
 }

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { oneTimeTokens, users, type UserRow } from '../../db/schema';
-import { AppError, notFound } from '../../errors';
+import { invalidState, notFound, unauthorized } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { loadUser, uniqueConflict } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../auth/sessions';
@@ -21,7 +21,7 @@ export interface ProfileUpdate {
 /** The caller's row; a token that outlived its account is refused like any revoked token. */
 export async function currentUser(db: Db, userId: number): Promise<UserRow> {
   const user = await loadUser(db, userId);
-  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
   return user;
 }
 
@@ -60,7 +60,7 @@ export async function deleteAccount(env: Env, db: Db, userId: number, ip: string
   await currentUser(db, userId);
   for (const guard of ACCOUNT_DELETION_GUARDS) {
     const reason = await guard(db, userId);
-    if (reason) throw new AppError('INVALID_STATE', reason);
+    if (reason) throw invalidState(reason);
   }
   const now = new Date().toISOString();
   await db.batch([
