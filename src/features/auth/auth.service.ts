@@ -7,6 +7,7 @@ import { users, type UserRow } from '../../db/schema';
 import type { AuthUser } from '../../env';
 import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized } from '../../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { rootUrl } from '../../lib/urls';
 import { createMailer } from '../../providers/mailer/mailer';
 import type { SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, auditInsert } from '../audit/audit';
@@ -73,7 +74,7 @@ async function sendVerificationEmail(env: Env, db: Db, user: { id: number; email
     to: user.email,
     template: 'EMAIL_VERIFICATION',
     subject: 'Confirm your email address',
-    text: `Confirm your email address: ${env.PUBLIC_BASE_URL}/verify-email?token=${token}\nThe link is valid for one hour.`,
+    text: `Confirm your email address: ${rootUrl(env, `/verify-email?token=${token}`)}\nThe link is valid for one hour.`,
   });
 }
 
@@ -251,7 +252,7 @@ export async function forgotPassword(env: Env, db: Db, emailInput: string, ip: s
     to: user.email,
     template: 'PASSWORD_RESET',
     subject: 'Reset your password',
-    text: `Choose a new password: ${env.PUBLIC_BASE_URL}/reset-password?token=${token}\nThe link is valid for one hour. If you did not ask for it, ignore this message.`,
+    text: `Choose a new password: ${rootUrl(env, `/reset-password?token=${token}`)}\nThe link is valid for one hour. If you did not ask for it, ignore this message.`,
   });
   await audit(db, { actorId: user.id, action: 'PASSWORD_RESET_REQUESTED', targetType: 'USER', targetId: user.id, ip });
 }
