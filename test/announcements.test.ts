@@ -409,7 +409,7 @@ describe('closing departed trips', () => {
     await setDeparture(today.id, daysFromToday(0));
     await setDeparture(cancelled.id, daysFromToday(-2), 'CANCELLED');
 
-    expect(await closeDepartedAnnouncements(db(), daysFromToday(0))).toBeGreaterThanOrEqual(2);
+    expect(await closeDepartedAnnouncements({ db: db(), env }, daysFromToday(0))).toBeGreaterThanOrEqual(2);
     const status = async (id: number) => (await db().select().from(announcements).where(eq(announcements.id, id)))[0].status;
     expect([await status(gone.id), await status(goneFull.id), await status(today.id), await status(cancelled.id)]).toEqual([
       'CLOSED',

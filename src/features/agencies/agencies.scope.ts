@@ -3,9 +3,9 @@
 // their branch) and the search condition that hides suspended agencies' trips.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../../db/client';
 import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
 import { accessDenied, businessRule, notFound } from '../../errors';
+import type { Deps } from '../../env';
 
 export interface StaffScope {
   agencyId: number;
@@ -18,7 +18,8 @@ export interface StaffScope {
 }
 
 /** The caller's place in an agency, read from the database (roles in tokens may be stale). Null for non-staff. */
-export async function staffScope(db: Db, userId: number): Promise<StaffScope | null> {
+export async function staffScope(deps: Deps, userId: number): Promise<StaffScope | null> {
+  const { db } = deps;
   const [owned, employed] = await db.batch([
     db.select({ id: agencies.id, status: agencies.status }).from(agencies).where(eq(agencies.ownerId, userId)),
     db
@@ -57,7 +58,8 @@ export function publishRefusal(scope: StaffScope): string | null {
  * to store on the announcement. An employee publishes for their own branch; the owner may name
  * any active branch of the agency (or none).
  */
-export async function assertStaffCanPublish(db: Db, scope: StaffScope, requestedBranchId?: number | null) {
+export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, requestedBranchId?: number | null) {
+  const { db } = deps;
   const refusal = publishRefusal(scope);
   if (refusal) throw businessRule(refusal);
   if (scope.role === 'ROLE_AGENCY_EMPLOYEE') {
@@ -82,7 +84,8 @@ export const visibleAgencyCondition = (agencyIdColumn: AnySQLiteColumn): SQL =>
   sql`(${agencyIdColumn} IS NULL OR NOT EXISTS (SELECT 1 FROM ${agencies} WHERE ${agencies.id} = ${agencyIdColumn} AND ${agencies.status} = 'SUSPENDED'))`;
 
 /** For single reads (GET /annonces/{id}, booking): is this agency's content visible? */
-export async function isAgencyVisible(db: Db, agencyId: number | null): Promise<boolean> {
+export async function isAgencyVisible(deps: Deps, agencyId: number | null): Promise<boolean> {
+  const { db } = deps;
   if (agencyId === null) return true;
   const [row] = await db.select({ status: agencies.status }).from(agencies).where(eq(agencies.id, agencyId));
   return row?.status !== 'SUSPENDED';

@@ -6,7 +6,7 @@ import { aliasedColumns } from '../../db/batch-sql';
 import { compiledQuery, perShape } from '../../db/compiled-query';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
@@ -115,10 +115,10 @@ function bodyInvalid(fieldErrors: FieldError[]): AppError {
   });
 }
 
-async function assertValid(db: Db, dates: { departureDate: string; arrivalDate: string } | null, categoryIds?: number[]) {
+async function assertValid(deps: Deps, dates: { departureDate: string; arrivalDate: string } | null, categoryIds?: number[]) {
   const errors = dates ? tripDateErrors(dates.departureDate, dates.arrivalDate, todayUtc()) : [];
   if (categoryIds?.length) {
-    const bad = await unusableCategoryIds(db, categoryIds);
+    const bad = await unusableCategoryIds(deps, categoryIds);
     if (bad.length) {
       errors.push({ field: 'acceptedCategoryIds', message: `Unknown or prohibited categories: ${bad.join(', ')}`, rejectedValue: categoryIds });
     }
@@ -137,22 +137,25 @@ async function loadWithCarrier(db: Db, id: number) {
   return hit;
 }
 
-export async function getAnnouncement(db: Db, id: number) {
+export async function getAnnouncement(deps: Deps, id: number) {
+  const { db } = deps;
   const { announcement, carrier } = await loadWithCarrier(db, id);
   return toAnnouncement(announcement, carrier);
 }
 
 /** The public read: a suspended agency's trips are hidden as if they did not exist. */
-export async function getVisibleAnnouncement(db: Db, id: number) {
+export async function getVisibleAnnouncement(deps: Deps, id: number) {
+  const { db } = deps;
   const { announcement, carrier } = await loadWithCarrier(db, id);
-  if (!(await isAgencyVisible(db, announcement.agencyId))) throw notFound('Announcement', id);
+  if (!(await isAgencyVisible(deps, announcement.agencyId))) throw notFound('Announcement', id);
   return toAnnouncement(announcement, carrier);
 }
 
-export async function createAnnouncement(db: Db, auth: AuthUser, input: AnnouncementInput, currency: string) {
+export async function createAnnouncement(deps: Deps, auth: AuthUser, input: AnnouncementInput, currency: string) {
+  const { db } = deps;
   const acceptedCategoryIds = [...new Set(input.acceptedCategoryIds ?? [])];
-  await assertValid(db, input, acceptedCategoryIds);
-  const placement = await publisherPlacement(db, auth, input.branchId);
+  await assertValid(deps, input, acceptedCategoryIds);
+  const placement = await publisherPlacement(deps, auth, input.branchId);
   const [row] = await db
     .insert(announcements)
     .values({
@@ -178,7 +181,7 @@ export async function createAnnouncement(db: Db, auth: AuthUser, input: Announce
     })
     .returning();
   await notifyMatchingAlerts(db, row);
-  return getAnnouncement(db, row.id);
+  return getAnnouncement(deps, row.id);
 }
 
 /**
@@ -186,17 +189,17 @@ export async function createAnnouncement(db: Db, auth: AuthUser, input: Announce
  * deactivated branch cannot publish. Anyone else publishes as an individual carrier, which needs
  * a verified identity.
  */
-async function publisherPlacement(db: Db, auth: AuthUser, branchId: number | null | undefined) {
-  const scope = await staffScope(db, auth.id);
-  if (scope) return assertStaffCanPublish(db, scope, branchId);
+async function publisherPlacement(deps: Deps, auth: AuthUser, branchId: number | null | undefined) {
+  const scope = await staffScope(deps, auth.id);
+  if (scope) return assertStaffCanPublish(deps, scope, branchId);
   if (branchId != null) throw accessDenied('Only agency staff can publish for a branch');
   if (!hasRole(auth, 'ROLE_VERIFIED_USER')) throw accessDenied('Publishing a trip requires a verified identity');
   return { agencyId: null, branchId: null };
 }
 
 /** The trip's carrier, staff of its agency allowed to manage it, and (when `admins`) admins. */
-async function assertCanManage(db: Db, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
-  const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(db, auth.id), a) ? [auth.id] : [];
+async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
+  const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(deps, auth.id), a) ? [auth.id] : [];
   assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
 }
 
@@ -353,7 +356,8 @@ const searchShape = perShape(compileSearch);
  * The public search, its two statements compiled once per shape (which filters are present, and
  * the sort): it is the busiest listing, and building its SQL cost more CPU than running it.
  */
-export async function searchAnnouncements(db: Db, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
+export async function searchAnnouncements(deps: Deps, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
+  const { db } = deps;
   const values = searchValues(filters, todayUtc());
   const has = presentKeys(values);
   const shape = searchShape(`${[...has].join(',')}|${p.sort.field},${p.sort.direction}`, has, p);
@@ -362,24 +366,25 @@ export async function searchAnnouncements(db: Db, filters: SearchFilters, p: Pag
 }
 
 export const listMyAnnouncements = (
-  db: Db,
+  deps: Deps,
   auth: AuthUser,
   p: PageParams<AnnouncementSort>,
   status?: AnnouncementStatus,
-) => runPage(db, and(eq(announcements.carrierId, auth.id), status ? eq(announcements.status, status) : undefined), p);
+) => runPage(deps.db, and(eq(announcements.carrierId, auth.id), status ? eq(announcements.status, status) : undefined), p);
 
 const OPEN_STATUSES = ['ACTIVE', 'FULL'] as const;
 
-export async function updateAnnouncement(db: Db, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
+export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
+  const { db } = deps;
   const { announcement: current } = await loadWithCarrier(db, id);
-  await assertCanManage(db, auth, current, false);
+  await assertCanManage(deps, auth, current, false);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} can no longer be changed`);
   }
   const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
   const acceptedCategoryIds = input.acceptedCategoryIds ? [...new Set(input.acceptedCategoryIds)] : undefined;
   await assertValid(
-    db,
+    deps,
     datesChanged
       ? { departureDate: input.departureDate ?? current.departureDate, arrivalDate: input.arrivalDate ?? current.arrivalDate }
       : null,
@@ -413,7 +418,7 @@ export async function updateAnnouncement(db: Db, auth: AuthUser, id: number, inp
     if (now.reservedWeightG > totalWeightG) throw belowReserved(now.reservedWeightG);
     throw invalidState(`An announcement in status ${now.status} can no longer be changed`);
   }
-  return getAnnouncement(db, id);
+  return getAnnouncement(deps, id);
 }
 
 const belowReserved = (reservedG: number) =>
@@ -424,9 +429,10 @@ const belowReserved = (reservedG: number) =>
  * while a reservation is PAID or later and not finished. Unpaid reservations are cancelled in the
  * same batch; their senders are notified.
  */
-export async function deleteAnnouncement(db: Db, auth: AuthUser, id: number) {
+export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   const { announcement: current } = await loadWithCarrier(db, id);
-  await assertCanManage(db, auth, current, true);
+  await assertCanManage(deps, auth, current, true);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} cannot be deleted`);
   }
@@ -476,7 +482,8 @@ export async function deleteAnnouncement(db: Db, auth: AuthUser, id: number) {
 }
 
 /** Cron: trips whose departure date has passed are CLOSED. Returns how many were closed. */
-export async function closeDepartedAnnouncements(db: Db, today: string = todayUtc()): Promise<number> {
+export async function closeDepartedAnnouncements(deps: Deps, today: string = todayUtc()): Promise<number> {
+  const { db } = deps;
   const closed = await db
     .update(announcements)
     .set({ status: 'CLOSED', updatedAt: new Date().toISOString() })

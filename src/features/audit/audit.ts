@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import { auditLogs } from '../../db/schema';
+import type { Deps } from '../../env';
 
 export type AuditAction =
   | 'USER_REGISTERED'
@@ -65,7 +66,8 @@ export function auditInsertIfChanged(db: Db, e: AuditEntry) {
   );
 }
 
-export async function audit(db: Db, entries: AuditEntry | AuditEntry[]) {
+export async function audit(deps: Deps, entries: AuditEntry | AuditEntry[]) {
+  const { db } = deps;
   await auditInsert(db, entries).run();
 }
 

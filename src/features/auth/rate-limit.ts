@@ -2,6 +2,7 @@
 // Workers rate-limiting bindings (fixed windows of 60 s). Over the limit: 429
 // BUSINESS_RULE_VIOLATION with Retry-After.
 import { tooManyRequests } from '../../errors';
+import type { Deps } from '../../env';
 
 export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-email';
 
@@ -17,7 +18,8 @@ const tooMany = () =>
  * Counts one attempt against the IP and the email buckets of the action. Requests that did not
  * come through Cloudflare's edge carry no client IP; only the email bucket applies to them.
  */
-export async function enforceAuthRateLimit(env: Env, action: LimitedAction, ip: string | null, email: string): Promise<void> {
+export async function enforceAuthRateLimit(deps: Deps, action: LimitedAction, ip: string | null, email: string): Promise<void> {
+  const { env } = deps;
   if (ip) {
     const { success } = await env.AUTH_IP_RATE_LIMITER.limit({ key: `${action}:ip:${ip}` });
     if (!success) throw tooMany();

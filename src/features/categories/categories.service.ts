@@ -1,10 +1,10 @@
 // Parcel categories: listing, admin create/update/delete. Delete is one conditional DELETE that
 // refuses while a reservation item or an announcement's acceptedCategoryIds refers to the row.
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
 import { alreadyExists, invalidState, notFound } from '../../errors';
+import type { Deps } from '../../env';
 
 export interface CategoryInput {
   code: string;
@@ -23,7 +23,8 @@ export const toCategory = (row: CategoryRow) => ({
   updatedAt: row.updatedAt,
 });
 
-export async function listCategories(db: Db) {
+export async function listCategories(deps: Deps) {
+  const { db } = deps;
   const rows = await db.select().from(categories).orderBy(asc(categories.prohibited), asc(categories.name));
   return rows.map(toCategory);
 }
@@ -31,7 +32,8 @@ export async function listCategories(db: Db) {
 const codeTaken = (code: string) =>
   alreadyExists(`A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
 
-export async function createCategory(db: Db, input: CategoryInput) {
+export async function createCategory(deps: Deps, input: CategoryInput) {
+  const { db } = deps;
   const [row] = await db
     .insert(categories)
     .values({ ...input, prohibited: input.prohibited ?? false })
@@ -41,7 +43,8 @@ export async function createCategory(db: Db, input: CategoryInput) {
   return toCategory(row);
 }
 
-export async function updateCategory(db: Db, id: number, input: Partial<CategoryInput>) {
+export async function updateCategory(deps: Deps, id: number, input: Partial<CategoryInput>) {
+  const { db } = deps;
   // The unique index decides a taken code: no read first, and no race between two renames.
   const [row] = await db
     .update(categories)
@@ -60,7 +63,8 @@ export async function updateCategory(db: Db, id: number, input: Partial<Category
 const acceptedBy = (id: number) =>
   sql`EXISTS (SELECT 1 FROM ${announcements}, json_each(${announcements.acceptedCategoryIds}) WHERE json_each.value = ${id})`;
 
-export async function deleteCategory(db: Db, id: number) {
+export async function deleteCategory(deps: Deps, id: number) {
+  const { db } = deps;
   const deleted = await db
     .delete(categories)
     .where(
@@ -78,7 +82,8 @@ export async function deleteCategory(db: Db, id: number) {
 }
 
 /** The given ids that are unknown or prohibited, for announcement and alert validation. */
-export async function unusableCategoryIds(db: Db, ids: readonly number[]): Promise<number[]> {
+export async function unusableCategoryIds(deps: Deps, ids: readonly number[]): Promise<number[]> {
+  const { db } = deps;
   if (ids.length === 0) return [];
   const rows = await db
     .select({ id: categories.id, prohibited: categories.prohibited })

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
 import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
-import type { AppEnv, AuthUser } from '../../env';
+import type { AppEnv, AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
@@ -74,7 +74,8 @@ export interface StoreFileInput {
  * Checks size and real type, then stores the bytes under a random key and the metadata in D1.
  * The stored content type is the detected one, whatever name or type the client gave.
  */
-export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFileInput): Promise<FileRow> {
+export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInput): Promise<FileRow> {
+  const { db, env } = deps;
   const { file, purpose } = input;
   if (file.size > MAX_FILE_BYTES) {
     throw invalidArgument(`File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
@@ -137,7 +138,8 @@ async function isReservationParty(db: Db, auth: AuthUser, reservationId: number)
   return r.senderId === auth.id || isCarrierSide(db, auth, r);
 }
 
-export async function getFileRow(db: Db, id: number) {
+export async function getFileRow(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select().from(files).where(eq(files.id, id));
   if (!row) throw notFound('File', id);
   return row;
@@ -149,7 +151,8 @@ export async function getFileRow(db: Db, id: number) {
  * reservation's parties (sender, carrier, staff of the carrying agency) and admins for parcel
  * images and dispute evidence.
  */
-export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
+export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow) {
+  const { db } = deps;
   if (row.ownerId === auth.id) return;
   switch (row.purpose) {
     case 'AVATAR':
@@ -172,9 +175,10 @@ export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
 }
 
 /** The stored object as a streamed response, after the access check. */
-export async function openFile(db: Db, env: Env, auth: AuthUser, id: number) {
-  const row = await getFileRow(db, id);
-  await assertCanReadFile(db, auth, row);
+export async function openFile(deps: Deps, auth: AuthUser, id: number) {
+  const { env } = deps;
+  const row = await getFileRow(deps, id);
+  await assertCanReadFile(deps, auth, row);
   const object = await env.UPLOADS.get(row.storageKey);
   if (!object) throw notFound('File', id);
   return { row, object };

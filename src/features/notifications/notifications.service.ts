@@ -3,7 +3,7 @@ import { and, count, eq, isNull, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiledQuery, perShape } from '../../db/compiled-query';
 import { notifications, type NotificationRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams, type SortSpec } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
@@ -32,14 +32,16 @@ const notificationPage = perShape((unreadOnly: boolean, sort: SortSpec<'createdA
   };
 });
 
-export async function listNotifications(db: Db, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }) {
+export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }) {
+  const { db } = deps;
   const page = notificationPage(`${p.unreadOnly ? 'unread' : 'all'}|${p.sort.direction}`, Boolean(p.unreadOnly), p.sort);
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ n }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
   return toPage(rows.map(toNotification), n, p);
 }
 
-export async function unreadCount(db: Db, auth: AuthUser) {
+export async function unreadCount(deps: Deps, auth: AuthUser) {
+  const { db } = deps;
   const [{ n }] = await db
     .select({ n: count() })
     .from(notifications)
@@ -55,7 +57,8 @@ async function loadOwned(db: Db, auth: AuthUser, id: number) {
   return row;
 }
 
-export async function markRead(db: Db, auth: AuthUser, id: number) {
+export async function markRead(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   const row = await loadOwned(db, auth, id);
   if (row.readAt) return toNotification(row); // already read: keep the first read time
   const [updated] = await db
@@ -66,7 +69,8 @@ export async function markRead(db: Db, auth: AuthUser, id: number) {
   return toNotification(updated ?? (await loadOwned(db, auth, id)));
 }
 
-export async function markAllRead(db: Db, auth: AuthUser) {
+export async function markAllRead(deps: Deps, auth: AuthUser) {
+  const { db } = deps;
   const updated = await db
     .update(notifications)
     .set({ readAt: new Date().toISOString() })
@@ -75,7 +79,8 @@ export async function markAllRead(db: Db, auth: AuthUser) {
   return { updated: updated.length };
 }
 
-export async function deleteNotification(db: Db, auth: AuthUser, id: number) {
+export async function deleteNotification(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   await loadOwned(db, auth, id);
   await db.delete(notifications).where(eq(notifications.id, id));
 }

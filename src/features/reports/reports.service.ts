@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanModerate, getUser } from '../admin-users/admin-users.service';
@@ -58,7 +58,8 @@ async function targetOwner(db: Db, type: ReportTargetType, id: number): Promise<
   }
 }
 
-export async function createReport(db: Db, auth: AuthUser, input: NewReport) {
+export async function createReport(deps: Deps, auth: AuthUser, input: NewReport) {
+  const { db } = deps;
   const owner = await targetOwner(db, input.targetType, input.targetId);
   if (owner === null) throw notFound(input.targetType.charAt(0) + input.targetType.slice(1).toLowerCase(), input.targetId);
   if (input.targetType === 'USER' && owner === auth.id) throw businessRule('You cannot report yourself');
@@ -74,11 +75,10 @@ export async function createReport(db: Db, auth: AuthUser, input: NewReport) {
   }
 }
 
-export async function listReports(
-  db: Db,
-  p: PageParams<'createdAt'>,
+export async function listReports(deps: Deps, p: PageParams<'createdAt'>,
   filters: { reporterId?: number; status?: ReportStatus; targetType?: ReportTargetType },
 ) {
+  const { db } = deps;
   const conditions: SQL[] = [];
   if (filters.reporterId !== undefined) conditions.push(eq(reports.reporterId, filters.reporterId));
   if (filters.status) conditions.push(eq(reports.status, filters.status));
@@ -103,13 +103,13 @@ const ACTION_TARGETS: Record<ReportAction, readonly ReportTargetType[]> = {
  * by this close having happened (same closer, same instant), so a concurrent close applies nothing.
  */
 export async function closeReport(
-  env: Env,
-  db: Db,
+  deps: Deps,
   auth: AuthUser,
   id: number,
   input: { action: ReportAction; note?: string | null },
   ip: string | null,
 ) {
+  const { db } = deps;
   const [report] = await db.select().from(reports).where(eq(reports.id, id));
   if (!report) throw notFound('Report', id);
   if (report.status !== 'OPEN') throw invalidState(`Report ${id} is already closed`);
@@ -121,7 +121,7 @@ export async function closeReport(
   const closedAt = new Date().toISOString();
   const closedByMe = sql`EXISTS (SELECT 1 FROM reports WHERE id = ${id} AND status = 'CLOSED' AND closed_by = ${auth.id} AND closed_at = ${closedAt})`;
   const owner = await targetOwner(db, report.targetType, report.targetId);
-  if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(db, owner));
+  if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(deps, owner));
 
   const statements: BatchItem<'sqlite'>[] = [];
   if (input.action === 'HIDE_ANNOUNCEMENT') {
@@ -164,7 +164,7 @@ export async function closeReport(
     auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
   if (!closed) throw invalidState(`Report ${id} is already closed`);
-  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeAllUserTokens(env, db, owner, 'SUSPENDED');
+  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeAllUserTokens(deps, owner, 'SUSPENDED');
   return toReportJson(closed);
 }
 

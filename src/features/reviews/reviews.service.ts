@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { compiledQuery, perShape } from '../../db/compiled-query';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, userRatings, users, type ReviewRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, businessRule, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { publicName } from '../users/public-name';
@@ -55,7 +55,8 @@ const reviewColumns = {
   reviewerAvatarUrl: users.avatarUrl,
 };
 
-export async function createReview(db: Db, auth: AuthUser, input: NewReview) {
+export async function createReview(deps: Deps, auth: AuthUser, input: NewReview) {
+  const { db } = deps;
   const [reservation] = await db
     .select({ id: reservations.id, senderId: reservations.senderId, carrierId: reservations.carrierId, status: reservations.status })
     .from(reservations)
@@ -81,14 +82,15 @@ export async function createReview(db: Db, auth: AuthUser, input: NewReview) {
           set: { reviewCount: sql`${userRatings.reviewCount} + 1`, ratingSum: sql`${userRatings.ratingSum} + ${input.rating}` },
         }),
     ]);
-    return getReview(db, created.id);
+    return getReview(deps, created.id);
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists('You have already reviewed this reservation');
     throw err;
   }
 }
 
-export async function getReview(db: Db, id: number) {
+export async function getReview(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(eq(reviews.id, id));
   if (!row) throw notFound('Review', id);
   return toReviewJson(row);
@@ -110,7 +112,8 @@ export function hideReviewStatements(db: Db, review: { id: number; revieweeId: n
 }
 
 /** Rating summaries of several users in one query (for profiles, announcements, search results). */
-export async function ratingSummaries(db: Db, userIds: number[]): Promise<Map<number, RatingSummary>> {
+export async function ratingSummaries(deps: Deps, userIds: number[]): Promise<Map<number, RatingSummary>> {
+  const { db } = deps;
   const result = new Map<number, RatingSummary>();
   const ids = [...new Set(userIds)];
   for (const id of ids) result.set(id, { ratingAverage: null, reviewCount: 0 });
@@ -157,7 +160,8 @@ const userExists = compiledQuery((db, p: Record<'userId', Placeholder>) => db.se
 const sortKey = (p: PageParams<'createdAt'>) => `${p.sort.field},${p.sort.direction}`;
 
 /** Visible reviews received by a user, newest first, with the user's rating summary. */
-export async function listUserReviews(db: Db, userId: number, p: PageParams<'createdAt'>) {
+export async function listUserReviews(deps: Deps, userId: number, p: PageParams<'createdAt'>) {
+  const { db } = deps;
   const page = receivedPage(sortKey(p), p.sort);
   const values = { userId, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }], [rating], [user]] = await db.batch([
@@ -171,7 +175,8 @@ export async function listUserReviews(db: Db, userId: number, p: PageParams<'cre
 }
 
 /** The public page of recent reviews written by customers (senders). */
-export async function listCustomerReviews(db: Db, p: PageParams<'createdAt'>) {
+export async function listCustomerReviews(deps: Deps, p: PageParams<'createdAt'>) {
+  const { db } = deps;
   const page = customerPage(sortKey(p), p.sort);
   const values = { userId: null, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
