@@ -5,6 +5,7 @@ import { and, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { users, type UserRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound } from '../../errors';
+import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
 import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -38,7 +39,7 @@ function filterConditions(f: UserFilters): SQL | undefined {
       ),
     );
   }
-  if (f.role) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${users.roles}) WHERE json_each.value = ${f.role})`);
+  if (f.role) conditions.push(jsonArrayIncludes(users.roles, f.role));
   if (f.enabled !== undefined) conditions.push(eq(users.enabled, f.enabled));
   if (f.kycStatus) conditions.push(eq(users.kycStatus, f.kycStatus));
   if (f.emailVerified !== undefined) conditions.push(eq(users.emailVerified, f.emailVerified));

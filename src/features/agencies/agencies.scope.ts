@@ -1,8 +1,8 @@
 // What other features need from agencies: who acts for which agency and branch (staffScope), the
 // publishing rule (a suspended agency or a deactivated branch cannot publish; an employee only for
 // their branch) and the search condition that hides suspended agencies' trips.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
 import { accessDenied, businessRule, notFound } from '../../errors';
 import type { Deps } from '../../env';
@@ -81,7 +81,9 @@ export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, reque
  * agencies, false for suspended agencies' trips. Pass the announcement's agency_id column.
  */
 export const visibleAgencyCondition = (agencyIdColumn: AnySQLiteColumn): SQL =>
-  sql`(${agencyIdColumn} IS NULL OR NOT EXISTS (SELECT 1 FROM ${agencies} WHERE ${agencies.id} = ${agencyIdColumn} AND ${agencies.status} = 'SUSPENDED'))`;
+  sql`(${agencyIdColumn} IS NULL OR ${notExists(
+    new QueryBuilder().select({ one: sql`1` }).from(agencies).where(and(eq(agencies.id, agencyIdColumn), eq(agencies.status, 'SUSPENDED'))),
+  )})`;
 
 /** For single reads (GET /annonces/{id}, booking): is this agency's content visible? */
 export async function isAgencyVisible(deps: Deps, agencyId: number | null): Promise<boolean> {

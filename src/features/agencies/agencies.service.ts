@@ -120,7 +120,7 @@ export async function registerAgency(deps: Deps, userId: number, input: AgencyIn
       db.insert(agencies).values({ ...input, ownerId: userId }).returning(),
       db
         .update(users)
-        .set({ agencyId: sql`(SELECT ${agencies.id} FROM ${agencies} WHERE ${agencies.ownerId} = ${userId})`, updatedAt: stamp })
+        .set({ agencyId: sql`${db.select({ id: agencies.id }).from(agencies).where(eq(agencies.ownerId, userId))}`, updatedAt: stamp })
         .where(eq(users.id, userId)),
       grantRoleStatement(db, userId, 'ROLE_AGENCY_OWNER'),
     ]);

@@ -8,6 +8,7 @@ import { announcements, reservations, searchAlerts, userRatings, users, type Ann
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
+import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
@@ -295,7 +296,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
     when(
       'categoryId',
-      () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR EXISTS (SELECT 1 FROM json_each(${a.acceptedCategoryIds}) WHERE json_each.value = ${v.categoryId}))`,
+      () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR ${jsonArrayIncludes(a.acceptedCategoryIds, v.categoryId)})`,
     ),
   );
 }

@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
 import { alreadyExists, invalidState, notFound } from '../../errors';
+import { jsonArrayIncludes } from '../../lib/json-array';
 import type { Deps } from '../../env';
 
 export interface CategoryInput {
@@ -59,10 +60,6 @@ export async function updateCategory(deps: Deps, id: number, input: Partial<Cate
   return toCategory(row);
 }
 
-/** Announcements whose acceptedCategoryIds JSON array contains the category. */
-const acceptedBy = (id: number) =>
-  sql`EXISTS (SELECT 1 FROM ${announcements}, json_each(${announcements.acceptedCategoryIds}) WHERE json_each.value = ${id})`;
-
 export async function deleteCategory(deps: Deps, id: number) {
   const { db } = deps;
   const deleted = await db
@@ -71,7 +68,8 @@ export async function deleteCategory(deps: Deps, id: number) {
       and(
         eq(categories.id, id),
         notExists(db.select({ one: sql`1` }).from(reservationItems).where(eq(reservationItems.categoryId, id))),
-        sql`NOT ${acceptedBy(id)}`,
+        // Announcements whose acceptedCategoryIds JSON array contains the category.
+        notExists(db.select({ one: sql`1` }).from(announcements).where(jsonArrayIncludes(announcements.acceptedCategoryIds, id))),
       ),
     )
     .returning({ id: categories.id });

@@ -1,5 +1,5 @@
 // Reports on users, announcements and reviews, and their moderation by admins.
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -119,7 +119,12 @@ export async function closeReport(
     });
   }
   const closedAt = new Date().toISOString();
-  const closedByMe = sql`EXISTS (SELECT 1 FROM reports WHERE id = ${id} AND status = 'CLOSED' AND closed_by = ${auth.id} AND closed_at = ${closedAt})`;
+  const closedByMe = exists(
+    db
+      .select({ one: sql`1` })
+      .from(reports)
+      .where(and(eq(reports.id, id), eq(reports.status, 'CLOSED'), eq(reports.closedBy, auth.id), eq(reports.closedAt, closedAt))),
+  );
   const owner = await targetOwner(db, report.targetType, report.targetId);
   if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(deps, owner));
 
