@@ -17,3 +17,21 @@ export interface SeedContext extends Deps {
 }
 
 export type SeedStep = (ctx: SeedContext) => Promise<void>;
+
+/** The date `days` days from now (UTC), as YYYY-MM-DD. */
+export const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A one-day Paris → Dakar plane trip of the demo carrier (the hand-over and payment demos). */
+export const parisDakarTrip = (carrierId: number, departureInDays: number) => ({
+  carrierId,
+  departureCity: 'Paris',
+  departureCountry: 'FR',
+  arrivalCity: 'Dakar',
+  arrivalCountry: 'SN',
+  departureCityKey: 'paris',
+  arrivalCityKey: 'dakar',
+  departureDate: daysFromNow(departureInDays),
+  arrivalDate: daysFromNow(departureInDays + 1),
+  totalWeightG: 20_000,
+  transportMode: 'PLANE' as const,
+});

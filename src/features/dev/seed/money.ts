@@ -5,14 +5,12 @@ import { eq } from 'drizzle-orm';
 import { announcements, reservations } from '../../../db/schema';
 import { commissionRate, splitPrice } from '../../../lib/money';
 import { usesSandbox } from '../../../providers/payment';
-import type { SeedContext } from './context';
+import { parisDakarTrip, type SeedContext } from './context';
 import { createCheckout } from '../../payments/payments.service';
 import { paySandboxSession } from '../../payments/sandbox.routes';
 
 export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
 const DEMO_TRIP_DESCRIPTION = 'Demo trip with a paid reservation';
-
-const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
 
 export async function seedPaidReservation(ctx: SeedContext) {
   const carrierId = ctx.userIds['carrier@demo.local'];
@@ -28,23 +26,13 @@ export async function seedPaidReservation(ctx: SeedContext) {
       [trip] = await db
         .insert(announcements)
         .values({
-          carrierId,
-          departureCity: 'Paris',
-          departureCountry: 'FR',
-          arrivalCity: 'Dakar',
-          arrivalCountry: 'SN',
-          departureCityKey: 'paris',
-          arrivalCityKey: 'dakar',
-          departureDate: isoDate(10),
-          arrivalDate: isoDate(11),
-          totalWeightG: 20_000,
+          ...parisDakarTrip(carrierId, 10),
           reservedWeightG: weightG,
           pricePerKgCents: 1250,
           currency: env.PLATFORM_CURRENCY || 'EUR',
           pickupPoint: 'Gare de Lyon, Paris',
           deliveryPoint: 'Place de l’Indépendance, Dakar',
           description: DEMO_TRIP_DESCRIPTION,
-          transportMode: 'PLANE',
         })
         .returning();
     }
