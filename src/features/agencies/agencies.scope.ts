@@ -4,8 +4,8 @@
 import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
-import { accessDenied, businessRule, notFound } from '../../errors';
 import type { Deps } from '../../env';
+import { accessDenied, businessRule, notFound } from '../../errors';
 
 export interface StaffScope {
   agencyId: number;

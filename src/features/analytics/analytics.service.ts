@@ -6,10 +6,10 @@ import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, users } from '../../db/schema';
+import type { Deps } from '../../env';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../bookings/reservation-state';
 import { ACCOUNTS } from '../ledger/posting-rules';
 import { buckets, type Interval, type Metric, type Period } from './analytics.rules';
-import type { Deps } from '../../env';
 
 const inPeriod = (column: AnySQLiteColumn, p: Period) => and(gte(column, p.fromIso), lt(column, p.toIso));
 

@@ -3,8 +3,8 @@
 // so two concurrent uses cannot both succeed. Issuing a new token voids the older ones.
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { oneTimeTokens } from '../../db/schema';
-import { invalidArgument } from '../../errors';
 import type { Deps } from '../../env';
+import { invalidArgument } from '../../errors';
 
 export type TokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
 

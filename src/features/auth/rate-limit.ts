@@ -1,8 +1,8 @@
 // Rate limits on login, register and forgot-password, per client IP and per email, with the
 // Workers rate-limiting bindings (fixed windows of 60 s). Over the limit: 429
 // BUSINESS_RULE_VIOLATION with Retry-After.
-import { tooManyRequests } from '../../errors';
 import type { Deps } from '../../env';
+import { tooManyRequests } from '../../errors';
 
 export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-email';
 

@@ -3,9 +3,9 @@
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
+import type { Deps } from '../../env';
 import { alreadyExists, invalidState, notFound } from '../../errors';
 import { jsonArrayIncludes } from '../../lib/json-array';
-import type { Deps } from '../../env';
 
 export interface CategoryInput {
   code: string;

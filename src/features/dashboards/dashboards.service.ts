@@ -19,10 +19,10 @@ import {
   type OwnerType,
   type TransactionType,
 } from '../../db/schema';
+import type { Deps } from '../../env';
 import { notFound } from '../../errors';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../bookings/reservation-state';
 import { walletAccount, type Owner } from '../ledger/posting-rules';
-import type { Deps } from '../../env';
 
 /** Paid and not yet delivered: the carrier's share waits in escrow. */
 export const IN_ESCROW_STATUSES = ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED'] as const satisfies readonly ReservationStatus[];

@@ -164,8 +164,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const { deps } = c.var;
-      const record = await rejectKyc(deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason);
+      const record = await rejectKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason);
       return c.json(adminView(record), 200);
     },
   );

@@ -4,6 +4,7 @@ import { count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { kycProviderEvents, kycRecords, users, type KycDocumentType, type KycRecordRow, type KycStatus } from '../../db/schema';
+import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
@@ -13,7 +14,6 @@ import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus
 import { audit } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
 import { providerEventIgnored, STATUS_OF_EVENT } from './kyc.rules';
-import type { Deps } from '../../env';
 
 /** The record as its owner sees it: with the session token. */
 export const ownerView = (r: KycRecordRow) => ({
@@ -227,7 +227,8 @@ export async function handleKycCallback(
   const { db, env } = deps;
   const failure = await checkCallbackSignature(env.KYC_WEBHOOK_SECRET, headers, raw);
   if (failure) {
-    throw unauthorized(failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
+    throw unauthorized(
+      failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
     );
   }
   const event: KycEvent = parseKycEvent(raw);

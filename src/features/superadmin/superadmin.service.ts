@@ -3,10 +3,10 @@
 // Supervision reports whether things are configured, never their values.
 import { and, count, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
 import { auditLogs } from '../../db/schema';
+import type { Deps } from '../../env';
 import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
 import { usesSandbox } from '../../providers/payment';
 import { isKycSandboxEnabled, type KycProviderConfig } from '../../providers/kyc';
-import type { Deps } from '../../env';
 
 export const AUDIT_SORT_FIELDS = ['createdAt', 'id'] as const;
 export type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];

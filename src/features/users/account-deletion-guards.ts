@@ -3,9 +3,9 @@
 // module can be imported by users.service without an import cycle.
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
+import type { Deps } from '../../env';
 import type { ReservationStatus } from '../bookings/reservation-state';
 import { walletAccount } from '../ledger/posting-rules';
-import type { Deps } from '../../env';
 
 /** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
 export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [

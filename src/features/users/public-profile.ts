@@ -2,8 +2,8 @@
 // names, avatar, verified flag and rating. Nothing private (no email, phone, birth date).
 import { z } from '@hono/zod-openapi';
 import type { UserRow } from '../../db/schema';
-import { ratingSummaries, type RatingSummary } from '../reviews/reviews.service';
 import type { Deps } from '../../env';
+import { ratingSummaries, type RatingSummary } from '../reviews/reviews.service';
 
 const NO_RATING: RatingSummary = { ratingAverage: null, reviewCount: 0 };
 

@@ -2,8 +2,8 @@
 // roles, kycStatus, emailVerified, avatarUrl, agencyId), built in this one place.
 import { z } from '@hono/zod-openapi';
 import type { UserRow } from '../../db/schema';
-import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
 import type { Deps } from '../../env';
+import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../wallet/wallet.service';
 
 /** The wallet figures of the given users (from the ledger), keyed by user id. */
 export const loadWalletFigures = (deps: Deps, userIds: readonly number[]): Promise<Map<number, WalletFigures>> =>

@@ -1,12 +1,12 @@
 // The caller's own account (read, update, delete) and public profiles.
 import { eq } from 'drizzle-orm';
 import { oneTimeTokens, users, type UserRow } from '../../db/schema';
+import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { loadUser, uniqueConflict } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../auth/sessions';
 import { agencyOwnerGuard, openReservationGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
-import type { Deps } from '../../env';
 
 export interface ProfileUpdate {
   firstName?: string;
