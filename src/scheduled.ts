@@ -1,5 +1,4 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
-import { getDb } from './db/client';
 import { depsOf } from './env';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
@@ -9,9 +8,9 @@ import { runMoneyJobs } from './features/money/money.jobs';
 type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
 
 export const SCHEDULED_JOBS: Record<string, Job> = {
-  closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(getDb(env)),
+  closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(depsOf(env)),
   reservationExpiry: (env, at) => runReservationExpiry(depsOf(env), at),
-  purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(getDb(env)),
+  purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(depsOf(env)),
   money: (env, at) => runMoneyJobs(depsOf(env), new Date(at)),
 };
 

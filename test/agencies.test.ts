@@ -19,6 +19,7 @@ import { call, del, errorBody, get, post, put } from './helpers/http';
 import { createAdmin, createSuperAdmin, createUser, tokenFor, type TestUser } from './helpers/users';
 
 const db = getDb(env);
+const deps = { db, env };
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
 async function agencyWithBranches() {
@@ -85,7 +86,7 @@ describe('registration and ownership', () => {
     const second = await post('/v1/api/agencies', { name: 'Another one' }, { token: owner.token });
     expect(second.status).toBe(409);
     expect(second.body.errorCode).toBe('ALREADY_EXISTS');
-    expect(await staffScope(db, owner.id)).toEqual({
+    expect(await staffScope(deps, owner.id)).toEqual({
       agencyId: id,
       branchId: null,
       role: 'ROLE_AGENCY_OWNER',
@@ -184,7 +185,7 @@ describe('employees', () => {
     let row = await userRow(employee.id);
     expect(row.roles).toEqual(['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']);
     expect(row.agencyId).toBe(id);
-    expect(await staffScope(db, employee.id)).toEqual({
+    expect(await staffScope(deps, employee.id)).toEqual({
       agencyId: id,
       branchId: branchA,
       role: 'ROLE_AGENCY_EMPLOYEE',
@@ -210,7 +211,7 @@ describe('employees', () => {
     const moved = await put(`/v1/api/agencies/${id}/employees/${employee.id}`, { branchId: branchB }, { token: owner.token });
     expect(moved.status).toBe(200);
     expect(moved.body.branchId).toBe(branchB);
-    expect((await staffScope(db, employee.id))?.branchId).toBe(branchB);
+    expect((await staffScope(deps, employee.id))?.branchId).toBe(branchB);
 
     const oldToken = await tokenFor(employee.id, ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']);
     await new Promise((r) => setTimeout(r, 1100)); // token cut-offs have a one-second granularity
@@ -219,7 +220,7 @@ describe('employees', () => {
     row = await userRow(employee.id);
     expect(row.roles).toEqual(['ROLE_CLIENT']);
     expect(row.agencyId).toBeNull();
-    expect(await staffScope(db, employee.id)).toBeNull();
+    expect(await staffScope(deps, employee.id)).toBeNull();
     expect((await get('/v1/api/agencies/me', { token: oldToken })).status).toBe(401);
     const notes = await db.select().from(notifications).where(eq(notifications.userId, employee.id));
     expect(notes.map((n) => n.type)).toEqual(['AGENCY_EMPLOYEE_ADDED', 'AGENCY_EMPLOYEE_REMOVED']);
@@ -229,29 +230,29 @@ describe('employees', () => {
   it('an employee of branch A cannot manage branch B announcements; the owner manages all', async () => {
     const { owner, id, branchA, branchB } = await agencyWithBranches();
     const employee = await hire(owner, id, branchA);
-    const scope = (await staffScope(db, employee.id))!;
-    const ownerScope = (await staffScope(db, owner.id))!;
+    const scope = (await staffScope(deps, employee.id))!;
+    const ownerScope = (await staffScope(deps, owner.id))!;
     expect(canStaffManageAnnouncement(scope, { agencyId: id, branchId: branchA })).toBe(true);
     expect(canStaffManageAnnouncement(scope, { agencyId: id, branchId: branchB })).toBe(false);
     expect(canStaffManageAnnouncement(scope, { agencyId: id, branchId: null })).toBe(false);
     expect(canStaffManageAnnouncement(scope, { agencyId: id + 1000, branchId: branchA })).toBe(false);
     expect(canStaffManageAnnouncement(ownerScope, { agencyId: id, branchId: branchB })).toBe(true);
     expect(canStaffManageAnnouncement(null, { agencyId: id, branchId: branchA })).toBe(false);
-    await expect(assertStaffCanPublish(db, scope, branchB)).rejects.toMatchObject({ errorCode: 'ACCESS_DENIED' });
-    await expect(assertStaffCanPublish(db, scope)).resolves.toEqual({ agencyId: id, branchId: branchA });
-    await expect(assertStaffCanPublish(db, ownerScope, branchB)).resolves.toEqual({ agencyId: id, branchId: branchB });
+    await expect(assertStaffCanPublish(deps, scope, branchB)).rejects.toMatchObject({ errorCode: 'ACCESS_DENIED' });
+    await expect(assertStaffCanPublish(deps, scope)).resolves.toEqual({ agencyId: id, branchId: branchA });
+    await expect(assertStaffCanPublish(deps, ownerScope, branchB)).resolves.toEqual({ agencyId: id, branchId: branchB });
   });
 
   it('a deactivated branch cannot publish', async () => {
     const { owner, id, branchA } = await agencyWithBranches();
     const employee = await hire(owner, id, branchA);
     await post(`/v1/api/agencies/${id}/branches/${branchA}/deactivate`, undefined, { token: owner.token });
-    const scope = (await staffScope(db, employee.id))!;
+    const scope = (await staffScope(deps, employee.id))!;
     expect(scope.branchActive).toBe(false);
     expect(publishRefusal(scope)).toBe('Your branch is deactivated: it cannot publish announcements');
-    await expect(assertStaffCanPublish(db, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
-    const ownerScope = (await staffScope(db, owner.id))!;
-    await expect(assertStaffCanPublish(db, ownerScope, branchA)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+    await expect(assertStaffCanPublish(deps, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+    const ownerScope = (await staffScope(deps, owner.id))!;
+    await expect(assertStaffCanPublish(deps, ownerScope, branchA)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
   });
 });
 
@@ -308,10 +309,10 @@ describe('super-admin suspension', () => {
     expect(suspended.status).toBe(200);
     expect(suspended.body).toMatchObject({ id, status: 'SUSPENDED', suspensionReason: 'Unpaid fees', suspendedAt: expect.any(String) });
     expect(await visibleTripIds(id)).toEqual([]);
-    expect(await isAgencyVisible(db, id)).toBe(false);
-    const scope = (await staffScope(db, employee.id))!;
+    expect(await isAgencyVisible(deps, id)).toBe(false);
+    const scope = (await staffScope(deps, employee.id))!;
     expect(scope.agencySuspended).toBe(true);
-    await expect(assertStaffCanPublish(db, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+    await expect(assertStaffCanPublish(deps, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
 
     const twice = await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'Again' }, { token: superAdmin.token });
     expect(twice.status).toBe(409);
@@ -323,7 +324,7 @@ describe('super-admin suspension', () => {
     expect(activated.status).toBe(200);
     expect(activated.body).toMatchObject({ status: 'ACTIVE', suspensionReason: null, suspendedAt: null });
     expect(await visibleTripIds(id)).toEqual([trip.id]);
-    expect(await isAgencyVisible(db, null)).toBe(true);
+    expect(await isAgencyVisible(deps, null)).toBe(true);
     const notes = await db.select().from(notifications).where(eq(notifications.userId, owner.id));
     expect(notes.map((n) => n.type)).toEqual(['AGENCY_SUSPENDED', 'AGENCY_ACTIVATED']);
   });

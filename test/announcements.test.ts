@@ -409,7 +409,7 @@ describe('closing departed trips', () => {
     await setDeparture(today.id, daysFromToday(0));
     await setDeparture(cancelled.id, daysFromToday(-2), 'CANCELLED');
 
-    expect(await closeDepartedAnnouncements(db(), daysFromToday(0))).toBeGreaterThanOrEqual(2);
+    expect(await closeDepartedAnnouncements({ db: db(), env }, daysFromToday(0))).toBeGreaterThanOrEqual(2);
     const status = async (id: number) => (await db().select().from(announcements).where(eq(announcements.id, id)))[0].status;
     expect([await status(gone.id), await status(goneFull.id), await status(today.id), await status(cancelled.id)]).toEqual([
       'CLOSED',
@@ -433,13 +433,13 @@ describe('closing departed trips', () => {
 describe('dev seed', () => {
   it('creates the demo trips of carrier@demo.local once, departing in the future', async () => {
     const { runSeed } = await import('../src/features/dev/seed');
-    const first = await runSeed(db(), env);
+    const first = await runSeed({ db: db(), env });
     const carrierId = first.accounts.find((a) => a.email === 'carrier@demo.local')!.id;
     const trips = await db().select().from(announcements).where(eq(announcements.carrierId, carrierId));
     // The catalog step makes four trips; later seed steps (hand-over demo) may add theirs.
     expect(trips.length).toBeGreaterThanOrEqual(4);
     expect(trips.every((t) => t.status === 'ACTIVE' && t.departureDate > daysFromToday(0) && t.arrivalDate >= t.departureDate)).toBe(true);
-    await runSeed(db(), env);
+    await runSeed({ db: db(), env });
     expect(await db().select().from(announcements).where(eq(announcements.carrierId, carrierId))).toHaveLength(trips.length);
     const search = await get(`${API}/annonces?departureCity=paris&arrivalCity=DAKAR`);
     expect(search.body.content.map((x: { carrierId: number }) => x.carrierId)).toContain(carrierId);

@@ -707,9 +707,9 @@ describe('housekeeping', () => {
       tokens: (await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, reg.id))).length,
       mail: (await db.select().from(mailOutbox).where(eq(mailOutbox.recipient, reg.email))).length,
     });
-    await purgeExpiredIdentityRecords(db);
+    await purgeExpiredIdentityRecords({ db, env });
     expect(await countFor()).toEqual({ sessions: 1, tokens: 1, mail: 1 });
-    await purgeExpiredIdentityRecords(db, Date.now() + 9 * 24 * 3600 * 1000);
+    await purgeExpiredIdentityRecords({ db, env }, Date.now() + 9 * 24 * 3600 * 1000);
     expect(await countFor()).toEqual({ sessions: 0, tokens: 0, mail: 0 });
   });
 });

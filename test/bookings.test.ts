@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notifications, reservationItems, reservations } from '../src/db/schema';
 import { AppError } from '../src/errors';
-import { seedDemoBooking } from '../src/features/bookings/bookings.seed';
+import { seedDemoBooking } from '../src/features/dev/seed/bookings';
 import { createBooking } from '../src/features/bookings/bookings.service';
 import worker from '../src/index';
 import {

@@ -9,7 +9,7 @@ import { getDb } from '../src/db/client';
 import { notifications, reservations } from '../src/db/schema';
 import { ReservationQr } from '../src/durable-objects/reservation-qr';
 import { runSeed } from '../src/features/dev/seed';
-import { DEMO_RECIPIENT_TOKEN } from '../src/features/handover/handover.seed';
+import { DEMO_RECIPIENT_TOKEN } from '../src/features/dev/seed/handover';
 import { signQrPayload } from '../src/lib/qr-payload';
 import { createReservation, qrStub, reservationStatus } from './helpers/handover';
 import { errorBody, get, post } from './helpers/http';
@@ -449,8 +449,8 @@ describe('recipient page and JSON twin', () => {
 
 describe('development seed', () => {
   it('creates, once, a handed-over demo reservation whose recipient page works', async () => {
-    await runSeed(getDb(env), env);
-    await runSeed(getDb(env), env);
+    await runSeed({ db: getDb(env), env });
+    await runSeed({ db: getDb(env), env });
     const rows = await getDb(env).select().from(reservations).where(eq(reservations.recipientToken, DEMO_RECIPIENT_TOKEN));
     expect(rows.map((r) => [r.reservationNumber, r.status])).toEqual([['DEMO-HANDOVER-1', 'DEPOSITED']]);
     const view = await get(`/v1/api/public/recipient/${DEMO_RECIPIENT_TOKEN}`);

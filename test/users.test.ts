@@ -381,8 +381,8 @@ describe('PUT /superadmin/users/{id}/roles', () => {
 
 describe('development seed', () => {
   it('creates the demo accounts of CONTRACT section 15, idempotently, and they can log in', async () => {
-    const first = await runSeed(db, env);
-    const second = await runSeed(db, env);
+    const first = await runSeed({ db, env });
+    const second = await runSeed({ db, env });
     expect(second.accounts).toEqual(first.accounts);
     const admin = await login('admin@demo.local', 'Demo-password-1');
     expect(admin.status).toBe(200);

@@ -4,7 +4,7 @@
 // receive them as their first argument. Outside a request (cron, Durable Objects), depsOf(env).
 import { createMiddleware } from 'hono/factory';
 import { depsOf, type AppEnv } from '../env';
-import { database, requestSession } from './client';
+import { database } from './client';
 
 /** Request header carrying the client's last bookmark; response header carrying the new one. */
 export const BOOKMARK_HEADER = 'x-d1-bookmark';
@@ -91,12 +91,11 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   const counted = c.env.ENVIRONMENT !== 'production';
   const session = counted ? countingSession(opened, counter) : opened;
   c.set('deps', { db: database(session), env: c.env });
-  await requestSession.run(session, next);
+  await next();
   const bookmark = opened.getBookmark();
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
   if (counted) c.header(ROUND_TRIPS_HEADER, String(counter.roundTrips));
 });
-
 
 /** Pages outside the API (recipient page, sandbox pages) read and write the primary. */
 export const primaryDeps = createMiddleware<AppEnv>(async (c, next) => {

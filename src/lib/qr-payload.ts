@@ -1,6 +1,6 @@
 // Signed dynamic QR payloads (CONTRACT section 8): `base64url(claims).base64url(HMAC-SHA256)`.
 // Pure apart from WebCrypto: the QR Durable Object signs, the routes verify before asking it.
-import { AppError } from '../errors';
+import { invalidArgument } from '../errors';
 
 export const QR_PURPOSES = ['DEPOSIT', 'DELIVERY'] as const;
 export type QrPurpose = (typeof QR_PURPOSES)[number];
@@ -59,7 +59,7 @@ export async function signQrPayload(secret: string, claims: QrClaims): Promise<s
 }
 
 const invalid = (message: string) =>
-  new AppError('INVALID_ARGUMENT', message, { suggestions: ['Ask for a fresh QR code and scan it again'] });
+  invalidArgument(message, { suggestions: ['Ask for a fresh QR code and scan it again'] });
 
 /**
  * Checks shape, signature (constant time through WebCrypto verify), expiry and purpose.

@@ -2,7 +2,7 @@
 // ownership check every {id} route uses.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv, AuthUser } from '../env';
-import { AppError, accessDenied } from '../errors';
+import { accessDenied, unauthorized } from '../errors';
 import { verifyToken } from '../lib/jwt';
 import { isTokenRevoked } from '../lib/token-revocation';
 
@@ -16,16 +16,15 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-const unauthorized = (message: string) =>
-  new AppError('UNAUTHORIZED', message, { suggestions: ['Log in or refresh the access token, then retry'] });
+const LOG_IN_AGAIN = { suggestions: ['Log in or refresh the access token, then retry'] };
 
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('Authorization');
   const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) throw unauthorized('Authentication required: send Authorization: Bearer <access token>');
+  if (!match) throw unauthorized('Authentication required: send Authorization: Bearer <access token>', LOG_IN_AGAIN);
   const claims = await verifyToken(c.env, match[1], 'access');
-  if (!claims) throw unauthorized('Access token is invalid or expired');
-  if (await isTokenRevoked(c.env.KV, claims)) throw unauthorized('Access token has been revoked');
+  if (!claims) throw unauthorized('Access token is invalid or expired', LOG_IN_AGAIN);
+  if (await isTokenRevoked(c.env.KV, claims)) throw unauthorized('Access token has been revoked', LOG_IN_AGAIN);
   c.set('auth', { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp, sid: claims.sid });
   await next();
 });

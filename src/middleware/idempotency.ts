@@ -9,7 +9,7 @@ import { z, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { AppError } from '../errors';
+import { AppError, invalidArgument, invalidState } from '../errors';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -79,7 +79,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return next();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw new AppError('INVALID_ARGUMENT', `${IDEMPOTENCY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`, {
+    throw invalidArgument(`${IDEMPOTENCY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`, {
       fieldErrors: [{ field: IDEMPOTENCY_HEADER, message: 'length out of range', rejectedValue: key }],
     });
   }
@@ -90,7 +90,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const existing = await c.env.KV.get<Stored>(kvKey, 'json');
   if (existing) {
     if (existing.bodyHash !== bodyHash) {
-      throw new AppError('INVALID_STATE', `${IDEMPOTENCY_HEADER} was already used with another request body`, {
+      throw invalidState(`${IDEMPOTENCY_HEADER} was already used with another request body`, {
         suggestions: ['Use a new Idempotency-Key for a different request'],
       });
     }

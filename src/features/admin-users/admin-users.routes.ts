@@ -1,9 +1,8 @@
 // User administration (CONTRACT section 14): /admin/users for admins, /superadmin/users/{id}/roles
 // for super-admins.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import type { UserRow } from '../../db/schema';
-import { createRouter } from '../../env';
+import { createRouter, type Deps } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
 import { ROLES, requireAuth, requireRole } from '../../middleware/auth';
@@ -52,9 +51,8 @@ const RolesSchema = z
 
 const TAGS = ['Administration'];
 
-type Db = ReturnType<typeof getDb>;
-async function toAdminUsers(db: Db, rows: UserRow[]) {
-  const dtos = await toUsers(db, rows);
+async function toAdminUsers(deps: Deps, rows: UserRow[]) {
+  const dtos = await toUsers(deps, rows);
   return rows.map((row, i) => ({
     ...dtos[i],
     createdAt: row.createdAt,
@@ -65,7 +63,7 @@ async function toAdminUsers(db: Db, rows: UserRow[]) {
     deletedAt: row.deletedAt,
   }));
 }
-const toAdminUser = async (db: Db, row: UserRow) => (await toAdminUsers(db, [row]))[0];
+const toAdminUser = async (deps: Deps, row: UserRow) => (await toAdminUsers(deps, [row]))[0];
 
 
 export const adminUsersRouter = createRouter()
@@ -82,9 +80,9 @@ export const adminUsersRouter = createRouter()
     }),
     async (c) => {
       const { page, size, sort, ...filters } = c.req.valid('query');
-      const db = getDb(c.env);
-      const { rows, total } = await listUsers(db, filters, { page, size, sort });
-      return c.json(toPage(await toAdminUsers(db, rows), total, { page, size }), 200);
+      const { deps } = c.var;
+      const { rows, total } = await listUsers(deps, filters, { page, size, sort });
+      return c.json(toPage(await toAdminUsers(deps, rows), total, { page, size }), 200);
     },
   )
   .openapi(
@@ -99,8 +97,8 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The user'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      return c.json(await toAdminUser(db, await getUser(db, c.req.valid('param').id)), 200);
+      const { deps } = c.var;
+      return c.json(await toAdminUser(deps, await getUser(deps, c.req.valid('param').id)), 200);
     },
   )
   .openapi(
@@ -115,10 +113,10 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The suspended user'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) => {
-      const db = getDb(c.env);
+      const { deps } = c.var;
       const { reason } = c.req.valid('json') ?? {};
-      const row = await suspendUser(c.env, db, c.get('auth'), c.req.valid('param').id, reason ?? null, clientIp(c));
-      return c.json(await toAdminUser(db, row), 200);
+      const row = await suspendUser(deps, c.get('auth'), c.req.valid('param').id, reason ?? null, clientIp(c));
+      return c.json(await toAdminUser(deps, row), 200);
     },
   )
   .openapi(
@@ -133,9 +131,9 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The reactivated user'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      const row = await activateUser(db, c.get('auth'), c.req.valid('param').id, clientIp(c));
-      return c.json(await toAdminUser(db, row), 200);
+      const { deps } = c.var;
+      const row = await activateUser(deps, c.get('auth'), c.req.valid('param').id, clientIp(c));
+      return c.json(await toAdminUser(deps, row), 200);
     },
   )
   .openapi(
@@ -150,8 +148,8 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The user with the new roles'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      const row = await changeRolesAsSuperAdmin(c.env, db, c.get('auth'), c.req.valid('param').id, c.req.valid('json').roles, clientIp(c));
-      return c.json(await toAdminUser(db, row), 200);
+      const { deps } = c.var;
+      const row = await changeRolesAsSuperAdmin(deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json').roles, clientIp(c));
+      return c.json(await toAdminUser(deps, row), 200);
     },
   );

@@ -2,10 +2,10 @@
 // (super-admins). Every change is one conditional UPDATE batched with its audit entry; removing
 // access (suspension, a role taken away) revokes the user's tokens.
 import { and, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError, accessDenied, businessRule, invalidState, notFound } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, businessRule, invalidState, notFound } from '../../errors';
+import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
 import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -39,7 +39,7 @@ function filterConditions(f: UserFilters): SQL | undefined {
       ),
     );
   }
-  if (f.role) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${users.roles}) WHERE json_each.value = ${f.role})`);
+  if (f.role) conditions.push(jsonArrayIncludes(users.roles, f.role));
   if (f.enabled !== undefined) conditions.push(eq(users.enabled, f.enabled));
   if (f.kycStatus) conditions.push(eq(users.kycStatus, f.kycStatus));
   if (f.emailVerified !== undefined) conditions.push(eq(users.emailVerified, f.emailVerified));
@@ -47,7 +47,8 @@ function filterConditions(f: UserFilters): SQL | undefined {
   return and(...conditions);
 }
 
-export async function listUsers(db: Db, filters: UserFilters, page: PageParams<UserSortField>) {
+export async function listUsers(deps: Deps, filters: UserFilters, page: PageParams<UserSortField>) {
+  const { db } = deps;
   const where = filterConditions(filters);
   const [rows, [{ total }]] = await db.batch([
     db
@@ -68,8 +69,8 @@ export async function listUsers(db: Db, filters: UserFilters, page: PageParams<U
   return { rows, total };
 }
 
-export async function getUser(db: Db, id: number): Promise<UserRow> {
-  const user = await loadUser(db, id);
+export async function getUser(deps: Deps, id: number): Promise<UserRow> {
+  const user = await loadUser(deps, id);
   if (!user) throw notFound('User', id);
   return user;
 }
@@ -86,8 +87,9 @@ export function assertCanModerate(auth: AuthUser, target: UserRow) {
   if (target.deletedAt) throw invalidState('The account has been deleted');
 }
 
-export async function suspendUser(env: Env, db: Db, auth: AuthUser, id: number, reason: string | null, ip: string | null) {
-  const target = await getUser(db, id);
+export async function suspendUser(deps: Deps, auth: AuthUser, id: number, reason: string | null, ip: string | null) {
+  const { db } = deps;
+  const target = await getUser(deps, id);
   assertCanModerate(auth, target);
   const now = new Date().toISOString();
   const [updated] = await db.batch([
@@ -99,12 +101,13 @@ export async function suspendUser(env: Env, db: Db, auth: AuthUser, id: number, 
     auditInsertIfChanged(db, { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: id, ip, details: { reason } }),
   ]);
   if (updated.length !== 1) throw invalidState('The account is already suspended');
-  await revokeAllUserTokens(env, db, id, 'SUSPENDED');
+  await revokeAllUserTokens(deps, id, 'SUSPENDED');
   return updated[0];
 }
 
-export async function activateUser(db: Db, auth: AuthUser, id: number, ip: string | null) {
-  const target = await getUser(db, id);
+export async function activateUser(deps: Deps, auth: AuthUser, id: number, ip: string | null) {
+  const { db } = deps;
+  const target = await getUser(deps, id);
   assertCanModerate(auth, target);
   const now = new Date().toISOString();
   const [updated] = await db.batch([
@@ -129,13 +132,13 @@ export const normalizeRoles = (roles: readonly string[]): Role[] =>
  * user's tokens, a granted one applies from the next refresh.
  */
 export async function setUserRoles(
-  env: Env,
-  db: Db,
+  deps: Deps,
   actor: { id: number | null; ip?: string | null },
   id: number,
   requested: readonly string[],
 ): Promise<UserRow> {
-  const target = await getUser(db, id);
+  const { db } = deps;
+  const target = await getUser(deps, id);
   if (target.deletedAt) throw invalidState('The account has been deleted');
   const roles = normalizeRoles(requested);
   const before = target.roles;
@@ -156,15 +159,15 @@ export async function setUserRoles(
       details: { before, after: roles, added, removed },
     }),
   ]);
-  if (updated.length !== 1) throw new AppError('INVALID_STATE', 'The roles were changed concurrently; retry');
-  if (removed.length > 0) await revokeAllUserTokens(env, db, id, 'ROLES_CHANGED');
+  if (updated.length !== 1) throw invalidState('The roles were changed concurrently; retry');
+  if (removed.length > 0) await revokeAllUserTokens(deps, id, 'ROLES_CHANGED');
   return updated[0];
 }
 
-export async function changeRolesAsSuperAdmin(env: Env, db: Db, auth: AuthUser, id: number, requested: readonly string[], ip: string | null) {
+export async function changeRolesAsSuperAdmin(deps: Deps, auth: AuthUser, id: number, requested: readonly string[], ip: string | null) {
   if (id === auth.id && !requested.includes('ROLE_SUPERADMIN')) {
     throw businessRule('You cannot remove your own super-administrator role');
   }
   if (!hasRole(auth, 'ROLE_SUPERADMIN')) throw accessDenied();
-  return setUserRoles(env, db, { id: auth.id, ip }, id, requested);
+  return setUserRoles(deps, { id: auth.id, ip }, id, requested);
 }

@@ -1,7 +1,6 @@
 // Agency endpoints (CONTRACT section 12): registration, profile, branches, employees, documents and
 // the super-admin suspension. Wallet, pay-connect and withdrawals of agencies live in the money module.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { AGENCY_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
@@ -130,7 +129,7 @@ export const agenciesRouter = createRouter()
       request: { body: jsonBody(AgencyCreateSchema) },
       responses: { 201: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(409) },
     })),
-    async (c) => c.json(agencyView(await registerAgency(getDb(c.env), c.get('auth').id, c.req.valid('json'))), 201),
+    async (c) => c.json(agencyView(await registerAgency(c.var.deps, c.get('auth').id, c.req.valid('json'))), 201),
   )
   .openapi(
     createRoute({
@@ -141,7 +140,7 @@ export const agenciesRouter = createRouter()
       middleware: authed,
       responses: { 200: jsonContent(MyAgencySchema, 'The agency'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await myAgency(getDb(c.env), c.get('auth').id), 200),
+    async (c) => c.json(await myAgency(c.var.deps, c.get('auth').id), 200),
   )
   .openapi(
     createRoute({
@@ -153,7 +152,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(agencyView(await agencyForMember(getDb(c.env), c.get('auth'), c.req.valid('param').id)), 200),
+    async (c) => c.json(agencyView(await agencyForMember(c.var.deps, c.get('auth'), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -166,7 +165,7 @@ export const agenciesRouter = createRouter()
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const row = await updateAgency(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      const row = await updateAgency(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(agencyView(row), 200);
     },
   )
@@ -182,7 +181,7 @@ export const agenciesRouter = createRouter()
       responses: { 201: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404) },
     })),
     async (c) => {
-      const row = await createBranch(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      const row = await createBranch(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(branchView(row), 201);
     },
   )
@@ -196,7 +195,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(z.array(BranchSchema), 'Branches'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json((await listBranches(getDb(c.env), c.get('auth'), c.req.valid('param').id)).map(branchView), 200),
+    async (c) => c.json((await listBranches(c.var.deps, c.get('auth'), c.req.valid('param').id)).map(branchView), 200),
   )
   .openapi(
     createRoute({
@@ -210,7 +209,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await branchForMember(getDb(c.env), c.get('auth'), id, branchId)), 200);
+      return c.json(branchView(await branchForMember(c.var.deps, c.get('auth'), id, branchId)), 200);
     },
   )
   .openapi(
@@ -225,7 +224,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await updateBranch(getDb(c.env), c.get('auth'), id, branchId, c.req.valid('json'))), 200);
+      return c.json(branchView(await updateBranch(c.var.deps, c.get('auth'), id, branchId, c.req.valid('json'))), 200);
     },
   )
   .openapi(
@@ -240,7 +239,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      await deleteBranch(getDb(c.env), c.get('auth'), id, branchId);
+      await deleteBranch(c.var.deps, c.get('auth'), id, branchId);
       return c.body(null, 204);
     },
   )
@@ -256,7 +255,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await setBranchActive(getDb(c.env), c.get('auth'), id, branchId, true)), 200);
+      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, true)), 200);
     },
   )
   .openapi(
@@ -271,7 +270,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await setBranchActive(getDb(c.env), c.get('auth'), id, branchId, false)), 200);
+      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, false)), 200);
     },
   )
   // ---- employees
@@ -288,7 +287,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 201: jsonContent(EmployeeSchema, 'The employee'), ...authErrorResponses(404, 409) },
     })),
-    async (c) => c.json(await addEmployee(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 201),
+    async (c) => c.json(await addEmployee(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -305,7 +304,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(EmployeeSchema, 'AgencyEmployeePage'), 'Page of employees'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await listEmployees(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listEmployees(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -319,7 +318,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      return c.json(await moveEmployee(getDb(c.env), c.get('auth'), id, userId, c.req.valid('json').branchId), 200);
+      return c.json(await moveEmployee(c.var.deps, c.get('auth'), id, userId, c.req.valid('json').branchId), 200);
     },
   )
   .openapi(
@@ -334,7 +333,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      await removeEmployee(getDb(c.env), c.env, c.get('auth'), id, userId);
+      await removeEmployee(c.var.deps, c.get('auth'), id, userId);
       return c.body(null, 204);
     },
   )
@@ -350,11 +349,11 @@ export const agenciesRouter = createRouter()
       responses: { 201: jsonContent(FileSchema, 'Stored document'), ...authErrorResponses(404, 413, 415) },
     }),
     async (c) => {
-      const db = getDb(c.env);
+      const { deps } = c.var;
       const auth = c.get('auth');
-      const agency = await agencyForOwner(db, auth, c.req.valid('param').id);
+      const agency = await agencyForOwner(deps, auth, c.req.valid('param').id);
       const { file } = await readUploadForm(c);
-      const row = await storeFile(db, c.env, auth, { ownerId: auth.id, purpose: 'AGENCY_DOCUMENT', file, agencyId: agency.id });
+      const row = await storeFile(deps, auth, { ownerId: auth.id, purpose: 'AGENCY_DOCUMENT', file, agencyId: agency.id });
       return c.json(fileView(row), 201);
     },
   )
@@ -368,7 +367,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(z.array(FileSchema), 'Documents, newest first'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json((await listAgencyDocuments(getDb(c.env), c.get('auth'), c.req.valid('param').id)).map(fileView), 200),
+    async (c) => c.json((await listAgencyDocuments(c.var.deps, c.get('auth'), c.req.valid('param').id)).map(fileView), 200),
   )
   // ---- super-admin
   .openapi(
@@ -385,7 +384,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(AgencySchema, 'AgencyPage'), 'Page of agencies'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listAgencies(getDb(c.env), c.req.valid('query')), 200),
+    async (c) => c.json(await listAgencies(c.var.deps, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -398,7 +397,7 @@ export const agenciesRouter = createRouter()
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const row = await setAgencySuspended(getDb(c.env), c.get('auth').id, c.req.valid('param').id, true, c.req.valid('json').reason);
+      const row = await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, true, c.req.valid('json').reason);
       return c.json(agencyView(row), 200);
     },
   )
@@ -412,5 +411,5 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(agencyView(await setAgencySuspended(getDb(c.env), c.get('auth').id, c.req.valid('param').id, false)), 200),
+    async (c) => c.json(agencyView(await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, false)), 200),
   );

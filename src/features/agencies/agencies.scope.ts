@@ -1,11 +1,11 @@
 // What other features need from agencies: who acts for which agency and branch (staffScope), the
 // publishing rule (a suspended agency or a deactivated branch cannot publish; an employee only for
 // their branch) and the search condition that hides suspended agencies' trips.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { Db } from '../../db/client';
+import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
-import { AppError, accessDenied, businessRule, notFound } from '../../errors';
+import type { Deps } from '../../env';
+import { accessDenied, businessRule, notFound } from '../../errors';
 
 export interface StaffScope {
   agencyId: number;
@@ -18,7 +18,8 @@ export interface StaffScope {
 }
 
 /** The caller's place in an agency, read from the database (roles in tokens may be stale). Null for non-staff. */
-export async function staffScope(db: Db, userId: number): Promise<StaffScope | null> {
+export async function staffScope(deps: Deps, userId: number): Promise<StaffScope | null> {
+  const { db } = deps;
   const [owned, employed] = await db.batch([
     db.select({ id: agencies.id, status: agencies.status }).from(agencies).where(eq(agencies.ownerId, userId)),
     db
@@ -57,7 +58,8 @@ export function publishRefusal(scope: StaffScope): string | null {
  * to store on the announcement. An employee publishes for their own branch; the owner may name
  * any active branch of the agency (or none).
  */
-export async function assertStaffCanPublish(db: Db, scope: StaffScope, requestedBranchId?: number | null) {
+export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, requestedBranchId?: number | null) {
+  const { db } = deps;
   const refusal = publishRefusal(scope);
   if (refusal) throw businessRule(refusal);
   if (scope.role === 'ROLE_AGENCY_EMPLOYEE') {
@@ -70,7 +72,7 @@ export async function assertStaffCanPublish(db: Db, scope: StaffScope, requested
     .from(agencyBranches)
     .where(and(eq(agencyBranches.id, requestedBranchId), eq(agencyBranches.agencyId, scope.agencyId)));
   if (!branch) throw notFound('Branch', requestedBranchId);
-  if (!branch.active) throw new AppError('BUSINESS_RULE_VIOLATION', 'This branch is deactivated: it cannot publish announcements');
+  if (!branch.active) throw businessRule('This branch is deactivated: it cannot publish announcements');
   return { agencyId: scope.agencyId, branchId: requestedBranchId };
 }
 
@@ -79,10 +81,13 @@ export async function assertStaffCanPublish(db: Db, scope: StaffScope, requested
  * agencies, false for suspended agencies' trips. Pass the announcement's agency_id column.
  */
 export const visibleAgencyCondition = (agencyIdColumn: AnySQLiteColumn): SQL =>
-  sql`(${agencyIdColumn} IS NULL OR NOT EXISTS (SELECT 1 FROM ${agencies} WHERE ${agencies.id} = ${agencyIdColumn} AND ${agencies.status} = 'SUSPENDED'))`;
+  sql`(${agencyIdColumn} IS NULL OR ${notExists(
+    new QueryBuilder().select({ one: sql`1` }).from(agencies).where(and(eq(agencies.id, agencyIdColumn), eq(agencies.status, 'SUSPENDED'))),
+  )})`;
 
 /** For single reads (GET /annonces/{id}, booking): is this agency's content visible? */
-export async function isAgencyVisible(db: Db, agencyId: number | null): Promise<boolean> {
+export async function isAgencyVisible(deps: Deps, agencyId: number | null): Promise<boolean> {
+  const { db } = deps;
   if (agencyId === null) return true;
   const [row] = await db.select({ status: agencies.status }).from(agencies).where(eq(agencies.id, agencyId));
   return row?.status !== 'SUSPENDED';

@@ -14,14 +14,15 @@ import {
   type AgencyBranchRow,
   type AgencyRow,
 } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError, invalidState, notFound } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { alreadyExists, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
 import { audit } from '../audit/audit';
-import { notificationInsert } from '../notifications/notify';
+import { notify } from '../notifications/notify';
+import { runBatch } from '../../db/statements';
 import { staffScope } from './agencies.scope';
 
 export interface AgencyInput {
@@ -77,26 +78,28 @@ export const branchView = (b: AgencyBranchRow) => ({
 });
 
 const alreadyInAgency = (who: string) =>
-  new AppError('ALREADY_EXISTS', `${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
+  alreadyExists(`${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
 
 const now = () => new Date().toISOString();
 
-export async function getAgency(db: Db, id: number) {
+export async function getAgency(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select().from(agencies).where(eq(agencies.id, id));
   if (!row) throw notFound('Agency', id);
   return row;
 }
 
 /** The owner (or a super-admin) manages the agency; everyone else gets 403. */
-export async function agencyForOwner(db: Db, auth: AuthUser, id: number) {
-  const agency = await getAgency(db, id);
+export async function agencyForOwner(deps: Deps, auth: AuthUser, id: number) {
+  const agency = await getAgency(deps, id);
   assertCanAccess(auth, [agency.ownerId], ['ROLE_SUPERADMIN']);
   return agency;
 }
 
 /** The owner, the agency's employees and admins read it. */
-export async function agencyForMember(db: Db, auth: AuthUser, id: number) {
-  const agency = await getAgency(db, id);
+export async function agencyForMember(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
+  const agency = await getAgency(deps, id);
   if (agency.ownerId === auth.id) return agency;
   const [employee] = await db
     .select({ userId: agencyEmployees.userId })
@@ -106,10 +109,11 @@ export async function agencyForMember(db: Db, auth: AuthUser, id: number) {
   return agency;
 }
 
-export async function registerAgency(db: Db, userId: number, input: AgencyInput & { name: string }) {
+export async function registerAgency(deps: Deps, userId: number, input: AgencyInput & { name: string }) {
+  const { db } = deps;
   const [user] = await db.select({ agencyId: users.agencyId }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
-  if (user.agencyId !== null || (await staffScope(db, userId))) throw alreadyInAgency('You');
+  if (user.agencyId !== null || (await staffScope(deps, userId))) throw alreadyInAgency('You');
   const stamp = now();
   try {
     // One batch: the agency, the owner's agency_id (looked up by the unique owner index) and the role.
@@ -117,11 +121,11 @@ export async function registerAgency(db: Db, userId: number, input: AgencyInput 
       db.insert(agencies).values({ ...input, ownerId: userId }).returning(),
       db
         .update(users)
-        .set({ agencyId: sql`(SELECT ${agencies.id} FROM ${agencies} WHERE ${agencies.ownerId} = ${userId})`, updatedAt: stamp })
+        .set({ agencyId: sql`${db.select({ id: agencies.id }).from(agencies).where(eq(agencies.ownerId, userId))}`, updatedAt: stamp })
         .where(eq(users.id, userId)),
       grantRoleStatement(db, userId, 'ROLE_AGENCY_OWNER'),
     ]);
-    await audit(db, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
+    await audit(deps, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
     return agency;
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -132,22 +136,24 @@ export async function registerAgency(db: Db, userId: number, input: AgencyInput 
 }
 
 /** GET /agencies/me: the caller's agency and their place in it. */
-export async function myAgency(db: Db, userId: number) {
-  const scope = await staffScope(db, userId);
+export async function myAgency(deps: Deps, userId: number) {
+  const scope = await staffScope(deps, userId);
   if (!scope) throw notFound('Agency of the current user');
-  const agency = await getAgency(db, scope.agencyId);
+  const agency = await getAgency(deps, scope.agencyId);
   return { ...agencyView(agency), role: scope.role, branchId: scope.branchId, branchActive: scope.branchActive };
 }
 
-export async function updateAgency(db: Db, auth: AuthUser, id: number, input: AgencyInput) {
-  await agencyForOwner(db, auth, id);
+export async function updateAgency(deps: Deps, auth: AuthUser, id: number, input: AgencyInput) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, id);
   const [row] = await db.update(agencies).set({ ...input, updatedAt: now() }).where(eq(agencies.id, id)).returning();
   return row;
 }
 
 // ---- branches
 
-export async function getBranch(db: Db, agencyId: number, branchId: number) {
+export async function getBranch(deps: Deps, agencyId: number, branchId: number) {
+  const { db } = deps;
   const [row] = await db
     .select()
     .from(agencyBranches)
@@ -156,33 +162,37 @@ export async function getBranch(db: Db, agencyId: number, branchId: number) {
   return row;
 }
 
-export async function createBranch(db: Db, auth: AuthUser, agencyId: number, input: BranchInput & { name: string }) {
-  await agencyForOwner(db, auth, agencyId);
+export async function createBranch(deps: Deps, auth: AuthUser, agencyId: number, input: BranchInput & { name: string }) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, agencyId);
   const [row] = await db.insert(agencyBranches).values({ ...input, agencyId }).returning();
   return row;
 }
 
-export async function listBranches(db: Db, auth: AuthUser, agencyId: number) {
-  await agencyForMember(db, auth, agencyId);
+export async function listBranches(deps: Deps, auth: AuthUser, agencyId: number) {
+  const { db } = deps;
+  await agencyForMember(deps, auth, agencyId);
   return db.select().from(agencyBranches).where(eq(agencyBranches.agencyId, agencyId)).orderBy(agencyBranches.id);
 }
 
-export async function branchForMember(db: Db, auth: AuthUser, agencyId: number, branchId: number) {
-  await agencyForMember(db, auth, agencyId);
-  return getBranch(db, agencyId, branchId);
+export async function branchForMember(deps: Deps, auth: AuthUser, agencyId: number, branchId: number) {
+  await agencyForMember(deps, auth, agencyId);
+  return getBranch(deps, agencyId, branchId);
 }
 
-export async function updateBranch(db: Db, auth: AuthUser, agencyId: number, branchId: number, input: BranchInput) {
-  await agencyForOwner(db, auth, agencyId);
-  await getBranch(db, agencyId, branchId);
+export async function updateBranch(deps: Deps, auth: AuthUser, agencyId: number, branchId: number, input: BranchInput) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, agencyId);
+  await getBranch(deps, agencyId, branchId);
   const [row] = await db.update(agencyBranches).set({ ...input, updatedAt: now() }).where(eq(agencyBranches.id, branchId)).returning();
   return row;
 }
 
 /** A branch with employees or live trips cannot be deleted: move the employees and close the trips first. */
-export async function deleteBranch(db: Db, auth: AuthUser, agencyId: number, branchId: number) {
-  await agencyForOwner(db, auth, agencyId);
-  await getBranch(db, agencyId, branchId);
+export async function deleteBranch(deps: Deps, auth: AuthUser, agencyId: number, branchId: number) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, agencyId);
+  await getBranch(deps, agencyId, branchId);
   const [[staff], [trips]] = await db.batch([
     db.select({ n: count() }).from(agencyEmployees).where(eq(agencyEmployees.branchId, branchId)),
     db
@@ -193,20 +203,21 @@ export async function deleteBranch(db: Db, auth: AuthUser, agencyId: number, bra
   if (staff.n > 0) throw invalidState('This branch still has employees: move or remove them first');
   if (trips.n > 0) throw invalidState('This branch still has active announcements: close them first');
   await db.delete(agencyBranches).where(eq(agencyBranches.id, branchId));
-  await audit(db, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, details: { agencyId } });
+  await audit(deps, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, details: { agencyId } });
 }
 
 /** Activate or deactivate: a conditional update, 409 when the branch is already in that state. */
-export async function setBranchActive(db: Db, auth: AuthUser, agencyId: number, branchId: number, active: boolean) {
-  await agencyForOwner(db, auth, agencyId);
-  await getBranch(db, agencyId, branchId);
+export async function setBranchActive(deps: Deps, auth: AuthUser, agencyId: number, branchId: number, active: boolean) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, agencyId);
+  await getBranch(deps, agencyId, branchId);
   const [row] = await db
     .update(agencyBranches)
     .set({ active, updatedAt: now() })
     .where(and(eq(agencyBranches.id, branchId), eq(agencyBranches.active, !active)))
     .returning();
   if (!row) throw invalidState(`This branch is already ${active ? 'active' : 'deactivated'}`);
-  await audit(db, {
+  await audit(deps, {
     actorId: auth.id,
     action: active ? 'AGENCY_BRANCH_ACTIVATED' : 'AGENCY_BRANCH_DEACTIVATED',
     targetType: 'AGENCY_BRANCH',
@@ -238,9 +249,10 @@ async function getEmployee(db: Db, agencyId: number, userId: number) {
   return row;
 }
 
-export async function addEmployee(db: Db, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }) {
-  const agency = await agencyForOwner(db, auth, agencyId);
-  await getBranch(db, agencyId, input.branchId);
+export async function addEmployee(deps: Deps, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }) {
+  const { db } = deps;
+  const agency = await agencyForOwner(deps, auth, agencyId);
+  await getBranch(deps, agencyId, input.branchId);
   const [user] = await db.select({ id: users.id, agencyId: users.agencyId }).from(users)
     .where(or(eq(users.email, input.email.trim()), eq(users.email, input.email.trim().toLowerCase())));
   if (!user) throw notFound(`User with email ${input.email}`);
@@ -250,7 +262,7 @@ export async function addEmployee(db: Db, auth: AuthUser, agencyId: number, inpu
       db.insert(agencyEmployees).values({ userId: user.id, agencyId, branchId: input.branchId }),
       db.update(users).set({ agencyId, updatedAt: now() }).where(and(eq(users.id, user.id), isNull(users.agencyId))),
       grantRoleStatement(db, user.id, 'ROLE_AGENCY_EMPLOYEE'),
-      notificationInsert(db, {
+      ...notify(db, {
         userId: user.id,
         type: 'AGENCY_EMPLOYEE_ADDED',
         title: 'You joined an agency',
@@ -264,12 +276,13 @@ export async function addEmployee(db: Db, auth: AuthUser, agencyId: number, inpu
     }
     throw err;
   }
-  await audit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: user.id, details: { agencyId, branchId: input.branchId } });
+  await audit(deps, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: user.id, details: { agencyId, branchId: input.branchId } });
   return getEmployee(db, agencyId, user.id);
 }
 
-export async function listEmployees(db: Db, auth: AuthUser, agencyId: number, q: PageParams<'joinedAt'> & { branchId?: number }) {
-  await agencyForOwner(db, auth, agencyId);
+export async function listEmployees(deps: Deps, auth: AuthUser, agencyId: number, q: PageParams<'joinedAt'> & { branchId?: number }) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, agencyId);
   const where: SQL | undefined = and(eq(agencyEmployees.agencyId, agencyId), q.branchId ? eq(agencyEmployees.branchId, q.branchId) : undefined);
   const [rows, [{ total }]] = await db.batch([
     db
@@ -285,27 +298,29 @@ export async function listEmployees(db: Db, auth: AuthUser, agencyId: number, q:
   return toPage(rows, total, q);
 }
 
-export async function moveEmployee(db: Db, auth: AuthUser, agencyId: number, userId: number, branchId: number) {
-  await agencyForOwner(db, auth, agencyId);
+export async function moveEmployee(deps: Deps, auth: AuthUser, agencyId: number, userId: number, branchId: number) {
+  const { db } = deps;
+  await agencyForOwner(deps, auth, agencyId);
   await getEmployee(db, agencyId, userId);
-  await getBranch(db, agencyId, branchId);
+  await getBranch(deps, agencyId, branchId);
   await db
     .update(agencyEmployees)
     .set({ branchId, updatedAt: now() })
     .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId)));
-  await audit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, details: { agencyId, branchId } });
+  await audit(deps, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, details: { agencyId, branchId } });
   return getEmployee(db, agencyId, userId);
 }
 
 /** Removal takes the role away and revokes the employee's tokens, so the old role stops at once. */
-export async function removeEmployee(db: Db, env: Env, auth: AuthUser, agencyId: number, userId: number) {
-  const agency = await agencyForOwner(db, auth, agencyId);
+export async function removeEmployee(deps: Deps, auth: AuthUser, agencyId: number, userId: number) {
+  const { db, env } = deps;
+  const agency = await agencyForOwner(deps, auth, agencyId);
   await getEmployee(db, agencyId, userId);
   await db.batch([
     db.delete(agencyEmployees).where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId))),
     db.update(users).set({ agencyId: null, updatedAt: now() }).where(and(eq(users.id, userId), eq(users.agencyId, agencyId))),
     removeRoleStatement(db, userId, 'ROLE_AGENCY_EMPLOYEE'),
-    notificationInsert(db, {
+    ...notify(db, {
       userId,
       type: 'AGENCY_EMPLOYEE_REMOVED',
       title: 'You left an agency',
@@ -314,14 +329,15 @@ export async function removeEmployee(db: Db, env: Env, auth: AuthUser, agencyId:
     }),
   ]);
   await revokeUserTokensBefore(env.KV, userId);
-  await audit(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, details: { agencyId } });
+  await audit(deps, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, details: { agencyId } });
 }
 
 // ---- documents
 
 /** The owner and admins (who review agency documents) list them. */
-export async function listAgencyDocuments(db: Db, auth: AuthUser, agencyId: number) {
-  const agency = await getAgency(db, agencyId);
+export async function listAgencyDocuments(deps: Deps, auth: AuthUser, agencyId: number) {
+  const { db } = deps;
+  const agency = await getAgency(deps, agencyId);
   assertCanAccess(auth, [agency.ownerId], ['ROLE_ADMIN']);
   return db
     .select()
@@ -332,7 +348,8 @@ export async function listAgencyDocuments(db: Db, auth: AuthUser, agencyId: numb
 
 // ---- super-admin
 
-export async function listAgencies(db: Db, q: PageParams<'createdAt' | 'name'> & { status?: 'ACTIVE' | 'SUSPENDED' }) {
+export async function listAgencies(deps: Deps, q: PageParams<'createdAt' | 'name'> & { status?: 'ACTIVE' | 'SUSPENDED' }) {
+  const { db } = deps;
   const where = q.status ? eq(agencies.status, q.status) : undefined;
   const [rows, [{ total }]] = await db.batch([
     db
@@ -348,8 +365,9 @@ export async function listAgencies(db: Db, q: PageParams<'createdAt' | 'name'> &
 }
 
 /** Suspend or reactivate: a conditional update (409 when already so), the owner notified, audit-logged. */
-export async function setAgencySuspended(db: Db, adminId: number, id: number, suspend: boolean, reason?: string) {
-  await getAgency(db, id);
+export async function setAgencySuspended(deps: Deps, adminId: number, id: number, suspend: boolean, reason?: string) {
+  const { db } = deps;
+  await getAgency(deps, id);
   const stamp = now();
   const [row] = await db
     .update(agencies)
@@ -361,7 +379,7 @@ export async function setAgencySuspended(db: Db, adminId: number, id: number, su
     .where(and(eq(agencies.id, id), eq(agencies.status, suspend ? 'ACTIVE' : 'SUSPENDED')))
     .returning();
   if (!row) throw invalidState(suspend ? 'This agency is already suspended' : 'This agency is already active');
-  await notificationInsert(db, {
+  await runBatch(db, notify(db, {
     userId: row.ownerId,
     type: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
     title: suspend ? 'Agency suspended' : 'Agency reactivated',
@@ -369,8 +387,8 @@ export async function setAgencySuspended(db: Db, adminId: number, id: number, su
       ? `${row.name} is suspended: its announcements are hidden and it cannot publish. Reason: ${reason}`
       : `${row.name} is active again.`,
     data: { agencyId: id },
-  }).run();
-  await audit(db, {
+  }));
+  await audit(deps, {
     actorId: adminId,
     action: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
     targetType: 'AGENCY',

@@ -2,14 +2,10 @@
 // and /agencies/{id}/pay-connect/**, built by the same route factories as the caller's own routes.
 // Only the owner moves money or changes settings (a super-admin too, as for every agency
 // management route); admins may also read the figures.
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { assertCanAccess } from '../../middleware/auth';
 import { IdParams } from '../../validation';
-import { payConnectRoutes } from '../money/pay-connect/pay-connect.routes';
-import { CALLER_SCOPE, type OwnerScope } from '../money/wallet/owner-scope';
-import { walletRoutes } from '../money/wallet/wallet.routes';
-import { withdrawalRoutes } from '../money/withdrawals/withdrawals.routes';
+import { CALLER_SCOPE, payConnectRoutes, walletRoutes, withdrawalRoutes, type OwnerScope } from '../money';
 import { agencyForOwner, getAgency } from './agencies.service';
 
 export const AGENCY_SCOPE: OwnerScope = {
@@ -20,16 +16,15 @@ export const AGENCY_SCOPE: OwnerScope = {
   extraTags: ['Agencies'],
   errorStatuses: [404],
   resolve: async (c, access) => {
-    const db = getDb(c.env);
     const id = IdParams.parse(c.req.param()).id;
-    if (access === 'manage') return { type: 'AGENCY', id: (await agencyForOwner(db, c.get('auth'), id)).id };
-    const agency = await getAgency(db, id);
+    if (access === 'manage') return { type: 'AGENCY', id: (await agencyForOwner(c.var.deps, c.get('auth'), id)).id };
+    const agency = await getAgency(c.var.deps, id);
     assertCanAccess(c.get('auth'), [agency.ownerId], ['ROLE_ADMIN']);
     return { type: 'AGENCY', id: agency.id };
   },
   // The agency's contact address, else its owner's (the provider's form asks for it anyway).
   contactEmail: async (c, owner) => {
-    const agency = await getAgency(getDb(c.env), owner.id);
+    const agency = await getAgency(c.var.deps, owner.id);
     return agency.email ?? CALLER_SCOPE.contactEmail(c, { type: 'USER', id: agency.ownerId });
   },
 };

@@ -3,7 +3,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { searchAlerts, type SearchAlertRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
@@ -70,12 +70,14 @@ async function loadOwned(db: Db, auth: AuthUser, id: number) {
   return row;
 }
 
-export async function createAlert(db: Db, auth: AuthUser, input: AlertInput) {
+export async function createAlert(deps: Deps, auth: AuthUser, input: AlertInput) {
+  const { db } = deps;
   const [row] = await db.insert(searchAlerts).values({ userId: auth.id, ...columnsOf(input) }).returning();
   return toAlert(row);
 }
 
-export async function listAlerts(db: Db, auth: AuthUser, p: PageParams<'createdAt'>) {
+export async function listAlerts(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'>) {
+  const { db } = deps;
   const where = eq(searchAlerts.userId, auth.id);
   const [rows, [{ n }]] = await db.batch([
     db.select().from(searchAlerts).where(where).orderBy(...orderBy(p.sort, { createdAt: searchAlerts.createdAt }, searchAlerts.id)).limit(p.size).offset(offsetOf(p)),
@@ -84,9 +86,10 @@ export async function listAlerts(db: Db, auth: AuthUser, p: PageParams<'createdA
   return toPage(rows.map(toAlert), n, p);
 }
 
-export const getAlert = async (db: Db, auth: AuthUser, id: number) => toAlert(await loadOwned(db, auth, id));
+export const getAlert = async (deps: Deps, auth: AuthUser, id: number) => toAlert(await loadOwned(deps.db, auth, id));
 
-export async function replaceAlert(db: Db, auth: AuthUser, id: number, input: AlertInput) {
+export async function replaceAlert(deps: Deps, auth: AuthUser, id: number, input: AlertInput) {
+  const { db } = deps;
   await loadOwned(db, auth, id);
   const [row] = await db
     .update(searchAlerts)
@@ -97,7 +100,8 @@ export async function replaceAlert(db: Db, auth: AuthUser, id: number, input: Al
   return toAlert(row);
 }
 
-export async function deleteAlert(db: Db, auth: AuthUser, id: number) {
+export async function deleteAlert(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   await loadOwned(db, auth, id);
   await db.delete(searchAlerts).where(eq(searchAlerts.id, id));
 }

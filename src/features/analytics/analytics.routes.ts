@@ -1,6 +1,5 @@
 // Admin analytics (CONTRACT section 14): GET /admin/analytics/overview and /admin/analytics/timeseries.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
 import { fromCents } from '../../lib/money';
@@ -113,7 +112,7 @@ export const analyticsRouter = createRouter()
     async (c) => {
       const { from, to } = c.req.valid('query');
       const p = period(from, to);
-      const o = await overview(getDb(c.env), p);
+      const o = await overview(c.var.deps, p);
       return c.json(
         {
           from: p.from,
@@ -145,7 +144,7 @@ export const analyticsRouter = createRouter()
     async (c) => {
       const { metric, from, to, interval } = c.req.valid('query');
       const p = period(from, to);
-      const points = await timeseries(getDb(c.env), metric, p, interval);
+      const points = await timeseries(c.var.deps, metric, p, interval);
       const scale = MONEY_METRICS.has(metric) ? fromCents : (n: number) => n;
       return c.json({ metric, interval, from: p.from, to: p.to, points: points.map((pt) => ({ ...pt, value: scale(pt.value) })) }, 200);
     },

@@ -6,6 +6,7 @@ import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, users } from '../../db/schema';
+import type { Deps } from '../../env';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
 import { ACCOUNTS } from '../money/ledger/posting-rules';
 import { buckets, type Interval, type Metric, type Period } from './analytics.rules';
@@ -39,7 +40,8 @@ const ledgerSeries = (db: Db, p: Period, bucket: SQL<string>, value: SQL<number>
     .groupBy(bucket);
 
 /** Disputes currently open (a state, not a period figure). */
-export async function countOpenDisputes(db: Db): Promise<number> {
+export async function countOpenDisputes(deps: Deps): Promise<number> {
+  const { db } = deps;
   const [row] = await db.select({ n: count() }).from(disputes).where(eq(disputes.status, 'OPEN'));
   return row?.n ?? 0;
 }
@@ -58,7 +60,8 @@ export const overviewQueries = (db: Db, p: Period) => ({
   money: ledgerMoney(db, p),
 });
 
-export async function overview(db: Db, p: Period) {
+export async function overview(deps: Deps, p: Period) {
+  const { db } = deps;
   const q = overviewQueries(db, p);
   const [[newUsers], [totalUsers], [verifiedUsers], [newAnnouncements], byStatus, [money]] = await db.batch([
     q.newUsers,
@@ -77,7 +80,7 @@ export async function overview(db: Db, p: Period) {
     grossVolumeCents: Number(money?.grossVolumeCents ?? 0),
     platformRevenueCents: Number(money?.platformRevenueCents ?? 0),
     refunds: { count: Number(money?.refundCount ?? 0), amountCents: Number(money?.refundsCents ?? 0) },
-    openDisputes: await countOpenDisputes(db),
+    openDisputes: await countOpenDisputes(deps),
   };
 }
 
@@ -119,7 +122,8 @@ function seriesQuery(db: Db, metric: Metric, p: Period, interval: Interval) {
 export const MONEY_METRICS: ReadonlySet<Metric> = new Set(['grossVolume', 'refunds', 'platformRevenue']);
 
 /** One point per bucket of the period (zero where nothing happened); money values in cents. */
-export async function timeseries(db: Db, metric: Metric, p: Period, interval: Interval) {
+export async function timeseries(deps: Deps, metric: Metric, p: Period, interval: Interval) {
+  const { db } = deps;
   const rows = (await seriesQuery(db, metric, p, interval)) as { bucket: string; value: number }[];
   const byBucket = new Map(rows.map((r) => [r.bucket, Number(r.value)]));
   return buckets(p.from, p.to, interval).map((b) => ({ periodStart: b, value: byBucket.get(b) ?? 0 }));

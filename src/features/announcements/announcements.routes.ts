@@ -1,6 +1,5 @@
 // /annonces: publish, search, read, list mine, update, delete (CONTRACT section 6).
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
 import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
@@ -118,7 +117,7 @@ export const announcementsRouter = createRouter()
     })),
     async (c) => {
       const currency = c.env.PLATFORM_CURRENCY || 'EUR';
-      return c.json(await createAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('json'), currency), 201);
+      return c.json(await createAnnouncement(c.var.deps, c.get('auth'), c.req.valid('json'), currency), 201);
     },
   )
   .openapi(
@@ -133,7 +132,7 @@ export const announcementsRouter = createRouter()
     }),
     async (c) => {
       const { page, size, sort, ...filters } = c.req.valid('query');
-      return c.json(await searchAnnouncements(getDb(c.env), filters, { page, size, sort }), 200);
+      return c.json(await searchAnnouncements(c.var.deps, filters, { page, size, sort }), 200);
     },
   )
   .openapi(
@@ -149,7 +148,7 @@ export const announcementsRouter = createRouter()
     }),
     async (c) => {
       const { status, ...p } = c.req.valid('query');
-      return c.json(await listMyAnnouncements(getDb(c.env), c.get('auth'), p, status), 200);
+      return c.json(await listMyAnnouncements(c.var.deps, c.get('auth'), p, status), 200);
     },
   )
   .openapi(
@@ -162,7 +161,7 @@ export const announcementsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AnnouncementSchema, 'The trip'), ...errorResponses(404) },
     }),
-    async (c) => c.json(await getVisibleAnnouncement(getDb(c.env), c.req.valid('param').id), 200),
+    async (c) => c.json(await getVisibleAnnouncement(c.var.deps, c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
@@ -176,7 +175,7 @@ export const announcementsRouter = createRouter()
       responses: { 200: jsonContent(AnnouncementSchema, 'Updated'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) =>
-      c.json(await updateAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+      c.json(await updateAnnouncement(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -190,7 +189,7 @@ export const announcementsRouter = createRouter()
       responses: { 204: { description: 'Cancelled' }, ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      await deleteAnnouncement(getDb(c.env), c.get('auth'), c.req.valid('param').id);
+      await deleteAnnouncement(c.var.deps, c.get('auth'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

@@ -2,19 +2,19 @@
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
 import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aliasedColumns } from '../../db/batch-sql';
-import { compiledQuery, perShape } from '../../db/compiled-query';
+import { aliasedColumns, compiled, compiledShapes, runBatch } from '../../db/statements';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
-import { AppError, businessRule, invalidState, notFound, type FieldError } from '../../errors';
-import type { AuthUser } from '../../env';
+import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
+import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
 import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../agencies/agencies.scope';
 import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../reservations/reservation-state';
 import { unusableCategoryIds } from '../categories/categories.service';
-import { notificationInsert, type NewNotification } from '../notifications/notify';
+import { notify, type Notification } from '../notifications/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
 import { cityKey, todayUtc, tripDateErrors } from './announcement-rules';
@@ -108,22 +108,22 @@ export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
 }
 export type Announcement = ReturnType<typeof toAnnouncement>;
 
-function validationError(fieldErrors: FieldError[]): AppError {
-  return new AppError('VALIDATION_ERROR', `Validation failed for body: ${fieldErrors.map((f) => f.field).join(', ')}`, {
+function bodyInvalid(fieldErrors: FieldError[]): AppError {
+  return validationError(`Validation failed for body: ${fieldErrors.map((f) => f.field).join(', ')}`, {
     fieldErrors,
     suggestions: ['Correct the fields listed in fieldErrors and retry'],
   });
 }
 
-async function assertValid(db: Db, dates: { departureDate: string; arrivalDate: string } | null, categoryIds?: number[]) {
+async function assertValid(deps: Deps, dates: { departureDate: string; arrivalDate: string } | null, categoryIds?: number[]) {
   const errors = dates ? tripDateErrors(dates.departureDate, dates.arrivalDate, todayUtc()) : [];
   if (categoryIds?.length) {
-    const bad = await unusableCategoryIds(db, categoryIds);
+    const bad = await unusableCategoryIds(deps, categoryIds);
     if (bad.length) {
       errors.push({ field: 'acceptedCategoryIds', message: `Unknown or prohibited categories: ${bad.join(', ')}`, rejectedValue: categoryIds });
     }
   }
-  if (errors.length) throw validationError(errors);
+  if (errors.length) throw bodyInvalid(errors);
 }
 
 async function loadWithCarrier(db: Db, id: number) {
@@ -137,22 +137,25 @@ async function loadWithCarrier(db: Db, id: number) {
   return hit;
 }
 
-export async function getAnnouncement(db: Db, id: number) {
+export async function getAnnouncement(deps: Deps, id: number) {
+  const { db } = deps;
   const { announcement, carrier } = await loadWithCarrier(db, id);
   return toAnnouncement(announcement, carrier);
 }
 
 /** The public read: a suspended agency's trips are hidden as if they did not exist. */
-export async function getVisibleAnnouncement(db: Db, id: number) {
+export async function getVisibleAnnouncement(deps: Deps, id: number) {
+  const { db } = deps;
   const { announcement, carrier } = await loadWithCarrier(db, id);
-  if (!(await isAgencyVisible(db, announcement.agencyId))) throw notFound('Announcement', id);
+  if (!(await isAgencyVisible(deps, announcement.agencyId))) throw notFound('Announcement', id);
   return toAnnouncement(announcement, carrier);
 }
 
-export async function createAnnouncement(db: Db, auth: AuthUser, input: AnnouncementInput, currency: string) {
+export async function createAnnouncement(deps: Deps, auth: AuthUser, input: AnnouncementInput, currency: string) {
+  const { db } = deps;
   const acceptedCategoryIds = [...new Set(input.acceptedCategoryIds ?? [])];
-  await assertValid(db, input, acceptedCategoryIds);
-  const placement = await publisherPlacement(db, auth, input.branchId);
+  await assertValid(deps, input, acceptedCategoryIds);
+  const placement = await publisherPlacement(deps, auth, input.branchId);
   const [row] = await db
     .insert(announcements)
     .values({
@@ -178,7 +181,7 @@ export async function createAnnouncement(db: Db, auth: AuthUser, input: Announce
     })
     .returning();
   await notifyMatchingAlerts(db, row);
-  return getAnnouncement(db, row.id);
+  return getAnnouncement(deps, row.id);
 }
 
 /**
@@ -186,17 +189,17 @@ export async function createAnnouncement(db: Db, auth: AuthUser, input: Announce
  * deactivated branch cannot publish. Anyone else publishes as an individual carrier, which needs
  * a verified identity.
  */
-async function publisherPlacement(db: Db, auth: AuthUser, branchId: number | null | undefined) {
-  const scope = await staffScope(db, auth.id);
-  if (scope) return assertStaffCanPublish(db, scope, branchId);
+async function publisherPlacement(deps: Deps, auth: AuthUser, branchId: number | null | undefined) {
+  const scope = await staffScope(deps, auth.id);
+  if (scope) return assertStaffCanPublish(deps, scope, branchId);
   if (branchId != null) throw accessDenied('Only agency staff can publish for a branch');
   if (!hasRole(auth, 'ROLE_VERIFIED_USER')) throw accessDenied('Publishing a trip requires a verified identity');
   return { agencyId: null, branchId: null };
 }
 
 /** The trip's carrier, staff of its agency allowed to manage it, and (when `admins`) admins. */
-async function assertCanManage(db: Db, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
-  const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(db, auth.id), a) ? [auth.id] : [];
+async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
+  const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(deps, auth.id), a) ? [auth.id] : [];
   assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
 }
 
@@ -233,7 +236,7 @@ async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
   const alerts = await matchingAlertsQuery(db, row);
   const byUser = new Map<number, (typeof alerts)[number]>();
   for (const alert of alerts) if (!byUser.has(alert.userId)) byUser.set(alert.userId, alert);
-  const items: NewNotification[] = [...byUser.values()].map((alert) => ({
+  const items: Notification[] = [...byUser.values()].map((alert) => ({
     userId: alert.userId,
     type: 'ALERT_MATCH',
     title: 'New trip matching your alert',
@@ -243,11 +246,9 @@ async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
   await insertNotifications(db, items);
 }
 
-/** D1 binds at most 100 parameters per statement: 10 rows of 5 values each stay well below. */
-async function insertNotifications(db: Db, items: NewNotification[]) {
-  const statements = [];
-  for (let i = 0; i < items.length; i += 10) statements.push(notificationInsert(db, items.slice(i, i + 10)));
-  if (statements.length) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+/** One batch; notify() chunks the rows under D1's 100 parameters per statement. */
+async function insertNotifications(db: Db, items: Notification[]) {
+  await runBatch(db, notify(db, items));
 }
 
 const sortColumns = {
@@ -292,7 +293,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
     when(
       'categoryId',
-      () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR EXISTS (SELECT 1 FROM json_each(${a.acceptedCategoryIds}) WHERE json_each.value = ${v.categoryId}))`,
+      () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR ${jsonArrayIncludes(a.acceptedCategoryIds, v.categoryId)})`,
     ),
   );
 }
@@ -339,47 +340,50 @@ async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStat
 }
 
 /** The search's page and count for one shape: which filters are present, and the sort. */
-function compileSearch(has: ReadonlySet<SearchKey>, p: PageParams<AnnouncementSort>) {
+const searchShape = compiledShapes((shape: { filters: string; field: AnnouncementSort; direction: 'asc' | 'desc' }) => {
   type Keys = SearchKey | 'limit' | 'offset';
-  const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), p, { limit: ph.limit, offset: ph.offset });
+  const has = new Set(shape.filters.split(',').filter(Boolean)) as ReadonlySet<SearchKey>;
+  const sorted = { page: 0, size: 0, sort: { field: shape.field, direction: shape.direction } };
+  const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), sorted, { limit: ph.limit, offset: ph.offset });
   return {
-    page: compiledQuery((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
-    total: compiledQuery((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
+    page: compiled((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
+    total: compiled((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
   };
-}
-const searchShape = perShape(compileSearch);
+});
 
 /**
  * The public search, its two statements compiled once per shape (which filters are present, and
  * the sort): it is the busiest listing, and building its SQL cost more CPU than running it.
  */
-export async function searchAnnouncements(db: Db, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
+export async function searchAnnouncements(deps: Deps, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
+  const { db } = deps;
   const values = searchValues(filters, todayUtc());
   const has = presentKeys(values);
-  const shape = searchShape(`${[...has].join(',')}|${p.sort.field},${p.sort.direction}`, has, p);
+  const shape = searchShape({ filters: [...has].join(','), field: p.sort.field, direction: p.sort.direction });
   const bound = { ...values, limit: p.size, offset: offsetOf(p) };
   return runStatements(db, { page: shape.page(db, bound), total: shape.total(db, bound) }, p);
 }
 
 export const listMyAnnouncements = (
-  db: Db,
+  deps: Deps,
   auth: AuthUser,
   p: PageParams<AnnouncementSort>,
   status?: AnnouncementStatus,
-) => runPage(db, and(eq(announcements.carrierId, auth.id), status ? eq(announcements.status, status) : undefined), p);
+) => runPage(deps.db, and(eq(announcements.carrierId, auth.id), status ? eq(announcements.status, status) : undefined), p);
 
 const OPEN_STATUSES = ['ACTIVE', 'FULL'] as const;
 
-export async function updateAnnouncement(db: Db, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
+export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
+  const { db } = deps;
   const { announcement: current } = await loadWithCarrier(db, id);
-  await assertCanManage(db, auth, current, false);
+  await assertCanManage(deps, auth, current, false);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} can no longer be changed`);
   }
   const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
   const acceptedCategoryIds = input.acceptedCategoryIds ? [...new Set(input.acceptedCategoryIds)] : undefined;
   await assertValid(
-    db,
+    deps,
     datesChanged
       ? { departureDate: input.departureDate ?? current.departureDate, arrivalDate: input.arrivalDate ?? current.arrivalDate }
       : null,
@@ -413,7 +417,7 @@ export async function updateAnnouncement(db: Db, auth: AuthUser, id: number, inp
     if (now.reservedWeightG > totalWeightG) throw belowReserved(now.reservedWeightG);
     throw invalidState(`An announcement in status ${now.status} can no longer be changed`);
   }
-  return getAnnouncement(db, id);
+  return getAnnouncement(deps, id);
 }
 
 const belowReserved = (reservedG: number) =>
@@ -424,9 +428,10 @@ const belowReserved = (reservedG: number) =>
  * while a reservation is PAID or later and not finished. Unpaid reservations are cancelled in the
  * same batch; their senders are notified.
  */
-export async function deleteAnnouncement(db: Db, auth: AuthUser, id: number) {
+export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   const { announcement: current } = await loadWithCarrier(db, id);
-  await assertCanManage(db, auth, current, true);
+  await assertCanManage(deps, auth, current, true);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} cannot be deleted`);
   }
@@ -476,7 +481,8 @@ export async function deleteAnnouncement(db: Db, auth: AuthUser, id: number) {
 }
 
 /** Cron: trips whose departure date has passed are CLOSED. Returns how many were closed. */
-export async function closeDepartedAnnouncements(db: Db, today: string = todayUtc()): Promise<number> {
+export async function closeDepartedAnnouncements(deps: Deps, today: string = todayUtc()): Promise<number> {
+  const { db } = deps;
   const closed = await db
     .update(announcements)
     .set({ status: 'CLOSED', updatedAt: new Date().toISOString() })

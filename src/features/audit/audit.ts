@@ -2,8 +2,10 @@
 // callers put it in the same db.batch() as the change it records; `audit` writes one on its own.
 import { sql } from 'drizzle-orm';
 import type { Context } from 'hono';
+import { guardedInsert } from '../../db/statements';
 import type { Db } from '../../db/client';
 import { auditLogs } from '../../db/schema';
+import type { Deps } from '../../env';
 
 export type AuditAction =
   | 'USER_REGISTERED'
@@ -37,19 +39,20 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
+const auditRow = (e: AuditEntry) => ({
+  actorId: e.actorId,
+  action: e.action,
+  targetType: e.targetType ?? null,
+  targetId: e.targetId === undefined ? null : String(e.targetId),
+  ip: e.ip ?? null,
+  // Undefined, not null: a JSON column would store null as the text 'null' in guardedInsert.
+  details: e.details,
+  createdAt: new Date().toISOString(),
+});
+
 export function auditInsert(db: Db, entries: AuditEntry | AuditEntry[]) {
   const rows = Array.isArray(entries) ? entries : [entries];
-  return db.insert(auditLogs).values(
-    rows.map((e) => ({
-      actorId: e.actorId,
-      action: e.action,
-      targetType: e.targetType ?? null,
-      targetId: e.targetId === undefined ? null : String(e.targetId),
-      ip: e.ip ?? null,
-      details: e.details ?? null,
-      createdAt: new Date().toISOString(),
-    })),
-  );
+  return db.insert(auditLogs).values(rows.map(auditRow));
 }
 
 /**
@@ -58,14 +61,11 @@ export function auditInsert(db: Db, entries: AuditEntry | AuditEntry[]) {
  * nothing leaves no audit entry behind.
  */
 export function auditInsertIfChanged(db: Db, e: AuditEntry) {
-  const targetId = e.targetId === undefined ? null : String(e.targetId);
-  const details = e.details ? JSON.stringify(e.details) : null;
-  return db.insert(auditLogs).select(
-    sql`SELECT NULL, ${e.actorId}, ${e.action}, ${e.targetType ?? null}, ${targetId}, ${e.ip ?? null}, ${details}, ${new Date().toISOString()} WHERE changes() = 1`,
-  );
+  return guardedInsert(db, auditLogs, auditRow(e), undefined, sql`changes() = 1`);
 }
 
-export async function audit(db: Db, entries: AuditEntry | AuditEntry[]) {
+export async function audit(deps: Deps, entries: AuditEntry | AuditEntry[]) {
+  const { db } = deps;
   await auditInsert(db, entries).run();
 }
 

@@ -1,9 +1,8 @@
 // /auth/*: registration, login, social login, refresh, logout, email verification, passwords
 // (CONTRACT section 4).
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
-import { createRouter } from '../../env';
-import { AppError } from '../../errors';
+import { createRouter, type Deps } from '../../env';
+import { authenticationError } from '../../errors';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
@@ -67,10 +66,10 @@ const ChangePasswordSchema = z
 const TAGS = ['Authentication'];
 const RATE_LIMITED = 429;
 
-const authResponse = async (db: ReturnType<typeof getDb>, result: AuthResult) => ({
+const authResponse = async (deps: Deps, result: AuthResult) => ({
   accessToken: result.accessToken,
   refreshToken: result.refreshToken,
-  user: result.wallet ? toUser(result.user, result.wallet) : await toUserWithWallet(db, result.user),
+  user: result.wallet ? toUser(result.user, result.wallet) : await toUserWithWallet(deps, result.user),
 });
 
 async function verifySocial(verify: () => Promise<SocialIdentity>, provider: string) {
@@ -78,7 +77,7 @@ async function verifySocial(verify: () => Promise<SocialIdentity>, provider: str
     return await verify();
   } catch (err) {
     if (err instanceof SocialTokenError) {
-      throw new AppError('AUTHENTICATION_ERROR', `Invalid ${provider} credential`, {
+      throw authenticationError(`Invalid ${provider} credential`, {
         suggestions: [`Sign in with ${provider} again to obtain a fresh token`],
       });
     }
@@ -100,9 +99,9 @@ export const authRouter = createRouter()
     async (c) => {
       const input = c.req.valid('json');
       const ip = clientIp(c);
-      await enforceAuthRateLimit(c.env, 'register', ip, normalizeEmail(input.email));
-      const db = getDb(c.env);
-      return c.json(await authResponse(db, await register(c.env, db, input, ip)), 201);
+      await enforceAuthRateLimit(c.var.deps, 'register', ip, normalizeEmail(input.email));
+      const { deps } = c.var;
+      return c.json(await authResponse(deps, await register(deps, input, ip)), 201);
     },
   )
   .openapi(
@@ -118,9 +117,9 @@ export const authRouter = createRouter()
     async (c) => {
       const input = c.req.valid('json');
       const ip = clientIp(c);
-      await enforceAuthRateLimit(c.env, 'login', ip, normalizeEmail(input.email));
-      const db = getDb(c.env);
-      return c.json(await authResponse(db, await login(c.env, db, input, ip)), 200);
+      await enforceAuthRateLimit(c.var.deps, 'login', ip, normalizeEmail(input.email));
+      const { deps } = c.var;
+      return c.json(await authResponse(deps, await login(deps, input, ip)), 200);
     },
   )
   .openapi(
@@ -136,7 +135,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { refreshToken } = c.req.valid('json');
-      return c.json(await rotateSession(c.env, getDb(c.env), refreshToken, clientIp(c)), 200);
+      return c.json(await rotateSession(c.var.deps, refreshToken, clientIp(c)), 200);
     },
   )
   .openapi(
@@ -151,10 +150,10 @@ export const authRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Logged out'), ...authErrorResponses() },
     }),
     async (c) => {
-      const db = getDb(c.env);
+      const { deps } = c.var;
       const auth = c.get('auth');
-      await closeSession(c.env, db, auth, c.req.valid('json').refreshToken);
-      await audit(db, { actorId: auth.id, action: 'LOGOUT', targetType: 'SESSION', targetId: auth.sid, ip: clientIp(c) });
+      await closeSession(deps, auth, c.req.valid('json').refreshToken);
+      await audit(deps, { actorId: auth.id, action: 'LOGOUT', targetType: 'SESSION', targetId: auth.sid, ip: clientIp(c) });
       return c.json({ message: 'Logged out' }, 200);
     },
   )
@@ -171,8 +170,8 @@ export const authRouter = createRouter()
     async (c) => {
       const { idToken } = c.req.valid('json');
       const identity = await verifySocial(() => verifyGoogleIdToken(c.env, idToken), 'Google');
-      const db = getDb(c.env);
-      return c.json(await authResponse(db, await socialLogin(c.env, db, identity, {}, clientIp(c))), 200);
+      const { deps } = c.var;
+      return c.json(await authResponse(deps, await socialLogin(deps, identity, {}, clientIp(c))), 200);
     },
   )
   .openapi(
@@ -188,8 +187,8 @@ export const authRouter = createRouter()
     async (c) => {
       const { identityToken, firstName, lastName } = c.req.valid('json');
       const identity = await verifySocial(() => verifyAppleIdentityToken(c.env, identityToken), 'Apple');
-      const db = getDb(c.env);
-      return c.json(await authResponse(db, await socialLogin(c.env, db, identity, { firstName, lastName }, clientIp(c))), 200);
+      const { deps } = c.var;
+      return c.json(await authResponse(deps, await socialLogin(deps, identity, { firstName, lastName }, clientIp(c))), 200);
     },
   )
   .openapi(
@@ -203,7 +202,7 @@ export const authRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Email verified'), ...errorResponses() },
     }),
     async (c) => {
-      await verifyEmail(getDb(c.env), c.req.valid('json').token, clientIp(c));
+      await verifyEmail(c.var.deps, c.req.valid('json').token, clientIp(c));
       return c.json({ message: 'Email address verified' }, 200);
     },
   )
@@ -219,8 +218,8 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const auth = c.get('auth');
-      await enforceAuthRateLimit(c.env, 'verify-email', null, `user:${auth.id}`);
-      await resendVerification(c.env, getDb(c.env), auth.id);
+      await enforceAuthRateLimit(c.var.deps, 'verify-email', null, `user:${auth.id}`);
+      await resendVerification(c.var.deps, auth.id);
       return c.json({ message: 'Verification email sent' }, 202);
     },
   )
@@ -237,8 +236,8 @@ export const authRouter = createRouter()
     async (c) => {
       const { email } = c.req.valid('json');
       const ip = clientIp(c);
-      await enforceAuthRateLimit(c.env, 'forgot-password', ip, normalizeEmail(email));
-      await forgotPassword(c.env, getDb(c.env), email, ip);
+      await enforceAuthRateLimit(c.var.deps, 'forgot-password', ip, normalizeEmail(email));
+      await forgotPassword(c.var.deps, email, ip);
       return c.json({ message: 'If an account exists for this email, a reset link has been sent' }, 202);
     },
   )
@@ -254,7 +253,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { token, newPassword } = c.req.valid('json');
-      await resetPassword(c.env, getDb(c.env), token, newPassword, clientIp(c));
+      await resetPassword(c.var.deps, token, newPassword, clientIp(c));
       return c.json({ message: 'Password reset; log in with the new password' }, 200);
     },
   )
@@ -270,7 +269,7 @@ export const authRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...authErrorResponses(409, 422) },
     }),
     async (c) => {
-      await changePassword(c.env, getDb(c.env), c.get('auth'), c.req.valid('json'), clientIp(c));
+      await changePassword(c.var.deps, c.get('auth'), c.req.valid('json'), clientIp(c));
       return c.json({ message: 'Password changed; other sessions have been logged out' }, 200);
     },
   );

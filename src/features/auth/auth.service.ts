@@ -4,9 +4,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { users, type UserRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized } from '../../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { rootUrl } from '../../lib/urls';
 import { createMailer } from '../../providers/mailer/mailer';
 import type { SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, auditInsert } from '../audit/audit';
@@ -33,12 +34,12 @@ export interface AuthResult extends TokenPair {
 }
 
 const invalidCredentials = () =>
-  new AppError('AUTHENTICATION_ERROR', 'Invalid email or password', {
+  authenticationError('Invalid email or password', {
     suggestions: ['Check the email and password, or reset the password with /v1/api/auth/password/forgot'],
   });
 
 const suspended = () =>
-  new AppError('ACCESS_DENIED', 'This account is suspended', { suggestions: ['Contact support to reactivate the account'] });
+  accessDenied('This account is suspended', { suggestions: ['Contact support to reactivate the account'] });
 
 const nowIso = () => new Date().toISOString();
 
@@ -50,14 +51,15 @@ async function findActiveByEmail(db: Db, email: string) {
   return row;
 }
 
-export async function loadUser(db: Db, id: number) {
+export async function loadUser(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select().from(users).where(eq(users.id, id));
   return row;
 }
 
 /** 409 ALREADY_EXISTS naming the taken field. */
 const accountExists = (field: 'email' | 'username') =>
-  new AppError('ALREADY_EXISTS', `An account with this ${field} already exists`, {
+  alreadyExists(`An account with this ${field} already exists`, {
     suggestions: field === 'email' ? ['Log in, or reset the password if it is forgotten'] : ['Choose another username'],
   });
 
@@ -67,17 +69,19 @@ export function uniqueConflict(err: unknown): AppError | null {
   return accountExists(String(err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : err).includes('users.username') ? 'username' : 'email');
 }
 
-async function sendVerificationEmail(env: Env, db: Db, user: { id: number; email: string }) {
-  const token = await issueOneTimeToken(db, user.id, 'EMAIL_VERIFICATION');
+async function sendVerificationEmail(deps: Deps, user: { id: number; email: string }) {
+  const { db, env } = deps;
+  const token = await issueOneTimeToken(deps, user.id, 'EMAIL_VERIFICATION');
   await createMailer(db).send({
     to: user.email,
     template: 'EMAIL_VERIFICATION',
     subject: 'Confirm your email address',
-    text: `Confirm your email address: ${env.PUBLIC_BASE_URL}/verify-email?token=${token}\nThe link is valid for one hour.`,
+    text: `Confirm your email address: ${rootUrl(env, `/verify-email?token=${token}`)}\nThe link is valid for one hour.`,
   });
 }
 
-export async function register(env: Env, db: Db, input: RegisterInput, ip: string | null): Promise<AuthResult> {
+export async function register(deps: Deps, input: RegisterInput, ip: string | null): Promise<AuthResult> {
+  const { db } = deps;
   const email = normalizeEmail(input.email);
   if (await findActiveByEmail(db, email)) throw accountExists('email');
   const passwordHash = await hashPassword(input.password);
@@ -101,19 +105,20 @@ export async function register(env: Env, db: Db, input: RegisterInput, ip: strin
   } catch (err) {
     throw uniqueConflict(err) ?? err;
   }
-  await sendVerificationEmail(env, db, user);
-  const pair = await openSession(env, db, user, 'REGISTER');
-  await audit(db, { actorId: user.id, action: 'USER_REGISTERED', targetType: 'USER', targetId: user.id, ip });
+  await sendVerificationEmail(deps, user);
+  const pair = await openSession(deps, user, 'REGISTER');
+  await audit(deps, { actorId: user.id, action: 'USER_REGISTERED', targetType: 'USER', targetId: user.id, ip });
   return { ...pair, user };
 }
 
-export async function login(env: Env, db: Db, input: { email: string; password: string }, ip: string | null): Promise<AuthResult> {
+export async function login(deps: Deps, input: { email: string; password: string }, ip: string | null): Promise<AuthResult> {
+  const { db } = deps;
   const email = normalizeEmail(input.email);
   const user = await findActiveByEmail(db, email);
   // Unknown emails and password-less (social) accounts verify against a dummy hash: same cost.
   const check = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !user.passwordHash || !check.valid) {
-    await audit(db, {
+    await audit(deps, {
       actorId: user?.id ?? null,
       action: 'LOGIN_FAILURE',
       targetType: 'USER',
@@ -124,7 +129,7 @@ export async function login(env: Env, db: Db, input: { email: string; password: 
     throw invalidCredentials();
   }
   if (!user.enabled) {
-    await audit(db, { actorId: user.id, action: 'LOGIN_FAILURE', targetType: 'USER', targetId: user.id, ip, details: { reason: 'suspended' } });
+    await audit(deps, { actorId: user.id, action: 'LOGIN_FAILURE', targetType: 'USER', targetId: user.id, ip, details: { reason: 'suspended' } });
     throw suspended();
   }
   const loggedInAt = nowIso();
@@ -132,7 +137,7 @@ export async function login(env: Env, db: Db, input: { email: string; password: 
   // Hashes made with weaker parameters than today's are upgraded now that we hold the password.
   if (check.needsRehash) update.passwordHash = await hashPassword(input.password);
   // Login stamp, audit line, session row and the response's wallet numbers: one round trip.
-  const { pair, insert } = await prepareSession(env, db, user, 'PASSWORD');
+  const { pair, insert } = await prepareSession(deps, user, 'PASSWORD');
   const [, , , ...wallet] = await db.batch([
     db.update(users).set(update).where(eq(users.id, user.id)),
     auditInsert(db, { actorId: user.id, action: 'LOGIN_SUCCESS', targetType: 'USER', targetId: user.id, ip }),
@@ -149,12 +154,12 @@ export async function login(env: Env, db: Db, input: { email: string; password: 
  * access (pre-hijacking defence).
  */
 export async function socialLogin(
-  env: Env,
-  db: Db,
+  deps: Deps,
   identity: SocialIdentity,
   names: { firstName?: string; lastName?: string },
   ip: string | null,
 ): Promise<AuthResult> {
+  const { db } = deps;
   const subjectColumn = identity.provider === 'GOOGLE' ? users.googleSubject : users.appleSubject;
   const subjectKey = identity.provider === 'GOOGLE' ? 'googleSubject' : 'appleSubject';
   let outcome: 'existing' | 'linked' | 'created' = 'existing';
@@ -166,7 +171,7 @@ export async function socialLogin(
   if (!user) {
     // Creating or linking an account needs an address the provider vouches for.
     if (!identity.email) {
-      throw new AppError('AUTHENTICATION_ERROR', `The ${providerName(identity)} account has no verified email address`, {
+      throw authenticationError(`The ${providerName(identity)} account has no verified email address`, {
         suggestions: ['Verify the email address with the provider, then sign in again'],
       });
     }
@@ -174,7 +179,7 @@ export async function socialLogin(
     if (byEmail) {
       if (!byEmail.enabled) throw suspended();
       if (byEmail[subjectKey] && byEmail[subjectKey] !== identity.subject) {
-        throw new AppError('AUTHENTICATION_ERROR', `This account is linked to another ${providerName(identity)} identity`);
+        throw authenticationError(`This account is linked to another ${providerName(identity)} identity`);
       }
       const unverified = !byEmail.emailVerified;
       [user] = await db
@@ -187,7 +192,7 @@ export async function socialLogin(
         })
         .where(eq(users.id, byEmail.id))
         .returning();
-      if (unverified) await revokeAllUserTokens(env, db, user.id, 'PASSWORD_RESET');
+      if (unverified) await revokeAllUserTokens(deps, user.id, 'PASSWORD_RESET');
       outcome = 'linked';
     } else {
       try {
@@ -221,72 +226,75 @@ export async function socialLogin(
       details: { provider: identity.provider, outcome },
     }),
   ]);
-  const pair = await openSession(env, db, user, identity.provider);
+  const pair = await openSession(deps, user, identity.provider);
   return { ...pair, user: { ...user, lastLoginAt: loggedInAt } };
 }
 
 const providerName = (identity: SocialIdentity) => (identity.provider === 'GOOGLE' ? 'Google' : 'Apple');
 
-export async function verifyEmail(db: Db, token: string, ip: string | null): Promise<void> {
-  const userId = await consumeOneTimeToken(db, token, 'EMAIL_VERIFICATION');
+export async function verifyEmail(deps: Deps, token: string, ip: string | null): Promise<void> {
+  const { db } = deps;
+  const userId = await consumeOneTimeToken(deps, token, 'EMAIL_VERIFICATION');
   await db.batch([
     db.update(users).set({ emailVerified: true, updatedAt: nowIso() }).where(eq(users.id, userId)),
     auditInsert(db, { actorId: userId, action: 'EMAIL_VERIFIED', targetType: 'USER', targetId: userId, ip }),
   ]);
 }
 
-export async function resendVerification(env: Env, db: Db, userId: number): Promise<void> {
-  const user = await loadUser(db, userId);
-  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
-  if (user.emailVerified) throw new AppError('INVALID_STATE', 'The email address is already verified');
-  await sendVerificationEmail(env, db, user);
+export async function resendVerification(deps: Deps, userId: number): Promise<void> {
+  const user = await loadUser(deps, userId);
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
+  if (user.emailVerified) throw invalidState('The email address is already verified');
+  await sendVerificationEmail(deps, user);
 }
 
 /** Sends a reset link when the email belongs to an account; says nothing either way. */
-export async function forgotPassword(env: Env, db: Db, emailInput: string, ip: string | null): Promise<void> {
+export async function forgotPassword(deps: Deps, emailInput: string, ip: string | null): Promise<void> {
+  const { db, env } = deps;
   const user = await findActiveByEmail(db, normalizeEmail(emailInput));
   if (!user) return;
-  const token = await issueOneTimeToken(db, user.id, 'PASSWORD_RESET');
+  const token = await issueOneTimeToken(deps, user.id, 'PASSWORD_RESET');
   await createMailer(db).send({
     to: user.email,
     template: 'PASSWORD_RESET',
     subject: 'Reset your password',
-    text: `Choose a new password: ${env.PUBLIC_BASE_URL}/reset-password?token=${token}\nThe link is valid for one hour. If you did not ask for it, ignore this message.`,
+    text: `Choose a new password: ${rootUrl(env, `/reset-password?token=${token}`)}\nThe link is valid for one hour. If you did not ask for it, ignore this message.`,
   });
-  await audit(db, { actorId: user.id, action: 'PASSWORD_RESET_REQUESTED', targetType: 'USER', targetId: user.id, ip });
+  await audit(deps, { actorId: user.id, action: 'PASSWORD_RESET_REQUESTED', targetType: 'USER', targetId: user.id, ip });
 }
 
 /** Sets a new password from a reset token and revokes every session of the account. */
-export async function resetPassword(env: Env, db: Db, token: string, newPassword: string, ip: string | null): Promise<void> {
-  const userId = await consumeOneTimeToken(db, token, 'PASSWORD_RESET');
+export async function resetPassword(deps: Deps, token: string, newPassword: string, ip: string | null): Promise<void> {
+  const { db } = deps;
+  const userId = await consumeOneTimeToken(deps, token, 'PASSWORD_RESET');
   const passwordHash = await hashPassword(newPassword);
   // The mailbox owner proved control of the address: the email counts as verified.
   await db.batch([
     db.update(users).set({ passwordHash, emailVerified: true, updatedAt: nowIso() }).where(and(eq(users.id, userId), isNull(users.deletedAt))),
     auditInsert(db, { actorId: userId, action: 'PASSWORD_RESET', targetType: 'USER', targetId: userId, ip }),
   ]);
-  await revokeAllUserTokens(env, db, userId, 'PASSWORD_RESET');
+  await revokeAllUserTokens(deps, userId, 'PASSWORD_RESET');
 }
 
 /** Changes the caller's password; every other session of the account is revoked. */
 export async function changePassword(
-  env: Env,
-  db: Db,
+  deps: Deps,
   auth: AuthUser,
   input: { currentPassword: string; newPassword: string },
   ip: string | null,
 ): Promise<void> {
-  const user = await loadUser(db, auth.id);
-  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+  const { db } = deps;
+  const user = await loadUser(deps, auth.id);
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
   if (!user.passwordHash) {
-    throw new AppError('BUSINESS_RULE_VIOLATION', 'This account has no password yet', {
+    throw businessRule('This account has no password yet', {
       suggestions: ['Set one through /v1/api/auth/password/forgot'],
     });
   }
   const check = await verifyPassword(input.currentPassword, user.passwordHash);
   if (!check.valid) {
-    await audit(db, { actorId: user.id, action: 'PASSWORD_CHANGE_FAILED', targetType: 'USER', targetId: user.id, ip });
-    throw new AppError('AUTHENTICATION_ERROR', 'The current password is wrong');
+    await audit(deps, { actorId: user.id, action: 'PASSWORD_CHANGE_FAILED', targetType: 'USER', targetId: user.id, ip });
+    throw authenticationError('The current password is wrong');
   }
   const passwordHash = await hashPassword(input.newPassword);
   // Compare-and-set on the old hash: two concurrent changes cannot both win.
@@ -295,7 +303,7 @@ export async function changePassword(
     .set({ passwordHash, updatedAt: nowIso() })
     .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
     .run();
-  if (changed.meta.changes !== 1) throw new AppError('INVALID_STATE', 'The password was changed concurrently; retry');
-  await audit(db, { actorId: user.id, action: 'PASSWORD_CHANGED', targetType: 'USER', targetId: user.id, ip });
-  await revokeSessions(env, db, { userId: user.id, exceptSessionId: auth.sid }, 'PASSWORD_CHANGED');
+  if (changed.meta.changes !== 1) throw invalidState('The password was changed concurrently; retry');
+  await audit(deps, { actorId: user.id, action: 'PASSWORD_CHANGED', targetType: 'USER', targetId: user.id, ip });
+  await revokeSessions(deps, { userId: user.id, exceptSessionId: auth.sid }, 'PASSWORD_CHANGED');
 }

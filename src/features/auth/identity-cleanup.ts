@@ -1,12 +1,13 @@
 // Housekeeping run by the cron trigger: sessions whose refresh token expired more than a day
 // ago, one-time tokens expired more than a day ago and development outbox mail older than a week.
 import { lt } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { mailOutbox, oneTimeTokens, sessions } from '../../db/schema';
+import type { Deps } from '../../env';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function purgeExpiredIdentityRecords(db: Db, now = Date.now()) {
+export async function purgeExpiredIdentityRecords(deps: Deps, now = Date.now()) {
+  const { db } = deps;
   const [s, t, m] = await db.batch([
     db.delete(sessions).where(lt(sessions.refreshExp, Math.floor((now - DAY_MS) / 1000))),
     db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, new Date(now - DAY_MS).toISOString())),

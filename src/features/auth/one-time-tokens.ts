@@ -2,9 +2,9 @@
 // user once (by mail), only their SHA-256 stored, valid one hour, spent by a conditional UPDATE
 // so two concurrent uses cannot both succeed. Issuing a new token voids the older ones.
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { oneTimeTokens } from '../../db/schema';
-import { AppError } from '../../errors';
+import type { Deps } from '../../env';
+import { invalidArgument } from '../../errors';
 
 export type TokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
 
@@ -18,7 +18,8 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 /** Creates a token for the user and returns its clear text (to be mailed, never stored or logged). */
-export async function issueOneTimeToken(db: Db, userId: number, purpose: TokenPurpose): Promise<string> {
+export async function issueOneTimeToken(deps: Deps, userId: number, purpose: TokenPurpose): Promise<string> {
+  const { db } = deps;
   const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const now = new Date();
   await db.batch([
@@ -37,7 +38,8 @@ export async function issueOneTimeToken(db: Db, userId: number, purpose: TokenPu
 }
 
 /** Spends the token; returns its user id, or throws 400 INVALID_ARGUMENT (unknown, used or expired). */
-export async function consumeOneTimeToken(db: Db, token: string, purpose: TokenPurpose): Promise<number> {
+export async function consumeOneTimeToken(deps: Deps, token: string, purpose: TokenPurpose): Promise<number> {
+  const { db } = deps;
   const now = new Date().toISOString();
   const [row] = await db
     .update(oneTimeTokens)
@@ -52,7 +54,7 @@ export async function consumeOneTimeToken(db: Db, token: string, purpose: TokenP
     )
     .returning({ userId: oneTimeTokens.userId });
   if (!row) {
-    throw new AppError('INVALID_ARGUMENT', 'The token is invalid, expired or already used', {
+    throw invalidArgument('The token is invalid, expired or already used', {
       fieldErrors: [{ field: 'token', message: 'invalid, expired or already used', rejectedValue: '[redacted]' }],
       suggestions: [purpose === 'PASSWORD_RESET' ? 'Request a new password reset email' : 'Request a new verification email'],
     });

@@ -1,7 +1,8 @@
 // Rate limits on login, register and forgot-password, per client IP and per email, with the
 // Workers rate-limiting bindings (fixed windows of 60 s). Over the limit: 429
 // BUSINESS_RULE_VIOLATION with Retry-After.
-import { AppError } from '../../errors';
+import type { Deps } from '../../env';
+import { tooManyRequests } from '../../errors';
 
 export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-email';
 
@@ -9,9 +10,7 @@ export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-e
 export const RATE_LIMIT_PERIOD_SECONDS = 60;
 
 const tooMany = () =>
-  new AppError('BUSINESS_RULE_VIOLATION', 'Too many attempts; retry later', {
-    status: 429,
-    headers: { 'Retry-After': String(RATE_LIMIT_PERIOD_SECONDS) },
+  tooManyRequests('Too many attempts; retry later', RATE_LIMIT_PERIOD_SECONDS, {
     suggestions: [`Wait ${RATE_LIMIT_PERIOD_SECONDS} seconds before retrying`],
   });
 
@@ -19,7 +18,8 @@ const tooMany = () =>
  * Counts one attempt against the IP and the email buckets of the action. Requests that did not
  * come through Cloudflare's edge carry no client IP; only the email bucket applies to them.
  */
-export async function enforceAuthRateLimit(env: Env, action: LimitedAction, ip: string | null, email: string): Promise<void> {
+export async function enforceAuthRateLimit(deps: Deps, action: LimitedAction, ip: string | null, email: string): Promise<void> {
+  const { env } = deps;
   if (ip) {
     const { success } = await env.AUTH_IP_RATE_LIMITER.limit({ key: `${action}:ip:${ip}` });
     if (!success) throw tooMany();

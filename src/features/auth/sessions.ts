@@ -4,10 +4,9 @@
 // the whole family. Access tokens are checked against KV only, so revoking a session also
 // blacklists its live access token, and rotation blacklists the access token it supersedes.
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { sessions, users } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, unauthorized } from '../../errors';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/jwt';
 import { blacklistToken, isTokenRevoked, revokeUserTokensBefore } from '../../lib/token-revocation';
 import { audit } from '../audit/audit';
@@ -31,7 +30,7 @@ export type RevokeReason =
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const refused = (message = 'Refresh token is invalid, expired or revoked') =>
-  new AppError('UNAUTHORIZED', message, { suggestions: ['Log in again to obtain a new token pair'] });
+  unauthorized(message, { suggestions: ['Log in again to obtain a new token pair'] });
 
 async function signPair(env: Env, userId: number, roles: string[], sid: string) {
   const now = nowSeconds();
@@ -44,7 +43,8 @@ async function signPair(env: Env, userId: number, roles: string[], sid: string) 
 }
 
 /** Signs the first token pair of a new session; `insert` writes its row (alone or in the caller's batch). */
-export async function prepareSession(env: Env, db: Db, user: { id: number; roles: string[] }, method: SessionMethod) {
+export async function prepareSession(deps: Deps, user: { id: number; roles: string[] }, method: SessionMethod) {
+  const { db, env } = deps;
   const sid = crypto.randomUUID();
   const { access, refresh } = await signPair(env, user.id, user.roles, sid);
   const insert = db.insert(sessions).values({
@@ -61,14 +61,15 @@ export async function prepareSession(env: Env, db: Db, user: { id: number; roles
 }
 
 /** Opens a new session (registration, social login) and returns its first token pair. */
-export async function openSession(env: Env, db: Db, user: { id: number; roles: string[] }, method: SessionMethod): Promise<TokenPair> {
-  const { pair, insert } = await prepareSession(env, db, user, method);
+export async function openSession(deps: Deps, user: { id: number; roles: string[] }, method: SessionMethod): Promise<TokenPair> {
+  const { pair, insert } = await prepareSession(deps, user, method);
   await insert;
   return pair;
 }
 
 /** POST /auth/refresh: the new pair, or 401 UNAUTHORIZED for any refused refresh token. */
-export async function rotateSession(env: Env, db: Db, refreshToken: string, ip: string | null): Promise<TokenPair> {
+export async function rotateSession(deps: Deps, refreshToken: string, ip: string | null): Promise<TokenPair> {
+  const { db, env } = deps;
   const claims = await verifyToken(env, refreshToken, 'refresh');
   if (!claims?.sid) throw refused();
   if (await isTokenRevoked(env.KV, claims)) throw refused();
@@ -77,13 +78,13 @@ export async function rotateSession(env: Env, db: Db, refreshToken: string, ip: 
   if (!session || session.userId !== userId || session.revokedAt) throw refused();
 
   if (session.refreshJti !== claims.jti) {
-    await revokeFamily(env, db, session.id, userId, ip, 'spent refresh token presented');
+    await revokeFamily(deps, session.id, userId, ip, 'spent refresh token presented');
     throw refused('Refresh token was already used; every token of this session is revoked');
   }
 
   const [user] = await db.select({ roles: users.roles, enabled: users.enabled, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
   if (!user || !user.enabled || user.deletedAt) {
-    await revokeSessions(env, db, { sessionId: session.id }, 'ACCOUNT_UNAVAILABLE');
+    await revokeSessions(deps, { sessionId: session.id }, 'ACCOUNT_UNAVAILABLE');
     throw refused('The account is suspended or closed');
   }
 
@@ -102,27 +103,28 @@ export async function rotateSession(env: Env, db: Db, refreshToken: string, ip: 
     .run();
   if (result.meta.changes !== 1) {
     // Another request spent the same refresh token first: that is reuse too.
-    await revokeFamily(env, db, session.id, userId, ip, 'refresh token used twice concurrently');
+    await revokeFamily(deps, session.id, userId, ip, 'refresh token used twice concurrently');
     throw refused('Refresh token was already used; every token of this session is revoked');
   }
   await blacklistToken(env.KV, session.accessJti, session.accessExp);
   return { accessToken: access.token, refreshToken: refresh.token };
 }
 
-async function revokeFamily(env: Env, db: Db, sessionId: string, userId: number, ip: string | null, why: string) {
-  await revokeSessions(env, db, { sessionId }, 'REUSE_DETECTED');
-  await audit(db, { actorId: userId, action: 'REFRESH_TOKEN_REUSE', targetType: 'SESSION', targetId: sessionId, ip, details: { why } });
+async function revokeFamily(deps: Deps, sessionId: string, userId: number, ip: string | null, why: string) {
+  await revokeSessions(deps, { sessionId }, 'REUSE_DETECTED');
+  await audit(deps, { actorId: userId, action: 'REFRESH_TOKEN_REUSE', targetType: 'SESSION', targetId: sessionId, ip, details: { why } });
 }
 
 /** POST /auth/logout: blacklists the caller's access token and the given refresh token. */
-export async function closeSession(env: Env, db: Db, auth: AuthUser, refreshToken: string): Promise<void> {
+export async function closeSession(deps: Deps, auth: AuthUser, refreshToken: string): Promise<void> {
+  const { env } = deps;
   const claims = await verifyToken(env, refreshToken, 'refresh');
   if (!claims) throw refused();
   if (Number(claims.sub) !== auth.id) {
-    throw new AppError('ACCESS_DENIED', 'The refresh token belongs to another account');
+    throw accessDenied('The refresh token belongs to another account');
   }
   await Promise.all([blacklistToken(env.KV, auth.jti, auth.exp), blacklistToken(env.KV, claims.jti, claims.exp)]);
-  if (claims.sid) await revokeSessions(env, db, { sessionId: claims.sid }, 'LOGOUT');
+  if (claims.sid) await revokeSessions(deps, { sessionId: claims.sid }, 'LOGOUT');
 }
 
 type SessionScope = { sessionId: string } | { userId: number; exceptSessionId?: string };
@@ -131,7 +133,8 @@ type SessionScope = { sessionId: string } | { userId: number; exceptSessionId?: 
  * Revokes sessions (one, or every session of a user but possibly the caller's) in D1 and
  * blacklists their live tokens in KV.
  */
-export async function revokeSessions(env: Env, db: Db, scope: SessionScope, reason: RevokeReason): Promise<number> {
+export async function revokeSessions(deps: Deps, scope: SessionScope, reason: RevokeReason): Promise<number> {
+  const { db, env } = deps;
   const where =
     'sessionId' in scope
       ? and(eq(sessions.id, scope.sessionId), isNull(sessions.revokedAt))
@@ -156,7 +159,8 @@ export async function revokeSessions(env: Env, db: Db, scope: SessionScope, reas
  * working. Sessions are revoked, and a per-user cut-off also refuses tokens issued before now
  * that no session lists.
  */
-export async function revokeAllUserTokens(env: Env, db: Db, userId: number, reason: RevokeReason): Promise<void> {
-  await revokeSessions(env, db, { userId }, reason);
+export async function revokeAllUserTokens(deps: Deps, userId: number, reason: RevokeReason): Promise<void> {
+  const { env } = deps;
+  await revokeSessions(deps, { userId }, reason);
   await revokeUserTokensBefore(env.KV, userId);
 }

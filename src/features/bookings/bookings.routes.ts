@@ -173,7 +173,7 @@ export const bookingsRouter = createRouter()
       const auth = c.get('auth');
       const { db } = c.var.deps;
       const view = await getReservationView(db, c.req.valid('param').id);
-      await assertCanRead(db, auth, view.r);
+      await assertCanRead(c.var.deps, auth, view.r);
       return c.json(toReservationDto(view, auth.id), 200);
     },
   )
@@ -223,7 +223,7 @@ export const superadminReservationsRouter = createRouter()
       const q = c.req.valid('query');
       const { db } = c.var.deps;
       const { rows, total } = await listReservationViews(db, q.status, q.sort, q);
-      const wallets = await loadWalletFigures(db, rows.flatMap((v) => [v.sender.id, v.carrier.id]));
+      const wallets = await loadWalletFigures(c.var.deps, rows.flatMap((v) => [v.sender.id, v.carrier.id]));
       const viewer = c.get('auth').id;
       return c.json(toPage(rows.map((v) => toAdminReservationDto(v, viewer, wallets)), total, q), 200);
     },
@@ -241,7 +241,7 @@ export const superadminReservationsRouter = createRouter()
     async (c) => {
       const { db } = c.var.deps;
       const view = await getReservationView(db, c.req.valid('param').id);
-      const wallets = await loadWalletFigures(db, [view.sender.id, view.carrier.id]);
+      const wallets = await loadWalletFigures(c.var.deps, [view.sender.id, view.carrier.id]);
       return c.json(toAdminReservationDto(view, c.get('auth').id, wallets), 200);
     },
   );

@@ -363,7 +363,7 @@ async function commitForRequest(deps: Deps, plan: TransitionPlan): Promise<Reser
 export async function acceptReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
-  await assertReservationAccess(db, auth, r, { carrier: true });
+  await assertReservationAccess(deps, auth, r, { carrier: true });
   const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED', title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: ref(r) };
   return commitForRequest(deps, {
     id,
@@ -377,7 +377,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
 export async function rejectReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
-  await assertReservationAccess(db, auth, r, { carrier: true });
+  await assertReservationAccess(deps, auth, r, { carrier: true });
   const decision = refundForCancellation(r.status, 'CARRIER', r);
   const note = {
     userId: r.senderId,
@@ -397,7 +397,7 @@ export async function rejectReservation(deps: Deps, auth: AuthUser, id: number):
 export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, reason: string | null): Promise<ReservationView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
-  await assertReservationAccess(db, auth, r, { sender: true, carrier: true });
+  await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });
   const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
   const decision = refundForCancellation(r.status, actor, r);
   const refundText = decision.paid ? ` Refund: ${(decision.refundCents / 100).toFixed(2)} ${r.currency}.` : '';
@@ -420,7 +420,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
 
 export async function recipientLink(deps: Deps, auth: AuthUser, id: number) {
   const r = await loadReservation(deps.db, id);
-  await assertReservationAccess(deps.db, auth, r, { sender: true });
+  await assertReservationAccess(deps, auth, r, { sender: true });
   return { url: recipientPageUrl(deps.env, r.recipientToken), token: r.recipientToken };
 }
 

@@ -1,6 +1,5 @@
 // GET /categories (public) and the admin CRUD of parcel categories.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth, requireRole } from '../../middleware/auth';
@@ -44,7 +43,7 @@ export const categoriesRouter = createRouter()
       security: [],
       responses: { 200: jsonContent(z.array(CategorySchema), 'Every category'), ...errorResponses() },
     }),
-    async (c) => c.json(await listCategories(getDb(c.env)), 200),
+    async (c) => c.json(await listCategories(c.var.deps), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -57,7 +56,7 @@ export const categoriesRouter = createRouter()
       request: { body: jsonBody(CategoryInputSchema) },
       responses: { 201: jsonContent(CategorySchema, 'Created'), ...authErrorResponses(409) },
     })),
-    async (c) => c.json(await createCategory(getDb(c.env), c.req.valid('json')), 201),
+    async (c) => c.json(await createCategory(c.var.deps, c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -70,7 +69,7 @@ export const categoriesRouter = createRouter()
       request: { params: IdParams, body: jsonBody(CategoryInputSchema.partial()) },
       responses: { 200: jsonContent(CategorySchema, 'Updated'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await updateCategory(getDb(c.env), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateCategory(c.var.deps, c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -84,7 +83,7 @@ export const categoriesRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      await deleteCategory(getDb(c.env), c.req.valid('param').id);
+      await deleteCategory(c.var.deps, c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

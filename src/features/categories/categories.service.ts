@@ -1,10 +1,11 @@
 // Parcel categories: listing, admin create/update/delete. Delete is one conditional DELETE that
 // refuses while a reservation item or an announcement's acceptedCategoryIds refers to the row.
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
-import { AppError, invalidState, notFound } from '../../errors';
+import type { Deps } from '../../env';
+import { alreadyExists, invalidState, notFound } from '../../errors';
+import { jsonArrayIncludes } from '../../lib/json-array';
 
 export interface CategoryInput {
   code: string;
@@ -23,15 +24,17 @@ export const toCategory = (row: CategoryRow) => ({
   updatedAt: row.updatedAt,
 });
 
-export async function listCategories(db: Db) {
+export async function listCategories(deps: Deps) {
+  const { db } = deps;
   const rows = await db.select().from(categories).orderBy(asc(categories.prohibited), asc(categories.name));
   return rows.map(toCategory);
 }
 
 const codeTaken = (code: string) =>
-  new AppError('ALREADY_EXISTS', `A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
+  alreadyExists(`A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
 
-export async function createCategory(db: Db, input: CategoryInput) {
+export async function createCategory(deps: Deps, input: CategoryInput) {
+  const { db } = deps;
   const [row] = await db
     .insert(categories)
     .values({ ...input, prohibited: input.prohibited ?? false })
@@ -41,7 +44,8 @@ export async function createCategory(db: Db, input: CategoryInput) {
   return toCategory(row);
 }
 
-export async function updateCategory(db: Db, id: number, input: Partial<CategoryInput>) {
+export async function updateCategory(deps: Deps, id: number, input: Partial<CategoryInput>) {
+  const { db } = deps;
   // The unique index decides a taken code: no read first, and no race between two renames.
   const [row] = await db
     .update(categories)
@@ -56,18 +60,16 @@ export async function updateCategory(db: Db, id: number, input: Partial<Category
   return toCategory(row);
 }
 
-/** Announcements whose acceptedCategoryIds JSON array contains the category. */
-const acceptedBy = (id: number) =>
-  sql`EXISTS (SELECT 1 FROM ${announcements}, json_each(${announcements.acceptedCategoryIds}) WHERE json_each.value = ${id})`;
-
-export async function deleteCategory(db: Db, id: number) {
+export async function deleteCategory(deps: Deps, id: number) {
+  const { db } = deps;
   const deleted = await db
     .delete(categories)
     .where(
       and(
         eq(categories.id, id),
         notExists(db.select({ one: sql`1` }).from(reservationItems).where(eq(reservationItems.categoryId, id))),
-        sql`NOT ${acceptedBy(id)}`,
+        // Announcements whose acceptedCategoryIds JSON array contains the category.
+        notExists(db.select({ one: sql`1` }).from(announcements).where(jsonArrayIncludes(announcements.acceptedCategoryIds, id))),
       ),
     )
     .returning({ id: categories.id });
@@ -78,7 +80,8 @@ export async function deleteCategory(db: Db, id: number) {
 }
 
 /** The given ids that are unknown or prohibited, for announcement and alert validation. */
-export async function unusableCategoryIds(db: Db, ids: readonly number[]): Promise<number[]> {
+export async function unusableCategoryIds(deps: Deps, ids: readonly number[]): Promise<number[]> {
+  const { db } = deps;
   if (ids.length === 0) return [];
   const rows = await db
     .select({ id: categories.id, prohibited: categories.prohibited })

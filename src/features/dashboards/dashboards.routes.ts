@@ -1,7 +1,6 @@
 // Dashboards (CONTRACT section 14): GET /dashboard/carrier, GET /dashboard/sender,
 // GET /agencies/{id}/dashboard (the agency's owner, its employees, admins).
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { ANNOUNCEMENT_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { fromCents, fromGrams } from '../../lib/money';
@@ -128,7 +127,7 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(CarrierDashboardSchema, 'Carrier dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
-      const d = await carrierDashboard(getDb(c.env), c.get('auth').id);
+      const d = await carrierDashboard(c.var.deps, c.get('auth').id);
       return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), earnings: toEarnings(d.earnings, c.env.PLATFORM_CURRENCY) }, 200);
     },
   )
@@ -143,7 +142,7 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(SenderDashboardSchema, 'Sender dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
-      const d = await senderDashboard(getDb(c.env), c.get('auth').id);
+      const d = await senderDashboard(c.var.deps, c.get('auth').id);
       return c.json(
         {
           reservations: d.reservations,
@@ -178,10 +177,10 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(AgencyDashboardSchema, 'Agency dashboard'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const db = getDb(c.env);
+      const { deps } = c.var;
       const { id } = c.req.valid('param');
-      await agencyForMember(db, c.get('auth'), id);
-      const d = await agencyDashboard(db, id);
+      await agencyForMember(deps, c.get('auth'), id);
+      const d = await agencyDashboard(deps, id);
       return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), earnings: toEarnings(d.earnings, c.env.PLATFORM_CURRENCY) }, 200);
     },
   );

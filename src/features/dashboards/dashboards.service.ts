@@ -19,6 +19,7 @@ import {
   type OwnerType,
   type TransactionType,
 } from '../../db/schema';
+import type { Deps } from '../../env';
 import { notFound } from '../../errors';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
 import { walletAccount, type Owner } from '../money/ledger/posting-rules';
@@ -85,7 +86,8 @@ const ratingOf = (db: Db, userId: number) =>
 
 const rating = (rows: { count: number; sum: number }[]) => ({ average: averageOf(rows[0]?.sum ?? 0, rows[0]?.count ?? 0), count: rows[0]?.count ?? 0 });
 
-export async function carrierDashboard(db: Db, userId: number) {
+export async function carrierDashboard(deps: Deps, userId: number) {
+  const { db } = deps;
   const owner: Owner = { type: 'USER', id: userId };
   // Trips published for an agency pay the agency: the carrier's own money figures cover private trips.
   const own = and(eq(reservations.carrierId, userId), isNull(reservations.agencyId));
@@ -112,7 +114,8 @@ export async function carrierDashboard(db: Db, userId: number) {
   };
 }
 
-export async function senderDashboard(db: Db, userId: number) {
+export async function senderDashboard(deps: Deps, userId: number) {
+  const { db } = deps;
   const owner: Owner = { type: 'USER', id: userId };
   const [resRows, upcoming, payments, refunds, ratings] = await db.batch([
     db.select({ status: reservations.status, n: count() }).from(reservations).where(eq(reservations.senderId, userId)).groupBy(reservations.status),
@@ -154,7 +157,8 @@ export async function senderDashboard(db: Db, userId: number) {
   };
 }
 
-export async function agencyDashboard(db: Db, agencyId: number) {
+export async function agencyDashboard(deps: Deps, agencyId: number) {
+  const { db } = deps;
   const owner: Owner = { type: 'AGENCY', id: agencyId };
   const [agency, annRows, resRows, upcoming, earnings, balance, escrow, branches, employees, ratings] = await db.batch([
     db.select({ id: agencies.id, status: agencies.status }).from(agencies).where(eq(agencies.id, agencyId)),

@@ -1,9 +1,8 @@
 // Development-only endpoints: the seed that `npm start` calls. Anywhere but ENVIRONMENT=development
 // they answer as if they did not exist.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
-import { AppError } from '../../errors';
+import { endpointNotFound } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
 import { runSeed } from './seed';
 
@@ -25,10 +24,10 @@ export const devRouter = createRouter().openapi(
   }),
   async (c) => {
     if (c.env.ENVIRONMENT !== 'development') {
-      throw new AppError('ENDPOINT_NOT_FOUND', `No endpoint ${c.req.method} ${c.req.path}`, {
+      throw endpointNotFound(`No endpoint ${c.req.method} ${c.req.path}`, {
         suggestions: ['See the API reference at /v1/api/docs'],
       });
     }
-    return c.json(await runSeed(getDb(c.env), c.env), 200);
+    return c.json(await runSeed(c.var.deps), 200);
   },
 );

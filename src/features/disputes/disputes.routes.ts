@@ -87,7 +87,7 @@ export const disputesRouter = createRouter()
       request: { query: disputesPage },
       responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listDisputes(c.var.deps.db, c.req.valid('query'), { partyId: c.get('auth').id }), 200),
+    async (c) => c.json(await listDisputes(c.var.deps, c.req.valid('query'), { partyId: c.get('auth').id }), 200),
   )
   .openapi(
     createRoute({
@@ -100,7 +100,7 @@ export const disputesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await disputeDetail(c.var.deps.db, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await disputeDetail(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -128,7 +128,7 @@ export const disputesRouter = createRouter()
     }),
     async (c) => {
       const { status, ...page } = c.req.valid('query');
-      return c.json(await listDisputes(c.var.deps.db, page, { status }), 200);
+      return c.json(await listDisputes(c.var.deps, page, { status }), 200);
     },
   )
   .openapi(

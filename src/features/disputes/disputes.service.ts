@@ -89,9 +89,9 @@ async function getDispute(db: Db, id: number) {
 }
 
 /** Sender: SENDER; carrier or staff of the carrying agency: CARRIER; anyone else: null. */
-async function partyRole(db: Db, auth: AuthUser, r: ReservationRow): Promise<'SENDER' | 'CARRIER' | null> {
+async function partyRole(deps: Deps, auth: AuthUser, r: ReservationRow): Promise<'SENDER' | 'CARRIER' | null> {
   if (auth.id === r.senderId) return 'SENDER';
-  if (await isCarrierSide(db, auth, r)) return 'CARRIER';
+  if (await isCarrierSide(deps, auth, r)) return 'CARRIER';
   return null;
 }
 
@@ -132,7 +132,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
   const evidence = [...new Set(input.evidenceFileIds ?? [])];
   for (let attempt = 0; ; attempt += 1) {
     const r = await loadReservation(db, input.reservationId);
-    const role = await partyRole(db, auth, r);
+    const role = await partyRole(deps, auth, r);
     if (!role) throw accessDenied('Only the sender or the carrier of this reservation may open a dispute');
     const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
     if (existing) throw alreadyExists(`Reservation ${r.id} already has a dispute (#${existing.id})`);
@@ -208,14 +208,15 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
       if (attempt < 3) continue;
       throw invalidState(`Reservation ${r.id} changed while the dispute was being opened; try again`);
     }
-    return disputeDetail(db, auth, row.id);
+    return disputeDetail(deps, auth, row.id);
   }
 }
 
-export async function disputeDetail(db: Db, auth: AuthUser, id: number) {
+export async function disputeDetail(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   const d = await getDispute(db, id);
   const r = await loadReservation(db, d.reservationId);
-  if (!isAdmin(auth) && !(await partyRole(db, auth, r))) throw accessDenied();
+  if (!isAdmin(auth) && !(await partyRole(deps, auth, r))) throw accessDenied();
   const [evidence, messages] = await db.batch([
     db.select({ fileId: disputeEvidence.fileId }).from(disputeEvidence).where(eq(disputeEvidence.disputeId, id)).orderBy(disputeEvidence.fileId),
     db.select().from(disputeMessages).where(eq(disputeMessages.disputeId, id)).orderBy(disputeMessages.id),
@@ -229,7 +230,7 @@ export async function disputeDetail(db: Db, auth: AuthUser, id: number) {
   };
 }
 
-export async function listDisputes(db: Db, p: PageParams<'createdAt'>, filters: { partyId?: number; status?: DisputeStatus }) {
+export async function listDisputes({ db }: Deps, p: PageParams<'createdAt'>, filters: { partyId?: number; status?: DisputeStatus }) {
   const conditions: SQL[] = [];
   if (filters.partyId !== undefined) {
     const me = filters.partyId;
@@ -264,7 +265,7 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
   const { db } = deps;
   const d = await getDispute(db, id);
   const r = await loadReservation(db, d.reservationId);
-  const role = await partyRole(db, auth, r);
+  const role = await partyRole(deps, auth, r);
   if (!role && !isAdmin(auth)) throw accessDenied();
   if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is resolved`);
   const notes = partiesOf(r)
@@ -277,7 +278,7 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
       data: { disputeId: id, reservationId: r.id },
     }));
   await db.batch([db.insert(disputeMessages).values({ disputeId: id, authorId: auth.id, body }), ...notify(db, notes)]);
-  return disputeDetail(db, auth, id);
+  return disputeDetail(deps, auth, id);
 }
 
 export interface ResolveInput {
@@ -368,5 +369,5 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
   const [row] = (await commitTransitions(db, [{ id: r.id, from: 'DISPUTED', action, effects }])).rows;
   if (!row) throw invalidState(`Dispute ${id} is already resolved`);
   if (escrowed && pending && row.paymentStatus === pending) await settleWithProvider(deps, r.id);
-  return disputeDetail(db, auth, d.id);
+  return disputeDetail(deps, auth, d.id);
 }

@@ -1,6 +1,5 @@
 // POST /files (multipart upload to R2) and GET /files/{id} (streamed to those allowed to see it).
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { FILE_PURPOSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent } from '../../lib/openapi';
@@ -59,7 +58,7 @@ export const filesRouter = createRouter()
       const { file, fields } = await readUploadForm(c);
       const { purpose, reservationId } = parseFields(UploadFieldsSchema, fields);
       const auth = c.get('auth');
-      const row = await storeFile(getDb(c.env), c.env, auth, { ownerId: auth.id, purpose, file, reservationId });
+      const row = await storeFile(c.var.deps, auth, { ownerId: auth.id, purpose, file, reservationId });
       return c.json(fileView(row), 201);
     },
   )
@@ -77,7 +76,7 @@ export const filesRouter = createRouter()
       },
     }),
     async (c) => {
-      const { row, object } = await openFile(getDb(c.env), c.env, c.get('auth'), c.req.valid('param').id);
+      const { row, object } = await openFile(c.var.deps, c.get('auth'), c.req.valid('param').id);
       return new Response(object.body, {
         status: 200,
         headers: {

@@ -4,8 +4,8 @@ import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import type { Db } from '../../db/client';
 import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
-import type { AppEnv, AuthUser } from '../../env';
-import { AppError, accessDenied, notFound } from '../../errors';
+import type { AppEnv, AuthUser, Deps } from '../../env';
+import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
 import { isCarrierSide } from '../reservations/reservation-access';
@@ -26,24 +26,24 @@ export const fileView = (f: FileRow) => ({
 });
 
 const unsupported = (message: string) =>
-  new AppError('INVALID_ARGUMENT', message, { status: 415, suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'] });
+  invalidArgument(message, { status: 415, suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'] });
 
 /** Reads a multipart upload: the `file` part and the other fields as strings. */
 export async function readUploadForm(c: Context<AppEnv>): Promise<{ file: File; fields: Record<string, string> }> {
   if (!/^multipart\/form-data/i.test(c.req.header('Content-Type') ?? '')) {
-    throw new AppError('INVALID_ARGUMENT', 'Unsupported media type', { status: 415, suggestions: ['Send the file as multipart/form-data'] });
+    throw invalidArgument('Unsupported media type', { status: 415, suggestions: ['Send the file as multipart/form-data'] });
   }
   let form: FormData;
   try {
     form = await c.req.formData();
   } catch {
-    throw new AppError('INVALID_ARGUMENT', 'Malformed multipart body');
+    throw invalidArgument('Malformed multipart body');
   }
   const file = form.get('file');
   const fields: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
   if (!(file instanceof File)) {
-    throw new AppError('VALIDATION_ERROR', 'Validation failed for form: file', {
+    throw validationError('Validation failed for form: file', {
       fieldErrors: [{ field: 'file', message: 'A file part named "file" is required', rejectedValue: null }],
       suggestions: ['Correct the fields listed in fieldErrors and retry'],
     });
@@ -74,10 +74,11 @@ export interface StoreFileInput {
  * Checks size and real type, then stores the bytes under a random key and the metadata in D1.
  * The stored content type is the detected one, whatever name or type the client gave.
  */
-export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFileInput): Promise<FileRow> {
+export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInput): Promise<FileRow> {
+  const { db, env } = deps;
   const { file, purpose } = input;
   if (file.size > MAX_FILE_BYTES) {
-    throw new AppError('INVALID_ARGUMENT', `File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
+    throw invalidArgument(`File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
       status: 413,
       suggestions: ['Upload a file of at most 10 MB'],
     });
@@ -96,7 +97,7 @@ export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFi
         'form',
       );
     }
-    const party = await isReservationParty(db, auth, input.reservationId);
+    const party = await isReservationParty(deps, auth, input.reservationId);
     if (party === null) throw notFound('Reservation', input.reservationId);
     if (!party) throw accessDenied('Only the parties of this reservation can attach files to it');
   }
@@ -128,16 +129,17 @@ export async function storeFile(db: Db, env: Env, auth: AuthUser, input: StoreFi
 }
 
 /** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
-async function isReservationParty(db: Db, auth: AuthUser, reservationId: number): Promise<boolean | null> {
-  const [r] = await db
+async function isReservationParty(deps: Deps, auth: AuthUser, reservationId: number): Promise<boolean | null> {
+  const [r] = await deps.db
     .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId })
     .from(reservations)
     .where(eq(reservations.id, reservationId));
   if (!r) return null;
-  return r.senderId === auth.id || isCarrierSide(db, auth, r);
+  return r.senderId === auth.id || isCarrierSide(deps, auth, r);
 }
 
-export async function getFileRow(db: Db, id: number) {
+export async function getFileRow(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select().from(files).where(eq(files.id, id));
   if (!row) throw notFound('File', id);
   return row;
@@ -149,7 +151,8 @@ export async function getFileRow(db: Db, id: number) {
  * reservation's parties (sender, carrier, staff of the carrying agency) and admins for parcel
  * images and dispute evidence.
  */
-export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
+export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow) {
+  const { db } = deps;
   if (row.ownerId === auth.id) return;
   switch (row.purpose) {
     case 'AVATAR':
@@ -165,16 +168,17 @@ export async function assertCanReadFile(db: Db, auth: AuthUser, row: FileRow) {
     case 'PARCEL_IMAGE':
     case 'DISPUTE_EVIDENCE': {
       if (hasRole(auth, ...ADMINS)) return;
-      if (row.reservationId === null || !(await isReservationParty(db, auth, row.reservationId))) throw accessDenied();
+      if (row.reservationId === null || !(await isReservationParty(deps, auth, row.reservationId))) throw accessDenied();
       return;
     }
   }
 }
 
 /** The stored object as a streamed response, after the access check. */
-export async function openFile(db: Db, env: Env, auth: AuthUser, id: number) {
-  const row = await getFileRow(db, id);
-  await assertCanReadFile(db, auth, row);
+export async function openFile(deps: Deps, auth: AuthUser, id: number) {
+  const { env } = deps;
+  const row = await getFileRow(deps, id);
+  await assertCanReadFile(deps, auth, row);
   const object = await env.UPLOADS.get(row.storageKey);
   if (!object) throw notFound('File', id);
   return { row, object };

@@ -2,9 +2,8 @@
 // callback through the same handler as the real provider's webhook.
 import { createRoute, z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
-import { getDb } from '../../db/client';
-import { createRouter } from '../../env';
-import { AppError, notFound } from '../../errors';
+import { createRouter, type Deps } from '../../env';
+import { endpointNotFound, notFound } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
 import { isKycSandboxEnabled, signCallback } from '../../providers/kyc';
 import { findRecordBySession, handleKycCallback } from './kyc.service';
@@ -18,11 +17,12 @@ const DecisionParams = SessionParams.extend({
 
 const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
-async function sandboxRecord(env: Env, sessionId: string) {
+async function sandboxRecord(deps: Deps, sessionId: string) {
+  const { env } = deps;
   if (!isKycSandboxEnabled(env)) {
-    throw new AppError('ENDPOINT_NOT_FOUND', 'The KYC sandbox is not enabled');
+    throw endpointNotFound('The KYC sandbox is not enabled');
   }
-  const record = await findRecordBySession(getDb(env), sessionId);
+  const record = await findRecordBySession(deps, sessionId);
   if (!record) throw notFound('KYC session', sessionId);
   return record;
 }
@@ -57,7 +57,7 @@ export const kycSandboxRouter = createRouter()
     }),
     async (c) => {
       const { sessionId } = c.req.valid('param');
-      const record = await sandboxRecord(c.env, sessionId);
+      const record = await sandboxRecord(c.var.deps, sessionId);
       const base = `/sandbox/kyc/${sessionId}`;
       return c.html(
         page(
@@ -83,7 +83,7 @@ export const kycSandboxRouter = createRouter()
     }),
     async (c) => {
       const { sessionId, decision } = c.req.valid('param');
-      await sandboxRecord(c.env, sessionId);
+      await sandboxRecord(c.var.deps, sessionId);
       const event = {
         eventId: `sbx_evt_${crypto.randomUUID()}`,
         sessionId,
@@ -94,7 +94,7 @@ export const kycSandboxRouter = createRouter()
       // Exactly what a provider sends: a JSON string holding the event, signed on its raw bytes.
       const raw = new TextEncoder().encode(JSON.stringify(JSON.stringify(event)));
       const headers = await signCallback(c.env.KYC_WEBHOOK_SECRET, raw);
-      const outcome = await handleKycCallback(getDb(c.env), c.env, raw, {
+      const outcome = await handleKycCallback(c.var.deps, raw, {
         signature: headers['X-Kyc-Signature'],
         timestamp: headers['X-Kyc-Timestamp'],
       });

@@ -2,7 +2,7 @@
 // string holds the event object. A provider sending the object itself is accepted too.
 import { z } from '@hono/zod-openapi';
 import { KYC_DOCUMENT_TYPES } from '../../db/schema';
-import { AppError } from '../../errors';
+import { invalidArgument } from '../../errors';
 import { KYC_EVENT_STATUSES, type KycEvent } from '../../providers/kyc';
 import { toValidationError } from '../../validation';
 
@@ -17,7 +17,7 @@ export const KycEventSchema = z.object({
 });
 
 const malformed = () =>
-  new AppError('INVALID_ARGUMENT', 'Callback body is not a JSON event', {
+  invalidArgument('Callback body is not a JSON event', {
     suggestions: ['Send a JSON string holding {eventId, sessionId, status, documentType?, reason?}'],
   });
 

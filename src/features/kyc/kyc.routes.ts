@@ -1,7 +1,6 @@
 // KYC endpoints (CONTRACT section 11): the user's session and status, the provider callback, and
 // the super-admin review queue.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { KYC_DOCUMENT_TYPES, KYC_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
@@ -66,7 +65,7 @@ export const kycRouter = createRouter()
       responses: { 201: jsonContent(KycSessionSchema, 'Session to complete at kycSessionUrl'), ...authErrorResponses(409) },
     })),
     async (c) => {
-      const r = await startKycSession(getDb(c.env), c.env, c.get('auth').id);
+      const r = await startKycSession(c.var.deps, c.get('auth').id);
       return c.json({ id: r.id, kycSessionUrl: r.kycSessionUrl, status: r.status, kycSessionToken: r.kycSessionToken, tokenExpiry: r.tokenExpiry }, 201);
     },
   )
@@ -79,7 +78,7 @@ export const kycRouter = createRouter()
       middleware: [requireAuth] as const,
       responses: { 200: jsonContent(KycStatusSchema, 'Status'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await kycStatusOf(getDb(c.env), c.get('auth').id), 200),
+    async (c) => c.json(await kycStatusOf(c.var.deps, c.get('auth').id), 200),
   )
   .openapi(
     createRoute({
@@ -104,7 +103,7 @@ export const kycRouter = createRouter()
     }),
     async (c) => {
       const raw = new Uint8Array(await c.req.arrayBuffer());
-      const outcome = await handleKycCallback(getDb(c.env), c.env, raw, {
+      const outcome = await handleKycCallback(c.var.deps, raw, {
         signature: c.req.header(SIGNATURE_HEADER),
         timestamp: c.req.header(TIMESTAMP_HEADER),
       });
@@ -125,7 +124,7 @@ export const kycRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(KycRecordSchema, 'KycRecordPage'), 'Page of KYC records'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listKycRecords(getDb(c.env), c.req.valid('query')), 200),
+    async (c) => c.json(await listKycRecords(c.var.deps, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -137,7 +136,7 @@ export const kycRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(adminView(await getKycRecord(getDb(c.env), c.req.valid('param').id)), 200),
+    async (c) => c.json(adminView(await getKycRecord(c.var.deps, c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -150,7 +149,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await approveKyc(getDb(c.env), c.env, c.req.valid('param').id, c.get('auth').id);
+      const record = await approveKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id);
       return c.json(adminView(record), 200);
     },
   )
@@ -165,8 +164,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      const record = await rejectKyc(db, c.env, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason);
+      const record = await rejectKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason);
       return c.json(adminView(record), 200);
     },
   );

@@ -4,11 +4,12 @@ import { count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { kycProviderEvents, kycRecords, users, type KycDocumentType, type KycRecordRow, type KycStatus } from '../../db/schema';
-import { AppError, invalidState, notFound } from '../../errors';
+import type { Deps } from '../../env';
+import { invalidState, notFound, unauthorized } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
-import { notificationInsert } from '../notifications/notify';
+import { notify } from '../notifications/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { audit } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
@@ -39,7 +40,8 @@ async function latestRecord(db: Db, userId: number) {
   return row;
 }
 
-export async function startKycSession(db: Db, env: Env, userId: number) {
+export async function startKycSession(deps: Deps, userId: number) {
+  const { db, env } = deps;
   const [user] = await db.select({ email: users.email, kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
   if (user.kycStatus === 'VERIFIED') throw invalidState('Your identity is already verified');
@@ -80,7 +82,8 @@ export async function startKycSession(db: Db, env: Env, userId: number) {
 }
 
 /** The caller's current verification: the user's status and their newest record (if any). */
-export async function kycStatusOf(db: Db, userId: number) {
+export async function kycStatusOf(deps: Deps, userId: number) {
+  const { db } = deps;
   const [user] = await db.select({ kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
   const latest = await latestRecord(db, userId);
@@ -88,13 +91,15 @@ export async function kycStatusOf(db: Db, userId: number) {
   return { status: user.kycStatus, record };
 }
 
-export async function getKycRecord(db: Db, id: number) {
+export async function getKycRecord(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select().from(kycRecords).where(eq(kycRecords.id, id));
   if (!row) throw notFound('KYC record', id);
   return row;
 }
 
-export async function listKycRecords(db: Db, q: PageParams<'submittedAt' | 'reviewedAt'> & { status?: KycStatus }) {
+export async function listKycRecords(deps: Deps, q: PageParams<'submittedAt' | 'reviewedAt'> & { status?: KycStatus }) {
+  const { db } = deps;
   const where: SQL | undefined = q.status ? eq(kycRecords.status, q.status) : undefined;
   const [rows, [{ total }]] = await db.batch([
     db
@@ -142,7 +147,8 @@ const NOTICES = {
  * Removing the role also revokes the user's tokens, so the old role stops working at once.
  * Returns false when the event was already applied.
  */
-export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, decision: KycDecision): Promise<boolean> {
+export async function applyKycDecision(deps: Deps, record: KycRecordRow, decision: KycDecision): Promise<boolean> {
+  const { db, env } = deps;
   const [user] = await db.select({ kycStatus: users.kycStatus }).from(users).where(eq(users.id, record.userId));
   const wasVerified = user?.kycStatus === 'VERIFIED';
   const now = new Date().toISOString();
@@ -173,7 +179,7 @@ export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, d
   const notice = decision.status === 'VERIFIED' ? NOTICES.VERIFIED : revoking ? NOTICES.REVOKED : decided ? NOTICES.NOT_VERIFIED : null;
   if (notice) {
     const message = decision.reason && decision.status === 'NOT_VERIFIED' ? `${notice.message} Reason: ${decision.reason}` : notice.message;
-    statements.push(notificationInsert(db, { userId: record.userId, ...notice, message, data: { kycRecordId: record.id } }));
+    statements.push(...notify(db, { userId: record.userId, ...notice, message, data: { kycRecordId: record.id } }));
   }
   try {
     await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
@@ -182,7 +188,7 @@ export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, d
     throw err;
   }
   if (revoking) await revokeUserTokensBefore(env.KV, record.userId);
-  await audit(db, {
+  await audit(deps, {
     actorId: decision.reviewedBy,
     action: decision.reviewedBy ? `KYC_${decision.status === 'VERIFIED' ? 'APPROVED' : 'REJECTED'}_BY_ADMIN` : 'KYC_PROVIDER_RESULT',
     targetType: 'KYC_RECORD',
@@ -192,18 +198,18 @@ export async function applyKycDecision(db: Db, env: Env, record: KycRecordRow, d
   return true;
 }
 
-export async function approveKyc(db: Db, env: Env, id: number, adminId: number) {
-  const record = await getKycRecord(db, id);
+export async function approveKyc(deps: Deps, id: number, adminId: number) {
+  const record = await getKycRecord(deps, id);
   if (record.status === 'VERIFIED') throw invalidState('This KYC record is already verified');
-  await applyKycDecision(db, env, record, { status: 'VERIFIED', reviewedBy: adminId });
-  return getKycRecord(db, id);
+  await applyKycDecision(deps, record, { status: 'VERIFIED', reviewedBy: adminId });
+  return getKycRecord(deps, id);
 }
 
-export async function rejectKyc(db: Db, env: Env, id: number, adminId: number, reason: string) {
-  const record = await getKycRecord(db, id);
+export async function rejectKyc(deps: Deps, id: number, adminId: number, reason: string) {
+  const record = await getKycRecord(deps, id);
   if (record.status === 'NOT_VERIFIED') throw invalidState('This KYC record is already rejected');
-  await applyKycDecision(db, env, record, { status: 'NOT_VERIFIED', reason, reviewedBy: adminId });
-  return getKycRecord(db, id);
+  await applyKycDecision(deps, record, { status: 'NOT_VERIFIED', reason, reviewedBy: adminId });
+  return getKycRecord(deps, id);
 }
 
 export type CallbackOutcome = 'APPLIED' | 'ALREADY_PROCESSED' | 'IGNORED';
@@ -214,15 +220,14 @@ export type CallbackOutcome = 'APPLIED' | 'ALREADY_PROCESSED' | 'IGNORED';
  * no longer applies (admin decision, late older event, review after a verdict).
  */
 export async function handleKycCallback(
-  db: Db,
-  env: Env,
+  deps: Deps,
   raw: Uint8Array,
   headers: { signature?: string | null; timestamp?: string | null },
 ): Promise<CallbackOutcome> {
+  const { db, env } = deps;
   const failure = await checkCallbackSignature(env.KYC_WEBHOOK_SECRET, headers, raw);
   if (failure) {
-    throw new AppError(
-      'UNAUTHORIZED',
+    throw unauthorized(
       failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
     );
   }
@@ -235,7 +240,7 @@ export async function handleKycCallback(
     await db.insert(kycProviderEvents).values({ eventId: event.eventId, kycRecordId: record.id }).onConflictDoNothing();
     return 'IGNORED';
   }
-  const applied = await applyKycDecision(db, env, record, {
+  const applied = await applyKycDecision(deps, record, {
     status: STATUS_OF_EVENT[event.status],
     documentType: event.documentType,
     reason: event.reason,
@@ -247,5 +252,5 @@ export async function handleKycCallback(
   return applied ? 'APPLIED' : 'ALREADY_PROCESSED';
 }
 
-export const findRecordBySession = async (db: Db, sessionId: string) =>
-  (await db.select().from(kycRecords).where(eq(kycRecords.sessionId, sessionId)))[0];
+export const findRecordBySession = async (deps: Deps, sessionId: string) =>
+  (await deps.db.select().from(kycRecords).where(eq(kycRecords.sessionId, sessionId)))[0];

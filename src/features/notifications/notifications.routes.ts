@@ -1,6 +1,5 @@
 // /notifications: the caller's in-app notifications (CONTRACT section 13).
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
@@ -39,7 +38,7 @@ export const notificationsRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(NotificationSchema, 'NotificationPage'), 'A page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listNotifications(getDb(c.env), c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listNotifications(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -50,7 +49,7 @@ export const notificationsRouter = createRouter()
       ...auth,
       responses: { 200: jsonContent(z.object({ count: z.number().int() }).openapi('UnreadCount'), 'The count'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await unreadCount(getDb(c.env), c.get('auth')), 200),
+    async (c) => c.json(await unreadCount(c.var.deps, c.get('auth')), 200),
   )
   .openapi(
     createRoute({
@@ -64,7 +63,7 @@ export const notificationsRouter = createRouter()
         ...authErrorResponses(),
       },
     }),
-    async (c) => c.json(await markAllRead(getDb(c.env), c.get('auth')), 200),
+    async (c) => c.json(await markAllRead(c.var.deps, c.get('auth')), 200),
   )
   .openapi(
     createRoute({
@@ -76,7 +75,7 @@ export const notificationsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(NotificationSchema, 'The notification'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await markRead(getDb(c.env), c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await markRead(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
@@ -89,7 +88,7 @@ export const notificationsRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
     }),
     async (c) => {
-      await deleteNotification(getDb(c.env), c.get('auth'), c.req.valid('param').id);
+      await deleteNotification(c.var.deps, c.get('auth'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

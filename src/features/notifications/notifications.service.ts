@@ -1,9 +1,9 @@
 // In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
 import { and, count, eq, isNull, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiledQuery, perShape } from '../../db/compiled-query';
+import { compiled, compiledShapes } from '../../db/statements';
 import { notifications, type NotificationRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams, type SortSpec } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
@@ -22,24 +22,27 @@ export const toNotification = (row: NotificationRow) => ({
 type PageKeys = 'userId' | 'limit' | 'offset';
 
 /** The page and count of a user's notifications, compiled once per filter (all, unread) and sort. */
-const notificationPage = perShape((unreadOnly: boolean, sort: SortSpec<'createdAt'>) => {
+const notificationPage = compiledShapes(({ unreadOnly, field, direction }: { unreadOnly: boolean; field: 'createdAt'; direction: 'asc' | 'desc' }) => {
+  const sort: SortSpec<'createdAt'> = { field, direction };
   const where = (p: Record<PageKeys, Placeholder>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
   return {
-    rows: compiledQuery((db, p: Record<PageKeys, Placeholder>) =>
+    rows: compiled((db, p: Record<PageKeys, Placeholder>) =>
       db.select().from(notifications).where(where(p)).orderBy(...orderBy(sort, { createdAt: notifications.createdAt }, notifications.id)).limit(p.limit).offset(p.offset),
     ),
-    total: compiledQuery((db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p))),
+    total: compiled((db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p))),
   };
 });
 
-export async function listNotifications(db: Db, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }) {
-  const page = notificationPage(`${p.unreadOnly ? 'unread' : 'all'}|${p.sort.direction}`, Boolean(p.unreadOnly), p.sort);
+export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }) {
+  const { db } = deps;
+  const page = notificationPage({ unreadOnly: Boolean(p.unreadOnly), field: p.sort.field, direction: p.sort.direction });
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ n }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
   return toPage(rows.map(toNotification), n, p);
 }
 
-export async function unreadCount(db: Db, auth: AuthUser) {
+export async function unreadCount(deps: Deps, auth: AuthUser) {
+  const { db } = deps;
   const [{ n }] = await db
     .select({ n: count() })
     .from(notifications)
@@ -55,7 +58,8 @@ async function loadOwned(db: Db, auth: AuthUser, id: number) {
   return row;
 }
 
-export async function markRead(db: Db, auth: AuthUser, id: number) {
+export async function markRead(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   const row = await loadOwned(db, auth, id);
   if (row.readAt) return toNotification(row); // already read: keep the first read time
   const [updated] = await db
@@ -66,7 +70,8 @@ export async function markRead(db: Db, auth: AuthUser, id: number) {
   return toNotification(updated ?? (await loadOwned(db, auth, id)));
 }
 
-export async function markAllRead(db: Db, auth: AuthUser) {
+export async function markAllRead(deps: Deps, auth: AuthUser) {
+  const { db } = deps;
   const updated = await db
     .update(notifications)
     .set({ readAt: new Date().toISOString() })
@@ -75,7 +80,8 @@ export async function markAllRead(db: Db, auth: AuthUser) {
   return { updated: updated.length };
 }
 
-export async function deleteNotification(db: Db, auth: AuthUser, id: number) {
+export async function deleteNotification(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
   await loadOwned(db, auth, id);
   await db.delete(notifications).where(eq(notifications.id, id));
 }

@@ -57,10 +57,3 @@ export function notify(db: Db, items: Notification | readonly Notification[], gu
     ),
   );
 }
-
-// TRANSITIONAL names, removed once every caller uses notify().
-export type NewNotification = Notification & { userId: number; message: string };
-export const notificationInsert = (db: Db, items: NewNotification | NewNotification[]) =>
-  db.insert(notifications).values((Array.isArray(items) ? items : [items]).map((n) => ({ ...n, data: (n.data ?? null) as Record<string, unknown> | null, createdAt: n.createdAt as string | undefined })));
-export const guardedNotificationInsert = (db: Db, n: Notification, guard: SQL | undefined, source?: SQLiteTable) =>
-  guardedInsert(db, notifications, { userId: n.userId, type: n.type, title: n.title, message: n.message, data: n.data ?? null, createdAt: n.createdAt }, source, guard);

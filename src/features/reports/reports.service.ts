@@ -1,17 +1,17 @@
 // Reports on users, announcements and reviews, and their moderation by admins.
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError, businessRule, invalidState, notFound } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanModerate, getUser } from '../admin-users/admin-users.service';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { revokeAllUserTokens } from '../auth/sessions';
-import { guardedNotificationInsert } from '../notifications/notify';
+import { notify } from '../notifications/notify';
 import { hideReviewStatements } from '../reviews/reviews.service';
 
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
@@ -58,7 +58,8 @@ async function targetOwner(db: Db, type: ReportTargetType, id: number): Promise<
   }
 }
 
-export async function createReport(db: Db, auth: AuthUser, input: NewReport) {
+export async function createReport(deps: Deps, auth: AuthUser, input: NewReport) {
+  const { db } = deps;
   const owner = await targetOwner(db, input.targetType, input.targetId);
   if (owner === null) throw notFound(input.targetType.charAt(0) + input.targetType.slice(1).toLowerCase(), input.targetId);
   if (input.targetType === 'USER' && owner === auth.id) throw businessRule('You cannot report yourself');
@@ -69,16 +70,15 @@ export async function createReport(db: Db, auth: AuthUser, input: NewReport) {
       .returning();
     return toReportJson(created);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', 'You already have an open report on this target');
+    if (isUniqueViolation(err)) throw alreadyExists('You already have an open report on this target');
     throw err;
   }
 }
 
-export async function listReports(
-  db: Db,
-  p: PageParams<'createdAt'>,
+export async function listReports(deps: Deps, p: PageParams<'createdAt'>,
   filters: { reporterId?: number; status?: ReportStatus; targetType?: ReportTargetType },
 ) {
+  const { db } = deps;
   const conditions: SQL[] = [];
   if (filters.reporterId !== undefined) conditions.push(eq(reports.reporterId, filters.reporterId));
   if (filters.status) conditions.push(eq(reports.status, filters.status));
@@ -103,25 +103,30 @@ const ACTION_TARGETS: Record<ReportAction, readonly ReportTargetType[]> = {
  * by this close having happened (same closer, same instant), so a concurrent close applies nothing.
  */
 export async function closeReport(
-  env: Env,
-  db: Db,
+  deps: Deps,
   auth: AuthUser,
   id: number,
   input: { action: ReportAction; note?: string | null },
   ip: string | null,
 ) {
+  const { db } = deps;
   const [report] = await db.select().from(reports).where(eq(reports.id, id));
   if (!report) throw notFound('Report', id);
   if (report.status !== 'OPEN') throw invalidState(`Report ${id} is already closed`);
   if (!ACTION_TARGETS[input.action].includes(report.targetType)) {
-    throw new AppError('INVALID_ARGUMENT', `Action ${input.action} does not apply to a ${report.targetType} report`, {
+    throw invalidArgument(`Action ${input.action} does not apply to a ${report.targetType} report`, {
       fieldErrors: [{ field: 'action', message: `Allowed for ${report.targetType}: ${allowedActions(report.targetType).join(', ')}`, rejectedValue: input.action }],
     });
   }
   const closedAt = new Date().toISOString();
-  const closedByMe = sql`EXISTS (SELECT 1 FROM reports WHERE id = ${id} AND status = 'CLOSED' AND closed_by = ${auth.id} AND closed_at = ${closedAt})`;
+  const closedByMe = exists(
+    db
+      .select({ one: sql`1` })
+      .from(reports)
+      .where(and(eq(reports.id, id), eq(reports.status, 'CLOSED'), eq(reports.closedBy, auth.id), eq(reports.closedAt, closedAt))),
+  );
   const owner = await targetOwner(db, report.targetType, report.targetId);
-  if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(db, owner));
+  if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(deps, owner));
 
   const statements: BatchItem<'sqlite'>[] = [];
   if (input.action === 'HIDE_ANNOUNCEMENT') {
@@ -150,7 +155,7 @@ export async function closeReport(
       .where(and(eq(reports.id, id), eq(reports.status, 'OPEN')))
       .returning(),
     ...statements,
-    guardedNotificationInsert(
+    ...notify(
       db,
       {
         userId: report.reporterId,
@@ -164,7 +169,7 @@ export async function closeReport(
     auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
   if (!closed) throw invalidState(`Report ${id} is already closed`);
-  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeAllUserTokens(env, db, owner, 'SUSPENDED');
+  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeAllUserTokens(deps, owner, 'SUSPENDED');
   return toReportJson(closed);
 }
 

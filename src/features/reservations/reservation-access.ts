@@ -1,7 +1,6 @@
 // Who may act on a reservation: its sender, its carrier side (the carrier, or staff of the agency
 // that owns the trip), admins. Built on the one ownership check, assertCanAccess.
-import type { Db } from '../../db/client';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
 import { staffScope } from '../agencies/agencies.scope';
 
@@ -12,10 +11,10 @@ interface ReservationParties {
 }
 
 /** The carrier, or a staff member of the agency owning the trip (read from D1: token roles may be stale). */
-export async function isCarrierSide(db: Db, auth: AuthUser, r: ReservationParties): Promise<boolean> {
+export async function isCarrierSide(deps: Deps, auth: AuthUser, r: ReservationParties): Promise<boolean> {
   if (auth.id === r.carrierId) return true;
   if (r.agencyId === null || !auth.roles.some((role) => role === 'ROLE_AGENCY_OWNER' || role === 'ROLE_AGENCY_EMPLOYEE')) return false;
-  return (await staffScope(db, auth.id))?.agencyId === r.agencyId;
+  return (await staffScope(deps, auth.id))?.agencyId === r.agencyId;
 }
 
 export interface AccessRule {
@@ -25,10 +24,10 @@ export interface AccessRule {
   admins?: boolean;
 }
 
-export async function assertReservationAccess(db: Db, auth: AuthUser, r: ReservationParties, rule: AccessRule): Promise<void> {
+export async function assertReservationAccess(deps: Deps, auth: AuthUser, r: ReservationParties, rule: AccessRule): Promise<void> {
   const owners: number[] = [];
   if (rule.sender) owners.push(r.senderId);
-  if (rule.carrier && (await isCarrierSide(db, auth, r))) owners.push(auth.id);
+  if (rule.carrier && (await isCarrierSide(deps, auth, r))) owners.push(auth.id);
   assertCanAccess(auth, owners, rule.admins ? ['ROLE_ADMIN'] : []);
 }
 

@@ -16,7 +16,7 @@ import {
   type UserRow,
 } from '../../db/schema';
 import { aliasedColumns, compiled, compiledShapes } from '../../db/statements';
-import type { AuthUser } from '../../env';
+import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
 import { assertReservationAccess } from './reservation-access';
@@ -166,5 +166,5 @@ export async function listPartyReservationViews(
 }
 
 /** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
-export const assertCanRead = (db: Db, auth: AuthUser, r: ReservationRow) =>
-  assertReservationAccess(db, auth, r, { sender: true, carrier: true, admins: true });
+export const assertCanRead = (deps: Deps, auth: AuthUser, r: ReservationRow) =>
+  assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });

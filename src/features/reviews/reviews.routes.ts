@@ -1,6 +1,5 @@
 // Reviews: POST /reviews, GET /users/{id}/reviews, GET /reviews/customers (CONTRACT section 13).
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { requireAuth } from '../../middleware/auth';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
@@ -46,7 +45,7 @@ export const reviewsRouter = createRouter()
       request: { body: jsonBody(NewReviewSchema) },
       responses: { 201: jsonContent(ReviewSchema, 'The review'), ...authErrorResponses(404, 409, 422) },
     })),
-    async (c) => c.json(await createReview(getDb(c.env), c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await createReview(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -61,7 +60,7 @@ export const reviewsRouter = createRouter()
         ...errorResponses(404),
       },
     }),
-    async (c) => c.json(await listUserReviews(getDb(c.env), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listUserReviews(c.var.deps, c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -73,5 +72,5 @@ export const reviewsRouter = createRouter()
       request: { query: reviewsPage },
       responses: { 200: jsonContent(PageSchema(ReviewSchema, 'CustomerReviewPage'), 'Reviews page'), ...errorResponses() },
     }),
-    async (c) => c.json(await listCustomerReviews(getDb(c.env), c.req.valid('query')), 200),
+    async (c) => c.json(await listCustomerReviews(c.var.deps, c.req.valid('query')), 200),
   );

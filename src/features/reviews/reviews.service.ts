@@ -2,11 +2,11 @@
 // kept in user_ratings in the same batch.
 import { and, count, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiledQuery, perShape } from '../../db/compiled-query';
+import { compiled, compiledShapes } from '../../db/statements';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, userRatings, users, type ReviewRow } from '../../db/schema';
-import type { AuthUser } from '../../env';
-import { AppError, accessDenied, businessRule, notFound } from '../../errors';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, alreadyExists, businessRule, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { publicName } from '../users/public-name';
 
@@ -55,7 +55,8 @@ const reviewColumns = {
   reviewerAvatarUrl: users.avatarUrl,
 };
 
-export async function createReview(db: Db, auth: AuthUser, input: NewReview) {
+export async function createReview(deps: Deps, auth: AuthUser, input: NewReview) {
+  const { db } = deps;
   const [reservation] = await db
     .select({ id: reservations.id, senderId: reservations.senderId, carrierId: reservations.carrierId, status: reservations.status })
     .from(reservations)
@@ -81,14 +82,15 @@ export async function createReview(db: Db, auth: AuthUser, input: NewReview) {
           set: { reviewCount: sql`${userRatings.reviewCount} + 1`, ratingSum: sql`${userRatings.ratingSum} + ${input.rating}` },
         }),
     ]);
-    return getReview(db, created.id);
+    return getReview(deps, created.id);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('ALREADY_EXISTS', 'You have already reviewed this reservation');
+    if (isUniqueViolation(err)) throw alreadyExists('You have already reviewed this reservation');
     throw err;
   }
 }
 
-export async function getReview(db: Db, id: number) {
+export async function getReview(deps: Deps, id: number) {
+  const { db } = deps;
   const [row] = await db.select(reviewColumns).from(reviews).innerJoin(users, eq(users.id, reviews.reviewerId)).where(eq(reviews.id, id));
   if (!row) throw notFound('Review', id);
   return toReviewJson(row);
@@ -110,7 +112,8 @@ export function hideReviewStatements(db: Db, review: { id: number; revieweeId: n
 }
 
 /** Rating summaries of several users in one query (for profiles, announcements, search results). */
-export async function ratingSummaries(db: Db, userIds: number[]): Promise<Map<number, RatingSummary>> {
+export async function ratingSummaries(deps: Deps, userIds: number[]): Promise<Map<number, RatingSummary>> {
+  const { db } = deps;
   const result = new Map<number, RatingSummary>();
   const ids = [...new Set(userIds)];
   for (const id of ids) result.set(id, { ratingAverage: null, reviewCount: 0 });
@@ -131,7 +134,7 @@ type ReviewPageKeys = 'userId' | 'limit' | 'offset';
 /** A public page of reviews under `visible`, and its count; compiled once per sort. */
 function compileReviewPage(visible: (p: Record<ReviewPageKeys, Placeholder>) => SQL | undefined, sort: PageParams<'createdAt'>['sort']) {
   return {
-    rows: compiledQuery((db, p: Record<ReviewPageKeys, Placeholder>) =>
+    rows: compiled((db, p: Record<ReviewPageKeys, Placeholder>) =>
       db
         .select(reviewColumns)
         .from(reviews)
@@ -141,24 +144,24 @@ function compileReviewPage(visible: (p: Record<ReviewPageKeys, Placeholder>) => 
         .limit(p.limit)
         .offset(p.offset),
     ),
-    total: compiledQuery((db, p: Record<ReviewPageKeys, Placeholder>) => db.select({ total: count() }).from(reviews).where(visible(p))),
+    total: compiled((db, p: Record<ReviewPageKeys, Placeholder>) => db.select({ total: count() }).from(reviews).where(visible(p))),
   };
 }
 
-const receivedPage = perShape((sort: PageParams<'createdAt'>['sort']) =>
+const receivedPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc' | 'desc' }) =>
   compileReviewPage((p) => and(eq(reviews.revieweeId, p.userId), eq(reviews.hidden, false)), sort),
 );
-const customerPage = perShape((sort: PageParams<'createdAt'>['sort']) =>
+const customerPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc' | 'desc' }) =>
   compileReviewPage(() => and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false)), sort),
 );
-const ratingOf = compiledQuery((db, p: Record<'userId', Placeholder>) => db.select().from(userRatings).where(eq(userRatings.userId, p.userId)));
-const userExists = compiledQuery((db, p: Record<'userId', Placeholder>) => db.select({ id: users.id }).from(users).where(eq(users.id, p.userId)));
+const ratingOf = compiled((db, p: Record<'userId', Placeholder>) => db.select().from(userRatings).where(eq(userRatings.userId, p.userId)));
+const userExists = compiled((db, p: Record<'userId', Placeholder>) => db.select({ id: users.id }).from(users).where(eq(users.id, p.userId)));
 
-const sortKey = (p: PageParams<'createdAt'>) => `${p.sort.field},${p.sort.direction}`;
 
 /** Visible reviews received by a user, newest first, with the user's rating summary. */
-export async function listUserReviews(db: Db, userId: number, p: PageParams<'createdAt'>) {
-  const page = receivedPage(sortKey(p), p.sort);
+export async function listUserReviews(deps: Deps, userId: number, p: PageParams<'createdAt'>) {
+  const { db } = deps;
+  const page = receivedPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }], [rating], [user]] = await db.batch([
     page.rows(db, values),
@@ -171,8 +174,9 @@ export async function listUserReviews(db: Db, userId: number, p: PageParams<'cre
 }
 
 /** The public page of recent reviews written by customers (senders). */
-export async function listCustomerReviews(db: Db, p: PageParams<'createdAt'>) {
-  const page = customerPage(sortKey(p), p.sort);
+export async function listCustomerReviews(deps: Deps, p: PageParams<'createdAt'>) {
+  const { db } = deps;
+  const page = customerPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId: null, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
   return toPage(rows.map(toReviewJson), total, p);

@@ -1,7 +1,6 @@
 // Super-admin administration (CONTRACT section 14): GET /superadmin/audit-logs,
 // GET /superadmin/cache/stats, DELETE /superadmin/cache/{name}, GET /superadmin/supervision.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { notFound } from '../../errors';
 import { allCacheStats, findCache } from '../../lib/cache';
@@ -110,7 +109,7 @@ export const superadminRouter = createRouter()
     async (c) => {
       const { page, size, sort, from, to, ...filters } = c.req.valid('query');
       const { rows, total } = await listAuditLogs(
-        getDb(c.env),
+        c.var.deps,
         {
           ...filters,
           from: from ? normalise(from, 'from') : undefined,
@@ -154,7 +153,7 @@ export const superadminRouter = createRouter()
       const cache = findCache(name);
       if (!cache) throw notFound('Cache', name);
       const purgedEntries = cache.clear();
-      await audit(getDb(c.env), {
+      await audit(c.var.deps, {
         actorId: c.get('auth').id,
         action: 'CACHE_PURGED',
         targetType: 'CACHE',
@@ -176,14 +175,14 @@ export const superadminRouter = createRouter()
       responses: { 200: jsonContent(SupervisionSchema, 'Supervision report'), ...authErrorResponses() },
     }),
     async (c) => {
-      const checks = await bindingChecks(c.env);
+      const checks = await bindingChecks(c.var.deps);
       return c.json(
         {
           status: checks.every((x) => x.status === 'UP') ? ('UP' as const) : ('DEGRADED' as const),
           environment: c.env.ENVIRONMENT,
           checkedAt: new Date().toISOString(),
           checks,
-          providers: providerConfiguration(c.env),
+          providers: providerConfiguration(c.var.deps),
         },
         200,
       );

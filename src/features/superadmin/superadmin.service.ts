@@ -2,8 +2,8 @@
 // bindings (D1, KV, R2, both Durable Object namespaces) and of the providers' configuration.
 // Supervision reports whether things are configured, never their values.
 import { and, count, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { auditLogs } from '../../db/schema';
+import type { Deps } from '../../env';
 import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
 import { usesSandbox } from '../../providers/payment';
 import { isKycSandboxEnabled, type KycProviderConfig } from '../../providers/kyc';
@@ -22,7 +22,8 @@ export interface AuditFilters {
   toExclusive?: string;
 }
 
-export async function listAuditLogs(db: Db, f: AuditFilters, page: PageParams<AuditSortField>) {
+export async function listAuditLogs(deps: Deps, f: AuditFilters, page: PageParams<AuditSortField>) {
+  const { db } = deps;
   const conditions: (SQL | undefined)[] = [
     f.actorId !== undefined ? eq(auditLogs.actorId, f.actorId) : undefined,
     f.action ? eq(auditLogs.action, f.action) : undefined,
@@ -69,7 +70,8 @@ async function check(name: string, probe: () => Promise<unknown>): Promise<Check
 /** A fixed object per namespace, touched through a read-only RPC method. */
 const SUPERVISION_OBJECT = 'supervision-probe';
 
-export async function bindingChecks(env: Env): Promise<Check[]> {
+export async function bindingChecks(deps: Deps): Promise<Check[]> {
+  const { env } = deps;
   return Promise.all([
     check('D1', () => env.DB.prepare('SELECT 1').first()),
     check('KV', () => env.KV.get('supervision:probe')),
@@ -95,7 +97,8 @@ function jwtKeyCount(value: string | undefined): number {
 }
 
 /** What is configured, as booleans and counts only. */
-export function providerConfiguration(env: Env) {
+export function providerConfiguration(deps: Deps) {
+  const { env } = deps;
   const kyc = env as Env & KycProviderConfig;
   return {
     payment: {

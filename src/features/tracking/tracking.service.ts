@@ -91,23 +91,24 @@ export async function postPositions(deps: Deps, auth: AuthUser, id: number, poin
 }
 
 /** Sender, carrier and admins read the history. */
-export async function trackingView({ db, env }: Deps, auth: AuthUser, id: number) {
+export async function trackingView(deps: Deps, auth: AuthUser, id: number) {
+  const { db, env } = deps;
   const row = await load(db, id);
-  await assertReservationAccess(db, auth, row, { sender: true, carrier: true, admins: true });
+  await assertReservationAccess(deps, auth, row, { sender: true, carrier: true, admins: true });
   const { lastPosition, positions } = await trackingObject(env, id).history();
   return { reservationId: id, status: row.status, lastPosition, positions };
 }
 
 /** Who may open the live feed: a party with a bearer token, or the holder of the recipient token. */
-export async function assertLiveAccess({ db }: Deps, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
-  const row = await load(db, id);
+export async function assertLiveAccess(deps: Deps, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
+  const row = await load(deps.db, id);
   if (who.recipientToken !== undefined) {
     if (!timingSafeEqual(who.recipientToken, row.recipientToken)) throw accessDenied('Invalid recipient token for this reservation');
     if (['CANCELLED', 'EXPIRED', 'REJECTED'].includes(row.status)) throw accessDenied('This recipient link is no longer valid');
     return row;
   }
   if (!who.auth) throw unauthorized('Authentication required');
-  await assertReservationAccess(db, who.auth, row, { sender: true, carrier: true, admins: true });
+  await assertReservationAccess(deps, who.auth, row, { sender: true, carrier: true, admins: true });
   return row;
 }
 

@@ -2,8 +2,8 @@
 // would be stranded. Each guard is one small query on the tables (no feature service), so this
 // module can be imported by users.service without an import cycle.
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
+import type { Deps } from '../../env';
 import type { ReservationStatus } from '../reservations/reservation-state';
 import { walletAccount } from '../money/ledger/posting-rules';
 
@@ -17,7 +17,8 @@ export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [
   'DISPUTED',
 ];
 
-export async function openReservationGuard(db: Db, userId: number): Promise<string | null> {
+export async function openReservationGuard(deps: Deps, userId: number): Promise<string | null> {
+  const { db } = deps;
   const [row] = await db
     .select({ number: reservations.reservationNumber })
     .from(reservations)
@@ -33,7 +34,8 @@ export async function openReservationGuard(db: Db, userId: number): Promise<stri
     : null;
 }
 
-export async function walletBalanceGuard(db: Db, userId: number): Promise<string | null> {
+export async function walletBalanceGuard(deps: Deps, userId: number): Promise<string | null> {
+  const { db } = deps;
   const [row] = await db
     .select({ cents: ledgerAccounts.balanceCents })
     .from(ledgerAccounts)
@@ -41,7 +43,8 @@ export async function walletBalanceGuard(db: Db, userId: number): Promise<string
   return row ? 'The account cannot be deleted while the wallet holds money; withdraw the balance first' : null;
 }
 
-export async function pendingWithdrawalGuard(db: Db, userId: number): Promise<string | null> {
+export async function pendingWithdrawalGuard(deps: Deps, userId: number): Promise<string | null> {
+  const { db } = deps;
   const [row] = await db
     .select({ id: withdrawals.id })
     .from(withdrawals)
@@ -50,7 +53,8 @@ export async function pendingWithdrawalGuard(db: Db, userId: number): Promise<st
   return row ? 'The account cannot be deleted while a withdrawal is pending; wait until it completes' : null;
 }
 
-export async function agencyOwnerGuard(db: Db, userId: number): Promise<string | null> {
+export async function agencyOwnerGuard(deps: Deps, userId: number): Promise<string | null> {
+  const { db } = deps;
   const [row] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.ownerId, userId)).limit(1);
   return row ? `The account cannot be deleted while it owns an agency (${row.id}); contact support to close or transfer the agency` : null;
 }

@@ -1,14 +1,14 @@
 // The public profile of a user (GET /users/{id}, and the `carrier` of an announcement):
 // names, avatar, verified flag and rating. Nothing private (no email, phone, birth date).
 import { z } from '@hono/zod-openapi';
-import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
+import type { Deps } from '../../env';
 import { ratingSummaries, type RatingSummary } from '../reviews/reviews.service';
 
 const NO_RATING: RatingSummary = { ratingAverage: null, reviewCount: 0 };
 
 /** Rating summaries keyed by user id (visible reviews only). */
-export const loadRatingSummaries = (db: Db, userIds: readonly number[]) => ratingSummaries(db, [...userIds]);
+export const loadRatingSummaries = (deps: Deps, userIds: readonly number[]) => ratingSummaries(deps, [...userIds]);
 
 export const PublicProfileSchema = z
   .object({
@@ -43,9 +43,9 @@ export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATI
 }
 
 /** Public profiles of several rows, ratings loaded in one call. */
-export async function toPublicProfiles(db: Db, rows: ProfileRow[]): Promise<PublicProfile[]> {
+export async function toPublicProfiles(deps: Deps, rows: ProfileRow[]): Promise<PublicProfile[]> {
   const ratings = await loadRatingSummaries(
-    db,
+    deps,
     rows.map((r) => r.id),
   );
   return rows.map((r) => toPublicProfile(r, ratings.get(r.id)));

@@ -1,13 +1,13 @@
 // The `user` object of every auth and user response (the specification's User summary plus
 // roles, kycStatus, emailVerified, avatarUrl, agencyId), built in this one place.
 import { z } from '@hono/zod-openapi';
-import type { Db } from '../../db/client';
 import type { UserRow } from '../../db/schema';
+import type { Deps } from '../../env';
 import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../money/wallet/wallet.service';
 
 /** The wallet figures of the given users (from the ledger), keyed by user id. */
-export const loadWalletFigures = (db: Db, userIds: readonly number[]): Promise<Map<number, WalletFigures>> =>
-  walletFiguresOf(db, 'USER', userIds);
+export const loadWalletFigures = (deps: Deps, userIds: readonly number[]): Promise<Map<number, WalletFigures>> =>
+  walletFiguresOf(deps.db, 'USER', userIds);
 
 export const UserSchema = z
   .object({
@@ -60,12 +60,12 @@ export function toUser(row: UserRow, wallet: WalletFigures = ZERO_WALLET): UserD
 }
 
 /** The user objects of several rows, wallet figures loaded in one call. */
-export async function toUsers(db: Db, rows: UserRow[]): Promise<UserDto[]> {
+export async function toUsers(deps: Deps, rows: UserRow[]): Promise<UserDto[]> {
   const wallets = await loadWalletFigures(
-    db,
+    deps,
     rows.map((r) => r.id),
   );
   return rows.map((r) => toUser(r, wallets.get(r.id)));
 }
 
-export const toUserWithWallet = async (db: Db, row: UserRow) => (await toUsers(db, [row]))[0];
+export const toUserWithWallet = async (deps: Deps, row: UserRow) => (await toUsers(deps, [row]))[0];

@@ -1,6 +1,5 @@
 // /user/me (the caller's account) and /users/{id} (public profiles), CONTRACT section 5.
 import { createRoute, z } from '@hono/zod-openapi';
-import { getDb } from '../../db/client';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
@@ -40,8 +39,8 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(UserSchema, 'The user'), ...authErrorResponses() },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      return c.json(await toUserWithWallet(db, await currentUser(db, c.get('auth').id)), 200);
+      const { deps } = c.var;
+      return c.json(await toUserWithWallet(deps, await currentUser(deps, c.get('auth').id)), 200);
     },
   )
   .openapi(
@@ -56,8 +55,8 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(UserSchema, 'The updated user'), ...authErrorResponses(409) },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      return c.json(await toUserWithWallet(db, await updateProfile(db, c.get('auth').id, c.req.valid('json'))), 200);
+      const { deps } = c.var;
+      return c.json(await toUserWithWallet(deps, await updateProfile(deps, c.get('auth').id, c.req.valid('json'))), 200);
     },
   )
   .openapi(
@@ -71,7 +70,7 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Account deleted'), ...authErrorResponses(409) },
     }),
     async (c) => {
-      await deleteAccount(c.env, getDb(c.env), c.get('auth').id, clientIp(c));
+      await deleteAccount(c.var.deps, c.get('auth').id, clientIp(c));
       return c.json({ message: 'Account deleted' }, 200);
     },
   )
@@ -87,8 +86,8 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(PublicProfileSchema, 'Public profile'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const db = getDb(c.env);
-      const [profile] = await toPublicProfiles(db, [await publicUser(db, c.req.valid('param').id)]);
+      const { deps } = c.var;
+      const [profile] = await toPublicProfiles(deps, [await publicUser(deps, c.req.valid('param').id)]);
       return c.json(profile, 200);
     },
   );

@@ -1,8 +1,8 @@
 // The caller's own account (read, update, delete) and public profiles.
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { oneTimeTokens, users, type UserRow } from '../../db/schema';
-import { AppError, notFound } from '../../errors';
+import type { Deps } from '../../env';
+import { invalidState, notFound, unauthorized } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { loadUser, uniqueConflict } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../auth/sessions';
@@ -19,14 +19,15 @@ export interface ProfileUpdate {
 }
 
 /** The caller's row; a token that outlived its account is refused like any revoked token. */
-export async function currentUser(db: Db, userId: number): Promise<UserRow> {
-  const user = await loadUser(db, userId);
-  if (!user || user.deletedAt) throw new AppError('UNAUTHORIZED', 'The account no longer exists');
+export async function currentUser(deps: Deps, userId: number): Promise<UserRow> {
+  const user = await loadUser(deps, userId);
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
   return user;
 }
 
-export async function updateProfile(db: Db, userId: number, update: ProfileUpdate): Promise<UserRow> {
-  await currentUser(db, userId);
+export async function updateProfile(deps: Deps, userId: number, update: ProfileUpdate): Promise<UserRow> {
+  const { db } = deps;
+  await currentUser(deps, userId);
   const fields = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
   try {
     const [row] = await db
@@ -44,7 +45,7 @@ export async function updateProfile(db: Db, userId: number, update: ProfileUpdat
  * A check another feature registers to refuse deleting an account while it still matters to
  * others (an open reservation, money in the wallet): returns the reason, or null to allow.
  */
-export type AccountDeletionGuard = (db: Db, userId: number) => Promise<string | null>;
+export type AccountDeletionGuard = (deps: Deps, userId: number) => Promise<string | null>;
 export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
   openReservationGuard,
   walletBalanceGuard,
@@ -56,11 +57,12 @@ export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
  * DELETE /user/me: the row stays (reservations, ledger entries and reviews point to it) but
  * every personal field is erased, logins become impossible and every token is revoked.
  */
-export async function deleteAccount(env: Env, db: Db, userId: number, ip: string | null): Promise<void> {
-  await currentUser(db, userId);
+export async function deleteAccount(deps: Deps, userId: number, ip: string | null): Promise<void> {
+  const { db } = deps;
+  await currentUser(deps, userId);
   for (const guard of ACCOUNT_DELETION_GUARDS) {
-    const reason = await guard(db, userId);
-    if (reason) throw new AppError('INVALID_STATE', reason);
+    const reason = await guard(deps, userId);
+    if (reason) throw invalidState(reason);
   }
   const now = new Date().toISOString();
   await db.batch([
@@ -87,11 +89,11 @@ export async function deleteAccount(env: Env, db: Db, userId: number, ip: string
     db.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, userId)),
     auditInsert(db, { actorId: userId, action: 'ACCOUNT_DELETED', targetType: 'USER', targetId: userId, ip }),
   ]);
-  await revokeAllUserTokens(env, db, userId, 'ACCOUNT_DELETED');
+  await revokeAllUserTokens(deps, userId, 'ACCOUNT_DELETED');
 }
 
-export async function publicUser(db: Db, id: number): Promise<UserRow> {
-  const user = await loadUser(db, id);
+export async function publicUser(deps: Deps, id: number): Promise<UserRow> {
+  const user = await loadUser(deps, id);
   if (!user) throw notFound('User', id);
   return user;
 }

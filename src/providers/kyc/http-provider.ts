@@ -1,7 +1,7 @@
 // A generic HTTP identity provider: sessions are created with one authenticated POST to its API and
 // results come back through the HMAC-signed callback (hmac-signature.ts). Fits providers whose
 // session API returns an id, a hosted URL and an SDK token.
-import { AppError } from '../../errors';
+import { internalError } from '../../errors';
 import type { KycProvider, KycSession, StartSessionInput } from './kyc-provider';
 
 interface ProviderSessionResponse {
@@ -47,7 +47,7 @@ export class HttpKycProvider implements KycProvider {
 
 // INTERNAL_ERROR is 500 in the error table (502 belongs to the payment provider's code).
 const providerFailure = (cause: unknown) =>
-  new AppError('INTERNAL_ERROR', 'The identity verification provider is unavailable', {
+  internalError('The identity verification provider is unavailable', {
     suggestions: ['Retry in a few minutes'],
     cause,
   });

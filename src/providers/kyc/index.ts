@@ -1,5 +1,6 @@
 // Chooses the KYC provider: the HTTP provider when KYC_PROVIDER_URL is configured, else the local
 // sandbox (never in production, where an unconfigured provider must not let users approve themselves).
+import { apiUrl } from '../../lib/urls';
 import { HttpKycProvider } from './http-provider';
 import type { KycProvider } from './kyc-provider';
 import { SandboxKycProvider } from './sandbox';
@@ -19,10 +20,9 @@ export const isKycSandboxEnabled = (env: Env) => !config(env).KYC_PROVIDER_URL &
 
 export function kycProvider(env: Env): KycProvider {
   const { KYC_PROVIDER_URL, KYC_PROVIDER_API_KEY } = config(env);
-  const base = env.PUBLIC_BASE_URL.replace(/\/$/, '');
   if (KYC_PROVIDER_URL) {
-    return new HttpKycProvider(KYC_PROVIDER_URL, KYC_PROVIDER_API_KEY ?? '', `${base}/v1/api/webhooks/kyc-provider/status-update`);
+    return new HttpKycProvider(KYC_PROVIDER_URL, KYC_PROVIDER_API_KEY ?? '', apiUrl(env, '/webhooks/kyc-provider/status-update'));
   }
   if (env.ENVIRONMENT === 'production') throw new Error('KYC_PROVIDER_URL is not configured');
-  return new SandboxKycProvider(base);
+  return new SandboxKycProvider(env);
 }

@@ -1,5 +1,6 @@
 // The local sandbox provider: the "verification" happens on a page this service serves itself
 // (/sandbox/kyc/{sessionId}), whose buttons post a signed callback through the real webhook handler.
+import { rootUrl } from '../../lib/urls';
 import type { KycProvider, KycSession, StartSessionInput } from './kyc-provider';
 
 export const SANDBOX_SESSION_TTL_SECONDS = 60 * 60;
@@ -8,13 +9,13 @@ const randomHex = (bytes: number) => [...crypto.getRandomValues(new Uint8Array(b
 
 export class SandboxKycProvider implements KycProvider {
   readonly name = 'sandbox';
-  constructor(private readonly baseUrl: string) {}
+  constructor(private readonly env: Pick<Env, 'PUBLIC_BASE_URL'>) {}
 
   async startSession(_input: StartSessionInput): Promise<KycSession> {
     const sessionId = `sbx_${randomHex(16)}`;
     return {
       sessionId,
-      sessionUrl: `${this.baseUrl.replace(/\/$/, '')}/sandbox/kyc/${sessionId}`,
+      sessionUrl: rootUrl(this.env, `/sandbox/kyc/${sessionId}`),
       sessionToken: `sbxtok_${randomHex(24)}`,
       expiresAt: new Date(Date.now() + SANDBOX_SESSION_TTL_SECONDS * 1000).toISOString(),
     };

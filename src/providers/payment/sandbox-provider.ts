@@ -2,6 +2,7 @@
 // live in KV; the checkout page the service serves completes a session by sending a signed
 // event through the real webhook handler.
 import type { OwnerType } from '../../db/schema/money';
+import { rootUrl } from '../../lib/urls';
 import type { CheckoutSession, CheckoutSessionInput, ConnectedAccountState, PaymentProvider } from './payment-provider';
 import { ProviderRejectedError } from './payment-provider';
 
@@ -22,10 +23,6 @@ export class SandboxPaymentProvider implements PaymentProvider {
   readonly name = 'sandbox' as const;
   constructor(private readonly env: Env) {}
 
-  private get base() {
-    return (this.env.PUBLIC_BASE_URL || 'http://127.0.0.1:8787').replace(/\/$/, '');
-  }
-
   async getSession(id: string): Promise<SandboxSession | null> {
     return this.env.KV.get<SandboxSession>(SESSION_PREFIX + id, 'json');
   }
@@ -38,7 +35,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const id = `cs_sandbox_${rid()}`;
     const session: SandboxSession = {
       id,
-      url: `${this.base}/sandbox/checkout/${id}`,
+      url: rootUrl(this.env, `/sandbox/checkout/${id}`),
       expiresAt: input.expiresAt,
       status: 'open',
       paymentIntentId: null,
@@ -84,7 +81,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async createAccountLink(accountId: string, _refreshUrl: string, _returnUrl: string) {
-    return { url: `${this.base}/sandbox/connect/${accountId}`, expiresAt: Math.floor(Date.now() / 1000) + 300 };
+    return { url: rootUrl(this.env, `/sandbox/connect/${accountId}`), expiresAt: Math.floor(Date.now() / 1000) + 300 };
   }
 
   async retrieveAccount(accountId: string): Promise<ConnectedAccountState> {

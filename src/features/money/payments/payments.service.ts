@@ -91,7 +91,7 @@ export async function paymentStatus(deps: Deps, auth: AuthUser, reservationId: n
   const db = deps.db;
   const r = await loadReservation(db, reservationId);
   // Like the reservation itself: its parties, the owning agency's staff, admins.
-  await assertReservationAccess(db, auth, r, { sender: true, carrier: true, admins: true });
+  await assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });
   return { reservationId: r.id, paymentId: r.paymentId, paymentStatus: r.paymentStatus, reservationStatus: r.status };
 }
 

@@ -1,9 +1,9 @@
 // Dev seed step: the default categories (also created by migration) and a few trips of
 // carrier@demo.local between cities of the reference data, departing in the coming weeks.
 import { and, eq } from 'drizzle-orm';
-import { announcements, categories } from '../../db/schema';
-import type { SeedContext } from '../dev/seed';
-import { cityKey, todayUtc } from './announcement-rules';
+import { announcements, categories } from '../../../db/schema';
+import type { SeedContext } from './context';
+import { cityKey, todayUtc } from '../../announcements/announcement-rules';
 
 const DEMO_CATEGORIES = [
   { code: 'DOCUMENTS', name: 'Documents', prohibited: false },

@@ -1,8 +1,8 @@
 // Development seed step: one trip of the demo carrier and one reservation of the demo sender already
 // handed over (DEPOSITED), so the recipient page has something to show at a known link.
 import { eq } from 'drizzle-orm';
-import { announcements, reservations } from '../../db/schema';
-import type { SeedContext } from '../dev/seed';
+import { announcements, reservations } from '../../../db/schema';
+import { parisDakarTrip, type SeedContext } from './context';
 
 export const DEMO_HANDOVER_RESERVATION_NUMBER = 'DEMO-HANDOVER-1';
 /** Known only because this is demo data in a development database (the seed refuses other environments). */
@@ -16,26 +16,15 @@ export async function seedHandoverDemo(ctx: SeedContext) {
   if (existing) return;
   const carrierId = ctx.userIds['carrier@demo.local'];
   const senderId = ctx.userIds['sender@demo.local'];
-  const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   const [trip] = await ctx.db
     .insert(announcements)
     .values({
-      carrierId,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: inDays(1),
-      arrivalDate: inDays(2),
-      totalWeightG: 20_000,
+      ...parisDakarTrip(carrierId, 1),
       reservedWeightG: 3_000,
       pricePerKgCents: 800,
       currency: 'EUR',
       pickupPoint: 'Gare de Lyon, hall 1',
       deliveryPoint: 'Place de l’Indépendance',
-      transportMode: 'PLANE',
       description: 'Demo trip for the hand-over and tracking flow',
     })
     .returning({ id: announcements.id });

@@ -2,17 +2,14 @@
 // sender@demo.local, paid through the sandbox checkout and the signed webhook (so the ledger,
 // escrow and notifications are the real ones). Idempotent: keyed by a fixed reservation number.
 import { eq } from 'drizzle-orm';
-import { announcements, reservations } from '../../db/schema';
-import { commissionRate, splitPrice } from '../../lib/money';
-import { usesSandbox } from '../../providers/payment';
-import type { SeedContext } from '../dev/seed';
-import { createCheckout } from '../money/payments/payments.service';
-import { paySandboxSession } from '../money/payments/sandbox.routes';
+import { announcements, reservations } from '../../../db/schema';
+import { commissionRate, platformCurrency, splitPrice } from '../../../lib/money';
+import { usesSandbox } from '../../../providers/payment';
+import { parisDakarTrip, type SeedContext } from './context';
+import { createCheckout, paySandboxSession } from '../../money';
 
 export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
 const DEMO_TRIP_DESCRIPTION = 'Demo trip with a paid reservation';
-
-const isoDate = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
 
 export async function seedPaidReservation(ctx: SeedContext) {
   const carrierId = ctx.userIds['carrier@demo.local'];
@@ -28,23 +25,13 @@ export async function seedPaidReservation(ctx: SeedContext) {
       [trip] = await db
         .insert(announcements)
         .values({
-          carrierId,
-          departureCity: 'Paris',
-          departureCountry: 'FR',
-          arrivalCity: 'Dakar',
-          arrivalCountry: 'SN',
-          departureCityKey: 'paris',
-          arrivalCityKey: 'dakar',
-          departureDate: isoDate(10),
-          arrivalDate: isoDate(11),
-          totalWeightG: 20_000,
+          ...parisDakarTrip(carrierId, 10),
           reservedWeightG: weightG,
           pricePerKgCents: 1250,
-          currency: env.PLATFORM_CURRENCY || 'EUR',
+          currency: platformCurrency(env),
           pickupPoint: 'Gare de Lyon, Paris',
           deliveryPoint: 'Place de l’Indépendance, Dakar',
           description: DEMO_TRIP_DESCRIPTION,
-          transportMode: 'PLANE',
         })
         .returning();
     }

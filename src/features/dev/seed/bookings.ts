@@ -2,9 +2,9 @@
 // catalogue steps have created such a trip and a category. Idempotent: skipped once the sender has
 // any reservation.
 import { and, asc, eq } from 'drizzle-orm';
-import { announcements, categories, reservations } from '../../db/schema';
-import type { SeedContext } from '../dev/seed';
-import { createBooking } from './bookings.service';
+import { announcements, categories, reservations } from '../../../db/schema';
+import type { SeedContext } from './context';
+import { createBooking } from '../../bookings/bookings.service';
 
 export async function seedDemoBooking(ctx: SeedContext) {
   const senderId = ctx.userIds['sender@demo.local'];

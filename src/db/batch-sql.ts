@@ -1,2 +1,0 @@
-// TRANSITIONAL: moved to statements.ts; removed once every feature imports from there.
-export { aliasedColumns, guardedInsert } from './statements';

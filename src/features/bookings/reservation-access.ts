@@ -1,2 +1,0 @@
-// TRANSITIONAL: moved to features/reservations/reservation-access.ts.
-export * from '../reservations/reservation-access';

@@ -1,2 +1,0 @@
-// TRANSITIONAL: moved to features/reservations/reservation-state.ts.
-export * from '../reservations/reservation-state';

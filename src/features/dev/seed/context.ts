@@ -1,0 +1,37 @@
+// What every seed step works with: the dependencies, the demo password and the demo accounts' ids.
+import type { Deps } from '../../../env';
+
+export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
+
+export const DEMO_ACCOUNTS = [
+  { email: 'superadmin@demo.local', firstName: 'Sam', lastName: 'Super', roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] },
+  { email: 'admin@demo.local', firstName: 'Ada', lastName: 'Admin', roles: ['ROLE_CLIENT', 'ROLE_ADMIN'] },
+  { email: 'carrier@demo.local', firstName: 'Carla', lastName: 'Carrier', roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], kyc: true },
+  { email: 'sender@demo.local', firstName: 'Sid', lastName: 'Sender', roles: ['ROLE_CLIENT'] },
+] as const;
+
+export interface SeedContext extends Deps {
+  password: string;
+  /** Ids of the demo accounts by email, filled by the first step. */
+  userIds: Record<string, number>;
+}
+
+export type SeedStep = (ctx: SeedContext) => Promise<void>;
+
+/** The date `days` days from now (UTC), as YYYY-MM-DD. */
+export const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A one-day Paris → Dakar plane trip of the demo carrier (the hand-over and payment demos). */
+export const parisDakarTrip = (carrierId: number, departureInDays: number) => ({
+  carrierId,
+  departureCity: 'Paris',
+  departureCountry: 'FR',
+  arrivalCity: 'Dakar',
+  arrivalCountry: 'SN',
+  departureCityKey: 'paris',
+  arrivalCityKey: 'dakar',
+  departureDate: daysFromNow(departureInDays),
+  arrivalDate: daysFromNow(departureInDays + 1),
+  totalWeightG: 20_000,
+  transportMode: 'PLANE' as const,
+});
