@@ -39,6 +39,9 @@ function throughput(job) {
         url: job.origin,
         connections: job.connections,
         duration: job.seconds,
+        // autocannon checks its stop flag once per sample interval (1 s by default), which rounds
+        // every run up to whole seconds; sampling every 100 ms keeps runs to their set duration.
+        sampleInt: 100,
         ...(job.amount ? { amount: job.amount } : {}),
         timeout: 10,
         requests: [
@@ -91,10 +94,15 @@ async function latency(job) {
   const roundTrips = [];
   const rowsRead = [];
   const rowsWritten = [];
-  const deadline = process.hrtime.bigint() + BigInt(Math.round(job.seconds * 1e9));
+  const now = process.hrtime.bigint();
+  const deadline = now + BigInt(Math.round(job.seconds * 1e9));
+  // minRequests: carry on past `seconds` until that many requests (the D1 figures want enough
+  // inputs even when the machine is slow), but never past maxSeconds.
+  const hardDeadline = now + BigInt(Math.round((job.maxSeconds ?? job.seconds) * 1e9));
   let i = job.startIndex ?? 0;
   const limit = job.maxRequests ?? Infinity;
-  while (process.hrtime.bigint() < deadline && samples.length < limit) {
+  const enough = () => process.hrtime.bigint() >= deadline && samples.length >= (job.minRequests ?? 0);
+  while (!enough() && process.hrtime.bigint() < hardDeadline && samples.length < limit) {
     const r = materialise(def, i++);
     const t0 = process.hrtime.bigint();
     const status = await new Promise((resolve, reject) => {

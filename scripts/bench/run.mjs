@@ -9,13 +9,14 @@
 // run before each, 1), BENCH_LATENCY_SECONDS (1.5, first round only; it also collects the D1
 // figures), BENCH_CONNECTIONS (10), BENCH_SCALES (data set sizes, comma-separated, 1 = 5,000 users;
 // default 1,5; BENCH_SCALE=x runs the one size x), BENCH_ROUNDS (rounds per size, comma-separated,
-// the last repeated: default 3,2; every figure is the median of a size's rounds, which interleave
-// all targets, so the shared machine's drift spreads over all of them), BENCH_MAX_SECONDS
+// the last repeated: default 3 at every size, e.g. 3,2 for fewer at the larger; every figure is
+// the median of a size's rounds, which interleave all targets, so the shared machine's drift
+// spreads over all of them), BENCH_MAX_SECONDS
 // (whole-run budget, 840; targets that do not fit are reported as not run), BENCH_ONLY (substring
 // filter on names), BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the
-// top of the report, e.g. "interim run"). BENCH_QUICK=1 checks the harness in about two minutes:
+// top of the report, e.g. "interim run"). BENCH_QUICK=1 checks the harness in under two minutes:
 // sizes 0.1 and 0.5, one round, 0.4 s runs (its figures are not for comparison). The full run
-// takes about 11 minutes on a 2-core machine.
+// (sizes 1 and 5, 3 rounds each) takes about 11 minutes on a 2-core machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,7 +32,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(',').map((x) => Number(x.trim())) : fallback);
 const scales = list('BENCH_SCALES', process.env.BENCH_SCALE ? [Number(process.env.BENCH_SCALE)] : QUICK ? [0.1, 0.5] : [1, 5]);
-const rounds = list('BENCH_ROUNDS', QUICK ? [1] : [3, 2]);
+const rounds = list('BENCH_ROUNDS', QUICK ? [1] : [3]);
 const SETTINGS = {
   quick: QUICK,
   seconds: num('BENCH_SECONDS', QUICK ? 0.4 : 2),
@@ -52,6 +53,9 @@ const log = (...args) => console.log(`[${elapsed().toFixed(0).padStart(3)} s]`, 
 hardDeadline(SETTINGS.maxSeconds + 180, 'npm run bench');
 
 const TARGET_RATIO = 1.25;
+// The first round's latency run goes on until this many requests (8 s more at most): the D1 rows
+// per request are averaged over at least that many inputs.
+const D1_SAMPLES = QUICK ? 10 : 30;
 const TARGET_GZIP_KIB = 500;
 
 // ---------------------------------------------------------------------------------------------
@@ -194,7 +198,7 @@ async function main() {
   // of what grows with data when rewriting the file.
   const previous = existsSync(SETTINGS.out) ? readFileSync(SETTINGS.out, 'utf8') : '';
   const human = humanBlock(previous);
-  const withHuman = report.replace(humanBlock(report), human);
+  const withHuman = report.replace(humanBlock(report), () => human);
   const soakAt = previous.indexOf('## Soak (npm run soak)');
   writeFileSync(SETTINGS.out, soakAt === -1 ? withHuman : `${withHuman}\n${previous.slice(soakAt)}`);
   console.log(`\n${withHuman}`);
@@ -280,7 +284,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
         const run = await load.run({ type: 'throughput', kind: tg.kind, name: tg.name, origin: tg.origin, expect: tg.expect, seconds: SETTINGS.seconds, ...(pool ? { amount: pool - latencyBudget, startIndex: latencyBudget } : {}), ...base });
         // Latency (one connection, closed loop) in the first round only: it is not a CPU figure.
         // It also collects the D1 round trips and rows of each request from the app's headers.
-        const lat = round === 1 ? await load.run({ type: 'latency', kind: tg.kind, name: tg.name, origin: tg.origin, seconds: SETTINGS.latencySeconds, ...(pool ? { maxRequests: latencyBudget } : {}) }) : null;
+        const lat = round === 1 ? await load.run({ type: 'latency', kind: tg.kind, name: tg.name, origin: tg.origin, seconds: SETTINGS.latencySeconds, minRequests: D1_SAMPLES, maxSeconds: SETTINGS.latencySeconds + 8, ...(pool ? { maxRequests: latencyBudget } : {}) }) : null;
         for (const x of [baseline, run, lat]) if (x?.error) throw new Error(`${tg.name}: ${x.error}`);
         bareRuns.push({ ...baseline, round });
         r.runs.push({ ...run, round, baselineRps: baseline.rps, ratio: run.rps / baseline.rps });
@@ -372,7 +376,9 @@ function aggregate({ primitiveNames, endpoints, results, bareRuns, bareLatency, 
 // Report
 
 const f = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
-const rowsCell = (x) => (!x ? 'n/a' : x.min === x.max ? f(x.mean, 0) : `${f(x.mean, x.mean < 100 ? 1 : 0)} (${x.min}-${x.max})`);
+const rowsCell = (x) =>
+  !x ? 'n/a' : `${x.min === x.max ? f(x.mean, 0) : `${f(x.mean, x.mean < 100 ? 1 : 0)} (${x.min}-${x.max})`}${x.n < D1_SAMPLES ? ` (${x.n} req only)` : ''}`;
+const d1Cell = (e, x) => (e.d1Uncounted ? 'not counted' : rowsCell(x));
 const sizeOf = (run) => `x${run.scale} (${run.dataset.counts.users} users, ${run.dataset.counts.announcements} trips, ${run.dataset.counts.reservations} reservations)`;
 
 const HUMAN_START = '<!-- human: why rows read grow (written by hand; the harness keeps what is between these two markers) -->';
@@ -423,7 +429,7 @@ function renderReport({ m, size, runs }) {
   lines.push('');
   lines.push(`CPU budget = bare route + the marginal cost of each primitive the endpoint needs, measured at the same size; target: CPU/request at most ${TARGET_RATIO}x the budget. The CPU and budget columns are medians over the rounds; "CPU / budget" is the median of the per-round ratios (each round's endpoint against that round's primitives), with their range.`);
   lines.push('');
-  lines.push('D1 figures per successful request of the latency run, from the headers the app sets outside production: round trips (`x-d1-round-trips`, min-max, against the endpoint\'s target), rows read and rows written (`x-d1-rows-read`, `x-d1-rows-written`: the sum of D1\'s `meta.rows_read` / `rows_written` over the request\'s statements; mean, with min-max when requests differ).');
+  lines.push(`D1 figures per successful request of the first round's latency run (at least ${D1_SAMPLES} requests), from the headers the app sets outside production: round trips (\`x-d1-round-trips\`, min-max, against the endpoint's target), rows read and rows written (\`x-d1-rows-read\`, \`x-d1-rows-written\`: the sum of D1's \`meta.rows_read\` / \`rows_written\` over the request's statements; mean, with min-max when requests differ).${ENDPOINTS.filter((e) => e.d1Uncounted).map((e) => ` Not counted for ${e.name}: ${e.d1Uncounted}.`).join('')}`);
   lines.push('');
   for (const run of runs) {
     lines.push(`### Data set ${sizeOf(run)}`);
@@ -440,9 +446,9 @@ function renderReport({ m, size, runs }) {
       const verdict = reference || cpuRatio === null ? '' : cpuRatio <= TARGET_RATIO ? '' : ' (over target)';
       const statuses = Object.entries(s.statuses).map(([k, n]) => `${k}: ${n}`).join(', ');
       const okNote = s.okShare !== null && s.okShare < 0.95 ? ` **only ${(s.okShare * 100).toFixed(0)}% expected** (${statuses})` : ` ${statuses}`;
-      const trips = s.roundTrips ? (s.roundTrips.min === s.roundTrips.max ? `${s.roundTrips.max}` : `${s.roundTrips.min}-${s.roundTrips.max}`) : 'n/a';
+      const trips = e.d1Uncounted ? 'not counted' : s.roundTrips ? (s.roundTrips.min === s.roundTrips.max ? `${s.roundTrips.max}` : `${s.roundTrips.min}-${s.roundTrips.max}`) : 'n/a';
       const tripsVerdict = e.roundTrips === undefined || !s.roundTrips ? '' : s.roundTrips.max <= e.roundTrips ? ` (target ${e.roundTrips}: holds)` : ` (target ${e.roundTrips}: **over**)`;
-      lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${ratioRange ? ` (${f(ratioRange[0])}-${f(ratioRange[1])})` : ''}${verdict}`} | ${trips}${tripsVerdict} | ${rowsCell(s.rowsRead)} | ${rowsCell(s.rowsWritten)} |${okNote} |`);
+      lines.push(`| ${e.name} | ${e.primitives.join(' + ') || '-'} | ${f(s.rps, 0)} | ${f(s.ratio)} | ${f(s.p50)} | ${f(s.p99)} | ${f(s.cpu, 3)} | ${reference ? '-' : f(budget, 3)} | ${reference ? `reference: stack costs ${f(s.cpu - (budget ?? 0), 3)} ms over bare` : `${f(cpuRatio)}${ratioRange ? ` (${f(ratioRange[0])}-${f(ratioRange[1])})` : ''}${verdict}`} | ${trips}${tripsVerdict} | ${d1Cell(e, s.rowsRead)} | ${d1Cell(e, s.rowsWritten)} |${okNote} |`);
     }
     lines.push('');
   }
@@ -488,10 +494,10 @@ function growthSection(runs) {
   for (const a of small.endpointRows) {
     const b = large.endpointRows.find((x) => x.e.name === a.e.name);
     if (!b) continue;
-    const readGrowth = growth(a.s.rowsRead?.mean, b.s.rowsRead?.mean);
+    const readGrowth = a.e.d1Uncounted ? null : growth(a.s.rowsRead?.mean, b.s.rowsRead?.mean);
     const cpuGrowth = growth(a.s.cpu, b.s.cpu);
     rows.push({ name: a.e.name, a, b, readGrowth, cpuGrowth });
-    lines.push(`| ${a.e.name} | ${rowsCell(a.s.rowsRead)} | ${rowsCell(b.s.rowsRead)} | ${gf(readGrowth)} | ${rowsCell(a.s.rowsWritten)} | ${rowsCell(b.s.rowsWritten)} | ${f(a.s.cpu, 3)} | ${f(b.s.cpu, 3)} | ${gf(cpuGrowth)} | ${a.e.primitives.length ? f(a.cpuRatio) : '-'} | ${b.e.primitives.length ? f(b.cpuRatio) : '-'} |`);
+    lines.push(`| ${a.e.name} | ${d1Cell(a.e, a.s.rowsRead)} | ${d1Cell(a.e, b.s.rowsRead)} | ${gf(readGrowth)} | ${d1Cell(a.e, a.s.rowsWritten)} | ${d1Cell(a.e, b.s.rowsWritten)} | ${f(a.s.cpu, 3)} | ${f(b.s.cpu, 3)} | ${gf(cpuGrowth)} | ${a.e.primitives.length ? f(a.cpuRatio) : '-'} | ${b.e.primitives.length ? f(b.cpuRatio) : '-'} |`);
   }
   lines.push('');
   const withRows = rows.filter((r) => r.readGrowth !== null);
