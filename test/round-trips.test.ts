@@ -1,22 +1,83 @@
 // D1 round trips of the hot endpoints (issue 9's targets: reads in one round trip, booking creation
-// in one write batch after its read, deposit in at most two). Read from the x-d1-round-trips header
-// the session middleware sets outside production; the header is checked against a counting binding.
+// in one write batch after its read, deposit in at most two), and the rows D1 reads and writes for
+// them. Read from the x-d1-round-trips, x-d1-rows-read and x-d1-rows-written headers the session
+// middleware sets outside production; the round trips are checked against a binding counted from
+// the outside, the rows against what the endpoints' indexes allow.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
-import { ROUND_TRIPS_HEADER } from '../src/db/session';
-import { bookingBody, countingEnv, createAnnouncement, createCategory } from './helpers/bookings';
+import { ROUND_TRIPS_HEADER, ROWS_READ_HEADER, ROWS_WRITTEN_HEADER } from '../src/db/session';
+import { bookingBody, createAnnouncement, createCategory } from './helpers/bookings';
 import { login, registerUser } from './helpers/auth';
 import { createReservation } from './helpers/handover';
 import { BASE, get, post, type ApiResponse } from './helpers/http';
+import { insertAnnouncement } from './helpers/reservations';
 import { createCarrier, createUser } from './helpers/users';
 
 const roundTrips = (res: ApiResponse) => Number(res.headers.get(ROUND_TRIPS_HEADER));
+const rows = (res: ApiResponse) => ({ read: Number(res.headers.get(ROWS_READ_HEADER)), written: Number(res.headers.get(ROWS_WRITTEN_HEADER)) });
+
+/**
+ * The real binding, its request sessions counted from the outside through the public API only:
+ * one round trip per all/first/run/raw and per batch(), and the rows of the results that carry
+ * their meta (all, run, batch). The session stays the native one, as the app's counter needs.
+ */
+function countedFromOutside(base: Env = env) {
+  const seen = { trips: 0, rowsRead: 0, rowsWritten: 0, withoutMeta: 0 };
+  const add = (result: D1Result) => {
+    seen.rowsRead += result.meta.rows_read;
+    seen.rowsWritten += result.meta.rows_written;
+  };
+  const countStatement = (statement: D1PreparedStatement): D1PreparedStatement => {
+    for (const method of ['all', 'run', 'first', 'raw'] as const) {
+      const original = statement[method].bind(statement) as (...args: unknown[]) => Promise<unknown>;
+      Object.defineProperty(statement, method, {
+        configurable: true,
+        value: async (...args: unknown[]) => {
+          seen.trips += 1;
+          const result = await original(...args);
+          if (method === 'all' || method === 'run') add(result as D1Result);
+          else seen.withoutMeta += 1;
+          return result;
+        },
+      });
+    }
+    const bind = statement.bind.bind(statement);
+    Object.defineProperty(statement, 'bind', { configurable: true, value: (...values: unknown[]) => countStatement(bind(...values)) });
+    return statement;
+  };
+  const withSession = (constraint?: string) => {
+    const session = base.DB.withSession(constraint);
+    const prepare = session.prepare.bind(session);
+    const batch = session.batch.bind(session);
+    Object.defineProperty(session, 'prepare', { configurable: true, value: (query: string) => countStatement(prepare(query)) });
+    Object.defineProperty(session, 'batch', {
+      configurable: true,
+      value: async (statements: D1PreparedStatement[]) => {
+        seen.trips += 1;
+        const results = await batch(statements);
+        for (const result of results) add(result);
+        return results;
+      },
+    });
+    return session;
+  };
+  const DB = new Proxy(base.DB, { get: (target, prop) => (prop === 'withSession' ? withSession : Reflect.get(target, prop, target)) });
+  return { env: { ...base, DB } as Env, seen };
+}
+
+async function fetchWith(counted: ReturnType<typeof countedFromOutside>, path: string, token: string) {
+  const ctx = createExecutionContext();
+  const res = await app.fetch(new Request(`${BASE}${path}`, { headers: { Authorization: `Bearer ${token}` } }), counted.env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
 
 describe('D1 round trips per request (x-d1-round-trips)', () => {
   it('the header counts what the binding sees', async () => {
     const sender = await createUser();
-    const counting = countingEnv();
+    const counting = countedFromOutside();
     const ctx = createExecutionContext();
     const res = await app.fetch(
       new Request(`${BASE}/v1/api/bookings/as-sender`, { headers: { Authorization: `Bearer ${sender.token}` } }),
@@ -25,8 +86,8 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     );
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);
-    expect(counting.trips()).toBeGreaterThan(0);
-    expect(Number(res.headers.get(ROUND_TRIPS_HEADER))).toBe(counting.trips());
+    expect(counting.seen.trips).toBeGreaterThan(0);
+    expect(Number(res.headers.get(ROUND_TRIPS_HEADER))).toBe(counting.seen.trips);
   });
 
   it('reads: one round trip each', async () => {
@@ -54,7 +115,7 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     expect(roundTrips(res)).toBe(2);
   });
 
-  it('booking creation: one read batch, then one write batch', async () => {
+  it('booking creation: one read batch, then one write batch (reservation, item, capacity, notification)', async () => {
     const carrier = await createCarrier();
     const sender = await createUser();
     const trip = await createAnnouncement(carrier);
@@ -62,6 +123,10 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: sender.token });
     expect(res.status).toBe(201);
     expect(roundTrips(res)).toBe(2);
+    // Rows: at least the four it writes (their index entries come on top), and a bounded read.
+    expect(rows(res).written).toBeGreaterThanOrEqual(4);
+    expect(rows(res).read).toBeGreaterThan(0);
+    expect(rows(res).read).toBeLessThanOrEqual(60);
   });
 
   it('deposit by QR: one batch (capture adds the second when the booking is paid); by code: one read more', async () => {
@@ -83,5 +148,67 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
       { token: carrier.token },
     );
     expect([res.status, roundTrips(res)]).toEqual([201, 1]);
+  });
+});
+
+describe('D1 rows read and written per request (x-d1-rows-read, x-d1-rows-written)', () => {
+  it('are the rows D1 reports in its results, summed over the request', async () => {
+    const { sender, reservation } = await createReservation();
+    const counted = countedFromOutside();
+    const res = await fetchWith(counted, `/v1/api/bookings/${reservation.id}`, sender.token);
+    expect(res.status).toBe(200);
+    // The detail is one batch: every result carries its meta, so the outside sum is complete.
+    expect(counted.seen).toMatchObject({ trips: 1, withoutMeta: 0 });
+    expect(counted.seen.rowsRead).toBeGreaterThan(0);
+    expect(rows(res)).toEqual({ read: counted.seen.rowsRead, written: counted.seen.rowsWritten });
+  });
+
+  it('a read by id reads a bounded number of rows and writes none', async () => {
+    const carrier = await createCarrier();
+    const trip = await createAnnouncement(carrier);
+    const { sender, reservation } = await createReservation({ carrier });
+    for (const res of [
+      await get(`/v1/api/bookings/${reservation.id}`, { token: sender.token }),
+      await get(`/v1/api/annonces/${trip.id}`),
+    ]) {
+      expect(res.status).toBe(200);
+      // A handful of primary-key and indexed lookups (the view's joins, the items), whatever the table sizes.
+      expect(rows(res).read).toBeGreaterThan(0);
+      expect(rows(res).read).toBeLessThanOrEqual(20);
+      expect(rows(res).written).toBe(0);
+    }
+  });
+
+  it('a trip search reads rows for the trips it matches, not for the others', async () => {
+    const carrier = await createCarrier();
+    const key = `rt${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`;
+    const other = `${key}x`;
+    const trip = (city: string) => insertAnnouncement(carrier.id, { departureCity: city, departureCityKey: city });
+    const search = async () => {
+      const res = await get(`/v1/api/annonces?departureCity=${key}&sort=departureDate,asc`);
+      expect(res.status).toBe(200);
+      expect(rows(res).written).toBe(0);
+      return { read: rows(res).read, total: res.body.page.totalElements as number };
+    };
+    await trip(key);
+    const one = await search();
+    expect(one.total).toBe(1);
+    expect(one.read).toBeGreaterThan(0);
+    expect(one.read).toBeLessThanOrEqual(20);
+
+    // Thirty trips from a city next to it in the index: the index keeps them out of what the search
+    // reads, but for the entry after the range that ends each scan (page and count: two at most).
+    for (let k = 0; k < 30; k++) await trip(other);
+    const beside = await search();
+    expect(beside.total).toBe(1);
+    expect(beside.read).toBeGreaterThanOrEqual(one.read);
+    expect(beside.read).toBeLessThanOrEqual(one.read + 2);
+
+    // Ten more matching trips: each costs a bounded number of rows (page row, its joins, the count).
+    for (let k = 0; k < 10; k++) await trip(key);
+    const eleven = await search();
+    expect(eleven.total).toBe(11);
+    expect(eleven.read).toBeGreaterThanOrEqual(beside.read + 10);
+    expect(eleven.read - beside.read).toBeLessThanOrEqual(10 * 6);
   });
 });

@@ -14,6 +14,8 @@
 //   overTarget  what the endpoint does beyond its primitives (printed when over the CPU target)
 //   roundTrips  the most D1 round trips a successful request may make (issue 9's targets: reads
 //               one, booking creation a read then one write batch, deposit at most two)
+//   d1Uncounted why the app's x-d1-* headers do not cover the endpoint's D1 use (reported as
+//               "not counted" rather than 0)
 
 const pickOf = (list, i) => list[i % list.length];
 const bearer = (token) => ({ Authorization: `Bearer ${token}` });
@@ -48,6 +50,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/health',
+    d1Uncounted: 'its D1 probe (SELECT 1) goes through the binding, not the request session the counter wraps',
     overTarget: 'A readiness probe: D1 through the binding, KV and R2 checked concurrently, each under its own time limit, and the answer built from the three outcomes.',
     primitives: ['d1_read', 'kv_get', 'r2_head'],
     request: () => ({ method: 'GET', path: '/v1/api/health' }),

@@ -3,7 +3,9 @@
 //   throughput: autocannon, bounded in time (and in requests for single-use inputs); workerd CPU
 //               time from /proc/<pid>/stat is read right before and after, so CPU per request
 //               covers exactly this run.
-//   latency:    a one-connection closed loop timed with process.hrtime (autocannon rounds to ms).
+//   latency:    a one-connection closed loop timed with process.hrtime (autocannon rounds to ms);
+//               also collects the D1 round trips and rows read / written the app reports per
+//               request in its x-d1-* headers (outside production).
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -37,6 +39,9 @@ function throughput(job) {
         url: job.origin,
         connections: job.connections,
         duration: job.seconds,
+        // autocannon checks its stop flag once per sample interval (1 s by default), which rounds
+        // every run up to whole seconds; sampling every 100 ms keeps runs to their set duration.
+        sampleInt: 100,
         ...(job.amount ? { amount: job.amount } : {}),
         timeout: 10,
         requests: [
@@ -76,6 +81,10 @@ function throughput(job) {
   });
 }
 
+/** min, max, mean and count of per-request figures (null when there are none). */
+const spread = (xs) =>
+  xs.length ? { min: Math.min(...xs), max: Math.max(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length, n: xs.length } : null;
+
 async function latency(job) {
   const def = findDefinition(job.kind, job.name);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -83,19 +92,30 @@ async function latency(job) {
   const samples = [];
   const statusCounts = {};
   const roundTrips = [];
-  const deadline = process.hrtime.bigint() + BigInt(Math.round(job.seconds * 1e9));
+  const rowsRead = [];
+  const rowsWritten = [];
+  const now = process.hrtime.bigint();
+  const deadline = now + BigInt(Math.round(job.seconds * 1e9));
+  // minRequests: carry on past `seconds` until that many requests (the D1 figures want enough
+  // inputs even when the machine is slow), but never past maxSeconds.
+  const hardDeadline = now + BigInt(Math.round((job.maxSeconds ?? job.seconds) * 1e9));
   let i = job.startIndex ?? 0;
   const limit = job.maxRequests ?? Infinity;
-  while (process.hrtime.bigint() < deadline && samples.length < limit) {
+  const enough = () => process.hrtime.bigint() >= deadline && samples.length >= (job.minRequests ?? 0);
+  while (!enough() && process.hrtime.bigint() < hardDeadline && samples.length < limit) {
     const r = materialise(def, i++);
     const t0 = process.hrtime.bigint();
     const status = await new Promise((resolve, reject) => {
       const req = http.request(
         { host: origin.hostname, port: origin.port, method: r.method, path: r.path, headers: r.headers, agent },
         (res) => {
-          // D1 round trips of this request, as the app reports them outside production.
+          // D1 round trips and rows of this request, as the app reports them outside production.
           const trips = res.headers['x-d1-round-trips'];
-          if (trips !== undefined && res.statusCode < 400) roundTrips.push(Number(trips));
+          if (trips !== undefined && res.statusCode < 400) {
+            roundTrips.push(Number(trips));
+            if (res.headers['x-d1-rows-read'] !== undefined) rowsRead.push(Number(res.headers['x-d1-rows-read']));
+            if (res.headers['x-d1-rows-written'] !== undefined) rowsWritten.push(Number(res.headers['x-d1-rows-written']));
+          }
           res.resume();
           res.on('end', () => resolve(res.statusCode));
         },
@@ -117,7 +137,9 @@ async function latency(job) {
     p99: at(0.99),
     mean: samples.reduce((a, b) => a + b, 0) / (samples.length || 1),
     statusCounts,
-    roundTrips: roundTrips.length ? { min: Math.min(...roundTrips), max: Math.max(...roundTrips) } : null,
+    roundTrips: spread(roundTrips),
+    rowsRead: spread(rowsRead),
+    rowsWritten: spread(rowsWritten),
   };
 }
 

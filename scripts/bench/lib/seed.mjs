@@ -24,7 +24,7 @@ function rng(seed) {
   };
 }
 
-const CITIES = [
+export const CITIES = [
   ['Paris', 'FR'], ['Lyon', 'FR'], ['Marseille', 'FR'], ['Dakar', 'SN'], ['Abidjan', 'CI'], ['Douala', 'CM'],
   ['Casablanca', 'MA'], ['Tunis', 'TN'], ['Bruxelles', 'BE'], ['Montreal', 'CA'], ['Bamako', 'ML'], ['Lome', 'TG'],
 ];

@@ -182,22 +182,32 @@ function childPids(parent) {
   return pids;
 }
 
-/**
- * Builds the API (and optionally the primitives worker), starts one workerd through Miniflare,
- * applies migrations/*.sql to its D1 and returns the loopback URLs, the workerd PID and a D1 handle.
- */
-export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log }) {
+/** The API and primitives bundles (`wrangler deploy --dry-run`), built once and reusable by several services. */
+export function buildBundles({ withPrimitives = true } = {}) {
   const buildRoot = path.join(ROOT, '.wrangler/bench-build');
+  return {
+    api: buildWorker({ config: path.join(ROOT, 'wrangler.toml'), outdir: path.join(buildRoot, 'api') }),
+    primitives: withPrimitives ? buildWorker({ config: path.join(ROOT, 'scripts/bench/primitives.wrangler.toml'), outdir: path.join(buildRoot, 'primitives') }) : undefined,
+  };
+}
+
+/**
+ * Builds the API (and optionally the primitives worker) unless `bundles` are given, starts one
+ * workerd through Miniflare, applies migrations/*.sql to its D1 and returns the loopback URLs, the
+ * workerd PID, a D1 handle and `stop()` (disposes Miniflare, then stops that workerd by its PID).
+ */
+export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles }) {
   const stateDir = path.join(ROOT, '.wrangler/bench-state', stateName);
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
 
   let t = Date.now();
-  const api = buildWorker({ config: path.join(ROOT, 'wrangler.toml'), outdir: path.join(buildRoot, 'api') });
+  const built = bundles ?? buildBundles({ withPrimitives });
+  const api = built.api;
   const secrets = { ...exampleSecrets(), JWT_KEYS: BENCH_JWT_KEYS, ENVIRONMENT: process.env.BENCH_ENVIRONMENT ?? 'benchmark' };
   const workers = [workerConfig({ name: 'api', configPath: path.join(ROOT, 'wrangler.toml'), build: api, extraEnv: { ...secrets, ...extraEnv } })];
   if (withPrimitives) {
-    const prim = buildWorker({ config: path.join(ROOT, 'scripts/bench/primitives.wrangler.toml'), outdir: path.join(buildRoot, 'primitives') });
+    const prim = built.primitives;
     const apiCfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
     const primitives = workerConfig({
       name: 'primitives',
@@ -211,7 +221,7 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
     }
     workers.push(primitives);
   }
-  log(`built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  if (!bundles) log(`built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   t = Date.now();
   const before = new Set(childPids(process.pid).map((p) => p.pid));
@@ -223,16 +233,19 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
     workers,
   });
   let workerdPid;
-  onCleanup(async () => {
-    await Promise.race([mf.dispose(), new Promise((r) => setTimeout(r, 10_000))]);
-    if (workerdPid && existsSync(`/proc/${workerdPid}`)) {
-      try {
-        process.kill(workerdPid, 'SIGKILL');
-      } catch {
-        // already gone
+  let stopped;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await Promise.race([mf.dispose(), new Promise((r) => setTimeout(r, 10_000))]);
+      if (workerdPid && existsSync(`/proc/${workerdPid}`)) {
+        try {
+          process.kill(workerdPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
       }
-    }
-  });
+    })());
+  onCleanup(stop);
   await mf.ready;
   const started = childPids(process.pid).filter((p) => !before.has(p.pid) && p.comm.startsWith('workerd'));
   if (started.length !== 1) throw new Error(`expected one workerd child, found ${JSON.stringify(started)}`);
@@ -243,7 +256,7 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
 
   const db = await mf.getD1Database('DB', 'api');
   await applyMigrations(db);
-  return { mf, db, apiUrl, primitivesUrl, workerdPid, stateDir };
+  return { mf, db, apiUrl, primitivesUrl, workerdPid, stateDir, stop };
 }
 
 /** The same flat migrations/*.sql wrangler applies, in order. */
