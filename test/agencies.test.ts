@@ -16,13 +16,13 @@ import {
   type StaffScope,
 } from '../src/features/agencies/agencies.scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createSuperAdmin, createUser, tokenFor, type TestUser } from './helpers/users';
+import { anAdmin, aSuperAdmin, aUser, tokenFor, type TestUser } from './helpers/factories';
 
 const db = getDb(env);
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
 async function agencyWithBranches() {
-  const owner = await createUser();
+  const owner = await aUser();
   const created = await post('/v1/api/agencies', { name: 'Sahel Express', city: 'Dakar', country: 'SN', email: 'ops@sahel.test' }, { token: owner.token });
   expect(created.status).toBe(201);
   const id = created.body.id as number;
@@ -33,7 +33,7 @@ async function agencyWithBranches() {
 }
 
 async function hire(owner: TestUser, agencyId: number, branchId: number) {
-  const employee = await createUser();
+  const employee = await aUser();
   const res = await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId }, { token: owner.token });
   expect(res.status).toBe(201);
   return employee;
@@ -95,7 +95,7 @@ describe('registration and ownership', () => {
   });
 
   it('validates the body and needs a token', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const bad = await post('/v1/api/agencies', { name: 'x', email: 'nope' }, { token: user.token });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors.map((f: { field: string }) => f.field).sort()).toEqual(['email', 'name']);
@@ -107,7 +107,7 @@ describe('registration and ownership', () => {
   it('only the owner (or a super-admin) manages the agency; members read it', async () => {
     const { owner, id, branchA } = await agencyWithBranches();
     const employee = await hire(owner, id, branchA);
-    const [stranger, superAdmin] = await Promise.all([createUser(), createSuperAdmin()]);
+    const [stranger, superAdmin] = await Promise.all([aUser(), aSuperAdmin()]);
 
     const byStranger = await put(`/v1/api/agencies/${id}`, { name: 'Hijacked' }, { token: stranger.token });
     expect(byStranger.status).toBe(403);
@@ -177,7 +177,7 @@ describe('branches', () => {
 describe('employees', () => {
   it('added to a branch, moved, and removed with roles, scope and tokens following', async () => {
     const { owner, id, branchA, branchB } = await agencyWithBranches();
-    const employee = await createUser();
+    const employee = await aUser();
     const added = await post(`/v1/api/agencies/${id}/employees`, { email: employee.email, branchId: branchA }, { token: owner.token });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ userId: employee.id, agencyId: id, branchId: branchA, email: employee.email });
@@ -268,7 +268,7 @@ describe('publishing rule (pure)', () => {
 describe('documents', () => {
   it('the owner uploads agency documents; admins read them; strangers do not', async () => {
     const { owner, id } = await agencyWithBranches();
-    const [stranger, admin] = await Promise.all([createUser(), createAdmin()]);
+    const [stranger, admin] = await Promise.all([aUser(), anAdmin()]);
     const form = new FormData();
     form.append('file', new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' }));
     const up = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: form, token: owner.token });
@@ -301,7 +301,7 @@ describe('super-admin suspension', () => {
     const { owner, id, branchA } = await agencyWithBranches();
     const employee = await hire(owner, id, branchA);
     const trip = await agencyTrip(employee.id, id, branchA);
-    const superAdmin = await createSuperAdmin();
+    const superAdmin = await aSuperAdmin();
     expect(await visibleTripIds(id)).toEqual([trip.id]);
 
     const suspended = await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'Unpaid fees' }, { token: superAdmin.token });
@@ -330,7 +330,7 @@ describe('super-admin suspension', () => {
 
   it('only super-admins; a reason is required; unknown agency is 404', async () => {
     const { owner, id } = await agencyWithBranches();
-    const [admin, superAdmin] = await Promise.all([createAdmin(), createSuperAdmin()]);
+    const [admin, superAdmin] = await Promise.all([anAdmin(), aSuperAdmin()]);
     expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: owner.token })).status).toBe(403);
     expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: admin.token })).status).toBe(403);
     expect((await get('/v1/api/superadmin/agencies', { token: admin.token })).status).toBe(403);

@@ -20,7 +20,7 @@ import {
   uniqueEmail,
 } from './helpers/auth';
 import { call, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createUser } from './helpers/users';
+import { anAdmin, aUser } from './helpers/factories';
 
 const db = getDb(env);
 const ME = '/v1/api/user/me';
@@ -176,7 +176,7 @@ describe('login', () => {
 
   it('upgrades a hash made with fewer iterations at the next successful login', async () => {
     const old = await hashPassword(PASSWORD, 10_000);
-    const user = await createUser({ passwordHash: old });
+    const user = await aUser({ passwordHash: old });
     expect((await login(user.email)).status).toBe(200);
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
     expect(row.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
@@ -184,7 +184,7 @@ describe('login', () => {
   });
 
   it('a social-only account (no password) cannot log in with a password', async () => {
-    const user = await createUser({ passwordHash: null });
+    const user = await aUser({ passwordHash: null });
     const res = await login(user.email, 'Anything-at-all-1');
     expect(res.status).toBe(401);
     expect(res.body.errorCode).toBe('AUTHENTICATION_ERROR');
@@ -244,7 +244,7 @@ describe('access tokens', () => {
   });
 
   it('a token signed with the previous key (rotation) is still accepted', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const token = await new SignJWT({ typ: 'access', roles: ['ROLE_CLIENT'] })
       .setProtectedHeader({ alg: 'HS256', kid: 'test-1', typ: 'JWT' })
       .setSubject(String(user.id))
@@ -359,7 +359,7 @@ describe('logout', () => {
 
 describe('suspension', () => {
   it("a suspended user's tokens are refused, refresh too, and login answers 403", async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const reg = await registerUser();
     const res = await post(`/v1/api/admin/users/${reg.id}/suspend`, { reason: 'fraud' }, { token: admin.token });
     expect(res.status).toBe(200);
@@ -481,7 +481,7 @@ describe('password forgot, reset and change', () => {
   });
 
   it('an account without a password is told to use forgot-password', async () => {
-    const user = await createUser({ passwordHash: null });
+    const user = await aUser({ passwordHash: null });
     const res = await put('/v1/api/auth/password', { currentPassword: 'x', newPassword: 'Changed-password-9' }, { token: user.token });
     expect(res.status).toBe(422);
     expect(res.body.errorCode).toBe('BUSINESS_RULE_VIOLATION');
@@ -644,7 +644,7 @@ describe('social login', () => {
 
   it('a suspended account cannot sign in with Google', async () => {
     const { google } = await setup();
-    const user = await createUser({ enabled: false });
+    const user = await aUser({ enabled: false });
     const res = await post('/v1/api/auth/oauth2/google', {
       idToken: await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: crypto.randomUUID(), email: user.email }),
     });

@@ -4,11 +4,10 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
-import { announcements, notifications, reservationItems, reservations } from '../src/db/schema';
+import { announcements, notifications, reservationItems } from '../src/db/schema';
 import { notificationInsert } from '../src/features/notifications/notify';
-import { createAnnouncement, createCategory, daysFromToday, uniqueCity } from './helpers/catalog';
 import { del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createCarrier, createSuperAdmin, createUser, type TestUser } from './helpers/users';
+import { daysFromToday, uniqueCity, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, publishTrip, aReservation } from './helpers/factories';
 
 const db = () => getDb(env);
 const API = '/v1/api';
@@ -74,7 +73,7 @@ describe('categories', () => {
   });
 
   it('admins create, update and delete; duplicates are 409 ALREADY_EXISTS', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const created = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Spare parts' }, { token: admin.token });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ code: 'SPARE_PARTS', name: 'Spare parts', description: null, prohibited: false });
@@ -95,14 +94,14 @@ describe('categories', () => {
     const renames = await Promise.all([a, b].map((c) => put(`${API}/admin/categories/${c.body.id}`, { code: 'SAME_NEW_CODE' }, { token: admin.token })));
     expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
 
-    const superAdmin = await createSuperAdmin();
+    const superAdmin = await aSuperAdmin();
     expect((await del(`${API}/admin/categories/${created.body.id}`, { token: superAdmin.token })).status).toBe(204);
     expect((await del(`${API}/admin/categories/${created.body.id}`, { token: admin.token })).status).toBe(404);
     expect((await put(`${API}/admin/categories/999999`, { name: 'x' }, { token: admin.token })).status).toBe(404);
   });
 
   it('validates the body with fieldErrors', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const res = await post(`${API}/admin/categories`, { code: 'bad code', name: '' }, { token: admin.token });
     expect(res.status).toBe(400);
     const body = errorBody(res);
@@ -111,7 +110,7 @@ describe('categories', () => {
   });
 
   it('is refused to non-admins (403) and anonymous callers (401)', async () => {
-    const user = await createCarrier();
+    const user = await aCarrier();
     const res = await post(`${API}/admin/categories`, { code: 'NOPE', name: 'Nope' }, { token: user.token });
     expect(res.status).toBe(403);
     expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
@@ -119,36 +118,17 @@ describe('categories', () => {
   });
 
   it('cannot be deleted while an announcement accepts it or a reservation item uses it', async () => {
-    const admin = await createAdmin();
-    const carrier = await createCarrier();
-    const accepted = await createCategory();
-    const trip = await createAnnouncement(carrier, { acceptedCategoryIds: [accepted.id] });
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const accepted = await aCategory();
+    const trip = await publishTrip(carrier, { acceptedCategoryIds: [accepted.id] });
     const res = await del(`${API}/admin/categories/${accepted.id}`, { token: admin.token });
     expect(res.status).toBe(409);
     expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: expect.stringContaining('in use') });
 
-    const itemCategory = await createCategory();
-    const sender = await createUser();
-    const [reservation] = await db()
-      .insert(reservations)
-      .values({
-        reservationNumber: `R-${crypto.randomUUID().slice(0, 12)}`,
-        announcementId: trip.id,
-        senderId: sender.id,
-        carrierId: carrier.id,
-        reservedWeightG: 1000,
-        depositCode: '111111',
-        deliveryCode: '222222',
-        recipient: { firstName: 'R', lastName: 'R' },
-        recipientToken: crypto.randomUUID(),
-        pricePerKgCents: 850,
-        totalAmountCents: 850,
-        platformCommissionCents: 128,
-        carrierAmountCents: 722,
-        currency: 'EUR',
-        paymentDeadline: new Date().toISOString(),
-      })
-      .returning();
+    const itemCategory = await aCategory();
+    const sender = await aUser();
+    const { reservation } = await aReservation({ trip, sender });
     await db().insert(reservationItems).values({ reservationId: reservation.id, categoryId: itemCategory.id, name: 'Shoes' });
     expect((await del(`${API}/admin/categories/${itemCategory.id}`, { token: admin.token })).status).toBe(409);
 
@@ -175,7 +155,7 @@ describe('search alerts', () => {
   });
 
   it('creates, reads, lists, replaces and deletes an alert with the exact shape', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const created = await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     expect(created.status).toBe(201);
     const { id, createdAt, updatedAt, ...rest } = created.body;
@@ -196,7 +176,7 @@ describe('search alerts', () => {
   });
 
   it('honours Idempotency-Key: a replay returns the first alert and creates nothing; another body is 409', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const headers = { 'Idempotency-Key': `alert-${crypto.randomUUID()}` };
     const first = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
     expect(first.status).toBe(201);
@@ -209,7 +189,7 @@ describe('search alerts', () => {
     expect(errorBody(other)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
     expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(1);
     // The key is the caller's: another user with the same key creates their own alert.
-    const stranger = await createUser();
+    const stranger = await aUser();
     const theirs = await post(`${API}/search-alerts`, alertBody(), { token: stranger.token, headers });
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(first.body.id);
@@ -225,9 +205,9 @@ describe('search alerts', () => {
   });
 
   it("is owner-only: others get 403 on every {id} route, even admins", async () => {
-    const owner = await createUser();
+    const owner = await aUser();
     const { body: alert } = await post(`${API}/search-alerts`, alertBody(), { token: owner.token });
-    for (const other of [await createUser(), await createAdmin()]) {
+    for (const other of [await aUser(), await anAdmin()]) {
       const responses = [
         await get(`${API}/search-alerts/${alert.id}`, { token: other.token }),
         await put(`${API}/search-alerts/${alert.id}`, alertBody(), { token: other.token }),
@@ -243,7 +223,7 @@ describe('search alerts', () => {
   });
 
   it('requires a place and a coherent date range', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await post(`${API}/search-alerts`, { dateFrom: daysFromToday(5), dateTo: daysFromToday(1), departureCountry: 'ZZ' }, { token: user.token });
     expect(res.status).toBe(400);
     expect((errorBody(res).fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['dateTo', 'departureCountry']);
@@ -252,10 +232,10 @@ describe('search alerts', () => {
   });
 
   it('a new matching announcement notifies the alert owner (ALERT_MATCH), once per owner', async () => {
-    const watcher = await createUser();
-    const bystander = await createUser();
-    const carrier = await createCarrier();
-    const category = await createCategory();
+    const watcher = await aUser();
+    const bystander = await aUser();
+    const carrier = await aCarrier();
+    const category = await aCategory();
     const to = uniqueCity('Bamako');
     const { body: alert } = await post(`${API}/search-alerts`, alertBody({ arrivalCity: to.toUpperCase(), arrivalCountry: 'ML', categoryId: category.id }), {
       token: watcher.token,
@@ -266,7 +246,7 @@ describe('search alerts', () => {
     await post(`${API}/search-alerts`, { arrivalCity: to, active: false }, { token: bystander.token });
     await post(`${API}/search-alerts`, { arrivalCity: to }, { token: carrier.token });
 
-    const trip = await createAnnouncement(carrier, { arrivalCity: to, arrivalCountry: 'ML', pricePerKg: 9, acceptedCategoryIds: [category.id] });
+    const trip = await publishTrip(carrier, { arrivalCity: to, arrivalCountry: 'ML', pricePerKg: 9, acceptedCategoryIds: [category.id] });
     const mine = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
     expect(mine).toMatchObject([
       {
@@ -282,8 +262,8 @@ describe('search alerts', () => {
 
     // A trip that does not accept the alert's category does not match the first alert, but the
     // second (no category) still does.
-    const other = await createCategory();
-    await createAnnouncement(carrier, { arrivalCity: to, arrivalCountry: 'ML', acceptedCategoryIds: [other.id] });
+    const other = await aCategory();
+    await publishTrip(carrier, { arrivalCity: to, arrivalCountry: 'ML', acceptedCategoryIds: [other.id] });
     const after = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
     expect(after).toHaveLength(2);
     expect(after[1].data).toMatchObject({ alertId: alert.id + 1 });
@@ -297,7 +277,7 @@ describe('notifications', () => {
   }
 
   it('lists newest first with page and unreadOnly, counts unread, marks read and read-all', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const rows = await notify(user, 3);
     const list = await get(`${API}/notifications?size=2`, { token: user.token });
     expect(list.status).toBe(200);
@@ -333,14 +313,14 @@ describe('notifications', () => {
   });
 
   it("never touches other users' notifications: 403 for theirs, 404 for unknown", async () => {
-    const owner = await createUser();
-    const other = await createUser();
+    const owner = await aUser();
+    const other = await aUser();
     const [row] = await notify(owner, 1);
     await notify(other, 2);
     for (const res of [
       await put(`${API}/notifications/${row.id}/read`, undefined, { token: other.token }),
       await del(`${API}/notifications/${row.id}`, { token: other.token }),
-      await put(`${API}/notifications/${row.id}/read`, undefined, { token: (await createAdmin()).token }),
+      await put(`${API}/notifications/${row.id}/read`, undefined, { token: (await anAdmin()).token }),
     ]) {
       expect(res.status).toBe(403);
       expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
@@ -359,7 +339,7 @@ describe('notifications', () => {
   });
 
   it('notificationInsert rows appear in the API', async () => {
-    const user = await createUser();
+    const user = await aUser();
     await notificationInsert(db(), { userId: user.id, type: 'KYC_APPROVED', title: 'Verified', message: 'You can publish trips' });
     const res = await get(`${API}/notifications`, { token: user.token });
     expect(res.body.content).toMatchObject([{ type: 'KYC_APPROVED', data: null, read: false }]);

@@ -5,16 +5,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { getDb } from '../src/db/client';
 import { announcements, auditLogs, notifications, reports, reviews, userRatings, users } from '../src/db/schema';
 import { errorBody, get, post } from './helpers/http';
-import { insertAnnouncement, insertReservation } from './helpers/reservations';
-import { createAdmin, createCarrier, createUser } from './helpers/users';
+import { aUser, aCarrier, anAdmin, aTrip, aReservation } from './helpers/factories';
 
 const db = getDb(env);
 
 async function deliveredReservation() {
-  const carrier = await createCarrier({ firstName: 'Carla', lastName: 'carrier' });
-  const sender = await createUser({ firstName: 'Sid', lastName: 'Sender' });
-  const announcement = await insertAnnouncement(carrier.id);
-  const reservation = await insertReservation(announcement, sender.id, 'DELIVERED');
+  const carrier = await aCarrier({ firstName: 'Carla', lastName: 'carrier' });
+  const sender = await aUser({ firstName: 'Sid', lastName: 'Sender' });
+  const announcement = await aTrip(carrier);
+  const { reservation } = await aReservation({ trip: announcement, sender, status: 'DELIVERED' });
   return { carrier, sender, announcement, reservation };
 }
 
@@ -71,9 +70,9 @@ describe('reviews', () => {
 
   it('refuses strangers (403), undelivered reservations (422), unknown reservations (404) and bad ratings (400)', async () => {
     const { carrier, sender, announcement } = await deliveredReservation();
-    const stranger = await createUser();
-    const delivered = await insertReservation(announcement, sender.id, 'DELIVERED');
-    const inTransit = await insertReservation(announcement, sender.id, 'IN_TRANSIT');
+    const stranger = await aUser();
+    const { reservation: delivered } = await aReservation({ trip: announcement, sender, status: 'DELIVERED' });
+    const { reservation: inTransit } = await aReservation({ trip: announcement, sender, status: 'IN_TRANSIT' });
 
     const strangerRes = await post('/v1/api/reviews', { reservationId: delivered.id, rating: 5 }, { token: stranger.token });
     expect(strangerRes.status).toBe(403);
@@ -97,11 +96,11 @@ describe('reviews', () => {
   });
 
   it('lists a user\'s reviews with the average, and the public customer reviews page', async () => {
-    const carrier = await createCarrier();
-    const announcement = await insertAnnouncement(carrier.id);
+    const carrier = await aCarrier();
+    const announcement = await aTrip(carrier);
     for (const rating of [5, 4, 2]) {
-      const sender = await createUser();
-      const r = await insertReservation(announcement, sender.id, 'DELIVERED');
+      const sender = await aUser();
+      const { reservation: r } = await aReservation({ trip: announcement, sender, status: 'DELIVERED' });
       expect((await post('/v1/api/reviews', { reservationId: r.id, rating }, { token: sender.token })).status).toBe(201);
     }
     const page = await get(`/v1/api/users/${carrier.id}/reviews?size=2`);
@@ -125,10 +124,10 @@ describe('reviews', () => {
 
 describe('reports', () => {
   it('a user reports an announcement; the admin hides it; the reporter is notified', async () => {
-    const carrier = await createCarrier();
-    const reporter = await createUser();
-    const admin = await createAdmin();
-    const announcement = await insertAnnouncement(carrier.id);
+    const carrier = await aCarrier();
+    const reporter = await aUser();
+    const admin = await anAdmin();
+    const announcement = await aTrip(carrier);
 
     const created = await post('/v1/api/reports', { targetType: 'ANNOUNCEMENT', targetId: announcement.id, reason: 'Prohibited goods' }, { token: reporter.token });
     expect(created.status).toBe(201);
@@ -167,7 +166,7 @@ describe('reports', () => {
 
   it('hiding a reported review removes it from the listing and the average, once', async () => {
     const { carrier, sender, reservation } = await deliveredReservation();
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const review = await post('/v1/api/reviews', { reservationId: reservation.id, rating: 1, comment: 'rude words' }, { token: sender.token });
     const report = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: review.body.id, reason: 'Abusive' }, { token: carrier.token });
     const closed = await post(`/v1/api/admin/reports/${report.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token });
@@ -179,7 +178,7 @@ describe('reports', () => {
     expect((await get(`/v1/api/users/${carrier.id}/reviews`)).body.page.totalElements).toBe(0);
 
     // A second report on the same review, closed with the same action, must not subtract again.
-    const other = await createUser();
+    const other = await aUser();
     const second = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: review.body.id, reason: 'Abusive too' }, { token: other.token });
     await post(`/v1/api/admin/reports/${second.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token });
     const [after] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
@@ -187,9 +186,9 @@ describe('reports', () => {
   });
 
   it('suspending a reported user disables the account and revokes its tokens', async () => {
-    const target = await createUser();
-    const reporter = await createUser();
-    const admin = await createAdmin();
+    const target = await aUser();
+    const reporter = await aUser();
+    const admin = await anAdmin();
     const report = await post('/v1/api/reports', { targetType: 'USER', targetId: target.id, reason: 'Scam attempts' }, { token: reporter.token });
     // Tokens issued in the same second as a revocation survive it: the suspension happens 2 s later.
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -212,7 +211,7 @@ describe('reports', () => {
   });
 
   it('refuses unknown targets (404), self-reports (422), non-admins on the queue (403)', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const missing = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: 424242, reason: 'Spam review' }, { token: user.token });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('Review 424242 not found');

@@ -6,17 +6,16 @@ import { getDb } from '../src/db/client';
 import { compiledQuery } from '../src/db/compiled-query';
 import { reservations } from '../src/db/schema';
 import { getReservationView } from '../src/features/bookings/bookings.service';
-import { bookingBody, createAnnouncement, createCategory } from './helpers/bookings';
-import { createReservation } from './helpers/handover';
 import { get, post } from './helpers/http';
-import { createCarrier, createUser } from './helpers/users';
+import { aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
+import { db } from './helpers/db';
 
 describe('compiledQuery', () => {
   it('binds each use to its own values and decodes rows as the uncompiled query does', async () => {
     const db = getDb(env);
     const byId = compiledQuery((d, p: Record<'id', Placeholder>) => d.select().from(reservations).where(eq(reservations.id, p.id)));
-    const first = await createReservation();
-    const second = await createReservation({ status: 'IN_TRANSIT' });
+    const first = await aReservation({ status: 'CONFIRMED' });
+    const second = await aReservation({ status: 'IN_TRANSIT' });
     const [a, b, none] = await db.batch([byId(db, { id: first.reservation.id }), byId(db, { id: second.reservation.id }), byId(db, { id: -1 })]);
     const plain = await db.select().from(reservations).where(eq(reservations.id, second.reservation.id));
     expect(a).toEqual([first.reservation]);
@@ -26,7 +25,7 @@ describe('compiledQuery', () => {
   });
 
   it('the reservation view (compiled) holds the joined parties and the trip', async () => {
-    const { sender, carrier, reservation, announcement } = await createReservation();
+    const { sender, carrier, reservation, trip: announcement } = await aReservation({ status: 'CONFIRMED' });
     const view = await getReservationView(getDb(env), reservation.id);
     expect(view.r).toEqual(reservation);
     expect(view.sender).toMatchObject({ id: sender.id, email: sender.email });
@@ -36,16 +35,16 @@ describe('compiledQuery', () => {
   });
 
   it('a booking written by the compiled batch reads back as sent: JSON, booleans, numbers, the notification', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const trip = await createAnnouncement(carrier);
-    const category = await createCategory();
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await aTrip(carrier);
+    const category = await aCategory();
     const items = [
       { categoryId: category.id, name: 'Vase', reservedQuantity: 2, weight: 0.75, lengthCm: 30, isFragile: true, containsLiquids: false },
       { categoryId: category.id, name: 'Oil', reservedQuantity: 1, description: 'Sealed', isFragile: false, containsLiquids: true },
     ];
     const recipient = { firstName: 'Awa', lastName: 'Diop', email: 'awa@example.com', phone: '+221 77 000 00 00', city: 'Dakar', instructions: 'Call first' };
-    const created = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1.25, { items, recipient }), { token: sender.token });
+    const created = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1.25, { items, recipient }), { token: sender.token });
     expect(created.status).toBe(201);
     const read = await get(`/v1/api/bookings/${created.body.id}`, { token: sender.token });
     expect(read.body).toEqual(created.body);

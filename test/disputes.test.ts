@@ -12,7 +12,7 @@ import { commissionRate } from '../src/lib/money';
 import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
 import { accountBalance, createBooking, ledgerInvariantViolations, reservation, reservationMoney, walletKey } from './helpers/money-fixtures';
-import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+import { anAdmin, aCarrier, aUser, type TestUser } from './helpers/factories';
 
 const stripe = new FakeStripe();
 const db = getDb(env);
@@ -44,7 +44,7 @@ async function booking(sender: TestUser, carrier: TestUser, stage: 'CONFIRMED' |
 }
 
 async function parties() {
-  return { sender: await createUser(), carrier: await createCarrier(), admin: await createAdmin() };
+  return { sender: await aUser(), carrier: await aCarrier(), admin: await anAdmin() };
 }
 
 const open = (token: string, reservationId: number, extra: Record<string, unknown> = {}) =>
@@ -107,7 +107,7 @@ describe('opening a dispute', () => {
     expect((await reservation(late.id)).status).toBe('DELIVERED');
 
     const live = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
-    const stranger = await createUser();
+    const stranger = await aUser();
     const denied = await open(stranger.token, live.id);
     expect(denied.status).toBe(403);
     expect(errorBody(denied).errorCode).toBe('ACCESS_DENIED');
@@ -174,7 +174,7 @@ describe('messages, reads and queues', () => {
     const carrierNotes = await db.select().from(notifications).where(eq(notifications.userId, carrier.id));
     expect(carrierNotes.filter((n) => n.type === 'DISPUTE_MESSAGE')).toHaveLength(2); // from the sender and the admin
 
-    const stranger = await createUser();
+    const stranger = await aUser();
     expect((await get(`/v1/api/disputes/${id}`, { token: stranger.token })).status).toBe(403);
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'hi' }, { token: stranger.token })).status).toBe(403);
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: '' }, { token: sender.token })).status).toBe(400);
@@ -353,7 +353,7 @@ describe('resolving', () => {
 
   it('two concurrent resolves: one wins, the other 409; one ledger entry, one refund', async () => {
     const { sender, carrier, admin } = await parties();
-    const other = await createAdmin();
+    const other = await anAdmin();
     const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
     const id = (await open(sender.token, b.id)).body.id;
 
@@ -380,6 +380,6 @@ describe('resolving', () => {
     const b = (await booking(sender, carrier, 'DEPOSITED')).booking;
     const id = (await open(sender.token, b.id)).body.id;
     expect((await resolve(sender.token, id, { resolution: 'REFUND_SENDER' })).status).toBe(403);
-    expect((await resolve((await createAdmin()).token, 999_999, { resolution: 'REFUND_SENDER' })).status).toBe(404);
+    expect((await resolve((await anAdmin()).token, 999_999, { resolution: 'REFUND_SENDER' })).status).toBe(404);
   });
 });

@@ -7,7 +7,7 @@ import { getDb } from '../src/db/client';
 import { announcements, files, reservations } from '../src/db/schema';
 import { detectContentType } from '../src/features/files/files.rules';
 import { BASE, call, errorBody, get } from './helpers/http';
-import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
+import { anAdmin, aCarrier, aUser, tokenFor, type TestUser } from './helpers/factories';
 
 const db = getDb(env);
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52];
@@ -97,7 +97,7 @@ describe('content detection', () => {
 
 describe('POST /files', () => {
   it('stores a PNG renamed .pdf as PNG for a KYC document, with a random key and the bytes in R2', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const data = bytes(PNG);
     const res = await upload(user, { data, name: 'passport.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
     expect(res.status).toBe(201);
@@ -115,7 +115,7 @@ describe('POST /files', () => {
   });
 
   it('refuses a PDF as an avatar (images only) whatever it is called', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await upload(user, { data: bytes(PDF), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' });
     expect(res.status).toBe(415);
     expect(errorBody(res)).toEqual({
@@ -128,7 +128,7 @@ describe('POST /files', () => {
   });
 
   it('refuses an executable even when it claims to be an image', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await upload(user, { data: bytes(EXE), name: 'cat.jpg', type: 'image/jpeg' }, { purpose: 'DISPUTE_EVIDENCE' });
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'Executable files are not accepted' });
@@ -137,7 +137,7 @@ describe('POST /files', () => {
   });
 
   it('accepts exactly 10 MB and refuses 10 MB + 1 byte with the error body', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const max = 10 * 1024 * 1024;
     const ok = await upload(user, { data: bytes(JPEG, max), name: 'big.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE' });
     expect(ok.status).toBe(201);
@@ -154,7 +154,7 @@ describe('POST /files', () => {
   });
 
   it('validates the form: purpose, file part, media type, authentication', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const badPurpose = await upload(user, { data: bytes(PNG), name: 'a.png', type: 'image/png' }, { purpose: 'SELFIE' });
     expect(badPurpose.status).toBe(400);
     expect(badPurpose.body.errorCode).toBe('VALIDATION_ERROR');
@@ -175,7 +175,7 @@ describe('POST /files', () => {
   });
 
   it('a reservation file must come from one of its parties', async () => {
-    const [sender, carrier, stranger] = await Promise.all([createUser(), createCarrier(), createUser()]);
+    const [sender, carrier, stranger] = await Promise.all([aUser(), aCarrier(), aUser()]);
     const r = await reservationBetween(sender, carrier);
     const img = { data: bytes(JPEG), name: 'parcel.jpg', type: 'image/jpeg' };
     const denied = await upload(stranger, img, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
@@ -190,7 +190,7 @@ describe('POST /files', () => {
 
 describe('GET /files/{id}', () => {
   it('a stranger reading a KYC document gets 403; an admin and the owner read it', async () => {
-    const [owner, stranger, admin] = await Promise.all([createUser(), createUser(), createAdmin()]);
+    const [owner, stranger, admin] = await Promise.all([aUser(), aUser(), anAdmin()]);
     const up = await upload(owner, { data: bytes(PDF), name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
     const path = `/v1/api/files/${up.body.id}`;
     const res = await get(path, { token: stranger.token });
@@ -208,7 +208,7 @@ describe('GET /files/{id}', () => {
   });
 
   it('parcel images go to the reservation parties, not to strangers', async () => {
-    const [sender, carrier, stranger] = await Promise.all([createUser(), createCarrier(), createUser()]);
+    const [sender, carrier, stranger] = await Promise.all([aUser(), aCarrier(), aUser()]);
     const r = await reservationBetween(sender, carrier);
     const up = await upload(sender, { data: bytes(WEBP), name: 'p.webp', type: 'image/webp' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     expect(up.status).toBe(201);
@@ -219,7 +219,7 @@ describe('GET /files/{id}', () => {
   });
 
   it("the carrying agency's staff read its reservations' parcel images and payment status", async () => {
-    const [sender, carrier, agencyOwner] = await Promise.all([createUser(), createCarrier(), createUser()]);
+    const [sender, carrier, agencyOwner] = await Promise.all([aUser(), aCarrier(), aUser()]);
     const agency = await call('POST', '/v1/api/agencies', { body: { name: 'Files Agency' }, token: agencyOwner.token });
     const r = await reservationBetween(sender, carrier, agency.body.id);
     const up = await upload(sender, { data: bytes(JPEG), name: 'p.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
@@ -230,11 +230,11 @@ describe('GET /files/{id}', () => {
     const status = await get(`/v1/api/payments/${r.id}/status`, { token: owner.token });
     expect(status.status).toBe(200);
     expect(status.body).toEqual({ reservationId: r.id, paymentId: null, paymentStatus: null, reservationStatus: 'PENDING_PAYMENT' });
-    expect((await get(`/v1/api/payments/${r.id}/status`, { token: (await createUser()).token })).status).toBe(403);
+    expect((await get(`/v1/api/payments/${r.id}/status`, { token: (await aUser()).token })).status).toBe(403);
   });
 
   it('avatars are readable by any signed-in user; unknown ids are 404, bad ids 400', async () => {
-    const [owner, other] = await Promise.all([createUser(), createUser()]);
+    const [owner, other] = await Promise.all([aUser(), aUser()]);
     const up = await upload(owner, { data: bytes(PNG), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' });
     expect((await download(`/v1/api/files/${up.body.id}`, other)).status).toBe(200);
     expect((await get('/v1/api/files/999999', { token: other.token })).status).toBe(404);

@@ -8,7 +8,7 @@ import { kycRecords, notifications, users } from '../src/db/schema';
 import { providerEventIgnored } from '../src/features/kyc/kyc.rules';
 import { signCallback } from '../src/providers/kyc';
 import { call, errorBody, get, post } from './helpers/http';
-import { createCarrier, createSuperAdmin, createUser, tokenFor } from './helpers/users';
+import { aCarrier, aSuperAdmin, aUser, tokenFor } from './helpers/factories';
 
 const WEBHOOK = '/v1/api/webhooks/kyc-provider/status-update';
 const db = getDb(env);
@@ -23,7 +23,7 @@ async function sendCallback(raw: string, opts: { secret?: string; at?: number; t
 }
 
 async function startedUser() {
-  const user = await createUser();
+  const user = await aUser();
   const res = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
   expect(res.status).toBe(201);
   const [record] = await db.select().from(kycRecords).where(eq(kycRecords.id, res.body.id));
@@ -48,7 +48,7 @@ describe('KYC session', () => {
     const again = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
     expect(again.body.id).toBe(session.id);
 
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const detail = await get(`/v1/api/superadmin/kyc/${session.id}`, { token: admin.token });
     expect(detail.status).toBe(200);
     expect(detail.body.kycSessionToken).toBeNull();
@@ -70,7 +70,7 @@ describe('KYC session', () => {
   });
 
   it('a verified user cannot start another session', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const res = await post('/v1/api/kyc/sessions', undefined, { token: carrier.token });
     expect(res.status).toBe(409);
     expect(res.body.errorCode).toBe('INVALID_STATE');
@@ -181,7 +181,7 @@ describe('which provider events apply (pure)', () => {
 
 describe('super-admin review', () => {
   it('approving an unknown id gives the exact 404 body', async () => {
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const res = await post('/v1/api/superadmin/kyc/999999/approve', undefined, { token: admin.token });
     expect(res.status).toBe(404);
     expect(errorBody(res)).toEqual({
@@ -195,7 +195,7 @@ describe('super-admin review', () => {
 
   it('approve returns the KYC record of the specification', async () => {
     const { user, record } = await startedUser();
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const res = await post(`/v1/api/superadmin/kyc/${record.id}/approve`, undefined, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -220,7 +220,7 @@ describe('super-admin review', () => {
 
   it('rejecting a verified record revokes the role and the user\'s tokens', async () => {
     const { user, record } = await startedUser();
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     await post(`/v1/api/superadmin/kyc/${record.id}/approve`, undefined, { token: admin.token });
     const oldToken = await tokenFor(user.id, ['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
     // Token cut-offs have a one-second granularity: the revocation must come in a later second.
@@ -238,7 +238,7 @@ describe('super-admin review', () => {
 
   it('reject needs a reason; the queue filters by status; only super-admins', async () => {
     const { record } = await startedUser();
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const noReason = await post(`/v1/api/superadmin/kyc/${record.id}/reject`, {}, { token: admin.token });
     expect(noReason.status).toBe(400);
     expect(noReason.body.errorCode).toBe('VALIDATION_ERROR');
@@ -249,7 +249,7 @@ describe('super-admin review', () => {
     expect(pending.body.content.map((r: { id: number }) => r.id)).toContain(record.id);
     expect(pending.body.content.every((r: { kycSessionToken: unknown }) => r.kycSessionToken === null)).toBe(true);
 
-    const user = await createUser();
+    const user = await aUser();
     expect((await get('/v1/api/superadmin/kyc', { token: user.token })).status).toBe(403);
     expect((await get('/v1/api/superadmin/kyc?status=MAYBE', { token: admin.token })).status).toBe(400);
   });

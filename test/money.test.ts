@@ -31,7 +31,7 @@ import {
   reservationMoney,
   walletKey,
 } from './helpers/money-fixtures';
-import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
+import { anAdmin, aCarrier, aUser, tokenFor, type TestUser } from './helpers/factories';
 
 const stripe = new FakeStripe();
 const db = getDb(env);
@@ -76,8 +76,8 @@ async function runCron(time = Date.now()) {
 
 describe('checkout (POST /payments/checkout)', () => {
   it('opens a manual-capture Checkout Session in cents with an idempotency key per reservation', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const booking = await createBooking(sender, carrier, { weightG: 4000, pricePerKgCents: 1250 });
     const before = stripe.requests.length;
 
@@ -111,9 +111,9 @@ describe('checkout (POST /payments/checkout)', () => {
   });
 
   it('honours Idempotency-Key: a replay returns the first answer untouched; another body with the key is 409', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
-    const other = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
+    const other = await createBooking(sender, await aCarrier());
     const headers = { 'Idempotency-Key': `pay-${crypto.randomUUID()}` };
     const first = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token, headers });
     expect(first.status).toBe(200);
@@ -131,8 +131,8 @@ describe('checkout (POST /payments/checkout)', () => {
   });
 
   it('asking again while the session is open returns the same session without a new provider call', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const first = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
     const before = stripe.requests.length;
     const second = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
@@ -142,10 +142,10 @@ describe('checkout (POST /payments/checkout)', () => {
   });
 
   it('only the sender may pay; only a PENDING_PAYMENT reservation; unknown ids are 404', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const booking = await createBooking(sender, carrier);
-    const stranger = await createUser();
+    const stranger = await aUser();
 
     const byCarrier = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: carrier.token });
     expect(byCarrier.status).toBe(403);
@@ -163,8 +163,8 @@ describe('checkout (POST /payments/checkout)', () => {
   });
 
   it('after the payment deadline no session is opened: 409 INVALID_STATE', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     await db.update(reservations).set({ paymentDeadline: new Date(Date.now() - 1000).toISOString() }).where(eq(reservations.id, booking.id));
     const before = stripe.requests.length;
     const res = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
@@ -174,7 +174,7 @@ describe('checkout (POST /payments/checkout)', () => {
   });
 
   it('a bad body is 400 VALIDATION_ERROR and no token is 401', async () => {
-    const sender = await createUser();
+    const sender = await aUser();
     const bad = await post('/v1/api/payments/checkout', { reservationId: 'x' }, { token: sender.token });
     expect(bad.status).toBe(400);
     expect(errorBody(bad)).toMatchObject({
@@ -187,8 +187,8 @@ describe('checkout (POST /payments/checkout)', () => {
   });
 
   it('a provider outage is 502 PAYMENT_PROCESSING_ERROR', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     stripe.outage.add('/v1/checkout/sessions');
     try {
       const res = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
@@ -202,8 +202,8 @@ describe('checkout (POST /payments/checkout)', () => {
 
 describe('webhook (POST /webhooks/payment-provider)', () => {
   it('checkout.session.completed authorises: PAID, ids filled, escrow booked, both parties notified, status endpoint agrees', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const booking = await createBooking(sender, carrier);
     const checkout = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
     const { session, paymentIntent } = stripe.completeCheckout(checkout.body.paymentId);
@@ -234,16 +234,16 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
     const status = await get(`/v1/api/payments/${booking.id}/status`, { token: carrier.token });
     expect(status.status).toBe(200);
     expect(status.body).toEqual({ reservationId: booking.id, paymentId: session.id, paymentStatus: 'AUTHORIZED', reservationStatus: 'PAID' });
-    expect((await get(`/v1/api/payments/${booking.id}/status`, { token: (await createUser()).token })).status).toBe(403);
-    expect((await get(`/v1/api/payments/${booking.id}/status`, { token: (await createAdmin()).token })).status).toBe(200);
+    expect((await get(`/v1/api/payments/${booking.id}/status`, { token: (await aUser()).token })).status).toBe(403);
+    expect((await get(`/v1/api/payments/${booking.id}/status`, { token: (await anAdmin()).token })).status).toBe(200);
     const mismatch = await get('/v1/api/payments/abc/status', { token: sender.token });
     expect(mismatch.status).toBe(400);
     expect(errorBody(mismatch)).toMatchObject({ errorCode: 'TYPE_MISMATCH' });
   });
 
   it('the same event twice is applied once', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
     const event = stripe.event('payment_intent.amount_capturable_updated', pi);
 
@@ -259,8 +259,8 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
   });
 
   it('two different events of one authorisation (session completed + amount capturable) converge', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const checkout = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
     const { session, paymentIntent } = stripe.completeCheckout(checkout.body.paymentId);
     await Promise.all([
@@ -273,8 +273,8 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
   });
 
   it('a capture event arriving before the authorisation event ends in the same state', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
     const authorised = stripe.event('payment_intent.amount_capturable_updated', pi);
     const captured = stripe.event('payment_intent.succeeded', { ...pi, status: 'succeeded', amount_received: pi.amount, latest_charge: 'ch_early' });
@@ -293,8 +293,8 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
   });
 
   it('a failed payment keeps the reservation payable and tells the sender', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const res = await sendEvent(stripe.event('payment_intent.payment_failed', { id: 'pi_failed_1', object: 'payment_intent', metadata: { reservationId: String(booking.id) } }));
     expect(res.status).toBe(200);
     expect(await reservation(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'FAILED' });
@@ -312,8 +312,8 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
   });
 
   it('an authorisation for a reservation that expired meanwhile is voided, not booked', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier(), { status: 'EXPIRED' });
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier(), { status: 'EXPIRED' });
     const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
     await sendEvent(stripe.event('payment_intent.amount_capturable_updated', pi));
     expect(stripe.paymentIntents.get(pi.id)!.status).toBe('canceled');
@@ -382,8 +382,8 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
 
 describe('escrow', () => {
   it('capture at deposit keeps the money in escrow; delivery releases carrier amount and commission, once', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const { booking, pi } = await paidBooking(sender, carrier);
     await transitionReservation(db, booking.id, 'ACCEPT');
     await transitionReservation(db, booking.id, 'DEPOSIT');
@@ -416,8 +416,8 @@ describe('escrow', () => {
   });
 
   it('the deposit scan captures the payment and answers with it captured; a capture outage still deposits', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const scan = async (id: number) => {
       const qr = await get(`/v1/api/bookings/${id}/qrcode/deposit`, { token: sender.token });
       expect(qr.status).toBe(200);
@@ -454,8 +454,8 @@ describe('escrow', () => {
   });
 
   it("an agency's trip is paid into the agency wallet", async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const { booking } = await paidBooking(sender, carrier, { agencyId: 77 });
     await deliver(booking.id);
     expect(await accountBalance('WALLET:AGENCY:77')).toBe(4250);
@@ -463,8 +463,8 @@ describe('escrow', () => {
   });
 
   it('rejection before capture voids the authorisation and returns the escrow', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
     const before = stripe.requests.length;
 
     const rejected = await voidOrRefund(env, booking.id, booking.totalAmountCents, { action: 'REJECT' });
@@ -481,8 +481,8 @@ describe('escrow', () => {
   });
 
   it('a sender cancelling after CONFIRMED gets all but the commission: partial capture of the commission only', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
     await transitionReservation(db, booking.id, 'ACCEPT');
     const refund = cancellationRefundCents(booking, 'CONFIRMED', 'SENDER');
     expect(refund).toBe(4250);
@@ -497,8 +497,8 @@ describe('escrow', () => {
   });
 
   it('a cancellation after capture refunds through the provider with the refund amount', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
     await transitionReservation(db, booking.id, 'ACCEPT');
     await captureOnDeposit(env, booking.id); // captured early (aging hold)
     const before = stripe.requests.length;
@@ -512,8 +512,8 @@ describe('escrow', () => {
   });
 
   it('a rejection racing a capture ends as a refund', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
     // The provider captured (e.g. the cron) but our row still says AUTHORIZED when the carrier rejects.
     Object.assign(stripe.paymentIntents.get(pi.id)!, { status: 'succeeded', amount_received: pi.amount, amount_capturable: 0, latest_charge: 'ch_raced' });
     const rejected = await voidOrRefund(env, booking.id, booking.totalAmountCents, { action: 'REJECT' });
@@ -523,8 +523,8 @@ describe('escrow', () => {
   });
 
   it('a card hold that lapses before deposit cancels the reservation and empties its escrow', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
     const before = stripe.requests.length;
     const res = await sendEvent(stripe.event('payment_intent.canceled', { ...pi, status: 'canceled', cancellation_reason: 'automatic' }));
     expect(res.status).toBe(200);
@@ -534,8 +534,8 @@ describe('escrow', () => {
   });
 
   it('callers that commit the status first: bookings release hook, bare release after DELIVERED', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const rejected = await paidBooking(sender, carrier);
     // A live reservation keeps its escrow when no transition comes with the call.
     await expect(voidOrRefund(env, rejected.booking.id, rejected.booking.totalAmountCents)).rejects.toThrow('cannot be returned');
@@ -555,8 +555,8 @@ describe('escrow', () => {
   });
 
   it('a refund whose provider call fails stays pending and the cron finishes it', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
     stripe.outage.add(`/v1/payment_intents/${pi.id}/cancel`);
     const rejected = await voidOrRefund(env, booking.id, booking.totalAmountCents, { action: 'REJECT' });
     expect(rejected).toMatchObject({ status: 'REJECTED', paymentStatus: 'VOID_PENDING' });
@@ -567,9 +567,9 @@ describe('escrow', () => {
   });
 
   it('the cron captures authorisations older than six days and keeps them in escrow', async () => {
-    const sender = await createUser();
-    const { booking, pi } = await paidBooking(sender, await createCarrier());
-    const fresh = await paidBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { booking, pi } = await paidBooking(sender, await aCarrier());
+    const fresh = await paidBooking(sender, await aCarrier());
     // Accepted long ago, departure still ahead (a PAID booking left unanswered is auto-rejected after 24 h).
     const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000 - 60_000).toISOString();
     await db.update(reservations).set({ status: 'CONFIRMED', paidAt: sixDaysAgo, confirmedAt: sixDaysAgo }).where(eq(reservations.id, booking.id));
@@ -583,8 +583,8 @@ describe('escrow', () => {
   });
 
   it('escrow left behind by a cancellation or rejection whose refund never ran is returned by the cron, by the rules, once', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const longAgo = new Date(Date.now() - 20 * 60_000).toISOString();
     // The requests stopped right after their status change: what the handlers commit first.
     const cancelled = await paidBooking(sender, carrier);
@@ -616,8 +616,8 @@ describe('escrow', () => {
 
 describe('wallet, transactions and receipts', () => {
   it('GET /user/me/wallet and the User summary figures follow the ledger', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const empty = await get('/v1/api/user/me/wallet', { token: carrier.token });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({
@@ -640,8 +640,8 @@ describe('wallet, transactions and receipts', () => {
   });
 
   it('transactions: page, filters, summary, detail, owner-only PDF receipt kept in R2', async () => {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     const { booking } = await paidBooking(sender, carrier);
     const second = await paidBooking(sender, carrier);
     await voidOrRefund(env, second.booking.id, second.booking.totalAmountCents, { action: 'REJECT' });
@@ -692,8 +692,8 @@ describe('wallet, transactions and receipts', () => {
 
 describe('withdrawals', () => {
   async function carrierWithBalance(cents: number) {
-    const sender = await createUser();
-    const carrier = await createCarrier();
+    const sender = await aUser();
+    const carrier = await aCarrier();
     // 4250 cents per delivery of 4 kg at 12.50; pick a weight that yields the wanted carrier amount.
     const { booking } = await paidBooking(sender, carrier, { weightG: 1000, pricePerKgCents: Math.round(cents / 0.85) });
     await deliver(booking.id);
@@ -744,7 +744,7 @@ describe('withdrawals', () => {
   });
 
   it('without a payout-ready account: 422 STRIPE_CONNECT_NOT_CONFIGURED', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await post('/v1/api/withdrawals', { amount: 1 }, { token: user.token });
     expect(res.status).toBe(422);
     expect(errorBody(res)).toMatchObject({ status: 422, errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED' });
@@ -762,7 +762,7 @@ describe('withdrawals', () => {
   });
 
   it('bad amounts are 400 VALIDATION_ERROR', async () => {
-    const user = await createUser();
+    const user = await aUser();
     for (const amount of [0, -5, 1.234, '10']) {
       const res = await post('/v1/api/withdrawals', { amount }, { token: user.token });
       expect(res.status, String(amount)).toBe(400);
@@ -823,7 +823,7 @@ describe('withdrawals', () => {
 
 describe('pay-connect', () => {
   it('onboarding creates one Express account and a link; status and eligibility follow account.updated', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const before = stripe.requests.length;
     const first = await post('/v1/api/pay-connect/onboarding', undefined, { token: user.token });
     expect(first.status).toBe(200);
@@ -870,7 +870,7 @@ describe('pay-connect', () => {
   });
 
   it('a user without an account cannot receive payments and says why', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await get('/v1/api/pay-connect/can-receive-payments', { token: user.token });
     expect(res.body).toEqual({
       canReceivePayments: false,
@@ -884,8 +884,8 @@ describe('pay-connect', () => {
 
 describe('browser callbacks', () => {
   it('the success page asks the provider and applies a completed session even before the webhook', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const checkout = await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token });
     const page = await call('GET', `/v1/api/payments/callback/success?session_id=${checkout.body.paymentId}`);
     expect(page.status).toBe(200);
@@ -910,8 +910,8 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
   const request = (path: string, init: RequestInit = {}) => app.request(`http://api.test${path}`, init, sandboxEnv);
 
   it('checkout page with Pay and Cancel; Pay goes through the signed webhook and the reservation is PAID', async () => {
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const booking = await createBooking(sender, await aCarrier());
     const res = await request('/v1/api/payments/checkout', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
@@ -1020,8 +1020,8 @@ describe('ledger invariants under random sequences (property)', () => {
           { kind: 'deliver', r: -1 },
           { kind: 'withdraw', carrier: 0, share: 0.5 },
         ];
-        const senders = [await createUser(), await createUser()];
-        const carriers = [await createCarrier(), await createCarrier()];
+        const senders = [await aUser(), await aUser()];
+        const carriers = [await aCarrier(), await aCarrier()];
         for (const c of carriers) await linkPayoutAccount(c, stripe.addAccount().id);
         const booked: number[] = [];
         const pick = (i: number) => (booked.length ? (i < 0 ? booked[booked.length - 1] : booked[i % booked.length]) : null);
@@ -1130,12 +1130,12 @@ describe('Idempotency-Key in the OpenAPI document', () => {
 
 describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () => {
   async function agencyWithEarnings() {
-    const owner = await createUser();
+    const owner = await aUser();
     const created = await post('/v1/api/agencies', { name: 'Teranga Cargo', city: 'Dakar', country: 'SN', email: 'pay@teranga.test' }, { token: owner.token });
     expect(created.status).toBe(201);
     const agencyId = created.body.id as number;
-    const carrier = await createCarrier(); // the staff member who flew; the money is the agency's
-    const { booking } = await paidBooking(await createUser(), carrier, { agencyId });
+    const carrier = await aCarrier(); // the staff member who flew; the money is the agency's
+    const { booking } = await paidBooking(await aUser(), carrier, { agencyId });
     await deliver(booking.id);
     return { owner: { ...owner, token: await tokenFor(owner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']) }, agencyId, carrier };
   }
@@ -1156,7 +1156,7 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
     // Neither the carrier's nor the owner's personal wallet got it.
     expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.balance).toBe(0);
     expect((await get('/v1/api/user/me/wallet', { token: owner.token })).body.balance).toBe(0);
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     expect((await get(`/v1/api/agencies/${agencyId}/wallet`, { token: admin.token })).body.balance).toBe(42.5);
     expect(errorBody(await get('/v1/api/agencies/999999/wallet', { token: owner.token }))).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
   });
@@ -1220,7 +1220,7 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
     const account = stripe.addAccount();
     await linkPayoutAccount({ id: agencyId }, account.id, true, 'AGENCY');
     const before = stripe.requests.length;
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const calls: [string, string, unknown][] = [
       ['GET', `/v1/api/agencies/${agencyId}/wallet`, undefined],
       ['POST', `/v1/api/agencies/${agencyId}/withdrawals`, { amount: 1 }],

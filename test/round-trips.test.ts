@@ -5,17 +5,16 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { ROUND_TRIPS_HEADER } from '../src/db/session';
-import { bookingBody, countingEnv, createAnnouncement, createCategory } from './helpers/bookings';
 import { login, registerUser } from './helpers/auth';
-import { createReservation } from './helpers/handover';
 import { BASE, get, post, type ApiResponse } from './helpers/http';
-import { createCarrier, createUser } from './helpers/users';
+import { aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
+import { countingEnv } from './helpers/db';
 
 const roundTrips = (res: ApiResponse) => Number(res.headers.get(ROUND_TRIPS_HEADER));
 
 describe('D1 round trips per request (x-d1-round-trips)', () => {
   it('the header counts what the binding sees', async () => {
-    const sender = await createUser();
+    const sender = await aUser();
     const counting = countingEnv();
     const ctx = createExecutionContext();
     const res = await app.fetch(
@@ -30,9 +29,9 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
   });
 
   it('reads: one round trip each', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
-    const { sender, reservation } = await createReservation({ carrier });
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier);
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', carrier });
     const reads: [string, ApiResponse][] = [
       ['search', await get(`/v1/api/annonces?departureCity=${encodeURIComponent(trip.departureCity)}&sort=departureDate,asc`)],
       ['as-carrier', await get('/v1/api/bookings/as-carrier', { token: carrier.token })],
@@ -55,28 +54,28 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
   });
 
   it('booking creation: one read batch, then one write batch', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const trip = await createAnnouncement(carrier);
-    const category = await createCategory();
-    const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: sender.token });
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await aTrip(carrier);
+    const category = await aCategory();
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: sender.token });
     expect(res.status).toBe(201);
     expect(roundTrips(res)).toBe(2);
   });
 
   it('deposit by QR: one batch (capture adds the second when the booking is paid); by code: one read more', async () => {
-    const scanned = await createReservation();
+    const scanned = await aReservation({ status: 'CONFIRMED' });
     const qr = await get(`/v1/api/bookings/${scanned.reservation.id}/qrcode/deposit`, { token: scanned.sender.token });
     const scan = await post('/v1/api/qrcode/process/depot', { payload: qr.body.payload }, { token: scanned.carrier.token });
     expect([scan.status, scan.body.status, roundTrips(scan)]).toEqual([200, 'DEPOSITED', 1]);
 
-    const typed = await createReservation();
+    const typed = await aReservation({ status: 'CONFIRMED' });
     const code = await post(`/v1/api/bookings/${typed.reservation.id}/deposit`, { depositCode: typed.reservation.depositCode }, { token: typed.carrier.token });
     expect([code.status, code.body.status, roundTrips(code)]).toEqual([200, 'DEPOSITED', 2]);
   });
 
   it('tracking ingest while in transit: one read', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const res = await post(
       `/v1/api/tracking/${reservation.id}/positions`,
       { lat: 14.7, lng: -17.4, recordedAt: new Date(Date.now() - 1000).toISOString() },
