@@ -16,7 +16,7 @@ import {
   type StaffScope,
 } from '../src/features/agencies/agencies.scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { anAdmin, aSuperAdmin, aUser, tokenFor, type TestUser } from './helpers/factories';
+import { type TestUser, aUser, tokenFor, anAdmin, aSuperAdmin, aTrip } from './helpers/factories';
 
 const db = getDb(env);
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
@@ -37,30 +37,6 @@ async function hire(owner: TestUser, agencyId: number, branchId: number) {
   const res = await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId }, { token: owner.token });
   expect(res.status).toBe(201);
   return employee;
-}
-
-async function agencyTrip(carrierId: number, agencyId: number, branchId: number | null) {
-  const [row] = await db
-    .insert(announcements)
-    .values({
-      carrierId,
-      agencyId,
-      branchId,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: '2030-02-01',
-      arrivalDate: '2030-02-02',
-      totalWeightG: 50_000,
-      pricePerKgCents: 900,
-      currency: 'EUR',
-      transportMode: 'PLANE',
-    })
-    .returning();
-  return row;
 }
 
 const visibleTripIds = async (agencyId: number) =>
@@ -169,7 +145,7 @@ describe('branches', () => {
     const res = await del(`/v1/api/agencies/${id}/branches/${branchA}`, { token: owner.token });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('This branch still has employees: move or remove them first');
-    await agencyTrip(owner.id, id, branchB);
+    await aTrip(owner, { agencyId: id, branchId: branchB });
     expect((await del(`/v1/api/agencies/${id}/branches/${branchB}`, { token: owner.token })).status).toBe(409);
   });
 });
@@ -300,7 +276,7 @@ describe('super-admin suspension', () => {
   it('suspension hides the agency trips and stops its staff publishing; activation restores both', async () => {
     const { owner, id, branchA } = await agencyWithBranches();
     const employee = await hire(owner, id, branchA);
-    const trip = await agencyTrip(employee.id, id, branchA);
+    const trip = await aTrip(employee, { agencyId: id, branchId: branchA });
     const superAdmin = await aSuperAdmin();
     expect(await visibleTripIds(id)).toEqual([trip.id]);
 

@@ -20,7 +20,7 @@ import {
   uniqueEmail,
 } from './helpers/auth';
 import { call, errorBody, get, post, put } from './helpers/http';
-import { anAdmin, aUser } from './helpers/factories';
+import { aUser, anAdmin } from './helpers/factories';
 
 const db = getDb(env);
 const ME = '/v1/api/user/me';

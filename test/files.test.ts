@@ -4,10 +4,10 @@ import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
-import { announcements, files, reservations } from '../src/db/schema';
+import { files } from '../src/db/schema';
 import { detectContentType } from '../src/features/files/files.rules';
 import { BASE, call, errorBody, get } from './helpers/http';
-import { anAdmin, aCarrier, aUser, tokenFor, type TestUser } from './helpers/factories';
+import { type TestUser, aUser, tokenFor, aCarrier, anAdmin, aReservation } from './helpers/factories';
 
 const db = getDb(env);
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52];
@@ -34,49 +34,6 @@ async function download(path: string, user: TestUser) {
   const res = await exports.default.fetch(new Request(`${BASE}${path}`, { headers: { Authorization: `Bearer ${user.token}` } }));
   const body = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, type: res.headers.get('Content-Type'), body };
-}
-
-async function reservationBetween(sender: TestUser, carrier: TestUser, agencyId: number | null = null) {
-  const [a] = await db
-    .insert(announcements)
-    .values({
-      carrierId: carrier.id,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: '2030-01-10',
-      arrivalDate: '2030-01-11',
-      totalWeightG: 20_000,
-      pricePerKgCents: 1000,
-      currency: 'EUR',
-      transportMode: 'PLANE',
-    })
-    .returning();
-  const [r] = await db
-    .insert(reservations)
-    .values({
-      reservationNumber: `R-${crypto.randomUUID()}`,
-      announcementId: a.id,
-      senderId: sender.id,
-      carrierId: carrier.id,
-      agencyId,
-      reservedWeightG: 2000,
-      depositCode: '123456',
-      deliveryCode: '654321',
-      recipient: { firstName: 'Rita', lastName: 'Recipient' },
-      recipientToken: crypto.randomUUID(),
-      pricePerKgCents: 1000,
-      totalAmountCents: 2000,
-      platformCommissionCents: 300,
-      carrierAmountCents: 1700,
-      currency: 'EUR',
-      paymentDeadline: new Date(Date.now() + 1800_000).toISOString(),
-    })
-    .returning();
-  return r;
 }
 
 describe('content detection', () => {
@@ -176,7 +133,7 @@ describe('POST /files', () => {
 
   it('a reservation file must come from one of its parties', async () => {
     const [sender, carrier, stranger] = await Promise.all([aUser(), aCarrier(), aUser()]);
-    const r = await reservationBetween(sender, carrier);
+    const { reservation: r } = await aReservation({ sender, carrier });
     const img = { data: bytes(JPEG), name: 'parcel.jpg', type: 'image/jpeg' };
     const denied = await upload(stranger, img, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     expect(denied.status).toBe(403);
@@ -209,7 +166,7 @@ describe('GET /files/{id}', () => {
 
   it('parcel images go to the reservation parties, not to strangers', async () => {
     const [sender, carrier, stranger] = await Promise.all([aUser(), aCarrier(), aUser()]);
-    const r = await reservationBetween(sender, carrier);
+    const { reservation: r } = await aReservation({ sender, carrier });
     const up = await upload(sender, { data: bytes(WEBP), name: 'p.webp', type: 'image/webp' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     expect(up.status).toBe(201);
     expect(up.body).toMatchObject({ contentType: 'image/webp', reservationId: r.id });
@@ -221,7 +178,7 @@ describe('GET /files/{id}', () => {
   it("the carrying agency's staff read its reservations' parcel images and payment status", async () => {
     const [sender, carrier, agencyOwner] = await Promise.all([aUser(), aCarrier(), aUser()]);
     const agency = await call('POST', '/v1/api/agencies', { body: { name: 'Files Agency' }, token: agencyOwner.token });
-    const r = await reservationBetween(sender, carrier, agency.body.id);
+    const { reservation: r } = await aReservation({ sender, carrier, agencyId: agency.body.id });
     const up = await upload(sender, { data: bytes(JPEG), name: 'p.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     // The owner's next token carries the role granted with the agency (as after a refresh).
     const owner = { ...agencyOwner, token: await tokenFor(agencyOwner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']) };

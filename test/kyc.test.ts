@@ -8,7 +8,7 @@ import { kycRecords, notifications, users } from '../src/db/schema';
 import { providerEventIgnored } from '../src/features/kyc/kyc.rules';
 import { signCallback } from '../src/providers/kyc';
 import { call, errorBody, get, post } from './helpers/http';
-import { aCarrier, aSuperAdmin, aUser, tokenFor } from './helpers/factories';
+import { aUser, tokenFor, aCarrier, aSuperAdmin } from './helpers/factories';
 
 const WEBHOOK = '/v1/api/webhooks/kyc-provider/status-update';
 const db = getDb(env);

@@ -31,7 +31,8 @@ import {
   reservationMoney,
   walletKey,
 } from './helpers/money-fixtures';
-import { anAdmin, aCarrier, aUser, tokenFor, type TestUser } from './helpers/factories';
+import { type TestUser, aUser, tokenFor, aCarrier, anAdmin } from './helpers/factories';
+import { accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = new FakeStripe();
 const db = getDb(env);

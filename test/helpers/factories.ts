@@ -200,9 +200,17 @@ export const FIFTY_EUR = { weightG: 4_000, pricePerKgCents: 1_250 } as const;
 const sixDigits = () => String(100000 + Math.floor(Math.random() * 900000));
 const PAID_STAGES: ReservationStatus[] = ['PENDING_PAYMENT', 'PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DELIVERED'];
 
+type Parties<S, C> = { sender?: S; carrier?: C };
+
 /** A reservation in any status (see ReservationOptions); sender and carrier are made when not given. */
 export async function aReservation<S extends { id: number } = TestUser, C extends { id: number } = TestUser>(
-  options: ReservationOptions & { sender?: S; carrier?: C } = {},
+  options: ReservationOptions & Parties<S, C> & { payment: FakeStripe },
+): Promise<ReservationFixture<S, C> & { pi: Record<string, any> }>;
+export async function aReservation<S extends { id: number } = TestUser, C extends { id: number } = TestUser>(
+  options?: ReservationOptions & Parties<S, C>,
+): Promise<ReservationFixture<S, C>>;
+export async function aReservation<S extends { id: number } = TestUser, C extends { id: number } = TestUser>(
+  options: ReservationOptions & Parties<S, C> = {},
 ): Promise<ReservationFixture<S, C>> {
   const n = next();
   const status = options.status ?? 'PENDING_PAYMENT';
