@@ -13,6 +13,7 @@ import { getDb } from '../../src/db/client';
 import { announcements, categories, payoutAccounts, reservations, users, type AnnouncementRow, type ReservationRow } from '../../src/db/schema';
 import { transitionReservation } from '../../src/features/bookings/reservation-transition';
 import type { ReservationStatus } from '../../src/features/bookings/reservation-state';
+import type { ReservationMoney } from '../../src/features/ledger/posting-rules';
 import { captureOnDeposit, releaseOnDelivery } from '../../src/features/payments/escrow.service';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../../src/lib/jwt';
 import { splitPrice } from '../../src/lib/money';
@@ -303,6 +304,20 @@ export async function bookThroughApi(sender: TestUser, announcementId: number, c
   if (res.status !== 201) throw new Error(`bookThroughApi: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
+
+/** The money side of a reservation, for the pure ledger and dispute rules: 50.00 EUR, split 42.50 / 7.50. */
+export const aReservationMoney = (overrides: Partial<ReservationMoney> = {}): ReservationMoney => ({
+  id: 7,
+  reservationNumber: 'R-7',
+  senderId: 1,
+  carrierId: 2,
+  agencyId: null,
+  totalAmountCents: 5000,
+  platformCommissionCents: 750,
+  carrierAmountCents: 4250,
+  currency: 'EUR',
+  ...overrides,
+});
 
 // ---- Payout accounts -----------------------------------------------------------------------
 
