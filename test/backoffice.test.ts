@@ -5,8 +5,6 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import {
-  agencies,
-  agencyBranches,
   agencyEmployees,
   auditLogs,
   ledgerAccounts,
@@ -19,7 +17,7 @@ import {
 import { analyticsQueries } from '../src/features/analytics/analytics.service';
 import { period } from '../src/features/analytics/analytics.rules';
 import { call, del, errorBody, get } from './helpers/http';
-import { daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
+import { anAgency, aBranch, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
 const db = () => getDb(env);
 async function account(key: string, kind: 'ESCROW' | 'PLATFORM_REVENUE' | 'PROVIDER_CLEARING' | 'WALLET', balanceCents = 0) {
@@ -307,9 +305,9 @@ describe('dashboards', () => {
     const employee = await aCarrier();
     const stranger = await aCarrier();
     const admin = await anAdmin();
-    const [agency] = await db().insert(agencies).values({ ownerId: owner.id, name: 'Dash Agency' }).returning();
-    const [branch] = await db().insert(agencyBranches).values({ agencyId: agency.id, name: 'Main' }).returning();
-    await db().insert(agencyBranches).values({ agencyId: agency.id, name: 'Closed', active: false });
+    const agency = await anAgency(owner, { name: 'Dash Agency' });
+    const branch = await aBranch(agency, { name: 'Main' });
+    await aBranch(agency, { name: 'Closed', active: false });
     await db().insert(agencyEmployees).values({ userId: employee.id, agencyId: agency.id, branchId: branch.id });
     const trip = await aTrip(employee, { agencyId: agency.id, branchId: branch.id, departureDate: daysFromToday(2), arrivalDate: daysFromToday(3) });
     const sender = await aUser();

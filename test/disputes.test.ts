@@ -10,7 +10,7 @@ import { releaseOnDelivery } from '../src/features/payments/escrow.service';
 import { commissionRate } from '../src/lib/money';
 import { FakeStripe } from './helpers/fake-stripe';
 import { errorBody, get, post } from './helpers/http';
-import { aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { aFile, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { reservationRow } from './helpers/db';
 import { accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
@@ -39,10 +39,7 @@ describe('opening a dispute', () => {
   it('the sender opens one on a DEPOSITED reservation: 201, reservation DISPUTED, the money stays in escrow, the carrier is notified', async () => {
     const { sender, carrier } = await parties();
     const { reservation: b } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
-    const [file] = await db
-      .insert(files)
-      .values({ ownerId: sender.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: crypto.randomUUID() })
-      .returning();
+    const file = await aFile(sender);
 
     const res = await open(sender.token, b.id, { evidenceFileIds: [file.id] });
 
@@ -92,10 +89,7 @@ describe('opening a dispute', () => {
     expect(denied.status).toBe(403);
     expect(errorBody(denied).errorCode).toBe('ACCESS_DENIED');
 
-    const [foreign] = await db
-      .insert(files)
-      .values({ ownerId: stranger.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: crypto.randomUUID() })
-      .returning();
+    const foreign = await aFile(stranger);
     const badEvidence = await open(sender.token, live.id, { evidenceFileIds: [foreign.id] });
     expect(badEvidence.status).toBe(400);
     expect(errorBody(badEvidence)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });

@@ -9,7 +9,6 @@ import { createApp } from '../src/app';
 import { getDb } from '../src/db/client';
 import {
   agencies,
-  agencyBranches,
   announcements,
   disputes,
   files,
@@ -25,7 +24,7 @@ import { signCallback } from '../src/providers/kyc';
 import worker from '../src/index';
 import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post, put } from './helpers/http';
-import { type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, aReservation, bookingInput, FIFTY_EUR } from './helpers/factories';
+import { aFile, anAgency, aBranch, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, aReservation, bookingInput, FIFTY_EUR } from './helpers/factories';
 import { WEBHOOK } from './helpers/money';
 import { reservationRow, tripRow, runCron } from './helpers/db';
 
@@ -104,12 +103,9 @@ describe('API1 broken object level authorization', () => {
         description: 'Payment',
       } as typeof transactions.$inferInsert)
       .returning();
-    const [file] = await db
-      .insert(files)
-      .values({ ownerId: owner.id, purpose: 'KYC_DOCUMENT', contentType: 'image/png', sizeBytes: 10, storageKey: `owasp/${crypto.randomUUID()}` })
-      .returning();
-    const [agency] = await db.insert(agencies).values({ ownerId: owner.id, name: 'Owner Agency' }).returning();
-    const [branch] = await db.insert(agencyBranches).values({ agencyId: agency.id, name: 'Main' } as typeof agencyBranches.$inferInsert).returning();
+    const file = await aFile(owner, { purpose: 'KYC_DOCUMENT' });
+    const agency = await anAgency(owner, { name: 'Owner Agency' });
+    const branch = await aBranch(agency, { name: 'Main' });
     return { booking, dispute, notification, alert, transaction, file, agency, branch, carrier };
   }
 

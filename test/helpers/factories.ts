@@ -10,7 +10,18 @@ import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { getDb } from '../../src/db/client';
-import { announcements, categories, payoutAccounts, reservations, users, type AnnouncementRow, type ReservationRow } from '../../src/db/schema';
+import {
+  agencies,
+  agencyBranches,
+  announcements,
+  categories,
+  files,
+  payoutAccounts,
+  reservations,
+  users,
+  type AnnouncementRow,
+  type ReservationRow,
+} from '../../src/db/schema';
 import { transitionReservation } from '../../src/features/bookings/reservation-transition';
 import type { ReservationStatus } from '../../src/features/bookings/reservation-state';
 import type { ReservationMoney } from '../../src/features/ledger/posting-rules';
@@ -90,6 +101,33 @@ export async function tokenFor(userId: number, roles: string[]): Promise<string>
 export const aCarrier = (options: UserOptions = {}) => aUser({ roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], ...options });
 export const anAdmin = (options: UserOptions = {}) => aUser({ roles: ['ROLE_CLIENT', 'ROLE_ADMIN'], ...options });
 export const aSuperAdmin = (options: UserOptions = {}) => aUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'], ...options });
+
+// ---- Agencies -----------------------------------------------------------------------------
+
+/** An agency row of `owner` (straight into D1: the owner's role and scope are not changed). */
+export async function anAgency(owner: { id: number }, overrides: Partial<typeof agencies.$inferInsert> = {}) {
+  const [row] = await db().insert(agencies).values({ ownerId: owner.id, name: `Agency ${next()}`, ...overrides }).returning();
+  return row;
+}
+
+export async function aBranch(agency: { id: number }, overrides: Partial<typeof agencyBranches.$inferInsert> = {}) {
+  const [row] = await db()
+    .insert(agencyBranches)
+    .values({ agencyId: agency.id, name: `Branch ${next()}`, ...overrides } as typeof agencyBranches.$inferInsert)
+    .returning();
+  return row;
+}
+
+// ---- Files --------------------------------------------------------------------------------
+
+/** A stored file's row (no bytes in R2): 10 bytes of PNG kept as dispute evidence by default. */
+export async function aFile(owner: { id: number }, overrides: Partial<typeof files.$inferInsert> = {}) {
+  const [row] = await db()
+    .insert(files)
+    .values({ ownerId: owner.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: `test/${crypto.randomUUID()}`, ...overrides })
+    .returning();
+  return row;
+}
 
 // ---- Categories ----------------------------------------------------------------------------
 
