@@ -184,16 +184,27 @@ describe('deposit by QR', () => {
     expect((await scanDeposit(qr.payload, carrier.token)).status).toBe(200);
   });
 
-  it('only the sender gets the deposit QR, and only for a CONFIRMED reservation', async () => {
+  it('neither the carrier nor a stranger gets the deposit QR: 403 ACCESS_DENIED', async () => {
     const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const stranger = await aUser();
     for (const token of [carrier.token, stranger.token]) {
       expect((await depositQr(reservation.id, token)).body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
     }
+  });
+
+  it('the sender gets no deposit QR before the carrier accepted: 409 INVALID_STATE', async () => {
     const paid = await aReservation({ status: 'PAID' });
     const res = await depositQr(paid.reservation.id, paid.sender.token);
     expect(res.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'Cannot deposit a reservation in status PAID' });
-    expect((await depositQr(999_999, paid.sender.token)).body).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('the deposit QR of an unknown reservation is 404 RESOURCE_NOT_FOUND', async () => {
+    const sender = await aUser();
+    expect((await depositQr(999_999, sender.token)).body).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('the deposit QR needs a token: 401', async () => {
+    const { reservation } = await aReservation({ status: 'CONFIRMED' });
     expect((await get(`/v1/api/bookings/${reservation.id}/qrcode/deposit`)).status).toBe(401);
   });
 
@@ -216,7 +227,7 @@ describe('deposit by code', () => {
     expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
   });
 
-  it('refuses a wrong code (400), a stranger (403), the wrong state (409) and a malformed code (VALIDATION_ERROR)', async () => {
+  it('a wrong deposit code is 400 INVALID_ARGUMENT, telling the attempts left', async () => {
     const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const wrong = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: reservation.deliveryCode }, { token: carrier.token });
     expect(errorBody(wrong)).toEqual({
@@ -227,15 +238,27 @@ describe('deposit by code', () => {
       suggestions: ['4 attempts left before code entry is locked'],
       fieldErrors: [],
     });
+    expect(await reservationStatus(reservation.id)).toBe('CONFIRMED');
+  });
+
+  it("another carrier cannot deposit the reservation, even with its code: 403 ACCESS_DENIED", async () => {
+    const { reservation } = await aReservation({ status: 'CONFIRMED' });
     const other = await aCarrier();
     const stranger = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: reservation.depositCode }, { token: other.token });
     expect(stranger.body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+  });
+
+  it('a deposit code that is not 6 digits is 400 VALIDATION_ERROR', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const malformed = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: '12ab' }, { token: carrier.token });
     expect(malformed.body).toMatchObject({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       fieldErrors: [{ field: 'depositCode', message: 'Must be a 6-digit code', rejectedValue: '12ab' }],
     });
+  });
+
+  it('a carrier cannot deposit a reservation they have not accepted: 409 INVALID_STATE, it stays PAID', async () => {
     const paid = await aReservation({ status: 'PAID' });
     const early = await post(`/v1/api/bookings/${paid.reservation.id}/deposit`, { depositCode: paid.reservation.depositCode }, { token: paid.carrier.token });
     expect(early.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
@@ -317,22 +340,36 @@ describe('delivery', () => {
     expect((await scanDelivery(payload, carrier.token)).body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
   });
 
-  it('by code from DEPOSITED; refused to another carrier and in the wrong state', async () => {
+  it('the right delivery code moves DEPOSITED to DELIVERED', async () => {
     const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
-    const url = `/v1/api/bookings/${reservation.id}/deliver`;
+    const ok = await post(`/v1/api/bookings/${reservation.id}/deliver`, { deliveryCode: reservation.deliveryCode }, { token: carrier.token });
+    expect(ok.status).toBe(200);
+    expect(ok.body.status).toBe('DELIVERED');
+  });
+
+  it('another carrier cannot deliver by code: 403 ACCESS_DENIED', async () => {
+    const { reservation } = await aReservation({ status: 'DEPOSITED' });
     const other = await aCarrier();
-    expect((await post(url, { deliveryCode: reservation.deliveryCode }, { token: other.token })).body).toMatchObject({
+    expect((await post(`/v1/api/bookings/${reservation.id}/deliver`, { deliveryCode: reservation.deliveryCode }, { token: other.token })).body).toMatchObject({
       status: 403,
       errorCode: 'ACCESS_DENIED',
     });
-    expect((await post(url, { deliveryCode: reservation.depositCode }, { token: carrier.token })).body).toMatchObject({
+  });
+
+  it('a wrong delivery code is 400 INVALID_ARGUMENT', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
+    expect((await post(`/v1/api/bookings/${reservation.id}/deliver`, { deliveryCode: reservation.depositCode }, { token: carrier.token })).body).toMatchObject({
       status: 400,
       errorCode: 'INVALID_ARGUMENT',
       message: 'Wrong code',
     });
-    const ok = await post(url, { deliveryCode: reservation.deliveryCode }, { token: carrier.token });
-    expect(ok.status).toBe(200);
-    expect(ok.body.status).toBe('DELIVERED');
+    expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
+  });
+
+  it('a delivered reservation cannot be delivered again: 409 INVALID_STATE', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
+    const url = `/v1/api/bookings/${reservation.id}/deliver`;
+    expect((await post(url, { deliveryCode: reservation.deliveryCode }, { token: carrier.token })).status).toBe(200);
     const again = await post(url, { deliveryCode: reservation.deliveryCode }, { token: carrier.token });
     expect(again.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'Cannot deliver a reservation in status DELIVERED' });
   });
@@ -384,10 +421,13 @@ describe('recipient page and JSON twin', () => {
     expect(second).not.toBe(first);
   });
 
-  it('no delivery QR before deposit; unknown and revoked tokens are 404', async () => {
+  it('no delivery QR before deposit', async () => {
     const { reservation } = await aReservation({ status: 'CONFIRMED' });
     const res = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
     expect(res.body).toMatchObject({ status: 'CONFIRMED', deliveryQr: null });
+  });
+
+  it('an unknown recipient token is 404 RESOURCE_NOT_FOUND', async () => {
     const unknown = await get('/v1/api/public/recipient/rt_unknown_token_000000000000000000');
     expect(errorBody(unknown)).toEqual({
       status: 404,
@@ -396,6 +436,9 @@ describe('recipient page and JSON twin', () => {
       path: '/v1/api/public/recipient/rt_unknown_token_000000000000000000',
       suggestions: [],
     });
+  });
+
+  it('the recipient link of a cancelled reservation is revoked: 404', async () => {
     const cancelled = await aReservation({ status: 'CANCELLED' });
     expect((await get(`/v1/api/public/recipient/${cancelled.reservation.recipientToken}`)).status).toBe(404);
   });
