@@ -373,24 +373,38 @@ describe('listings', () => {
 });
 
 describe('GET /bookings/{id}', () => {
-  it('the sender sees the codes; the carrier and admins see them masked; strangers 403; unknown 404', async () => {
+  /** A reservation booked through the API, and its stored row. */
+  async function booked() {
     const { carrier, sender, category, trip } = await setup();
     const created = await bookThroughApi(sender, trip.id, category.id, 1);
-    const stored = await reservationRow(created.id);
+    return { carrier, sender, created, stored: await reservationRow(created.id) };
+  }
 
+  it('the sender reads the reservation with its codes', async () => {
+    const { sender, created, stored } = await booked();
     const asSender = await get(`/v1/api/bookings/${created.id}`, { token: sender.token });
     expect(asSender.status).toBe(200);
     expect(asSender.body).toEqual(created);
     expect(asSender.body.depositCode).toBe(stored.depositCode);
     expect(asSender.body.deliveryCode).toBe(stored.deliveryCode);
+  });
 
+  it('the carrier reads the reservation with the codes masked', async () => {
+    const { carrier, created } = await booked();
     const asCarrier = await get(`/v1/api/bookings/${created.id}`, { token: carrier.token });
     expect(asCarrier.body).toEqual({ ...created, depositCode: null, deliveryCode: null });
+  });
+
+  it('an admin reads the reservation with the codes masked', async () => {
+    const { created } = await booked();
     const admin = await anAdmin();
     const asAdmin = await get(`/v1/api/bookings/${created.id}`, { token: admin.token });
     expect(asAdmin.status).toBe(200);
     expect(asAdmin.body.depositCode).toBeNull();
+  });
 
+  it('a stranger cannot read the reservation: 403 ACCESS_DENIED', async () => {
+    const { created } = await booked();
     const stranger = await aUser();
     const denied = await get(`/v1/api/bookings/${created.id}`, { token: stranger.token });
     expect(errorBody(denied)).toEqual({
@@ -400,6 +414,10 @@ describe('GET /bookings/{id}', () => {
       path: `/v1/api/bookings/${created.id}`,
       suggestions: [],
     });
+  });
+
+  it('an unknown reservation is 404 RESOURCE_NOT_FOUND', async () => {
+    const sender = await aUser();
     const missing = await get('/v1/api/bookings/999999', { token: sender.token });
     expect(errorBody(missing)).toEqual({
       status: 404,
@@ -408,6 +426,10 @@ describe('GET /bookings/{id}', () => {
       path: '/v1/api/bookings/999999',
       suggestions: [],
     });
+  });
+
+  it('a non-numeric id is 400 TYPE_MISMATCH', async () => {
+    const sender = await aUser();
     const typo = await get('/v1/api/bookings/abc', { token: sender.token });
     expect(typo.status).toBe(400);
     expect(typo.body.errorCode).toBe('TYPE_MISMATCH');
@@ -450,16 +472,30 @@ describe('accept, reject, cancel', () => {
     return { ...s, created };
   }
 
-  it('the carrier accepts a paid booking; the sender is told; only from PAID and only by the carrier', async () => {
-    const { carrier, sender, created } = await paidBooking();
-    const bySender = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: sender.token });
-    expect(bySender.status).toBe(403);
+  it('the carrier accepts a paid booking: CONFIRMED, codes masked for the carrier, confirmedAt set', async () => {
+    const { carrier, created } = await paidBooking();
     const res = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, status: 'CONFIRMED', depositCode: null, deliveryCode: null });
     expect((await reservationRow(created.id)).confirmedAt).not.toBeNull();
-    expect((await notificationsOf(sender.id)).map((n) => n.type)).toEqual(['RESERVATION_CONFIRMED']);
+  });
 
+  it('the sender is told when the carrier accepts (RESERVATION_CONFIRMED)', async () => {
+    const { carrier, sender, created } = await paidBooking();
+    await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
+    expect((await notificationsOf(sender.id)).map((n) => n.type)).toEqual(['RESERVATION_CONFIRMED']);
+  });
+
+  it('the sender cannot accept their own booking: 403', async () => {
+    const { sender, created } = await paidBooking();
+    const bySender = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: sender.token });
+    expect(bySender.status).toBe(403);
+    expect((await reservationRow(created.id)).status).toBe('PAID');
+  });
+
+  it('a booking already accepted cannot be accepted again: 409 INVALID_STATE, allowed from PAID', async () => {
+    const { carrier, created } = await paidBooking();
+    await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
     const twice = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
     expect(errorBody(twice)).toEqual({
       status: 409,
@@ -468,6 +504,10 @@ describe('accept, reject, cancel', () => {
       path: `/v1/api/bookings/${created.id}/accept`,
       suggestions: ['Allowed from: PAID'],
     });
+  });
+
+  it('accepting an unknown booking is 404', async () => {
+    const carrier = await aCarrier();
     const missing = await post('/v1/api/bookings/999999/accept', undefined, { token: carrier.token });
     expect(missing.status).toBe(404);
   });
@@ -563,13 +603,18 @@ describe('accept, reject, cancel', () => {
 });
 
 describe('GET /bookings/{id}/recipient-link', () => {
-  it('gives the sender the public page URL and token; nobody else', async () => {
-    const { carrier, sender, category, trip } = await setup();
+  it('gives the sender the public page URL and token', async () => {
+    const { sender, category, trip } = await setup();
     const created = await bookThroughApi(sender, trip.id, category.id, 1);
     const stored = await reservationRow(created.id);
     const res = await get(`/v1/api/bookings/${created.id}/recipient-link`, { token: sender.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: `${env.PUBLIC_BASE_URL}/r/${stored.recipientToken}`, token: stored.recipientToken });
+  });
+
+  it('the carrier does not get the recipient link: 403', async () => {
+    const { carrier, sender, category, trip } = await setup();
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
     expect((await get(`/v1/api/bookings/${created.id}/recipient-link`, { token: carrier.token })).status).toBe(403);
   });
 });
