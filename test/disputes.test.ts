@@ -66,13 +66,16 @@ describe('opening a dispute', () => {
     expect(notes.map((n) => n.type)).toContain('DISPUTE_OPENED');
   });
 
-  it('refused: wrong status (409 INVALID_STATE), after 72 h (409), a stranger (403), a second dispute (409 ALREADY_EXISTS), foreign evidence (400)', async () => {
+  it('a dispute cannot be opened before the parcel is handed over: 409 INVALID_STATE', async () => {
     const { sender, carrier } = await parties();
     const { reservation: confirmed } = await aReservation({ sender, carrier, status: 'CONFIRMED', ...paid });
     const wrong = await open(sender.token, confirmed.id);
     expect(wrong.status).toBe(409);
     expect(errorBody(wrong)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', path: '/v1/api/disputes' });
+  });
 
+  it('a dispute cannot be opened more than 72 h after delivery: 409 INVALID_STATE, the reservation stays DELIVERED', async () => {
+    const { sender, carrier } = await parties();
     const { reservation: late } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     await db
       .update(reservations)
@@ -82,24 +85,44 @@ describe('opening a dispute', () => {
     expect(tooLate.status).toBe(409);
     expect(errorBody(tooLate).errorCode).toBe('INVALID_STATE');
     expect((await reservationRow(late.id)).status).toBe('DELIVERED');
+  });
 
+  it('a stranger cannot open a dispute: 403 ACCESS_DENIED', async () => {
+    const { sender, carrier } = await parties();
     const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
     const stranger = await aUser();
     const denied = await open(stranger.token, live.id);
     expect(denied.status).toBe(403);
     expect(errorBody(denied).errorCode).toBe('ACCESS_DENIED');
+  });
 
-    const foreign = await aFile(stranger);
+  it("someone else's file as evidence is 400 INVALID_ARGUMENT and opens nothing", async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    const foreign = await aFile(await aUser());
     const badEvidence = await open(sender.token, live.id, { evidenceFileIds: [foreign.id] });
     expect(badEvidence.status).toBe(400);
     expect(errorBody(badEvidence)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
     expect((await reservationRow(live.id)).status).toBe('IN_TRANSIT');
+  });
 
-    expect((await open(carrier.token, live.id)).status).toBe(201); // the carrier side may open too
+  it('the carrier may open a dispute too', async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    expect((await open(carrier.token, live.id)).status).toBe(201);
+  });
+
+  it('a second dispute on the same reservation is 409 ALREADY_EXISTS', async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    expect((await open(carrier.token, live.id)).status).toBe(201);
     const again = await open(sender.token, live.id);
     expect(again.status).toBe(409);
     expect(errorBody(again).errorCode).toBe('ALREADY_EXISTS');
+  });
 
+  it('a dispute on an unknown reservation is 404', async () => {
+    const sender = await aUser();
     const missing = await open(sender.token, 999_999);
     expect(missing.status).toBe(404);
   });
@@ -130,12 +153,16 @@ describe('opening a dispute', () => {
 });
 
 describe('messages, reads and queues', () => {
-  it('parties and admins post messages listed in the detail; strangers can neither read nor post; the admin queue filters by status', async () => {
+  /** A dispute opened by the sender on a deposited reservation. */
+  async function openDispute() {
     const { sender, carrier, admin } = await parties();
     const { reservation: b } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
     const opened = await open(sender.token, b.id);
-    const id = opened.body.id as number;
+    return { sender, carrier, admin, id: opened.body.id as number };
+  }
 
+  it('the parties and an admin post messages, listed in order in the detail', async () => {
+    const { sender, carrier, admin, id } = await openDispute();
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'Photos attached.' }, { token: sender.token })).status).toBe(201);
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'It was fine at handover.' }, { token: carrier.token })).status).toBe(201);
     const last = await post(`/v1/api/disputes/${id}/messages`, { body: 'Looking into it.' }, { token: admin.token });
@@ -145,22 +172,50 @@ describe('messages, reads and queues', () => {
       [carrier.id, 'It was fine at handover.'],
       [admin.id, 'Looking into it.'],
     ]);
+    expect((await get(`/v1/api/disputes/${id}`, { token: carrier.token })).body.messages).toHaveLength(3);
+  });
+
+  it('the other party is notified of each message not their own (DISPUTE_MESSAGE)', async () => {
+    const { sender, carrier, admin, id } = await openDispute();
+    await post(`/v1/api/disputes/${id}/messages`, { body: 'Photos attached.' }, { token: sender.token });
+    await post(`/v1/api/disputes/${id}/messages`, { body: 'It was fine at handover.' }, { token: carrier.token });
+    await post(`/v1/api/disputes/${id}/messages`, { body: 'Looking into it.' }, { token: admin.token });
     const carrierNotes = await db.select().from(notifications).where(eq(notifications.userId, carrier.id));
     expect(carrierNotes.filter((n) => n.type === 'DISPUTE_MESSAGE')).toHaveLength(2); // from the sender and the admin
+  });
 
+  it('a stranger can neither read the dispute nor post to it: 403', async () => {
+    const { id } = await openDispute();
     const stranger = await aUser();
     expect((await get(`/v1/api/disputes/${id}`, { token: stranger.token })).status).toBe(403);
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'hi' }, { token: stranger.token })).status).toBe(403);
-    expect((await post(`/v1/api/disputes/${id}/messages`, { body: '' }, { token: sender.token })).status).toBe(400);
-    expect((await get('/v1/api/disputes/999999', { token: sender.token })).status).toBe(404);
-    expect((await get(`/v1/api/disputes/${id}`, { token: carrier.token })).body.messages).toHaveLength(3);
+  });
 
+  it('an empty message is 400', async () => {
+    const { sender, id } = await openDispute();
+    expect((await post(`/v1/api/disputes/${id}/messages`, { body: '' }, { token: sender.token })).status).toBe(400);
+  });
+
+  it('an unknown dispute is 404', async () => {
+    const sender = await aUser();
+    expect((await get('/v1/api/disputes/999999', { token: sender.token })).status).toBe(404);
+  });
+
+  it("a party lists their disputes (GET /disputes/mine)", async () => {
+    const { carrier, id } = await openDispute();
     const mine = await get('/v1/api/disputes/mine', { token: carrier.token });
     expect(mine.status).toBe(200);
     expect(mine.body.content.map((d: any) => d.id)).toEqual([id]);
     expect(mine.body.page.totalElements).toBe(1);
+  });
 
+  it('the admin queue is refused to a non-admin: 403', async () => {
+    const { sender } = await openDispute();
     expect((await get('/v1/api/admin/disputes', { token: sender.token })).status).toBe(403);
+  });
+
+  it('the admin queue filters by status', async () => {
+    const { admin, id } = await openDispute();
     const queue = await get('/v1/api/admin/disputes?status=OPEN&size=100', { token: admin.token });
     expect(queue.status).toBe(200);
     expect(queue.body.content.map((d: any) => d.id)).toContain(id);
