@@ -146,10 +146,12 @@ describe('POST /files', () => {
 });
 
 describe('GET /files/{id}', () => {
-  it('a stranger reading a KYC document gets 403; an admin and the owner read it', async () => {
-    const [owner, stranger, admin] = await Promise.all([aUser(), aUser(), anAdmin()]);
-    const up = await upload(owner, { data: bytes(PDF), name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
-    const path = `/v1/api/files/${up.body.id}`;
+  const kycDocument = async (owner: TestUser) =>
+    `/v1/api/files/${(await upload(owner, { data: bytes(PDF), name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' })).body.id}`;
+
+  it('a stranger reading a KYC document gets 403 ACCESS_DENIED', async () => {
+    const [owner, stranger] = await Promise.all([aUser(), aUser()]);
+    const path = await kycDocument(owner);
     const res = await get(path, { token: stranger.token });
     expect(res.status).toBe(403);
     expect(errorBody(res)).toEqual({
@@ -159,9 +161,17 @@ describe('GET /files/{id}', () => {
       path,
       suggestions: [],
     });
-    const byAdmin = await download(path, admin);
+  });
+
+  it('an admin reads a KYC document, bytes and type as uploaded', async () => {
+    const [owner, admin] = await Promise.all([aUser(), anAdmin()]);
+    const byAdmin = await download(await kycDocument(owner), admin);
     expect(byAdmin).toEqual({ status: 200, type: 'application/pdf', body: bytes(PDF) });
-    expect((await download(path, owner)).status).toBe(200);
+  });
+
+  it('the owner reads their KYC document', async () => {
+    const owner = await aUser();
+    expect((await download(await kycDocument(owner), owner)).status).toBe(200);
   });
 
   it('parcel images go to the reservation parties, not to strangers', async () => {
@@ -190,12 +200,21 @@ describe('GET /files/{id}', () => {
     expect((await get(`/v1/api/payments/${r.id}/status`, { token: (await aUser()).token })).status).toBe(403);
   });
 
-  it('avatars are readable by any signed-in user; unknown ids are 404, bad ids 400', async () => {
+  const avatarOf = async (owner: TestUser) => (await upload(owner, { data: bytes(PNG), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' })).body.id;
+
+  it('avatars are readable by any signed-in user', async () => {
     const [owner, other] = await Promise.all([aUser(), aUser()]);
-    const up = await upload(owner, { data: bytes(PNG), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' });
-    expect((await download(`/v1/api/files/${up.body.id}`, other)).status).toBe(200);
+    expect((await download(`/v1/api/files/${await avatarOf(owner)}`, other)).status).toBe(200);
+  });
+
+  it('reading a file needs a token, even an avatar: 401', async () => {
+    const owner = await aUser();
+    expect((await get(`/v1/api/files/${await avatarOf(owner)}`)).status).toBe(401);
+  });
+
+  it('an unknown file is 404; a non-numeric id 400 TYPE_MISMATCH', async () => {
+    const other = await aUser();
     expect((await get('/v1/api/files/999999', { token: other.token })).status).toBe(404);
     expect((await get('/v1/api/files/abc', { token: other.token })).body.errorCode).toBe('TYPE_MISMATCH');
-    expect((await get(`/v1/api/files/${up.body.id}`)).status).toBe(401);
   });
 });
