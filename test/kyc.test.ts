@@ -33,21 +33,29 @@ async function startedUser() {
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
 describe('KYC session', () => {
-  it('starts a PENDING record; the session token goes to its owner only', async () => {
+  it('starts a PENDING record with a session token and the provider page URL; the user is PENDING', async () => {
     const { user, session, record } = await startedUser();
     expect(session).toMatchObject({ status: 'PENDING', kycSessionToken: expect.stringMatching(/^sbxtok_/) });
     expect(session.kycSessionUrl).toBe(`${env.PUBLIC_BASE_URL}/sandbox/kyc/${record.sessionId}`);
     expect((await userRow(user.id)).kycStatus).toBe('PENDING');
+  });
 
+  it('the owner reads the status with the session token (GET /kyc/status)', async () => {
+    const { user, session } = await startedUser();
     const status = await get('/v1/api/kyc/status', { token: user.token });
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('PENDING');
     expect(status.body.record.kycSessionToken).toBe(session.kycSessionToken);
+  });
 
-    // Starting again while the session is open resumes it.
+  it('starting again while the session is open resumes it', async () => {
+    const { user, session } = await startedUser();
     const again = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
     expect(again.body.id).toBe(session.id);
+  });
 
+  it('a super-admin reads the record without the session token', async () => {
+    const { user, session } = await startedUser();
     const admin = await aSuperAdmin();
     const detail = await get(`/v1/api/superadmin/kyc/${session.id}`, { token: admin.token });
     expect(detail.status).toBe(200);
@@ -236,21 +244,31 @@ describe('super-admin review', () => {
     expect(notes.map((n) => n.type)).toEqual(['KYC_APPROVED', 'KYC_REVOKED']);
   });
 
-  it('reject needs a reason; the queue filters by status; only super-admins', async () => {
+  it('a rejection needs a reason: 400 VALIDATION_ERROR', async () => {
     const { record } = await startedUser();
     const admin = await aSuperAdmin();
     const noReason = await post(`/v1/api/superadmin/kyc/${record.id}/reject`, {}, { token: admin.token });
     expect(noReason.status).toBe(400);
     expect(noReason.body.errorCode).toBe('VALIDATION_ERROR');
+  });
 
+  it('the queue filters by status and hides session tokens', async () => {
+    const { record } = await startedUser();
+    const admin = await aSuperAdmin();
     const pending = await get('/v1/api/superadmin/kyc?status=PENDING&size=100', { token: admin.token });
     expect(pending.status).toBe(200);
     expect(pending.body.content.every((r: { status: string }) => r.status === 'PENDING')).toBe(true);
     expect(pending.body.content.map((r: { id: number }) => r.id)).toContain(record.id);
     expect(pending.body.content.every((r: { kycSessionToken: unknown }) => r.kycSessionToken === null)).toBe(true);
+  });
 
+  it('the queue is for super-admins only: 403', async () => {
     const user = await aUser();
     expect((await get('/v1/api/superadmin/kyc', { token: user.token })).status).toBe(403);
+  });
+
+  it('an unknown status filter is 400', async () => {
+    const admin = await aSuperAdmin();
     expect((await get('/v1/api/superadmin/kyc?status=MAYBE', { token: admin.token })).status).toBe(400);
   });
 });
