@@ -68,14 +68,18 @@ describe('POST /annonces', () => {
     expect(row).toMatchObject({ totalWeightG: 20_000, pricePerKgCents: 850, departureCityKey: 'paris', arrivalCityKey: 'dakar' });
   });
 
-  it('is refused to a user without ROLE_VERIFIED_USER or agency staff role, and to anonymous callers', async () => {
+  it('is refused to a user without ROLE_VERIFIED_USER or agency staff role: 403 ACCESS_DENIED', async () => {
     const client = await aUser();
     const res = await post(`${API}/annonces`, tripInput(), { token: client.token });
     expect(res.status).toBe(403);
     expect(errorBody(res)).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
-    expect((await post(`${API}/annonces`, tripInput())).status).toBe(401);
+  });
 
-    // A staff role in the token is not enough: the membership is read from the database.
+  it('is refused to anonymous callers: 401', async () => {
+    expect((await post(`${API}/annonces`, tripInput())).status).toBe(401);
+  });
+
+  it('a staff role in the token without a membership in the database is refused: 403', async () => {
     const roleOnly = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
     const refused = await post(`${API}/annonces`, tripInput(), { token: roleOnly.token });
     expect(refused.status).toBe(403);
@@ -229,12 +233,15 @@ describe('GET /annonces (search)', () => {
 });
 
 describe('GET /annonces/{id}, /annonces/mine', () => {
-  it('reads one trip publicly; 404 and TYPE_MISMATCH otherwise', async () => {
+  it('reads one trip publicly', async () => {
     const carrier = await aCarrier();
     const trip = await publishTrip(carrier);
     const res = await get(`${API}/annonces/${trip.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(trip);
+  });
+
+  it('an unknown trip is 404 RESOURCE_NOT_FOUND; a non-numeric id TYPE_MISMATCH', async () => {
     const missing = await get(`${API}/annonces/999999`);
     expect(missing.status).toBe(404);
     expect(errorBody(missing)).toMatchObject({ errorCode: 'RESOURCE_NOT_FOUND', message: 'Announcement 999999 not found' });
@@ -285,7 +292,7 @@ describe('PUT /annonces/{id}', () => {
     expect(errorBody(res)).toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION', status: 422 });
   });
 
-  it('is refused to others (403), and validates merged dates', async () => {
+  it('is refused to another carrier and to an admin: 403 ACCESS_DENIED', async () => {
     const carrier = await aCarrier();
     const trip = await publishTrip(carrier);
     const admin = await anAdmin();
@@ -294,9 +301,18 @@ describe('PUT /annonces/{id}', () => {
       expect(res.status).toBe(403);
       expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
     }
+  });
+
+  it('validates the dates merged with the stored ones: arrival before departure is 400', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
     const res = await put(`${API}/annonces/${trip.id}`, { arrivalDate: daysFromToday(9) }, { token: carrier.token });
     expect(res.status).toBe(400);
     expect(errorBody(res)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'arrivalDate' })] });
+  });
+
+  it('updating an unknown trip is 404', async () => {
+    const carrier = await aCarrier();
     expect((await put(`${API}/annonces/999999`, { pricePerKg: 1 }, { token: carrier.token })).status).toBe(404);
   });
 
