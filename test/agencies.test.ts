@@ -80,11 +80,15 @@ describe('registration and ownership', () => {
     expect(none.status).toBe(404);
   });
 
-  it('only the owner (or a super-admin) manages the agency; members read it', async () => {
-    const { owner, id, branchA } = await agencyWithBranches();
-    const employee = await hire(owner, id, branchA);
-    const [stranger, superAdmin] = await Promise.all([aUser(), aSuperAdmin()]);
+  /** An agency with two branches and an employee hired into branch A. */
+  async function staffedAgency() {
+    const agency = await agencyWithBranches();
+    return { ...agency, employee: await hire(agency.owner, agency.id, agency.branchA) };
+  }
 
+  it('a stranger cannot update the agency: 403 ACCESS_DENIED', async () => {
+    const { id } = await agencyWithBranches();
+    const stranger = await aUser();
     const byStranger = await put(`/v1/api/agencies/${id}`, { name: 'Hijacked' }, { token: stranger.token });
     expect(byStranger.status).toBe(403);
     expect(errorBody(byStranger)).toEqual({
@@ -94,17 +98,43 @@ describe('registration and ownership', () => {
       path: `/v1/api/agencies/${id}`,
       suggestions: [],
     });
+  });
+
+  it('an employee cannot update the agency, add branches or hire: 403', async () => {
+    const { id, branchA, employee } = await staffedAgency();
+    const stranger = await aUser();
     expect((await put(`/v1/api/agencies/${id}`, { name: 'By employee' }, { token: employee.token })).status).toBe(403);
     expect((await post(`/v1/api/agencies/${id}/branches`, { name: 'Rogue' }, { token: employee.token })).status).toBe(403);
     expect((await post(`/v1/api/agencies/${id}/employees`, { email: stranger.email, branchId: branchA }, { token: employee.token })).status).toBe(403);
+  });
+
+  it('a stranger cannot read the agency: 403', async () => {
+    const { id } = await agencyWithBranches();
+    const stranger = await aUser();
     expect((await get(`/v1/api/agencies/${id}`, { token: stranger.token })).status).toBe(403);
+  });
+
+  it('an employee reads the agency and its branches', async () => {
+    const { id, employee } = await staffedAgency();
     expect((await get(`/v1/api/agencies/${id}`, { token: employee.token })).status).toBe(200);
     expect((await get(`/v1/api/agencies/${id}/branches`, { token: employee.token })).body).toHaveLength(2);
+  });
 
+  it('the owner updates the agency, keeping what is not sent', async () => {
+    const { owner, id } = await agencyWithBranches();
     const updated = await put(`/v1/api/agencies/${id}`, { description: 'Weekly flights' }, { token: owner.token });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Sahel Express', description: 'Weekly flights' });
+  });
+
+  it('a super-admin updates any agency', async () => {
+    const { id } = await agencyWithBranches();
+    const superAdmin = await aSuperAdmin();
     expect((await put(`/v1/api/agencies/${id}`, { phoneNumber: '+221' }, { token: superAdmin.token })).status).toBe(200);
+  });
+
+  it('an unknown agency is 404', async () => {
+    const { owner } = await agencyWithBranches();
     expect((await get('/v1/api/agencies/999999', { token: owner.token })).status).toBe(404);
   });
 });
@@ -242,33 +272,55 @@ describe('publishing rule (pure)', () => {
 });
 
 describe('documents', () => {
-  it('the owner uploads agency documents; admins read them; strangers do not', async () => {
-    const { owner, id } = await agencyWithBranches();
-    const [stranger, admin] = await Promise.all([aUser(), anAdmin()]);
+  const uploadDocument = (agencyId: number, token: string, file: File) => {
     const form = new FormData();
-    form.append('file', new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' }));
-    const up = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: form, token: owner.token });
-    expect(up.status).toBe(201);
-    expect(up.body).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
+    form.append('file', file);
+    return call('POST', `/v1/api/agencies/${agencyId}/documents`, { raw: form, token });
+  };
+  const kbis = () => new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' });
 
-    // Documents are uploads: bigger than the 1 MiB JSON limit is fine.
+  /** An agency with one uploaded registration document. */
+  async function agencyWithDocument() {
+    const agency = await agencyWithBranches();
+    const up = await uploadDocument(agency.id, agency.owner.token, kbis());
+    expect(up.status).toBe(201);
+    return { ...agency, document: up.body };
+  }
+
+  it('the owner uploads an agency document', async () => {
+    const { id, document } = await agencyWithDocument();
+    expect(document).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
+  });
+
+  it('a document may be bigger than the 1 MiB JSON limit', async () => {
+    const { owner, id } = await agencyWithBranches();
     const scan = new Uint8Array(3 * 1024 * 1024);
     scan.set([0xff, 0xd8, 0xff, 0xe0]);
-    const big = new FormData();
-    big.append('file', new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
-    const bigUp = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: big, token: owner.token });
+    const bigUp = await uploadDocument(id, owner.token, new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
     expect(bigUp.status).toBe(201);
     expect(bigUp.body).toMatchObject({ contentType: 'image/jpeg', size: scan.length });
+  });
 
-    const strangerForm = new FormData();
-    strangerForm.append('file', new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'));
-    expect((await call('POST', `/v1/api/agencies/${id}/documents`, { raw: strangerForm, token: stranger.token })).status).toBe(403);
+  it('a stranger cannot upload an agency document: 403', async () => {
+    const { id } = await agencyWithBranches();
+    const stranger = await aUser();
+    expect((await uploadDocument(id, stranger.token, new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'))).status).toBe(403);
+  });
 
+  it('an admin lists the agency documents, newest first', async () => {
+    const { owner, id, document } = await agencyWithDocument();
+    const second = await uploadDocument(id, owner.token, kbis());
+    const admin = await anAdmin();
     const list = await get(`/v1/api/agencies/${id}/documents`, { token: admin.token });
     expect(list.status).toBe(200);
-    expect(list.body.map((f: { id: number }) => f.id)).toEqual([bigUp.body.id, up.body.id]);
+    expect(list.body.map((f: { id: number }) => f.id)).toEqual([second.body.id, document.id]);
+  });
+
+  it('a stranger can neither list the agency documents nor read one: 403', async () => {
+    const { id, document } = await agencyWithDocument();
+    const stranger = await aUser();
     expect((await get(`/v1/api/agencies/${id}/documents`, { token: stranger.token })).status).toBe(403);
-    expect((await get(`/v1/api/files/${up.body.id}`, { token: stranger.token })).status).toBe(403);
+    expect((await get(`/v1/api/files/${document.id}`, { token: stranger.token })).status).toBe(403);
   });
 });
 
@@ -304,17 +356,31 @@ describe('super-admin suspension', () => {
     expect(notes.map((n) => n.type)).toEqual(['AGENCY_SUSPENDED', 'AGENCY_ACTIVATED']);
   });
 
-  it('only super-admins; a reason is required; unknown agency is 404', async () => {
+  it('an agency owner or an admin cannot suspend, nor list agencies: 403', async () => {
     const { owner, id } = await agencyWithBranches();
-    const [admin, superAdmin] = await Promise.all([anAdmin(), aSuperAdmin()]);
+    const admin = await anAdmin();
     expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: owner.token })).status).toBe(403);
     expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: admin.token })).status).toBe(403);
     expect((await get('/v1/api/superadmin/agencies', { token: admin.token })).status).toBe(403);
+  });
+
+  it('a suspension needs a reason: 400', async () => {
+    const { id } = await agencyWithBranches();
+    const superAdmin = await aSuperAdmin();
     const noReason = await post(`/v1/api/superadmin/agencies/${id}/suspend`, {}, { token: superAdmin.token });
     expect(noReason.status).toBe(400);
     expect(noReason.body.fieldErrors[0].field).toBe('reason');
+  });
+
+  it('activating an unknown agency is 404 RESOURCE_NOT_FOUND', async () => {
+    const superAdmin = await aSuperAdmin();
     const missing = await post('/v1/api/superadmin/agencies/999999/activate', undefined, { token: superAdmin.token });
     expect(errorBody(missing)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', message: 'Agency 999999 not found' });
+  });
+
+  it('a super-admin lists the agencies, sorted', async () => {
+    await agencyWithBranches();
+    const superAdmin = await aSuperAdmin();
     const page = await get('/v1/api/superadmin/agencies?sort=name,asc', { token: superAdmin.token });
     expect(page.status).toBe(200);
     expect(page.body.page.totalElements).toBeGreaterThan(0);
