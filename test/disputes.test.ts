@@ -3,22 +3,18 @@
 // the ledger (still balanced) and the fake Stripe API (one refund, in cents, idempotency key).
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getDb } from '../src/db/client';
 import { auditLogs, files, notifications, reservations } from '../src/db/schema';
 import { releaseOnDelivery } from '../src/features/payments/escrow.service';
 import { commissionRate } from '../src/lib/money';
-import { FakeStripe } from './helpers/fake-stripe';
 import { errorBody, get, post } from './helpers/http';
 import { aFile, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { reservationRow } from './helpers/db';
-import { accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
+import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, walletKey } from './helpers/money';
 
-const stripe = new FakeStripe();
+const stripe = fakeStripeForThisFile();
 const db = getDb(env);
-
-beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => stripe.server.close());
 
 /** A reservation paid by card through the webhook (50.00 EUR), then moved on by `status`. */
 const paid = { payment: stripe, ...FIFTY_EUR };

@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notifications, reservations } from '../src/db/schema';
 import { transitionReservation } from '../src/features/bookings/reservation-transition';
 import {
@@ -16,14 +16,10 @@ import {
 } from '../src/features/payments/escrow.service';
 import { db, reservationRow, runCron } from './helpers/db';
 import { aCarrier, aPayoutAccount, aReservation, aUser, FIFTY_EUR } from './helpers/factories';
-import { FakeStripe } from './helpers/fake-stripe';
 import { get, post } from './helpers/http';
-import { accountBalance, ledgerInvariantViolations, reservationMoney, sendPaymentEvent, walletKey } from './helpers/money';
+import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, sendPaymentEvent, walletKey } from './helpers/money';
 
-const stripe = new FakeStripe();
-
-beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => stripe.server.close());
+const stripe = fakeStripeForThisFile();
 
 /** 50.00 EUR paid by card through the webhook (authorised, not captured), then moved on by `status`. */
 const paid = { payment: stripe, ...FIFTY_EUR };

@@ -3,19 +3,16 @@
 // local sandbox provider.
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { ledgerEntries, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, setReservation } from './helpers/db';
 import { aCarrier, anAdmin, aReservation, aUser, FIFTY_EUR, type TestUser } from './helpers/factories';
-import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
+import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
-import { ledgerInvariantViolations, reservationMoney, sendPaymentEvent, sendWebhookRaw, WEBHOOK } from './helpers/money';
+import { fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, sendPaymentEvent, sendWebhookRaw, WEBHOOK } from './helpers/money';
 
-const stripe = new FakeStripe();
-
-beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => stripe.server.close());
+const stripe = fakeStripeForThisFile();
 
 /** A 50.00 EUR reservation waiting for its payment. */
 const unpaid = async (sender?: TestUser) => (await aReservation({ sender, ...FIFTY_EUR })).reservation;

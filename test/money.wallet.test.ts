@@ -1,18 +1,15 @@
 // Money, wallet (CONTRACT section 10): the user's wallet and summary figures read from the
 // ledger, the transactions (page, filters, summary, detail) and their PDF receipts kept in R2.
 import { env } from 'cloudflare:workers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { voidOrRefund } from '../src/features/payments/escrow.service';
 import { userWalletFigures } from '../src/features/wallet/wallet.service';
 import { reservationRow } from './helpers/db';
 import { aCarrier, aPayoutAccount, aReservation, aUser, daysFromToday, FIFTY_EUR } from './helpers/factories';
-import { FakeStripe } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
+import { fakeStripeForThisFile } from './helpers/money';
 
-const stripe = new FakeStripe();
-
-beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => stripe.server.close());
+const stripe = fakeStripeForThisFile();
 
 /** 50.00 EUR paid by card through the webhook, then moved on by `status`. */
 const paid = { payment: stripe, ...FIFTY_EUR };

@@ -3,19 +3,15 @@
 // (pay-connect), and the same for an agency's own wallet.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { payoutAccounts, withdrawals } from '../src/db/schema';
 import { db, runCron } from './helpers/db';
 import { anAdmin, aPayoutAccount, aReservation, aUser, FIFTY_EUR, tokenFor } from './helpers/factories';
-import { FakeStripe } from './helpers/fake-stripe';
 import { call, errorBody, get, post, put } from './helpers/http';
-import { accountBalance, ledgerInvariantViolations, sendPaymentEvent, walletKey } from './helpers/money';
+import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, sendPaymentEvent, walletKey } from './helpers/money';
 
-const stripe = new FakeStripe();
-
-beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => stripe.server.close());
+const stripe = fakeStripeForThisFile();
 
 /** A carrier whose wallet holds `cents` from one delivery, with a payout-ready connected account. */
 async function carrierWithBalance(cents: number) {

@@ -1,9 +1,18 @@
 // Money probes (no fixtures here: those are in factories.ts): the payment provider's signed
 // webhook, and readers of the ledger (balances, a reservation's money, the ledger invariants).
 import { sql } from 'drizzle-orm';
-import { stripeSignature } from './fake-stripe';
+import { afterAll, beforeAll } from 'vitest';
+import { FakeStripe, stripeSignature } from './fake-stripe';
 import { call } from './http';
 import { db } from './db';
+
+/** A fake Stripe API answering the worker's calls for the whole test file (unhandled requests fail). */
+export function fakeStripeForThisFile(): FakeStripe {
+  const stripe = new FakeStripe();
+  beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => stripe.server.close());
+  return stripe;
+}
 
 export const WEBHOOK = '/v1/api/webhooks/payment-provider';
 
