@@ -72,31 +72,65 @@ describe('categories', () => {
     expect(flags).toEqual([...flags].sort((a, b) => Number(a) - Number(b)));
   });
 
-  it('admins create, update and delete; duplicates are 409 ALREADY_EXISTS', async () => {
-    const admin = await anAdmin();
-    const created = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Spare parts' }, { token: admin.token });
+  /** A code no other test uses. */
+  const freshCode = (prefix = 'SPARE') => `${prefix}_${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+  const categoryThroughApi = async (admin: TestUser, code = freshCode()) => {
+    const created = await post(`${API}/admin/categories`, { code, name: 'Spare parts' }, { token: admin.token });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ code: 'SPARE_PARTS', name: 'Spare parts', description: null, prohibited: false });
+    return created.body;
+  };
 
-    const dup = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Again' }, { token: admin.token });
+  it('an admin creates a category', async () => {
+    const admin = await anAdmin();
+    const code = freshCode();
+    const created = await post(`${API}/admin/categories`, { code, name: 'Spare parts' }, { token: admin.token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ code, name: 'Spare parts', description: null, prohibited: false });
+  });
+
+  it('a category with a code in use is 409 ALREADY_EXISTS', async () => {
+    const admin = await anAdmin();
+    const { code } = await categoryThroughApi(admin);
+    const dup = await post(`${API}/admin/categories`, { code, name: 'Again' }, { token: admin.token });
     expect(dup.status).toBe(409);
     expect(errorBody(dup).errorCode).toBe('ALREADY_EXISTS');
+  });
 
-    const updated = await put(`${API}/admin/categories/${created.body.id}`, { prohibited: true, description: 'Engines' }, { token: admin.token });
+  it('an admin updates a category', async () => {
+    const admin = await anAdmin();
+    const category = await categoryThroughApi(admin);
+    const updated = await put(`${API}/admin/categories/${category.id}`, { prohibited: true, description: 'Engines' }, { token: admin.token });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: created.body.id, code: 'SPARE_PARTS', prohibited: true, description: 'Engines' });
-    const clash = await put(`${API}/admin/categories/${created.body.id}`, { code: 'DOCUMENTS' }, { token: admin.token });
+    expect(updated.body).toMatchObject({ id: category.id, code: category.code, prohibited: true, description: 'Engines' });
+  });
+
+  it("renaming to another category's code is 409 ALREADY_EXISTS; keeping its own code is fine", async () => {
+    const admin = await anAdmin();
+    const category = await categoryThroughApi(admin);
+    const clash = await put(`${API}/admin/categories/${category.id}`, { code: 'DOCUMENTS' }, { token: admin.token });
     expect(clash.status).toBe(409);
     expect(errorBody(clash).errorCode).toBe('ALREADY_EXISTS');
-    expect((await put(`${API}/admin/categories/${created.body.id}`, { code: 'SPARE_PARTS' }, { token: admin.token })).status).toBe(200);
-    // Two other categories renamed to one new code at once: one wins, the other is a 409, never a 500.
-    const [a, b] = await Promise.all(['ONE_A', 'ONE_B'].map((code) => post(`${API}/admin/categories`, { code, name: code }, { token: admin.token })));
-    const renames = await Promise.all([a, b].map((c) => put(`${API}/admin/categories/${c.body.id}`, { code: 'SAME_NEW_CODE' }, { token: admin.token })));
-    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await put(`${API}/admin/categories/${category.id}`, { code: category.code }, { token: admin.token })).status).toBe(200);
+  });
 
+  it('two categories renamed to one new code at once: one wins, the other is a 409, never a 500', async () => {
+    const admin = await anAdmin();
+    const [a, b] = await Promise.all([categoryThroughApi(admin, freshCode('ONE_A')), categoryThroughApi(admin, freshCode('ONE_B'))]);
+    const target = freshCode('SAME_NEW_CODE');
+    const renames = await Promise.all([a, b].map((c) => put(`${API}/admin/categories/${c.id}`, { code: target }, { token: admin.token })));
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it('a super-admin deletes a category; deleting it again is 404', async () => {
+    const admin = await anAdmin();
+    const category = await categoryThroughApi(admin);
     const superAdmin = await aSuperAdmin();
-    expect((await del(`${API}/admin/categories/${created.body.id}`, { token: superAdmin.token })).status).toBe(204);
-    expect((await del(`${API}/admin/categories/${created.body.id}`, { token: admin.token })).status).toBe(404);
+    expect((await del(`${API}/admin/categories/${category.id}`, { token: superAdmin.token })).status).toBe(204);
+    expect((await del(`${API}/admin/categories/${category.id}`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('updating an unknown category is 404', async () => {
+    const admin = await anAdmin();
     expect((await put(`${API}/admin/categories/999999`, { name: 'x' }, { token: admin.token })).status).toBe(404);
   });
 
@@ -109,11 +143,14 @@ describe('categories', () => {
     expect((body.fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['code', 'name']);
   });
 
-  it('is refused to non-admins (403) and anonymous callers (401)', async () => {
+  it('is refused to non-admins: 403 ACCESS_DENIED', async () => {
     const user = await aCarrier();
     const res = await post(`${API}/admin/categories`, { code: 'NOPE', name: 'Nope' }, { token: user.token });
     expect(res.status).toBe(403);
     expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
+  });
+
+  it('is refused to anonymous callers: 401', async () => {
     expect((await del(`${API}/admin/categories/1`)).status).toBe(401);
   });
 
@@ -175,30 +212,53 @@ describe('search alerts', () => {
     expect((await get(`${API}/search-alerts/${id}`, { token: user.token })).status).toBe(404);
   });
 
-  it('honours Idempotency-Key: a replay returns the first alert and creates nothing; another body is 409', async () => {
+  /** A user's first alert, created with an Idempotency-Key. */
+  async function alertWithKey() {
     const user = await aUser();
     const headers = { 'Idempotency-Key': `alert-${crypto.randomUUID()}` };
     const first = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
     expect(first.status).toBe(201);
+    return { user, headers, first };
+  }
+
+  it('a replay with the same Idempotency-Key returns the first alert and creates nothing', async () => {
+    const { user, headers, first } = await alertWithKey();
     const replay = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
     expect(replay.status).toBe(201);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(1);
+  });
+
+  it('another body with a used Idempotency-Key is 409 INVALID_STATE and creates nothing', async () => {
+    const { user, headers } = await alertWithKey();
     const other = await post(`${API}/search-alerts`, alertBody({ name: 'To Abidjan' }), { token: user.token, headers });
     expect(other.status).toBe(409);
     expect(errorBody(other)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
     expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(1);
-    // The key is the caller's: another user with the same key creates their own alert.
+  });
+
+  it("the Idempotency-Key is the caller's: another user with the same key creates their own alert", async () => {
+    const { headers, first } = await alertWithKey();
     const stranger = await aUser();
     const theirs = await post(`${API}/search-alerts`, alertBody(), { token: stranger.token, headers });
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(first.body.id);
-    // Without the header two identical requests make two alerts.
+  });
+
+  it('without an Idempotency-Key two identical requests make two alerts', async () => {
+    const { user } = await alertWithKey();
     await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     const newest = await get(`${API}/search-alerts`, { token: user.token });
     expect(newest.body.page.totalElements).toBe(3);
-    // The sort parameter is honoured: oldest first reverses the default order.
+  });
+
+  it('sort=createdAt,asc lists the alerts oldest first, the default order reversed', async () => {
+    const { user, first } = await alertWithKey();
+    await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    const newest = await get(`${API}/search-alerts`, { token: user.token });
     const oldest = await get(`${API}/search-alerts?sort=createdAt,asc`, { token: user.token });
     expect(oldest.body.content.map((a: { id: number }) => a.id)).toEqual(newest.body.content.map((a: { id: number }) => a.id).reverse());
     expect(oldest.body.content[0].id).toBe(first.body.id);
