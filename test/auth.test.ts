@@ -358,17 +358,30 @@ describe('logout', () => {
 });
 
 describe('suspension', () => {
-  it("a suspended user's tokens are refused, refresh too, and login answers 403", async () => {
+  /** A registered user an admin has just suspended. */
+  async function suspendedUser() {
     const admin = await anAdmin();
     const reg = await registerUser();
     const res = await post(`/v1/api/admin/users/${reg.id}/suspend`, { reason: 'fraud' }, { token: admin.token });
     expect(res.status).toBe(200);
+    return { admin, reg };
+  }
+
+  it("a suspended user's access and refresh tokens are refused: 401", async () => {
+    const { reg } = await suspendedUser();
     unauthorized(await get(ME, { token: reg.accessToken }));
     unauthorized(await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken }));
+  });
+
+  it('a suspended user cannot log in: 403 ACCESS_DENIED', async () => {
+    const { reg } = await suspendedUser();
     const again = await login(reg.email);
     expect(again.status).toBe(403);
     expect(errorBody(again)).toMatchObject({ errorCode: 'ACCESS_DENIED', message: 'This account is suspended' });
-    // Activated again, the user logs in normally.
+  });
+
+  it('activated again, the user logs in normally', async () => {
+    const { admin, reg } = await suspendedUser();
     expect((await post(`/v1/api/admin/users/${reg.id}/activate`, undefined, { token: admin.token })).status).toBe(200);
     const back = await login(reg.email);
     expect(back.status).toBe(200);
@@ -377,15 +390,26 @@ describe('suspension', () => {
 });
 
 describe('email verification', () => {
-  it('the mailed token verifies the email once; a reused or unknown token is 400', async () => {
+  it('the verification token is stored hashed, never as mailed', async () => {
     const reg = await registerUser();
     const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
     const [stored] = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, reg.id));
     expect(stored.tokenHash).not.toContain(token);
     expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('the mailed token verifies the email', async () => {
+    const reg = await registerUser();
+    const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
     const res = await post('/v1/api/auth/verify-email', { token });
     expect(res.status).toBe(200);
     expect((await get(ME, { token: reg.accessToken })).body.emailVerified).toBe(true);
+  });
+
+  it('a verification token works once: reused, it is 400 INVALID_ARGUMENT', async () => {
+    const reg = await registerUser();
+    const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
+    expect((await post('/v1/api/auth/verify-email', { token })).status).toBe(200);
     const again = await post('/v1/api/auth/verify-email', { token });
     expect(again.status).toBe(400);
     expect(errorBody(again)).toEqual({
