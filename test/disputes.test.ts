@@ -9,9 +9,9 @@ import { auditLogs, files, notifications, reservations } from '../src/db/schema'
 import { releaseOnDelivery } from '../src/features/payments/escrow.service';
 import { commissionRate } from '../src/lib/money';
 import { errorBody, get, post } from './helpers/http';
-import { aFile, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { aFile, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { reservationRow } from './helpers/db';
-import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, walletKey } from './helpers/money';
+import { fakeStripeForThisFile, accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 const db = getDb(env);
@@ -75,7 +75,7 @@ describe('opening a dispute', () => {
     const { reservation: late } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     await db
       .update(reservations)
-      .set({ deliveredAt: new Date(Date.now() - 73 * 3600_000).toISOString() })
+      .set({ deliveredAt: minutesFromNow(-73 * 60) })
       .where(eq(reservations.id, late.id));
     const tooLate = await open(sender.token, late.id);
     expect(tooLate.status).toBe(409);

@@ -15,9 +15,9 @@ import {
   voidOrRefund,
 } from '../src/features/payments/escrow.service';
 import { db, reservationRow, runCron } from './helpers/db';
-import { aCarrier, aPayoutAccount, aReservation, aUser, FIFTY_EUR } from './helpers/factories';
+import { minutesFromNow, aUser, aCarrier, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
 import { get, post } from './helpers/http';
-import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, sendPaymentEvent, walletKey } from './helpers/money';
+import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 
@@ -82,7 +82,7 @@ describe('capture at deposit', () => {
     const { reservation: booking, pi } = await aReservation({ status: 'PAID', ...paid });
     const fresh = await aReservation({ status: 'PAID', ...paid });
     // Accepted long ago, departure still ahead (a PAID booking left unanswered is auto-rejected after 24 h).
-    const sixDaysAgo = new Date(Date.now() - 6 * 86_400_000 - 60_000).toISOString();
+    const sixDaysAgo = minutesFromNow(-(6 * 24 * 60 + 1));
     await db().update(reservations).set({ status: 'CONFIRMED', paidAt: sixDaysAgo, confirmedAt: sixDaysAgo }).where(sql`${reservations.id} = ${booking.id}`);
 
     await runCron();
@@ -241,7 +241,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
   it('escrow left behind by a cancellation or rejection whose refund never ran is returned by the cron, by the rules, once', async () => {
     const sender = await aUser();
     const carrier = await aCarrier();
-    const longAgo = new Date(Date.now() - 20 * 60_000).toISOString();
+    const longAgo = minutesFromNow(-20);
     // The requests stopped right after their status change: what the handlers commit first.
     const cancelled = await aReservation({ sender, carrier, status: 'PAID', ...paid });
     await transitionReservation(db(), cancelled.reservation.id, 'ACCEPT', { confirmedAt: longAgo });

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { ledgerEntries, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, setReservation } from './helpers/db';
-import { aCarrier, anAdmin, aReservation, aUser, FIFTY_EUR, type TestUser } from './helpers/factories';
+import { secondsFromNow, type TestUser, aUser, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
-import { fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, sendPaymentEvent, sendWebhookRaw, WEBHOOK } from './helpers/money';
+import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 
@@ -122,7 +122,7 @@ describe('checkout (POST /payments/checkout)', () => {
   it('after the payment deadline no session is opened: 409 INVALID_STATE', async () => {
     const sender = await aUser();
     const booking = await unpaid(sender);
-    await setReservation(booking.id, { paymentDeadline: new Date(Date.now() - 1000).toISOString() });
+    await setReservation(booking.id, { paymentDeadline: secondsFromNow(-1) });
     const before = stripe.requests.length;
     const res = await checkout(booking.id, sender);
     expect(res.status).toBe(409);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { PASSWORD, registerUser } from './helpers/auth';
 import { BASE, get } from './helpers/http';
-import { aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
+import { secondsFromNow, aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
 import { countingEnv } from './helpers/db';
 
 const LARGE_TABLES = [
@@ -69,7 +69,7 @@ describe('query plans of the hot endpoints', () => {
       { path: `/v1/api/bookings/${reservation.id}`, token: booker.token },
       { method: 'POST', path: '/v1/api/bookings', token: sender.token, body: bookingInput(trip.id, category.id, 1) },
       { method: 'POST', path: '/v1/api/qrcode/process/depot', token: qr.carrier.token, body: { payload: deposit } },
-      { method: 'POST', path: `/v1/api/tracking/${reservation.id}/positions`, token: owner.token, body: { lat: 1, lng: 2, recordedAt: new Date(Date.now() - 1000).toISOString() } },
+      { method: 'POST', path: `/v1/api/tracking/${reservation.id}/positions`, token: owner.token, body: { lat: 1, lng: 2, recordedAt: secondsFromNow(-1) } },
       { path: '/v1/api/notifications', token: sender.token },
       { path: '/v1/api/notifications?unreadOnly=true', token: sender.token },
       { path: '/v1/api/reviews/customers' },

@@ -7,7 +7,7 @@ import { app } from '../src/app';
 import { ROUND_TRIPS_HEADER } from '../src/db/session';
 import { login, registerUser } from './helpers/auth';
 import { BASE, get, post, type ApiResponse } from './helpers/http';
-import { aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
+import { secondsFromNow, aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
 import { countingEnv } from './helpers/db';
 
 const roundTrips = (res: ApiResponse) => Number(res.headers.get(ROUND_TRIPS_HEADER));
@@ -78,7 +78,7 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     const { carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const res = await post(
       `/v1/api/tracking/${reservation.id}/positions`,
-      { lat: 14.7, lng: -17.4, recordedAt: new Date(Date.now() - 1000).toISOString() },
+      { lat: 14.7, lng: -17.4, recordedAt: secondsFromNow(-1) },
       { token: carrier.token },
     );
     expect([res.status, roundTrips(res)]).toEqual([201, 1]);

@@ -8,7 +8,7 @@ import { getDb } from '../src/db/client';
 import { notifications } from '../src/db/schema';
 import { MAX_STORED_POSITIONS, ReservationTracking } from '../src/durable-objects/reservation-tracking';
 import { BASE, errorBody, get, post } from './helpers/http';
-import { aUser, aCarrier, anAdmin, aReservation } from './helpers/factories';
+import { secondsFromNow, minutesFromNow, aUser, aCarrier, anAdmin, aReservation } from './helpers/factories';
 import { reservationStatus, trackingStub } from './helpers/db';
 
 const point = (overrides: Record<string, unknown> = {}) => ({
@@ -17,7 +17,7 @@ const point = (overrides: Record<string, unknown> = {}) => ({
   accuracy: 12,
   speed: 20,
   heading: 90,
-  recordedAt: new Date(Date.now() - 5_000).toISOString(),
+  recordedAt: secondsFromNow(-5),
   ...overrides,
 });
 
@@ -69,7 +69,7 @@ describe('posting positions', () => {
     expect(notes.map((n) => n.type)).toEqual(['RESERVATION_IN_TRANSIT']);
 
     // Later points keep it IN_TRANSIT; a batch is stored in recording order.
-    const batch = [point({ lat: 45.76, lng: 4.83, recordedAt: new Date(Date.now() - 1_000).toISOString() }), point({ lat: 46.2, lng: 4.9, recordedAt: new Date(Date.now() - 3_000).toISOString() })];
+    const batch = [point({ lat: 45.76, lng: 4.83, recordedAt: secondsFromNow(-1) }), point({ lat: 46.2, lng: 4.9, recordedAt: secondsFromNow(-3) })];
     const more = await postPositions(reservation.id, { positions: batch }, carrier.token);
     expect(more.body).toMatchObject({ status: 'IN_TRANSIT', accepted: 2, lastPosition: { lat: 45.76, lng: 4.83 } });
     const history = await get(`/v1/api/tracking/${reservation.id}`, { token: sender.token });
@@ -134,8 +134,8 @@ describe('posting positions', () => {
     });
     const inBatch = await postPositions(reservation.id, { positions: [point(), point({ lng: 200 })] }, carrier.token);
     expect(inBatch.body.fieldErrors).toEqual([{ field: 'positions.1.lng', message: expect.any(String), rejectedValue: 200 }]);
-    const future = new Date(Date.now() + 5 * 60_000).toISOString();
-    const old = new Date(Date.now() - 25 * 60 * 60_000).toISOString();
+    const future = minutesFromNow(5);
+    const old = minutesFromNow(-25 * 60);
     const times = await postPositions(reservation.id, { positions: [point(), point({ recordedAt: future }), point({ recordedAt: old })] }, carrier.token);
     expect(errorBody(times)).toEqual({
       status: 400,

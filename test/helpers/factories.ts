@@ -46,8 +46,11 @@ export function daysFromToday(days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** An ISO timestamp `seconds` from now (the clock, faked or not); negative for the past. */
+export const secondsFromNow = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+
 /** An ISO timestamp `minutes` from now; negative for the past. */
-export const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+export const minutesFromNow = (minutes: number) => secondsFromNow(minutes * 60);
 
 /** A city name no other test uses, so searches by city see only this test's trips. */
 export const uniqueCity = (base = 'Town') => `${base} ${shortId()}`;
