@@ -443,7 +443,7 @@ describe('recipient page and JSON twin', () => {
     expect((await get(`/v1/api/public/recipient/${cancelled.reservation.recipientToken}`)).status).toBe(404);
   });
 
-  it('GET /r/{token} renders the page with the delivery QR; unknown tokens get a plain 404 page', async () => {
+  it('GET /r/{token} renders the page with the delivery QR, logging the route but not the token', async () => {
     const { reservation } = await aReservation({ status: 'DEPOSITED' });
     const log = vi.spyOn(console, 'log');
     const res = await get(`/r/${reservation.recipientToken}`);
@@ -461,6 +461,9 @@ describe('recipient page and JSON twin', () => {
     for (const secret of ['rita@example.com', '+221700000000', reservation.depositCode, reservation.deliveryCode]) {
       expect(res.body).not.toContain(secret);
     }
+  });
+
+  it('GET /r/{token} of an unknown token is a plain 404 page', async () => {
     const missing = await get('/r/rt_unknown_token_000000000000000000');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('Content-Type')).toContain('text/html');

@@ -365,15 +365,27 @@ describe('PUT /superadmin/users/{id}/roles', () => {
     expect(fresh.body.user.roles).toEqual(['ROLE_CLIENT']);
   });
 
-  it('only super-admins; never removes their own super-admin role; unknown roles are 400', async () => {
+  it('an admin cannot set roles: only super-admins', async () => {
     const admin = await anAdmin();
-    const superAdmin = await aSuperAdmin();
     denied(await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: [] }, { token: admin.token }));
+  });
+
+  it('a super-admin never removes their own super-admin role: 422', async () => {
+    const superAdmin = await aSuperAdmin();
     const self = await put(`/v1/api/superadmin/users/${superAdmin.id}/roles`, { roles: ['ROLE_ADMIN'] }, { token: superAdmin.token });
     expect(self.status).toBe(422);
+  });
+
+  it('an unknown role is 400 with the rejected value', async () => {
+    const admin = await anAdmin();
+    const superAdmin = await aSuperAdmin();
     const bad = await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: ['ROLE_KING'] }, { token: superAdmin.token });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors).toEqual([{ field: 'roles.0', message: expect.any(String), rejectedValue: 'ROLE_KING' }]);
+  });
+
+  it('setting the roles of an unknown user is 404', async () => {
+    const superAdmin = await aSuperAdmin();
     expect((await put('/v1/api/superadmin/users/999999/roles', { roles: [] }, { token: superAdmin.token })).status).toBe(404);
   });
 });
