@@ -72,6 +72,8 @@ export interface UserOptions {
   kycStatus?: 'NOT_VERIFIED' | 'PENDING' | 'VERIFIED';
   enabled?: boolean;
   passwordHash?: string | null;
+  /** When the account was registered (now by default). */
+  createdAt?: string;
 }
 
 /** A user inserted straight into D1 with a real access token (no login flow). */
@@ -90,6 +92,7 @@ export async function aUser(options: UserOptions = {}): Promise<TestUser> {
       enabled: options.enabled ?? true,
       emailVerified: true,
       passwordHash: options.passwordHash ?? null,
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
     })
     .returning({ id: users.id });
   return { id: row.id, email, roles, token: await tokenFor(row.id, roles) };
