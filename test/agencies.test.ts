@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import { announcements, notifications, users } from '../src/db/schema';
 import {
   assertStaffCanPublish,
@@ -16,14 +16,14 @@ import {
   type StaffScope,
 } from '../src/features/agencies/agencies.scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createSuperAdmin, createUser, tokenFor, type TestUser } from './helpers/users';
+import { type TestUser, aUser, tokenFor, anAdmin, aSuperAdmin, aTrip } from './helpers/factories';
 
-const db = getDb(env);
+const db = database(env.DB);
 const deps = { db, env };
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
 async function agencyWithBranches() {
-  const owner = await createUser();
+  const owner = await aUser();
   const created = await post('/v1/api/agencies', { name: 'Sahel Express', city: 'Dakar', country: 'SN', email: 'ops@sahel.test' }, { token: owner.token });
   expect(created.status).toBe(201);
   const id = created.body.id as number;
@@ -34,34 +34,10 @@ async function agencyWithBranches() {
 }
 
 async function hire(owner: TestUser, agencyId: number, branchId: number) {
-  const employee = await createUser();
+  const employee = await aUser();
   const res = await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId }, { token: owner.token });
   expect(res.status).toBe(201);
   return employee;
-}
-
-async function agencyTrip(carrierId: number, agencyId: number, branchId: number | null) {
-  const [row] = await db
-    .insert(announcements)
-    .values({
-      carrierId,
-      agencyId,
-      branchId,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: '2030-02-01',
-      arrivalDate: '2030-02-02',
-      totalWeightG: 50_000,
-      pricePerKgCents: 900,
-      currency: 'EUR',
-      transportMode: 'PLANE',
-    })
-    .returning();
-  return row;
 }
 
 const visibleTripIds = async (agencyId: number) =>
@@ -96,7 +72,7 @@ describe('registration and ownership', () => {
   });
 
   it('validates the body and needs a token', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const bad = await post('/v1/api/agencies', { name: 'x', email: 'nope' }, { token: user.token });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors.map((f: { field: string }) => f.field).sort()).toEqual(['email', 'name']);
@@ -105,11 +81,15 @@ describe('registration and ownership', () => {
     expect(none.status).toBe(404);
   });
 
-  it('only the owner (or a super-admin) manages the agency; members read it', async () => {
-    const { owner, id, branchA } = await agencyWithBranches();
-    const employee = await hire(owner, id, branchA);
-    const [stranger, superAdmin] = await Promise.all([createUser(), createSuperAdmin()]);
+  /** An agency with two branches and an employee hired into branch A. */
+  async function staffedAgency() {
+    const agency = await agencyWithBranches();
+    return { ...agency, employee: await hire(agency.owner, agency.id, agency.branchA) };
+  }
 
+  it('a stranger cannot update the agency: 403 ACCESS_DENIED', async () => {
+    const { id } = await agencyWithBranches();
+    const stranger = await aUser();
     const byStranger = await put(`/v1/api/agencies/${id}`, { name: 'Hijacked' }, { token: stranger.token });
     expect(byStranger.status).toBe(403);
     expect(errorBody(byStranger)).toEqual({
@@ -119,17 +99,43 @@ describe('registration and ownership', () => {
       path: `/v1/api/agencies/${id}`,
       suggestions: [],
     });
+  });
+
+  it('an employee cannot update the agency, add branches or hire: 403', async () => {
+    const { id, branchA, employee } = await staffedAgency();
+    const stranger = await aUser();
     expect((await put(`/v1/api/agencies/${id}`, { name: 'By employee' }, { token: employee.token })).status).toBe(403);
     expect((await post(`/v1/api/agencies/${id}/branches`, { name: 'Rogue' }, { token: employee.token })).status).toBe(403);
     expect((await post(`/v1/api/agencies/${id}/employees`, { email: stranger.email, branchId: branchA }, { token: employee.token })).status).toBe(403);
+  });
+
+  it('a stranger cannot read the agency: 403', async () => {
+    const { id } = await agencyWithBranches();
+    const stranger = await aUser();
     expect((await get(`/v1/api/agencies/${id}`, { token: stranger.token })).status).toBe(403);
+  });
+
+  it('an employee reads the agency and its branches', async () => {
+    const { id, employee } = await staffedAgency();
     expect((await get(`/v1/api/agencies/${id}`, { token: employee.token })).status).toBe(200);
     expect((await get(`/v1/api/agencies/${id}/branches`, { token: employee.token })).body).toHaveLength(2);
+  });
 
+  it('the owner updates the agency, keeping what is not sent', async () => {
+    const { owner, id } = await agencyWithBranches();
     const updated = await put(`/v1/api/agencies/${id}`, { description: 'Weekly flights' }, { token: owner.token });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Sahel Express', description: 'Weekly flights' });
+  });
+
+  it('a super-admin updates any agency', async () => {
+    const { id } = await agencyWithBranches();
+    const superAdmin = await aSuperAdmin();
     expect((await put(`/v1/api/agencies/${id}`, { phoneNumber: '+221' }, { token: superAdmin.token })).status).toBe(200);
+  });
+
+  it('an unknown agency is 404', async () => {
+    const { owner } = await agencyWithBranches();
     expect((await get('/v1/api/agencies/999999', { token: owner.token })).status).toBe(404);
   });
 });
@@ -170,7 +176,7 @@ describe('branches', () => {
     const res = await del(`/v1/api/agencies/${id}/branches/${branchA}`, { token: owner.token });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('This branch still has employees: move or remove them first');
-    await agencyTrip(owner.id, id, branchB);
+    await aTrip(owner, { agencyId: id, branchId: branchB });
     expect((await del(`/v1/api/agencies/${id}/branches/${branchB}`, { token: owner.token })).status).toBe(409);
   });
 });
@@ -178,7 +184,7 @@ describe('branches', () => {
 describe('employees', () => {
   it('added to a branch, moved, and removed with roles, scope and tokens following', async () => {
     const { owner, id, branchA, branchB } = await agencyWithBranches();
-    const employee = await createUser();
+    const employee = await aUser();
     const added = await post(`/v1/api/agencies/${id}/employees`, { email: employee.email, branchId: branchA }, { token: owner.token });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ userId: employee.id, agencyId: id, branchId: branchA, email: employee.email });
@@ -267,33 +273,55 @@ describe('publishing rule (pure)', () => {
 });
 
 describe('documents', () => {
-  it('the owner uploads agency documents; admins read them; strangers do not', async () => {
-    const { owner, id } = await agencyWithBranches();
-    const [stranger, admin] = await Promise.all([createUser(), createAdmin()]);
+  const uploadDocument = (agencyId: number, token: string, file: File) => {
     const form = new FormData();
-    form.append('file', new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' }));
-    const up = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: form, token: owner.token });
-    expect(up.status).toBe(201);
-    expect(up.body).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
+    form.append('file', file);
+    return call('POST', `/v1/api/agencies/${agencyId}/documents`, { raw: form, token });
+  };
+  const kbis = () => new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' });
 
-    // Documents are uploads: bigger than the 1 MiB JSON limit is fine.
+  /** An agency with one uploaded registration document. */
+  async function agencyWithDocument() {
+    const agency = await agencyWithBranches();
+    const up = await uploadDocument(agency.id, agency.owner.token, kbis());
+    expect(up.status).toBe(201);
+    return { ...agency, document: up.body };
+  }
+
+  it('the owner uploads an agency document', async () => {
+    const { id, document } = await agencyWithDocument();
+    expect(document).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
+  });
+
+  it('a document may be bigger than the 1 MiB JSON limit', async () => {
+    const { owner, id } = await agencyWithBranches();
     const scan = new Uint8Array(3 * 1024 * 1024);
     scan.set([0xff, 0xd8, 0xff, 0xe0]);
-    const big = new FormData();
-    big.append('file', new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
-    const bigUp = await call('POST', `/v1/api/agencies/${id}/documents`, { raw: big, token: owner.token });
+    const bigUp = await uploadDocument(id, owner.token, new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
     expect(bigUp.status).toBe(201);
     expect(bigUp.body).toMatchObject({ contentType: 'image/jpeg', size: scan.length });
+  });
 
-    const strangerForm = new FormData();
-    strangerForm.append('file', new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'));
-    expect((await call('POST', `/v1/api/agencies/${id}/documents`, { raw: strangerForm, token: stranger.token })).status).toBe(403);
+  it('a stranger cannot upload an agency document: 403', async () => {
+    const { id } = await agencyWithBranches();
+    const stranger = await aUser();
+    expect((await uploadDocument(id, stranger.token, new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'))).status).toBe(403);
+  });
 
+  it('an admin lists the agency documents, newest first', async () => {
+    const { owner, id, document } = await agencyWithDocument();
+    const second = await uploadDocument(id, owner.token, kbis());
+    const admin = await anAdmin();
     const list = await get(`/v1/api/agencies/${id}/documents`, { token: admin.token });
     expect(list.status).toBe(200);
-    expect(list.body.map((f: { id: number }) => f.id)).toEqual([bigUp.body.id, up.body.id]);
+    expect(list.body.map((f: { id: number }) => f.id)).toEqual([second.body.id, document.id]);
+  });
+
+  it('a stranger can neither list the agency documents nor read one: 403', async () => {
+    const { id, document } = await agencyWithDocument();
+    const stranger = await aUser();
     expect((await get(`/v1/api/agencies/${id}/documents`, { token: stranger.token })).status).toBe(403);
-    expect((await get(`/v1/api/files/${up.body.id}`, { token: stranger.token })).status).toBe(403);
+    expect((await get(`/v1/api/files/${document.id}`, { token: stranger.token })).status).toBe(403);
   });
 });
 
@@ -301,8 +329,8 @@ describe('super-admin suspension', () => {
   it('suspension hides the agency trips and stops its staff publishing; activation restores both', async () => {
     const { owner, id, branchA } = await agencyWithBranches();
     const employee = await hire(owner, id, branchA);
-    const trip = await agencyTrip(employee.id, id, branchA);
-    const superAdmin = await createSuperAdmin();
+    const trip = await aTrip(employee, { agencyId: id, branchId: branchA });
+    const superAdmin = await aSuperAdmin();
     expect(await visibleTripIds(id)).toEqual([trip.id]);
 
     const suspended = await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'Unpaid fees' }, { token: superAdmin.token });
@@ -329,17 +357,31 @@ describe('super-admin suspension', () => {
     expect(notes.map((n) => n.type)).toEqual(['AGENCY_SUSPENDED', 'AGENCY_ACTIVATED']);
   });
 
-  it('only super-admins; a reason is required; unknown agency is 404', async () => {
+  it('an agency owner or an admin cannot suspend, nor list agencies: 403', async () => {
     const { owner, id } = await agencyWithBranches();
-    const [admin, superAdmin] = await Promise.all([createAdmin(), createSuperAdmin()]);
+    const admin = await anAdmin();
     expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: owner.token })).status).toBe(403);
     expect((await post(`/v1/api/superadmin/agencies/${id}/suspend`, { reason: 'x' }, { token: admin.token })).status).toBe(403);
     expect((await get('/v1/api/superadmin/agencies', { token: admin.token })).status).toBe(403);
+  });
+
+  it('a suspension needs a reason: 400', async () => {
+    const { id } = await agencyWithBranches();
+    const superAdmin = await aSuperAdmin();
     const noReason = await post(`/v1/api/superadmin/agencies/${id}/suspend`, {}, { token: superAdmin.token });
     expect(noReason.status).toBe(400);
     expect(noReason.body.fieldErrors[0].field).toBe('reason');
+  });
+
+  it('activating an unknown agency is 404 RESOURCE_NOT_FOUND', async () => {
+    const superAdmin = await aSuperAdmin();
     const missing = await post('/v1/api/superadmin/agencies/999999/activate', undefined, { token: superAdmin.token });
     expect(errorBody(missing)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', message: 'Agency 999999 not found' });
+  });
+
+  it('a super-admin lists the agencies, sorted', async () => {
+    await agencyWithBranches();
+    const superAdmin = await aSuperAdmin();
     const page = await get('/v1/api/superadmin/agencies?sort=name,asc', { token: superAdmin.token });
     expect(page.status).toBe(200);
     expect(page.body.page.totalElements).toBeGreaterThan(0);

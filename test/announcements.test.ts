@@ -2,10 +2,9 @@
 // ownership, the capacity and date rules, deletion with reservations, the cron that closes
 // departed trips, and the indexes that serve the search.
 import { env } from 'cloudflare:workers';
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import { announcements, notifications, reservations, type AnnouncementRow } from '../src/db/schema';
 import {
   closeDepartedAnnouncements,
@@ -13,49 +12,18 @@ import {
   searchConditions,
   type SearchFilters,
 } from '../src/features/announcements/announcements.service';
-import worker from '../src/index';
-import { announcementInput, createAnnouncement, createCategory, daysFromToday, uniqueCity } from './helpers/catalog';
 import { del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
+import { daysFromToday, uniqueCity, aUser, tokenFor, aCarrier, anAdmin, aCategory, tripInput, publishTrip, aReservation } from './helpers/factories';
+import { runCron } from './helpers/db';
 
-const db = () => getDb(env);
+const db = () => database(env.DB);
 const API = '/v1/api';
-
-/** Inserts a reservation row straight into D1 (the booking feature is built elsewhere). */
-async function insertReservation(announcement: { id: number; carrierId: number }, sender: TestUser, status: string, weightG = 1000) {
-  const [row] = await db()
-    .insert(reservations)
-    .values({
-      reservationNumber: `R-${crypto.randomUUID().slice(0, 12)}`,
-      announcementId: announcement.id,
-      senderId: sender.id,
-      carrierId: announcement.carrierId,
-      status: status as 'PENDING_PAYMENT',
-      reservedWeightG: weightG,
-      depositCode: '123456',
-      deliveryCode: '654321',
-      recipient: { firstName: 'Rita', lastName: 'Recipient' },
-      recipientToken: crypto.randomUUID(),
-      pricePerKgCents: 850,
-      totalAmountCents: 850,
-      platformCommissionCents: 128,
-      carrierAmountCents: 722,
-      currency: 'EUR',
-      paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
-    })
-    .returning();
-  await db()
-    .update(announcements)
-    .set({ reservedWeightG: weightG })
-    .where(eq(announcements.id, announcement.id));
-  return row;
-}
 
 describe('POST /annonces', () => {
   it('publishes a trip with the exact Announcement shape', async () => {
-    const carrier = await createCarrier({ firstName: 'Carla', lastName: 'Carrier' });
-    const category = await createCategory();
-    const res = await post(`${API}/annonces`, announcementInput({ acceptedCategoryIds: [category.id], departureCountry: 'fr' }), {
+    const carrier = await aCarrier({ firstName: 'Carla', lastName: 'Carrier' });
+    const category = await aCategory();
+    const res = await post(`${API}/annonces`, tripInput({ acceptedCategoryIds: [category.id], departureCountry: 'fr' }), {
       token: carrier.token,
     });
     expect(res.status).toBe(201);
@@ -100,25 +68,29 @@ describe('POST /annonces', () => {
     expect(row).toMatchObject({ totalWeightG: 20_000, pricePerKgCents: 850, departureCityKey: 'paris', arrivalCityKey: 'dakar' });
   });
 
-  it('is refused to a user without ROLE_VERIFIED_USER or agency staff role, and to anonymous callers', async () => {
-    const client = await createUser();
-    const res = await post(`${API}/annonces`, announcementInput(), { token: client.token });
+  it('is refused to a user without ROLE_VERIFIED_USER or agency staff role: 403 ACCESS_DENIED', async () => {
+    const client = await aUser();
+    const res = await post(`${API}/annonces`, tripInput(), { token: client.token });
     expect(res.status).toBe(403);
     expect(errorBody(res)).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
-    expect((await post(`${API}/annonces`, announcementInput())).status).toBe(401);
+  });
 
-    // A staff role in the token is not enough: the membership is read from the database.
-    const roleOnly = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
-    const refused = await post(`${API}/annonces`, announcementInput(), { token: roleOnly.token });
+  it('is refused to anonymous callers: 401', async () => {
+    expect((await post(`${API}/annonces`, tripInput())).status).toBe(401);
+  });
+
+  it('a staff role in the token without a membership in the database is refused: 403', async () => {
+    const roleOnly = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    const refused = await post(`${API}/annonces`, tripInput(), { token: roleOnly.token });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Publishing a trip requires a verified identity');
   });
 
   it('lists every invalid field in fieldErrors', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const res = await post(
       `${API}/annonces`,
-      announcementInput({ departureCountry: 'XX', totalWeight: -1, transportMode: 'ROCKET', departureDate: '2030-02-30' }),
+      tripInput({ departureCountry: 'XX', totalWeight: -1, transportMode: 'ROCKET', departureDate: '2030-02-30' }),
       { token: carrier.token },
     );
     expect(res.status).toBe(400);
@@ -130,10 +102,10 @@ describe('POST /annonces', () => {
   });
 
   it('enforces arrivalDate >= departureDate >= today', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const res = await post(
       `${API}/annonces`,
-      announcementInput({ departureDate: daysFromToday(-1), arrivalDate: daysFromToday(-2) }),
+      tripInput({ departureDate: daysFromToday(-1), arrivalDate: daysFromToday(-2) }),
       { token: carrier.token },
     );
     expect(res.status).toBe(400);
@@ -141,16 +113,16 @@ describe('POST /annonces', () => {
       { field: 'departureDate', message: expect.stringContaining('today'), rejectedValue: daysFromToday(-1) },
       { field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: daysFromToday(-2) },
     ]);
-    const today = await post(`${API}/annonces`, announcementInput({ departureDate: daysFromToday(0), arrivalDate: daysFromToday(0) }), {
+    const today = await post(`${API}/annonces`, tripInput({ departureDate: daysFromToday(0), arrivalDate: daysFromToday(0) }), {
       token: carrier.token,
     });
     expect(today.status).toBe(201);
   });
 
   it('refuses unknown or prohibited categories', async () => {
-    const carrier = await createCarrier();
-    const prohibited = await createCategory({ prohibited: true });
-    const res = await post(`${API}/annonces`, announcementInput({ acceptedCategoryIds: [prohibited.id, 999_999] }), {
+    const carrier = await aCarrier();
+    const prohibited = await aCategory({ prohibited: true });
+    const res = await post(`${API}/annonces`, tripInput({ acceptedCategoryIds: [prohibited.id, 999_999] }), {
       token: carrier.token,
     });
     expect(res.status).toBe(400);
@@ -166,12 +138,12 @@ describe('POST /annonces', () => {
 
 describe('GET /annonces (search)', () => {
   it('matches cities case- and accent-insensitively and lists only ACTIVE future trips', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const from = uniqueCity('Saint-Étienne');
-    const hit = await createAnnouncement(carrier, { departureCity: from });
-    const full = await createAnnouncement(carrier, { departureCity: from });
+    const hit = await publishTrip(carrier, { departureCity: from });
+    const full = await publishTrip(carrier, { departureCity: from });
     await db().update(announcements).set({ status: 'FULL' }).where(eq(announcements.id, full.id));
-    const past = await createAnnouncement(carrier, { departureCity: from });
+    const past = await publishTrip(carrier, { departureCity: from });
     await db().update(announcements).set({ departureDate: daysFromToday(-1) }).where(eq(announcements.id, past.id));
 
     const query = encodeURIComponent(from.toUpperCase().replace('É', 'E').replace('-', ' '));
@@ -181,14 +153,14 @@ describe('GET /annonces (search)', () => {
   });
 
   it('applies every filter', async () => {
-    const carrier = await createCarrier();
-    const other = await createCategory();
-    const wanted = await createCategory();
+    const carrier = await aCarrier();
+    const other = await aCategory();
+    const wanted = await aCategory();
     const to = uniqueCity('Abidjan');
     const base = { arrivalCity: to, arrivalCountry: 'CI' };
-    const a = await createAnnouncement(carrier, { ...base, departureDate: daysFromToday(5), arrivalDate: daysFromToday(5), pricePerKg: 5, totalWeight: 10, transportMode: 'PLANE', acceptedCategoryIds: [wanted.id] });
-    const b = await createAnnouncement(carrier, { ...base, departureDate: daysFromToday(15), arrivalDate: daysFromToday(16), pricePerKg: 12, totalWeight: 3, transportMode: 'BOAT', acceptedCategoryIds: [other.id] });
-    const c = await createAnnouncement(carrier, { ...base, departureCity: 'Lyon', departureDate: daysFromToday(25), arrivalDate: daysFromToday(26), pricePerKg: 7.25, totalWeight: 30, transportMode: 'CAR', departureCountry: 'BE' });
+    const a = await publishTrip(carrier, { ...base, departureDate: daysFromToday(5), arrivalDate: daysFromToday(5), pricePerKg: 5, totalWeight: 10, transportMode: 'PLANE', acceptedCategoryIds: [wanted.id] });
+    const b = await publishTrip(carrier, { ...base, departureDate: daysFromToday(15), arrivalDate: daysFromToday(16), pricePerKg: 12, totalWeight: 3, transportMode: 'BOAT', acceptedCategoryIds: [other.id] });
+    const c = await publishTrip(carrier, { ...base, departureCity: 'Lyon', departureDate: daysFromToday(25), arrivalDate: daysFromToday(26), pricePerKg: 7.25, totalWeight: 30, transportMode: 'CAR', departureCountry: 'BE' });
 
     const ids = async (qs: string) => {
       const res = await get(`${API}/annonces?arrivalCity=${encodeURIComponent(to)}&${qs}`);
@@ -261,12 +233,15 @@ describe('GET /annonces (search)', () => {
 });
 
 describe('GET /annonces/{id}, /annonces/mine', () => {
-  it('reads one trip publicly; 404 and TYPE_MISMATCH otherwise', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
+  it('reads one trip publicly', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
     const res = await get(`${API}/annonces/${trip.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(trip);
+  });
+
+  it('an unknown trip is 404 RESOURCE_NOT_FOUND; a non-numeric id TYPE_MISMATCH', async () => {
     const missing = await get(`${API}/annonces/999999`);
     expect(missing.status).toBe(404);
     expect(errorBody(missing)).toMatchObject({ errorCode: 'RESOURCE_NOT_FOUND', message: 'Announcement 999999 not found' });
@@ -274,11 +249,11 @@ describe('GET /annonces/{id}, /annonces/mine', () => {
   });
 
   it("lists the caller's trips of every status, with a status filter", async () => {
-    const carrier = await createCarrier();
-    const stranger = await createCarrier();
-    const a = await createAnnouncement(carrier);
-    const b = await createAnnouncement(carrier);
-    await createAnnouncement(stranger);
+    const carrier = await aCarrier();
+    const stranger = await aCarrier();
+    const a = await publishTrip(carrier);
+    const b = await publishTrip(carrier);
+    await publishTrip(stranger);
     await db().update(announcements).set({ status: 'CLOSED' }).where(eq(announcements.id, b.id));
     const all = await get(`${API}/annonces/mine?sort=createdAt,asc`, { token: carrier.token });
     expect(all.status).toBe(200);
@@ -292,10 +267,10 @@ describe('GET /annonces/{id}, /annonces/mine', () => {
 
 describe('PUT /annonces/{id}', () => {
   it('lets the owner update and keeps FULL/ACTIVE right when totalWeight changes', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const trip = await createAnnouncement(carrier, { totalWeight: 10 });
-    await insertReservation(trip, sender, 'PAID', 4000);
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await publishTrip(carrier, { totalWeight: 10 });
+    await aReservation({ trip, sender, status: 'PAID', weightG: 4000, reserveOnTrip: true });
 
     const full = await put(`${API}/annonces/${trip.id}`, { totalWeight: 4, departureCity: 'Lyon' }, { token: carrier.token });
     expect(full.status).toBe(200);
@@ -309,32 +284,41 @@ describe('PUT /annonces/{id}', () => {
   });
 
   it('refuses totalWeight below reservedWeight with 422 BUSINESS_RULE_VIOLATION', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier, { totalWeight: 10 });
-    await insertReservation(trip, await createUser(), 'PENDING_PAYMENT', 3000);
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier, { totalWeight: 10 });
+    await aReservation({ trip, sender: await aUser(), status: 'PENDING_PAYMENT', weightG: 3000, reserveOnTrip: true });
     const res = await put(`${API}/annonces/${trip.id}`, { totalWeight: 2.999 }, { token: carrier.token });
     expect(res.status).toBe(422);
     expect(errorBody(res)).toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION', status: 422 });
   });
 
-  it('is refused to others (403), and validates merged dates', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
-    const admin = await createAdmin();
-    for (const user of [await createCarrier(), admin]) {
+  it('is refused to another carrier and to an admin: 403 ACCESS_DENIED', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
+    const admin = await anAdmin();
+    for (const user of [await aCarrier(), admin]) {
       const res = await put(`${API}/annonces/${trip.id}`, { pricePerKg: 1 }, { token: user.token });
       expect(res.status).toBe(403);
       expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
     }
+  });
+
+  it('validates the dates merged with the stored ones: arrival before departure is 400', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
     const res = await put(`${API}/annonces/${trip.id}`, { arrivalDate: daysFromToday(9) }, { token: carrier.token });
     expect(res.status).toBe(400);
     expect(errorBody(res)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'arrivalDate' })] });
+  });
+
+  it('updating an unknown trip is 404', async () => {
+    const carrier = await aCarrier();
     expect((await put(`${API}/annonces/999999`, { pricePerKg: 1 }, { token: carrier.token })).status).toBe(404);
   });
 
   it('refuses changes to a closed or cancelled trip (409)', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
     await db().update(announcements).set({ status: 'CLOSED' }).where(eq(announcements.id, trip.id));
     const res = await put(`${API}/annonces/${trip.id}`, { pricePerKg: 1 }, { token: carrier.token });
     expect(res.status).toBe(409);
@@ -344,11 +328,11 @@ describe('PUT /annonces/{id}', () => {
 
 describe('DELETE /annonces/{id}', () => {
   it('cancels the trip and its unpaid reservations in one batch, notifying their senders', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const trip = await createAnnouncement(carrier);
-    const unpaid = await insertReservation(trip, sender, 'PENDING_PAYMENT');
-    const finished = await insertReservation(trip, await createUser(), 'DELIVERED');
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await publishTrip(carrier);
+    const { reservation: unpaid } = await aReservation({ trip, sender, status: 'PENDING_PAYMENT', reserveOnTrip: true });
+    const { reservation: finished } = await aReservation({ trip, sender: await aUser(), status: 'DELIVERED', reserveOnTrip: true });
 
     const res = await del(`${API}/annonces/${trip.id}`, { token: carrier.token });
     expect(res.status).toBe(204);
@@ -366,12 +350,12 @@ describe('DELETE /annonces/{id}', () => {
     expect(search.body.content.map((x: { id: number }) => x.id)).not.toContain(trip.id);
   });
 
-  for (const status of ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED']) {
+  for (const status of ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED'] as const) {
     it(`is refused with 409 INVALID_STATE while a reservation is ${status}, touching nothing`, async () => {
-      const carrier = await createCarrier();
-      const trip = await createAnnouncement(carrier);
-      const unpaid = await insertReservation(trip, await createUser(), 'PENDING_PAYMENT');
-      await insertReservation(trip, await createUser(), status);
+      const carrier = await aCarrier();
+      const trip = await publishTrip(carrier);
+      const { reservation: unpaid } = await aReservation({ trip, sender: await aUser(), status: 'PENDING_PAYMENT', reserveOnTrip: true });
+      await aReservation({ trip, sender: await aUser(), status, reserveOnTrip: true });
       const res = await del(`${API}/annonces/${trip.id}`, { token: carrier.token });
       expect(res.status).toBe(409);
       expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: expect.stringContaining('paid reservation') });
@@ -383,11 +367,11 @@ describe('DELETE /annonces/{id}', () => {
   }
 
   it('is refused to strangers (403) but allowed to admins', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
-    const stranger = await createCarrier();
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
+    const stranger = await aCarrier();
     expect(errorBody(await del(`${API}/annonces/${trip.id}`, { token: stranger.token })).errorCode).toBe('ACCESS_DENIED');
-    expect((await del(`${API}/annonces/${trip.id}`, { token: (await createAdmin()).token })).status).toBe(204);
+    expect((await del(`${API}/annonces/${trip.id}`, { token: (await anAdmin()).token })).status).toBe(204);
     expect((await del(`${API}/annonces/999999`, { token: carrier.token })).status).toBe(404);
   });
 });
@@ -397,12 +381,12 @@ describe('closing departed trips', () => {
     db().update(announcements).set({ departureDate: date, arrivalDate: date, status }).where(eq(announcements.id, id));
 
   it('closes ACTIVE and FULL trips whose departure date has passed, and only those', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const [gone, goneFull, today, cancelled] = [
-      await createAnnouncement(carrier),
-      await createAnnouncement(carrier),
-      await createAnnouncement(carrier),
-      await createAnnouncement(carrier),
+      await publishTrip(carrier),
+      await publishTrip(carrier),
+      await publishTrip(carrier),
+      await publishTrip(carrier),
     ];
     await setDeparture(gone.id, daysFromToday(-1));
     await setDeparture(goneFull.id, daysFromToday(-3), 'FULL');
@@ -420,12 +404,10 @@ describe('closing departed trips', () => {
   });
 
   it('runs from the scheduled handler', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
     await setDeparture(trip.id, daysFromToday(-1));
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), env, ctx);
-    await waitOnExecutionContext(ctx);
+    await runCron();
     expect((await get(`${API}/annonces/${trip.id}`)).body.status).toBe('CLOSED');
   });
 });
@@ -466,14 +448,14 @@ describe('announcement rules (pure)', () => {
 describe('agency trips', () => {
   /** An agency with two branches and one employee in each, tokens re-issued with the granted roles. */
   async function agencyWithTwoBranches() {
-    const owner = await createUser();
+    const owner = await aUser();
     const agency = await post(`${API}/agencies`, { name: `Agency ${crypto.randomUUID().slice(0, 6)}` }, { token: owner.token });
     expect(agency.status).toBe(201);
     const ownerToken = await tokenFor(owner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']);
     const branchA = await post(`${API}/agencies/${agency.body.id}/branches`, { name: 'A' }, { token: ownerToken });
     const branchB = await post(`${API}/agencies/${agency.body.id}/branches`, { name: 'B' }, { token: ownerToken });
     const employee = async (branchId: number) => {
-      const user = await createUser();
+      const user = await aUser();
       const added = await post(`${API}/agencies/${agency.body.id}/employees`, { email: user.email, branchId }, { token: ownerToken });
       expect(added.status).toBe(201);
       return { ...user, token: await tokenFor(user.id, ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']) };
@@ -483,10 +465,10 @@ describe('agency trips', () => {
 
   it('staff publish for their agency and branch; an employee of branch A cannot edit branch B trips', async () => {
     const a = await agencyWithTwoBranches();
-    const tripA = await post(`${API}/annonces`, announcementInput(), { token: a.alice.token });
+    const tripA = await post(`${API}/annonces`, tripInput(), { token: a.alice.token });
     expect(tripA.status).toBe(201);
     expect(tripA.body).toMatchObject({ carrierId: a.alice.id, agencyId: a.agencyId, branchId: a.branchA });
-    const otherBranch = await post(`${API}/annonces`, announcementInput({ branchId: a.branchB }), { token: a.alice.token });
+    const otherBranch = await post(`${API}/annonces`, tripInput({ branchId: a.branchB }), { token: a.alice.token });
     expect(otherBranch.status).toBe(403);
 
     const byBob = await put(`${API}/annonces/${tripA.body.id}`, { description: 'hijack' }, { token: a.bob.token });
@@ -500,7 +482,7 @@ describe('agency trips', () => {
   it('a deactivated branch cannot publish', async () => {
     const a = await agencyWithTwoBranches();
     expect((await post(`${API}/agencies/${a.agencyId}/branches/${a.branchB}/deactivate`, undefined, { token: a.ownerToken })).status).toBe(200);
-    const res = await post(`${API}/annonces`, announcementInput(), { token: a.bob.token });
+    const res = await post(`${API}/annonces`, tripInput(), { token: a.bob.token });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION', message: 'Your branch is deactivated: it cannot publish announcements' });
   });
@@ -508,22 +490,22 @@ describe('agency trips', () => {
   it("suspension hides the agency's trips from search and reads, and stops its staff publishing; activation restores them", async () => {
     const a = await agencyWithTwoBranches();
     const city = uniqueCity('Agencyville');
-    const trip = await post(`${API}/annonces`, announcementInput({ departureCity: city }), { token: a.alice.token });
+    const trip = await post(`${API}/annonces`, tripInput({ departureCity: city }), { token: a.alice.token });
     const search = () => get(`${API}/annonces?departureCity=${encodeURIComponent(city)}`);
     expect((await search()).body.content.map((t: { id: number }) => t.id)).toEqual([trip.body.id]);
 
-    const superadmin = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
+    const superadmin = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
     expect((await post(`${API}/superadmin/agencies/${a.agencyId}/suspend`, { reason: 'Audit' }, { token: superadmin.token })).status).toBe(200);
     expect((await search()).body.content).toEqual([]);
     expect((await get(`${API}/annonces/${trip.body.id}`)).status).toBe(404);
-    const sender = await createUser();
+    const sender = await aUser();
     const booking = await post(
       `${API}/bookings`,
       { announcementId: trip.body.id, reservedWeight: 1, items: [{ categoryId: 1, name: 'Books' }], recipient: { firstName: 'R', lastName: 'R', phone: '+33600000000' } },
       { token: sender.token },
     );
     expect(booking.status).toBe(404);
-    const publish = await post(`${API}/annonces`, announcementInput(), { token: a.alice.token });
+    const publish = await post(`${API}/annonces`, tripInput(), { token: a.alice.token });
     expect(publish.status).toBe(422);
     expect(publish.body.message).toBe('Your agency is suspended: it cannot publish announcements');
 

@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { and, desc, eq, or } from 'drizzle-orm';
 import { SignJWT, base64url } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import { auditLogs, mailOutbox, oneTimeTokens, sessions, users } from '../src/db/schema';
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from '../src/lib/password';
 import {
@@ -20,9 +20,9 @@ import {
   uniqueEmail,
 } from './helpers/auth';
 import { call, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createUser } from './helpers/users';
+import { aUser, anAdmin } from './helpers/factories';
 
-const db = getDb(env);
+const db = database(env.DB);
 const ME = '/v1/api/user/me';
 
 afterEach(() => {
@@ -176,7 +176,7 @@ describe('login', () => {
 
   it('upgrades a hash made with fewer iterations at the next successful login', async () => {
     const old = await hashPassword(PASSWORD, 10_000);
-    const user = await createUser({ passwordHash: old });
+    const user = await aUser({ passwordHash: old });
     expect((await login(user.email)).status).toBe(200);
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
     expect(row.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
@@ -184,7 +184,7 @@ describe('login', () => {
   });
 
   it('a social-only account (no password) cannot log in with a password', async () => {
-    const user = await createUser({ passwordHash: null });
+    const user = await aUser({ passwordHash: null });
     const res = await login(user.email, 'Anything-at-all-1');
     expect(res.status).toBe(401);
     expect(res.body.errorCode).toBe('AUTHENTICATION_ERROR');
@@ -244,7 +244,7 @@ describe('access tokens', () => {
   });
 
   it('a token signed with the previous key (rotation) is still accepted', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const token = await new SignJWT({ typ: 'access', roles: ['ROLE_CLIENT'] })
       .setProtectedHeader({ alg: 'HS256', kid: 'test-1', typ: 'JWT' })
       .setSubject(String(user.id))
@@ -358,17 +358,30 @@ describe('logout', () => {
 });
 
 describe('suspension', () => {
-  it("a suspended user's tokens are refused, refresh too, and login answers 403", async () => {
-    const admin = await createAdmin();
+  /** A registered user an admin has just suspended. */
+  async function suspendedUser() {
+    const admin = await anAdmin();
     const reg = await registerUser();
     const res = await post(`/v1/api/admin/users/${reg.id}/suspend`, { reason: 'fraud' }, { token: admin.token });
     expect(res.status).toBe(200);
+    return { admin, reg };
+  }
+
+  it("a suspended user's access and refresh tokens are refused: 401", async () => {
+    const { reg } = await suspendedUser();
     unauthorized(await get(ME, { token: reg.accessToken }));
     unauthorized(await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken }));
+  });
+
+  it('a suspended user cannot log in: 403 ACCESS_DENIED', async () => {
+    const { reg } = await suspendedUser();
     const again = await login(reg.email);
     expect(again.status).toBe(403);
     expect(errorBody(again)).toMatchObject({ errorCode: 'ACCESS_DENIED', message: 'This account is suspended' });
-    // Activated again, the user logs in normally.
+  });
+
+  it('activated again, the user logs in normally', async () => {
+    const { admin, reg } = await suspendedUser();
     expect((await post(`/v1/api/admin/users/${reg.id}/activate`, undefined, { token: admin.token })).status).toBe(200);
     const back = await login(reg.email);
     expect(back.status).toBe(200);
@@ -377,15 +390,26 @@ describe('suspension', () => {
 });
 
 describe('email verification', () => {
-  it('the mailed token verifies the email once; a reused or unknown token is 400', async () => {
+  it('the verification token is stored hashed, never as mailed', async () => {
     const reg = await registerUser();
     const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
     const [stored] = await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, reg.id));
     expect(stored.tokenHash).not.toContain(token);
     expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('the mailed token verifies the email', async () => {
+    const reg = await registerUser();
+    const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
     const res = await post('/v1/api/auth/verify-email', { token });
     expect(res.status).toBe(200);
     expect((await get(ME, { token: reg.accessToken })).body.emailVerified).toBe(true);
+  });
+
+  it('a verification token works once: reused, it is 400 INVALID_ARGUMENT', async () => {
+    const reg = await registerUser();
+    const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
+    expect((await post('/v1/api/auth/verify-email', { token })).status).toBe(200);
     const again = await post('/v1/api/auth/verify-email', { token });
     expect(again.status).toBe(400);
     expect(errorBody(again)).toEqual({
@@ -481,7 +505,7 @@ describe('password forgot, reset and change', () => {
   });
 
   it('an account without a password is told to use forgot-password', async () => {
-    const user = await createUser({ passwordHash: null });
+    const user = await aUser({ passwordHash: null });
     const res = await put('/v1/api/auth/password', { currentPassword: 'x', newPassword: 'Changed-password-9' }, { token: user.token });
     expect(res.status).toBe(422);
     expect(res.body.errorCode).toBe('BUSINESS_RULE_VIOLATION');
@@ -644,7 +668,7 @@ describe('social login', () => {
 
   it('a suspended account cannot sign in with Google', async () => {
     const { google } = await setup();
-    const user = await createUser({ enabled: false });
+    const user = await aUser({ enabled: false });
     const res = await post('/v1/api/auth/oauth2/google', {
       idToken: await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: crypto.randomUUID(), email: user.email }),
     });

@@ -3,10 +3,8 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import {
-  agencies,
-  agencyBranches,
   agencyEmployees,
   auditLogs,
   ledgerAccounts,
@@ -14,17 +12,13 @@ import {
   ledgerLines,
   transactions,
   userRatings,
-  users,
 } from '../src/db/schema';
 import { analyticsQueries } from '../src/features/analytics/analytics.service';
 import { period } from '../src/features/analytics/analytics.rules';
 import { call, del, errorBody, get } from './helpers/http';
-import { insertAnnouncement, insertReservation } from './helpers/reservations';
-import { createAdmin, createCarrier, createSuperAdmin, createUser } from './helpers/users';
+import { anAgency, aBranch, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
-const db = () => getDb(env);
-const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
+const db = () => database(env.DB);
 async function account(key: string, kind: 'ESCROW' | 'PLATFORM_REVENUE' | 'PROVIDER_CLEARING' | 'WALLET', balanceCents = 0) {
   await db().insert(ledgerAccounts).values({ key, kind, currency: 'EUR', balanceCents }).onConflictDoNothing();
   const [row] = await db().select().from(ledgerAccounts).where(eq(ledgerAccounts.key, key));
@@ -46,32 +40,28 @@ async function postEntry(createdAt: string, type: 'PAYMENT_ESCROWED' | 'ESCROW_R
 
 describe('admin analytics', () => {
   it('equal a hand-computed fixture in a fresh period (March 2001)', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     // Users: 3 registered in March (one verified), 1 verified in February, 1 in April.
-    await db()
-      .insert(users)
-      .values(
-        (
-          [
-            ['2001-02-10T09:00:00.000Z', 'VERIFIED'],
-            ['2001-03-05T09:00:00.000Z', 'NOT_VERIFIED'],
-            ['2001-03-12T09:00:00.000Z', 'VERIFIED'],
-            ['2001-03-31T23:59:59.000Z', 'PENDING'],
-            ['2001-04-01T00:00:00.000Z', 'VERIFIED'],
-          ] as const
-        ).map(([createdAt, kycStatus], i) => ({ email: `fixture${i}@analytics.test`, firstName: 'F', lastName: `L${i}`, kycStatus, createdAt })),
-      );
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const march = await insertAnnouncement(carrier.id, { createdAt: '2001-03-01T00:00:00.000Z' });
-    await insertAnnouncement(carrier.id, { createdAt: '2001-03-20T10:00:00.000Z' });
-    await insertAnnouncement(carrier.id, { createdAt: '2001-02-28T23:59:59.999Z' });
+    for (const [createdAt, kycStatus] of [
+      ['2001-02-10T09:00:00.000Z', 'VERIFIED'],
+      ['2001-03-05T09:00:00.000Z', 'NOT_VERIFIED'],
+      ['2001-03-12T09:00:00.000Z', 'VERIFIED'],
+      ['2001-03-31T23:59:59.000Z', 'PENDING'],
+      ['2001-04-01T00:00:00.000Z', 'VERIFIED'],
+    ] as const) {
+      await aUser({ createdAt, kycStatus });
+    }
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const march = await aTrip(carrier, { createdAt: '2001-03-01T00:00:00.000Z' });
+    await aTrip(carrier, { createdAt: '2001-03-20T10:00:00.000Z' });
+    await aTrip(carrier, { createdAt: '2001-02-28T23:59:59.999Z' });
     // Reservations: weeks of 2001-02-26 (1), 2001-03-05 (2), 2001-03-19 (1); one in April.
-    await insertReservation(march, sender.id, 'DELIVERED', { createdAt: '2001-03-02T10:00:00.000Z' });
-    await insertReservation(march, sender.id, 'DELIVERED', { createdAt: '2001-03-06T10:00:00.000Z' });
-    await insertReservation(march, sender.id, 'CANCELLED', { createdAt: '2001-03-06T11:00:00.000Z' });
-    await insertReservation(march, sender.id, 'PAID', { createdAt: '2001-03-21T10:00:00.000Z' });
-    await insertReservation(march, sender.id, 'DELIVERED', { createdAt: '2001-04-02T10:00:00.000Z' });
+    await aReservation({ trip: march, sender, status: 'DELIVERED', set: { createdAt: '2001-03-02T10:00:00.000Z' } });
+    await aReservation({ trip: march, sender, status: 'DELIVERED', set: { createdAt: '2001-03-06T10:00:00.000Z' } });
+    await aReservation({ trip: march, sender, status: 'CANCELLED', set: { createdAt: '2001-03-06T11:00:00.000Z' } });
+    await aReservation({ trip: march, sender, status: 'PAID', set: { createdAt: '2001-03-21T10:00:00.000Z' } });
+    await aReservation({ trip: march, sender, status: 'DELIVERED', set: { createdAt: '2001-04-02T10:00:00.000Z' } });
     // Ledger: payments of 20.00, 30.00, 15.00 in March; 20.00 released (17.00 + 3.00 commission);
     // 15.00 refunded minus its 2.25 commission; in April a payment of 40.00 released with 6.00 commission.
     const clearing = await account('PROVIDER_CLEARING', 'PROVIDER_CLEARING');
@@ -164,7 +154,7 @@ describe('admin analytics', () => {
   });
 
   it('refuses from after to, too long a range and an unknown metric with 400', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const reversed = await get('/v1/api/admin/analytics/overview?from=2001-03-02&to=2001-03-01', { token: admin.token });
     expect(reversed.status).toBe(400);
     expect(errorBody(reversed)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'from' }] });
@@ -196,7 +186,7 @@ describe('admin analytics', () => {
       expect(odd.status, path).toBe(400);
       expect(errorBody(odd).errorCode, path).toBe('VALIDATION_ERROR');
     }
-    const superToken = (await createSuperAdmin()).token;
+    const superToken = (await aSuperAdmin()).token;
     const badInstant = await get('/v1/api/superadmin/audit-logs?from=yesterday&to=2001-01-01', { token: superToken });
     expect(badInstant.status).toBe(400);
     // Integer filters are decimal integers, as everywhere: hex and empty values are TYPE_MISMATCH.
@@ -207,11 +197,11 @@ describe('admin analytics', () => {
   });
 
   it('defaults to the last 30 days', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const res = await get('/v1/api/admin/analytics/timeseries?metric=users', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.to).toBe(daysFromNow(0));
-    expect(res.body.from).toBe(daysFromNow(-29));
+    expect(res.body.to).toBe(daysFromToday(0));
+    expect(res.body.from).toBe(daysFromToday(-29));
     expect(res.body.points).toHaveLength(30);
     // Users created by this file's tests today are counted in today's bucket.
     expect(res.body.points[29].value).toBeGreaterThan(0);
@@ -234,14 +224,14 @@ describe('admin analytics', () => {
 
 describe('dashboards', () => {
   it('a carrier sees trips, reservations, earnings and rating', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const soon = await insertAnnouncement(carrier.id, { departureDate: daysFromNow(3), arrivalDate: daysFromNow(4), reservedWeightG: 2_000 });
-    const later = await insertAnnouncement(carrier.id, { departureDate: daysFromNow(9), arrivalDate: daysFromNow(10), status: 'FULL' });
-    await insertAnnouncement(carrier.id, { departureDate: daysFromNow(-5), arrivalDate: daysFromNow(-4), status: 'CLOSED' });
-    const delivered = await insertReservation(soon, sender.id, 'DELIVERED'); // 2 kg x 10.00 = 20.00, carrier 17.00
-    await insertReservation(soon, sender.id, 'CONFIRMED'); // 17.00 waiting in escrow
-    await insertReservation(later, sender.id, 'CANCELLED');
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const soon = await aTrip(carrier, { departureDate: daysFromToday(3), arrivalDate: daysFromToday(4), reservedWeightG: 2_000 });
+    const later = await aTrip(carrier, { departureDate: daysFromToday(9), arrivalDate: daysFromToday(10), status: 'FULL' });
+    await aTrip(carrier, { departureDate: daysFromToday(-5), arrivalDate: daysFromToday(-4), status: 'CLOSED' });
+    const { reservation: delivered } = await aReservation({ trip: soon, sender, status: 'DELIVERED' }); // 2 kg x 10.00 = 20.00, carrier 17.00
+    await aReservation({ trip: soon, sender, status: 'CONFIRMED' }); // 17.00 waiting in escrow
+    await aReservation({ trip: later, sender, status: 'CANCELLED' });
     const wallet = await account(`WALLET:USER:${carrier.id}`, 'WALLET', 1_700);
     const entry = await postEntry(new Date().toISOString(), 'ESCROW_RELEASED', [
       [await account('ESCROW', 'ESCROW'), -2_000],
@@ -266,11 +256,11 @@ describe('dashboards', () => {
   });
 
   it('a sender sees reservations, upcoming shipments and spending', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const trip = await insertAnnouncement(carrier.id, { departureDate: daysFromNow(5), arrivalDate: daysFromNow(6) });
-    const active = await insertReservation(trip, sender.id, 'CONFIRMED', { reservedWeightG: 3_000 });
-    await insertReservation(trip, sender.id, 'DELIVERED');
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await aTrip(carrier, { departureDate: daysFromToday(5), arrivalDate: daysFromToday(6) });
+    const { reservation: active } = await aReservation({ trip, sender, status: 'CONFIRMED', set: { reservedWeightG: 3_000 } });
+    await aReservation({ trip, sender, status: 'DELIVERED' });
     const entry = await postEntry(new Date().toISOString(), 'PAYMENT_ESCROWED', [
       [await account('PROVIDER_CLEARING', 'PROVIDER_CLEARING'), -3_000],
       [await account('ESCROW', 'ESCROW'), 3_000],
@@ -306,18 +296,18 @@ describe('dashboards', () => {
   });
 
   it("an agency's dashboard is for its owner, its employees and admins", async () => {
-    const owner = await createCarrier();
-    const employee = await createCarrier();
-    const stranger = await createCarrier();
-    const admin = await createAdmin();
-    const [agency] = await db().insert(agencies).values({ ownerId: owner.id, name: 'Dash Agency' }).returning();
-    const [branch] = await db().insert(agencyBranches).values({ agencyId: agency.id, name: 'Main' }).returning();
-    await db().insert(agencyBranches).values({ agencyId: agency.id, name: 'Closed', active: false });
+    const owner = await aCarrier();
+    const employee = await aCarrier();
+    const stranger = await aCarrier();
+    const admin = await anAdmin();
+    const agency = await anAgency(owner, { name: 'Dash Agency' });
+    const branch = await aBranch(agency, { name: 'Main' });
+    await aBranch(agency, { name: 'Closed', active: false });
     await db().insert(agencyEmployees).values({ userId: employee.id, agencyId: agency.id, branchId: branch.id });
-    const trip = await insertAnnouncement(employee.id, { agencyId: agency.id, branchId: branch.id, departureDate: daysFromNow(2), arrivalDate: daysFromNow(3) });
-    const sender = await createUser();
-    await insertReservation(trip, sender.id, 'PAID', { agencyId: agency.id });
-    await insertReservation(trip, sender.id, 'CANCELLED', { agencyId: agency.id });
+    const trip = await aTrip(employee, { agencyId: agency.id, branchId: branch.id, departureDate: daysFromToday(2), arrivalDate: daysFromToday(3) });
+    const sender = await aUser();
+    await aReservation({ trip, sender, status: 'PAID', set: { agencyId: agency.id } });
+    await aReservation({ trip, sender, status: 'CANCELLED', set: { agencyId: agency.id } });
 
     for (const who of [owner, employee, admin]) {
       const res = await get(`/v1/api/agencies/${agency.id}/dashboard`, { token: who.token });
@@ -344,8 +334,8 @@ describe('dashboards', () => {
 
 describe('super-admin administration', () => {
   it('browses the audit log with filters', async () => {
-    const root = await createSuperAdmin();
-    const actor = await createUser();
+    const root = await aSuperAdmin();
+    const actor = await aUser();
     const tag = crypto.randomUUID().slice(0, 8);
     await db()
       .insert(auditLogs)
@@ -380,7 +370,7 @@ describe('super-admin administration', () => {
   });
 
   it('shows reference-data cache statistics and purges a cache (audited)', async () => {
-    const root = await createSuperAdmin();
+    const root = await aSuperAdmin();
     const stats = async () => {
       const res = await get('/v1/api/superadmin/cache/stats', { token: root.token });
       expect(res.status).toBe(200);
@@ -408,7 +398,7 @@ describe('super-admin administration', () => {
   });
 
   it('supervision checks every binding and reports configuration without secrets', async () => {
-    const root = await createSuperAdmin();
+    const root = await aSuperAdmin();
     const res = await get('/v1/api/superadmin/supervision', { token: root.token });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('UP');
@@ -449,8 +439,8 @@ describe('every /admin and /superadmin route (from the OpenAPI document)', () =>
     }
     expect(routes.length).toBeGreaterThan(10);
 
-    const user = await createCarrier();
-    const admin = await createAdmin();
+    const user = await aCarrier();
+    const admin = await anAdmin();
     const failures: string[] = [];
     for (const [method, template] of routes) {
       const path = template.replace(/\{[^}]+\}/g, '1');

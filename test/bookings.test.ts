@@ -1,28 +1,18 @@
 // Reservations through the real worker: booking with capacity taken atomically, Idempotency-Key,
 // listings, detail with masked codes, accept / reject / cancel, recipient link, cron expiry and
 // the super-admin detail (CONTRACT section 7).
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { notifications, reservationItems, reservations } from '../src/db/schema';
+import { depsOf } from '../src/env';
 import { AppError } from '../src/errors';
 import { seedDemoBooking } from '../src/features/dev/seed/bookings';
 import { createBooking } from '../src/features/bookings/bookings.service';
 import worker from '../src/index';
-import {
-  book,
-  bookingBody,
-  createAnnouncement,
-  createCategory,
-  db,
-  getAnnouncement,
-  getReservation,
-  inDays,
-  setReservation,
-} from './helpers/bookings';
 import { BASE, errorBody, get, post } from './helpers/http';
-import { createAdmin, createCarrier, createSuperAdmin, createUser } from './helpers/users';
+import { TripOverrides, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, bookingInput, bookThroughApi } from './helpers/factories';
+import { db, reservationRow, tripRow, setReservation, runCron } from './helpers/db';
 
 const RESERVATION_FIELDS = [
   'id', 'reservationNumber', 'announcementId', 'senderId', 'carrierId', 'status', 'reservedWeight', 'contentInfo',
@@ -32,11 +22,11 @@ const RESERVATION_FIELDS = [
   'carrierName', 'carrierEmail', 'invoiceId', 'invoiceUrl', 'items', 'recipient', 'reservationDate',
 ].sort();
 
-async function setup(options: Parameters<typeof createAnnouncement>[1] = {}) {
-  const carrier = await createCarrier({ firstName: 'Carla', lastName: 'Carrier' });
-  const sender = await createUser({ firstName: 'Sid', lastName: 'Sender' });
-  const category = await createCategory({ name: 'Books' });
-  const trip = await createAnnouncement(carrier, options);
+async function setup(options: TripOverrides = {}) {
+  const carrier = await aCarrier({ firstName: 'Carla', lastName: 'Carrier' });
+  const sender = await aUser({ firstName: 'Sid', lastName: 'Sender' });
+  const category = await aCategory({ name: 'Books' });
+  const trip = await aTrip(carrier, options);
   return { carrier, sender, category, trip };
 }
 
@@ -46,9 +36,9 @@ async function notificationsOf(userId: number) {
 
 describe('POST /bookings', () => {
   it('creates a PENDING_PAYMENT reservation with the split price, codes for the sender and the carrier notified', async () => {
-    const { carrier, sender, category, trip } = await setup({ pricePerKg: 12.5, totalWeightKg: 20 });
+    const { carrier, sender, category, trip } = await setup({ pricePerKgCents: 1250, totalWeightG: 20_000 });
     const before = Date.now();
-    const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 2.345), { token: sender.token });
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 2.345), { token: sender.token });
     expect(res.status).toBe(201);
     const b = res.body;
     expect(Object.keys(b).sort()).toEqual(RESERVATION_FIELDS);
@@ -106,14 +96,14 @@ describe('POST /bookings', () => {
       },
     });
 
-    const stored = await getReservation(b.id);
+    const stored = await reservationRow(b.id);
     expect(stored.reservedWeightG).toBe(2345);
     expect(stored.recipientToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(stored.createdAt).toBe(b.reservationDate);
     const deadline = Date.parse(stored.paymentDeadline) - Date.parse(stored.createdAt);
     expect(deadline).toBe(30 * 60 * 1000);
     expect(Date.parse(stored.createdAt)).toBeGreaterThanOrEqual(before - 1000);
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(2345);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(2345);
     const items = await db().select().from(reservationItems).where(eq(reservationItems.reservationId, b.id));
     expect(items).toHaveLength(1);
     const carrierNotes = await notificationsOf(carrier.id);
@@ -122,12 +112,12 @@ describe('POST /bookings', () => {
   });
 
   it('never overbooks under many parallel bookings; the trip ends FULL and every refusal is 422', async () => {
-    const carrier = await createCarrier();
-    const category = await createCategory();
-    const trip = await createAnnouncement(carrier, { totalWeightKg: 20 });
-    const senders = await Promise.all(Array.from({ length: 25 }, () => createUser()));
+    const carrier = await aCarrier();
+    const category = await aCategory();
+    const trip = await aTrip(carrier, { totalWeightG: 20_000 });
+    const senders = await Promise.all(Array.from({ length: 25 }, () => aUser()));
     const results = await Promise.all(
-      senders.map((s) => post('/v1/api/bookings', bookingBody(trip.id, category.id, 2), { token: s.token })),
+      senders.map((s) => post('/v1/api/bookings', bookingInput(trip.id, category.id, 2), { token: s.token })),
     );
     const created = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status !== 201);
@@ -143,7 +133,7 @@ describe('POST /bookings', () => {
         suggestions: ['Remaining capacity: 0 kg'],
       });
     }
-    const after = await getAnnouncement(trip.id);
+    const after = await tripRow(trip.id);
     expect(after.reservedWeightG).toBe(20_000);
     expect(after.status).toBe('FULL');
     const [{ held, n }] = await db()
@@ -157,19 +147,19 @@ describe('POST /bookings', () => {
   });
 
   it('takes capacity up to the last gram, then refuses', async () => {
-    const { category, trip } = await setup({ totalWeightKg: 5, reservedWeightKg: 4.5 });
-    const other = await createUser();
-    const tooMuch = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 0.501), { token: other.token });
+    const { category, trip } = await setup({ totalWeightG: 5000, reservedWeightG: 4500 });
+    const other = await aUser();
+    const tooMuch = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 0.501), { token: other.token });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body.suggestions).toEqual(['Remaining capacity: 0.5 kg']);
-    expect((await getAnnouncement(trip.id)).status).toBe('ACTIVE');
-    await book(other, trip.id, category.id, 0.5);
-    expect(await getAnnouncement(trip.id)).toMatchObject({ reservedWeightG: 5000, status: 'FULL' });
+    expect((await tripRow(trip.id)).status).toBe('ACTIVE');
+    await bookThroughApi(other, trip.id, category.id, 0.5);
+    expect(await tripRow(trip.id)).toMatchObject({ reservedWeightG: 5000, status: 'FULL' });
   });
 
   it('refuses booking your own trip, prohibited and unaccepted categories, closed and departed trips (422)', async () => {
     const { carrier, sender, category, trip } = await setup();
-    const own = await post('/v1/api/bookings', bookingBody(trip.id, category.id), { token: carrier.token });
+    const own = await post('/v1/api/bookings', bookingInput(trip.id, category.id), { token: carrier.token });
     expect(errorBody(own)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
@@ -178,41 +168,41 @@ describe('POST /bookings', () => {
       suggestions: [],
     });
 
-    const weapons = await createCategory({ prohibited: true, name: 'Weapons' });
-    const prohibited = await post('/v1/api/bookings', bookingBody(trip.id, weapons.id), { token: sender.token });
+    const weapons = await aCategory({ prohibited: true, name: 'Weapons' });
+    const prohibited = await post('/v1/api/bookings', bookingInput(trip.id, weapons.id), { token: sender.token });
     expect(prohibited.status).toBe(422);
     expect(prohibited.body.message).toBe('Prohibited content cannot be shipped: Weapons');
 
-    const food = await createCategory({ name: 'Food' });
-    const picky = await createAnnouncement(carrier, { acceptedCategoryIds: [food.id] });
-    const notAccepted = await post('/v1/api/bookings', bookingBody(picky.id, category.id), { token: sender.token });
+    const food = await aCategory({ name: 'Food' });
+    const picky = await aTrip(carrier, { acceptedCategoryIds: [food.id] });
+    const notAccepted = await post('/v1/api/bookings', bookingInput(picky.id, category.id), { token: sender.token });
     expect(notAccepted.status).toBe(422);
     expect(notAccepted.body.message).toBe('This trip does not accept: Books');
-    expect((await post('/v1/api/bookings', bookingBody(picky.id, food.id), { token: sender.token })).status).toBe(201);
+    expect((await post('/v1/api/bookings', bookingInput(picky.id, food.id), { token: sender.token })).status).toBe(201);
 
-    const closed = await createAnnouncement(carrier, { status: 'CLOSED' });
-    const closedRes = await post('/v1/api/bookings', bookingBody(closed.id, category.id), { token: sender.token });
+    const closed = await aTrip(carrier, { status: 'CLOSED' });
+    const closedRes = await post('/v1/api/bookings', bookingInput(closed.id, category.id), { token: sender.token });
     expect(closedRes.status).toBe(422);
     expect(closedRes.body.errorCode).toBe('BUSINESS_RULE_VIOLATION');
 
-    const departed = await createAnnouncement(carrier, { departureDate: inDays(-1), arrivalDate: inDays(0) });
-    const departedRes = await post('/v1/api/bookings', bookingBody(departed.id, category.id), { token: sender.token });
+    const departed = await aTrip(carrier, { departureDate: daysFromToday(-1), arrivalDate: daysFromToday(0) });
+    const departedRes = await post('/v1/api/bookings', bookingInput(departed.id, category.id), { token: sender.token });
     expect(departedRes.status).toBe(422);
     expect(departedRes.body.message).toBe(`Announcement ${departed.id} has already departed`);
 
-    const missing = await post('/v1/api/bookings', bookingBody(999_999, category.id), { token: sender.token });
+    const missing = await post('/v1/api/bookings', bookingInput(999_999, category.id), { token: sender.token });
     expect(errorBody(missing)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', message: 'Announcement 999999 not found' });
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(0);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
   });
 
   it('validates the body: weight, items, categories, recipient contact', async () => {
     const { sender, category, trip } = await setup();
     const cases: [Record<string, unknown>, string[]][] = [
-      [bookingBody(trip.id, category.id, 0), ['reservedWeight']],
-      [bookingBody(trip.id, category.id, 1.2345), ['reservedWeight']],
-      [bookingBody(trip.id, category.id, 1, { items: [] }), ['items']],
-      [bookingBody(trip.id, category.id, 1, { recipient: { firstName: 'A', lastName: 'B' } }), ['recipient.phone']],
-      [bookingBody(trip.id, category.id, 1, { recipient: { firstName: '', lastName: 'B', email: 'nope' } }), ['recipient.email', 'recipient.firstName']],
+      [bookingInput(trip.id, category.id, 0), ['reservedWeight']],
+      [bookingInput(trip.id, category.id, 1.2345), ['reservedWeight']],
+      [bookingInput(trip.id, category.id, 1, { items: [] }), ['items']],
+      [bookingInput(trip.id, category.id, 1, { recipient: { firstName: 'A', lastName: 'B' } }), ['recipient.phone']],
+      [bookingInput(trip.id, category.id, 1, { recipient: { firstName: '', lastName: 'B', email: 'nope' } }), ['recipient.email', 'recipient.firstName']],
     ];
     for (const [body, fields] of cases) {
       const res = await post('/v1/api/bookings', body, { token: sender.token });
@@ -220,7 +210,7 @@ describe('POST /bookings', () => {
       expect(res.body.errorCode).toBe('VALIDATION_ERROR');
       expect(res.body.fieldErrors.map((f: { field: string }) => f.field).sort()).toEqual(fields);
     }
-    const unknownCategory = await post('/v1/api/bookings', bookingBody(trip.id, 987_654), { token: sender.token });
+    const unknownCategory = await post('/v1/api/bookings', bookingInput(trip.id, 987_654), { token: sender.token });
     expect(errorBody(unknownCategory)).toEqual({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
@@ -229,9 +219,9 @@ describe('POST /bookings', () => {
       suggestions: ['Use a category id from GET /v1/api/categories'],
       fieldErrors: [{ field: 'items.0.categoryId', message: 'Unknown category', rejectedValue: 987_654 }],
     });
-    const anonymous = await post('/v1/api/bookings', bookingBody(trip.id, category.id));
+    const anonymous = await post('/v1/api/bookings', bookingInput(trip.id, category.id));
     expect(anonymous.status).toBe(401);
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(0);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
   });
 });
 
@@ -239,15 +229,15 @@ describe('Idempotency-Key on POST /bookings', () => {
   it('replays the first response for the same key and body, 409 for another body', async () => {
     const { sender, category, trip } = await setup();
     const headers = { 'Idempotency-Key': `k-${crypto.randomUUID()}` };
-    const first = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: sender.token, headers });
-    const again = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: sender.token, headers });
+    const first = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: sender.token, headers });
+    const again = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: sender.token, headers });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('Idempotent-Replayed')).toBe('true');
     expect(first.headers.get('Idempotent-Replayed')).toBeNull();
 
-    const other = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 2), { token: sender.token, headers });
+    const other = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 2), { token: sender.token, headers });
     expect(errorBody(other)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
@@ -257,11 +247,11 @@ describe('Idempotency-Key on POST /bookings', () => {
     });
     const mine = await db().select().from(reservations).where(eq(reservations.senderId, sender.id));
     expect(mine).toHaveLength(1);
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(1000);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(1000);
 
     // The key is scoped to the caller: another user with the same key books normally.
-    const someoneElse = await createUser();
-    const theirs = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: someoneElse.token, headers });
+    const someoneElse = await aUser();
+    const theirs = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: someoneElse.token, headers });
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(first.body.id);
   });
@@ -269,8 +259,8 @@ describe('Idempotency-Key on POST /bookings', () => {
   it('replays a refusal too, with its status', async () => {
     const { carrier, category, trip } = await setup();
     const headers = { 'Idempotency-Key': 'own-trip' };
-    const first = await post('/v1/api/bookings', bookingBody(trip.id, category.id), { token: carrier.token, headers });
-    const again = await post('/v1/api/bookings', bookingBody(trip.id, category.id), { token: carrier.token, headers });
+    const first = await post('/v1/api/bookings', bookingInput(trip.id, category.id), { token: carrier.token, headers });
+    const again = await post('/v1/api/bookings', bookingInput(trip.id, category.id), { token: carrier.token, headers });
     expect(first.status).toBe(422);
     expect(again.status).toBe(422);
     expect(again.body).toEqual(first.body);
@@ -279,31 +269,31 @@ describe('Idempotency-Key on POST /bookings', () => {
   it('behind the KV record, the database refuses a second reservation with the same key (409, nothing taken)', async () => {
     const { sender, category, trip } = await setup();
     const auth = { id: sender.id, roles: sender.roles, jti: 'test', exp: 0 };
-    const input = bookingBody(trip.id, category.id, 1) as Parameters<typeof createBooking>[3];
-    await createBooking(db(), env, auth, input, 'same-key');
-    const second = await createBooking(db(), env, auth, input, 'same-key').catch((err: unknown) => err);
+    const input = bookingInput(trip.id, category.id, 1) as Parameters<typeof createBooking>[2];
+    await createBooking(depsOf(env), auth, input, 'same-key');
+    const second = await createBooking(depsOf(env), auth, input, 'same-key').catch((err: unknown) => err);
     expect(second).toBeInstanceOf(AppError);
     expect((second as AppError).errorCode).toBe('INVALID_STATE');
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(1000);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(1000);
     expect(await db().select().from(reservations).where(eq(reservations.senderId, sender.id))).toHaveLength(1);
   });
 
   it('refuses an over-long key', async () => {
     const { sender, category, trip } = await setup();
-    const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), {
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), {
       token: sender.token,
       headers: { 'Idempotency-Key': 'k'.repeat(256) },
     });
     expect(res.status).toBe(400);
     expect(res.body.errorCode).toBe('INVALID_ARGUMENT');
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(0);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
   });
 
   it('concurrent duplicates create one reservation', async () => {
     const { sender, category, trip } = await setup();
     const headers = { 'Idempotency-Key': `dup-${crypto.randomUUID()}` };
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: sender.token, headers })),
+      Array.from({ length: 8 }, () => post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: sender.token, headers })),
     );
     const created = results.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
@@ -314,23 +304,23 @@ describe('Idempotency-Key on POST /bookings', () => {
     }
     const mine = await db().select().from(reservations).where(eq(reservations.senderId, sender.id));
     expect(mine).toHaveLength(1);
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(1000);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(1000);
   });
 });
 
 describe('listings', () => {
   it('GET /bookings/as-carrier is the Reservation page: default 5, newest first, cap 100, status filter, codes hidden', async () => {
-    const carrier = await createCarrier();
-    const category = await createCategory();
-    const tripA = await createAnnouncement(carrier);
-    const tripB = await createAnnouncement(carrier);
-    const sender = await createUser();
+    const carrier = await aCarrier();
+    const category = await aCategory();
+    const tripA = await aTrip(carrier);
+    const tripB = await aTrip(carrier);
+    const sender = await aUser();
     const made = [];
-    for (let i = 0; i < 7; i++) made.push(await book(sender, i % 2 ? tripA.id : tripB.id, category.id, 1));
+    for (let i = 0; i < 7; i++) made.push(await bookThroughApi(sender, i % 2 ? tripA.id : tripB.id, category.id, 1));
     await setReservation(made[0].id, { status: 'PAID' });
     // Another carrier's booking never shows.
     const other = await setup();
-    await book(other.sender, other.trip.id, other.category.id, 1);
+    await bookThroughApi(other.sender, other.trip.id, other.category.id, 1);
 
     const page0 = await get('/v1/api/bookings/as-carrier', { token: carrier.token });
     expect(page0.status).toBe(200);
@@ -353,7 +343,7 @@ describe('listings', () => {
     expect(paid.body).toMatchObject({ page: 0, limit: 5, total: 1, totalPages: 1 });
     expect(paid.body.data[0]).toMatchObject({ id: made[0].id, status: 'PAID', depositCode: null, deliveryCode: null });
 
-    const nobody = await createUser();
+    const nobody = await aUser();
     expect((await get('/v1/api/bookings/as-carrier', { token: nobody.token })).body).toEqual({
       data: [],
       page: 0,
@@ -368,8 +358,8 @@ describe('listings', () => {
 
   it('GET /bookings/as-sender is a generic page of the caller\'s bookings, with codes', async () => {
     const { sender, category, trip } = await setup();
-    const a = await book(sender, trip.id, category.id, 1);
-    const b = await book(sender, trip.id, category.id, 1);
+    const a = await bookThroughApi(sender, trip.id, category.id, 1);
+    const b = await bookThroughApi(sender, trip.id, category.id, 1);
     const res = await get('/v1/api/bookings/as-sender', { token: sender.token });
     expect(res.status).toBe(200);
     expect(res.body.page).toEqual({ number: 0, size: 20, totalElements: 2, totalPages: 1 });
@@ -384,25 +374,39 @@ describe('listings', () => {
 });
 
 describe('GET /bookings/{id}', () => {
-  it('the sender sees the codes; the carrier and admins see them masked; strangers 403; unknown 404', async () => {
+  /** A reservation booked through the API, and its stored row. */
+  async function booked() {
     const { carrier, sender, category, trip } = await setup();
-    const created = await book(sender, trip.id, category.id, 1);
-    const stored = await getReservation(created.id);
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
+    return { carrier, sender, created, stored: await reservationRow(created.id) };
+  }
 
+  it('the sender reads the reservation with its codes', async () => {
+    const { sender, created, stored } = await booked();
     const asSender = await get(`/v1/api/bookings/${created.id}`, { token: sender.token });
     expect(asSender.status).toBe(200);
     expect(asSender.body).toEqual(created);
     expect(asSender.body.depositCode).toBe(stored.depositCode);
     expect(asSender.body.deliveryCode).toBe(stored.deliveryCode);
+  });
 
+  it('the carrier reads the reservation with the codes masked', async () => {
+    const { carrier, created } = await booked();
     const asCarrier = await get(`/v1/api/bookings/${created.id}`, { token: carrier.token });
     expect(asCarrier.body).toEqual({ ...created, depositCode: null, deliveryCode: null });
-    const admin = await createAdmin();
+  });
+
+  it('an admin reads the reservation with the codes masked', async () => {
+    const { created } = await booked();
+    const admin = await anAdmin();
     const asAdmin = await get(`/v1/api/bookings/${created.id}`, { token: admin.token });
     expect(asAdmin.status).toBe(200);
     expect(asAdmin.body.depositCode).toBeNull();
+  });
 
-    const stranger = await createUser();
+  it('a stranger cannot read the reservation: 403 ACCESS_DENIED', async () => {
+    const { created } = await booked();
+    const stranger = await aUser();
     const denied = await get(`/v1/api/bookings/${created.id}`, { token: stranger.token });
     expect(errorBody(denied)).toEqual({
       status: 403,
@@ -411,6 +415,10 @@ describe('GET /bookings/{id}', () => {
       path: `/v1/api/bookings/${created.id}`,
       suggestions: [],
     });
+  });
+
+  it('an unknown reservation is 404 RESOURCE_NOT_FOUND', async () => {
+    const sender = await aUser();
     const missing = await get('/v1/api/bookings/999999', { token: sender.token });
     expect(errorBody(missing)).toEqual({
       status: 404,
@@ -419,6 +427,10 @@ describe('GET /bookings/{id}', () => {
       path: '/v1/api/bookings/999999',
       suggestions: [],
     });
+  });
+
+  it('a non-numeric id is 400 TYPE_MISMATCH', async () => {
+    const sender = await aUser();
     const typo = await get('/v1/api/bookings/abc', { token: sender.token });
     expect(typo.status).toBe(400);
     expect(typo.body.errorCode).toBe('TYPE_MISMATCH');
@@ -426,10 +438,10 @@ describe('GET /bookings/{id}', () => {
 
   it('a stranger gets 403 ACCESS_DENIED on every reservation route', async () => {
     const { sender, category, trip } = await setup();
-    const created = await book(sender, trip.id, category.id, 1);
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
     await setReservation(created.id, { status: 'PAID', paidAt: new Date().toISOString() });
-    const stranger = await createUser();
-    const admin = await createAdmin();
+    const stranger = await aUser();
+    const admin = await anAdmin();
     const routes: [string, string, { token: string }][] = [
       ['GET', `/v1/api/bookings/${created.id}`, stranger],
       ['POST', `/v1/api/bookings/${created.id}/accept`, stranger],
@@ -449,28 +461,42 @@ describe('GET /bookings/{id}', () => {
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body.errorCode).toBe('ACCESS_DENIED');
     }
-    expect((await getReservation(created.id)).status).toBe('PAID');
+    expect((await reservationRow(created.id)).status).toBe('PAID');
   });
 });
 
 describe('accept, reject, cancel', () => {
-  async function paidBooking(options: Parameters<typeof createAnnouncement>[1] = {}, weight = 1) {
+  async function paidBooking(options: TripOverrides = {}, weight = 1) {
     const s = await setup(options);
-    const created = await book(s.sender, s.trip.id, s.category.id, weight);
+    const created = await bookThroughApi(s.sender, s.trip.id, s.category.id, weight);
     await setReservation(created.id, { status: 'PAID', paidAt: new Date().toISOString() });
     return { ...s, created };
   }
 
-  it('the carrier accepts a paid booking; the sender is told; only from PAID and only by the carrier', async () => {
-    const { carrier, sender, created } = await paidBooking();
-    const bySender = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: sender.token });
-    expect(bySender.status).toBe(403);
+  it('the carrier accepts a paid booking: CONFIRMED, codes masked for the carrier, confirmedAt set', async () => {
+    const { carrier, created } = await paidBooking();
     const res = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, status: 'CONFIRMED', depositCode: null, deliveryCode: null });
-    expect((await getReservation(created.id)).confirmedAt).not.toBeNull();
-    expect((await notificationsOf(sender.id)).map((n) => n.type)).toEqual(['RESERVATION_CONFIRMED']);
+    expect((await reservationRow(created.id)).confirmedAt).not.toBeNull();
+  });
 
+  it('the sender is told when the carrier accepts (RESERVATION_CONFIRMED)', async () => {
+    const { carrier, sender, created } = await paidBooking();
+    await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
+    expect((await notificationsOf(sender.id)).map((n) => n.type)).toEqual(['RESERVATION_CONFIRMED']);
+  });
+
+  it('the sender cannot accept their own booking: 403', async () => {
+    const { sender, created } = await paidBooking();
+    const bySender = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: sender.token });
+    expect(bySender.status).toBe(403);
+    expect((await reservationRow(created.id)).status).toBe('PAID');
+  });
+
+  it('a booking already accepted cannot be accepted again: 409 INVALID_STATE, allowed from PAID', async () => {
+    const { carrier, created } = await paidBooking();
+    await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
     const twice = await post(`/v1/api/bookings/${created.id}/accept`, undefined, { token: carrier.token });
     expect(errorBody(twice)).toEqual({
       status: 409,
@@ -479,34 +505,38 @@ describe('accept, reject, cancel', () => {
       path: `/v1/api/bookings/${created.id}/accept`,
       suggestions: ['Allowed from: PAID'],
     });
+  });
+
+  it('accepting an unknown booking is 404', async () => {
+    const carrier = await aCarrier();
     const missing = await post('/v1/api/bookings/999999/accept', undefined, { token: carrier.token });
     expect(missing.status).toBe(404);
   });
 
   it('an unpaid booking cannot be accepted or rejected (409)', async () => {
     const { carrier, sender, category, trip } = await setup();
-    const created = await book(sender, trip.id, category.id, 1);
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
     for (const action of ['accept', 'reject']) {
       const res = await post(`/v1/api/bookings/${created.id}/${action}`, undefined, { token: carrier.token });
       expect(res.status).toBe(409);
       expect(res.body.errorCode).toBe('INVALID_STATE');
     }
-    expect((await getReservation(created.id)).status).toBe('PENDING_PAYMENT');
+    expect((await reservationRow(created.id)).status).toBe('PENDING_PAYMENT');
   });
 
   it('reject gives the capacity back and reopens a FULL trip', async () => {
-    const { carrier, sender, trip, created } = await paidBooking({ totalWeightKg: 3 }, 3);
-    expect((await getAnnouncement(trip.id)).status).toBe('FULL');
+    const { carrier, sender, trip, created } = await paidBooking({ totalWeightG: 3000 }, 3);
+    expect((await tripRow(trip.id)).status).toBe('FULL');
     const res = await post(`/v1/api/bookings/${created.id}/reject`, undefined, { token: carrier.token });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('REJECTED');
-    expect(await getAnnouncement(trip.id)).toMatchObject({ reservedWeightG: 0, status: 'ACTIVE' });
+    expect(await tripRow(trip.id)).toMatchObject({ reservedWeightG: 0, status: 'ACTIVE' });
     expect((await notificationsOf(sender.id)).map((n) => n.type)).toEqual(['RESERVATION_REJECTED']);
   });
 
   it('two concurrent transitions of one reservation never both succeed', async () => {
     for (let round = 0; round < 5; round++) {
-      const { carrier, sender, trip, created } = await paidBooking({ totalWeightKg: 10 }, 4);
+      const { carrier, sender, trip, created } = await paidBooking({ totalWeightG: 10_000 }, 4);
       // Accept and reject both start from PAID: whichever lands first makes the others invalid.
       const actions = round % 2 ? ['accept', 'reject', 'accept', 'reject'] : ['reject', 'accept', 'reject', 'accept'];
       const results = await Promise.all(
@@ -518,11 +548,11 @@ describe('accept, reject, cancel', () => {
         expect(r.status).toBe(409);
         expect(r.body.errorCode).toBe('INVALID_STATE');
       }
-      const final = await getReservation(created.id);
+      const final = await reservationRow(created.id);
       expect(final.status).toBe(ok[0].body.status);
       // Capacity released at most once, and only by the releasing outcome.
       const expected = final.status === 'CONFIRMED' ? 4000 : 0;
-      expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(expected);
+      expect((await tripRow(trip.id)).reservedWeightG).toBe(expected);
       const told = [...(await notificationsOf(sender.id)), ...(await notificationsOf(carrier.id))].filter(
         (n) => n.type !== 'RESERVATION_CREATED',
       );
@@ -531,14 +561,14 @@ describe('accept, reject, cancel', () => {
   });
 
   it('the sender cancels an unpaid booking: capacity back, FULL trip reopened, carrier told', async () => {
-    const { carrier, sender, category, trip } = await setup({ totalWeightKg: 2 });
-    const created = await book(sender, trip.id, category.id, 2);
-    expect((await getAnnouncement(trip.id)).status).toBe('FULL');
+    const { carrier, sender, category, trip } = await setup({ totalWeightG: 2000 });
+    const created = await bookThroughApi(sender, trip.id, category.id, 2);
+    expect((await tripRow(trip.id)).status).toBe('FULL');
     const res = await post(`/v1/api/bookings/${created.id}/cancel`, { reason: 'Changed my plans' }, { token: sender.token });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('CANCELLED');
-    expect(await getAnnouncement(trip.id)).toMatchObject({ reservedWeightG: 0, status: 'ACTIVE' });
-    const stored = await getReservation(created.id);
+    expect(await tripRow(trip.id)).toMatchObject({ reservedWeightG: 0, status: 'ACTIVE' });
+    const stored = await reservationRow(created.id);
     expect(stored).toMatchObject({ cancelledBy: sender.id, cancellationReason: 'Changed my plans' });
     const told = await db()
       .select()
@@ -548,15 +578,17 @@ describe('accept, reject, cancel', () => {
     expect(told[0].data).toMatchObject({ reservationId: created.id, cancelledBy: 'SENDER', refundAmount: 0 });
   });
 
-  it('the sender cancelling a confirmed booking is refunded minus the commission; the carrier refunds in full', async () => {
-    const first = await paidBooking({ pricePerKg: 10 }, 2);
+  it('the sender cancelling a confirmed booking is refunded minus the commission', async () => {
+    const first = await paidBooking({ pricePerKgCents: 1000 }, 2);
     await setReservation(first.created.id, { status: 'CONFIRMED' });
     const bySender = await post(`/v1/api/bookings/${first.created.id}/cancel`, undefined, { token: first.sender.token });
     expect(bySender.status).toBe(200);
     const [note] = (await notificationsOf(first.carrier.id)).filter((n) => n.type === 'RESERVATION_CANCELLED');
     expect(note.data).toMatchObject({ cancelledBy: 'SENDER', refundAmount: 17 });
+  });
 
-    const second = await paidBooking({ pricePerKg: 10 }, 2);
+  it('the carrier cancelling a confirmed booking refunds the sender in full', async () => {
+    const second = await paidBooking({ pricePerKgCents: 1000 }, 2);
     await setReservation(second.created.id, { status: 'CONFIRMED' });
     const byCarrier = await post(`/v1/api/bookings/${second.created.id}/cancel`, {}, { token: second.carrier.token });
     expect(byCarrier.status).toBe(200);
@@ -574,13 +606,18 @@ describe('accept, reject, cancel', () => {
 });
 
 describe('GET /bookings/{id}/recipient-link', () => {
-  it('gives the sender the public page URL and token; nobody else', async () => {
-    const { carrier, sender, category, trip } = await setup();
-    const created = await book(sender, trip.id, category.id, 1);
-    const stored = await getReservation(created.id);
+  it('gives the sender the public page URL and token', async () => {
+    const { sender, category, trip } = await setup();
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
+    const stored = await reservationRow(created.id);
     const res = await get(`/v1/api/bookings/${created.id}/recipient-link`, { token: sender.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: `${env.PUBLIC_BASE_URL}/r/${stored.recipientToken}`, token: stored.recipientToken });
+  });
+
+  it('the carrier does not get the recipient link: 403', async () => {
+    const { carrier, sender, category, trip } = await setup();
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
     expect((await get(`/v1/api/bookings/${created.id}/recipient-link`, { token: carrier.token })).status).toBe(403);
   });
 });
@@ -588,19 +625,13 @@ describe('GET /bookings/{id}/recipient-link', () => {
 describe('cron expiry', () => {
   afterEach(() => vi.useRealTimers());
 
-  async function runCron(at: number) {
-    const controller = createScheduledController({ scheduledTime: at, cron: '*/5 * * * *' });
-    const ctx = createExecutionContext();
-    await worker.scheduled(controller, env, ctx);
-    await waitOnExecutionContext(ctx);
-  }
 
   it('expires unpaid bookings after 30 minutes and rejects paid ones unanswered for 24 hours', async () => {
-    const { carrier, sender, category, trip } = await setup({ totalWeightKg: 6 });
-    const unpaid = await book(sender, trip.id, category.id, 2);
-    const fresh = await book(sender, trip.id, category.id, 2);
-    const paid = await book(sender, trip.id, category.id, 2);
-    expect((await getAnnouncement(trip.id)).status).toBe('FULL');
+    const { carrier, sender, category, trip } = await setup({ totalWeightG: 6000 });
+    const unpaid = await bookThroughApi(sender, trip.id, category.id, 2);
+    const fresh = await bookThroughApi(sender, trip.id, category.id, 2);
+    const paid = await bookThroughApi(sender, trip.id, category.id, 2);
+    expect((await tripRow(trip.id)).status).toBe('FULL');
     const start = Date.now();
     await setReservation(unpaid.id, { paymentDeadline: new Date(start - 1000).toISOString() });
     await setReservation(paid.id, { status: 'PAID', paidAt: new Date(start - 24 * 3600_000 - 1000).toISOString() });
@@ -610,10 +641,10 @@ describe('cron expiry', () => {
     vi.setSystemTime(start + 1000);
     await runCron(start + 1000);
 
-    expect((await getReservation(unpaid.id)).status).toBe('EXPIRED');
-    expect((await getReservation(paid.id)).status).toBe('REJECTED');
-    expect((await getReservation(fresh.id)).status).toBe('PENDING_PAYMENT');
-    expect(await getAnnouncement(trip.id)).toMatchObject({ reservedWeightG: 2000, status: 'ACTIVE' });
+    expect((await reservationRow(unpaid.id)).status).toBe('EXPIRED');
+    expect((await reservationRow(paid.id)).status).toBe('REJECTED');
+    expect((await reservationRow(fresh.id)).status).toBe('PENDING_PAYMENT');
+    expect(await tripRow(trip.id)).toMatchObject({ reservedWeightG: 2000, status: 'ACTIVE' });
     const senderNotes = (await notificationsOf(sender.id)).map((n) => n.type).sort();
     expect(senderNotes).toEqual(['RESERVATION_EXPIRED', 'RESERVATION_REJECTED']);
     expect((await notificationsOf(carrier.id)).filter((n) => n.type === 'RESERVATION_REJECTED')).toHaveLength(1);
@@ -621,20 +652,20 @@ describe('cron expiry', () => {
     // 30 minutes later the fresh one expires too; running again changes nothing else.
     vi.setSystemTime(start + 31 * 60_000);
     await runCron(start + 31 * 60_000);
-    expect((await getReservation(fresh.id)).status).toBe('EXPIRED');
-    expect(await getAnnouncement(trip.id)).toMatchObject({ reservedWeightG: 0, status: 'ACTIVE' });
+    expect((await reservationRow(fresh.id)).status).toBe('EXPIRED');
+    expect(await tripRow(trip.id)).toMatchObject({ reservedWeightG: 0, status: 'ACTIVE' });
     await runCron(start + 32 * 60_000);
-    expect(await getAnnouncement(trip.id)).toMatchObject({ reservedWeightG: 0 });
+    expect(await tripRow(trip.id)).toMatchObject({ reservedWeightG: 0 });
     expect((await notificationsOf(sender.id)).filter((n) => n.type === 'RESERVATION_EXPIRED')).toHaveLength(2);
   });
 });
 
 describe('super-admin reservations', () => {
   it('GET /superadmin/reservations/{id} returns every French field of the specification', async () => {
-    const { carrier, sender, category, trip } = await setup({ pricePerKg: 8 });
-    const created = await book(sender, trip.id, category.id, 1.5);
-    const stored = await getReservation(created.id);
-    const boss = await createSuperAdmin();
+    const { carrier, sender, category, trip } = await setup({ pricePerKgCents: 800 });
+    const created = await bookThroughApi(sender, trip.id, category.id, 1.5);
+    const stored = await reservationRow(created.id);
+    const boss = await aSuperAdmin();
     const res = await get(`/v1/api/superadmin/reservations/${created.id}`, { token: boss.token });
     expect(res.status).toBe(200);
     const summary = (u: { id: number; email: string }, firstName: string, lastName: string) => ({
@@ -701,9 +732,9 @@ describe('super-admin reservations', () => {
 
   it('GET /superadmin/reservations is a generic page of details, filterable by status', async () => {
     const { sender, category, trip } = await setup();
-    const a = await book(sender, trip.id, category.id, 1);
+    const a = await bookThroughApi(sender, trip.id, category.id, 1);
     await setReservation(a.id, { status: 'DISPUTED' });
-    const boss = await createSuperAdmin();
+    const boss = await aSuperAdmin();
     const all = await get('/v1/api/superadmin/reservations?size=2', { token: boss.token });
     expect(all.status).toBe(200);
     expect(all.body.page.size).toBe(2);

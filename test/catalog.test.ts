@@ -3,14 +3,14 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
-import { announcements, notifications, reservationItems, reservations } from '../src/db/schema';
-import { notificationInsert } from '../src/features/notifications/notify';
-import { createAnnouncement, createCategory, daysFromToday, uniqueCity } from './helpers/catalog';
+import { database } from '../src/db/client';
+import { announcements, notifications, reservationItems } from '../src/db/schema';
+import { runBatch } from '../src/db/statements';
+import { notify as notificationStatements } from '../src/features/notifications/notify';
 import { del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createCarrier, createSuperAdmin, createUser, type TestUser } from './helpers/users';
+import { daysFromToday, uniqueCity, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, publishTrip, aReservation } from './helpers/factories';
 
-const db = () => getDb(env);
+const db = () => database(env.DB);
 const API = '/v1/api';
 
 describe('reference data', () => {
@@ -73,36 +73,70 @@ describe('categories', () => {
     expect(flags).toEqual([...flags].sort((a, b) => Number(a) - Number(b)));
   });
 
-  it('admins create, update and delete; duplicates are 409 ALREADY_EXISTS', async () => {
-    const admin = await createAdmin();
-    const created = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Spare parts' }, { token: admin.token });
+  /** A code no other test uses. */
+  const freshCode = (prefix = 'SPARE') => `${prefix}_${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+  const categoryThroughApi = async (admin: TestUser, code = freshCode()) => {
+    const created = await post(`${API}/admin/categories`, { code, name: 'Spare parts' }, { token: admin.token });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ code: 'SPARE_PARTS', name: 'Spare parts', description: null, prohibited: false });
+    return created.body;
+  };
 
-    const dup = await post(`${API}/admin/categories`, { code: 'SPARE_PARTS', name: 'Again' }, { token: admin.token });
+  it('an admin creates a category', async () => {
+    const admin = await anAdmin();
+    const code = freshCode();
+    const created = await post(`${API}/admin/categories`, { code, name: 'Spare parts' }, { token: admin.token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ code, name: 'Spare parts', description: null, prohibited: false });
+  });
+
+  it('a category with a code in use is 409 ALREADY_EXISTS', async () => {
+    const admin = await anAdmin();
+    const { code } = await categoryThroughApi(admin);
+    const dup = await post(`${API}/admin/categories`, { code, name: 'Again' }, { token: admin.token });
     expect(dup.status).toBe(409);
     expect(errorBody(dup).errorCode).toBe('ALREADY_EXISTS');
+  });
 
-    const updated = await put(`${API}/admin/categories/${created.body.id}`, { prohibited: true, description: 'Engines' }, { token: admin.token });
+  it('an admin updates a category', async () => {
+    const admin = await anAdmin();
+    const category = await categoryThroughApi(admin);
+    const updated = await put(`${API}/admin/categories/${category.id}`, { prohibited: true, description: 'Engines' }, { token: admin.token });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: created.body.id, code: 'SPARE_PARTS', prohibited: true, description: 'Engines' });
-    const clash = await put(`${API}/admin/categories/${created.body.id}`, { code: 'DOCUMENTS' }, { token: admin.token });
+    expect(updated.body).toMatchObject({ id: category.id, code: category.code, prohibited: true, description: 'Engines' });
+  });
+
+  it("renaming to another category's code is 409 ALREADY_EXISTS; keeping its own code is fine", async () => {
+    const admin = await anAdmin();
+    const category = await categoryThroughApi(admin);
+    const clash = await put(`${API}/admin/categories/${category.id}`, { code: 'DOCUMENTS' }, { token: admin.token });
     expect(clash.status).toBe(409);
     expect(errorBody(clash).errorCode).toBe('ALREADY_EXISTS');
-    expect((await put(`${API}/admin/categories/${created.body.id}`, { code: 'SPARE_PARTS' }, { token: admin.token })).status).toBe(200);
-    // Two other categories renamed to one new code at once: one wins, the other is a 409, never a 500.
-    const [a, b] = await Promise.all(['ONE_A', 'ONE_B'].map((code) => post(`${API}/admin/categories`, { code, name: code }, { token: admin.token })));
-    const renames = await Promise.all([a, b].map((c) => put(`${API}/admin/categories/${c.body.id}`, { code: 'SAME_NEW_CODE' }, { token: admin.token })));
-    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await put(`${API}/admin/categories/${category.id}`, { code: category.code }, { token: admin.token })).status).toBe(200);
+  });
 
-    const superAdmin = await createSuperAdmin();
-    expect((await del(`${API}/admin/categories/${created.body.id}`, { token: superAdmin.token })).status).toBe(204);
-    expect((await del(`${API}/admin/categories/${created.body.id}`, { token: admin.token })).status).toBe(404);
+  it('two categories renamed to one new code at once: one wins, the other is a 409, never a 500', async () => {
+    const admin = await anAdmin();
+    const [a, b] = await Promise.all([categoryThroughApi(admin, freshCode('ONE_A')), categoryThroughApi(admin, freshCode('ONE_B'))]);
+    const target = freshCode('SAME_NEW_CODE');
+    const renames = await Promise.all([a, b].map((c) => put(`${API}/admin/categories/${c.id}`, { code: target }, { token: admin.token })));
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it('a super-admin deletes a category; deleting it again is 404', async () => {
+    const admin = await anAdmin();
+    const category = await categoryThroughApi(admin);
+    const superAdmin = await aSuperAdmin();
+    expect((await del(`${API}/admin/categories/${category.id}`, { token: superAdmin.token })).status).toBe(204);
+    expect((await del(`${API}/admin/categories/${category.id}`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('updating an unknown category is 404', async () => {
+    const admin = await anAdmin();
     expect((await put(`${API}/admin/categories/999999`, { name: 'x' }, { token: admin.token })).status).toBe(404);
   });
 
   it('validates the body with fieldErrors', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const res = await post(`${API}/admin/categories`, { code: 'bad code', name: '' }, { token: admin.token });
     expect(res.status).toBe(400);
     const body = errorBody(res);
@@ -110,45 +144,29 @@ describe('categories', () => {
     expect((body.fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['code', 'name']);
   });
 
-  it('is refused to non-admins (403) and anonymous callers (401)', async () => {
-    const user = await createCarrier();
+  it('is refused to non-admins: 403 ACCESS_DENIED', async () => {
+    const user = await aCarrier();
     const res = await post(`${API}/admin/categories`, { code: 'NOPE', name: 'Nope' }, { token: user.token });
     expect(res.status).toBe(403);
     expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
+  });
+
+  it('is refused to anonymous callers: 401', async () => {
     expect((await del(`${API}/admin/categories/1`)).status).toBe(401);
   });
 
   it('cannot be deleted while an announcement accepts it or a reservation item uses it', async () => {
-    const admin = await createAdmin();
-    const carrier = await createCarrier();
-    const accepted = await createCategory();
-    const trip = await createAnnouncement(carrier, { acceptedCategoryIds: [accepted.id] });
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const accepted = await aCategory();
+    const trip = await publishTrip(carrier, { acceptedCategoryIds: [accepted.id] });
     const res = await del(`${API}/admin/categories/${accepted.id}`, { token: admin.token });
     expect(res.status).toBe(409);
     expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: expect.stringContaining('in use') });
 
-    const itemCategory = await createCategory();
-    const sender = await createUser();
-    const [reservation] = await db()
-      .insert(reservations)
-      .values({
-        reservationNumber: `R-${crypto.randomUUID().slice(0, 12)}`,
-        announcementId: trip.id,
-        senderId: sender.id,
-        carrierId: carrier.id,
-        reservedWeightG: 1000,
-        depositCode: '111111',
-        deliveryCode: '222222',
-        recipient: { firstName: 'R', lastName: 'R' },
-        recipientToken: crypto.randomUUID(),
-        pricePerKgCents: 850,
-        totalAmountCents: 850,
-        platformCommissionCents: 128,
-        carrierAmountCents: 722,
-        currency: 'EUR',
-        paymentDeadline: new Date().toISOString(),
-      })
-      .returning();
+    const itemCategory = await aCategory();
+    const sender = await aUser();
+    const { reservation } = await aReservation({ trip, sender });
     await db().insert(reservationItems).values({ reservationId: reservation.id, categoryId: itemCategory.id, name: 'Shoes' });
     expect((await del(`${API}/admin/categories/${itemCategory.id}`, { token: admin.token })).status).toBe(409);
 
@@ -175,7 +193,7 @@ describe('search alerts', () => {
   });
 
   it('creates, reads, lists, replaces and deletes an alert with the exact shape', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const created = await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     expect(created.status).toBe(201);
     const { id, createdAt, updatedAt, ...rest } = created.body;
@@ -195,39 +213,62 @@ describe('search alerts', () => {
     expect((await get(`${API}/search-alerts/${id}`, { token: user.token })).status).toBe(404);
   });
 
-  it('honours Idempotency-Key: a replay returns the first alert and creates nothing; another body is 409', async () => {
-    const user = await createUser();
+  /** A user's first alert, created with an Idempotency-Key. */
+  async function alertWithKey() {
+    const user = await aUser();
     const headers = { 'Idempotency-Key': `alert-${crypto.randomUUID()}` };
     const first = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
     expect(first.status).toBe(201);
+    return { user, headers, first };
+  }
+
+  it('a replay with the same Idempotency-Key returns the first alert and creates nothing', async () => {
+    const { user, headers, first } = await alertWithKey();
     const replay = await post(`${API}/search-alerts`, alertBody(), { token: user.token, headers });
     expect(replay.status).toBe(201);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(1);
+  });
+
+  it('another body with a used Idempotency-Key is 409 INVALID_STATE and creates nothing', async () => {
+    const { user, headers } = await alertWithKey();
     const other = await post(`${API}/search-alerts`, alertBody({ name: 'To Abidjan' }), { token: user.token, headers });
     expect(other.status).toBe(409);
     expect(errorBody(other)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
     expect((await get(`${API}/search-alerts`, { token: user.token })).body.page.totalElements).toBe(1);
-    // The key is the caller's: another user with the same key creates their own alert.
-    const stranger = await createUser();
+  });
+
+  it("the Idempotency-Key is the caller's: another user with the same key creates their own alert", async () => {
+    const { headers, first } = await alertWithKey();
+    const stranger = await aUser();
     const theirs = await post(`${API}/search-alerts`, alertBody(), { token: stranger.token, headers });
     expect(theirs.status).toBe(201);
     expect(theirs.body.id).not.toBe(first.body.id);
-    // Without the header two identical requests make two alerts.
+  });
+
+  it('without an Idempotency-Key two identical requests make two alerts', async () => {
+    const { user } = await alertWithKey();
     await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     const newest = await get(`${API}/search-alerts`, { token: user.token });
     expect(newest.body.page.totalElements).toBe(3);
-    // The sort parameter is honoured: oldest first reverses the default order.
+  });
+
+  it('sort=createdAt,asc lists the alerts oldest first, the default order reversed', async () => {
+    const { user, first } = await alertWithKey();
+    await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    await post(`${API}/search-alerts`, alertBody(), { token: user.token });
+    const newest = await get(`${API}/search-alerts`, { token: user.token });
     const oldest = await get(`${API}/search-alerts?sort=createdAt,asc`, { token: user.token });
     expect(oldest.body.content.map((a: { id: number }) => a.id)).toEqual(newest.body.content.map((a: { id: number }) => a.id).reverse());
     expect(oldest.body.content[0].id).toBe(first.body.id);
   });
 
   it("is owner-only: others get 403 on every {id} route, even admins", async () => {
-    const owner = await createUser();
+    const owner = await aUser();
     const { body: alert } = await post(`${API}/search-alerts`, alertBody(), { token: owner.token });
-    for (const other of [await createUser(), await createAdmin()]) {
+    for (const other of [await aUser(), await anAdmin()]) {
       const responses = [
         await get(`${API}/search-alerts/${alert.id}`, { token: other.token }),
         await put(`${API}/search-alerts/${alert.id}`, alertBody(), { token: other.token }),
@@ -243,7 +284,7 @@ describe('search alerts', () => {
   });
 
   it('requires a place and a coherent date range', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await post(`${API}/search-alerts`, { dateFrom: daysFromToday(5), dateTo: daysFromToday(1), departureCountry: 'ZZ' }, { token: user.token });
     expect(res.status).toBe(400);
     expect((errorBody(res).fieldErrors as { field: string }[]).map((f) => f.field).sort()).toEqual(['dateTo', 'departureCountry']);
@@ -252,10 +293,10 @@ describe('search alerts', () => {
   });
 
   it('a new matching announcement notifies the alert owner (ALERT_MATCH), once per owner', async () => {
-    const watcher = await createUser();
-    const bystander = await createUser();
-    const carrier = await createCarrier();
-    const category = await createCategory();
+    const watcher = await aUser();
+    const bystander = await aUser();
+    const carrier = await aCarrier();
+    const category = await aCategory();
     const to = uniqueCity('Bamako');
     const { body: alert } = await post(`${API}/search-alerts`, alertBody({ arrivalCity: to.toUpperCase(), arrivalCountry: 'ML', categoryId: category.id }), {
       token: watcher.token,
@@ -266,7 +307,7 @@ describe('search alerts', () => {
     await post(`${API}/search-alerts`, { arrivalCity: to, active: false }, { token: bystander.token });
     await post(`${API}/search-alerts`, { arrivalCity: to }, { token: carrier.token });
 
-    const trip = await createAnnouncement(carrier, { arrivalCity: to, arrivalCountry: 'ML', pricePerKg: 9, acceptedCategoryIds: [category.id] });
+    const trip = await publishTrip(carrier, { arrivalCity: to, arrivalCountry: 'ML', pricePerKg: 9, acceptedCategoryIds: [category.id] });
     const mine = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
     expect(mine).toMatchObject([
       {
@@ -282,8 +323,8 @@ describe('search alerts', () => {
 
     // A trip that does not accept the alert's category does not match the first alert, but the
     // second (no category) still does.
-    const other = await createCategory();
-    await createAnnouncement(carrier, { arrivalCity: to, arrivalCountry: 'ML', acceptedCategoryIds: [other.id] });
+    const other = await aCategory();
+    await publishTrip(carrier, { arrivalCity: to, arrivalCountry: 'ML', acceptedCategoryIds: [other.id] });
     const after = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
     expect(after).toHaveLength(2);
     expect(after[1].data).toMatchObject({ alertId: alert.id + 1 });
@@ -297,7 +338,7 @@ describe('notifications', () => {
   }
 
   it('lists newest first with page and unreadOnly, counts unread, marks read and read-all', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const rows = await notify(user, 3);
     const list = await get(`${API}/notifications?size=2`, { token: user.token });
     expect(list.status).toBe(200);
@@ -333,14 +374,14 @@ describe('notifications', () => {
   });
 
   it("never touches other users' notifications: 403 for theirs, 404 for unknown", async () => {
-    const owner = await createUser();
-    const other = await createUser();
+    const owner = await aUser();
+    const other = await aUser();
     const [row] = await notify(owner, 1);
     await notify(other, 2);
     for (const res of [
       await put(`${API}/notifications/${row.id}/read`, undefined, { token: other.token }),
       await del(`${API}/notifications/${row.id}`, { token: other.token }),
-      await put(`${API}/notifications/${row.id}/read`, undefined, { token: (await createAdmin()).token }),
+      await put(`${API}/notifications/${row.id}/read`, undefined, { token: (await anAdmin()).token }),
     ]) {
       expect(res.status).toBe(403);
       expect(errorBody(res).errorCode).toBe('ACCESS_DENIED');
@@ -358,9 +399,9 @@ describe('notifications', () => {
     expect(await db().select().from(notifications).where(eq(notifications.id, row.id))).toEqual([]);
   });
 
-  it('notificationInsert rows appear in the API', async () => {
-    const user = await createUser();
-    await notificationInsert(db(), { userId: user.id, type: 'KYC_APPROVED', title: 'Verified', message: 'You can publish trips' });
+  it('notifications written by the one writer appear in the API', async () => {
+    const user = await aUser();
+    await runBatch(db(), notificationStatements(db(), { userId: user.id, type: 'KYC_APPROVED', title: 'Verified', message: 'You can publish trips' }));
     const res = await get(`${API}/notifications`, { token: user.token });
     expect(res.body.content).toMatchObject([{ type: 'KYC_APPROVED', data: null, read: false }]);
   });

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { categories, notifications, users } from '../src/db/schema';
 import { aliasedColumns, compiled, compiledShapes, guardedInsert, prepareBuilder, rowExists, runBatch } from '../src/db/statements';
+import { getReservationView } from '../src/features/reservations/reservation-views';
+import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput } from './helpers/factories';
+import { get, post } from './helpers/http';
 
 const db = database(env.DB);
 
@@ -92,5 +95,43 @@ describe('guardedInsert and rowExists', () => {
     const [copy] = await db.select().from(categories).where(eq(categories.code, `${code}-copy`));
     expect(copy).toMatchObject({ name: 'Copy', prohibited: false });
     expect(Date.parse(copy.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe('the compiled statements of the hot paths', () => {
+  it('the reservation view (compiled) holds the joined parties and the trip', async () => {
+    const { sender, carrier, reservation, trip: announcement } = await aReservation({ status: 'CONFIRMED' });
+    const view = await getReservationView(db, reservation.id);
+    expect(view.r).toEqual(reservation);
+    expect(view.sender).toMatchObject({ id: sender.id, email: sender.email });
+    expect(view.carrier).toMatchObject({ id: carrier.id, email: carrier.email });
+    expect(view.a).toMatchObject({ departureCity: announcement.departureCity, arrivalDate: announcement.arrivalDate });
+    expect(view.items).toEqual([]);
+  });
+
+  it('a booking written by the compiled batch reads back as sent: JSON, booleans, numbers, the notification', async () => {
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await aTrip(carrier);
+    const category = await aCategory();
+    const items = [
+      { categoryId: category.id, name: 'Vase', reservedQuantity: 2, weight: 0.75, lengthCm: 30, isFragile: true, containsLiquids: false },
+      { categoryId: category.id, name: 'Oil', reservedQuantity: 1, description: 'Sealed', isFragile: false, containsLiquids: true },
+    ];
+    const recipient = { firstName: 'Awa', lastName: 'Diop', email: 'awa@example.com', phone: '+221 77 000 00 00', city: 'Dakar', instructions: 'Call first' };
+    const created = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1.25, { items, recipient }), { token: sender.token });
+    expect(created.status).toBe(201);
+    const read = await get(`/v1/api/bookings/${created.body.id}`, { token: sender.token });
+    expect(read.body).toEqual(created.body);
+    expect(read.body.items).toMatchObject([
+      { name: 'Vase', reservedQuantity: 2, weight: 0.75, lengthCm: 30, isFragile: true, containsLiquids: false },
+      { name: 'Oil', reservedQuantity: 1, description: 'Sealed', isFragile: false, containsLiquids: true },
+    ]);
+    expect(read.body.recipient).toEqual({ ...recipient, address: null, postalCode: null });
+    const notes = await get('/v1/api/notifications', { token: carrier.token });
+    expect(notes.body.content[0]).toMatchObject({
+      type: 'RESERVATION_CREATED',
+      message: `1.25 kg booked on your trip ${trip.departureCity} - ${trip.arrivalCity} (${created.body.reservationNumber}), awaiting payment`,
+    });
   });
 });

@@ -8,19 +8,10 @@ import {
   resolutionRefundCents,
   retainedSplit,
 } from '../src/features/disputes/dispute-rules';
-import type { Posting, ReservationMoney } from '../src/features/money/ledger/posting-rules';
+import type { Posting } from '../src/features/money/ledger/posting-rules';
+import { aReservationMoney } from './helpers/factories';
 
-const r: ReservationMoney = {
-  id: 7,
-  reservationNumber: 'R-7',
-  senderId: 1,
-  carrierId: 2,
-  agencyId: null,
-  totalAmountCents: 5000,
-  platformCommissionCents: 750,
-  carrierAmountCents: 4250,
-  currency: 'EUR',
-};
+const r = aReservationMoney();
 
 const net = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
 const sum = (p: Posting) => p.lines.reduce((s, l) => s + l.amountCents, 0);

@@ -3,48 +3,23 @@
 // the ledger (still balanced) and the fake Stripe API (one refund, in cents, idempotency key).
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
+import { describe, expect, it } from 'vitest';
+import { database } from '../src/db/client';
 import { auditLogs, files, notifications, reservations } from '../src/db/schema';
-import { transitionReservation } from '../src/features/bookings/reservation-transition';
-import { captureOnDeposit, releaseOnDelivery } from '../src/features/money/escrow';
 import { commissionRate } from '../src/lib/money';
-import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
-import { call, errorBody, get, post } from './helpers/http';
-import { accountBalance, createBooking, ledgerInvariantViolations, reservation, reservationMoney, walletKey } from './helpers/money-fixtures';
-import { createAdmin, createCarrier, createUser, type TestUser } from './helpers/users';
+import { errorBody, get, post } from './helpers/http';
+import { aFile, deliverWithRelease, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { reservationRow } from './helpers/db';
+import { fakeStripeForThisFile, accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
-const stripe = new FakeStripe();
-const db = getDb(env);
+const stripe = fakeStripeForThisFile();
+const db = database(env.DB);
 
-beforeAll(() => stripe.server.listen({ onUnhandledRequest: 'error' }));
-afterAll(() => stripe.server.close());
-
-async function sendEvent(event: object) {
-  const payload = JSON.stringify(event);
-  return call('POST', '/v1/api/webhooks/payment-provider', {
-    raw: payload,
-    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': await stripeSignature(payload) },
-  });
-}
-
-/** A booking paid by card (authorised) through the webhook, then moved to `stage`. */
-async function booking(sender: TestUser, carrier: TestUser, stage: 'CONFIRMED' | 'DEPOSITED' | 'IN_TRANSIT' | 'DELIVERED') {
-  const b = await createBooking(sender, carrier, { weightG: 4000, pricePerKgCents: 1250 }); // 50.00 EUR
-  const pi = stripe.authorizedPaymentIntent(b.totalAmountCents, 'eur', { reservationId: String(b.id) });
-  expect((await sendEvent(stripe.event('payment_intent.amount_capturable_updated', pi))).status).toBe(200);
-  await transitionReservation(db, b.id, 'ACCEPT');
-  if (stage !== 'CONFIRMED') {
-    await transitionReservation(db, b.id, 'DEPOSIT');
-    await captureOnDeposit(env, b.id);
-  }
-  if (stage === 'IN_TRANSIT') await transitionReservation(db, b.id, 'START_TRANSIT');
-  if (stage === 'DELIVERED') await releaseOnDelivery(env, b.id, { action: 'DELIVER', set: { deliveredAt: new Date().toISOString() } });
-  return { booking: await reservation(b.id), pi };
-}
+/** A reservation paid by card through the webhook (50.00 EUR), then moved on by `status`. */
+const paid = { payment: stripe, ...FIFTY_EUR };
 
 async function parties() {
-  return { sender: await createUser(), carrier: await createCarrier(), admin: await createAdmin() };
+  return { sender: await aUser(), carrier: await aCarrier(), admin: await anAdmin() };
 }
 
 const open = (token: string, reservationId: number, extra: Record<string, unknown> = {}) =>
@@ -58,11 +33,8 @@ const refundRequests = (pi: string) => stripe.requestsTo('POST', '/v1/refunds').
 describe('opening a dispute', () => {
   it('the sender opens one on a DEPOSITED reservation: 201, reservation DISPUTED, the money stays in escrow, the carrier is notified', async () => {
     const { sender, carrier } = await parties();
-    const { booking: b } = await booking(sender, carrier, 'DEPOSITED');
-    const [file] = await db
-      .insert(files)
-      .values({ ownerId: sender.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: crypto.randomUUID() })
-      .returning();
+    const { reservation: b } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
+    const file = await aFile(sender);
 
     const res = await open(sender.token, b.id, { evidenceFileIds: [file.id] });
 
@@ -81,7 +53,7 @@ describe('opening a dispute', () => {
       evidenceFileIds: [file.id],
       messages: [],
     });
-    expect((await reservation(b.id)).status).toBe('DISPUTED');
+    expect((await reservationRow(b.id)).status).toBe('DISPUTED');
     const [stored] = await db.select().from(files).where(eq(files.id, file.id));
     expect(stored.reservationId).toBe(b.id); // the carrier may now read the evidence
     expect((await reservationMoney(b.id)).ESCROW).toBe(5000);
@@ -89,50 +61,70 @@ describe('opening a dispute', () => {
     expect(notes.map((n) => n.type)).toContain('DISPUTE_OPENED');
   });
 
-  it('refused: wrong status (409 INVALID_STATE), after 72 h (409), a stranger (403), a second dispute (409 ALREADY_EXISTS), foreign evidence (400)', async () => {
+  it('a dispute cannot be opened before the parcel is handed over: 409 INVALID_STATE', async () => {
     const { sender, carrier } = await parties();
-    const confirmed = (await booking(sender, carrier, 'CONFIRMED')).booking;
+    const { reservation: confirmed } = await aReservation({ sender, carrier, status: 'CONFIRMED', ...paid });
     const wrong = await open(sender.token, confirmed.id);
     expect(wrong.status).toBe(409);
     expect(errorBody(wrong)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', path: '/v1/api/disputes' });
+  });
 
-    const late = (await booking(sender, carrier, 'DELIVERED')).booking;
+  it('a dispute cannot be opened more than 72 h after delivery: 409 INVALID_STATE, the reservation stays DELIVERED', async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: late } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     await db
       .update(reservations)
-      .set({ deliveredAt: new Date(Date.now() - 73 * 3600_000).toISOString() })
+      .set({ deliveredAt: minutesFromNow(-73 * 60) })
       .where(eq(reservations.id, late.id));
     const tooLate = await open(sender.token, late.id);
     expect(tooLate.status).toBe(409);
     expect(errorBody(tooLate).errorCode).toBe('INVALID_STATE');
-    expect((await reservation(late.id)).status).toBe('DELIVERED');
+    expect((await reservationRow(late.id)).status).toBe('DELIVERED');
+  });
 
-    const live = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
-    const stranger = await createUser();
+  it('a stranger cannot open a dispute: 403 ACCESS_DENIED', async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    const stranger = await aUser();
     const denied = await open(stranger.token, live.id);
     expect(denied.status).toBe(403);
     expect(errorBody(denied).errorCode).toBe('ACCESS_DENIED');
+  });
 
-    const [foreign] = await db
-      .insert(files)
-      .values({ ownerId: stranger.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: crypto.randomUUID() })
-      .returning();
+  it("someone else's file as evidence is 400 INVALID_ARGUMENT and opens nothing", async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    const foreign = await aFile(await aUser());
     const badEvidence = await open(sender.token, live.id, { evidenceFileIds: [foreign.id] });
     expect(badEvidence.status).toBe(400);
     expect(errorBody(badEvidence)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
-    expect((await reservation(live.id)).status).toBe('IN_TRANSIT');
+    expect((await reservationRow(live.id)).status).toBe('IN_TRANSIT');
+  });
 
-    expect((await open(carrier.token, live.id)).status).toBe(201); // the carrier side may open too
+  it('the carrier may open a dispute too', async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    expect((await open(carrier.token, live.id)).status).toBe(201);
+  });
+
+  it('a second dispute on the same reservation is 409 ALREADY_EXISTS', async () => {
+    const { sender, carrier } = await parties();
+    const { reservation: live } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
+    expect((await open(carrier.token, live.id)).status).toBe(201);
     const again = await open(sender.token, live.id);
     expect(again.status).toBe(409);
     expect(errorBody(again).errorCode).toBe('ALREADY_EXISTS');
+  });
 
+  it('a dispute on an unknown reservation is 404', async () => {
+    const sender = await aUser();
     const missing = await open(sender.token, 999_999);
     expect(missing.status).toBe(404);
   });
 
   it('two concurrent openings: one dispute, the other 409', async () => {
     const { sender, carrier } = await parties();
-    const b = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
+    const { reservation: b } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
     const results = await Promise.all([open(sender.token, b.id), open(carrier.token, b.id)]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     const n = await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM disputes WHERE reservation_id = ${b.id}`);
@@ -141,27 +133,30 @@ describe('opening a dispute', () => {
 
   it('delivery and release are refused while DISPUTED', async () => {
     const { sender, carrier } = await parties();
-    const b = (await booking(sender, carrier, 'IN_TRANSIT')).booking;
+    const { reservation: b } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
     expect((await open(sender.token, b.id)).status).toBe(201);
 
     const deliver = await post(`/v1/api/bookings/${b.id}/deliver`, { deliveryCode: b.deliveryCode }, { token: carrier.token });
     expect(deliver.status).toBe(409);
     expect(errorBody(deliver).errorCode).toBe('INVALID_STATE');
-    await expect(releaseOnDelivery(env, b.id, null)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
-    await expect(releaseOnDelivery(env, b.id)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
-    expect((await reservation(b.id)).status).toBe('DISPUTED');
+    await expect(deliverWithRelease(b.id)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
+    expect((await reservationRow(b.id)).status).toBe('DISPUTED');
     expect((await reservationMoney(b.id)).ESCROW).toBe(5000);
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
   });
 });
 
 describe('messages, reads and queues', () => {
-  it('parties and admins post messages listed in the detail; strangers can neither read nor post; the admin queue filters by status', async () => {
+  /** A dispute opened by the sender on a deposited reservation. */
+  async function openDispute() {
     const { sender, carrier, admin } = await parties();
-    const b = (await booking(sender, carrier, 'DEPOSITED')).booking;
+    const { reservation: b } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
     const opened = await open(sender.token, b.id);
-    const id = opened.body.id as number;
+    return { sender, carrier, admin, id: opened.body.id as number };
+  }
 
+  it('the parties and an admin post messages, listed in order in the detail', async () => {
+    const { sender, carrier, admin, id } = await openDispute();
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'Photos attached.' }, { token: sender.token })).status).toBe(201);
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'It was fine at handover.' }, { token: carrier.token })).status).toBe(201);
     const last = await post(`/v1/api/disputes/${id}/messages`, { body: 'Looking into it.' }, { token: admin.token });
@@ -171,22 +166,50 @@ describe('messages, reads and queues', () => {
       [carrier.id, 'It was fine at handover.'],
       [admin.id, 'Looking into it.'],
     ]);
+    expect((await get(`/v1/api/disputes/${id}`, { token: carrier.token })).body.messages).toHaveLength(3);
+  });
+
+  it('the other party is notified of each message not their own (DISPUTE_MESSAGE)', async () => {
+    const { sender, carrier, admin, id } = await openDispute();
+    await post(`/v1/api/disputes/${id}/messages`, { body: 'Photos attached.' }, { token: sender.token });
+    await post(`/v1/api/disputes/${id}/messages`, { body: 'It was fine at handover.' }, { token: carrier.token });
+    await post(`/v1/api/disputes/${id}/messages`, { body: 'Looking into it.' }, { token: admin.token });
     const carrierNotes = await db.select().from(notifications).where(eq(notifications.userId, carrier.id));
     expect(carrierNotes.filter((n) => n.type === 'DISPUTE_MESSAGE')).toHaveLength(2); // from the sender and the admin
+  });
 
-    const stranger = await createUser();
+  it('a stranger can neither read the dispute nor post to it: 403', async () => {
+    const { id } = await openDispute();
+    const stranger = await aUser();
     expect((await get(`/v1/api/disputes/${id}`, { token: stranger.token })).status).toBe(403);
     expect((await post(`/v1/api/disputes/${id}/messages`, { body: 'hi' }, { token: stranger.token })).status).toBe(403);
-    expect((await post(`/v1/api/disputes/${id}/messages`, { body: '' }, { token: sender.token })).status).toBe(400);
-    expect((await get('/v1/api/disputes/999999', { token: sender.token })).status).toBe(404);
-    expect((await get(`/v1/api/disputes/${id}`, { token: carrier.token })).body.messages).toHaveLength(3);
+  });
 
+  it('an empty message is 400', async () => {
+    const { sender, id } = await openDispute();
+    expect((await post(`/v1/api/disputes/${id}/messages`, { body: '' }, { token: sender.token })).status).toBe(400);
+  });
+
+  it('an unknown dispute is 404', async () => {
+    const sender = await aUser();
+    expect((await get('/v1/api/disputes/999999', { token: sender.token })).status).toBe(404);
+  });
+
+  it("a party lists their disputes (GET /disputes/mine)", async () => {
+    const { carrier, id } = await openDispute();
     const mine = await get('/v1/api/disputes/mine', { token: carrier.token });
     expect(mine.status).toBe(200);
     expect(mine.body.content.map((d: any) => d.id)).toEqual([id]);
     expect(mine.body.page.totalElements).toBe(1);
+  });
 
+  it('the admin queue is refused to a non-admin: 403', async () => {
+    const { sender } = await openDispute();
     expect((await get('/v1/api/admin/disputes', { token: sender.token })).status).toBe(403);
+  });
+
+  it('the admin queue filters by status', async () => {
+    const { admin, id } = await openDispute();
     const queue = await get('/v1/api/admin/disputes?status=OPEN&size=100', { token: admin.token });
     expect(queue.status).toBe(200);
     expect(queue.body.content.map((d: any) => d.id)).toContain(id);
@@ -198,7 +221,7 @@ describe('messages, reads and queues', () => {
 describe('resolving', () => {
   it('REFUND_SENDER before delivery: full refund through Stripe once (cents, idempotency key), REFUNDED, ledger balanced, audited', async () => {
     const { sender, carrier, admin } = await parties();
-    const { booking: b, pi } = await booking(sender, carrier, 'DEPOSITED');
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
     const id = (await open(sender.token, b.id)).body.id;
 
     const res = await resolve(admin.token, id, { resolution: 'REFUND_SENDER' });
@@ -209,7 +232,7 @@ describe('resolving', () => {
     expect(refunds).toHaveLength(1);
     expect(refunds[0].body.amount).toBe('5000');
     expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
-    const r = await reservation(b.id);
+    const r = await reservationRow(b.id);
     expect(r).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
     expect(r.refundId).toMatch(/^re_/);
     const money = await reservationMoney(b.id);
@@ -223,7 +246,7 @@ describe('resolving', () => {
 
   it('RELEASE_TO_CARRIER before delivery: carrier amount to the wallet, commission to revenue, DELIVERED, no provider refund', async () => {
     const { sender, carrier, admin } = await parties();
-    const { booking: b, pi } = await booking(sender, carrier, 'IN_TRANSIT');
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', ...paid });
     const id = (await open(carrier.token, b.id)).body.id;
 
     const res = await resolve(admin.token, id, { resolution: 'RELEASE_TO_CARRIER' });
@@ -233,7 +256,7 @@ describe('resolving', () => {
     expect(refundRequests(pi.id)).toHaveLength(0);
     expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
     expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: 750, WALLET: 4250, PROVIDER_CLEARING: -5000 });
-    expect((await reservation(b.id)).paymentStatus).toBe('CAPTURED');
+    expect((await reservationRow(b.id)).paymentStatus).toBe('CAPTURED');
     expect(await ledgerInvariantViolations()).toEqual([]);
     // A second resolution is refused and moves nothing.
     const again = await resolve(admin.token, id, { resolution: 'REFUND_SENDER' });
@@ -244,7 +267,7 @@ describe('resolving', () => {
 
   it('after delivery: opening freezes the released amount from the wallet; RELEASE_TO_CARRIER gives it back', async () => {
     const { sender, carrier, admin } = await parties();
-    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
 
     const opened = await open(sender.token, b.id);
@@ -260,7 +283,7 @@ describe('resolving', () => {
     const res = await resolve(admin.token, opened.body.id, { resolution: 'RELEASE_TO_CARRIER' });
     expect(res.status).toBe(200);
     expect(await earned()).toBe(42.5);
-    expect((await reservation(b.id)).status).toBe('DELIVERED');
+    expect((await reservationRow(b.id)).status).toBe('DELIVERED');
     expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
     expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: 750, WALLET: 4250 });
     expect(refundRequests(pi.id)).toHaveLength(0);
@@ -269,7 +292,7 @@ describe('resolving', () => {
 
   it('after delivery, with part of the payout already spent: the freeze takes what is there, records the shortfall, and a full refund still refunds the sender in full', async () => {
     const { sender, carrier, admin } = await parties();
-    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     // Simulate a withdrawal of 30.00 from the wallet (wallet -> payouts), keeping the ledger balanced.
     await db.run(sql`INSERT INTO ledger_accounts (key, kind, currency) VALUES ('PAYOUTS', 'PAYOUTS', 'EUR') ON CONFLICT (key) DO NOTHING`);
     await db.run(sql`INSERT INTO ledger_entries (key, token, type, description) VALUES (${`test-withdrawal:${b.id}`}, ${crypto.randomUUID()}, 'WITHDRAWAL', 'test')`);
@@ -290,7 +313,7 @@ describe('resolving', () => {
     expect(refunds).toHaveLength(1);
     expect(refunds[0].body.amount).toBe('5000');
     expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
-    expect(await reservation(b.id)).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
+    expect(await reservationRow(b.id)).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
     // Refunded in full: nothing of it counts as earned; the 30.00 spent before stays the platform's loss.
     expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.totalEarned).toBe(30);
@@ -301,7 +324,7 @@ describe('resolving', () => {
 
   it('PARTIAL_REFUND after delivery: the amount back to the card, the rest split with commission on the retained part', async () => {
     const { sender, carrier, admin } = await parties();
-    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     const id = (await open(sender.token, b.id)).body.id;
 
     for (const amount of [0, 50, 60]) {
@@ -318,7 +341,7 @@ describe('resolving', () => {
     expect(refunds).toHaveLength(1);
     expect(refunds[0].body.amount).toBe('2000');
     expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
-    expect((await reservation(b.id)).paymentStatus).toBe('PARTIALLY_REFUNDED');
+    expect((await reservationRow(b.id)).paymentStatus).toBe('PARTIALLY_REFUNDED');
     const commission = Math.round(3000 * commissionRate(env));
     expect(await accountBalance(walletKey(carrier.id))).toBe(3000 - commission);
     expect(await reservationMoney(b.id)).toMatchObject({
@@ -332,7 +355,7 @@ describe('resolving', () => {
 
   it('REFUND_SENDER before capture: the authorisation is voided instead of refunded', async () => {
     const { sender, carrier, admin } = await parties();
-    const { booking: b, pi } = await booking(sender, carrier, 'DEPOSITED');
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
     // The deposit capture failed: the payment is still only authorised.
     stripe.paymentIntents.get(pi.id)!.status = 'requires_capture';
     await db.update(reservations).set({ paymentStatus: 'AUTHORIZED' }).where(eq(reservations.id, b.id));
@@ -347,14 +370,14 @@ describe('resolving', () => {
     const voids = stripe.requestsTo('POST', `/v1/payment_intents/${pi.id}/cancel`);
     expect(voids).toHaveLength(1);
     expect(voids[0].idempotencyKey).toBe(`void-${b.id}`);
-    expect((await reservation(b.id)).paymentStatus).toBe('VOIDED');
+    expect((await reservationRow(b.id)).paymentStatus).toBe('VOIDED');
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
   it('two concurrent resolves: one wins, the other 409; one ledger entry, one refund', async () => {
     const { sender, carrier, admin } = await parties();
-    const other = await createAdmin();
-    const { booking: b, pi } = await booking(sender, carrier, 'DELIVERED');
+    const other = await anAdmin();
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
     const id = (await open(sender.token, b.id)).body.id;
 
     const results = await Promise.all([
@@ -369,7 +392,7 @@ describe('resolving', () => {
     const settled = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE type = 'DISPUTE_SETTLED' AND reservation_id = ${b.id}`);
     expect(settled[0].n).toBe(1);
     expect(refundRequests(pi.id)).toHaveLength(winner.body.resolution === 'REFUND_SENDER' ? 1 : 0);
-    expect((await reservation(b.id)).status).toBe(winner.body.resolution === 'REFUND_SENDER' ? 'REFUNDED' : 'DELIVERED');
+    expect((await reservationRow(b.id)).status).toBe(winner.body.resolution === 'REFUND_SENDER' ? 'REFUNDED' : 'DELIVERED');
     const audit = await db.select().from(auditLogs).where(eq(auditLogs.targetId, String(id)));
     expect(audit.filter((a) => a.action === 'DISPUTE_RESOLVED')).toHaveLength(1);
     expect(await ledgerInvariantViolations()).toEqual([]);
@@ -377,9 +400,9 @@ describe('resolving', () => {
 
   it('only admins resolve', async () => {
     const { sender, carrier } = await parties();
-    const b = (await booking(sender, carrier, 'DEPOSITED')).booking;
+    const { reservation: b } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
     const id = (await open(sender.token, b.id)).body.id;
     expect((await resolve(sender.token, id, { resolution: 'REFUND_SENDER' })).status).toBe(403);
-    expect((await resolve((await createAdmin()).token, 999_999, { resolution: 'REFUND_SENDER' })).status).toBe(404);
+    expect((await resolve((await anAdmin()).token, 999_999, { resolution: 'REFUND_SENDER' })).status).toBe(404);
   });
 });

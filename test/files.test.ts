@@ -3,13 +3,13 @@
 import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
-import { announcements, files, reservations } from '../src/db/schema';
+import { database } from '../src/db/client';
+import { files } from '../src/db/schema';
 import { detectContentType } from '../src/features/files/files.rules';
 import { BASE, call, errorBody, get } from './helpers/http';
-import { createAdmin, createCarrier, createUser, tokenFor, type TestUser } from './helpers/users';
+import { type TestUser, aUser, tokenFor, aCarrier, anAdmin, aReservation } from './helpers/factories';
 
-const db = getDb(env);
+const db = database(env.DB);
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52];
 const JPEG = [0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46];
 const PDF = [...'%PDF-1.7\n'].map((c) => c.charCodeAt(0));
@@ -36,49 +36,6 @@ async function download(path: string, user: TestUser) {
   return { status: res.status, type: res.headers.get('Content-Type'), body };
 }
 
-async function reservationBetween(sender: TestUser, carrier: TestUser, agencyId: number | null = null) {
-  const [a] = await db
-    .insert(announcements)
-    .values({
-      carrierId: carrier.id,
-      departureCity: 'Paris',
-      departureCountry: 'FR',
-      arrivalCity: 'Dakar',
-      arrivalCountry: 'SN',
-      departureCityKey: 'paris',
-      arrivalCityKey: 'dakar',
-      departureDate: '2030-01-10',
-      arrivalDate: '2030-01-11',
-      totalWeightG: 20_000,
-      pricePerKgCents: 1000,
-      currency: 'EUR',
-      transportMode: 'PLANE',
-    })
-    .returning();
-  const [r] = await db
-    .insert(reservations)
-    .values({
-      reservationNumber: `R-${crypto.randomUUID()}`,
-      announcementId: a.id,
-      senderId: sender.id,
-      carrierId: carrier.id,
-      agencyId,
-      reservedWeightG: 2000,
-      depositCode: '123456',
-      deliveryCode: '654321',
-      recipient: { firstName: 'Rita', lastName: 'Recipient' },
-      recipientToken: crypto.randomUUID(),
-      pricePerKgCents: 1000,
-      totalAmountCents: 2000,
-      platformCommissionCents: 300,
-      carrierAmountCents: 1700,
-      currency: 'EUR',
-      paymentDeadline: new Date(Date.now() + 1800_000).toISOString(),
-    })
-    .returning();
-  return r;
-}
-
 describe('content detection', () => {
   it.each([
     [PNG, 'image/png'],
@@ -97,7 +54,7 @@ describe('content detection', () => {
 
 describe('POST /files', () => {
   it('stores a PNG renamed .pdf as PNG for a KYC document, with a random key and the bytes in R2', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const data = bytes(PNG);
     const res = await upload(user, { data, name: 'passport.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
     expect(res.status).toBe(201);
@@ -115,7 +72,7 @@ describe('POST /files', () => {
   });
 
   it('refuses a PDF as an avatar (images only) whatever it is called', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await upload(user, { data: bytes(PDF), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' });
     expect(res.status).toBe(415);
     expect(errorBody(res)).toEqual({
@@ -128,7 +85,7 @@ describe('POST /files', () => {
   });
 
   it('refuses an executable even when it claims to be an image', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await upload(user, { data: bytes(EXE), name: 'cat.jpg', type: 'image/jpeg' }, { purpose: 'DISPUTE_EVIDENCE' });
     expect(res.status).toBe(415);
     expect(res.body).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'Executable files are not accepted' });
@@ -137,7 +94,7 @@ describe('POST /files', () => {
   });
 
   it('accepts exactly 10 MB and refuses 10 MB + 1 byte with the error body', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const max = 10 * 1024 * 1024;
     const ok = await upload(user, { data: bytes(JPEG, max), name: 'big.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE' });
     expect(ok.status).toBe(201);
@@ -154,7 +111,7 @@ describe('POST /files', () => {
   });
 
   it('validates the form: purpose, file part, media type, authentication', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const badPurpose = await upload(user, { data: bytes(PNG), name: 'a.png', type: 'image/png' }, { purpose: 'SELFIE' });
     expect(badPurpose.status).toBe(400);
     expect(badPurpose.body.errorCode).toBe('VALIDATION_ERROR');
@@ -175,8 +132,8 @@ describe('POST /files', () => {
   });
 
   it('a reservation file must come from one of its parties', async () => {
-    const [sender, carrier, stranger] = await Promise.all([createUser(), createCarrier(), createUser()]);
-    const r = await reservationBetween(sender, carrier);
+    const [sender, carrier, stranger] = await Promise.all([aUser(), aCarrier(), aUser()]);
+    const { reservation: r } = await aReservation({ sender, carrier });
     const img = { data: bytes(JPEG), name: 'parcel.jpg', type: 'image/jpeg' };
     const denied = await upload(stranger, img, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     expect(denied.status).toBe(403);
@@ -189,10 +146,12 @@ describe('POST /files', () => {
 });
 
 describe('GET /files/{id}', () => {
-  it('a stranger reading a KYC document gets 403; an admin and the owner read it', async () => {
-    const [owner, stranger, admin] = await Promise.all([createUser(), createUser(), createAdmin()]);
-    const up = await upload(owner, { data: bytes(PDF), name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
-    const path = `/v1/api/files/${up.body.id}`;
+  const kycDocument = async (owner: TestUser) =>
+    `/v1/api/files/${(await upload(owner, { data: bytes(PDF), name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' })).body.id}`;
+
+  it('a stranger reading a KYC document gets 403 ACCESS_DENIED', async () => {
+    const [owner, stranger] = await Promise.all([aUser(), aUser()]);
+    const path = await kycDocument(owner);
     const res = await get(path, { token: stranger.token });
     expect(res.status).toBe(403);
     expect(errorBody(res)).toEqual({
@@ -202,14 +161,22 @@ describe('GET /files/{id}', () => {
       path,
       suggestions: [],
     });
-    const byAdmin = await download(path, admin);
+  });
+
+  it('an admin reads a KYC document, bytes and type as uploaded', async () => {
+    const [owner, admin] = await Promise.all([aUser(), anAdmin()]);
+    const byAdmin = await download(await kycDocument(owner), admin);
     expect(byAdmin).toEqual({ status: 200, type: 'application/pdf', body: bytes(PDF) });
-    expect((await download(path, owner)).status).toBe(200);
+  });
+
+  it('the owner reads their KYC document', async () => {
+    const owner = await aUser();
+    expect((await download(await kycDocument(owner), owner)).status).toBe(200);
   });
 
   it('parcel images go to the reservation parties, not to strangers', async () => {
-    const [sender, carrier, stranger] = await Promise.all([createUser(), createCarrier(), createUser()]);
-    const r = await reservationBetween(sender, carrier);
+    const [sender, carrier, stranger] = await Promise.all([aUser(), aCarrier(), aUser()]);
+    const { reservation: r } = await aReservation({ sender, carrier });
     const up = await upload(sender, { data: bytes(WEBP), name: 'p.webp', type: 'image/webp' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     expect(up.status).toBe(201);
     expect(up.body).toMatchObject({ contentType: 'image/webp', reservationId: r.id });
@@ -219,9 +186,9 @@ describe('GET /files/{id}', () => {
   });
 
   it("the carrying agency's staff read its reservations' parcel images and payment status", async () => {
-    const [sender, carrier, agencyOwner] = await Promise.all([createUser(), createCarrier(), createUser()]);
+    const [sender, carrier, agencyOwner] = await Promise.all([aUser(), aCarrier(), aUser()]);
     const agency = await call('POST', '/v1/api/agencies', { body: { name: 'Files Agency' }, token: agencyOwner.token });
-    const r = await reservationBetween(sender, carrier, agency.body.id);
+    const { reservation: r } = await aReservation({ sender, carrier, agencyId: agency.body.id });
     const up = await upload(sender, { data: bytes(JPEG), name: 'p.jpg', type: 'image/jpeg' }, { purpose: 'PARCEL_IMAGE', reservationId: String(r.id) });
     // The owner's next token carries the role granted with the agency (as after a refresh).
     const owner = { ...agencyOwner, token: await tokenFor(agencyOwner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']) };
@@ -230,15 +197,24 @@ describe('GET /files/{id}', () => {
     const status = await get(`/v1/api/payments/${r.id}/status`, { token: owner.token });
     expect(status.status).toBe(200);
     expect(status.body).toEqual({ reservationId: r.id, paymentId: null, paymentStatus: null, reservationStatus: 'PENDING_PAYMENT' });
-    expect((await get(`/v1/api/payments/${r.id}/status`, { token: (await createUser()).token })).status).toBe(403);
+    expect((await get(`/v1/api/payments/${r.id}/status`, { token: (await aUser()).token })).status).toBe(403);
   });
 
-  it('avatars are readable by any signed-in user; unknown ids are 404, bad ids 400', async () => {
-    const [owner, other] = await Promise.all([createUser(), createUser()]);
-    const up = await upload(owner, { data: bytes(PNG), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' });
-    expect((await download(`/v1/api/files/${up.body.id}`, other)).status).toBe(200);
+  const avatarOf = async (owner: TestUser) => (await upload(owner, { data: bytes(PNG), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' })).body.id;
+
+  it('avatars are readable by any signed-in user', async () => {
+    const [owner, other] = await Promise.all([aUser(), aUser()]);
+    expect((await download(`/v1/api/files/${await avatarOf(owner)}`, other)).status).toBe(200);
+  });
+
+  it('reading a file needs a token, even an avatar: 401', async () => {
+    const owner = await aUser();
+    expect((await get(`/v1/api/files/${await avatarOf(owner)}`)).status).toBe(401);
+  });
+
+  it('an unknown file is 404; a non-numeric id 400 TYPE_MISMATCH', async () => {
+    const other = await aUser();
     expect((await get('/v1/api/files/999999', { token: other.token })).status).toBe(404);
     expect((await get('/v1/api/files/abc', { token: other.token })).body.errorCode).toBe('TYPE_MISMATCH');
-    expect((await get(`/v1/api/files/${up.body.id}`)).status).toBe(401);
   });
 });

@@ -20,8 +20,7 @@ import {
   type FuzzOperation,
   type OpenApiDoc,
 } from './helpers/openapi-fuzz';
-import { insertAnnouncement, insertReservation } from './helpers/reservations';
-import { createAdmin, createCarrier, createSuperAdmin, createUser, type TestUser } from './helpers/users';
+import { type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
 const RUNS = Number(env.FUZZ_RUNS || '') || 20;
 /**
@@ -54,14 +53,14 @@ beforeAll(async () => {
   specCodes = doc.components?.schemas?.ErrorResponse?.properties?.errorCode?.enum ?? [];
 
   // Real data owned by `owner`, so {id} routes meet existing rows as well as unknown ones.
-  owner = await createUser();
-  stranger = await createUser();
-  const carrier = await createCarrier();
-  const admin = await createAdmin();
-  const superAdmin = await createSuperAdmin();
-  const announcement = await insertAnnouncement(carrier.id);
-  const delivered = await insertReservation(announcement, owner.id, 'DELIVERED');
-  const pending = await insertReservation(announcement, owner.id, 'PENDING_PAYMENT');
+  owner = await aUser();
+  stranger = await aUser();
+  const carrier = await aCarrier();
+  const admin = await anAdmin();
+  const superAdmin = await aSuperAdmin();
+  const announcement = await aTrip(carrier);
+  const { reservation: delivered } = await aReservation({ trip: announcement, sender: owner, status: 'DELIVERED' });
+  const { reservation: pending } = await aReservation({ trip: announcement, sender: owner, status: 'PENDING_PAYMENT' });
   knownIds = [owner.id, carrier.id, announcement.id, delivered.id, pending.id, 1];
   tokens = {
     none: undefined,

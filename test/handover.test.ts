@@ -5,15 +5,15 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import { notifications, reservations } from '../src/db/schema';
 import { ReservationQr } from '../src/durable-objects/reservation-qr';
 import { runSeed } from '../src/features/dev/seed';
 import { DEMO_RECIPIENT_TOKEN } from '../src/features/dev/seed/handover';
 import { signQrPayload } from '../src/lib/qr-payload';
-import { createReservation, qrStub, reservationStatus } from './helpers/handover';
 import { errorBody, get, post } from './helpers/http';
-import { createAdmin, createCarrier, createUser, tokenFor } from './helpers/users';
+import { aUser, tokenFor, aCarrier, anAdmin, aReservation } from './helpers/factories';
+import { reservationStatus, qrStub } from './helpers/db';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -31,7 +31,7 @@ async function deliveryPayload(recipientToken: string): Promise<string> {
 
 describe('deposit by QR', () => {
   it('the sender gets a signed 60 s payload with an SVG image', async () => {
-    const { sender, reservation } = await createReservation();
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED' });
     const before = Date.now();
     const res = await depositQr(reservation.id, sender.token);
     expect(res.status).toBe(200);
@@ -46,7 +46,7 @@ describe('deposit by QR', () => {
   });
 
   it('the carrier scans it: CONFIRMED becomes DEPOSITED, the Reservation is returned, the sender is notified', async () => {
-    const { sender, carrier, reservation, announcement } = await createReservation();
+    const { sender, carrier, reservation, trip: announcement } = await aReservation({ status: 'CONFIRMED' });
     const { body: qr } = await depositQr(reservation.id, sender.token);
     const res = await scanDeposit(qr.payload, carrier.token);
     expect(res.status).toBe(200);
@@ -75,12 +75,12 @@ describe('deposit by QR', () => {
     expect(res.body.depositCode).toBeNull();
     expect(res.body.deliveryCode).toBeNull();
     expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
-    const notes = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    const notes = await database(env.DB).select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(notes.map((n) => n.type)).toEqual(['RESERVATION_DEPOSITED']);
   });
 
   it('a used payload is refused: 409 INVALID_STATE', async () => {
-    const { sender, carrier, reservation } = await createReservation();
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const { body: qr } = await depositQr(reservation.id, sender.token);
     expect((await scanDeposit(qr.payload, carrier.token)).status).toBe(200);
     const again = await scanDeposit(qr.payload, carrier.token);
@@ -94,17 +94,17 @@ describe('deposit by QR', () => {
   });
 
   it('two simultaneous scans of one payload give exactly one success', async () => {
-    const { sender, carrier, reservation } = await createReservation();
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const { body: qr } = await depositQr(reservation.id, sender.token);
     const results = await Promise.all([scanDeposit(qr.payload, carrier.token), scanDeposit(qr.payload, carrier.token)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(results.find((r) => r.status === 409)!.body.errorCode).toBe('INVALID_STATE');
-    const notes = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    const notes = await database(env.DB).select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(notes).toHaveLength(1);
   });
 
   it('a replaced payload is refused once a newer one was issued', async () => {
-    const { sender, carrier, reservation } = await createReservation();
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const { body: first } = await depositQr(reservation.id, sender.token);
     const { body: second } = await depositQr(reservation.id, sender.token);
     expect(second.payload).not.toBe(first.payload);
@@ -115,7 +115,7 @@ describe('deposit by QR', () => {
   });
 
   it('an expired payload is refused: 400 INVALID_ARGUMENT', async () => {
-    const { sender, carrier, reservation } = await createReservation();
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now());
     const { body: qr } = await depositQr(reservation.id, sender.token);
@@ -133,7 +133,7 @@ describe('deposit by QR', () => {
   });
 
   it('forged and malformed payloads are refused: 400 INVALID_ARGUMENT', async () => {
-    const { sender, carrier, reservation } = await createReservation();
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const { body: qr } = await depositQr(reservation.id, sender.token);
     const [claims, mac] = qr.payload.split('.');
     // Claims rewritten to another reservation with the old signature.
@@ -160,23 +160,23 @@ describe('deposit by QR', () => {
   });
 
   it('a delivery payload cannot be used as a deposit one (wrong purpose): 400 INVALID_ARGUMENT', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
     const payload = await deliveryPayload(reservation.recipientToken);
     const res = await scanDeposit(payload, carrier.token);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'This QR code is for delivery, not deposit' });
     // Nor the other way round.
-    const confirmed = await createReservation();
+    const confirmed = await aReservation({ status: 'CONFIRMED' });
     const { body: qr } = await depositQr(confirmed.reservation.id, confirmed.sender.token);
     const back = await scanDelivery(qr.payload, confirmed.carrier.token);
     expect(back.body).toMatchObject({ status: 400, errorCode: 'INVALID_ARGUMENT', message: 'This QR code is for deposit, not delivery' });
   });
 
   it("another reservation's carrier is refused: 403 ACCESS_DENIED, and the payload stays usable", async () => {
-    const { sender, carrier, reservation } = await createReservation();
-    const other = await createReservation();
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
+    const other = await aReservation({ status: 'CONFIRMED' });
     const { body: qr } = await depositQr(reservation.id, sender.token);
-    for (const token of [other.carrier.token, sender.token, (await createAdmin()).token]) {
+    for (const token of [other.carrier.token, sender.token, (await anAdmin()).token]) {
       const res = await scanDeposit(qr.payload, token);
       expect(res.status).toBe(403);
       expect(res.body.errorCode).toBe('ACCESS_DENIED');
@@ -184,21 +184,32 @@ describe('deposit by QR', () => {
     expect((await scanDeposit(qr.payload, carrier.token)).status).toBe(200);
   });
 
-  it('only the sender gets the deposit QR, and only for a CONFIRMED reservation', async () => {
-    const { carrier, reservation } = await createReservation();
-    const stranger = await createUser();
+  it('neither the carrier nor a stranger gets the deposit QR: 403 ACCESS_DENIED', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
+    const stranger = await aUser();
     for (const token of [carrier.token, stranger.token]) {
       expect((await depositQr(reservation.id, token)).body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
     }
-    const paid = await createReservation({ status: 'PAID' });
+  });
+
+  it('the sender gets no deposit QR before the carrier accepted: 409 INVALID_STATE', async () => {
+    const paid = await aReservation({ status: 'PAID' });
     const res = await depositQr(paid.reservation.id, paid.sender.token);
     expect(res.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'Cannot deposit a reservation in status PAID' });
-    expect((await depositQr(999_999, paid.sender.token)).body).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('the deposit QR of an unknown reservation is 404 RESOURCE_NOT_FOUND', async () => {
+    const sender = await aUser();
+    expect((await depositQr(999_999, sender.token)).body).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('the deposit QR needs a token: 401', async () => {
+    const { reservation } = await aReservation({ status: 'CONFIRMED' });
     expect((await get(`/v1/api/bookings/${reservation.id}/qrcode/deposit`)).status).toBe(401);
   });
 
   it('a valid payload for a reservation no longer CONFIRMED is refused: 409 INVALID_STATE', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'CANCELLED' });
+    const { carrier, reservation } = await aReservation({ status: 'CANCELLED' });
     // Issued by the object directly: the route would not hand one out in this status.
     const qr = await qrStub(reservation.id).issue({ reservationId: reservation.id, carrierId: carrier.id }, 'DEPOSIT');
     const res = await scanDeposit(qr.payload, carrier.token);
@@ -209,15 +220,15 @@ describe('deposit by QR', () => {
 
 describe('deposit by code', () => {
   it('the right code moves CONFIRMED to DEPOSITED', async () => {
-    const { carrier, reservation } = await createReservation();
+    const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const res = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: reservation.depositCode }, { token: carrier.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: reservation.id, status: 'DEPOSITED' });
     expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
   });
 
-  it('refuses a wrong code (400), a stranger (403), the wrong state (409) and a malformed code (VALIDATION_ERROR)', async () => {
-    const { carrier, reservation } = await createReservation();
+  it('a wrong deposit code is 400 INVALID_ARGUMENT, telling the attempts left', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const wrong = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: reservation.deliveryCode }, { token: carrier.token });
     expect(errorBody(wrong)).toEqual({
       status: 400,
@@ -227,23 +238,35 @@ describe('deposit by code', () => {
       suggestions: ['4 attempts left before code entry is locked'],
       fieldErrors: [],
     });
-    const other = await createCarrier();
+    expect(await reservationStatus(reservation.id)).toBe('CONFIRMED');
+  });
+
+  it("another carrier cannot deposit the reservation, even with its code: 403 ACCESS_DENIED", async () => {
+    const { reservation } = await aReservation({ status: 'CONFIRMED' });
+    const other = await aCarrier();
     const stranger = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: reservation.depositCode }, { token: other.token });
     expect(stranger.body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+  });
+
+  it('a deposit code that is not 6 digits is 400 VALIDATION_ERROR', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const malformed = await post(`/v1/api/bookings/${reservation.id}/deposit`, { depositCode: '12ab' }, { token: carrier.token });
     expect(malformed.body).toMatchObject({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       fieldErrors: [{ field: 'depositCode', message: 'Must be a 6-digit code', rejectedValue: '12ab' }],
     });
-    const paid = await createReservation({ status: 'PAID' });
+  });
+
+  it('a carrier cannot deposit a reservation they have not accepted: 409 INVALID_STATE, it stays PAID', async () => {
+    const paid = await aReservation({ status: 'PAID' });
     const early = await post(`/v1/api/bookings/${paid.reservation.id}/deposit`, { depositCode: paid.reservation.depositCode }, { token: paid.carrier.token });
     expect(early.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
     expect(await reservationStatus(paid.reservation.id)).toBe('PAID');
   });
 
   it('5 wrong codes lock code entry for 15 minutes (429 with Retry-After), then it opens again', async () => {
-    const { carrier, reservation } = await createReservation();
+    const { carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = Date.now();
     vi.setSystemTime(start);
@@ -290,7 +313,7 @@ describe('deposit by code', () => {
   });
 
   it('a right code resets the count of wrong ones', async () => {
-    const { reservation } = await createReservation();
+    const { reservation } = await aReservation({ status: 'CONFIRMED' });
     const stub = qrStub(reservation.id);
     for (let i = 0; i < 4; i++) expect((await stub.checkCode('000000', '123456')).result).toBe('WRONG');
     expect(await stub.checkCode('123456', '123456')).toEqual({ result: 'OK' });
@@ -300,13 +323,13 @@ describe('deposit by code', () => {
 
 describe('delivery', () => {
   it('by the QR on the recipient page: IN_TRANSIT becomes DELIVERED, sender and carrier are notified', async () => {
-    const { sender, carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { sender, carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const payload = await deliveryPayload(reservation.recipientToken);
     const res = await scanDelivery(payload, carrier.token);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: reservation.id, status: 'DELIVERED', deliveryCode: null });
     expect(await reservationStatus(reservation.id)).toBe('DELIVERED');
-    const types = await getDb(env).select({ userId: notifications.userId, type: notifications.type }).from(notifications);
+    const types = await database(env.DB).select({ userId: notifications.userId, type: notifications.type }).from(notifications);
     expect(types.filter((n) => [sender.id, carrier.id].includes(n.userId))).toEqual(
       expect.arrayContaining([
         { userId: sender.id, type: 'RESERVATION_DELIVERED' },
@@ -317,29 +340,43 @@ describe('delivery', () => {
     expect((await scanDelivery(payload, carrier.token)).body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
   });
 
-  it('by code from DEPOSITED; refused to another carrier and in the wrong state', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
-    const url = `/v1/api/bookings/${reservation.id}/deliver`;
-    const other = await createCarrier();
-    expect((await post(url, { deliveryCode: reservation.deliveryCode }, { token: other.token })).body).toMatchObject({
+  it('the right delivery code moves DEPOSITED to DELIVERED', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
+    const ok = await post(`/v1/api/bookings/${reservation.id}/deliver`, { deliveryCode: reservation.deliveryCode }, { token: carrier.token });
+    expect(ok.status).toBe(200);
+    expect(ok.body.status).toBe('DELIVERED');
+  });
+
+  it('another carrier cannot deliver by code: 403 ACCESS_DENIED', async () => {
+    const { reservation } = await aReservation({ status: 'DEPOSITED' });
+    const other = await aCarrier();
+    expect((await post(`/v1/api/bookings/${reservation.id}/deliver`, { deliveryCode: reservation.deliveryCode }, { token: other.token })).body).toMatchObject({
       status: 403,
       errorCode: 'ACCESS_DENIED',
     });
-    expect((await post(url, { deliveryCode: reservation.depositCode }, { token: carrier.token })).body).toMatchObject({
+  });
+
+  it('a wrong delivery code is 400 INVALID_ARGUMENT', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
+    expect((await post(`/v1/api/bookings/${reservation.id}/deliver`, { deliveryCode: reservation.depositCode }, { token: carrier.token })).body).toMatchObject({
       status: 400,
       errorCode: 'INVALID_ARGUMENT',
       message: 'Wrong code',
     });
-    const ok = await post(url, { deliveryCode: reservation.deliveryCode }, { token: carrier.token });
-    expect(ok.status).toBe(200);
-    expect(ok.body.status).toBe('DELIVERED');
+    expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
+  });
+
+  it('a delivered reservation cannot be delivered again: 409 INVALID_STATE', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
+    const url = `/v1/api/bookings/${reservation.id}/deliver`;
+    expect((await post(url, { deliveryCode: reservation.deliveryCode }, { token: carrier.token })).status).toBe(200);
     const again = await post(url, { deliveryCode: reservation.deliveryCode }, { token: carrier.token });
     expect(again.body).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'Cannot deliver a reservation in status DELIVERED' });
   });
 
   it("a delivery payload scanned by another reservation's carrier: 403", async () => {
-    const { reservation } = await createReservation({ status: 'DEPOSITED' });
-    const other = await createReservation({ status: 'DEPOSITED' });
+    const { reservation } = await aReservation({ status: 'DEPOSITED' });
+    const other = await aReservation({ status: 'DEPOSITED' });
     const payload = await deliveryPayload(reservation.recipientToken);
     expect((await scanDelivery(payload, other.carrier.token)).body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
     expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
@@ -348,7 +385,7 @@ describe('delivery', () => {
 
 describe('recipient page and JSON twin', () => {
   it('the JSON twin shows what the recipient needs and nothing personal', async () => {
-    const { reservation, carrier, announcement } = await createReservation({ status: 'DEPOSITED' });
+    const { reservation, carrier, trip: announcement } = await aReservation({ status: 'DEPOSITED' });
     const res = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
@@ -374,7 +411,7 @@ describe('recipient page and JSON twin', () => {
   });
 
   it('hands out a new payload before the current one expires', async () => {
-    const { reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { reservation } = await aReservation({ status: 'IN_TRANSIT' });
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = Date.now();
     vi.setSystemTime(start);
@@ -384,10 +421,13 @@ describe('recipient page and JSON twin', () => {
     expect(second).not.toBe(first);
   });
 
-  it('no delivery QR before deposit; unknown and revoked tokens are 404', async () => {
-    const { reservation } = await createReservation({ status: 'CONFIRMED' });
+  it('no delivery QR before deposit', async () => {
+    const { reservation } = await aReservation({ status: 'CONFIRMED' });
     const res = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
     expect(res.body).toMatchObject({ status: 'CONFIRMED', deliveryQr: null });
+  });
+
+  it('an unknown recipient token is 404 RESOURCE_NOT_FOUND', async () => {
     const unknown = await get('/v1/api/public/recipient/rt_unknown_token_000000000000000000');
     expect(errorBody(unknown)).toEqual({
       status: 404,
@@ -396,12 +436,15 @@ describe('recipient page and JSON twin', () => {
       path: '/v1/api/public/recipient/rt_unknown_token_000000000000000000',
       suggestions: [],
     });
-    const cancelled = await createReservation({ status: 'CANCELLED' });
+  });
+
+  it('the recipient link of a cancelled reservation is revoked: 404', async () => {
+    const cancelled = await aReservation({ status: 'CANCELLED' });
     expect((await get(`/v1/api/public/recipient/${cancelled.reservation.recipientToken}`)).status).toBe(404);
   });
 
-  it('GET /r/{token} renders the page with the delivery QR; unknown tokens get a plain 404 page', async () => {
-    const { reservation } = await createReservation({ status: 'DEPOSITED' });
+  it('GET /r/{token} renders the page with the delivery QR, logging the route but not the token', async () => {
+    const { reservation } = await aReservation({ status: 'DEPOSITED' });
     const log = vi.spyOn(console, 'log');
     const res = await get(`/r/${reservation.recipientToken}`);
     expect(res.status).toBe(200);
@@ -418,6 +461,9 @@ describe('recipient page and JSON twin', () => {
     for (const secret of ['rita@example.com', '+221700000000', reservation.depositCode, reservation.deliveryCode]) {
       expect(res.body).not.toContain(secret);
     }
+  });
+
+  it('GET /r/{token} of an unknown token is a plain 404 page', async () => {
     const missing = await get('/r/rt_unknown_token_000000000000000000');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('Content-Type')).toContain('text/html');
@@ -449,9 +495,9 @@ describe('recipient page and JSON twin', () => {
 
 describe('development seed', () => {
   it('creates, once, a handed-over demo reservation whose recipient page works', async () => {
-    await runSeed({ db: getDb(env), env });
-    await runSeed({ db: getDb(env), env });
-    const rows = await getDb(env).select().from(reservations).where(eq(reservations.recipientToken, DEMO_RECIPIENT_TOKEN));
+    await runSeed({ db: database(env.DB), env });
+    await runSeed({ db: database(env.DB), env });
+    const rows = await database(env.DB).select().from(reservations).where(eq(reservations.recipientToken, DEMO_RECIPIENT_TOKEN));
     expect(rows.map((r) => [r.reservationNumber, r.status])).toEqual([['DEMO-HANDOVER-1', 'DEPOSITED']]);
     const view = await get(`/v1/api/public/recipient/${DEMO_RECIPIENT_TOKEN}`);
     expect(view.body).toMatchObject({ reservationNumber: 'DEMO-HANDOVER-1', carrierName: 'Carla C.', deliveryQr: { payload: expect.any(String) } });

@@ -3,15 +3,15 @@
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import { kycRecords, notifications, users } from '../src/db/schema';
 import { providerEventIgnored } from '../src/features/kyc/kyc.rules';
 import { signCallback } from '../src/providers/kyc';
 import { call, errorBody, get, post } from './helpers/http';
-import { createCarrier, createSuperAdmin, createUser, tokenFor } from './helpers/users';
+import { aUser, tokenFor, aCarrier, aSuperAdmin } from './helpers/factories';
 
 const WEBHOOK = '/v1/api/webhooks/kyc-provider/status-update';
-const db = getDb(env);
+const db = database(env.DB);
 
 /** The body a provider sends: a JSON string holding the event. */
 const eventBody = (event: Record<string, unknown>) => JSON.stringify(JSON.stringify(event));
@@ -23,7 +23,7 @@ async function sendCallback(raw: string, opts: { secret?: string; at?: number; t
 }
 
 async function startedUser() {
-  const user = await createUser();
+  const user = await aUser();
   const res = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
   expect(res.status).toBe(201);
   const [record] = await db.select().from(kycRecords).where(eq(kycRecords.id, res.body.id));
@@ -33,22 +33,30 @@ async function startedUser() {
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
 describe('KYC session', () => {
-  it('starts a PENDING record; the session token goes to its owner only', async () => {
+  it('starts a PENDING record with a session token and the provider page URL; the user is PENDING', async () => {
     const { user, session, record } = await startedUser();
     expect(session).toMatchObject({ status: 'PENDING', kycSessionToken: expect.stringMatching(/^sbxtok_/) });
     expect(session.kycSessionUrl).toBe(`${env.PUBLIC_BASE_URL}/sandbox/kyc/${record.sessionId}`);
     expect((await userRow(user.id)).kycStatus).toBe('PENDING');
+  });
 
+  it('the owner reads the status with the session token (GET /kyc/status)', async () => {
+    const { user, session } = await startedUser();
     const status = await get('/v1/api/kyc/status', { token: user.token });
     expect(status.status).toBe(200);
     expect(status.body.status).toBe('PENDING');
     expect(status.body.record.kycSessionToken).toBe(session.kycSessionToken);
+  });
 
-    // Starting again while the session is open resumes it.
+  it('starting again while the session is open resumes it', async () => {
+    const { user, session } = await startedUser();
     const again = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
     expect(again.body.id).toBe(session.id);
+  });
 
-    const admin = await createSuperAdmin();
+  it('a super-admin reads the record without the session token', async () => {
+    const { user, session } = await startedUser();
+    const admin = await aSuperAdmin();
     const detail = await get(`/v1/api/superadmin/kyc/${session.id}`, { token: admin.token });
     expect(detail.status).toBe(200);
     expect(detail.body.kycSessionToken).toBeNull();
@@ -70,7 +78,7 @@ describe('KYC session', () => {
   });
 
   it('a verified user cannot start another session', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const res = await post('/v1/api/kyc/sessions', undefined, { token: carrier.token });
     expect(res.status).toBe(409);
     expect(res.body.errorCode).toBe('INVALID_STATE');
@@ -181,7 +189,7 @@ describe('which provider events apply (pure)', () => {
 
 describe('super-admin review', () => {
   it('approving an unknown id gives the exact 404 body', async () => {
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const res = await post('/v1/api/superadmin/kyc/999999/approve', undefined, { token: admin.token });
     expect(res.status).toBe(404);
     expect(errorBody(res)).toEqual({
@@ -195,7 +203,7 @@ describe('super-admin review', () => {
 
   it('approve returns the KYC record of the specification', async () => {
     const { user, record } = await startedUser();
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const res = await post(`/v1/api/superadmin/kyc/${record.id}/approve`, undefined, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -220,7 +228,7 @@ describe('super-admin review', () => {
 
   it('rejecting a verified record revokes the role and the user\'s tokens', async () => {
     const { user, record } = await startedUser();
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     await post(`/v1/api/superadmin/kyc/${record.id}/approve`, undefined, { token: admin.token });
     const oldToken = await tokenFor(user.id, ['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
     // Token cut-offs have a one-second granularity: the revocation must come in a later second.
@@ -236,21 +244,31 @@ describe('super-admin review', () => {
     expect(notes.map((n) => n.type)).toEqual(['KYC_APPROVED', 'KYC_REVOKED']);
   });
 
-  it('reject needs a reason; the queue filters by status; only super-admins', async () => {
+  it('a rejection needs a reason: 400 VALIDATION_ERROR', async () => {
     const { record } = await startedUser();
-    const admin = await createSuperAdmin();
+    const admin = await aSuperAdmin();
     const noReason = await post(`/v1/api/superadmin/kyc/${record.id}/reject`, {}, { token: admin.token });
     expect(noReason.status).toBe(400);
     expect(noReason.body.errorCode).toBe('VALIDATION_ERROR');
+  });
 
+  it('the queue filters by status and hides session tokens', async () => {
+    const { record } = await startedUser();
+    const admin = await aSuperAdmin();
     const pending = await get('/v1/api/superadmin/kyc?status=PENDING&size=100', { token: admin.token });
     expect(pending.status).toBe(200);
     expect(pending.body.content.every((r: { status: string }) => r.status === 'PENDING')).toBe(true);
     expect(pending.body.content.map((r: { id: number }) => r.id)).toContain(record.id);
     expect(pending.body.content.every((r: { kycSessionToken: unknown }) => r.kycSessionToken === null)).toBe(true);
+  });
 
-    const user = await createUser();
+  it('the queue is for super-admins only: 403', async () => {
+    const user = await aUser();
     expect((await get('/v1/api/superadmin/kyc', { token: user.token })).status).toBe(403);
+  });
+
+  it('an unknown status filter is 400', async () => {
+    const admin = await aSuperAdmin();
     expect((await get('/v1/api/superadmin/kyc?status=MAYBE', { token: admin.token })).status).toBe(400);
   });
 });

@@ -14,64 +14,51 @@ import {
   withdrawalPosting,
   withdrawalReversal,
   type Posting,
-  type ReservationMoney,
 } from '../src/features/money/ledger/posting-rules';
 import { splitPrice } from '../src/lib/money';
-
-const reservation = (over: Partial<ReservationMoney> = {}): ReservationMoney => ({
-  id: 7,
-  reservationNumber: 'R-7',
-  senderId: 1,
-  carrierId: 2,
-  agencyId: null,
-  totalAmountCents: 5000,
-  platformCommissionCents: 750,
-  carrierAmountCents: 4250,
-  currency: 'EUR',
-  ...over,
-});
+import { aReservationMoney } from './helpers/factories';
 
 const lines = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
 
 describe('posting rules', () => {
   it('a payment moves the whole price from provider clearing into escrow; the sender sees a payment', () => {
-    const p = escrowPayment(reservation());
+    const p = escrowPayment(aReservationMoney());
     expect(p.key).toBe('escrow-in:7');
     expect(lines(p)).toEqual({ PROVIDER_CLEARING: -5000, ESCROW: 5000 });
     expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type: 'PAYMENT', amountCents: -5000 }]);
   });
 
   it('delivery releases the carrier amount to the carrier wallet and the commission to revenue', () => {
-    const p = releaseEscrow(reservation());
+    const p = releaseEscrow(aReservationMoney());
     expect(p.key).toBe('escrow-out:7');
     expect(lines(p)).toEqual({ ESCROW: -5000, 'WALLET:USER:2': 4250, PLATFORM_REVENUE: 750 });
     expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 2 }, type: 'EARNING', amountCents: 4250 }]);
   });
 
   it("delivery of an agency's trip pays the agency wallet", () => {
-    const r = reservation({ agencyId: 9 });
+    const r = aReservationMoney({ agencyId: 9 });
     expect(payeeOf(r)).toEqual({ type: 'AGENCY', id: 9 });
     expect(lines(releaseEscrow(r))).toEqual({ ESCROW: -5000, 'WALLET:AGENCY:9': 4250, PLATFORM_REVENUE: 750 });
   });
 
   it('a full refund returns everything to the sender; a partial one keeps the rest as revenue', () => {
-    expect(lines(refundEscrow(reservation(), 5000))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 5000 });
-    expect(lines(refundEscrow(reservation(), 4250))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
-    expect(refundEscrow(reservation(), 0).transactions).toEqual([]);
+    expect(lines(refundEscrow(aReservationMoney(), 5000))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 5000 });
+    expect(lines(refundEscrow(aReservationMoney(), 4250))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
+    expect(refundEscrow(aReservationMoney(), 0).transactions).toEqual([]);
   });
 
   it('release and refund share one key, so a reservation leaves escrow once', () => {
-    expect(releaseEscrow(reservation()).key).toBe(refundEscrow(reservation(), 5000).key);
+    expect(releaseEscrow(aReservationMoney()).key).toBe(refundEscrow(aReservationMoney(), 5000).key);
   });
 
   it('refunds outside [0, total] are refused', () => {
-    expect(() => refundEscrow(reservation(), -1)).toThrow();
-    expect(() => refundEscrow(reservation(), 5001)).toThrow();
-    expect(() => refundEscrow(reservation(), 1.5)).toThrow();
+    expect(() => refundEscrow(aReservationMoney(), -1)).toThrow();
+    expect(() => refundEscrow(aReservationMoney(), 5001)).toThrow();
+    expect(() => refundEscrow(aReservationMoney(), 1.5)).toThrow();
   });
 
   it('a release with an inconsistent split is refused', () => {
-    expect(() => releaseEscrow(reservation({ carrierAmountCents: 4000 }))).toThrow('add up');
+    expect(() => releaseEscrow(aReservationMoney({ carrierAmountCents: 4000 }))).toThrow('add up');
   });
 
   it('withdrawals move wallet money to payouts; a reversal brings it back', () => {
@@ -92,7 +79,7 @@ describe('posting rules', () => {
 });
 
 describe('cancellation refunds (CONTRACT section 7)', () => {
-  const r = reservation();
+  const r = aReservationMoney();
   it.each([
     ['CARRIER', 'PAID', 5000],
     ['CARRIER', 'CONFIRMED', 5000],
@@ -114,7 +101,7 @@ describe('every posting balances (property)', () => {
         fc.double({ min: 0, max: 1, noNaN: true }),
         (weightG, pricePerKgCents, rate, refundShare) => {
           const split = splitPrice(weightG, pricePerKgCents, rate);
-          const r = reservation(split);
+          const r = aReservationMoney(split);
           const refund = Math.round(split.totalAmountCents * refundShare);
           for (const p of [escrowPayment(r), releaseEscrow(r), refundEscrow(r, refund)]) {
             expect(p.lines.reduce((s, l) => s + l.amountCents, 0)).toBe(0);

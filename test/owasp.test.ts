@@ -1,16 +1,14 @@
 // OWASP API Security Top 10 (2023), one block per risk, through HTTP against the real worker.
 // Each block attacks the running API the way a client could and asserts the refusal (exact
 // status and error code) and that nothing changed in D1.
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import {
   agencies,
-  agencyBranches,
   announcements,
   disputes,
   files,
@@ -24,15 +22,14 @@ import {
 import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../src/lib/jwt';
 import { signCallback } from '../src/providers/kyc';
 import worker from '../src/index';
-import { bookingBody, createAnnouncement, createCategory, getAnnouncement, getReservation } from './helpers/bookings';
 import { FakeStripe, stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post, put } from './helpers/http';
-import { createBooking } from './helpers/money-fixtures';
-import { insertAnnouncement, insertReservation } from './helpers/reservations';
-import { createAdmin, createCarrier, createSuperAdmin, createUser, type TestUser } from './helpers/users';
+import { aFile, anAgency, aBranch, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, aReservation, bookingInput, FIFTY_EUR } from './helpers/factories';
+import { WEBHOOK } from './helpers/money';
+import { reservationRow, tripRow, runCron } from './helpers/db';
 
 const stripe = new FakeStripe();
-const db = getDb(env);
+const db = database(env.DB);
 
 /** Every outbound request the worker makes (msw sees them all), by host. */
 const outbound: string[] = [];
@@ -65,18 +62,13 @@ function operations(doc: Awaited<ReturnType<typeof openApi>>): Operation[] {
 
 const isPublic = (o: Operation) => Array.isArray(o.op.security) && o.op.security.length === 0;
 
-async function runCron(time: number) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: time, cron: '*/5 * * * *' }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
 
 describe('API1 broken object level authorization', () => {
   /** Real objects of `owner` (and of the carrier of their reservation), one per resource kind. */
   async function ownedObjects(owner: TestUser) {
-    const carrier = await createCarrier();
-    const trip = await insertAnnouncement(carrier.id);
-    const booking = await insertReservation(trip, owner.id, 'DISPUTED');
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier);
+    const { reservation: booking } = await aReservation({ trip, sender: owner, status: 'DISPUTED' });
     const [dispute] = await db
       .insert(disputes)
       .values({
@@ -111,20 +103,17 @@ describe('API1 broken object level authorization', () => {
         description: 'Payment',
       } as typeof transactions.$inferInsert)
       .returning();
-    const [file] = await db
-      .insert(files)
-      .values({ ownerId: owner.id, purpose: 'KYC_DOCUMENT', contentType: 'image/png', sizeBytes: 10, storageKey: `owasp/${crypto.randomUUID()}` })
-      .returning();
-    const [agency] = await db.insert(agencies).values({ ownerId: owner.id, name: 'Owner Agency' }).returning();
-    const [branch] = await db.insert(agencyBranches).values({ agencyId: agency.id, name: 'Main' } as typeof agencyBranches.$inferInsert).returning();
+    const file = await aFile(owner, { purpose: 'KYC_DOCUMENT' });
+    const agency = await anAgency(owner, { name: 'Owner Agency' });
+    const branch = await aBranch(agency, { name: 'Main' });
     return { booking, dispute, notification, alert, transaction, file, agency, branch, carrier };
   }
 
   it('a stranger gets 403 ACCESS_DENIED on every {id} route of the owned resources', async () => {
     const doc = await openApi();
-    const owner = await createCarrier();
+    const owner = await aCarrier();
     const objects = await ownedObjects(owner);
-    const stranger = await createCarrier();
+    const stranger = await aCarrier();
     // The resource kinds and the real id each path parameter stands for.
     const kinds: [string, Record<string, number>][] = [
       ['/v1/api/bookings/', { id: objects.booking.id }],
@@ -165,7 +154,7 @@ describe('API1 broken object level authorization', () => {
     }
     expect(failures).toEqual([]);
     // Nothing of the owner's changed.
-    expect((await getReservation(objects.booking.id)).status).toBe('DISPUTED');
+    expect((await reservationRow(objects.booking.id)).status).toBe('DISPUTED');
     expect((await db.select().from(notifications).where(eq(notifications.id, objects.notification.id)))[0].readAt).toBeNull();
     expect(await db.select().from(searchAlerts).where(eq(searchAlerts.id, objects.alert.id))).toHaveLength(1);
     expect(await db.select().from(files).where(eq(files.id, objects.file.id))).toHaveLength(1);
@@ -204,7 +193,7 @@ describe('API2 broken authentication', () => {
   }
 
   it('refuses an expired access token', async () => {
-    const user = await createUser();
+    const user = await aUser();
     expect((await get('/v1/api/user/me', { token: user.token })).status).toBe(200);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 16 * 60_000);
@@ -212,7 +201,7 @@ describe('API2 broken authentication', () => {
   });
 
   it('refuses an alg:none token, a token signed with another key and a refresh token', async () => {
-    const user = await createUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
+    const user = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       sub: String(user.id),
@@ -249,7 +238,7 @@ describe('API3 broken object property level authorization', () => {
   const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
   it('PUT /user/me cannot set roles, enabled, kycStatus, a wallet balance or the email', async () => {
-    const user = await createUser({ passwordHash: 'v1$100000$c2FsdA$aGFzaA' });
+    const user = await aUser({ passwordHash: 'v1$100000$c2FsdA$aGFzaA' });
     const before = await userRow(user.id);
     const res = await put(
       '/v1/api/user/me',
@@ -271,9 +260,9 @@ describe('API3 broken object property level authorization', () => {
   });
 
   it('PUT /annonces/{id} cannot set reservedWeight, status or carrierId', async () => {
-    const carrier = await createCarrier();
-    const other = await createCarrier();
-    const trip = await createAnnouncement(carrier, { reservedWeightKg: 2 });
+    const carrier = await aCarrier();
+    const other = await aCarrier();
+    const trip = await aTrip(carrier, { reservedWeightG: 2000 });
     const res = await put(
       `/v1/api/annonces/${trip.id}`,
       { description: 'Updated description', reservedWeight: 0, status: 'COMPLETED', carrierId: other.id },
@@ -281,7 +270,7 @@ describe('API3 broken object property level authorization', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ carrierId: carrier.id, reservedWeight: 2, status: 'ACTIVE', description: 'Updated description' });
-    const after = await getAnnouncement(trip.id);
+    const after = await tripRow(trip.id);
     expect(after.description).toBe('Updated description');
     expect(after.reservedWeightG).toBe(2000);
     expect(after.status).toBe('ACTIVE');
@@ -289,13 +278,13 @@ describe('API3 broken object property level authorization', () => {
   });
 
   it('POST /bookings cannot choose its status or amounts', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const category = await createCategory();
-    const trip = await createAnnouncement(carrier, { pricePerKg: 10 });
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const category = await aCategory();
+    const trip = await aTrip(carrier, { pricePerKgCents: 1000 });
     const res = await post(
       '/v1/api/bookings',
-      bookingBody(trip.id, category.id, 2, { status: 'PAID', totalAmount: 0.01, carrierAmount: 9999, carrierId: sender.id }),
+      bookingInput(trip.id, category.id, 2, { status: 'PAID', totalAmount: 0.01, carrierAmount: 9999, carrierId: sender.id }),
       { token: sender.token },
     );
     expect(res.status).toBe(201);
@@ -309,12 +298,12 @@ describe('API3 broken object property level authorization', () => {
   });
 
   it('responses never leak password hashes, others’ recipient tokens or KYC session tokens', async () => {
-    const sender = await createUser({ passwordHash: 'v1$100000$c2FsdA$aGFzaA' });
-    const carrier = await createCarrier({ passwordHash: 'v1$100000$c2FsdA$aGFzaA' });
-    const trip = await insertAnnouncement(carrier.id);
-    const booking = await insertReservation(trip, sender.id, 'PAID');
-    const admin = await createAdmin();
-    const root = await createSuperAdmin();
+    const sender = await aUser({ passwordHash: 'v1$100000$c2FsdA$aGFzaA' });
+    const carrier = await aCarrier({ passwordHash: 'v1$100000$c2FsdA$aGFzaA' });
+    const trip = await aTrip(carrier);
+    const { reservation: booking } = await aReservation({ trip, sender, status: 'PAID' });
+    const admin = await anAdmin();
+    const root = await aSuperAdmin();
     const kyc = await post('/v1/api/kyc/sessions', undefined, { token: sender.token });
     expect(kyc.status).toBe(201);
     const responses = [
@@ -342,14 +331,14 @@ describe('API3 broken object property level authorization', () => {
 
 describe('API4 unrestricted resource consumption', () => {
   it('caps the page size at 100', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const res = await get('/v1/api/notifications?size=100000', { token: user.token });
     expect(res.status).toBe(200);
     expect(res.body.page.size).toBe(100);
   });
 
   it('refuses a JSON body of 1 MiB + 1 byte with 413', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const raw = JSON.stringify({ firstName: 'x'.repeat(1024 * 1024 + 1 - 16) });
     expect(new TextEncoder().encode(raw).length).toBe(1024 * 1024 + 1);
     const res = await call('PUT', '/v1/api/user/me', { raw, token: user.token, headers: { 'Content-Type': 'application/json' } });
@@ -377,7 +366,7 @@ describe('API5 broken function level authorization', () => {
     const doc = await openApi();
     const ops = operations(doc).filter((o) => /^\/v1\/api\/(admin|superadmin)\//.test(o.path));
     expect(ops.length).toBeGreaterThan(20);
-    const user = await createCarrier();
+    const user = await aCarrier();
     const failures: string[] = [];
     for (const { method, path } of ops) {
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
@@ -390,32 +379,32 @@ describe('API5 broken function level authorization', () => {
 
 describe('API6 unrestricted access to sensitive business flows', () => {
   it('cannot hold more capacity than exists, and unpaid holds expire through the cron', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const category = await createCategory();
-    const trip = await createAnnouncement(carrier, { totalWeightKg: 5 });
-    const first = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 4), { token: sender.token });
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const category = await aCategory();
+    const trip = await aTrip(carrier, { totalWeightG: 5000 });
+    const first = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 4), { token: sender.token });
     expect(first.status).toBe(201);
-    const beyond = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 2), { token: sender.token });
+    const beyond = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 2), { token: sender.token });
     expect(beyond.status).toBe(422);
     expect(beyond.body.errorCode).toBe('BUSINESS_RULE_VIOLATION');
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(4000);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(4000);
 
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 31 * 60_000);
     await runCron(Date.now());
     vi.useRealTimers();
-    expect((await getReservation(first.body.id)).status).toBe('EXPIRED');
-    expect((await getAnnouncement(trip.id)).reservedWeightG).toBe(0);
-    const again = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 5), { token: sender.token });
+    expect((await reservationRow(first.body.id)).status).toBe('EXPIRED');
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
+    const again = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 5), { token: sender.token });
     expect(again.status).toBe(201);
   });
 
   it('a carrier cannot book their own trip', async () => {
-    const carrier = await createCarrier();
-    const category = await createCategory();
-    const trip = await createAnnouncement(carrier);
-    const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: carrier.token });
+    const carrier = await aCarrier();
+    const category = await aCategory();
+    const trip = await aTrip(carrier);
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: carrier.token });
     expect(res.status).toBe(422);
     expect(errorBody(res)).toEqual({
       status: 422,
@@ -459,13 +448,13 @@ describe('API7 server-side request forgery', () => {
       return URL_STRING;
     };
     // The listener does see the worker's outbound calls: a checkout reaches (fake) Stripe.
-    const sender = await createUser();
-    const booking = await createBooking(sender, await createCarrier());
+    const sender = await aUser();
+    const { reservation: booking } = await aReservation({ sender, ...FIFTY_EUR });
     const checkoutFrom = outbound.length;
     expect((await post('/v1/api/payments/checkout', { reservationId: booking.id }, { token: sender.token })).status).toBe(200);
     expect(outbound.slice(checkoutFrom)).toContain('api.stripe.com');
 
-    const user = await createCarrier();
+    const user = await aCarrier();
     const outBefore = outbound.length;
     let sent = 0;
     for (const o of operations(doc)) {
@@ -560,7 +549,7 @@ describe('API10 unsafe consumption of APIs', () => {
   const ledgerCount = async () => (await db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries`))!.n;
 
   it('a tampered payment event is 401 and changes nothing', async () => {
-    const booking = await createBooking(await createUser(), await createCarrier());
+    const { reservation: booking } = await aReservation(FIFTY_EUR);
     const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
     const payload = JSON.stringify(stripe.event('payment_intent.amount_capturable_updated', pi));
     const signature = await stripeSignature(payload);
@@ -570,12 +559,12 @@ describe('API10 unsafe consumption of APIs', () => {
     const res = await call('POST', WEBHOOK, { raw: tampered, headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature } });
     expect(res.status).toBe(401);
     expect(errorBody(res)).toMatchObject({ status: 401, errorCode: 'UNAUTHORIZED' });
-    expect((await getReservation(booking.id)).status).toBe('PENDING_PAYMENT');
+    expect((await reservationRow(booking.id)).status).toBe('PENDING_PAYMENT');
     expect(await ledgerCount()).toBe(entries);
   });
 
   it('a KYC callback with a wrong signature is 401 and changes nothing', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const session = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
     expect(session.status).toBe(201);
     const [record] = await db.all<{ session_id: string }>(sql`SELECT session_id FROM kyc_records WHERE user_id = ${user.id}`);

@@ -5,10 +5,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { PASSWORD, registerUser } from './helpers/auth';
-import { bookingBody, countingEnv, createAnnouncement, createCategory } from './helpers/bookings';
-import { createReservation } from './helpers/handover';
 import { BASE, get } from './helpers/http';
-import { createCarrier, createUser } from './helpers/users';
+import { secondsFromNow, aUser, aCarrier, aCategory, aTrip, aReservation, bookingInput } from './helpers/factories';
+import { countingEnv } from './helpers/db';
 
 const LARGE_TABLES = [
   'users', 'announcements', 'reservations', 'reservation_items', 'notifications', 'reviews', 'sessions',
@@ -50,13 +49,13 @@ async function fullScans(statements: string[]) {
 
 describe('query plans of the hot endpoints', () => {
   it('no statement scans a large table', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
+    const carrier = await aCarrier();
+    const sender = await aUser();
     const member = await registerUser();
-    const category = await createCategory();
-    const trip = await createAnnouncement(carrier);
-    const { reservation, carrier: owner, sender: booker } = await createReservation({ status: 'IN_TRANSIT' });
-    const qr = await createReservation();
+    const category = await aCategory();
+    const trip = await aTrip(carrier);
+    const { reservation, carrier: owner, sender: booker } = await aReservation({ status: 'IN_TRANSIT' });
+    const qr = await aReservation({ status: 'CONFIRMED' });
     const deposit = (await get(`/v1/api/bookings/${qr.reservation.id}/qrcode/deposit`, { token: qr.sender.token })).body.payload;
 
     const statements = await statementsOf([
@@ -68,9 +67,9 @@ describe('query plans of the hot endpoints', () => {
       { path: '/v1/api/bookings/as-carrier?status=IN_TRANSIT', token: owner.token },
       { path: '/v1/api/bookings/as-sender', token: booker.token },
       { path: `/v1/api/bookings/${reservation.id}`, token: booker.token },
-      { method: 'POST', path: '/v1/api/bookings', token: sender.token, body: bookingBody(trip.id, category.id, 1) },
+      { method: 'POST', path: '/v1/api/bookings', token: sender.token, body: bookingInput(trip.id, category.id, 1) },
       { method: 'POST', path: '/v1/api/qrcode/process/depot', token: qr.carrier.token, body: { payload: deposit } },
-      { method: 'POST', path: `/v1/api/tracking/${reservation.id}/positions`, token: owner.token, body: { lat: 1, lng: 2, recordedAt: new Date(Date.now() - 1000).toISOString() } },
+      { method: 'POST', path: `/v1/api/tracking/${reservation.id}/positions`, token: owner.token, body: { lat: 1, lng: 2, recordedAt: secondsFromNow(-1) } },
       { path: '/v1/api/notifications', token: sender.token },
       { path: '/v1/api/notifications?unreadOnly=true', token: sender.token },
       { path: '/v1/api/reviews/customers' },

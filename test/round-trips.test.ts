@@ -8,12 +8,9 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { ROUND_TRIPS_HEADER, ROWS_READ_HEADER, ROWS_WRITTEN_HEADER } from '../src/db/session';
-import { bookingBody, createAnnouncement, createCategory } from './helpers/bookings';
 import { login, registerUser } from './helpers/auth';
-import { createReservation } from './helpers/handover';
+import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput, secondsFromNow } from './helpers/factories';
 import { BASE, get, post, type ApiResponse } from './helpers/http';
-import { insertAnnouncement } from './helpers/reservations';
-import { createCarrier, createUser } from './helpers/users';
 
 const roundTrips = (res: ApiResponse) => Number(res.headers.get(ROUND_TRIPS_HEADER));
 const rows = (res: ApiResponse) => ({ read: Number(res.headers.get(ROWS_READ_HEADER)), written: Number(res.headers.get(ROWS_WRITTEN_HEADER)) });
@@ -76,7 +73,7 @@ async function fetchWith(counted: ReturnType<typeof countedFromOutside>, path: s
 
 describe('D1 round trips per request (x-d1-round-trips)', () => {
   it('the header counts what the binding sees', async () => {
-    const sender = await createUser();
+    const sender = await aUser();
     const counting = countedFromOutside();
     const ctx = createExecutionContext();
     const res = await app.fetch(
@@ -91,9 +88,9 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
   });
 
   it('reads: one round trip each', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
-    const { sender, reservation } = await createReservation({ carrier });
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier);
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', carrier });
     const reads: [string, ApiResponse][] = [
       ['search', await get(`/v1/api/annonces?departureCity=${encodeURIComponent(trip.departureCity)}&sort=departureDate,asc`)],
       ['as-carrier', await get('/v1/api/bookings/as-carrier', { token: carrier.token })],
@@ -116,11 +113,11 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
   });
 
   it('booking creation: one read batch, then one write batch (reservation, item, capacity, notification)', async () => {
-    const carrier = await createCarrier();
-    const sender = await createUser();
-    const trip = await createAnnouncement(carrier);
-    const category = await createCategory();
-    const res = await post('/v1/api/bookings', bookingBody(trip.id, category.id, 1), { token: sender.token });
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await aTrip(carrier);
+    const category = await aCategory();
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: sender.token });
     expect(res.status).toBe(201);
     expect(roundTrips(res)).toBe(2);
     // Rows: at least the four it writes (their index entries come on top), and a bounded read.
@@ -130,21 +127,21 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
   });
 
   it('deposit by QR: one batch (capture adds the second when the booking is paid); by code: one read more', async () => {
-    const scanned = await createReservation();
+    const scanned = await aReservation({ status: 'CONFIRMED' });
     const qr = await get(`/v1/api/bookings/${scanned.reservation.id}/qrcode/deposit`, { token: scanned.sender.token });
     const scan = await post('/v1/api/qrcode/process/depot', { payload: qr.body.payload }, { token: scanned.carrier.token });
     expect([scan.status, scan.body.status, roundTrips(scan)]).toEqual([200, 'DEPOSITED', 1]);
 
-    const typed = await createReservation();
+    const typed = await aReservation({ status: 'CONFIRMED' });
     const code = await post(`/v1/api/bookings/${typed.reservation.id}/deposit`, { depositCode: typed.reservation.depositCode }, { token: typed.carrier.token });
     expect([code.status, code.body.status, roundTrips(code)]).toEqual([200, 'DEPOSITED', 2]);
   });
 
   it('tracking ingest while in transit: one read', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const res = await post(
       `/v1/api/tracking/${reservation.id}/positions`,
-      { lat: 14.7, lng: -17.4, recordedAt: new Date(Date.now() - 1000).toISOString() },
+      { lat: 14.7, lng: -17.4, recordedAt: secondsFromNow(-1) },
       { token: carrier.token },
     );
     expect([res.status, roundTrips(res)]).toEqual([201, 1]);
@@ -153,7 +150,7 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
 
 describe('D1 rows read and written per request (x-d1-rows-read, x-d1-rows-written)', () => {
   it('are the rows D1 reports in its results, summed over the request', async () => {
-    const { sender, reservation } = await createReservation();
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED' });
     const counted = countedFromOutside();
     const res = await fetchWith(counted, `/v1/api/bookings/${reservation.id}`, sender.token);
     expect(res.status).toBe(200);
@@ -164,9 +161,9 @@ describe('D1 rows read and written per request (x-d1-rows-read, x-d1-rows-writte
   });
 
   it('a read by id reads a bounded number of rows and writes none', async () => {
-    const carrier = await createCarrier();
-    const trip = await createAnnouncement(carrier);
-    const { sender, reservation } = await createReservation({ carrier });
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier);
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', carrier });
     for (const res of [
       await get(`/v1/api/bookings/${reservation.id}`, { token: sender.token }),
       await get(`/v1/api/annonces/${trip.id}`),
@@ -180,10 +177,10 @@ describe('D1 rows read and written per request (x-d1-rows-read, x-d1-rows-writte
   });
 
   it('a trip search reads rows for the trips it matches, not for the others', async () => {
-    const carrier = await createCarrier();
+    const carrier = await aCarrier();
     const key = `rt${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`;
     const other = `${key}x`;
-    const trip = (city: string) => insertAnnouncement(carrier.id, { departureCity: city, departureCityKey: city });
+    const trip = (city: string) => aTrip(carrier, { departureCity: city, departureCityKey: city });
     const search = async () => {
       const res = await get(`/v1/api/annonces?departureCity=${key}&sort=departureDate,asc`);
       expect(res.status).toBe(200);

@@ -4,12 +4,12 @@ import { env, exports } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
 import { notifications } from '../src/db/schema';
 import { MAX_STORED_POSITIONS, ReservationTracking } from '../src/durable-objects/reservation-tracking';
-import { createReservation, reservationStatus, trackingStub } from './helpers/handover';
 import { BASE, errorBody, get, post } from './helpers/http';
-import { createAdmin, createCarrier, createUser } from './helpers/users';
+import { secondsFromNow, minutesFromNow, aUser, aCarrier, anAdmin, aReservation } from './helpers/factories';
+import { reservationStatus, trackingStub } from './helpers/db';
 
 const point = (overrides: Record<string, unknown> = {}) => ({
   lat: 48.8566,
@@ -17,7 +17,7 @@ const point = (overrides: Record<string, unknown> = {}) => ({
   accuracy: 12,
   speed: 20,
   heading: 90,
-  recordedAt: new Date(Date.now() - 5_000).toISOString(),
+  recordedAt: secondsFromNow(-5),
   ...overrides,
 });
 
@@ -54,7 +54,7 @@ async function openLive(id: number, auth: { token?: string; recipientToken?: str
 
 describe('posting positions', () => {
   it('the first point moves DEPOSITED to IN_TRANSIT and notifies the sender', async () => {
-    const { sender, carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const { sender, carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
     const p = point();
     const res = await postPositions(reservation.id, p, carrier.token);
     expect(res.status).toBe(201);
@@ -65,36 +65,36 @@ describe('posting positions', () => {
       lastPosition: { ...p, receivedAt: expect.any(String) },
     });
     expect(await reservationStatus(reservation.id)).toBe('IN_TRANSIT');
-    const notes = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    const notes = await database(env.DB).select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(notes.map((n) => n.type)).toEqual(['RESERVATION_IN_TRANSIT']);
 
     // Later points keep it IN_TRANSIT; a batch is stored in recording order.
-    const batch = [point({ lat: 45.76, lng: 4.83, recordedAt: new Date(Date.now() - 1_000).toISOString() }), point({ lat: 46.2, lng: 4.9, recordedAt: new Date(Date.now() - 3_000).toISOString() })];
+    const batch = [point({ lat: 45.76, lng: 4.83, recordedAt: secondsFromNow(-1) }), point({ lat: 46.2, lng: 4.9, recordedAt: secondsFromNow(-3) })];
     const more = await postPositions(reservation.id, { positions: batch }, carrier.token);
     expect(more.body).toMatchObject({ status: 'IN_TRANSIT', accepted: 2, lastPosition: { lat: 45.76, lng: 4.83 } });
     const history = await get(`/v1/api/tracking/${reservation.id}`, { token: sender.token });
     expect(history.status).toBe(200);
     expect(history.body).toMatchObject({ reservationId: reservation.id, status: 'IN_TRANSIT', lastPosition: { lat: 45.76 } });
     expect(history.body.positions.map((x: { lat: number }) => x.lat)).toEqual([48.8566, 46.2, 45.76]);
-    const notesAfter = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    const notesAfter = await database(env.DB).select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(notesAfter).toHaveLength(1);
   });
 
   it('two first points at once: both are stored, the transit starts once, the sender is told once', async () => {
-    const { sender, carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const { sender, carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
     const results = await Promise.all([point({ lat: 1 }), point({ lat: 2 })].map((p) => postPositions(reservation.id, p, carrier.token)));
     expect(results.map((r) => [r.status, r.body.status])).toEqual([
       [201, 'IN_TRANSIT'],
       [201, 'IN_TRANSIT'],
     ]);
-    const notes = await getDb(env).select().from(notifications).where(eq(notifications.userId, sender.id));
+    const notes = await database(env.DB).select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(notes.map((n) => n.type)).toEqual(['RESERVATION_IN_TRANSIT']);
     expect((await trackingStub(reservation.id).history()).positions).toHaveLength(2);
   });
 
   it('only the carrier of the reservation may post: 403', async () => {
-    const { sender, reservation } = await createReservation({ status: 'DEPOSITED' });
-    for (const user of [sender, await createCarrier(), await createAdmin()]) {
+    const { sender, reservation } = await aReservation({ status: 'DEPOSITED' });
+    for (const user of [sender, await aCarrier(), await anAdmin()]) {
       const res = await postPositions(reservation.id, point(), user.token);
       expect(res.body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
     }
@@ -104,7 +104,7 @@ describe('posting positions', () => {
 
   it('positions are refused outside DEPOSITED and IN_TRANSIT: 409', async () => {
     for (const status of ['CONFIRMED', 'PAID', 'DELIVERED', 'CANCELLED'] as const) {
-      const { carrier, reservation } = await createReservation({ status });
+      const { carrier, reservation } = await aReservation({ status });
       const res = await postPositions(reservation.id, point(), carrier.token);
       expect(errorBody(res)).toEqual({
         status: 409,
@@ -115,12 +115,12 @@ describe('posting positions', () => {
       });
       expect(await reservationStatus(reservation.id)).toBe(status);
     }
-    const { carrier } = await createReservation({ status: 'DEPOSITED' });
+    const { carrier } = await aReservation({ status: 'DEPOSITED' });
     expect((await postPositions(999_999, point(), carrier.token)).body).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
   });
 
   it('validates ranges, timestamps and batch size, naming every failing field', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const ranges = await postPositions(reservation.id, point({ lat: 91, lng: -181, heading: 360, speed: -1, accuracy: -2 }), carrier.token);
     expect(ranges.status).toBe(400);
     expect(ranges.body.errorCode).toBe('VALIDATION_ERROR');
@@ -134,8 +134,8 @@ describe('posting positions', () => {
     });
     const inBatch = await postPositions(reservation.id, { positions: [point(), point({ lng: 200 })] }, carrier.token);
     expect(inBatch.body.fieldErrors).toEqual([{ field: 'positions.1.lng', message: expect.any(String), rejectedValue: 200 }]);
-    const future = new Date(Date.now() + 5 * 60_000).toISOString();
-    const old = new Date(Date.now() - 25 * 60 * 60_000).toISOString();
+    const future = minutesFromNow(5);
+    const old = minutesFromNow(-25 * 60);
     const times = await postPositions(reservation.id, { positions: [point(), point({ recordedAt: future }), point({ recordedAt: old })] }, carrier.token);
     expect(errorBody(times)).toEqual({
       status: 400,
@@ -161,7 +161,7 @@ describe('posting positions', () => {
   });
 
   it('keeps only the most recent points', async () => {
-    const { reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const base = Date.now() - 60 * 60_000;
     const stub = trackingStub(reservation.id);
     for (let chunk = 0; chunk < 11; chunk++) {
@@ -179,7 +179,7 @@ describe('posting positions', () => {
   });
 
   it('the last position is the latest by recording time, also when points arrive late or get trimmed', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     const now = Date.now();
     const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
     const first = await postPositions(reservation.id, point({ lat: 1, recordedAt: at(5) }), carrier.token);
@@ -205,19 +205,19 @@ describe('posting positions', () => {
 
 describe('reading the track', () => {
   it('parties and admins read it, strangers get 403', async () => {
-    const { sender, carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
-    for (const user of [sender, carrier, await createAdmin()]) {
+    const { sender, carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
+    for (const user of [sender, carrier, await anAdmin()]) {
       const res = await get(`/v1/api/tracking/${reservation.id}`, { token: user.token });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ reservationId: reservation.id, status: 'IN_TRANSIT', lastPosition: null, positions: [] });
     }
-    const stranger = await createUser();
+    const stranger = await aUser();
     expect((await get(`/v1/api/tracking/${reservation.id}`, { token: stranger.token })).body).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
     expect((await get('/v1/api/tracking/abc', { token: sender.token })).body).toMatchObject({ status: 400, errorCode: 'TYPE_MISMATCH' });
   });
 
   it('the recipient page shows the last position', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const { carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
     await postPositions(reservation.id, point({ lat: 14.6937, lng: -17.4441 }), carrier.token);
     const view = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
     expect(view.body).toMatchObject({ status: 'IN_TRANSIT', lastPosition: { lat: 14.6937, lng: -17.4441 } });
@@ -228,7 +228,7 @@ describe('reading the track', () => {
 
 describe('live feed', () => {
   it('a party connected by bearer token receives a point posted after it connected', async () => {
-    const { sender, carrier, reservation } = await createReservation({ status: 'DEPOSITED' });
+    const { sender, carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
     const live = await openLive(reservation.id, { token: sender.token });
     expect(live.res.status).toBe(101);
     expect(await live.next(1)).toEqual([{ type: 'snapshot', lastPosition: null }]);
@@ -242,7 +242,7 @@ describe('live feed', () => {
   });
 
   it('the recipient connects with the recipient token and gets the snapshot and new points', async () => {
-    const { carrier, reservation } = await createReservation({ status: 'IN_TRANSIT' });
+    const { carrier, reservation } = await aReservation({ status: 'IN_TRANSIT' });
     await postPositions(reservation.id, point({ lat: 1 }), carrier.token);
     const live = await openLive(reservation.id, { recipientToken: reservation.recipientToken });
     expect(live.res.status).toBe(101);
@@ -254,9 +254,9 @@ describe('live feed', () => {
   });
 
   it('refuses strangers, wrong recipient tokens, missing credentials and plain requests', async () => {
-    const { reservation } = await createReservation({ status: 'IN_TRANSIT' });
-    const other = await createReservation({ status: 'IN_TRANSIT' });
-    const stranger = await openLive(reservation.id, { token: (await createUser()).token });
+    const { reservation } = await aReservation({ status: 'IN_TRANSIT' });
+    const other = await aReservation({ status: 'IN_TRANSIT' });
+    const stranger = await openLive(reservation.id, { token: (await aUser()).token });
     expect(stranger.res.status).toBe(403);
     const wrongToken = await openLive(reservation.id, { recipientToken: other.reservation.recipientToken });
     expect(wrongToken.res.status).toBe(403);

@@ -3,17 +3,17 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { getDb } from '../src/db/client';
+import { database } from '../src/db/client';
+import { depsOf } from '../src/env';
 import { auditLogs, ledgerAccounts, sessions, users, withdrawals } from '../src/db/schema';
 import type { ReservationStatus } from '../src/features/reservations/reservation-state';
-import { insertAnnouncement, insertReservation } from './helpers/reservations';
 import { runSeed } from '../src/features/dev/seed';
 import { ACCOUNT_DELETION_GUARDS } from '../src/features/users/users.service';
 import { PASSWORD, login, registerUser } from './helpers/auth';
 import { del, errorBody, get, post, put } from './helpers/http';
-import { createAdmin, createSuperAdmin, createUser, tokenFor } from './helpers/users';
+import { aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
-const db = getDb(env);
+const db = database(env.DB);
 const ME = '/v1/api/user/me';
 
 // The built-in guards; a test may push its own and gets the list back as it was.
@@ -127,7 +127,7 @@ describe('DELETE /user/me', () => {
       rows.every((s) => s.revokedReason === 'ACCOUNT_DELETED'),
     );
     // Others still see the (anonymised) profile the records point to.
-    const viewer = await createUser();
+    const viewer = await aUser();
     expect((await get(`/v1/api/users/${reg.id}`, { token: viewer.token })).body).toMatchObject({ firstName: 'Deleted', lastName: 'User' });
     expect(await auditRows(reg.id, 'ACCOUNT_DELETED')).toHaveLength(1);
     // The address can open a new account.
@@ -160,22 +160,22 @@ describe('DELETE /user/me: the built-in guards', () => {
     ['IN_TRANSIT', 'sender'],
     ['DISPUTED', 'carrier'],
   ])('refuses while a %s reservation is open (as %s)', async (status, role) => {
-    const sender = await createUser();
-    const carrier = await createUser();
-    const r = await insertReservation(await insertAnnouncement(carrier.id), sender.id, status);
+    const sender = await aUser();
+    const carrier = await aUser();
+    const { reservation: r } = await aReservation({ trip: await aTrip(carrier), sender, status });
     await refused((role === 'sender' ? sender : carrier).token, new RegExp(`reservation is in progress \\(${r.reservationNumber}\\)`));
   });
 
   it.each<ReservationStatus>(['DELIVERED', 'CANCELLED', 'REJECTED', 'EXPIRED', 'REFUNDED'])('allows it after a %s reservation', async (status) => {
-    const sender = await createUser();
-    const carrier = await createUser();
-    await insertReservation(await insertAnnouncement(carrier.id), sender.id, status);
+    const sender = await aUser();
+    const carrier = await aUser();
+    await aReservation({ trip: await aTrip(carrier), sender, status });
     expect((await del(ME, { token: sender.token })).status).toBe(200);
     expect((await del(ME, { token: carrier.token })).status).toBe(200);
   });
 
   it('refuses while the wallet holds money, allows it at zero', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const key = `WALLET:USER:${user.id}`;
     await db.insert(ledgerAccounts).values({ key, kind: 'WALLET', ownerType: 'USER', ownerId: user.id, currency: 'EUR', balanceCents: 1 });
     await refused(user.token, /wallet holds money/);
@@ -184,7 +184,7 @@ describe('DELETE /user/me: the built-in guards', () => {
   });
 
   it('refuses while a withdrawal is pending, not after it completed or failed', async () => {
-    const user = await createUser();
+    const user = await aUser();
     const base = { ownerType: 'USER' as const, ownerId: user.id, amountCents: 500, currency: 'EUR', destinationAccountId: 'acct_x' };
     const [w] = await db.insert(withdrawals).values({ ...base, token: crypto.randomUUID(), status: 'PENDING' }).returning();
     await db.insert(withdrawals).values({ ...base, token: crypto.randomUUID(), status: 'FAILED' });
@@ -194,7 +194,7 @@ describe('DELETE /user/me: the built-in guards', () => {
   });
 
   it('refuses an agency owner', async () => {
-    const owner = await createUser();
+    const owner = await aUser();
     const created = await post('/v1/api/agencies', { name: 'Kept Agency' }, { token: owner.token });
     expect(created.status).toBe(201);
     await refused(owner.token, new RegExp(`owns an agency \\(${created.body.id}\\)`));
@@ -203,8 +203,8 @@ describe('DELETE /user/me: the built-in guards', () => {
 
 describe('GET /users/{id}', () => {
   it('returns the public profile only: names, avatar, verified, rating (none yet)', async () => {
-    const carrier = await createUser({ firstName: 'Carla', lastName: 'Carrier', kycStatus: 'VERIFIED' });
-    const viewer = await createUser();
+    const carrier = await aUser({ firstName: 'Carla', lastName: 'Carrier', kycStatus: 'VERIFIED' });
+    const viewer = await aUser();
     const res = await get(`/v1/api/users/${carrier.id}`, { token: viewer.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -221,7 +221,7 @@ describe('GET /users/{id}', () => {
   });
 
   it('404 for an unknown id, 400 TYPE_MISMATCH for a non-integer, 401 without a token', async () => {
-    const viewer = await createUser();
+    const viewer = await aUser();
     const missing = await get('/v1/api/users/999999', { token: viewer.token });
     expect(missing.status).toBe(404);
     expect(errorBody(missing)).toEqual({
@@ -238,8 +238,8 @@ describe('GET /users/{id}', () => {
 
 describe('user administration', () => {
   it("a plain user cannot read another user's private data (403 ACCESS_DENIED)", async () => {
-    const a = await createUser();
-    const b = await createUser();
+    const a = await aUser();
+    const b = await aUser();
     denied(await get(`/v1/api/admin/users/${b.id}`, { token: a.token }));
     denied(await get('/v1/api/admin/users', { token: a.token }));
     denied(await post(`/v1/api/admin/users/${b.id}/suspend`, {}, { token: a.token }));
@@ -247,7 +247,7 @@ describe('user administration', () => {
   });
 
   it('an admin reads one user with the administrative fields', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const reg = await registerUser();
     const res = await get(`/v1/api/admin/users/${reg.id}`, { token: admin.token });
     expect(res.status).toBe(200);
@@ -264,11 +264,11 @@ describe('user administration', () => {
   });
 
   it('lists users page by page with search, role and status filters and a whitelisted sort', async () => {
-    const admin = await createAdmin();
+    const admin = await anAdmin();
     const tag = crypto.randomUUID().slice(0, 8);
     const made = [];
     for (const [i, roles] of [['ROLE_CLIENT'], ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], ['ROLE_CLIENT']].entries()) {
-      made.push(await createUser({ email: `list-${tag}-${i}@example.test`, lastName: `Zed${i}`, roles }));
+      made.push(await aUser({ email: `list-${tag}-${i}@example.test`, lastName: `Zed${i}`, roles }));
     }
     await db.update(users).set({ enabled: false }).where(eq(users.id, made[2].id));
 
@@ -298,8 +298,8 @@ describe('user administration', () => {
   });
 
   it('suspend and activate: conditional, audited once, staff protected', async () => {
-    const admin = await createAdmin();
-    const target = await createUser();
+    const admin = await anAdmin();
+    const target = await aUser();
     const res = await post(`/v1/api/admin/users/${target.id}/suspend`, { reason: 'Chargebacks' }, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: target.id, enabled: false, suspensionReason: 'Chargebacks', suspendedAt: expect.any(String) });
@@ -317,9 +317,9 @@ describe('user administration', () => {
     const self = await post(`/v1/api/admin/users/${admin.id}/suspend`, {}, { token: admin.token });
     expect(self.status).toBe(422);
     expect(self.body.errorCode).toBe('BUSINESS_RULE_VIOLATION');
-    const otherAdmin = await createAdmin();
+    const otherAdmin = await anAdmin();
     denied(await post(`/v1/api/admin/users/${otherAdmin.id}/suspend`, {}, { token: admin.token }));
-    const superAdmin = await createSuperAdmin();
+    const superAdmin = await aSuperAdmin();
     expect((await post(`/v1/api/admin/users/${otherAdmin.id}/suspend`, {}, { token: superAdmin.token })).status).toBe(200);
     expect((await post('/v1/api/admin/users/999999/suspend', {}, { token: admin.token })).status).toBe(404);
   });
@@ -327,8 +327,8 @@ describe('user administration', () => {
   it('a suspended helper-made token is refused once the clock moves past the suspension second', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-10T08:00:00.000Z'));
-    const admin = await createAdmin();
-    const target = await createUser();
+    const admin = await anAdmin();
+    const target = await aUser();
     vi.setSystemTime(new Date('2026-11-10T08:00:05.000Z'));
     await post(`/v1/api/admin/users/${target.id}/suspend`, {}, { token: admin.token });
     unauthorized(await get(ME, { token: target.token }));
@@ -337,7 +337,7 @@ describe('user administration', () => {
 
 describe('PUT /superadmin/users/{id}/roles', () => {
   it('sets roles (ROLE_CLIENT always kept), audits before/after; a granted role applies from the next refresh', async () => {
-    const superAdmin = await createSuperAdmin();
+    const superAdmin = await aSuperAdmin();
     const reg = await registerUser();
     const res = await put(`/v1/api/superadmin/users/${reg.id}/roles`, { roles: ['ROLE_ADMIN', 'ROLE_ADMIN'] }, { token: superAdmin.token });
     expect(res.status).toBe(200);
@@ -353,7 +353,7 @@ describe('PUT /superadmin/users/{id}/roles', () => {
   });
 
   it("removing a role revokes the user's tokens", async () => {
-    const superAdmin = await createSuperAdmin();
+    const superAdmin = await aSuperAdmin();
     const reg = await registerUser();
     await put(`/v1/api/superadmin/users/${reg.id}/roles`, { roles: ['ROLE_VERIFIED_USER'] }, { token: superAdmin.token });
     const session = await login(reg.email);
@@ -366,23 +366,35 @@ describe('PUT /superadmin/users/{id}/roles', () => {
     expect(fresh.body.user.roles).toEqual(['ROLE_CLIENT']);
   });
 
-  it('only super-admins; never removes their own super-admin role; unknown roles are 400', async () => {
-    const admin = await createAdmin();
-    const superAdmin = await createSuperAdmin();
+  it('an admin cannot set roles: only super-admins', async () => {
+    const admin = await anAdmin();
     denied(await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: [] }, { token: admin.token }));
+  });
+
+  it('a super-admin never removes their own super-admin role: 422', async () => {
+    const superAdmin = await aSuperAdmin();
     const self = await put(`/v1/api/superadmin/users/${superAdmin.id}/roles`, { roles: ['ROLE_ADMIN'] }, { token: superAdmin.token });
     expect(self.status).toBe(422);
+  });
+
+  it('an unknown role is 400 with the rejected value', async () => {
+    const admin = await anAdmin();
+    const superAdmin = await aSuperAdmin();
     const bad = await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: ['ROLE_KING'] }, { token: superAdmin.token });
     expect(bad.status).toBe(400);
     expect(bad.body.fieldErrors).toEqual([{ field: 'roles.0', message: expect.any(String), rejectedValue: 'ROLE_KING' }]);
+  });
+
+  it('setting the roles of an unknown user is 404', async () => {
+    const superAdmin = await aSuperAdmin();
     expect((await put('/v1/api/superadmin/users/999999/roles', { roles: [] }, { token: superAdmin.token })).status).toBe(404);
   });
 });
 
 describe('development seed', () => {
   it('creates the demo accounts of CONTRACT section 15, idempotently, and they can log in', async () => {
-    const first = await runSeed({ db, env });
-    const second = await runSeed({ db, env });
+    const first = await runSeed(depsOf(env));
+    const second = await runSeed(depsOf(env));
     expect(second.accounts).toEqual(first.accounts);
     const admin = await login('admin@demo.local', 'Demo-password-1');
     expect(admin.status).toBe(200);

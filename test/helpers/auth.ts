@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers';
 import { desc, eq } from 'drizzle-orm';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { vi } from 'vitest';
-import { getDb } from '../../src/db/client';
+import { database } from '../../src/db/client';
 import { mailOutbox } from '../../src/db/schema';
 import { post } from './http';
 
@@ -45,7 +45,7 @@ export async function login(email: string, password = PASSWORD, headers: Record<
 
 /** The last mail of a template sent to an address, and the token its link carries. */
 export async function lastMail(to: string, template: string) {
-  const [row] = await getDb(env)
+  const [row] = await database(env.DB)
     .select()
     .from(mailOutbox)
     .where(eq(mailOutbox.recipient, to))

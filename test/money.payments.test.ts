@@ -1,0 +1,497 @@
+// Money, payments (CONTRACT section 10): checkout through the real Stripe SDK against a fake
+// Stripe API, the signed provider webhook, the payment status, the browser callbacks, and the
+// local sandbox provider.
+import { env } from 'cloudflare:workers';
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { ledgerEntries, notifications, reservations } from '../src/db/schema';
+import { db, reservationRow, setReservation } from './helpers/db';
+import { secondsFromNow, type TestUser, aUser, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { stripeSignature } from './helpers/fake-stripe';
+import { call, errorBody, get, post } from './helpers/http';
+import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
+
+const stripe = fakeStripeForThisFile();
+
+/** A 50.00 EUR reservation waiting for its payment. */
+const unpaid = async (sender?: TestUser) => (await aReservation({ sender, ...FIFTY_EUR })).reservation;
+const checkout = (reservationId: number, sender: TestUser, headers?: Record<string, string>) =>
+  post('/v1/api/payments/checkout', { reservationId }, { token: sender.token, headers });
+
+describe('checkout (POST /payments/checkout)', () => {
+  it('opens a manual-capture Checkout Session in cents with an idempotency key per reservation', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const before = stripe.requests.length;
+
+    const res = await checkout(booking.id, sender);
+
+    expect(res.status).toBe(200);
+    expect(res.body.paymentId).toMatch(/^cs_test_/);
+    expect(res.body.paymentApprovalUrl).toBe(`https://checkout.stripe.com/c/pay/${res.body.paymentId}`);
+    const expires = Date.parse(res.body.expiresAt);
+    expect(expires - Date.now()).toBeGreaterThan(30 * 60_000);
+    expect(expires - Date.now()).toBeLessThan(33 * 60_000);
+
+    const sent = stripe.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    const [req] = sent;
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/v1/checkout/sessions');
+    expect(req.idempotencyKey).toBe(`checkout-${booking.id}-1`);
+    expect(req.body.mode).toBe('payment');
+    expect(req.body.line_items[0].price_data.unit_amount).toBe('5000'); // 4 kg x 12.50 EUR
+    expect(req.body.line_items[0].price_data.currency).toBe('eur');
+    expect(req.body.line_items[0].quantity).toBe('1');
+    expect(req.body.payment_intent_data.capture_method).toBe('manual');
+    expect(req.body.payment_intent_data.metadata.reservationId).toBe(String(booking.id));
+    expect(req.body.metadata.reservationId).toBe(String(booking.id));
+    expect(req.body.customer_email).toBe(sender.email);
+    expect(req.body.success_url).toContain('/v1/api/payments/callback/success?session_id={CHECKOUT_SESSION_ID}');
+
+    const stored = await reservationRow(booking.id);
+    expect(stored).toMatchObject({ paymentId: res.body.paymentId, paymentApprovalUrl: res.body.paymentApprovalUrl, paymentStatus: 'PENDING' });
+  });
+
+  it('a replay with the same Idempotency-Key returns the first answer untouched, without a provider call', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const headers = { 'Idempotency-Key': `pay-${crypto.randomUUID()}` };
+    const first = await checkout(booking.id, sender, headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull();
+    const before = stripe.requests.length;
+    const replay = await checkout(booking.id, sender, headers);
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it('another body with a used Idempotency-Key is 409 INVALID_STATE and opens nothing', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const other = await unpaid(sender);
+    const headers = { 'Idempotency-Key': `pay-${crypto.randomUUID()}` };
+    expect((await checkout(booking.id, sender, headers)).status).toBe(200);
+    const before = stripe.requests.length;
+    const conflict = await checkout(other.id, sender, headers);
+    expect(conflict.status).toBe(409);
+    expect(errorBody(conflict)).toMatchObject({ status: 409, errorCode: 'INVALID_STATE' });
+    expect(stripe.requests.length).toBe(before);
+    expect((await reservationRow(other.id)).paymentId).toBeNull();
+  });
+
+  it('asking again while the session is open returns the same session without a new provider call', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const first = await checkout(booking.id, sender);
+    const before = stripe.requests.length;
+    const second = await checkout(booking.id, sender);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it('the carrier cannot pay for the reservation: 403 ACCESS_DENIED', async () => {
+    const { carrier, reservation } = await aReservation(FIFTY_EUR);
+    const byCarrier = await checkout(reservation.id, carrier);
+    expect(byCarrier.status).toBe(403);
+    expect(errorBody(byCarrier)).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED', path: '/v1/api/payments/checkout' });
+  });
+
+  it('a stranger cannot pay for the reservation: 403', async () => {
+    const booking = await unpaid();
+    expect((await checkout(booking.id, await aUser())).status).toBe(403);
+  });
+
+  it('a reservation already paid is not payable again: 409 INVALID_STATE', async () => {
+    const { sender, reservation } = await aReservation({ status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const again = await checkout(reservation.id, sender);
+    expect(again.status).toBe(409);
+    expect(errorBody(again)).toMatchObject({ errorCode: 'INVALID_STATE' });
+  });
+
+  it('an unknown reservation is 404 RESOURCE_NOT_FOUND', async () => {
+    const missing = await checkout(999_999, await aUser());
+    expect(missing.status).toBe(404);
+    expect(errorBody(missing)).toMatchObject({ errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('after the payment deadline no session is opened: 409 INVALID_STATE', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    await setReservation(booking.id, { paymentDeadline: secondsFromNow(-1) });
+    const before = stripe.requests.length;
+    const res = await checkout(booking.id, sender);
+    expect(res.status).toBe(409);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_STATE', message: `The payment window of reservation ${booking.id} has closed` });
+    expect(stripe.requests.length).toBe(before);
+  });
+
+  it('a bad body is 400 VALIDATION_ERROR', async () => {
+    const sender = await aUser();
+    const bad = await post('/v1/api/payments/checkout', { reservationId: 'x' }, { token: sender.token });
+    expect(bad.status).toBe(400);
+    expect(errorBody(bad)).toMatchObject({
+      errorCode: 'VALIDATION_ERROR',
+      fieldErrors: [expect.objectContaining({ field: 'reservationId', rejectedValue: 'x' })],
+    });
+  });
+
+  it('without a token it is 401 UNAUTHORIZED', async () => {
+    const anonymous = await post('/v1/api/payments/checkout', { reservationId: 1 });
+    expect(anonymous.status).toBe(401);
+    expect(errorBody(anonymous)).toMatchObject({ errorCode: 'UNAUTHORIZED' });
+  });
+
+  it('a provider outage is 502 PAYMENT_PROCESSING_ERROR', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    stripe.outage.add('/v1/checkout/sessions');
+    try {
+      const res = await checkout(booking.id, sender);
+      expect(res.status).toBe(502);
+      expect(errorBody(res)).toMatchObject({ status: 502, errorCode: 'PAYMENT_PROCESSING_ERROR' });
+    } finally {
+      stripe.outage.delete('/v1/checkout/sessions');
+    }
+  });
+});
+
+describe('webhook (POST /webhooks/payment-provider)', () => {
+  /** A reservation whose Checkout Session the provider reports completed. */
+  async function completedCheckout() {
+    const { sender, carrier, reservation } = await aReservation(FIFTY_EUR);
+    const opened = await checkout(reservation.id, sender);
+    const { session, paymentIntent } = stripe.completeCheckout(opened.body.paymentId);
+    return { sender, carrier, booking: reservation, session, paymentIntent };
+  }
+
+  it('checkout.session.completed authorises: PAID, ids filled, escrow booked', async () => {
+    const { booking, session, paymentIntent } = await completedCheckout();
+
+    const res = await sendPaymentEvent(stripe.event('checkout.session.completed', session));
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, duplicate: false });
+    const paid = await reservationRow(booking.id);
+    expect(paid).toMatchObject({
+      status: 'PAID',
+      paymentId: session.id,
+      authorizationId: paymentIntent.id,
+      paymentStatus: 'AUTHORIZED',
+      invoiceId: `INV-${booking.reservationNumber}`,
+    });
+    expect(paid.paymentDate).not.toBeNull();
+    expect(paid.invoiceUrl).toMatch(/\/v1\/api\/transactions\/\d+\/receipt$/);
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 5000, PROVIDER_CLEARING: -5000, WALLET: 0 });
+  });
+
+  it('an authorisation notifies the sender (PAYMENT_AUTHORIZED) and the carrier (RESERVATION_PAID)', async () => {
+    const { sender, carrier, booking, session } = await completedCheckout();
+    await sendPaymentEvent(stripe.event('checkout.session.completed', session));
+    const notes = await db().select().from(notifications).where(sql`json_extract(${notifications.data}, '$.reservationId') = ${booking.id}`);
+    expect(notes.map((n) => [n.userId, n.type]).sort()).toEqual(
+      [
+        [sender.id, 'PAYMENT_AUTHORIZED'],
+        [carrier.id, 'RESERVATION_PAID'],
+      ].sort(),
+    );
+  });
+
+  it('the payment status (GET /payments/{id}/status) agrees with the authorisation', async () => {
+    const { carrier, booking, session } = await completedCheckout();
+    await sendPaymentEvent(stripe.event('checkout.session.completed', session));
+    const status = await get(`/v1/api/payments/${booking.id}/status`, { token: carrier.token });
+    expect(status.status).toBe(200);
+    expect(status.body).toEqual({ reservationId: booking.id, paymentId: session.id, paymentStatus: 'AUTHORIZED', reservationStatus: 'PAID' });
+  });
+
+  it('the payment status is refused to a stranger (403) and readable by an admin', async () => {
+    const { booking, session } = await completedCheckout();
+    await sendPaymentEvent(stripe.event('checkout.session.completed', session));
+    expect((await get(`/v1/api/payments/${booking.id}/status`, { token: (await aUser()).token })).status).toBe(403);
+    expect((await get(`/v1/api/payments/${booking.id}/status`, { token: (await anAdmin()).token })).status).toBe(200);
+  });
+
+  it('the payment status of a non-numeric id is 400 TYPE_MISMATCH', async () => {
+    const mismatch = await get('/v1/api/payments/abc/status', { token: (await aUser()).token });
+    expect(mismatch.status).toBe(400);
+    expect(errorBody(mismatch)).toMatchObject({ errorCode: 'TYPE_MISMATCH' });
+  });
+
+  it('the same event twice is applied once', async () => {
+    const booking = await unpaid();
+    const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
+    const event = stripe.event('payment_intent.amount_capturable_updated', pi);
+
+    const first = await sendPaymentEvent(event);
+    const second = await sendPaymentEvent(event);
+
+    expect(first.body).toEqual({ received: true, duplicate: false });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ received: true, duplicate: true });
+    expect((await reservationMoney(booking.id)).entries).toEqual([{ key: `escrow-in:${booking.id}`, type: 'PAYMENT_ESCROWED' }]);
+    const notes = await db().select().from(notifications).where(sql`json_extract(${notifications.data}, '$.reservationId') = ${booking.id}`);
+    expect(notes).toHaveLength(2);
+  });
+
+  it('two different events of one authorisation (session completed + amount capturable) converge', async () => {
+    const { booking, session, paymentIntent } = await completedCheckout();
+    await Promise.all([
+      sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', paymentIntent)),
+      sendPaymentEvent(stripe.event('checkout.session.completed', session)),
+    ]);
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED', paymentId: session.id });
+    expect((await reservationMoney(booking.id)).entries).toHaveLength(1);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('a capture event arriving before the authorisation event ends in the same state', async () => {
+    const booking = await unpaid();
+    const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
+    const authorised = stripe.event('payment_intent.amount_capturable_updated', pi);
+    const captured = stripe.event('payment_intent.succeeded', { ...pi, status: 'succeeded', amount_received: pi.amount, latest_charge: 'ch_early' });
+
+    expect((await sendPaymentEvent(captured)).status).toBe(200);
+    expect((await sendPaymentEvent(authorised)).status).toBe(200);
+
+    expect(await reservationRow(booking.id)).toMatchObject({
+      status: 'PAID',
+      authorizationId: pi.id,
+      captureId: 'ch_early',
+      paymentStatus: 'CAPTURED',
+    });
+    expect((await reservationMoney(booking.id)).entries).toHaveLength(1);
+    expect((await reservationMoney(booking.id)).ESCROW).toBe(booking.totalAmountCents);
+  });
+
+  it('a failed payment keeps the reservation payable and tells the sender', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const res = await sendPaymentEvent(
+      stripe.event('payment_intent.payment_failed', { id: 'pi_failed_1', object: 'payment_intent', metadata: { reservationId: String(booking.id) } }),
+    );
+    expect(res.status).toBe(200);
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'FAILED' });
+    const [note] = await db().select().from(notifications).where(eq(notifications.userId, sender.id));
+    expect(note.type).toBe('PAYMENT_FAILED');
+  });
+
+  it('an event about an unknown reservation is acknowledged and ignored', async () => {
+    const pi = stripe.authorizedPaymentIntent(1000, 'eur', { reservationId: '99999999' });
+    const res = await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, duplicate: false });
+  });
+
+  it('an event of another integration (no reservation in its metadata) is acknowledged', async () => {
+    const foreign = await sendPaymentEvent(stripe.event('payment_intent.succeeded', { id: 'pi_other_integration', object: 'payment_intent', metadata: {} }));
+    expect(foreign.status).toBe(200);
+  });
+
+  it('an authorisation for a reservation that expired meanwhile is voided, not booked', async () => {
+    const { reservation: booking } = await aReservation({ status: 'EXPIRED', ...FIFTY_EUR });
+    const pi = stripe.authorizedPaymentIntent(booking.totalAmountCents, 'eur', { reservationId: String(booking.id) });
+    await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi));
+    expect(stripe.paymentIntents.get(pi.id)!.status).toBe('canceled');
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'VOIDED' });
+    expect((await reservationMoney(booking.id)).entries).toEqual([]);
+  });
+
+  describe('refused deliveries answer 401 UNAUTHORIZED with the error body', () => {
+    const payload = () => JSON.stringify(stripe.event('payment_intent.amount_capturable_updated', { id: 'pi_x', object: 'payment_intent', metadata: {} }));
+    const expectUnauthorized = (res: Awaited<ReturnType<typeof sendWebhookRaw>>) => {
+      expect(res.status).toBe(401);
+      expect(errorBody(res)).toEqual({
+        status: 401,
+        errorCode: 'UNAUTHORIZED',
+        message: 'Invalid webhook signature',
+        path: WEBHOOK,
+        suggestions: ['Sign the raw body with the endpoint secret; timestamps older than 300 s are refused'],
+      });
+    };
+
+    it('no signature header', async () => expectUnauthorized(await sendWebhookRaw(payload())));
+
+    it('a tampered body', async () => {
+      const body = payload();
+      const signature = await stripeSignature(body);
+      expectUnauthorized(await sendWebhookRaw(body.replace('pi_x', 'pi_y'), signature));
+    });
+
+    it('a signature made with another secret', async () => {
+      const body = payload();
+      expectUnauthorized(await sendWebhookRaw(body, await stripeSignature(body, { secret: 'whsec_someone_else' })));
+    });
+
+    it('a timestamp older than 300 s', async () => {
+      const body = payload();
+      const old = Math.floor(Date.now() / 1000) - 301;
+      expectUnauthorized(await sendWebhookRaw(body, await stripeSignature(body, { timestamp: old })));
+    });
+
+    it('nothing is stored for a refused event', async () => {
+      const body = payload();
+      const id = JSON.parse(body).id;
+      await sendWebhookRaw(body, await stripeSignature(body, { secret: 'whsec_nope' }));
+      const row = await db().get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM payment_events WHERE id = ${id}`);
+      expect(row?.n).toBe(0);
+    });
+  });
+
+  it.each([['malformed JSON', '{not json'], ['JSON that is not an event', JSON.stringify({ hello: 'world' })]])(
+    'a well-signed body that is %s is 400 INVALID_ARGUMENT',
+    async (_, body) => {
+      const res = await sendWebhookRaw(body, await stripeSignature(body));
+      expect(res.status).toBe(400);
+      expect(errorBody(res)).toMatchObject({ status: 400, errorCode: 'INVALID_ARGUMENT', fieldErrors: [] });
+    },
+  );
+
+  it('the webhook is public in the OpenAPI document', async () => {
+    const doc = await get('/v1/api/openapi.json');
+    const op = doc.body.paths['/v1/api/webhooks/payment-provider'].post;
+    expect(op.security).toEqual([]);
+  });
+
+  it('the OpenAPI document lists the money routes', async () => {
+    const doc = await get('/v1/api/openapi.json');
+    for (const path of ['/v1/api/payments/checkout', '/v1/api/user/me/wallet', '/v1/api/withdrawals', '/v1/api/withdrawals/auto', '/v1/api/transactions/{id}/receipt', '/v1/api/pay-connect/can-receive-payments']) {
+      expect(doc.body.paths[path], path).toBeDefined();
+    }
+  });
+});
+
+describe('browser callbacks', () => {
+  async function openedCheckout() {
+    const { sender, reservation } = await aReservation(FIFTY_EUR);
+    const opened = await checkout(reservation.id, sender);
+    return { booking: reservation, sessionId: opened.body.paymentId as string };
+  }
+
+  it('the success page of a session not completed says so and changes nothing', async () => {
+    const { booking, sessionId } = await openedCheckout();
+    const page = await call('GET', `/v1/api/payments/callback/success?session_id=${sessionId}`);
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('Payment not completed');
+    expect((await reservationRow(booking.id)).status).toBe('PENDING_PAYMENT');
+  });
+
+  it('the success page asks the provider and applies a completed session even before the webhook', async () => {
+    const { booking, sessionId } = await openedCheckout();
+    stripe.completeCheckout(sessionId);
+    const done = await call('GET', `/v1/api/payments/callback/success?session_id=${sessionId}`);
+    expect(String(done.body)).toContain('Payment authorised');
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
+  });
+
+  it('the success page of an unknown session says it was not found', async () => {
+    const forged = await call('GET', '/v1/api/payments/callback/success?session_id=cs_test_forged');
+    expect(String(forged.body)).toContain('Payment session not found');
+  });
+
+  it('the cancel page answers 200', async () => {
+    const { sessionId } = await openedCheckout();
+    const cancel = await call('GET', `/v1/api/payments/callback/cancel?session_id=${sessionId}`);
+    expect(cancel.status).toBe(200);
+  });
+});
+
+describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
+  const app = createApp();
+  const sandboxEnv = { ...env, STRIPE_SECRET_KEY: '' } as Env;
+  const request = (path: string, init: RequestInit = {}) => app.request(`http://api.test${path}`, init, sandboxEnv);
+
+  it('checkout page with Pay and Cancel; Pay goes through the signed webhook and the reservation is PAID', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const res = await request('/v1/api/payments/checkout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
+      body: JSON.stringify({ reservationId: booking.id }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { paymentId: string; paymentApprovalUrl: string };
+    expect(body.paymentId).toMatch(/^cs_sandbox_/);
+    const pagePath = new URL(body.paymentApprovalUrl).pathname;
+    expect(pagePath).toBe(`/sandbox/checkout/${body.paymentId}`);
+
+    const page = await request(pagePath);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toMatch(/<button[^>]*>Pay<\/button>/);
+    expect(html).toMatch(/<button[^>]*>Cancel<\/button>/);
+    expect(html).toContain('50.00 EUR');
+
+    const paid = await request(`${pagePath}/pay`, { method: 'POST' });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('Location')).toContain(`/v1/api/payments/callback/success?session_id=${body.paymentId}`);
+    const r = await reservationRow(booking.id);
+    expect(r).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED', paymentId: body.paymentId });
+    expect(r.authorizationId).toMatch(/^pi_sandbox_/);
+    const stored = await db().get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM payment_events WHERE id LIKE 'evt_sandbox_%' AND processed_at IS NOT NULL`);
+    expect(stored!.n).toBeGreaterThan(0);
+
+    const callback = await request(`/v1/api/payments/callback/success?session_id=${body.paymentId}`);
+    expect(await callback.text()).toContain('Payment authorised');
+  });
+
+  it('the sandbox pages do not exist when a provider key is configured', async () => {
+    const res = await get('/sandbox/checkout/cs_sandbox_x');
+    expect(res.status).toBe(404);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'ENDPOINT_NOT_FOUND' });
+  });
+
+  it('the dev seed pays the demo reservation through the sandbox, idempotently', async () => {
+    const devEnv = { ...sandboxEnv, ENVIRONMENT: 'development' } as Env;
+    const seed = () => app.request('http://api.test/v1/api/dev/seed', { method: 'POST' }, devEnv);
+    expect((await seed()).status).toBe(200);
+    expect((await seed()).status).toBe(200);
+    const rows = await db().select().from(reservations).where(eq(reservations.reservationNumber, 'DEMO-PAID-0001'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
+    expect((await db().select().from(ledgerEntries).where(eq(ledgerEntries.reservationId, rows[0].id))).length).toBe(1);
+  });
+});
+
+describe('Idempotency-Key in the OpenAPI document', () => {
+  it('is an optional header of every creating or money-moving POST', async () => {
+    const doc = (await get('/v1/api/openapi.json')).body;
+    const posts = [
+      '/v1/api/bookings',
+      '/v1/api/bookings/{id}/accept',
+      '/v1/api/bookings/{id}/reject',
+      '/v1/api/bookings/{id}/cancel',
+      '/v1/api/bookings/{id}/deposit',
+      '/v1/api/bookings/{id}/deliver',
+      '/v1/api/qrcode/process/depot',
+      '/v1/api/qrcode/process/livraison',
+      '/v1/api/payments/checkout',
+      '/v1/api/withdrawals',
+      '/v1/api/agencies/{id}/withdrawals',
+      '/v1/api/pay-connect/onboarding',
+      '/v1/api/agencies/{id}/pay-connect/onboarding',
+      '/v1/api/reviews',
+      '/v1/api/reports',
+      '/v1/api/annonces',
+      '/v1/api/search-alerts',
+      '/v1/api/admin/categories',
+      '/v1/api/agencies',
+      '/v1/api/agencies/{id}/branches',
+      '/v1/api/agencies/{id}/employees',
+      '/v1/api/kyc/sessions',
+      '/v1/api/disputes',
+      '/v1/api/disputes/{id}/messages',
+      '/v1/api/admin/disputes/{id}/resolve',
+    ];
+    for (const path of posts) {
+      const params = (doc.paths[path]?.post?.parameters ?? []) as { name: string; in: string; required?: boolean }[];
+      const header = params.find((p) => p.name === 'Idempotency-Key');
+      expect(header, path).toMatchObject({ in: 'header' });
+      expect(header?.required ?? false, path).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,138 @@
+// Money, wallet (CONTRACT section 10): the user's wallet and summary figures read from the
+// ledger, the transactions (page, filters, summary, detail) and their PDF receipts kept in R2.
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { depsOf } from '../src/env';
+import { walletFiguresOf } from '../src/features/money';
+import { reservationRow } from './helpers/db';
+import { aCarrier, aPayoutAccount, aReservation, aUser, daysFromToday, FIFTY_EUR } from './helpers/factories';
+import { call, errorBody, get, post } from './helpers/http';
+import { fakeStripeForThisFile } from './helpers/money';
+
+const stripe = fakeStripeForThisFile();
+
+/** 50.00 EUR paid by card through the webhook, then moved on by `status`. */
+const paid = { payment: stripe, ...FIFTY_EUR };
+
+describe('wallet (GET /user/me/wallet)', () => {
+  it('a new user has an empty EUR wallet without automatic withdrawal', async () => {
+    const carrier = await aCarrier();
+    const empty = await get('/v1/api/user/me/wallet', { token: carrier.token });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({
+      balance: 0,
+      pendingWithdrawalAmount: 0,
+      totalEarned: 0,
+      totalWithdrawn: 0,
+      currency: 'EUR',
+      autoWithdrawal: { enabled: false, threshold: null },
+    });
+  });
+
+  it('the wallet and the User summary figures follow the ledger: earnings less withdrawals', async () => {
+    const sender = await aUser();
+    const carrier = await aCarrier();
+    for (let i = 0; i < 2; i += 1) await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
+    await aPayoutAccount(carrier, stripe.addAccount().id);
+    expect((await post('/v1/api/withdrawals', { amount: 30.5 }, { token: carrier.token })).status).toBe(201);
+
+    const wallet = await get('/v1/api/user/me/wallet', { token: carrier.token });
+    expect(wallet.body).toMatchObject({ balance: 54.5, pendingWithdrawalAmount: 0, totalEarned: 85, totalWithdrawn: 30.5 });
+    expect((await walletFiguresOf(depsOf(env).db, 'USER', [carrier.id])).get(carrier.id)).toEqual({ walletBalance: 54.5, pendingWithdrawalAmount: 0, totalEarned: 85, totalWithdrawn: 30.5 });
+  });
+
+  it('the wallet needs a token: 401', async () => {
+    expect((await get('/v1/api/user/me/wallet')).status).toBe(401);
+  });
+});
+
+describe('transactions and receipts', () => {
+  /** A sender with two 50.00 EUR payments, the second refunded by a rejection. */
+  async function senderWithTransactions() {
+    const sender = await aUser();
+    const carrier = await aCarrier();
+    const { reservation: booking } = await aReservation({ sender, carrier, status: 'PAID', ...paid });
+    const { reservation: second } = await aReservation({ sender, carrier, status: 'PAID', ...paid });
+    expect((await post(`/v1/api/bookings/${second.id}/reject`, undefined, { token: carrier.token })).status).toBe(200);
+    const payment = (await reservationRow(booking.id)).invoiceUrl!.match(/transactions\/(\d+)\/receipt/)![1];
+    return { sender, carrier, booking, payment };
+  }
+
+  it('the page lists the payments and the refund, newest first, in EUR signed for the user', async () => {
+    const { sender } = await senderWithTransactions();
+    const page = await get('/v1/api/transactions?size=10', { token: sender.token });
+    expect(page.status).toBe(200);
+    expect(page.body.page).toEqual({ number: 0, size: 10, totalElements: 3, totalPages: 1 });
+    expect(page.body.content.map((t: any) => [t.type, t.amount])).toEqual([
+      ['REFUND', 50],
+      ['PAYMENT', -50],
+      ['PAYMENT', -50],
+    ]);
+  });
+
+  it('filters by type and by date', async () => {
+    const { sender } = await senderWithTransactions();
+    const payments = await get('/v1/api/transactions?type=PAYMENT', { token: sender.token });
+    expect(payments.body.page.totalElements).toBe(2);
+    const today = daysFromToday(0);
+    expect((await get(`/v1/api/transactions?dateFrom=${today}&dateTo=${today}`, { token: sender.token })).body.page.totalElements).toBe(3);
+    expect((await get('/v1/api/transactions?dateTo=2000-01-01', { token: sender.token })).body.page.totalElements).toBe(0);
+  });
+
+  it('an unknown type filter is 400', async () => {
+    const sender = await aUser();
+    const badType = await get('/v1/api/transactions?type=GIFT', { token: sender.token });
+    expect(badType.status).toBe(400);
+  });
+
+  it('sorting by a field that is not offered is 400 INVALID_ARGUMENT', async () => {
+    const sender = await aUser();
+    const badSort = await get('/v1/api/transactions?sort=secret,asc', { token: sender.token });
+    expect(errorBody(badSort)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
+  });
+
+  it('the monthly summary totals payments, refunds and earnings', async () => {
+    const { sender } = await senderWithTransactions();
+    const summary = await get('/v1/api/transactions/summary?period=MONTH', { token: sender.token });
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({ period: 'MONTH', currency: 'EUR', totalPaid: 100, totalRefunded: 50, totalEarned: 0, net: -50, count: 3 });
+  });
+
+  it('the owner reads a transaction in detail', async () => {
+    const { sender, booking, payment } = await senderWithTransactions();
+    const detail = await get(`/v1/api/transactions/${payment}`, { token: sender.token });
+    expect(detail.body).toMatchObject({ id: Number(payment), type: 'PAYMENT', amount: -50, currency: 'EUR', reservationId: booking.id });
+  });
+
+  it("another user's transaction is 403, an unknown one 404", async () => {
+    const { sender, carrier, payment } = await senderWithTransactions();
+    expect((await get(`/v1/api/transactions/${payment}`, { token: carrier.token })).status).toBe(403);
+    expect((await get('/v1/api/transactions/99999999', { token: sender.token })).status).toBe(404);
+  });
+
+  it('the receipt of a payment is a PDF naming the amount and the reservation', async () => {
+    const { sender, booking, payment } = await senderWithTransactions();
+    const receipt = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get('Content-Type')).toBe('application/pdf');
+    expect(String(receipt.body).startsWith('%PDF-')).toBe(true);
+    expect(String(receipt.body)).toContain('(Payment receipt) Tj');
+    expect(String(receipt.body)).toContain('(Amount: 50.00 EUR) Tj');
+    expect(String(receipt.body)).toContain(`(Reservation: ${booking.reservationNumber}) Tj`);
+  });
+
+  it('the receipt is kept in R2 and served again unchanged', async () => {
+    const { sender, payment } = await senderWithTransactions();
+    const receipt = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });
+    const stored = await env.UPLOADS.get(`receipts/user-${sender.id}/transaction-${payment}.pdf`);
+    expect(stored).not.toBeNull();
+    const again = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });
+    expect(again.body).toBe(receipt.body);
+  });
+
+  it("another user's receipt is 403", async () => {
+    const { carrier, payment } = await senderWithTransactions();
+    const foreign = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: carrier.token });
+    expect(foreign.status).toBe(403);
+  });
+});
