@@ -1,6 +1,6 @@
 // Reviews and reports: who may review what, once; rating aggregates; moderation actions.
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { database } from '../src/db/client';
 import { announcements, auditLogs, notifications, reports, reviews, userRatings, users } from '../src/db/schema';
@@ -240,6 +240,26 @@ describe('reports', () => {
     await post(`/v1/api/admin/reports/${second.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token });
     const [after] = await db.select().from(userRatings).where(eq(userRatings.userId, carrier.id));
     expect(after).toEqual({ userId: carrier.id, reviewCount: 0, ratingSum: 0 });
+  });
+
+  it('the customer reviews total counts every visible sender review: one more per review, one less per hidden one, once', async () => {
+    const total = async () => (await get('/v1/api/reviews/customers?size=1')).body.page.totalElements as number;
+    const counted = async () => (await db.select({ n: sql<number>`count(*)` }).from(reviews).where(and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false))))[0].n;
+    const { carrier, sender, reservation } = await deliveredReservation();
+    const admin = await anAdmin();
+    const before = await total();
+    expect(before).toBe(await counted());
+    const review = await post('/v1/api/reviews', { reservationId: reservation.id, rating: 2, comment: 'late' }, { token: sender.token });
+    expect(review.status).toBe(201);
+    // The carrier's review of the sender is not a customer review.
+    expect((await post('/v1/api/reviews', { reservationId: reservation.id, rating: 5 }, { token: carrier.token })).status).toBe(201);
+    expect(await total()).toBe(before + 1);
+    for (const reporter of [carrier, await aUser()]) {
+      const report = await post('/v1/api/reports', { targetType: 'REVIEW', targetId: review.body.id, reason: 'Abusive' }, { token: reporter.token });
+      expect((await post(`/v1/api/admin/reports/${report.body.id}/close`, { action: 'HIDE_REVIEW' }, { token: admin.token })).status).toBe(200);
+    }
+    expect(await total()).toBe(before);
+    expect(await total()).toBe(await counted());
   });
 
   it('suspending a reported user disables the account and revokes its tokens', async () => {

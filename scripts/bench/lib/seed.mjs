@@ -181,6 +181,11 @@ export async function seed(exec, { scale = 1, passwordHash = benchPasswordHash()
     `INSERT INTO user_ratings (user_id, review_count, rating_sum)
        SELECT reviewee_id, COUNT(*), SUM(rating) FROM reviews GROUP BY reviewee_id`,
   );
+  await sql(
+    `INSERT INTO review_totals (reviewer_role, visible_count)
+       SELECT reviewer_role, COUNT(*) FROM reviews WHERE hidden = 0 GROUP BY reviewer_role
+       ON CONFLICT (reviewer_role) DO UPDATE SET visible_count = excluded.visible_count`,
+  );
   await sql('ANALYZE');
 
   const counts = {

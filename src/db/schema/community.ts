@@ -44,6 +44,15 @@ export const userRatings = sqliteTable('user_ratings', {
   ratingSum: integer('rating_sum').notNull().default(0),
 });
 
+/**
+ * Visible reviews per reviewer role, kept in the same batch as review writes: the public page of
+ * customer reviews reads its total here instead of counting every review on every request.
+ */
+export const reviewTotals = sqliteTable('review_totals', {
+  reviewerRole: text('reviewer_role', { enum: REVIEWER_ROLES }).primaryKey(),
+  visibleCount: integer('visible_count').notNull().default(0),
+});
+
 export const REPORT_TARGET_TYPES = ['USER', 'ANNOUNCEMENT', 'REVIEW'] as const;
 export const REPORT_STATUSES = ['OPEN', 'CLOSED'] as const;
 export const REPORT_ACTIONS = ['NONE', 'HIDE_ANNOUNCEMENT', 'HIDE_REVIEW', 'SUSPEND_USER'] as const;

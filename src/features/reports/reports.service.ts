@@ -135,8 +135,7 @@ export async function closeReport(
   if (input.action === 'HIDE_REVIEW') {
     const [review] = await db.select().from(reviews).where(eq(reviews.id, report.targetId));
     if (review) {
-      const [hide, aggregate] = hideReviewStatements(db, review, closedByMe);
-      statements.push(hide, aggregate);
+      statements.push(...hideReviewStatements(db, review, closedByMe));
     }
   }
   if (input.action === 'SUSPEND_USER' && owner !== null) {

@@ -4,7 +4,7 @@ import { and, count, eq, inArray, sql, type Placeholder, type SQL } from 'drizzl
 import type { Db } from '../../db/client';
 import { compiled, compiledShapes } from '../../db/statements';
 import { isUniqueViolation } from '../../db/errors';
-import { reservations, reviews, userRatings, users, type ReviewRow } from '../../db/schema';
+import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, businessRule, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
@@ -81,6 +81,10 @@ export async function createReview(deps: Deps, auth: AuthUser, input: NewReview)
           target: userRatings.userId,
           set: { reviewCount: sql`${userRatings.reviewCount} + 1`, ratingSum: sql`${userRatings.ratingSum} + ${input.rating}` },
         }),
+      db
+        .insert(reviewTotals)
+        .values({ reviewerRole: role, visibleCount: 1 })
+        .onConflictDoUpdate({ target: reviewTotals.reviewerRole, set: { visibleCount: sql`${reviewTotals.visibleCount} + 1` } }),
     ]);
     return getReview(deps, created.id);
   } catch (err) {
@@ -97,17 +101,21 @@ export async function getReview(deps: Deps, id: number) {
 }
 
 /**
- * Hides a review (moderation) and takes it out of the aggregates, for one batch. The second
- * statement runs only if the first changed a row (changes() is the previous statement's count),
- * so hiding twice subtracts once.
+ * Hides a review (moderation) and takes it out of the aggregates, for one batch. Each aggregate
+ * statement runs only if the one before it changed a row (changes() is the previous statement's
+ * count), so hiding twice subtracts once.
  */
-export function hideReviewStatements(db: Db, review: { id: number; revieweeId: number; rating: number }, guard?: SQL) {
+export function hideReviewStatements(db: Db, review: Pick<ReviewRow, 'id' | 'revieweeId' | 'rating' | 'reviewerRole'>, guard?: SQL) {
   return [
     db.update(reviews).set({ hidden: true }).where(and(eq(reviews.id, review.id), eq(reviews.hidden, false), guard)),
     db
       .update(userRatings)
       .set({ reviewCount: sql`${userRatings.reviewCount} - 1`, ratingSum: sql`${userRatings.ratingSum} - ${review.rating}` })
       .where(and(eq(userRatings.userId, review.revieweeId), sql`changes() = 1`)),
+    db
+      .update(reviewTotals)
+      .set({ visibleCount: sql`${reviewTotals.visibleCount} - 1` })
+      .where(and(eq(reviewTotals.reviewerRole, review.reviewerRole), sql`changes() = 1`)),
   ] as const;
 }
 
@@ -155,6 +163,8 @@ const customerPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc
   compileReviewPage(() => and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false)), sort),
 );
 const ratingOf = compiled((db, p: Record<'userId', Placeholder>) => db.select().from(userRatings).where(eq(userRatings.userId, p.userId)));
+/** The public total of visible customer reviews, kept with each review write (no count per request). */
+const customerReviewTotal = compiled((db) => db.select({ total: reviewTotals.visibleCount }).from(reviewTotals).where(eq(reviewTotals.reviewerRole, 'SENDER')));
 const userExists = compiled((db, p: Record<'userId', Placeholder>) => db.select({ id: users.id }).from(users).where(eq(users.id, p.userId)));
 
 
@@ -178,6 +188,6 @@ export async function listCustomerReviews(deps: Deps, p: PageParams<'createdAt'>
   const { db } = deps;
   const page = customerPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId: null, limit: p.size, offset: offsetOf(p) };
-  const [rows, [{ total }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
-  return toPage(rows.map(toReviewJson), total, p);
+  const [rows, [counted]] = await db.batch([page.rows(db, values), customerReviewTotal(db, {})]);
+  return toPage(rows.map(toReviewJson), counted?.total ?? 0, p);
 }
