@@ -18,7 +18,6 @@ import { bookingsRouter, superadminReservationsRouter } from './features/booking
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
-import { agencyMoneyRouter } from './features/agencies/agency-money.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
@@ -38,7 +37,7 @@ import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
-import { payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
+import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
 
 
 const corsOrigins = (env: Env) =>

@@ -430,7 +430,7 @@ describe('dev seed', () => {
 
 describe('announcement rules (pure)', () => {
   it('folds case, accents and punctuation in city keys', async () => {
-    const { cityKey } = await import('../src/features/announcements/announcement-rules');
+    const { cityKey } = await import('../src/features/reference/city-key');
     expect(cityKey('  Saint-Étienne ')).toBe('saint etienne');
     expect(cityKey("L'Aquila")).toBe('l aquila');
     expect(cityKey('YAOUNDÉ')).toBe(cityKey('yaounde'));

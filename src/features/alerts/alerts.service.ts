@@ -8,7 +8,7 @@ import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
 import { notFound } from '../../errors';
-import { cityKey } from '../announcements/announcement-rules';
+import { cityKey } from '../reference/city-key';
 import type { TRANSPORT_MODES } from '../../db/schema';
 
 export interface AlertInput {

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, users } from '../../db/schema';
 import type { Deps } from '../../env';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
-import { ACCOUNTS } from '../money/ledger/posting-rules';
+import { ACCOUNTS } from '../money';
 import { buckets, type Interval, type Metric, type Period } from './analytics.rules';
 
 const inPeriod = (column: AnySQLiteColumn, p: Period) => and(gte(column, p.fromIso), lt(column, p.toIso));

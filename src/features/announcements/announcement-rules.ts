@@ -1,16 +1,6 @@
 // Pure announcement rules: city search keys, trip date checks. No I/O.
 import type { FieldError } from '../../errors';
 
-/** Lower-cased, accent-free, punctuation-folded city name: what search and alerts compare. */
-export function cityKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[\s\-'’.,]+/g, ' ')
-    .trim();
-}
-
 /** Today's date (UTC) as YYYY-MM-DD. */
 export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
 

@@ -17,7 +17,8 @@ import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, type Notification } from '../notifications/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
-import { cityKey, todayUtc, tripDateErrors } from './announcement-rules';
+import { cityKey } from '../reference/city-key';
+import { todayUtc, tripDateErrors } from './announcement-rules';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
 export type AnnouncementSort = (typeof ANNOUNCEMENT_SORTS)[number];

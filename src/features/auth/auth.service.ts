@@ -14,7 +14,7 @@ import { audit, auditInsert } from '../audit/audit';
 import { normalizeEmail } from '../users/profile-fields';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
-import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money/wallet/wallet.service';
+import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money';
 
 export interface RegisterInput {
   email: string;

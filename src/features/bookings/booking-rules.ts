@@ -1,7 +1,7 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
 import { invalidState } from '../../errors';
-import { cancellationRefundCents } from '../money/ledger/posting-rules';
+import { cancellationRefundCents } from '../money';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
 export type CancellationActor = 'SENDER' | 'CARRIER' | 'SYSTEM';

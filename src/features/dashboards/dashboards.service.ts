@@ -22,7 +22,7 @@ import {
 import type { Deps } from '../../env';
 import { notFound } from '../../errors';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
-import { walletAccount, type Owner } from '../money/ledger/posting-rules';
+import { walletAccount, type Owner } from '../money';
 
 /** Paid and not yet delivered: the carrier's share waits in escrow. */
 export const IN_ESCROW_STATUSES = ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED'] as const satisfies readonly ReservationStatus[];

@@ -9,7 +9,7 @@ import {
   walletAccount,
   type Posting,
   type ReservationMoney,
-} from '../money/ledger/posting-rules';
+} from '../money';
 
 export type DisputeResolution = 'REFUND_SENDER' | 'RELEASE_TO_CARRIER' | 'PARTIAL_REFUND';
 

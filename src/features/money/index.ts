@@ -8,6 +8,7 @@ export { walletRouter, walletRoutes } from './wallet/wallet.routes';
 export { withdrawalsRouter, withdrawalRoutes } from './withdrawals/withdrawals.routes';
 export { payConnectRouter, payConnectRoutes } from './pay-connect/pay-connect.routes';
 export { CALLER_SCOPE, type MoneyAccess, type OwnerScope } from './wallet/owner-scope';
+export { agencyMoneyRouter } from './agency-money.routes';
 
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.
 export {

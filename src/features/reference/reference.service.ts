@@ -4,7 +4,7 @@
 // (its hits, misses and size show in GET /superadmin/cache/stats).
 import { namedCache } from '../../lib/cache';
 import data from './reference-data.generated.json';
-import { cityKey } from '../announcements/announcement-rules';
+import { cityKey } from './city-key';
 
 export interface Country {
   code: string;

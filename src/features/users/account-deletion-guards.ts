@@ -5,7 +5,7 @@ import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
 import type { Deps } from '../../env';
 import type { ReservationStatus } from '../reservations/reservation-state';
-import { walletAccount } from '../money/ledger/posting-rules';
+import { walletAccount } from '../money';
 
 /** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
 export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [

@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import type { UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
-import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../money/wallet/wallet.service';
+import { walletFiguresOf, ZERO_WALLET, type WalletFigures } from '../money';
 
 /** The wallet figures of the given users (from the ledger), keyed by user id. */
 export const loadWalletFigures = (deps: Deps, userIds: readonly number[]): Promise<Map<number, WalletFigures>> =>

@@ -3,7 +3,8 @@
 import { and, eq } from 'drizzle-orm';
 import { announcements, categories } from '../../../db/schema';
 import type { SeedContext } from './context';
-import { cityKey, todayUtc } from '../../announcements/announcement-rules';
+import { todayUtc } from '../../announcements/announcement-rules';
+import { cityKey } from '../../reference/city-key';
 
 const DEMO_CATEGORIES = [
   { code: 'DOCUMENTS', name: 'Documents', prohibited: false },

@@ -5,8 +5,11 @@
 import { createRouter } from '../../env';
 import { assertCanAccess } from '../../middleware/auth';
 import { IdParams } from '../../validation';
-import { CALLER_SCOPE, payConnectRoutes, walletRoutes, withdrawalRoutes, type OwnerScope } from '../money';
-import { agencyForOwner, getAgency } from './agencies.service';
+import { payConnectRoutes } from './pay-connect/pay-connect.routes';
+import { CALLER_SCOPE, type OwnerScope } from './wallet/owner-scope';
+import { walletRoutes } from './wallet/wallet.routes';
+import { withdrawalRoutes } from './withdrawals/withdrawals.routes';
+import { agencyForOwner, getAgency } from '../agencies/agencies.service';
 
 export const AGENCY_SCOPE: OwnerScope = {
   prefix: '/agencies/{id}',
