@@ -31,7 +31,6 @@ import {
   escrowOutKey,
   hasEntry,
   newToken,
-  PAYMENT_STATUS,
   payeeOf,
   posted,
   postingStatements,

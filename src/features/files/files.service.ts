@@ -2,7 +2,6 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
-import type { Db } from '../../db/client';
 import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
 import type { AppEnv, AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';

@@ -7,13 +7,13 @@ import { announcements, reservations, users, type ReservationRow } from '../../d
 import { compiled } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, businessRule, invalidArgument, invalidState, notFound, tooManyRequests } from '../../errors';
+import { accessDenied, invalidArgument, invalidState, notFound, tooManyRequests } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
 import { notify } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
-import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
+import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { reservationViewOf, reservationViewStatements, type ReservationView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
 import { publicName } from '../users/public-name';
