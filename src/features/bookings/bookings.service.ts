@@ -25,7 +25,7 @@ import { notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
-import { getReservationView, reservationViewOf, reservationViewStatements, type ItemView, type ReservationView } from '../reservations/reservation-views';
+import { getReservationView, PARTY_FIELDS, reservationViewOf, reservationViewStatements, type ItemView, type ReservationView } from '../reservations/reservation-views';
 import {
   CARRIER_ANSWER_WINDOW_MS,
   newRecipientToken,
@@ -42,12 +42,13 @@ import {
 // The reads of a booking, compiled once (see db/statements.ts).
 const tripWithCarrier = compiled((db, p: Record<'id', Placeholder>) =>
   db
-    .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k') })
+    .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k', PARTY_FIELDS) })
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
     .where(eq(announcements.id, p.id)),
 );
-const userById = compiled((db, p: Record<'id', Placeholder>) => db.select().from(users).where(eq(users.id, p.id)));
+// Only what the response's party summary shows (PARTY_FIELDS holds `enabled`, checked below).
+const userById = compiled((db, p: Record<'id', Placeholder>) => db.select(aliasedColumns(users, 'u', PARTY_FIELDS)).from(users).where(eq(users.id, p.id)));
 const agencyStatusOfTrip = compiled((db, p: Record<'id', Placeholder>) =>
   db.select({ status: agencies.status }).from(agencies).innerJoin(announcements, eq(announcements.agencyId, agencies.id)).where(eq(announcements.id, p.id)),
 );

@@ -26,7 +26,7 @@ const carrierUser = alias(users, 'carrier_user');
 
 /** What a reservation view needs of its trip and of its two parties (D1 caps a result at 100 columns). */
 const TRIP_FIELDS = ['departureCity', 'arrivalCity', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint'] as const;
-const PARTY_FIELDS = [
+export const PARTY_FIELDS = [
   'id',
   'firstName',
   'lastName',

@@ -3,7 +3,7 @@
 import { eq, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
-import { compiled } from '../../db/statements';
+import { aliasedColumns, compiled } from '../../db/statements';
 import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
@@ -30,9 +30,14 @@ export async function lastPosition(env: Env, reservationId: number): Promise<Pos
 }
 
 /** Read on every position post (every few seconds per parcel in transit): compiled once. */
-const reservationById = compiled((db, p: Record<'id', Placeholder>) => db.select().from(reservations).where(eq(reservations.id, p.id)));
+// Only the columns the tracking rules read: the parties, the status, the recipient's token.
+const TRACKING_FIELDS = ['id', 'senderId', 'carrierId', 'agencyId', 'status', 'reservationNumber', 'recipientToken'] as const;
+type TrackedReservation = Pick<ReservationRow, (typeof TRACKING_FIELDS)[number]>;
+const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
+  db.select(aliasedColumns(reservations, 'r', TRACKING_FIELDS)).from(reservations).where(eq(reservations.id, p.id)),
+);
 
-async function load(db: Db, id: number): Promise<ReservationRow> {
+async function load(db: Db, id: number): Promise<TrackedReservation> {
   const [[row]] = await db.batch([reservationById(db, { id })]);
   if (!row) throw notFound('Reservation', id);
   return row;
