@@ -4,7 +4,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { getDb } from '../../src/db/client';
+import { database } from '../../src/db/client';
 import { notifications, reservations, users } from '../../src/db/schema';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../src/lib/jwt';
 import { verifyPassword } from '../../src/lib/password';
@@ -40,12 +40,12 @@ let accessToken: string | undefined;
 const app = new Hono<{ Bindings: BenchEnv }>()
   .get('/bare', (c) => c.json({ ok: true }))
   .get('/d1/read', async (c) => {
-    const [row] = await getDb(c.env).select().from(users).where(eq(users.id, randomId(c.env)));
+    const [row] = await database(c.env.DB).select().from(users).where(eq(users.id, randomId(c.env)));
     return c.json({ id: row?.id ?? null });
   })
   .get('/d1/page', async (c) => {
     // A page of 20 and its count in one round trip, as every listing does.
-    const db = getDb(c.env);
+    const db = database(c.env.DB);
     const carrierId = randomId(c.env);
     const [rows, [{ total }]] = await db.batch([
       db.select().from(reservations).where(eq(reservations.carrierId, carrierId)).orderBy(desc(reservations.createdAt)).limit(20),
@@ -54,7 +54,7 @@ const app = new Hono<{ Bindings: BenchEnv }>()
     return c.json({ size: rows.length, total });
   })
   .post('/d1/batch', async (c) => {
-    const db = getDb(c.env);
+    const db = database(c.env.DB);
     const userId = randomId(c.env);
     await db.batch([
       db.insert(notifications).values({ userId, type: 'BENCH', title: 'bench', message: 'bench' }),
@@ -64,13 +64,13 @@ const app = new Hono<{ Bindings: BenchEnv }>()
   })
   // Query building alone (no I/O): drizzle turns a query into SQL on every request.
   .get('/js/select-sql', (c) => {
-    const query = getDb(c.env).select().from(users).where(eq(users.id, randomId(c.env))).toSQL();
+    const query = database(c.env.DB).select().from(users).where(eq(users.id, randomId(c.env))).toSQL();
     return c.json({ length: query.sql.length });
   })
   .get('/js/search-sql', (c) => {
     // What the search built per request before it was compiled: page (3-table join) and count.
     const where = searchConditions({ departureCity: 'Paris', arrivalCity: 'Dakar' }, '2026-01-01');
-    const { page, total } = pageStatements(getDb(c.env), where, { page: 0, size: 20, sort: { field: 'departureDate', direction: 'asc' } });
+    const { page, total } = pageStatements(database(c.env.DB), where, { page: 0, size: 20, sort: { field: 'departureDate', direction: 'asc' } });
     return c.json({ length: page.toSQL().sql.length + total.toSQL().sql.length });
   })
   .get('/kv/get', async (c) => c.json({ value: await c.env.KV.get('bench:key') }))
