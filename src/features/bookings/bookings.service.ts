@@ -25,7 +25,7 @@ import { notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
-import { getReservationView, PARTY_FIELDS, reservationViewOf, reservationViewStatements, type ItemView, type ReservationView } from '../reservations/reservation-views';
+import { getReservationView, PARTY_FIELDS, reservationViewStatements, viewFromReads, type ItemView, type ReservationView } from '../reservations/reservation-views';
 import {
   CARRIER_ANSWER_WINDOW_MS,
   newRecipientToken,
@@ -39,19 +39,18 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Creation
 
-// The reads of a booking, compiled once (see db/statements.ts).
+// The reads of a booking, compiled once (see db/statements.ts): the trip with its carrier and the
+// status of the agency it belongs to, if any.
 const tripWithCarrier = compiled((db, p: Record<'id', Placeholder>) =>
   db
-    .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k', PARTY_FIELDS) })
+    .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k', PARTY_FIELDS), agencyStatus: agencies.status })
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
+    .leftJoin(agencies, eq(agencies.id, announcements.agencyId))
     .where(eq(announcements.id, p.id)),
 );
 // Only what the response's party summary shows (PARTY_FIELDS holds `enabled`, checked below).
 const userById = compiled((db, p: Record<'id', Placeholder>) => db.select(aliasedColumns(users, 'u', PARTY_FIELDS)).from(users).where(eq(users.id, p.id)));
-const agencyStatusOfTrip = compiled((db, p: Record<'id', Placeholder>) =>
-  db.select({ status: agencies.status }).from(agencies).innerJoin(announcements, eq(announcements.agencyId, agencies.id)).where(eq(announcements.id, p.id)),
-);
 
 export interface ItemInput {
   categoryId: number;
@@ -109,15 +108,14 @@ export async function createBooking(
   const weightG = toGrams(input.reservedWeight);
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
-  const [tripRows, senderRows, categoryRows, agencyRows] = await db.batch([
+  const [tripRows, senderRows, categoryRows] = await db.batch([
     tripWithCarrier(db, { id: input.announcementId }),
     userById(db, { id: auth.id }),
     db.select().from(categories).where(inArray(categories.id, categoryIds)),
-    agencyStatusOfTrip(db, { id: input.announcementId }),
   ]);
   const trip = tripRows[0];
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
-  if (!trip || agencyRows[0]?.status === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
+  if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
   const sender = senderRows[0];
   if (!sender || !sender.enabled) throw accessDenied('This account cannot book');
   const { a, carrier } = trip;
@@ -295,12 +293,12 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     bookingWrites.reservation(db, values),
     bookingWrites.capacity(db, values),
     bookingWrites.notification(db, values),
-    bookingWrites.trip(db, values),
     ...items.map((item) => bookingWrites.item(db, { ...item, reservationNumber: r.reservationNumber })),
   ]);
   const inserted = results[0];
   if (inserted.length === 1) return inserted[0].id;
-  const current = results[3][0];
+  // Refused (rare): the trip as it is now says why.
+  const [[current]] = await db.batch([bookingWrites.trip(db, values)]);
   if (current && current.pricePerKgCents !== seen.pricePerKgCents) {
     throw invalidState('The price of this announcement changed while booking; review it and book again');
   }
@@ -356,9 +354,7 @@ async function commitForRequest(deps: Deps, plan: TransitionPlan): Promise<Reser
     await settleWithProvider(deps, row.id);
     return getReservationView(db, row.id);
   }
-  const view = reservationViewOf(reads[0] as Parameters<typeof reservationViewOf>[0], reads[1] as Parameters<typeof reservationViewOf>[1]);
-  if (!view) throw notFound('Reservation', plan.id);
-  return view;
+  return viewFromReads(plan.id, reads);
 }
 
 export async function acceptReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationView> {

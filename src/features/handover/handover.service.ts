@@ -14,7 +14,7 @@ import { captureLoaded, releaseEffects } from '../money';
 import { notify } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
-import { reservationViewOf, reservationViewStatements, type ReservationView } from '../reservations/reservation-views';
+import { reservationViewStatements, viewFromReads, type ReservationView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
 import { publicName } from '../users/public-name';
 
@@ -104,13 +104,6 @@ function messageSql(message: (n: string) => string) {
   return sql`${before} || ${reservations.reservationNumber} || ${after}`;
 }
 
-/** The view read at the end of a transition's batch (404 when the reservation does not exist). */
-function viewOf(id: number, reads: unknown[]): ReservationView {
-  const view = reservationViewOf(reads[0] as Parameters<typeof reservationViewOf>[0], reads[1] as Parameters<typeof reservationViewOf>[1]);
-  if (!view) throw notFound('Reservation', id);
-  return view;
-}
-
 // The sender's deposit notice, compiled once (db/statements.ts): the sender and the number are
 // read by the statement itself, guarded like every effect of the DEPOSIT plan.
 const depositNotice = compiled((db, p: Record<'id', Placeholder>) =>
@@ -141,7 +134,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationView> {
     { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [depositNotice(db, { id })] },
     { reads: reservationViewStatements(db, id) },
   );
-  const view = viewOf(id, reads);
+  const view = viewFromReads(id, reads);
   const captured = await captureLoaded(deps, row);
   return captured === row ? view : { ...view, r: captured };
 }
@@ -172,7 +165,7 @@ async function deliver(deps: Deps, id: number): Promise<ReservationView> {
     },
     { reads: reservationViewStatements(db, id) },
   );
-  return viewOf(id, reads);
+  return viewFromReads(id, reads);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The Reservation read model: one reservation with its trip, its two parties and its items, and
 // the listings of them. The busiest reads are compiled once (db/statements.ts) and only bound per
 // request; every read is one D1 round trip, alone or at the end of a write batch.
-import { and, asc, count, eq, inArray, type Placeholder } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -51,6 +51,18 @@ export interface ReservationView {
 
 export type ItemView = Omit<ReservationItemRow, 'id' | 'reservationId'>;
 
+// A reservation's items, as one JSON array column of the view's own row (one statement per view,
+// not two): every item column but the keys, in insertion order, decoded like the columns.
+const ITEM_COLUMNS = Object.entries(getTableColumns(reservationItems)).filter(([key]) => key !== 'id' && key !== 'reservationId');
+const decodeItem = (raw: Record<string, unknown>): ItemView =>
+  Object.fromEntries(ITEM_COLUMNS.map(([key, column]) => [key, raw[key] === null ? null : column.mapFromDriverValue(raw[key])])) as ItemView;
+const itemsJson = sql`(SELECT json_group_array(json_object(${sql.join(
+  ITEM_COLUMNS.map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
+  sql`, `,
+)}) ORDER BY ${reservationItems.id}) FROM ${reservationItems} WHERE ${reservationItems.reservationId} = ${reservations.id})`
+  .mapWith((text: string) => (JSON.parse(text) as Record<string, unknown>[]).map(decodeItem))
+  .as('items_json');
+
 function viewSelect(db: Db) {
   return db
     .select({
@@ -58,6 +70,7 @@ function viewSelect(db: Db) {
       a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
       sender: aliasedColumns(senderUser, 's', PARTY_FIELDS),
       carrier: aliasedColumns(carrierUser, 'k', PARTY_FIELDS),
+      items: itemsJson,
     })
     .from(reservations)
     .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
@@ -65,37 +78,28 @@ function viewSelect(db: Db) {
     .innerJoin(carrierUser, eq(carrierUser.id, reservations.carrierId));
 }
 
-function attachItems(rows: Omit<ReservationView, 'items'>[], items: ReservationItemRow[]): ReservationView[] {
-  const byReservation = new Map<number, ItemView[]>();
-  for (const { id: _id, reservationId, ...item } of items) {
-    const list = byReservation.get(reservationId) ?? [];
-    list.push(item);
-    byReservation.set(reservationId, list);
-  }
-  return rows.map((row) => ({ ...row, items: byReservation.get(row.r.id) ?? [] }));
-}
-
 const viewById = compiled((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
-const itemsOf = compiled((db, p: Record<'id', Placeholder>) =>
-  db.select().from(reservationItems).where(eq(reservationItems.reservationId, p.id)).orderBy(asc(reservationItems.id)),
-);
 
-/** The two reads of one reservation's view, to run alone or at the end of a write batch. */
+/** The read of one reservation's view, to run alone or at the end of a write batch. */
 export function reservationViewStatements(db: Db, id: number) {
-  return [viewById(db, { id }), itemsOf(db, { id })] as [ReturnType<typeof viewById>, ReturnType<typeof itemsOf>];
+  return [viewById(db, { id })] as [ReturnType<typeof viewById>];
 }
 
-/** The view from the results of reservationViewStatements, or null when the reservation does not exist. */
-export function reservationViewOf(
-  rows: Omit<ReservationView, 'items'>[],
-  items: ReservationItemRow[],
-): ReservationView | null {
-  return rows.length === 0 ? null : attachItems(rows, items)[0];
+/** The view from the result of reservationViewStatements, or null when the reservation does not exist. */
+export function reservationViewOf(rows: ReservationView[]): ReservationView | null {
+  return rows[0] ?? null;
+}
+
+/** The view read at the end of a write batch (the `reads` of commitTransition), or 404. */
+export function viewFromReads(id: number, reads: unknown[]): ReservationView {
+  const view = reservationViewOf(reads[0] as ReservationView[]);
+  if (!view) throw notFound('Reservation', id);
+  return view;
 }
 
 export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
-  const [rows, items] = await db.batch(reservationViewStatements(db, id));
-  const view = reservationViewOf(rows, items);
+  const [rows] = await db.batch(reservationViewStatements(db, id));
+  const view = reservationViewOf(rows);
   if (!view) throw notFound('Reservation', id);
   return view;
 }
@@ -110,7 +114,7 @@ export const RESERVATION_SORT_COLUMNS = {
 };
 export type ReservationSortField = keyof typeof RESERVATION_SORT_COLUMNS;
 
-/** One page of reservations and its total in one round trip (rows, count, items of those rows). */
+/** One page of reservations and its total in one round trip (rows with their items, count). */
 export async function listReservationViews(
   db: Db,
   status: ReservationStatus | undefined,
@@ -119,13 +123,11 @@ export async function listReservationViews(
 ): Promise<{ rows: ReservationView[]; total: number }> {
   const where = status ? eq(reservations.status, status) : undefined;
   const order = orderBy(sort, RESERVATION_SORT_COLUMNS, reservations.id);
-  const pageIds = db.select({ id: reservations.id }).from(reservations).where(where).orderBy(...order).limit(p.size).offset(offsetOf(p));
-  const [rows, [{ total }], items] = await db.batch([
+  const [rows, [{ total }]] = await db.batch([
     viewSelect(db).where(where).orderBy(...order).limit(p.size).offset(offsetOf(p)),
     db.select({ total: count() }).from(reservations).where(where),
-    db.select().from(reservationItems).where(inArray(reservationItems.reservationId, pageIds)).orderBy(asc(reservationItems.id)),
   ]);
-  return { rows: attachItems(rows, items), total };
+  return { rows, total };
 }
 
 type PageKeys = 'owner' | 'status' | 'limit' | 'offset';
@@ -140,13 +142,6 @@ const partyPage = compiledShapes((shape: { party: Party; byStatus: boolean; fiel
   return {
     rows: compiled((db, p: Record<PageKeys, Placeholder>) => viewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
     total: compiled((db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p))),
-    items: compiled((db, p: Record<PageKeys, Placeholder>) =>
-      db
-        .select()
-        .from(reservationItems)
-        .where(inArray(reservationItems.reservationId, db.select({ id: reservations.id }).from(reservations).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)))
-        .orderBy(asc(reservationItems.id)),
-    ),
   };
 });
 
@@ -161,8 +156,8 @@ export async function listPartyReservationViews(
 ): Promise<{ rows: ReservationView[]; total: number }> {
   const shape = partyPage({ party, byStatus: status !== undefined, field: sort.field, direction: sort.direction });
   const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
-  const [rows, [{ total }], items] = await db.batch([shape.rows(db, values), shape.total(db, values), shape.items(db, values)]);
-  return { rows: attachItems(rows, items), total };
+  const [rows, [{ total }]] = await db.batch([shape.rows(db, values), shape.total(db, values)]);
+  return { rows, total };
 }
 
 /** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
