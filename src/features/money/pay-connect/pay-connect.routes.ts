@@ -2,8 +2,7 @@
 // and the browser redirect targets of the onboarding flow.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonContent } from '../../../lib/openapi';
-import { requireAuth } from '../../../middleware/auth';
+import { authErrorResponses, errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { idempotent } from '../../../middleware/idempotency';
 import { htmlPage } from '../payments/html';
 import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
@@ -43,8 +42,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
           path: `${scope.prefix}/pay-connect/onboarding`,
           tags,
           summary: `Create (once) ${scope.whose} Express account and return a fresh onboarding link`,
-          security: bearerSecurity,
-          middleware: [requireAuth] as const,
+          ...signedIn(),
           request: { params: scope.params },
           responses: { 200: jsonContent(OnboardingSchema, 'Onboarding link'), ...errors(409, 502) },
         }),
@@ -60,8 +58,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         path: `${scope.prefix}/pay-connect/account-status`,
         tags,
         summary: `State of ${scope.whose} connected account, read afresh from the provider`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params },
         responses: { 200: jsonContent(StatusSchema, 'Account status'), ...errors(502) },
       }),
@@ -73,8 +70,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         path: `${scope.prefix}/pay-connect/can-receive-payments`,
         tags,
         summary: `Whether ${scope.whose} connected account can receive payments, and why not`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params },
         responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...errors() },
       }),

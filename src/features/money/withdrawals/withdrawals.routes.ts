@@ -1,10 +1,9 @@
 // Withdrawals of the caller's wallet: request, history, automatic withdrawal setting.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
-import { requireAuth } from '../../../middleware/auth';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
@@ -62,8 +61,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
           path,
           tags,
           summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
-          security: bearerSecurity,
-          middleware: [requireAuth] as const,
+          ...signedIn(),
           request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
           responses: {
             201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'),
@@ -83,8 +81,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path,
         tags,
         summary: `Withdrawals of ${scope.whose} wallet (page)`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
         responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...errors() },
       }),
@@ -96,8 +93,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
       }),
@@ -109,8 +105,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
       }),
