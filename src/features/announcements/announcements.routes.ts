@@ -3,9 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
 import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { decimalInt, IdParams } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import {
@@ -101,8 +100,6 @@ const SearchQuery = pageParams.extend({
   transportMode: TransportMode.optional(),
 });
 
-const publisherRoles = requireRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'ROLE_AGENCY_EMPLOYEE');
-
 export const announcementsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
@@ -110,8 +107,7 @@ export const announcementsRouter = createRouter()
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Publish a trip (verified users and agency staff)',
-      security: bearerSecurity,
-      middleware: [requireAuth, publisherRoles] as const,
+      ...withRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'ROLE_AGENCY_EMPLOYEE'),
       request: { body: jsonBody(AnnouncementInputSchema) },
       responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
     })),
