@@ -14,7 +14,7 @@ import {
   transactionSummary,
 } from './transactions.service';
 import { getWallet } from './wallet.service';
-import { CALLER_SCOPE, type OwnerScope } from './owner-scope';
+import { CALLER_SCOPE, scopeErrors, type OwnerScope } from './owner-scope';
 
 export const WalletSchema = z
   .object({
@@ -77,7 +77,7 @@ export const walletRoutes = (scope: OwnerScope) =>
       summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
       ...signedIn(),
       request: { params: scope.params },
-      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...authErrorResponses(...scope.errorStatuses) },
+      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
     }),
     async (c) => c.json(await getWallet(c.var.deps, await scope.resolve(c, 'read')), 200),
   );

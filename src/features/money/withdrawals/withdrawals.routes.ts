@@ -1,12 +1,12 @@
 // Withdrawals of the caller's wallet: request, history, automatic withdrawal setting.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
+import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
-import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
 import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal } from './withdrawals.service';
 
 /** A positive amount in the platform currency with at most two decimals. */
@@ -52,7 +52,6 @@ const WithdrawalPage = PageSchema(WithdrawalSchema, 'WithdrawalPage');
 export const withdrawalRoutes = (scope: OwnerScope) => {
   const path = `${scope.prefix}/withdrawals`;
   const tags = ['Withdrawals', ...scope.extraTags];
-  const errors = (...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
   return createRouter()
     .openapi(
       createRoute(
@@ -65,7 +64,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
           request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
           responses: {
             201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'),
-            ...errors(409, 422, 502),
+            ...scopeErrors(scope, 409, 422, 502),
           },
         }),
       ),
@@ -83,7 +82,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         summary: `Withdrawals of ${scope.whose} wallet (page)`,
         ...signedIn(),
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
-        responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...errors() },
+        responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...scopeErrors(scope) },
       }),
       async (c) => c.json(await listWithdrawals(c.var.deps, await scope.resolve(c, 'read'), c.req.valid('query')), 200),
     )
@@ -95,7 +94,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
         ...signedIn(),
         request: { params: scope.params },
-        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
+        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
       }),
       async (c) => c.json(await getAutoWithdrawal(c.var.deps, await scope.resolve(c, 'read')), 200),
     )
@@ -107,7 +106,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
         ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
-        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
+        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
       }),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
