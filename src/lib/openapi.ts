@@ -1,4 +1,4 @@
-// Small builders so each createRoute() states its body, its success and its error responses the same way.
+// Small builders so each createRoute() states who may call it, its body, its success and its error responses the same way.
 import type { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
