@@ -2,9 +2,10 @@
 // (a renamed column fails the typecheck). Conditional writes inside a batch (guardedInsert,
 // rowExists), wide joins that survive D1's batch (aliasedColumns), and statements compiled once
 // for the hot paths (compiled, compiledShapes). No feature writes SQL text naming a table.
-import { Column, exists, fillPlaceholders, getTableColumns, is, sql, SQL, type Placeholder } from 'drizzle-orm';
+import { Column, count, exists, fillPlaceholders, getTableColumns, is, sql, SQL, type Placeholder } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { offsetOf } from '../lib/pagination';
 import type { Db } from './client';
 
 export type Statement = BatchItem<'sqlite'>;
@@ -151,4 +152,21 @@ export function compiledShapes<S extends Shape, T>(create: (shape: S) => T, max 
     }
     return found;
   };
+}
+
+/**
+ * One page of a table's rows and the count of all rows matching `where`, for one batch:
+ * `const [rows, [{ total }]] = await db.batch(pageStatements(db, table, where, order, page))`.
+ */
+export function pageStatements<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  order: SQL[],
+  page: { page: number; size: number },
+) {
+  return [
+    db.select().from(table).where(where).orderBy(...order).limit(page.size).offset(offsetOf(page)),
+    db.select({ total: count() }).from(table).where(where),
+  ] as const;
 }

@@ -1,6 +1,9 @@
-// Small builders so each createRoute() states its body, its success and its error responses the same way.
+// Small builders so each createRoute() states who may call it, its body, its success and its error responses the same way.
 import type { z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
 import { ErrorResponseSchema } from '../errors';
+import { requireAuth, requireRole, type Role } from '../middleware/auth';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH)',
@@ -43,3 +46,12 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
 });
 
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** The bearer scheme and the route's middleware, as a tuple so the handler's env is inferred from each one. */
+const bearerRoute = <M extends MiddlewareHandler<AppEnv>[]>(...middleware: M) => ({ security: bearerSecurity, middleware });
+
+/** A route for signed-in callers: documents the bearer token and runs requireAuth. Spread it: `...signedIn(),`. */
+export const signedIn = () => bearerRoute(requireAuth);
+
+/** A route for signed-in callers holding one of the roles (a super-admin holds them all): `...withRole('ROLE_ADMIN'),`. */
+export const withRole = (...roles: Role[]) => bearerRoute(requireAuth, requireRole(...roles));

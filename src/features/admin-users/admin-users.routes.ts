@@ -3,9 +3,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { UserRow } from '../../db/schema';
 import { createRouter, type Deps } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
-import { ROLES, requireAuth, requireRole } from '../../middleware/auth';
+import { ROLES } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
 import { UserSchema, toUsers } from '../users/user-summary';
@@ -73,8 +73,7 @@ export const adminUsersRouter = createRouter()
       path: '/admin/users',
       tags: TAGS,
       summary: 'List users (page, filters)',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { query: UserListQuery },
       responses: { 200: jsonContent(PageSchema(AdminUserSchema, 'AdminUserPage'), 'Page of users'), ...authErrorResponses() },
     }),
@@ -91,8 +90,7 @@ export const adminUsersRouter = createRouter()
       path: '/admin/users/{id}',
       tags: TAGS,
       summary: 'One user, with administrative fields',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams },
       responses: { 200: jsonContent(AdminUserSchema, 'The user'), ...authErrorResponses(404) },
     }),
@@ -107,8 +105,7 @@ export const adminUsersRouter = createRouter()
       path: '/admin/users/{id}/suspend',
       tags: TAGS,
       summary: "Suspend a user: logins refused, every token revoked (administrators: super-admin only)",
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams, body: { ...jsonBody(SuspendSchema), required: false } },
       responses: { 200: jsonContent(AdminUserSchema, 'The suspended user'), ...authErrorResponses(404, 409, 422) },
     }),
@@ -125,8 +122,7 @@ export const adminUsersRouter = createRouter()
       path: '/admin/users/{id}/activate',
       tags: TAGS,
       summary: 'Lift a suspension',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams },
       responses: { 200: jsonContent(AdminUserSchema, 'The reactivated user'), ...authErrorResponses(404, 409, 422) },
     }),
@@ -142,8 +138,7 @@ export const adminUsersRouter = createRouter()
       path: '/superadmin/users/{id}/roles',
       tags: TAGS,
       summary: "Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh)",
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      ...withRole('ROLE_SUPERADMIN'),
       request: { params: IdParams, body: jsonBody(RolesSchema) },
       responses: { 200: jsonContent(AdminUserSchema, 'The user with the new roles'), ...authErrorResponses(404, 409, 422) },
     }),

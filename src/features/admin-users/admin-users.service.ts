@@ -87,25 +87,17 @@ export function assertCanModerate(auth: AuthUser, target: UserRow) {
   if (target.deletedAt) throw invalidState('The account has been deleted');
 }
 
-export async function suspendUser(deps: Deps, auth: AuthUser, id: number, reason: string | null, ip: string | null) {
-  const { db } = deps;
-  const target = await getUser(deps, id);
-  assertCanModerate(auth, target);
-  const now = new Date().toISOString();
-  const [updated] = await db.batch([
-    db
-      .update(users)
-      .set({ enabled: false, suspendedAt: now, suspensionReason: reason, updatedAt: now })
-      .where(and(eq(users.id, id), eq(users.enabled, true), isNull(users.deletedAt)))
-      .returning(),
-    auditInsertIfChanged(db, { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: id, ip, details: { reason } }),
-  ]);
-  if (updated.length !== 1) throw invalidState('The account is already suspended');
-  await revokeAllUserTokens(deps, id, 'SUSPENDED');
-  return updated[0];
-}
+export const suspendUser = (deps: Deps, auth: AuthUser, id: number, reason: string | null, ip: string | null) =>
+  setAccountEnabled(deps, auth, id, false, reason, ip);
 
-export async function activateUser(deps: Deps, auth: AuthUser, id: number, ip: string | null) {
+export const activateUser = (deps: Deps, auth: AuthUser, id: number, ip: string | null) =>
+  setAccountEnabled(deps, auth, id, true, null, ip);
+
+/**
+ * Suspends (enabled false, with its reason) or re-activates an account: the conditional update
+ * and its audit entry in one batch; a suspension also revokes every token of the account.
+ */
+async function setAccountEnabled(deps: Deps, auth: AuthUser, id: number, enabled: boolean, reason: string | null, ip: string | null) {
   const { db } = deps;
   const target = await getUser(deps, id);
   assertCanModerate(auth, target);
@@ -113,12 +105,15 @@ export async function activateUser(deps: Deps, auth: AuthUser, id: number, ip: s
   const [updated] = await db.batch([
     db
       .update(users)
-      .set({ enabled: true, suspendedAt: null, suspensionReason: null, updatedAt: now })
-      .where(and(eq(users.id, id), eq(users.enabled, false), isNull(users.deletedAt)))
+      .set({ enabled, suspendedAt: enabled ? null : now, suspensionReason: reason, updatedAt: now })
+      .where(and(eq(users.id, id), eq(users.enabled, !enabled), isNull(users.deletedAt)))
       .returning(),
-    auditInsertIfChanged(db, { actorId: auth.id, action: 'USER_ACTIVATED', targetType: 'USER', targetId: id, ip }),
+    auditInsertIfChanged(db, enabled
+      ? { actorId: auth.id, action: 'USER_ACTIVATED', targetType: 'USER', targetId: id, ip }
+      : { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: id, ip, details: { reason } }),
   ]);
-  if (updated.length !== 1) throw invalidState('The account is not suspended');
+  if (updated.length !== 1) throw invalidState(enabled ? 'The account is not suspended' : 'The account is already suspended');
+  if (!enabled) await revokeAllUserTokens(deps, id, 'SUSPENDED');
   return updated[0];
 }
 

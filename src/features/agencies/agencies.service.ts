@@ -22,7 +22,7 @@ import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
 import { audit } from '../audit/audit';
 import { notify } from '../notifications/notify';
-import { runBatch } from '../../db/statements';
+import { pageStatements, runBatch } from '../../db/statements';
 import { staffScope } from './agencies.scope';
 
 export interface AgencyInput {
@@ -351,16 +351,8 @@ export async function listAgencyDocuments(deps: Deps, auth: AuthUser, agencyId: 
 export async function listAgencies(deps: Deps, q: PageParams<'createdAt' | 'name'> & { status?: 'ACTIVE' | 'SUSPENDED' }) {
   const { db } = deps;
   const where = q.status ? eq(agencies.status, q.status) : undefined;
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select()
-      .from(agencies)
-      .where(where)
-      .orderBy(...orderBy(q.sort, { createdAt: agencies.createdAt, name: agencies.name }, agencies.id))
-      .limit(q.size)
-      .offset(offsetOf(q)),
-    db.select({ total: count() }).from(agencies).where(where),
-  ]);
+  const order = orderBy(q.sort, { createdAt: agencies.createdAt, name: agencies.name }, agencies.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, agencies, where, order, q));
   return toPage(rows.map(agencyView), total, q);
 }
 

@@ -2,9 +2,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { TRANSPORT_MODES } from '../../db/schema';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import { createAlert, deleteAlert, getAlert, listAlerts, replaceAlert } from './alerts.service';
@@ -62,7 +61,6 @@ const AlertSchema = z
   .openapi('SearchAlert');
 
 const tags = ['Search alerts'];
-const auth = { security: bearerSecurity, middleware: [requireAuth] };
 
 export const alertsRouter = createRouter()
   .openapi(
@@ -71,7 +69,7 @@ export const alertsRouter = createRouter()
       path: '/search-alerts',
       tags,
       summary: 'Save a search; new matching trips notify the caller',
-      ...auth,
+      ...signedIn(),
       request: { body: jsonBody(AlertInputSchema) },
       responses: { 201: jsonContent(AlertSchema, 'Created'), ...authErrorResponses() },
     })),
@@ -83,7 +81,7 @@ export const alertsRouter = createRouter()
       path: '/search-alerts',
       tags,
       summary: "The caller's alerts, newest first",
-      ...auth,
+      ...signedIn(),
       request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
       responses: { 200: jsonContent(PageSchema(AlertSchema, 'SearchAlertPage'), 'A page of alerts'), ...authErrorResponses() },
     }),
@@ -95,7 +93,7 @@ export const alertsRouter = createRouter()
       path: '/search-alerts/{id}',
       tags,
       summary: 'One alert (owner)',
-      ...auth,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(AlertSchema, 'The alert'), ...authErrorResponses(404) },
     }),
@@ -107,7 +105,7 @@ export const alertsRouter = createRouter()
       path: '/search-alerts/{id}',
       tags,
       summary: 'Replace an alert (owner)',
-      ...auth,
+      ...signedIn(),
       request: { params: IdParams, body: jsonBody(AlertInputSchema) },
       responses: { 200: jsonContent(AlertSchema, 'Replaced'), ...authErrorResponses(404) },
     }),
@@ -119,7 +117,7 @@ export const alertsRouter = createRouter()
       path: '/search-alerts/{id}',
       tags,
       summary: 'Delete an alert (owner)',
-      ...auth,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
     }),

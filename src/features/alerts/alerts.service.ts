@@ -1,11 +1,12 @@
 // Search alerts: saved searches, owner-only. Matching against new trips lives with announcements
 // (matchingAlertsQuery) because it runs when a trip is published.
-import { count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { pageStatements } from '../../db/statements';
 import { searchAlerts, type SearchAlertRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanAccess } from '../../middleware/auth';
 import { notFound } from '../../errors';
 import { cityKey } from '../reference/city-key';
@@ -79,11 +80,9 @@ export async function createAlert(deps: Deps, auth: AuthUser, input: AlertInput)
 export async function listAlerts(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'>) {
   const { db } = deps;
   const where = eq(searchAlerts.userId, auth.id);
-  const [rows, [{ n }]] = await db.batch([
-    db.select().from(searchAlerts).where(where).orderBy(...orderBy(p.sort, { createdAt: searchAlerts.createdAt }, searchAlerts.id)).limit(p.size).offset(offsetOf(p)),
-    db.select({ n: count() }).from(searchAlerts).where(where),
-  ]);
-  return toPage(rows.map(toAlert), n, p);
+  const order = orderBy(p.sort, { createdAt: searchAlerts.createdAt }, searchAlerts.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, searchAlerts, where, order, p));
+  return toPage(rows.map(toAlert), total, p);
 }
 
 export const getAlert = async (deps: Deps, auth: AuthUser, id: number) => toAlert(await loadOwned(deps.db, auth, id));

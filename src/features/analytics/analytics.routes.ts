@@ -1,9 +1,8 @@
 // Admin analytics (CONTRACT section 14): GET /admin/analytics/overview and /admin/analytics/timeseries.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
 import { fromCents } from '../../lib/money';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { issueCode } from '../../validation';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { INTERVALS, MAX_OVERVIEW_DAYS, MAX_RANGE_DAYS, METRICS, period, rangeDays, type Interval, type Metric } from './analytics.rules';
@@ -104,8 +103,7 @@ export const analyticsRouter = createRouter()
       path: '/admin/analytics/overview',
       tags: TAGS,
       summary: 'Platform figures for a period',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { query: OverviewQuery },
       responses: { 200: jsonContent(OverviewSchema, 'Figures of the period'), ...authErrorResponses() },
     }),
@@ -136,8 +134,7 @@ export const analyticsRouter = createRouter()
       path: '/admin/analytics/timeseries',
       tags: TAGS,
       summary: 'One metric per day, week or month of a period',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { query: TimeseriesQuery },
       responses: { 200: jsonContent(TimeseriesSchema, 'The series, one point per bucket'), ...authErrorResponses() },
     }),

@@ -3,9 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
 import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { decimalInt, IdParams } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import {
@@ -101,8 +100,6 @@ const SearchQuery = pageParams.extend({
   transportMode: TransportMode.optional(),
 });
 
-const publisherRoles = requireRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'ROLE_AGENCY_EMPLOYEE');
-
 export const announcementsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
@@ -110,8 +107,7 @@ export const announcementsRouter = createRouter()
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Publish a trip (verified users and agency staff)',
-      security: bearerSecurity,
-      middleware: [requireAuth, publisherRoles] as const,
+      ...withRole('ROLE_VERIFIED_USER', 'ROLE_AGENCY_OWNER', 'ROLE_AGENCY_EMPLOYEE'),
       request: { body: jsonBody(AnnouncementInputSchema) },
       responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
     })),
@@ -141,8 +137,7 @@ export const announcementsRouter = createRouter()
       path: '/annonces/mine',
       tags: ['Announcements'],
       summary: "The caller's trips, every status",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { query: pageParams.extend({ status: z.enum(ANNOUNCEMENT_STATUSES).optional() }) },
       responses: { 200: jsonContent(AnnouncementPageSchema, 'A page of trips'), ...authErrorResponses() },
     }),
@@ -169,8 +164,7 @@ export const announcementsRouter = createRouter()
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'Update a trip (owner; fields left out are kept)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams, body: jsonBody(AnnouncementInputSchema.partial()) },
       responses: { 200: jsonContent(AnnouncementSchema, 'Updated'), ...authErrorResponses(404, 409, 422) },
     }),
@@ -183,8 +177,7 @@ export const announcementsRouter = createRouter()
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'Cancel a trip (owner or admin); unpaid reservations are cancelled with it',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 204: { description: 'Cancelled' }, ...authErrorResponses(404, 409) },
     }),

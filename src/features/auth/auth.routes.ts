@@ -3,8 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, type Deps } from '../../env';
 import { authenticationError } from '../../errors';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, clientIp } from '../audit/audit';
 import { EmailField, PasswordField, ProfileFields, normalizeEmail } from '../users/profile-fields';
@@ -144,8 +143,7 @@ export const authRouter = createRouter()
       path: '/auth/logout',
       tags: TAGS,
       summary: 'Log out: the access token (header) and the refresh token (body) are blacklisted',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(RefreshSchema) },
       responses: { 200: jsonContent(MessageSchema, 'Logged out'), ...authErrorResponses() },
     }),
@@ -212,8 +210,7 @@ export const authRouter = createRouter()
       path: '/auth/verify-email/resend',
       tags: TAGS,
       summary: 'Send a new verification email to the caller (older links stop working)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       responses: { 202: jsonContent(MessageSchema, 'Verification email sent'), ...authErrorResponses(409, RATE_LIMITED) },
     }),
     async (c) => {
@@ -263,8 +260,7 @@ export const authRouter = createRouter()
       path: '/auth/password',
       tags: TAGS,
       summary: "Change the caller's password; every other session is revoked",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(ChangePasswordSchema) },
       responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...authErrorResponses(409, 422) },
     }),

@@ -88,6 +88,17 @@ export type ReservationDto = z.infer<typeof ReservationSchema>;
 
 const fullName = (u: Pick<PartyFields, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
 
+/** The values of paymentFields, in the same order in both DTOs. */
+const paymentFieldsOf = (r: ReservationView['r']) => ({
+  paymentId: r.paymentId,
+  authorizationId: r.authorizationId,
+  captureId: r.captureId,
+  refundId: r.refundId,
+  paymentStatus: r.paymentStatus,
+  paymentDate: r.paymentDate,
+  paymentApprovalUrl: r.paymentApprovalUrl,
+});
+
 const itemDto = (i: ItemView) => ({
   categoryId: i.categoryId,
   code: i.code,
@@ -128,13 +139,7 @@ export function toReservationDto(v: ReservationView, viewerId: number): Reservat
     totalAmount: fromCents(r.totalAmountCents),
     platformCommission: fromCents(r.platformCommissionCents),
     carrierAmount: fromCents(r.carrierAmountCents),
-    paymentId: r.paymentId,
-    authorizationId: r.authorizationId,
-    captureId: r.captureId,
-    refundId: r.refundId,
-    paymentStatus: r.paymentStatus,
-    paymentDate: r.paymentDate,
-    paymentApprovalUrl: r.paymentApprovalUrl,
+    ...paymentFieldsOf(r),
     senderName: fullName(sender),
     senderEmail: sender.email,
     carrierName: fullName(carrier),
@@ -263,13 +268,7 @@ export function toAdminReservationDto(
     codeLivraison: showCodes ? r.deliveryCode : null,
     pointRdv: a.pickupPoint,
     pointLivraison: a.deliveryPoint,
-    paymentId: r.paymentId,
-    authorizationId: r.authorizationId,
-    captureId: r.captureId,
-    refundId: r.refundId,
-    paymentStatus: r.paymentStatus,
-    paymentDate: r.paymentDate,
-    paymentApprovalUrl: r.paymentApprovalUrl,
+    ...paymentFieldsOf(r),
     reservationDate: r.createdAt,
     items: v.items.map((i) => ({ categorieId: i.categoryId, nom: i.name, quantiteReserve: i.reservedQuantity, code: i.code })),
     invoiceId: r.invoiceId,

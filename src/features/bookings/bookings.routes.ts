@@ -2,9 +2,8 @@
 // /superadmin/reservations: thin handlers over bookings.service.ts.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
 import { loadWalletFigures } from '../users/user-summary';
@@ -14,7 +13,6 @@ import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toRes
 import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
 
 const tags = ['Reservations'];
-const authed = { security: bearerSecurity, middleware: [requireAuth] };
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
@@ -91,7 +89,7 @@ const actionRoute = (action: 'accept' | 'reject', summary: string) =>
     path: `/bookings/{id}/${action}`,
     tags,
     summary,
-    ...authed,
+    ...signedIn(),
     request: { params: IdParams },
     responses: actionResponses,
   }));
@@ -101,7 +99,7 @@ const cancelRoute = createRoute(idempotent({
   path: '/bookings/{id}/cancel',
   tags,
   summary: 'Sender or carrier cancels before deposit; refund per CONTRACT section 7',
-  ...authed,
+  ...signedIn(),
   // The reason is optional, and so is the body.
   request: { params: IdParams, body: { required: false, content: { 'application/json': { schema: CancelSchema } } } },
   responses: actionResponses,
@@ -114,8 +112,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings',
       tags,
       summary: 'Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(CreateBookingSchema) },
       responses: { 201: jsonContent(ReservationSchema, 'The new reservation'), ...authErrorResponses(404, 409, 422) },
     })),
@@ -131,7 +128,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/as-carrier',
       tags,
       summary: "Reservations on the caller's trips, newest first (Reservation page, default size 5)",
-      ...authed,
+      ...signedIn(),
       request: { query: CarrierQuery },
       responses: { 200: jsonContent(ReservationPageSchema(ReservationSchema), 'Reservation page'), ...authErrorResponses() },
     }),
@@ -148,7 +145,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/as-sender',
       tags,
       summary: "The caller's own bookings (page)",
-      ...authed,
+      ...signedIn(),
       request: { query: ListQuery },
       responses: { 200: jsonContent(PageSchema(ReservationSchema, 'ReservationGenericPage'), 'Page of reservations'), ...authErrorResponses() },
     }),
@@ -165,7 +162,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/{id}',
       tags,
       summary: 'One reservation (its sender, its carrier, admins); codes only for the sender',
-      ...authed,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(ReservationSchema, 'The reservation'), ...authErrorResponses(404) },
     }),
@@ -196,14 +193,12 @@ export const bookingsRouter = createRouter()
       path: '/bookings/{id}/recipient-link',
       tags,
       summary: 'The public recipient page link to share with the recipient (sender only)',
-      ...authed,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(RecipientLinkSchema, 'Link and token'), ...authErrorResponses(404) },
     }),
     async (c) => c.json(await recipientLink(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
   );
-
-const superadmin = { security: bearerSecurity, middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] };
 
 export const superadminReservationsRouter = createRouter()
   .openapi(
@@ -212,7 +207,7 @@ export const superadminReservationsRouter = createRouter()
       path: '/superadmin/reservations',
       tags: ['Super-admin'],
       summary: 'Every reservation (page of super-admin details)',
-      ...superadmin,
+      ...withRole('ROLE_SUPERADMIN'),
       request: { query: ListQuery },
       responses: {
         200: jsonContent(PageSchema(AdminReservationSchema, 'AdminReservationPage'), 'Page of reservations'),
@@ -234,7 +229,7 @@ export const superadminReservationsRouter = createRouter()
       path: '/superadmin/reservations/{id}',
       tags: ['Super-admin'],
       summary: 'One reservation with the French field names of the specification',
-      ...superadmin,
+      ...withRole('ROLE_SUPERADMIN'),
       request: { params: IdParams },
       responses: { 200: jsonContent(AdminReservationSchema, 'Super-admin reservation detail'), ...authErrorResponses(404) },
     }),

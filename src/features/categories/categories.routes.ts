@@ -1,8 +1,7 @@
 // GET /categories (public) and the admin CRUD of parcel categories.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
-import { requireAuth, requireRole } from '../../middleware/auth';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.service';
 import { idempotent } from '../../middleware/idempotency';
@@ -31,8 +30,6 @@ const CategoryInputSchema = z
   })
   .openapi('CategoryInput');
 
-const adminOnly = [requireAuth, requireRole('ROLE_ADMIN')];
-
 export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
@@ -51,8 +48,7 @@ export const categoriesRouter = createRouter()
       path: '/admin/categories',
       tags: ['Categories'],
       summary: 'Create a category (admins)',
-      security: bearerSecurity,
-      middleware: adminOnly,
+      ...withRole('ROLE_ADMIN'),
       request: { body: jsonBody(CategoryInputSchema) },
       responses: { 201: jsonContent(CategorySchema, 'Created'), ...authErrorResponses(409) },
     })),
@@ -64,8 +60,7 @@ export const categoriesRouter = createRouter()
       path: '/admin/categories/{id}',
       tags: ['Categories'],
       summary: 'Update a category (admins; fields left out are kept)',
-      security: bearerSecurity,
-      middleware: adminOnly,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams, body: jsonBody(CategoryInputSchema.partial()) },
       responses: { 200: jsonContent(CategorySchema, 'Updated'), ...authErrorResponses(404, 409) },
     }),
@@ -77,8 +72,7 @@ export const categoriesRouter = createRouter()
       path: '/admin/categories/{id}',
       tags: ['Categories'],
       summary: 'Delete a category (admins); refused while in use',
-      security: bearerSecurity,
-      middleware: adminOnly,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams },
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404, 409) },
     }),

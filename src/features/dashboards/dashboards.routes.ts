@@ -4,8 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ANNOUNCEMENT_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { fromCents, fromGrams } from '../../lib/money';
-import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
+import { authErrorResponses, jsonContent, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import { agencyForMember } from '../agencies/agencies.service';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
@@ -122,8 +121,7 @@ export const dashboardsRouter = createRouter()
       path: '/dashboard/carrier',
       tags: TAGS,
       summary: "The caller's carrier dashboard: trips, reservations, earnings, rating",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       responses: { 200: jsonContent(CarrierDashboardSchema, 'Carrier dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
@@ -137,8 +135,7 @@ export const dashboardsRouter = createRouter()
       path: '/dashboard/sender',
       tags: TAGS,
       summary: "The caller's sender dashboard: reservations, upcoming shipments, spending, rating",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       responses: { 200: jsonContent(SenderDashboardSchema, 'Sender dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
@@ -171,8 +168,7 @@ export const dashboardsRouter = createRouter()
       path: '/agencies/{id}/dashboard',
       tags: TAGS,
       summary: "An agency's dashboard (its owner, its employees, admins)",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(AgencyDashboardSchema, 'Agency dashboard'), ...authErrorResponses(404) },
     }),

@@ -86,6 +86,14 @@ const ratingOf = (db: Db, userId: number) =>
 
 const rating = (rows: { count: number; sum: number }[]) => ({ average: averageOf(rows[0]?.sum ?? 0, rows[0]?.count ?? 0), count: rows[0]?.count ?? 0 });
 
+/** A carrier's or an agency's earnings: earned (all time, this month), still in escrow, in its wallet. */
+const earningsFigures = (earnings: { allTime: number; thisMonth: number }[], escrow: { cents: number }[], balance: { balance: number }[]) => ({
+  totalEarnedCents: Number(earnings[0]?.allTime ?? 0),
+  thisMonthCents: Number(earnings[0]?.thisMonth ?? 0),
+  pendingInEscrowCents: Number(escrow[0]?.cents ?? 0),
+  walletBalanceCents: balance[0]?.balance ?? 0,
+});
+
 export async function carrierDashboard(deps: Deps, userId: number) {
   const { db } = deps;
   const owner: Owner = { type: 'USER', id: userId };
@@ -104,12 +112,7 @@ export async function carrierDashboard(deps: Deps, userId: number) {
     announcements: tally(ANNOUNCEMENT_STATUSES, annRows),
     reservations: tally(RESERVATION_STATUSES, resRows),
     upcomingTrips: upcoming,
-    earnings: {
-      totalEarnedCents: Number(earnings[0]?.allTime ?? 0),
-      thisMonthCents: Number(earnings[0]?.thisMonth ?? 0),
-      pendingInEscrowCents: Number(escrow[0]?.cents ?? 0),
-      walletBalanceCents: balance[0]?.balance ?? 0,
-    },
+    earnings: earningsFigures(earnings, escrow, balance),
     rating: rating(ratings),
   };
 }
@@ -187,12 +190,7 @@ export async function agencyDashboard(deps: Deps, agencyId: number) {
     announcements: tally(ANNOUNCEMENT_STATUSES, annRows),
     reservations: tally(RESERVATION_STATUSES, resRows),
     upcomingTrips: upcoming,
-    earnings: {
-      totalEarnedCents: Number(earnings[0]?.allTime ?? 0),
-      thisMonthCents: Number(earnings[0]?.thisMonth ?? 0),
-      pendingInEscrowCents: Number(escrow[0]?.cents ?? 0),
-      walletBalanceCents: balance[0]?.balance ?? 0,
-    },
+    earnings: earningsFigures(earnings, escrow, balance),
     staff: { branches: branches[0]?.total ?? 0, activeBranches: Number(branches[0]?.active ?? 0), employees: employees[0]?.n ?? 0 },
     rating: rating(ratings.map((r) => ({ count: r.count, sum: Number(r.sum) }))),
   };

@@ -2,9 +2,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DISPUTE_OPENER_ROLES, DISPUTE_REASONS, DISPUTE_RESOLUTIONS, DISPUTE_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { idempotent } from '../../middleware/idempotency';
 import { clientIp } from '../audit/audit';
@@ -69,8 +68,7 @@ export const disputesRouter = createRouter()
       path: '/disputes',
       tags: ['Disputes'],
       summary: "Open a dispute on a reservation (freezes the carrier's payout)",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(NewDisputeSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(400, 404, 409) },
     })),
@@ -82,8 +80,7 @@ export const disputesRouter = createRouter()
       path: '/disputes/mine',
       tags: ['Disputes'],
       summary: 'Disputes on my reservations',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { query: disputesPage },
       responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
     }),
@@ -95,8 +92,7 @@ export const disputesRouter = createRouter()
       path: '/disputes/{id}',
       tags: ['Disputes'],
       summary: 'A dispute with its evidence and messages (parties and admins)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(404) },
     }),
@@ -108,8 +104,7 @@ export const disputesRouter = createRouter()
       path: '/disputes/{id}/messages',
       tags: ['Disputes'],
       summary: 'Post a message on an open dispute (parties and admins)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams, body: jsonBody(MessageSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute with its messages'), ...authErrorResponses(404, 409) },
     })),
@@ -121,8 +116,7 @@ export const disputesRouter = createRouter()
       path: '/admin/disputes',
       tags: ['Disputes', 'Administration'],
       summary: 'Dispute queue',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { query: disputesPage.extend({ status: z.enum(DISPUTE_STATUSES).optional() }) },
       responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
     }),
@@ -137,8 +131,7 @@ export const disputesRouter = createRouter()
       path: '/admin/disputes/{id}/resolve',
       tags: ['Disputes', 'Administration'],
       summary: 'Resolve a dispute: refund the sender, release to the carrier, or split',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams, body: jsonBody(ResolveSchema) },
       responses: { 200: jsonContent(DisputeDetailSchema, 'The resolved dispute'), ...authErrorResponses(400, 404, 409) },
     })),

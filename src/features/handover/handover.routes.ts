@@ -3,8 +3,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { notFound } from '../../errors';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import {
   DeliveryCodeSchema,
@@ -29,8 +28,7 @@ export const handoverRouter = createRouter()
       tags,
       summary: 'Current dynamic deposit QR code (sender; reservation CONFIRMED)',
       description: 'Issues a new signed payload valid 60 s; it replaces the previous deposit payload.',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(QrImageSchema, 'The deposit QR code'), ...authErrorResponses(404, 409) },
     }),
@@ -45,8 +43,7 @@ export const handoverRouter = createRouter()
       description:
         'Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or ' +
         'reservation not CONFIRMED: 409 INVALID_STATE. Caller is not the reservation carrier: 403 ACCESS_DENIED.',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(QrScanSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The deposited Reservation'), ...handoverErrors },
     })),
@@ -64,8 +61,7 @@ export const handoverRouter = createRouter()
       description:
         'Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the ' +
         'reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams, body: jsonBody(DepositCodeSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The deposited Reservation'), ...handoverErrors },
     })),
@@ -81,8 +77,7 @@ export const handoverRouter = createRouter()
       tags,
       summary: "Process the delivery QR code scanned on the recipient's page (carrier): to DELIVERED",
       description: 'Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(QrScanSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The delivered Reservation'), ...handoverErrors },
     })),
@@ -98,8 +93,7 @@ export const handoverRouter = createRouter()
       tags,
       summary: 'Deliver by manual 6-digit code given by the recipient (carrier): to DELIVERED',
       description: 'Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After.',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams, body: jsonBody(DeliveryCodeSchema) },
       responses: { 200: jsonContent(ReservationSchema, 'The delivered Reservation'), ...handoverErrors },
     })),

@@ -1,12 +1,13 @@
 // KYC rules and queries: start a provider session, read the caller's status, apply a decision
 // (provider callback or super-admin), and the super-admin queue.
-import { count, desc, eq, type SQL } from 'drizzle-orm';
+import { desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import { pageStatements } from '../../db/statements';
 import { kycProviderEvents, kycRecords, users, type KycDocumentType, type KycRecordRow, type KycStatus } from '../../db/schema';
 import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized } from '../../errors';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { notify } from '../notifications/notify';
@@ -101,16 +102,8 @@ export async function getKycRecord(deps: Deps, id: number) {
 export async function listKycRecords(deps: Deps, q: PageParams<'submittedAt' | 'reviewedAt'> & { status?: KycStatus }) {
   const { db } = deps;
   const where: SQL | undefined = q.status ? eq(kycRecords.status, q.status) : undefined;
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select()
-      .from(kycRecords)
-      .where(where)
-      .orderBy(...orderBy(q.sort, { submittedAt: kycRecords.submittedAt, reviewedAt: kycRecords.reviewedAt }, kycRecords.id))
-      .limit(q.size)
-      .offset(offsetOf(q)),
-    db.select({ total: count() }).from(kycRecords).where(where),
-  ]);
+  const order = orderBy(q.sort, { submittedAt: kycRecords.submittedAt, reviewedAt: kycRecords.reviewedAt }, kycRecords.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, kycRecords, where, order, q));
   return toPage(rows.map(adminView), total, q);
 }
 

@@ -1,9 +1,8 @@
 // /notifications: the caller's in-app notifications (CONTRACT section 13).
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonContent, signedIn } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { deleteNotification, listNotifications, markAllRead, markRead, unreadCount } from './notifications.service';
 
@@ -21,7 +20,6 @@ const NotificationSchema = z
   .openapi('Notification');
 
 const tags = ['Notifications'];
-const auth = { security: bearerSecurity, middleware: [requireAuth] };
 
 export const notificationsRouter = createRouter()
   .openapi(
@@ -30,7 +28,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications',
       tags,
       summary: "The caller's notifications, newest first",
-      ...auth,
+      ...signedIn(),
       request: {
         query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }).extend({
           unreadOnly: z.stringbool().optional().openapi({ type: 'boolean', description: 'Only unread ones' }),
@@ -46,7 +44,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/unread-count',
       tags,
       summary: 'How many notifications are unread',
-      ...auth,
+      ...signedIn(),
       responses: { 200: jsonContent(z.object({ count: z.number().int() }).openapi('UnreadCount'), 'The count'), ...authErrorResponses() },
     }),
     async (c) => c.json(await unreadCount(c.var.deps, c.get('auth')), 200),
@@ -57,7 +55,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/read-all',
       tags,
       summary: "Mark all the caller's notifications read",
-      ...auth,
+      ...signedIn(),
       responses: {
         200: jsonContent(z.object({ updated: z.number().int() }).openapi('ReadAllResult'), 'How many were marked'),
         ...authErrorResponses(),
@@ -71,7 +69,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/{id}/read',
       tags,
       summary: 'Mark one notification read (owner)',
-      ...auth,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(NotificationSchema, 'The notification'), ...authErrorResponses(404) },
     }),
@@ -83,7 +81,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/{id}',
       tags,
       summary: 'Delete one notification (owner)',
-      ...auth,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
     }),

@@ -2,9 +2,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
 import { closeReport, createReport, listReports } from './reports.service';
@@ -50,8 +49,7 @@ export const reportsRouter = createRouter()
       path: '/reports',
       tags: ['Reports'],
       summary: 'Report a user, an announcement or a review',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(NewReportSchema) },
       responses: { 201: jsonContent(ReportSchema, 'The report'), ...authErrorResponses(404, 409, 422) },
     })),
@@ -63,8 +61,7 @@ export const reportsRouter = createRouter()
       path: '/reports/mine',
       tags: ['Reports'],
       summary: 'Reports I filed',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { query: reportsPage },
       responses: { 200: jsonContent(ReportPageSchema, 'Reports page'), ...authErrorResponses() },
     }),
@@ -76,8 +73,7 @@ export const reportsRouter = createRouter()
       path: '/admin/reports',
       tags: ['Reports', 'Administration'],
       summary: 'Moderation queue',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: {
         query: reportsPage.extend({
           status: z.enum(REPORT_STATUSES).optional(),
@@ -97,8 +93,7 @@ export const reportsRouter = createRouter()
       path: '/admin/reports/{id}/close',
       tags: ['Reports', 'Administration'],
       summary: 'Close a report, applying an action (hide the announcement or review, suspend the user)',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_ADMIN')] as const,
+      ...withRole('ROLE_ADMIN'),
       request: { params: IdParams, body: jsonBody(CloseReportSchema) },
       responses: { 200: jsonContent(ReportSchema, 'The closed report'), ...authErrorResponses(404, 409) },
     }),

@@ -1,13 +1,14 @@
 // Reports on users, announcements and reviews, and their moderation by admins.
-import { and, count, eq, exists, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import { pageStatements } from '../../db/statements';
 import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } from '../../errors';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanModerate, getUser } from '../admin-users/admin-users.service';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { revokeAllUserTokens } from '../auth/sessions';
@@ -84,10 +85,8 @@ export async function listReports(deps: Deps, p: PageParams<'createdAt'>,
   if (filters.status) conditions.push(eq(reports.status, filters.status));
   if (filters.targetType) conditions.push(eq(reports.targetType, filters.targetType));
   const where = conditions.length ? and(...conditions) : undefined;
-  const [rows, [{ total }]] = await db.batch([
-    db.select().from(reports).where(where).orderBy(...orderBy(p.sort, { createdAt: reports.createdAt }, reports.id)).limit(p.size).offset(offsetOf(p)),
-    db.select({ total: count() }).from(reports).where(where),
-  ]);
+  const order = orderBy(p.sort, { createdAt: reports.createdAt }, reports.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, reports, where, order, p));
   return toPage(rows.map(toReportJson), total, p);
 }
 

@@ -1,8 +1,7 @@
 // Reviews: POST /reviews, GET /users/{id}/reviews, GET /reviews/customers (CONTRACT section 13).
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { requireAuth } from '../../middleware/auth';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { pathId } from '../../validation';
 import { createReview, listCustomerReviews, listUserReviews } from './reviews.service';
@@ -40,8 +39,7 @@ export const reviewsRouter = createRouter()
       path: '/reviews',
       tags: ['Reviews'],
       summary: 'Review the other party of a delivered reservation (once)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(NewReviewSchema) },
       responses: { 201: jsonContent(ReviewSchema, 'The review'), ...authErrorResponses(404, 409, 422) },
     })),

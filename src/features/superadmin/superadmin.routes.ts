@@ -4,9 +4,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { notFound } from '../../errors';
 import { allCacheStats, findCache } from '../../lib/cache';
-import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
-import { requireAuth, requireRole } from '../../middleware/auth';
 import { audit, clientIp } from '../audit/audit';
 import { addDays } from '../analytics/analytics.rules';
 import { decimalInt } from '../../validation';
@@ -101,8 +100,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/audit-logs',
       tags: TAGS,
       summary: 'Browse the audit log (admin actions and security events)',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      ...withRole('ROLE_SUPERADMIN'),
       request: { query: AuditQuery },
       responses: { 200: jsonContent(PageSchema(AuditLogSchema, 'AuditLogPage'), 'Page of audit entries'), ...authErrorResponses() },
     }),
@@ -127,8 +125,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/cache/stats',
       tags: TAGS,
       summary: 'Hits, misses and size of each named cache',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      ...withRole('ROLE_SUPERADMIN'),
       responses: { 200: jsonContent(CacheStatsListSchema, 'Cache statistics'), ...authErrorResponses() },
     }),
     (c) => c.json({ scope: 'ISOLATE' as const, caches: allCacheStats() }, 200),
@@ -139,8 +136,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/cache/{name}',
       tags: TAGS,
       summary: 'Empty a named cache (audited)',
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      ...withRole('ROLE_SUPERADMIN'),
       request: {
         params: z.object({
           name: z.string().min(1).max(100).openapi({ param: { name: 'name', in: 'path' }, example: 'reference.cities' }),
@@ -170,8 +166,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/supervision',
       tags: TAGS,
       summary: "Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets)",
-      security: bearerSecurity,
-      middleware: [requireAuth, requireRole('ROLE_SUPERADMIN')] as const,
+      ...withRole('ROLE_SUPERADMIN'),
       responses: { 200: jsonContent(SupervisionSchema, 'Supervision report'), ...authErrorResponses() },
     }),
     async (c) => {

@@ -1,10 +1,11 @@
 // Super-admin administration: audit-log browsing, the per-isolate caches, and supervision of the
 // bindings (D1, KV, R2, both Durable Object namespaces) and of the providers' configuration.
 // Supervision reports whether things are configured, never their values.
-import { and, count, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
+import { pageStatements } from '../../db/statements';
 import { auditLogs } from '../../db/schema';
 import type { Deps } from '../../env';
-import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
+import { orderBy, type PageParams } from '../../lib/pagination';
 import { usesSandbox } from '../../providers/payment';
 import { isKycSandboxEnabled, type KycProviderConfig } from '../../providers/kyc';
 
@@ -34,17 +35,9 @@ export async function listAuditLogs(deps: Deps, f: AuditFilters, page: PageParam
     f.toExclusive ? lt(auditLogs.createdAt, f.toExclusive) : undefined,
   ];
   const where = and(...conditions);
-  const [rows, [total]] = await db.batch([
-    db
-      .select()
-      .from(auditLogs)
-      .where(where)
-      .orderBy(...orderBy(page.sort, { createdAt: auditLogs.createdAt, id: auditLogs.id }, auditLogs.id))
-      .limit(page.size)
-      .offset(offsetOf(page)),
-    db.select({ n: count() }).from(auditLogs).where(where),
-  ]);
-  return { rows, total: total.n };
+  const order = orderBy(page.sort, { createdAt: auditLogs.createdAt, id: auditLogs.id }, auditLogs.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, auditLogs, where, order, page));
+  return { rows, total };
 }
 
 export type CheckStatus = 'UP' | 'DOWN';

@@ -4,7 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
 import { invalidArgument } from '../../errors';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
+import { authErrorResponses, bearerSecurity, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { pathId, toValidationError } from '../../validation';
 import { PositionSchema, PositionsBodySchema } from './tracking.schemas';
@@ -71,8 +71,7 @@ export const trackingRouter = createRouter()
         'Body: one point, or `{positions: [...]}` with 1 to 100 points. lat in [-90, 90], lng in [-180, 180], ' +
         'accuracy >= 0, speed 0-350 m/s, heading in [0, 360), recordedAt not in the future (60 s skew) nor older ' +
         'than 24 h. The first point moves a DEPOSITED reservation to IN_TRANSIT. Other statuses: 409 INVALID_STATE.',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: Params, body: jsonBody(PositionsBodySchema) },
       responses: { 201: jsonContent(PostResultSchema, 'Points stored and pushed to live viewers'), ...authErrorResponses(404, 409) },
     }),
@@ -93,8 +92,7 @@ export const trackingRouter = createRouter()
       path: '/tracking/{reservationId}',
       tags,
       summary: 'Tracking history (sender, carrier, admins)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: Params },
       responses: { 200: jsonContent(TrackingSchema, 'Last position and the kept history, oldest first'), ...authErrorResponses(404) },
     }),

@@ -1,8 +1,7 @@
 // /user/me (the caller's account) and /users/{id} (public profiles), CONTRACT section 5.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
+import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
 import { MessageSchema } from '../auth/auth.routes';
@@ -34,8 +33,7 @@ export const usersRouter = createRouter()
       path: '/user/me',
       tags: TAGS,
       summary: "The caller's profile",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       responses: { 200: jsonContent(UserSchema, 'The user'), ...authErrorResponses() },
     }),
     async (c) => {
@@ -49,8 +47,7 @@ export const usersRouter = createRouter()
       path: '/user/me',
       tags: TAGS,
       summary: "Update the caller's profile fields",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(UpdateProfileSchema) },
       responses: { 200: jsonContent(UserSchema, 'The updated user'), ...authErrorResponses(409) },
     }),
@@ -65,8 +62,7 @@ export const usersRouter = createRouter()
       path: '/user/me',
       tags: TAGS,
       summary: "Delete the caller's account: personal data anonymised, records kept, tokens revoked",
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       responses: { 200: jsonContent(MessageSchema, 'Account deleted'), ...authErrorResponses(409) },
     }),
     async (c) => {
@@ -80,8 +76,7 @@ export const usersRouter = createRouter()
       path: '/users/{id}',
       tags: TAGS,
       summary: 'Public profile of a user',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(PublicProfileSchema, 'Public profile'), ...authErrorResponses(404) },
     }),

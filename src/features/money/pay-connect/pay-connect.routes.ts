@@ -2,11 +2,10 @@
 // and the browser redirect targets of the onboarding flow.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonContent } from '../../../lib/openapi';
-import { requireAuth } from '../../../middleware/auth';
+import { errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { idempotent } from '../../../middleware/idempotency';
 import { htmlPage } from '../payments/html';
-import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
 import { accountStatus, canReceive, canReceivePayments, newOnboardingLink, refreshFromProvider, startOnboarding } from './pay-connect.service';
 
 const OnboardingSchema = z
@@ -34,7 +33,6 @@ const AccountQuery = z.object({ account: z.string().min(1).openapi({ param: { na
  */
 export const payConnectRoutes = (scope: OwnerScope) => {
   const tags = ['Pay connect', ...scope.extraTags];
-  const errors = (...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
   return createRouter()
     .openapi(
       createRoute(
@@ -43,10 +41,9 @@ export const payConnectRoutes = (scope: OwnerScope) => {
           path: `${scope.prefix}/pay-connect/onboarding`,
           tags,
           summary: `Create (once) ${scope.whose} Express account and return a fresh onboarding link`,
-          security: bearerSecurity,
-          middleware: [requireAuth] as const,
+          ...signedIn(),
           request: { params: scope.params },
-          responses: { 200: jsonContent(OnboardingSchema, 'Onboarding link'), ...errors(409, 502) },
+          responses: { 200: jsonContent(OnboardingSchema, 'Onboarding link'), ...scopeErrors(scope, 409, 502) },
         }),
       ),
       async (c) => {
@@ -60,10 +57,9 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         path: `${scope.prefix}/pay-connect/account-status`,
         tags,
         summary: `State of ${scope.whose} connected account, read afresh from the provider`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params },
-        responses: { 200: jsonContent(StatusSchema, 'Account status'), ...errors(502) },
+        responses: { 200: jsonContent(StatusSchema, 'Account status'), ...scopeErrors(scope, 502) },
       }),
       async (c) => c.json(await accountStatus(c.var.deps, await scope.resolve(c, 'read')), 200),
     )
@@ -73,10 +69,9 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         path: `${scope.prefix}/pay-connect/can-receive-payments`,
         tags,
         summary: `Whether ${scope.whose} connected account can receive payments, and why not`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params },
-        responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...errors() },
+        responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...scopeErrors(scope) },
       }),
       async (c) => c.json(await canReceivePayments(c.var.deps, await scope.resolve(c, 'read')), 200),
     );

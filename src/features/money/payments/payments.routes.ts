@@ -1,8 +1,7 @@
 // Payments: checkout session, payment status, browser callbacks, and the provider webhook.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent } from '../../../lib/openapi';
-import { requireAuth } from '../../../middleware/auth';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pathId } from '../../../validation';
 import { htmlPage } from './html';
 import { checkoutReturned, createCheckout, paymentStatus, type CallbackOutcome } from './payments.service';
@@ -48,8 +47,7 @@ export const paymentsRouter = createRouter()
       path: '/payments/checkout',
       tags: ['Payments'],
       summary: 'Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { body: jsonBody(CheckoutBody) },
       responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 502) },
     })),
@@ -61,8 +59,7 @@ export const paymentsRouter = createRouter()
       path: '/payments/{reservationId}/status',
       tags: ['Payments'],
       summary: 'Payment status of a reservation (parties and admins)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: z.object({ reservationId: pathId('reservationId') }) },
       responses: { 200: jsonContent(PaymentStatusSchema, 'Payment status'), ...authErrorResponses(404) },
     }),

@@ -19,6 +19,13 @@ function sandbox(deps: Deps) {
   return new SandboxPaymentProvider(deps.env);
 }
 
+/** The sandbox's checkout session, or 404. */
+async function checkoutSession(provider: SandboxPaymentProvider, id: string) {
+  const session = await provider.getSession(id);
+  if (!session) throw notFound('Checkout session');
+  return session;
+}
+
 async function sendSignedEvent(deps: Deps, type: string, object: Record<string, unknown>) {
   const payload = JSON.stringify({
     id: `evt_sandbox_${crypto.randomUUID().replace(/-/g, '')}`,
@@ -34,8 +41,7 @@ async function sendSignedEvent(deps: Deps, type: string, object: Record<string, 
 /** Completes a sandbox checkout session as a card authorisation would. Used by the page and the seed. */
 export async function paySandboxSession(deps: Deps, sessionId: string) {
   const provider = sandbox(deps);
-  const session = await provider.getSession(sessionId);
-  if (!session) throw notFound('Checkout session');
+  const session = await checkoutSession(provider, sessionId);
   if (session.status === 'open') {
     session.status = 'complete';
     session.paymentIntentId = `pi_sandbox_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
@@ -58,20 +64,28 @@ const SessionParams = z.object({ id: z.string().min(1).openapi({ param: { name: 
 const html = { description: 'HTML page', content: { 'text/html': { schema: z.string() } } };
 const redirect = { description: 'Back to the service’s callback page' };
 
+/** A public sandbox page or form target, keyed by the session's or the account's id (404 when unknown). */
+const sandboxRoute = <M extends 'get' | 'post', P extends string>(
+  method: M,
+  path: P,
+  summary: string,
+  responses: { 200: typeof html } | { 303: typeof redirect },
+) =>
+  createRoute({
+    method,
+    path,
+    tags: ['Sandbox'],
+    summary,
+    security: [],
+    request: { params: SessionParams },
+    responses: { ...responses, ...errorResponses(404) },
+  });
+
 export const sandboxRouter = createRouter()
   .openapi(
-    createRoute({
-      method: 'get',
-      path: '/sandbox/checkout/{id}',
-      tags: ['Sandbox'],
-      summary: 'Sandbox checkout page (local runs without provider keys)',
-      security: [],
-      request: { params: SessionParams },
-      responses: { 200: html, ...errorResponses(404) },
-    }),
+    sandboxRoute('get', '/sandbox/checkout/{id}', 'Sandbox checkout page (local runs without provider keys)', { 200: html }),
     async (c) => {
-      const session = await sandbox(c.var.deps).getSession(c.req.valid('param').id);
-      if (!session) throw notFound('Checkout session');
+      const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
       const id = escapeHtml(session.id);
       const amount = `${fromCents(session.amountCents).toFixed(2)} ${session.currency}`;
       const buttons =
@@ -83,46 +97,21 @@ export const sandboxRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({
-      method: 'post',
-      path: '/sandbox/checkout/{id}/pay',
-      tags: ['Sandbox'],
-      summary: 'Sandbox "Pay": authorises the payment through the signed webhook path',
-      security: [],
-      request: { params: SessionParams },
-      responses: { 303: redirect, ...errorResponses(404) },
-    }),
+    sandboxRoute('post', '/sandbox/checkout/{id}/pay', 'Sandbox "Pay": authorises the payment through the signed webhook path', { 303: redirect }),
     async (c) => {
       const session = await paySandboxSession(c.var.deps, c.req.valid('param').id);
       return c.redirect(session.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
   .openapi(
-    createRoute({
-      method: 'post',
-      path: '/sandbox/checkout/{id}/cancel',
-      tags: ['Sandbox'],
-      summary: 'Sandbox "Cancel": leaves without paying',
-      security: [],
-      request: { params: SessionParams },
-      responses: { 303: redirect, ...errorResponses(404) },
-    }),
+    sandboxRoute('post', '/sandbox/checkout/{id}/cancel', 'Sandbox "Cancel": leaves without paying', { 303: redirect }),
     async (c) => {
-      const session = await sandbox(c.var.deps).getSession(c.req.valid('param').id);
-      if (!session) throw notFound('Checkout session');
+      const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
       return c.redirect(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
   .openapi(
-    createRoute({
-      method: 'get',
-      path: '/sandbox/connect/{id}',
-      tags: ['Sandbox'],
-      summary: 'Sandbox Connect onboarding page',
-      security: [],
-      request: { params: SessionParams },
-      responses: { 200: html, ...errorResponses(404) },
-    }),
+    sandboxRoute('get', '/sandbox/connect/{id}', 'Sandbox Connect onboarding page', { 200: html }),
     async (c) => {
       const account = await sandbox(c.var.deps).retrieveAccount(c.req.valid('param').id).catch(() => null);
       if (!account) throw notFound('Connected account');
@@ -138,15 +127,7 @@ export const sandboxRouter = createRouter()
     },
   )
   .openapi(
-    createRoute({
-      method: 'post',
-      path: '/sandbox/connect/{id}/complete',
-      tags: ['Sandbox'],
-      summary: 'Sandbox "Complete": enables the account and sends account.updated through the webhook',
-      security: [],
-      request: { params: SessionParams },
-      responses: { 303: redirect, ...errorResponses(404) },
-    }),
+    sandboxRoute('post', '/sandbox/connect/{id}/complete', 'Sandbox "Complete": enables the account and sends account.updated through the webhook', { 303: redirect }),
     async (c) => {
       const provider = sandbox(c.var.deps);
       const id = c.req.valid('param').id;

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import { eq } from 'drizzle-orm';
 import { users } from '../../../db/schema';
 import type { AppEnv } from '../../../env';
+import { authErrorResponses } from '../../../lib/openapi';
 import type { Owner } from '../ledger/posting-rules';
 import type { IdParams } from '../../../validation';
 
@@ -30,6 +31,9 @@ export interface OwnerScope {
   /** The e-mail given to the provider when the connected account is created. */
   contactEmail(c: Context<AppEnv>, owner: Owner): Promise<string | undefined>;
 }
+
+/** The error responses of a scoped route: the authenticated set, the scope's own (404 for an agency) and the route's. */
+export const scopeErrors = (scope: OwnerScope, ...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
 
 /** The caller's own money. */
 export const CALLER_SCOPE: OwnerScope = {

@@ -3,10 +3,11 @@
 import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import { textPdf, type PdfLine } from '../../../lib/pdf';
+import { pageStatements } from '../../../db/statements';
 import { EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../../db/schema';
 import { accessDenied, notFound } from '../../../errors';
 import { fromCents, platformCurrency } from '../../../lib/money';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../../lib/pagination';
+import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import type { Owner } from '../ledger/posting-rules';
 import { receiptUrl } from '../../../lib/urls';
 
@@ -42,16 +43,8 @@ export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'
   if (q.dateFrom) conditions.push(gte(transactions.createdAt, `${q.dateFrom}T00:00:00.000Z`));
   if (q.dateTo) conditions.push(lt(transactions.createdAt, nextDay(q.dateTo)));
   const where = and(...conditions);
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select()
-      .from(transactions)
-      .where(where)
-      .orderBy(...orderBy(q.sort, { createdAt: transactions.createdAt, amount: transactions.amountCents }, transactions.id))
-      .limit(q.size)
-      .offset(offsetOf(q)),
-    db.select({ total: count() }).from(transactions).where(where),
-  ]);
+  const order = orderBy(q.sort, { createdAt: transactions.createdAt, amount: transactions.amountCents }, transactions.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, transactions, where, order, q));
   return toPage(
     rows.map((t) => toTransaction(deps.env, t)),
     total,

@@ -1,9 +1,8 @@
 // Wallet and transaction history of the caller: balance figures, history page, summary, detail, receipt.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, bearerSecurity, jsonContent } from '../../../lib/openapi';
+import { authErrorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
-import { requireAuth } from '../../../middleware/auth';
 import { TRANSACTION_TYPES } from '../../../db/schema';
 import { IdParams } from '../../../validation';
 import {
@@ -15,7 +14,7 @@ import {
   transactionSummary,
 } from './transactions.service';
 import { getWallet } from './wallet.service';
-import { CALLER_SCOPE, type OwnerScope } from './owner-scope';
+import { CALLER_SCOPE, scopeErrors, type OwnerScope } from './owner-scope';
 
 export const WalletSchema = z
   .object({
@@ -76,10 +75,9 @@ export const walletRoutes = (scope: OwnerScope) =>
       path: scope.walletPath,
       tags: ['Wallet', ...scope.extraTags],
       summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: scope.params },
-      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...authErrorResponses(...scope.errorStatuses) },
+      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
     }),
     async (c) => c.json(await getWallet(c.var.deps, await scope.resolve(c, 'read')), 200),
   );
@@ -91,8 +89,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions',
       tags: ['Transactions'],
       summary: 'The caller’s money history (page; filters type, dateFrom, dateTo)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { query: TransactionQuery },
       responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
     }),
@@ -104,8 +101,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/summary',
       tags: ['Transactions'],
       summary: 'Totals of the caller’s transactions over a period (default MONTH: the last month)',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: {
         query: z.object({
           period: z.enum(SUMMARY_PERIODS).default('MONTH').openapi({ param: { name: 'period', in: 'query' } }),
@@ -121,8 +117,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/{id}',
       tags: ['Transactions'],
       summary: 'One transaction of the caller',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
     }),
@@ -134,8 +129,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/{id}/receipt',
       tags: ['Transactions'],
       summary: 'PDF receipt of a transaction (owner only); made once and kept',
-      security: bearerSecurity,
-      middleware: [requireAuth] as const,
+      ...signedIn(),
       request: { params: IdParams },
       responses: {
         200: { description: 'PDF receipt', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } },

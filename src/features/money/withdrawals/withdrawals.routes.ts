@@ -1,13 +1,12 @@
 // Withdrawals of the caller's wallet: request, history, automatic withdrawal setting.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent } from '../../../lib/openapi';
+import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
-import { requireAuth } from '../../../middleware/auth';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
-import { CALLER_SCOPE, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
 import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal } from './withdrawals.service';
 
 /** A positive amount in the platform currency with at most two decimals. */
@@ -53,7 +52,6 @@ const WithdrawalPage = PageSchema(WithdrawalSchema, 'WithdrawalPage');
 export const withdrawalRoutes = (scope: OwnerScope) => {
   const path = `${scope.prefix}/withdrawals`;
   const tags = ['Withdrawals', ...scope.extraTags];
-  const errors = (...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
   return createRouter()
     .openapi(
       createRoute(
@@ -62,12 +60,11 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
           path,
           tags,
           summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
-          security: bearerSecurity,
-          middleware: [requireAuth] as const,
+          ...signedIn(),
           request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
           responses: {
             201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'),
-            ...errors(409, 422, 502),
+            ...scopeErrors(scope, 409, 422, 502),
           },
         }),
       ),
@@ -83,10 +80,9 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path,
         tags,
         summary: `Withdrawals of ${scope.whose} wallet (page)`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
-        responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...errors() },
+        responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...scopeErrors(scope) },
       }),
       async (c) => c.json(await listWithdrawals(c.var.deps, await scope.resolve(c, 'read'), c.req.valid('query')), 200),
     )
@@ -96,10 +92,9 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params },
-        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
+        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
       }),
       async (c) => c.json(await getAutoWithdrawal(c.var.deps, await scope.resolve(c, 'read')), 200),
     )
@@ -109,10 +104,9 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
-        security: bearerSecurity,
-        middleware: [requireAuth] as const,
+        ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
-        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...errors() },
+        responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
       }),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
