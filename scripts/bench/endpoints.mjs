@@ -57,7 +57,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/reviews/customers',
-    overTarget: "Its page joins each reviewer's name, and its total counts every visible customer review: the count grows with the number of reviews (a counter maintained with each review would make it constant).",
+    overTarget: "Its page joins each reviewer's name; its total is read from review_totals (kept with each review write), and OFFSET walks the pages before the one asked for.",
     roundTrips: 1,
     primitives: ['d1_page'],
     request: (_ctx, i) => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${i % 5}` }),
@@ -100,14 +100,14 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
-    overTarget: "Three statements: the page of reservation views (4-table join, about 80 columns a row), its count and the page's items.",
+    overTarget: "Two statements: the page of reservation views (a 4-table join of about 70 columns a row, each row's items as one JSON column) and its count, against a one-table page; then the Reservation DTO of each row.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/bookings/as-carrier', headers: bearer(pickOf(ctx.carrierTokens, i).token) }),
   },
   {
     name: 'GET /v1/api/bookings/{id}',
-    overTarget: 'The reservation view is a 4-table join (about 80 columns) plus its items: two statements where the primitive has one.',
+    overTarget: 'One statement like the primitive, but the reservation view is a 4-table join of about 70 columns with the items as a JSON column, against a one-table read; then the Reservation DTO (45 fields).',
     roundTrips: 1,
     primitives: [...AUTH, 'd1_read'],
     request: (ctx, i) => {
@@ -117,7 +117,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
-    overTarget: 'Two round trips as targeted, but a read batch of 4 statements (trip with carrier, sender, categories, agency status) and a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the notification; the trip re-read), against one read and a 2-statement batch.',
+    overTarget: 'Two round trips as targeted, but a read batch of 3 statements (trip with carrier and agency, sender, categories) and a write batch of 3 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the notification; each item), against one read and a 2-statement batch.',
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
     primitives: [...AUTH, 'd1_read', 'd1_batch'],
@@ -141,7 +141,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
-    overTarget: 'Besides the QR signature (HMAC), one batch of 4 statements: the conditional update, the guarded notification and the two reads of the response view.',
+    overTarget: 'Besides the QR signature (HMAC), one batch of 3 statements: the guarded notification, the conditional update and the response view (a 4-table join with its items), against a 2-statement batch.',
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
     primitives: [...AUTH, 'do_call', 'd1_batch'],
