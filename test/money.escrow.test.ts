@@ -197,6 +197,41 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0 });
   });
 
+  /** What the sender was told about the money of a reservation (type, title, message). */
+  const moneyNotices = async (senderId: number) =>
+    (await db().select().from(notifications).where(sql`${notifications.userId} = ${senderId} AND ${notifications.type} LIKE 'PAYMENT_%' AND ${notifications.type} <> 'PAYMENT_AUTHORIZED'`)).map(
+      (n) => [n.type, n.title, n.message],
+    );
+
+  it('a rejection before capture tells the sender the card hold is released, not refunded', async () => {
+    const { sender, carrier, reservation: booking } = await aReservation({ status: 'PAID', ...paid });
+    expect((await rejectBy(carrier, booking.id)).body.paymentStatus).toBe('VOIDED');
+    expect(await moneyNotices(sender.id)).toEqual([
+      ['PAYMENT_RELEASED', 'Card hold released', `The hold of 50.00 EUR on your card for reservation ${booking.reservationNumber} is released: nothing is charged.`],
+    ]);
+  });
+
+  it('a sender cancelling after acceptance is told the kept share is charged and the rest released', async () => {
+    const { sender, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paid });
+    expect((await cancelBy(sender, booking.id)).status).toBe(200);
+    expect(await moneyNotices(sender.id)).toEqual([
+      [
+        'PAYMENT_PARTIALLY_CAPTURED',
+        'Part of the card hold charged',
+        `7.50 EUR of the hold for reservation ${booking.reservationNumber} is charged; the other 42.50 EUR is released and never leaves your card.`,
+      ],
+    ]);
+  });
+
+  it('a cancellation after capture tells the sender a refund is on its way', async () => {
+    const { sender, carrier, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paid });
+    await capture(booking.id);
+    expect((await cancelBy(carrier, booking.id)).status).toBe(200);
+    expect(await moneyNotices(sender.id)).toEqual([
+      ['PAYMENT_REFUNDED', 'Refund on its way', `50.00 EUR for reservation ${booking.reservationNumber} is being refunded to your card.`],
+    ]);
+  });
+
   it('a card hold that lapses before deposit cancels the reservation and empties its escrow', async () => {
     const { reservation: booking, pi } = await aReservation({ status: 'PAID', ...paid });
     const before = stripe.requests.length;

@@ -6,8 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { ledgerEntries, notifications, reservations } from '../src/db/schema';
-import { db, reservationRow, setReservation } from './helpers/db';
-import { secondsFromNow, type TestUser, aUser, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { db, reservationRow, runCron, setReservation } from './helpers/db';
+import { minutesFromNow, secondsFromNow, type TestUser, aUser, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
 import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
@@ -157,6 +157,28 @@ describe('checkout (POST /payments/checkout)', () => {
     } finally {
       stripe.outage.delete('/v1/checkout/sessions');
     }
+  });
+});
+
+describe('a checkout that ends unpaid', () => {
+  it('an abandoned checkout does not stay PENDING: the booking expires and so does its payment', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    expect((await checkout(booking.id, sender)).status).toBe(200);
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'PENDING' });
+    await db().update(reservations).set({ paymentDeadline: minutesFromNow(-1) }).where(eq(reservations.id, booking.id));
+
+    await runCron();
+
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'EXPIRED' });
+  });
+
+  it('cancelling a booking with an open checkout ends the checkout too', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    expect((await checkout(booking.id, sender)).status).toBe(200);
+    const cancelled = await post(`/v1/api/bookings/${booking.id}/cancel`, {}, { token: sender.token });
+    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'EXPIRED' });
   });
 });
 

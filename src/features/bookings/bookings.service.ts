@@ -20,7 +20,7 @@ import { accessDenied, businessRule, invalidState, notFound, validationError, ty
 import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
-import { needsSettlement, refundEffects, settleWithProvider } from '../money';
+import { needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
 import { notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
@@ -323,6 +323,9 @@ function normaliseRecipient(r: RecipientInfo): RecipientInfo {
 
 const ref = (r: ReservationRow) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });
 
+/** A booking that ends before payment ends its open checkout too: no PENDING payment is left behind. */
+const checkoutEnded = (r: ReservationRow) => (r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {});
+
 /** Gives the reserved weight back to the trip (a FULL future trip is ACTIVE again). */
 const releaseCapacity = (db: Db, r: ReservationRow, now: Date) => (guard: SQL) => [
   db
@@ -380,7 +383,7 @@ export async function rejectReservation(deps: Deps, auth: AuthUser, id: number):
     userId: r.senderId,
     type: 'RESERVATION_REJECTED',
     title: 'Booking rejected',
-    message: `The carrier rejected your booking ${r.reservationNumber}; your payment is released in full`,
+    message: `The carrier rejected your booking ${r.reservationNumber}`,
     data: ref(r),
   };
   return commitForRequest(deps, {
@@ -397,7 +400,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });
   const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
   const decision = refundForCancellation(r.status, actor, r);
-  const refundText = decision.paid ? ` Refund: ${(decision.refundCents / 100).toFixed(2)} ${r.currency}.` : '';
+  const refundText = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to the sender.` : '';
   const note = {
     userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
     type: 'RESERVATION_CANCELLED',
@@ -410,7 +413,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     id,
     from: r.status,
     action: 'CANCEL',
-    set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason },
+    set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
     effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now),
   });
 }
@@ -456,6 +459,7 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
     id: r.id,
     from: r.status,
     action: 'EXPIRE',
+    set: checkoutEnded(r),
     effects: endingEffects(
       db,
       r,
@@ -472,7 +476,7 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
       db,
       r,
       [
-        { userId: r.senderId, type: 'RESERVATION_REJECTED', title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours; your payment is released in full`, data: ref(r) },
+        { userId: r.senderId, type: 'RESERVATION_REJECTED', title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: ref(r) },
         { userId: r.carrierId, type: 'RESERVATION_REJECTED', title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: ref(r) },
       ],
       refundForCancellation(r.status, 'SYSTEM', r).refundCents,

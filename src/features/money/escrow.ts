@@ -14,12 +14,15 @@ import { fromCents } from '../../lib/money';
 import { apiUrl } from '../../lib/urls';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
+import type { Notification } from '../notifications/notify';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { escrowInKey, escrowPayment, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
 export const PAYMENT_STATUS = {
   PENDING: 'PENDING',
+  /** The checkout ended unpaid: abandoned (the provider expired it) or the booking ended first. */
+  EXPIRED: 'EXPIRED',
   FAILED: 'FAILED',
   AUTHORIZED: 'AUTHORIZED',
   CAPTURED: 'CAPTURED',
@@ -214,18 +217,34 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
       .update(reservations)
       .set({ paymentStatus: next })
       .where(and(eq(reservations.id, r.id), posted(db, token))),
-    ...(refundCents > 0
-      ? notifyIfPosted(db, token, [
-          {
-            userId: r.senderId,
-            type: 'PAYMENT_REFUNDED',
-            title: 'Refund on its way',
-            message: `${money(refundCents, r.currency)} for reservation ${r.reservationNumber} is being returned to your card.`,
-            data: { reservationId: r.id },
-          },
-        ])
-      : []),
+    ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents, next)),
   ];
+}
+
+/**
+ * What the sender is told happens to the money, by what the provider does with it: a hold that is
+ * only released is not a refund, and a partial capture charges the kept part (CONTRACT section 10).
+ */
+export function moneyBackNotice(r: Pick<ReservationRow, 'id' | 'senderId' | 'reservationNumber' | 'totalAmountCents' | 'currency'>, refundCents: number, next: string): Notification[] {
+  if (refundCents <= 0) return [];
+  const back = money(refundCents, r.currency);
+  const data = { reservationId: r.id, amount: fromCents(refundCents) };
+  const notice = (type: string, title: string, message: string): Notification[] => [{ userId: r.senderId, type, title, message, data }];
+  switch (next) {
+    case PAYMENT_STATUS.REFUND_PENDING:
+      return notice('PAYMENT_REFUNDED', 'Refund on its way', `${back} for reservation ${r.reservationNumber} is being refunded to your card.`);
+    case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING: {
+      const kept = money(r.totalAmountCents - refundCents, r.currency);
+      return notice(
+        'PAYMENT_PARTIALLY_CAPTURED',
+        'Part of the card hold charged',
+        `${kept} of the hold for reservation ${r.reservationNumber} is charged; the other ${back} is released and never leaves your card.`,
+      );
+    }
+    default:
+      // VOID_PENDING, or a hold the provider already let lapse: nothing was ever charged.
+      return notice('PAYMENT_RELEASED', 'Card hold released', `The hold of ${back} on your card for reservation ${r.reservationNumber} is released: nothing is charged.`);
+  }
 }
 
 /**

@@ -98,7 +98,7 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
     case 'checkout.session.expired':
       await db
         .update(reservations)
-        .set({ paymentStatus: 'EXPIRED', updatedAt: new Date().toISOString() })
+        .set({ paymentStatus: PAYMENT_STATUS.EXPIRED, updatedAt: new Date().toISOString() })
         .where(and(eq(reservations.id, reservationId), eq(reservations.paymentId, object.id), eq(reservations.status, 'PENDING_PAYMENT')));
       return;
     case 'payment_intent.amount_capturable_updated':
