@@ -180,6 +180,43 @@ describe('a checkout that ends unpaid', () => {
     const cancelled = await post(`/v1/api/bookings/${booking.id}/cancel`, {}, { token: sender.token });
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'EXPIRED' });
   });
+
+  it('cancelling closes the checkout session at the provider, so the old page cannot be paid', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const sessionId = (await checkout(booking.id, sender)).body.paymentId as string;
+    expect((await post(`/v1/api/bookings/${booking.id}/cancel`, {}, { token: sender.token })).status).toBe(200);
+    expect(stripe.requestsTo('POST', `/v1/checkout/sessions/${sessionId}/expire`)).toHaveLength(1);
+    expect(stripe.sessions.get(sessionId)!.status).toBe('expired');
+  });
+
+  it('an expiring booking closes its checkout session at the provider', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const sessionId = (await checkout(booking.id, sender)).body.paymentId as string;
+    await db().update(reservations).set({ paymentDeadline: minutesFromNow(-1) }).where(eq(reservations.id, booking.id));
+    await runCron();
+    expect(stripe.requestsTo('POST', `/v1/checkout/sessions/${sessionId}/expire`)).toHaveLength(1);
+  });
+
+  it('a payment that still completes after the cancellation is voided, and the return page says the booking is no longer payable', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const sessionId = (await checkout(booking.id, sender)).body.paymentId as string;
+    stripe.outage.add(`/v1/checkout/sessions/${sessionId}/expire`); // the provider could not close it in time
+    try {
+      expect((await post(`/v1/api/bookings/${booking.id}/cancel`, {}, { token: sender.token })).status).toBe(200);
+    } finally {
+      stripe.outage.delete(`/v1/checkout/sessions/${sessionId}/expire`);
+    }
+    stripe.completeCheckout(sessionId);
+    const page = await call('GET', `/v1/api/payments/callback/success?session_id=${sessionId}`);
+    expect(page.status).toBe(200);
+    expect(String(page.body)).toContain('Booking no longer payable');
+    expect(String(page.body)).not.toContain('Payment authorised');
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOIDED' });
+    expect((await reservationMoney(booking.id)).entries).toEqual([]);
+  });
 });
 
 describe('webhook (POST /webhooks/payment-provider)', () => {
@@ -459,6 +496,35 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
 
     const callback = await request(`/v1/api/payments/callback/success?session_id=${body.paymentId}`);
     expect(await callback.text()).toContain('Payment authorised');
+  });
+
+  it('"Pay" on the page of a cancelled booking takes nothing and the return page says why', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const res = await request('/v1/api/payments/checkout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
+      body: JSON.stringify({ reservationId: booking.id }),
+    });
+    const { paymentId, paymentApprovalUrl } = (await res.json()) as { paymentId: string; paymentApprovalUrl: string };
+    const cancel = await request(`/v1/api/bookings/${booking.id}/cancel`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
+      body: '{}',
+    });
+    expect(cancel.status).toBe(200);
+    const pagePath = new URL(paymentApprovalUrl).pathname;
+    const page = await (await request(pagePath)).text();
+    expect(page).not.toMatch(/<button[^>]*>Pay<\/button>/);
+    expect(page).toContain('This session is expired.');
+
+    const pressed = await request(`${pagePath}/pay`, { method: 'POST' });
+    expect(pressed.status).toBe(303);
+    const back = await request(`/v1/api/payments/callback/success?session_id=${paymentId}`);
+    const text = await back.text();
+    expect(text).toContain('Booking no longer payable');
+    expect(text).not.toContain('Payment authorised');
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'EXPIRED', authorizationId: null });
   });
 
   it('the sandbox pages do not exist when a provider key is configured', async () => {

@@ -129,6 +129,15 @@ export class FakeStripe {
       const s = this.sessions.get(m[1]);
       return s ? HttpResponse.json(this.publicSession(s)) : this.missing('checkout.session', m[1]);
     }
+    if (method === 'POST' && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/))) {
+      const s = this.sessions.get(m[1]);
+      if (!s) return this.missing('checkout.session', m[1]);
+      if (s.status !== 'open') {
+        return stripeError(400, 'invalid_request_error', `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`, 'checkout_session_not_open');
+      }
+      s.status = 'expired';
+      return HttpResponse.json(this.publicSession(s));
+    }
     if (method === 'POST' && (m = path.match(/^\/v1\/payment_intents\/([^/]+)\/capture$/))) {
       const pi = this.paymentIntents.get(m[1]);
       if (!pi) return this.missing('payment_intent', m[1]);

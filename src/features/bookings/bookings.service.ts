@@ -20,7 +20,7 @@ import { accessDenied, businessRule, invalidState, notFound, validationError, ty
 import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
-import { needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
+import { closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
 import { notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
@@ -409,13 +409,15 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     data: { ...ref(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
   };
   const now = new Date();
-  return commitForRequest(deps, {
+  const view = await commitForRequest(deps, {
     id,
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
     effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now),
   });
+  await closeCheckout(deps, r);
+  return view;
 }
 
 export async function recipientLink(deps: Deps, auth: AuthUser, id: number) {
@@ -483,7 +485,9 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
       now,
     ),
   }));
-  const expired = (await commitTransitions(db, expiring)).rows.filter(Boolean).length;
+  const expiredRows = (await commitTransitions(db, expiring)).rows;
+  for (const [i, row] of expiredRows.entries()) if (row) await closeCheckout(deps, unpaid[i]);
+  const expired = expiredRows.filter(Boolean).length;
   const rejectedRows = (await commitTransitions(db, rejecting)).rows;
   for (const row of rejectedRows) if (row && needsSettlement(row)) await settleWithProvider(deps, row.id);
   return { expired, rejected: rejectedRows.filter(Boolean).length };

@@ -38,5 +38,5 @@ export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET
 
 // The cron's money steps, and what the development seed drives.
 export { runMoneyJobs } from './money.jobs';
-export { createCheckout } from './payments/payments.service';
+export { closeCheckout, createCheckout } from './payments/payments.service';
 export { paySandboxSession } from './payments/sandbox.routes';

@@ -39,6 +39,8 @@ export interface PaymentProvider {
   readonly name: 'stripe' | 'sandbox';
   createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession>;
   retrieveCheckoutSession(id: string): Promise<CheckoutSession>;
+  /** Closes an open checkout session so it can no longer be paid (Stripe: expire the Checkout Session). */
+  expireCheckoutSession(id: string): Promise<void>;
   /** Captures an authorised payment; `amountCents` below the authorised amount releases the rest. */
   capture(paymentIntentId: string, options: { amountCents?: number; idempotencyKey: string }): Promise<{ chargeId: string | null }>;
   /** Voids an authorisation that was never captured. */

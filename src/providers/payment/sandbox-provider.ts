@@ -56,6 +56,14 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return session;
   }
 
+  async expireCheckoutSession(id: string) {
+    const session = await this.getSession(id);
+    if (!session) throw new ProviderRejectedError(`No such checkout session: ${id}`);
+    if (session.status !== 'open') return; // already paid or closed: like Stripe, nothing to expire
+    session.status = 'expired';
+    await this.saveSession(session);
+  }
+
   async capture(_paymentIntentId: string, _options: { amountCents?: number; idempotencyKey: string }) {
     return { chargeId: `ch_sandbox_${rid()}` };
   }

@@ -95,6 +95,12 @@ export class StripePaymentProvider implements PaymentProvider {
     return call('checkout session lookup', async () => toSession(await this.stripe.checkout.sessions.retrieve(id)));
   }
 
+  expireCheckoutSession(id: string) {
+    return call('checkout session expiry', async () => {
+      await this.stripe.checkout.sessions.expire(id);
+    });
+  }
+
   capture(paymentIntentId: string, options: { amountCents?: number; idempotencyKey: string }) {
     return call('capture', async () => {
       const pi = await this.stripe.paymentIntents.capture(

@@ -36,6 +36,10 @@ const html = (description: string) => ({ description, content: { 'text/html': { 
 const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
   AUTHORIZED: ['Payment authorised', 'Your payment is held safely until your parcel is delivered. You can return to the app.'],
   NOT_COMPLETED: ['Payment not completed', 'The payment has not been completed yet. You can return to the app and try again.'],
+  BOOKING_ENDED: [
+    'Booking no longer payable',
+    'This booking was cancelled or has expired, so no payment was taken: nothing is charged and any hold on your card is released. You can return to the app.',
+  ],
   CANCELLED: ['Payment cancelled', 'No money was taken. You can return to the app and try again before the reservation expires.'],
   UNKNOWN: ['Payment session not found', 'This payment session is unknown. Please return to the app.'],
 };

@@ -95,7 +95,21 @@ export async function paymentStatus(deps: Deps, auth: AuthUser, reservationId: n
   return { reservationId: r.id, paymentId: r.paymentId, paymentStatus: r.paymentStatus, reservationStatus: r.status };
 }
 
-export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'UNKNOWN';
+export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'BOOKING_ENDED' | 'UNKNOWN';
+
+/**
+ * Closes the open checkout of a booking that ended unpaid (cancelled, expired), so its page can no
+ * longer be paid. Best effort after the commit: a payment that still slips through is voided when
+ * it arrives (authorizePayment), so a provider failure here is logged, not raised.
+ */
+export async function closeCheckout(deps: Deps, r: { id: number; paymentId: string | null; paymentStatus: string | null }) {
+  if (!r.paymentId || r.paymentStatus !== PAYMENT_STATUS.PENDING) return;
+  try {
+    await getPaymentProvider(deps.env).expireCheckoutSession(r.paymentId);
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'checkout session not closed', reservationId: r.id, error: String(err) }));
+  }
+}
 
 /** Browser came back from checkout: ask the provider, apply an authorisation if there is one. */
 export async function checkoutReturned(deps: Deps, sessionId: string, cancelled: boolean) {
@@ -108,9 +122,11 @@ export async function checkoutReturned(deps: Deps, sessionId: string, cancelled:
   const [known] = await deps.db.select().from(paymentSessions).where(eq(paymentSessions.sessionId, session.id));
   const reservationId = known?.reservationId ?? session.reservationId;
   if (!reservationId) return { outcome: 'UNKNOWN' as CallbackOutcome, reservationId: null };
+  // The page tells what happened to the booking, not what the browser was sent back for.
   if (session.status === 'complete' && session.paymentIntentId) {
-    await authorizePayment(deps, reservationId, { paymentId: session.id, authorizationId: session.paymentIntentId });
-    return { outcome: 'AUTHORIZED' as CallbackOutcome, reservationId };
+    const applied = await authorizePayment(deps, reservationId, { paymentId: session.id, authorizationId: session.paymentIntentId });
+    return { outcome: (applied === 'NOT_PAYABLE' ? 'BOOKING_ENDED' : 'AUTHORIZED') as CallbackOutcome, reservationId };
   }
+  if (session.status === 'expired') return { outcome: 'BOOKING_ENDED' as CallbackOutcome, reservationId };
   return { outcome: (cancelled ? 'CANCELLED' : 'NOT_COMPLETED') as CallbackOutcome, reservationId };
 }

@@ -42,6 +42,8 @@ async function sendSignedEvent(deps: Deps, type: string, object: Record<string, 
 export async function paySandboxSession(deps: Deps, sessionId: string) {
   const provider = sandbox(deps);
   const session = await checkoutSession(provider, sessionId);
+  // A closed session (its booking ended) cannot be paid: no event, the return page says why.
+  if (session.status === 'expired') return session;
   if (session.status === 'open') {
     session.status = 'complete';
     session.paymentIntentId = `pi_sandbox_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
