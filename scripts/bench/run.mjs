@@ -543,7 +543,7 @@ function targetsSection({ size, runs }) {
     lines.push(`### Why the endpoints over target are over (data set x${base.scale})`);
     lines.push('');
     lines.push(`- The budget is the bare route plus one-table primitives (a D1 read by primary key costs ${m('d1_read')} ms here, a page of 20 with its count ${m('d1_page')} ms, a 2-statement write batch ${m('d1_batch')} ms). Locally D1 runs inside the same workerd process, so every statement's SQLite work, index maintenance and JSON transfer is counted to the endpoint; in production that work runs in D1, not in the Worker's CPU time.`);
-    lines.push(`- Building SQL with drizzle is CPU on every request: ${m('select_sql')} ms for a one-table select, ${m('search_sql')} ms for the search's page and count. The hot statements are compiled once per shape (`compiled`/`compiledShapes` in src/db/statements.ts) and only bound per request; what is left over is below.`);
+    lines.push(`- Building SQL with drizzle is CPU on every request: ${m('select_sql')} ms for a one-table select, ${m('search_sql')} ms for the search's page and count. The hot statements are compiled once per shape (compiled and compiledShapes in src/db/statements.ts) and only bound per request; what is left over is below.`);
     for (const r of over) lines.push(`- ${r.e.name}: ${f(r.s.cpu, 3)} ms against ${f(r.budget, 3)} ms. ${r.e.overTarget ?? ''}`.trimEnd());
     lines.push('');
   }
