@@ -1,7 +1,8 @@
 // `npm start`: local secrets from the example, D1 migrations, wrangler dev on 127.0.0.1:8787,
 // then the idempotent development seed, and the demo accounts printed.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { cronPeriodMs, cronTriggers, scheduledUrl } from './lib/local-cron.mjs';
 
 const HOST = '127.0.0.1';
 const PORT = process.env.PORT ?? '8787';
@@ -54,5 +55,27 @@ if (!(await waitForHealth(Date.now() + 90_000))) {
     for (const a of seed.accounts) console.log(`  ${a.email.padEnd(24)} ${a.roles.join(', ')}`);
     console.log(`\nAPI:        ${BASE}/v1/api/health`);
     console.log(`Reference:  ${BASE}/v1/api/docs\n`);
+  }
+  runCrons();
+}
+
+/**
+ * wrangler dev never fires the cron triggers by itself: run each on its schedule, as production
+ * would (unpaid bookings expire, payouts run, card holds are captured before they lapse).
+ */
+function runCrons() {
+  for (const cron of cronTriggers(readFileSync('wrangler.toml', 'utf8'))) {
+    const every = cronPeriodMs(cron);
+    if (!every) {
+      console.log(`Cron "${cron}": not a schedule npm start can run; fire it by hand: curl "${scheduledUrl(BASE, cron)}"`);
+      continue;
+    }
+    const fire = () =>
+      fetch(scheduledUrl(BASE, cron)).then(
+        (res) => res.ok || console.error(`Cron "${cron}" answered ${res.status}`),
+        (err) => console.error(`Cron "${cron}" failed: ${err.message}`),
+      );
+    setInterval(fire, every).unref();
+    console.log(`Cron "${cron}": the scheduled jobs run every ${every / 60_000} min, as in production (expiry, payouts, captures).`);
   }
 }

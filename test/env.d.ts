@@ -6,3 +6,9 @@ declare namespace Cloudflare {
     FUZZ_TOTAL_MS: string;
   }
 }
+
+/** Vite's `?raw` imports (a file's text), e.g. wrangler.toml in the local-run test. */
+declare module '*?raw' {
+  const text: string;
+  export default text;
+}

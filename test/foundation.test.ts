@@ -381,3 +381,23 @@ describe('cross-cutting', () => {
     expect(refused.headers.get('Access-Control-Allow-Origin')).toBeNull();
   });
 });
+
+describe('npm start runs the cron triggers locally (wrangler dev never fires them)', () => {
+  it('every cron trigger of wrangler.toml gets a local schedule with its own period', async () => {
+    const { cronPeriodMs, cronTriggers, scheduledUrl } = await import('../scripts/lib/local-cron.mjs');
+    const toml = (await import('../wrangler.toml?raw')).default as string;
+    const crons = cronTriggers(toml);
+    expect(crons).toEqual(['*/5 * * * *']);
+    expect(crons.map(cronPeriodMs)).toEqual([5 * 60_000]);
+    expect(scheduledUrl('http://127.0.0.1:8788', crons[0])).toBe('http://127.0.0.1:8788/cdn-cgi/local/scheduled?cron=*%2F5%20*%20*%20*%20*');
+  });
+
+  it('reads the schedules it can run and refuses the others', async () => {
+    const { cronPeriodMs } = await import('../scripts/lib/local-cron.mjs');
+    expect(cronPeriodMs('* * * * *')).toBe(60_000);
+    expect(cronPeriodMs('*/15 * * * *')).toBe(15 * 60_000);
+    expect(cronPeriodMs('0,30 * * * *')).toBe(30 * 60_000);
+    expect(cronPeriodMs('0 3 * * *')).toBeNull();
+    expect(cronPeriodMs('*/0 * * * *')).toBeNull();
+  });
+});
