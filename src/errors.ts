@@ -133,14 +133,11 @@ export function toErrorResponse(c: Context<any>, err: unknown): Response {
     message: appError.message,
     timestamp: new Date().toISOString(),
     path: new URL(c.req.url).pathname,
+    // Every error carries it in development (CONTRACT section 2), never elsewhere.
+    ...(c.env?.ENVIRONMENT === 'development' ? { debugInfo: debugInfo(appError, err, c.env) } : {}),
     suggestions: appError.suggestions,
   };
   if (appError.status === 400) body.fieldErrors = appError.fieldErrors ?? [];
-  if (c.env?.ENVIRONMENT === 'development' && appError.status >= 500) {
-    body.debugInfo = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  } else if (c.env?.ENVIRONMENT === 'development' && appError.cause !== undefined) {
-    body.debugInfo = String(appError.cause instanceof Error ? appError.cause.message : appError.cause);
-  }
   if (appError.status >= 500) {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: describe(err) }));
   }
@@ -177,6 +174,61 @@ function fromHttpException(err: HTTPException): AppError {
         status: err.status as ContentfulStatusCode,
       });
   }
+}
+
+/**
+ * The development-only `debugInfo`: the error code (or the thrown error's name) and message, the
+ * cause chain, and the stack for a 500. Secret values of the environment and token-shaped strings
+ * are masked, so a secret never leaves the server even in development.
+ */
+function debugInfo(appError: AppError, err: unknown, env: Record<string, unknown>): string {
+  const parts = [`${appError.errorCode}: ${appError.message}`];
+  if (err !== appError) parts.push(`thrown: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+  const cause = err instanceof AppError ? err.cause : err instanceof Error ? err.cause : undefined;
+  if (cause !== undefined) parts.push(`cause: ${describe(cause)}`);
+  if (appError.status >= 500) {
+    const stack = err instanceof Error ? err.stack : undefined;
+    if (stack) parts.push(`stack: ${stack.split('\n').slice(1, 9).map((l) => l.trim()).join(' | ')}`);
+  }
+  return redactSecrets(parts.join(' -- '), env);
+}
+
+const SECRET_BINDING = /SECRET|PASSWORD|TOKEN|_KEYS?$/i;
+const SECRET_SHAPES: RegExp[] = [
+  /Bearer\s+[\w.~+/=-]+/gi,
+  /\b(?:sk|rk|pk)_(?:live|test)_[\w]+/g,
+  /\bwhsec_[\w]+/g,
+  /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, // a JWT
+];
+
+/** Every secret value of the environment (and, for JSON secrets such as JWT_KEYS, each string inside). */
+function secretValues(env: Record<string, unknown>): string[] {
+  const values: string[] = [];
+  const collect = (v: unknown) => {
+    if (typeof v === 'string') {
+      if (v.length >= 6) values.push(v);
+    } else if (v && typeof v === 'object') {
+      for (const x of Object.values(v)) collect(x);
+    }
+  };
+  for (const [key, value] of Object.entries(env)) {
+    if (!SECRET_BINDING.test(key) || typeof value !== 'string') continue;
+    collect(value);
+    try {
+      collect(JSON.parse(value));
+    } catch {
+      // Not JSON: the whole value is the secret.
+    }
+  }
+  // Longest first, so a secret containing another is masked whole.
+  return values.sort((a, b) => b.length - a.length);
+}
+
+export function redactSecrets(text: string, env: Record<string, unknown>): string {
+  let out = text;
+  for (const secret of secretValues(env)) out = out.split(secret).join('[redacted]');
+  for (const shape of SECRET_SHAPES) out = out.replace(shape, '[redacted]');
+  return out;
 }
 
 function describe(err: unknown): string {

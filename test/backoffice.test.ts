@@ -15,7 +15,7 @@ import {
 } from '../src/db/schema';
 import { analyticsQueries } from '../src/features/analytics/analytics.service';
 import { period } from '../src/features/analytics/analytics.rules';
-import { call, del, errorBody, get } from './helpers/http';
+import { call, del, errorBody, get, post, put } from './helpers/http';
 import { anAgency, aBranch, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
 const db = () => database(env.DB);
@@ -458,5 +458,95 @@ describe('every /admin and /superadmin route (from the OpenAPI document)', () =>
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe('audit log of admin and agency actions', () => {
+  /** The newest entry of `action` on the target, read back through the super-admin API. */
+  async function entry(root: { token: string }, action: string, targetType: string, targetId: number) {
+    const res = await get(`/v1/api/superadmin/audit-logs?action=${action}&targetType=${targetType}&targetId=${targetId}`, { token: root.token });
+    expect(res.status).toBe(200);
+    expect(res.body.content).toHaveLength(1);
+    return res.body.content[0];
+  }
+
+  it('category create, update and delete each write an entry with the operator and the client IP', async () => {
+    const root = await aSuperAdmin();
+    const admin = await anAdmin();
+    const ip = { 'CF-Connecting-IP': '203.0.113.7' };
+    const code = `AUDIT_${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+    const created = await post('/v1/api/admin/categories', { code, name: 'Audited' }, { token: admin.token, headers: ip });
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    expect(await entry(root, 'CATEGORY_CREATED', 'CATEGORY', id)).toMatchObject({ actorId: admin.id, targetId: String(id), ip: '203.0.113.7' });
+
+    const updated = await put(`/v1/api/admin/categories/${id}`, { name: 'Audited again' }, { token: admin.token, headers: ip });
+    expect(updated.status).toBe(200);
+    expect(await entry(root, 'CATEGORY_UPDATED', 'CATEGORY', id)).toMatchObject({ actorId: admin.id, targetId: String(id), ip: '203.0.113.7' });
+
+    // A refused change leaves no entry.
+    const missing = await put('/v1/api/admin/categories/999999', { name: 'Nobody' }, { token: admin.token, headers: ip });
+    expect(missing.status).toBe(404);
+    const none = await get('/v1/api/superadmin/audit-logs?action=CATEGORY_UPDATED&targetId=999999', { token: root.token });
+    expect(none.body.content).toEqual([]);
+
+    const deleted = await del(`/v1/api/admin/categories/${id}`, { token: admin.token, headers: ip });
+    expect(deleted.status).toBe(204);
+    expect(await entry(root, 'CATEGORY_DELETED', 'CATEGORY', id)).toMatchObject({ actorId: admin.id, targetId: String(id), ip: '203.0.113.7' });
+    expect((await del(`/v1/api/admin/categories/${id}`, { token: admin.token, headers: ip })).status).toBe(404);
+    expect((await get(`/v1/api/superadmin/audit-logs?action=CATEGORY_DELETED&targetId=${id}`, { token: root.token })).body.content).toHaveLength(1);
+  });
+
+  it('KYC approval and rejection carry the super-admin and the client IP', async () => {
+    const root = await aSuperAdmin();
+    const ip = { 'CF-Connecting-IP': '198.51.100.20' };
+    const user = await aUser();
+    const session = await post('/v1/api/kyc/sessions', undefined, { token: user.token });
+    expect(session.status).toBe(201);
+    const id = session.body.id as number;
+    expect((await post(`/v1/api/superadmin/kyc/${id}/approve`, undefined, { token: root.token, headers: ip })).status).toBe(200);
+    expect(await entry(root, 'KYC_APPROVED_BY_ADMIN', 'KYC_RECORD', id)).toMatchObject({ actorId: root.id, targetId: String(id), ip: '198.51.100.20' });
+    expect((await post(`/v1/api/superadmin/kyc/${id}/reject`, { reason: 'Blurred' }, { token: root.token, headers: ip })).status).toBe(200);
+    expect(await entry(root, 'KYC_REJECTED_BY_ADMIN', 'KYC_RECORD', id)).toMatchObject({ actorId: root.id, targetId: String(id), ip: '198.51.100.20' });
+  });
+
+  it('agency suspension, activation, branch and employee changes carry the actor and the client IP', async () => {
+    const root = await aSuperAdmin();
+    const owner = await aUser();
+    const ownerIp = { 'CF-Connecting-IP': '192.0.2.44' };
+    const created = await post('/v1/api/agencies', { name: 'Audit Express', city: 'Dakar', country: 'SN' }, { token: owner.token, headers: ownerIp });
+    expect(created.status).toBe(201);
+    const agencyId = created.body.id as number;
+    expect(await entry(root, 'AGENCY_REGISTERED', 'AGENCY', agencyId)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44' });
+    const branch = async (name: string) => {
+      const res = await post(`/v1/api/agencies/${agencyId}/branches`, { name, city: name, country: 'FR' }, { token: owner.token, headers: ownerIp });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const [paris, lyon, spare] = [await branch('Paris'), await branch('Lyon'), await branch('Nice')];
+
+    const employee = await aUser();
+    expect((await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId: paris }, { token: owner.token, headers: ownerIp })).status).toBe(201);
+    expect(await entry(root, 'AGENCY_EMPLOYEE_ADDED', 'USER', employee.id)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId, branchId: paris } });
+    expect((await put(`/v1/api/agencies/${agencyId}/employees/${employee.id}`, { branchId: lyon }, { token: owner.token, headers: ownerIp })).status).toBe(200);
+    expect(await entry(root, 'AGENCY_EMPLOYEE_MOVED', 'USER', employee.id)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId, branchId: lyon } });
+    expect((await del(`/v1/api/agencies/${agencyId}/employees/${employee.id}`, { token: owner.token, headers: ownerIp })).status).toBe(204);
+    expect(await entry(root, 'AGENCY_EMPLOYEE_REMOVED', 'USER', employee.id)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId } });
+
+    expect((await post(`/v1/api/agencies/${agencyId}/branches/${spare}/deactivate`, undefined, { token: owner.token, headers: ownerIp })).status).toBe(200);
+    expect(await entry(root, 'AGENCY_BRANCH_DEACTIVATED', 'AGENCY_BRANCH', spare)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44' });
+    // Deactivating again is refused (409) and writes nothing.
+    expect((await post(`/v1/api/agencies/${agencyId}/branches/${spare}/deactivate`, undefined, { token: owner.token, headers: ownerIp })).status).toBe(409);
+    expect(await entry(root, 'AGENCY_BRANCH_DEACTIVATED', 'AGENCY_BRANCH', spare)).toMatchObject({ actorId: owner.id });
+    expect((await post(`/v1/api/agencies/${agencyId}/branches/${spare}/activate`, undefined, { token: owner.token, headers: ownerIp })).status).toBe(200);
+    expect(await entry(root, 'AGENCY_BRANCH_ACTIVATED', 'AGENCY_BRANCH', spare)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44' });
+    expect((await del(`/v1/api/agencies/${agencyId}/branches/${spare}`, { token: owner.token, headers: ownerIp })).status).toBe(204);
+    expect(await entry(root, 'AGENCY_BRANCH_DELETED', 'AGENCY_BRANCH', spare)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId } });
+
+    const rootIp = { 'CF-Connecting-IP': '2001:db8::1' };
+    expect((await post(`/v1/api/superadmin/agencies/${agencyId}/suspend`, { reason: 'Audit' }, { token: root.token, headers: rootIp })).status).toBe(200);
+    expect(await entry(root, 'AGENCY_SUSPENDED', 'AGENCY', agencyId)).toMatchObject({ actorId: root.id, ip: '2001:db8::1', details: { reason: 'Audit' } });
+    expect((await post(`/v1/api/superadmin/agencies/${agencyId}/activate`, undefined, { token: root.token, headers: rootIp })).status).toBe(200);
+    expect(await entry(root, 'AGENCY_ACTIVATED', 'AGENCY', agencyId)).toMatchObject({ actorId: root.id, ip: '2001:db8::1' });
   });
 });

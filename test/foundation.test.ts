@@ -8,6 +8,7 @@ import { createRouter } from '../src/env';
 import { errorResponses, jsonBody, jsonContent } from '../src/lib/openapi';
 import { pageQuery, toPage, toReservationPage } from '../src/lib/pagination';
 import { IdParams } from '../src/validation';
+import { invalidState } from '../src/errors';
 import { errorBody, get, post, call } from './helpers/http';
 
 // A probe router built with the same plumbing as every feature, mounted on a fresh app, so each
@@ -71,6 +72,16 @@ const probe = createRouter()
     createRoute({ method: 'get', path: '/probe/boom', responses: { 200: jsonContent(z.any(), 'never') } }),
     () => {
       throw new Error('secret sauce: SELECT * FROM users');
+    },
+  )
+  .openapi(
+    createRoute({ method: 'get', path: '/probe/conflict', responses: { 200: jsonContent(z.any(), 'never'), ...errorResponses(409) } }),
+    (c) => {
+      // A domain error whose cause quotes secrets: debugInfo shows the cause, never the secrets.
+      const cause = new Error(
+        `provider refused key ${c.env.STRIPE_SECRET_KEY} signed with ${c.env.QR_SIGNING_SECRET}; header Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl`,
+      );
+      throw invalidState('The reservation is not in a state that allows this', { cause });
     },
   );
 
@@ -228,6 +239,61 @@ describe('error model (CONTRACT section 2)', () => {
     const res = await request('/v1/api/probe/boom', {}, { ...env, ENVIRONMENT: 'development' });
     expect(res.status).toBe(500);
     expect(res.body.debugInfo).toContain('secret sauce');
+  });
+
+  describe('debugInfo in development (ENVIRONMENT=development)', () => {
+    const devEnv = {
+      ...env,
+      ENVIRONMENT: 'development',
+      STRIPE_SECRET_KEY: 'sk_test_51DevOnlyKeyNeverShown',
+      QR_SIGNING_SECRET: 'qr-signing-secret-never-shown',
+    } as Env;
+
+    it('is on every error: 404 route, 405, 400 validation, 400 malformed JSON, 409 domain error, 500', async () => {
+      const cases: [string, RequestInit, number, string][] = [
+        ['/v1/api/nothing-here', {}, 404, 'ENDPOINT_NOT_FOUND: No endpoint GET /v1/api/nothing-here'],
+        ['/v1/api/health', { method: 'DELETE' }, 405, 'ENDPOINT_NOT_FOUND: Method DELETE is not allowed'],
+        ['/v1/api/probe/items', json({ name: '', weight: -1, email: 'x' }), 400, 'VALIDATION_ERROR: '],
+        ['/v1/api/probe/items', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{oops' }, 400, 'INVALID_ARGUMENT: '],
+        ['/v1/api/probe/conflict', {}, 409, 'INVALID_STATE: The reservation is not in a state that allows this'],
+        ['/v1/api/probe/boom', {}, 500, 'INTERNAL_ERROR: An unexpected error occurred'],
+      ];
+      for (const [path, init, status, start] of cases) {
+        const res = await request(path, init, devEnv);
+        expect(res.status, path).toBe(status);
+        expect(typeof res.body.debugInfo, `${status} ${path}`).toBe('string');
+        expect(res.body.debugInfo.startsWith(start), `${res.body.debugInfo} should start with ${start}`).toBe(true);
+        // Placed where the specification lists it, between path and suggestions.
+        expect(Object.keys(res.body).slice(0, 7)).toEqual(['status', 'errorCode', 'message', 'timestamp', 'path', 'debugInfo', 'suggestions']);
+      }
+    });
+
+    it('a 500 names the thrown error and its stack; a domain error its cause', async () => {
+      const boom = await request('/v1/api/probe/boom', {}, devEnv);
+      expect(boom.body.debugInfo).toContain('thrown: Error: secret sauce: SELECT * FROM users');
+      expect(boom.body.debugInfo).toMatch(/stack: .*foundation\.test/);
+      const conflict = await request('/v1/api/probe/conflict', {}, devEnv);
+      expect(conflict.body.debugInfo).toContain('cause: Error: provider refused key');
+      expect(conflict.body.debugInfo).not.toContain('stack:');
+    });
+
+    it('never shows a secret of the environment or a token', async () => {
+      const res = await request('/v1/api/probe/conflict', {}, devEnv);
+      const info: string = res.body.debugInfo;
+      expect(info).toContain('[redacted]');
+      for (const secret of ['sk_test_51DevOnlyKeyNeverShown', 'qr-signing-secret-never-shown', 'eyJhbGciOiJIUzI1NiJ9', 'c2lnbmF0dXJl']) {
+        expect(info).not.toContain(secret);
+      }
+    });
+
+    it('is absent outside development', async () => {
+      for (const environment of ['test', 'production']) {
+        for (const path of ['/v1/api/nothing-here', '/v1/api/probe/conflict', '/v1/api/probe/boom']) {
+          const res = await request(path, {}, { ...devEnv, ENVIRONMENT: environment } as Env);
+          expect(res.body).not.toHaveProperty('debugInfo');
+        }
+      }
+    });
   });
 });
 

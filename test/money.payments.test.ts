@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { ledgerEntries, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
-import { minutesFromNow, secondsFromNow, type TestUser, aUser, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { minutesFromNow, secondsFromNow, type TestUser, aUser, anAdmin, aSuperAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
 import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
@@ -542,6 +542,37 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
     expect((await db().select().from(ledgerEntries).where(eq(ledgerEntries.reservationId, rows[0].id))).length).toBe(1);
+  });
+});
+
+describe('the invoice issued with the authorised payment', () => {
+  it('the super-admin detail and the Reservation show ISSUED with the receipt once paid; nothing before', async () => {
+    const boss = await aSuperAdmin();
+    const waiting = await unpaid();
+    const before = await get(`/v1/api/superadmin/reservations/${waiting.id}`, { token: boss.token });
+    expect(before.status).toBe(200);
+    expect(before.body).toMatchObject({ invoiceId: null, invoiceUrl: null, invoiceStatus: null });
+
+    const { sender, reservation } = await aReservation({ status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const detail = await get(`/v1/api/superadmin/reservations/${reservation.id}`, { token: boss.token });
+    expect(detail.status).toBe(200);
+    expect(detail.body.invoiceStatus).toBe('ISSUED');
+    expect(detail.body.invoiceId).toBe(`INV-${reservation.reservationNumber}`);
+    expect(detail.body.invoiceUrl).toMatch(/\/v1\/api\/transactions\/\d+\/receipt$/);
+    // The page of details says the same.
+    const page = await get('/v1/api/superadmin/reservations?status=PAID&size=100', { token: boss.token });
+    expect(page.body.content.find((r: { id: number }) => r.id === reservation.id)).toMatchObject({
+      invoiceId: detail.body.invoiceId,
+      invoiceUrl: detail.body.invoiceUrl,
+      invoiceStatus: 'ISSUED',
+    });
+    // The sender's Reservation points at the same invoice, and its receipt is there.
+    const own = await get(`/v1/api/bookings/${reservation.id}`, { token: sender.token });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ invoiceId: detail.body.invoiceId, invoiceUrl: detail.body.invoiceUrl });
+    const receipt = await get(new URL(detail.body.invoiceUrl).pathname, { token: sender.token });
+    expect(receipt.status).toBe(200);
+    expect((await reservationRow(reservation.id)).invoiceStatus).toBe('ISSUED');
   });
 });
 

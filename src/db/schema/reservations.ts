@@ -20,6 +20,15 @@ export const RESERVATION_STATUSES = [
 ] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
+/**
+ * Invoice statuses (reservation.invoiceStatus, docs/decisions-money.md): null while no payment is
+ * authorised; ISSUED once the PAYMENT transaction (the receipt at invoiceUrl) exists, set in the
+ * batch of the PAY transition that posts it. A refund does not withdraw the invoice: it has its own
+ * REFUND transaction and receipt.
+ */
+export const INVOICE_STATUSES = ['ISSUED'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
 export interface RecipientInfo {
   firstName: string;
   lastName: string;
@@ -69,7 +78,7 @@ export const reservations = sqliteTable(
     paymentApprovalUrl: text('payment_approval_url'),
     invoiceId: text('invoice_id'),
     invoiceUrl: text('invoice_url'),
-    invoiceStatus: text('invoice_status'),
+    invoiceStatus: text('invoice_status').$type<InvoiceStatus>(),
     /** Unpaid reservations expire at this instant (30 minutes after booking). */
     paymentDeadline: text('payment_deadline').notNull(),
     paidAt: text('paid_at'),

@@ -128,7 +128,7 @@ export const normalizeRoles = (roles: readonly string[]): Role[] =>
  */
 export async function setUserRoles(
   deps: Deps,
-  actor: { id: number | null; ip?: string | null },
+  actor: { id: number | null; ip: string | null },
   id: number,
   requested: readonly string[],
 ): Promise<UserRow> {

@@ -6,6 +6,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
+import { clientIp } from '../audit/audit';
 import { decimalInt, IdParams, pathId } from '../../validation';
 import { FileSchema, uploadBody } from '../files/files.routes';
 import { fileView, readUploadForm, storeFile } from '../files/files.service';
@@ -129,7 +130,7 @@ export const agenciesRouter = createRouter()
       request: { body: jsonBody(AgencyCreateSchema) },
       responses: { 201: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(409) },
     })),
-    async (c) => c.json(agencyView(await registerAgency(c.var.deps, c.get('auth').id, c.req.valid('json'))), 201),
+    async (c) => c.json(agencyView(await registerAgency(c.var.deps, c.get('auth').id, c.req.valid('json'), clientIp(c))), 201),
   )
   .openapi(
     createRoute({
@@ -239,7 +240,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      await deleteBranch(c.var.deps, c.get('auth'), id, branchId);
+      await deleteBranch(c.var.deps, c.get('auth'), id, branchId, clientIp(c));
       return c.body(null, 204);
     },
   )
@@ -255,7 +256,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, true)), 200);
+      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, true, clientIp(c))), 200);
     },
   )
   .openapi(
@@ -270,7 +271,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, false)), 200);
+      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, false, clientIp(c))), 200);
     },
   )
   // ---- employees
@@ -287,7 +288,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 201: jsonContent(EmployeeSchema, 'The employee'), ...authErrorResponses(404, 409) },
     })),
-    async (c) => c.json(await addEmployee(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 201),
+    async (c) => c.json(await addEmployee(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 201),
   )
   .openapi(
     createRoute({
@@ -318,7 +319,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      return c.json(await moveEmployee(c.var.deps, c.get('auth'), id, userId, c.req.valid('json').branchId), 200);
+      return c.json(await moveEmployee(c.var.deps, c.get('auth'), id, userId, c.req.valid('json').branchId, clientIp(c)), 200);
     },
   )
   .openapi(
@@ -333,7 +334,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      await removeEmployee(c.var.deps, c.get('auth'), id, userId);
+      await removeEmployee(c.var.deps, c.get('auth'), id, userId, clientIp(c));
       return c.body(null, 204);
     },
   )
@@ -397,7 +398,7 @@ export const agenciesRouter = createRouter()
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const row = await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, true, c.req.valid('json').reason);
+      const row = await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, true, clientIp(c), c.req.valid('json').reason);
       return c.json(agencyView(row), 200);
     },
   )
@@ -411,5 +412,5 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(agencyView(await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, false)), 200),
+    async (c) => c.json(agencyView(await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, false, clientIp(c))), 200),
   );

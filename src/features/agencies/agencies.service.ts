@@ -20,7 +20,7 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
-import { audit } from '../audit/audit';
+import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../notifications/notify';
 import { pageStatements, runBatch } from '../../db/statements';
 import { staffScope } from './agencies.scope';
@@ -109,7 +109,7 @@ export async function agencyForMember(deps: Deps, auth: AuthUser, id: number) {
   return agency;
 }
 
-export async function registerAgency(deps: Deps, userId: number, input: AgencyInput & { name: string }) {
+export async function registerAgency(deps: Deps, userId: number, input: AgencyInput & { name: string }, ip: string | null) {
   const { db } = deps;
   const [user] = await db.select({ agencyId: users.agencyId }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
@@ -125,7 +125,7 @@ export async function registerAgency(deps: Deps, userId: number, input: AgencyIn
         .where(eq(users.id, userId)),
       grantRoleStatement(db, userId, 'ROLE_AGENCY_OWNER'),
     ]);
-    await audit(deps, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id });
+    await audit(deps, { actorId: userId, action: 'AGENCY_REGISTERED', targetType: 'AGENCY', targetId: agency.id, ip });
     return agency;
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -189,7 +189,7 @@ export async function updateBranch(deps: Deps, auth: AuthUser, agencyId: number,
 }
 
 /** A branch with employees or live trips cannot be deleted: move the employees and close the trips first. */
-export async function deleteBranch(deps: Deps, auth: AuthUser, agencyId: number, branchId: number) {
+export async function deleteBranch(deps: Deps, auth: AuthUser, agencyId: number, branchId: number, ip: string | null) {
   const { db } = deps;
   await agencyForOwner(deps, auth, agencyId);
   await getBranch(deps, agencyId, branchId);
@@ -202,28 +202,33 @@ export async function deleteBranch(deps: Deps, auth: AuthUser, agencyId: number,
   ]);
   if (staff.n > 0) throw invalidState('This branch still has employees: move or remove them first');
   if (trips.n > 0) throw invalidState('This branch still has active announcements: close them first');
-  await db.delete(agencyBranches).where(eq(agencyBranches.id, branchId));
-  await audit(deps, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, details: { agencyId } });
+  await db.batch([
+    db.delete(agencyBranches).where(eq(agencyBranches.id, branchId)),
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, ip, details: { agencyId } }),
+  ]);
 }
 
 /** Activate or deactivate: a conditional update, 409 when the branch is already in that state. */
-export async function setBranchActive(deps: Deps, auth: AuthUser, agencyId: number, branchId: number, active: boolean) {
+export async function setBranchActive(deps: Deps, auth: AuthUser, agencyId: number, branchId: number, active: boolean, ip: string | null) {
   const { db } = deps;
   await agencyForOwner(deps, auth, agencyId);
   await getBranch(deps, agencyId, branchId);
-  const [row] = await db
-    .update(agencyBranches)
-    .set({ active, updatedAt: now() })
-    .where(and(eq(agencyBranches.id, branchId), eq(agencyBranches.active, !active)))
-    .returning();
+  const [[row]] = await db.batch([
+    db
+      .update(agencyBranches)
+      .set({ active, updatedAt: now() })
+      .where(and(eq(agencyBranches.id, branchId), eq(agencyBranches.active, !active)))
+      .returning(),
+    auditInsertIfChanged(db, {
+      actorId: auth.id,
+      action: active ? 'AGENCY_BRANCH_ACTIVATED' : 'AGENCY_BRANCH_DEACTIVATED',
+      targetType: 'AGENCY_BRANCH',
+      targetId: branchId,
+      ip,
+      details: { agencyId },
+    }),
+  ]);
   if (!row) throw invalidState(`This branch is already ${active ? 'active' : 'deactivated'}`);
-  await audit(deps, {
-    actorId: auth.id,
-    action: active ? 'AGENCY_BRANCH_ACTIVATED' : 'AGENCY_BRANCH_DEACTIVATED',
-    targetType: 'AGENCY_BRANCH',
-    targetId: branchId,
-    details: { agencyId },
-  });
   return row;
 }
 
@@ -249,7 +254,7 @@ async function getEmployee(db: Db, agencyId: number, userId: number) {
   return row;
 }
 
-export async function addEmployee(deps: Deps, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }) {
+export async function addEmployee(deps: Deps, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }, ip: string | null) {
   const { db } = deps;
   const agency = await agencyForOwner(deps, auth, agencyId);
   await getBranch(deps, agencyId, input.branchId);
@@ -269,6 +274,14 @@ export async function addEmployee(deps: Deps, auth: AuthUser, agencyId: number, 
         message: `You now work for ${agency.name}.`,
         data: { agencyId, branchId: input.branchId },
       }),
+      auditInsert(db, {
+        actorId: auth.id,
+        action: 'AGENCY_EMPLOYEE_ADDED',
+        targetType: 'USER',
+        targetId: user.id,
+        ip,
+        details: { agencyId, branchId: input.branchId },
+      }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -276,7 +289,6 @@ export async function addEmployee(deps: Deps, auth: AuthUser, agencyId: number, 
     }
     throw err;
   }
-  await audit(deps, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: user.id, details: { agencyId, branchId: input.branchId } });
   return getEmployee(db, agencyId, user.id);
 }
 
@@ -298,21 +310,23 @@ export async function listEmployees(deps: Deps, auth: AuthUser, agencyId: number
   return toPage(rows, total, q);
 }
 
-export async function moveEmployee(deps: Deps, auth: AuthUser, agencyId: number, userId: number, branchId: number) {
+export async function moveEmployee(deps: Deps, auth: AuthUser, agencyId: number, userId: number, branchId: number, ip: string | null) {
   const { db } = deps;
   await agencyForOwner(deps, auth, agencyId);
   await getEmployee(db, agencyId, userId);
   await getBranch(deps, agencyId, branchId);
-  await db
-    .update(agencyEmployees)
-    .set({ branchId, updatedAt: now() })
-    .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId)));
-  await audit(deps, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, details: { agencyId, branchId } });
+  await db.batch([
+    db
+      .update(agencyEmployees)
+      .set({ branchId, updatedAt: now() })
+      .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId))),
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_MOVED', targetType: 'USER', targetId: userId, ip, details: { agencyId, branchId } }),
+  ]);
   return getEmployee(db, agencyId, userId);
 }
 
 /** Removal takes the role away and revokes the employee's tokens, so the old role stops at once. */
-export async function removeEmployee(deps: Deps, auth: AuthUser, agencyId: number, userId: number) {
+export async function removeEmployee(deps: Deps, auth: AuthUser, agencyId: number, userId: number, ip: string | null) {
   const { db, env } = deps;
   const agency = await agencyForOwner(deps, auth, agencyId);
   await getEmployee(db, agencyId, userId);
@@ -327,9 +341,9 @@ export async function removeEmployee(deps: Deps, auth: AuthUser, agencyId: numbe
       message: `You no longer work for ${agency.name}.`,
       data: { agencyId },
     }),
+    auditInsert(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, ip, details: { agencyId } }),
   ]);
   await revokeUserTokensBefore(env.KV, userId);
-  await audit(deps, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, details: { agencyId } });
 }
 
 // ---- documents
@@ -357,7 +371,7 @@ export async function listAgencies(deps: Deps, q: PageParams<'createdAt' | 'name
 }
 
 /** Suspend or reactivate: a conditional update (409 when already so), the owner notified, audit-logged. */
-export async function setAgencySuspended(deps: Deps, adminId: number, id: number, suspend: boolean, reason?: string) {
+export async function setAgencySuspended(deps: Deps, adminId: number, id: number, suspend: boolean, ip: string | null, reason?: string) {
   const { db } = deps;
   await getAgency(deps, id);
   const stamp = now();
@@ -371,21 +385,24 @@ export async function setAgencySuspended(deps: Deps, adminId: number, id: number
     .where(and(eq(agencies.id, id), eq(agencies.status, suspend ? 'ACTIVE' : 'SUSPENDED')))
     .returning();
   if (!row) throw invalidState(suspend ? 'This agency is already suspended' : 'This agency is already active');
-  await runBatch(db, notify(db, {
-    userId: row.ownerId,
-    type: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
-    title: suspend ? 'Agency suspended' : 'Agency reactivated',
-    message: suspend
-      ? `${row.name} is suspended: its announcements are hidden and it cannot publish. Reason: ${reason}`
-      : `${row.name} is active again.`,
-    data: { agencyId: id },
-  }));
-  await audit(deps, {
-    actorId: adminId,
-    action: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
-    targetType: 'AGENCY',
-    targetId: id,
-    details: suspend ? { reason } : undefined,
-  });
+  await runBatch(db, [
+    ...notify(db, {
+      userId: row.ownerId,
+      type: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
+      title: suspend ? 'Agency suspended' : 'Agency reactivated',
+      message: suspend
+        ? `${row.name} is suspended: its announcements are hidden and it cannot publish. Reason: ${reason}`
+        : `${row.name} is active again.`,
+      data: { agencyId: id },
+    }),
+    auditInsert(db, {
+      actorId: adminId,
+      action: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
+      targetType: 'AGENCY',
+      targetId: id,
+      ip,
+      details: suspend ? { reason } : undefined,
+    }),
+  ]);
   return row;
 }

@@ -33,8 +33,11 @@ export interface AuditEntry {
   action: AuditAction;
   targetType?: string;
   targetId?: string | number;
-  /** Client IP (CF-Connecting-IP), see `clientIp`. */
-  ip?: string | null;
+  /**
+   * Client IP (CF-Connecting-IP), see `clientIp`. Required: every entry written on behalf of a
+   * request carries the caller's IP; null only where no request exists (provider callbacks, cron).
+   */
+  ip: string | null;
   /** Small JSON context. Never a password, hash, token or other secret. */
   details?: Record<string, unknown>;
 }
@@ -44,7 +47,7 @@ const auditRow = (e: AuditEntry) => ({
   action: e.action,
   targetType: e.targetType ?? null,
   targetId: e.targetId === undefined ? null : String(e.targetId),
-  ip: e.ip ?? null,
+  ip: e.ip,
   // Undefined, not null: a JSON column would store null as the text 'null' in guardedInsert.
   details: e.details,
   createdAt: new Date().toISOString(),

@@ -5,6 +5,12 @@ import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } f
 import { IdParams } from '../../validation';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.service';
 import { idempotent } from '../../middleware/idempotency';
+import type { AppEnv } from '../../env';
+import type { Context } from 'hono';
+import { clientIp } from '../audit/audit';
+
+/** The signed-in admin and the request's client IP, for the audit entry of each change. */
+const operator = (c: Context<AppEnv>) => ({ id: c.get('auth').id, ip: clientIp(c) });
 
 export const CategorySchema = z
   .object({
@@ -52,7 +58,7 @@ export const categoriesRouter = createRouter()
       request: { body: jsonBody(CategoryInputSchema) },
       responses: { 201: jsonContent(CategorySchema, 'Created'), ...authErrorResponses(409) },
     })),
-    async (c) => c.json(await createCategory(c.var.deps, c.req.valid('json')), 201),
+    async (c) => c.json(await createCategory(c.var.deps, operator(c), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -64,7 +70,7 @@ export const categoriesRouter = createRouter()
       request: { params: IdParams, body: jsonBody(CategoryInputSchema.partial()) },
       responses: { 200: jsonContent(CategorySchema, 'Updated'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await updateCategory(c.var.deps, c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateCategory(c.var.deps, operator(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -77,7 +83,7 @@ export const categoriesRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      await deleteCategory(c.var.deps, c.req.valid('param').id);
+      await deleteCategory(c.var.deps, operator(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

@@ -6,6 +6,13 @@ import { announcements, categories, reservationItems, type CategoryRow } from '.
 import type { Deps } from '../../env';
 import { alreadyExists, invalidState, notFound } from '../../errors';
 import { jsonArrayIncludes } from '../../lib/json-array';
+import { audit, auditInsertIfChanged } from '../audit/audit';
+
+/** The admin acting and the client IP of the request, for the audit entry of each change. */
+export interface Operator {
+  id: number;
+  ip: string | null;
+}
 
 export interface CategoryInput {
   code: string;
@@ -33,7 +40,7 @@ export async function listCategories(deps: Deps) {
 const codeTaken = (code: string) =>
   alreadyExists(`A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
 
-export async function createCategory(deps: Deps, input: CategoryInput) {
+export async function createCategory(deps: Deps, operator: Operator, input: CategoryInput) {
   const { db } = deps;
   const [row] = await db
     .insert(categories)
@@ -41,17 +48,31 @@ export async function createCategory(deps: Deps, input: CategoryInput) {
     .onConflictDoNothing({ target: categories.code })
     .returning();
   if (!row) throw codeTaken(input.code);
+  // The new id is known only after the insert: the entry follows it.
+  await audit(deps, { actorId: operator.id, action: 'CATEGORY_CREATED', targetType: 'CATEGORY', targetId: row.id, ip: operator.ip, details: { code: row.code } });
   return toCategory(row);
 }
 
-export async function updateCategory(deps: Deps, id: number, input: Partial<CategoryInput>) {
+export async function updateCategory(deps: Deps, operator: Operator, id: number, input: Partial<CategoryInput>) {
   const { db } = deps;
-  // The unique index decides a taken code: no read first, and no race between two renames.
-  const [row] = await db
-    .update(categories)
-    .set({ ...input, updatedAt: new Date().toISOString() })
-    .where(eq(categories.id, id))
-    .returning()
+  // The unique index decides a taken code: no read first, and no race between two renames. The
+  // audit entry is in the same batch, written only when the update matched the row.
+  const [[row]] = await db
+    .batch([
+      db
+        .update(categories)
+        .set({ ...input, updatedAt: new Date().toISOString() })
+        .where(eq(categories.id, id))
+        .returning(),
+      auditInsertIfChanged(db, {
+        actorId: operator.id,
+        action: 'CATEGORY_UPDATED',
+        targetType: 'CATEGORY',
+        targetId: id,
+        ip: operator.ip,
+        details: { fields: Object.keys(input).sort() },
+      }),
+    ])
     .catch((err: unknown) => {
       if (input.code && isUniqueViolation(err)) throw codeTaken(input.code);
       throw err;
@@ -60,19 +81,23 @@ export async function updateCategory(deps: Deps, id: number, input: Partial<Cate
   return toCategory(row);
 }
 
-export async function deleteCategory(deps: Deps, id: number) {
+export async function deleteCategory(deps: Deps, operator: Operator, id: number) {
   const { db } = deps;
-  const deleted = await db
-    .delete(categories)
-    .where(
-      and(
-        eq(categories.id, id),
-        notExists(db.select({ one: sql`1` }).from(reservationItems).where(eq(reservationItems.categoryId, id))),
-        // Announcements whose acceptedCategoryIds JSON array contains the category.
-        notExists(db.select({ one: sql`1` }).from(announcements).where(jsonArrayIncludes(announcements.acceptedCategoryIds, id))),
-      ),
-    )
-    .returning({ id: categories.id });
+  const [deleted] = await db.batch([
+    db
+      .delete(categories)
+      .where(
+        and(
+          eq(categories.id, id),
+          notExists(db.select({ one: sql`1` }).from(reservationItems).where(eq(reservationItems.categoryId, id))),
+          // Announcements whose acceptedCategoryIds JSON array contains the category.
+          notExists(db.select({ one: sql`1` }).from(announcements).where(jsonArrayIncludes(announcements.acceptedCategoryIds, id))),
+        ),
+      )
+      .returning({ id: categories.id, code: categories.code }),
+    // Written only when the DELETE removed the row.
+    auditInsertIfChanged(db, { actorId: operator.id, action: 'CATEGORY_DELETED', targetType: 'CATEGORY', targetId: id, ip: operator.ip }),
+  ]);
   if (deleted.length > 0) return;
   const [exists] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, id));
   if (!exists) throw notFound('Category', id);

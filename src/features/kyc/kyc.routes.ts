@@ -6,6 +6,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
+import { clientIp } from '../audit/audit';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../providers/kyc';
 import { IdParams } from '../../validation';
 import {
@@ -149,7 +150,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await approveKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id);
+      const record = await approveKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, clientIp(c));
       return c.json(adminView(record), 200);
     },
   )
@@ -164,7 +165,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await rejectKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason);
+      const record = await rejectKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason, clientIp(c));
       return c.json(adminView(record), 200);
     },
   );

@@ -12,7 +12,7 @@ import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { notify } from '../notifications/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
-import { audit } from '../audit/audit';
+import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
 import { providerEventIgnored, STATUS_OF_EVENT } from './kyc.rules';
 
@@ -114,6 +114,8 @@ export interface KycDecision {
   providerStatus?: KycEventStatus | null;
   /** The super-admin deciding; null for the provider. */
   reviewedBy: number | null;
+  /** The client IP of the super-admin's request (audit log); null for the provider. */
+  ip: string | null;
   /** The provider event this decision comes from: recorded in the same batch so it applies once. */
   eventId?: string;
   /** When the provider produced that event. */
@@ -174,6 +176,17 @@ export async function applyKycDecision(deps: Deps, record: KycRecordRow, decisio
     const message = decision.reason && decision.status === 'NOT_VERIFIED' ? `${notice.message} Reason: ${decision.reason}` : notice.message;
     statements.push(...notify(db, { userId: record.userId, ...notice, message, data: { kycRecordId: record.id } }));
   }
+  // The audit entry in the batch of the change it records.
+  statements.push(
+    auditInsert(db, {
+      actorId: decision.reviewedBy,
+      action: decision.reviewedBy ? `KYC_${decision.status === 'VERIFIED' ? 'APPROVED' : 'REJECTED'}_BY_ADMIN` : 'KYC_PROVIDER_RESULT',
+      targetType: 'KYC_RECORD',
+      targetId: record.id,
+      ip: decision.ip,
+      details: { userId: record.userId, from: record.status, to: decision.status, providerStatus: decision.providerStatus ?? null },
+    }),
+  );
   try {
     await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
   } catch (err) {
@@ -181,27 +194,20 @@ export async function applyKycDecision(deps: Deps, record: KycRecordRow, decisio
     throw err;
   }
   if (revoking) await revokeUserTokensBefore(env.KV, record.userId);
-  await audit(deps, {
-    actorId: decision.reviewedBy,
-    action: decision.reviewedBy ? `KYC_${decision.status === 'VERIFIED' ? 'APPROVED' : 'REJECTED'}_BY_ADMIN` : 'KYC_PROVIDER_RESULT',
-    targetType: 'KYC_RECORD',
-    targetId: record.id,
-    details: { userId: record.userId, from: record.status, to: decision.status, providerStatus: decision.providerStatus ?? null },
-  });
   return true;
 }
 
-export async function approveKyc(deps: Deps, id: number, adminId: number) {
+export async function approveKyc(deps: Deps, id: number, adminId: number, ip: string | null) {
   const record = await getKycRecord(deps, id);
   if (record.status === 'VERIFIED') throw invalidState('This KYC record is already verified');
-  await applyKycDecision(deps, record, { status: 'VERIFIED', reviewedBy: adminId });
+  await applyKycDecision(deps, record, { status: 'VERIFIED', reviewedBy: adminId, ip });
   return getKycRecord(deps, id);
 }
 
-export async function rejectKyc(deps: Deps, id: number, adminId: number, reason: string) {
+export async function rejectKyc(deps: Deps, id: number, adminId: number, reason: string, ip: string | null) {
   const record = await getKycRecord(deps, id);
   if (record.status === 'NOT_VERIFIED') throw invalidState('This KYC record is already rejected');
-  await applyKycDecision(deps, record, { status: 'NOT_VERIFIED', reason, reviewedBy: adminId });
+  await applyKycDecision(deps, record, { status: 'NOT_VERIFIED', reason, reviewedBy: adminId, ip });
   return getKycRecord(deps, id);
 }
 
@@ -239,6 +245,7 @@ export async function handleKycCallback(
     reason: event.reason,
     providerStatus: event.status,
     reviewedBy: null,
+    ip: null,
     eventId: event.eventId,
     eventAt: event.occurredAt ? new Date(event.occurredAt).toISOString() : new Date().toISOString(),
   });

@@ -82,10 +82,13 @@ export async function authorizePayment(
           },
           effects: (guard) => [
             ...postingStatements(db, escrowPayment(r), token, { guard }),
-            // The receipt of this payment is its PAYMENT transaction.
+            // The receipt of this payment is its PAYMENT transaction: the invoice is issued with it.
             db
               .update(reservations)
-              .set({ invoiceUrl: sql`${apiUrl(env, '/transactions/')} || ${paymentTransactionId(db, token)} || '/receipt'` })
+              .set({
+                invoiceUrl: sql`${apiUrl(env, '/transactions/')} || ${paymentTransactionId(db, token)} || '/receipt'`,
+                invoiceStatus: 'ISSUED',
+              })
               .where(and(eq(reservations.id, r.id), posted(db, token))),
             ...notifyIfPosted(db, token, [
               {
