@@ -10,6 +10,28 @@ type Issue = z.core.$ZodIssue;
 /** A zod issue may name the code it should raise (for example INVALID_ARGUMENT for a bad sort). */
 export const issueCode = (errorCode: ErrorCode) => ({ errorCode });
 
+/**
+ * The options of an object-level rule (`.refine()` / `.superRefine()` on an object) that reads
+ * `fields`: the rule runs whenever those fields passed their own checks, even when other fields
+ * failed. By default zod 4 skips object-level rules once any field failed, so their errors came
+ * in a second round; with this, one 400 lists every failing field. A rule never runs on a field
+ * that failed its own check (that field's issue is reported instead), nor when the body is not
+ * an object. Every cross-field, date or "one of" rule of a body or query uses it.
+ */
+export const whenValid = (...fields: readonly string[]) => ({
+  when: (payload: z.core.ParsePayload): boolean =>
+    payload.value !== null &&
+    typeof payload.value === 'object' &&
+    !payload.issues.some((issue) => !issue.path?.length || fields.includes(String(issue.path[0]))),
+});
+
+/**
+ * Whether `field` passed its own checks so far, for a rule that reads several fields and checks
+ * each one it can (registered with `whenValid()` and no field, it runs on any object).
+ */
+export const passed = (ctx: z.core.ParsePayload, field: string): boolean =>
+  !ctx.issues.some((issue) => String(issue.path?.[0]) === field);
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any router's env: validation sits below env.ts
 export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
   if (result.success) return;

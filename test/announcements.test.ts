@@ -119,6 +119,47 @@ describe('POST /annonces', () => {
     expect(today.status).toBe(201);
   });
 
+  it('lists the date rules with the field errors in one round (past departureDate, totalWeight -1, transportMode XX)', async () => {
+    const carrier = await aCarrier();
+    const res = await post(
+      `${API}/annonces`,
+      tripInput({ departureDate: daysFromToday(-1), totalWeight: -1, transportMode: 'XX' }),
+      { token: carrier.token },
+    );
+    expect(res.status).toBe(400);
+    expect(errorBody(res)).toEqual({
+      status: 400,
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: totalWeight, transportMode, departureDate',
+      path: `${API}/annonces`,
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      fieldErrors: [
+        { field: 'totalWeight', message: expect.any(String), rejectedValue: -1 },
+        { field: 'transportMode', message: expect.any(String), rejectedValue: 'XX' },
+        { field: 'departureDate', message: `departureDate must be today (${daysFromToday(0)}) or later`, rejectedValue: daysFromToday(-1) },
+      ],
+    });
+  });
+
+  it('checks arrivalDate >= departureDate while other fields fail, and not against a malformed departureDate', async () => {
+    const carrier = await aCarrier();
+    const both = await post(
+      `${API}/annonces`,
+      tripInput({ departureDate: daysFromToday(5), arrivalDate: daysFromToday(4), pricePerKg: -3 }),
+      { token: carrier.token },
+    );
+    expect(both.status).toBe(400);
+    expect(errorBody(both).fieldErrors).toEqual([
+      { field: 'pricePerKg', message: expect.any(String), rejectedValue: -3 },
+      { field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: daysFromToday(4) },
+    ]);
+    const malformed = await post(`${API}/annonces`, tripInput({ departureDate: 'soon', arrivalDate: daysFromToday(4) }), {
+      token: carrier.token,
+    });
+    expect(malformed.status).toBe(400);
+    expect(errorBody(malformed).fieldErrors).toEqual([{ field: 'departureDate', message: expect.any(String), rejectedValue: 'soon' }]);
+  });
+
   it('refuses unknown or prohibited categories', async () => {
     const carrier = await aCarrier();
     const prohibited = await aCategory({ prohibited: true });
@@ -309,6 +350,25 @@ describe('PUT /annonces/{id}', () => {
     const res = await put(`${API}/annonces/${trip.id}`, { arrivalDate: daysFromToday(9) }, { token: carrier.token });
     expect(res.status).toBe(400);
     expect(errorBody(res)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'arrivalDate' })] });
+  });
+
+  it('an update lists a past departureDate together with the other invalid fields', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
+    const res = await put(
+      `${API}/annonces/${trip.id}`,
+      { departureDate: daysFromToday(-1), pricePerKg: -1 },
+      { token: carrier.token },
+    );
+    expect(res.status).toBe(400);
+    expect(errorBody(res)).toMatchObject({
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: pricePerKg, departureDate',
+      fieldErrors: [
+        { field: 'pricePerKg', message: expect.any(String), rejectedValue: -1 },
+        { field: 'departureDate', message: `departureDate must be today (${daysFromToday(0)}) or later`, rejectedValue: daysFromToday(-1) },
+      ],
+    });
   });
 
   it('updating an unknown trip is 404', async () => {

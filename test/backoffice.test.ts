@@ -159,6 +159,18 @@ describe('admin analytics', () => {
     expect(reversed.status).toBe(400);
     expect(errorBody(reversed)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'from' }] });
 
+    // The range rule is listed with the other failing parameters, in one round.
+    const reversedNoMetric = await get('/v1/api/admin/analytics/timeseries?from=2001-03-02&to=2001-03-01', { token: admin.token });
+    expect(reversedNoMetric.status).toBe(400);
+    expect(errorBody(reversedNoMetric)).toMatchObject({
+      errorCode: 'MISSING_PARAMETER',
+      message: 'Missing required query: metric, from',
+      fieldErrors: [
+        { field: 'metric', rejectedValue: null },
+        { field: 'from', message: 'from must be on or before to', rejectedValue: '2001-03-02' },
+      ],
+    });
+
     const long = await get('/v1/api/admin/analytics/timeseries?metric=users&from=2000-01-01&to=2001-12-31&interval=day', { token: admin.token });
     expect(long.status).toBe(400);
     expect(errorBody(long)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'to' }] });
@@ -189,6 +201,16 @@ describe('admin analytics', () => {
     const superToken = (await aSuperAdmin()).token;
     const badInstant = await get('/v1/api/superadmin/audit-logs?from=yesterday&to=2001-01-01', { token: superToken });
     expect(badInstant.status).toBe(400);
+    const reversedAndActor = await get('/v1/api/superadmin/audit-logs?from=2001-01-02&to=2001-01-01T00:00:00Z&actorId=abc', { token: superToken });
+    expect(errorBody(reversedAndActor)).toMatchObject({
+      status: 400,
+      errorCode: 'TYPE_MISMATCH',
+      message: 'Wrong type for query: actorId, from',
+      fieldErrors: [
+        { field: 'actorId', rejectedValue: 'abc' },
+        { field: 'from', message: 'from must be on or before to', rejectedValue: '2001-01-02' },
+      ],
+    });
     // Integer filters are decimal integers, as everywhere: hex and empty values are TYPE_MISMATCH.
     for (const actorId of ['0x10', '']) {
       const odd = await get(`/v1/api/superadmin/audit-logs?actorId=${actorId}`, { token: superToken });

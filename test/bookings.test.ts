@@ -203,6 +203,9 @@ describe('POST /bookings', () => {
       [bookingInput(trip.id, category.id, 1, { items: [] }), ['items']],
       [bookingInput(trip.id, category.id, 1, { recipient: { firstName: 'A', lastName: 'B' } }), ['recipient.phone']],
       [bookingInput(trip.id, category.id, 1, { recipient: { firstName: '', lastName: 'B', email: 'nope' } }), ['recipient.email', 'recipient.firstName']],
+      // The "phone or email" rule is listed with the recipient's other invalid fields, in one round.
+      [bookingInput(trip.id, category.id, 1, { recipient: { firstName: '', lastName: 'B' } }), ['recipient.firstName', 'recipient.phone']],
+      [bookingInput(trip.id, category.id, 0, { recipient: { firstName: 'A', lastName: 'B', city: 42 } }), ['recipient.city', 'recipient.phone', 'reservedWeight']],
     ];
     for (const [body, fields] of cases) {
       const res = await post('/v1/api/bookings', body, { token: sender.token });

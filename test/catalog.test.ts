@@ -192,6 +192,42 @@ describe('search alerts', () => {
     ...overrides,
   });
 
+  it('lists the place and date-range rules with the other invalid fields in one 400', async () => {
+    const user = await aUser();
+    const reversed = await post(
+      `${API}/search-alerts`,
+      alertBody({ dateFrom: daysFromToday(10), dateTo: daysFromToday(5), minWeight: -1 }),
+      { token: user.token },
+    );
+    expect(reversed.status).toBe(400);
+    expect(errorBody(reversed)).toMatchObject({
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: minWeight, dateTo',
+      fieldErrors: [
+        { field: 'minWeight', message: expect.any(String), rejectedValue: -1 },
+        { field: 'dateTo', message: 'dateTo must be on or after dateFrom', rejectedValue: daysFromToday(5) },
+      ],
+    });
+    const nowhere = await post(
+      `${API}/search-alerts`,
+      { name: 'Anywhere', transportMode: 'ROCKET' },
+      { token: user.token },
+    );
+    expect(nowhere.status).toBe(400);
+    expect(errorBody(nowhere)).toMatchObject({
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: transportMode, departureCity',
+      fieldErrors: [
+        { field: 'transportMode', message: expect.any(String), rejectedValue: 'ROCKET' },
+        {
+          field: 'departureCity',
+          message: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
+          rejectedValue: null,
+        },
+      ],
+    });
+  });
+
   it('creates, reads, lists, replaces and deletes an alert with the exact shape', async () => {
     const user = await aUser();
     const created = await post(`${API}/search-alerts`, alertBody(), { token: user.token });

@@ -4,7 +4,7 @@ import { TRANSPORT_MODES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { IdParams } from '../../validation';
+import { IdParams, whenValid } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import { createAlert, deleteAlert, getAlert, listAlerts, replaceAlert } from './alerts.service';
 import { idempotent } from '../../middleware/idempotency';
@@ -33,10 +33,12 @@ const AlertInputSchema = z
         message: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
       });
     }
+  }, whenValid('departureCity', 'arrivalCity', 'departureCountry', 'arrivalCountry'))
+  .superRefine((v, ctx) => {
     if (v.dateFrom && v.dateTo && v.dateTo < v.dateFrom) {
       ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'dateTo must be on or after dateFrom' });
     }
-  })
+  }, whenValid('dateFrom', 'dateTo'))
   .openapi('SearchAlertInput');
 
 const AlertSchema = z

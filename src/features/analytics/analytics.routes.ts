@@ -3,12 +3,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
 import { fromCents } from '../../lib/money';
-import { issueCode } from '../../validation';
+import { issueCode, whenValid } from '../../validation';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { INTERVALS, MAX_OVERVIEW_DAYS, MAX_RANGE_DAYS, METRICS, period, rangeDays, type Interval, type Metric } from './analytics.rules';
 import { MONEY_METRICS, overview, timeseries } from './analytics.service';
-
-const ISO_DATE = z.iso.date();
 
 const dateParam = (name: 'from' | 'to', description: string) =>
   z.iso
@@ -16,11 +14,11 @@ const dateParam = (name: 'from' | 'to', description: string) =>
     .optional()
     .openapi({ param: { name, in: 'query' }, type: 'string', format: 'date', description });
 
-/** Adds the range checks (from <= to, at most `maxDays`) to a query with optional from/to. */
+/**
+ * Adds the range checks (from <= to, at most `maxDays`) to a query with optional from/to.
+ * Registered with whenValid('from', 'to'): both dates passed their own format check.
+ */
 function checkRange(q: { from?: string; to?: string }, maxDays: number, ctx: z.RefinementCtx) {
-  // Zod runs this even when a date already failed its own check: leave those to that issue.
-  // (Date.parse is no test: it reads '-1' as the year 1 BC.)
-  if ([q.from, q.to].some((d) => d !== undefined && !ISO_DATE.safeParse(d).success)) return;
   const p = period(q.from, q.to);
   if (p.from > p.to) {
     ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
@@ -34,7 +32,7 @@ const TO_DOC = 'Last day included (YYYY-MM-DD, UTC); default: today';
 
 const OverviewQuery = z
   .object({ from: dateParam('from', FROM_DOC), to: dateParam('to', TO_DOC) })
-  .superRefine((q, ctx) => checkRange(q, MAX_OVERVIEW_DAYS, ctx));
+  .superRefine((q, ctx) => checkRange(q, MAX_OVERVIEW_DAYS, ctx), whenValid('from', 'to'));
 
 const TimeseriesQuery = z
   .object({
@@ -53,7 +51,7 @@ const TimeseriesQuery = z
       .default('day')
       .openapi({ param: { name: 'interval', in: 'query' }, description: 'Bucket size; weeks start on Monday (default day)' }),
   })
-  .superRefine((q, ctx) => checkRange(q, MAX_RANGE_DAYS[q.interval as Interval] ?? MAX_RANGE_DAYS.day, ctx));
+  .superRefine((q, ctx) => checkRange(q, MAX_RANGE_DAYS[q.interval as Interval] ?? MAX_RANGE_DAYS.day, ctx), whenValid('from', 'to', 'interval'));
 
 const Money = z.number().openapi({ description: 'Amount in the platform currency (2 decimals)' });
 

@@ -4,15 +4,17 @@ import type { FieldError } from '../../errors';
 /** Today's date (UTC) as YYYY-MM-DD. */
 export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
 
-/** arrivalDate >= departureDate >= today; returns the failing fields (empty when valid). */
-export function tripDateErrors(departureDate: string, arrivalDate: string, today: string): FieldError[] {
+/**
+ * arrivalDate >= departureDate >= today; returns the failing fields (empty when valid). A date
+ * left out (not sent, or failed its own format check) is not checked, nor compared.
+ */
+export function tripDateErrors(departureDate: string | undefined, arrivalDate: string | undefined, today: string): FieldError[] {
   const errors: FieldError[] = [];
-  if (departureDate < today) {
+  if (departureDate !== undefined && departureDate < today) {
     errors.push({ field: 'departureDate', message: `departureDate must be today (${today}) or later`, rejectedValue: departureDate });
   }
-  if (arrivalDate < departureDate) {
+  if (departureDate !== undefined && arrivalDate !== undefined && arrivalDate < departureDate) {
     errors.push({ field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: arrivalDate });
   }
   return errors;
 }
-

@@ -5,7 +5,8 @@ import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { decimalInt, IdParams } from '../../validation';
+import { decimalInt, IdParams, passed, whenValid } from '../../validation';
+import { todayUtc, tripDateErrors } from './announcement-rules';
 import { CountryCode } from '../reference/country-code';
 import {
   ANNOUNCEMENT_SORTS,
@@ -25,7 +26,7 @@ const Kilograms = z.number().positive().max(1000);
 const Price = z.number().min(0).max(100_000);
 const TransportMode = z.enum(TRANSPORT_MODES);
 
-const AnnouncementInputSchema = z
+const AnnouncementInputObject = z
   .object({
     departureCity: City,
     departureCountry: CountryCode,
@@ -54,6 +55,20 @@ const AnnouncementInputSchema = z
   })
   .openapi('AnnouncementInput');
 
+/**
+ * The date rules, listed with the other field errors: departureDate >= today, arrivalDate >=
+ * departureDate, on the dates sent that passed their format. An update's dates are also checked
+ * against the stored ones by the service.
+ */
+function tripDates(v: { departureDate?: string; arrivalDate?: string }, ctx: z.RefinementCtx) {
+  const sent = (field: 'departureDate' | 'arrivalDate') => (passed(ctx, field) ? v[field] : undefined);
+  for (const e of tripDateErrors(sent('departureDate'), sent('arrivalDate'), todayUtc())) {
+    ctx.addIssue({ code: 'custom', path: [e.field], message: e.message });
+  }
+}
+
+const AnnouncementInputSchema = AnnouncementInputObject.superRefine(tripDates, whenValid());
+const AnnouncementUpdateSchema = AnnouncementInputObject.partial().superRefine(tripDates, whenValid());
 
 export const AnnouncementSchema = z
   .object({
@@ -165,7 +180,7 @@ export const announcementsRouter = createRouter()
       tags: ['Announcements'],
       summary: 'Update a trip (owner; fields left out are kept)',
       ...signedIn(),
-      request: { params: IdParams, body: jsonBody(AnnouncementInputSchema.partial()) },
+      request: { params: IdParams, body: jsonBody(AnnouncementUpdateSchema) },
       responses: { 200: jsonContent(AnnouncementSchema, 'Updated'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) =>

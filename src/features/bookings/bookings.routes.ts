@@ -5,7 +5,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
 import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
-import { IdParams } from '../../validation';
+import { IdParams, whenValid } from '../../validation';
 import { loadWalletFigures } from '../users/user-summary';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { assertCanRead, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
@@ -52,7 +52,11 @@ const RecipientInputSchema = z
     postalCode: optionalText(20),
     instructions: optionalText(1000),
   })
-  .refine((r) => Boolean(r.phone || r.email), { message: 'A phone number or an email is required', path: ['phone'] });
+  .refine((r) => Boolean(r.phone || r.email), {
+    message: 'A phone number or an email is required',
+    path: ['phone'],
+    ...whenValid('phone', 'email'),
+  });
 
 const CreateBookingSchema = z
   .object({

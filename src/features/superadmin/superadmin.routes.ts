@@ -8,7 +8,7 @@ import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
 import { audit, clientIp } from '../audit/audit';
 import { addDays } from '../analytics/analytics.rules';
-import { decimalInt } from '../../validation';
+import { decimalInt, whenValid } from '../../validation';
 import { AUDIT_SORT_FIELDS, bindingChecks, listAuditLogs, providerConfiguration } from './superadmin.service';
 
 const q = (name: string, description: string) => ({ param: { name, in: 'query' as const }, description });
@@ -27,12 +27,11 @@ const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'create
     to: instant('to', 'Up to this instant (or the end of this day, UTC), included'),
   })
   .superRefine((v, ctx) => {
-    // Only bounds that passed their own format (Date.parse would accept '-1' as a year).
-    const valid = (x: string | undefined): x is string => x !== undefined && INSTANT.safeParse(x).success;
-    if (valid(v.from) && valid(v.to) && normalise(v.from, 'from') > normalise(v.to, 'to')) {
+    // Both bounds passed their own format (whenValid): Date.parse alone would accept '-1' as a year.
+    if (v.from !== undefined && v.to !== undefined && normalise(v.from, 'from') > normalise(v.to, 'to')) {
       ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
     }
-  });
+  }, whenValid('from', 'to'));
 
 /** A day bound becomes its first instant (from) or the first instant of the next day (to, exclusive). */
 const normalise = (value: string, side: 'from' | 'to') =>
