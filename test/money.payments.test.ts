@@ -463,15 +463,14 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
   const app = createApp();
   const sandboxEnv = { ...env, STRIPE_SECRET_KEY: '' } as Env;
   const request = (path: string, init: RequestInit = {}) => app.request(`http://api.test${path}`, init, sandboxEnv);
+  /** A JSON POST of `sender` to the sandboxed service. */
+  const postAs = (sender: TestUser, path: string, body: unknown) =>
+    request(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` }, body: JSON.stringify(body) });
 
   it('checkout page with Pay and Cancel; Pay goes through the signed webhook and the reservation is PAID', async () => {
     const sender = await aUser();
     const booking = await unpaid(sender);
-    const res = await request('/v1/api/payments/checkout', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
-      body: JSON.stringify({ reservationId: booking.id }),
-    });
+    const res = await postAs(sender, '/v1/api/payments/checkout', { reservationId: booking.id });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { paymentId: string; paymentApprovalUrl: string };
     expect(body.paymentId).toMatch(/^cs_sandbox_/);
@@ -501,17 +500,9 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
   it('"Pay" on the page of a cancelled booking takes nothing and the return page says why', async () => {
     const sender = await aUser();
     const booking = await unpaid(sender);
-    const res = await request('/v1/api/payments/checkout', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
-      body: JSON.stringify({ reservationId: booking.id }),
-    });
+    const res = await postAs(sender, '/v1/api/payments/checkout', { reservationId: booking.id });
     const { paymentId, paymentApprovalUrl } = (await res.json()) as { paymentId: string; paymentApprovalUrl: string };
-    const cancel = await request(`/v1/api/bookings/${booking.id}/cancel`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${sender.token}` },
-      body: '{}',
-    });
+    const cancel = await postAs(sender, `/v1/api/bookings/${booking.id}/cancel`, {});
     expect(cancel.status).toBe(200);
     const pagePath = new URL(paymentApprovalUrl).pathname;
     const page = await (await request(pagePath)).text();
