@@ -167,6 +167,18 @@ export async function getReservationView(db: Db, id: number): Promise<Reservatio
 
 const dtoViewById = compiled((db, p: Record<'id', Placeholder>) => dtoViewSelect(db).where(eq(reservations.id, p.id)));
 
+/** reservationViewStatements with the columns of the Reservation DTO (responses of the handover routes). */
+export function reservationDtoViewStatements(db: Db, id: number) {
+  return [dtoViewById(db, { id })] as [ReturnType<typeof dtoViewById>];
+}
+
+/** The DTO view read at the end of a write batch (reservationDtoViewStatements), or 404. */
+export function dtoViewFromReads(id: number, reads: unknown[]): ReservationDtoView {
+  const view = (reads[0] as ReservationDtoView[])[0];
+  if (!view) throw notFound('Reservation', id);
+  return view;
+}
+
 /** One reservation with the columns of the Reservation DTO (GET /bookings/{id}), or 404. */
 export async function getReservationDtoView(db: Db, id: number): Promise<ReservationDtoView> {
   const [rows] = await db.batch([dtoViewById(db, { id })]);
