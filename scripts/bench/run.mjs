@@ -17,15 +17,13 @@
 // top of the report, e.g. "interim run"). BENCH_QUICK=1 checks the harness in under two minutes:
 // sizes 0.1 and 0.5, one round, 0.4 s runs (its figures are not for comparison). The full run
 // (sizes 1 and 5, 3 rounds each) takes about 11 minutes on a 2-core machine.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { unstable_readConfig } from 'wrangler';
-import { signToken, ACCESS_TOKEN_TTL_SECONDS } from '../../src/lib/jwt.ts';
 import { ENDPOINTS, PRIMITIVES } from './endpoints.mjs';
-import { BENCH_JWT_KEYS, ROOT, buildBundles, bundleSize, cleanupAll, hardDeadline, onCleanup, startService } from './lib/serve.mjs';
+import { buildContext, startLoadProcess } from './lib/harness.mjs';
+import { ROOT, buildBundles, bundleSize, cleanupAll, hardDeadline, startService } from './lib/serve.mjs';
 import { BENCH_PASSWORD, CITIES, benchPasswordHash, seed, sqlBatcher } from './lib/seed.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -57,87 +55,6 @@ const TARGET_RATIO = 1.25;
 // per request are averaged over at least that many inputs.
 const D1_SAMPLES = QUICK ? 10 : 30;
 const TARGET_GZIP_KIB = 500;
-
-// ---------------------------------------------------------------------------------------------
-// The load process
-
-function startLoadProcess() {
-  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/bench/load.mjs')], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, CLK_TCK: String(ticks) },
-  });
-  onCleanup(() => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
-  });
-  const waiting = new Map();
-  let next = 0;
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const msg = JSON.parse(line);
-    waiting.get(msg.id)?.(msg);
-    waiting.delete(msg.id);
-  });
-  child.on('exit', (code) => {
-    for (const resolve of waiting.values()) resolve({ error: `load process exited (${code})` });
-  });
-  return {
-    pid: child.pid,
-    run(job) {
-      const id = ++next;
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        child.stdin.write(`${JSON.stringify({ id, ...job })}\n`);
-      });
-    },
-    stop() {
-      child.stdin.end();
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Context: tokens minted with the same JWT_KEYS the served worker verifies with
-
-async function buildContext(dataset, db, roundCount) {
-  const cfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
-  const jwt = { JWT_KEYS: BENCH_JWT_KEYS, JWT_ISSUER: cfg.vars.JWT_ISSUER, JWT_AUDIENCE: cfg.vars.JWT_AUDIENCE };
-  const cache = new Map();
-  const token = async (userId, roles = userId <= dataset.carriers ? ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'] : ['ROLE_CLIENT']) => {
-    if (!cache.has(userId)) cache.set(userId, (await signToken(jwt, { sub: String(userId), typ: 'access', roles }, ACCESS_TOKEN_TTL_SECONDS)).token);
-    return cache.get(userId);
-  };
-  const withTokens = async (ids, cap = 300) =>
-    Promise.all(
-      ids
-        .filter((id) => dataset.parties[id])
-        .slice(0, cap)
-        .map(async (id) => {
-          const [senderId, carrierId] = dataset.parties[id];
-          return { id, senderId, carrierId, senderToken: await token(senderId), carrierToken: await token(carrierId) };
-        }),
-    );
-  const spread = (n, max, offset = 0) => Array.from({ length: n }, (_, k) => offset + 1 + ((k * 7919) % max));
-  const s = dataset.reservationsByStatus;
-  return {
-    password: dataset.password,
-    userCount: dataset.userCount,
-    carriers: dataset.carriers,
-    // Single-use inputs (deposit QR payloads) per round: enough for a run at ~100 req/s.
-    poolSize: Math.max(150, Math.round(SETTINGS.seconds * 250)),
-    routes: dataset.routes,
-    // Default categories come from migration 0004; any allowed one will do.
-    categoryId: await db.prepare("SELECT id FROM categories WHERE code = 'BOOKS'").first('id'),
-    openAnnouncements: dataset.openAnnouncements,
-    carrierTokens: await Promise.all(spread(200, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
-    senderTokens: await Promise.all(spread(200, dataset.userCount - dataset.carriers, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
-    userTokens: await Promise.all(spread(300, dataset.userCount).map(async (id) => ({ id, token: await token(id) }))),
-    reservations: await withTokens(Object.keys(dataset.parties).map(Number).filter((_, k) => k % 13 === 0)),
-    confirmedReservations: await withTokens(s.CONFIRMED ?? [], Math.max(150, Math.round(SETTINGS.seconds * 250)) * roundCount),
-    // Tracking ingest in its steady state: the parcel is on its way (the first point's transition is a one-off).
-    inTransitReservations: await withTokens(s.IN_TRANSIT ?? []),
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Machine and versions
@@ -218,7 +135,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
   });
   try {
     const dataset = await seed(sqlBatcher(service.primitivesUrl), { scale, passwordHash, log });
-    const ctx = await buildContext(dataset, service.db, roundCount);
+    const ctx = await buildContext(dataset, service.db, roundCount, SETTINGS.seconds);
     const api = (p, init) => fetch(new URL(p, service.apiUrl), init);
     await load.run({ type: 'context', ctx });
 

@@ -19,8 +19,14 @@ export interface TokenClaims extends JWTPayload {
 
 interface SigningKey {
   kid: string;
-  key: Uint8Array;
+  secret: Uint8Array;
+  /** The HMAC key, imported on first use and kept for the isolate's life (the key, not a promise shared across requests). */
+  key?: CryptoKey;
 }
+
+/** jose imports raw key bytes on every sign and verify; a CryptoKey it takes as it is. */
+const hmacKey = async (k: SigningKey) =>
+  (k.key ??= await crypto.subtle.importKey('raw', k.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
 
 export interface JwtConfig {
   JWT_KEYS: string;
@@ -36,7 +42,7 @@ function keys(config: JwtConfig): SigningKey[] {
   if (!parsed) {
     const list = JSON.parse(config.JWT_KEYS) as { kid: string; secret: string }[];
     if (!Array.isArray(list) || list.length === 0) throw new Error('JWT_KEYS must be a non-empty JSON array');
-    parsed = list.map(({ kid, secret }) => ({ kid, key: new TextEncoder().encode(secret) }));
+    parsed = list.map(({ kid, secret }) => ({ kid, secret: new TextEncoder().encode(secret) }));
     keyCache.set(config.JWT_KEYS, parsed);
   }
   return parsed;
@@ -62,7 +68,7 @@ export async function signToken(
     .setExpirationTime(exp)
     .setIssuer(config.JWT_ISSUER)
     .setAudience(config.JWT_AUDIENCE)
-    .sign(signing.key);
+    .sign(await hmacKey(signing));
   return { token, jti, exp };
 }
 
@@ -74,7 +80,7 @@ export async function verifyToken(config: JwtConfig, token: string, typ: TokenTy
       (header) => {
         const match = keys(config).find((k) => k.kid === header.kid);
         if (!match) throw new joseErrors.JWKSNoMatchingKey();
-        return match.key;
+        return hmacKey(match);
       },
       {
         algorithms: ['HS256'],

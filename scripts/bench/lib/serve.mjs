@@ -196,7 +196,7 @@ export function buildBundles({ withPrimitives = true } = {}) {
  * workerd through Miniflare, applies migrations/*.sql to its D1 and returns the loopback URLs, the
  * workerd PID, a D1 handle and `stop()` (disposes Miniflare, then stops that workerd by its PID).
  */
-export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles }) {
+export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort }) {
   const stateDir = path.join(ROOT, '.wrangler/bench-state', stateName);
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
@@ -230,6 +230,8 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
     port: 0,
     resourcePersistencePath: stateDir,
     handleStructuredLogs: () => {}, // the API logs one line per request; printing them would cost more than serving them
+    // scripts/bench/profile.mjs: workerd's own inspector (CDP) on 127.0.0.1, 0 = any free port.
+    ...(inspectorPort !== undefined ? { inspectorPort, inspectorHost: '127.0.0.1' } : {}),
     workers,
   });
   let workerdPid;

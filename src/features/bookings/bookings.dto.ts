@@ -2,7 +2,7 @@
 // super-admin detail (French field names), with their zod schemas for the OpenAPI document.
 import { z } from '@hono/zod-openapi';
 import { fromCents, fromGrams } from '../../lib/money';
-import type { ItemView, PartyFields, ReservationView } from '../reservations/reservation-views';
+import type { ItemView, PartyFields, ReservationDtoView, ReservationView } from '../reservations/reservation-views';
 import { ZERO_WALLET, type WalletFigures } from '../money';
 
 const str = () => z.string().nullable();
@@ -89,7 +89,7 @@ export type ReservationDto = z.infer<typeof ReservationSchema>;
 const fullName = (u: Pick<PartyFields, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
 
 /** The values of paymentFields, in the same order in both DTOs. */
-const paymentFieldsOf = (r: ReservationView['r']) => ({
+const paymentFieldsOf = (r: ReservationDtoView['r']) => ({
   paymentId: r.paymentId,
   authorizationId: r.authorizationId,
   captureId: r.captureId,
@@ -115,7 +115,7 @@ const itemDto = (i: ItemView) => ({
 });
 
 /** The Reservation as `viewerId` may see it: codes only for the sender (CONTRACT section 7). */
-export function toReservationDto(v: ReservationView, viewerId: number): ReservationDto {
+export function toReservationDto(v: ReservationDtoView, viewerId: number): ReservationDto {
   const { r, a, sender, carrier } = v;
   const showCodes = viewerId === r.senderId && viewerId !== r.carrierId;
   return {

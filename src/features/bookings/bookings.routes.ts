@@ -8,7 +8,7 @@ import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams, whenValid } from '../../validation';
 import { loadWalletFigures } from '../users/user-summary';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
-import { assertCanRead, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
+import { assertCanRead, getReservationDtoView, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
 import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
 import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
 
@@ -173,7 +173,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const { db } = c.var.deps;
-      const view = await getReservationView(db, c.req.valid('param').id);
+      const view = await getReservationDtoView(db, c.req.valid('param').id);
       await assertCanRead(c.var.deps, auth, view.r);
       return c.json(toReservationDto(view, auth.id), 200);
     },

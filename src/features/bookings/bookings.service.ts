@@ -14,7 +14,7 @@ import {
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, guardedInsert, rowExists } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError } from '../../errors';
 import { commissionRate, splitPrice, toGrams } from '../../lib/money';
@@ -51,6 +51,15 @@ const tripWithCarrier = compiled((db, p: Record<'id', Placeholder>) =>
 );
 // Only what the response's party summary shows (PARTY_FIELDS holds `enabled`, checked below).
 const userById = compiled((db, p: Record<'id', Placeholder>) => db.select(aliasedColumns(users, 'u', PARTY_FIELDS)).from(users).where(eq(users.id, p.id)));
+// The categories of a booking's items, compiled once per number of distinct categories (c0, c1, ...).
+const categoriesByIds = compiledShapes((shape: { n: number }) =>
+  compiled((db, p: Record<string, Placeholder>) =>
+    db
+      .select()
+      .from(categories)
+      .where(inArray(categories.id, Array.from({ length: shape.n }, (_, k) => p[`c${k}`]))),
+  ),
+);
 
 export interface ItemInput {
   categoryId: number;
@@ -111,7 +120,7 @@ export async function createBooking(
   const [tripRows, senderRows, categoryRows] = await db.batch([
     tripWithCarrier(db, { id: input.announcementId }),
     userById(db, { id: auth.id }),
-    db.select().from(categories).where(inArray(categories.id, categoryIds)),
+    categoriesByIds({ n: categoryIds.length })(db, Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id]))),
   ]);
   const trip = tripRows[0];
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.

@@ -14,7 +14,7 @@ import { captureLoaded, releaseEffects } from '../money';
 import { notify } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
-import { reservationViewStatements, viewFromReads, type ReservationView } from '../reservations/reservation-views';
+import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
 import { publicName } from '../users/public-name';
 
@@ -54,7 +54,7 @@ const consumeErrors = {
  * A scanned payload: signature, expiry, purpose and carrier (all in the signed claims, so no read
  * is needed and nobody else can spend the nonce), then one-time use, then the transition.
  */
-export async function processQr(deps: Deps, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationView> {
+export async function processQr(deps: Deps, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationDtoView> {
   const { env } = deps;
   const claims = await verifyQrPayload(env.QR_SIGNING_SECRET, payload, purpose);
   if (claims.car !== auth.id) throw accessDenied('Only the carrier of this reservation can do this');
@@ -64,7 +64,7 @@ export async function processQr(deps: Deps, auth: AuthUser, payload: string, pur
 }
 
 /** A typed code: the carrier, the state, then the code through the object's lockout counter. */
-export async function processCode(deps: Deps, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationView> {
+export async function processCode(deps: Deps, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationDtoView> {
   const { db, env } = deps;
   const row = await loadReservation(db, id);
   assertCarrier(auth, row);
@@ -127,14 +127,14 @@ const depositNotice = compiled((db, p: Record<'id', Placeholder>) =>
  * claims), then the capture: two D1 round trips. A failed capture is retried at delivery and by
  * the cron.
  */
-async function deposit(deps: Deps, id: number): Promise<ReservationView> {
+async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
     { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [depositNotice(db, { id })] },
-    { reads: reservationViewStatements(db, id) },
+    { reads: reservationDtoViewStatements(db, id) },
   );
-  const view = viewFromReads(id, reads);
+  const view = dtoViewFromReads(id, reads);
   const captured = await captureLoaded(deps, row);
   return captured === row ? view : { ...view, r: captured };
 }
@@ -144,7 +144,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationView> {
  * the commission to revenue, and both parties' notifications are one batch, so a delivered parcel
  * is never left unpaid. A payment still only authorised is captured first.
  */
-async function deliver(deps: Deps, id: number): Promise<ReservationView> {
+async function deliver(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const loaded = await loadReservation(db, id);
   applyTransition(loaded.status, 'DELIVER'); // 409 before any money moves
@@ -163,9 +163,9 @@ async function deliver(deps: Deps, id: number): Promise<ReservationView> {
       set: { deliveredAt: new Date().toISOString() },
       effects: allEffects(releaseEffects(db, r), (guard) => notify(db, notes, guard)),
     },
-    { reads: reservationViewStatements(db, id) },
+    { reads: reservationDtoViewStatements(db, id) },
   );
-  return viewFromReads(id, reads);
+  return dtoViewFromReads(id, reads);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,51 @@ export interface ReservationView {
 
 export type ItemView = Omit<ReservationItemRow, 'id' | 'reservationId'>;
 
+/**
+ * What the Reservation DTO (bookings.dto.ts) and the read check (assertCanRead) use of a view: the
+ * reservation's own columns and the parties' names and emails, not the whole row (about 70 columns
+ * a row otherwise). The client reads, by id and by party page, select only these; the super-admin
+ * detail and the write paths keep the whole view.
+ */
+const DTO_RESERVATION_FIELDS = [
+  'id',
+  'reservationNumber',
+  'announcementId',
+  'senderId',
+  'carrierId',
+  'agencyId',
+  'status',
+  'reservedWeightG',
+  'contentInfo',
+  'depositCode',
+  'deliveryCode',
+  'pricePerKgCents',
+  'totalAmountCents',
+  'platformCommissionCents',
+  'carrierAmountCents',
+  'paymentId',
+  'authorizationId',
+  'captureId',
+  'refundId',
+  'paymentStatus',
+  'paymentDate',
+  'paymentApprovalUrl',
+  'invoiceId',
+  'invoiceUrl',
+  'recipient',
+  'createdAt',
+] as const satisfies readonly (keyof ReservationRow)[];
+const DTO_PARTY_FIELDS = ['id', 'firstName', 'lastName', 'email'] as const satisfies readonly (keyof PartyFields)[];
+
+/** The columns of a view the Reservation DTO reads; a whole ReservationView is one too. */
+export interface ReservationDtoView {
+  r: Pick<ReservationRow, (typeof DTO_RESERVATION_FIELDS)[number]>;
+  a: TripFields;
+  sender: Pick<PartyFields, (typeof DTO_PARTY_FIELDS)[number]>;
+  carrier: Pick<PartyFields, (typeof DTO_PARTY_FIELDS)[number]>;
+  items: ItemView[];
+}
+
 // A reservation's items, as one JSON array column of the view's own row (one statement per view,
 // not two): every item column but the keys, in insertion order, decoded like the columns.
 const ITEM_COLUMNS = Object.entries(getTableColumns(reservationItems)).filter(([key]) => key !== 'id' && key !== 'reservationId');
@@ -70,6 +115,22 @@ function viewSelect(db: Db) {
       a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
       sender: aliasedColumns(senderUser, 's', PARTY_FIELDS),
       carrier: aliasedColumns(carrierUser, 'k', PARTY_FIELDS),
+      items: itemsJson,
+    })
+    .from(reservations)
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .innerJoin(senderUser, eq(senderUser.id, reservations.senderId))
+    .innerJoin(carrierUser, eq(carrierUser.id, reservations.carrierId));
+}
+
+/** The same joins with only the columns of ReservationDtoView. */
+function dtoViewSelect(db: Db) {
+  return db
+    .select({
+      r: aliasedColumns(reservations, 'r', DTO_RESERVATION_FIELDS),
+      a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
+      sender: aliasedColumns(senderUser, 's', DTO_PARTY_FIELDS),
+      carrier: aliasedColumns(carrierUser, 'k', DTO_PARTY_FIELDS),
       items: itemsJson,
     })
     .from(reservations)
@@ -100,6 +161,28 @@ export function viewFromReads(id: number, reads: unknown[]): ReservationView {
 export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
   const [rows] = await db.batch(reservationViewStatements(db, id));
   const view = reservationViewOf(rows);
+  if (!view) throw notFound('Reservation', id);
+  return view;
+}
+
+const dtoViewById = compiled((db, p: Record<'id', Placeholder>) => dtoViewSelect(db).where(eq(reservations.id, p.id)));
+
+/** reservationViewStatements with the columns of the Reservation DTO (responses of the handover routes). */
+export function reservationDtoViewStatements(db: Db, id: number) {
+  return [dtoViewById(db, { id })] as [ReturnType<typeof dtoViewById>];
+}
+
+/** The DTO view read at the end of a write batch (reservationDtoViewStatements), or 404. */
+export function dtoViewFromReads(id: number, reads: unknown[]): ReservationDtoView {
+  const view = (reads[0] as ReservationDtoView[])[0];
+  if (!view) throw notFound('Reservation', id);
+  return view;
+}
+
+/** One reservation with the columns of the Reservation DTO (GET /bookings/{id}), or 404. */
+export async function getReservationDtoView(db: Db, id: number): Promise<ReservationDtoView> {
+  const [rows] = await db.batch([dtoViewById(db, { id })]);
+  const view = (rows as ReservationDtoView[])[0];
   if (!view) throw notFound('Reservation', id);
   return view;
 }
@@ -140,12 +223,12 @@ const partyPage = compiledShapes((shape: { party: Party; byStatus: boolean; fiel
   const where = (p: Record<PageKeys, Placeholder>) =>
     and(eq(reservations[shape.party], p.owner), shape.byStatus ? eq(reservations.status, p.status) : undefined);
   return {
-    rows: compiled((db, p: Record<PageKeys, Placeholder>) => viewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
+    rows: compiled((db, p: Record<PageKeys, Placeholder>) => dtoViewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
     total: compiled((db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p))),
   };
 });
 
-/** The sender's or the carrier's page of reservations. */
+/** The sender's or the carrier's page of reservations, with the columns of the Reservation DTO. */
 export async function listPartyReservationViews(
   db: Db,
   party: Party,
@@ -153,7 +236,7 @@ export async function listPartyReservationViews(
   status: ReservationStatus | undefined,
   sort: SortSpec<ReservationSortField>,
   p: { page: number; size: number },
-): Promise<{ rows: ReservationView[]; total: number }> {
+): Promise<{ rows: ReservationDtoView[]; total: number }> {
   const shape = partyPage({ party, byStatus: status !== undefined, field: sort.field, direction: sort.direction });
   const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
   const [rows, [{ total }]] = await db.batch([shape.rows(db, values), shape.total(db, values)]);
@@ -161,5 +244,5 @@ export async function listPartyReservationViews(
 }
 
 /** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
-export const assertCanRead = (deps: Deps, auth: AuthUser, r: ReservationRow) =>
+export const assertCanRead = (deps: Deps, auth: AuthUser, r: Pick<ReservationRow, 'senderId' | 'carrierId' | 'agencyId'>) =>
   assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });
