@@ -100,14 +100,14 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
-    overTarget: "Two statements: the page of reservation views (a 4-table join of the 34 columns the Reservation shows, each row's items as one JSON column) and its count, against a one-table page; then the Reservation DTO of each row.",
+    overTarget: "Two statements: the page of reservation views (a 4-table join of the 40 columns the Reservation shows, each row's items as one JSON column) and its count, against a one-table page; then the Reservation DTO of each row.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/bookings/as-carrier', headers: bearer(pickOf(ctx.carrierTokens, i).token) }),
   },
   {
     name: 'GET /v1/api/bookings/{id}',
-    overTarget: 'One statement like the primitive, but the reservation view is a 4-table join (the 34 columns the Reservation shows, the items as a JSON column) against a one-table read; then the Reservation DTO (45 fields).',
+    overTarget: 'One statement like the primitive, but the reservation view is a 4-table join (the 40 columns the Reservation shows, the items as a JSON column) against a one-table read; then the Reservation DTO (45 fields).',
     roundTrips: 1,
     primitives: [...AUTH, 'd1_read'],
     request: (ctx, i) => {

@@ -25,7 +25,15 @@ import { notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
-import { getReservationView, PARTY_FIELDS, reservationViewStatements, viewFromReads, type ItemView, type ReservationView } from '../reservations/reservation-views';
+import {
+  dtoViewFromReads,
+  getReservationDtoView,
+  PARTY_FIELDS,
+  reservationDtoViewStatements,
+  type ItemView,
+  type ReservationDtoView,
+  type ReservationView,
+} from '../reservations/reservation-views';
 import {
   CARRIER_ANSWER_WINDOW_MS,
   newRecipientToken,
@@ -359,17 +367,17 @@ const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], refundC
  * Commits one request's transition with the reservation's view read in the same batch; when
  * money went back, the provider side follows and the view is read again.
  */
-async function commitForRequest(deps: Deps, plan: TransitionPlan): Promise<ReservationView> {
+async function commitForRequest(deps: Deps, plan: TransitionPlan): Promise<ReservationDtoView> {
   const { db } = deps;
-  const { row, reads } = await commitTransition(db, plan, { reads: reservationViewStatements(db, plan.id) });
+  const { row, reads } = await commitTransition(db, plan, { reads: reservationDtoViewStatements(db, plan.id) });
   if (needsSettlement(row)) {
     await settleWithProvider(deps, row.id);
-    return getReservationView(db, row.id);
+    return getReservationDtoView(db, row.id);
   }
-  return viewFromReads(plan.id, reads);
+  return dtoViewFromReads(plan.id, reads);
 }
 
-export async function acceptReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationView> {
+export async function acceptReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { carrier: true });
@@ -383,7 +391,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
   });
 }
 
-export async function rejectReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationView> {
+export async function rejectReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { carrier: true });
@@ -403,7 +411,7 @@ export async function rejectReservation(deps: Deps, auth: AuthUser, id: number):
   });
 }
 
-export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, reason: string | null): Promise<ReservationView> {
+export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, reason: string | null): Promise<ReservationDtoView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });

@@ -7,7 +7,7 @@ import { announcements, reservations, users, type ReservationRow } from '../../d
 import { compiled } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, invalidArgument, invalidState, notFound, tooManyRequests } from '../../errors';
+import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';

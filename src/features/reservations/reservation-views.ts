@@ -141,50 +141,33 @@ function dtoViewSelect(db: Db) {
 
 const viewById = compiled((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
 
-/** The read of one reservation's view, to run alone or at the end of a write batch. */
-export function reservationViewStatements(db: Db, id: number) {
-  return [viewById(db, { id })] as [ReturnType<typeof viewById>];
-}
-
-/** The view from the result of reservationViewStatements, or null when the reservation does not exist. */
-export function reservationViewOf(rows: ReservationView[]): ReservationView | null {
-  return rows[0] ?? null;
-}
-
-/** The view read at the end of a write batch (the `reads` of commitTransition), or 404. */
-export function viewFromReads(id: number, reads: unknown[]): ReservationView {
-  const view = reservationViewOf(reads[0] as ReservationView[]);
+/** The one view a read by id returned, or 404 when the reservation does not exist. */
+function onlyView<T>(id: number, rows: readonly T[]): T {
+  const view = rows[0];
   if (!view) throw notFound('Reservation', id);
   return view;
 }
 
+/** One reservation with every column (the super-admin detail), or 404. */
 export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
-  const [rows] = await db.batch(reservationViewStatements(db, id));
-  const view = reservationViewOf(rows);
-  if (!view) throw notFound('Reservation', id);
-  return view;
+  const [rows] = await db.batch([viewById(db, { id })]);
+  return onlyView(id, rows);
 }
 
 const dtoViewById = compiled((db, p: Record<'id', Placeholder>) => dtoViewSelect(db).where(eq(reservations.id, p.id)));
 
-/** reservationViewStatements with the columns of the Reservation DTO (responses of the handover routes). */
+/** The read of one reservation's Reservation DTO columns, for the end of a transition's batch (its response). */
 export function reservationDtoViewStatements(db: Db, id: number) {
   return [dtoViewById(db, { id })] as [ReturnType<typeof dtoViewById>];
 }
 
 /** The DTO view read at the end of a write batch (reservationDtoViewStatements), or 404. */
-export function dtoViewFromReads(id: number, reads: unknown[]): ReservationDtoView {
-  const view = (reads[0] as ReservationDtoView[])[0];
-  if (!view) throw notFound('Reservation', id);
-  return view;
-}
+export const dtoViewFromReads = (id: number, reads: unknown[]): ReservationDtoView => onlyView(id, reads[0] as ReservationDtoView[]);
 
 /** One reservation with the columns of the Reservation DTO (GET /bookings/{id}), or 404. */
 export async function getReservationDtoView(db: Db, id: number): Promise<ReservationDtoView> {
   const [rows] = await db.batch([dtoViewById(db, { id })]);
-  const view = (rows as ReservationDtoView[])[0];
-  if (!view) throw notFound('Reservation', id);
-  return view;
+  return onlyView(id, rows as ReservationDtoView[]);
 }
 
 /** The columns listings sort on, by the API's sort field names. */
