@@ -1,13 +1,12 @@
 // The public face of money: what other features may use. Inside money/, files import each other
 // directly; outside it, only from here.
 
-// Routers, mounted by app.ts; the agency routes reuse the same route factories with their scope.
+// Routers, mounted by app.ts (the agency's money routes are the user's, built for the agency scope).
 export { paymentsRouter } from './payments/payments.routes';
 export { sandboxRouter } from './payments/sandbox.routes';
-export { walletRouter, walletRoutes } from './wallet/wallet.routes';
-export { withdrawalsRouter, withdrawalRoutes } from './withdrawals/withdrawals.routes';
-export { payConnectRouter, payConnectRoutes } from './pay-connect/pay-connect.routes';
-export { CALLER_SCOPE, type MoneyAccess, type OwnerScope } from './wallet/owner-scope';
+export { walletRouter } from './wallet/wallet.routes';
+export { withdrawalsRouter } from './withdrawals/withdrawals.routes';
+export { payConnectRouter } from './pay-connect/pay-connect.routes';
 export { agencyMoneyRouter } from './agency-money.routes';
 
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.
@@ -20,7 +19,7 @@ export {
   settlementAfterRefund,
   settleWithProvider,
 } from './escrow';
-export { entryExists, hasEntry, newToken, posted, postingStatements } from './ledger/ledger.statements';
+export { hasEntry, newToken, posted, postingStatements } from './ledger/ledger.statements';
 export {
   ACCOUNTS,
   cancellationRefundCents,

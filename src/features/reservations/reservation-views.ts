@@ -108,13 +108,21 @@ const itemsJson = sql`(SELECT json_group_array(json_object(${sql.join(
   .mapWith((text: string) => (JSON.parse(text) as Record<string, unknown>[]).map(decodeItem))
   .as('items_json');
 
-function viewSelect(db: Db) {
+/** Every column of the reservation (the full view: the super-admin detail). */
+const ALL_RESERVATION_FIELDS = Object.keys(getTableColumns(reservations)) as (keyof ReservationRow & string)[];
+
+/** A reservation joined with its trip, its two parties and its items, with the columns asked for. */
+function joinedView<R extends keyof ReservationRow & string, P extends keyof PartyFields & string>(
+  db: Db,
+  reservationFields: readonly R[],
+  partyFields: readonly P[],
+) {
   return db
     .select({
-      r: aliasedColumns(reservations, 'r'),
+      r: aliasedColumns(reservations, 'r', reservationFields),
       a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
-      sender: aliasedColumns(senderUser, 's', PARTY_FIELDS),
-      carrier: aliasedColumns(carrierUser, 'k', PARTY_FIELDS),
+      sender: aliasedColumns(senderUser, 's', partyFields),
+      carrier: aliasedColumns(carrierUser, 'k', partyFields),
       items: itemsJson,
     })
     .from(reservations)
@@ -123,21 +131,9 @@ function viewSelect(db: Db) {
     .innerJoin(carrierUser, eq(carrierUser.id, reservations.carrierId));
 }
 
+const viewSelect = (db: Db) => joinedView(db, ALL_RESERVATION_FIELDS, PARTY_FIELDS);
 /** The same joins with only the columns of ReservationDtoView. */
-function dtoViewSelect(db: Db) {
-  return db
-    .select({
-      r: aliasedColumns(reservations, 'r', DTO_RESERVATION_FIELDS),
-      a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
-      sender: aliasedColumns(senderUser, 's', DTO_PARTY_FIELDS),
-      carrier: aliasedColumns(carrierUser, 'k', DTO_PARTY_FIELDS),
-      items: itemsJson,
-    })
-    .from(reservations)
-    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
-    .innerJoin(senderUser, eq(senderUser.id, reservations.senderId))
-    .innerJoin(carrierUser, eq(carrierUser.id, reservations.carrierId));
-}
+const dtoViewSelect = (db: Db) => joinedView(db, DTO_RESERVATION_FIELDS, DTO_PARTY_FIELDS);
 
 const viewById = compiled((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
 

@@ -108,9 +108,3 @@ export async function hasEntry(db: Db, key: string): Promise<boolean> {
   const [row] = await db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.key, key)).limit(1);
   return row !== undefined;
 }
-
-/** Did this attempt's entry get written? (one read after the batch) */
-export async function wasPosted(db: Db, token: string): Promise<boolean> {
-  const [row] = await db.select({ id: ledgerEntries.id }).from(ledgerEntries).where(eq(ledgerEntries.token, token)).limit(1);
-  return row !== undefined;
-}

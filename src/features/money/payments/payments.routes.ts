@@ -1,6 +1,7 @@
 // Payments: checkout session, payment status, browser callbacks, and the provider webhook.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../../env';
+import type { Context } from 'hono';
+import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pathId } from '../../../validation';
 import { htmlPage } from './html';
@@ -44,6 +45,24 @@ const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
   UNKNOWN: ['Payment session not found', 'This payment session is unknown. Please return to the app.'],
 };
 
+/** A browser return page from the checkout: public, keyed by the provider's session id. */
+const callbackRoute = <P extends string>(path: P, summary: string) =>
+  createRoute({
+    method: 'get',
+    path,
+    tags: ['Payments'],
+    summary,
+    security: [],
+    request: { query: CallbackQuery },
+    responses: { 200: html('Result page'), ...errorResponses() },
+  });
+
+/** What the return page says: what happened to the booking, re-checked with the provider. */
+async function callbackPage(c: Context<AppEnv>, sessionId: string, cancelled: boolean) {
+  const { outcome } = await checkoutReturned(c.var.deps, sessionId, cancelled);
+  return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
+}
+
 export const paymentsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
@@ -69,36 +88,8 @@ export const paymentsRouter = createRouter()
     }),
     async (c) => c.json(await paymentStatus(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
   )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/payments/callback/success',
-      tags: ['Payments'],
-      summary: 'Browser return page after checkout; re-checks the session with the provider',
-      security: [],
-      request: { query: CallbackQuery },
-      responses: { 200: html('Result page'), ...errorResponses() },
-    }),
-    async (c) => {
-      const { outcome } = await checkoutReturned(c.var.deps, c.req.valid('query').session_id, false);
-      return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
-    },
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/payments/callback/cancel',
-      tags: ['Payments'],
-      summary: 'Browser page after an abandoned checkout; re-checks the session with the provider',
-      security: [],
-      request: { query: CallbackQuery },
-      responses: { 200: html('Result page'), ...errorResponses() },
-    }),
-    async (c) => {
-      const { outcome } = await checkoutReturned(c.var.deps, c.req.valid('query').session_id, true);
-      return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
-    },
-  )
+  .openapi(callbackRoute('/payments/callback/success', 'Browser return page after checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, false))
+  .openapi(callbackRoute('/payments/callback/cancel', 'Browser page after an abandoned checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, true))
   .openapi(
     createRoute({
       method: 'post',
