@@ -33,6 +33,9 @@ import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
 import { bodySizeLimit } from './middleware/body-size';
+import { pageSecurityPolicy } from './middleware/content-security-policy';
+import { registerRateLimits } from './middleware/rate-limit';
+import { httpCache, registerPublicCaching } from './middleware/http-cache';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
@@ -51,7 +54,9 @@ export function createApp() {
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(requestLog);
+  app.use(httpCache);
   app.use(secureHeaders());
+  app.use(pageSecurityPolicy);
   app.use(
     `${API_PREFIX}/*`,
     cors({
@@ -79,6 +84,9 @@ export function createApp() {
         ),
     }),
   );
+
+  registerRateLimits(app);
+  registerPublicCaching(app);
 
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);

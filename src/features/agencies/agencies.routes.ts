@@ -123,6 +123,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createAgency',
       path: '/agencies',
       tags: ['Agencies'],
       summary: 'Register an agency (the caller becomes its owner, ROLE_AGENCY_OWNER)',
@@ -135,6 +136,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getMyAgency',
       path: '/agencies/me',
       tags: ['Agencies'],
       summary: "The caller's agency (as owner or employee) and their place in it",
@@ -146,6 +148,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAgency',
       path: '/agencies/{id}',
       tags: ['Agencies'],
       summary: 'An agency (its owner, its employees, admins)',
@@ -158,6 +161,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateAgency',
       path: '/agencies/{id}',
       tags: ['Agencies'],
       summary: 'Update the agency (owner)',
@@ -174,6 +178,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createBranch',
       path: '/agencies/{id}/branches',
       tags: ['Agencies'],
       summary: 'Create a branch (owner)',
@@ -189,6 +194,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listBranches',
       path: '/agencies/{id}/branches',
       tags: ['Agencies'],
       summary: "The agency's branches (owner, employees, admins)",
@@ -201,6 +207,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getBranch',
       path: '/agencies/{id}/branches/{branchId}',
       tags: ['Agencies'],
       summary: 'One branch',
@@ -216,6 +223,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateBranch',
       path: '/agencies/{id}/branches/{branchId}',
       tags: ['Agencies'],
       summary: 'Update a branch (owner)',
@@ -231,6 +239,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteBranch',
       path: '/agencies/{id}/branches/{branchId}',
       tags: ['Agencies'],
       summary: 'Delete a branch without employees or active announcements (owner)',
@@ -247,6 +256,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'activateBranch',
       path: '/agencies/{id}/branches/{branchId}/activate',
       tags: ['Agencies'],
       summary: 'Activate a branch (owner)',
@@ -262,6 +272,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'deactivateBranch',
       path: '/agencies/{id}/branches/{branchId}/deactivate',
       tags: ['Agencies'],
       summary: 'Deactivate a branch: its staff can no longer publish (owner)',
@@ -278,6 +289,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'addEmployee',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
       summary: 'Add a registered user as an employee of a branch (owner; grants ROLE_AGENCY_EMPLOYEE)',
@@ -293,6 +305,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listEmployees',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
       summary: 'Employees of the agency (owner), optionally of one branch',
@@ -310,6 +323,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'moveEmployee',
       path: '/agencies/{id}/employees/{userId}',
       tags: ['Agencies'],
       summary: 'Move an employee to another branch (owner)',
@@ -325,6 +339,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'removeEmployee',
       path: '/agencies/{id}/employees/{userId}',
       tags: ['Agencies'],
       summary: "Remove an employee (owner; removes the role and revokes the employee's tokens)",
@@ -342,6 +357,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'uploadAgencyDocument',
       path: '/agencies/{id}/documents',
       tags: ['Agencies'],
       summary: 'Upload an agency verification document (PDF or image, at most 10 MB; owner)',
@@ -361,6 +377,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listAgencyDocuments',
       path: '/agencies/{id}/documents',
       tags: ['Agencies'],
       summary: "The agency's documents (owner, admins)",
@@ -374,6 +391,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminListAgencies',
       path: '/superadmin/agencies',
       tags: ['Agencies', 'Super-admin'],
       summary: 'All agencies, optionally by status',
@@ -390,6 +408,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'suspendAgency',
       path: '/superadmin/agencies/{id}/suspend',
       tags: ['Agencies', 'Super-admin'],
       summary: "Suspend an agency: its announcements are hidden and its staff cannot publish",
@@ -405,6 +424,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'activateAgency',
       path: '/superadmin/agencies/{id}/activate',
       tags: ['Agencies', 'Super-admin'],
       summary: 'Reactivate a suspended agency',

@@ -119,6 +119,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createAnnouncement',
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Publish a trip (verified users and agency staff)',
@@ -134,6 +135,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'searchAnnouncements',
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Search ACTIVE trips departing today or later',
@@ -149,6 +151,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listMyAnnouncements',
       path: '/annonces/mine',
       tags: ['Announcements'],
       summary: "The caller's trips, every status",
@@ -164,6 +167,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAnnouncement',
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'One trip',
@@ -176,6 +180,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateAnnouncement',
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'Update a trip (owner; fields left out are kept)',
@@ -189,6 +194,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'cancelAnnouncement',
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'Cancel a trip (owner or admin); unpaid reservations are cancelled with it',

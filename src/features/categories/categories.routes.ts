@@ -40,6 +40,7 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCategories',
       path: '/categories',
       tags: ['Categories'],
       summary: 'Parcel categories (allowed first, then prohibited)',
@@ -51,6 +52,7 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createCategory',
       path: '/admin/categories',
       tags: ['Categories'],
       summary: 'Create a category (admins)',
@@ -63,6 +65,7 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateCategory',
       path: '/admin/categories/{id}',
       tags: ['Categories'],
       summary: 'Update a category (admins; fields left out are kept)',
@@ -75,6 +78,7 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteCategory',
       path: '/admin/categories/{id}',
       tags: ['Categories'],
       summary: 'Delete a category (admins); refused while in use',

@@ -118,6 +118,7 @@ export const dashboardsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getCarrierDashboard',
       path: '/dashboard/carrier',
       tags: TAGS,
       summary: "The caller's carrier dashboard: trips, reservations, earnings, rating",
@@ -132,6 +133,7 @@ export const dashboardsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getSenderDashboard',
       path: '/dashboard/sender',
       tags: TAGS,
       summary: "The caller's sender dashboard: reservations, upcoming shipments, spending, rating",
@@ -165,6 +167,7 @@ export const dashboardsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAgencyDashboard',
       path: '/agencies/{id}/dashboard',
       tags: TAGS,
       summary: "An agency's dashboard (its owner, its employees, admins)",

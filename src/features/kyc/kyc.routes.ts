@@ -59,6 +59,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'startKycSession',
       path: '/kyc/sessions',
       tags: ['KYC'],
       summary: 'Start (or resume) an identity verification session',
@@ -73,6 +74,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getKycStatus',
       path: '/kyc/status',
       tags: ['KYC'],
       summary: "The caller's verification status and current record",
@@ -84,6 +86,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'receiveKycProviderEvent',
       path: '/webhooks/kyc-provider/status-update',
       tags: ['KYC', 'Webhooks'],
       summary: 'Status callback of the identity provider (HMAC-signed)',
@@ -114,6 +117,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminListKyc',
       path: '/superadmin/kyc',
       tags: ['KYC', 'Super-admin'],
       summary: 'KYC records, newest first, optionally by status',
@@ -130,6 +134,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminGetKyc',
       path: '/superadmin/kyc/{id}',
       tags: ['KYC', 'Super-admin'],
       summary: 'One KYC record',
@@ -142,6 +147,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'approveKyc',
       path: '/superadmin/kyc/{id}/approve',
       tags: ['KYC', 'Super-admin'],
       summary: 'Approve a KYC record by hand (grants ROLE_VERIFIED_USER)',
@@ -157,6 +163,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'rejectKyc',
       path: '/superadmin/kyc/{id}/reject',
       tags: ['KYC', 'Super-admin'],
       summary: 'Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified)',

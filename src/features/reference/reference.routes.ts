@@ -25,6 +25,7 @@ export const referenceRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCountries',
       path: '/reference/countries',
       tags: ['Reference data'],
       summary: 'ISO 3166-1 countries',
@@ -36,6 +37,7 @@ export const referenceRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCities',
       path: '/reference/countries/{code}/cities',
       tags: ['Reference data'],
       summary: 'Main cities of a country, most populous first',

@@ -72,6 +72,7 @@ export const walletRoutes = (scope: OwnerScope) =>
   createRouter().openapi(
     createRoute({
       method: 'get',
+      operationId: `get${scope.operationOwner}Wallet`,
       path: scope.walletPath,
       tags: ['Wallet', ...scope.extraTags],
       summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
@@ -86,6 +87,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listTransactions',
       path: '/transactions',
       tags: ['Transactions'],
       summary: 'The caller’s money history (page; filters type, dateFrom, dateTo)',
@@ -98,6 +100,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTransactionSummary',
       path: '/transactions/summary',
       tags: ['Transactions'],
       summary: 'Totals of the caller’s transactions over a period (default MONTH: the last month)',
@@ -114,6 +117,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTransaction',
       path: '/transactions/{id}',
       tags: ['Transactions'],
       summary: 'One transaction of the caller',
@@ -126,6 +130,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTransactionReceipt',
       path: '/transactions/{id}/receipt',
       tags: ['Transactions'],
       summary: 'PDF receipt of a transaction (owner only); made once and kept',
