@@ -1,5 +1,7 @@
-// Which provider verdicts still apply to a record: the pure rule behind the callback handler.
-import type { KycRecordRow, KycStatus } from '../../db/schema';
+// The pure rules of KYC review: which provider verdicts still apply to a record (the callback
+// handler), and which super-admin decisions apply to a reviewed document (user KYC and agency
+// documents alike).
+import { KYC_STATUSES, type KycRecordRow, type KycStatus } from '../../db/schema';
 import type { KycEventStatus } from '../../providers/kyc';
 
 export const STATUS_OF_EVENT: Record<KycEventStatus, KycStatus> = {
@@ -25,4 +27,21 @@ export function providerEventIgnored(
   if (event.occurredAt && record.providerEventAt && Date.parse(event.occurredAt) <= Date.parse(record.providerEventAt)) return 'STALE';
   if (event.status === 'REVIEW' && record.status !== 'PENDING') return 'ALREADY_DECIDED';
   return null;
+}
+
+/**
+ * A super-admin's review, the one rule for every reviewed document (a user's KYC record, an
+ * agency document): APPROVE makes it VERIFIED, REJECT (with a reason) NOT_VERIFIED. A decision may
+ * overturn an earlier verdict (rejecting a verified record revokes it) but never repeat it.
+ */
+export const REVIEW_OUTCOMES = { APPROVE: 'VERIFIED', REJECT: 'NOT_VERIFIED' } as const satisfies Record<string, KycStatus>;
+export type ReviewDecision = keyof typeof REVIEW_OUTCOMES;
+
+/** The statuses `decision` may be taken from: what a conditional update guards on. */
+export const reviewableFrom = (decision: ReviewDecision): KycStatus[] => KYC_STATUSES.filter((s) => s !== REVIEW_OUTCOMES[decision]);
+
+/** Null when `decision` applies to a document in `status`; otherwise the 409 message naming `what`. */
+export function reviewRefusal(what: string, status: KycStatus, decision: ReviewDecision): string | null {
+  if (reviewableFrom(decision).includes(status)) return null;
+  return `${what} is already ${decision === 'APPROVE' ? 'verified' : 'rejected'}`;
 }
