@@ -321,9 +321,9 @@ describe('documents', () => {
     expect(errorBody(missing)).toEqual({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
-      message: expect.any(String),
+      message: 'Validation failed for form: documentType',
       path: `/v1/api/agencies/${id}/documents`,
-      suggestions: expect.any(Array),
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
       fieldErrors: [{ field: 'documentType', message: expect.any(String), rejectedValue: null }],
     });
     const unknown = await uploadDocument(id, owner.token, kbis(), 'SELFIE');
@@ -499,9 +499,9 @@ describe('agency document review', () => {
       expect(errorBody(res)).toEqual({
         status: 400,
         errorCode: 'VALIDATION_ERROR',
-        message: expect.any(String),
+        message: 'Validation failed for body: reason',
         path: `/v1/api/superadmin/agency-documents/${documentId}/reject`,
-        suggestions: expect.any(Array),
+        suggestions: ['Correct the fields listed in fieldErrors and retry'],
         fieldErrors: [{ field: 'reason', message: expect.any(String), rejectedValue: body.reason ?? null }],
       });
     }
