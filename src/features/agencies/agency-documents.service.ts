@@ -1,6 +1,6 @@
 // Agency documents: the owner uploads them with a type; super-admins review them under the rule
 // user KYC records follow (kyc.rules: one review state machine for both kinds of document).
-import { and, count, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { agencies, agencyDocuments, files, type AgencyDocumentType, type KycStatus } from '../../db/schema';
 import { rowExists } from '../../db/statements';
@@ -10,7 +10,7 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { assertCanAccess } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
 import { fileView, storeFile } from '../files/files.service';
-import { REVIEW_OUTCOMES, reviewableFrom, reviewRefusal, type ReviewDecision } from '../kyc/kyc.rules';
+import { REVIEW_OUTCOMES, reviewRefusal, type ReviewDecision } from '../kyc/kyc.rules';
 import { notify } from '../notifications/notify';
 import { getAgency } from './agencies.service';
 
@@ -79,9 +79,10 @@ export async function listAgencyDocuments(deps: Deps, auth: AuthUser, agencyId: 
 export const listAllAgencyDocuments = (deps: Deps, q: DocumentQuery) => documentPage(deps.db, undefined, q);
 
 /**
- * A super-admin's decision: one batch of the conditional update (guarded on the statuses the
- * decision may be taken from), its audit entry and the owner's notification; a concurrent review
- * that got there first leaves this one with nothing changed and a 409.
+ * A super-admin's decision: one batch of the conditional update (guarded on the document still
+ * being in the status the decision was checked against), its audit entry and the owner's
+ * notification; a concurrent review that got there first leaves this one with nothing changed and
+ * a 409.
  */
 export async function reviewAgencyDocument(
   deps: Deps,
@@ -97,6 +98,7 @@ export async function reviewAgencyDocument(
     if (refusal) throw invalidState(refusal);
   };
   refuse(document.status);
+  // Every agency document has its agency (the upload sets it; migration 0013 took only those).
   const agency = await getAgency(deps, document.agencyId!);
   const status = REVIEW_OUTCOMES[decision];
   const stamp = new Date().toISOString();
@@ -107,7 +109,7 @@ export async function reviewAgencyDocument(
     db
       .update(agencyDocuments)
       .set({ status, rejectionReason, reviewedAt: stamp, reviewedBy: admin.id, updatedAt: stamp })
-      .where(and(eq(agencyDocuments.fileId, id), inArray(agencyDocuments.status, reviewableFrom(decision))))
+      .where(and(eq(agencyDocuments.fileId, id), eq(agencyDocuments.status, document.status)))
       .returning({ fileId: agencyDocuments.fileId }),
     auditInsertIfChanged(db, {
       actorId: admin.id,

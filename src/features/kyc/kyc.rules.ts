@@ -1,7 +1,7 @@
 // The pure rules of KYC review: which provider verdicts still apply to a record (the callback
 // handler), and which super-admin decisions apply to a reviewed document (user KYC and agency
 // documents alike).
-import { KYC_STATUSES, type KycRecordRow, type KycStatus } from '../../db/schema';
+import type { KycRecordRow, KycStatus } from '../../db/schema';
 import type { KycEventStatus } from '../../providers/kyc';
 
 export const STATUS_OF_EVENT: Record<KycEventStatus, KycStatus> = {
@@ -37,11 +37,8 @@ export function providerEventIgnored(
 export const REVIEW_OUTCOMES = { APPROVE: 'VERIFIED', REJECT: 'NOT_VERIFIED' } as const satisfies Record<string, KycStatus>;
 export type ReviewDecision = keyof typeof REVIEW_OUTCOMES;
 
-/** The statuses `decision` may be taken from: what a conditional update guards on. */
-export const reviewableFrom = (decision: ReviewDecision): KycStatus[] => KYC_STATUSES.filter((s) => s !== REVIEW_OUTCOMES[decision]);
-
 /** Null when `decision` applies to a document in `status`; otherwise the 409 message naming `what`. */
 export function reviewRefusal(what: string, status: KycStatus, decision: ReviewDecision): string | null {
-  if (reviewableFrom(decision).includes(status)) return null;
+  if (status !== REVIEW_OUTCOMES[decision]) return null;
   return `${what} is already ${decision === 'APPROVE' ? 'verified' : 'rejected'}`;
 }
