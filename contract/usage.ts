@@ -18,8 +18,8 @@ export async function bookTheFirstTrip(baseUrl: string, email: string, password:
   const trip = trips.data?.content[0];
   if (!trip) return [];
 
-  const categories = await api.GET('/v1/api/categories');
-  const category = categories.data?.find((c) => !c.prohibited);
+  const categories = await api.GET('/v1/api/categories', { params: { query: { size: 100 } } });
+  const category = categories.data?.content.find((c) => !c.prohibited);
   if (!category) throw new Error('no allowed category');
 
   // Fields with defaults (reservedQuantity, isFragile, containsLiquids) may be left out.

@@ -18,6 +18,7 @@ import { bookingsRouter, superadminReservationsRouter } from './features/booking
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
+import { agencyDocumentsRouter } from './features/agencies/agency-documents.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
@@ -108,6 +109,7 @@ export function createApp() {
   app.route(API_PREFIX, kycRouter);
   app.route(API_PREFIX, filesRouter);
   app.route(API_PREFIX, agenciesRouter);
+  app.route(API_PREFIX, agencyDocumentsRouter);
   app.route('/', kycSandboxRouter);
   app.route(API_PREFIX, paymentsRouter);
   app.route(API_PREFIX, walletRouter);

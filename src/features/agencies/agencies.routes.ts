@@ -1,5 +1,6 @@
-// Agency endpoints (CONTRACT section 12): registration, profile, branches, employees, documents and
-// the super-admin suspension. Wallet, pay-connect and withdrawals of agencies live in the money module.
+// Agency endpoints (CONTRACT section 12): registration, profile, branches, employees and the
+// super-admin suspension. Documents: agency-documents.routes.ts. Wallet, pay-connect and
+// withdrawals of agencies live in the money module.
 import { createRoute, z } from '@hono/zod-openapi';
 import { AGENCY_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
@@ -8,19 +9,15 @@ import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { clientIp } from '../audit/audit';
 import { decimalInt, IdParams, pathId } from '../../validation';
-import { FileSchema, uploadBody } from '../files/files.routes';
-import { fileView, readUploadForm, storeFile } from '../files/files.service';
 import {
   addEmployee,
   agencyForMember,
-  agencyForOwner,
   agencyView,
   branchForMember,
   branchView,
   createBranch,
   deleteBranch,
   listAgencies,
-  listAgencyDocuments,
   listBranches,
   listEmployees,
   moveEmployee,
@@ -197,12 +194,12 @@ export const agenciesRouter = createRouter()
       operationId: 'listBranches',
       path: '/agencies/{id}/branches',
       tags: ['Agencies'],
-      summary: "The agency's branches (owner, employees, admins)",
+      summary: "The agency's branches, oldest first (owner, employees, admins)",
       middleware: authed,
-      request: { params: IdParams },
-      responses: { 200: jsonContent(z.array(BranchSchema), 'Branches'), ...authErrorResponses(404) },
+      request: { params: IdParams, query: pageQuery({ sortable: ['createdAt', 'name'], defaultSort: 'createdAt,asc' }) },
+      responses: { 200: jsonContent(PageSchema(BranchSchema, 'AgencyBranchPage'), 'Page of branches'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json((await listBranches(c.var.deps, c.get('auth'), c.req.valid('param').id)).map(branchView), 200),
+    async (c) => c.json(await listBranches(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -352,40 +349,6 @@ export const agenciesRouter = createRouter()
       await removeEmployee(c.var.deps, c.get('auth'), id, userId, clientIp(c));
       return c.body(null, 204);
     },
-  )
-  // ---- documents
-  .openapi(
-    createRoute({
-      method: 'post',
-      operationId: 'uploadAgencyDocument',
-      path: '/agencies/{id}/documents',
-      tags: ['Agencies'],
-      summary: 'Upload an agency verification document (PDF or image, at most 10 MB; owner)',
-      middleware: authed,
-      request: { params: IdParams, body: uploadBody() },
-      responses: { 201: jsonContent(FileSchema, 'Stored document'), ...authErrorResponses(404, 413, 415) },
-    }),
-    async (c) => {
-      const { deps } = c.var;
-      const auth = c.get('auth');
-      const agency = await agencyForOwner(deps, auth, c.req.valid('param').id);
-      const { file } = await readUploadForm(c);
-      const row = await storeFile(deps, auth, { ownerId: auth.id, purpose: 'AGENCY_DOCUMENT', file, agencyId: agency.id });
-      return c.json(fileView(row), 201);
-    },
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      operationId: 'listAgencyDocuments',
-      path: '/agencies/{id}/documents',
-      tags: ['Agencies'],
-      summary: "The agency's documents (owner, admins)",
-      middleware: authed,
-      request: { params: IdParams },
-      responses: { 200: jsonContent(z.array(FileSchema), 'Documents, newest first'), ...authErrorResponses(404) },
-    }),
-    async (c) => c.json((await listAgencyDocuments(c.var.deps, c.get('auth'), c.req.valid('param').id)).map(fileView), 200),
   )
   // ---- super-admin
   .openapi(

@@ -11,12 +11,11 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../providers/kyc';
 import { IdParams } from '../../validation';
 import {
   adminView,
-  approveKyc,
   getKycRecord,
   handleKycCallback,
   kycStatusOf,
   listKycRecords,
-  rejectKyc,
+  reviewKyc,
   startKycSession,
 } from './kyc.service';
 import { idempotent } from '../../middleware/idempotency';
@@ -52,6 +51,9 @@ const KycSessionSchema = z
 const KycStatusSchema = z
   .object({ status: z.enum(KYC_STATUSES), record: KycRecordSchema.nullable() })
   .openapi('KycStatus');
+
+/** The body of every super-admin rejection of a reviewed document (user KYC, agency documents). */
+export const ReviewRejectionSchema = z.object({ reason: z.string().trim().min(1).max(500) }).openapi('ReviewRejection');
 
 const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
 
@@ -156,7 +158,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await approveKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, clientIp(c));
+      const record = await reviewKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, 'APPROVE', clientIp(c));
       return c.json(adminView(record), 200);
     },
   )
@@ -168,11 +170,12 @@ export const kycRouter = createRouter()
       tags: ['KYC', 'Super-admin'],
       summary: 'Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified)',
       middleware: superAdmin,
-      request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500) })) },
+      request: { params: IdParams, body: jsonBody(ReviewRejectionSchema) },
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await rejectKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason, clientIp(c));
+      const { reason } = c.req.valid('json');
+      const record = await reviewKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, 'REJECT', clientIp(c), reason);
       return c.json(adminView(record), 200);
     },
   );
