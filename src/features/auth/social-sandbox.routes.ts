@@ -7,6 +7,7 @@ import { html } from 'hono/html';
 import { appConfig, type SocialProviderName } from '../../config';
 import { createRouter } from '../../env';
 import { endpointNotFound } from '../../errors';
+import { htmlPage } from '../../lib/html-page';
 import { errorResponses, jsonContent } from '../../lib/openapi';
 import { apiUrl } from '../../lib/urls';
 import { sandboxJwks, signSandboxIdToken } from '../../providers/social-login/sandbox-issuer';
@@ -25,7 +26,7 @@ const SignInForm = z.object({
   lastName: z.string().trim().max(100).optional(),
 });
 const JwksSchema = z.object({ keys: z.array(z.object({}).passthrough()) }).openapi('SandboxJwks');
-const htmlPage = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
 /** The provider's sandbox issuer, or 404 when the provider is real here. */
 function sandboxIssuer(env: Env, provider: SocialProviderName) {
@@ -34,28 +35,17 @@ function sandboxIssuer(env: Env, provider: SocialProviderName) {
   return issuer;
 }
 
-const page = (title: string, body: unknown) => html`<!doctype html>
-  <html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>${title}</title>
-      <style>
-        body { font-family: system-ui, sans-serif; max-width: 34rem; margin: 2.5rem auto; padding: 0 1rem; color: #1f2328; }
-        .badge { display: inline-block; font-size: .8rem; padding: .15rem .5rem; border-radius: 1rem; background: #fff4d6; color: #7a5200; }
-        label { display: block; margin: .9rem 0 .3rem; font-weight: 600; }
-        input, textarea { width: 100%; box-sizing: border-box; font-size: 1rem; padding: .55rem; border: 1px solid #c9ced6; border-radius: .4rem; }
-        textarea { font-family: ui-monospace, monospace; font-size: .8rem; height: 9rem; word-break: break-all; }
-        button { margin-top: 1.2rem; font-size: 1rem; padding: .6rem 1.4rem; border-radius: .4rem; border: 0; background: #1f6feb; color: #fff; }
-        pre { background: #f6f8fa; padding: .8rem; border-radius: .4rem; white-space: pre-wrap; word-break: break-all; font-size: .8rem; }
-      </style>
-    </head>
-    <body>
-      <p class="badge">Sandbox: local runs only, no real account involved</p>
-      <h1>${title}</h1>
-      ${body}
-    </body>
-  </html>`;
+const STYLE = `
+  body { max-width: 34rem; color: #1f2328; }
+  .badge { display: inline-block; font-size: .8rem; padding: .15rem .5rem; border-radius: 1rem; background: #fff4d6; color: #7a5200; }
+  label { display: block; margin: .9rem 0 .3rem; font-weight: 600; }
+  input, textarea { width: 100%; box-sizing: border-box; font-size: 1rem; padding: .55rem; border: 1px solid #c9ced6; border-radius: .4rem; }
+  textarea { font-family: ui-monospace, monospace; font-size: .8rem; height: 9rem; word-break: break-all; }
+  button { margin-top: 1.2rem; border-radius: .4rem; border: 0; background: #1f6feb; color: #fff; }
+  pre { background: #f6f8fa; padding: .8rem; border-radius: .4rem; white-space: pre-wrap; word-break: break-all; font-size: .8rem; }`;
+
+const page = (title: string, body: unknown) =>
+  htmlPage(title, html`<p class="badge">Sandbox: local runs only, no real account involved</p>${body}`, STYLE);
 
 export const socialSandboxRouter = createRouter()
   .openapi(
@@ -83,7 +73,7 @@ export const socialSandboxRouter = createRouter()
       summary: 'Sandbox sign-in page standing in for Google or Apple (local runs only)',
       security: [],
       request: { params: ProviderParams },
-      responses: { 200: htmlPage('Sign-in form'), ...errorResponses(404) },
+      responses: { 200: htmlResponse('Sign-in form'), ...errorResponses(404) },
     }),
     (c) => {
       const { provider } = c.req.valid('param');
@@ -119,7 +109,7 @@ export const socialSandboxRouter = createRouter()
         params: ProviderParams,
         body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: SignInForm } } },
       },
-      responses: { 200: htmlPage('The ID token and how to send it'), ...errorResponses(404) },
+      responses: { 200: htmlResponse('The ID token and how to send it'), ...errorResponses(404) },
     }),
     async (c) => {
       const { provider } = c.req.valid('param');
