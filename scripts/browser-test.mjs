@@ -1,9 +1,10 @@
-// `npm run test:browser`: the recipient page and the API reference in headless Chromium against a
-// real local service.
+// `npm run test:browser`: the pages a person uses, in headless Chromium against a real local service.
 // Starts wrangler dev on a free loopback port with its own throw-away state (QR lifetime shortened
-// to 20 s so the refresh is seen quickly), seeds the demo data, opens /r/<demo token>, checks the QR
-// image and that it is replaced by a new one before the old expires, keeps a screenshot in
-// test-artifacts/, and stops only the process group it started, by PID.
+// to 20 s so the refresh is seen quickly) and the example's local settings (sandbox providers), seeds
+// the demo data, signs in on the sandbox Google page and sends its token to the API, opens
+// /r/<demo token>, checks the QR image and that it is replaced by a new one before the old expires,
+// opens the API reference with every non-local request blocked, keeps screenshots in test-artifacts/,
+// and stops only the process group it started, by PID.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -54,7 +55,8 @@ if (!existsSync(CHROMIUM)) {
 
 mkdirSync(ARTIFACTS, { recursive: true });
 const state = mkdtempSync(path.join(tmpdir(), 'browser-test-state-'));
-const envFile = existsSync('.dev.vars') ? '.dev.vars' : '.dev.vars.example';
+// The example, not a developer's .dev.vars: the pages under test are the sandbox providers'.
+const envFile = '.dev.vars.example';
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 
@@ -78,6 +80,7 @@ const server = spawn(
     '--persist-to', state,
     '--env-file', envFile,
     '--var', `QR_TTL_SECONDS:${QR_TTL_SECONDS}`,
+    '--var', `PUBLIC_BASE_URL:${base}`,
     '--show-interactive-dev-session=false',
   ],
   { detached: true, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } },
@@ -107,6 +110,29 @@ try {
 
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 }); // a phone
+
+  // Social login through the sandbox issuer: the page signs a token, the API accepts it.
+  const signIn = await page.goto(`${base}/sandbox/social/google/sign-in`);
+  check(signIn?.status() === 200, 'sandbox Google sign-in page answers 200');
+  const email = `browser-${Date.now()}@example.com`;
+  await page.fill('#email', email);
+  await page.fill('#firstName', 'Gaia');
+  await page.fill('#lastName', 'Sandbox');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'social-sandbox-sign-in.png'), fullPage: true });
+  await Promise.all([page.waitForURL(`${base}/sandbox/social/google/sign-in`), page.click('button[type=submit]')]);
+  check((await page.textContent('#signed-in-email')) === email, 'the page says who signed in');
+  const idToken = (await page.inputValue('#id-token')).trim();
+  check(idToken.split('.').length === 3, 'the page shows a signed ID token');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'social-sandbox-token.png'), fullPage: true });
+  const login = await fetch(`${base}/v1/api/auth/oauth2/google`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ idToken }),
+  });
+  const session = await login.json();
+  check(login.status === 200 && session.user?.email === email && session.user?.firstName === 'Gaia', 'the API signs that person in with the token (200)');
+  check(true, `screenshots kept in ${ARTIFACTS}/social-sandbox-sign-in.png and social-sandbox-token.png`);
+
   const res = await page.goto(`${base}/r/${DEMO_RECIPIENT_TOKEN}`);
   check(res?.status() === 200, 'recipient page answers 200');
   check((await page.textContent('h1'))?.includes('DEMO-HANDOVER-1'), 'page shows the parcel number');

@@ -1,12 +1,12 @@
-// `npm start`: local secrets from the example, D1 migrations, wrangler dev on 127.0.0.1:8787,
-// then the idempotent development seed, and the demo accounts printed.
+// `npm start`: local secrets from the example, D1 migrations, wrangler dev on 127.0.0.1:$PORT
+// (8787 by default; links follow the port), then the idempotent development seed, the demo
+// accounts and the sandbox providers printed.
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { cronPeriodMs, cronTriggers, scheduledUrl } from './lib/local-cron.mjs';
+import { localServer } from './lib/local-server.mjs';
 
-const HOST = '127.0.0.1';
-const PORT = process.env.PORT ?? '8787';
-const BASE = `http://${HOST}:${PORT}`;
+const { base: BASE, devArgs } = localServer(process.env.PORT || undefined);
 const WRANGLER = 'node_modules/.bin/wrangler';
 const wrangler = (args) => spawn(WRANGLER, args, { stdio: 'inherit' });
 
@@ -21,7 +21,7 @@ const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local
 });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
-const server = wrangler(['dev', '--ip', HOST, '--port', PORT, '--show-interactive-dev-session=false']);
+const server = wrangler(devArgs);
 const stop = (signal) => {
   server.kill(signal);
 };
@@ -29,20 +29,22 @@ process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 server.on('exit', (code) => process.exit(code ?? 0));
 
+/** The health report once the service answers 200, or null. */
 async function waitForHealth(deadline) {
   while (Date.now() < deadline) {
     try {
       const res = await fetch(`${BASE}/v1/api/health`);
-      if (res.ok) return true;
+      if (res.ok) return await res.json();
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return false;
+  return null;
 }
 
-if (!(await waitForHealth(Date.now() + 90_000))) {
+const health = await waitForHealth(Date.now() + 90_000);
+if (!health) {
   console.error('The API did not become healthy within 90 s.');
   stop('SIGTERM');
 } else {
@@ -54,9 +56,20 @@ if (!(await waitForHealth(Date.now() + 90_000))) {
     console.log('\nDemo accounts (password: %s):', seed.password);
     for (const a of seed.accounts) console.log(`  ${a.email.padEnd(24)} ${a.roles.join(', ')}`);
     console.log(`\nAPI:        ${BASE}/v1/api/health`);
-    console.log(`Reference:  ${BASE}/v1/api/docs\n`);
+    console.log(`Reference:  ${BASE}/v1/api/docs`);
+    printProviders(health.providers ?? {});
   }
   runCrons();
+}
+
+/** Which providers are the local sandboxes, and where a person tries them. */
+function printProviders(providers) {
+  const mode = (name) => (providers[name] === 'SANDBOX' ? 'sandbox' : 'real');
+  console.log(`\nProviders:  payments ${mode('payment')}, KYC ${mode('kyc')}, Google ${mode('googleLogin')}, Apple ${mode('appleLogin')}, e-mail outbox`);
+  for (const [name, slug] of [['googleLogin', 'google'], ['appleLogin', 'apple']]) {
+    if (providers[name] === 'SANDBOX') console.log(`  Sign in with ${slug} (sandbox): ${BASE}/sandbox/social/${slug}/sign-in`);
+  }
+  console.log('');
 }
 
 /**

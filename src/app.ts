@@ -1,5 +1,6 @@
 // Builds the application: cross-cutting middleware, the one error handler, the one not-found
-// handler, one app.route() per feature, and the OpenAPI document.
+// handler, one app.route() per feature, and the OpenAPI document. Production gets its own build
+// without the sandbox and development routes (not mounted, so absent from its document too).
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
@@ -37,6 +38,9 @@ import { bodySizeLimit } from './middleware/body-size';
 import { pageSecurityPolicy } from './middleware/content-security-policy';
 import { registerRateLimits } from './middleware/rate-limit';
 import { httpCache, registerPublicCaching } from './middleware/http-cache';
+import { configurationGate } from './middleware/configuration';
+import { isProduction } from './config';
+import { socialSandboxRouter } from './features/auth/social-sandbox.routes';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
@@ -50,13 +54,14 @@ const corsOrigins = (env: Env) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-export function createApp() {
+export function createApp({ production = false }: { production?: boolean } = {}) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(requestLog);
   app.use(httpCache);
   app.use(secureHeaders());
+  app.use(configurationGate(production));
   app.use(pageSecurityPolicy);
   app.use(
     `${API_PREFIX}/*`,
@@ -90,7 +95,6 @@ export function createApp() {
   registerPublicCaching(app);
 
   app.route(API_PREFIX, healthRouter);
-  app.route(API_PREFIX, devRouter);
   app.route(API_PREFIX, reviewsRouter);
   app.route(API_PREFIX, reportsRouter);
   app.route(API_PREFIX, referenceRouter);
@@ -110,7 +114,6 @@ export function createApp() {
   app.route(API_PREFIX, filesRouter);
   app.route(API_PREFIX, agenciesRouter);
   app.route(API_PREFIX, agencyDocumentsRouter);
-  app.route('/', kycSandboxRouter);
   app.route(API_PREFIX, paymentsRouter);
   app.route(API_PREFIX, walletRouter);
   app.route(API_PREFIX, withdrawalsRouter);
@@ -120,7 +123,13 @@ export function createApp() {
   app.route(API_PREFIX, dashboardsRouter);
   app.route(API_PREFIX, analyticsRouter);
   app.route(API_PREFIX, superadminRouter);
-  app.route('/', sandboxRouter); // browser pages of the local sandbox provider (root paths)
+  if (!production) {
+    // Local runs and tests only: the seed, and the browser pages of the sandbox providers (root paths).
+    app.route(API_PREFIX, devRouter);
+    app.route('/', sandboxRouter);
+    app.route('/', kycSandboxRouter);
+    app.route('/', socialSandboxRouter);
+  }
 
   registerDocs(app);
 
@@ -136,4 +145,20 @@ export function createApp() {
   return app;
 }
 
-export const app = createApp();
+const builds = new Map<boolean, OpenAPIHono<AppEnv>>();
+
+/** The app for this environment, built once per isolate on first use. */
+export function appFor(env: Env): OpenAPIHono<AppEnv> {
+  const production = isProduction(env);
+  let built = builds.get(production);
+  if (!built) {
+    built = createApp({ production });
+    builds.set(production, built);
+  }
+  return built;
+}
+
+/** The worker's HTTP entry: the build that fits the request's environment. */
+export const app = {
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => appFor(env).fetch(request, env, ctx),
+};

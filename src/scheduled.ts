@@ -1,4 +1,5 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
+import { checkConfig, describeProblems } from './config';
 import { depsOf } from './env';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
@@ -15,6 +16,12 @@ export const SCHEDULED_JOBS: Record<string, Job> = {
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {
+  // Like every request, no job runs on an incomplete configuration (it would move money with sandboxes).
+  const config = checkConfig(env);
+  if (!config.ok) {
+    console.error(JSON.stringify({ level: 'error', event: 'scheduled.skipped', error: describeProblems(config.problems) }));
+    return;
+  }
   await Promise.all(
     Object.entries(SCHEDULED_JOBS).map(async ([name, job]) => {
       try {

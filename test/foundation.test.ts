@@ -377,7 +377,7 @@ describe('OpenAPI document', () => {
   });
 
   it('documents every route of the app, and nothing that is not a route', async () => {
-    const { app } = await import('../src/app');
+    const app = (await import('../src/app')).appFor(env);
     const doc = (await get('/v1/api/openapi.json')).body;
     const documented = new Set<string>();
     for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {

@@ -1,13 +1,33 @@
 // The OpenAPI document is the contract client teams generate code from: any change to it shows
-// up here as a diff of test/__snapshots__/openapi.json, to be reviewed and accepted on purpose
-// (`npx vitest run test/openapi-document.test.ts -u`).
+// up here as a diff of test/__snapshots__/openapi.json (local runs: sandbox and development routes
+// included) and openapi.production.json (what a deployed API serves, what clients are generated
+// from), to be reviewed and accepted on purpose (`npx vitest run test/openapi-document.test.ts -u`).
+// `npm run contract` lints both snapshots and compiles a client generated from the production one.
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
+import worker from '../src/index';
 import { get } from './helpers/http';
 
 it('the OpenAPI document is the reviewed one', async () => {
   const res = await get('/v1/api/openapi.json');
   expect(res.status).toBe(200);
   await expect(JSON.stringify(res.body, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/openapi.json');
+});
+
+it('the production OpenAPI document is the reviewed one', async () => {
+  const production = {
+    ...env,
+    ENVIRONMENT: 'production',
+    PUBLIC_BASE_URL: 'https://api.example.com',
+    KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
+    KYC_PROVIDER_API_KEY: 'kyc-api-key-production',
+  } as Env;
+  const res = await worker.fetch(new Request('https://api.test/v1/api/openapi.json'), production, createExecutionContext());
+  expect(res.status).toBe(200);
+  const doc = (await res.json()) as { paths: Record<string, unknown> };
+  expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox') || p.includes('/dev/'))).toEqual([]);
+  await expect(JSON.stringify(doc, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/openapi.production.json');
 });
 
 it('every list answers the generic page: no success response is a bare JSON array', async () => {

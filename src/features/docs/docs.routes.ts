@@ -24,11 +24,10 @@ const SCALAR_CONFIGURATION = {
   mcp: { disabled: true },
 };
 
-/** Built once per isolate and origin: the registry does not change after start-up. */
-const documents = new Map<string, OpenApiDocument>();
-
 /** Registers /openapi.json and /docs on the root app (the document needs the whole registry). */
 export function registerDocs(app: OpenAPIHono<AppEnv>) {
+  /** Built once per app and origin: the registry does not change after start-up. */
+  const documents = new Map<string, OpenApiDocument>();
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',

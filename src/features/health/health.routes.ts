@@ -1,15 +1,21 @@
-// GET /health: public liveness and reachability of D1, KV and R2.
+// GET /health: public liveness, reachability of D1, KV and R2, and which providers are real.
 import { createRoute, z } from '@hono/zod-openapi';
+import { appConfig } from '../../config';
 import { createRouter } from '../../env';
 import { jsonContent } from '../../lib/openapi';
 
 const CheckSchema = z.object({ status: z.enum(['UP', 'DOWN']), latencyMs: z.number(), error: z.string().optional() });
+const Mode = z.enum(['LIVE', 'SANDBOX']);
+const ProvidersSchema = z
+  .object({ payment: Mode, kyc: Mode, googleLogin: Mode, appleLogin: Mode, mailer: Mode })
+  .openapi({ description: 'LIVE: the real provider; SANDBOX: the local stand-in (never in production, except the outbox mailer)' });
 const HealthSchema = z
   .object({
     status: z.enum(['UP', 'DOWN']),
     version: z.string(),
     timestamp: z.string(),
     checks: z.object({ d1: CheckSchema, kv: CheckSchema, r2: CheckSchema }),
+    providers: ProvidersSchema,
   })
   .openapi('Health');
 
@@ -45,7 +51,15 @@ export const healthRouter = createRouter().openapi(
       probe(() => c.env.UPLOADS.head('health/probe')),
     ]);
     const status = [d1, kv, r2].every((x) => x.status === 'UP') ? 'UP' : 'DOWN';
-    const body = { status, version: '2.0.0', timestamp: new Date().toISOString(), checks: { d1, kv, r2 } } as const;
+    const config = appConfig(c.env);
+    const providers = {
+      payment: config.payment.mode,
+      kyc: config.kyc.mode,
+      googleLogin: config.social.google.mode,
+      appleLogin: config.social.apple.mode,
+      mailer: config.mailer,
+    };
+    const body = { status, version: '2.0.0', timestamp: new Date().toISOString(), checks: { d1, kv, r2 }, providers } as const;
     return status === 'UP' ? c.json(body, 200) : c.json(body, 503);
   },
 );

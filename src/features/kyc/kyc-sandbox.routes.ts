@@ -4,6 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { html } from 'hono/html';
 import { createRouter, type Deps } from '../../env';
 import { endpointNotFound, notFound } from '../../errors';
+import { htmlPage } from '../../lib/html-page';
 import { errorResponses } from '../../lib/openapi';
 import { isKycSandboxEnabled, signCallback } from '../../providers/kyc';
 import { findRecordBySession, handleKycCallback } from './kyc.service';
@@ -27,23 +28,6 @@ async function sandboxRecord(deps: Deps, sessionId: string) {
   return record;
 }
 
-const page = (title: string, body: unknown) => html`<!doctype html>
-  <html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>${title}</title>
-      <style>
-        body { font-family: system-ui, sans-serif; max-width: 32rem; margin: 3rem auto; padding: 0 1rem; }
-        button { font-size: 1rem; padding: .6rem 1.4rem; margin-right: .8rem; }
-      </style>
-    </head>
-    <body>
-      <h1>${title}</h1>
-      ${body}
-    </body>
-  </html>`;
-
 export const kycSandboxRouter = createRouter()
   .openapi(
     createRoute({
@@ -61,7 +45,7 @@ export const kycSandboxRouter = createRouter()
       const record = await sandboxRecord(c.var.deps, sessionId);
       const base = `/sandbox/kyc/${sessionId}`;
       return c.html(
-        page(
+        htmlPage(
           'Sandbox identity verification',
           html`<p>Session <code>${sessionId}</code>, current status <strong>${record.status}</strong>.</p>
             <p>This page stands in for the identity provider. Choose the verdict it sends back.</p>
@@ -101,6 +85,6 @@ export const kycSandboxRouter = createRouter()
         timestamp: headers['X-Kyc-Timestamp'],
       });
       const verdict = decision === 'approve' ? 'approved' : 'rejected';
-      return c.html(page('Sandbox verdict sent', html`<p>Verification ${verdict} (${outcome}). You can return to the app.</p>`), 200);
+      return c.html(htmlPage('Sandbox verdict sent', html`<p>Verification ${verdict} (${outcome}). You can return to the app.</p>`), 200);
     },
   );

@@ -6,8 +6,7 @@ import { pageStatements } from '../../db/statements';
 import { auditLogs } from '../../db/schema';
 import type { Deps } from '../../env';
 import { orderBy, type PageParams } from '../../lib/pagination';
-import { usesSandbox } from '../../providers/payment';
-import { isKycSandboxEnabled, type KycProviderConfig } from '../../providers/kyc';
+import { appConfig, type OptionalSettings } from '../../config';
 
 export const AUDIT_SORT_FIELDS = ['createdAt', 'id'] as const;
 export type AuditSortField = (typeof AUDIT_SORT_FIELDS)[number];
@@ -91,18 +90,18 @@ function jwtKeyCount(value: string | undefined): number {
 
 /** What is configured, as booleans and counts only. */
 export function providerConfiguration(deps: Deps) {
-  const { env } = deps;
-  const kyc = env as Env & KycProviderConfig;
+  const env: Env & OptionalSettings = deps.env;
+  const config = appConfig(env);
   return {
     payment: {
-      mode: usesSandbox(env) ? ('SANDBOX' as const) : ('LIVE' as const),
+      mode: config.payment.mode,
       secretKeyConfigured: Boolean(env.STRIPE_SECRET_KEY),
       webhookSecretConfigured: Boolean(env.STRIPE_WEBHOOK_SECRET),
     },
     kyc: {
-      mode: kyc.KYC_PROVIDER_URL ? ('LIVE' as const) : ('SANDBOX' as const),
-      sandboxEnabled: isKycSandboxEnabled(env),
-      apiKeyConfigured: Boolean(kyc.KYC_PROVIDER_API_KEY),
+      mode: config.kyc.mode,
+      sandboxEnabled: config.kyc.mode === 'SANDBOX',
+      apiKeyConfigured: Boolean(env.KYC_PROVIDER_API_KEY),
       webhookSecretConfigured: Boolean(env.KYC_WEBHOOK_SECRET),
     },
     socialLogin: {

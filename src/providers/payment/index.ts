@@ -1,4 +1,5 @@
-// Chooses the payment provider: Stripe when a secret key is configured, the local sandbox otherwise.
+// The payment provider chosen by the configuration (config.ts): Stripe, or the local sandbox.
+import { appConfig } from '../../config';
 import type { PaymentProvider } from './payment-provider';
 import { SandboxPaymentProvider } from './sandbox-provider';
 import { StripePaymentProvider } from './stripe-provider';
@@ -6,8 +7,9 @@ import { StripePaymentProvider } from './stripe-provider';
 export * from './payment-provider';
 export { SandboxPaymentProvider } from './sandbox-provider';
 
-export const usesSandbox = (env: Env) => !env.STRIPE_SECRET_KEY;
+export const usesSandbox = (env: Env) => appConfig(env).payment.mode === 'SANDBOX';
 
 export function getPaymentProvider(env: Env): PaymentProvider {
-  return usesSandbox(env) ? new SandboxPaymentProvider(env) : new StripePaymentProvider(env.STRIPE_SECRET_KEY);
+  const { payment } = appConfig(env);
+  return payment.mode === 'LIVE' ? new StripePaymentProvider(payment.secretKey) : new SandboxPaymentProvider(env);
 }

@@ -1,6 +1,6 @@
 // The payment-provider port: what the money features need from Stripe (hosted checkout with
 // manual capture, capture/void/refund, Connect accounts, transfers). Two adapters: Stripe and a
-// local sandbox used when no STRIPE_SECRET_KEY is configured.
+// local sandbox used outside production when no STRIPE_SECRET_KEY is configured (config.ts).
 import type { OwnerType } from '../../db/schema/money';
 
 export interface CheckoutSessionInput {

@@ -1,4 +1,4 @@
-// The local sandbox provider (no STRIPE_SECRET_KEY): checkout sessions and connected accounts
+// The local sandbox provider (outside production, no STRIPE_SECRET_KEY): checkout sessions and connected accounts
 // live in KV; the checkout page the service serves completes a session by sending a signed
 // event through the real webhook handler.
 import type { OwnerType } from '../../db/schema/money';

@@ -1,7 +1,10 @@
-// Social login: Google and Apple ID tokens verified with jose against the provider's JWKS
+// Social login: Google and Apple ID tokens verified with jose against the issuer's JWKS
 // (signature, algorithm, issuer, audience = our configured client ids, expiry, verified email).
-// The JWKS URLs and client ids are configuration, so tests serve a local JWKS.
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+// The issuer comes from the configuration (config.ts): the provider's, or outside production
+// without client ids the local sandbox issuer (sandbox-issuer.ts), verified by the same code.
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { appConfig, type SocialIssuer } from '../../config';
+import { sandboxJwks } from './sandbox-issuer';
 
 export type SocialProvider = 'GOOGLE' | 'APPLE';
 
@@ -14,15 +17,6 @@ export interface SocialIdentity {
   givenName?: string;
   familyName?: string;
 }
-
-interface ProviderConfig {
-  jwksUrl: string;
-  issuers: string[];
-  clientIds: string;
-}
-
-const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
-const APPLE_ISSUERS = ['https://appleid.apple.com'];
 
 export class SocialTokenError extends Error {
   override name = 'SocialTokenError';
@@ -39,19 +33,17 @@ function keySet(url: string) {
   return set;
 }
 
-const list = (csv: string | undefined) =>
-  (csv ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+/** The issuer's key set: the provider's remote JWKS, or the sandbox issuer's own keys. */
+const keysOf = async (env: Env, issuer: SocialIssuer) =>
+  issuer.jwksUrl ? keySet(issuer.jwksUrl) : createLocalJWKSet(await sandboxJwks(env));
 
-async function verify(token: string, config: ProviderConfig): Promise<JWTPayload> {
-  const audience = list(config.clientIds);
+async function verify(env: Env, token: string, issuer: SocialIssuer): Promise<JWTPayload> {
+  const { audience } = issuer;
   if (audience.length === 0) throw new SocialTokenError('Social login is not configured');
   try {
-    const { payload } = await jwtVerify(token, keySet(config.jwksUrl), {
+    const { payload } = await jwtVerify(token, await keysOf(env, issuer), {
       algorithms: ['RS256', 'ES256'],
-      issuer: config.issuers,
+      issuer: issuer.issuers,
       audience,
       requiredClaims: ['sub', 'exp', 'iat'],
       currentDate: new Date(),
@@ -61,7 +53,7 @@ async function verify(token: string, config: ProviderConfig): Promise<JWTPayload
     // The reason (e.g. JWTExpired, JWTClaimValidationFailed, JWKSTimeout) helps operators tell a
     // provider outage from bad tokens; the token itself is never logged.
     const reason = err instanceof Error ? err.name : 'verification failed';
-    console.warn(JSON.stringify({ level: 'warn', event: 'social_login.refused', jwksUrl: config.jwksUrl, reason }));
+    console.warn(JSON.stringify({ level: 'warn', event: 'social_login.refused', jwksUrl: issuer.jwksUrl ?? 'sandbox', reason }));
     throw new SocialTokenError(reason);
   }
 }
@@ -81,11 +73,9 @@ function identity(provider: SocialProvider, payload: JWTPayload): SocialIdentity
 }
 
 export async function verifyGoogleIdToken(env: Env, idToken: string): Promise<SocialIdentity> {
-  const payload = await verify(idToken, { jwksUrl: env.GOOGLE_JWKS_URL, issuers: GOOGLE_ISSUERS, clientIds: env.GOOGLE_CLIENT_IDS });
-  return identity('GOOGLE', payload);
+  return identity('GOOGLE', await verify(env, idToken, appConfig(env).social.google));
 }
 
 export async function verifyAppleIdentityToken(env: Env, identityToken: string): Promise<SocialIdentity> {
-  const payload = await verify(identityToken, { jwksUrl: env.APPLE_JWKS_URL, issuers: APPLE_ISSUERS, clientIds: env.APPLE_CLIENT_IDS });
-  return identity('APPLE', payload);
+  return identity('APPLE', await verify(env, identityToken, appConfig(env).social.apple));
 }

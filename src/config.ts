@@ -1,0 +1,189 @@
+// The one validated configuration: zod over `env`, checked once per env object (once per isolate),
+// and the place where every provider is chosen. Production refuses to serve without each of its
+// secrets and bindings; elsewhere a provider without its settings is the local sandbox.
+import { z } from '@hono/zod-openapi';
+import { rootUrl } from './lib/urls';
+import { POLICIES } from './middleware/rate-limit';
+
+/** Settings that are not in the generated Env (no default in wrangler.toml; set as secrets). */
+export interface OptionalSettings {
+  KYC_PROVIDER_URL?: string;
+  KYC_PROVIDER_API_KEY?: string;
+}
+
+export type ProviderMode = 'LIVE' | 'SANDBOX';
+export type SocialProviderName = 'google' | 'apple';
+
+/** Who issues the ID tokens a social login accepts, and where its keys are. */
+export interface SocialIssuer {
+  mode: ProviderMode;
+  /** LIVE: the provider's JWKS URL. SANDBOX: null, the local issuer's own key set is used. */
+  jwksUrl: string | null;
+  issuers: string[];
+  /** Accepted `aud` values: the configured client ids, or the sandbox's own client id. */
+  audience: string[];
+}
+
+export interface AppConfig {
+  production: boolean;
+  payment: { mode: 'LIVE'; secretKey: string } | { mode: 'SANDBOX' };
+  kyc: { mode: 'LIVE'; url: string; apiKey: string } | { mode: 'SANDBOX' };
+  social: Record<SocialProviderName, SocialIssuer>;
+  /** Only the outbox mailer exists: messages are recorded in D1, not sent. */
+  mailer: 'SANDBOX';
+}
+
+export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
+
+export const isProduction = (env: Pick<Env, 'ENVIRONMENT'>) => env.ENVIRONMENT === 'production';
+
+const REAL_ISSUERS: Record<SocialProviderName, string[]> = {
+  google: ['https://accounts.google.com', 'accounts.google.com'],
+  apple: ['https://appleid.apple.com'],
+};
+
+/** The audience the sandbox issuer signs for, per provider. */
+export const SANDBOX_CLIENT_IDS: Record<SocialProviderName, string> = {
+  google: 'sandbox-google-client',
+  apple: 'sandbox.apple.client',
+};
+
+// Messages describe the expected form only: a value is never echoed (it may be a secret).
+const text = (what = 'a non-empty value') => z.string({ error: what }).trim().min(1, { error: what });
+const prefixed = (prefix: RegExp, what: string) => text(what).regex(prefix, { error: what });
+const httpsUrl = (what = 'an https URL') => text(what).regex(/^https:\/\/[^\s/]+/, { error: what });
+const binding = z.custom<object>((v) => typeof v === 'object' && v !== null, { error: 'a binding' });
+const jwtKeys = text('a JSON array of {kid, secret}').refine(
+  (value) => {
+    try {
+      const keys = JSON.parse(value) as unknown;
+      return (
+        Array.isArray(keys) &&
+        keys.length > 0 &&
+        keys.every((k) => typeof k?.kid === 'string' && k.kid && typeof k?.secret === 'string' && k.secret.length >= 32)
+      );
+    } catch {
+      return false;
+    }
+  },
+  { error: 'a JSON array of {kid, secret} with secrets of at least 32 characters' },
+);
+
+/** What every environment needs: nothing works without these, and no sandbox stands in. */
+const everywhere = {
+  DB: binding,
+  KV: binding,
+  UPLOADS: binding,
+  RESERVATION_QR: binding,
+  RESERVATION_TRACKING: binding,
+  JWT_KEYS: jwtKeys,
+  QR_SIGNING_SECRET: text(),
+  JWT_ISSUER: text(),
+  JWT_AUDIENCE: text(),
+};
+
+/** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
+const productionOnly = {
+  ...Object.fromEntries(Object.values(POLICIES).map((p) => [p.binding, binding])),
+  PUBLIC_BASE_URL: httpsUrl(),
+  PLATFORM_COMMISSION_RATE: text('a rate between 0 and 1').regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: 'a rate between 0 and 1' }),
+  PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
+  QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),
+  STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_/, 'a Stripe secret key (sk_... or rk_...)'),
+  STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_/, 'a Stripe webhook signing secret (whsec_...)'),
+  KYC_PROVIDER_URL: httpsUrl(),
+  KYC_PROVIDER_API_KEY: text(),
+  KYC_WEBHOOK_SECRET: text(),
+  GOOGLE_CLIENT_IDS: text('comma-separated client ids'),
+  GOOGLE_JWKS_URL: httpsUrl(),
+  APPLE_CLIENT_IDS: text('comma-separated client ids'),
+  APPLE_JWKS_URL: httpsUrl(),
+};
+
+const localSchema = z.object(everywhere);
+const productionSchema = z.object({ ...everywhere, ...productionOnly });
+
+/** Every configuration name production requires (the deploy runbook and the tests list them from here). */
+export const PRODUCTION_REQUIREMENTS = Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[];
+
+const list = (csv: string | undefined) =>
+  (csv ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function socialIssuer(env: Env, provider: SocialProviderName): SocialIssuer {
+  const clientIds = list(provider === 'google' ? env.GOOGLE_CLIENT_IDS : env.APPLE_CLIENT_IDS);
+  if (clientIds.length > 0 || isProduction(env)) {
+    const jwksUrl = provider === 'google' ? env.GOOGLE_JWKS_URL : env.APPLE_JWKS_URL;
+    return { mode: 'LIVE', jwksUrl, issuers: REAL_ISSUERS[provider], audience: clientIds };
+  }
+  return {
+    mode: 'SANDBOX',
+    jwksUrl: null,
+    issuers: [rootUrl(env, `/sandbox/social/${provider}`)],
+    audience: [SANDBOX_CLIENT_IDS[provider]],
+  };
+}
+
+/** The choice of every provider, made here only. Production never gets a sandbox. */
+function choose(env: Env & OptionalSettings): AppConfig {
+  const production = isProduction(env);
+  const live = (configured: string | undefined) => Boolean(configured?.trim()) || production;
+  return {
+    production,
+    payment: live(env.STRIPE_SECRET_KEY) ? { mode: 'LIVE', secretKey: env.STRIPE_SECRET_KEY } : { mode: 'SANDBOX' },
+    kyc: live(env.KYC_PROVIDER_URL)
+      ? { mode: 'LIVE', url: env.KYC_PROVIDER_URL ?? '', apiKey: env.KYC_PROVIDER_API_KEY ?? '' }
+      : { mode: 'SANDBOX' },
+    social: { google: socialIssuer(env, 'google'), apple: socialIssuer(env, 'apple') },
+    mailer: 'SANDBOX',
+  };
+}
+
+function check(env: Env): ConfigCheck {
+  const schema = isProduction(env) ? productionSchema : localSchema;
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return { ok: true, config: choose(env) };
+  const missing = new Set<string>();
+  const invalid = new Map<string, string>();
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0]);
+    const value = (env as unknown as Record<string, unknown>)[name];
+    if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) missing.add(name);
+    else if (!invalid.has(name)) invalid.set(name, issue.message);
+  }
+  return {
+    ok: false,
+    problems: [
+      ...[...missing].map((name) => `missing ${name}`),
+      ...[...invalid].map(([name, expected]) => `invalid ${name} (expected ${expected})`),
+    ],
+  };
+}
+
+const checked = new WeakMap<object, ConfigCheck>();
+
+/** The configuration of `env`, validated on first use and cached with the env object. */
+export function checkConfig(env: Env): ConfigCheck {
+  let result = checked.get(env);
+  if (!result) {
+    result = check(env);
+    checked.set(env, result);
+  }
+  return result;
+}
+
+/** What an operator reads (error message and log): names only, never a value. */
+export const describeProblems = (problems: string[]) => `The service is not configured: ${problems.join('; ')}`;
+
+/**
+ * The validated configuration. Requests reach services only through the configuration gate
+ * (middleware/configuration.ts), cron jobs only after their own check, so this throws only on
+ * a programming error.
+ */
+export function appConfig(env: Env): AppConfig {
+  const result = checkConfig(env);
+  if (!result.ok) throw new Error(describeProblems(result.problems));
+  return result.config;
+}

@@ -1,0 +1,357 @@
+// The validated configuration (issue 14): production without a secret or binding answers 503 and
+// runs no job; production mounts no sandbox or development route and documents none; with every
+// secret it serves with the real adapters. The sandbox identity issuer for social login (issue 18,
+// defect 7). Local links follow the port `npm start` serves on.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { localServer } from '../scripts/lib/local-server.mjs';
+import { PRODUCTION_REQUIREMENTS, SANDBOX_CLIENT_IDS, appConfig } from '../src/config';
+import { users } from '../src/db/schema';
+import worker from '../src/index';
+import { sandboxJwks, signSandboxIdToken } from '../src/providers/social-login/sandbox-issuer';
+import { serveJwks, uniqueEmail } from './helpers/auth';
+import { db, reservationRow } from './helpers/db';
+import { FIFTY_EUR, aReservation, aUser } from './helpers/factories';
+import { BASE } from './helpers/http';
+import { fakeStripeForThisFile } from './helpers/money';
+
+const stripe = fakeStripeForThisFile();
+
+/** A complete production configuration: the test secrets plus what only production requires. */
+const PRODUCTION = {
+  ...env,
+  ENVIRONMENT: 'production',
+  PUBLIC_BASE_URL: 'https://api.example.com',
+  KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
+  KYC_PROVIDER_API_KEY: 'kyc-api-key-production',
+} as Env;
+
+/** Outside production, without social client ids: both social providers are the sandbox issuer. */
+const SOCIAL_SANDBOX = { ...env, GOOGLE_CLIENT_IDS: '', APPLE_CLIENT_IDS: '' } as Env;
+
+/** Calls the worker's own fetch handler with an env variant. */
+async function send(variant: Env, method: string, path: string, init: { json?: unknown; form?: Record<string, string>; token?: string } = {}) {
+  const headers = new Headers();
+  let body: BodyInit | undefined;
+  if (init.json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(init.json);
+  } else if (init.form) {
+    headers.set('Content-Type', 'application/x-www-form-urlencoded');
+    body = new URLSearchParams(init.form).toString();
+  }
+  if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(`${BASE}${path}`, { method, headers, body }), variant, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await res.text();
+  const json = res.headers.get('Content-Type')?.includes('application/json') && text ? JSON.parse(text) : undefined;
+  return { status: res.status, text, body: json as any, headers: res.headers };
+}
+
+const without = (name: string) => ({ ...PRODUCTION, [name]: undefined }) as unknown as Env;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('production without a secret or binding', () => {
+  it('requires every secret, provider setting and binding the code uses', () => {
+    expect([...PRODUCTION_REQUIREMENTS].sort()).toEqual(
+      [
+        'APPLE_CLIENT_IDS',
+        'APPLE_JWKS_URL',
+        'AUTH_EMAIL_RATE_LIMITER',
+        'AUTH_IP_RATE_LIMITER',
+        'CHECKOUT_RATE_LIMITER',
+        'PUBLIC_RATE_LIMITER',
+        'RECIPIENT_RATE_LIMITER',
+        'SEARCH_RATE_LIMITER',
+        'UPLOAD_RATE_LIMITER',
+        'DB',
+        'GOOGLE_CLIENT_IDS',
+        'GOOGLE_JWKS_URL',
+        'JWT_AUDIENCE',
+        'JWT_ISSUER',
+        'JWT_KEYS',
+        'KV',
+        'KYC_PROVIDER_API_KEY',
+        'KYC_PROVIDER_URL',
+        'KYC_WEBHOOK_SECRET',
+        'PLATFORM_COMMISSION_RATE',
+        'PLATFORM_CURRENCY',
+        'PUBLIC_BASE_URL',
+        'QR_SIGNING_SECRET',
+        'QR_TTL_SECONDS',
+        'RESERVATION_QR',
+        'RESERVATION_TRACKING',
+        'STRIPE_SECRET_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+        'UPLOADS',
+      ].sort(),
+    );
+  });
+
+  it.each(PRODUCTION_REQUIREMENTS.map((name) => [name]))('without %s every request answers 503 naming it, with one log line', async (name) => {
+    const broken = without(name);
+    for (const [method, path] of [
+      ['GET', '/v1/api/health'],
+      ['POST', '/v1/api/auth/login'],
+      ['GET', '/v1/api/annonces'],
+    ]) {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const res = await send(broken, method, path);
+      expect(res.status, `${method} ${path}`).toBe(503);
+      const { timestamp, ...body } = res.body;
+      expect(Date.parse(timestamp)).not.toBeNaN();
+      expect(body).toEqual({
+        status: 503,
+        errorCode: 'INTERNAL_ERROR',
+        message: `The service is not configured: missing ${name}`,
+        path,
+        suggestions: ['Set the named secrets (wrangler secret put NAME --env production) and bindings (wrangler.toml)'],
+      });
+      const lines = errors.mock.calls.map((args) => String(args[0]));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`missing ${name}`);
+      errors.mockRestore();
+    }
+  });
+
+  it('a malformed value is named with the form expected, never echoed', async () => {
+    const cases: [string, string, string][] = [
+      ['STRIPE_SECRET_KEY', 'pk_live_publishableKeyNotASecret', 'a Stripe secret key (sk_... or rk_...)'],
+      ['STRIPE_WEBHOOK_SECRET', 'not-a-signing-secret-value', 'a Stripe webhook signing secret (whsec_...)'],
+      ['PUBLIC_BASE_URL', 'http://api.example.com', 'an https URL'],
+      ['JWT_KEYS', '[{"kid":"k1","secret":"too-short-secret"}]', 'a JSON array of {kid, secret} with secrets of at least 32 characters'],
+    ];
+    for (const [name, value, expected] of cases) {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      const res = await send({ ...PRODUCTION, [name]: value } as Env, 'GET', '/v1/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body.message).toBe(`The service is not configured: invalid ${name} (expected ${expected})`);
+      expect(res.text).not.toContain(value);
+    }
+  });
+
+  it('names every problem at once, and never a secret value', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await send({ ...without('STRIPE_SECRET_KEY'), GOOGLE_CLIENT_IDS: '', KYC_PROVIDER_URL: 'http://kyc.local' } as Env, 'GET', '/v1/api/health');
+    expect(res.body.message).toBe(
+      'The service is not configured: missing STRIPE_SECRET_KEY; missing GOOGLE_CLIENT_IDS; invalid KYC_PROVIDER_URL (expected an https URL)',
+    );
+    for (const secret of [env.STRIPE_WEBHOOK_SECRET, env.QR_SIGNING_SECRET, env.KYC_WEBHOOK_SECRET, 'kyc-api-key-production', 'test-secret-current']) {
+      expect(res.text).not.toContain(secret);
+    }
+  });
+
+  it('the cron runs no job', async () => {
+    const { reservation } = await aReservation({ set: { paymentDeadline: new Date(Date.now() - 3600_000).toISOString() } });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), without('STRIPE_SECRET_KEY'), ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await reservationRow(reservation.id)).status).toBe('PENDING_PAYMENT');
+    expect(errors.mock.calls.map((args) => String(args[0]))).toEqual([expect.stringContaining('"event":"scheduled.skipped"')]);
+    expect(String(errors.mock.calls[0][0])).toContain('missing STRIPE_SECRET_KEY');
+  });
+});
+
+describe('production with every secret', () => {
+  it('answers normally and reports every provider real (the outbox mailer is the only stand-in)', async () => {
+    const res = await send(PRODUCTION, 'GET', '/v1/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'SANDBOX' });
+  });
+
+  it('checkout goes to Stripe, with links on the public https origin', async () => {
+    const { sender, reservation } = await aReservation(FIFTY_EUR);
+    const before = stripe.requests.length;
+    const res = await send(PRODUCTION, 'POST', '/v1/api/payments/checkout', { json: { reservationId: reservation.id }, token: sender.token });
+    expect(res.status).toBe(200);
+    expect(res.body.paymentId).toMatch(/^cs_test_/);
+    expect(res.body.paymentApprovalUrl).toBe(`https://checkout.stripe.com/c/pay/${res.body.paymentId}`);
+    const [sent] = stripe.requests.slice(before);
+    expect(sent.body.success_url).toMatch(/^https:\/\/api\.example\.com\/v1\/api\/payments\/callback\/success\?/);
+  });
+
+  it('KYC sessions are started with the real provider', async () => {
+    const user = await aUser();
+    let called: { auth: string | null; body: any } | undefined;
+    stripe.server.use(
+      http.post('https://kyc.example.com/v1/sessions', async ({ request }) => {
+        called = { auth: request.headers.get('Authorization'), body: await request.json() };
+        return HttpResponse.json({ id: 'kyc_live_1', url: 'https://kyc.example.com/flow/1', token: 'sdk-token-1' });
+      }),
+    );
+    const res = await send(PRODUCTION, 'POST', '/v1/api/kyc/sessions', { token: user.token });
+    expect(res.status).toBe(201);
+    expect(res.body.kycSessionUrl).toBe('https://kyc.example.com/flow/1');
+    expect(called).toEqual({
+      auth: 'Bearer kyc-api-key-production',
+      body: expect.objectContaining({ callbackUrl: 'https://api.example.com/v1/api/webhooks/kyc-provider/status-update' }),
+    });
+  });
+
+  it('mounts no sandbox or development route', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const [method, path] of [
+      ['GET', '/sandbox/checkout/cs_sandbox_x'],
+      ['POST', '/sandbox/checkout/cs_sandbox_x/pay'],
+      ['GET', '/sandbox/connect/acct_sandbox_user_1'],
+      ['POST', '/sandbox/connect/acct_sandbox_user_1/complete'],
+      ['GET', '/sandbox/kyc/sbx_00000000000000000000000000000000'],
+      ['POST', '/sandbox/kyc/sbx_00000000000000000000000000000000/approve'],
+      ['GET', '/sandbox/social/jwks.json'],
+      ['GET', '/sandbox/social/google/sign-in'],
+      ['POST', '/sandbox/social/apple/sign-in'],
+      ['POST', '/v1/api/dev/seed'],
+    ]) {
+      const res = await send(PRODUCTION, method, path);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      // The not-found handler's own message: no route matched (a mounted sandbox would say it is inactive).
+      expect(res.body).toMatchObject({ errorCode: 'ENDPOINT_NOT_FOUND', message: `No endpoint ${method} ${path}` });
+    }
+  });
+
+  it('documents no sandbox or development route', async () => {
+    const operations = (doc: any) =>
+      Object.entries(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap(([path, ops]) =>
+        Object.values(ops).map((op) => ({ path, tags: op.tags ?? [] })),
+      );
+    const local = operations((await send(env, 'GET', '/v1/api/openapi.json')).body);
+    const production = operations((await send(PRODUCTION, 'GET', '/v1/api/openapi.json')).body);
+    const isLocalOnly = (o: { path: string; tags: string[] }) =>
+      o.path.startsWith('/sandbox/') || o.path.startsWith('/v1/api/dev/') || o.tags.some((t) => t === 'Sandbox' || t === 'Development');
+    expect(local.filter(isLocalOnly).length).toBeGreaterThanOrEqual(10);
+    expect(production.filter(isLocalOnly)).toEqual([]);
+    expect(production.length).toBe(local.length - local.filter(isLocalOnly).length);
+  });
+});
+
+describe('social login sandbox (outside production, no client ids)', () => {
+  /** Signs in on the sandbox page and returns the token the page shows. */
+  async function signInOnPage(provider: 'google' | 'apple', form: Record<string, string>) {
+    const page = await send(SOCIAL_SANDBOX, 'GET', `/sandbox/social/${provider}/sign-in`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<form method="post" action="\/sandbox\/social\/(google|apple)\/sign-in">/);
+    expect(page.text).toContain('<input id="email" name="email" type="email" required');
+    const signed = await send(SOCIAL_SANDBOX, 'POST', `/sandbox/social/${provider}/sign-in`, { form });
+    expect(signed.status).toBe(200);
+    const token = signed.text.match(/<textarea id="id-token" readonly>([^<]+)<\/textarea>/)?.[1];
+    expect(token).toBeDefined();
+    return { token: token!, html: signed.text };
+  }
+
+  it('the sign-in page signs a token the Google login accepts: 200, the user created', async () => {
+    const email = uniqueEmail('sbx');
+    const { token, html } = await signInOnPage('google', { email, firstName: 'Sandra', lastName: 'Box' });
+    expect(html).toContain(`POST ${env.PUBLIC_BASE_URL}/v1/api/auth/oauth2/google`);
+    const res = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: token } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String) });
+    expect(res.body.user).toMatchObject({ email, firstName: 'Sandra', lastName: 'Box', emailVerified: true, roles: ['ROLE_CLIENT'] });
+    const [row] = await db().select().from(users).where(eq(users.email, email));
+    expect(row.googleSubject).toMatch(/^sandbox-[0-9a-f]{24}$/);
+    expect(row.passwordHash).toBeNull();
+    // The same person signing in again gets the same account.
+    const again = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: (await signInOnPage('google', { email })).token } });
+    expect(again.body.user.id).toBe(res.body.user.id);
+  });
+
+  it('Apple: the token carries no names; they travel beside it as Apple sends them', async () => {
+    const email = uniqueEmail('sbx');
+    const { token, html } = await signInOnPage('apple', { email, firstName: 'Ada', lastName: 'Apple' });
+    expect(html).toContain('&quot;firstName&quot;: &quot;Ada&quot;');
+    const res = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/apple', { json: { identityToken: token, firstName: 'Ada', lastName: 'Apple' } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ email, firstName: 'Ada', lastName: 'Apple', emailVerified: true });
+    const payload = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    expect(payload).toMatchObject({ iss: `${env.PUBLIC_BASE_URL}/sandbox/social/apple`, aud: SANDBOX_CLIENT_IDS.apple, email_verified: 'true' });
+    expect(payload.given_name).toBeUndefined();
+  });
+
+  it('a token signed by another key, or for the other provider, is refused with the 401 body', async () => {
+    const { jwk } = (await sandboxJwks(SOCIAL_SANDBOX)).keys.map((k) => ({ jwk: k }))[0];
+    const { privateKey } = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ email: uniqueEmail('forged'), email_verified: true })
+      .setProtectedHeader({ alg: 'ES256', kid: jwk.kid })
+      .setIssuer(`${env.PUBLIC_BASE_URL}/sandbox/social/google`)
+      .setAudience(SANDBOX_CLIENT_IDS.google)
+      .setSubject('sandbox-forged')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(privateKey);
+    const appleToken = (await signInOnPage('apple', { email: uniqueEmail('sbx') })).token;
+    for (const idToken of [forged, appleToken]) {
+      const res = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken } });
+      expect(res.status).toBe(401);
+      const { timestamp, ...body } = res.body;
+      expect(body).toEqual({
+        status: 401,
+        errorCode: 'AUTHENTICATION_ERROR',
+        message: 'Invalid Google credential',
+        path: '/v1/api/auth/oauth2/google',
+        suggestions: ['Sign in with Google again to obtain a fresh token'],
+      });
+    }
+  });
+
+  it('serves its public key set and reports the sandboxes in /health', async () => {
+    const jwks = await send(SOCIAL_SANDBOX, 'GET', '/sandbox/social/jwks.json');
+    expect(jwks.status).toBe(200);
+    expect(jwks.body.keys).toHaveLength(1);
+    expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: expect.stringMatching(/^sandbox-/) });
+    expect(jwks.body.keys[0].d).toBeUndefined();
+    const health = await send(SOCIAL_SANDBOX, 'GET', '/v1/api/health');
+    expect(health.body.providers).toMatchObject({ googleLogin: 'SANDBOX', appleLogin: 'SANDBOX' });
+  });
+
+  it('a bad form answers the 400 body; with client ids configured the pages do not exist', async () => {
+    const bad = await send(SOCIAL_SANDBOX, 'POST', '/sandbox/social/google/sign-in', { form: { email: 'not-an-email' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'email', rejectedValue: 'not-an-email' })] });
+    const res = await send(env, 'GET', '/sandbox/social/google/sign-in');
+    expect(res.status).toBe(404);
+    expect(res.body.errorCode).toBe('ENDPOINT_NOT_FOUND');
+    expect((await send(env, 'GET', '/sandbox/social/jwks.json')).status).toBe(404);
+  });
+
+  it('production never accepts the sandbox issuer, even with its key served as Google’s', async () => {
+    expect(appConfig(PRODUCTION).social.google).toEqual({
+      mode: 'LIVE',
+      jwksUrl: env.GOOGLE_JWKS_URL,
+      issuers: ['https://accounts.google.com', 'accounts.google.com'],
+      audience: [env.GOOGLE_CLIENT_IDS],
+    });
+    // The production service's own sandbox issuer, had it one: same key seed, same public origin.
+    const local = { ...PRODUCTION, ENVIRONMENT: 'development', GOOGLE_CLIENT_IDS: '' } as Env;
+    const { token } = await signSandboxIdToken(local, 'google', appConfig(local).social.google, { email: uniqueEmail('sbx') });
+    serveJwks({ [env.GOOGLE_JWKS_URL]: (await sandboxJwks(local)).keys });
+    const res = await send(PRODUCTION, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: token } });
+    expect(res.status).toBe(401);
+    expect(res.body.errorCode).toBe('AUTHENTICATION_ERROR');
+  });
+});
+
+describe('local links follow the port npm start serves on', () => {
+  it('npm start passes its own address as PUBLIC_BASE_URL', () => {
+    expect(localServer('8788').base).toBe('http://127.0.0.1:8788');
+    expect(localServer('8788').devArgs).toEqual(expect.arrayContaining(['--port', '8788', '--var', 'PUBLIC_BASE_URL:http://127.0.0.1:8788']));
+    expect(localServer().devArgs).toEqual(expect.arrayContaining(['--port', '8787', '--var', 'PUBLIC_BASE_URL:http://127.0.0.1:8787']));
+  });
+
+  it('a second instance on 8788 hands out checkout links to 8788', async () => {
+    const second = { ...env, STRIPE_SECRET_KEY: '', PUBLIC_BASE_URL: 'http://127.0.0.1:8788' } as Env;
+    const { sender, reservation } = await aReservation(FIFTY_EUR);
+    const res = await send(second, 'POST', '/v1/api/payments/checkout', { json: { reservationId: reservation.id }, token: sender.token });
+    expect(res.status).toBe(200);
+    expect(res.body.paymentApprovalUrl).toBe(`http://127.0.0.1:8788/sandbox/checkout/${res.body.paymentId}`);
+    const pay = await send(second, 'POST', `/sandbox/checkout/${res.body.paymentId}/pay`);
+    expect(pay.headers.get('Location')).toMatch(/^http:\/\/127\.0\.0\.1:8788\/v1\/api\/payments\/callback\/success\?session_id=/);
+  });
+});
