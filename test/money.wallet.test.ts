@@ -47,7 +47,7 @@ describe('wallet (GET /user/me/wallet)', () => {
 });
 
 describe('transactions and receipts', () => {
-  /** A sender with two 50.00 EUR payments, the second refunded by a rejection. */
+  /** A sender with two 50.00 EUR payments, the second's card hold released by a rejection. */
   async function senderWithTransactions() {
     const sender = await aUser();
     const carrier = await aCarrier();
@@ -58,13 +58,13 @@ describe('transactions and receipts', () => {
     return { sender, carrier, booking, payment };
   }
 
-  it('the page lists the payments and the refund, newest first, in EUR signed for the user', async () => {
+  it('the page lists the payments and the released hold, newest first, in EUR signed for the user', async () => {
     const { sender } = await senderWithTransactions();
     const page = await get('/v1/api/transactions?size=10', { token: sender.token });
     expect(page.status).toBe(200);
     expect(page.body.page).toEqual({ number: 0, size: 10, totalElements: 3, totalPages: 1 });
     expect(page.body.content.map((t: any) => [t.type, t.amount])).toEqual([
-      ['REFUND', 50],
+      ['HOLD_RELEASE', 50],
       ['PAYMENT', -50],
       ['PAYMENT', -50],
     ]);
@@ -91,11 +91,11 @@ describe('transactions and receipts', () => {
     expect(errorBody(badSort)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
   });
 
-  it('the monthly summary totals payments, refunds and earnings', async () => {
+  it('the monthly summary totals payments, refunds, released holds and earnings', async () => {
     const { sender } = await senderWithTransactions();
     const summary = await get('/v1/api/transactions/summary?period=MONTH', { token: sender.token });
     expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ period: 'MONTH', currency: 'EUR', totalPaid: 100, totalRefunded: 50, totalEarned: 0, net: -50, count: 3 });
+    expect(summary.body).toMatchObject({ period: 'MONTH', currency: 'EUR', totalPaid: 100, totalRefunded: 0, totalReleased: 50, totalEarned: 0, net: -50, count: 3 });
   });
 
   it('the owner reads a transaction in detail', async () => {

@@ -8,6 +8,9 @@ export function toCents(amount: number): number {
 /** Integer cents to a two-decimal number for JSON. */
 export const fromCents = (cents: number): number => Math.round(cents) / 100;
 
+/** `750, 'EUR'` -> `7.50 EUR`: how an amount is written for people (messages, history, receipts). */
+export const formatMoney = (cents: number, currency: string): string => `${fromCents(cents).toFixed(2)} ${currency}`;
+
 /** Weight in kg (up to 3 decimals) to integer grams. */
 export const toGrams = (kg: number): number => Math.round(kg * 1000);
 export const fromGrams = (grams: number): number => grams / 1000;

@@ -84,8 +84,24 @@ export const ledgerLines = sqliteTable(
   (t) => [index('ledger_lines_entry_idx').on(t.entryId), index('ledger_lines_account_idx').on(t.accountId, t.amountCents)],
 );
 
-export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'EARNING', 'WITHDRAWAL', 'WITHDRAWAL_REVERSAL', 'DISPUTE_HOLD', 'DISPUTE_HOLD_RELEASE'] as const;
+export const TRANSACTION_TYPES = [
+  'PAYMENT',
+  'REFUND',
+  'HOLD_RELEASE',
+  'EARNING',
+  'WITHDRAWAL',
+  'WITHDRAWAL_REVERSAL',
+  'DISPUTE_HOLD',
+  'DISPUTE_HOLD_RELEASE',
+] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/**
+ * What goes back to a payer, by what the provider does: REFUND after capture (money returned to the
+ * card), HOLD_RELEASE before it (the card hold released, in full by a void or, for the part not
+ * captured, by a partial capture). The amount is what the payer gets back either way.
+ */
+export const MONEY_BACK_TYPES = ['REFUND', 'HOLD_RELEASE'] as const satisfies readonly TransactionType[];
+export type MoneyBackType = (typeof MONEY_BACK_TYPES)[number];
 /**
  * What a payee has earned, net: money released at delivery, minus what a dispute froze, plus what
  * its settlement gave back. Every "total earned" figure sums these types.

@@ -12,6 +12,7 @@ export { agencyMoneyRouter } from './agency-money.routes';
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.
 export {
   captureLoaded,
+  moneyBackType,
   needsSettlement,
   PAYMENT_STATUS,
   refundEffects,

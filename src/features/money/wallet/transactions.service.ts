@@ -82,6 +82,7 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     .select({
       paid: sumOf('PAYMENT'),
       refunded: sumOf('REFUND'),
+      released: sumOf('HOLD_RELEASE'),
       earned: sumOf(...EARNING_TYPES),
       withdrawn: sumOf('WITHDRAWAL'),
       reversed: sumOf('WITHDRAWAL_REVERSAL'),
@@ -97,6 +98,7 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     currency: platformCurrency(deps.env),
     totalPaid: fromCents(-row.paid),
     totalRefunded: fromCents(row.refunded),
+    totalReleased: fromCents(row.released),
     totalEarned: fromCents(row.earned),
     totalWithdrawn: fromCents(-(row.withdrawn + row.reversed)),
     net: fromCents(row.net),

@@ -30,7 +30,10 @@ export const WalletSchema = z
 const TransactionSchema = z
   .object({
     id: z.number().int(),
-    type: z.enum(TRANSACTION_TYPES),
+    type: z.enum(TRANSACTION_TYPES).openapi({
+      description:
+        'PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements.',
+    }),
     amount: z.number().openapi({ description: 'Signed from the caller’s point of view: payments and withdrawals are negative' }),
     currency: z.string(),
     description: z.string(),
@@ -48,7 +51,8 @@ const SummarySchema = z
     to: z.string(),
     currency: z.string(),
     totalPaid: z.number(),
-    totalRefunded: z.number(),
+    totalRefunded: z.number().openapi({ description: 'Refunded to the card after capture (REFUND)' }),
+    totalReleased: z.number().openapi({ description: 'Card holds released before capture, never charged (HOLD_RELEASE)' }),
     totalEarned: z.number(),
     totalWithdrawn: z.number(),
     net: z.number(),
