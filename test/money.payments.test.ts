@@ -130,6 +130,20 @@ describe('checkout (POST /payments/checkout)', () => {
     expect(stripe.requests.length).toBe(before);
   });
 
+  it("a booking below the provider's minimum charge (made before the rule) is refused before any provider call: 422", async () => {
+    const sender = await aUser();
+    const { reservation: booking } = await aReservation({ sender, weightG: 300, pricePerKgCents: 100 }); // 0.30 EUR
+    const before = stripe.requests.length;
+    const res = await checkout(booking.id, sender);
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toMatchObject({
+      status: 422,
+      errorCode: 'BUSINESS_RULE_VIOLATION',
+      message: 'The booking total 0.30 EUR is below the payment minimum of 0.50 EUR',
+    });
+    expect(stripe.requests.length).toBe(before);
+  });
+
   it('a bad body is 400 VALIDATION_ERROR', async () => {
     const sender = await aUser();
     const bad = await post('/v1/api/payments/checkout', { reservationId: 'x' }, { token: sender.token });

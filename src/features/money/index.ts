@@ -39,4 +39,7 @@ export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET
 // The cron's money steps, and what the development seed drives.
 export { runMoneyJobs } from './money.jobs';
 export { closeCheckout, createCheckout } from './payments/payments.service';
+
+// The payment provider's minimum charge, checked when booking.
+export { assertChargeable } from './payments/payments.service';
 export { paySandboxSession } from './payments/sandbox.routes';
