@@ -15,10 +15,22 @@ import {
   withdrawalReversal,
   type Posting,
 } from '../src/features/money/ledger/posting-rules';
-import { splitPrice } from '../src/lib/money';
+import { splitPrice, vatIncluded } from '../src/lib/money';
 import { aReservationMoney } from './helpers/factories';
 
 const lines = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
+
+describe('VAT included in the platform fee', () => {
+  it.each([
+    [750, 0.2, 625, 125],
+    [1, 0.2, 1, 0],
+    [441, 0.2, 367, 74],
+    [1000, 0.055, 948, 52],
+    [500, 0, 500, 0],
+  ])('%i cents at %f: %i net + %i VAT', (gross, rate, net, vat) => {
+    expect(vatIncluded(gross, rate)).toEqual({ netCents: net, vatCents: vat });
+  });
+});
 
 describe('posting rules', () => {
   it('a payment moves the whole price from provider clearing into escrow; the sender sees a payment', () => {

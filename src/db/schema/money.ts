@@ -135,6 +135,15 @@ export const transactions = sqliteTable(
   ],
 );
 
+/**
+ * Invoice numbers: one gap-free sequence per series (the calendar year, UTC). A number is taken in
+ * the batch that posts the payment, only if it posts (escrow.ts authorizePayment).
+ */
+export const invoiceSequences = sqliteTable('invoice_sequences', {
+  series: text('series').primaryKey(),
+  lastNumber: integer('last_number').notNull().default(0),
+});
+
 /** One row per hosted checkout session created for a reservation. */
 export const paymentSessions = sqliteTable(
   'payment_sessions',

@@ -205,7 +205,7 @@ export async function createBooking(
       paymentDate: null,
       paymentApprovalUrl: null,
       invoiceId: null,
-      invoiceUrl: null,
+      invoiceTransactionId: null,
       invoiceStatus: null,
       paymentDeadline: new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
       paidAt: null,

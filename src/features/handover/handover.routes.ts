@@ -49,7 +49,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -67,7 +67,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -83,7 +83,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -99,7 +99,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(

@@ -7,11 +7,10 @@
 // The provider call (capture, void, refund) follows the batch and is retried by the cron.
 import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
+import { invoiceSequences, ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { formatMoney as money, fromCents } from '../../lib/money';
-import { apiUrl } from '../../lib/urls';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification } from '../notifications/notify';
@@ -79,18 +78,12 @@ export async function authorizePayment(
             paymentStatus: PAYMENT_STATUS.AUTHORIZED,
             paymentDate: now,
             paidAt: now,
-            invoiceId: `INV-${r.reservationNumber}`,
           },
           effects: (guard) => [
             ...postingStatements(db, escrowPayment(r), token, { guard }),
-            // The receipt of this payment is its PAYMENT transaction: the invoice is issued with it.
-            db
-              .update(reservations)
-              .set({
-                invoiceUrl: sql`${apiUrl(env, '/transactions/')} || ${paymentTransactionId(db, token)} || '/receipt'`,
-                invoiceStatus: 'ISSUED',
-              })
-              .where(and(eq(reservations.id, r.id), posted(db, token))),
+            // The receipt of this payment is its PAYMENT transaction: the invoice is issued with it,
+            // numbered from its year's sequence only if the payment posts (no gap in the numbers).
+            ...issueInvoice(db, r.id, token, now),
             ...notifyIfPosted(db, token, [
               {
                 userId: r.senderId,
@@ -119,6 +112,30 @@ export async function authorizePayment(
   if (await hasEntry(db, escrowInKey(r.id))) return 'ALREADY_APPLIED';
   await voidLatePayment(deps, current, payment.authorizationId);
   return 'NOT_PAYABLE';
+}
+
+/** Invoice numbers: `INV-<year>-<000001>`, one gap-free sequence a year. */
+const INVOICE_DIGITS = 6;
+
+/** The invoice of a payment posted by this batch attempt (`token`): its number, its receipt, ISSUED. */
+function issueInvoice(db: Db, reservationId: number, token: string, now: string): Statement[] {
+  const series = now.slice(0, 4);
+  const number = db.select({ n: invoiceSequences.lastNumber }).from(invoiceSequences).where(eq(invoiceSequences.series, series));
+  return [
+    db.insert(invoiceSequences).values({ series, lastNumber: 0 }).onConflictDoNothing(),
+    db
+      .update(invoiceSequences)
+      .set({ lastNumber: sql`${invoiceSequences.lastNumber} + 1` })
+      .where(and(eq(invoiceSequences.series, series), posted(db, token))),
+    db
+      .update(reservations)
+      .set({
+        invoiceId: sql`${`INV-${series}-`} || printf(${`%0${INVOICE_DIGITS}d`}, (${number}))`,
+        invoiceTransactionId: paymentTransactionId(db, token),
+        invoiceStatus: 'ISSUED',
+      })
+      .where(and(eq(reservations.id, reservationId), posted(db, token))),
+  ];
 }
 
 const paymentTransactionId = (db: Db, token: string): SQL =>
