@@ -1,4 +1,5 @@
-// `npm run test:browser`: the recipient page in headless Chromium against a real local service.
+// `npm run test:browser`: the recipient page and the API reference in headless Chromium against a
+// real local service.
 // Starts wrangler dev on a free loopback port with its own throw-away state (QR lifetime shortened
 // to 20 s so the refresh is seen quickly), seeds the demo data, opens /r/<demo token>, checks the QR
 // image and that it is replaced by a new one before the old expires, keeps a screenshot in
@@ -142,6 +143,24 @@ try {
 
   const missing = await page.goto(`${base}/r/not-a-real-token-000000000000000`);
   check(missing?.status() === 404 && (await page.textContent('h1')) === 'Not found', 'unknown link shows the 404 page');
+
+  // The API reference, offline: every request that is not to the local service is refused.
+  const docs = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const foreign = [];
+  const violations = [];
+  await docs.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1') return route.continue();
+    foreign.push(url.href);
+    return route.abort();
+  });
+  docs.on('console', (m) => /Content.Security.Policy/i.test(m.text()) && violations.push(m.text()));
+  const docsRes = await docs.goto(`${base}/v1/api/docs`);
+  check(docsRes?.status() === 200, 'reference page answers 200');
+  await docs.getByText('Log in with email and password').first().waitFor({ timeout: 30_000 });
+  check(true, `reference page shows the operations with no network (${foreign.length} foreign requests blocked)`);
+  check(violations.length === 0, `no Content-Security-Policy violation on the reference page ${violations.join(' | ')}`);
+  await docs.screenshot({ path: path.join(ARTIFACTS, 'api-reference.png') });
 } catch (err) {
   failed = true;
   console.error(err instanceof Error ? err.message : err);

@@ -46,8 +46,8 @@ const walletBefore = expect('carrier wallet before', await call('GET', '/user/me
 const trips = expect('search trips', await call('GET', '/annonces?size=100&sort=departureDate,asc'), 200);
 const trip = trips.content.find((t) => t.carrierId === carrier.user.id && t.remainingWeight >= 1);
 if (!trip) throw new Error('no trip of carrier@demo.local with 1 kg left: run npm start to seed');
-const categories = expect('categories', await call('GET', '/categories'), 200);
-const category = (Array.isArray(categories) ? categories : categories.content).find(
+const categories = expect('categories', await call('GET', '/categories?size=100'), 200);
+const category = categories.content.find(
   (c) => !c.prohibited && (trip.acceptedCategoryIds.length === 0 || trip.acceptedCategoryIds.includes(c.id)),
 );
 

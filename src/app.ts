@@ -18,6 +18,7 @@ import { bookingsRouter, superadminReservationsRouter } from './features/booking
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
+import { agencyDocumentsRouter } from './features/agencies/agency-documents.routes';
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
@@ -33,6 +34,9 @@ import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
 import { bodySizeLimit } from './middleware/body-size';
+import { pageSecurityPolicy } from './middleware/content-security-policy';
+import { registerRateLimits } from './middleware/rate-limit';
+import { httpCache, registerPublicCaching } from './middleware/http-cache';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
@@ -51,7 +55,9 @@ export function createApp() {
 
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(requestLog);
+  app.use(httpCache);
   app.use(secureHeaders());
+  app.use(pageSecurityPolicy);
   app.use(
     `${API_PREFIX}/*`,
     cors({
@@ -80,6 +86,9 @@ export function createApp() {
     }),
   );
 
+  registerRateLimits(app);
+  registerPublicCaching(app);
+
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, devRouter);
   app.route(API_PREFIX, reviewsRouter);
@@ -100,6 +109,7 @@ export function createApp() {
   app.route(API_PREFIX, kycRouter);
   app.route(API_PREFIX, filesRouter);
   app.route(API_PREFIX, agenciesRouter);
+  app.route(API_PREFIX, agencyDocumentsRouter);
   app.route('/', kycSandboxRouter);
   app.route(API_PREFIX, paymentsRouter);
   app.route(API_PREFIX, walletRouter);

@@ -34,6 +34,8 @@ export interface AppEnv {
     auth: AuthUser;
     /** Built once per request by the D1 session middleware (db/session.ts). */
     deps: Deps;
+    /** Nonce of the page's Content-Security-Policy, made by cspNonce() when a page runs a script. */
+    cspNonce?: string;
   };
 }
 

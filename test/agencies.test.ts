@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
-import { announcements, notifications, users } from '../src/db/schema';
+import { announcements, auditLogs, notifications, users } from '../src/db/schema';
 import {
   assertStaffCanPublish,
   canStaffManageAnnouncement,
@@ -16,7 +16,7 @@ import {
   type StaffScope,
 } from '../src/features/agencies/agencies.scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { type TestUser, aUser, tokenFor, anAdmin, aSuperAdmin, aTrip } from './helpers/factories';
+import { type TestUser, aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aFile } from './helpers/factories';
 
 const db = database(env.DB);
 const deps = { db, env };
@@ -118,7 +118,12 @@ describe('registration and ownership', () => {
   it('an employee reads the agency and its branches', async () => {
     const { id, employee } = await staffedAgency();
     expect((await get(`/v1/api/agencies/${id}`, { token: employee.token })).status).toBe(200);
-    expect((await get(`/v1/api/agencies/${id}/branches`, { token: employee.token })).body).toHaveLength(2);
+    const branches = await get(`/v1/api/agencies/${id}/branches`, { token: employee.token });
+    expect(branches.body.content.map((b: { name: string }) => b.name)).toEqual(['Paris', 'Lyon']);
+    expect(branches.body.page).toEqual({ number: 0, size: 20, totalElements: 2, totalPages: 1 });
+    const byName = await get(`/v1/api/agencies/${id}/branches?sort=name,asc&size=1`, { token: employee.token });
+    expect(byName.body.content.map((b: { name: string }) => b.name)).toEqual(['Lyon']);
+    expect(byName.body.page).toEqual({ number: 0, size: 1, totalElements: 2, totalPages: 2 });
   });
 
   it('the owner updates the agency, keeping what is not sent', async () => {
@@ -273,10 +278,11 @@ describe('publishing rule (pure)', () => {
 });
 
 describe('documents', () => {
-  const uploadDocument = (agencyId: number, token: string, file: File) => {
+  const uploadDocument = (agencyId: number, token: string, file: File, documentType: string | null = 'BUSINESS_REGISTRATION', headers?: Record<string, string>) => {
     const form = new FormData();
     form.append('file', file);
-    return call('POST', `/v1/api/agencies/${agencyId}/documents`, { raw: form, token });
+    if (documentType !== null) form.append('documentType', documentType);
+    return call('POST', `/v1/api/agencies/${agencyId}/documents`, { raw: form, token, headers });
   };
   const kbis = () => new File([new TextEncoder().encode('%PDF-1.4\nregistration')], 'kbis.pdf', { type: 'application/pdf' });
 
@@ -288,18 +294,51 @@ describe('documents', () => {
     return { ...agency, document: up.body };
   }
 
-  it('the owner uploads an agency document', async () => {
-    const { id, document } = await agencyWithDocument();
-    expect(document).toMatchObject({ purpose: 'AGENCY_DOCUMENT', contentType: 'application/pdf', agencyId: id });
+  it('the owner uploads an agency document with its type; it waits for review', async () => {
+    const { id, owner, document } = await agencyWithDocument();
+    expect(document).toEqual({
+      id: expect.any(Number),
+      purpose: 'AGENCY_DOCUMENT',
+      contentType: 'application/pdf',
+      size: 21,
+      originalName: 'kbis.pdf',
+      reservationId: null,
+      agencyId: id,
+      url: `/v1/api/files/${document.id}`,
+      createdAt: expect.any(String),
+      documentType: 'BUSINESS_REGISTRATION',
+      status: 'PENDING',
+      rejectionReason: null,
+      reviewedAt: null,
+    });
+    expect((await get(document.url, { token: owner.token })).status).toBe(200);
+  });
+
+  it('an upload without a known document type is 400 VALIDATION_ERROR and stores nothing', async () => {
+    const { owner, id } = await agencyWithBranches();
+    const missing = await uploadDocument(id, owner.token, kbis(), null);
+    expect(missing.status).toBe(400);
+    expect(errorBody(missing)).toEqual({
+      status: 400,
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for form: documentType',
+      path: `/v1/api/agencies/${id}/documents`,
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      fieldErrors: [{ field: 'documentType', message: expect.any(String), rejectedValue: null }],
+    });
+    const unknown = await uploadDocument(id, owner.token, kbis(), 'SELFIE');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.fieldErrors).toEqual([{ field: 'documentType', message: expect.any(String), rejectedValue: 'SELFIE' }]);
+    expect((await get(`/v1/api/agencies/${id}/documents`, { token: owner.token })).body.page.totalElements).toBe(0);
   });
 
   it('a document may be bigger than the 1 MiB JSON limit', async () => {
     const { owner, id } = await agencyWithBranches();
     const scan = new Uint8Array(3 * 1024 * 1024);
     scan.set([0xff, 0xd8, 0xff, 0xe0]);
-    const bigUp = await uploadDocument(id, owner.token, new File([scan], 'scan.jpg', { type: 'image/jpeg' }));
+    const bigUp = await uploadDocument(id, owner.token, new File([scan], 'scan.jpg', { type: 'image/jpeg' }), 'OWNER_IDENTITY');
     expect(bigUp.status).toBe(201);
-    expect(bigUp.body).toMatchObject({ contentType: 'image/jpeg', size: scan.length });
+    expect(bigUp.body).toMatchObject({ contentType: 'image/jpeg', size: scan.length, documentType: 'OWNER_IDENTITY' });
   });
 
   it('a stranger cannot upload an agency document: 403', async () => {
@@ -308,13 +347,35 @@ describe('documents', () => {
     expect((await uploadDocument(id, stranger.token, new File([new TextEncoder().encode('%PDF-1.4\n')], 'x.pdf'))).status).toBe(403);
   });
 
-  it('an admin lists the agency documents, newest first', async () => {
+  it('the owner and admins list the agency documents as a page, newest first, with type and review status', async () => {
     const { owner, id, document } = await agencyWithDocument();
-    const second = await uploadDocument(id, owner.token, kbis());
+    const second = await uploadDocument(id, owner.token, kbis(), 'INSURANCE');
     const admin = await anAdmin();
-    const list = await get(`/v1/api/agencies/${id}/documents`, { token: admin.token });
-    expect(list.status).toBe(200);
-    expect(list.body.map((f: { id: number }) => f.id)).toEqual([second.body.id, document.id]);
+    for (const token of [admin.token, owner.token]) {
+      const list = await get(`/v1/api/agencies/${id}/documents`, { token });
+      expect(list.status).toBe(200);
+      expect(list.body.page).toEqual({ number: 0, size: 20, totalElements: 2, totalPages: 1 });
+      expect(list.body.content.map((f: { id: number; documentType: string; status: string }) => [f.id, f.documentType, f.status])).toEqual([
+        [second.body.id, 'INSURANCE', 'PENDING'],
+        [document.id, 'BUSINESS_REGISTRATION', 'PENDING'],
+      ]);
+    }
+    const oldestFirst = await get(`/v1/api/agencies/${id}/documents?sort=createdAt,asc&size=1`, { token: owner.token });
+    expect(oldestFirst.body.content.map((f: { id: number }) => f.id)).toEqual([document.id]);
+    expect(oldestFirst.body.page).toEqual({ number: 0, size: 1, totalElements: 2, totalPages: 2 });
+  });
+
+  it('migration 0013 gives documents uploaded before it the type OTHER and the status PENDING', async () => {
+    const { owner, id } = await agencyWithBranches();
+    const legacy = await aFile(owner, { purpose: 'AGENCY_DOCUMENT', agencyId: id, contentType: 'application/pdf', createdAt: '2020-01-01T00:00:00.000Z' });
+    expect((await get(`/v1/api/agencies/${id}/documents`, { token: owner.token })).body.content).toEqual([]);
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0013_'))!;
+    const dataStep = migration.queries.find((q) => q.includes('INSERT INTO'))!;
+    await env.DB.prepare(dataStep).run();
+    const list = await get(`/v1/api/agencies/${id}/documents`, { token: owner.token });
+    expect(list.body.content).toEqual([
+      expect.objectContaining({ id: legacy.id, documentType: 'OTHER', status: 'PENDING', rejectionReason: null, reviewedAt: null, createdAt: '2020-01-01T00:00:00.000Z' }),
+    ]);
   });
 
   it('a stranger can neither list the agency documents nor read one: 403', async () => {
@@ -322,6 +383,161 @@ describe('documents', () => {
     const stranger = await aUser();
     expect((await get(`/v1/api/agencies/${id}/documents`, { token: stranger.token })).status).toBe(403);
     expect((await get(`/v1/api/files/${document.id}`, { token: stranger.token })).status).toBe(403);
+  });
+});
+
+describe('agency document review', () => {
+  const uploadDocument = (agencyId: number, token: string) => {
+    const form = new FormData();
+    form.append('file', new File([new TextEncoder().encode('%PDF-1.4\nlicence')], 'licence.pdf', { type: 'application/pdf' }));
+    form.append('documentType', 'TRANSPORT_LICENSE');
+    return call('POST', `/v1/api/agencies/${agencyId}/documents`, { raw: form, token });
+  };
+  const auditEntries = (action: string, documentId: number) =>
+    db.select().from(auditLogs).where(and(eq(auditLogs.action, action), eq(auditLogs.targetId, String(documentId))));
+
+  async function pendingDocument() {
+    const agency = await agencyWithBranches();
+    const up = await uploadDocument(agency.id, agency.owner.token);
+    expect(up.status).toBe(201);
+    return { ...agency, documentId: up.body.id as number };
+  }
+
+  it('the super-admin queue lists pending documents of every agency', async () => {
+    const first = await pendingDocument();
+    const second = await pendingDocument();
+    const root = await aSuperAdmin();
+    const queue = await get('/v1/api/superadmin/agency-documents?status=PENDING&size=100', { token: root.token });
+    expect(queue.status).toBe(200);
+    const ids = queue.body.content.map((d: { id: number }) => d.id);
+    expect(ids).toEqual(expect.arrayContaining([first.documentId, second.documentId]));
+    expect(ids.indexOf(second.documentId)).toBeLessThan(ids.indexOf(first.documentId));
+    expect(queue.body.content.every((d: { status: string }) => d.status === 'PENDING')).toBe(true);
+    expect(queue.body.content.find((d: { id: number }) => d.id === first.documentId)).toMatchObject({
+      agencyId: first.id,
+      documentType: 'TRANSPORT_LICENSE',
+      status: 'PENDING',
+    });
+    const one = await get(`/v1/api/superadmin/agency-documents/${first.documentId}`, { token: root.token });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: first.documentId, agencyId: first.id, status: 'PENDING', reviewedAt: null });
+    expect((await get('/v1/api/superadmin/agency-documents?status=MAYBE', { token: root.token })).status).toBe(400);
+  });
+
+  it('a super-admin approves a document: VERIFIED, the owner notified, audited with the client IP', async () => {
+    const { owner, id, documentId } = await pendingDocument();
+    const root = await aSuperAdmin();
+    const ip = { 'CF-Connecting-IP': '198.51.100.31' };
+    const res = await post(`/v1/api/superadmin/agency-documents/${documentId}/approve`, undefined, { token: root.token, headers: ip });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: documentId, agencyId: id, documentType: 'TRANSPORT_LICENSE', status: 'VERIFIED', rejectionReason: null, reviewedAt: expect.any(String) });
+
+    const listed = await get(`/v1/api/agencies/${id}/documents`, { token: owner.token });
+    expect(listed.body.content[0]).toMatchObject({ id: documentId, status: 'VERIFIED' });
+    const notes = await db.select().from(notifications).where(eq(notifications.userId, owner.id));
+    expect(notes.map((n) => [n.type, n.data])).toEqual([
+      ['AGENCY_DOCUMENT_APPROVED', { agencyId: id, documentId, documentType: 'TRANSPORT_LICENSE', status: 'VERIFIED' }],
+    ]);
+    expect(await auditEntries('AGENCY_DOCUMENT_APPROVED', documentId)).toEqual([
+      expect.objectContaining({
+        actorId: root.id,
+        targetType: 'AGENCY_DOCUMENT',
+        ip: '198.51.100.31',
+        details: { agencyId: id, documentType: 'TRANSPORT_LICENSE', from: 'PENDING', to: 'VERIFIED' },
+      }),
+    ]);
+    const pending = await get('/v1/api/superadmin/agency-documents?status=PENDING&size=100', { token: root.token });
+    expect(pending.body.content.map((d: { id: number }) => d.id)).not.toContain(documentId);
+  });
+
+  it('a super-admin rejects a document with a reason: NOT_VERIFIED, the owner told why, audited with the client IP', async () => {
+    const { owner, id, documentId } = await pendingDocument();
+    const root = await aSuperAdmin();
+    const ip = { 'CF-Connecting-IP': '2001:db8::31' };
+    const res = await post(`/v1/api/superadmin/agency-documents/${documentId}/reject`, { reason: 'Expired licence' }, { token: root.token, headers: ip });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: documentId, status: 'NOT_VERIFIED', rejectionReason: 'Expired licence', reviewedAt: expect.any(String) });
+    const [note] = await db.select().from(notifications).where(eq(notifications.userId, owner.id));
+    expect(note).toMatchObject({ type: 'AGENCY_DOCUMENT_REJECTED', message: expect.stringContaining('Reason: Expired licence') });
+    expect(await auditEntries('AGENCY_DOCUMENT_REJECTED', documentId)).toEqual([
+      expect.objectContaining({ actorId: root.id, ip: '2001:db8::31', details: { agencyId: id, documentType: 'TRANSPORT_LICENSE', from: 'PENDING', to: 'NOT_VERIFIED', reason: 'Expired licence' } }),
+    ]);
+    // Like a user's KYC record, a verdict may be overturned: approving now clears the reason.
+    const approved = await post(`/v1/api/superadmin/agency-documents/${documentId}/approve`, undefined, { token: root.token });
+    expect(approved.body).toMatchObject({ status: 'VERIFIED', rejectionReason: null });
+  });
+
+  it('the same decision twice is 409 INVALID_STATE and changes, notifies and audits nothing more', async () => {
+    const { owner, documentId } = await pendingDocument();
+    const root = await aSuperAdmin();
+    expect((await post(`/v1/api/superadmin/agency-documents/${documentId}/approve`, undefined, { token: root.token })).status).toBe(200);
+    const again = await post(`/v1/api/superadmin/agency-documents/${documentId}/approve`, undefined, { token: root.token });
+    expect(again.status).toBe(409);
+    expect(errorBody(again)).toEqual({
+      status: 409,
+      errorCode: 'INVALID_STATE',
+      message: 'This document is already verified',
+      path: `/v1/api/superadmin/agency-documents/${documentId}/approve`,
+      suggestions: [],
+    });
+    expect((await post(`/v1/api/superadmin/agency-documents/${documentId}/reject`, { reason: 'No' }, { token: root.token })).status).toBe(200);
+    const rejectedTwice = await post(`/v1/api/superadmin/agency-documents/${documentId}/reject`, { reason: 'Still no' }, { token: root.token });
+    expect(rejectedTwice.status).toBe(409);
+    expect(rejectedTwice.body.message).toBe('This document is already rejected');
+    const notes = await db.select().from(notifications).where(eq(notifications.userId, owner.id));
+    expect(notes.map((n) => n.type)).toEqual(['AGENCY_DOCUMENT_APPROVED', 'AGENCY_DOCUMENT_REJECTED']);
+    expect(await auditEntries('AGENCY_DOCUMENT_APPROVED', documentId)).toHaveLength(1);
+    expect(await auditEntries('AGENCY_DOCUMENT_REJECTED', documentId)).toHaveLength(1);
+  });
+
+  it('a rejection without a reason is 400 VALIDATION_ERROR', async () => {
+    const { documentId } = await pendingDocument();
+    const root = await aSuperAdmin();
+    for (const body of [{}, { reason: '   ' }]) {
+      const res = await post(`/v1/api/superadmin/agency-documents/${documentId}/reject`, body, { token: root.token });
+      expect(res.status).toBe(400);
+      expect(errorBody(res)).toEqual({
+        status: 400,
+        errorCode: 'VALIDATION_ERROR',
+        message: 'Validation failed for body: reason',
+        path: `/v1/api/superadmin/agency-documents/${documentId}/reject`,
+        suggestions: ['Correct the fields listed in fieldErrors and retry'],
+        fieldErrors: [{ field: 'reason', message: expect.any(String), rejectedValue: body.reason ?? null }],
+      });
+    }
+    expect((await get(`/v1/api/superadmin/agency-documents/${documentId}`, { token: root.token })).body.status).toBe('PENDING');
+  });
+
+  it('owners, admins and other users cannot review or see the queue: 403 ACCESS_DENIED', async () => {
+    const { owner, documentId } = await pendingDocument();
+    const admin = await anAdmin();
+    for (const token of [owner.token, admin.token]) {
+      const res = await post(`/v1/api/superadmin/agency-documents/${documentId}/approve`, undefined, { token });
+      expect(res.status).toBe(403);
+      expect(errorBody(res)).toEqual({
+        status: 403,
+        errorCode: 'ACCESS_DENIED',
+        message: 'Requires one of: ROLE_SUPERADMIN',
+        path: `/v1/api/superadmin/agency-documents/${documentId}/approve`,
+        suggestions: [],
+      });
+      expect((await post(`/v1/api/superadmin/agency-documents/${documentId}/reject`, { reason: 'x' }, { token })).status).toBe(403);
+      expect((await get('/v1/api/superadmin/agency-documents', { token })).status).toBe(403);
+    }
+    const root = await aSuperAdmin();
+    expect((await get(`/v1/api/superadmin/agency-documents/${documentId}`, { token: root.token })).body.status).toBe('PENDING');
+  });
+
+  it('an unknown document is 404 RESOURCE_NOT_FOUND', async () => {
+    const root = await aSuperAdmin();
+    const res = await post('/v1/api/superadmin/agency-documents/999999/approve', undefined, { token: root.token });
+    expect(errorBody(res)).toEqual({
+      status: 404,
+      errorCode: 'RESOURCE_NOT_FOUND',
+      message: 'Agency document 999999 not found',
+      path: '/v1/api/superadmin/agency-documents/999999/approve',
+      suggestions: [],
+    });
   });
 });
 

@@ -14,28 +14,43 @@ const db = () => database(env.DB);
 const API = '/v1/api';
 
 describe('reference data', () => {
-  it('lists ISO 3166-1 countries, cacheable', async () => {
+  it('lists ISO 3166-1 countries as the generic page, by code, cacheable', async () => {
     const res = await get(`${API}/reference/countries`);
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=86400');
-    expect(res.body.length).toBe(250);
-    expect(res.body).toContainEqual({ code: 'FR', alpha3: 'FRA', name: 'France' });
-    expect(res.body).toContainEqual({ code: 'SN', alpha3: 'SEN', name: 'Senegal' });
+    expect(res.body.page).toEqual({ number: 0, size: 20, totalElements: 250, totalPages: 13 });
+    expect(res.body.content).toHaveLength(20);
+    const all = [];
+    for (let page = 0; page < 3; page++) all.push(...(await get(`${API}/reference/countries?size=100&page=${page}`)).body.content);
+    expect(all).toHaveLength(250);
+    expect(all.map((c) => c.code)).toEqual(all.map((c) => c.code).sort());
+    expect(all).toContainEqual({ code: 'FR', alpha3: 'FRA', name: 'France' });
+    expect(all).toContainEqual({ code: 'SN', alpha3: 'SEN', name: 'Senegal' });
+
+    const byName = await get(`${API}/reference/countries?sort=name,desc&size=3`);
+    expect(byName.body.content.map((c: { name: string }) => c.name)).toEqual(['Zimbabwe', 'Zambia', 'Yemen']);
+    expect((await get(`${API}/reference/countries?sort=alpha3,asc`)).status).toBe(400);
   });
 
-  it("lists a country's main cities, most populous first, with an accent-insensitive prefix filter", async () => {
-    const res = await get(`${API}/reference/countries/fr/cities`);
+  it("lists a country's main cities as the generic page, most populous first, with an accent-insensitive prefix filter", async () => {
+    const res = await get(`${API}/reference/countries/fr/cities?size=100`);
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=86400');
-    expect(res.body[0]).toMatchObject({ name: 'Paris', countryCode: 'FR' });
-    expect(res.body[0].population).toBeGreaterThan(1_000_000);
-    const pops = res.body.map((c: { population: number }) => c.population);
+    const cities = res.body.content;
+    expect(cities[0]).toMatchObject({ name: 'Paris', countryCode: 'FR' });
+    expect(cities[0].population).toBeGreaterThan(1_000_000);
+    const pops = cities.map((c: { population: number }) => c.population);
     expect(pops).toEqual([...pops].sort((a, b) => b - a));
-    expect(Object.keys(res.body[0]).sort()).toEqual(['countryCode', 'latitude', 'longitude', 'name', 'population']);
+    expect(Object.keys(cities[0]).sort()).toEqual(['countryCode', 'latitude', 'longitude', 'name', 'population']);
+    expect(res.body.page).toMatchObject({ number: 0, size: 100, totalElements: expect.any(Number) });
 
-    const filtered = await get(`${API}/reference/countries/FR/cities?q=saint-e`);
-    expect(filtered.body.map((c: { name: string }) => c.name)).toContain('Saint-Étienne');
-    expect(filtered.body.every((c: { name: string }) => c.name.startsWith('Saint'))).toBe(true);
+    const second = await get(`${API}/reference/countries/FR/cities?size=2&page=1`);
+    expect(second.body.content.map((c: { name: string }) => c.name)).toEqual(cities.slice(2, 4).map((c: { name: string }) => c.name));
+
+    const filtered = (await get(`${API}/reference/countries/FR/cities?q=saint-e&size=100`)).body;
+    expect(filtered.content.map((c: { name: string }) => c.name)).toContain('Saint-Étienne');
+    expect(filtered.content.every((c: { name: string }) => c.name.startsWith('Saint'))).toBe(true);
+    expect(filtered.page.totalElements).toBe(filtered.content.length);
   });
 
   it('answers 404 RESOURCE_NOT_FOUND for an unknown country code', async () => {
@@ -55,11 +70,12 @@ describe('reference data', () => {
 
 describe('categories', () => {
   it('are seeded with defaults, prohibited ones flagged and listed last', async () => {
-    const res = await get(`${API}/categories`);
+    const res = await get(`${API}/categories?size=100`);
     expect(res.status).toBe(200);
-    const codes = res.body.map((c: { code: string }) => c.code);
+    expect(res.body.page).toEqual({ number: 0, size: 100, totalElements: res.body.content.length, totalPages: 1 });
+    const codes = res.body.content.map((c: { code: string }) => c.code);
     expect(codes).toEqual(expect.arrayContaining(['DOCUMENTS', 'CLOTHING', 'ELECTRONICS', 'WEAPONS', 'DRUGS']));
-    const weapons = res.body.find((c: { code: string }) => c.code === 'WEAPONS');
+    const weapons = res.body.content.find((c: { code: string }) => c.code === 'WEAPONS');
     expect(weapons).toEqual({
       id: expect.any(Number),
       code: 'WEAPONS',
@@ -69,8 +85,16 @@ describe('categories', () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const flags = res.body.map((c: { prohibited: boolean }) => c.prohibited);
+    const flags = res.body.content.map((c: { prohibited: boolean }) => c.prohibited);
     expect(flags).toEqual([...flags].sort((a, b) => Number(a) - Number(b)));
+    // Each group in the requested order; the prohibited ones still last.
+    const byCode = (await get(`${API}/categories?size=100&sort=code,desc`)).body.content as { code: string; prohibited: boolean }[];
+    const allowed = byCode.filter((c) => !c.prohibited).map((c) => c.code);
+    expect(allowed).toEqual([...allowed].sort().reverse());
+    expect(byCode.map((c) => c.prohibited)).toEqual(flags);
+    const firstTwo = (await get(`${API}/categories?size=2`)).body;
+    expect(firstTwo.content.map((c: { code: string }) => c.code)).toEqual(codes.slice(0, 2));
+    expect(firstTwo.page).toEqual({ number: 0, size: 2, totalElements: codes.length, totalPages: Math.ceil(codes.length / 2) });
   });
 
   /** A code no other test uses. */

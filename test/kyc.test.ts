@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { kycRecords, notifications, users } from '../src/db/schema';
-import { providerEventIgnored } from '../src/features/kyc/kyc.rules';
+import { providerEventIgnored, reviewRefusal, type ReviewDecision } from '../src/features/kyc/kyc.rules';
 import { signCallback } from '../src/providers/kyc';
 import { call, errorBody, get, post } from './helpers/http';
 import { aUser, tokenFor, aCarrier, aSuperAdmin } from './helpers/factories';
@@ -185,6 +185,17 @@ describe('which provider events apply (pure)', () => {
     [decided, { status: 'REVIEW' as const }, 'ALREADY_DECIDED'],
     [decided, { status: 'REJECTED' as const }, null],
   ])('%j + %j -> %s', (record, event, expected) => expect(providerEventIgnored(record, event)).toBe(expected));
+});
+
+describe('super-admin review rule (pure, shared with agency documents)', () => {
+  it.each([
+    ['PENDING', 'APPROVE', null],
+    ['NOT_VERIFIED', 'APPROVE', null],
+    ['VERIFIED', 'APPROVE', 'This record is already verified'],
+    ['PENDING', 'REJECT', null],
+    ['VERIFIED', 'REJECT', null],
+    ['NOT_VERIFIED', 'REJECT', 'This record is already rejected'],
+  ] as const)('%s + %s -> %s', (status, decision: ReviewDecision, expected) => expect(reviewRefusal('This record', status, decision)).toBe(expected));
 });
 
 describe('super-admin review', () => {

@@ -9,3 +9,23 @@ it('the OpenAPI document is the reviewed one', async () => {
   expect(res.status).toBe(200);
   await expect(JSON.stringify(res.body, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/openapi.json');
 });
+
+it('every list answers the generic page: no success response is a bare JSON array', async () => {
+  const doc = (await get('/v1/api/openapi.json')).body;
+  const resolve = (schema: { $ref?: string; type?: string }) =>
+    schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema;
+  const bare: string[] = [];
+  for (const [path, operations] of Object.entries<Record<string, { responses?: Record<string, { content?: Record<string, { schema: object }> }> }>>(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (!status.startsWith('2')) continue;
+        const json = response.content?.['application/json'];
+        if (json && resolve(json.schema).type === 'array') bare.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+  }
+  expect(bare).toEqual([]);
+  // The one list with its own shape, by the specification: the carrier listing.
+  const asCarrier = doc.paths['/v1/api/bookings/as-carrier'].get.responses['200'].content['application/json'].schema;
+  expect(Object.keys(resolve(asCarrier).properties).sort()).toEqual(['data', 'limit', 'page', 'total', 'totalPages']);
+});

@@ -20,9 +20,12 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / Number(process.env.CLK_TCK || 100);
 }
 
+/** Each request from its own client address, as many phones at the edge would be: the service rate-limits per IP. */
+const clientIp = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
 function materialise(def, i) {
   const r = def.request(ctx, i);
-  const headers = { ...(r.headers ?? {}) };
+  const headers = { 'CF-Connecting-IP': clientIp(i), ...(r.headers ?? {}) };
   const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
   return { method: r.method, path: r.path, headers, body };

@@ -5,7 +5,7 @@ import type { AppEnv } from '../env';
 import { ErrorResponseSchema } from '../errors';
 import { requireAuth, requireRole, type Role } from '../middleware/auth';
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH)',
   401: 'Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR)',
   402: 'Payment declined or not completed (PAYMENT_ERROR)',
@@ -55,3 +55,7 @@ export const signedIn = () => bearerRoute(requireAuth);
 
 /** A route for signed-in callers holding one of the roles (a super-admin holds them all): `...withRole('ROLE_ADMIN'),`. */
 export const withRole = (...roles: Role[]) => bearerRoute(requireAuth, requireRole(...roles));
+
+/** An OpenAPI path as a Hono route for middleware: ids match digits only, so /annonces/mine is not /annonces/{id}. */
+export const honoPath = (path: string) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => (/(^id|Id)$/.test(name) ? `:${name}{[0-9]+}` : `:${name}`));

@@ -1,5 +1,6 @@
 // The one pagination helper: query schema (page, size, sort against a whitelist) and the two
-// page shapes of the specification (generic page, carrier Reservation page).
+// page shapes of the specification (generic page, carrier Reservation page). Every list answers
+// the generic page; only the carrier listing has its own shape, as the specification says.
 import { z } from '@hono/zod-openapi';
 import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
 import { decimalInt, issueCode } from '../validation';
@@ -89,6 +90,20 @@ export function toPage<T>(content: T[], totalElements: number, p: { page: number
     content,
     page: { number: p.page, size: p.size, totalElements, totalPages: totalPages(totalElements, p.size) },
   };
+}
+
+/**
+ * The generic page of a list held in memory (static reference data): ordered by the whitelisted
+ * sort's key, the list's own order breaking ties, then sliced.
+ */
+export function pageOfList<T, F extends string>(items: readonly T[], p: PageParams<F>, keys: Record<F, (item: T) => string | number>) {
+  const key = keys[p.sort.field];
+  const sign = p.sort.direction === 'asc' ? 1 : -1;
+  const compare = (a: string | number, b: string | number) =>
+    typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
+  const sorted = items.map((item, i) => ({ item, i, k: key(item) })).sort((a, b) => sign * (compare(a.k, b.k) || a.i - b.i));
+  const start = offsetOf(p);
+  return toPage(sorted.slice(start, start + p.size).map((e) => e.item), items.length, p);
 }
 
 /** The carrier listing's Reservation page. */

@@ -148,7 +148,42 @@ export const files = sqliteTable(
   ],
 );
 
+/** What an agency document proves. Documents uploaded before types existed are OTHER (migration 0013). */
+export const AGENCY_DOCUMENT_TYPES = [
+  'BUSINESS_REGISTRATION',
+  'TAX_REGISTRATION',
+  'OWNER_IDENTITY',
+  'PROOF_OF_ADDRESS',
+  'INSURANCE',
+  'TRANSPORT_LICENSE',
+  'OTHER',
+] as const;
+export type AgencyDocumentType = (typeof AGENCY_DOCUMENT_TYPES)[number];
+
+/**
+ * An agency document's type and review. Its bytes, owner and agency are its `files` row (purpose
+ * AGENCY_DOCUMENT), whose id it shares. The statuses are the KYC ones: user KYC records and agency
+ * documents follow one review rule (features/kyc/kyc.rules.ts).
+ */
+export const agencyDocuments = sqliteTable(
+  'agency_documents',
+  {
+    fileId: integer('file_id')
+      .primaryKey()
+      .references(() => files.id),
+    documentType: text('document_type', { enum: AGENCY_DOCUMENT_TYPES }).notNull(),
+    status: text('status', { enum: KYC_STATUSES }).notNull().default('PENDING'),
+    rejectionReason: text('rejection_reason'),
+    reviewedAt: text('reviewed_at'),
+    reviewedBy: integer('reviewed_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('agency_documents_status_idx').on(t.status, t.createdAt)],
+);
+
 export type KycRecordRow = typeof kycRecords.$inferSelect;
 export type AgencyRow = typeof agencies.$inferSelect;
 export type AgencyBranchRow = typeof agencyBranches.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
+export type AgencyDocumentRow = typeof agencyDocuments.$inferSelect;

@@ -70,6 +70,7 @@ export const adminUsersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'adminListUsers',
       path: '/admin/users',
       tags: TAGS,
       summary: 'List users (page, filters)',
@@ -87,6 +88,7 @@ export const adminUsersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'adminGetUser',
       path: '/admin/users/{id}',
       tags: TAGS,
       summary: 'One user, with administrative fields',
@@ -102,6 +104,7 @@ export const adminUsersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'suspendUser',
       path: '/admin/users/{id}/suspend',
       tags: TAGS,
       summary: "Suspend a user: logins refused, every token revoked (administrators: super-admin only)",
@@ -119,6 +122,7 @@ export const adminUsersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'activateUser',
       path: '/admin/users/{id}/activate',
       tags: TAGS,
       summary: 'Lift a suspension',
@@ -135,6 +139,7 @@ export const adminUsersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'setUserRoles',
       path: '/superadmin/users/{id}/roles',
       tags: TAGS,
       summary: "Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh)",

@@ -1,5 +1,6 @@
-// Agency endpoints (CONTRACT section 12): registration, profile, branches, employees, documents and
-// the super-admin suspension. Wallet, pay-connect and withdrawals of agencies live in the money module.
+// Agency endpoints (CONTRACT section 12): registration, profile, branches, employees and the
+// super-admin suspension. Documents: agency-documents.routes.ts. Wallet, pay-connect and
+// withdrawals of agencies live in the money module.
 import { createRoute, z } from '@hono/zod-openapi';
 import { AGENCY_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
@@ -8,19 +9,15 @@ import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { clientIp } from '../audit/audit';
 import { decimalInt, IdParams, pathId } from '../../validation';
-import { FileSchema, uploadBody } from '../files/files.routes';
-import { fileView, readUploadForm, storeFile } from '../files/files.service';
 import {
   addEmployee,
   agencyForMember,
-  agencyForOwner,
   agencyView,
   branchForMember,
   branchView,
   createBranch,
   deleteBranch,
   listAgencies,
-  listAgencyDocuments,
   listBranches,
   listEmployees,
   moveEmployee,
@@ -123,6 +120,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createAgency',
       path: '/agencies',
       tags: ['Agencies'],
       summary: 'Register an agency (the caller becomes its owner, ROLE_AGENCY_OWNER)',
@@ -135,6 +133,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getMyAgency',
       path: '/agencies/me',
       tags: ['Agencies'],
       summary: "The caller's agency (as owner or employee) and their place in it",
@@ -146,6 +145,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAgency',
       path: '/agencies/{id}',
       tags: ['Agencies'],
       summary: 'An agency (its owner, its employees, admins)',
@@ -158,6 +158,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateAgency',
       path: '/agencies/{id}',
       tags: ['Agencies'],
       summary: 'Update the agency (owner)',
@@ -174,6 +175,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createBranch',
       path: '/agencies/{id}/branches',
       tags: ['Agencies'],
       summary: 'Create a branch (owner)',
@@ -189,18 +191,20 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listBranches',
       path: '/agencies/{id}/branches',
       tags: ['Agencies'],
-      summary: "The agency's branches (owner, employees, admins)",
+      summary: "The agency's branches, oldest first (owner, employees, admins)",
       middleware: authed,
-      request: { params: IdParams },
-      responses: { 200: jsonContent(z.array(BranchSchema), 'Branches'), ...authErrorResponses(404) },
+      request: { params: IdParams, query: pageQuery({ sortable: ['createdAt', 'name'], defaultSort: 'createdAt,asc' }) },
+      responses: { 200: jsonContent(PageSchema(BranchSchema, 'AgencyBranchPage'), 'Page of branches'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json((await listBranches(c.var.deps, c.get('auth'), c.req.valid('param').id)).map(branchView), 200),
+    async (c) => c.json(await listBranches(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getBranch',
       path: '/agencies/{id}/branches/{branchId}',
       tags: ['Agencies'],
       summary: 'One branch',
@@ -216,6 +220,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateBranch',
       path: '/agencies/{id}/branches/{branchId}',
       tags: ['Agencies'],
       summary: 'Update a branch (owner)',
@@ -231,6 +236,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteBranch',
       path: '/agencies/{id}/branches/{branchId}',
       tags: ['Agencies'],
       summary: 'Delete a branch without employees or active announcements (owner)',
@@ -247,6 +253,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'activateBranch',
       path: '/agencies/{id}/branches/{branchId}/activate',
       tags: ['Agencies'],
       summary: 'Activate a branch (owner)',
@@ -262,6 +269,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'deactivateBranch',
       path: '/agencies/{id}/branches/{branchId}/deactivate',
       tags: ['Agencies'],
       summary: 'Deactivate a branch: its staff can no longer publish (owner)',
@@ -278,6 +286,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'addEmployee',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
       summary: 'Add a registered user as an employee of a branch (owner; grants ROLE_AGENCY_EMPLOYEE)',
@@ -293,6 +302,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listEmployees',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
       summary: 'Employees of the agency (owner), optionally of one branch',
@@ -310,6 +320,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'moveEmployee',
       path: '/agencies/{id}/employees/{userId}',
       tags: ['Agencies'],
       summary: 'Move an employee to another branch (owner)',
@@ -325,6 +336,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'removeEmployee',
       path: '/agencies/{id}/employees/{userId}',
       tags: ['Agencies'],
       summary: "Remove an employee (owner; removes the role and revokes the employee's tokens)",
@@ -338,42 +350,11 @@ export const agenciesRouter = createRouter()
       return c.body(null, 204);
     },
   )
-  // ---- documents
-  .openapi(
-    createRoute({
-      method: 'post',
-      path: '/agencies/{id}/documents',
-      tags: ['Agencies'],
-      summary: 'Upload an agency verification document (PDF or image, at most 10 MB; owner)',
-      middleware: authed,
-      request: { params: IdParams, body: uploadBody() },
-      responses: { 201: jsonContent(FileSchema, 'Stored document'), ...authErrorResponses(404, 413, 415) },
-    }),
-    async (c) => {
-      const { deps } = c.var;
-      const auth = c.get('auth');
-      const agency = await agencyForOwner(deps, auth, c.req.valid('param').id);
-      const { file } = await readUploadForm(c);
-      const row = await storeFile(deps, auth, { ownerId: auth.id, purpose: 'AGENCY_DOCUMENT', file, agencyId: agency.id });
-      return c.json(fileView(row), 201);
-    },
-  )
-  .openapi(
-    createRoute({
-      method: 'get',
-      path: '/agencies/{id}/documents',
-      tags: ['Agencies'],
-      summary: "The agency's documents (owner, admins)",
-      middleware: authed,
-      request: { params: IdParams },
-      responses: { 200: jsonContent(z.array(FileSchema), 'Documents, newest first'), ...authErrorResponses(404) },
-    }),
-    async (c) => c.json((await listAgencyDocuments(c.var.deps, c.get('auth'), c.req.valid('param').id)).map(fileView), 200),
-  )
   // ---- super-admin
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminListAgencies',
       path: '/superadmin/agencies',
       tags: ['Agencies', 'Super-admin'],
       summary: 'All agencies, optionally by status',
@@ -390,6 +371,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'suspendAgency',
       path: '/superadmin/agencies/{id}/suspend',
       tags: ['Agencies', 'Super-admin'],
       summary: "Suspend an agency: its announcements are hidden and its staff cannot publish",
@@ -405,6 +387,7 @@ export const agenciesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'activateAgency',
       path: '/superadmin/agencies/{id}/activate',
       tags: ['Agencies', 'Super-admin'],
       summary: 'Reactivate a suspended agency',

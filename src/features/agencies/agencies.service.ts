@@ -1,7 +1,7 @@
-// Agencies (CONTRACT section 12): registration, profile, branches, employees, documents and the
-// super-admin suspension. Ownership is read from the database, not from token roles, so a role
-// granted a moment ago (registration) works before the next token refresh.
-import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+// Agencies (CONTRACT section 12): registration, profile, branches, employees and the super-admin
+// suspension (documents: agency-documents.service.ts). Ownership is read from the database, not
+// from token roles, so a role granted a moment ago (registration) works before the next token refresh.
+import { and, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -9,7 +9,6 @@ import {
   agencyBranches,
   agencyEmployees,
   announcements,
-  files,
   users,
   type AgencyBranchRow,
   type AgencyRow,
@@ -169,10 +168,12 @@ export async function createBranch(deps: Deps, auth: AuthUser, agencyId: number,
   return row;
 }
 
-export async function listBranches(deps: Deps, auth: AuthUser, agencyId: number) {
+export async function listBranches(deps: Deps, auth: AuthUser, agencyId: number, q: PageParams<'createdAt' | 'name'>) {
   const { db } = deps;
   await agencyForMember(deps, auth, agencyId);
-  return db.select().from(agencyBranches).where(eq(agencyBranches.agencyId, agencyId)).orderBy(agencyBranches.id);
+  const order = orderBy(q.sort, { createdAt: agencyBranches.createdAt, name: agencyBranches.name }, agencyBranches.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, agencyBranches, eq(agencyBranches.agencyId, agencyId), order, q));
+  return toPage(rows.map(branchView), total, q);
 }
 
 export async function branchForMember(deps: Deps, auth: AuthUser, agencyId: number, branchId: number) {
@@ -344,20 +345,6 @@ export async function removeEmployee(deps: Deps, auth: AuthUser, agencyId: numbe
     auditInsert(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, ip, details: { agencyId } }),
   ]);
   await revokeUserTokensBefore(env.KV, userId);
-}
-
-// ---- documents
-
-/** The owner and admins (who review agency documents) list them. */
-export async function listAgencyDocuments(deps: Deps, auth: AuthUser, agencyId: number) {
-  const { db } = deps;
-  const agency = await getAgency(deps, agencyId);
-  assertCanAccess(auth, [agency.ownerId], ['ROLE_ADMIN']);
-  return db
-    .select()
-    .from(files)
-    .where(and(eq(files.agencyId, agencyId), eq(files.purpose, 'AGENCY_DOCUMENT')))
-    .orderBy(desc(files.id));
 }
 
 // ---- super-admin

@@ -68,6 +68,7 @@ export const alertsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createSearchAlert',
       path: '/search-alerts',
       tags,
       summary: 'Save a search; new matching trips notify the caller',
@@ -80,6 +81,7 @@ export const alertsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listSearchAlerts',
       path: '/search-alerts',
       tags,
       summary: "The caller's alerts, newest first",
@@ -92,6 +94,7 @@ export const alertsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getSearchAlert',
       path: '/search-alerts/{id}',
       tags,
       summary: 'One alert (owner)',
@@ -104,6 +107,7 @@ export const alertsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'replaceSearchAlert',
       path: '/search-alerts/{id}',
       tags,
       summary: 'Replace an alert (owner)',
@@ -116,6 +120,7 @@ export const alertsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteSearchAlert',
       path: '/search-alerts/{id}',
       tags,
       summary: 'Delete an alert (owner)',

@@ -98,6 +98,7 @@ export const analyticsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAnalyticsOverview',
       path: '/admin/analytics/overview',
       tags: TAGS,
       summary: 'Platform figures for a period',
@@ -129,6 +130,7 @@ export const analyticsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAnalyticsTimeseries',
       path: '/admin/analytics/timeseries',
       tags: TAGS,
       summary: 'One metric per day, week or month of a period',

@@ -120,6 +120,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createAnnouncement',
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Publish a trip (verified users and agency staff)',
@@ -135,6 +136,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'searchAnnouncements',
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Search ACTIVE trips departing today or later',
@@ -150,6 +152,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listMyAnnouncements',
       path: '/annonces/mine',
       tags: ['Announcements'],
       summary: "The caller's trips, every status",
@@ -165,6 +168,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAnnouncement',
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'One trip',
@@ -177,6 +181,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateAnnouncement',
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'Update a trip (owner; fields left out are kept)',
@@ -190,6 +195,7 @@ export const announcementsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'cancelAnnouncement',
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'Cancel a trip (owner or admin); unpaid reservations are cancelled with it',

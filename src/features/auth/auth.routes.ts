@@ -88,6 +88,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'register',
       path: '/auth/register',
       tags: TAGS,
       summary: 'Create an account (sends a verification email) and log in',
@@ -106,6 +107,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'login',
       path: '/auth/login',
       tags: TAGS,
       summary: 'Log in with email and password',
@@ -124,6 +126,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'refreshTokens',
       path: '/auth/refresh',
       tags: TAGS,
       summary: 'Exchange a refresh token for a new pair (the presented token is spent)',
@@ -140,6 +143,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'logout',
       path: '/auth/logout',
       tags: TAGS,
       summary: 'Log out: the access token (header) and the refresh token (body) are blacklisted',
@@ -158,6 +162,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'loginWithGoogle',
       path: '/auth/oauth2/google',
       tags: TAGS,
       summary: 'Log in with a Google ID token (account created or linked by verified email)',
@@ -175,6 +180,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'loginWithApple',
       path: '/auth/oauth2/apple',
       tags: TAGS,
       summary: 'Log in with an Apple identity token (account created or linked by verified email)',
@@ -192,6 +198,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'verifyEmail',
       path: '/auth/verify-email',
       tags: TAGS,
       summary: 'Confirm the email address with the token sent by mail (single use, one hour)',
@@ -207,6 +214,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'resendVerificationEmail',
       path: '/auth/verify-email/resend',
       tags: TAGS,
       summary: 'Send a new verification email to the caller (older links stop working)',
@@ -223,6 +231,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'forgotPassword',
       path: '/auth/password/forgot',
       tags: TAGS,
       summary: 'Request a password reset email; always 202, whether or not the email has an account',
@@ -241,6 +250,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'resetPassword',
       path: '/auth/password/reset',
       tags: TAGS,
       summary: 'Set a new password with the reset token (single use, one hour); revokes all sessions',
@@ -257,6 +267,7 @@ export const authRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'changePassword',
       path: '/auth/password',
       tags: TAGS,
       summary: "Change the caller's password; every other session is revoked",

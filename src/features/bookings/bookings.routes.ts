@@ -90,6 +90,7 @@ const actionResponses = { 200: jsonContent(ReservationSchema, 'The reservation a
 const actionRoute = (action: 'accept' | 'reject', summary: string) =>
   createRoute(idempotent({
     method: 'post',
+    operationId: `${action}Booking`,
     path: `/bookings/{id}/${action}`,
     tags,
     summary,
@@ -100,6 +101,7 @@ const actionRoute = (action: 'accept' | 'reject', summary: string) =>
 
 const cancelRoute = createRoute(idempotent({
   method: 'post',
+  operationId: 'cancelBooking',
   path: '/bookings/{id}/cancel',
   tags,
   summary: 'Sender or carrier cancels before deposit; refund per CONTRACT section 7',
@@ -113,6 +115,7 @@ export const bookingsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createBooking',
       path: '/bookings',
       tags,
       summary: 'Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)',
@@ -129,6 +132,7 @@ export const bookingsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCarrierReservations',
       path: '/bookings/as-carrier',
       tags,
       summary: "Reservations on the caller's trips, newest first (Reservation page, default size 5)",
@@ -146,6 +150,7 @@ export const bookingsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listSenderBookings',
       path: '/bookings/as-sender',
       tags,
       summary: "The caller's own bookings (page)",
@@ -163,6 +168,7 @@ export const bookingsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getBooking',
       path: '/bookings/{id}',
       tags,
       summary: 'One reservation (its sender, its carrier, admins); codes only for the sender',
@@ -194,6 +200,7 @@ export const bookingsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getRecipientLink',
       path: '/bookings/{id}/recipient-link',
       tags,
       summary: 'The public recipient page link to share with the recipient (sender only)',
@@ -208,6 +215,7 @@ export const superadminReservationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminListReservations',
       path: '/superadmin/reservations',
       tags: ['Super-admin'],
       summary: 'Every reservation (page of super-admin details)',
@@ -230,6 +238,7 @@ export const superadminReservationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminGetReservation',
       path: '/superadmin/reservations/{id}',
       tags: ['Super-admin'],
       summary: 'One reservation with the French field names of the specification',

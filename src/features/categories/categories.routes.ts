@@ -2,6 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } from '../../lib/openapi';
+import { pageQuery, PageSchema } from '../../lib/pagination';
 import { IdParams } from '../../validation';
 import { createCategory, deleteCategory, listCategories, updateCategory } from './categories.service';
 import { idempotent } from '../../middleware/idempotency';
@@ -40,17 +41,20 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCategories',
       path: '/categories',
       tags: ['Categories'],
-      summary: 'Parcel categories (allowed first, then prohibited)',
+      summary: 'Parcel categories: allowed ones first, then prohibited ones, each in the sort order',
       security: [],
-      responses: { 200: jsonContent(z.array(CategorySchema), 'Every category'), ...errorResponses() },
+      request: { query: pageQuery({ sortable: ['name', 'code', 'createdAt'], defaultSort: 'name,asc' }) },
+      responses: { 200: jsonContent(PageSchema(CategorySchema, 'CategoryPage'), 'Page of categories'), ...errorResponses() },
     }),
-    async (c) => c.json(await listCategories(c.var.deps), 200),
+    async (c) => c.json(await listCategories(c.var.deps, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createCategory',
       path: '/admin/categories',
       tags: ['Categories'],
       summary: 'Create a category (admins)',
@@ -63,6 +67,7 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateCategory',
       path: '/admin/categories/{id}',
       tags: ['Categories'],
       summary: 'Update a category (admins; fields left out are kept)',
@@ -75,6 +80,7 @@ export const categoriesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteCategory',
       path: '/admin/categories/{id}',
       tags: ['Categories'],
       summary: 'Delete a category (admins); refused while in use',

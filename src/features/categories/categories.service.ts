@@ -5,7 +5,9 @@ import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { alreadyExists, invalidState, notFound } from '../../errors';
+import { pageStatements } from '../../db/statements';
 import { jsonArrayIncludes } from '../../lib/json-array';
+import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { audit, auditInsertIfChanged } from '../audit/audit';
 
 /** The admin acting and the client IP of the request, for the audit entry of each change. */
@@ -31,10 +33,12 @@ export const toCategory = (row: CategoryRow) => ({
   updatedAt: row.updatedAt,
 });
 
-export async function listCategories(deps: Deps) {
+/** Allowed categories always come before prohibited ones; the sort orders each group. */
+export async function listCategories(deps: Deps, q: PageParams<'name' | 'code' | 'createdAt'>) {
   const { db } = deps;
-  const rows = await db.select().from(categories).orderBy(asc(categories.prohibited), asc(categories.name));
-  return rows.map(toCategory);
+  const order = [asc(categories.prohibited), ...orderBy(q.sort, { name: categories.name, code: categories.code, createdAt: categories.createdAt }, categories.id)];
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, categories, undefined, order, q));
+  return toPage(rows.map(toCategory), total, q);
 }
 
 const codeTaken = (code: string) =>

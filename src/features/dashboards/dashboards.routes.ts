@@ -119,6 +119,7 @@ export const dashboardsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getCarrierDashboard',
       path: '/dashboard/carrier',
       tags: TAGS,
       summary: "The caller's carrier dashboard: trips, reservations, earnings, rating",
@@ -133,6 +134,7 @@ export const dashboardsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getSenderDashboard',
       path: '/dashboard/sender',
       tags: TAGS,
       summary: "The caller's sender dashboard: reservations, upcoming shipments, spending, rating",
@@ -167,6 +169,7 @@ export const dashboardsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getAgencyDashboard',
       path: '/agencies/{id}/dashboard',
       tags: TAGS,
       summary: "An agency's dashboard (its owner, its employees, admins)",

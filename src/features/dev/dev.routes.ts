@@ -16,6 +16,7 @@ const SeedResultSchema = z
 export const devRouter = createRouter().openapi(
   createRoute({
     method: 'post',
+    operationId: 'seedDemoData',
     path: '/dev/seed',
     tags: ['Development'],
     summary: 'Seed demo data (ENVIRONMENT=development only; idempotent)',

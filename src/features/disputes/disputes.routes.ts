@@ -65,6 +65,7 @@ export const disputesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'openDispute',
       path: '/disputes',
       tags: ['Disputes'],
       summary: "Open a dispute on a reservation (freezes the carrier's payout)",
@@ -77,6 +78,7 @@ export const disputesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listMyDisputes',
       path: '/disputes/mine',
       tags: ['Disputes'],
       summary: 'Disputes on my reservations',
@@ -89,6 +91,7 @@ export const disputesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getDispute',
       path: '/disputes/{id}',
       tags: ['Disputes'],
       summary: 'A dispute with its evidence and messages (parties and admins)',
@@ -101,6 +104,7 @@ export const disputesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'postDisputeMessage',
       path: '/disputes/{id}/messages',
       tags: ['Disputes'],
       summary: 'Post a message on an open dispute (parties and admins)',
@@ -113,6 +117,7 @@ export const disputesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'adminListDisputes',
       path: '/admin/disputes',
       tags: ['Disputes', 'Administration'],
       summary: 'Dispute queue',
@@ -128,6 +133,7 @@ export const disputesRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'resolveDispute',
       path: '/admin/disputes/{id}/resolve',
       tags: ['Disputes', 'Administration'],
       summary: 'Resolve a dispute: refund the sender, release to the carrier, or split',

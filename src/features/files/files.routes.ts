@@ -39,6 +39,7 @@ export const filesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'uploadFile',
       path: '/files',
       tags: ['Files'],
       summary: 'Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB)',
@@ -65,6 +66,7 @@ export const filesRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'downloadFile',
       path: '/files/{id}',
       tags: ['Files'],
       summary: 'Download a file (owner; reservation parties; admins for identity and agency documents)',
@@ -82,7 +84,8 @@ export const filesRouter = createRouter()
         headers: {
           'Content-Type': row.contentType,
           'Content-Length': String(row.sizeBytes),
-          'Cache-Control': 'private, max-age=300',
+          // Cache-Control comes from middleware/http-cache.ts (private, no-store); the ETag lets it answer 304.
+          ETag: object.httpEtag,
           'X-Content-Type-Options': 'nosniff',
           'Content-Disposition': row.contentType === 'application/pdf' ? 'attachment' : 'inline',
         },

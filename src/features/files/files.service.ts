@@ -1,5 +1,6 @@
 // Uploads to R2 with metadata in D1, and who may read them back.
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
@@ -7,6 +8,7 @@ import type { AppEnv, AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
+import type { Statement } from '../../db/statements';
 import { isCarrierSide } from '../reservations/reservation-access';
 import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
@@ -67,6 +69,8 @@ export interface StoreFileInput {
   file: File;
   reservationId?: number | null;
   agencyId?: number | null;
+  /** Rows that belong with the file (an agency document's review row), written in its batch; `fileId` stands for its new id. */
+  alongside?: (db: Db, fileId: SQL) => Statement[];
 }
 
 /**
@@ -107,7 +111,7 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
     customMetadata: { ownerId: String(input.ownerId), purpose },
   });
   try {
-    const [row] = await db
+    const insert = db
       .insert(files)
       .values({
         ownerId: input.ownerId,
@@ -120,6 +124,8 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
         agencyId: input.agencyId ?? null,
       })
       .returning();
+    const fileId = sql`(${db.select({ id: files.id }).from(files).where(eq(files.storageKey, storageKey))})`;
+    const [[row]] = await db.batch([insert, ...(input.alongside?.(db, fileId) ?? [])]);
     return row;
   } catch (err) {
     await env.UPLOADS.delete(storageKey);

@@ -24,6 +24,7 @@ export const handoverRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getDepositQrCode',
       path: '/bookings/{id}/qrcode/deposit',
       tags,
       summary: 'Current dynamic deposit QR code (sender; reservation CONFIRMED)',
@@ -37,6 +38,7 @@ export const handoverRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'processDepositQrCode',
       path: '/qrcode/process/depot',
       tags,
       summary: 'Process a scanned deposit QR code (carrier): CONFIRMED to DEPOSITED',
@@ -55,6 +57,7 @@ export const handoverRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'depositWithCode',
       path: '/bookings/{id}/deposit',
       tags,
       summary: 'Deposit by manual 6-digit code (carrier): CONFIRMED to DEPOSITED',
@@ -73,6 +76,7 @@ export const handoverRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'processDeliveryQrCode',
       path: '/qrcode/process/livraison',
       tags,
       summary: "Process the delivery QR code scanned on the recipient's page (carrier): to DELIVERED",
@@ -89,6 +93,7 @@ export const handoverRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'deliverWithCode',
       path: '/bookings/{id}/deliver',
       tags,
       summary: 'Deliver by manual 6-digit code given by the recipient (carrier): to DELIVERED',
@@ -105,6 +110,7 @@ export const handoverRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getRecipientView',
       path: '/public/recipient/{recipientToken}',
       tags,
       summary: 'Recipient view (no account): parcel summary, last position, delivery QR',

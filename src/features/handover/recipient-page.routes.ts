@@ -4,7 +4,7 @@ import { API_PREFIX } from '../../lib/urls';
 import { createRoute, z } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import { createRouter } from '../../env';
-/** Same prefix as app.ts (importing it from there would be circular). */
+import { cspNonce } from '../../middleware/content-security-policy';
 import { RecipientTokenParams } from './handover.schemas';
 import { recipientView, type RecipientView } from './handover.service';
 
@@ -29,7 +29,7 @@ function positionText(p: RecipientView['lastPosition']) {
   return p ? `${p.lat.toFixed(5)}, ${p.lng.toFixed(5)} at ${p.recordedAt}` : 'Not yet known';
 }
 
-function page(token: string, v: RecipientView) {
+function page(token: string, v: RecipientView, nonce: string) {
   // The token only travels back to our own JSON twin; the SVG comes from uqr (no user input in it).
   return html`<!doctype html>
 <html lang="en">
@@ -56,7 +56,7 @@ function page(token: string, v: RecipientView) {
 <p class="muted" id="qr-help">${v.deliveryQr ? 'Show this code to the carrier when you receive the parcel.' : 'The code appears once the carrier has the parcel.'}</p>
 <div id="delivery-qr" role="img" aria-label="Delivery QR code" data-payload="${v.deliveryQr?.payload ?? ''}" data-expires-at="${v.deliveryQr?.expiresAt ?? ''}">${raw(v.deliveryQr?.svg ?? '')}</div>
 </section>
-<script>${raw(SCRIPT)}</script>
+<script nonce="${nonce}">${raw(SCRIPT)}</script>
 </body>
 </html>`;
 }
@@ -82,6 +82,7 @@ const notFoundPage = html`<!doctype html>
 export const recipientPageRouter = createRouter().openapi(
   createRoute({
     method: 'get',
+    operationId: 'recipientPage',
     path: '/r/{recipientToken}',
     tags: ['Handover'],
     summary: "Recipient's page (HTML, no account): parcel status, last position, delivery QR",
@@ -95,6 +96,6 @@ export const recipientPageRouter = createRouter().openapi(
     const view = RecipientTokenParams.safeParse({ recipientToken: token }).success ? await recipientView(c.var.deps, token) : null;
     c.header('Cache-Control', 'no-store');
     if (!view) return c.html(notFoundPage, 404);
-    return c.html(page(token, view), 200);
+    return c.html(page(token, view, cspNonce(c)), 200);
   },
 );

@@ -28,6 +28,7 @@ async function probe(fn: () => Promise<unknown>): Promise<Check> {
 export const healthRouter = createRouter().openapi(
   createRoute({
     method: 'get',
+    operationId: 'getHealth',
     path: '/health',
     tags: ['Service'],
     summary: 'Service health and reachability of its storage',

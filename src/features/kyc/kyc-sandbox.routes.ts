@@ -48,6 +48,7 @@ export const kycSandboxRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'sandboxKycPage',
       path: '/sandbox/kyc/{sessionId}',
       tags: ['Sandbox'],
       summary: 'Sandbox identity verification page (local runs only)',
@@ -74,6 +75,7 @@ export const kycSandboxRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'sandboxKycDecision',
       path: '/sandbox/kyc/{sessionId}/{decision}',
       tags: ['Sandbox'],
       summary: 'Sandbox verdict: sends the signed provider callback',

@@ -11,12 +11,11 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../providers/kyc';
 import { IdParams } from '../../validation';
 import {
   adminView,
-  approveKyc,
   getKycRecord,
   handleKycCallback,
   kycStatusOf,
   listKycRecords,
-  rejectKyc,
+  reviewKyc,
   startKycSession,
 } from './kyc.service';
 import { idempotent } from '../../middleware/idempotency';
@@ -53,12 +52,16 @@ const KycStatusSchema = z
   .object({ status: z.enum(KYC_STATUSES), record: KycRecordSchema.nullable() })
   .openapi('KycStatus');
 
+/** The body of every super-admin rejection of a reviewed document (user KYC, agency documents). */
+export const ReviewRejectionSchema = z.object({ reason: z.string().trim().min(1).max(500) }).openapi('ReviewRejection');
+
 const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
 
 export const kycRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'startKycSession',
       path: '/kyc/sessions',
       tags: ['KYC'],
       summary: 'Start (or resume) an identity verification session',
@@ -73,6 +76,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getKycStatus',
       path: '/kyc/status',
       tags: ['KYC'],
       summary: "The caller's verification status and current record",
@@ -84,6 +88,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'receiveKycProviderEvent',
       path: '/webhooks/kyc-provider/status-update',
       tags: ['KYC', 'Webhooks'],
       summary: 'Status callback of the identity provider (HMAC-signed)',
@@ -114,6 +119,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminListKyc',
       path: '/superadmin/kyc',
       tags: ['KYC', 'Super-admin'],
       summary: 'KYC records, newest first, optionally by status',
@@ -130,6 +136,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'superadminGetKyc',
       path: '/superadmin/kyc/{id}',
       tags: ['KYC', 'Super-admin'],
       summary: 'One KYC record',
@@ -142,6 +149,7 @@ export const kycRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'approveKyc',
       path: '/superadmin/kyc/{id}/approve',
       tags: ['KYC', 'Super-admin'],
       summary: 'Approve a KYC record by hand (grants ROLE_VERIFIED_USER)',
@@ -150,22 +158,24 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await approveKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, clientIp(c));
+      const record = await reviewKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, 'APPROVE', clientIp(c));
       return c.json(adminView(record), 200);
     },
   )
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'rejectKyc',
       path: '/superadmin/kyc/{id}/reject',
       tags: ['KYC', 'Super-admin'],
       summary: 'Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified)',
       middleware: superAdmin,
-      request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500) })) },
+      request: { params: IdParams, body: jsonBody(ReviewRejectionSchema) },
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await rejectKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, c.req.valid('json').reason, clientIp(c));
+      const { reason } = c.req.valid('json');
+      const record = await reviewKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, 'REJECT', clientIp(c), reason);
       return c.json(adminView(record), 200);
     },
   );

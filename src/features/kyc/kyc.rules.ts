@@ -1,4 +1,6 @@
-// Which provider verdicts still apply to a record: the pure rule behind the callback handler.
+// The pure rules of KYC review: which provider verdicts still apply to a record (the callback
+// handler), and which super-admin decisions apply to a reviewed document (user KYC and agency
+// documents alike).
 import type { KycRecordRow, KycStatus } from '../../db/schema';
 import type { KycEventStatus } from '../../providers/kyc';
 
@@ -25,4 +27,18 @@ export function providerEventIgnored(
   if (event.occurredAt && record.providerEventAt && Date.parse(event.occurredAt) <= Date.parse(record.providerEventAt)) return 'STALE';
   if (event.status === 'REVIEW' && record.status !== 'PENDING') return 'ALREADY_DECIDED';
   return null;
+}
+
+/**
+ * A super-admin's review, the one rule for every reviewed document (a user's KYC record, an
+ * agency document): APPROVE makes it VERIFIED, REJECT (with a reason) NOT_VERIFIED. A decision may
+ * overturn an earlier verdict (rejecting a verified record revokes it) but never repeat it.
+ */
+export const REVIEW_OUTCOMES = { APPROVE: 'VERIFIED', REJECT: 'NOT_VERIFIED' } as const satisfies Record<string, KycStatus>;
+export type ReviewDecision = keyof typeof REVIEW_OUTCOMES;
+
+/** Null when `decision` applies to a document in `status`; otherwise the 409 message naming `what`. */
+export function reviewRefusal(what: string, status: KycStatus, decision: ReviewDecision): string | null {
+  if (status !== REVIEW_OUTCOMES[decision]) return null;
+  return `${what} is already ${decision === 'APPROVE' ? 'verified' : 'rejected'}`;
 }

@@ -14,7 +14,7 @@ import { notify } from '../notifications/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
-import { providerEventIgnored, STATUS_OF_EVENT } from './kyc.rules';
+import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusal, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
 
 /** The record as its owner sees it: with the session token. */
 export const ownerView = (r: KycRecordRow) => ({
@@ -197,17 +197,12 @@ export async function applyKycDecision(deps: Deps, record: KycRecordRow, decisio
   return true;
 }
 
-export async function approveKyc(deps: Deps, id: number, adminId: number, ip: string | null) {
+/** A super-admin's decision on a record: which decisions apply is the review rule of kyc.rules. */
+export async function reviewKyc(deps: Deps, id: number, adminId: number, decision: ReviewDecision, ip: string | null, reason?: string) {
   const record = await getKycRecord(deps, id);
-  if (record.status === 'VERIFIED') throw invalidState('This KYC record is already verified');
-  await applyKycDecision(deps, record, { status: 'VERIFIED', reviewedBy: adminId, ip });
-  return getKycRecord(deps, id);
-}
-
-export async function rejectKyc(deps: Deps, id: number, adminId: number, reason: string, ip: string | null) {
-  const record = await getKycRecord(deps, id);
-  if (record.status === 'NOT_VERIFIED') throw invalidState('This KYC record is already rejected');
-  await applyKycDecision(deps, record, { status: 'NOT_VERIFIED', reason, reviewedBy: adminId, ip });
+  const refusal = reviewRefusal('This KYC record', record.status, decision);
+  if (refusal) throw invalidState(refusal);
+  await applyKycDecision(deps, record, { status: REVIEW_OUTCOMES[decision], reason, reviewedBy: adminId, ip });
   return getKycRecord(deps, id);
 }
 

@@ -16,6 +16,7 @@ export const AGENCY_SCOPE: OwnerScope = {
   walletPath: '/agencies/{id}/wallet',
   params: IdParams,
   whose: 'the agency’s',
+  operationOwner: 'Agency',
   extraTags: ['Agencies'],
   errorStatuses: [404],
   resolve: async (c, access) => {

@@ -25,6 +25,7 @@ export const notificationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listNotifications',
       path: '/notifications',
       tags,
       summary: "The caller's notifications, newest first",
@@ -41,6 +42,7 @@ export const notificationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'countUnreadNotifications',
       path: '/notifications/unread-count',
       tags,
       summary: 'How many notifications are unread',
@@ -52,6 +54,7 @@ export const notificationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'markAllNotificationsRead',
       path: '/notifications/read-all',
       tags,
       summary: "Mark all the caller's notifications read",
@@ -66,6 +69,7 @@ export const notificationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'markNotificationRead',
       path: '/notifications/{id}/read',
       tags,
       summary: 'Mark one notification read (owner)',
@@ -78,6 +82,7 @@ export const notificationsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteNotification',
       path: '/notifications/{id}',
       tags,
       summary: 'Delete one notification (owner)',

@@ -3,7 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { notFound } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
-import { listCities, listCountries } from './reference.service';
+import { pageOfList, pageQuery, PageSchema } from '../../lib/pagination';
+import { listCities, listCountries, type City, type Country } from './reference.service';
 
 /** Static data: clients and CDNs may keep it for a day. */
 const CACHE_CONTROL = 'public, max-age=86400';
@@ -21,37 +22,44 @@ const CitySchema = z
   })
   .openapi('City');
 
+const countryKeys = { code: (c: Country) => c.code, name: (c: Country) => c.name };
+const cityKeys = { population: (c: City) => c.population, name: (c: City) => c.name };
+
 export const referenceRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCountries',
       path: '/reference/countries',
       tags: ['Reference data'],
-      summary: 'ISO 3166-1 countries',
+      summary: 'ISO 3166-1 countries, by code',
       security: [],
-      responses: { 200: jsonContent(z.array(CountrySchema), 'Every country, by code'), ...errorResponses() },
+      request: { query: pageQuery({ sortable: ['code', 'name'], defaultSort: 'code,asc' }) },
+      responses: { 200: jsonContent(PageSchema(CountrySchema, 'CountryPage'), 'Page of countries'), ...errorResponses() },
     }),
-    (c) => c.json(listCountries(), 200, { 'Cache-Control': CACHE_CONTROL }),
+    (c) => c.json(pageOfList(listCountries(), c.req.valid('query'), countryKeys), 200, { 'Cache-Control': CACHE_CONTROL }),
   )
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCountryCities',
       path: '/reference/countries/{code}/cities',
       tags: ['Reference data'],
       summary: 'Main cities of a country, most populous first',
       security: [],
       request: {
         params: z.object({ code: z.string().openapi({ param: { name: 'code', in: 'path' }, example: 'FR' }) }),
-        query: z.object({
+        query: pageQuery({ sortable: ['population', 'name'], defaultSort: 'population,desc' }).extend({
           q: z.string().max(100).optional().openapi({ description: 'Name prefix, case- and accent-insensitive' }),
         }),
       },
-      responses: { 200: jsonContent(z.array(CitySchema), 'Cities of the country'), ...errorResponses(404) },
+      responses: { 200: jsonContent(PageSchema(CitySchema, 'CityPage'), 'Page of the cities of the country'), ...errorResponses(404) },
     }),
     (c) => {
       const { code } = c.req.valid('param');
-      const cities = listCities(code, c.req.valid('query').q);
+      const query = c.req.valid('query');
+      const cities = listCities(code, query.q);
       if (!cities) throw notFound('Country', code);
-      return c.json(cities, 200, { 'Cache-Control': CACHE_CONTROL });
+      return c.json(pageOfList(cities, query, cityKeys), 200, { 'Cache-Control': CACHE_CONTROL });
     },
   );

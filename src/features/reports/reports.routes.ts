@@ -46,6 +46,7 @@ export const reportsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createReport',
       path: '/reports',
       tags: ['Reports'],
       summary: 'Report a user, an announcement or a review',
@@ -58,6 +59,7 @@ export const reportsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listMyReports',
       path: '/reports/mine',
       tags: ['Reports'],
       summary: 'Reports I filed',
@@ -70,6 +72,7 @@ export const reportsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'adminListReports',
       path: '/admin/reports',
       tags: ['Reports', 'Administration'],
       summary: 'Moderation queue',
@@ -90,6 +93,7 @@ export const reportsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'closeReport',
       path: '/admin/reports/{id}/close',
       tags: ['Reports', 'Administration'],
       summary: 'Close a report, applying an action (hide the announcement or review, suspend the user)',

@@ -36,6 +36,7 @@ export const reviewsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createReview',
       path: '/reviews',
       tags: ['Reviews'],
       summary: 'Review the other party of a delivered reservation (once)',
@@ -48,6 +49,7 @@ export const reviewsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listUserReviews',
       path: '/users/{id}/reviews',
       tags: ['Reviews'],
       summary: 'Reviews a user received, newest first, with the rating summary',
@@ -63,6 +65,7 @@ export const reviewsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listCustomerReviews',
       path: '/reviews/customers',
       tags: ['Reviews'],
       summary: 'Public page of recent customer (sender) reviews',

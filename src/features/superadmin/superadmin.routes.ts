@@ -96,6 +96,7 @@ export const superadminRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listAuditLogs',
       path: '/superadmin/audit-logs',
       tags: TAGS,
       summary: 'Browse the audit log (admin actions and security events)',
@@ -121,6 +122,7 @@ export const superadminRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getCacheStats',
       path: '/superadmin/cache/stats',
       tags: TAGS,
       summary: 'Hits, misses and size of each named cache',
@@ -132,6 +134,7 @@ export const superadminRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'clearCache',
       path: '/superadmin/cache/{name}',
       tags: TAGS,
       summary: 'Empty a named cache (audited)',
@@ -162,6 +165,7 @@ export const superadminRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getSupervision',
       path: '/superadmin/supervision',
       tags: TAGS,
       summary: "Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets)",

@@ -64,6 +64,7 @@ export const trackingRouter = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'postTrackingPositions',
       path: '/tracking/{reservationId}/positions',
       tags,
       summary: 'Post one position or a batch (carrier; reservation DEPOSITED or IN_TRANSIT)',
@@ -89,6 +90,7 @@ export const trackingRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTrackingHistory',
       path: '/tracking/{reservationId}',
       tags,
       summary: 'Tracking history (sender, carrier, admins)',
@@ -101,6 +103,7 @@ export const trackingRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'openLiveTracking',
       path: '/tracking/{reservationId}/live',
       tags,
       summary: 'Live positions over WebSocket (parties with bearer token, or the recipient with ?token=)',

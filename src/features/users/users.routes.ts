@@ -30,6 +30,7 @@ export const usersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getMyProfile',
       path: '/user/me',
       tags: TAGS,
       summary: "The caller's profile",
@@ -44,6 +45,7 @@ export const usersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'put',
+      operationId: 'updateMyProfile',
       path: '/user/me',
       tags: TAGS,
       summary: "Update the caller's profile fields",
@@ -59,6 +61,7 @@ export const usersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'delete',
+      operationId: 'deleteMyAccount',
       path: '/user/me',
       tags: TAGS,
       summary: "Delete the caller's account: personal data anonymised, records kept, tokens revoked",
@@ -73,6 +76,7 @@ export const usersRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getUserProfile',
       path: '/users/{id}',
       tags: TAGS,
       summary: 'Public profile of a user',

@@ -38,6 +38,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
       createRoute(
         idempotent({
           method: 'post',
+          operationId: `start${scope.operationOwner}PayConnectOnboarding`,
           path: `${scope.prefix}/pay-connect/onboarding`,
           tags,
           summary: `Create (once) ${scope.whose} Express account and return a fresh onboarding link`,
@@ -54,6 +55,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
     .openapi(
       createRoute({
         method: 'get',
+        operationId: `get${scope.operationOwner}PayConnectAccountStatus`,
         path: `${scope.prefix}/pay-connect/account-status`,
         tags,
         summary: `State of ${scope.whose} connected account, read afresh from the provider`,
@@ -66,6 +68,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
     .openapi(
       createRoute({
         method: 'get',
+        operationId: `check${scope.operationOwner}CanReceivePayments`,
         path: `${scope.prefix}/pay-connect/can-receive-payments`,
         tags,
         summary: `Whether ${scope.whose} connected account can receive payments, and why not`,
@@ -81,6 +84,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'payConnectReturnPage',
       path: '/pay-connect/return',
       tags: ['Pay connect'],
       summary: 'Browser return target of the onboarding; re-reads the account from the provider',
@@ -103,6 +107,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'payConnectRefreshPage',
       path: '/pay-connect/refresh',
       tags: ['Pay connect'],
       summary: 'Browser target when an onboarding link expired; redirects to a fresh link',

@@ -49,9 +49,10 @@ const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
 };
 
 /** A browser return page from the checkout: public, keyed by the provider's session id. */
-const callbackRoute = <P extends string>(path: P, summary: string) =>
+const callbackRoute = <P extends string>(operationId: string, path: P, summary: string) =>
   createRoute({
     method: 'get',
+    operationId,
     path,
     tags: ['Payments'],
     summary,
@@ -70,6 +71,7 @@ export const paymentsRouter = createRouter()
   .openapi(
     createRoute(idempotent({
       method: 'post',
+      operationId: 'createCheckout',
       path: '/payments/checkout',
       tags: ['Payments'],
       summary: 'Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)',
@@ -82,6 +84,7 @@ export const paymentsRouter = createRouter()
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getPaymentStatus',
       path: '/payments/{reservationId}/status',
       tags: ['Payments'],
       summary: 'Payment status of a reservation (parties and admins)',
@@ -91,11 +94,12 @@ export const paymentsRouter = createRouter()
     }),
     async (c) => c.json(await paymentStatus(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
   )
-  .openapi(callbackRoute('/payments/callback/success', 'Browser return page after checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, false))
-  .openapi(callbackRoute('/payments/callback/cancel', 'Browser page after an abandoned checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, true))
+  .openapi(callbackRoute('checkoutSuccessPage', '/payments/callback/success', 'Browser return page after checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, false))
+  .openapi(callbackRoute('checkoutCancelPage', '/payments/callback/cancel', 'Browser page after an abandoned checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, true))
   .openapi(
     createRoute({
       method: 'post',
+      operationId: 'receivePaymentProviderEvent',
       path: '/webhooks/payment-provider',
       tags: ['Webhooks'],
       summary: 'Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body',

@@ -68,6 +68,7 @@ const redirect = { description: 'Back to the service’s callback page' };
 
 /** A public sandbox page or form target, keyed by the session's or the account's id (404 when unknown). */
 const sandboxRoute = <M extends 'get' | 'post', P extends string>(
+  operationId: string,
   method: M,
   path: P,
   summary: string,
@@ -75,6 +76,7 @@ const sandboxRoute = <M extends 'get' | 'post', P extends string>(
 ) =>
   createRoute({
     method,
+    operationId,
     path,
     tags: ['Sandbox'],
     summary,
@@ -85,7 +87,7 @@ const sandboxRoute = <M extends 'get' | 'post', P extends string>(
 
 export const sandboxRouter = createRouter()
   .openapi(
-    sandboxRoute('get', '/sandbox/checkout/{id}', 'Sandbox checkout page (local runs without provider keys)', { 200: html }),
+    sandboxRoute('sandboxCheckoutPage', 'get', '/sandbox/checkout/{id}', 'Sandbox checkout page (local runs without provider keys)', { 200: html }),
     async (c) => {
       const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
       const id = escapeHtml(session.id);
@@ -99,21 +101,21 @@ export const sandboxRouter = createRouter()
     },
   )
   .openapi(
-    sandboxRoute('post', '/sandbox/checkout/{id}/pay', 'Sandbox "Pay": authorises the payment through the signed webhook path', { 303: redirect }),
+    sandboxRoute('sandboxCheckoutPay', 'post', '/sandbox/checkout/{id}/pay', 'Sandbox "Pay": authorises the payment through the signed webhook path', { 303: redirect }),
     async (c) => {
       const session = await paySandboxSession(c.var.deps, c.req.valid('param').id);
       return c.redirect(session.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
   .openapi(
-    sandboxRoute('post', '/sandbox/checkout/{id}/cancel', 'Sandbox "Cancel": leaves without paying', { 303: redirect }),
+    sandboxRoute('sandboxCheckoutCancel', 'post', '/sandbox/checkout/{id}/cancel', 'Sandbox "Cancel": leaves without paying', { 303: redirect }),
     async (c) => {
       const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
       return c.redirect(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
   .openapi(
-    sandboxRoute('get', '/sandbox/connect/{id}', 'Sandbox Connect onboarding page', { 200: html }),
+    sandboxRoute('sandboxConnectPage', 'get', '/sandbox/connect/{id}', 'Sandbox Connect onboarding page', { 200: html }),
     async (c) => {
       const account = await sandbox(c.var.deps).retrieveAccount(c.req.valid('param').id).catch(() => null);
       if (!account) throw notFound('Connected account');
@@ -129,7 +131,7 @@ export const sandboxRouter = createRouter()
     },
   )
   .openapi(
-    sandboxRoute('post', '/sandbox/connect/{id}/complete', 'Sandbox "Complete": enables the account and sends account.updated through the webhook', { 303: redirect }),
+    sandboxRoute('sandboxConnectComplete', 'post', '/sandbox/connect/{id}/complete', 'Sandbox "Complete": enables the account and sends account.updated through the webhook', { 303: redirect }),
     async (c) => {
       const provider = sandbox(c.var.deps);
       const id = c.req.valid('param').id;

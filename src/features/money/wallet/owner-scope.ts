@@ -22,6 +22,8 @@ export interface OwnerScope {
   params?: typeof IdParams;
   /** Names the owner in summaries: "the caller’s", "the agency’s". */
   whose: string;
+  /** Owner word in operationIds: '' for the caller (getWallet), 'Agency' for an agency (getAgencyWallet). */
+  operationOwner: '' | 'Agency';
   /** OpenAPI tags added to the feature's own. */
   extraTags: string[];
   /** Error statuses the scope itself can raise (404 for an unknown agency). */
@@ -40,6 +42,7 @@ export const CALLER_SCOPE: OwnerScope = {
   prefix: '',
   walletPath: '/user/me/wallet',
   whose: 'the caller’s',
+  operationOwner: '',
   extraTags: [],
   errorStatuses: [],
   resolve: async (c) => ({ type: 'USER', id: c.get('auth').id }),

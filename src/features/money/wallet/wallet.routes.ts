@@ -91,6 +91,7 @@ export const walletRoutes = (scope: OwnerScope) =>
   createRouter().openapi(
     createRoute({
       method: 'get',
+      operationId: `get${scope.operationOwner}Wallet`,
       path: scope.walletPath,
       tags: ['Wallet', ...scope.extraTags],
       summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
@@ -105,6 +106,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'listTransactions',
       path: '/transactions',
       tags: ['Transactions'],
       summary: 'The caller’s money history (page; filters type, dateFrom, dateTo)',
@@ -117,6 +119,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTransactionSummary',
       path: '/transactions/summary',
       tags: ['Transactions'],
       summary: 'Totals of the caller’s transactions over a period (default MONTH: the last month)',
@@ -133,6 +136,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTransaction',
       path: '/transactions/{id}',
       tags: ['Transactions'],
       summary: 'One transaction of the caller',
@@ -145,6 +149,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
   .openapi(
     createRoute({
       method: 'get',
+      operationId: 'getTransactionReceipt',
       path: '/transactions/{id}/receipt',
       tags: ['Transactions'],
       summary: 'PDF receipt of a transaction (owner only); made once and kept',

@@ -57,6 +57,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       createRoute(
         idempotent({
           method: 'post',
+          operationId: `create${scope.operationOwner}Withdrawal`,
           path,
           tags,
           summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
@@ -77,6 +78,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
     .openapi(
       createRoute({
         method: 'get',
+        operationId: `list${scope.operationOwner}Withdrawals`,
         path,
         tags,
         summary: `Withdrawals of ${scope.whose} wallet (page)`,
@@ -89,6 +91,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
     .openapi(
       createRoute({
         method: 'get',
+        operationId: `get${scope.operationOwner}AutoWithdrawal`,
         path: `${path}/auto`,
         tags,
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
@@ -101,6 +104,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
     .openapi(
       createRoute({
         method: 'put',
+        operationId: `set${scope.operationOwner}AutoWithdrawal`,
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',

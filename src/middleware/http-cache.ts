@@ -1,0 +1,76 @@
+// HTTP caching, decided in one place:
+// - an answer to an authenticated request (Authorization header) is `private, no-store`: it may
+//   hold personal data and must not be kept by any cache;
+// - anonymous GETs of public reference data carry `public, max-age=<n>` (the table below), so
+//   phones and CDNs can keep them; anything else is `no-store` (recipient pages hold a live code);
+// - every successful JSON GET carries a strong ETag (SHA-1 of the body) and answers 304 with no
+//   body to a matching If-None-Match. HTML pages are not tagged (their nonce changes every time);
+//   files and receipts use the ETag R2 gives them.
+import type { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { honoPath } from '../lib/openapi';
+
+/** Anonymous GETs that anyone may cache, and for how long (seconds). */
+export const PUBLIC_CACHE: { path: string; maxAgeSeconds: number }[] = [
+  { path: '/v1/api/reference/countries', maxAgeSeconds: 86_400 },
+  { path: '/v1/api/reference/countries/{code}/cities', maxAgeSeconds: 86_400 },
+  { path: '/v1/api/categories', maxAgeSeconds: 300 },
+  { path: '/v1/api/openapi.json', maxAgeSeconds: 300 },
+  { path: '/v1/api/annonces', maxAgeSeconds: 30 },
+  { path: '/v1/api/annonces/{id}', maxAgeSeconds: 30 },
+  { path: '/v1/api/users/{id}', maxAgeSeconds: 60 },
+  { path: '/v1/api/users/{id}/reviews', maxAgeSeconds: 60 },
+  { path: '/v1/api/reviews/customers', maxAgeSeconds: 60 },
+];
+
+export const PRIVATE = 'private, no-store';
+const NOWHERE = 'no-store';
+
+/** Headers a 304 keeps from the answer it stands for (RFC 9110 section 15.4.5), plus ours. */
+const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary', 'x-request-id', 'ratelimit-policy', 'x-d1-bookmark'];
+
+const ifNoneMatchHas = (header: string | undefined, etag: string) =>
+  header !== undefined && (header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
+
+async function strongEtag(res: Response): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', await res.clone().arrayBuffer());
+  return `"${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`;
+}
+
+/** Cache-Control on every answer, ETag and 304 on successful JSON GETs. */
+export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const res = c.res;
+  if (c.req.header('Authorization')) res.headers.set('Cache-Control', PRIVATE);
+  else if (!res.headers.has('Cache-Control')) res.headers.set('Cache-Control', NOWHERE);
+
+  if (c.req.method !== 'GET' || res.status !== 200) return;
+  let etag = res.headers.get('ETag');
+  if (!etag) {
+    if (!res.headers.get('Content-Type')?.startsWith('application/json')) return;
+    etag = await strongEtag(res);
+    res.headers.set('ETag', etag);
+  }
+  if (ifNoneMatchHas(c.req.header('If-None-Match'), etag)) {
+    await res.body?.cancel();
+    const headers = new Headers();
+    for (const name of KEPT_ON_304) {
+      const value = res.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    c.res = new Response(null, { status: 304, headers });
+  }
+});
+
+const publicFor = (maxAgeSeconds: number) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    await next();
+    if (c.res.status !== 200 || c.req.header('Authorization')) return;
+    c.res.headers.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+    c.res.headers.append('Vary', 'Authorization');
+  });
+
+export function registerPublicCaching(app: Hono<AppEnv>) {
+  for (const { path, maxAgeSeconds } of PUBLIC_CACHE) app.on('GET', honoPath(path), publicFor(maxAgeSeconds));
+}

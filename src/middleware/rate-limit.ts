@@ -1,0 +1,96 @@
+// Rate limits with the Workers rate-limiting bindings (fixed windows), one table for the whole
+// service: which routes each policy guards, keyed by the client's IP. The same table documents the
+// routes (429 and the headers) in the OpenAPI document.
+//
+// Headers (IETF httpapi draft "RateLimit header fields"): every answer of a guarded route carries
+// `RateLimit-Policy: "<name>";q=<limit>;w=<window>`. The binding answers only "allowed or not", never
+// how much is left, so `RateLimit: "<name>";r=0;t=<window>` (with Retry-After) is sent on 429 only.
+//
+// Requests that did not come through Cloudflare's edge carry no client IP (tests calling the worker
+// directly); they are not counted. `wrangler dev` sets CF-Connecting-IP, so local runs are limited.
+import type { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { tooManyRequests } from '../errors';
+import { honoPath } from '../lib/openapi';
+
+type RateLimitBinding = {
+  [K in keyof Env]: Env[K] extends RateLimit ? K : never;
+}[keyof Env];
+
+export interface RateLimitPolicy {
+  /** Name in the RateLimit headers. */
+  name: string;
+  binding: RateLimitBinding;
+  /** Must equal the binding's `simple` settings in wrangler.toml (a test compares them). */
+  limit: number;
+  windowSeconds: 10 | 60;
+}
+
+export const POLICIES = {
+  recipient: { name: 'recipient', binding: 'RECIPIENT_RATE_LIMITER', limit: 30, windowSeconds: 60 },
+  search: { name: 'search', binding: 'SEARCH_RATE_LIMITER', limit: 120, windowSeconds: 60 },
+  upload: { name: 'upload', binding: 'UPLOAD_RATE_LIMITER', limit: 30, windowSeconds: 60 },
+  checkout: { name: 'checkout', binding: 'CHECKOUT_RATE_LIMITER', limit: 20, windowSeconds: 60 },
+  public: { name: 'public', binding: 'PUBLIC_RATE_LIMITER', limit: 300, windowSeconds: 60 },
+  authIp: { name: 'auth-ip', binding: 'AUTH_IP_RATE_LIMITER', limit: 20, windowSeconds: 60 },
+  authEmail: { name: 'auth-email', binding: 'AUTH_EMAIL_RATE_LIMITER', limit: 5, windowSeconds: 60 },
+} as const satisfies Record<string, RateLimitPolicy>;
+
+type Method = 'get' | 'post';
+
+/**
+ * The public and expensive routes, by OpenAPI path. Sign-in, registration and password reset are
+ * limited by the auth routes themselves (per IP and per e-mail, see features/auth/rate-limit.ts).
+ */
+export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPolicy }[] = [
+  // Recipient tokens are secrets in a URL: enumeration must stop quickly.
+  { method: 'get', path: '/r/{recipientToken}', policy: POLICIES.recipient },
+  { method: 'get', path: '/v1/api/public/recipient/{recipientToken}', policy: POLICIES.recipient },
+  { method: 'get', path: '/v1/api/tracking/{reservationId}/live', policy: POLICIES.recipient },
+  { method: 'get', path: '/v1/api/annonces', policy: POLICIES.search },
+  { method: 'get', path: '/v1/api/annonces/{id}', policy: POLICIES.search },
+  { method: 'get', path: '/v1/api/users/{id}', policy: POLICIES.search },
+  { method: 'get', path: '/v1/api/users/{id}/reviews', policy: POLICIES.search },
+  { method: 'get', path: '/v1/api/reviews/customers', policy: POLICIES.search },
+  { method: 'post', path: '/v1/api/files', policy: POLICIES.upload },
+  { method: 'post', path: '/v1/api/agencies/{id}/documents', policy: POLICIES.upload },
+  { method: 'post', path: '/v1/api/bookings', policy: POLICIES.checkout },
+  { method: 'post', path: '/v1/api/payments/checkout', policy: POLICIES.checkout },
+  { method: 'get', path: '/v1/api/health', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/openapi.json', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/docs', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/categories', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/reference/countries', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/reference/countries/{code}/cities', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/payments/callback/success', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/payments/callback/cancel', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/pay-connect/return', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/pay-connect/refresh', policy: POLICIES.public },
+];
+
+export const policyHeader = (p: RateLimitPolicy) => `"${p.name}";q=${p.limit};w=${p.windowSeconds}`;
+
+/** Counts one request against the policy's bucket for `key`; over the limit, 429 with the headers. */
+export async function consumeRateLimit(env: Env, policy: RateLimitPolicy, key: string, message = 'Too many requests; retry later') {
+  const { success } = await env[policy.binding].limit({ key: `${policy.name}:${key}` });
+  if (!success) {
+    throw tooManyRequests(message, policy.windowSeconds, {
+      headers: { 'RateLimit-Policy': policyHeader(policy), RateLimit: `"${policy.name}";r=0;t=${policy.windowSeconds}` },
+      suggestions: [`Wait ${policy.windowSeconds} seconds before retrying`],
+    });
+  }
+}
+
+const limitedBy = (policy: RateLimitPolicy) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const ip = c.req.header('CF-Connecting-IP');
+    if (ip) await consumeRateLimit(c.env, policy, `ip:${ip}`);
+    await next();
+    c.header('RateLimit-Policy', policyHeader(policy));
+  });
+
+/** Registers the limits before the routes, so a refused request does no work. */
+export function registerRateLimits(app: Hono<AppEnv>) {
+  for (const { method, path, policy } of GUARDED_ROUTES) app.on(method.toUpperCase(), honoPath(path), limitedBy(policy));
+}
