@@ -18,17 +18,11 @@ import { db, reservationRow } from './helpers/db';
 import { FIFTY_EUR, aReservation, aUser } from './helpers/factories';
 import { BASE } from './helpers/http';
 import { fakeStripeForThisFile } from './helpers/money';
+import { PRODUCTION_ENV } from './helpers/production';
 
 const stripe = fakeStripeForThisFile();
 
-/** A complete production configuration: the test secrets plus what only production requires. */
-const PRODUCTION = {
-  ...env,
-  ENVIRONMENT: 'production',
-  PUBLIC_BASE_URL: 'https://api.example.com',
-  KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
-  KYC_PROVIDER_API_KEY: 'kyc-api-key-production',
-} as Env;
+const PRODUCTION = PRODUCTION_ENV;
 
 /** Outside production, without social client ids: both social providers are the sandbox issuer. */
 const SOCIAL_SANDBOX = { ...env, GOOGLE_CLIENT_IDS: '', APPLE_CLIENT_IDS: '' } as Env;
