@@ -3,7 +3,7 @@
 // local sandbox provider.
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import { readReceiptToken, receiptToken } from '../src/lib/receipt-token';
 import { receiptUrl } from '../src/lib/urls';
@@ -601,7 +601,13 @@ describe('the invoice issued with the authorised payment', () => {
     expect(invoiceUrl).toMatch(SIGNED_RECEIPT_LINK);
     expect(invoiceUrl.startsWith(`${env.PUBLIC_BASE_URL}/v1/api/public/receipts/`)).toBe(true);
 
+    const log = vi.spyOn(console, 'log');
     const res = await openLink(invoiceUrl);
+    // The link is a secret: the request log names the route, not the token.
+    const lines = log.mock.calls.map((args) => String(args[0]));
+    log.mockRestore();
+    expect(lines.some((l) => l.includes('"path":"/v1/api/public/receipts/:token"'))).toBe(true);
+    expect(lines.some((l) => l.includes(new URL(invoiceUrl).pathname.split('/').pop()!))).toBe(false);
 
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toBe('application/pdf');
