@@ -24,3 +24,14 @@ export const recipientPageUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, recipientTok
 /** The PDF receipt of a transaction. */
 export const receiptUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, transactionId: number | string): string =>
   apiUrl(env, `/transactions/${transactionId}/receipt`);
+
+/**
+ * `text` with the secrets links carry masked: recipient tokens (`/r/{token}`,
+ * `/public/recipient/{token}`) become `:token`, `token=` parameters (e-mail verification, password
+ * reset) and bearer credentials `[redacted]`. For logs and error reports; JSON-escaped text works too.
+ */
+export const redactUrlSecrets = (text: string): string =>
+  text
+    .replace(/(\/r|\/public\/recipient)\/[^/?#\s"\\]+/g, '$1/:token')
+    .replace(/([?&]token=)[^&#\s"\\]+/g, '$1[redacted]')
+    .replace(/(Bearer )[^\s"\\]+/gi, '$1[redacted]');
