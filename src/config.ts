@@ -100,7 +100,8 @@ const productionOnly = {
   PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
   QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),
   STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_/, 'a Stripe secret key (sk_... or rk_...)'),
-  STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_/, 'a Stripe webhook signing secret (whsec_...)'),
+  // One signing secret per Stripe endpoint: the platform's and the Connect one (comma-separated).
+  STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_[^\s,]+(\s*,\s*whsec_[^\s,]+)*$/, 'Stripe webhook signing secrets (whsec_..., comma-separated)'),
   KYC_PROVIDER_URL: httpsUrl(),
   KYC_PROVIDER_API_KEY: text(),
   KYC_WEBHOOK_SECRET: text(),
