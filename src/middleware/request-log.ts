@@ -12,7 +12,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       level: 'info',
       requestId: c.get('requestId'),
       method: c.req.method,
-      // Recipient links carry their secret in the path: logged as `:token`.
+      // Recipient and receipt links carry their secret in the path: logged as `:token`.
       path: redactUrlSecrets(c.req.path),
       status: c.res.status,
       durationMs: Date.now() - started,
