@@ -22,6 +22,8 @@ const failures = [];
 const warnings = [];
 const fail = (message) => failures.push(message);
 const warn = (message) => warnings.push(message);
+// Example domains, and the sample legal details (an "Exemple" street, all-zero numbers).
+const PLACEHOLDER = /\bexample\.(com|org|net)\b|\bexemple\b|0{3}[\s]?0{3}/i;
 const mib = (bytes) => `${(bytes / MiB).toFixed(2)} MiB`;
 
 // The top-level configuration is local development, with its sandboxes: deploying it would put a
@@ -77,8 +79,8 @@ try {
   const placeholders = [
     ...Object.entries(config.vars).map(([name, value]) => [`var ${name}`, String(value)]),
     ...(config.routes ?? []).map((r) => ['route', typeof r === 'string' ? r : r.pattern]),
-  ].filter(([, value]) => /\bexample\.(com|org|net)\b/.test(value));
-  for (const [what, value] of placeholders) warn(`${what} = ${value}: placeholder domain`);
+  ].filter(([, value]) => PLACEHOLDER.test(value));
+  for (const [what, value] of placeholders) warn(`${what} = ${value}: placeholder`);
 
   if (config.workers_dev !== false) fail(`[env.${ENV}] must set workers_dev = false (served on the custom domain only)`);
   if (!config.routes?.length && !config.route) fail(`[env.${ENV}] has no routes: with workers_dev = false the API would be unreachable`);

@@ -136,6 +136,7 @@ export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (
 export const PRODUCTION_SECRETS = [
   'JWT_KEYS',
   'QR_SIGNING_SECRET',
+  'RECEIPT_SIGNING_SECRET',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
   'KYC_PROVIDER_URL',
