@@ -120,6 +120,23 @@ describe('error tracking with a DSN', () => {
     expect(outbound).toEqual([]);
   });
 
+  it('the worker entry serves as before: a JSON body reaches the handler, a 401 is not reported', async () => {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request('https://api.example.com/v1/api/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'nobody@example.com', password: 'Wrong-password-1' }),
+      }),
+      withDsn,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ errorCode: 'AUTHENTICATION_ERROR' });
+    expect(outbound).toEqual([]);
+  });
+
   it('a failing cron job is reported with the job named, the other jobs still run', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.spyOn(SCHEDULED_JOBS, 'money').mockRejectedValue(new Error('payout run failed'));
