@@ -41,6 +41,7 @@ import { registerRateLimits } from './middleware/rate-limit';
 import { httpCache, registerPublicCaching } from './middleware/http-cache';
 import { configurationGate } from './middleware/configuration';
 import { isProduction } from './config';
+import { reportUnexpected } from './error-tracking';
 import { socialSandboxRouter } from './features/auth/social-sandbox.routes';
 import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
@@ -143,7 +144,12 @@ export function createApp({ production = false }: { production?: boolean } = {})
       }),
     ),
   );
-  app.onError((err, c) => toErrorResponse(c, err));
+  app.onError((err, c) => {
+    const res = toErrorResponse(c, err);
+    // Only the unexpected reach error tracking: a 4xx is the client's, a 502/503 a provider's or the configuration's.
+    if (res.status === 500) reportUnexpected(c.env, err, { requestId: c.get('requestId') });
+    return res;
+  });
   return app;
 }
 

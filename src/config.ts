@@ -9,6 +9,8 @@ import { POLICIES } from './middleware/rate-limit';
 export interface OptionalSettings {
   KYC_PROVIDER_URL?: string;
   KYC_PROVIDER_API_KEY?: string;
+  /** Optional everywhere: where unexpected errors are reported (lib/error-tracking.ts); unset, nowhere. */
+  SENTRY_DSN?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -31,6 +33,8 @@ export interface AppConfig {
   social: Record<SocialProviderName, SocialIssuer>;
   /** Only the outbox mailer exists: messages are recorded in D1, not sent. */
   mailer: 'SANDBOX';
+  /** Sentry's DSN when unexpected errors are reported; null: reported nowhere. */
+  errorTracking: { dsn: string } | null;
 }
 
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -81,6 +85,12 @@ const everywhere = {
   RECEIPT_SIGNING_SECRET: text(),
   JWT_ISSUER: text(),
   JWT_AUDIENCE: text(),
+  // Optional, but a malformed DSN is named like any other setting rather than silently reporting nowhere.
+  SENTRY_DSN: z
+    .string()
+    .trim()
+    .regex(/^(https:\/\/[^\s@/]+@[^\s/]+\/\S+)?$/, { error: 'a Sentry DSN (https://<key>@<host>/<project>)' })
+    .optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
@@ -97,7 +107,8 @@ const productionOnly = {
   PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
   QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),
   STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_/, 'a Stripe secret key (sk_... or rk_...)'),
-  STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_/, 'a Stripe webhook signing secret (whsec_...)'),
+  // One signing secret per Stripe endpoint: the platform's and the Connect one (comma-separated).
+  STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_[^\s,]+(\s*,\s*whsec_[^\s,]+)*$/, 'Stripe webhook signing secrets (whsec_..., comma-separated)'),
   KYC_PROVIDER_URL: httpsUrl(),
   KYC_PROVIDER_API_KEY: text(),
   KYC_WEBHOOK_SECRET: text(),
@@ -110,8 +121,33 @@ const productionOnly = {
 const localSchema = z.object(everywhere);
 const productionSchema = z.object({ ...everywhere, ...productionOnly });
 
+const OPTIONAL = new Set(['SENTRY_DSN']);
+
 /** Every configuration name production requires (the deploy runbook and the tests list them from here). */
-export const PRODUCTION_REQUIREMENTS = Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[];
+export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[]).filter(
+  (name) => !OPTIONAL.has(name),
+);
+
+/**
+ * The production requirements set with `wrangler secret put` rather than written in wrangler.toml
+ * (`npm run deploy:check` checks the others there). The provider URL and client ids are not
+ * secret, but they differ per deployment and stay out of the repository.
+ */
+export const PRODUCTION_SECRETS = [
+  'JWT_KEYS',
+  'QR_SIGNING_SECRET',
+  'RECEIPT_SIGNING_SECRET',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'KYC_PROVIDER_URL',
+  'KYC_PROVIDER_API_KEY',
+  'KYC_WEBHOOK_SECRET',
+  'GOOGLE_CLIENT_IDS',
+  'APPLE_CLIENT_IDS',
+] as const satisfies readonly (typeof PRODUCTION_REQUIREMENTS)[number][];
+
+/** Production requirements that are bindings (resources in wrangler.toml), not text. */
+export const PRODUCTION_BINDINGS = PRODUCTION_REQUIREMENTS.filter((name) => productionSchema.shape[name] === binding);
 
 const list = (csv: string | undefined) =>
   (csv ?? '')
@@ -145,6 +181,7 @@ function choose(env: Env & OptionalSettings): AppConfig {
       : { mode: 'SANDBOX' },
     social: { google: socialIssuer(env, 'google'), apple: socialIssuer(env, 'apple') },
     mailer: 'SANDBOX',
+    errorTracking: env.SENTRY_DSN?.trim() ? { dsn: env.SENTRY_DSN.trim() } : null,
   };
 }
 

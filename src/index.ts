@@ -1,14 +1,16 @@
-// Worker entry: HTTP through the Hono app, cron through the scheduled jobs; exports the
-// Durable Object classes.
+// Worker entry: HTTP through the Hono app, cron through the scheduled jobs, both inside error
+// tracking (Sentry when SENTRY_DSN is set); exports the Durable Object classes.
 import { app } from './app';
+import { withErrorTracking } from './error-tracking';
 import { runScheduledJobs } from './scheduled';
 
 export { ReservationQr } from './durable-objects/reservation-qr';
 export { ReservationTracking } from './durable-objects/reservation-tracking';
 
-export default {
+export default withErrorTracking({
   fetch: app.fetch,
-  async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledJobs(env, controller.scheduledTime));
+  // Awaited rather than left to waitUntil, so error tracking sends a failed job's report before the invocation ends.
+  async scheduled(controller, env) {
+    await runScheduledJobs(env, controller.scheduledTime);
   },
-} satisfies ExportedHandler<Env>;
+}) satisfies ExportedHandler<Env>;

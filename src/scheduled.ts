@@ -1,6 +1,7 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
 import { checkConfig, describeProblems } from './config';
 import { depsOf } from './env';
+import { reportUnexpected } from './error-tracking';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
@@ -28,6 +29,7 @@ export async function runScheduledJobs(env: Env, scheduledTime: number) {
         await job(env, scheduledTime);
       } catch (err) {
         console.error(JSON.stringify({ level: 'error', job: name, error: err instanceof Error ? err.message : String(err) }));
+        reportUnexpected(env, err, { job: name });
       }
     }),
   );

@@ -17,7 +17,8 @@ import { serveJwks, uniqueEmail } from './helpers/auth';
 import { db, reservationRow } from './helpers/db';
 import { FIFTY_EUR, aReservation, aUser } from './helpers/factories';
 import { BASE } from './helpers/http';
-import { fakeStripeForThisFile } from './helpers/money';
+import { stripeSignature } from './helpers/fake-stripe';
+import { WEBHOOK, fakeStripeForThisFile } from './helpers/money';
 import { PRODUCTION_ENV } from './helpers/production';
 
 const stripe = fakeStripeForThisFile();
@@ -125,9 +126,12 @@ describe('production without a secret or binding', () => {
   it('a malformed value is named with the form expected, never echoed', async () => {
     const cases: [string, string, string][] = [
       ['STRIPE_SECRET_KEY', 'pk_live_publishableKeyNotASecret', 'a Stripe secret key (sk_... or rk_...)'],
-      ['STRIPE_WEBHOOK_SECRET', 'not-a-signing-secret-value', 'a Stripe webhook signing secret (whsec_...)'],
+      ['STRIPE_WEBHOOK_SECRET', 'not-a-signing-secret-value', 'Stripe webhook signing secrets (whsec_..., comma-separated)'],
       ['PUBLIC_BASE_URL', 'http://api.example.com', 'an https URL'],
+      ['STRIPE_WEBHOOK_SECRET', 'whsec_platformEndpoint,notASigningSecret', 'Stripe webhook signing secrets (whsec_..., comma-separated)'],
       ['JWT_KEYS', '[{"kid":"k1","secret":"too-short-secret"}]', 'a JSON array of {kid, secret} with secrets of at least 32 characters'],
+      // Optional, but a malformed one is named rather than silently reporting nowhere.
+      ['SENTRY_DSN', 'http://sentry.example.com/1', 'a Sentry DSN (https://<key>@<host>/<project>)'],
     ];
     for (const [name, value, expected] of cases) {
       vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -166,6 +170,21 @@ describe('production with every secret', () => {
     const res = await send(PRODUCTION, 'GET', '/v1/api/health');
     expect(res.status).toBe(200);
     expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'SANDBOX' });
+  });
+
+  it("Stripe's two endpoints (platform and Connect) share the webhook URL: either signing secret is accepted, no other", async () => {
+    const variant = { ...PRODUCTION, STRIPE_WEBHOOK_SECRET: 'whsec_platform_endpoint, whsec_connect_endpoint' } as Env;
+    const deliver = async (secret: string) => {
+      const payload = JSON.stringify(stripe.event('account.updated', { id: 'acct_not_ours', object: 'account', charges_enabled: true }));
+      const headers = { 'Content-Type': 'application/json', 'Stripe-Signature': await stripeSignature(payload, { secret }) };
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(new Request(`${BASE}${WEBHOOK}`, { method: 'POST', headers, body: payload }), variant, ctx);
+      await waitOnExecutionContext(ctx);
+      return res.status;
+    };
+    expect(await deliver('whsec_platform_endpoint')).toBe(200);
+    expect(await deliver('whsec_connect_endpoint')).toBe(200);
+    expect(await deliver('whsec_someone_else')).toBe(401);
   });
 
   it('checkout goes to Stripe, with links on the public https origin', async () => {

@@ -28,3 +28,15 @@ export const recipientPageUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, recipientTok
  */
 export const receiptUrl = async (env: Pick<Env, 'PUBLIC_BASE_URL' | 'RECEIPT_SIGNING_SECRET'>, transactionId: number, nowMs?: number): Promise<string> =>
   apiUrl(env, `/public/receipts/${await receiptToken(env.RECEIPT_SIGNING_SECRET, transactionId, nowMs)}`);
+
+/**
+ * `text` with the secrets links carry masked: recipient and receipt tokens (`/r/{token}`,
+ * `/public/recipient/{token}`, `/public/receipts/{token}`) become `:token`, `token=` parameters
+ * (e-mail verification, password reset) and bearer credentials `[redacted]`. For logs and error
+ * reports; JSON-escaped text works too.
+ */
+export const redactUrlSecrets = (text: string): string =>
+  text
+    .replace(/(\/r|\/public\/recipient|\/public\/receipts)\/[^/?#\s"\\]+/g, '$1/:token')
+    .replace(/([?&]token=)[^&#\s"\\]+/g, '$1[redacted]')
+    .replace(/(Bearer )[^\s"\\]+/gi, '$1[redacted]');

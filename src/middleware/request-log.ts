@@ -2,9 +2,7 @@
 // may carry secrets), status, duration and request id are written.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-
-/** Recipient and receipt links carry their secret in the path: logged as `:token`. */
-const redactPath = (path: string) => path.replace(/^(\/r|\/v1\/api\/public\/recipient|\/v1\/api\/public\/receipts)\/[^/]+/, '$1/:token');
+import { redactUrlSecrets } from '../lib/urls';
 
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
@@ -14,7 +12,8 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       level: 'info',
       requestId: c.get('requestId'),
       method: c.req.method,
-      path: redactPath(c.req.path),
+      // Recipient and receipt links carry their secret in the path: logged as `:token`.
+      path: redactUrlSecrets(c.req.path),
       status: c.res.status,
       durationMs: Date.now() - started,
     }),

@@ -14,23 +14,38 @@ export interface ProviderEvent {
 export class SignatureError extends Error {}
 export class MalformedEventError extends Error {}
 
-export async function verifyProviderEvent(rawBody: string, signature: string | undefined, secret: string): Promise<ProviderEvent> {
+/**
+ * STRIPE_WEBHOOK_SECRET is a comma-separated list: Stripe sends the events of the platform account
+ * and those of its connected accounts (`account.updated`) to two endpoints, each with its own
+ * signing secret, both pointing at the one webhook URL.
+ */
+export const webhookSecrets = (configured: string): string[] =>
+  configured
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export async function verifyProviderEvent(rawBody: string, signature: string | undefined, configured: string): Promise<ProviderEvent> {
   if (!signature) throw new SignatureError('Missing Stripe-Signature header');
-  if (!secret) throw new SignatureError('Webhook secret is not configured');
+  const secrets = webhookSecrets(configured);
+  if (secrets.length === 0) throw new SignatureError('Webhook secret is not configured');
   let event: unknown;
-  try {
-    event = await Stripe.webhooks.constructEventAsync(
-      rawBody,
-      signature,
-      secret,
-      WEBHOOK_TOLERANCE_SECONDS,
-      Stripe.createSubtleCryptoProvider(),
-    );
-  } catch (err) {
-    // The SDK checks the signature (and timestamp) before parsing, so any other failure is a
-    // well-signed body that is not JSON.
-    if ((err as { type?: string }).type === 'StripeSignatureVerificationError') throw new SignatureError((err as Error).message);
-    throw new MalformedEventError('Event body is not valid JSON');
+  for (const [i, secret] of secrets.entries()) {
+    try {
+      event = await Stripe.webhooks.constructEventAsync(
+        rawBody,
+        signature,
+        secret,
+        WEBHOOK_TOLERANCE_SECONDS,
+        Stripe.createSubtleCryptoProvider(),
+      );
+      break;
+    } catch (err) {
+      // The SDK checks the signature (and timestamp) before parsing, so any other failure is a
+      // well-signed body that is not JSON.
+      if ((err as { type?: string }).type !== 'StripeSignatureVerificationError') throw new MalformedEventError('Event body is not valid JSON');
+      if (i === secrets.length - 1) throw new SignatureError((err as Error).message);
+    }
   }
   const e = event as Partial<ProviderEvent> | null;
   if (

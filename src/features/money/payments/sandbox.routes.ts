@@ -8,7 +8,7 @@ import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses } from '../../../lib/openapi';
 import { fromCents } from '../../../lib/money';
 import { SandboxPaymentProvider, usesSandbox } from '../../../providers/payment';
-import { signPayload } from '../../../providers/payment/webhook-signature';
+import { signPayload, webhookSecrets } from '../../../providers/payment/webhook-signature';
 import { escapeHtml, htmlPage } from './html';
 import { handlePaymentWebhook } from './payments.webhook';
 
@@ -35,7 +35,7 @@ async function sendSignedEvent(deps: Deps, type: string, object: Record<string, 
     livemode: false,
     data: { object },
   });
-  return handlePaymentWebhook(deps, payload, await signPayload(payload, deps.env.STRIPE_WEBHOOK_SECRET));
+  return handlePaymentWebhook(deps, payload, await signPayload(payload, webhookSecrets(deps.env.STRIPE_WEBHOOK_SECRET)[0] ?? ''));
 }
 
 /** Completes a sandbox checkout session as a card authorisation would. Used by the page and the seed. */

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// `npm run deploy:check`: what can be checked before `wrangler deploy --env production`, offline and
+// without a Cloudflare account. Builds the production bundle (wrangler's dry run) and reports its
+// compressed size against the Workers limits; checks wrangler.toml's [env.production] against what
+// src/config.ts requires (bindings and vars there, secrets never there); reports placeholders still
+// to fill in (warnings, so a fresh clone passes) and lists the secrets to set. Exit 1 on a failure.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { unstable_readConfig } from 'wrangler';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const ENV = 'production';
+const MiB = 1024 * 1024;
+const LIMITS = { free: 3 * MiB, paid: 10 * MiB };
+
+const failures = [];
+const warnings = [];
+const fail = (message) => failures.push(message);
+const warn = (message) => warnings.push(message);
+// Example domains, and the sample legal details (an "Exemple" street, all-zero numbers).
+const PLACEHOLDER = /\bexample\.(com|org|net)\b|\bexemple\b|0{3}[\s]?0{3}/i;
+const mib = (bytes) => `${(bytes / MiB).toFixed(2)} MiB`;
+
+// The top-level configuration is local development, with its sandboxes: deploying it would put a
+// free "pay" page on the internet. Only the production environment is ever checked or deployed.
+const requested = process.argv.includes('--env') ? process.argv[process.argv.indexOf('--env') + 1] : process.env.CLOUDFLARE_ENV;
+if (requested !== undefined && requested !== ENV) {
+  console.error(`deploy:check refuses environment "${requested || '(top level)'}": only --env ${ENV} is deployable.`);
+  process.exit(1);
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'deploy-check-'));
+try {
+  // 1. The requirements, from the code itself (config.ts bundled for Node).
+  const configModule = path.join(work, 'config.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'src/config.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: configModule,
+    logLevel: 'error',
+  });
+  const { PRODUCTION_REQUIREMENTS, PRODUCTION_SECRETS, PRODUCTION_BINDINGS } = await import(pathToFileURL(configModule).href);
+  const secrets = new Set(PRODUCTION_SECRETS);
+  const bindings = new Set(PRODUCTION_BINDINGS);
+  const vars = PRODUCTION_REQUIREMENTS.filter((name) => !secrets.has(name) && !bindings.has(name));
+
+  // 2. wrangler.toml as wrangler resolves it for the environment (inherited keys included).
+  const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: ENV });
+  if (!config.definedEnvironments?.includes(ENV)) fail(`wrangler.toml has no [env.${ENV}]`);
+  if (config.vars.ENVIRONMENT !== ENV) fail(`[env.${ENV}.vars] ENVIRONMENT must be "${ENV}" (is ${JSON.stringify(config.vars.ENVIRONMENT)})`);
+
+  const declared = new Map([
+    ...config.d1_databases.map((b) => [b.binding, { kind: 'D1 database', id: b.database_id }]),
+    ...config.kv_namespaces.map((b) => [b.binding, { kind: 'KV namespace', id: b.id }]),
+    ...config.r2_buckets.map((b) => [b.binding, { kind: 'R2 bucket', id: b.bucket_name }]),
+    ...config.durable_objects.bindings.map((b) => [b.name, { kind: 'Durable Object', id: b.class_name }]),
+    ...config.ratelimits.map((b) => [b.name, { kind: 'rate limit', id: b.namespace_id }]),
+  ]);
+  for (const name of bindings) {
+    const binding = declared.get(name);
+    if (!binding) fail(`binding ${name} is missing from [env.${ENV}] (bindings are not inherited from the top level)`);
+    else if (!binding.id || /^[0-]+$/.test(binding.id)) warn(`${name}: placeholder ${binding.kind} id ${binding.id ?? ''} (docs/DEPLOY.md, step 2)`);
+  }
+  for (const name of vars) {
+    if (!String(config.vars[name] ?? '').trim()) fail(`var ${name} is missing from [env.${ENV}.vars]`);
+  }
+  for (const name of secrets) {
+    if (name in config.vars) fail(`${name} is a secret: remove it from wrangler.toml and set it with wrangler secret put`);
+  }
+  if ('SENTRY_DSN' in config.vars) fail('SENTRY_DSN is a secret: remove it from wrangler.toml');
+
+  const placeholders = [
+    ...Object.entries(config.vars).map(([name, value]) => [`var ${name}`, String(value)]),
+    ...(config.routes ?? []).map((r) => ['route', typeof r === 'string' ? r : r.pattern]),
+  ].filter(([, value]) => PLACEHOLDER.test(value));
+  for (const [what, value] of placeholders) warn(`${what} = ${value}: placeholder`);
+
+  if (config.workers_dev !== false) fail(`[env.${ENV}] must set workers_dev = false (served on the custom domain only)`);
+  if (!config.routes?.length && !config.route) fail(`[env.${ENV}] has no routes: with workers_dev = false the API would be unreachable`);
+  const host = (() => {
+    try {
+      return new URL(config.vars.PUBLIC_BASE_URL).host;
+    } catch {
+      return null;
+    }
+  })();
+  const patterns = (config.routes ?? []).map((r) => (typeof r === 'string' ? r : r.pattern).replace(/\/.*$/, ''));
+  if (host && patterns.length && !patterns.includes(host)) fail(`PUBLIC_BASE_URL's host ${host} is not among the routes (${patterns.join(', ')}): links would point elsewhere`);
+  if (config.upload_source_maps !== true) fail(`[env.${ENV}] must set upload_source_maps = true`);
+  if (config.observability?.enabled !== true) fail('[observability] enabled = true is required (Workers Logs)');
+  if (!config.triggers?.crons?.length) fail('[triggers] crons is empty: expiry, payouts and clean-ups would never run');
+
+  // 3. The production bundle, exactly as `wrangler deploy --env production` would upload it.
+  const outdir = path.join(work, 'bundle');
+  const started = Date.now();
+  try {
+    execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--env', ENV, '--outdir', outdir], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    });
+  } catch (err) {
+    process.stderr.write(String(err.stdout ?? ''));
+    process.stderr.write(String(err.stderr ?? ''));
+    fail('wrangler deploy --dry-run --env production failed (output above)');
+  }
+  let bundleLine = 'not built';
+  if (!failures.some((f) => f.startsWith('wrangler deploy'))) {
+    const script = readFileSync(path.join(outdir, 'index.js'));
+    const gzipped = gzipSync(script, { level: 9 }).length;
+    bundleLine = `${mib(script.length)}, ${mib(gzipped)} gzip (limit ${mib(LIMITS.free)} on Workers Free, ${mib(LIMITS.paid)} on Workers Paid), built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    if (gzipped > LIMITS.paid) fail(`the bundle (${mib(gzipped)} gzip) exceeds the Workers Paid limit`);
+    else if (gzipped > LIMITS.free) warn(`the bundle (${mib(gzipped)} gzip) exceeds the Workers Free limit: a paid plan is required`);
+  }
+
+  console.log(`deploy:check — worker ${config.name}, environment ${ENV}`);
+  console.log(`  bundle: ${bundleLine}`);
+  console.log(`  bindings: ${[...bindings].join(', ')}`);
+  console.log(`  vars: ${vars.join(', ')}`);
+  console.log('  secrets to set (wrangler cannot list them offline; `npx wrangler secret list --env production` once logged in):');
+  for (const name of secrets) console.log(`    npx wrangler secret put ${name} --env ${ENV}`);
+  console.log(`    optional: npx wrangler secret put SENTRY_DSN --env ${ENV}   (error tracking; unset, errors are reported nowhere)`);
+  for (const w of warnings) console.log(`  to fill in: ${w}`);
+  for (const f of failures) console.error(`  FAIL: ${f}`);
+  console.log(failures.length ? `deploy:check failed (${failures.length})` : `deploy:check passed${warnings.length ? ` with ${warnings.length} placeholder(s) to fill in` : ''}`);
+  process.exitCode = failures.length ? 1 : 0;
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
