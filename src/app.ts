@@ -31,6 +31,7 @@ import { reviewsRouter } from './features/reviews/reviews.routes';
 import { notificationsRouter } from './features/notifications/notifications.routes';
 import { referenceRouter } from './features/reference/reference.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
+import { conversationsRouter } from './features/conversations/conversations.routes';
 import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
@@ -104,6 +105,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, notificationsRouter);
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
+  app.route(API_PREFIX, conversationsRouter);
   app.route('/', recipientPageRouter);
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);

@@ -76,6 +76,7 @@ const everywhere = {
   UPLOADS: binding,
   RESERVATION_QR: binding,
   RESERVATION_TRACKING: binding,
+  CONVERSATION: binding,
   JWT_KEYS: jwtKeys,
   QR_SIGNING_SECRET: text(),
   JWT_ISSUER: text(),
