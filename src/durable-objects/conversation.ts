@@ -2,19 +2,13 @@
 // object's SQLite storage (the source of truth, docs/decisions-conversations.md), read receipts, and
 // the live feed over hibernating WebSockets. Callers arrive authorised by the conversation routes.
 import { DurableObject } from 'cloudflare:workers';
+import type { IndexedMessage } from '../db/schema/conversations';
 import { isTokenRevoked } from '../lib/token-revocation';
 
 export type Side = 'SENDER' | 'CARRIER';
 
-export interface ConversationMessage {
-  id: number;
-  reservationId: number;
-  authorId: number;
-  authorName: string;
-  body: string;
-  fileIds: number[];
-  createdAt: string;
-}
+/** A message as the API shows it; the D1 index keeps a copy of the last one. */
+export type ConversationMessage = IndexedMessage;
 
 export interface NewMessage {
   reservationId: number;
