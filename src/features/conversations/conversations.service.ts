@@ -45,8 +45,10 @@ const FIELDS = {
 };
 type ConversationReservation = Pick<ReservationRow, keyof typeof FIELDS>;
 
+const reservationById = (db: Db, id: number) => db.select(FIELDS).from(reservations).where(eq(reservations.id, id));
+
 async function load(db: Db, id: number): Promise<ConversationReservation> {
-  const [row] = await db.select(FIELDS).from(reservations).where(eq(reservations.id, id));
+  const [row] = await reservationById(db, id);
   if (!row) throw notFound('Reservation', id);
   return row;
 }
@@ -78,9 +80,16 @@ export function readOnlyFrom(r: ConversationReservation): Date | null {
 
 const isPaid = (r: ConversationReservation) => r.paidAt !== null;
 
+/** The reservation, the caller's side and display name: one round trip. */
 async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
-  const r = await load(deps.db, id);
-  return { r, side: await sideOf(deps, auth, r) };
+  const { db } = deps;
+  const [[r], [me]] = await db.batch([
+    reservationById(db, id),
+    db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, auth.id)),
+  ]);
+  if (!r) throw notFound('Reservation', id);
+  const name = me ? `${me.firstName} ${me.lastName}`.trim() : '';
+  return { r, side: await sideOf(deps, auth, r), name };
 }
 
 /** The statement that brings the D1 index up to the object's state; an older state never wins. */
@@ -119,15 +128,10 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
   }
 }
 
-async function authorName(db: Db, userId: number) {
-  const [u] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, userId));
-  return u ? `${u.firstName} ${u.lastName}`.trim() : '';
-}
-
 /** POST /bookings/{id}/messages. */
 export async function postMessage(deps: Deps, auth: AuthUser, id: number, input: { body: string; fileIds?: number[] }) {
   const { db, env } = deps;
-  const { r, side } = await loadForParty(deps, auth, id);
+  const { r, side, name } = await loadForParty(deps, auth, id);
   const closedAt = readOnlyFrom(r);
   if (closedAt && closedAt.getTime() <= Date.now()) {
     throw invalidState(`This conversation is read-only since ${closedAt.toISOString()} (reservation ${r.status})`);
@@ -139,7 +143,6 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
   if (fileIds.length > 0) {
     await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
   }
-  const name = await authorName(db, auth.id);
   const body = isPaid(r) ? input.body : maskContactDetails(input.body);
   const counterpartId = side === 'SENDER' ? r.carrierId : r.senderId;
   const { message, state, notify: tell } = await conversationObject(env, id).post({
