@@ -195,6 +195,42 @@ export const ENDPOINTS = [
     },
   },
   {
+    name: 'POST /v1/api/bookings/{id}/messages',
+    overTarget:
+      "Besides its primitives: the per-conversation rate limiter, and the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
+    roundTrips: 2,
+    note: 'message posting: sender and carrier take turns over the in-transit reservations (30 messages a minute per user and conversation)',
+    primitives: [...AUTH, 'd1_read', 'do_call', 'd1_batch'],
+    expect: [201],
+    // Steady state: every conversation object exists (its first message creates its SQLite tables,
+    // a one-off per reservation) and its counterpart was already notified (one per 10 minutes).
+    async prepare(ctx, api, round = 1) {
+      if (round !== 1) return {};
+      const all = ctx.inTransitReservations;
+      for (let k = 0; k < all.length; k += 10) {
+        await Promise.all(
+          all.slice(k, k + 10).flatMap((r) =>
+            [r.senderToken, r.carrierToken].map((token) =>
+              api(`/v1/api/bookings/${r.id}/messages`, { method: 'POST', headers: json(token), body: JSON.stringify({ body: 'Bonjour' }) }).then((res) =>
+                res.arrayBuffer(),
+              ),
+            ),
+          ),
+        );
+      }
+      return {};
+    },
+    request: (ctx, i) => {
+      const r = pickOf(ctx.inTransitReservations, Math.floor(i / 2));
+      return {
+        method: 'POST',
+        path: `/v1/api/bookings/${r.id}/messages`,
+        headers: json(i % 2 ? r.senderToken : r.carrierToken),
+        body: { body: `Rendez-vous devant la gare à ${8 + (i % 10)}h, colis n°${i % 1000}` },
+      };
+    },
+  },
+  {
     name: 'GET /v1/api/notifications',
     overTarget: "Page and count of the caller's notifications, like the page primitive: near the target, within it in other runs of the same code.",
     roundTrips: 1,
