@@ -7,7 +7,7 @@
 //   primitives  names from PRIMITIVES, one per use (two KV gets = 'kv_get' twice)
 //   request     (ctx, i) => { method, path, headers?, body? }: the i-th request; runs in the load
 //               process, so it may only use `ctx` (plain JSON built by the harness)
-//   prepare     optional async (ctx, api, round) => JSON, run by the harness before each measured run
+//   prepare     optional async (ctx, api, round, apiUrl) => JSON, run by the harness before each measured run
 //               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
 //               `pool` array in it bounds the run to that many requests
 //   expect      statuses that count as success (others are reported as errors)
@@ -20,6 +20,26 @@
 const pickOf = (list, i) => list[i % list.length];
 const bearer = (token) => ({ Authorization: `Bearer ${token}` });
 const json = (token) => ({ 'Content-Type': 'application/json', ...(token ? bearer(token) : {}) });
+
+/** Live conversations the broadcast entry holds open, per service (one `api` each): its posts each reach two sockets. */
+const liveSockets = new WeakMap();
+const LIVE_CONVERSATIONS = 100;
+
+/** Opens the sender's and the carrier's socket on each conversation (the token as the subprotocol, as browsers send it). */
+async function openConversations(reservations, apiUrl) {
+  const sockets = [];
+  for (const r of reservations) {
+    for (const token of [r.senderToken, r.carrierToken]) {
+      const ws = new WebSocket(`${apiUrl.origin.replace(/^http/, 'ws')}/v1/api/bookings/${r.id}/messages/live`, [`bearer.${token}`]);
+      await new Promise((resolve, reject) => {
+        ws.addEventListener('open', resolve, { once: true });
+        ws.addEventListener('error', () => reject(new Error(`live conversation ${r.id} did not open`)), { once: true });
+      });
+      sockets.push(ws);
+    }
+  }
+  return sockets;
+}
 
 /** Primitive routes of scripts/bench/primitives-worker.ts. `bare` is the baseline of every ratio. */
 export const PRIMITIVES = {
@@ -227,6 +247,28 @@ export const ENDPOINTS = [
         path: `/v1/api/bookings/${r.id}/messages`,
         headers: json(i % 2 ? r.senderToken : r.carrierToken),
         body: { body: `Rendez-vous devant la gare à ${8 + (i % 10)}h, colis n°${i % 1000}` },
+      };
+    },
+  },
+  {
+    name: 'POST /v1/api/bookings/{id}/messages (to open sockets)',
+    overTarget:
+      'Message posting as above, while both parties hold the conversation open: the object also pushes the message to two sockets (one JSON frame each), and nobody is notified.',
+    roundTrips: 2,
+    note: `message posting and its broadcast: ${LIVE_CONVERSATIONS} conversations, each with the sender's and the carrier's socket open`,
+    primitives: [...AUTH, 'd1_read', 'do_call', 'd1_batch'],
+    expect: [201],
+    async prepare(ctx, api, _round, apiUrl) {
+      if (!liveSockets.has(api)) liveSockets.set(api, await openConversations(ctx.inTransitReservations.slice(0, LIVE_CONVERSATIONS), apiUrl));
+      return {};
+    },
+    request: (ctx, i) => {
+      const r = pickOf(ctx.inTransitReservations.slice(0, LIVE_CONVERSATIONS), Math.floor(i / 2));
+      return {
+        method: 'POST',
+        path: `/v1/api/bookings/${r.id}/messages`,
+        headers: json(i % 2 ? r.senderToken : r.carrierToken),
+        body: { body: `Je suis devant la gare, quai ${i % 10}` },
       };
     },
   },

@@ -86,6 +86,7 @@ const toMessage = (reservationId: number, r: MessageRow): ConversationMessage =>
 });
 
 const userTag = (userId: number) => `user:${userId}`;
+const unreadKey = (side: Side) => `unread:${side}`;
 
 export class Conversation extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -126,9 +127,11 @@ export class Conversation extends DurableObject<Env> {
       )
       .one();
     const message = toMessage(input.reservationId, row);
-    this.bumpVersion();
+    // One more unread for the other side, and a new version of the conversation.
+    this.bump(input.side === 'SENDER' ? 'CARRIER' : 'SENDER');
+    const state = this.counters(message);
     this.broadcast({ type: 'message', message });
-    return { message, state: this.state(input.reservationId), notify: this.claimNotice(input.counterpartId, now) };
+    return { message, state, notify: this.claimNotice(input.counterpartId, now) };
   }
 
   /** A page of messages, by id in the order asked, with the total matching the filters. */
@@ -152,26 +155,15 @@ export class Conversation extends DurableObject<Env> {
       userId,
       readAt,
     );
-    this.bumpVersion();
+    this.sql.exec('UPDATE meta SET value = 0 WHERE key = ?', unreadKey(side));
+    this.bump(null);
     this.broadcast({ type: 'read', userId, readAt });
     return { readAt, state: this.state(reservationId) };
   }
 
   state(reservationId: number): ConversationState {
     const [last] = this.sql.exec<MessageRow>('SELECT * FROM messages ORDER BY id DESC LIMIT 1').toArray();
-    const unread = (side: Side) =>
-      this.sql
-        .exec<{ n: number }>(
-          'SELECT COUNT(*) AS n FROM messages WHERE author_side <> ? AND id > COALESCE((SELECT last_read_id FROM reads WHERE side = ?), 0)',
-          side,
-          side,
-        )
-        .one().n;
-    return {
-      version: this.version(),
-      lastMessage: last ? toMessage(reservationId, last) : null,
-      unread: { SENDER: unread('SENDER'), CARRIER: unread('CARRIER') },
-    };
+    return this.counters(last ? toMessage(reservationId, last) : null);
   }
 
   /** Whether this user has a socket open here now. */
@@ -179,12 +171,21 @@ export class Conversation extends DurableObject<Env> {
     return this.ctx.getWebSockets(userTag(userId)).length > 0;
   }
 
-  private version(): number {
-    return this.sql.exec<{ value: number }>("SELECT COALESCE((SELECT value FROM meta WHERE key = 'version'), 0) AS value").one().value;
+  /** Bumps the version, and one side's unread count: counters, so a post costs the same however long the conversation. */
+  private bump(unreadSide: Side | null) {
+    this.sql.exec(
+      `INSERT INTO meta (key, value) VALUES ('version', 1)${unreadSide ? ', (?, 1)' : ''} ON CONFLICT (key) DO UPDATE SET value = value + 1`,
+      ...(unreadSide ? [unreadKey(unreadSide)] : []),
+    );
   }
 
-  private bumpVersion() {
-    this.sql.exec("INSERT INTO meta (key, value) VALUES ('version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1");
+  private counters(lastMessage: ConversationMessage | null): ConversationState {
+    const meta = new Map(this.sql.exec<{ key: string; value: number }>('SELECT key, value FROM meta').toArray().map((r) => [r.key, r.value]));
+    return {
+      version: meta.get('version') ?? 0,
+      lastMessage,
+      unread: { SENDER: meta.get(unreadKey('SENDER')) ?? 0, CARRIER: meta.get(unreadKey('CARRIER')) ?? 0 },
+    };
   }
 
   /** True when the user has no socket open and was not told in the last 10 minutes (and records it). */
