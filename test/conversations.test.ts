@@ -6,14 +6,14 @@ import { env, exports } from 'cloudflare:workers';
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { auditLogs, conversations, disputes, files, notifications } from '../src/db/schema';
+import { agencyEmployees, auditLogs, conversations, disputes, files, notifications } from '../src/db/schema';
 import { CLOSE, Conversation } from '../src/durable-objects/conversation';
 import { HIDDEN } from '../src/features/conversations/masking';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../src/lib/jwt';
 import { registerUser } from './helpers/auth';
 import { fakeStripeForThisFile } from './helpers/money';
 import { db } from './helpers/db';
-import { aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, daysFromToday, FIFTY_EUR } from './helpers/factories';
+import { aBranch, aCarrier, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aTrip, aUser, daysFromToday, FIFTY_EUR } from './helpers/factories';
 import { BASE, call, errorBody, get, post, put, type ApiResponse } from './helpers/http';
 
 const NOW_ISO = () => new Date().toISOString();
@@ -181,15 +181,35 @@ describe('posting and reading messages', () => {
     expect((await storedMessages(reservation.id)).total).toBe(1);
   });
 
-  it('the staff of the carrying agency take part on the carrier side', async () => {
+  it("the agency's owner and the employees of the trip's branch take part on the carrier side; another branch's employee does not", async () => {
     const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
     const agency = await anAgency(owner);
-    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', agencyId: agency.id, set: { paidAt: NOW_ISO() } });
+    const [branch, otherBranch] = [await aBranch(agency), await aBranch(agency)];
+    const employee = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    const elsewhere = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db()
+      .insert(agencyEmployees)
+      .values([
+        { userId: employee.id, agencyId: agency.id, branchId: branch.id },
+        { userId: elsewhere.id, agencyId: agency.id, branchId: otherBranch.id },
+      ]);
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier, { agencyId: agency.id, branchId: branch.id });
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', trip, agencyId: agency.id, set: { paidAt: NOW_ISO() } });
     await send(reservation.id, sender.token, { body: 'Bonjour agence' });
-    const answer = await send(reservation.id, owner.token, { body: 'Bonjour, ici l’agence' });
-    expect(answer.status).toBe(201);
-    const list = await get('/v1/api/conversations', { token: owner.token });
-    expect(list.body.content).toEqual([expect.objectContaining({ reservationId: reservation.id, counterpart: { id: sender.id, name: expect.any(String) } })]);
+    expect((await send(reservation.id, owner.token, { body: 'Bonjour, ici le gérant' })).status).toBe(201);
+    expect((await send(reservation.id, employee.token, { body: 'Bonjour, ici l’agence' })).status).toBe(201);
+    const refused = await send(reservation.id, elsewhere.token, { body: 'Autre agence' });
+    expect(refused.status).toBe(403);
+    expect(errorBody(refused)).toMatchObject({ errorCode: 'ACCESS_DENIED' });
+
+    for (const staff of [owner, employee]) {
+      const list = await get('/v1/api/conversations', { token: staff.token });
+      expect(list.body.content).toEqual([
+        expect.objectContaining({ reservationId: reservation.id, counterpart: { id: sender.id, name: expect.any(String) }, unreadCount: 1 }),
+      ]);
+    }
+    expect((await get('/v1/api/conversations', { token: elsewhere.token })).body.content).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
-import { conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
+import { announcements, conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
 import { runBatch, type Statement } from '../../db/statements';
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
@@ -12,10 +12,9 @@ import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, invalidState, notFound, validationError } from '../../errors';
 import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
-import { staffScope } from '../agencies/agencies.scope';
+import { canStaffManageAnnouncement, staffScope } from '../agencies/agencies.scope';
 import { auditInsert } from '../audit/audit';
 import { notify } from '../notifications/notify';
-import { isCarrierSide } from '../reservations/reservation-access';
 import { maskContactDetails } from './masking';
 
 export type { ConversationMessage };
@@ -42,10 +41,13 @@ const FIELDS = {
   cancelledAt: reservations.cancelledAt,
   paymentDeadline: reservations.paymentDeadline,
   updatedAt: reservations.updatedAt,
+  /** The trip's branch: an agency employee takes part only for their own branch's trips. */
+  branchId: announcements.branchId,
 };
-type ConversationReservation = Pick<ReservationRow, keyof typeof FIELDS>;
+type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS, 'branchId'>> & { branchId: number | null };
 
-const reservationById = (db: Db, id: number) => db.select(FIELDS).from(reservations).where(eq(reservations.id, id));
+const reservationById = (db: Db, id: number) =>
+  db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, id));
 
 async function load(db: Db, id: number): Promise<ConversationReservation> {
   const [row] = await reservationById(db, id);
@@ -53,10 +55,16 @@ async function load(db: Db, id: number): Promise<ConversationReservation> {
   return row;
 }
 
-/** The caller's side of the conversation, or 403 for anyone else (admins included: they read elsewhere). */
+const isAgencyStaff = (auth: AuthUser) => auth.roles.some((r) => r === 'ROLE_AGENCY_OWNER' || r === 'ROLE_AGENCY_EMPLOYEE');
+
+/**
+ * The caller's side of the conversation, or 403 for anyone else (admins included: they read
+ * elsewhere). The carrier side of an agency trip: its owner, and the employees of its branch.
+ */
 async function sideOf(deps: Deps, auth: AuthUser, r: ConversationReservation): Promise<Side> {
   if (auth.id === r.senderId) return 'SENDER';
-  if (await isCarrierSide(deps, auth, r)) return 'CARRIER';
+  if (auth.id === r.carrierId) return 'CARRIER';
+  if (r.agencyId !== null && isAgencyStaff(auth) && canStaffManageAnnouncement(await staffScope(deps, auth.id), r)) return 'CARRIER';
   throw accessDenied('Only the sender and the carrier of this reservation can take part in its conversation');
 }
 
@@ -219,14 +227,15 @@ export async function markRead(deps: Deps, auth: AuthUser, id: number) {
   return { readAt };
 }
 
-/** Reservations whose conversation the caller takes part in: sender, carrier, or staff of the carrying agency. */
+/** Reservations whose conversation the caller takes part in: sender, carrier, or staff of the carrying agency (an employee: their branch). */
 async function partyCondition(deps: Deps, auth: AuthUser) {
-  const agency = auth.roles.some((r) => r === 'ROLE_AGENCY_OWNER' || r === 'ROLE_AGENCY_EMPLOYEE') ? await staffScope(deps, auth.id) : null;
-  return or(
-    eq(reservations.senderId, auth.id),
-    eq(reservations.carrierId, auth.id),
-    agency ? eq(reservations.agencyId, agency.agencyId) : undefined,
-  );
+  const scope = isAgencyStaff(auth) ? await staffScope(deps, auth.id) : null;
+  const staff = !scope
+    ? undefined
+    : scope.role === 'ROLE_AGENCY_OWNER'
+      ? eq(reservations.agencyId, scope.agencyId)
+      : and(eq(reservations.agencyId, scope.agencyId), eq(announcements.branchId, scope.branchId ?? -1));
+  return or(eq(reservations.senderId, auth.id), eq(reservations.carrierId, auth.id), staff);
 }
 
 const listed = (party: ReturnType<typeof or>) =>
@@ -253,6 +262,7 @@ export async function listConversations(deps: Deps, auth: AuthUser, p: PageParam
         carrierUnread: conversations.carrierUnread,
       })
       .from(reservations)
+      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
       .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
       .innerJoin(sender, eq(sender.id, reservations.senderId))
       .innerJoin(carrier, eq(carrier.id, reservations.carrierId))
@@ -263,6 +273,7 @@ export async function listConversations(deps: Deps, auth: AuthUser, p: PageParam
     db
       .select({ total: sql<number>`COUNT(*)` })
       .from(reservations)
+      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
       .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
       .where(where),
   ]);
@@ -288,6 +299,7 @@ export async function unreadCount(deps: Deps, auth: AuthUser) {
     })
     .from(conversations)
     .innerJoin(reservations, eq(reservations.id, conversations.reservationId))
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
     .where(await partyCondition(deps, auth));
   return { count: Number(count) };
 }
