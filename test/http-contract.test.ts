@@ -36,6 +36,8 @@ describe('the OpenAPI document is ready for code generators', () => {
   it('documents the response headers the service sends', async () => {
     const { body: doc } = await get('/v1/api/openapi.json');
     for (const { op } of operations(doc)) {
+      // The configuration gate can answer any request 503 in production.
+      expect(op.responses['503'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
       for (const response of Object.values(op.responses as Record<string, any>)) {
         expect(response.headers['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
       }

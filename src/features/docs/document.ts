@@ -1,6 +1,7 @@
 // What the route definitions cannot say on their own and every client generator needs: the tags in
 // the order a client team reads them, with descriptions, and the response headers the middleware
-// adds to every answer (request id, D1 bookmark, idempotent replay, Retry-After, Location).
+// adds to every answer (request id, D1 bookmark, idempotent replay, Retry-After, Location), and the
+// answers any operation can give (304 to a matching If-None-Match, 503 from the configuration gate).
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { BOOKMARK_HEADER } from '../../db/session';
 import { IDEMPOTENCY_HEADER } from '../../middleware/idempotency';
@@ -26,7 +27,7 @@ export const TAGS: { name: string; description: string }[] = [
     description:
       'Messages between the sender and the carrier of a reservation: REST pages, the live WebSocket feed, unread counts; contact details hidden until payment.',
   },
-  { name: 'Notifications', description: 'The caller’s in-app notifications.' },
+  { name: 'Notifications', description: 'The caller’s in-app notifications, and the devices registered for push.' },
   { name: 'Files', description: 'Uploads (images, PDF) and their downloads, for their owner and the parties entitled to them.' },
   { name: 'KYC', description: 'Identity verification with the KYC provider, and its review by super-admins.' },
   { name: 'Wallet', description: 'The carrier’s (or agency’s) earnings: balance, pending and available amounts.' },
@@ -80,6 +81,12 @@ const HEADERS = {
 
 type HeaderName = keyof typeof HEADERS;
 
+/** The configuration gate (middleware/configuration.ts) can answer any request this way. */
+const NOT_CONFIGURED = {
+  description: 'The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+};
+
 const NOT_MODIFIED = { description: 'Not Modified: the If-None-Match header holds the current ETag (no body)' };
 
 const TOO_MANY_REQUESTS = {
@@ -99,7 +106,7 @@ function responseHeaders(status: string, get: boolean, apiPath: boolean, idempot
   if (apiPath) names.push(BOOKMARK_HEADER);
   if (idempotent && status.startsWith('2')) names.push('Idempotent-Replayed');
   if (get && (status === '200' || status === '304')) names.push('ETag');
-  if (status === '429' || status === '503') names.push('Retry-After');
+  if (status === '429') names.push('Retry-After');
   if (status.startsWith('3')) names.push('Location');
   return names;
 }
@@ -121,6 +128,7 @@ export function finishDocument(doc: OpenApiDocument, apiPrefix: string): OpenApi
         op.description = [op.description, `Rate limited per client IP: ${policyHeader(guard.policy)}.`].filter(Boolean).join('\n\n');
       }
       if (method === 'get' && op.responses?.['200']) op.responses['304'] = NOT_MODIFIED;
+      op.responses = { ...op.responses, 503: NOT_CONFIGURED };
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if ('$ref' in response) continue;
         const headers = responseHeaders(status, method === 'get', path.startsWith(apiPrefix), idempotent, guard !== undefined);
