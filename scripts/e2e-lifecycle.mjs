@@ -1,6 +1,7 @@
 // The full parcel lifecycle against a running local service (`npm start`), as the apps would do it:
-// book, pay in the sandbox checkout (the "Pay" button), accept, deposit by QR, track, deliver by
-// the recipient page's QR, and check the carrier's wallet. Usage: `npm run e2e` (BASE_URL to change
+// book, chat before payment (contact details hidden), pay in the sandbox checkout (the "Pay"
+// button), accept, chat over the live socket, deposit by QR, track, deliver by the recipient page's
+// QR, and check the carrier's wallet. Usage: `npm run e2e` (BASE_URL to change
 // the target; loopback only). Exits non-zero on the first step that does not behave.
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
 const API = `${BASE}/v1/api`;
@@ -66,6 +67,13 @@ const booking = expect(
   201,
 );
 
+const masked = expect(
+  'sender writes before payment',
+  await call('POST', `/bookings/${booking.id}/messages`, { token: sender.accessToken, body: { body: 'Hello, call me on 06 12 34 56 78' } }),
+  201,
+);
+if (masked.body !== 'Hello, call me on [hidden until payment]') throw new Error(`phone number not hidden before payment: ${masked.body}`);
+
 const checkout = expect('checkout', await call('POST', '/payments/checkout', { token: sender.accessToken, body: { reservationId: booking.id } }), 200);
 const page = await fetch(checkout.paymentApprovalUrl);
 const html = await page.text();
@@ -77,6 +85,33 @@ const afterPay = expect('reservation after payment', await call('GET', `/booking
 if (afterPay.status !== 'PAID') throw new Error(`expected PAID, got ${afterPay.status}`);
 
 expect('carrier accepts', await call('POST', `/bookings/${booking.id}/accept`, { token: carrier.accessToken }), 200);
+// The sender's app holds the live conversation open (the token as the subprotocol, as browsers must).
+const live = new WebSocket(`${API.replace(/^http/, 'ws')}/bookings/${booking.id}/messages/live?afterId=${masked.id}`, [`bearer.${sender.accessToken}`]);
+const frames = [];
+live.addEventListener('message', (event) => frames.push(JSON.parse(event.data)));
+const arrived = async (count) => {
+  for (const until = Date.now() + 5_000; frames.length < count; await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() > until) throw new Error(`live conversation: ${frames.length} of ${count} frames after 5 s`);
+  }
+  return frames;
+};
+await new Promise((resolve, reject) => {
+  live.addEventListener('open', resolve, { once: true });
+  live.addEventListener('error', () => reject(new Error('live conversation: the socket did not open')), { once: true });
+});
+console.log('✓ sender opens the live conversation');
+const reply = expect(
+  'carrier writes after payment',
+  await call('POST', `/bookings/${booking.id}/messages`, { token: carrier.accessToken, body: { body: 'Meet me at the station, 06 12 34 56 78' } }),
+  201,
+);
+const [pushed] = await arrived(1);
+if (pushed.type !== 'message' || pushed.message.id !== reply.id || pushed.message.body !== 'Meet me at the station, 06 12 34 56 78') {
+  throw new Error(`live conversation pushed ${JSON.stringify(pushed)}`);
+}
+console.log('✓ the reply reaches the sender over the socket at once, unmasked after payment');
+live.close(1000, 'done');
+
 const depositQr = expect('sender shows the deposit QR', await call('GET', `/bookings/${booking.id}/qrcode/deposit`, { token: sender.accessToken }), 200);
 const deposited = expect('carrier scans it', await call('POST', '/qrcode/process/depot', { token: carrier.accessToken, body: { payload: depositQr.payload } }), 200);
 if (deposited.status !== 'DEPOSITED') throw new Error(`expected DEPOSITED, got ${deposited.status}`);

@@ -32,6 +32,7 @@ import { notificationsRouter } from './features/notifications/notifications.rout
 import { devicesRouter } from './features/devices/devices.routes';
 import { referenceRouter } from './features/reference/reference.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
+import { conversationsRouter } from './features/conversations/conversations.routes';
 import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
@@ -107,6 +108,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, devicesRouter);
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
+  app.route(API_PREFIX, conversationsRouter);
   app.route('/', recipientPageRouter);
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);

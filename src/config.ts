@@ -80,6 +80,7 @@ const everywhere = {
   UPLOADS: binding,
   RESERVATION_QR: binding,
   RESERVATION_TRACKING: binding,
+  CONVERSATION: binding,
   JWT_KEYS: jwtKeys,
   QR_SIGNING_SECRET: text(),
   RECEIPT_SIGNING_SECRET: text(),

@@ -11,6 +11,8 @@ export interface AuthUser {
   /** Access token id and expiry, so logout can blacklist exactly this token. */
   jti: string;
   exp: number;
+  /** Issue time (seconds): revocation cut-offs compare it (a live socket re-checks its token). */
+  iat?: number;
   /** The login session (refresh-token family) the access token belongs to. */
   sid?: string;
 }

@@ -6,6 +6,7 @@ import { runScheduledJobs } from './scheduled';
 
 export { ReservationQr } from './durable-objects/reservation-qr';
 export { ReservationTracking } from './durable-objects/reservation-tracking';
+export { Conversation } from './durable-objects/conversation';
 
 export default withErrorTracking({
   fetch: app.fetch,

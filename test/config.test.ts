@@ -67,6 +67,8 @@ describe('production without a secret or binding', () => {
         'RECIPIENT_RATE_LIMITER',
         'SEARCH_RATE_LIMITER',
         'UPLOAD_RATE_LIMITER',
+        'MESSAGE_RATE_LIMITER',
+        'CONVERSATION',
         'DB',
         'GOOGLE_CLIENT_IDS',
         'GOOGLE_JWKS_URL',

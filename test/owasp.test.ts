@@ -174,6 +174,7 @@ const bodies: Record<string, unknown> = {
   'POST /v1/api/agencies/{id}/withdrawals': { amount: 10 },
   'PUT /v1/api/agencies/{id}/withdrawals/auto': { enabled: true, threshold: 50 },
   'POST /v1/api/disputes/{id}/messages': { body: 'Let me in' },
+  'POST /v1/api/bookings/{id}/messages': { body: 'Let me in' },
 };
 
 describe('API2 broken authentication', () => {

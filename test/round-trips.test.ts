@@ -146,6 +146,18 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     );
     expect([res.status, roundTrips(res)]).toEqual([201, 1]);
   });
+
+  it('conversations: a message in two (the read batch, then the index write); pages and the listing in one', async () => {
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED', set: { paidAt: new Date().toISOString() } });
+    const message = await post(`/v1/api/bookings/${reservation.id}/messages`, { body: 'Bonjour' }, { token: sender.token });
+    expect([message.status, roundTrips(message)]).toEqual([201, 2]);
+    const reads: [string, ApiResponse][] = [
+      ['messages', await get(`/v1/api/bookings/${reservation.id}/messages`, { token: carrier.token })],
+      ['conversations', await get('/v1/api/conversations', { token: carrier.token })],
+      ['unread count', await get('/v1/api/conversations/unread-count', { token: carrier.token })],
+    ];
+    expect(reads.map(([name, res]) => [name, res.status, roundTrips(res)])).toEqual(reads.map(([name]) => [name, 200, 1]));
+  });
 });
 
 describe('D1 rows read and written per request (x-d1-rows-read, x-d1-rows-written)', () => {

@@ -7,7 +7,7 @@
 //   primitives  names from PRIMITIVES, one per use (two KV gets = 'kv_get' twice)
 //   request     (ctx, i) => { method, path, headers?, body? }: the i-th request; runs in the load
 //               process, so it may only use `ctx` (plain JSON built by the harness)
-//   prepare     optional async (ctx, api, round) => JSON, run by the harness before each measured run
+//   prepare     optional async (ctx, api, round, apiUrl) => JSON, run by the harness before each measured run
 //               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
 //               `pool` array in it bounds the run to that many requests
 //   expect      statuses that count as success (others are reported as errors)
@@ -20,6 +20,26 @@
 const pickOf = (list, i) => list[i % list.length];
 const bearer = (token) => ({ Authorization: `Bearer ${token}` });
 const json = (token) => ({ 'Content-Type': 'application/json', ...(token ? bearer(token) : {}) });
+
+/** Live conversations the broadcast entry holds open, per service (one `api` each): its posts each reach two sockets. */
+const liveSockets = new WeakMap();
+const LIVE_CONVERSATIONS = 100;
+
+/** Opens the sender's and the carrier's socket on each conversation (the token as the subprotocol, as browsers send it). */
+async function openConversations(reservations, apiUrl) {
+  const sockets = [];
+  for (const r of reservations) {
+    for (const token of [r.senderToken, r.carrierToken]) {
+      const ws = new WebSocket(`${apiUrl.origin.replace(/^http/, 'ws')}/v1/api/bookings/${r.id}/messages/live`, [`bearer.${token}`]);
+      await new Promise((resolve, reject) => {
+        ws.addEventListener('open', resolve, { once: true });
+        ws.addEventListener('error', () => reject(new Error(`live conversation ${r.id} did not open`)), { once: true });
+      });
+      sockets.push(ws);
+    }
+  }
+  return sockets;
+}
 
 /** Primitive routes of scripts/bench/primitives-worker.ts. `bare` is the baseline of every ratio. */
 export const PRIMITIVES = {
@@ -191,6 +211,64 @@ export const ENDPOINTS = [
         path: `/v1/api/tracking/${r.id}/positions`,
         headers: json(r.carrierToken),
         body: { lat: 14.69 + (i % 100) / 1000, lng: -17.44, accuracy: 10, recordedAt: new Date().toISOString() },
+      };
+    },
+  },
+  {
+    name: 'POST /v1/api/bookings/{id}/messages',
+    overTarget:
+      "Besides its primitives: the per-conversation rate limiter, and the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
+    roundTrips: 2,
+    note: 'message posting: sender and carrier take turns over the in-transit reservations (30 messages a minute per user and conversation)',
+    primitives: [...AUTH, 'd1_read', 'do_call', 'd1_batch'],
+    expect: [201],
+    // Steady state: every conversation object exists (its first message creates its SQLite tables,
+    // a one-off per reservation) and its counterpart was already notified (one per 10 minutes).
+    async prepare(ctx, api, round = 1) {
+      if (round !== 1) return {};
+      const all = ctx.inTransitReservations;
+      for (let k = 0; k < all.length; k += 10) {
+        await Promise.all(
+          all.slice(k, k + 10).flatMap((r) =>
+            [r.senderToken, r.carrierToken].map((token) =>
+              api(`/v1/api/bookings/${r.id}/messages`, { method: 'POST', headers: json(token), body: JSON.stringify({ body: 'Bonjour' }) }).then((res) =>
+                res.arrayBuffer(),
+              ),
+            ),
+          ),
+        );
+      }
+      return {};
+    },
+    request: (ctx, i) => {
+      const r = pickOf(ctx.inTransitReservations, Math.floor(i / 2));
+      return {
+        method: 'POST',
+        path: `/v1/api/bookings/${r.id}/messages`,
+        headers: json(i % 2 ? r.senderToken : r.carrierToken),
+        body: { body: `Rendez-vous devant la gare à ${8 + (i % 10)}h, colis n°${i % 1000}` },
+      };
+    },
+  },
+  {
+    name: 'POST /v1/api/bookings/{id}/messages (to open sockets)',
+    overTarget:
+      'Message posting as above, while both parties hold the conversation open: the object also pushes the message to two sockets (one JSON frame each), and nobody is notified.',
+    roundTrips: 2,
+    note: `message posting and its broadcast: ${LIVE_CONVERSATIONS} conversations, each with the sender's and the carrier's socket open`,
+    primitives: [...AUTH, 'd1_read', 'do_call', 'd1_batch'],
+    expect: [201],
+    async prepare(ctx, api, _round, apiUrl) {
+      if (!liveSockets.has(api)) liveSockets.set(api, await openConversations(ctx.inTransitReservations.slice(0, LIVE_CONVERSATIONS), apiUrl));
+      return {};
+    },
+    request: (ctx, i) => {
+      const r = pickOf(ctx.inTransitReservations.slice(0, LIVE_CONVERSATIONS), Math.floor(i / 2));
+      return {
+        method: 'POST',
+        path: `/v1/api/bookings/${r.id}/messages`,
+        headers: json(i % 2 ? r.senderToken : r.carrierToken),
+        body: { body: `Je suis devant la gare, quai ${i % 10}` },
       };
     },
   },

@@ -188,7 +188,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
         const r = results.get(tg.name);
         let prepared = {};
         if (tg.def?.prepare) {
-          prepared = await tg.def.prepare(ctx, api, round);
+          prepared = await tg.def.prepare(ctx, api, round, service.apiUrl);
           await load.run({ type: 'context', ctx: { ...ctx, prepared } });
         }
         const pool = prepared.pool?.length;

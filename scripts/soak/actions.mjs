@@ -14,6 +14,10 @@
 // and paid ones not yet accepted, which refunds the escrow). Hand-offs between users go through
 // queues in `s` (in-process state): `s.carrier(id)` and `s.sender(id)` are the users.
 //
+// Both parties of every booking chat in its conversation meanwhile (CONTRACT section 17): each
+// message they were answered 201 for is remembered, and the run ends by reading every conversation
+// back (scripts/soak/run.mjs): each message exactly once, in id order.
+//
 // An action is `{ name, role, weight, run(u, s, call) }`; `run` returns false when it had nothing
 // to do. `call(name, user, req)` sends and records one request (user null: anonymous).
 
@@ -62,6 +66,11 @@ function book(name, trips, hot) {
       }
       s.flow.booked += 1;
       u.unpaid.push({ id: res.body.id, senderId: u.id, carrierId: trip.carrierId, hot });
+      // The conversation opens with the booking, for both parties.
+      const chat = { id: res.body.id, sent: [] };
+      s.chats.push(chat);
+      u.chats.push(chat);
+      s.carrier(trip.carrierId).chats.push(chat);
       return true;
     },
   };
@@ -100,6 +109,31 @@ const simple = (name, role, weight, request) => ({
   },
 });
 
+
+/** A party writes in one of its conversations, sometimes reads it and marks it read. */
+const chatting = {
+  name: 'chat',
+  role: 'any',
+  weight: 3,
+  run: async (u, s, call) => {
+    if (!u.chats.length) return false;
+    const chat = pick(u.chats);
+    const body = `soak u${u.id} m${(s.chatSeq += 1)} au rendez-vous`;
+    const res = await call('chat: post a message', u, { method: 'POST', path: `/v1/api/bookings/${chat.id}/messages`, body: { body } });
+    if (res.status === 201) {
+      if (res.body?.body !== body || res.body?.authorId !== u.id) s.problems.push(`chat: 201 with another message: ${JSON.stringify(res.body).slice(0, 200)}`);
+      chat.sent.push({ id: res.body?.id, body });
+      s.flow.messages += 1;
+    }
+    if (Math.random() < 0.3) {
+      await call('chat: read the conversation', u, { method: 'GET', path: `/v1/api/bookings/${chat.id}/messages?size=20` });
+      await call('chat: mark read', u, { method: 'PUT', path: `/v1/api/bookings/${chat.id}/messages/read` });
+      await call('chat: conversations', u, { method: 'GET', path: '/v1/api/conversations' });
+    }
+    return true;
+  },
+};
+
 export const ACTIONS = [
   simple('search trips', 'any', 4, () => ({ method: 'GET', path: `/v1/api/annonces?departureCity=${pick(['Paris', 'Lyon', 'Dakar'])}&size=20` })),
   simple('customer reviews', 'any', 2, () => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${Math.floor(Math.random() * 3)}` })),
@@ -111,6 +145,8 @@ export const ACTIONS = [
     path: '/v1/api/reports',
     body: { targetType: 'USER', targetId: 1 + Math.floor(Math.random() * s.carrierCount), reason: 'Suspicious messages' },
   })),
+
+  chatting,
 
   // Sender side of the flow.
   book('book a hot trip', (s) => s.hotTrips, true),

@@ -107,6 +107,36 @@ async function addTrips(exec, db, tag, trips) {
   return found.results;
 }
 
+/**
+ * Every conversation read back through the API, oldest first: each message answered 201 is there
+ * exactly once, ids strictly increase, and nothing else is there (no message lost or duplicated).
+ */
+async function conversationsIntact(chats, byId) {
+  const wrong = [];
+  for (const chat of chats.filter((c) => c.sent.length > 0)) {
+    const reader = [...byId.values()].find((u) => u.chats.includes(chat));
+    const seen = [];
+    for (let page = 0; ; page++) {
+      const res = await call('chat: read back (final)', reader, { method: 'GET', path: `/v1/api/bookings/${chat.id}/messages?sort=id,asc&size=100&page=${page}` });
+      if (res.status !== 200) {
+        wrong.push(`reservation ${chat.id}: read back answered ${res.status}`);
+        break;
+      }
+      seen.push(...res.body.content);
+      if (page + 1 >= res.body.page.totalPages) break;
+    }
+    const ids = seen.map((m) => m.id);
+    const increasing = ids.every((id, k) => k === 0 || id > ids[k - 1]);
+    const expected = chat.sent.map((m) => `${m.id}:${m.body}`).sort();
+    const found = seen.map((m) => `${m.id}:${m.body}`).sort();
+    if (!increasing || JSON.stringify(expected) !== JSON.stringify(found)) {
+      wrong.push(`reservation ${chat.id}: sent ${chat.sent.length}, read back ${seen.length}${increasing ? '' : ' (ids out of order)'}`);
+    }
+  }
+  const checked = chats.filter((c) => c.sent.length > 0).length;
+  return compared(`every message of the ${checked} conversations read back once, in order`, wrong.length === 0, wrong.slice(0, 5).join('; '));
+}
+
 /** Each carrier connects a payout account through the API and the sandbox onboarding page. */
 async function onboard(u, problems) {
   const link = await call('payout onboarding', u, { method: 'POST', path: '/v1/api/pay-connect/onboarding' });
@@ -157,6 +187,8 @@ async function main() {
       toDeposit: [],
       toDeliver: [],
       balanceCents: 0,
+      // conversations this user takes part in (both parties hold the same object)
+      chats: [],
     });
   }
   const carriers = users.filter((u) => u.role === 'carrier');
@@ -167,7 +199,7 @@ async function main() {
   const hotTrips = await addTrips(exec, service.db, 'soak: hot trip', Array.from({ length: HOT_TRIPS }, (_, k) => [carriers[k % carriers.length].id, HOT_CAPACITY_G, 1000]));
   const roomyTrips = await addTrips(exec, service.db, 'soak: roomy trip', carriers.map((c, k) => [c.id, ROOMY_CAPACITY_G, 800 + 100 * (k % 8)]));
   const categoryId = await service.db.prepare("SELECT id FROM categories WHERE code = 'CLOTHING'").first('id');
-  const flow = { booked: 0, paid: 0, accepted: 0, deposited: 0, delivered: 0, cancelled: 0, withdrawals: 0, withdrawnCents: 0, earnedCents: 0 };
+  const flow = { messages: 0, booked: 0, paid: 0, accepted: 0, deposited: 0, delivered: 0, cancelled: 0, withdrawals: 0, withdrawnCents: 0, earnedCents: 0 };
   const problems = [];
   const state = {
     categoryId,
@@ -178,6 +210,8 @@ async function main() {
     problems,
     carrier: (id) => byId.get(id),
     sender: (id) => byId.get(id),
+    chats: [],
+    chatSeq: 0,
   };
 
   await Promise.all(carriers.map((u) => onboard(u, problems)));
@@ -204,6 +238,7 @@ async function main() {
     ]);
   }
   const checks = await runChecks(service.db);
+  checks.push(await conversationsIntact(state.chats, byId));
 
   // What the database says happened, against what the API answered.
   const all = async (sql, ...params) => (await service.db.prepare(sql).bind(...params).all()).results;
@@ -236,6 +271,7 @@ async function main() {
     ['parcel deposited', flow.deposited],
     ['parcel delivered', flow.delivered],
     ['withdrawal', flow.withdrawals],
+    ['message in a conversation', flow.messages],
   ]
     .filter(([, n]) => n === 0)
     .map(([what]) => `no ${what}`);
@@ -254,7 +290,7 @@ async function main() {
 
   const flowText =
     `flow: ${flow.booked} booked, ${flow.paid} paid, ${flow.accepted} accepted, ${flow.deposited} deposited, ${flow.delivered} delivered, ` +
-    `${flow.cancelled} cancelled, ${flow.withdrawals} withdrawals (${eur(flow.withdrawnCents)} EUR), ${wallets.n} wallets hold ${eur(wallets.cents)} EUR`;
+    `${flow.cancelled} cancelled, ${flow.messages} messages, ${flow.withdrawals} withdrawals (${eur(flow.withdrawnCents)} EUR), ${wallets.n} wallets hold ${eur(wallets.cents)} EUR`;
   const summary =
     `soak ${failed ? 'FAILED' : 'OK'}: ${SECONDS} s, ${USERS} users, ${stats.requests} requests (${(stats.requests / SECONDS).toFixed(0)} req/s), ` +
     `statuses ${JSON.stringify(stats.statuses)}, ${stats.serverErrors.length} 5xx, ${stats.invalidBodies.length} invalid bodies, ` +

@@ -19,15 +19,19 @@ export type Role = (typeof ROLES)[number];
 const LOG_IN_AGAIN = { suggestions: ['Log in or refresh the access token, then retry'] };
 
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const header = c.req.header('Authorization');
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  if (!match) throw unauthorized('Authentication required: send Authorization: Bearer <access token>', LOG_IN_AGAIN);
-  const claims = await verifyToken(c.env, match[1], 'access');
-  if (!claims) throw unauthorized('Access token is invalid or expired', LOG_IN_AGAIN);
-  if (await isTokenRevoked(c.env.KV, claims)) throw unauthorized('Access token has been revoked', LOG_IN_AGAIN);
-  c.set('auth', { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp, sid: claims.sid });
+  const match = c.req.header('Authorization')?.match(/^Bearer\s+(\S+)$/i);
+  c.set('auth', await authenticate(c.env, match?.[1]));
   await next();
 });
+
+/** The caller of an access token, checked for expiry and revocation (KV); 401 otherwise. */
+export async function authenticate(env: Env, token: string | null | undefined): Promise<AuthUser> {
+  if (!token) throw unauthorized('Authentication required: send Authorization: Bearer <access token>', LOG_IN_AGAIN);
+  const claims = await verifyToken(env, token, 'access');
+  if (!claims) throw unauthorized('Access token is invalid or expired', LOG_IN_AGAIN);
+  if (await isTokenRevoked(env.KV, claims)) throw unauthorized('Access token has been revoked', LOG_IN_AGAIN);
+  return { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp, iat: claims.iat, sid: claims.sid };
+}
 
 export const hasRole = (auth: AuthUser, ...roles: Role[]) =>
   auth.roles.includes('ROLE_SUPERADMIN') || roles.some((r) => auth.roles.includes(r));

@@ -33,6 +33,8 @@ export const POLICIES = {
   upload: { name: 'upload', binding: 'UPLOAD_RATE_LIMITER', limit: 30, windowSeconds: 60 },
   checkout: { name: 'checkout', binding: 'CHECKOUT_RATE_LIMITER', limit: 20, windowSeconds: 60 },
   public: { name: 'public', binding: 'PUBLIC_RATE_LIMITER', limit: 300, windowSeconds: 60 },
+  // Per user and conversation, counted by the conversation routes (CONTRACT section 17).
+  messages: { name: 'messages', binding: 'MESSAGE_RATE_LIMITER', limit: 30, windowSeconds: 60 },
   authIp: { name: 'auth-ip', binding: 'AUTH_IP_RATE_LIMITER', limit: 20, windowSeconds: 60 },
   authEmail: { name: 'auth-email', binding: 'AUTH_EMAIL_RATE_LIMITER', limit: 5, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;

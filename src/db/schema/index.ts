@@ -10,3 +10,4 @@ export * from './trust';
 export * from './money';
 export * from './disputes';
 export * from './devices';
+export * from './conversations';

@@ -5,6 +5,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { IdParams } from '../../validation';
+import { MessageSchema as ConversationMessageSchema } from '../conversations/conversations.schemas';
 import { idempotent } from '../../middleware/idempotency';
 import { clientIp } from '../audit/audit';
 import { addMessage, disputeDetail, listDisputes, MAX_EVIDENCE_FILES, openDispute, resolveDispute } from './disputes.service';
@@ -37,6 +38,9 @@ const DisputeDetailSchema = DisputeSchema.extend({
   reservationStatus: z.string(),
   evidenceFileIds: z.array(z.number().int()),
   messages: z.array(z.object({ id: z.number().int(), authorId: z.number().int(), body: z.string(), createdAt: z.string() })),
+  conversation: z
+    .array(ConversationMessageSchema)
+    .openapi({ description: "The reservation's conversation between sender and carrier: its latest 100 messages, oldest first" }),
 }).openapi('DisputeDetail');
 
 const NewDisputeSchema = z

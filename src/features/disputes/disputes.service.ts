@@ -44,6 +44,7 @@ import { commitTransitions, loadReservation } from '../reservations/lifecycle';
 import { isCarrierSide } from '../reservations/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, type DisputeResolution } from './dispute-rules';
+import { conversationExcerpt } from '../conversations/conversations.service';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -227,6 +228,8 @@ export async function disputeDetail(deps: Deps, auth: AuthUser, id: number) {
     reservationStatus: r.status,
     evidenceFileIds: evidence.map((e) => e.fileId),
     messages: messages.map((m) => ({ id: m.id, authorId: m.authorId, body: m.body, createdAt: m.createdAt })),
+    // The parties' own conversation, so the admins resolving the dispute read what was agreed.
+    conversation: await conversationExcerpt(deps.env, r.id),
   };
 }
 

@@ -1,0 +1,285 @@
+// One Durable Object per reservation's conversation (idFromName(reservationId)): the messages in the
+// object's SQLite storage (the source of truth, docs/decisions-conversations.md), read receipts, and
+// the live feed over hibernating WebSockets. Callers arrive authorised by the conversation routes.
+import { DurableObject } from 'cloudflare:workers';
+import type { IndexedMessage } from '../db/schema/conversations';
+import { isTokenRevoked } from '../lib/token-revocation';
+
+export type Side = 'SENDER' | 'CARRIER';
+
+/** A message as the API shows it; the D1 index keeps a copy of the last one. */
+export type ConversationMessage = IndexedMessage;
+
+export interface NewMessage {
+  reservationId: number;
+  authorId: number;
+  authorName: string;
+  side: Side;
+  body: string;
+  fileIds: number[];
+  /** The counterpart told by a notification when they have no open socket. */
+  counterpartId: number;
+}
+
+/** What the D1 index of conversations holds, as of `version` (bumped on every change). */
+export interface ConversationState {
+  version: number;
+  lastMessage: ConversationMessage | null;
+  unread: Record<Side, number>;
+}
+
+export interface MessageQuery {
+  reservationId: number;
+  afterId?: number;
+  beforeId?: number;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** Who is on a socket, kept as its attachment across hibernation; enough to re-check the token. */
+export interface SocketSession {
+  userId: number;
+  side: Side;
+  jti: string;
+  iat: number;
+  /** Access-token expiry (seconds): the socket closes then. */
+  exp: number;
+  /** The subprotocol the server selects in the handshake, if the client offered any. */
+  protocol?: string;
+  afterId?: number;
+}
+
+export const SESSION_HEADER = 'X-Conversation-Session';
+/** A party with no open socket gets at most one NEW_MESSAGE notification per conversation per 10 minutes. */
+export const NOTIFY_EVERY_MS = 10 * 60 * 1000;
+/** Open sockets have their token's revocation re-checked this often (a logout closes them). */
+export const REVOCATION_SWEEP_MS = 60 * 1000;
+/** Messages replayed on connect after `afterId`; older gaps are read over REST. */
+export const MAX_REPLAY = 500;
+
+/** Close codes of the live feed (application range 4000-4999). */
+export const CLOSE = {
+  MALFORMED_FRAME: 4400,
+  TOKEN_EXPIRED: 4401,
+  TOKEN_REVOKED: 4403,
+} as const;
+
+interface MessageRow extends Record<string, SqlStorageValue> {
+  id: number;
+  author_id: number;
+  author_name: string;
+  author_side: string;
+  body: string;
+  file_ids: string;
+  created_at: string;
+}
+
+const toMessage = (reservationId: number, r: MessageRow): ConversationMessage => ({
+  id: r.id,
+  reservationId,
+  authorId: r.author_id,
+  authorName: r.author_name,
+  body: r.body,
+  fileIds: JSON.parse(r.file_ids) as number[],
+  createdAt: r.created_at,
+});
+
+const userTag = (userId: number) => `user:${userId}`;
+const unreadKey = (side: Side) => `unread:${side}`;
+
+export class Conversation extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS messages (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      author_id INTEGER NOT NULL,
+      author_name TEXT NOT NULL,
+      author_side TEXT NOT NULL,
+      body TEXT NOT NULL,
+      file_ids TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    )`);
+    // One read pointer per side (an agency's staff share the carrier's).
+    this.sql.exec('CREATE TABLE IF NOT EXISTS reads (side TEXT PRIMARY KEY, user_id INTEGER NOT NULL, last_read_id INTEGER NOT NULL, read_at TEXT NOT NULL)');
+    this.sql.exec('CREATE TABLE IF NOT EXISTS notices (user_id INTEGER PRIMARY KEY, at INTEGER NOT NULL)');
+    this.sql.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+    // Keeps sockets open across hibernation without waking the object for keep-alives.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  /** Stores the message, pushes it to every open socket, and says whether to notify the counterpart. */
+  post(input: NewMessage): { message: ConversationMessage; state: ConversationState; notify: boolean } {
+    const now = Date.now();
+    const createdAt = new Date(now).toISOString();
+    const row = this.sql
+      .exec<MessageRow>(
+        'INSERT INTO messages (author_id, author_name, author_side, body, file_ids, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+        input.authorId,
+        input.authorName,
+        input.side,
+        input.body,
+        JSON.stringify(input.fileIds),
+        createdAt,
+      )
+      .one();
+    const message = toMessage(input.reservationId, row);
+    // One more unread for the other side, and a new version of the conversation.
+    this.bump(input.side === 'SENDER' ? 'CARRIER' : 'SENDER');
+    const state = this.counters(message);
+    this.broadcast({ type: 'message', message });
+    return { message, state, notify: this.claimNotice(input.counterpartId, now) };
+  }
+
+  /** A page of messages, by id in the order asked, with the total matching the filters. */
+  messages(q: MessageQuery): { messages: ConversationMessage[]; total: number } {
+    const where = 'WHERE id > ? AND id < ?';
+    const bounds = [q.afterId ?? 0, q.beforeId ?? Number.MAX_SAFE_INTEGER];
+    const total = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM messages ${where}`, ...bounds).one().n;
+    const rows = this.sql
+      .exec<MessageRow>(`SELECT * FROM messages ${where} ORDER BY id ${q.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ? OFFSET ?`, ...bounds, q.limit, q.offset)
+      .toArray();
+    return { messages: rows.map((r) => toMessage(q.reservationId, r)), total };
+  }
+
+  /** Marks everything so far read for the caller's side and tells the open sockets. */
+  markRead(reservationId: number, userId: number, side: Side): { readAt: string; state: ConversationState } {
+    const readAt = new Date().toISOString();
+    this.sql.exec(
+      `INSERT INTO reads (side, user_id, last_read_id, read_at) VALUES (?, ?, (SELECT COALESCE(MAX(id), 0) FROM messages), ?)
+       ON CONFLICT (side) DO UPDATE SET user_id = excluded.user_id, last_read_id = excluded.last_read_id, read_at = excluded.read_at`,
+      side,
+      userId,
+      readAt,
+    );
+    this.sql.exec('UPDATE meta SET value = 0 WHERE key = ?', unreadKey(side));
+    this.bump(null);
+    this.broadcast({ type: 'read', userId, readAt });
+    return { readAt, state: this.state(reservationId) };
+  }
+
+  state(reservationId: number): ConversationState {
+    const [last] = this.sql.exec<MessageRow>('SELECT * FROM messages ORDER BY id DESC LIMIT 1').toArray();
+    return this.counters(last ? toMessage(reservationId, last) : null);
+  }
+
+  /** Whether this user has a socket open here now. */
+  isOnline(userId: number): boolean {
+    return this.ctx.getWebSockets(userTag(userId)).length > 0;
+  }
+
+  /** Bumps the version, and one side's unread count: counters, so a post costs the same however long the conversation. */
+  private bump(unreadSide: Side | null) {
+    this.sql.exec(
+      `INSERT INTO meta (key, value) VALUES ('version', 1)${unreadSide ? ', (?, 1)' : ''} ON CONFLICT (key) DO UPDATE SET value = value + 1`,
+      ...(unreadSide ? [unreadKey(unreadSide)] : []),
+    );
+  }
+
+  private counters(lastMessage: ConversationMessage | null): ConversationState {
+    const meta = new Map(this.sql.exec<{ key: string; value: number }>('SELECT key, value FROM meta').toArray().map((r) => [r.key, r.value]));
+    return {
+      version: meta.get('version') ?? 0,
+      lastMessage,
+      unread: { SENDER: meta.get(unreadKey('SENDER')) ?? 0, CARRIER: meta.get(unreadKey('CARRIER')) ?? 0 },
+    };
+  }
+
+  /** True when the user has no socket open and was not told in the last 10 minutes (and records it). */
+  private claimNotice(userId: number, now: number): boolean {
+    if (this.isOnline(userId)) return false;
+    const changed = this.sql.exec(
+      'INSERT INTO notices (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET at = excluded.at WHERE notices.at <= ?',
+      userId,
+      now,
+      now - NOTIFY_EVERY_MS,
+    ).rowsWritten;
+    return changed > 0;
+  }
+
+  /** Sends to every open socket whose token is still valid; an expired one is closed instead. */
+  private broadcast(frame: unknown) {
+    const text = JSON.stringify(frame);
+    const now = Date.now();
+    for (const ws of this.ctx.getWebSockets()) {
+      const session = ws.deserializeAttachment() as SocketSession | null;
+      if (session && session.exp * 1000 <= now) {
+        ws.close(CLOSE.TOKEN_EXPIRED, 'Access token expired');
+        continue;
+      }
+      try {
+        ws.send(text);
+      } catch {
+        // A socket closing concurrently: its close handler cleans up.
+      }
+    }
+  }
+
+  /** WebSocket upgrade, already authorised by the route (the session header): accepted with hibernation. */
+  override async fetch(request: Request): Promise<Response> {
+    const raw = request.headers.get(SESSION_HEADER);
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket' || !raw) {
+      return new Response('Expected an authorised WebSocket upgrade', { status: 426 });
+    }
+    const session = JSON.parse(raw) as SocketSession & { reservationId: number };
+    const pair = new WebSocketPair();
+    const [client, server] = Object.values(pair);
+    this.ctx.acceptWebSocket(server, [userTag(session.userId)]);
+    const { afterId, reservationId, ...kept } = session;
+    server.serializeAttachment(kept satisfies SocketSession);
+    // Catch-up: what the client missed since the last id it saw, in order, before any new message
+    // (the object runs one event at a time, so nothing posted meanwhile is lost or sent twice).
+    if (afterId !== undefined) {
+      const { messages } = this.messages({ reservationId, afterId, order: 'asc', limit: MAX_REPLAY, offset: 0 });
+      for (const message of messages) server.send(JSON.stringify({ type: 'message', message }));
+    }
+    await this.scheduleSweep(session.exp * 1000);
+    const headers = session.protocol ? { 'Sec-WebSocket-Protocol': session.protocol } : undefined;
+    return new Response(null, { status: 101, webSocket: client, headers });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
+    // The feed is one-way (messages and read receipts go over REST); "ping" is answered without
+    // waking the object, anything else is a malformed frame.
+    const what = typeof message === 'string' ? 'a text frame other than "ping"' : 'a binary frame';
+    ws.close(CLOSE.MALFORMED_FRAME, `Malformed frame: ${what}; this feed accepts only "ping"`);
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string) {
+    // 1005/1006 are reserved (no status / abnormal): closing with them throws.
+    if (code !== 1005 && code !== 1006) ws.close(code, reason);
+  }
+
+  override async webSocketError(ws: WebSocket) {
+    ws.close(1011, 'WebSocket error');
+  }
+
+  /** Closes the sockets whose token expired or was revoked (logout), then plans the next sweep. */
+  override async alarm() {
+    const now = Date.now();
+    let next = Infinity;
+    for (const ws of this.ctx.getWebSockets()) {
+      const session = ws.deserializeAttachment() as SocketSession | null;
+      if (!session) continue;
+      if (session.exp * 1000 <= now) {
+        ws.close(CLOSE.TOKEN_EXPIRED, 'Access token expired');
+        continue;
+      }
+      if (await isTokenRevoked(this.env.KV, { jti: session.jti, sub: String(session.userId), iat: session.iat })) {
+        ws.close(CLOSE.TOKEN_REVOKED, 'Access token revoked');
+        continue;
+      }
+      next = Math.min(next, session.exp * 1000);
+    }
+    if (next !== Infinity) await this.ctx.storage.setAlarm(Math.min(next, now + REVOCATION_SWEEP_MS));
+  }
+
+  private async scheduleSweep(expiresAt: number) {
+    const at = Math.min(expiresAt, Date.now() + REVOCATION_SWEEP_MS);
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+  }
+}

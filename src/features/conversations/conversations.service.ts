@@ -1,0 +1,342 @@
+// Conversations between sender and carrier (CONTRACT section 17): who may read and write, when a
+// conversation turns read-only, masking before payment, photos, the D1 index (listing and unread
+// counts) kept from the conversation's Durable Object, and the NEW_MESSAGE notification.
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../../db/client';
+import { announcements, conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
+import { runBatch, type Statement } from '../../db/statements';
+import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
+import { SESSION_HEADER } from '../../durable-objects/conversation';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, invalidArgument, invalidState, notFound, validationError } from '../../errors';
+import { offsetOf, type PageParams } from '../../lib/pagination';
+import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
+import { canStaffManageAnnouncement, staffScope } from '../agencies/agencies.scope';
+import { auditInsert } from '../audit/audit';
+import { notify } from '../notifications/notify';
+import { maskContactDetails } from './masking';
+
+export type { ConversationMessage };
+
+export const MAX_BODY_LENGTH = 2000;
+export const MAX_FILES_PER_MESSAGE = 10;
+/** Read-only this long after the reservation ends (CONTRACT section 17). */
+export const OPEN_AFTER_DELIVERY_MS = 30 * 24 * 60 * 60 * 1000;
+export const OPEN_AFTER_CANCELLATION_MS = 7 * 24 * 60 * 60 * 1000;
+/** A reservation in these statuses without any message is not listed (it never became a conversation). */
+const ENDED_UNUSED: ReservationRow['status'][] = ['EXPIRED', 'CANCELLED', 'REJECTED'];
+
+export const conversationObject = (env: Env, reservationId: number) => env.CONVERSATION.get(env.CONVERSATION.idFromName(String(reservationId)));
+
+const FIELDS = {
+  id: reservations.id,
+  reservationNumber: reservations.reservationNumber,
+  senderId: reservations.senderId,
+  carrierId: reservations.carrierId,
+  agencyId: reservations.agencyId,
+  status: reservations.status,
+  paidAt: reservations.paidAt,
+  deliveredAt: reservations.deliveredAt,
+  cancelledAt: reservations.cancelledAt,
+  paymentDeadline: reservations.paymentDeadline,
+  updatedAt: reservations.updatedAt,
+  /** The trip's branch: an agency employee takes part only for their own branch's trips. */
+  branchId: announcements.branchId,
+};
+type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS, 'branchId'>> & { branchId: number | null };
+
+const reservationById = (db: Db, id: number) =>
+  db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, id));
+
+async function load(db: Db, id: number): Promise<ConversationReservation> {
+  const [row] = await reservationById(db, id);
+  if (!row) throw notFound('Reservation', id);
+  return row;
+}
+
+const isAgencyStaff = (auth: AuthUser) => auth.roles.some((r) => r === 'ROLE_AGENCY_OWNER' || r === 'ROLE_AGENCY_EMPLOYEE');
+
+/**
+ * The caller's side of the conversation, or 403 for anyone else (admins included: they read
+ * elsewhere). The carrier side of an agency trip: its owner, and the employees of its branch.
+ */
+async function sideOf(deps: Deps, auth: AuthUser, r: ConversationReservation): Promise<Side> {
+  if (auth.id === r.senderId) return 'SENDER';
+  if (auth.id === r.carrierId) return 'CARRIER';
+  if (r.agencyId !== null && isAgencyStaff(auth) && canStaffManageAnnouncement(await staffScope(deps, auth.id), r)) return 'CARRIER';
+  throw accessDenied('Only the sender and the carrier of this reservation can take part in its conversation');
+}
+
+/** When the conversation stops taking messages, or null while the reservation is not over. */
+export function readOnlyFrom(r: ConversationReservation): Date | null {
+  const after = (at: string | null, ms: number) => new Date(Date.parse(at ?? r.updatedAt) + ms);
+  switch (r.status) {
+    case 'DELIVERED':
+      return after(r.deliveredAt, OPEN_AFTER_DELIVERY_MS);
+    case 'REFUNDED':
+      return after(r.updatedAt, OPEN_AFTER_DELIVERY_MS);
+    case 'CANCELLED':
+    case 'REJECTED':
+      return after(r.cancelledAt, OPEN_AFTER_CANCELLATION_MS);
+    case 'EXPIRED':
+      return after(r.paymentDeadline, OPEN_AFTER_CANCELLATION_MS);
+    default:
+      return null;
+  }
+}
+
+const isPaid = (r: ConversationReservation) => r.paidAt !== null;
+
+/** The reservation, the caller's side and display name: one round trip. */
+async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
+  const [[r], [me]] = await db.batch([
+    reservationById(db, id),
+    db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, auth.id)),
+  ]);
+  if (!r) throw notFound('Reservation', id);
+  const name = me ? `${me.firstName} ${me.lastName}`.trim() : '';
+  return { r, side: await sideOf(deps, auth, r), name };
+}
+
+/** The statement that brings the D1 index up to the object's state; an older state never wins. */
+export function indexStatement(db: Db, reservationId: number, state: ConversationState): Statement {
+  const values = {
+    version: state.version,
+    lastMessage: state.lastMessage,
+    lastMessageAt: state.lastMessage?.createdAt ?? null,
+    senderUnread: state.unread.SENDER,
+    carrierUnread: state.unread.CARRIER,
+  };
+  return db
+    .insert(conversations)
+    .values({ reservationId, ...values })
+    .onConflictDoUpdate({ target: conversations.reservationId, set: values, setWhere: sql`${conversations.version} < ${state.version}` });
+}
+
+/** Each file must be one of the author's PARCEL_IMAGE uploads, free or already on this reservation. */
+async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds: number[]) {
+  if (fileIds.length === 0) return;
+  const rows = await db
+    .select({ id: files.id, ownerId: files.ownerId, purpose: files.purpose, reservationId: files.reservationId })
+    .from(files)
+    .where(inArray(files.id, fileIds));
+  const byId = new Map(rows.map((f) => [f.id, f]));
+  const fieldErrors = fileIds.flatMap((fileId, i) => {
+    const f = byId.get(fileId);
+    const usable = f && f.ownerId === auth.id && f.purpose === 'PARCEL_IMAGE' && (f.reservationId === null || f.reservationId === reservationId);
+    return usable ? [] : [{ field: `fileIds.${i}`, message: 'must be a PARCEL_IMAGE file you uploaded (POST /files)', rejectedValue: fileId }];
+  });
+  if (fieldErrors.length > 0) {
+    throw validationError(`Validation failed for body: ${fieldErrors.map((e) => e.field).join(', ')}`, {
+      fieldErrors,
+      suggestions: ['Upload the photo with POST /files (purpose PARCEL_IMAGE), then send its id'],
+    });
+  }
+}
+
+/** POST /bookings/{id}/messages. */
+export async function postMessage(deps: Deps, auth: AuthUser, id: number, input: { body: string; fileIds?: number[] }) {
+  const { db, env } = deps;
+  const { r, side, name } = await loadForParty(deps, auth, id);
+  const closedAt = readOnlyFrom(r);
+  if (closedAt && closedAt.getTime() <= Date.now()) {
+    throw invalidState(`This conversation is read-only since ${closedAt.toISOString()} (reservation ${r.status})`);
+  }
+  const fileIds = [...new Set(input.fileIds ?? [])];
+  await checkFiles(db, auth, id, fileIds);
+  await consumeRateLimit(env, POLICIES.messages, `${auth.id}:${id}`, 'Too many messages in this conversation; retry later');
+  // Photos join the reservation, so its parties (and operators) can read them through /files.
+  if (fileIds.length > 0) {
+    await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
+  }
+  const body = isPaid(r) ? input.body : maskContactDetails(input.body);
+  const counterpartId = side === 'SENDER' ? r.carrierId : r.senderId;
+  const { message, state, notify: tell } = await conversationObject(env, id).post({
+    reservationId: id,
+    authorId: auth.id,
+    authorName: name,
+    side,
+    body,
+    fileIds,
+    counterpartId,
+  });
+  const note = {
+    userId: counterpartId,
+    type: 'NEW_MESSAGE',
+    title: 'New message',
+    message: `${name} wrote about reservation ${r.reservationNumber}`,
+    data: { reservationId: id, messageId: message.id },
+  };
+  await runBatch(db, [indexStatement(db, id, state), ...(tell ? notify(db, note) : [])]);
+  return message;
+}
+
+export interface MessagePage extends PageParams<'id' | 'createdAt'> {
+  afterId?: number;
+  beforeId?: number;
+}
+
+async function pageOf(env: Env, id: number, q: MessagePage) {
+  const query: MessageQuery = {
+    reservationId: id,
+    afterId: q.afterId,
+    beforeId: q.beforeId,
+    order: q.sort.direction,
+    limit: q.size,
+    offset: offsetOf(q),
+  };
+  return conversationObject(env, id).messages(query);
+}
+
+/** GET /bookings/{id}/messages: the parties only. */
+export async function listMessages(deps: Deps, auth: AuthUser, id: number, q: MessagePage) {
+  await loadForParty(deps, auth, id);
+  return pageOf(deps.env, id, q);
+}
+
+/** GET /superadmin/reservations/{id}/messages: every read is audited. */
+export async function superadminMessages(deps: Deps, auth: AuthUser, id: number, q: MessagePage, ip: string | null) {
+  const { db, env } = deps;
+  await load(db, id);
+  const page = await pageOf(env, id, q);
+  await auditInsert(db, {
+    actorId: auth.id,
+    action: 'CONVERSATION_READ',
+    targetType: 'RESERVATION',
+    targetId: id,
+    ip,
+    details: { page: q.page, size: q.size, returned: page.messages.length },
+  }).run();
+  return page;
+}
+
+/** The conversation shown beside a dispute to the admins resolving it: the latest messages, oldest first. */
+export async function conversationExcerpt(env: Env, reservationId: number, limit = 100): Promise<ConversationMessage[]> {
+  const { messages } = await conversationObject(env, reservationId).messages({ reservationId, order: 'desc', limit, offset: 0 });
+  return messages.reverse();
+}
+
+/** PUT /bookings/{id}/messages/read. */
+export async function markRead(deps: Deps, auth: AuthUser, id: number) {
+  const { db, env } = deps;
+  const { side } = await loadForParty(deps, auth, id);
+  const { readAt, state } = await conversationObject(env, id).markRead(id, auth.id, side);
+  await runBatch(db, [indexStatement(db, id, state)]);
+  return { readAt };
+}
+
+/** Reservations whose conversation the caller takes part in: sender, carrier, or staff of the carrying agency (an employee: their branch). */
+async function partyCondition(deps: Deps, auth: AuthUser) {
+  const scope = isAgencyStaff(auth) ? await staffScope(deps, auth.id) : null;
+  const staff = !scope
+    ? undefined
+    : scope.role === 'ROLE_AGENCY_OWNER'
+      ? eq(reservations.agencyId, scope.agencyId)
+      : and(eq(reservations.agencyId, scope.agencyId), eq(announcements.branchId, scope.branchId ?? -1));
+  return or(eq(reservations.senderId, auth.id), eq(reservations.carrierId, auth.id), staff);
+}
+
+const listed = (party: ReturnType<typeof or>) =>
+  and(party, or(isNotNull(conversations.lastMessageAt), notInArray(reservations.status, ENDED_UNUSED)));
+
+/** GET /conversations: latest activity first (a conversation without messages counts from its booking). */
+export async function listConversations(deps: Deps, auth: AuthUser, p: PageParams<'lastActivity'>) {
+  const { db } = deps;
+  const where = listed(await partyCondition(deps, auth));
+  const sender = alias(users, 'sender');
+  const carrier = alias(users, 'carrier');
+  const activity = sql`COALESCE(${conversations.lastMessageAt}, ${reservations.createdAt})`;
+  const [rows, [{ total }]] = await db.batch([
+    db
+      .select({
+        reservationId: reservations.id,
+        reservationNumber: reservations.reservationNumber,
+        senderId: reservations.senderId,
+        senderName: sql<string>`${sender.firstName} || ' ' || ${sender.lastName}`,
+        carrierId: reservations.carrierId,
+        carrierName: sql<string>`${carrier.firstName} || ' ' || ${carrier.lastName}`,
+        lastMessage: conversations.lastMessage,
+        senderUnread: conversations.senderUnread,
+        carrierUnread: conversations.carrierUnread,
+      })
+      .from(reservations)
+      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+      .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
+      .innerJoin(sender, eq(sender.id, reservations.senderId))
+      .innerJoin(carrier, eq(carrier.id, reservations.carrierId))
+      .where(where)
+      .orderBy(...(p.sort.direction === 'asc' ? [asc(activity), asc(reservations.id)] : [desc(activity), desc(reservations.id)]))
+      .limit(p.size)
+      .offset(offsetOf(p)),
+    db
+      .select({ total: sql<number>`COUNT(*)` })
+      .from(reservations)
+      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+      .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
+      .where(where),
+  ]);
+  const content = rows.map((row) => {
+    const asSender = row.senderId === auth.id;
+    return {
+      reservationId: row.reservationId,
+      reservationNumber: row.reservationNumber,
+      counterpart: asSender ? { id: row.carrierId, name: row.carrierName } : { id: row.senderId, name: row.senderName },
+      lastMessage: row.lastMessage ?? null,
+      unreadCount: (asSender ? row.senderUnread : row.carrierUnread) ?? 0,
+    };
+  });
+  return { content, total };
+}
+
+/** GET /conversations/unread-count: unread messages over all the caller's conversations. */
+export async function unreadCount(deps: Deps, auth: AuthUser) {
+  const { db } = deps;
+  const [{ count }] = await db
+    .select({
+      count: sql<number>`COALESCE(SUM(CASE WHEN ${reservations.senderId} = ${auth.id} THEN ${conversations.senderUnread} ELSE ${conversations.carrierUnread} END), 0)`,
+    })
+    .from(conversations)
+    .innerJoin(reservations, eq(reservations.id, conversations.reservationId))
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .where(await partyCondition(deps, auth));
+  return { count: Number(count) };
+}
+
+/** The access token of a socket: `Sec-WebSocket-Protocol: bearer.<token>` (browsers cannot set headers). */
+export function socketToken(request: Request): { token: string | null; protocol?: string } {
+  const offered = (request.headers.get('Sec-WebSocket-Protocol') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const bearer = offered.find((p) => p.startsWith('bearer.'));
+  if (bearer) return { token: bearer.slice('bearer.'.length), protocol: offered.find((p) => !p.startsWith('bearer.')) ?? bearer };
+  const header = request.headers.get('Authorization')?.match(/^Bearer\s+(\S+)$/i);
+  return { token: header?.[1] ?? null };
+}
+
+/** GET /bookings/{id}/messages/live: a party's socket, held by the conversation's object. */
+export async function openLive(deps: Deps, auth: AuthUser, id: number, request: Request, protocol: string | undefined, afterId?: number) {
+  const { side } = await loadForParty(deps, auth, id);
+  if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
+    throw invalidArgument('This endpoint needs a WebSocket upgrade', {
+      headers: { Upgrade: 'websocket' },
+      suggestions: ['Open it with a WebSocket client, the access token as the subprotocol bearer.<accessToken>'],
+    });
+  }
+  const session: SocketSession & { reservationId: number } = {
+    reservationId: id,
+    userId: auth.id,
+    side,
+    jti: auth.jti,
+    iat: auth.iat ?? 0,
+    exp: auth.exp,
+    protocol,
+    afterId,
+  };
+  // A fresh request: the session header is the worker's, never the client's.
+  const headers = new Headers(request.headers);
+  headers.set(SESSION_HEADER, JSON.stringify(session));
+  return conversationObject(deps.env, id).fetch(new Request(request.url, { headers }));
+}
