@@ -46,6 +46,7 @@ import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
 import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
+import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
 
 
 const corsOrigins = (env: Env) =>
@@ -158,7 +159,14 @@ export function appFor(env: Env): OpenAPIHono<AppEnv> {
   return built;
 }
 
-/** The worker's HTTP entry: the build that fits the request's environment. */
+/**
+ * The worker's HTTP entry: the build that fits the request's environment. The deliveries its
+ * batches committed go to the queue after the response (the request never waits for a provider).
+ */
 export const app = {
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => appFor(env).fetch(request, env, ctx),
+  fetch: async (request: Request, env: Env, ctx: ExecutionContext) => {
+    const response = await appFor(env).fetch(request, env, ctx);
+    if (hasPendingDeliveries()) ctx.waitUntil(enqueuePendingDeliveries(env));
+    return response;
+  },
 };

@@ -1,6 +1,8 @@
-// Worker entry: HTTP through the Hono app, cron through the scheduled jobs; exports the
-// Durable Object classes.
+// Worker entry: HTTP through the Hono app, cron through the scheduled jobs, the DELIVERIES queue
+// through its consumer; exports the Durable Object classes.
 import { app } from './app';
+import { consumeDeliveries } from './features/deliveries/consumer';
+import type { DeliveryMessage } from './features/deliveries/outbox';
 import { runScheduledJobs } from './scheduled';
 
 export { ReservationQr } from './durable-objects/reservation-qr';
@@ -11,4 +13,7 @@ export default {
   async scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduledJobs(env, controller.scheduledTime));
   },
-} satisfies ExportedHandler<Env>;
+  async queue(batch, env, _ctx) {
+    await consumeDeliveries(batch, env);
+  },
+} satisfies ExportedHandler<Env, DeliveryMessage>;
