@@ -13,10 +13,10 @@ import { openUnsubscribeToken } from '../src/features/deliveries/unsubscribe-tok
 import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
 import { localeFromAcceptLanguage } from '../src/lib/locale';
 import worker from '../src/index';
-import { PASSWORD, registerUser } from './helpers/auth';
+import { PASSWORD, lastMail, login, registerUser } from './helpers/auth';
 import { db as database } from './helpers/db';
 import { aReservation, aUser } from './helpers/factories';
-import { post } from './helpers/http';
+import { call, post } from './helpers/http';
 
 const db = database();
 
@@ -331,5 +331,111 @@ describe('the transactional writer', () => {
     const rows = await db.select().from(deliveries).where(eq(deliveries.to, to)).orderBy(desc(deliveries.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ userId: null, channel: 'EMAIL', template: 'PASSWORD_CHANGED', status: 'QUEUED', attempts: 0 });
+  });
+});
+
+describe('every link opens something', () => {
+  it('the verification link confirms the address and says so, in the reader’s language; a spent link says it is not valid', async () => {
+    const reg = await registerUser();
+    const { token } = await lastMail(reg.email, 'EMAIL_VERIFICATION');
+    const res = await call('GET', `/verify-email?token=${token}`, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toMatch(/^text\/html/);
+    expect(res.headers.get('Content-Security-Policy')).toContain("script-src 'none'");
+    expect(res.body).toContain('Adresse e-mail confirmée');
+    const [row] = await db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, reg.id));
+    expect(row.emailVerified).toBe(true);
+    const again = await call('GET', `/verify-email?token=${token}`, { headers: { 'Accept-Language': 'en' } });
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('This confirmation link is invalid, expired or already used');
+    expect((await call('GET', '/verify-email')).status).toBe(400);
+    expect((await call('GET', `/verify-email?token=${'x'.repeat(500)}`)).status).toBe(400);
+  });
+
+  it('the reset link shows the form with the rules; a short password is refused next to its field; a good one is set', async () => {
+    const reg = await registerUser();
+    await post('/v1/api/auth/password/forgot', { email: reg.email });
+    const { token } = await lastMail(reg.email, 'PASSWORD_RESET');
+    const form = await call('GET', `/reset-password?token=${token}`, { headers: { 'Accept-Language': 'en' } });
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('<form method="post" action="/reset-password"');
+    expect(form.body).toContain('Between 8 and 128 characters.');
+    expect(form.body).toContain(`name="token" value="${token}"`);
+    const submit = (password: string) =>
+      call('POST', '/reset-password', {
+        raw: new URLSearchParams({ token, password }).toString(),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'en' },
+      });
+    const short = await submit('short');
+    expect(short.status).toBe(400);
+    expect(short.body).toMatch(/<p id="password-error" class="error" role="alert">The password must have at least 8 characters.<\/p>/);
+    expect((await login(reg.email, PASSWORD)).status).toBe(200); // nothing changed
+    const done = await submit('A-new-password-9');
+    expect(done.status).toBe(200);
+    expect(done.body).toContain('Password changed');
+    expect((await login(reg.email, 'A-new-password-9')).status).toBe(200);
+    expect((await submit('Another-password-9')).status).toBe(400); // the link is spent
+    // The security notice of the change is in the outbox, in the account's language.
+    expect(await lastMail(reg.email, 'PASSWORD_CHANGED').catch(() => null)).toBeNull(); // it carries no token
+    const [notice] = await db.select().from(deliveries).where(and(eq(deliveries.to, reg.email), eq(deliveries.template, 'PASSWORD_CHANGED')));
+    expect(notice).toMatchObject({ locale: 'fr', status: expect.stringMatching(/QUEUED|SENT/) });
+  });
+
+  it('serves the universal-link and app-link files from configuration', async () => {
+    const apple = await call('GET', '/.well-known/apple-app-site-association');
+    expect(apple.status).toBe(200);
+    expect(apple.body).toEqual({
+      applinks: { details: [{ appIDs: [env.APPLE_APP_IDS], components: [{ '/': '/verify-email' }, { '/': '/reset-password' }, { '/': '/r/*' }] }] },
+    });
+    const android = await call('GET', '/.well-known/assetlinks.json');
+    expect(android.status).toBe(200);
+    expect(android.body).toEqual([
+      {
+        relation: ['delegate_permission/common.handle_all_urls'],
+        target: { namespace: 'android_app', package_name: env.ANDROID_APP_PACKAGE, sha256_cert_fingerprints: [env.ANDROID_CERT_FINGERPRINTS] },
+      },
+    ]);
+  });
+});
+
+describe('the development outbox', () => {
+  const DEV = { ...env, ENVIRONMENT: 'development' } as typeof env;
+  async function fetchAs(variant: typeof env, path: string) {
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(new Request(`http://api.test${path}`), variant, ctx);
+    const text = await res.text();
+    return { status: res.status, text, json: res.headers.get('Content-Type')?.includes('json') ? JSON.parse(text) : undefined };
+  }
+
+  it('lists what the sandbox sent, newest first, filtered by address and channel, with the contract fields', async () => {
+    const first = await aDelivery({ template: 'PASSWORD_RESET', payload: { firstName: 'A', path: '/reset-password?token=r1' } });
+    const second = await aDelivery({ to: first.to, payload: { firstName: 'A', path: '/verify-email?token=v1' } });
+    await consume(first.id);
+    await consume(second.id);
+    const res = await fetchAs(DEV, `/v1/api/dev/outbox?to=${encodeURIComponent(first.to)}&channel=EMAIL`);
+    expect(res.status).toBe(200);
+    expect(res.json.page).toEqual({ number: 0, size: 20, totalElements: 2, totalPages: 1 });
+    expect(res.json.content.map((m: { template: string }) => m.template)).toEqual(['EMAIL_VERIFICATION', 'PASSWORD_RESET']);
+    expect(Object.keys(res.json.content[0]).sort()).toEqual(['channel', 'createdAt', 'id', 'links', 'locale', 'subject', 'template', 'text', 'to']);
+    expect(res.json.content[0]).toMatchObject({ channel: 'EMAIL', to: first.to, locale: 'fr', subject: 'Confirmez votre adresse e-mail', links: [`${env.PUBLIC_BASE_URL}/verify-email?token=v1`] });
+    expect((await fetchAs(DEV, `/v1/api/dev/outbox?to=${encodeURIComponent(first.to)}&channel=SMS`)).json.content).toEqual([]);
+    expect((await fetchAs(DEV, '/v1/api/dev/outbox?channel=FAX')).status).toBe(400);
+  });
+
+  it('the page shows each message with its links to click', async () => {
+    const row = await aDelivery({ payload: { firstName: 'A', path: '/verify-email?token=page1' } });
+    await consume(row.id);
+    const res = await fetchAs(DEV, `/dev/outbox?to=${encodeURIComponent(row.to)}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`<a class="link" href="${env.PUBLIC_BASE_URL}/verify-email?token=page1">`);
+    expect(res.text).toContain('Confirmez votre adresse e-mail');
+  });
+
+  it('answers 404 ENDPOINT_NOT_FOUND outside development', async () => {
+    for (const path of ['/v1/api/dev/outbox', '/dev/outbox']) {
+      const res = await call('GET', path);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ status: 404, errorCode: 'ENDPOINT_NOT_FOUND' });
+    }
   });
 });

@@ -22,3 +22,6 @@ export const htmlPage = (title: string, body: unknown, style = '') => html`<!doc
       ${body}
     </body>
   </html>`;
+
+/** An HTML answer in a route's OpenAPI responses. */
+export const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } });
