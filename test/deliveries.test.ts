@@ -3,7 +3,7 @@
 // dead-letter queue), the cron's sweep, the real e-mail adapter's exact message, the templates.
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, notifications, outboxMessages, users, type DeliveryRow, type Locale } from '../src/db/schema';
 import { backoffSeconds, MAX_ATTEMPTS } from '../src/features/deliveries/consumer';
@@ -437,5 +437,50 @@ describe('the development outbox', () => {
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ status: 404, errorCode: 'ENDPOINT_NOT_FOUND' });
     }
+  });
+});
+
+describe('the recipient', () => {
+  const recipientMails = (reservationNumber: string) =>
+    db
+      .select()
+      .from(deliveries)
+      .where(and(eq(deliveries.template, 'RECIPIENT_LINK'), sql`json_extract(${deliveries.payload}, '$.reservationNumber') = ${reservationNumber}`))
+      .orderBy(deliveries.id);
+
+  it('gets the public page link by e-mail when the reservation is confirmed, then again at deposit, in the sender’s locale', async () => {
+    const { reservation, carrier, sender } = await aReservation({
+      status: 'PAID',
+      set: { recipient: { firstName: 'Rita', lastName: 'Recipient', email: ' Rita.R@Example.com ' } },
+    });
+    await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
+    expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
+    const [confirmed] = await recipientMails(reservation.reservationNumber);
+    const [senderRow] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, sender.id));
+    expect(confirmed).toMatchObject({
+      userId: null,
+      channel: 'EMAIL',
+      to: 'rita.r@example.com',
+      locale: 'en',
+      payload: { recipientName: 'Rita', senderName: senderRow.firstName, reservationNumber: reservation.reservationNumber, path: `/r/${reservation.recipientToken}`, step: 'CONFIRMED' },
+    });
+    const rendered = renderEmail(env, confirmed);
+    expect(rendered.subject).toBe(`A parcel ${reservation.reservationNumber} is coming to you`);
+    expect(rendered.links).toEqual([`${env.PUBLIC_BASE_URL}/r/${reservation.recipientToken}`]);
+
+    const qr = await call('GET', `/v1/api/bookings/${reservation.id}/qrcode/deposit`, { token: sender.token });
+    expect((await post('/v1/api/qrcode/process/depot', { payload: qr.body.payload }, { token: carrier.token })).status).toBe(200);
+    const mails = await recipientMails(reservation.reservationNumber);
+    expect(mails.map((m) => (m.payload as { step: string }).step)).toEqual(['CONFIRMED', 'DEPOSITED']);
+    expect(renderEmail(env, mails[1]).subject).toBe(`Your parcel ${reservation.reservationNumber} is on its way`);
+  });
+
+  it('without an e-mail address, gets no e-mail; a refused transition writes none', async () => {
+    const { reservation, carrier } = await aReservation({ status: 'PAID', set: { recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67' } } });
+    expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
+    expect(await recipientMails(reservation.reservationNumber)).toEqual([]);
+    const other = await aReservation({ status: 'PENDING_PAYMENT', set: { recipient: { firstName: 'R', lastName: 'R', email: 'r@example.com' } } });
+    expect((await post(`/v1/api/bookings/${other.reservation.id}/accept`, undefined, { token: other.carrier.token })).status).toBe(409);
+    expect(await recipientMails(other.reservation.reservationNumber)).toEqual([]);
   });
 });

@@ -54,11 +54,11 @@ const localeOf = (c: Context<AppEnv>) => localeFromAcceptLanguage(c.req.header('
 const STYLE = 'label { display: block; margin-top: 1rem; font-weight: 600; } input { font-size: 1rem; padding: .5rem; width: 100%; box-sizing: border-box; } ' +
   '.rules { color: #555; font-size: .9rem; } .error { color: #b00020; font-size: .9rem; } button { margin-top: 1rem; }';
 
-/** A page in the reader's language (the shared frame is English-tagged; the text is not). */
+/** A page in the reader's language. */
 const page = (c: Context<AppEnv>, title: string, body: unknown, status: 200 | 400) => {
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer'); // the token in the URL never leaves in a Referer
-  return c.html(htmlPage(title, body, STYLE), status);
+  return c.html(htmlPage(title, body, STYLE, localeOf(c)), status);
 };
 
 /** A token that cannot be one (absent, too long) is refused like a spent one, without a lookup. */

@@ -84,7 +84,7 @@ export const devOutboxRouter = createRouter().openapi(
 const STYLE =
   'body { max-width: 56rem; } article { border: 1px solid #ddd; border-radius: 8px; padding: .8rem 1rem; margin: 1rem 0; } ' +
   'pre { white-space: pre-wrap; background: #f6f6f6; padding: .6rem; border-radius: 6px; } .meta { color: #555; font-size: .9rem; } ' +
-  'form input, form select { font-size: 1rem; padding: .3rem; margin-right: .5rem; } a.link { display: inline-block; margin: .2rem 0; font-weight: 600; }';
+  'form input, form select { font-size: 1rem; padding: .3rem; margin-right: .5rem; } a.link { display: inline-block; margin: .2rem 0; font-weight: 600; word-break: break-all; }';
 
 export const devOutboxPageRouter = createRouter().openapi(
   createRoute({

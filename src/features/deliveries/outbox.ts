@@ -53,7 +53,16 @@ export interface TransactionalMessage {
  * The one writer of messages outside notifications: a statement for the batch of the change,
  * written only if `guard` holds when the batch reaches it (when one is given).
  */
-export function transactionalMessage(db: Db, message: TransactionalMessage, guard?: SQL): Statement {
+export const transactionalMessage = (db: Db, message: TransactionalMessage, guard?: SQL): Statement =>
+  transactionalStatement(db, message, guard);
+
+/** transactionalMessage() with values the statement reads itself (from `source`, e.g. the reservation). */
+export function transactionalStatement(
+  db: Db,
+  message: { userId?: number | null; to: string | SQL; template: TransactionalTemplate; locale: Locale | SQL; payload: Record<string, unknown> | SQL },
+  guard?: SQL,
+  source?: SQLiteTable,
+): Statement {
   return enqueuedOnCommit(
     guardedInsert(
       db,
@@ -66,7 +75,7 @@ export function transactionalMessage(db: Db, message: TransactionalMessage, guar
         locale: message.locale,
         payload: message.payload,
       },
-      undefined,
+      source,
       guard,
     ).returning({ id: deliveries.id }),
   );

@@ -11,6 +11,8 @@ import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '..
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
+import { enqueuedDelivery } from '../deliveries/outbox';
+import { recipientLinkMessage } from '../deliveries/recipient';
 import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
@@ -118,6 +120,11 @@ const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
   source: reservations,
 }));
 
+// The recipient's link again at deposit (their page now shows the delivery code), compiled once.
+const recipientDeposited = compiled((db, p: Record<'id', Placeholder>) =>
+  recipientLinkMessage(db, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
+);
+
 /**
  * CONFIRMED to DEPOSITED in one batch (the sender's notification, the conditional update, the
  * reservation as the response shows it) with no read first (the carrier is in the signed
@@ -128,7 +135,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => depositNotice(db, { id }) },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), enqueuedDelivery(recipientDeposited(db, { id }))] },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);
