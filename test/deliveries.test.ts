@@ -484,3 +484,17 @@ describe('the recipient', () => {
     expect(await recipientMails(other.reservation.reservationNumber)).toEqual([]);
   });
 });
+
+describe('the locale in the profile', () => {
+  it('PUT /user/me changes the language of the messages; an unsupported one is a 400 and changes nothing', async () => {
+    const user = await aUser();
+    const localeOf = async () => (await db.select({ locale: users.locale }).from(users).where(eq(users.id, user.id)))[0].locale;
+    expect(await localeOf()).toBe('fr');
+    expect((await call('PUT', '/v1/api/user/me', { body: { locale: 'en' }, token: user.token })).status).toBe(200);
+    expect(await localeOf()).toBe('en');
+    const bad = await call('PUT', '/v1/api/user/me', { body: { locale: 'de' }, token: user.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'locale' })] });
+    expect(await localeOf()).toBe('en');
+  });
+});
