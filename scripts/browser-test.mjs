@@ -159,11 +159,9 @@ try {
   await Promise.all([page.waitForURL(/\/verify-email\?token=/), page.click('article[data-template="EMAIL_VERIFICATION"] a.link')]);
   check((await page.textContent('h1')) === 'Adresse e-mail confirmée', 'clicking its link confirms the address and says so');
   await page.screenshot({ path: path.join(ARTIFACTS, 'verify-email.png'), fullPage: true });
-  const me = await fetch(`${base}/v1/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: mailbox, password: 'Browser-password-1' }),
-  }).then((r) => r.json());
+  const logIn = (password) =>
+    fetch(`${base}/v1/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: mailbox, password }) });
+  const me = await logIn('Browser-password-1').then((r) => r.json());
   check(me.user?.emailVerified === true, 'the account is verified');
 
   await fetch(`${base}/v1/api/auth/password/forgot`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: mailbox }) });
@@ -179,11 +177,7 @@ try {
   await page.waitForLoadState('load');
   check((await page.textContent('h1')) === 'Mot de passe modifié', 'a good password is saved and the page says so');
   await page.screenshot({ path: path.join(ARTIFACTS, 'reset-password-done.png'), fullPage: true });
-  const relogin = await fetch(`${base}/v1/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: mailbox, password: 'Browser-password-2' }),
-  });
+  const relogin = await logIn('Browser-password-2');
   check(relogin.status === 200, 'the new password logs in');
   check(true, `screenshots kept in ${ARTIFACTS}/dev-outbox.png, verify-email.png, reset-password-error.png and reset-password-done.png`);
 

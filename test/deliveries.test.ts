@@ -217,17 +217,13 @@ describe('the cron sweep', () => {
 describe('the real e-mail adapter (Cloudflare Email Service, send_email binding)', () => {
   it('sends a notification with both parts, absolute links and the RFC 8058 one-click unsubscribe headers', async () => {
     const user = await aUser();
-    const [row] = await db
-      .insert(deliveries)
-      .values({
-        userId: user.id,
-        channel: 'EMAIL',
-        to: user.email,
-        template: 'RESERVATION_CONFIRMED',
-        locale: 'en',
-        payload: { title: 'Booking accepted', message: 'The carrier accepted your booking R-2026-0001', data: { reservationId: 7 } },
-      })
-      .returning();
+    const row = await aDelivery({
+      userId: user.id,
+      to: user.email,
+      template: 'RESERVATION_CONFIRMED',
+      locale: 'en',
+      payload: { title: 'Booking accepted', message: 'The carrier accepted your booking R-2026-0001', data: { reservationId: 7 } },
+    });
     const { sent, env: live } = emailBinding();
     expect((await consume(row.id, { variant: live })).acked).toBe(true);
     expect(sent).toHaveLength(1);

@@ -8,7 +8,7 @@ import { checkConfig } from '../../config';
 import { deliveries, type DeliveryRow } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
 import { apiUrl } from '../../lib/urls';
-import { emailProvider } from '../../providers/email/email';
+import { emailProvider } from '../../providers/email';
 import type { DeliveryMessage } from './outbox';
 import { renderEmail, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';

@@ -1,9 +1,5 @@
-// The e-mail port: an interface, the real adapter (Cloudflare Email Service, cloudflare-email.ts)
-// and the sandbox (sandbox-email.ts), chosen by config.ts like every provider.
-import { appConfig } from '../../config';
-import { database } from '../../db/client';
-import { CloudflareEmailProvider } from './cloudflare-email';
-import { SandboxEmailProvider } from './sandbox-email';
+// The e-mail port: what a provider is given and answers. The real adapter (Cloudflare Email
+// Service, cloudflare-email.ts) and the sandbox (sandbox-email.ts) implement it; index.ts chooses.
 
 /** A rendered e-mail, ready for a provider. */
 export interface OutgoingEmail {
@@ -24,11 +20,4 @@ export interface OutgoingEmail {
 export interface EmailProvider {
   /** Sends the message; returns the provider's message id. Throws on failure (the consumer retries). */
   send(message: OutgoingEmail): Promise<{ providerMessageId: string }>;
-}
-
-/** The provider in use: the real adapter in production and wherever EMAIL and EMAIL_FROM are set. */
-export function emailProvider(env: Env): EmailProvider {
-  const choice = appConfig(env).email;
-  if (choice.mode === 'LIVE' && env.EMAIL) return new CloudflareEmailProvider(env.EMAIL, choice.from);
-  return new SandboxEmailProvider(database(env.DB));
 }
