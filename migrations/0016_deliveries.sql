@@ -17,6 +17,17 @@ CREATE TABLE `deliveries` (
 --> statement-breakpoint
 CREATE INDEX `deliveries_status_created_idx` ON `deliveries` (`status`,`created_at`);--> statement-breakpoint
 CREATE INDEX `deliveries_user_idx` ON `deliveries` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `notification_preferences` (
+	`user_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`email` integer NOT NULL,
+	`push` integer NOT NULL,
+	`sms` integer NOT NULL,
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	PRIMARY KEY(`user_id`, `kind`),
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
 CREATE TABLE `outbox_messages` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`delivery_id` integer NOT NULL,

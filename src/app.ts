@@ -50,6 +50,7 @@ import { API_PREFIX } from './lib/urls';
 import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
 import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
+import { unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
 
 
 const corsOrigins = (env: Env) =>
@@ -106,6 +107,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, announcementsRouter);
   app.route(API_PREFIX, alertsRouter);
   app.route(API_PREFIX, notificationsRouter);
+  app.route(API_PREFIX, unsubscribeRouter);
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
   app.route('/', recipientPageRouter);

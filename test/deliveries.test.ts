@@ -494,3 +494,33 @@ describe('the locale in the profile', () => {
     expect(await localeOf()).toBe('en');
   });
 });
+
+describe('one-click unsubscribe (RFC 8058)', () => {
+  it('the List-Unsubscribe URL turns that kind of e-mail off; the notification stays, other kinds and security messages still go', async () => {
+    const user = await aUser();
+    const row = await aDelivery({ userId: user.id, to: user.email, template: 'RESERVATION_CONFIRMED', locale: 'en', payload: { title: 't', message: 'm', data: null } });
+    const { sent, env: live } = emailBinding();
+    await consume(row.id, { variant: live });
+    const url = new URL((sent[0].headers['List-Unsubscribe'] as string).slice(1, -1));
+    const res = await call('POST', `${url.pathname}${url.search}`, { raw: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: 'You will no longer receive this kind of e-mail', kind: 'RESERVATION_CONFIRMED' });
+    const mailsOf = async (template: string) => db.select().from(deliveries).where(and(eq(deliveries.userId, user.id), eq(deliveries.template, template)));
+    await db.batch([
+      ...notify(db, { userId: user.id, type: 'RESERVATION_CONFIRMED', title: 'Booking accepted', message: 'again' }),
+      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', title: 'Identity verified', message: 'ok' }),
+      transactionalMessage(db, { userId: user.id, to: user.email, template: 'PASSWORD_CHANGED', locale: 'fr', payload: { firstName: 'A' } }),
+    ] as never);
+    expect(await mailsOf('RESERVATION_CONFIRMED')).toHaveLength(1); // only the one sent before
+    expect(await mailsOf('KYC_APPROVED')).toHaveLength(1);
+    expect(await mailsOf('PASSWORD_CHANGED')).toHaveLength(1);
+    expect(await db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.type, 'RESERVATION_CONFIRMED')))).toHaveLength(1);
+  });
+
+  it('a forged token is 400 INVALID_ARGUMENT and changes nothing', async () => {
+    const res = await call('POST', '/v1/api/unsubscribe?token=eyJmb3JnZWQiOnRydWV9.AAAA');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, errorCode: 'INVALID_ARGUMENT', fieldErrors: [{ field: 'token', message: 'invalid or forged', rejectedValue: '[redacted]' }] });
+    expect((await call('POST', '/v1/api/unsubscribe')).status).toBe(400);
+  });
+});

@@ -1,8 +1,8 @@
 // The transactional outbox (CONTRACT section 16): every message that leaves the platform (e-mail,
 // push, SMS) is a `deliveries` row written in the D1 batch of the change it reports, then sent by
 // the queue consumer. `outbox_messages` is what the sandboxes "sent" (the development outbox).
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { createdAt } from './columns';
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt, updatedAt } from './columns';
 import { users } from './users';
 
 export const DELIVERY_CHANNELS = ['EMAIL', 'PUSH', 'SMS'] as const;
@@ -65,3 +65,22 @@ export const outboxMessages = sqliteTable(
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type OutboxMessageRow = typeof outboxMessages.$inferSelect;
+
+/**
+ * A user's choice of channels for one notification kind, stored only once it differs from the
+ * defaults (e-mail and push on; SMS only for handover steps). Security messages ignore it.
+ */
+export const notificationPreferences = sqliteTable(
+  'notification_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').notNull(),
+    email: integer('email', { mode: 'boolean' }).notNull(),
+    push: integer('push', { mode: 'boolean' }).notNull(),
+    sms: integer('sms', { mode: 'boolean' }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);

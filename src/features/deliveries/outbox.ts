@@ -4,10 +4,10 @@
 // then sent to the DELIVERIES queue (enqueuePendingDeliveries, after the response or the job);
 // the consumer (consumer.ts) renders and sends them. An enqueue that is lost is made good by the
 // sweep (requeueStaleDeliveries), so nothing on the request path waits for a provider.
-import { and, eq, is, isNull, lt, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
+import { and, eq, is, isNull, lt, not, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterCommit, type Db } from '../../db/client';
-import { deliveries, users, type Locale } from '../../db/schema';
+import { deliveries, notificationPreferences, users, type Locale } from '../../db/schema';
 import { guardedInsert, rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 
@@ -92,8 +92,8 @@ export interface UserMessage {
 
 /**
  * The e-mail of a notification to an account: addressed to the account's e-mail in its locale,
- * both read by the statement itself, and written only if `guard` holds and the account is still
- * there. (Push and SMS rows join here when those channels exist.)
+ * both read by the statement itself, and written only if `guard` holds, the account is still
+ * there and has not turned this kind's e-mail off. (Push and SMS rows join here when those channels exist.)
  */
 export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement[] {
   const userId = sql`${message.userId}`;
@@ -112,7 +112,12 @@ export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source
       payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
     },
     source,
-    and(guard, rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt)))),
+    and(
+      guard,
+      rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt))),
+      // The user turned this kind's e-mail off (preferences, one-click unsubscribe).
+      not(rowExists(db, notificationPreferences, and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.kind, message.template), eq(notificationPreferences.email, false)))),
+    ),
   ).returning({ id: deliveries.id });
   return [enqueuedOnCommit(statement)];
 }
