@@ -2,6 +2,7 @@
 // Starts wrangler dev on a free loopback port with its own throw-away state (QR lifetime shortened
 // to 20 s so the refresh is seen quickly) and the example's local settings (sandbox providers), seeds
 // the demo data, signs in on the sandbox Google page and sends its token to the API, opens
+// /dev/outbox and clicks the verification and reset links of a new account's e-mails, opens
 // /r/<demo token>, checks the QR image and that it is replaced by a new one before the old expires,
 // opens the API reference with every non-local request blocked, keeps screenshots in test-artifacts/,
 // and stops only the process group it started, by PID.
@@ -109,7 +110,8 @@ try {
   if (!seed.ok) throw new Error(`seed failed: ${seed.status} ${await seed.text()}`);
 
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 }); // a phone
+  // A phone, in French (the e-mail pages answer in the reader's language).
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, locale: 'fr-FR' });
 
   // Social login through the sandbox issuer: the page signs a token, the API accepts it.
   const signIn = await page.goto(`${base}/sandbox/social/google/sign-in`);
@@ -132,6 +134,52 @@ try {
   const session = await login.json();
   check(login.status === 200 && session.user?.email === email && session.user?.firstName === 'Gaia', 'the API signs that person in with the token (200)');
   check(true, `screenshots kept in ${ARTIFACTS}/social-sandbox-sign-in.png and social-sandbox-token.png`);
+
+  // The e-mails of the local run: registering puts a verification e-mail in the development outbox
+  // (written by the request's batch, sent through the DELIVERIES queue to the sandbox); a person
+  // opens /dev/outbox, clicks its link and sees the confirmation; the same for a password reset.
+  const mailbox = `outbox-${Date.now()}@example.com`;
+  const registered = await fetch(`${base}/v1/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Accept-Language': 'fr-FR,fr;q=0.9' },
+    body: JSON.stringify({ email: mailbox, password: 'Browser-password-1', firstName: 'Olive', lastName: 'Outbox' }),
+  });
+  check(registered.status === 201, 'registration answers 201');
+  const openOutbox = async (template) => {
+    for (let i = 0; i < 40; i++) {
+      await page.goto(`${base}/dev/outbox?to=${encodeURIComponent(mailbox)}`);
+      if ((await page.locator(`article[data-template="${template}"]`).count()) > 0) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error(`no ${template} e-mail reached the development outbox`);
+  };
+  await openOutbox('EMAIL_VERIFICATION');
+  check((await page.textContent('article[data-template="EMAIL_VERIFICATION"] h2')) === 'Confirmez votre adresse e-mail', 'the outbox shows the verification e-mail, in French');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'dev-outbox.png'), fullPage: true });
+  await Promise.all([page.waitForURL(/\/verify-email\?token=/), page.click('article[data-template="EMAIL_VERIFICATION"] a.link')]);
+  check((await page.textContent('h1')) === 'Adresse e-mail confirmée', 'clicking its link confirms the address and says so');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'verify-email.png'), fullPage: true });
+  const logIn = (password) =>
+    fetch(`${base}/v1/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: mailbox, password }) });
+  const me = await logIn('Browser-password-1').then((r) => r.json());
+  check(me.user?.emailVerified === true, 'the account is verified');
+
+  await fetch(`${base}/v1/api/auth/password/forgot`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: mailbox }) });
+  await openOutbox('PASSWORD_RESET');
+  await Promise.all([page.waitForURL(/\/reset-password\?token=/), page.click('article[data-template="PASSWORD_RESET"] a.link')]);
+  await page.fill('#password', 'short');
+  await Promise.all([page.waitForEvent('framenavigated'), page.click('button[type=submit]')]);
+  await page.waitForLoadState('load');
+  check((await page.textContent('#password-error'))?.includes('au moins 8 caractères'), 'a short password is refused next to the field');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'reset-password-error.png'), fullPage: true });
+  await page.fill('#password', 'Browser-password-2');
+  await Promise.all([page.waitForEvent('framenavigated'), page.click('button[type=submit]')]);
+  await page.waitForLoadState('load');
+  check((await page.textContent('h1')) === 'Mot de passe modifié', 'a good password is saved and the page says so');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'reset-password-done.png'), fullPage: true });
+  const relogin = await logIn('Browser-password-2');
+  check(relogin.status === 200, 'the new password logs in');
+  check(true, `screenshots kept in ${ARTIFACTS}/dev-outbox.png, verify-email.png, reset-password-error.png and reset-password-done.png`);
 
   const res = await page.goto(`${base}/r/${DEMO_RECIPIENT_TOKEN}`);
   check(res?.status() === 200, 'recipient page answers 200');

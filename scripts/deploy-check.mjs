@@ -62,6 +62,8 @@ try {
     ...config.r2_buckets.map((b) => [b.binding, { kind: 'R2 bucket', id: b.bucket_name }]),
     ...config.durable_objects.bindings.map((b) => [b.name, { kind: 'Durable Object', id: b.class_name }]),
     ...config.ratelimits.map((b) => [b.name, { kind: 'rate limit', id: b.namespace_id }]),
+    ...(config.queues.producers ?? []).map((b) => [b.binding, { kind: 'queue producer', id: b.queue }]),
+    ...config.send_email.map((b) => [b.name, { kind: 'send_email', id: b.name }]),
   ]);
   for (const name of bindings) {
     const binding = declared.get(name);

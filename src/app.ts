@@ -23,6 +23,8 @@ import { agencyDocumentsRouter } from './features/agencies/agency-documents.rout
 import { devRouter } from './features/dev/dev.routes';
 import { handoverRouter } from './features/handover/handover.routes';
 import { recipientPageRouter } from './features/handover/recipient-page.routes';
+import { accountPagesRouter } from './features/auth/account-pages.routes';
+import { appLinksRouter } from './features/auth/app-links.routes';
 import { registerDocs } from './features/docs/docs.routes';
 import { filesRouter } from './features/files/files.routes';
 import { healthRouter } from './features/health/health.routes';
@@ -49,6 +51,9 @@ import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
 import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
+import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
+import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
+import { unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
 
 
 const corsOrigins = (env: Env) =>
@@ -106,10 +111,13 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, alertsRouter);
   app.route(API_PREFIX, notificationsRouter);
   app.route(API_PREFIX, devicesRouter);
+  app.route(API_PREFIX, unsubscribeRouter);
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
   app.route(API_PREFIX, conversationsRouter);
   app.route('/', recipientPageRouter);
+  app.route('/', accountPagesRouter);
+  app.route('/', appLinksRouter);
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);
   app.route(API_PREFIX, authRouter);
@@ -131,6 +139,8 @@ export function createApp({ production = false }: { production?: boolean } = {})
   if (!production) {
     // Local runs and tests only: the seed, and the browser pages of the sandbox providers (root paths).
     app.route(API_PREFIX, devRouter);
+    app.route(API_PREFIX, devOutboxRouter);
+    app.route('/', devOutboxPageRouter);
     app.route('/', sandboxRouter);
     app.route('/', kycSandboxRouter);
     app.route('/', socialSandboxRouter);
@@ -168,7 +178,14 @@ export function appFor(env: Env): OpenAPIHono<AppEnv> {
   return built;
 }
 
-/** The worker's HTTP entry: the build that fits the request's environment. */
+/**
+ * The worker's HTTP entry: the build that fits the request's environment. The deliveries its
+ * batches committed go to the queue after the response (the request never waits for a provider).
+ */
 export const app = {
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => appFor(env).fetch(request, env, ctx),
+  fetch: async (request: Request, env: Env, ctx: ExecutionContext) => {
+    const response = await appFor(env).fetch(request, env, ctx);
+    if (hasPendingDeliveries()) ctx.waitUntil(enqueuePendingDeliveries(env));
+    return response;
+  },
 };

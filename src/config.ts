@@ -31,10 +31,10 @@ export interface AppConfig {
   payment: { mode: 'LIVE'; secretKey: string } | { mode: 'SANDBOX' };
   kyc: { mode: 'LIVE'; url: string; apiKey: string } | { mode: 'SANDBOX' };
   social: Record<SocialProviderName, SocialIssuer>;
-  /** Only the outbox mailer exists: messages are recorded in D1, not sent. */
-  mailer: 'SANDBOX';
   /** Sentry's DSN when unexpected errors are reported; null: reported nowhere. */
   errorTracking: { dsn: string } | null;
+  /** LIVE: Cloudflare Email Service (the EMAIL binding) from EMAIL_FROM; SANDBOX: the development outbox. */
+  email: { mode: 'LIVE'; from: string } | { mode: 'SANDBOX' };
 }
 
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -81,6 +81,7 @@ const everywhere = {
   RESERVATION_QR: binding,
   RESERVATION_TRACKING: binding,
   CONVERSATION: binding,
+  DELIVERIES: binding,
   JWT_KEYS: jwtKeys,
   QR_SIGNING_SECRET: text(),
   RECEIPT_SIGNING_SECRET: text(),
@@ -117,6 +118,8 @@ const productionOnly = {
   GOOGLE_JWKS_URL: httpsUrl(),
   APPLE_CLIENT_IDS: text('comma-separated client ids'),
   APPLE_JWKS_URL: httpsUrl(),
+  EMAIL: binding,
+  EMAIL_FROM: text('an e-mail address').regex(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { error: 'an e-mail address' }),
 };
 
 const localSchema = z.object(everywhere);
@@ -181,8 +184,9 @@ function choose(env: Env & OptionalSettings): AppConfig {
       ? { mode: 'LIVE', url: env.KYC_PROVIDER_URL ?? '', apiKey: env.KYC_PROVIDER_API_KEY ?? '' }
       : { mode: 'SANDBOX' },
     social: { google: socialIssuer(env, 'google'), apple: socialIssuer(env, 'apple') },
-    mailer: 'SANDBOX',
     errorTracking: env.SENTRY_DSN?.trim() ? { dsn: env.SENTRY_DSN.trim() } : null,
+    // The real sender needs its binding and address; production has both or does not start.
+    email: production || (env.EMAIL && env.EMAIL_FROM?.trim()) ? { mode: 'LIVE', from: env.EMAIL_FROM } : { mode: 'SANDBOX' },
   };
 }
 

@@ -1,4 +1,4 @@
-// Error tracking: unexpected errors (500 answers, failed cron jobs) go to Sentry through its
+// Error tracking: unexpected errors (500 answers, failed cron jobs, a crashing queue consumer) go to Sentry through its
 // Cloudflare SDK when SENTRY_DSN is configured, and nowhere when it is not: without a DSN no Sentry
 // code runs at all, so nothing can leave the worker. Events never carry a secret: no default PII,
 // no header, no request body, recipient tokens and token parameters
@@ -55,19 +55,20 @@ export function reportUnexpected(env: Env, err: unknown, tags?: Record<string, s
   captureException(err, tags ? { tags } : undefined);
 }
 
-type Handler = Required<Pick<ExportedHandler<Env>, 'fetch' | 'scheduled'>>;
+type Handler<Message> = Required<Pick<ExportedHandler<Env, Message>, 'fetch' | 'scheduled' | 'queue'>>;
 
 /**
  * The worker entry with Sentry around it when a DSN is configured. The wrapped handler is given
  * the runtime's own env rather than the SDK's per-request proxy of it, so the configuration is
  * still validated once per isolate (config.ts caches by env object).
  */
-export function withErrorTracking(handler: Handler): Handler {
+export function withErrorTracking<Message>(handler: Handler<Message>): Handler<Message> {
   const envs = new WeakMap<object, Env>();
   const tracked = withSentry(sentryOptions, {
     fetch: (request, env, ctx) => handler.fetch(request, envs.get(request) ?? env, ctx),
     scheduled: (controller, env, ctx) => handler.scheduled(controller, envs.get(controller) ?? env, ctx),
-  } satisfies Handler) as Handler;
+    queue: (batch, env, ctx) => handler.queue(batch, envs.get(batch) ?? env, ctx),
+  } satisfies Handler<Message>) as Handler<Message>;
   return {
     fetch(request, env, ctx) {
       if (!trackingOf(env)) return handler.fetch(request, env, ctx);
@@ -78,6 +79,11 @@ export function withErrorTracking(handler: Handler): Handler {
       if (!trackingOf(env)) return handler.scheduled(controller, env, ctx);
       envs.set(controller, env);
       return tracked.scheduled(controller, env, ctx);
+    },
+    queue(batch, env, ctx) {
+      if (!trackingOf(env)) return handler.queue(batch, env, ctx);
+      envs.set(batch, env);
+      return tracked.queue(batch, env, ctx);
     },
   };
 }

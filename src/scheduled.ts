@@ -5,6 +5,7 @@ import { reportUnexpected } from './error-tracking';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
+import { enqueuePendingDeliveries, requeueStaleDeliveries } from './features/deliveries/outbox';
 import { runMoneyJobs } from './features/money/money.jobs';
 
 type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
@@ -14,6 +15,7 @@ export const SCHEDULED_JOBS: Record<string, Job> = {
   reservationExpiry: (env, at) => runReservationExpiry(depsOf(env), at),
   purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(depsOf(env)),
   money: (env, at) => runMoneyJobs(depsOf(env), new Date(at)),
+  requeueStaleDeliveries: (env, at) => requeueStaleDeliveries(depsOf(env), new Date(at)),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {
@@ -33,4 +35,6 @@ export async function runScheduledJobs(env: Env, scheduledTime: number) {
       }
     }),
   );
+  // The deliveries the jobs' batches committed (expiry, refunds...) go to the queue.
+  await enqueuePendingDeliveries(env);
 }

@@ -70,6 +70,9 @@ describe('production without a secret or binding', () => {
         'MESSAGE_RATE_LIMITER',
         'CONVERSATION',
         'DB',
+        'DELIVERIES',
+        'EMAIL',
+        'EMAIL_FROM',
         'GOOGLE_CLIENT_IDS',
         'GOOGLE_JWKS_URL',
         'JWT_AUDIENCE',
@@ -168,10 +171,10 @@ describe('production without a secret or binding', () => {
 });
 
 describe('production with every secret', () => {
-  it('answers normally and reports every provider real (the outbox mailer is the only stand-in)', async () => {
+  it('answers normally and reports every provider real', async () => {
     const res = await send(PRODUCTION, 'GET', '/v1/api/health');
     expect(res.status).toBe(200);
-    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'SANDBOX' });
+    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE' });
   });
 
   it("Stripe's two endpoints (platform and Connect) share the webhook URL: either signing secret is accepted, no other", async () => {

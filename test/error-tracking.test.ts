@@ -52,7 +52,7 @@ const probe = createRouter()
   );
 const probeApp = createApp();
 probeApp.route('/v1/api', probe);
-const tracked = withErrorTracking({ fetch: probeApp.fetch, scheduled: async () => {} });
+const tracked = withErrorTracking({ fetch: probeApp.fetch, scheduled: async () => {}, queue: async () => {} });
 
 const withDsn = { ...env, SENTRY_DSN: DSN } as Env;
 

@@ -15,7 +15,7 @@ import { tooManyRequests } from '../errors';
 import { honoPath } from '../lib/openapi';
 
 type RateLimitBinding = {
-  [K in keyof Env]: Env[K] extends RateLimit ? K : never;
+  [K in keyof Env]-?: Env[K] extends RateLimit ? K : never;
 }[keyof Env];
 
 export interface RateLimitPolicy {

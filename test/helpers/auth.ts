@@ -1,11 +1,12 @@
 // Helpers for authentication tests: accounts made through the real HTTP flow, the development
 // mail outbox, and a local JWKS standing in for Google and Apple (fetch stubbed).
 import { env } from 'cloudflare:workers';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { vi } from 'vitest';
 import { database } from '../../src/db/client';
-import { mailOutbox } from '../../src/db/schema';
+import { deliveries } from '../../src/db/schema';
+import { renderEmail } from '../../src/features/deliveries/templates';
 import { post } from './http';
 
 let counter = 0;
@@ -43,17 +44,21 @@ export async function login(email: string, password = PASSWORD, headers: Record<
   return post('/v1/api/auth/login', { email, password }, { headers });
 }
 
-/** The last mail of a template sent to an address, and the token its link carries. */
+/**
+ * The last e-mail of a template written to the outbox for an address (the deliveries row the
+ * request's batch wrote), rendered as the consumer renders it, and the token its link carries.
+ */
 export async function lastMail(to: string, template: string) {
   const [row] = await database(env.DB)
     .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.recipient, to))
-    .orderBy(desc(mailOutbox.id));
+    .from(deliveries)
+    .where(and(eq(deliveries.to, to), eq(deliveries.channel, 'EMAIL')))
+    .orderBy(desc(deliveries.id));
   if (!row || row.template !== template) throw new Error(`no ${template} mail for ${to}`);
-  const token = row.body.match(/token=([A-Za-z0-9_-]+)/)?.[1];
+  const rendered = renderEmail(env, row);
+  const token = rendered.text.match(/token=([A-Za-z0-9_-]+)/)?.[1];
   if (!token) throw new Error('mail carries no token');
-  return { ...row, token };
+  return { ...row, subject: rendered.subject, body: rendered.text, token };
 }
 
 // ---- Social login: a local identity provider --------------------------------------------

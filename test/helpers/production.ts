@@ -8,4 +8,7 @@ export const PRODUCTION_ENV = {
   PUBLIC_BASE_URL: 'https://api.example.com',
   KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
   KYC_PROVIDER_API_KEY: 'kyc-api-key-production',
+  // Cloudflare Email Service's send_email binding (test/deliveries.test.ts checks what it is given).
+  EMAIL: { send: async () => ({ messageId: '<production-test@example.com>' }) },
+  EMAIL_FROM: 'no-reply@example.com',
 } as Env;

@@ -1,5 +1,5 @@
 // Identity: refresh-token sessions (one row per token family), single-use tokens for email
-// verification and password reset (stored hashed), the development mail outbox, the audit log.
+// verification and password reset (stored hashed), the audit log.
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
@@ -46,20 +46,6 @@ export const oneTimeTokens = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('one_time_tokens_hash_unique').on(t.tokenHash), index('one_time_tokens_user_idx').on(t.userId, t.purpose)],
-);
-
-/** What the development mailer "sent": read by developers and tests instead of an inbox. */
-export const mailOutbox = sqliteTable(
-  'mail_outbox',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    recipient: text('recipient').notNull(),
-    template: text('template').notNull(),
-    subject: text('subject').notNull(),
-    body: text('body').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('mail_outbox_recipient_idx').on(t.recipient, t.id)],
 );
 
 /** Security events and administrative actions. `details` never holds secrets. */

@@ -11,3 +11,4 @@ export * from './money';
 export * from './disputes';
 export * from './devices';
 export * from './conversations';
+export * from './deliveries';

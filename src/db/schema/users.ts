@@ -29,6 +29,8 @@ export const users = sqliteTable(
     suspendedAt: text('suspended_at'),
     suspensionReason: text('suspension_reason'),
     lastLoginAt: text('last_login_at'),
+    /** Language of the messages sent to the user (fr, en); CONTRACT section 16. */
+    locale: text('locale', { enum: ['fr', 'en'] }).notNull().default('fr'),
     deletedAt: text('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

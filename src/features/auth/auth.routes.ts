@@ -1,5 +1,6 @@
 // /auth/*: registration, login, social login, refresh, logout, email verification, passwords
 // (CONTRACT section 4).
+import { localeFromAcceptLanguage } from '../../lib/locale';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, type Deps } from '../../env';
 import { authenticationError } from '../../errors';
@@ -101,7 +102,7 @@ export const authRouter = createRouter()
       const ip = clientIp(c);
       await enforceAuthRateLimit(c.var.deps, 'register', ip, normalizeEmail(input.email));
       const { deps } = c.var;
-      return c.json(await authResponse(deps, await register(deps, input, ip)), 201);
+      return c.json(await authResponse(deps, await register(deps, input, ip, localeFromAcceptLanguage(c.req.header('Accept-Language')))), 201);
     },
   )
   .openapi(

@@ -1,18 +1,18 @@
 // Accounts and credentials: registration, password login, social login, email verification,
 // password forgot/reset/change. Every path that issues tokens goes through sessions.ts.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { users, type UserRow } from '../../db/schema';
+import { users, type Locale, type UserRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized } from '../../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
-import { rootUrl } from '../../lib/urls';
-import { createMailer } from '../../providers/mailer/mailer';
+import { rowExists } from '../../db/statements';
+import { transactionalMessage } from '../deliveries/outbox';
 import type { SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, auditInsert } from '../audit/audit';
 import { normalizeEmail } from '../users/profile-fields';
-import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
+import { consumeOneTimeToken, oneTimeTokenStatements } from './one-time-tokens';
 import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
 import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money';
 
@@ -69,18 +69,31 @@ export function uniqueConflict(err: unknown): AppError | null {
   return accountExists(String(err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : err).includes('users.username') ? 'username' : 'email');
 }
 
-async function sendVerificationEmail(deps: Deps, user: { id: number; email: string }) {
-  const { db, env } = deps;
-  const token = await issueOneTimeToken(deps, user.id, 'EMAIL_VERIFICATION');
-  await createMailer(db).send({
-    to: user.email,
-    template: 'EMAIL_VERIFICATION',
-    subject: 'Confirm your email address',
-    text: `Confirm your email address: ${rootUrl(env, `/verify-email?token=${token}`)}\nThe link is valid for one hour.`,
-  });
+type Addressee = Pick<UserRow, 'id' | 'email' | 'firstName' | 'locale'>;
+
+/** The token and the e-mail carrying its link, in one batch: a stored token always has its message. */
+async function sendTokenEmail(deps: Deps, user: Addressee, purpose: 'EMAIL_VERIFICATION' | 'PASSWORD_RESET') {
+  const { db } = deps;
+  const { token, statements } = await oneTimeTokenStatements(db, user.id, purpose);
+  const page = purpose === 'EMAIL_VERIFICATION' ? '/verify-email' : '/reset-password';
+  await db.batch([
+    ...statements,
+    transactionalMessage(db, {
+      userId: user.id,
+      to: user.email,
+      template: purpose,
+      locale: user.locale,
+      payload: { firstName: user.firstName, path: `${page}?token=${token}` },
+    }),
+  ] as never);
 }
 
-export async function register(deps: Deps, input: RegisterInput, ip: string | null): Promise<AuthResult> {
+/** The security notice of a password change, written only if `guard` (the change) holds. */
+const passwordChangedMessage = (db: Db, user: Addressee, guard?: SQL) =>
+  transactionalMessage(db, { userId: user.id, to: user.email, template: 'PASSWORD_CHANGED', locale: user.locale, payload: { firstName: user.firstName } }, guard);
+
+/** `locale`: the language of the messages, from the request's Accept-Language (fr by default). */
+export async function register(deps: Deps, input: RegisterInput, ip: string | null, locale: Locale = 'fr'): Promise<AuthResult> {
   const { db } = deps;
   const email = normalizeEmail(input.email);
   if (await findActiveByEmail(db, email)) throw accountExists('email');
@@ -99,13 +112,14 @@ export async function register(deps: Deps, input: RegisterInput, ip: string | nu
         birthDate: input.birthDate ?? null,
         nationality: input.nationality ?? null,
         roles: ['ROLE_CLIENT'],
+        locale,
         lastLoginAt: nowIso(),
       })
       .returning();
   } catch (err) {
     throw uniqueConflict(err) ?? err;
   }
-  await sendVerificationEmail(deps, user);
+  await sendTokenEmail(deps, user, 'EMAIL_VERIFICATION');
   const pair = await openSession(deps, user, 'REGISTER');
   await audit(deps, { actorId: user.id, action: 'USER_REGISTERED', targetType: 'USER', targetId: user.id, ip });
   return { ...pair, user };
@@ -245,21 +259,15 @@ export async function resendVerification(deps: Deps, userId: number): Promise<vo
   const user = await loadUser(deps, userId);
   if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
   if (user.emailVerified) throw invalidState('The email address is already verified');
-  await sendVerificationEmail(deps, user);
+  await sendTokenEmail(deps, user, 'EMAIL_VERIFICATION');
 }
 
 /** Sends a reset link when the email belongs to an account; says nothing either way. */
 export async function forgotPassword(deps: Deps, emailInput: string, ip: string | null): Promise<void> {
-  const { db, env } = deps;
+  const { db } = deps;
   const user = await findActiveByEmail(db, normalizeEmail(emailInput));
   if (!user) return;
-  const token = await issueOneTimeToken(deps, user.id, 'PASSWORD_RESET');
-  await createMailer(db).send({
-    to: user.email,
-    template: 'PASSWORD_RESET',
-    subject: 'Reset your password',
-    text: `Choose a new password: ${rootUrl(env, `/reset-password?token=${token}`)}\nThe link is valid for one hour. If you did not ask for it, ignore this message.`,
-  });
+  await sendTokenEmail(deps, user, 'PASSWORD_RESET');
   await audit(deps, { actorId: user.id, action: 'PASSWORD_RESET_REQUESTED', targetType: 'USER', targetId: user.id, ip });
 }
 
@@ -267,11 +275,14 @@ export async function forgotPassword(deps: Deps, emailInput: string, ip: string 
 export async function resetPassword(deps: Deps, token: string, newPassword: string, ip: string | null): Promise<void> {
   const { db } = deps;
   const userId = await consumeOneTimeToken(deps, token, 'PASSWORD_RESET');
+  const user = await loadUser(deps, userId);
+  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
   const passwordHash = await hashPassword(newPassword);
   // The mailbox owner proved control of the address: the email counts as verified.
   await db.batch([
     db.update(users).set({ passwordHash, emailVerified: true, updatedAt: nowIso() }).where(and(eq(users.id, userId), isNull(users.deletedAt))),
     auditInsert(db, { actorId: userId, action: 'PASSWORD_RESET', targetType: 'USER', targetId: userId, ip }),
+    passwordChangedMessage(db, user),
   ]);
   await revokeAllUserTokens(deps, userId, 'PASSWORD_RESET');
 }
@@ -297,12 +308,15 @@ export async function changePassword(
     throw authenticationError('The current password is wrong');
   }
   const passwordHash = await hashPassword(input.newPassword);
-  // Compare-and-set on the old hash: two concurrent changes cannot both win.
-  const changed = await db
-    .update(users)
-    .set({ passwordHash, updatedAt: nowIso() })
-    .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
-    .run();
+  // Compare-and-set on the old hash: two concurrent changes cannot both win. The security notice
+  // is written only by the change that won.
+  const [changed] = await db.batch([
+    db
+      .update(users)
+      .set({ passwordHash, updatedAt: nowIso() })
+      .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash))),
+    passwordChangedMessage(db, user, rowExists(db, users, and(eq(users.id, user.id), eq(users.passwordHash, passwordHash)))),
+  ]);
   if (changed.meta.changes !== 1) throw invalidState('The password was changed concurrently; retry');
   await audit(deps, { actorId: user.id, action: 'PASSWORD_CHANGED', targetType: 'USER', targetId: user.id, ip });
   await revokeSessions(deps, { userId: user.id, exceptSessionId: auth.sid }, 'PASSWORD_CHANGED');

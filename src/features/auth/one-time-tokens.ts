@@ -3,6 +3,8 @@
 // so two concurrent uses cannot both succeed. Issuing a new token voids the older ones.
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { oneTimeTokens } from '../../db/schema';
+import type { Db } from '../../db/client';
+import type { Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { invalidArgument } from '../../errors';
 
@@ -17,24 +19,29 @@ async function sha256Hex(text: string): Promise<string> {
   return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Creates a token for the user and returns its clear text (to be mailed, never stored or logged). */
-export async function issueOneTimeToken(deps: Deps, userId: number, purpose: TokenPurpose): Promise<string> {
-  const { db } = deps;
+/**
+ * A new token for the user: its clear text (to be mailed, never stored or logged) and the
+ * statements that store its hash and void the older ones, for the batch that also writes the
+ * message carrying it.
+ */
+export async function oneTimeTokenStatements(db: Db, userId: number, purpose: TokenPurpose): Promise<{ token: string; statements: Statement[] }> {
   const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const now = new Date();
-  await db.batch([
-    db
-      .update(oneTimeTokens)
-      .set({ usedAt: now.toISOString() })
-      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt))),
-    db.insert(oneTimeTokens).values({
-      userId,
-      purpose,
-      tokenHash: await sha256Hex(token),
-      expiresAt: new Date(now.getTime() + ONE_TIME_TOKEN_TTL_MS).toISOString(),
-    }),
-  ]);
-  return token;
+  return {
+    token,
+    statements: [
+      db
+        .update(oneTimeTokens)
+        .set({ usedAt: now.toISOString() })
+        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt))),
+      db.insert(oneTimeTokens).values({
+        userId,
+        purpose,
+        tokenHash: await sha256Hex(token),
+        expiresAt: new Date(now.getTime() + ONE_TIME_TOKEN_TTL_MS).toISOString(),
+      }),
+    ],
+  };
 }
 
 /** Spends the token; returns its user id, or throws 400 INVALID_ARGUMENT (unknown, used or expired). */

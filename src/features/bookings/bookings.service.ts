@@ -21,7 +21,8 @@ import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
-import { notify, type Notification } from '../notifications/notify';
+import { recipientLinkMessage } from '../deliveries/recipient';
+import { compiledNotify, notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
@@ -274,21 +275,18 @@ const bookingWrites = {
       })
       .where(and(eq(announcements.id, p.tripId), rowExists(db, reservations, eq(reservations.reservationNumber, p.reservationNumber)))),
   ),
-  notification: compiled((db, p: Record<BookingKey, Placeholder>) =>
-    notify(
-      db,
-      {
-        userId: p.carrierId,
-        type: 'RESERVATION_CREATED',
-        title: 'New booking',
-        message: p.message,
-        data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
-        createdAt: p.now,
-      },
-      eq(reservations.reservationNumber, p.reservationNumber),
-      reservations,
-    )[0],
-  ),
+  notification: compiledNotify((db, p: Record<BookingKey, Placeholder>) => ({
+    item: {
+      userId: p.carrierId,
+      type: 'RESERVATION_CREATED',
+      title: 'New booking',
+      message: p.message,
+      data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
+      createdAt: p.now,
+    },
+    guard: eq(reservations.reservationNumber, p.reservationNumber),
+    source: reservations,
+  })),
   trip: compiled((db, p: Record<BookingKey, Placeholder>) => db.select().from(announcements).where(eq(announcements.id, p.tripId))),
   item: compiled((db, p: Record<keyof ItemView | 'reservationNumber', Placeholder>) =>
     guardedInsert(db, reservationItems, { ...placeholdersFor(ITEM_KEYS, p), reservationId: reservations.id }, reservations, eq(reservations.reservationNumber, p.reservationNumber)),
@@ -310,7 +308,7 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     // own, price unchanged, room left); everything after it happens only if it was inserted.
     bookingWrites.reservation(db, values),
     bookingWrites.capacity(db, values),
-    bookingWrites.notification(db, values),
+    ...bookingWrites.notification(db, values),
     ...items.map((item) => bookingWrites.item(db, { ...item, reservationNumber: r.reservationNumber })),
   ]);
   const inserted = results[0];
@@ -382,13 +380,14 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { carrier: true });
-  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED', title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: ref(r) };
+  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED' as const, title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: ref(r) };
   return commitForRequest(deps, {
     id,
     from: r.status,
     action: 'ACCEPT',
     set: { confirmedAt: new Date().toISOString() },
-    effects: (guard) => notify(db, note, guard),
+    // The sender's notice, and the recipient's link to the parcel's public page.
+    effects: (guard) => [...notify(db, note, guard), recipientLinkMessage(db, id, 'CONFIRMED', guard)],
   });
 }
 
@@ -399,7 +398,7 @@ export async function rejectReservation(deps: Deps, auth: AuthUser, id: number):
   const decision = refundForCancellation(r.status, 'CARRIER', r);
   const note = {
     userId: r.senderId,
-    type: 'RESERVATION_REJECTED',
+    type: 'RESERVATION_REJECTED' as const,
     title: 'Booking rejected',
     message: `The carrier rejected your booking ${r.reservationNumber}`,
     data: ref(r),
@@ -421,7 +420,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const refundText = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to the sender.` : '';
   const note = {
     userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
-    type: 'RESERVATION_CANCELLED',
+    type: 'RESERVATION_CANCELLED' as const,
     title: 'Booking cancelled',
     message: `Booking ${r.reservationNumber} was cancelled by the ${actor === 'CARRIER' ? 'carrier' : 'sender'}.${refundText}`,
     data: { ...ref(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
@@ -496,8 +495,8 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
       db,
       r,
       [
-        { userId: r.senderId, type: 'RESERVATION_REJECTED', title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: ref(r) },
-        { userId: r.carrierId, type: 'RESERVATION_REJECTED', title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: ref(r) },
+        { userId: r.senderId, type: 'RESERVATION_REJECTED' as const, title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: ref(r) },
+        { userId: r.carrierId, type: 'RESERVATION_REJECTED' as const, title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: ref(r) },
       ],
       refundForCancellation(r.status, 'SYSTEM', r).refundCents,
       now,

@@ -14,7 +14,7 @@ import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
 import { canStaffManageAnnouncement, staffScope } from '../agencies/agencies.scope';
 import { auditInsert } from '../audit/audit';
-import { notify } from '../notifications/notify';
+import { notify, type Notification } from '../notifications/notify';
 import { maskContactDetails } from './masking';
 
 export type { ConversationMessage };
@@ -162,12 +162,12 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     fileIds,
     counterpartId,
   });
-  const note = {
+  const note: Notification = {
     userId: counterpartId,
     type: 'NEW_MESSAGE',
     title: 'New message',
     message: `${name} wrote about reservation ${r.reservationNumber}`,
-    data: { reservationId: id, messageId: message.id },
+    data: { reservationId: id, reservationNumber: r.reservationNumber, messageId: message.id },
   };
   await runBatch(db, [indexStatement(db, id, state), ...(tell ? notify(db, note) : [])]);
   return message;

@@ -158,7 +158,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     const other = role === 'SENDER' ? r.carrierId : r.senderId;
     const note = {
       userId: other,
-      type: 'DISPUTE_OPENED',
+      type: 'DISPUTE_OPENED' as const,
       title: 'Dispute opened',
       message: `A dispute was opened on reservation ${r.reservationNumber}. ${
         released || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
@@ -275,7 +275,7 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
     .filter((u) => u !== auth.id)
     .map((userId) => ({
       userId,
-      type: 'DISPUTE_MESSAGE',
+      type: 'DISPUTE_MESSAGE' as const,
       title: 'New message on a dispute',
       message: `A new message was posted on the dispute of reservation ${r.reservationNumber}.`,
       data: { disputeId: id, reservationId: r.id },
@@ -345,7 +345,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
   const notes: Notification[] = partiesOf(r).map((userId) => ({
     userId,
-    type: 'DISPUTE_RESOLVED',
+    type: 'DISPUTE_RESOLVED' as const,
     title: 'Dispute resolved',
     message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
     data: { disputeId: d.id, reservationId: r.id, resolution: input.resolution },

@@ -41,6 +41,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Super-admin', description: 'Super-admin views of every reservation, KYC record and agency.' },
   { name: 'Analytics', description: 'Platform figures and time series for operators.' },
   { name: 'Webhooks', description: 'Events posted by the payment and KYC providers, authenticated by their signatures.' },
+  { name: 'Account pages', description: 'The pages the e-mail links open (confirm the address, choose a new password) and the app-link files that open the app instead on a phone.' },
   { name: 'Service', description: 'Health, this document and the reference page.' },
   { name: 'Development', description: 'Local development helpers (absent in production).' },
   { name: 'Sandbox', description: 'Pages of the sandbox providers used by local runs (absent in production).' },

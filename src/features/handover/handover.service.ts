@@ -11,7 +11,9 @@ import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '..
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
-import { notify } from '../notifications/notify';
+import { enqueuedDelivery } from '../deliveries/outbox';
+import { recipientLinkMessage } from '../deliveries/recipient';
+import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
@@ -85,7 +87,7 @@ export async function processCode(deps: Deps, auth: AuthUser, id: number, code: 
   return purpose === 'DEPOSIT' ? deposit(deps, id) : deliver(deps, id);
 }
 
-const NOTICES: Record<QrPurpose, { type: string; title: string; message: (n: string) => string }> = {
+const NOTICES: Record<QrPurpose, { type: NotificationKind; title: string; message: (n: string) => string }> = {
   DEPOSIT: {
     type: 'RESERVATION_DEPOSITED',
     title: 'Parcel handed over',
@@ -106,19 +108,21 @@ function messageSql(message: (n: string) => string) {
 
 // The sender's deposit notice, compiled once (db/statements.ts): the sender and the number are
 // read by the statement itself, guarded like every effect of the DEPOSIT plan.
-const depositNotice = compiled((db, p: Record<'id', Placeholder>) =>
-  notify(
-    db,
-    {
-      userId: reservations.senderId,
-      type: NOTICES.DEPOSIT.type,
-      title: NOTICES.DEPOSIT.title,
-      message: messageSql(NOTICES.DEPOSIT.message),
-      data: sql`json_object('reservationId', ${reservations.id})`,
-    },
-    and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
-    reservations,
-  )[0],
+const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
+  item: {
+    userId: reservations.senderId,
+    type: NOTICES.DEPOSIT.type,
+    title: NOTICES.DEPOSIT.title,
+    message: messageSql(NOTICES.DEPOSIT.message),
+    data: sql`json_object('reservationId', ${reservations.id})`,
+  },
+  guard: and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
+  source: reservations,
+}));
+
+// The recipient's link again at deposit (their page now shows the delivery code), compiled once.
+const recipientDeposited = compiled((db, p: Record<'id', Placeholder>) =>
+  recipientLinkMessage(db, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
 );
 
 /**
@@ -131,7 +135,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [depositNotice(db, { id })] },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), enqueuedDelivery(recipientDeposited(db, { id }))] },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);

@@ -8,7 +8,7 @@ const CheckSchema = z.object({ status: z.enum(['UP', 'DOWN']), latencyMs: z.numb
 const Mode = z.enum(['LIVE', 'SANDBOX']);
 const ProvidersSchema = z
   .object({ payment: Mode, kyc: Mode, googleLogin: Mode, appleLogin: Mode, mailer: Mode })
-  .openapi({ description: 'LIVE: the real provider; SANDBOX: the local stand-in (never in production, except the outbox mailer)' });
+  .openapi({ description: 'LIVE: the real provider; SANDBOX: the local stand-in (never in production)' });
 const HealthSchema = z
   .object({
     status: z.enum(['UP', 'DOWN']),
@@ -57,7 +57,7 @@ export const healthRouter = createRouter().openapi(
       kyc: config.kyc.mode,
       googleLogin: config.social.google.mode,
       appleLogin: config.social.apple.mode,
-      mailer: config.mailer,
+      mailer: config.email.mode,
     };
     const body = { status, version: '2.0.0', timestamp: new Date().toISOString(), checks: { d1, kv, r2 }, providers } as const;
     return status === 'UP' ? c.json(body, 200) : c.json(body, 503);

@@ -13,7 +13,7 @@ import type { Deps } from '../../env';
 import { formatMoney as money, fromCents } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
-import { notify, type Notification } from '../notifications/notify';
+import { notify, type Notification, type NotificationKind } from '../notifications/notify';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 
@@ -259,7 +259,7 @@ export function moneyBackNotice(r: Pick<ReservationRow, 'id' | 'senderId' | 'res
   if (refundCents <= 0) return [];
   const back = money(refundCents, r.currency);
   const data = { reservationId: r.id, amount: fromCents(refundCents) };
-  const notice = (type: string, title: string, message: string): Notification[] => [{ userId: r.senderId, type, title, message, data }];
+  const notice = (type: NotificationKind, title: string, message: string): Notification[] => [{ userId: r.senderId, type, title, message, data }];
   switch (next) {
     case PAYMENT_STATUS.REFUND_PENDING:
       return notice('PAYMENT_REFUNDED', 'Refund on its way', `${back} for reservation ${r.reservationNumber} is being refunded to your card.`);

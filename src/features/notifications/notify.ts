@@ -1,16 +1,58 @@
 // The one notification writer. A notification is never written on its own: notify() returns the
 // statements to put in the D1 batch that makes the change it reports, so a lost race or a refused
-// write leaves no notification, and a committed change always has its notification.
+// write leaves no notification, and a committed change always has its notification. The same
+// statements write the notification's outgoing e-mail (the transactional outbox, deliveries/).
 import type { Column, Placeholder, SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
-import { guardedInsert, type Statement } from '../../db/statements';
+import { compiled, guardedInsert, type Statement } from '../../db/statements';
+import { enqueuedDelivery, userDeliveries } from '../deliveries/outbox';
+
+/**
+ * Every kind of notification. Each has an e-mail template in every locale
+ * (deliveries/templates): a kind added here without one fails the typecheck and the tests.
+ */
+export const NOTIFICATION_KINDS = [
+  'RESERVATION_CREATED',
+  'RESERVATION_PAID',
+  'RESERVATION_CONFIRMED',
+  'RESERVATION_REJECTED',
+  'RESERVATION_CANCELLED',
+  'RESERVATION_EXPIRED',
+  'RESERVATION_DEPOSITED',
+  'RESERVATION_IN_TRANSIT',
+  'RESERVATION_DELIVERED',
+  'PAYMENT_AUTHORIZED',
+  'PAYMENT_FAILED',
+  'PAYMENT_REFUNDED',
+  'PAYMENT_PARTIALLY_CAPTURED',
+  'PAYMENT_RELEASED',
+  'FUNDS_RELEASED',
+  'WITHDRAWAL_COMPLETED',
+  'WITHDRAWAL_FAILED',
+  'KYC_APPROVED',
+  'KYC_REJECTED',
+  'KYC_REVOKED',
+  'DISPUTE_OPENED',
+  'DISPUTE_MESSAGE',
+  'DISPUTE_RESOLVED',
+  'ALERT_MATCH',
+  'REPORT_CLOSED',
+  'AGENCY_EMPLOYEE_ADDED',
+  'AGENCY_EMPLOYEE_REMOVED',
+  'AGENCY_DOCUMENT_APPROVED',
+  'AGENCY_DOCUMENT_REJECTED',
+  'AGENCY_ACTIVATED',
+  'AGENCY_SUSPENDED',
+  'NEW_MESSAGE',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface Notification {
   /** A user id, or a column of `source` (the reservation's sender), or a compiled statement's placeholder. */
   userId: number | SQL | Column | Placeholder;
-  type: string;
+  type: NotificationKind;
   title: string;
   message: string | SQL | Placeholder;
   data?: Record<string, unknown> | SQL | null;
@@ -32,6 +74,30 @@ const isPlain = (n: Notification) =>
 export function notify(db: Db, items: Notification | readonly Notification[], guard?: SQL, source?: SQLiteTable): Statement[] {
   const list = Array.isArray(items) ? (items as readonly Notification[]) : [items as Notification];
   if (list.length === 0) return [];
+  return [...notificationRows(db, list, guard, source), ...list.flatMap((n) => deliveriesOf(db, n, guard, source))];
+}
+
+/** The outgoing messages of a notification (its e-mail), under the same guard. */
+const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable) =>
+  userDeliveries(db, { userId: n.userId, template: n.type, payload: { title: n.title, message: n.message, data: n.data } }, guard, source);
+
+/**
+ * notify() for one notification inside a compiled batch (db/statements.ts `compiled`): the
+ * notification and its delivery each compiled once, bound per call.
+ */
+export function compiledNotify<K extends string>(build: (db: Db, p: Record<K, Placeholder>) => { item: Notification; guard?: SQL; source?: SQLiteTable }) {
+  const notification = compiled((db, p: Record<K, Placeholder>) => {
+    const { item, guard, source } = build(db, p);
+    return notificationRows(db, [item], guard, source)[0];
+  });
+  const delivery = compiled((db, p: Record<K, Placeholder>) => {
+    const { item, guard, source } = build(db, p);
+    return deliveriesOf(db, item, guard, source)[0];
+  });
+  return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), enqueuedDelivery(delivery(db, values))];
+}
+
+function notificationRows(db: Db, list: readonly Notification[], guard?: SQL, source?: SQLiteTable): Statement[] {
   if (!guard && !source && list.every(isPlain)) {
     const statements: Statement[] = [];
     for (let i = 0; i < list.length; i += ROWS_PER_INSERT) {

@@ -76,7 +76,7 @@ export async function postPositions(deps: Deps, auth: AuthUser, id: number, poin
     // The first point starts the transit; the sender's notice is in the same batch, guarded on it.
     const note = {
       userId: row.senderId,
-      type: 'RESERVATION_IN_TRANSIT',
+      type: 'RESERVATION_IN_TRANSIT' as const,
       title: 'Parcel on its way',
       message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
       data: { reservationId: id },

@@ -7,6 +7,7 @@ import { clientIp } from '../audit/audit';
 import { MessageSchema } from '../auth/auth.routes';
 import { ProfileFields } from './profile-fields';
 import { PublicProfileSchema, toPublicProfiles } from './public-profile';
+import { LOCALES } from '../../db/schema';
 import { UserSchema, toUserWithWallet } from './user-summary';
 import { currentUser, deleteAccount, publicUser, updateProfile } from './users.service';
 
@@ -19,6 +20,7 @@ const UpdateProfileSchema = z
     birthDate: ProfileFields.birthDate.nullable().optional(),
     nationality: ProfileFields.nationality.nullable().optional(),
     avatarUrl: ProfileFields.avatarUrl.nullable().optional(),
+    locale: z.enum(LOCALES).optional().openapi({ description: 'Language of the e-mails and messages sent to the user (fr by default)' }),
   })
   .openapi('UpdateProfileRequest', {
     description: 'Only the fields sent change; null clears an optional field. Email and roles are not editable here.',

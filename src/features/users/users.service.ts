@@ -1,6 +1,6 @@
 // The caller's own account (read, update, delete) and public profiles.
 import { eq } from 'drizzle-orm';
-import { oneTimeTokens, users, type UserRow } from '../../db/schema';
+import { oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized } from '../../errors';
 import { auditInsert } from '../audit/audit';
@@ -16,6 +16,7 @@ export interface ProfileUpdate {
   birthDate?: string | null;
   nationality?: string | null;
   avatarUrl?: string | null;
+  locale?: Locale;
 }
 
 /** The caller's row; a token that outlived its account is refused like any revoked token. */

@@ -1,0 +1,171 @@
+// The transactional outbox (CONTRACT section 16). A message that leaves the platform is a
+// `deliveries` row written by the D1 batch that makes the change it reports: a batch that fails
+// writes none, a committed change always has its messages. The rows a committed batch wrote are
+// then sent to the DELIVERIES queue (enqueuePendingDeliveries, after the response or the job);
+// the consumer (consumer.ts) renders and sends them. An enqueue that is lost is made good by the
+// sweep (requeueStaleDeliveries), so nothing on the request path waits for a provider.
+import { and, eq, is, isNull, lt, not, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { afterCommit, type Db } from '../../db/client';
+import { deliveries, notificationPreferences, users, type Locale } from '../../db/schema';
+import { guardedInsert, rowExists, type Statement } from '../../db/statements';
+import type { Deps } from '../../env';
+
+/** Messages outside notifications: always sent, whatever the user's preferences. */
+export const TRANSACTIONAL_TEMPLATES = ['EMAIL_VERIFICATION', 'PASSWORD_RESET', 'PASSWORD_CHANGED', 'RECIPIENT_LINK'] as const;
+export type TransactionalTemplate = (typeof TRANSACTIONAL_TEMPLATES)[number];
+
+/** A row QUEUED this long without an attempt lost its enqueue: the cron sends it again. */
+export const STALE_AFTER_MS = 5 * 60 * 1000;
+/** A row QUEUED with attempts for this long lost its retry (the queue gave up on a crashing consumer). */
+export const LOST_RETRY_AFTER_MS = 2 * 60 * 60 * 1000;
+/** Queue messages per sendBatch() call (the Queues limit). */
+const QUEUE_BATCH = 100;
+
+export interface DeliveryMessage {
+  id: number;
+}
+
+/**
+ * Ids of rows committed in this isolate and not yet handed to the queue. Whichever flush comes
+ * next (the request's, the job's) sends them: every id in it is a committed row, so who sends it
+ * does not matter, and the consumer's claim makes a second copy harmless.
+ */
+const pending = new Set<number>();
+
+/** `statement` (an insert RETURNING id) with its ids queued for the queue once its batch commits. */
+function enqueuedOnCommit<T extends object>(statement: T): T {
+  return afterCommit(statement, (rows) => {
+    for (const row of (rows as { id: number }[] | undefined) ?? []) pending.add(row.id);
+  });
+}
+
+export interface TransactionalMessage {
+  userId?: number | null;
+  to: string;
+  template: TransactionalTemplate;
+  locale: Locale;
+  /** What the template reads: links as root paths (`/verify-email?token=...`), names, numbers. */
+  payload: Record<string, unknown>;
+}
+
+/**
+ * The one writer of messages outside notifications: a statement for the batch of the change,
+ * written only if `guard` holds when the batch reaches it (when one is given).
+ */
+export const transactionalMessage = (db: Db, message: TransactionalMessage, guard?: SQL): Statement =>
+  transactionalStatement(db, message, guard);
+
+/** transactionalMessage() with values the statement reads itself (from `source`, e.g. the reservation). */
+export function transactionalStatement(
+  db: Db,
+  message: { userId?: number | null; to: string | SQL; template: TransactionalTemplate; locale: Locale | SQL; payload: Record<string, unknown> | SQL },
+  guard?: SQL,
+  source?: SQLiteTable,
+): Statement {
+  return enqueuedOnCommit(
+    guardedInsert(
+      db,
+      deliveries,
+      {
+        userId: message.userId ?? null,
+        channel: 'EMAIL',
+        to: message.to,
+        template: message.template,
+        locale: message.locale,
+        payload: message.payload,
+      },
+      source,
+      guard,
+    ).returning({ id: deliveries.id }),
+  );
+}
+
+type Value = string | number | SQL | Column | Placeholder;
+
+export interface UserMessage {
+  /** A user id, a column of `source`, or a compiled statement's placeholder. */
+  userId: number | SQL | Column | Placeholder;
+  template: string;
+  payload: { title: Value; message: Value; data?: Record<string, unknown> | SQL | null };
+}
+
+/**
+ * The e-mail of a notification to an account: addressed to the account's e-mail in its locale,
+ * both read by the statement itself, and written only if `guard` holds, the account is still
+ * there and has not turned this kind's e-mail off. (Push and SMS rows join here when those channels exist.)
+ */
+export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement[] {
+  const userId = sql`${message.userId}`;
+  const ofUser = (column: Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
+  const { title, message: text, data } = message.payload;
+  const dataSql = data == null ? sql`NULL` : is(data, SQL) ? data : sql`json(${JSON.stringify(data)})`;
+  const statement = guardedInsert(
+    db,
+    deliveries,
+    {
+      userId,
+      channel: 'EMAIL',
+      to: ofUser(users.email),
+      template: message.template,
+      locale: ofUser(users.locale),
+      payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
+    },
+    source,
+    and(
+      guard,
+      rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt))),
+      // The user turned this kind's e-mail off (preferences, one-click unsubscribe).
+      not(rowExists(db, notificationPreferences, and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.kind, message.template), eq(notificationPreferences.email, false)))),
+    ),
+  ).returning({ id: deliveries.id });
+  return [enqueuedOnCommit(statement)];
+}
+
+/** `statement` (a compiled delivery insert) enqueued once its batch commits. */
+export const enqueuedDelivery = <T extends object>(statement: T): T => enqueuedOnCommit(statement);
+
+/**
+ * Hands the committed rows to the queue. A failed send is logged and left to the sweep: the rows
+ * are QUEUED in D1, which is what counts.
+ */
+export async function enqueuePendingDeliveries(env: Pick<Env, 'DELIVERIES'>): Promise<void> {
+  if (pending.size === 0) return;
+  const ids = [...pending];
+  pending.clear();
+  await sendToQueue(env, ids);
+}
+
+export const hasPendingDeliveries = () => pending.size > 0;
+
+async function sendToQueue(env: Pick<Env, 'DELIVERIES'>, ids: number[]): Promise<number> {
+  let sent = 0;
+  for (let i = 0; i < ids.length; i += QUEUE_BATCH) {
+    const chunk = ids.slice(i, i + QUEUE_BATCH);
+    try {
+      await env.DELIVERIES.sendBatch(chunk.map((id) => ({ body: { id } satisfies DeliveryMessage, contentType: 'json' as const })));
+      sent += chunk.length;
+    } catch (err) {
+      console.error(JSON.stringify({ level: 'error', event: 'deliveries.enqueue_failed', count: chunk.length, error: err instanceof Error ? err.message : String(err) }));
+    }
+  }
+  return sent;
+}
+
+/**
+ * The cron's sweep: rows left QUEUED without an attempt for 5 minutes (their enqueue was lost),
+ * and rows whose retries stopped coming, are sent to the queue again.
+ */
+export async function requeueStaleDeliveries(deps: Deps, now = new Date()): Promise<{ requeued: number }> {
+  const { db, env } = deps;
+  const stale = new Date(now.getTime() - STALE_AFTER_MS).toISOString();
+  const lost = new Date(now.getTime() - LOST_RETRY_AFTER_MS).toISOString();
+  const rows = await db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(and(eq(deliveries.status, 'QUEUED'), lt(deliveries.createdAt, stale), or(eq(deliveries.attempts, 0), lt(deliveries.createdAt, lost))))
+    .orderBy(deliveries.id)
+    .limit(1000);
+  return { requeued: await sendToQueue(env, rows.map((r) => r.id)) };
+}
+

@@ -1,0 +1,67 @@
+// The e-mail of every notification kind, in French and English. The English e-mail carries the
+// notification's own message (written in English where the change is made, with its amounts and
+// numbers); the French one says the same in French from the notification's data.
+import type { Locale } from '../../../db/schema';
+import type { NotificationKind } from '../../notifications/notify';
+import type { EmailBlocks } from './layout';
+
+type Text = Record<Locale, string>;
+
+/** Subject and French line of each kind; `{n}` is the reservation number when the data has it. */
+export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; fr: string }> = {
+  RESERVATION_CREATED: { subject: { fr: 'Nouvelle réservation', en: 'New booking' }, fr: 'Une nouvelle réservation{n} a été faite sur votre trajet ; elle attend le paiement.' },
+  RESERVATION_PAID: { subject: { fr: 'Nouvelle réservation payée', en: 'New paid reservation' }, fr: 'La réservation{n} a été payée. Acceptez-la ou refusez-la.' },
+  RESERVATION_CONFIRMED: { subject: { fr: 'Réservation acceptée', en: 'Booking accepted' }, fr: 'Le transporteur a accepté votre réservation{n}.' },
+  RESERVATION_REJECTED: { subject: { fr: 'Réservation refusée', en: 'Booking rejected' }, fr: 'La réservation{n} a été refusée.' },
+  RESERVATION_CANCELLED: { subject: { fr: 'Réservation annulée', en: 'Booking cancelled' }, fr: 'La réservation{n} a été annulée.' },
+  RESERVATION_EXPIRED: { subject: { fr: 'Réservation expirée', en: 'Booking expired' }, fr: "La réservation{n} n'a pas été payée à temps et a expiré." },
+  RESERVATION_DEPOSITED: { subject: { fr: 'Colis remis au transporteur', en: 'Parcel handed over' }, fr: 'Votre colis (réservation{n}) a été remis au transporteur.' },
+  RESERVATION_IN_TRANSIT: { subject: { fr: 'Colis en route', en: 'Parcel on its way' }, fr: 'Votre colis (réservation{n}) est en route.' },
+  RESERVATION_DELIVERED: { subject: { fr: 'Colis livré', en: 'Parcel delivered' }, fr: 'Le colis de la réservation{n} a été livré à son destinataire.' },
+  PAYMENT_AUTHORIZED: { subject: { fr: 'Paiement reçu', en: 'Payment received' }, fr: 'Votre paiement pour la réservation{n} est conservé jusqu’à la livraison.' },
+  PAYMENT_FAILED: { subject: { fr: 'Paiement refusé', en: 'Payment failed' }, fr: "Le paiement de la réservation{n} n'a pas abouti. Vous pouvez réessayer." },
+  PAYMENT_REFUNDED: { subject: { fr: 'Remboursement en cours', en: 'Refund on its way' }, fr: 'Le remboursement de la réservation{n} vers votre carte est en cours.' },
+  PAYMENT_PARTIALLY_CAPTURED: { subject: { fr: 'Une partie de la réservation débitée', en: 'Part of the card hold charged' }, fr: "Une partie de l'autorisation de la réservation{n} est débitée ; le reste est libéré." },
+  PAYMENT_RELEASED: { subject: { fr: 'Autorisation de carte libérée', en: 'Card hold released' }, fr: "L'autorisation sur votre carte pour la réservation{n} est libérée : rien n'est débité." },
+  FUNDS_RELEASED: { subject: { fr: 'Paiement versé', en: 'Payment released' }, fr: 'Le montant de la réservation{n} a été versé sur votre portefeuille.' },
+  WITHDRAWAL_COMPLETED: { subject: { fr: 'Retrait envoyé', en: 'Withdrawal sent' }, fr: 'Votre retrait est en route vers votre compte bancaire.' },
+  WITHDRAWAL_FAILED: { subject: { fr: 'Retrait échoué', en: 'Withdrawal failed' }, fr: 'Votre retrait a échoué ; le montant est de retour dans votre portefeuille.' },
+  KYC_APPROVED: { subject: { fr: 'Identité vérifiée', en: 'Identity verified' }, fr: 'Votre identité est vérifiée : vous pouvez publier des trajets.' },
+  KYC_REJECTED: { subject: { fr: "Vérification d'identité refusée", en: 'Identity verification refused' }, fr: "Votre vérification d'identité n'a pas été acceptée." },
+  KYC_REVOKED: { subject: { fr: "Vérification d'identité retirée", en: 'Identity verification withdrawn' }, fr: "Votre vérification d'identité a été retirée ; vous ne pouvez plus publier de trajets." },
+  DISPUTE_OPENED: { subject: { fr: 'Litige ouvert', en: 'Dispute opened' }, fr: 'Un litige a été ouvert sur la réservation{n}.' },
+  DISPUTE_MESSAGE: { subject: { fr: 'Nouveau message sur un litige', en: 'New message on a dispute' }, fr: 'Un nouveau message a été publié sur le litige de la réservation{n}.' },
+  DISPUTE_RESOLVED: { subject: { fr: 'Litige résolu', en: 'Dispute resolved' }, fr: 'Le litige de la réservation{n} a été résolu.' },
+  ALERT_MATCH: { subject: { fr: 'Nouveau trajet pour votre alerte', en: 'New trip matching your alert' }, fr: 'Un nouveau trajet correspond à votre alerte.' },
+  REPORT_CLOSED: { subject: { fr: 'Votre signalement a été traité', en: 'Your report was reviewed' }, fr: "Votre signalement a été examiné et clos par l'équipe de modération." },
+  AGENCY_EMPLOYEE_ADDED: { subject: { fr: 'Vous avez rejoint une agence', en: 'You joined an agency' }, fr: 'Vous travaillez désormais pour une agence.' },
+  AGENCY_EMPLOYEE_REMOVED: { subject: { fr: 'Vous avez quitté une agence', en: 'You left an agency' }, fr: 'Vous ne travaillez plus pour cette agence.' },
+  AGENCY_DOCUMENT_APPROVED: { subject: { fr: "Document d'agence accepté", en: 'Agency document accepted' }, fr: 'Un document de votre agence a été accepté.' },
+  AGENCY_DOCUMENT_REJECTED: { subject: { fr: "Document d'agence refusé", en: 'Agency document refused' }, fr: 'Un document de votre agence a été refusé.' },
+  AGENCY_ACTIVATED: { subject: { fr: 'Agence activée', en: 'Agency activated' }, fr: 'Votre agence est activée.' },
+  AGENCY_SUSPENDED: { subject: { fr: 'Agence suspendue', en: 'Agency suspended' }, fr: 'Votre agence est suspendue.' },
+  NEW_MESSAGE: { subject: { fr: 'Nouveau message', en: 'New message' }, fr: 'Vous avez reçu un nouveau message au sujet de la réservation{n}.' },
+};
+
+export const isNotificationKind = (template: string): template is NotificationKind => Object.hasOwn(NOTIFICATION_TEMPLATES, template);
+
+/** The e-mail of a notification (payload: {title, message, data} as notify() wrote it). */
+export function notificationBlocks(kind: NotificationKind, locale: Locale, payload: Record<string, unknown>): EmailBlocks {
+  const template = NOTIFICATION_TEMPLATES[kind];
+  const data = (payload.data ?? {}) as Record<string, unknown>;
+  const number = typeof data.reservationNumber === 'string' ? ` ${data.reservationNumber}` : '';
+  const message = typeof payload.message === 'string' && payload.message ? payload.message : template.subject.en;
+  return locale === 'fr'
+    ? {
+        subject: template.subject.fr,
+        greeting: 'Bonjour,',
+        paragraphs: [template.fr.replace('{n}', number), "Ouvrez l'application pour voir le détail."],
+        footer: ['Vous recevez cet e-mail pour suivre votre activité sur la plateforme ; vous pouvez le désactiver dans vos préférences.'],
+      }
+    : {
+        subject: template.subject.en,
+        greeting: 'Hello,',
+        paragraphs: [message, 'Open the app to see the details.'],
+        footer: ['You receive this email to follow your activity on the platform; you can turn it off in your preferences.'],
+      };
+}

@@ -1,0 +1,89 @@
+// The messages outside notifications, in French and English: e-mail verification, password reset,
+// password changed (security messages, sent whatever the preferences) and the recipient's link.
+import type { Locale } from '../../../db/schema';
+import type { TransactionalTemplate } from '../outbox';
+import type { EmailBlocks } from './layout';
+
+type Payload = Record<string, unknown>;
+type Link = (path: string) => string;
+
+const str = (payload: Payload, key: string) => (typeof payload[key] === 'string' ? (payload[key] as string) : '');
+const hello = (locale: Locale, name: string) => (locale === 'fr' ? (name ? `Bonjour ${name},` : 'Bonjour,') : name ? `Hello ${name},` : 'Hello,');
+
+export const TRANSACTIONAL: Record<TransactionalTemplate, (locale: Locale, payload: Payload, link: Link) => EmailBlocks> = {
+  EMAIL_VERIFICATION: (locale, p, link) =>
+    locale === 'fr'
+      ? {
+          subject: 'Confirmez votre adresse e-mail',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['Merci de votre inscription. Confirmez votre adresse e-mail pour sécuriser votre compte.'],
+          action: { label: 'Confirmer mon adresse', url: link(str(p, 'path')) },
+          footer: ["Ce lien est valable une heure. Si vous n'avez pas créé de compte, ignorez ce message."],
+        }
+      : {
+          subject: 'Confirm your email address',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['Thank you for signing up. Confirm your email address to secure your account.'],
+          action: { label: 'Confirm my address', url: link(str(p, 'path')) },
+          footer: ['The link is valid for one hour. If you did not create an account, ignore this message.'],
+        },
+  PASSWORD_RESET: (locale, p, link) =>
+    locale === 'fr'
+      ? {
+          subject: 'Réinitialisez votre mot de passe',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['Vous avez demandé un nouveau mot de passe.'],
+          action: { label: 'Choisir un nouveau mot de passe', url: link(str(p, 'path')) },
+          footer: ["Ce lien est valable une heure. Si vous n'êtes pas à l'origine de cette demande, ignorez ce message."],
+        }
+      : {
+          subject: 'Reset your password',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['You asked for a new password.'],
+          action: { label: 'Choose a new password', url: link(str(p, 'path')) },
+          footer: ['The link is valid for one hour. If you did not ask for it, ignore this message.'],
+        },
+  PASSWORD_CHANGED: (locale, p) =>
+    locale === 'fr'
+      ? {
+          subject: 'Votre mot de passe a été modifié',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['Le mot de passe de votre compte vient d’être modifié et vos autres sessions ont été fermées.'],
+          footer: ["Si ce n'est pas vous, réinitialisez votre mot de passe depuis l'application et contactez le support."],
+        }
+      : {
+          subject: 'Your password was changed',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['The password of your account was just changed and your other sessions were closed.'],
+          footer: ['If it was not you, reset your password from the app and contact support.'],
+        },
+  RECIPIENT_LINK: (locale, p, link) => {
+    const deposited = str(p, 'step') === 'DEPOSITED';
+    const number = str(p, 'reservationNumber');
+    return locale === 'fr'
+      ? {
+          subject: deposited ? `Votre colis ${number} est en route` : `Un colis ${number} vous est destiné`,
+          greeting: hello(locale, str(p, 'recipientName')),
+          paragraphs: [
+            deposited
+              ? `Le colis ${number} que ${str(p, 'senderName')} vous envoie a été remis au transporteur.`
+              : `${str(p, 'senderName')} vous envoie un colis (réservation ${number}).`,
+            'Suivez-le et présentez le code de remise depuis cette page :',
+          ],
+          action: { label: 'Suivre mon colis', url: link(str(p, 'path')) },
+          footer: ['Gardez ce lien pour vous : il permet de recevoir le colis.'],
+        }
+      : {
+          subject: deposited ? `Your parcel ${number} is on its way` : `A parcel ${number} is coming to you`,
+          greeting: hello(locale, str(p, 'recipientName')),
+          paragraphs: [
+            deposited
+              ? `The parcel ${number} that ${str(p, 'senderName')} is sending you was handed over to the carrier.`
+              : `${str(p, 'senderName')} is sending you a parcel (reservation ${number}).`,
+            'Follow it and show the handover code from this page:',
+          ],
+          action: { label: 'Follow my parcel', url: link(str(p, 'path')) },
+          footer: ['Keep this link to yourself: it lets you receive the parcel.'],
+        };
+  },
+};

@@ -1,0 +1,51 @@
+// RFC 8058 one-click unsubscribe: the mail client POSTs the List-Unsubscribe URL of a notification
+// e-mail; the signed token names the user and the kind, whose e-mail is turned off without a login.
+import { createRoute, z } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
+import { notificationPreferences } from '../../db/schema';
+import { createRouter, type Deps } from '../../env';
+import { invalidArgument } from '../../errors';
+import { errorResponses, jsonContent } from '../../lib/openapi';
+import { NOTIFICATION_KINDS } from '../notifications/notify';
+import { openUnsubscribeToken } from './unsubscribe-token';
+
+/** Kinds whose SMS is on by default: the handover steps (CONTRACT section 16). */
+export const SMS_BY_DEFAULT: readonly string[] = ['RESERVATION_DEPOSITED', 'RESERVATION_DELIVERED'];
+
+const refused = () =>
+  invalidArgument('The unsubscribe link is invalid', {
+    fieldErrors: [{ field: 'token', message: 'invalid or forged', rejectedValue: '[redacted]' }],
+    suggestions: ['Use the link of a recent e-mail, or change the preferences in the app'],
+  });
+
+/** Turns the e-mail of the token's kind off for its user; the other channels keep their choice. */
+export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: string }> {
+  const { db, env } = deps;
+  const claims = token.length <= 1000 ? await openUnsubscribeToken(env, token) : null;
+  if (!claims || !(NOTIFICATION_KINDS as readonly string[]).includes(claims.kind)) throw refused();
+  await db
+    .insert(notificationPreferences)
+    .values({ userId: claims.userId, kind: claims.kind, email: false, push: true, sms: SMS_BY_DEFAULT.includes(claims.kind) })
+    .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.kind], set: { email: false, updatedAt: sql`excluded.updated_at` } });
+  return { kind: claims.kind };
+}
+
+export const unsubscribeRouter = createRouter().openapi(
+  createRoute({
+    method: 'post',
+    operationId: 'unsubscribeOneClick',
+    path: '/unsubscribe',
+    tags: ['Notifications'],
+    summary: "One-click unsubscribe (RFC 8058): turns the e-mail of one notification kind off, without a login",
+    security: [],
+    request: { query: z.object({ token: z.string().min(1).max(1000).openapi({ param: { name: 'token', in: 'query' }, description: 'From the List-Unsubscribe header' }) }) },
+    responses: {
+      200: jsonContent(z.object({ message: z.string(), kind: z.string() }).openapi('UnsubscribeResult'), 'That kind of e-mail is off'),
+      ...errorResponses(),
+    },
+  }),
+  async (c) => {
+    const { kind } = await unsubscribe(c.var.deps, c.req.valid('query').token);
+    return c.json({ message: 'You will no longer receive this kind of e-mail', kind }, 200);
+  },
+);
