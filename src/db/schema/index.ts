@@ -9,3 +9,4 @@ export * from './identity';
 export * from './trust';
 export * from './money';
 export * from './disputes';
+export * from './console';
