@@ -4,7 +4,9 @@
 import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, consoleSessions, files, kycRecords } from '../src/db/schema';
+import { createApp } from '../src/app';
+import { auditLogs, consoleSessions, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
+import { DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
 import { hashPassword } from '../src/lib/password';
 import { PASSWORD, randomIp } from './helpers/auth';
 import { db } from './helpers/db';
@@ -308,5 +310,24 @@ describe('console actions', () => {
     const missing = await b.get('/console/reservations?number=NOPE-1');
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('id="q-number-error">No reservation with this number.');
+  });
+});
+
+describe('the demo seed', () => {
+  it('leaves a KYC record to review (with its document) and an open dispute (with evidence and messages), once however often it runs', async () => {
+    const app = createApp();
+    const devEnv = { ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: '' } as Env;
+    const seed = () => app.request(`${BASE}/v1/api/dev/seed`, { method: 'POST' }, devEnv);
+    expect((await seed()).status).toBe(200);
+    expect((await seed()).status).toBe(200);
+    const [kycUser] = await db().select().from(users).where(eq(users.email, DEMO_KYC_EMAIL));
+    const records = await db().select().from(kycRecords).where(eq(kycRecords.userId, kycUser.id));
+    expect(records).toMatchObject([{ status: 'PENDING' }]);
+    expect(await db().select().from(files).where(eq(files.ownerId, kycUser.id))).toHaveLength(1);
+    const [r] = await db().select().from(reservations).where(eq(reservations.reservationNumber, DEMO_DISPUTE_RESERVATION));
+    expect(r.status).toBe('DISPUTED');
+    const open = await db().select().from(disputes).where(eq(disputes.reservationId, r.id));
+    expect(open).toMatchObject([{ status: 'OPEN' }]);
+    expect(await db().select().from(disputeMessages).where(eq(disputeMessages.disputeId, open[0].id))).toHaveLength(2);
   });
 });
