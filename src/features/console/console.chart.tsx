@@ -22,7 +22,8 @@ export function niceMax(value: number): number {
 export const DailyChart: FC<{ points: DayPoint[]; title: string; currency: string; locale: string }> = ({ points, title, currency, locale }) => {
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
-  const maxR = niceMax(Math.max(0, ...points.map((p) => p.reservations)));
+  // Counts are whole numbers: a multiple of 4 keeps the four gridlines on integers.
+  const maxR = Math.max(4, Math.ceil(niceMax(Math.max(0, ...points.map((p) => p.reservations))) / 4) * 4);
   const maxV = niceMax(Math.max(0, ...points.map((p) => p.volumeCents)) / 100);
   const step = plotW / Math.max(1, points.length);
   const x = (i: number) => PAD.left + i * step + step / 2;

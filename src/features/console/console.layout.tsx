@@ -82,7 +82,7 @@ button[disabled] { opacity:.6; cursor:progress; }
 .pager { display:flex; gap:12px; align-items:center; justify-content:space-between; margin-top:12px; font-size:14px; color:var(--muted); flex-wrap:wrap; }
 dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:6px 14px; margin:0; font-size:14px; }
 dl.facts dt { color:var(--muted); } dl.facts dd { margin:0; overflow-wrap:anywhere; }
-.doc { border:1px solid var(--line); border-radius:8px; padding:8px; margin-bottom:12px; background:#fafbfd; }
+.doc { border:1px solid var(--line); border-radius:8px; padding:8px; margin:0 0 12px; background:#fafbfd; }
 .doc img { max-width:100%; height:auto; display:block; border-radius:4px; } .doc iframe { width:100%; height:420px; border:0; }
 .msg { border-left:3px solid var(--line); padding:4px 10px; margin-bottom:10px; } .msg .meta { color:var(--muted); font-size:12.5px; }
 .login { max-width:400px; margin:8vh auto; }
