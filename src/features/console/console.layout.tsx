@@ -50,7 +50,7 @@ nav.main a:hover { color:#fff; background:#26305a; }
 main { max-width:1200px; margin:0 auto; padding:20px 16px 48px; }
 h1 { font-size:22px; margin:4px 0 16px; } h2 { font-size:17px; margin:0 0 12px; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:16px; margin-bottom:16px; }
-.grid { display:grid; gap:12px; grid-template-columns:repeat(auto-fill,minmax(170px,1fr)); margin-bottom:16px; }
+.grid { display:grid; gap:12px; grid-template-columns:repeat(auto-fill,minmax(150px,1fr)); margin-bottom:16px; }
 .figure { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:12px 14px; }
 .figure .label { color:var(--muted); font-size:13px; } .figure .value { font-size:22px; font-weight:650; margin-top:2px; }
 .two { display:grid; gap:16px; grid-template-columns:1fr; } @media (min-width:900px) { .two { grid-template-columns:3fr 2fr; } }
@@ -58,7 +58,8 @@ h1 { font-size:22px; margin:4px 0 16px; } h2 { font-size:17px; margin:0 0 12px; 
 table { width:100%; border-collapse:collapse; font-size:14px; }
 th, td { text-align:left; padding:8px 10px; border-bottom:1px solid var(--line); vertical-align:top; }
 th { color:var(--muted); font-weight:600; font-size:12.5px; text-transform:uppercase; letter-spacing:.3px; background:#fafbfd; }
-td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; }
+td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
+td.when { white-space:nowrap; }
 .badge { display:inline-block; padding:1px 8px; border-radius:999px; font-size:12px; font-weight:600; background:#eef1f6; color:#394257; }
 .badge.ok { background:var(--ok-bg); color:var(--ok); } .badge.err { background:var(--err-bg); color:var(--err); } .badge.warn { background:var(--warn-bg); color:var(--warn); }
 .flash { border-radius:8px; padding:10px 14px; margin-bottom:16px; border:1px solid; }
@@ -90,7 +91,7 @@ dl.facts dt { color:var(--muted); } dl.facts dd { margin:0; overflow-wrap:anywhe
 .legend { display:flex; gap:16px; flex-wrap:wrap; font-size:13px; color:var(--muted); margin-top:6px; }
 .legend span::before { content:''; display:inline-block; width:12px; height:12px; border-radius:3px; margin-right:6px; vertical-align:-1px; background:var(--c); }
 .muted { color:var(--muted); }
-@media (max-width:520px) { main { padding:14px 10px 40px; } .card { padding:12px; } th, td { padding:7px 6px; } .hide-sm { display:none; } }
+@media (max-width:520px) { .grid { grid-template-columns:1fr 1fr; gap:8px; } .figure .value { font-size:19px; } .chart svg text { font-size:20px; } main { padding:14px 10px 40px; } .card { padding:12px; } th, td { padding:7px 6px; } .hide-sm { display:none; } }
 `;
 
 /** Disables a form's submit button once sent, so a second click sends nothing (the server refuses a replay anyway). */

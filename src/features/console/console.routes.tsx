@@ -501,7 +501,7 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
   return page(
     c,
     v,
-    `${v.t('disputes')} ${d.id}`,
+    `${v.t('dispute')} ${d.id}`,
     '/console/disputes',
     <div class="two">
       <section>
@@ -1212,7 +1212,7 @@ consoleRouter.get('/audit', async (c) => {
             {rows.length === 0 && <Empty v={v} cols={6} />}
             {rows.map((r) => (
               <tr>
-                <td>{shortDate(r.createdAt)}</td>
+                <td class="when">{shortDate(r.createdAt)}</td>
                 <td>{r.action}</td>
                 <td>{r.actorId === null ? '—' : (labels.get(r.actorId)?.email ?? `#${r.actorId}`)}</td>
                 <td class="hide-sm">{r.targetType ? `${r.targetType} ${r.targetId ?? ''}` : '—'}</td>

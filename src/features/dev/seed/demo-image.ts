@@ -75,7 +75,8 @@ export const damagedParcel = () =>
     const box = inRect(x, y, 70, 60, 260, 190);
     if (!box) return [236, 236, 232];
     if (inRect(x, y, 185, 60, 30, 190)) return [214, 190, 140]; // tape
-    const tear = Math.abs(y - (120 + 40 * Math.sin(x / 18))) < 6 && x > 110 && x < 300;
+    // A jagged diagonal tear across the lid.
+    const tear = x > 100 && x < 300 && Math.abs(y - (90 + (x - 100) * 0.6 + ((x >> 3) % 2 ? 7 : -7))) < 5;
     if (tear) return [70, 50, 30];
     return [193, 154, 107];
   });
