@@ -59,7 +59,7 @@ table { width:100%; border-collapse:collapse; font-size:14px; }
 th, td { text-align:left; padding:8px 10px; border-bottom:1px solid var(--line); vertical-align:top; }
 th { color:var(--muted); font-weight:600; font-size:12.5px; text-transform:uppercase; letter-spacing:.3px; background:#fafbfd; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
-td.when { white-space:nowrap; }
+.when { white-space:nowrap; }
 .badge { display:inline-block; padding:1px 8px; border-radius:999px; font-size:12px; font-weight:600; background:#eef1f6; color:#394257; }
 .badge.ok { background:var(--ok-bg); color:var(--ok); } .badge.err { background:var(--err-bg); color:var(--err); } .badge.warn { background:var(--warn-bg); color:var(--warn); }
 .flash { border-radius:8px; padding:10px 14px; margin-bottom:16px; border:1px solid; }
@@ -266,3 +266,73 @@ export const Empty: FC<{ v: View; cols: number }> = ({ v, cols }) => (
 );
 
 export const shortDate = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
+
+/** The page info of a list read as rows and a total. */
+export const pageInfo = (p: { page: number; size: number }, total: number): PageInfo => ({
+  number: p.page,
+  size: p.size,
+  totalElements: total,
+  totalPages: total === 0 ? 0 : Math.ceil(total / p.size),
+});
+
+/** A column: its heading, and `wide` when phones may hide it. */
+export type Column = [heading: string, kind?: 'wide' | 'num'];
+
+const columnClass = (kind?: 'wide' | 'num') => (kind === 'wide' ? 'hide-sm' : kind);
+
+/** A table of rows, or one line saying there is nothing; cells of phone-hidden columns are hidden too. */
+export const Table: FC<{ v: View; columns: Column[]; rows: Child[][]; id?: string }> = ({ v, columns, rows, id }) => (
+  <div class="table-wrap">
+    <table id={id}>
+      <thead>
+        <tr>
+          {columns.map(([heading, kind]) => (
+            <th class={columnClass(kind)}>{heading}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 && <Empty v={v} cols={columns.length} />}
+        {rows.map((cells) => (
+          <tr>
+            {cells.map((cell, i) => (
+              <td class={columnClass(columns[i]?.[1])}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </div>
+);
+
+/**
+ * A paged, filterable list: the filters (a GET form keeping its values in the links), the table
+ * and the pager.
+ */
+export const ListCard: FC<{
+  v: View;
+  path: string;
+  filters: Child;
+  query: Record<string, string | undefined>;
+  columns: Column[];
+  rows: Child[][];
+  page: PageInfo;
+  button?: string;
+  search?: boolean;
+}> = ({ v, path, filters, query, columns, rows, page, button, search }) => (
+  <section class="card">
+    <form class="filters" method="get" action={path} role={search ? 'search' : undefined}>
+      {filters}
+      <button type="submit" class="secondary">
+        {button ?? v.t('filter')}
+      </button>
+    </form>
+    <Table v={v} columns={columns} rows={rows} />
+    <Pager v={v} page={page} path={path} query={query} />
+  </section>
+);
+
+/** The status filter of a list: every value, and "all". */
+export const StatusSelect: FC<{ v: View; values: readonly string[]; value?: string }> = ({ v, values, value }) => (
+  <Select name="status" label={v.t('status')} value={value ?? ''} options={[['', v.t('all')], ...values.map((s): [string, string] => [s, s])]} />
+);

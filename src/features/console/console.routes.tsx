@@ -55,7 +55,7 @@ import {
   type ConsoleEnv,
 } from './console.http';
 import { localeOf, translator } from './console.i18n';
-import { Badge, Csrf, Empty, Field, Pager, Select, shortDate, type FormState, type View } from './console.layout';
+import { Badge, Csrf, Field, ListCard, pageInfo, Select, shortDate, StatusSelect, Table, type FormState, type View } from './console.layout';
 import { kycDocumentsOf, listAllWithdrawals, reservationIdByNumber, reservationLedger, userLabels } from './console.queries';
 
 const pathId = (c: ConsoleContext) => {
@@ -79,6 +79,7 @@ const money = (v: View, cents: number, currency = 'EUR') =>
   new Intl.NumberFormat(v.locale, { style: 'currency', currency }).format(fromCents(cents));
 
 const userName = (u: Pick<UserRow, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`;
+const accountState = (u: Pick<UserRow, 'deletedAt' | 'enabled'>) => (u.deletedAt ? 'DELETED' : u.enabled ? 'ACTIVE' : 'SUSPENDED');
 
 export const consoleRouter = new Hono<ConsoleEnv>();
 
@@ -293,50 +294,26 @@ consoleRouter.get('/kyc', async (c) => {
     v,
     v.t('kyc'),
     '/console/kyc',
-    <section class="card">
-      <form class="filters" method="get" action="/console/kyc">
-        <Select name="status" label={v.t('status')} value={status ?? ''} options={[['', v.t('all')], ...KYC_STATUSES.map((s): [string, string] => [s, s])]} />
-        <button type="submit" class="secondary">
-          {v.t('filter')}
-        </button>
-      </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>{v.t('id')}</th>
-              <th>{v.t('user')}</th>
-              <th>{v.t('status')}</th>
-              <th class="hide-sm">{v.t('documentType')}</th>
-              <th class="hide-sm">{v.t('submitted')}</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.content.length === 0 && <Empty v={v} cols={6} />}
-            {result.content.map((r) => (
-              <tr>
-                <td>{r.id}</td>
-                <td>
-                  {labels.get(r.userId)?.name}
-                  <br />
-                  <span class="muted">{labels.get(r.userId)?.email}</span>
-                </td>
-                <td>
-                  <Badge text={r.status} />
-                </td>
-                <td class="hide-sm">{r.documentType ?? '—'}</td>
-                <td class="hide-sm">{shortDate(r.submittedAt)}</td>
-                <td>
-                  <a href={`/console/kyc/${r.id}`}>{v.t('open')}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager v={v} page={result.page} path="/console/kyc" query={{ status: status ?? '' }} />
-    </section>,
+    <ListCard
+      v={v}
+      path="/console/kyc"
+      filters={<StatusSelect v={v} values={KYC_STATUSES} value={status} />}
+      query={{ status: status ?? '' }}
+      page={result.page}
+      columns={[[v.t('id')], [v.t('user')], [v.t('status')], [v.t('documentType'), 'wide'], [v.t('submitted'), 'wide'], ['']]}
+      rows={result.content.map((r) => [
+        r.id,
+        <>
+          {labels.get(r.userId)?.name}
+          <br />
+          <span class="muted">{labels.get(r.userId)?.email}</span>
+        </>,
+        <Badge text={r.status} />,
+        r.documentType ?? '—',
+        shortDate(r.submittedAt),
+        <a href={`/console/kyc/${r.id}`}>{v.t('open')}</a>,
+      ])}
+    />,
   );
 });
 
@@ -445,48 +422,22 @@ consoleRouter.get('/disputes', async (c) => {
     v,
     v.t('disputes'),
     '/console/disputes',
-    <section class="card">
-      <form class="filters" method="get" action="/console/disputes">
-        <Select name="status" label={v.t('status')} value={status ?? ''} options={[['', v.t('all')], ...DISPUTE_STATUSES.map((s): [string, string] => [s, s])]} />
-        <button type="submit" class="secondary">
-          {v.t('filter')}
-        </button>
-      </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>{v.t('id')}</th>
-              <th>{v.t('reservation')}</th>
-              <th>{v.t('reason')}</th>
-              <th>{v.t('status')}</th>
-              <th class="hide-sm">{v.t('created')}</th>
-              <th></th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.content.length === 0 && <Empty v={v} cols={6} />}
-            {result.content.map((d) => (
-              <tr>
-                <td>{d.id}</td>
-                <td>
-                  <a href={`/console/reservations/${d.reservationId}`}>#{d.reservationId}</a>
-                </td>
-                <td>{d.reason}</td>
-                <td>
-                  <Badge text={d.status} />
-                </td>
-                <td class="hide-sm">{shortDate(d.createdAt)}</td>
-                <td>
-                  <a href={`/console/disputes/${d.id}`}>{v.t('open')}</a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager v={v} page={result.page} path="/console/disputes" query={{ status: status ?? '' }} />
-    </section>,
+    <ListCard
+      v={v}
+      path="/console/disputes"
+      filters={<StatusSelect v={v} values={DISPUTE_STATUSES} value={status} />}
+      query={{ status: status ?? '' }}
+      page={result.page}
+      columns={[[v.t('id')], [v.t('reservation')], [v.t('reason')], [v.t('status')], [v.t('created'), 'wide'], ['']]}
+      rows={result.content.map((d) => [
+        d.id,
+        <a href={`/console/reservations/${d.reservationId}`}>#{d.reservationId}</a>,
+        d.reason,
+        <Badge text={d.status} />,
+        shortDate(d.createdAt),
+        <a href={`/console/disputes/${d.id}`}>{v.t('open')}</a>,
+      ])}
+    />,
   );
 });
 
@@ -630,47 +581,25 @@ consoleRouter.get('/withdrawals', async (c) => {
     v,
     v.t('withdrawals'),
     '/console/withdrawals',
-    <section class="card">
-      <form class="filters" method="get" action="/console/withdrawals">
-        <Select name="status" label={v.t('status')} value={status ?? ''} options={[['', v.t('all')], ...WITHDRAWAL_STATUSES.map((s): [string, string] => [s, s])]} />
-        <button type="submit" class="secondary">
-          {v.t('filter')}
-        </button>
-      </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>{v.t('id')}</th>
-              <th>{v.t('owner')}</th>
-              <th class="num">{v.t('amount')}</th>
-              <th>{v.t('status')}</th>
-              <th>{v.t('providerReason')}</th>
-              <th class="hide-sm">{v.t('created')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.content.length === 0 && <Empty v={v} cols={6} />}
-            {result.content.map((w) => (
-              <tr>
-                <td>{w.id}</td>
-                <td>
-                  {w.ownerType === 'USER' ? <a href={`/console/users/${w.ownerId}`}>{labels.get(w.ownerId)?.email ?? `#${w.ownerId}`}</a> : `AGENCY #${w.ownerId}`}
-                  {w.automatic && <span class="muted"> · auto</span>}
-                </td>
-                <td class="num">{money(v, w.amountCents, w.currency)}</td>
-                <td>
-                  <Badge text={w.status} />
-                </td>
-                <td>{w.failureReason ?? '—'}</td>
-                <td class="hide-sm">{shortDate(w.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager v={v} page={result.page} path="/console/withdrawals" query={{ status: status ?? '' }} />
-    </section>,
+    <ListCard
+      v={v}
+      path="/console/withdrawals"
+      filters={<StatusSelect v={v} values={WITHDRAWAL_STATUSES} value={status} />}
+      query={{ status: status ?? '' }}
+      page={result.page}
+      columns={[[v.t('id')], [v.t('owner')], [v.t('amount'), 'num'], [v.t('status')], [v.t('providerReason')], [v.t('created'), 'wide']]}
+      rows={result.content.map((w) => [
+        w.id,
+        <>
+          {w.ownerType === 'USER' ? <a href={`/console/users/${w.ownerId}`}>{labels.get(w.ownerId)?.email ?? `#${w.ownerId}`}</a> : `AGENCY #${w.ownerId}`}
+          {w.automatic && <span class="muted"> · auto</span>}
+        </>,
+        money(v, w.amountCents, w.currency),
+        <Badge text={w.status} />,
+        w.failureReason ?? '—',
+        shortDate(w.createdAt),
+      ])}
+    />,
   );
 });
 
@@ -685,58 +614,38 @@ consoleRouter.get('/users', async (c) => {
   const p = listPage(c, USER_SORT_FIELDS, 'createdAt,desc');
   const filters = { q: q || undefined, role, enabled: state === 'active' ? true : state === 'suspended' ? false : undefined };
   const { rows, total } = await listUsers(c.var.deps, filters, p);
-  const totalPages = total === 0 ? 0 : Math.ceil(total / p.size);
   return page(
     c,
     v,
     v.t('users'),
     '/console/users',
-    <section class="card">
-      <form class="filters" method="get" action="/console/users" role="search">
-        <Field name="q" type="search" label={v.t('search')} value={q} idPrefix="q" attrs={{ placeholder: v.t('searchUsers') }} />
-        <Select name="state" label={v.t('status')} value={state ?? ''} options={[['', v.t('all')], ['active', v.t('enabled')], ['suspended', v.t('suspended')]]} />
-        <Select name="role" label={v.t('roles')} value={role ?? ''} options={[['', v.t('all')], ...ROLES.map((r): [string, string] => [r, r])]} />
-        <button type="submit" class="secondary">
-          {v.t('filter')}
-        </button>
-      </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>{v.t('id')}</th>
-              <th>{v.t('name')}</th>
-              <th>{v.t('status')}</th>
-              <th class="hide-sm">{v.t('roles')}</th>
-              <th class="hide-sm">{v.t('kycStatus')}</th>
-              <th class="hide-sm">{v.t('lastLogin')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && <Empty v={v} cols={6} />}
-            {rows.map((u) => (
-              <tr>
-                <td>{u.id}</td>
-                <td>
-                  <a href={`/console/users/${u.id}`}>{userName(u)}</a>
-                  <br />
-                  <span class="muted">{u.email}</span>
-                </td>
-                <td>
-                  <Badge text={u.deletedAt ? 'DELETED' : u.enabled ? 'ACTIVE' : 'SUSPENDED'} />
-                </td>
-                <td class="hide-sm">{u.roles.filter((r) => r !== 'ROLE_CLIENT').join(', ') || 'ROLE_CLIENT'}</td>
-                <td class="hide-sm">
-                  <Badge text={u.kycStatus} />
-                </td>
-                <td class="hide-sm">{shortDate(u.lastLoginAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager v={v} page={{ number: p.page, size: p.size, totalElements: total, totalPages }} path="/console/users" query={{ q, state, role }} />
-    </section>,
+    <ListCard
+      v={v}
+      path="/console/users"
+      search
+      filters={
+        <>
+          <Field name="q" type="search" label={v.t('search')} value={q} idPrefix="q" attrs={{ placeholder: v.t('searchUsers') }} />
+          <Select name="state" label={v.t('status')} value={state ?? ''} options={[['', v.t('all')], ['active', v.t('enabled')], ['suspended', v.t('suspended')]]} />
+          <Select name="role" label={v.t('roles')} value={role ?? ''} options={[['', v.t('all')], ...ROLES.map((r): [string, string] => [r, r])]} />
+        </>
+      }
+      query={{ q, state, role }}
+      page={pageInfo(p, total)}
+      columns={[[v.t('id')], [v.t('name')], [v.t('status')], [v.t('roles'), 'wide'], [v.t('kycStatus'), 'wide'], [v.t('lastLogin'), 'wide']]}
+      rows={rows.map((u) => [
+        u.id,
+        <>
+          <a href={`/console/users/${u.id}`}>{userName(u)}</a>
+          <br />
+          <span class="muted">{u.email}</span>
+        </>,
+        <Badge text={accountState(u)} />,
+        u.roles.filter((r) => r !== 'ROLE_CLIENT').join(', ') || 'ROLE_CLIENT',
+        <Badge text={u.kycStatus} />,
+        shortDate(u.lastLoginAt),
+      ])}
+    />,
   );
 });
 
@@ -756,7 +665,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
           <dd>{user.email}</dd>
           <dt>{v.t('status')}</dt>
           <dd id="user-status">
-            <Badge text={user.deletedAt ? 'DELETED' : user.enabled ? 'ACTIVE' : 'SUSPENDED'} />
+            <Badge text={accountState(user)} />
             {user.suspensionReason && ` ${user.suspensionReason}`}
           </dd>
           <dt>{v.t('roles')}</dt>
@@ -873,104 +782,67 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
     v.t('agencies'),
     '/console/agencies',
     <>
-      <section class="card">
-        <form class="filters" method="get" action="/console/agencies">
-          <Select name="status" label={v.t('status')} value={status ?? ''} options={[['', v.t('all')], ['ACTIVE', 'ACTIVE'], ['SUSPENDED', 'SUSPENDED']]} />
-          <button type="submit" class="secondary">
-            {v.t('filter')}
-          </button>
-        </form>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>{v.t('id')}</th>
-                <th>{v.t('name')}</th>
-                <th>{v.t('status')}</th>
-                <th>{v.t('action')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.content.length === 0 && <Empty v={v} cols={4} />}
-              {result.content.map((a) => (
-                <tr>
-                  <td>{a.id}</td>
-                  <td>
-                    {a.name}
-                    <br />
-                    <a class="muted" href={`/console/users/${a.ownerId}`}>
-                      {v.t('owner')} #{a.ownerId}
-                    </a>
-                  </td>
-                  <td>
-                    <Badge text={a.status} />
-                  </td>
-                  <td>
-                    {a.status === 'ACTIVE' ? (
-                      <form method="post" action={`/console/agencies/${a.id}/suspend`}>
-                        <Csrf v={v} />
-                        <Field name="reason" label={v.t('reason')} idPrefix={`agency-${a.id}`} state={failed(`agency-${a.id}`)} required attrs={{ maxlength: 500 }} />
-                        <button type="submit" class="danger">
-                          {v.t('suspend')}
-                        </button>
-                      </form>
-                    ) : (
-                      <form method="post" action={`/console/agencies/${a.id}/activate`}>
-                        <Csrf v={v} />
-                        <button type="submit" class="primary">
-                          {v.t('activate')}
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <Pager v={v} page={result.page} path="/console/agencies" query={{ status }} />
-      </section>
+      <ListCard
+        v={v}
+        path="/console/agencies"
+        filters={<StatusSelect v={v} values={['ACTIVE', 'SUSPENDED']} value={status} />}
+        query={{ status }}
+        page={result.page}
+        columns={[[v.t('id')], [v.t('name')], [v.t('status')], [v.t('action')]]}
+        rows={result.content.map((a) => [
+          a.id,
+          <>
+            {a.name}
+            <br />
+            <a class="muted" href={`/console/users/${a.ownerId}`}>
+              {v.t('owner')} #{a.ownerId}
+            </a>
+          </>,
+          <Badge text={a.status} />,
+          a.status === 'ACTIVE' ? (
+            <form method="post" action={`/console/agencies/${a.id}/suspend`}>
+              <Csrf v={v} />
+              <Field name="reason" label={v.t('reason')} idPrefix={`agency-${a.id}`} state={failed(`agency-${a.id}`)} required attrs={{ maxlength: 500 }} />
+              <button type="submit" class="danger">
+                {v.t('suspend')}
+              </button>
+            </form>
+          ) : (
+            <form method="post" action={`/console/agencies/${a.id}/activate`}>
+              <Csrf v={v} />
+              <button type="submit" class="primary">
+                {v.t('activate')}
+              </button>
+            </form>
+          ),
+        ])}
+      />
       <section class="card">
         <h2>{v.t('agencyDocuments')}</h2>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>{v.t('id')}</th>
-                <th>{v.t('agencies')}</th>
-                <th>{v.t('documentType')}</th>
-                <th>{v.t('action')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {documents.content.length === 0 && <Empty v={v} cols={4} />}
-              {documents.content.map((d) => (
-                <tr>
-                  <td>
-                    <a href={`/console/files/${d.id}`}>#{d.id}</a>
-                  </td>
-                  <td>#{d.agencyId}</td>
-                  <td>{d.documentType}</td>
-                  <td class="actions">
-                    <form method="post" action={`/console/agencies/documents/${d.id}/approve`}>
-                      <Csrf v={v} />
-                      <button type="submit" class="primary">
-                        {v.t('approve')}
-                      </button>
-                    </form>
-                    <form method="post" action={`/console/agencies/documents/${d.id}/reject`}>
-                      <Csrf v={v} />
-                      <Field name="reason" label={v.t('reason')} idPrefix={`doc-${d.id}`} state={failed(`doc-${d.id}`)} required attrs={{ maxlength: 500 }} />
-                      <button type="submit" class="danger">
-                        {v.t('reject')}
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          v={v}
+          columns={[[v.t('id')], [v.t('agencies')], [v.t('documentType')], [v.t('action')]]}
+          rows={documents.content.map((d) => [
+            <a href={`/console/files/${d.id}`}>#{d.id}</a>,
+            `#${d.agencyId}`,
+            d.documentType,
+            <div class="actions">
+              <form method="post" action={`/console/agencies/documents/${d.id}/approve`}>
+                <Csrf v={v} />
+                <button type="submit" class="primary">
+                  {v.t('approve')}
+                </button>
+              </form>
+              <form method="post" action={`/console/agencies/documents/${d.id}/reject`}>
+                <Csrf v={v} />
+                <Field name="reason" label={v.t('reason')} idPrefix={`doc-${d.id}`} state={failed(`doc-${d.id}`)} required attrs={{ maxlength: 500 }} />
+                <button type="submit" class="danger">
+                  {v.t('reject')}
+                </button>
+              </form>
+            </div>,
+          ])}
+        />
       </section>
     </>,
     (state?.status ?? 200) as 200,
@@ -1036,47 +908,29 @@ consoleRouter.get('/reservations', async (c) => {
     { ...v, flash: v.flash ?? flash },
     v.t('reservations'),
     '/console/reservations',
-    <section class="card">
-      <form class="filters" method="get" action="/console/reservations" role="search">
-        <Field name="number" label={v.t('findByNumber')} state={state} idPrefix="q" />
-        <Select name="status" label={v.t('status')} value={status ?? ''} options={[['', v.t('all')], ...RESERVATION_STATUSES.map((s): [string, string] => [s, s])]} />
-        <button type="submit" class="secondary">
-          {v.t('find')}
-        </button>
-      </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>{v.t('number')}</th>
-              <th>{v.t('status')}</th>
-              <th class="hide-sm">{v.t('sender')}</th>
-              <th class="hide-sm">{v.t('carrier')}</th>
-              <th class="num">{v.t('total')}</th>
-              <th class="hide-sm">{v.t('created')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && <Empty v={v} cols={6} />}
-            {rows.map((x) => (
-              <tr>
-                <td>
-                  <a href={`/console/reservations/${x.r.id}`}>{x.r.reservationNumber}</a>
-                </td>
-                <td>
-                  <Badge text={x.r.status} />
-                </td>
-                <td class="hide-sm">{x.sender.email}</td>
-                <td class="hide-sm">{x.carrier.email}</td>
-                <td class="num">{money(v, x.r.totalAmountCents, x.r.currency)}</td>
-                <td class="hide-sm">{shortDate(x.r.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager v={v} page={{ number: p.page, size: p.size, totalElements: total, totalPages: total === 0 ? 0 : Math.ceil(total / p.size) }} path="/console/reservations" query={{ status }} />
-    </section>,
+    <ListCard
+      v={v}
+      path="/console/reservations"
+      search
+      button={v.t('find')}
+      filters={
+        <>
+          <Field name="number" label={v.t('findByNumber')} state={state} idPrefix="q" />
+          <StatusSelect v={v} values={RESERVATION_STATUSES} value={status} />
+        </>
+      }
+      query={{ status }}
+      page={pageInfo(p, total)}
+      columns={[[v.t('number')], [v.t('status')], [v.t('sender'), 'wide'], [v.t('carrier'), 'wide'], [v.t('total'), 'num'], [v.t('created'), 'wide']]}
+      rows={rows.map((x) => [
+        <a href={`/console/reservations/${x.r.id}`}>{x.r.reservationNumber}</a>,
+        <Badge text={x.r.status} />,
+        x.sender.email,
+        x.carrier.email,
+        money(v, x.r.totalAmountCents, x.r.currency),
+        shortDate(x.r.createdAt),
+      ])}
+    />,
     number ? 404 : 200,
   );
 });
@@ -1137,35 +991,22 @@ consoleRouter.get('/reservations/:id', async (c) => {
       </div>
       <section class="card">
         <h2>{v.t('ledger')}</h2>
-        <div class="table-wrap">
-          <table id="ledger">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>{v.t('action')}</th>
-                <th>{v.t('account')}</th>
-                <th class="num">{v.t('amount')}</th>
-                <th class="hide-sm">{v.t('when')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.length === 0 && <Empty v={v} cols={5} />}
-              {ledger.map((l) => (
-                <tr>
-                  <td>{l.entryId}</td>
-                  <td>
-                    {l.type}
-                    <br />
-                    <span class="muted">{l.description}</span>
-                  </td>
-                  <td>{l.account}</td>
-                  <td class="num">{money(v, l.amountCents, l.currency)}</td>
-                  <td class="hide-sm">{shortDate(l.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          v={v}
+          id="ledger"
+          columns={[['#'], [v.t('action')], [v.t('account')], [v.t('amount'), 'num'], [v.t('when'), 'wide']]}
+          rows={ledger.map((l) => [
+            l.entryId,
+            <>
+              {l.type}
+              <br />
+              <span class="muted">{l.description}</span>
+            </>,
+            l.account,
+            money(v, l.amountCents, l.currency),
+            shortDate(l.createdAt),
+          ])}
+        />
       </section>
     </>,
   );
@@ -1188,45 +1029,27 @@ consoleRouter.get('/audit', async (c) => {
     v,
     v.t('audit'),
     '/console/audit',
-    <section class="card">
-      <form class="filters" method="get" action="/console/audit">
-        <Field name="action" label={v.t('action')} value={action} idPrefix="q" />
-        <Field name="actorId" label={`${v.t('actor')} (${v.t('id')})`} state={{ values: { actorId: actor }, errors }} idPrefix="q" attrs={{ inputmode: 'numeric' }} />
-        <button type="submit" class="secondary">
-          {v.t('filter')}
-        </button>
-      </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>{v.t('when')}</th>
-              <th>{v.t('action')}</th>
-              <th>{v.t('actor')}</th>
-              <th class="hide-sm">{v.t('target')}</th>
-              <th class="hide-sm">{v.t('ip')}</th>
-              <th class="hide-sm">{v.t('details')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.length === 0 && <Empty v={v} cols={6} />}
-            {rows.map((r) => (
-              <tr>
-                <td class="when">{shortDate(r.createdAt)}</td>
-                <td>{r.action}</td>
-                <td>{r.actorId === null ? '—' : (labels.get(r.actorId)?.email ?? `#${r.actorId}`)}</td>
-                <td class="hide-sm">{r.targetType ? `${r.targetType} ${r.targetId ?? ''}` : '—'}</td>
-                <td class="hide-sm">{r.ip ?? '—'}</td>
-                <td class="hide-sm">
-                  <code style="font-size:12px;overflow-wrap:anywhere">{r.details ? JSON.stringify(r.details) : ''}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager v={v} page={{ number: p.page, size: p.size, totalElements: total, totalPages: total === 0 ? 0 : Math.ceil(total / p.size) }} path="/console/audit" query={{ action, actorId: actor }} />
-    </section>,
+    <ListCard
+      v={v}
+      path="/console/audit"
+      filters={
+        <>
+          <Field name="action" label={v.t('action')} value={action} idPrefix="q" />
+          <Field name="actorId" label={`${v.t('actor')} (${v.t('id')})`} state={{ values: { actorId: actor }, errors }} idPrefix="q" attrs={{ inputmode: 'numeric' }} />
+        </>
+      }
+      query={{ action, actorId: actor }}
+      page={pageInfo(p, total)}
+      columns={[[v.t('when')], [v.t('action')], [v.t('actor')], [v.t('target'), 'wide'], [v.t('ip'), 'wide'], [v.t('details'), 'wide']]}
+      rows={rows.map((r) => [
+        <span class="when">{shortDate(r.createdAt)}</span>,
+        r.action,
+        r.actorId === null ? '—' : (labels.get(r.actorId)?.email ?? `#${r.actorId}`),
+        r.targetType ? `${r.targetType} ${r.targetId ?? ''}` : '—',
+        r.ip ?? '—',
+        <code style="font-size:12px;overflow-wrap:anywhere">{r.details ? JSON.stringify(r.details) : ''}</code>,
+      ])}
+    />,
     Object.keys(errors).length ? 400 : 200,
   );
 });
