@@ -234,9 +234,12 @@ describe('console actions', () => {
     expect(entry).toMatchObject({ actorId: admin.id, ip: b.ip });
   });
 
-  it('an admin (not super-admin) cannot use the KYC queue, as in the API', async () => {
+  it('an admin (not super-admin) cannot use the KYC queue, as in the API, and the menu does not offer it', async () => {
     const b = await signedIn(await withPassword(anAdmin));
     expect((await b.get('/console/kyc')).status).toBe(403);
+    const overview = await b.get('/console');
+    expect(overview.text).toContain('href="/console/disputes"');
+    expect(overview.text).not.toContain('href="/console/kyc"');
   });
 
   it('dispute: RELEASE_TO_CARRIER from the console moves the carrier amount to the wallet (read through the API)', async () => {

@@ -100,15 +100,16 @@ const SCRIPT = `document.addEventListener('submit', function (e) {
   setTimeout(function () { f.querySelectorAll('button[type=submit]').forEach(function (b) { b.disabled = true; }); }, 0);
 });`;
 
-const NAV: [string, WordKey][] = [
-  ['/console', 'overview'],
-  ['/console/kyc', 'kyc'],
-  ['/console/disputes', 'disputes'],
-  ['/console/withdrawals', 'withdrawals'],
-  ['/console/users', 'users'],
-  ['/console/agencies', 'agencies'],
-  ['/console/reservations', 'reservations'],
-  ['/console/audit', 'audit'],
+/** The pages, and whether only super-administrators may use them (the API's /superadmin/** split). */
+const NAV: [string, WordKey, boolean][] = [
+  ['/console', 'overview', false],
+  ['/console/kyc', 'kyc', true],
+  ['/console/disputes', 'disputes', false],
+  ['/console/withdrawals', 'withdrawals', true],
+  ['/console/users', 'users', false],
+  ['/console/agencies', 'agencies', true],
+  ['/console/reservations', 'reservations', true],
+  ['/console/audit', 'audit', true],
 ];
 
 export const Layout: FC<{ v: View; title: string; active?: string; children?: Child }> = ({ v, title, active, children }) => (
@@ -143,7 +144,7 @@ export const Layout: FC<{ v: View; title: string; active?: string; children?: Ch
       </header>
       {v.operator && (
         <nav class="main" aria-label={v.t('menu')}>
-          {NAV.map(([href, key]) => (
+          {NAV.filter(([, , superOnly]) => v.operator?.superAdmin || !superOnly).map(([href, key]) => (
             <a href={href} aria-current={active === href ? 'page' : undefined}>
               {v.t(key)}
             </a>
