@@ -144,6 +144,18 @@ describe('console sign-in', () => {
     expect(text).toContain('Mot de passe');
   });
 
+  it('a session idle for more than 8 hours has ended', async () => {
+    const admin = await withPassword(anAdmin);
+    const b = await signedIn(admin);
+    const nineHoursAgo = new Date(Date.now() - 9 * 3600_000).toISOString();
+    await db().update(consoleSessions).set({ lastSeenAt: nineHoursAgo }).where(eq(consoleSessions.userId, admin.id));
+    const res = await b.get('/console');
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/console/login');
+    const [session] = await db().select().from(consoleSessions).where(eq(consoleSessions.userId, admin.id));
+    expect(session.revokedReason).toBe('IDLE');
+  });
+
   it('logout ends the session', async () => {
     const b = await signedIn(await withPassword(anAdmin));
     const res = await b.submit('/console', '/console/logout');
@@ -264,6 +276,20 @@ describe('console actions', () => {
     expect(wallet.body.balance).toBe(42.5);
     const dispute = await get(`/v1/api/disputes/${id}`, { token: admin.token });
     expect(dispute.body).toMatchObject({ status: 'RESOLVED', resolution: 'RELEASE_TO_CARRIER', reservationStatus: 'DELIVERED' });
+  });
+
+  it('dispute: PARTIAL_REFUND with a decimal comma refunds that amount to the sender', async () => {
+    const admin = await withPassword(anAdmin);
+    const sender = await aUser();
+    const carrier = await aCarrier();
+    const { reservation } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', payment: stripe, ...FIFTY_EUR });
+    const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'The parcel arrived broken.' }, { token: sender.token });
+    const id = opened.body.id;
+    const b = await signedIn(admin);
+    const res = await b.submit(`/console/disputes/${id}`, `/console/disputes/${id}/resolve`, { resolution: 'PARTIAL_REFUND', amount: '12,50', note: 'Half the vase' });
+    expect(res.status).toBe(303);
+    const dispute = await get(`/v1/api/disputes/${id}`, { token: admin.token });
+    expect(dispute.body).toMatchObject({ status: 'RESOLVED', resolution: 'PARTIAL_REFUND', refundAmount: 12.5 });
   });
 
   it('a user suspended from the console cannot log in', async () => {
