@@ -77,6 +77,17 @@ async function aPendingKycRecord(userId: number) {
   return record;
 }
 
+/** A paid 50.00 EUR reservation in transit, disputed by its sender; an admin to resolve it. */
+async function anOpenDispute() {
+  const admin = await withPassword(anAdmin);
+  const sender = await aUser();
+  const carrier = await aCarrier();
+  const { reservation } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', payment: stripe, ...FIFTY_EUR });
+  const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'The parcel arrived broken.' }, { token: sender.token });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  return { admin, carrier, id: opened.body.id as number };
+}
+
 const signedIn = async (who: { email: string }) => {
   const b = new Browser();
   const res = await b.signIn(who.email);
@@ -255,13 +266,7 @@ describe('console actions', () => {
   });
 
   it('dispute: RELEASE_TO_CARRIER from the console moves the carrier amount to the wallet (read through the API)', async () => {
-    const admin = await withPassword(anAdmin);
-    const sender = await aUser();
-    const carrier = await aCarrier();
-    const { reservation } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', payment: stripe, ...FIFTY_EUR });
-    const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'The parcel arrived broken.' }, { token: sender.token });
-    expect(opened.status, JSON.stringify(opened.body)).toBe(201);
-    const id = opened.body.id;
+    const { admin, carrier, id } = await anOpenDispute();
     const b = await signedIn(admin);
 
     // A partial refund without an amount is refused next to the amount field, the note kept.
@@ -279,12 +284,7 @@ describe('console actions', () => {
   });
 
   it('dispute: PARTIAL_REFUND with a decimal comma refunds that amount to the sender', async () => {
-    const admin = await withPassword(anAdmin);
-    const sender = await aUser();
-    const carrier = await aCarrier();
-    const { reservation } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', payment: stripe, ...FIFTY_EUR });
-    const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'The parcel arrived broken.' }, { token: sender.token });
-    const id = opened.body.id;
+    const { admin, id } = await anOpenDispute();
     const b = await signedIn(admin);
     const res = await b.submit(`/console/disputes/${id}`, `/console/disputes/${id}/resolve`, { resolution: 'PARTIAL_REFUND', amount: '12,50', note: 'Half the vase' });
     expect(res.status).toBe(303);

@@ -6,13 +6,13 @@ import { eq } from 'drizzle-orm';
 import { announcements, disputes, files, kycRecords, reservations, users } from '../../../db/schema';
 import type { AuthUser } from '../../../env';
 import { hashPassword } from '../../../lib/password';
-import { commissionRate, platformCurrency, splitPrice } from '../../../lib/money';
+import { platformCurrency } from '../../../lib/money';
 import { usesSandbox } from '../../../providers/payment';
 import { addMessage, openDispute } from '../../disputes/disputes.service';
 import { acceptReservation } from '../../bookings/bookings.service';
 import { processCode } from '../../handover/handover.service';
 import { createCheckout, paySandboxSession } from '../../money';
-import { parisDakarTrip, type SeedContext } from './context';
+import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
 import { damagedParcel, identityCard } from './demo-image';
 
 export const DEMO_KYC_EMAIL = 'kyc-pending@demo.local';
@@ -76,22 +76,18 @@ async function seedOpenDispute(ctx: SeedContext) {
       .returning();
     [r] = await db
       .insert(reservations)
-      .values({
-        reservationNumber: DEMO_DISPUTE_RESERVATION,
-        announcementId: trip.id,
-        senderId,
-        carrierId,
-        reservedWeightG: 6000,
-        contentInfo: 'A ceramic vase',
-        depositCode: '582046',
-        deliveryCode: '913574',
-        recipient: { firstName: 'Moussa', lastName: 'Ndiaye', phone: '+221700000001', city: 'Dakar' },
-        recipientToken: crypto.randomUUID().replace(/-/g, '') + crypto.randomUUID().replace(/-/g, ''),
-        pricePerKgCents: trip.pricePerKgCents,
-        ...splitPrice(6000, trip.pricePerKgCents, commissionRate(env)),
-        currency: trip.currency,
-        paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
-      })
+      .values(
+        unpaidDemoReservation(env, trip, {
+          reservationNumber: DEMO_DISPUTE_RESERVATION,
+          senderId,
+          carrierId,
+          weightG: 6000,
+          contentInfo: 'A ceramic vase',
+          depositCode: '582046',
+          deliveryCode: '913574',
+          recipient: { firstName: 'Moussa', lastName: 'Ndiaye', phone: '+221700000001', city: 'Dakar' },
+        }),
+      )
       .onConflictDoNothing()
       .returning();
     if (!r) return;
