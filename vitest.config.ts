@@ -29,6 +29,7 @@ export default defineConfig(async () => {
               { kid: 'test-1', secret: 'test-secret-previous-0123456789abcdefghijklmno' },
             ]),
             QR_SIGNING_SECRET: 'test-qr-secret',
+            RECEIPT_SIGNING_SECRET: 'test-receipt-secret',
             STRIPE_SECRET_KEY: 'sk_test_fake',
             STRIPE_WEBHOOK_SECRET: 'whsec_test_secret',
             KYC_WEBHOOK_SECRET: 'test-kyc-secret',

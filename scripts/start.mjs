@@ -2,7 +2,7 @@
 // (8787 by default; links follow the port), then the idempotent development seed, the demo
 // accounts and the sandbox providers printed.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { cronPeriodMs, cronTriggers, scheduledUrl } from './lib/local-cron.mjs';
 import { localServer } from './lib/local-server.mjs';
 
@@ -13,6 +13,18 @@ const wrangler = (args) => spawn(WRANGLER, args, { stdio: 'inherit' });
 if (!existsSync('.dev.vars')) {
   copyFileSync('.dev.vars.example', '.dev.vars');
   console.log('Created .dev.vars from .dev.vars.example (sandbox providers, development keys).');
+} else {
+  // A .dev.vars made before a new secret was introduced gets that secret's example value, so an
+  // older checkout keeps starting (the values already there are never touched).
+  const names = (text) => new Set([...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+  const have = names(readFileSync('.dev.vars', 'utf8'));
+  const missing = readFileSync('.dev.vars.example', 'utf8')
+    .split('\n')
+    .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line) && !have.has(line.split('=')[0]));
+  if (missing.length) {
+    appendFileSync('.dev.vars', `\n# Added from .dev.vars.example by npm start\n${missing.join('\n')}\n`);
+    console.log(`Added to .dev.vars from the example: ${missing.map((l) => l.split('=')[0]).join(', ')}.`);
+  }
 }
 
 const migrate = spawnSync(WRANGLER, ['d1', 'migrations', 'apply', 'DB', '--local'], {

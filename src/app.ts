@@ -29,6 +29,7 @@ import { healthRouter } from './features/health/health.routes';
 import { reportsRouter } from './features/reports/reports.routes';
 import { reviewsRouter } from './features/reviews/reviews.routes';
 import { notificationsRouter } from './features/notifications/notifications.routes';
+import { devicesRouter } from './features/devices/devices.routes';
 import { referenceRouter } from './features/reference/reference.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
 import { usersRouter } from './features/users/users.routes';
@@ -103,6 +104,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, announcementsRouter);
   app.route(API_PREFIX, alertsRouter);
   app.route(API_PREFIX, notificationsRouter);
+  app.route(API_PREFIX, devicesRouter);
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
   app.route('/', recipientPageRouter);

@@ -78,6 +78,7 @@ const everywhere = {
   RESERVATION_TRACKING: binding,
   JWT_KEYS: jwtKeys,
   QR_SIGNING_SECRET: text(),
+  RECEIPT_SIGNING_SECRET: text(),
   JWT_ISSUER: text(),
   JWT_AUDIENCE: text(),
 };
@@ -86,6 +87,12 @@ const everywhere = {
 const productionOnly = {
   ...Object.fromEntries(Object.values(POLICIES).map((p) => [p.binding, binding])),
   PUBLIC_BASE_URL: httpsUrl(),
+  // Printed on every invoice: a European marketplace's invoices must name the issuer.
+  PLATFORM_LEGAL_NAME: text(),
+  PLATFORM_LEGAL_ADDRESS: text(),
+  PLATFORM_VAT_NUMBER: text(),
+  PLATFORM_COMPANY_REGISTRATION: text(),
+  PLATFORM_VAT_RATE: text('a rate between 0 and 1').regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: 'a rate between 0 and 1' }),
   PLATFORM_COMMISSION_RATE: text('a rate between 0 and 1').regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: 'a rate between 0 and 1' }),
   PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
   QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),

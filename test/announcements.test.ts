@@ -101,6 +101,27 @@ describe('POST /annonces', () => {
     expect(body.fieldErrors).toContainEqual(expect.objectContaining({ field: 'totalWeight', rejectedValue: -1 }));
   });
 
+  it('a price of zero is refused with a field error, on publish and on update (issue 14)', async () => {
+    const carrier = await aCarrier();
+    const zero = await post(`${API}/annonces`, tripInput({ pricePerKg: 0 }), { token: carrier.token });
+    expect(zero.status).toBe(400);
+    expect(errorBody(zero)).toMatchObject({
+      status: 400,
+      errorCode: 'VALIDATION_ERROR',
+      fieldErrors: [{ field: 'pricePerKg', message: 'Must be greater than 0 (at least 0.01)', rejectedValue: 0 }],
+    });
+    // Below a cent it would be stored as 0 cents: refused too.
+    expect(errorBody(await post(`${API}/annonces`, tripInput({ pricePerKg: 0.004 }), { token: carrier.token })).fieldErrors).toEqual([
+      { field: 'pricePerKg', message: 'Must be greater than 0 (at least 0.01)', rejectedValue: 0.004 },
+    ]);
+    const trip = await publishTrip(carrier);
+    const update = await put(`${API}/annonces/${trip.id}`, { pricePerKg: 0 }, { token: carrier.token });
+    expect(update.status).toBe(400);
+    expect(errorBody(update).fieldErrors).toEqual([{ field: 'pricePerKg', message: 'Must be greater than 0 (at least 0.01)', rejectedValue: 0 }]);
+    const [row] = await db().select().from(announcements).where(eq(announcements.id, trip.id));
+    expect(row.pricePerKgCents).toBe(Math.round(trip.pricePerKg * 100));
+  });
+
   it('enforces arrivalDate >= departureDate >= today', async () => {
     const carrier = await aCarrier();
     const res = await post(

@@ -291,6 +291,7 @@ describe('dashboards', () => {
       { ownerType: 'USER', ownerId: sender.id, type: 'PAYMENT', amountCents: -3_000, currency: 'EUR', ledgerEntryId: entry.id, description: 'p' },
       { ownerType: 'USER', ownerId: sender.id, type: 'PAYMENT', amountCents: -2_000, currency: 'EUR', ledgerEntryId: entry.id, description: 'p2' },
       { ownerType: 'USER', ownerId: sender.id, type: 'REFUND', amountCents: 500, currency: 'EUR', ledgerEntryId: entry.id, description: 'r' },
+      { ownerType: 'USER', ownerId: sender.id, type: 'HOLD_RELEASE', amountCents: 1_000, currency: 'EUR', ledgerEntryId: entry.id, description: 'h' },
     ]);
 
     const res = await get('/v1/api/dashboard/sender', { token: sender.token });
@@ -310,7 +311,7 @@ describe('dashboards', () => {
         totalAmount: 30,
       },
     ]);
-    expect(res.body.spending).toEqual({ currency: 'EUR', totalSpent: 50, totalRefunded: 5, netSpent: 45, netSpentThisMonth: 45 });
+    expect(res.body.spending).toEqual({ currency: 'EUR', totalSpent: 50, totalRefunded: 5, totalReleased: 10, netSpent: 35, netSpentThisMonth: 35 });
     expect(res.body.rating).toEqual({ average: null, count: 0 });
 
     const anonymous = await get('/v1/api/dashboard/sender');

@@ -146,6 +146,26 @@ describe('POST /bookings', () => {
     expect(await notificationsOf(carrier.id)).toHaveLength(10);
   });
 
+  it("a booking whose total is below the payment provider's minimum is refused with the minimum, and leaves nothing (issue 14)", async () => {
+    const { carrier, sender, category, trip } = await setup({ pricePerKgCents: 100, totalWeightG: 20_000 });
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 0.3), { token: sender.token });
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toEqual({
+      status: 422,
+      errorCode: 'BUSINESS_RULE_VIOLATION',
+      message: 'The booking total 0.30 EUR is below the payment minimum of 0.50 EUR',
+      path: '/v1/api/bookings',
+      suggestions: ['Book more weight so that the total reaches 0.50 EUR'],
+    });
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
+    expect(await db().select().from(reservations).where(eq(reservations.announcementId, trip.id))).toEqual([]);
+    expect(await notificationsOf(carrier.id)).toEqual([]);
+    // At the minimum itself it is accepted.
+    const atMinimum = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 0.5), { token: sender.token });
+    expect(atMinimum.status).toBe(201);
+    expect(atMinimum.body.totalAmount).toBe(0.5);
+  });
+
   it('takes capacity up to the last gram, then refuses', async () => {
     const { category, trip } = await setup({ totalWeightG: 5000, reservedWeightG: 4500 });
     const other = await aUser();

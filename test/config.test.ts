@@ -18,17 +18,11 @@ import { db, reservationRow } from './helpers/db';
 import { FIFTY_EUR, aReservation, aUser } from './helpers/factories';
 import { BASE } from './helpers/http';
 import { fakeStripeForThisFile } from './helpers/money';
+import { PRODUCTION_ENV } from './helpers/production';
 
 const stripe = fakeStripeForThisFile();
 
-/** A complete production configuration: the test secrets plus what only production requires. */
-const PRODUCTION = {
-  ...env,
-  ENVIRONMENT: 'production',
-  PUBLIC_BASE_URL: 'https://api.example.com',
-  KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
-  KYC_PROVIDER_API_KEY: 'kyc-api-key-production',
-} as Env;
+const PRODUCTION = PRODUCTION_ENV;
 
 /** Outside production, without social client ids: both social providers are the sandbox issuer. */
 const SOCIAL_SANDBOX = { ...env, GOOGLE_CLIENT_IDS: '', APPLE_CLIENT_IDS: '' } as Env;
@@ -83,10 +77,16 @@ describe('production without a secret or binding', () => {
         'KYC_PROVIDER_URL',
         'KYC_WEBHOOK_SECRET',
         'PLATFORM_COMMISSION_RATE',
+        'PLATFORM_COMPANY_REGISTRATION',
         'PLATFORM_CURRENCY',
+        'PLATFORM_LEGAL_ADDRESS',
+        'PLATFORM_LEGAL_NAME',
+        'PLATFORM_VAT_NUMBER',
+        'PLATFORM_VAT_RATE',
         'PUBLIC_BASE_URL',
         'QR_SIGNING_SECRET',
         'QR_TTL_SECONDS',
+        'RECEIPT_SIGNING_SECRET',
         'RESERVATION_QR',
         'RESERVATION_TRACKING',
         'STRIPE_SECRET_KEY',

@@ -77,7 +77,7 @@ describe('disputeSettlement', () => {
     ['release, shortfall', 0, 1250, { ESCROW: -1250, 'WALLET:USER:2': 1250 }],
     ['partial, shortfall', 2000, 1250, { ESCROW: -1250, PROVIDER_CLEARING: 2000, PLATFORM_REVENUE: -750 }],
   ] as const)('%s', (_name, refundCents, frozenCents, expected) => {
-    const p = disputeSettlement(r, { disputeId: 3, refundCents, rate: 0.15, frozenCents });
+    const p = disputeSettlement(r, { disputeId: 3, refundCents, rate: 0.15, frozenCents, moneyBack: 'REFUND' });
     expect(sum(p)).toBe(0);
     expect(net(p)).toEqual(expected);
     expect(p.key).toBe(frozenCents === null ? 'escrow-out:7' : 'dispute-settle:3');
@@ -88,14 +88,14 @@ describe('disputeSettlement', () => {
 
   it('the payee ends with exactly its share when nothing was withdrawn', () => {
     for (const refund of [0, 1, 999, 2000, 4999, 5000]) {
-      const p = disputeSettlement(r, { disputeId: 1, refundCents: refund, rate: 0.15, frozenCents: 4250 });
+      const p = disputeSettlement(r, { disputeId: 1, refundCents: refund, rate: 0.15, frozenCents: 4250, moneyBack: 'REFUND' });
       const walletAfter = 4250 - 4250 + (net(p)['WALLET:USER:2'] ?? 0);
       expect(walletAfter).toBe(retainedSplit(r, refund, 0.15).carrierCents);
     }
   });
 
   it('refuses impossible amounts', () => {
-    expect(() => disputeSettlement(r, { disputeId: 1, refundCents: 5001, rate: 0.15, frozenCents: null })).toThrow();
-    expect(() => disputeSettlement(r, { disputeId: 1, refundCents: 0, rate: 0.15, frozenCents: 4251 })).toThrow();
+    expect(() => disputeSettlement(r, { disputeId: 1, refundCents: 5001, rate: 0.15, frozenCents: null, moneyBack: 'REFUND' })).toThrow();
+    expect(() => disputeSettlement(r, { disputeId: 1, refundCents: 0, rate: 0.15, frozenCents: 4251, moneyBack: 'REFUND' })).toThrow();
   });
 });

@@ -15,10 +15,22 @@ import {
   withdrawalReversal,
   type Posting,
 } from '../src/features/money/ledger/posting-rules';
-import { splitPrice } from '../src/lib/money';
+import { splitPrice, vatIncluded } from '../src/lib/money';
 import { aReservationMoney } from './helpers/factories';
 
 const lines = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
+
+describe('VAT included in the platform fee', () => {
+  it.each([
+    [750, 0.2, 625, 125],
+    [1, 0.2, 1, 0],
+    [441, 0.2, 367, 74],
+    [1000, 0.055, 948, 52],
+    [500, 0, 500, 0],
+  ])('%i cents at %f: %i net + %i VAT', (gross, rate, net, vat) => {
+    expect(vatIncluded(gross, rate)).toEqual({ netCents: net, vatCents: vat });
+  });
+});
 
 describe('posting rules', () => {
   it('a payment moves the whole price from provider clearing into escrow; the sender sees a payment', () => {
@@ -42,19 +54,31 @@ describe('posting rules', () => {
   });
 
   it('a full refund returns everything to the sender; a partial one keeps the rest as revenue', () => {
-    expect(lines(refundEscrow(aReservationMoney(), 5000))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 5000 });
-    expect(lines(refundEscrow(aReservationMoney(), 4250))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
-    expect(refundEscrow(aReservationMoney(), 0).transactions).toEqual([]);
+    expect(lines(refundEscrow(aReservationMoney(), 5000, 'REFUND'))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 5000 });
+    expect(lines(refundEscrow(aReservationMoney(), 4250, 'REFUND'))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
+    expect(refundEscrow(aReservationMoney(), 0, 'REFUND').transactions).toEqual([]);
+  });
+
+  it.each([
+    ['REFUND', 5000, 'Reservation PX-0007: 50.00 EUR refunded to the card'],
+    ['REFUND', 4250, 'Reservation PX-0007: 42.50 EUR refunded to the card, 7.50 EUR kept'],
+    ['HOLD_RELEASE', 5000, 'Reservation PX-0007: card hold of 50.00 EUR released, nothing charged'],
+    ['HOLD_RELEASE', 4250, 'Reservation PX-0007: 7.50 EUR of the card hold captured (kept), the other 42.50 EUR released'],
+  ] as const)("the sender's line says what the provider does: %s of %i", (type, back, description) => {
+    const p = refundEscrow(aReservationMoney({ reservationNumber: 'PX-0007' }), back, type);
+    expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type, amountCents: back }]);
+    expect(p.description).toBe(description);
+    expect(lines(p)).toEqual(back === 5000 ? { ESCROW: -5000, PROVIDER_CLEARING: 5000 } : { ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
   });
 
   it('release and refund share one key, so a reservation leaves escrow once', () => {
-    expect(releaseEscrow(aReservationMoney()).key).toBe(refundEscrow(aReservationMoney(), 5000).key);
+    expect(releaseEscrow(aReservationMoney()).key).toBe(refundEscrow(aReservationMoney(), 5000, 'REFUND').key);
   });
 
   it('refunds outside [0, total] are refused', () => {
-    expect(() => refundEscrow(aReservationMoney(), -1)).toThrow();
-    expect(() => refundEscrow(aReservationMoney(), 5001)).toThrow();
-    expect(() => refundEscrow(aReservationMoney(), 1.5)).toThrow();
+    expect(() => refundEscrow(aReservationMoney(), -1, 'REFUND')).toThrow();
+    expect(() => refundEscrow(aReservationMoney(), 5001, 'REFUND')).toThrow();
+    expect(() => refundEscrow(aReservationMoney(), 1.5, 'REFUND')).toThrow();
   });
 
   it('a release with an inconsistent split is refused', () => {
@@ -103,7 +127,7 @@ describe('every posting balances (property)', () => {
           const split = splitPrice(weightG, pricePerKgCents, rate);
           const r = aReservationMoney(split);
           const refund = Math.round(split.totalAmountCents * refundShare);
-          for (const p of [escrowPayment(r), releaseEscrow(r), refundEscrow(r, refund)]) {
+          for (const p of [escrowPayment(r), releaseEscrow(r), refundEscrow(r, refund, 'HOLD_RELEASE')]) {
             expect(p.lines.reduce((s, l) => s + l.amountCents, 0)).toBe(0);
           }
           const out = lines(releaseEscrow(r));

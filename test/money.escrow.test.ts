@@ -162,20 +162,65 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0, PLATFORM_REVENUE: 0 });
   });
 
-  it('a sender cancelling after CONFIRMED gets all but the commission: partial capture of the commission only', async () => {
+  /** The sender's history lines of a reservation, oldest first: [type, amount, description]. */
+  const historyOf = async (sender: { token: string }, reservationId: number) => {
+    const page = await get('/v1/api/transactions?sort=createdAt,asc&size=100', { token: sender.token });
+    expect(page.status).toBe(200);
+    return (page.body.content as { type: string; amount: number; description: string; reservationId: number }[])
+      .filter((t) => t.reservationId === reservationId)
+      .map((t) => [t.type, t.amount, t.description]);
+  };
+
+  it('a sender cancelling after CONFIRMED gets all but the commission: a partial capture of the commission, not a refund', async () => {
     const { sender, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
     const before = stripe.requests.length;
 
     const cancelled = await cancelBy(sender, booking.id);
 
-    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_REFUNDED' });
-    const [partial] = stripe.requests.slice(before);
-    expect(partial).toMatchObject({ path: `/v1/payment_intents/${pi.id}/capture`, body: { amount_to_capture: '750' } });
+    const [partial, ...others] = stripe.requests.slice(before);
+    expect(partial).toMatchObject({ path: `/v1/payment_intents/${pi.id}/capture`, idempotencyKey: `capture-${booking.id}`, body: { amount_to_capture: '750' } });
+    expect(others).toEqual([]); // no refund call: nothing was ever refunded
+    const chargeId = stripe.paymentIntents.get(pi.id)!.latest_charge;
+    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_CAPTURED', captureId: chargeId, refundId: null });
+    expect(await reservationRow(booking.id)).toMatchObject({ paymentStatus: 'PARTIALLY_CAPTURED', captureId: chargeId, refundId: null });
+    // The history says what happened: the kept share captured, the rest of the hold released.
+    expect(await historyOf(sender, booking.id)).toEqual([
+      ['PAYMENT', -50, `Payment for reservation ${booking.reservationNumber} held in escrow`],
+      ['HOLD_RELEASE', 42.5, `Reservation ${booking.reservationNumber}: 7.50 EUR of the card hold captured (kept), the other 42.50 EUR released`],
+    ]);
+    const summary = await get('/v1/api/transactions/summary?period=ALL', { token: sender.token });
+    expect(summary.body).toMatchObject({ totalPaid: 50, totalRefunded: 0, totalReleased: 42.5, net: -7.5 });
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: -750, PLATFORM_REVENUE: 750 });
+    expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
-  it('a cancellation after capture refunds through the provider with the refund amount', async () => {
-    const { carrier, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
+  it('a partial capture whose answer was lost is recorded from the provider event as a capture', async () => {
+    const { sender, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const capturePath = `/v1/payment_intents/${pi.id}/capture`;
+    stripe.outage.add(capturePath);
+    try {
+      expect((await cancelBy(sender, booking.id)).body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIAL_CAPTURE_PENDING' });
+    } finally {
+      stripe.outage.delete(capturePath);
+    }
+    // The provider did capture the kept share; its event arrives before any retry.
+    const event = stripe.event('payment_intent.succeeded', { ...pi, status: 'succeeded', amount_received: 750, amount_capturable: 0, latest_charge: 'ch_kept_share' });
+    expect((await sendPaymentEvent(event)).status).toBe(200);
+    expect(await reservationRow(booking.id)).toMatchObject({ paymentStatus: 'PARTIALLY_CAPTURED', captureId: 'ch_kept_share', refundId: null });
+  });
+
+  it('a rejection before capture is a released hold in the history, not a refund', async () => {
+    const { sender, carrier, reservation: booking } = await aReservation({ status: 'PAID', ...paid });
+    expect((await rejectBy(carrier, booking.id)).body).toMatchObject({ paymentStatus: 'VOIDED', captureId: null, refundId: null });
+    expect((await historyOf(sender, booking.id)).at(-1)).toEqual([
+      'HOLD_RELEASE',
+      50,
+      `Reservation ${booking.reservationNumber}: card hold of 50.00 EUR released, nothing charged`,
+    ]);
+  });
+
+  it('a cancellation after capture refunds through the provider with the refund amount, and says so', async () => {
+    const { sender, carrier, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
     await capture(booking.id); // captured early (aging hold)
     const before = stripe.requests.length;
 
@@ -185,16 +230,32 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     expect(refund).toMatchObject({ path: '/v1/refunds', idempotencyKey: `refund-${booking.id}`, body: { payment_intent: pi.id, amount: '5000' } });
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
     expect(cancelled.body.refundId).toMatch(/^re_/);
+    expect((await historyOf(sender, booking.id)).at(-1)).toEqual(['REFUND', 50, `Reservation ${booking.reservationNumber}: 50.00 EUR refunded to the card`]);
   });
 
-  it('a rejection racing a capture ends as a refund', async () => {
-    const { carrier, reservation: booking, pi } = await aReservation({ status: 'PAID', ...paid });
+  it('a sender cancelling after acceptance once captured gets a partial refund (refundId), labelled a refund', async () => {
+    const { sender, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paid });
+    await capture(booking.id);
+    const cancelled = await cancelBy(sender, booking.id);
+    expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_REFUNDED' });
+    expect(cancelled.body.refundId).toMatch(/^re_/);
+    expect((await historyOf(sender, booking.id)).at(-1)).toEqual([
+      'REFUND',
+      42.5,
+      `Reservation ${booking.reservationNumber}: 42.50 EUR refunded to the card, 7.50 EUR kept`,
+    ]);
+  });
+
+  it('a rejection racing a capture ends as a refund, and the history line and notice follow', async () => {
+    const { sender, carrier, reservation: booking, pi } = await aReservation({ status: 'PAID', ...paid });
     // The provider captured (e.g. the cron) but our row still says AUTHORIZED when the carrier rejects.
     Object.assign(stripe.paymentIntents.get(pi.id)!, { status: 'succeeded', amount_received: pi.amount, amount_capturable: 0, latest_charge: 'ch_raced' });
     const rejected = await rejectBy(carrier, booking.id);
     expect(rejected.body).toMatchObject({ status: 'REJECTED', paymentStatus: 'REFUNDED' });
     expect(stripe.requestsTo('POST', '/v1/refunds').at(-1)).toMatchObject({ body: { payment_intent: pi.id, amount: '5000' } });
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0 });
+    expect((await historyOf(sender, booking.id)).at(-1)).toEqual(['REFUND', 50, `Reservation ${booking.reservationNumber}: 50.00 EUR refunded to the card`]);
+    expect((await moneyNotices(sender.id)).map(([type]) => type)).toEqual(['PAYMENT_RELEASED', 'PAYMENT_REFUNDED']);
   });
 
   /** What the sender was told about the money of a reservation (type, title, message). */

@@ -3,16 +3,22 @@
 // local sandbox provider.
 import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
+import { readReceiptToken, receiptToken } from '../src/lib/receipt-token';
+import { receiptUrl } from '../src/lib/urls';
 import { ledgerEntries, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
-import { minutesFromNow, secondsFromNow, type TestUser, aUser, anAdmin, aSuperAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { minutesFromNow, secondsFromNow, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
 import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
+
+const INVOICE_NUMBER = /^INV-\d{4}-\d{6}$/;
+/** `<base>/v1/api/public/receipts/<claims>.<signature>`: opened without a bearer token. */
+const SIGNED_RECEIPT_LINK = /^https?:\/\/[^/]+\/v1\/api\/public\/receipts\/[\w-]+\.[\w-]+$/;
 
 /** A 50.00 EUR reservation waiting for its payment. */
 const unpaid = async (sender?: TestUser) => (await aReservation({ sender, ...FIFTY_EUR })).reservation;
@@ -130,6 +136,20 @@ describe('checkout (POST /payments/checkout)', () => {
     expect(stripe.requests.length).toBe(before);
   });
 
+  it("a booking below the provider's minimum charge (made before the rule) is refused before any provider call: 422", async () => {
+    const sender = await aUser();
+    const { reservation: booking } = await aReservation({ sender, weightG: 300, pricePerKgCents: 100 }); // 0.30 EUR
+    const before = stripe.requests.length;
+    const res = await checkout(booking.id, sender);
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toMatchObject({
+      status: 422,
+      errorCode: 'BUSINESS_RULE_VIOLATION',
+      message: 'The booking total 0.30 EUR is below the payment minimum of 0.50 EUR',
+    });
+    expect(stripe.requests.length).toBe(before);
+  });
+
   it('a bad body is 400 VALIDATION_ERROR', async () => {
     const sender = await aUser();
     const bad = await post('/v1/api/payments/checkout', { reservationId: 'x' }, { token: sender.token });
@@ -241,10 +261,10 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
       paymentId: session.id,
       authorizationId: paymentIntent.id,
       paymentStatus: 'AUTHORIZED',
-      invoiceId: `INV-${booking.reservationNumber}`,
+      invoiceId: expect.stringMatching(INVOICE_NUMBER),
+      invoiceTransactionId: expect.any(Number),
     });
     expect(paid.paymentDate).not.toBeNull();
-    expect(paid.invoiceUrl).toMatch(/\/v1\/api\/transactions\/\d+\/receipt$/);
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 5000, PROVIDER_CLEARING: -5000, WALLET: 0 });
   });
 
@@ -548,8 +568,8 @@ describe('the invoice issued with the authorised payment', () => {
     const detail = await get(`/v1/api/superadmin/reservations/${reservation.id}`, { token: boss.token });
     expect(detail.status).toBe(200);
     expect(detail.body.invoiceStatus).toBe('ISSUED');
-    expect(detail.body.invoiceId).toBe(`INV-${reservation.reservationNumber}`);
-    expect(detail.body.invoiceUrl).toMatch(/\/v1\/api\/transactions\/\d+\/receipt$/);
+    expect(detail.body.invoiceId).toMatch(INVOICE_NUMBER);
+    expect(detail.body.invoiceUrl).toMatch(SIGNED_RECEIPT_LINK);
     // The page of details says the same.
     const page = await get('/v1/api/superadmin/reservations?status=PAID&size=100', { token: boss.token });
     expect(page.body.content.find((r: { id: number }) => r.id === reservation.id)).toMatchObject({
@@ -564,6 +584,125 @@ describe('the invoice issued with the authorised payment', () => {
     const receipt = await get(new URL(detail.body.invoiceUrl).pathname, { token: sender.token });
     expect(receipt.status).toBe(200);
     expect((await reservationRow(reservation.id)).invoiceStatus).toBe('ISSUED');
+  });
+
+  /** A paid reservation, its invoice link as the sender reads it, and the PDF text behind it. */
+  async function paidWithInvoice() {
+    const sender = await aUser({ firstName: 'Sara', lastName: 'Sender' });
+    const carrier = await aCarrier({ firstName: 'Carl', lastName: 'Carrier' });
+    const fixture = await aReservation({ sender, carrier, status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const own = await get(`/v1/api/bookings/${fixture.reservation.id}`, { token: fixture.sender.token });
+    return { ...fixture, invoiceId: own.body.invoiceId as string, invoiceUrl: own.body.invoiceUrl as string };
+  }
+  const openLink = (url: string) => call('GET', new URL(url).pathname); // no bearer token: a browser
+
+  it('the invoice opens from a browser through its signed link, with the platform as seller and its legal details', async () => {
+    const { sender, reservation, invoiceId, invoiceUrl } = await paidWithInvoice();
+    expect(invoiceUrl).toMatch(SIGNED_RECEIPT_LINK);
+    expect(invoiceUrl.startsWith(`${env.PUBLIC_BASE_URL}/v1/api/public/receipts/`)).toBe(true);
+
+    const log = vi.spyOn(console, 'log');
+    const res = await openLink(invoiceUrl);
+    // The link is a secret: the request log names the route, not the token.
+    const lines = log.mock.calls.map((args) => String(args[0]));
+    log.mockRestore();
+    expect(lines.some((l) => l.includes('"path":"/v1/api/public/receipts/:token"'))).toBe(true);
+    expect(lines.some((l) => l.includes(new URL(invoiceUrl).pathname.split('/').pop()!))).toBe(false);
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('application/pdf');
+    expect(res.headers.get('Referrer-Policy')).toBe('no-referrer');
+    const pdf = String(res.body);
+    expect(pdf.startsWith('%PDF-')).toBe(true);
+    const shown = [...pdf.matchAll(/Td \((.*)\) Tj ET/g)].map((m) => m[1].replace(/\\([()\\])/g, '$1'));
+    const paidAt = (await reservationRow(reservation.id)).paidAt!.slice(0, 10);
+    expect(shown).toEqual([
+      'Invoice',
+      `Invoice number: ${invoiceId}`,
+      `Invoice date: ${paidAt}`,
+      'Issued by the platform, acting as marketplace on behalf of the carrier:',
+      env.PLATFORM_LEGAL_NAME,
+      env.PLATFORM_LEGAL_ADDRESS,
+      `VAT number: ${env.PLATFORM_VAT_NUMBER}`,
+      `Company registration: ${env.PLATFORM_COMPANY_REGISTRATION}`,
+      'Carrier (supplier of the transport): Carl Carrier',
+      `Customer: Sara Sender <${sender.email}>`,
+      `Reservation: ${reservation.reservationNumber}`,
+      'Weight: 4.000 kg at 12.50 EUR/kg',
+      'Transport by the carrier: 42.50 EUR (no VAT charged by the platform)',
+      // 7.50 EUR commission, VAT included at 20%: 6.25 + 1.25.
+      'Platform service fee excl. VAT: 6.25 EUR',
+      'VAT 20% on the platform service fee: 1.25 EUR',
+      'Platform service fee incl. VAT: 7.50 EUR',
+      `Payment reference: ${(await reservationRow(reservation.id)).authorizationId}`,
+      'Total paid: 50.00 EUR',
+    ]);
+    expect(env.PLATFORM_LEGAL_NAME).toBe('Parcel Marketplace SAS (development)'); // from wrangler.toml [vars]
+  });
+
+  it('a tampered, forged or expired link is refused with the error body; a link to nothing is 404', async () => {
+    const { reservation, invoiceUrl } = await paidWithInvoice();
+    const path = new URL(invoiceUrl).pathname;
+    const [body, mac] = path.slice(path.lastIndexOf('/') + 1).split('.');
+    const prefix = path.slice(0, path.lastIndexOf('/') + 1);
+    const flip = (text: string) => (text[0] === 'A' ? 'B' : 'A') + text.slice(1);
+    const invalid = { status: 403, errorCode: 'ACCESS_DENIED', message: 'This receipt link is invalid', suggestions: ['Open the receipt from the app or the reservation to get a valid link'] };
+    for (const bad of [`${body}.${flip(mac)}`, `${flip(body)}.${mac}`, body, 'not-a-token', `${body}.${mac}.x`]) {
+      const res = await call('GET', `${prefix}${bad}`);
+      expect(res.status, bad).toBe(403);
+      expect(errorBody(res)).toEqual({ ...invalid, path: `${prefix}${bad}` });
+    }
+    // Another transaction's id under the same signature, or a link signed with another secret.
+    const transactionId = (await reservationRow(reservation.id)).invoiceTransactionId!;
+    const forged = await receiptToken('not-the-secret', transactionId);
+    expect(errorBody(await call('GET', `${prefix}${forged}`))).toMatchObject(invalid);
+
+    const expired = await receiptToken(env.RECEIPT_SIGNING_SECRET, transactionId, Date.now() - 26 * 3600_000);
+    const late = await call('GET', `${prefix}${expired}`);
+    expect(late.status).toBe(403);
+    expect(errorBody(late)).toEqual({
+      status: 403,
+      errorCode: 'ACCESS_DENIED',
+      message: 'This receipt link has expired',
+      path: `${prefix}${expired}`,
+      suggestions: ['Open the receipt again from the app or the reservation: it gives a new link'],
+    });
+    const gone = await receiptToken(env.RECEIPT_SIGNING_SECRET, 2_000_000_000);
+    expect(errorBody(await call('GET', `${prefix}${gone}`))).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
+  it('a link lives a day: valid 23 hours after it was handed out, refused 26 hours after', async () => {
+    const { reservation } = await paidWithInvoice();
+    const transactionId = (await reservationRow(reservation.id)).invoiceTransactionId!;
+    const link = await receiptUrl(env, transactionId);
+    const token = link.slice(link.lastIndexOf('/') + 1);
+    await expect(readReceiptToken(env.RECEIPT_SIGNING_SECRET, token, Date.now() + 23 * 3600_000)).resolves.toBe(transactionId);
+    await expect(readReceiptToken(env.RECEIPT_SIGNING_SECRET, token, Date.now() + 26 * 3600_000)).rejects.toMatchObject({ errorCode: 'ACCESS_DENIED' });
+  });
+
+  it('invoice numbers follow one sequence a year, without gaps', async () => {
+    const numbers: string[] = [];
+    for (let i = 0; i < 3; i += 1) numbers.push((await paidWithInvoice()).invoiceId);
+    const year = new Date().toISOString().slice(0, 4);
+    const sequence = numbers.map((n) => {
+      expect(n).toMatch(new RegExp(`^INV-${year}-\\d{6}$`));
+      return Number(n.slice(-6));
+    });
+    expect(sequence).toEqual([sequence[0], sequence[0] + 1, sequence[0] + 2]);
+    const [{ last }] = await db().all<{ last: number }>(sql`SELECT last_number AS last FROM invoice_sequences WHERE series = ${year}`);
+    expect(last).toBe(sequence[2]);
+  });
+
+  it('a payment arriving for a cancelled booking issues no invoice and takes no number', async () => {
+    const year = new Date().toISOString().slice(0, 4);
+    const lastNumber = async () => (await db().all<{ last: number }>(sql`SELECT last_number AS last FROM invoice_sequences WHERE series = ${year}`))[0]?.last ?? 0;
+    await paidWithInvoice(); // the sequence exists
+    const before = await lastNumber();
+    const { reservation } = await aReservation({ status: 'CANCELLED', ...FIFTY_EUR });
+    const pi = stripe.authorizedPaymentIntent(5000, 'eur', { reservationId: String(reservation.id) });
+    expect((await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi))).status).toBe(200);
+    expect(await reservationRow(reservation.id)).toMatchObject({ invoiceId: null, invoiceTransactionId: null, invoiceStatus: null });
+    expect(await lastNumber()).toBe(before);
   });
 });
 

@@ -47,24 +47,24 @@ describe('wallet (GET /user/me/wallet)', () => {
 });
 
 describe('transactions and receipts', () => {
-  /** A sender with two 50.00 EUR payments, the second refunded by a rejection. */
+  /** A sender with two 50.00 EUR payments, the second's card hold released by a rejection. */
   async function senderWithTransactions() {
     const sender = await aUser();
     const carrier = await aCarrier();
     const { reservation: booking } = await aReservation({ sender, carrier, status: 'PAID', ...paid });
     const { reservation: second } = await aReservation({ sender, carrier, status: 'PAID', ...paid });
     expect((await post(`/v1/api/bookings/${second.id}/reject`, undefined, { token: carrier.token })).status).toBe(200);
-    const payment = (await reservationRow(booking.id)).invoiceUrl!.match(/transactions\/(\d+)\/receipt/)![1];
+    const payment = (await reservationRow(booking.id)).invoiceTransactionId!;
     return { sender, carrier, booking, payment };
   }
 
-  it('the page lists the payments and the refund, newest first, in EUR signed for the user', async () => {
+  it('the page lists the payments and the released hold, newest first, in EUR signed for the user', async () => {
     const { sender } = await senderWithTransactions();
     const page = await get('/v1/api/transactions?size=10', { token: sender.token });
     expect(page.status).toBe(200);
     expect(page.body.page).toEqual({ number: 0, size: 10, totalElements: 3, totalPages: 1 });
     expect(page.body.content.map((t: any) => [t.type, t.amount])).toEqual([
-      ['REFUND', 50],
+      ['HOLD_RELEASE', 50],
       ['PAYMENT', -50],
       ['PAYMENT', -50],
     ]);
@@ -91,11 +91,11 @@ describe('transactions and receipts', () => {
     expect(errorBody(badSort)).toMatchObject({ errorCode: 'INVALID_ARGUMENT' });
   });
 
-  it('the monthly summary totals payments, refunds and earnings', async () => {
+  it('the monthly summary totals payments, refunds, released holds and earnings', async () => {
     const { sender } = await senderWithTransactions();
     const summary = await get('/v1/api/transactions/summary?period=MONTH', { token: sender.token });
     expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ period: 'MONTH', currency: 'EUR', totalPaid: 100, totalRefunded: 50, totalEarned: 0, net: -50, count: 3 });
+    expect(summary.body).toMatchObject({ period: 'MONTH', currency: 'EUR', totalPaid: 100, totalRefunded: 0, totalReleased: 50, totalEarned: 0, net: -50, count: 3 });
   });
 
   it('the owner reads a transaction in detail', async () => {
@@ -116,8 +116,8 @@ describe('transactions and receipts', () => {
     expect(receipt.status).toBe(200);
     expect(receipt.headers.get('Content-Type')).toBe('application/pdf');
     expect(String(receipt.body).startsWith('%PDF-')).toBe(true);
-    expect(String(receipt.body)).toContain('(Payment receipt) Tj');
-    expect(String(receipt.body)).toContain('(Amount: 50.00 EUR) Tj');
+    expect(String(receipt.body)).toContain('(Invoice) Tj');
+    expect(String(receipt.body)).toContain('(Total paid: 50.00 EUR) Tj');
     expect(String(receipt.body)).toContain(`(Reservation: ${booking.reservationNumber}) Tj`);
   });
 
@@ -128,6 +128,38 @@ describe('transactions and receipts', () => {
     expect(stored).not.toBeNull();
     const again = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });
     expect(again.body).toBe(receipt.body);
+  });
+
+  it("the history's receiptUrl is a signed link a browser opens without a token: the same PDF, with the issuer's legal details", async () => {
+    const { sender, payment } = await senderWithTransactions();
+    const page = await get('/v1/api/transactions?size=10', { token: sender.token });
+    const links = page.body.content.map((t: { receiptUrl: string }) => t.receiptUrl);
+    for (const link of links) expect(link).toMatch(/^https?:\/\/[^/]+\/v1\/api\/public\/receipts\/[\w-]+\.[\w-]+$/);
+    const [released] = page.body.content;
+    expect(released.type).toBe('HOLD_RELEASE');
+
+    const opened = await call('GET', new URL(released.receiptUrl).pathname); // no bearer token
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('Content-Type')).toBe('application/pdf');
+    const pdf = String(opened.body);
+    for (const text of [
+      'Transaction receipt',
+      'Issued by:',
+      env.PLATFORM_LEGAL_NAME.replace(/[()]/g, '\\$&'),
+      env.PLATFORM_LEGAL_ADDRESS,
+      `VAT number: ${env.PLATFORM_VAT_NUMBER}`,
+      `Company registration: ${env.PLATFORM_COMPANY_REGISTRATION}`,
+      'Type: HOLD_RELEASE',
+      'Amount: 50.00 EUR',
+    ]) {
+      expect(pdf).toContain(`(${text}) Tj`);
+    }
+    // The signed link and the owner's authenticated route serve the one kept receipt.
+    const paymentLink = links.find((_: string, i: number) => page.body.content[i].id === Number(payment));
+    const bySignedLink = await call('GET', new URL(paymentLink).pathname);
+    const byToken = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });
+    expect(byToken.status).toBe(200);
+    expect(bySignedLink.body).toBe(byToken.body);
   });
 
   it("another user's receipt is 403", async () => {

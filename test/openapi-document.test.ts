@@ -4,10 +4,10 @@
 // from), to be reviewed and accepted on purpose (`npx vitest run test/openapi-document.test.ts -u`).
 // `npm run contract` lints both snapshots and compiles a client generated from the production one.
 import { createExecutionContext } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { expect, it } from 'vitest';
 import worker from '../src/index';
 import { get } from './helpers/http';
+import { PRODUCTION_ENV } from './helpers/production';
 
 it('the OpenAPI document is the reviewed one', async () => {
   const res = await get('/v1/api/openapi.json');
@@ -16,14 +16,7 @@ it('the OpenAPI document is the reviewed one', async () => {
 });
 
 it('the production OpenAPI document is the reviewed one', async () => {
-  const production = {
-    ...env,
-    ENVIRONMENT: 'production',
-    PUBLIC_BASE_URL: 'https://api.example.com',
-    KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
-    KYC_PROVIDER_API_KEY: 'kyc-api-key-production',
-  } as Env;
-  const res = await worker.fetch(new Request('https://api.test/v1/api/openapi.json'), production, createExecutionContext());
+  const res = await worker.fetch(new Request('https://api.test/v1/api/openapi.json'), PRODUCTION_ENV, createExecutionContext());
   expect(res.status).toBe(200);
   const doc = (await res.json()) as { paths: Record<string, unknown> };
   expect(Object.keys(doc.paths).filter((p) => p.startsWith('/sandbox') || p.includes('/dev/'))).toEqual([]);

@@ -8,6 +8,9 @@ export function toCents(amount: number): number {
 /** Integer cents to a two-decimal number for JSON. */
 export const fromCents = (cents: number): number => Math.round(cents) / 100;
 
+/** `750, 'EUR'` -> `7.50 EUR`: how an amount is written for people (messages, history, receipts). */
+export const formatMoney = (cents: number, currency: string): string => `${fromCents(cents).toFixed(2)} ${currency}`;
+
 /** Weight in kg (up to 3 decimals) to integer grams. */
 export const toGrams = (kg: number): number => Math.round(kg * 1000);
 export const fromGrams = (grams: number): number => grams / 1000;
@@ -35,5 +38,18 @@ export const platformCurrency = (env: { PLATFORM_CURRENCY?: string }): string =>
 export function commissionRate(env: { PLATFORM_COMMISSION_RATE?: string }): number {
   const rate = Number(env.PLATFORM_COMMISSION_RATE ?? '0.15');
   if (!Number.isFinite(rate) || rate < 0 || rate >= 1) throw new Error('PLATFORM_COMMISSION_RATE must be in [0, 1)');
+  return rate;
+}
+
+/** A VAT-inclusive amount split into its net part and its VAT at `rate` (the VAT rounded to the cent). */
+export function vatIncluded(grossCents: number, rate: number): { netCents: number; vatCents: number } {
+  const vatCents = Math.round((grossCents * rate) / (1 + rate));
+  return { netCents: grossCents - vatCents, vatCents };
+}
+
+/** VAT rate of the platform's own service (its commission), PLATFORM_VAT_RATE (default 0.20). */
+export function vatRate(env: { PLATFORM_VAT_RATE?: string }): number {
+  const rate = Number(env.PLATFORM_VAT_RATE || '0.20');
+  if (!Number.isFinite(rate) || rate < 0 || rate >= 1) throw new Error('PLATFORM_VAT_RATE must be in [0, 1)');
   return rate;
 }

@@ -1,5 +1,6 @@
 // Every absolute link the service hands out (checkout callbacks, receipts, recipient pages,
 // e-mail links, provider return URLs) is built here, from PUBLIC_BASE_URL.
+import { receiptToken } from './receipt-token';
 
 /** Where the API is mounted (CONTRACT: every path starts with it unless marked root). */
 export const API_PREFIX = '/v1/api';
@@ -21,6 +22,9 @@ export const apiUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, path: string): string 
 export const recipientPageUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, recipientToken: string): string =>
   rootUrl(env, `/r/${recipientToken}`);
 
-/** The PDF receipt of a transaction. */
-export const receiptUrl = (env: Pick<Env, 'PUBLIC_BASE_URL'>, transactionId: number | string): string =>
-  apiUrl(env, `/transactions/${transactionId}/receipt`);
+/**
+ * The PDF receipt of a transaction, as a signed link that expires (lib/receipt-token.ts): it opens
+ * in a browser without a bearer token. `invoiceUrl` and the history's `receiptUrl` hold it.
+ */
+export const receiptUrl = async (env: Pick<Env, 'PUBLIC_BASE_URL' | 'RECEIPT_SIGNING_SECRET'>, transactionId: number, nowMs?: number): Promise<string> =>
+  apiUrl(env, `/public/receipts/${await receiptToken(env.RECEIPT_SIGNING_SECRET, transactionId, nowMs)}`);

@@ -5,7 +5,7 @@
 //   phones and CDNs can keep them; anything else is `no-store` (recipient pages hold a live code);
 // - every successful JSON GET carries a strong ETag (SHA-1 of the body) and answers 304 with no
 //   body to a matching If-None-Match. HTML pages are not tagged (their nonce changes every time);
-//   files and receipts use the ETag R2 gives them.
+//   file downloads use the ETag R2 gives them; receipt PDFs are not tagged.
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';

@@ -48,6 +48,8 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
   { method: 'get', path: '/r/{recipientToken}', policy: POLICIES.recipient },
   { method: 'get', path: '/v1/api/public/recipient/{recipientToken}', policy: POLICIES.recipient },
   { method: 'get', path: '/v1/api/tracking/{reservationId}/live', policy: POLICIES.recipient },
+  // Signed receipt links: a secret in a URL too, and a PDF made on first use.
+  { method: 'get', path: '/v1/api/public/receipts/{token}', policy: POLICIES.recipient },
   { method: 'get', path: '/v1/api/annonces', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/annonces/{id}', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/users/{id}', policy: POLICIES.search },

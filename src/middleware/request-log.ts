@@ -3,8 +3,8 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 
-/** Recipient links carry their secret in the path: logged as `:token`. */
-const redactPath = (path: string) => path.replace(/^(\/r|\/v1\/api\/public\/recipient)\/[^/]+/, '$1/:token');
+/** Recipient and receipt links carry their secret in the path: logged as `:token`. */
+const redactPath = (path: string) => path.replace(/^(\/r|\/v1\/api\/public\/recipient|\/v1\/api\/public\/receipts)\/[^/]+/, '$1/:token');
 
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();

@@ -9,4 +9,5 @@ export * from './identity';
 export * from './trust';
 export * from './money';
 export * from './disputes';
+export * from './devices';
 export * from './console';

@@ -84,8 +84,24 @@ export const ledgerLines = sqliteTable(
   (t) => [index('ledger_lines_entry_idx').on(t.entryId), index('ledger_lines_account_idx').on(t.accountId, t.amountCents)],
 );
 
-export const TRANSACTION_TYPES = ['PAYMENT', 'REFUND', 'EARNING', 'WITHDRAWAL', 'WITHDRAWAL_REVERSAL', 'DISPUTE_HOLD', 'DISPUTE_HOLD_RELEASE'] as const;
+export const TRANSACTION_TYPES = [
+  'PAYMENT',
+  'REFUND',
+  'HOLD_RELEASE',
+  'EARNING',
+  'WITHDRAWAL',
+  'WITHDRAWAL_REVERSAL',
+  'DISPUTE_HOLD',
+  'DISPUTE_HOLD_RELEASE',
+] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+/**
+ * What goes back to a payer, by what the provider does: REFUND after capture (money returned to the
+ * card), HOLD_RELEASE before it (the card hold released, in full by a void or, for the part not
+ * captured, by a partial capture). The amount is what the payer gets back either way.
+ */
+export const MONEY_BACK_TYPES = ['REFUND', 'HOLD_RELEASE'] as const satisfies readonly TransactionType[];
+export type MoneyBackType = (typeof MONEY_BACK_TYPES)[number];
 /**
  * What a payee has earned, net: money released at delivery, minus what a dispute froze, plus what
  * its settlement gave back. Every "total earned" figure sums these types.
@@ -118,6 +134,15 @@ export const transactions = sqliteTable(
     index('transactions_reservation_idx').on(t.reservationId),
   ],
 );
+
+/**
+ * Invoice numbers: one gap-free sequence per series (the calendar year, UTC). A number is taken in
+ * the batch that posts the payment, only if it posts (escrow.ts authorizePayment).
+ */
+export const invoiceSequences = sqliteTable('invoice_sequences', {
+  series: text('series').primaryKey(),
+  lastNumber: integer('last_number').notNull().default(0),
+});
 
 /** One row per hosted checkout session created for a reservation. */
 export const paymentSessions = sqliteTable(

@@ -22,7 +22,7 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 /**
  * Invoice statuses (reservation.invoiceStatus, docs/decisions-money.md): null while no payment is
- * authorised; ISSUED once the PAYMENT transaction (the receipt at invoiceUrl) exists, set in the
+ * authorised; ISSUED once the PAYMENT transaction (the receipt behind invoiceUrl) exists, set in the
  * batch of the PAY transition that posts it. A refund does not withdraw the invoice: it has its own
  * REFUND transaction and receipt.
  */
@@ -76,8 +76,13 @@ export const reservations = sqliteTable(
     paymentStatus: text('payment_status'),
     paymentDate: text('payment_date'),
     paymentApprovalUrl: text('payment_approval_url'),
+    /** The invoice number: `INV-<year>-<6-digit sequence>` (invoice_sequences), gap-free per year. */
     invoiceId: text('invoice_id'),
-    invoiceUrl: text('invoice_url'),
+    /**
+     * The PAYMENT transaction whose receipt is the invoice. `invoiceUrl` is not stored: it is a signed
+     * link that expires, made from this id when the reservation is read (lib/urls.ts receiptUrl).
+     */
+    invoiceTransactionId: integer('invoice_transaction_id'),
     invoiceStatus: text('invoice_status').$type<InvoiceStatus>(),
     /** Unpaid reservations expire at this instant (30 minutes after booking). */
     paymentDeadline: text('payment_deadline').notNull(),

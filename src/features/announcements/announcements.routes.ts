@@ -23,7 +23,8 @@ const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
 /** kg, at most gram precision. */
 const Kilograms = z.number().positive().max(1000);
-const Price = z.number().min(0).max(100_000);
+/** A price the payment provider can charge: more than zero, in cents (0.01 at least). */
+const Price = z.number().min(0.01, 'Must be greater than 0 (at least 0.01)').max(100_000);
 const TransportMode = z.enum(TRANSPORT_MODES);
 
 const AnnouncementInputObject = z

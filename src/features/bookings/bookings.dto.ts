@@ -2,6 +2,7 @@
 // super-admin detail (French field names), with their zod schemas for the OpenAPI document.
 import { z } from '@hono/zod-openapi';
 import { fromCents, fromGrams } from '../../lib/money';
+import { receiptUrl } from '../../lib/urls';
 import type { ItemView, PartyFields, ReservationDtoView, ReservationView } from '../reservations/reservation-views';
 import { ZERO_WALLET, type WalletFigures } from '../money';
 
@@ -18,6 +19,14 @@ const paymentFields = {
     paymentApprovalUrl: str(),
 };
 const num = () => z.number().nullable();
+
+const INVOICE_URL = str().openapi({
+  description: 'Signed link to the invoice PDF (the receipt of the payment), opened without a bearer token; it expires after about a day, read the reservation again for a fresh one',
+});
+
+/** The signed, expiring link to the invoice of a paid reservation (made at each read: it expires). */
+const invoiceUrlOf = (env: Env, r: { invoiceTransactionId: number | null }) =>
+  r.invoiceTransactionId === null ? Promise.resolve(null) : receiptUrl(env, r.invoiceTransactionId);
 
 export const ReservationItemSchema = z
   .object({
@@ -77,7 +86,7 @@ export const ReservationSchema = z
     carrierName: z.string(),
     carrierEmail: z.string(),
     invoiceId: str(),
-    invoiceUrl: str(),
+    invoiceUrl: INVOICE_URL,
     items: z.array(ReservationItemSchema),
     recipient: RecipientSchema,
     reservationDate: z.string().openapi({ format: 'date-time' }),
@@ -115,7 +124,7 @@ const itemDto = (i: ItemView) => ({
 });
 
 /** The Reservation as `viewerId` may see it: codes only for the sender (CONTRACT section 7). */
-export function toReservationDto(v: ReservationDtoView, viewerId: number): ReservationDto {
+export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId: number): Promise<ReservationDto> {
   const { r, a, sender, carrier } = v;
   const showCodes = viewerId === r.senderId && viewerId !== r.carrierId;
   return {
@@ -145,7 +154,7 @@ export function toReservationDto(v: ReservationDtoView, viewerId: number): Reser
     carrierName: fullName(carrier),
     carrierEmail: carrier.email,
     invoiceId: r.invoiceId,
-    invoiceUrl: r.invoiceUrl,
+    invoiceUrl: await invoiceUrlOf(env, r),
     items: v.items.map(itemDto),
     recipient: {
       firstName: r.recipient.firstName,
@@ -228,7 +237,7 @@ export const AdminReservationSchema = z
       z.object({ categorieId: z.number().int().nullable(), nom: z.string(), quantiteReserve: z.number(), code: str() }),
     ),
     invoiceId: str(),
-    invoiceUrl: str(),
+    invoiceUrl: INVOICE_URL,
     invoiceStatus: str(),
   })
   .openapi('AdminReservationDetail');
@@ -239,11 +248,12 @@ export type AdminReservationDto = z.infer<typeof AdminReservationSchema>;
  * The super-admin detail. Codes are shown (support staff may need them to unblock a handover),
  * except to a super-admin who is the carrier of this very reservation.
  */
-export function toAdminReservationDto(
+export async function toAdminReservationDto(
+  env: Env,
   v: ReservationView,
   viewerId: number,
   wallets: ReadonlyMap<number, WalletFigures> = new Map(),
-): AdminReservationDto {
+): Promise<AdminReservationDto> {
   const { r, a, sender, carrier } = v;
   const showCodes = viewerId !== r.carrierId;
   return {
@@ -272,7 +282,7 @@ export function toAdminReservationDto(
     reservationDate: r.createdAt,
     items: v.items.map((i) => ({ categorieId: i.categoryId, nom: i.name, quantiteReserve: i.reservedQuantity, code: i.code })),
     invoiceId: r.invoiceId,
-    invoiceUrl: r.invoiceUrl,
+    invoiceUrl: await invoiceUrlOf(env, r),
     invoiceStatus: r.invoiceStatus,
   };
 }

@@ -126,7 +126,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const view = await createBooking(c.var.deps, auth, c.req.valid('json'), idempotencyKeyOf(c));
-      return c.json(toReservationDto(view, auth.id), 201);
+      return c.json(await toReservationDto(c.env, view, auth.id), 201);
     },
   )
   .openapi(
@@ -144,7 +144,7 @@ export const bookingsRouter = createRouter()
       const auth = c.get('auth');
       const q = c.req.valid('query');
       const { rows, total } = await listPartyReservationViews(c.var.deps.db, 'carrierId', auth.id, q.status, q.sort, q);
-      return c.json(toReservationPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
+      return c.json(toReservationPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth.id))), total, q), 200);
     },
   )
   .openapi(
@@ -162,7 +162,7 @@ export const bookingsRouter = createRouter()
       const auth = c.get('auth');
       const q = c.req.valid('query');
       const { rows, total } = await listPartyReservationViews(c.var.deps.db, 'senderId', auth.id, q.status, q.sort, q);
-      return c.json(toPage(rows.map((v) => toReservationDto(v, auth.id)), total, q), 200);
+      return c.json(toPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth.id))), total, q), 200);
     },
   )
   .openapi(
@@ -181,21 +181,21 @@ export const bookingsRouter = createRouter()
       const { db } = c.var.deps;
       const view = await getReservationDtoView(db, c.req.valid('param').id);
       await assertCanRead(c.var.deps, auth, view.r);
-      return c.json(toReservationDto(view, auth.id), 200);
+      return c.json(await toReservationDto(c.env, view, auth.id), 200);
     },
   )
   .openapi(actionRoute('accept', 'Carrier accepts a paid booking (PAID to CONFIRMED)'), async (c) => {
     const auth = c.get('auth');
-    return c.json(toReservationDto(await acceptReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await acceptReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
   })
   .openapi(actionRoute('reject', 'Carrier rejects a paid booking (PAID to REJECTED); the payment is released'), async (c) => {
     const auth = c.get('auth');
-    return c.json(toReservationDto(await rejectReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await rejectReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
   })
   .openapi(cancelRoute, async (c) => {
     const auth = c.get('auth');
     const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
-    return c.json(toReservationDto(await cancelReservation(c.var.deps, auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await cancelReservation(c.var.deps, auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
   })
   .openapi(
     createRoute({
@@ -232,7 +232,7 @@ export const superadminReservationsRouter = createRouter()
       const { rows, total } = await listReservationViews(db, q.status, q.sort, q);
       const wallets = await loadWalletFigures(c.var.deps, rows.flatMap((v) => [v.sender.id, v.carrier.id]));
       const viewer = c.get('auth').id;
-      return c.json(toPage(rows.map((v) => toAdminReservationDto(v, viewer, wallets)), total, q), 200);
+      return c.json(toPage(await Promise.all(rows.map((v) => toAdminReservationDto(c.env, v, viewer, wallets))), total, q), 200);
     },
   )
   .openapi(
@@ -250,6 +250,6 @@ export const superadminReservationsRouter = createRouter()
       const { db } = c.var.deps;
       const view = await getReservationView(db, c.req.valid('param').id);
       const wallets = await loadWalletFigures(c.var.deps, [view.sender.id, view.carrier.id]);
-      return c.json(toAdminReservationDto(view, c.get('auth').id, wallets), 200);
+      return c.json(await toAdminReservationDto(c.env, view, c.get('auth').id, wallets), 200);
     },
   );

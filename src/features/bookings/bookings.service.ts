@@ -20,7 +20,7 @@ import { accessDenied, businessRule, invalidState, notFound, validationError, ty
 import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
-import { closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
+import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
 import { notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
@@ -175,6 +175,7 @@ export async function createBooking(
     };
   });
   const split = splitPrice(weightG, a.pricePerKgCents, commissionRate(env));
+  assertChargeable(split.totalAmountCents, a.currency);
   const recipient = normaliseRecipient(input.recipient);
 
   // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
@@ -204,7 +205,7 @@ export async function createBooking(
       paymentDate: null,
       paymentApprovalUrl: null,
       invoiceId: null,
-      invoiceUrl: null,
+      invoiceTransactionId: null,
       invoiceStatus: null,
       paymentDeadline: new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
       paidAt: null,

@@ -74,7 +74,8 @@ const SenderDashboardSchema = z
     spending: z.object({
       currency: z.string(),
       totalSpent: Money.openapi({ description: 'Payments, all time' }),
-      totalRefunded: Money,
+      totalRefunded: Money.openapi({ description: 'Refunded to the card after capture' }),
+      totalReleased: Money.openapi({ description: 'Card holds released before capture: never charged' }),
       netSpent: Money,
       netSpentThisMonth: Money,
     }),
@@ -155,6 +156,7 @@ export const dashboardsRouter = createRouter()
             currency: c.env.PLATFORM_CURRENCY,
             totalSpent: fromCents(d.spending.totalSpentCents),
             totalRefunded: fromCents(d.spending.totalRefundedCents),
+            totalReleased: fromCents(d.spending.totalReleasedCents),
             netSpent: fromCents(d.spending.netSpentCents),
             netSpentThisMonth: fromCents(d.spending.thisMonthCents),
           },

@@ -120,7 +120,7 @@ export async function carrierDashboard(deps: Deps, userId: number) {
 export async function senderDashboard(deps: Deps, userId: number) {
   const { db } = deps;
   const owner: Owner = { type: 'USER', id: userId };
-  const [resRows, upcoming, payments, refunds, ratings] = await db.batch([
+  const [resRows, upcoming, payments, refunds, releases, ratings] = await db.batch([
     db.select({ status: reservations.status, n: count() }).from(reservations).where(eq(reservations.senderId, userId)).groupBy(reservations.status),
     db
       .select({
@@ -142,19 +142,22 @@ export async function senderDashboard(deps: Deps, userId: number) {
       .limit(UPCOMING_LIMIT),
     transactionSums(db, owner, 'PAYMENT'),
     transactionSums(db, owner, 'REFUND'),
+    transactionSums(db, owner, 'HOLD_RELEASE'),
     ratingOf(db, userId),
   ]);
-  // Payments are negative from the sender's point of view, refunds positive.
+  // Payments are negative from the sender's point of view, refunds and released holds positive.
   const spent = -Number(payments[0]?.allTime ?? 0);
   const refunded = Number(refunds[0]?.allTime ?? 0);
+  const released = Number(releases[0]?.allTime ?? 0);
   return {
     reservations: tally(RESERVATION_STATUSES, resRows),
     upcomingShipments: upcoming,
     spending: {
       totalSpentCents: spent,
       totalRefundedCents: refunded,
-      netSpentCents: spent - refunded,
-      thisMonthCents: -Number(payments[0]?.thisMonth ?? 0) - Number(refunds[0]?.thisMonth ?? 0),
+      totalReleasedCents: released,
+      netSpentCents: spent - refunded - released,
+      thisMonthCents: -Number(payments[0]?.thisMonth ?? 0) - Number(refunds[0]?.thisMonth ?? 0) - Number(releases[0]?.thisMonth ?? 0),
     },
     rating: rating(ratings),
   };

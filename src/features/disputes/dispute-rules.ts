@@ -10,6 +10,7 @@ import {
   type Posting,
   type ReservationMoney,
 } from '../money';
+import type { MoneyBackType } from '../../db/schema';
 
 export type DisputeResolution = 'REFUND_SENDER' | 'RELEASE_TO_CARRIER' | 'PARTIAL_REFUND';
 
@@ -85,6 +86,8 @@ export interface SettlementInput {
    * A number: the escrow was released at delivery and this much was frozen back from the wallet.
    */
   frozenCents: number | null;
+  /** How the sender's share goes back: refunded after capture, or released from the card hold before. */
+  moneyBack: MoneyBackType;
 }
 
 /**
@@ -121,7 +124,7 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
         { account: ACCOUNTS.revenue, amountCents: commissionCents },
       ],
       transactions: [
-        { owner: sender, type: 'REFUND', amountCents: refundCents },
+        { owner: sender, type: input.moneyBack, amountCents: refundCents },
         { owner: payee, type: 'EARNING', amountCents: carrierCents },
       ],
     });
@@ -144,7 +147,7 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
       { account: ACCOUNTS.revenue, amountCents: frozenCents - refundCents - payeeCents },
     ],
     transactions: [
-      { owner: sender, type: 'REFUND', amountCents: refundCents },
+      { owner: sender, type: input.moneyBack, amountCents: refundCents },
       { owner: payee, type: 'DISPUTE_HOLD_RELEASE', amountCents: payeeCents },
     ],
   });

@@ -30,6 +30,7 @@ import {
   captureLoaded,
   escrowOutKey,
   hasEntry,
+  moneyBackType,
   newToken,
   payeeOf,
   posted,
@@ -319,13 +320,14 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
   // Money released to a wallet must have been captured: capture first when only authorised.
   if (!released && refundCents < r.totalAmountCents) r = await captureLoaded(deps, r);
   const escrowed = await hasEntry(db, `escrow-in:${r.id}`);
+  const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents);
   const posting = disputeSettlement(r, {
     disputeId: d.id,
     refundCents,
     rate: commissionRate(env),
     frozenCents: released ? d.frozenCents : null,
+    moneyBack: moneyBackType(pending ?? ''),
   });
-  const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents);
 
   const resolvedAt = new Date().toISOString();
   const resolvedByMe = rowExists(

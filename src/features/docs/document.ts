@@ -21,7 +21,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Tracking', description: 'The carrier’s GPS positions, their history and a live WebSocket feed.' },
   { name: 'Reviews', description: 'Ratings between sender and carrier after delivery.' },
   { name: 'Disputes', description: 'Disputes on a reservation, their evidence and messages, and their resolution.' },
-  { name: 'Notifications', description: 'The caller’s in-app notifications.' },
+  { name: 'Notifications', description: 'The caller’s in-app notifications, and the devices registered for push.' },
   { name: 'Files', description: 'Uploads (images, PDF) and their downloads, for their owner and the parties entitled to them.' },
   { name: 'KYC', description: 'Identity verification with the KYC provider, and its review by super-admins.' },
   { name: 'Wallet', description: 'The carrier’s (or agency’s) earnings: balance, pending and available amounts.' },

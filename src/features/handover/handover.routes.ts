@@ -51,7 +51,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -70,7 +70,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -87,7 +87,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -104,7 +104,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toReservationDto(await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(

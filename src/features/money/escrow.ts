@@ -7,16 +7,15 @@
 // The provider call (capture, void, refund) follows the batch and is retried by the cron.
 import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerEntries, reservations, transactions, type ReservationRow } from '../../db/schema';
-import type { Statement } from '../../db/statements';
+import { invoiceSequences, ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
+import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { fromCents } from '../../lib/money';
-import { apiUrl } from '../../lib/urls';
+import { formatMoney as money, fromCents } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
-import type { Notification } from '../notifications/notify';
+import { notify, type Notification } from '../notifications/notify';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
-import { escrowInKey, escrowPayment, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
+import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
 export const PAYMENT_STATUS = {
@@ -29,8 +28,11 @@ export const PAYMENT_STATUS = {
   VOID_PENDING: 'VOID_PENDING',
   VOIDED: 'VOIDED',
   PARTIAL_CAPTURE_PENDING: 'PARTIAL_CAPTURE_PENDING',
+  /** The kept share captured (captureId), the rest of the hold released: nothing was refunded. */
+  PARTIALLY_CAPTURED: 'PARTIALLY_CAPTURED',
   REFUND_PENDING: 'REFUND_PENDING',
   REFUNDED: 'REFUNDED',
+  /** Captured, then part of it refunded (refundId). */
   PARTIALLY_REFUNDED: 'PARTIALLY_REFUNDED',
   AUTHORIZATION_EXPIRED: 'AUTHORIZATION_EXPIRED',
 } as const;
@@ -40,8 +42,6 @@ const SETTLEMENT_PENDING: readonly string[] = [PAYMENT_STATUS.VOID_PENDING, PAYM
 
 /** Card holds last about 7 days: capture after 6 so the money stays in escrow. */
 export const CAPTURE_BEFORE_MS = 6 * 24 * 3600 * 1000;
-
-const money = (cents: number, currency: string) => `${fromCents(cents).toFixed(2)} ${currency}`;
 
 /** True while the reservation's price is in escrow (its escrow-in entry exists). */
 const escrowed = (db: Db, reservationId: number): SQL => entryExists(db, escrowInKey(reservationId));
@@ -78,18 +78,12 @@ export async function authorizePayment(
             paymentStatus: PAYMENT_STATUS.AUTHORIZED,
             paymentDate: now,
             paidAt: now,
-            invoiceId: `INV-${r.reservationNumber}`,
           },
           effects: (guard) => [
             ...postingStatements(db, escrowPayment(r), token, { guard }),
-            // The receipt of this payment is its PAYMENT transaction: the invoice is issued with it.
-            db
-              .update(reservations)
-              .set({
-                invoiceUrl: sql`${apiUrl(env, '/transactions/')} || ${paymentTransactionId(db, token)} || '/receipt'`,
-                invoiceStatus: 'ISSUED',
-              })
-              .where(and(eq(reservations.id, r.id), posted(db, token))),
+            // The receipt of this payment is its PAYMENT transaction: the invoice is issued with it,
+            // numbered from its year's sequence only if the payment posts (no gap in the numbers).
+            ...issueInvoice(db, r.id, token, now),
             ...notifyIfPosted(db, token, [
               {
                 userId: r.senderId,
@@ -120,6 +114,30 @@ export async function authorizePayment(
   return 'NOT_PAYABLE';
 }
 
+/** Invoice numbers: `INV-<year>-<000001>`, one gap-free sequence a year. */
+const INVOICE_DIGITS = 6;
+
+/** The invoice of a payment posted by this batch attempt (`token`): its number, its receipt, ISSUED. */
+function issueInvoice(db: Db, reservationId: number, token: string, now: string): Statement[] {
+  const series = now.slice(0, 4);
+  const number = db.select({ n: invoiceSequences.lastNumber }).from(invoiceSequences).where(eq(invoiceSequences.series, series));
+  return [
+    db.insert(invoiceSequences).values({ series, lastNumber: 0 }).onConflictDoNothing(),
+    db
+      .update(invoiceSequences)
+      .set({ lastNumber: sql`${invoiceSequences.lastNumber} + 1` })
+      .where(and(eq(invoiceSequences.series, series), posted(db, token))),
+    db
+      .update(reservations)
+      .set({
+        invoiceId: sql`${`INV-${series}-`} || printf(${`%0${INVOICE_DIGITS}d`}, (${number}))`,
+        invoiceTransactionId: paymentTransactionId(db, token),
+        invoiceStatus: 'ISSUED',
+      })
+      .where(and(eq(reservations.id, reservationId), posted(db, token))),
+  ];
+}
+
 const paymentTransactionId = (db: Db, token: string): SQL =>
   sql`(${db
     .select({ id: transactions.id })
@@ -145,12 +163,18 @@ async function voidLatePayment(deps: Deps, r: ReservationRow, authorizationId: s
 // ---------------------------------------------------------------------------------------------
 // Capture
 
-/** The provider reports the payment captured (event or our own capture call). */
-export async function markCaptured(db: Db, reservationId: number, chargeId: string | null) {
+/**
+ * The provider reports a capture (event or our own capture call): of the whole payment, or
+ * (`partial`) of the kept share of a cancellation, the rest of the hold released.
+ */
+export async function markCaptured(db: Db, reservationId: number, chargeId: string | null, partial = false) {
+  const [from, to] = partial
+    ? [PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING, PAYMENT_STATUS.PARTIALLY_CAPTURED]
+    : [PAYMENT_STATUS.AUTHORIZED, PAYMENT_STATUS.CAPTURED];
   return db
     .update(reservations)
-    .set({ captureId: chargeId, paymentStatus: PAYMENT_STATUS.CAPTURED, updatedAt: new Date().toISOString() })
-    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)))
+    .set({ captureId: chargeId, paymentStatus: to, updatedAt: new Date().toISOString() })
+    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, from)))
     .returning();
 }
 
@@ -204,6 +228,9 @@ export function settlementAfterRefund(r: Pick<ReservationRow, 'paymentStatus' | 
   return refundCents === r.totalAmountCents ? PAYMENT_STATUS.VOID_PENDING : PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
 }
 
+/** How the money goes back for a settlement step: a refund only once captured; before, a hold released. */
+export const moneyBackType = (next: string): MoneyBackType => (next === PAYMENT_STATUS.REFUND_PENDING ? 'REFUND' : 'HOLD_RELEASE');
+
 /**
  * Rejection, cancellation, expiry: `refundCents` of the escrowed price goes back to the sender, the
  * rest (the commission, for a late sender cancellation) to platform revenue; the payment status
@@ -215,7 +242,7 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
   const token = newToken();
   const next = settledStatus ?? settlementAfterRefund(r, refundCents);
   return (guard) => [
-    ...postingStatements(db, refundEscrow(r, refundCents), token, { guard: and(guard, escrowed(db, r.id)) }),
+    ...postingStatements(db, refundEscrow(r, refundCents, moneyBackType(next)), token, { guard: and(guard, escrowed(db, r.id)) }),
     db
       .update(reservations)
       .set({ paymentStatus: next })
@@ -273,13 +300,13 @@ export const needsSettlement = (row: Pick<ReservationRow, 'paymentStatus'>) => S
 export async function settleWithProvider(deps: Deps, reservationId: number, retried = false): Promise<ReservationRow> {
   const { db, env } = deps;
   const r = await loadReservation(db, reservationId);
-  // A reservation is refunded at most once: by its escrow-out entry (rejection, cancellation, a
-  // dispute before delivery) or by a dispute settlement after delivery (disputes feature).
+  // A reservation's money goes back at most once: by its escrow-out entry (rejection, cancellation,
+  // a dispute before delivery) or by a dispute settlement after delivery (disputes feature).
   const [refund] = await db
     .select({ amount: transactions.amountCents })
     .from(transactions)
     .innerJoin(ledgerEntries, eq(ledgerEntries.id, transactions.ledgerEntryId))
-    .where(and(eq(ledgerEntries.reservationId, r.id), eq(transactions.type, 'REFUND')));
+    .where(and(eq(ledgerEntries.reservationId, r.id), inArray(transactions.type, [...MONEY_BACK_TYPES])));
   const refundCents = refund?.amount ?? 0;
   const pi = r.authorizationId;
   if (!pi) return r;
@@ -301,7 +328,8 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
           amountCents: r.totalAmountCents - refundCents,
           idempotencyKey: `capture-${r.id}`,
         });
-        await set({ paymentStatus: PAYMENT_STATUS.PARTIALLY_REFUNDED, captureId: chargeId });
+        // The kept share is charged and the rest released: a capture, not a refund (no refundId).
+        await markCaptured(db, r.id, chargeId, true);
         break;
       }
       case PAYMENT_STATUS.REFUND_PENDING:
@@ -324,12 +352,46 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     console.error(JSON.stringify({ level: 'error', msg: 'provider settlement failed', reservationId: r.id, error: String(err) }));
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
-      // Refused because the payment was captured meanwhile (a capture raced the rejection): refund instead.
-      await set({ paymentStatus: PAYMENT_STATUS.REFUND_PENDING });
+      // Refused because the payment was captured meanwhile (a capture raced the rejection): refund
+      // instead, and the sender's history line and notice say it is a refund now.
+      await db.batch([
+        db
+          .update(reservations)
+          .set({ paymentStatus: PAYMENT_STATUS.REFUND_PENDING, updatedAt: new Date().toISOString() })
+          .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, r.paymentStatus ?? ''))),
+        ...relabelAsRefund(db, r, refundCents),
+      ]);
       if (!retried) return settleWithProvider(deps, reservationId, true);
     }
   }
   return loadReservation(db, r.id);
+}
+
+/**
+ * The money went back as a refund after all (the payment was captured before the void or partial
+ * capture reached the provider): the sender's HOLD_RELEASE line becomes a REFUND line and the
+ * sender is told, in the batch that moves the status to REFUND_PENDING (placed after that update).
+ */
+function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statement[] {
+  const released = and(eq(transactions.reservationId, r.id), eq(transactions.type, 'HOLD_RELEASE'));
+  const escrowOut = db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.key, escrowOutKey(r.id)), eq(ledgerEntries.type, 'ESCROW_REFUNDED')));
+  // Told once: only while a line still says "released" and this batch made the status REFUND_PENDING.
+  const relabelling = and(
+    rowExists(db, transactions, released),
+    rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING))),
+  )!;
+  return [
+    ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING), relabelling),
+    // The escrow-out entry's line takes the rule's wording; a dispute settlement's keeps its own.
+    db
+      .update(transactions)
+      .set({ type: 'REFUND', description: moneyBackDescription(r, refundCents, 'REFUND') })
+      .where(and(released, inArray(transactions.ledgerEntryId, escrowOut))),
+    db.update(transactions).set({ type: 'REFUND' }).where(released),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------

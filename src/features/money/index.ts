@@ -12,6 +12,7 @@ export { agencyMoneyRouter } from './agency-money.routes';
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.
 export {
   captureLoaded,
+  moneyBackType,
   needsSettlement,
   PAYMENT_STATUS,
   refundEffects,
@@ -38,4 +39,7 @@ export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET
 // The cron's money steps, and what the development seed drives.
 export { runMoneyJobs } from './money.jobs';
 export { closeCheckout, createCheckout } from './payments/payments.service';
+
+// The payment provider's minimum charge, checked when booking.
+export { assertChargeable } from './payments/payments.service';
 export { paySandboxSession } from './payments/sandbox.routes';

@@ -81,7 +81,7 @@ const DTO_RESERVATION_FIELDS = [
   'paymentDate',
   'paymentApprovalUrl',
   'invoiceId',
-  'invoiceUrl',
+  'invoiceTransactionId',
   'recipient',
   'createdAt',
 ] as const satisfies readonly (keyof ReservationRow)[];

@@ -63,6 +63,20 @@ export interface PaymentProvider {
   }): Promise<{ transferId: string }>;
 }
 
+/**
+ * The smallest charge the payment provider accepts, in minor units of `currency` (Stripe's minimum
+ * charge amounts; the sandbox keeps the same so local runs refuse what production would). An
+ * unlisted currency gets 50 minor units.
+ */
+export function minimumChargeCents(currency: string): number {
+  return MINIMUM_CHARGE_CENTS[currency.toUpperCase()] ?? 50;
+}
+
+const MINIMUM_CHARGE_CENTS: Record<string, number> = {
+  EUR: 50, USD: 50, GBP: 30, CHF: 50, CAD: 50, AUD: 50, NZD: 50, SGD: 50, BRL: 50, INR: 50,
+  DKK: 250, NOK: 300, SEK: 300, PLN: 200, RON: 200, BGN: 100, CZK: 1500, HUF: 17500, AED: 200, HKD: 400, MXN: 1000, MYR: 200, THB: 1000,
+};
+
 /** A provider call failed for good (declined, invalid): nothing will change by retrying. */
 export class ProviderRejectedError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

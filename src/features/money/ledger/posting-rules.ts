@@ -1,6 +1,7 @@
 // The posting rules of the double-entry ledger as pure functions: which accounts move, by how
 // much, and which history rows the owners see. No I/O here; ledger.service.ts writes them.
-import type { AccountKind, LedgerEntryType, OwnerType, TransactionType } from '../../../db/schema/money';
+import type { AccountKind, LedgerEntryType, MoneyBackType, OwnerType, TransactionType } from '../../../db/schema/money';
+import { formatMoney } from '../../../lib/money';
 
 /** A wallet owner: a user, or an agency (agency wallets get their own accounts). */
 export interface Owner {
@@ -120,18 +121,34 @@ export function releaseEscrow(r: ReservationMoney): Posting {
   });
 }
 
-/** Rejection or cancellation: `refundCents` back to the sender, whatever is kept to platform revenue. */
-export function refundEscrow(r: ReservationMoney, refundCents: number): Posting {
+/**
+ * What the sender's history line says about money going back, by what the provider does with it:
+ * a refund (after capture), a hold released in full (void, lapsed hold), or a partial capture of
+ * the kept share with the rest released.
+ */
+export function moneyBackDescription(r: Pick<ReservationMoney, 'reservationNumber' | 'totalAmountCents' | 'currency'>, backCents: number, type: MoneyBackType): string {
+  const back = formatMoney(backCents, r.currency);
+  const kept = formatMoney(r.totalAmountCents - backCents, r.currency);
+  const full = backCents === r.totalAmountCents;
+  const subject = `Reservation ${r.reservationNumber}`;
+  if (type === 'REFUND') return full ? `${subject}: ${back} refunded to the card` : `${subject}: ${back} refunded to the card, ${kept} kept`;
+  return full
+    ? `${subject}: card hold of ${back} released, nothing charged`
+    : `${subject}: ${kept} of the card hold captured (kept), the other ${back} released`;
+}
+
+/**
+ * Rejection or cancellation: `refundCents` back to the sender, whatever is kept to platform revenue.
+ * `type` is how the money goes back (see MONEY_BACK_TYPES): the sender's history line says so.
+ */
+export function refundEscrow(r: ReservationMoney, refundCents: number, type: MoneyBackType): Posting {
   if (!Number.isSafeInteger(refundCents) || refundCents < 0 || refundCents > r.totalAmountCents) {
     throw new Error(`refund must be between 0 and ${r.totalAmountCents} cents`);
   }
   return posting({
     key: escrowOutKey(r.id),
     type: 'ESCROW_REFUNDED',
-    description:
-      refundCents === r.totalAmountCents
-        ? `Reservation ${r.reservationNumber}: payment returned in full`
-        : `Reservation ${r.reservationNumber}: payment returned minus the commission`,
+    description: moneyBackDescription(r, refundCents, type),
     currency: r.currency,
     reservationId: r.id,
     lines: [
@@ -139,7 +156,7 @@ export function refundEscrow(r: ReservationMoney, refundCents: number): Posting 
       { account: ACCOUNTS.clearing, amountCents: refundCents },
       { account: ACCOUNTS.revenue, amountCents: r.totalAmountCents - refundCents },
     ],
-    transactions: [{ owner: { type: 'USER', id: r.senderId }, type: 'REFUND', amountCents: refundCents }],
+    transactions: [{ owner: { type: 'USER', id: r.senderId }, type, amountCents: refundCents }],
   });
 }
 

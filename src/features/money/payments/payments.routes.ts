@@ -23,7 +23,10 @@ const PaymentStatusSchema = z
     paymentId: z.string().nullable(),
     paymentStatus: z.string().nullable().openapi({
       description:
-        'PENDING, FAILED, EXPIRED, AUTHORIZED, CAPTURED, VOID_PENDING, VOIDED, PARTIAL_CAPTURE_PENDING, REFUND_PENDING, REFUNDED, PARTIALLY_REFUNDED, AUTHORIZATION_EXPIRED',
+        'What the payment provider did: PENDING (checkout open), FAILED, EXPIRED (checkout ended unpaid), AUTHORIZED (card hold), ' +
+        'CAPTURED (charged, captureId), VOID_PENDING then VOIDED (hold released, nothing charged), PARTIAL_CAPTURE_PENDING then ' +
+        'PARTIALLY_CAPTURED (the kept share charged, captureId, the rest of the hold released; no refund), REFUND_PENDING then ' +
+        'REFUNDED or PARTIALLY_REFUNDED (money returned after capture, refundId), AUTHORIZATION_EXPIRED (the hold lapsed)',
     }),
     reservationStatus: z.string(),
   })

@@ -3,11 +3,11 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { paymentSessions, reservations, users } from '../../../db/schema';
 import type { AuthUser, Deps } from '../../../env';
-import { invalidState, paymentError, paymentProcessingError } from '../../../errors';
-import { fromGrams } from '../../../lib/money';
+import { businessRule, invalidState, paymentError, paymentProcessingError } from '../../../errors';
+import { formatMoney, fromGrams } from '../../../lib/money';
 import { assertCanAccess } from '../../../middleware/auth';
 import { assertReservationAccess } from '../../reservations/reservation-access';
-import { getPaymentProvider, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
+import { getPaymentProvider, minimumChargeCents, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { apiUrl } from '../../../lib/urls';
 import { loadReservation } from '../../reservations/lifecycle';
@@ -16,6 +16,19 @@ import { loadReservation } from '../../reservations/lifecycle';
 const SESSION_LIFETIME_S = 30 * 60 + 60;
 /** A session this close to its end is not handed out again. */
 const REUSE_MARGIN_S = 120;
+
+/**
+ * A booking total the payment provider would refuse (below its minimum charge for the currency) is a
+ * broken business rule: refused when booking, and again at checkout for a booking made before.
+ */
+export function assertChargeable(totalAmountCents: number, currency: string): void {
+  const minimum = minimumChargeCents(currency);
+  if (totalAmountCents < minimum) {
+    throw businessRule(`The booking total ${formatMoney(totalAmountCents, currency)} is below the payment minimum of ${formatMoney(minimum, currency)}`, {
+      suggestions: [`Book more weight so that the total reaches ${formatMoney(minimum, currency)}`],
+    });
+  }
+}
 
 export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: number) {
   const db = deps.db;
@@ -27,6 +40,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   if (Date.parse(r.paymentDeadline) <= Date.now()) {
     throw invalidState(`The payment window of reservation ${r.id} has closed`);
   }
+  assertChargeable(r.totalAmountCents, r.currency);
   const nowS = Math.floor(Date.now() / 1000);
   const [latest] = await db
     .select()

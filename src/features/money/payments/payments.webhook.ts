@@ -107,7 +107,10 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
     case 'payment_intent.succeeded': {
       // A capture can arrive before the authorisation: apply the authorisation first.
       await authorizePayment(deps, reservationId, { authorizationId: object.id });
-      await markCaptured(db, reservationId, str(object.latest_charge));
+      // Less than the whole amount: our partial capture of a cancellation's kept share (its answer
+      // may have been lost), a capture and not a refund.
+      const partial = typeof object.amount_received === 'number' && object.amount_received < object.amount;
+      await markCaptured(db, reservationId, str(object.latest_charge), partial);
       return;
     }
     case 'payment_intent.payment_failed': {
@@ -160,6 +163,8 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
       return;
     }
     case 'charge.refunded': {
+      // Only a refund we asked for after capture: a partial capture's released rest is no refund
+      // (older API versions report it as one), so PARTIALLY_CAPTURED is left as it is.
       const refundId = str(object.refunds?.data?.[0]);
       const full = object.amount_refunded >= object.amount;
       await db

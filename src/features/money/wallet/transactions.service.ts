@@ -2,16 +2,18 @@
 // generated once (src/lib/pdf.ts) and kept in R2.
 import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../../env';
-import { textPdf, type PdfLine } from '../../../lib/pdf';
+import { textPdf } from '../../../lib/pdf';
+import { readReceiptToken } from '../../../lib/receipt-token';
 import { pageStatements } from '../../../db/statements';
-import { EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../../db/schema';
+import { agencies, EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../../db/schema';
 import { accessDenied, notFound } from '../../../errors';
 import { fromCents, platformCurrency } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import type { Owner } from '../ledger/posting-rules';
 import { receiptUrl } from '../../../lib/urls';
+import { legalDetails, receiptDocument } from './receipt-document';
 
-export function toTransaction(env: Env, t: TransactionRow) {
+export async function toTransaction(env: Env, t: TransactionRow) {
   return {
     id: t.id,
     type: t.type,
@@ -20,7 +22,7 @@ export function toTransaction(env: Env, t: TransactionRow) {
     description: t.description,
     reservationId: t.reservationId,
     withdrawalId: t.withdrawalId,
-    receiptUrl: receiptUrl(env, t.id),
+    receiptUrl: await receiptUrl(env, t.id),
     createdAt: t.createdAt,
   };
 }
@@ -46,7 +48,7 @@ export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'
   const order = orderBy(q.sort, { createdAt: transactions.createdAt, amount: transactions.amountCents }, transactions.id);
   const [rows, [{ total }]] = await db.batch(pageStatements(db, transactions, where, order, q));
   return toPage(
-    rows.map((t) => toTransaction(deps.env, t)),
+    await Promise.all(rows.map((t) => toTransaction(deps.env, t))),
     total,
     q,
   );
@@ -82,6 +84,7 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     .select({
       paid: sumOf('PAYMENT'),
       refunded: sumOf('REFUND'),
+      released: sumOf('HOLD_RELEASE'),
       earned: sumOf(...EARNING_TYPES),
       withdrawn: sumOf('WITHDRAWAL'),
       reversed: sumOf('WITHDRAWAL_REVERSAL'),
@@ -97,6 +100,7 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     currency: platformCurrency(deps.env),
     totalPaid: fromCents(-row.paid),
     totalRefunded: fromCents(row.refunded),
+    totalReleased: fromCents(row.released),
     totalEarned: fromCents(row.earned),
     totalWithdrawn: fromCents(-(row.withdrawn + row.reversed)),
     net: fromCents(row.net),
@@ -134,23 +138,25 @@ async function renderReceipt(deps: Deps, t: TransactionRow): Promise<Uint8Array>
     t.ownerType === 'USER'
       ? await db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, t.ownerId))
       : [undefined];
-  const lines: PdfLine[] = [{ text: t.type === 'PAYMENT' ? 'Payment receipt' : 'Transaction receipt', bold: true, size: 20 }];
-  const line = (text: string) => lines.push({ text, gapBefore: lines.length === 1 ? 10 : 0 });
-  if (reservation?.invoiceId && t.type === 'PAYMENT') line(`Invoice: ${reservation.invoiceId}`);
-  line(`Transaction: ${t.id}`);
-  line(`Date: ${t.createdAt}`);
-  if (owner) line(`Customer: ${owner.firstName} ${owner.lastName} <${owner.email}>`);
-  line(`Type: ${t.type}`);
-  line(`Description: ${t.description}`);
-  if (reservation) {
-    line(`Reservation: ${reservation.reservationNumber}`);
-    line(`Weight: ${(reservation.reservedWeightG / 1000).toFixed(3)} kg at ${fromCents(reservation.pricePerKgCents).toFixed(2)} ${reservation.currency}/kg`);
-    if (t.type === 'PAYMENT') {
-      line(`Carrier amount: ${fromCents(reservation.carrierAmountCents).toFixed(2)} ${reservation.currency}`);
-      line(`Platform commission: ${fromCents(reservation.platformCommissionCents).toFixed(2)} ${reservation.currency}`);
-    }
-    if (reservation.authorizationId) line(`Payment reference: ${reservation.authorizationId}`);
-  }
-  lines.push({ text: `Amount: ${fromCents(Math.abs(t.amountCents)).toFixed(2)} ${t.currency}`, bold: true, size: 14, gapBefore: 10 });
-  return textPdf(`Receipt ${t.id}`, lines);
+  const [carrier] = reservation
+    ? reservation.agencyId
+      ? await db.select({ name: sql<string>`coalesce(${agencies.legalName}, ${agencies.name})` }).from(agencies).where(eq(agencies.id, reservation.agencyId))
+      : await db.select({ name: sql<string>`${users.firstName} || ' ' || ${users.lastName}` }).from(users).where(eq(users.id, reservation.carrierId))
+    : [undefined];
+  const { title, lines } = receiptDocument({
+    transaction: t,
+    legal: legalDetails(deps.env),
+    customer: owner ? { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email } : null,
+    reservation: reservation ?? null,
+    carrierName: carrier?.name ?? null,
+  });
+  return textPdf(title, lines);
+}
+
+/** The transaction a signed receipt link names (403 for a bad or expired link, 404 when it is gone). */
+export async function transactionOfReceiptLink(deps: Deps, token: string): Promise<TransactionRow> {
+  const id = await readReceiptToken(deps.env.RECEIPT_SIGNING_SECRET, token);
+  const [row] = await deps.db.select().from(transactions).where(eq(transactions.id, id));
+  if (!row) throw notFound('Transaction', id);
+  return row;
 }

@@ -1,9 +1,10 @@
 // Wallet and transaction history of the caller: balance figures, history page, summary, detail, receipt.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter } from '../../../env';
-import { authErrorResponses, jsonContent, signedIn } from '../../../lib/openapi';
+import type { Context } from 'hono';
+import { createRouter, type AppEnv } from '../../../env';
+import { authErrorResponses, errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
-import { TRANSACTION_TYPES } from '../../../db/schema';
+import { TRANSACTION_TYPES, type TransactionRow } from '../../../db/schema';
 import { IdParams } from '../../../validation';
 import {
   getOwnTransaction,
@@ -11,6 +12,7 @@ import {
   receiptPdf,
   SUMMARY_PERIODS,
   toTransaction,
+  transactionOfReceiptLink,
   transactionSummary,
 } from './transactions.service';
 import { getWallet } from './wallet.service';
@@ -30,7 +32,10 @@ export const WalletSchema = z
 const TransactionSchema = z
   .object({
     id: z.number().int(),
-    type: z.enum(TRANSACTION_TYPES),
+    type: z.enum(TRANSACTION_TYPES).openapi({
+      description:
+        'PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements.',
+    }),
     amount: z.number().openapi({ description: 'Signed from the caller’s point of view: payments and withdrawals are negative' }),
     currency: z.string(),
     description: z.string(),
@@ -48,7 +53,8 @@ const SummarySchema = z
     to: z.string(),
     currency: z.string(),
     totalPaid: z.number(),
-    totalRefunded: z.number(),
+    totalRefunded: z.number().openapi({ description: 'Refunded to the card after capture (REFUND)' }),
+    totalReleased: z.number().openapi({ description: 'Card holds released before capture, never charged (HOLD_RELEASE)' }),
     totalEarned: z.number(),
     totalWithdrawn: z.number(),
     net: z.number(),
@@ -66,6 +72,19 @@ const TransactionQuery = pageQuery({ sortable: ['createdAt', 'amount'], defaultS
 });
 
 const me = (id: number) => ({ type: 'USER' as const, id });
+
+const PDF_RESPONSE = { description: 'PDF receipt', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } };
+
+/** The receipt of a transaction the caller may read, as an inline PDF (the link never leaks through a Referer). */
+async function pdfReceipt(c: Context<AppEnv>, t: TransactionRow) {
+  const pdf = await receiptPdf(c.var.deps, t);
+  return c.body(pdf, 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,
+    'Cache-Control': 'private, max-age=0',
+    'Referrer-Policy': 'no-referrer',
+  });
+}
 
 /** GET of a wallet, for the caller (/user/me/wallet) or an agency (/agencies/{id}/wallet). */
 export const walletRoutes = (scope: OwnerScope) =>
@@ -125,7 +144,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { params: IdParams },
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(toTransaction(c.env, await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id)), 200),
+    async (c) => c.json(await toTransaction(c.env, await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -136,18 +155,22 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       summary: 'PDF receipt of a transaction (owner only); made once and kept',
       ...signedIn(),
       request: { params: IdParams },
-      responses: {
-        200: { description: 'PDF receipt', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } },
-        ...authErrorResponses(404),
-      },
+      responses: { 200: PDF_RESPONSE, ...authErrorResponses(404) },
     }),
-    async (c) => {
-      const t = await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id);
-      const pdf = await receiptPdf(c.var.deps, t);
-      return c.body(pdf, 200, {
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,
-        'Cache-Control': 'private, max-age=0',
-      });
-    },
+    async (c) => pdfReceipt(c, await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id)),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      path: '/public/receipts/{token}',
+      operationId: 'getReceiptBySignedLink',
+      tags: ['Transactions'],
+      summary: 'PDF receipt through its signed link (invoiceUrl, receiptUrl): no bearer token',
+      description:
+        'The link is signed for one transaction and expires about a day after it was handed out; read the reservation or the transaction again for a fresh one. A malformed, forged or expired link is 403 ACCESS_DENIED; a transaction that no longer exists is 404.',
+      security: [],
+      request: { params: z.object({ token: z.string().max(512).openapi({ param: { name: 'token', in: 'path' }, description: 'The signed token of the link' }) }) },
+      responses: { 200: PDF_RESPONSE, ...errorResponses(403, 404) },
+    }),
+    async (c) => pdfReceipt(c, await transactionOfReceiptLink(c.var.deps, c.req.valid('param').token)),
   );

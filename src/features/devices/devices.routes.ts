@@ -1,0 +1,65 @@
+// /devices: the caller's push registrations (CONTRACT section 16).
+import { createRoute, z } from '@hono/zod-openapi';
+import { DEVICE_PLATFORMS } from '../../db/schema';
+import { createRouter } from '../../env';
+import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
+import { PageSchema, pageQuery } from '../../lib/pagination';
+import { IdParams } from '../../validation';
+import { deleteDevice, listDevices, registerDevice } from './devices.service';
+
+const DeviceInput = z
+  .object({
+    token: z.string().trim().min(1).max(4096).openapi({ description: 'The FCM registration token of the app on this device' }),
+    platform: z.enum(DEVICE_PLATFORMS),
+  })
+  .openapi('DeviceRegistration');
+
+const DeviceSchema = z
+  .object({ id: z.number().int(), platform: z.enum(DEVICE_PLATFORMS), createdAt: z.string().openapi({ format: 'date-time' }) })
+  .openapi('Device');
+
+const tags = ['Notifications'];
+
+export const devicesRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      operationId: 'registerDevice',
+      path: '/devices',
+      tags,
+      summary: 'Register this device for push; a token another account held moves to the caller',
+      ...signedIn(),
+      request: { body: jsonBody(DeviceInput) },
+      responses: { 201: jsonContent(DeviceSchema, 'Registered'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await registerDevice(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'listDevices',
+      path: '/devices',
+      tags,
+      summary: "The caller's registered devices, newest first",
+      ...signedIn(),
+      request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
+      responses: { 200: jsonContent(PageSchema(DeviceSchema, 'DevicePage'), 'A page of devices'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await listDevices(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      operationId: 'deleteDevice',
+      path: '/devices/{id}',
+      tags,
+      summary: 'Stop push to a device (owner)',
+      ...signedIn(),
+      request: { params: IdParams },
+      responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
+    }),
+    async (c) => {
+      await deleteDevice(c.var.deps, c.get('auth'), c.req.valid('param').id);
+      return c.body(null, 204);
+    },
+  );
