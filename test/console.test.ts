@@ -148,6 +148,18 @@ describe('console sign-in', () => {
     expect(empty.text).toContain('<span class="error-text" id="f-email-error">Required</span>');
   });
 
+  it('the overview refuses a malformed date next to its field, keeping it, and shows the default period', async () => {
+    const b = await signedIn(await withPassword(anAdmin));
+    const res = await b.get('/console?from=2026-13-45&to=2026-01-31');
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/id="q-from"[^>]*aria-invalid="true"/);
+    expect(res.text).toContain('value="2026-13-45"');
+    expect(res.text).toContain('<span class="error-text" id="q-from-error">Use the format YYYY-MM-DD</span>');
+    const backwards = await b.get('/console?from=2026-02-01&to=2026-01-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.text).toContain('id="q-to-error">The period runs forward');
+  });
+
   it('the page is in French when the browser prefers French', async () => {
     const res = await exports.default.fetch(new Request(`${BASE}/console/login`, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9,en;q=0.8' } }));
     const text = await res.text();

@@ -129,6 +129,11 @@ const en = {
   notFoundNumber: 'No reservation with this number.',
   language: 'Language',
   skip: 'Skip to content',
+  dateFormat: 'Use the format YYYY-MM-DD',
+  periodRange: 'The period runs forward and covers at most {n} days',
+  errorReference: 'Reference of this error: {id}',
+  automatic: 'automatic',
+  agency: 'Agency',
 };
 
 export type Words = typeof en;
@@ -261,6 +266,11 @@ const fr: Words = {
   notFoundNumber: 'Aucune réservation avec ce numéro.',
   language: 'Langue',
   skip: 'Aller au contenu',
+  dateFormat: 'Utilisez le format AAAA-MM-JJ',
+  periodRange: 'La période va du début à la fin et couvre au plus {n} jours',
+  errorReference: 'Référence de cette erreur : {id}',
+  automatic: 'automatique',
+  agency: 'Agence',
 };
 
 export type Locale = 'en' | 'fr';

@@ -170,10 +170,10 @@ consoleRouter.get('/', async (c) => {
   const q = c.req.query();
   let p = period(isoDate(q.from), isoDate(q.to));
   const errors: Record<string, string> = {};
-  if (q.from && !isoDate(q.from)) errors.from = 'YYYY-MM-DD';
-  if (q.to && !isoDate(q.to)) errors.to = 'YYYY-MM-DD';
+  if (q.from && !isoDate(q.from)) errors.from = v.t('dateFormat');
+  if (q.to && !isoDate(q.to)) errors.to = v.t('dateFormat');
   if (p.from > p.to || rangeDays(p.from, p.to) > MAX_RANGE_DAYS.day) {
-    errors.to = `${v.t('from')} ≤ ${v.t('to')}, ≤ ${MAX_RANGE_DAYS.day} d`;
+    errors.to = v.t('periodRange', { n: MAX_RANGE_DAYS.day });
     p = period(undefined, undefined);
   }
   const deps = c.var.deps;
@@ -272,7 +272,7 @@ const FileView = ({ v, file }: { v: View; file: { id: number; contentType: strin
         <img src={`/console/files/${file.id}`} alt={`${v.t('documents')} ${file.id}`} loading="lazy" />
       </a>
     ) : (
-      <a href={`/console/files/${file.id}`}>PDF #{file.id}</a>
+      <a href={`/console/files/${file.id}`}>{`${v.t('documents')} #${file.id} (PDF)`}</a>
     )}
     <figcaption class="muted">
       #{file.id} · {file.contentType} · {shortDate(file.createdAt)}
@@ -591,8 +591,8 @@ consoleRouter.get('/withdrawals', async (c) => {
       rows={result.content.map((w) => [
         w.id,
         <>
-          {w.ownerType === 'USER' ? <a href={`/console/users/${w.ownerId}`}>{labels.get(w.ownerId)?.email ?? `#${w.ownerId}`}</a> : `AGENCY #${w.ownerId}`}
-          {w.automatic && <span class="muted"> · auto</span>}
+          {w.ownerType === 'USER' ? <a href={`/console/users/${w.ownerId}`}>{labels.get(w.ownerId)?.email ?? `#${w.ownerId}`}</a> : `${v.t('agency')} #${w.ownerId}`}
+          {w.automatic && <span class="muted"> · {v.t('automatic')}</span>}
         </>,
         money(v, w.amountCents, w.currency),
         <Badge text={w.status} />,
