@@ -5,12 +5,12 @@ import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { auditLogs, consoleSessions, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
+import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
 import { DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
 import { hashPassword } from '../src/lib/password';
 import { PASSWORD, randomIp } from './helpers/auth';
 import { db } from './helpers/db';
-import { aCarrier, anAdmin, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
+import { aCarrier, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
 import { BASE, get, post } from './helpers/http';
 import { fakeStripeForThisFile } from './helpers/money';
 
@@ -341,6 +341,28 @@ describe('console actions', () => {
     );
     expect(put.status).toBe(200);
     expect((await b.get('/console')).status).toBe(303);
+  });
+
+  it('agencies: suspending needs a reason (shown next to the field), then suspends; a pending document is approved', async () => {
+    const superAdmin = await withPassword(aSuperAdmin);
+    const owner = await aUser();
+    const agency = await anAgency(owner);
+    const file = await aFile(owner, { purpose: 'AGENCY_DOCUMENT', agencyId: agency.id });
+    await db().insert(agencyDocuments).values({ fileId: file.id, documentType: AGENCY_DOCUMENT_TYPES[0] });
+    const b = await signedIn(superAdmin);
+
+    const empty = await b.submit('/console/agencies', `/console/agencies/${agency.id}/suspend`, { reason: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain(`<span class="error-text" id="agency-${agency.id}-reason-error">Required</span>`);
+    const res = await b.submit('/console/agencies', `/console/agencies/${agency.id}/suspend`, { reason: 'Forged licence' });
+    expect(res.status).toBe(303);
+    const listed = await get(`/v1/api/agencies/${agency.id}`, { token: superAdmin.token });
+    expect(listed.body.status).toBe('SUSPENDED');
+
+    const approved = await b.submit('/console/agencies', `/console/agencies/documents/${file.id}/approve`);
+    expect(approved.status).toBe(303);
+    const [doc] = await db().select().from(agencyDocuments).where(eq(agencyDocuments.fileId, file.id));
+    expect(doc).toMatchObject({ status: 'VERIFIED', reviewedBy: superAdmin.id });
   });
 
   it('every list page answers 200 for a super-admin, and an unknown reservation number says so next to the field', async () => {
