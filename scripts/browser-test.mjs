@@ -102,6 +102,135 @@ process.on('SIGINT', () => {
   process.exit(130);
 });
 
+
+const DEMO_PASSWORD = 'Demo-password-1';
+const shot = (p, name) => p.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+
+async function apiLogin(base, email) {
+  const res = await fetch(`${base}/v1/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function consoleSignIn(page, base, email) {
+  await page.goto(`${base}/console`);
+  check(page.url() === `${base}/console/login`, 'without a session the console redirects to its sign-in page');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  const [response] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign in' }).click()]);
+  return response;
+}
+
+/** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
+async function consoleTests(browser, base) {
+  const violations = [];
+  const desktop = { viewport: { width: 1366, height: 900 }, locale: 'en-GB' };
+
+  // A client is refused.
+  const clientContext = await browser.newContext(desktop);
+  const client = await clientContext.newPage();
+  const refused = await consoleSignIn(client, base, 'sender@demo.local');
+  check(refused?.status() === 403 && (await client.textContent('.flash.error'))?.includes('no operator role'), 'console sign-in is refused for a client (403, with the reason)');
+  await shot(client, 'console-login-refused.png');
+  await clientContext.close();
+
+  // The super-admin signs in and lands on the overview.
+  const context = await browser.newContext(desktop);
+  const page = await context.newPage();
+  page.on('console', (m) => /Content.Security.Policy/i.test(m.text()) && violations.push(m.text()));
+  const signedIn = await consoleSignIn(page, base, 'superadmin@demo.local');
+  check(signedIn?.status() === 200 && page.url() === `${base}/console`, 'the demo super-admin signs in and sees the overview');
+  const cookie = (await context.cookies()).find((c) => c.name === 'console_session');
+  check(cookie?.httpOnly === true && cookie?.sameSite === 'Strict', 'the session cookie is HttpOnly and SameSite=Strict');
+  check((await page.locator('#figures .figure').count()) >= 8, 'the overview shows its figures');
+  check(await page.locator('.chart svg rect').count() >= 28, 'the overview draws the daily chart');
+  await shot(page, 'console-overview.png');
+
+  const phone = await browser.newContext({ viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, locale: 'fr-FR', storageState: await context.storageState() });
+  const phonePage = await phone.newPage();
+  await phonePage.goto(`${base}/console`);
+  check((await phonePage.textContent('h1')) === 'Vue d’ensemble', 'the overview is in French for a French browser');
+  const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 1, `the overview fits a 360 px phone (${overflow} px overflow)`);
+  await shot(phonePage, 'console-overview-phone.png');
+  await phonePage.goto(`${base}/console/kyc`);
+  await shot(phonePage, 'console-kyc-queue-phone.png');
+  await phone.close();
+
+  // KYC queue: the demo record with its document inline, approved.
+  await page.goto(`${base}/console/kyc`);
+  const row = page.locator('tr', { hasText: 'kyc-pending@demo.local' });
+  check((await row.count()) === 1, 'the KYC queue lists the pending demo record');
+  await shot(page, 'console-kyc-queue.png');
+  await row.getByRole('link', { name: 'Open' }).click();
+  await page.waitForSelector('.doc img');
+  const imageWidth = await page.$eval('.doc img', (img) => img.naturalWidth);
+  check(imageWidth > 100, `the identity document from R2 is shown inline (${imageWidth} px wide)`);
+  await shot(page, 'console-kyc-detail.png');
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Approve' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes('approved'), 'approving says so');
+  check((await page.textContent('#user-roles'))?.includes('ROLE_VERIFIED_USER'), 'the page shows the granted role');
+  const verified = await apiLogin(base, 'kyc-pending@demo.local');
+  check(verified.status === 200 && verified.body.user.roles.includes('ROLE_VERIFIED_USER'), 'the API confirms ROLE_VERIFIED_USER on the approved user');
+
+  // CSRF: a forged token is refused with a 403 page.
+  await page.goto(`${base}/console/users?q=carrier%40demo.local`);
+  await page.getByRole('link', { name: /Carla Carrier/ }).click();
+  await page.$eval('form[action$="/suspend"] input[name=csrf]', (el) => { el.value = 'forged.token'; });
+  const [forged] = await Promise.all([page.waitForNavigation(), page.$eval('form[action$="/suspend"]', (f) => f.submit())]);
+  check(forged?.status() === 403 && (await page.textContent('h1')) === 'The form has expired', 'a forged CSRF token is refused with the 403 page');
+  await shot(page, 'console-csrf-refused.png');
+
+  // Dispute: the demo dispute, released to the carrier; the carrier's wallet moves (read through the API).
+  const carrier = await apiLogin(base, 'carrier@demo.local');
+  const wallet = async () =>
+    (await (await fetch(`${base}/v1/api/user/me/wallet`, { headers: { Authorization: `Bearer ${carrier.body.accessToken}` } })).json()).balance;
+  const before = await wallet();
+  await page.goto(`${base}/console/disputes`);
+  await shot(page, 'console-disputes.png');
+  await page.getByRole('link', { name: 'Open' }).first().click();
+  check((await page.locator('.msg').count()) === 2 && (await page.$eval('.doc img', (img) => img.naturalWidth)) > 100, 'the dispute shows the conversation and the evidence');
+  await shot(page, 'console-dispute.png');
+  await page.getByLabel('Release to the carrier').check();
+  await page.getByLabel('Note').fill('The photo shows transport damage covered by the carrier; released.');
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Resolve' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes('resolved'), 'resolving the dispute says so');
+  const after = await wallet();
+  check(after - before > 0, `the carrier's wallet moved through the ledger (${before} -> ${after})`);
+  await page.getByRole('link', { name: 'DEMO-DISPUTE-1' }).click();
+  check((await page.locator('#ledger tbody tr').count()) >= 4, 'the reservation shows its ledger entries');
+  await shot(page, 'console-reservation.png');
+
+  // Users: suspend the demo sender, who then cannot log in.
+  await page.goto(`${base}/console/users`);
+  await shot(page, 'console-users.png');
+  await page.getByLabel('Search').fill('sender@demo.local');
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Filter' }).click()]);
+  await page.getByRole('link', { name: /Sid Sender/ }).click();
+  await page.getByLabel('Reason').fill('Repeated chargebacks');
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Suspend' }).click()]);
+  check((await page.textContent('#user-status'))?.includes('SUSPENDED'), 'the user page shows the suspension');
+  await shot(page, 'console-user.png');
+  const suspended = await apiLogin(base, 'sender@demo.local');
+  check(suspended.status === 403, 'the suspended user cannot log in (403)');
+
+  for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
+    const res = await page.goto(`${base}${pathname}`);
+    check(res?.status() === 200, `${pathname} answers 200`);
+    await shot(page, `console-${name}.png`);
+  }
+  check(violations.length === 0, `no Content-Security-Policy violation in the console ${violations.join(' | ')}`);
+
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Sign out' }).click()]);
+  await page.goto(`${base}/console`);
+  check(page.url() === `${base}/console/login`, 'after signing out the console asks to sign in again');
+  await context.close();
+  check(true, `console screenshots kept in ${ARTIFACTS}/console-*.png`);
+}
+
 let browser;
 let failed = false;
 try {
@@ -217,6 +346,8 @@ try {
 
   const missing = await page.goto(`${base}/r/not-a-real-token-000000000000000`);
   check(missing?.status() === 404 && (await page.textContent('h1')) === 'Not found', 'unknown link shows the 404 page');
+
+  await consoleTests(browser, base);
 
   // The API reference, offline: every request that is not to the local service is refused.
   const docs = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -69,6 +69,7 @@ if (!health) {
     for (const a of seed.accounts) console.log(`  ${a.email.padEnd(24)} ${a.roles.join(', ')}`);
     console.log(`\nAPI:        ${BASE}/v1/api/health`);
     console.log(`Reference:  ${BASE}/v1/api/docs`);
+    console.log(`Console:    ${BASE}/console (sign in as superadmin@demo.local)`);
     printProviders(health.providers ?? {});
   }
   runCrons();

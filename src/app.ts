@@ -38,6 +38,7 @@ import { conversationsRouter } from './features/conversations/conversations.rout
 import { usersRouter } from './features/users/users.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
+import { consoleRouter } from './features/console/console.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { pageSecurityPolicy } from './middleware/content-security-policy';
 import { registerRateLimits } from './middleware/rate-limit';
@@ -136,6 +137,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, dashboardsRouter);
   app.route(API_PREFIX, analyticsRouter);
   app.route(API_PREFIX, superadminRouter);
+  app.route('/console', consoleRouter);
   if (!production) {
     // Local runs and tests only: the seed, and the browser pages of the sandbox providers (root paths).
     app.route(API_PREFIX, devRouter);

@@ -25,3 +25,9 @@ export async function isTokenRevoked(kv: KVNamespace, claims: { jti: string; sub
   const cutoff = found.get(keys[1]) ?? null;
   return (found.get(keys[0]) ?? null) !== null || (cutoff !== null && claims.iat < Number(cutoff));
 }
+
+/** Whether the per-user cut-off covers a credential issued at `issuedAt` (seconds): the console's sessions. */
+export async function isRevokedForUser(kv: KVNamespace, userId: number, issuedAt: number) {
+  const cutoff = await kv.get(cutoffKey(userId), 'text');
+  return cutoff !== null && issuedAt < Number(cutoff);
+}

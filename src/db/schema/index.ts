@@ -12,3 +12,4 @@ export * from './disputes';
 export * from './devices';
 export * from './conversations';
 export * from './deliveries';
+export * from './console';

@@ -39,7 +39,7 @@ const UserListQuery = pageQuery({ sortable: USER_SORT_FIELDS, defaultSort: 'crea
   deleted: bool('deleted', 'true = deleted (anonymised) accounts only; false = live accounts only'),
 });
 
-const SuspendSchema = z
+export const SuspendSchema = z
   .object({ reason: z.string().trim().min(1).max(500).optional().openapi({ description: 'Shown to other administrators' }) })
   .openapi('SuspendUserRequest');
 

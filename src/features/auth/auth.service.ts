@@ -125,7 +125,12 @@ export async function register(deps: Deps, input: RegisterInput, ip: string | nu
   return { ...pair, user };
 }
 
-export async function login(deps: Deps, input: { email: string; password: string }, ip: string | null): Promise<AuthResult> {
+/**
+ * The password check every sign-in shares (the API's login, the operator console): the active
+ * account with this email and password, else 401 (failure audited); a suspended account is 403.
+ * Also says whether the stored hash should be upgraded, now that the password is known.
+ */
+export async function checkCredentials(deps: Deps, input: { email: string; password: string }, ip: string | null) {
   const { db } = deps;
   const email = normalizeEmail(input.email);
   const user = await findActiveByEmail(db, email);
@@ -146,10 +151,16 @@ export async function login(deps: Deps, input: { email: string; password: string
     await audit(deps, { actorId: user.id, action: 'LOGIN_FAILURE', targetType: 'USER', targetId: user.id, ip, details: { reason: 'suspended' } });
     throw suspended();
   }
+  return { user, needsRehash: check.needsRehash };
+}
+
+export async function login(deps: Deps, input: { email: string; password: string }, ip: string | null): Promise<AuthResult> {
+  const { db } = deps;
+  const { user, needsRehash } = await checkCredentials(deps, input, ip);
   const loggedInAt = nowIso();
   const update: Partial<typeof users.$inferInsert> = { lastLoginAt: loggedInAt };
   // Hashes made with weaker parameters than today's are upgraded now that we hold the password.
-  if (check.needsRehash) update.passwordHash = await hashPassword(input.password);
+  if (needsRehash) update.passwordHash = await hashPassword(input.password);
   // Login stamp, audit line, session row and the response's wallet numbers: one round trip.
   const { pair, insert } = await prepareSession(deps, user, 'PASSWORD');
   const [, , , ...wallet] = await db.batch([

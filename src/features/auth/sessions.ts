@@ -4,7 +4,7 @@
 // the whole family. Access tokens are checked against KV only, so revoking a session also
 // blacklists its live access token, and rotation blacklists the access token it supersedes.
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import { sessions, users } from '../../db/schema';
+import { consoleSessions, sessions, users } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, unauthorized } from '../../errors';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/jwt';
@@ -151,6 +151,14 @@ export async function revokeSessions(deps: Deps, scope: SessionScope, reason: Re
   await Promise.all(
     revoked.flatMap((s) => [blacklistToken(env.KV, s.accessJti, s.accessExp), blacklistToken(env.KV, s.refreshJti, s.refreshExp)]),
   );
+  // The operator console's cookie sessions of the user end with their token sessions.
+  if ('userId' in scope) {
+    const now = new Date().toISOString();
+    await db
+      .update(consoleSessions)
+      .set({ revokedAt: now, revokedReason: reason })
+      .where(and(eq(consoleSessions.userId, scope.userId), isNull(consoleSessions.revokedAt)));
+  }
   return revoked.length;
 }
 

@@ -54,7 +54,7 @@ const NewDisputeSchema = z
 
 const MessageSchema = z.object({ body: z.string().trim().min(1).max(4000) }).openapi('NewDisputeMessage');
 
-const ResolveSchema = z
+export const ResolveSchema = z
   .object({
     resolution: z.enum(DISPUTE_RESOLUTIONS),
     amount: z.number().positive().optional().openapi({ description: 'PARTIAL_REFUND only: refunded to the sender, 0 < amount < total' }),

@@ -1,5 +1,7 @@
 // What every seed step works with: the dependencies, the demo password and the demo accounts' ids.
+import type { AnnouncementRow } from '../../../db/schema';
 import type { Deps } from '../../../env';
+import { commissionRate, splitPrice } from '../../../lib/money';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -34,4 +36,33 @@ export const parisDakarTrip = (carrierId: number, departureInDays: number) => ({
   arrivalDate: daysFromNow(departureInDays + 1),
   totalWeightG: 20_000,
   transportMode: 'PLANE' as const,
+});
+
+export interface DemoBooking {
+  reservationNumber: string;
+  senderId: number;
+  carrierId: number;
+  weightG: number;
+  contentInfo: string;
+  depositCode: string;
+  deliveryCode: string;
+  recipient: { firstName: string; lastName: string; phone: string; city: string };
+}
+
+/** The row of a demo reservation waiting for its payment on `trip` (price split as a booking does it). */
+export const unpaidDemoReservation = (env: Env, trip: Pick<AnnouncementRow, 'id' | 'pricePerKgCents' | 'currency'>, b: DemoBooking) => ({
+  reservationNumber: b.reservationNumber,
+  announcementId: trip.id,
+  senderId: b.senderId,
+  carrierId: b.carrierId,
+  reservedWeightG: b.weightG,
+  contentInfo: b.contentInfo,
+  depositCode: b.depositCode,
+  deliveryCode: b.deliveryCode,
+  recipient: b.recipient,
+  recipientToken: crypto.randomUUID().replace(/-/g, '') + crypto.randomUUID().replace(/-/g, ''),
+  pricePerKgCents: trip.pricePerKgCents,
+  ...splitPrice(b.weightG, trip.pricePerKgCents, commissionRate(env)),
+  currency: trip.currency,
+  paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
 });

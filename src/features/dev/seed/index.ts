@@ -6,6 +6,7 @@ import type { Deps } from '../../../env';
 import { hashPassword } from '../../../lib/password';
 import { seedDemoBooking } from './bookings';
 import { seedCatalog } from './catalog';
+import { seedConsoleDemo } from './console';
 import { DEFAULT_DEMO_PASSWORD, DEMO_ACCOUNTS, type SeedContext, type SeedStep } from './context';
 import { seedHandoverDemo } from './handover';
 import { seedPaidReservation } from './money';
@@ -35,7 +36,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 
 /** Steps run in order. */
 // seedDemoBooking needs the catalogue's categories and trips: keep it after their steps.
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo];
 
 export async function runSeed(deps: Deps) {
   const { env } = deps;

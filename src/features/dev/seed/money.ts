@@ -3,9 +3,9 @@
 // escrow and notifications are the real ones). Idempotent: keyed by a fixed reservation number.
 import { eq } from 'drizzle-orm';
 import { announcements, reservations } from '../../../db/schema';
-import { commissionRate, platformCurrency, splitPrice } from '../../../lib/money';
+import { platformCurrency } from '../../../lib/money';
 import { usesSandbox } from '../../../providers/payment';
-import { parisDakarTrip, type SeedContext } from './context';
+import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
 import { createCheckout, paySandboxSession } from '../../money';
 
 export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
@@ -35,25 +35,20 @@ export async function seedPaidReservation(ctx: SeedContext) {
         })
         .returning();
     }
-    const split = splitPrice(weightG, trip.pricePerKgCents, commissionRate(env));
     [reservation] = await db
       .insert(reservations)
-      .values({
-        reservationNumber: DEMO_PAID_RESERVATION,
-        announcementId: trip.id,
-        senderId,
-        carrierId,
-        reservedWeightG: weightG,
-        contentInfo: 'Books and clothes',
-        depositCode: '482913',
-        deliveryCode: '730516',
-        recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221700000000', city: 'Dakar' },
-        recipientToken: crypto.randomUUID().replace(/-/g, '') + crypto.randomUUID().replace(/-/g, ''),
-        pricePerKgCents: trip.pricePerKgCents,
-        ...split,
-        currency: trip.currency,
-        paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
-      })
+      .values(
+        unpaidDemoReservation(env, trip, {
+          reservationNumber: DEMO_PAID_RESERVATION,
+          senderId,
+          carrierId,
+          weightG,
+          contentInfo: 'Books and clothes',
+          depositCode: '482913',
+          deliveryCode: '730516',
+          recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221700000000', city: 'Dakar' },
+        }),
+      )
       .onConflictDoNothing()
       .returning();
     if (!reservation) return; // a concurrent seed inserted it

@@ -1,0 +1,157 @@
+// The operator console's sign-in: a cookie session stored in D1 (so suspending the operator or
+// revoking their tokens ends it: auth/sessions.ts revokes these rows with the token sessions, and
+// the per-user cut-off in KV is honoured too), an idle timeout, and the CSRF tokens of its forms:
+// a random nonce MACed with the session's key, spent once by the action it submits.
+import { and, eq, isNull, lt } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { consoleFormTokens, consoleSessions, users, type ConsoleSessionRow, type UserRow } from '../../db/schema';
+import type { AuthUser, Deps } from '../../env';
+import { timingSafeEqual } from '../../lib/timing-safe';
+import { isRevokedForUser } from '../../lib/token-revocation';
+
+// Console routes have their own Variables (the operator); these helpers need only deps and env.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyContext = Context<any>;
+
+export const OPERATOR_ROLES = ['ROLE_ADMIN', 'ROLE_SUPERADMIN'] as const;
+export const IDLE_TIMEOUT_SECONDS = 8 * 60 * 60;
+/** lastSeenAt is rewritten at most this often (seconds): one write per minute, not per page. */
+const TOUCH_EVERY_SECONDS = 60;
+
+export const SESSION_COOKIE = 'console_session';
+/** The sign-in form's CSRF token (double-submit: the cookie and the field must match). */
+export const LOGIN_COOKIE = 'console_login';
+const COOKIE_PATH = '/console';
+
+export const isOperator = (roles: readonly string[]) => OPERATOR_ROLES.some((r) => roles.includes(r));
+
+const randomToken = (bytes = 32) => {
+  const raw = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...raw)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+
+async function mac(key: string, nonce: string) {
+  const k = await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hex(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(nonce)));
+}
+
+const secondsOf = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** Cookie attributes: HttpOnly, SameSite=Strict, Secure outside local development. */
+const cookieOptions = (env: Env, maxAge?: number) => ({
+  path: COOKIE_PATH,
+  httpOnly: true,
+  secure: env.ENVIRONMENT !== 'development',
+  sameSite: 'Strict' as const,
+  ...(maxAge === undefined ? {} : { maxAge }),
+});
+
+export interface Operator {
+  session: ConsoleSessionRow;
+  user: UserRow;
+  /** The operator as the services' AuthUser (roles read afresh on every request). */
+  auth: AuthUser;
+}
+
+/** Opens a session for an operator who passed the password check; sets its cookie. */
+export async function openConsoleSession(c: AnyContext, user: UserRow) {
+  const { db } = c.var.deps as Deps;
+  const secret = randomToken();
+  const now = new Date().toISOString();
+  await db.insert(consoleSessions).values({ id: await sha256(secret), userId: user.id, csrfKey: randomToken(), lastSeenAt: now, createdAt: now });
+  setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, IDLE_TIMEOUT_SECONDS));
+  deleteCookie(c, LOGIN_COOKIE, { path: COOKIE_PATH });
+}
+
+async function endSession(deps: Deps, id: string, reason: string) {
+  await deps.db
+    .update(consoleSessions)
+    .set({ revokedAt: new Date().toISOString(), revokedReason: reason })
+    .where(and(eq(consoleSessions.id, id), isNull(consoleSessions.revokedAt)));
+}
+
+/**
+ * The signed-in operator of this request, or null: the session exists, is not revoked nor idle
+ * for more than 8 h, its user is enabled, not deleted, still an operator, and no revocation
+ * cut-off (suspension, role removal, password reset) came after it was opened.
+ */
+export async function currentOperator(c: AnyContext): Promise<Operator | null> {
+  const secret = getCookie(c, SESSION_COOKIE);
+  if (!secret) return null;
+  const deps: Deps = c.var.deps;
+  const [row] = await deps.db
+    .select({ session: consoleSessions, user: users })
+    .from(consoleSessions)
+    .innerJoin(users, eq(users.id, consoleSessions.userId))
+    .where(eq(consoleSessions.id, await sha256(secret)));
+  if (!row || row.session.revokedAt) return null;
+  const { session, user } = row;
+  const now = Math.floor(Date.now() / 1000);
+  if (now - secondsOf(session.lastSeenAt) > IDLE_TIMEOUT_SECONDS) {
+    await endSession(deps, session.id, 'IDLE');
+    return null;
+  }
+  if (!user.enabled || user.deletedAt || !isOperator(user.roles)) {
+    await endSession(deps, session.id, 'ACCOUNT_UNAVAILABLE');
+    return null;
+  }
+  if (await isRevokedForUser(c.env.KV, user.id, secondsOf(session.createdAt))) {
+    await endSession(deps, session.id, 'TOKENS_REVOKED');
+    return null;
+  }
+  if (now - secondsOf(session.lastSeenAt) >= TOUCH_EVERY_SECONDS) {
+    await deps.db.update(consoleSessions).set({ lastSeenAt: new Date().toISOString() }).where(eq(consoleSessions.id, session.id));
+    setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, IDLE_TIMEOUT_SECONDS));
+  }
+  const auth: AuthUser = { id: user.id, roles: user.roles, jti: `console:${session.id}`, exp: now + IDLE_TIMEOUT_SECONDS };
+  return { session, user, auth };
+}
+
+/** POST /console/logout. */
+export async function closeConsoleSession(c: AnyContext, operator: Operator) {
+  await endSession(c.var.deps as Deps, operator.session.id, 'LOGOUT');
+  deleteCookie(c, SESSION_COOKIE, cookieOptions(c.env));
+}
+
+/** A fresh CSRF token for one form of this session: `nonce.mac`. */
+export async function formToken(session: ConsoleSessionRow) {
+  const nonce = randomToken(16);
+  return `${nonce}.${await mac(session.csrfKey, nonce)}`;
+}
+
+/** The nonce of a token made for this session, or null for a missing, foreign or forged token. */
+export async function checkFormToken(session: ConsoleSessionRow, token: string | undefined): Promise<string | null> {
+  const [nonce, given, ...rest] = (token ?? '').split('.');
+  if (!nonce || !given || rest.length > 0) return null;
+  return timingSafeEqual(given, await mac(session.csrfKey, nonce)) ? nonce : null;
+}
+
+/** Spends a form token: true the first time, false when the same form was already submitted. */
+export async function spendFormToken(deps: Deps, sessionId: string, nonce: string): Promise<boolean> {
+  const inserted = await deps.db.insert(consoleFormTokens).values({ sessionId, nonce }).onConflictDoNothing().returning({ nonce: consoleFormTokens.nonce });
+  return inserted.length === 1;
+}
+
+/** Spent tokens older than a session can live are of no use: dropped at each sign-in. */
+export async function forgetOldFormTokens(deps: Deps) {
+  const before = new Date(Date.now() - 2 * IDLE_TIMEOUT_SECONDS * 1000).toISOString();
+  await deps.db.delete(consoleFormTokens).where(lt(consoleFormTokens.createdAt, before));
+}
+
+/** The sign-in form's token: the cookie's value, made when the form is shown. */
+export function loginToken(c: AnyContext): string {
+  const existing = getCookie(c, LOGIN_COOKIE);
+  if (existing) return existing;
+  const token = randomToken();
+  setCookie(c, LOGIN_COOKIE, token, cookieOptions(c.env, 60 * 60));
+  return token;
+}
+
+export function loginTokenMatches(c: AnyContext, given: string | undefined): boolean {
+  const expected = getCookie(c, LOGIN_COOKIE);
+  return Boolean(expected && given && timingSafeEqual(expected, given));
+}

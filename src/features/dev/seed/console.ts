@@ -1,0 +1,125 @@
+// Development seed step for the operator console: a KYC record waiting for review (with an
+// identity document in R2) and an open dispute on a paid, handed-over reservation (with a photo
+// and a short conversation). Every step goes through the services the API uses; each step checks
+// where the previous run stopped, so running the seed again changes nothing.
+import { eq } from 'drizzle-orm';
+import { announcements, disputes, files, kycRecords, reservations, users } from '../../../db/schema';
+import type { AuthUser } from '../../../env';
+import { hashPassword } from '../../../lib/password';
+import { platformCurrency } from '../../../lib/money';
+import { usesSandbox } from '../../../providers/payment';
+import { addMessage, openDispute } from '../../disputes/disputes.service';
+import { acceptReservation } from '../../bookings/bookings.service';
+import { processCode } from '../../handover/handover.service';
+import { createCheckout, paySandboxSession } from '../../money';
+import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
+import { damagedParcel, identityCard } from './demo-image';
+
+export const DEMO_KYC_EMAIL = 'kyc-pending@demo.local';
+export const DEMO_DISPUTE_RESERVATION = 'DEMO-DISPUTE-1';
+
+const as = (id: number, roles = ['ROLE_CLIENT']): AuthUser => ({ id, roles, jti: 'seed', exp: 0 });
+
+async function storeImage(ctx: SeedContext, ownerId: number, purpose: 'KYC_DOCUMENT' | 'DISPUTE_EVIDENCE', png: Uint8Array, extra: { reservationId?: number } = {}) {
+  const key = `seed/${purpose.toLowerCase()}/${ownerId}-${crypto.randomUUID()}.png`;
+  await ctx.env.UPLOADS.put(key, png, { httpMetadata: { contentType: 'image/png' } });
+  const [file] = await ctx.db
+    .insert(files)
+    .values({ ownerId, purpose, storageKey: key, contentType: 'image/png', sizeBytes: png.length, originalName: `${purpose.toLowerCase()}.png`, ...extra })
+    .returning({ id: files.id });
+  return file.id;
+}
+
+async function seedPendingKyc(ctx: SeedContext) {
+  let [user] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_KYC_EMAIL));
+  if (!user) {
+    [user] = await ctx.db
+      .insert(users)
+      .values({ email: DEMO_KYC_EMAIL, passwordHash: await hashPassword(ctx.password), firstName: 'Kim', lastName: 'Pending', roles: ['ROLE_CLIENT'], emailVerified: true, kycStatus: 'PENDING' })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (!user) return;
+  }
+  const [record] = await ctx.db.select({ id: kycRecords.id }).from(kycRecords).where(eq(kycRecords.userId, user.id));
+  if (record) return;
+  const sessionId = `seed-${user.id}`;
+  await storeImage(ctx, user.id, 'KYC_DOCUMENT', await identityCard());
+  await ctx.db.insert(kycRecords).values({
+    userId: user.id,
+    status: 'PENDING',
+    documentType: 'ID_CARD',
+    externalUserId: `demo-${user.id}`,
+    sessionId,
+    kycSessionUrl: `about:blank#${sessionId}`,
+    submittedAt: new Date().toISOString(),
+  });
+}
+
+async function seedOpenDispute(ctx: SeedContext) {
+  const carrierId = ctx.userIds['carrier@demo.local'];
+  const senderId = ctx.userIds['sender@demo.local'];
+  if (!carrierId || !senderId || !usesSandbox(ctx.env)) return;
+  const { db, env } = ctx;
+  let [r] = await db.select().from(reservations).where(eq(reservations.reservationNumber, DEMO_DISPUTE_RESERVATION));
+  if (!r) {
+    const [trip] = await db
+      .insert(announcements)
+      .values({
+        ...parisDakarTrip(carrierId, 3),
+        reservedWeightG: 6000,
+        pricePerKgCents: 1000,
+        currency: platformCurrency(env),
+        pickupPoint: 'Gare du Nord, Paris',
+        deliveryPoint: 'Marché Sandaga, Dakar',
+        description: 'Demo trip with a disputed parcel',
+      })
+      .returning();
+    [r] = await db
+      .insert(reservations)
+      .values(
+        unpaidDemoReservation(env, trip, {
+          reservationNumber: DEMO_DISPUTE_RESERVATION,
+          senderId,
+          carrierId,
+          weightG: 6000,
+          contentInfo: 'A ceramic vase',
+          depositCode: '582046',
+          deliveryCode: '913574',
+          recipient: { firstName: 'Moussa', lastName: 'Ndiaye', phone: '+221700000001', city: 'Dakar' },
+        }),
+      )
+      .onConflictDoNothing()
+      .returning();
+    if (!r) return;
+  }
+  if (r.status === 'PENDING_PAYMENT') {
+    const checkout = await createCheckout(ctx, as(senderId), r.id);
+    await paySandboxSession(ctx, checkout.paymentId);
+    [r] = await db.select().from(reservations).where(eq(reservations.id, r.id));
+  }
+  const carrier = as(carrierId, ['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
+  if (r.status === 'PAID') {
+    await acceptReservation(ctx, carrier, r.id);
+    r.status = 'CONFIRMED';
+  }
+  if (r.status === 'CONFIRMED') {
+    await processCode(ctx, carrier, r.id, r.depositCode, 'DEPOSIT');
+    r.status = 'DEPOSITED';
+  }
+  const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
+  if (existing || r.status !== 'DEPOSITED') return;
+  const photo = await storeImage(ctx, senderId, 'DISPUTE_EVIDENCE', await damagedParcel(), { reservationId: r.id });
+  const dispute = await openDispute(ctx, as(senderId), {
+    reservationId: r.id,
+    reason: 'DAMAGED',
+    description: 'The box was torn open at the hand-over point and the vase inside is cracked.',
+    evidenceFileIds: [photo],
+  });
+  await addMessage(ctx, as(senderId), dispute.id, 'Here is a photo of the box as I received it back at the relay point.');
+  await addMessage(ctx, carrier, dispute.id, 'The box was intact when I took it; it was handled by the airline after that.');
+}
+
+export async function seedConsoleDemo(ctx: SeedContext) {
+  await seedPendingKyc(ctx);
+  await seedOpenDispute(ctx);
+}

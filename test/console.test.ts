@@ -1,0 +1,396 @@
+// The operator console (CONTRACT section 18) as a browser uses it: cookies, forms, redirects.
+// Sign-in for operators only, the session cookie's attributes, CSRF, one application per form,
+// and the actions going through the API's services (roles, ledger, suspension, revocation).
+import { env, exports } from 'cloudflare:workers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
+import { DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
+import { hashPassword } from '../src/lib/password';
+import { PASSWORD, randomIp } from './helpers/auth';
+import { db } from './helpers/db';
+import { aCarrier, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
+import { BASE, get, post } from './helpers/http';
+import { fakeStripeForThisFile } from './helpers/money';
+
+const stripe = fakeStripeForThisFile();
+let hash: Promise<string> | undefined;
+const withPassword = async (make: (o: UserOptions) => Promise<{ id: number; email: string; token: string }>, o: UserOptions = {}) =>
+  make({ ...o, passwordHash: await (hash ??= hashPassword(PASSWORD)) });
+
+/** A browser: keeps the cookies the console sets (path /console), follows nothing by itself. */
+class Browser {
+  cookies = new Map<string, string>();
+  ip = randomIp();
+  last = '';
+
+  async request(method: string, path: string, form?: Record<string, string | string[]>) {
+    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'Accept-Language': 'en' });
+    if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    let body: URLSearchParams | undefined;
+    if (form) {
+      body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
+    }
+    const res = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body, redirect: 'manual' }));
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const html = res.headers.get('Content-Type')?.startsWith('text/html');
+    const text = html ? await res.text() : (await res.arrayBuffer(), '');
+    if (html) this.last = text;
+    return { status: res.status, headers: res.headers, text, location: res.headers.get('Location') };
+  }
+
+  get = (path: string) => this.request('GET', path);
+
+  /** The CSRF token of the last page shown (the first form's). */
+  csrf(): string {
+    const match = this.last.match(/name="csrf" value="([^"]*)"/);
+    if (!match) throw new Error('no CSRF field on the last page');
+    return match[1];
+  }
+
+  /** Opens a page and submits its form to `action` with the page's token. */
+  async submit(page: string, action: string, fields: Record<string, string | string[]> = {}) {
+    await this.get(page);
+    return this.request('POST', action, { csrf: this.csrf(), ...fields });
+  }
+
+  async signIn(email: string, password = PASSWORD) {
+    return this.submit('/console/login', '/console/login', { email, password });
+  }
+}
+
+async function aPendingKycRecord(userId: number) {
+  const sessionId = crypto.randomUUID();
+  const [record] = await db()
+    .insert(kycRecords)
+    .values({ userId, status: 'PENDING', externalUserId: `ext-${userId}`, sessionId, kycSessionUrl: `https://kyc.test/${sessionId}`, submittedAt: new Date().toISOString() })
+    .returning();
+  return record;
+}
+
+/** A paid 50.00 EUR reservation in transit, disputed by its sender; an admin to resolve it. */
+async function anOpenDispute() {
+  const admin = await withPassword(anAdmin);
+  const sender = await aUser();
+  const carrier = await aCarrier();
+  const { reservation } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', payment: stripe, ...FIFTY_EUR });
+  const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'The parcel arrived broken.' }, { token: sender.token });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(201);
+  return { admin, carrier, id: opened.body.id as number };
+}
+
+const signedIn = async (who: { email: string }) => {
+  const b = new Browser();
+  const res = await b.signIn(who.email);
+  expect(res.status).toBe(303);
+  expect(res.location).toBe('/console');
+  return b;
+};
+
+describe('console sign-in', () => {
+  it('without a session every page redirects (303) to the sign-in page', async () => {
+    for (const path of ['/console', '/console/kyc', '/console/users/1', '/console/audit']) {
+      const res = await new Browser().get(path);
+      expect(res.status).toBe(303);
+      expect(res.location).toBe('/console/login');
+    }
+  });
+
+  it('a client is refused with the reason on the page, and gets no session', async () => {
+    const client = await withPassword(aUser);
+    const b = new Browser();
+    const res = await b.signIn(client.email);
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('This account has no operator role');
+    expect(b.cookies.has('console_session')).toBe(false);
+    expect((await b.get('/console')).status).toBe(303);
+  });
+
+  it('a super-admin signs in: HttpOnly, SameSite=Strict session cookie, Secure outside development, the overview opens', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const b = new Browser();
+    await b.get('/console/login');
+    const res = await b.request('POST', '/console/login', { csrf: b.csrf(), email: admin.email, password: PASSWORD });
+    expect(res.status).toBe(303);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('console_session='))!;
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Secure/); // ENVIRONMENT=test is not local development
+    expect(cookie).toMatch(/; Path=\/console/);
+    expect(cookie).toMatch(/; Max-Age=28800/);
+    const overview = await b.get('/console');
+    expect(overview.status).toBe(200);
+    expect(overview.text).toContain('Reservations and volume per day');
+    expect(overview.text).toContain('<svg');
+    expect(overview.headers.get('Content-Security-Policy')).toMatch(/script-src 'nonce-/);
+    expect(overview.headers.get('Cache-Control')).toContain('no-store');
+  });
+
+  it('a wrong password is refused next to nothing but a message, the typed e-mail kept; an empty e-mail is flagged next to its field', async () => {
+    const admin = await withPassword(anAdmin);
+    const b = new Browser();
+    const wrong = await b.submit('/console/login', '/console/login', { email: admin.email, password: 'nope-nope-1' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Invalid email or password');
+    expect(wrong.text).toContain(`value="${admin.email}"`);
+    const empty = await b.submit('/console/login', '/console/login', { email: '', password: 'x' });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toMatch(/id="f-email"[^>]*aria-invalid="true"/);
+    expect(empty.text).toContain('<span class="error-text" id="f-email-error">Required</span>');
+  });
+
+  it('the overview refuses a malformed date next to its field, keeping it, and shows the default period', async () => {
+    const b = await signedIn(await withPassword(anAdmin));
+    const res = await b.get('/console?from=2026-13-45&to=2026-01-31');
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/id="q-from"[^>]*aria-invalid="true"/);
+    expect(res.text).toContain('value="2026-13-45"');
+    expect(res.text).toContain('<span class="error-text" id="q-from-error">Use the format YYYY-MM-DD</span>');
+    const backwards = await b.get('/console?from=2026-02-01&to=2026-01-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.text).toContain('id="q-to-error">The period runs forward');
+  });
+
+  it('the page is in French when the browser prefers French', async () => {
+    const res = await exports.default.fetch(new Request(`${BASE}/console/login`, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9,en;q=0.8' } }));
+    const text = await res.text();
+    expect(text).toContain('<html lang="fr">');
+    expect(text).toContain('Mot de passe');
+  });
+
+  it('a session idle for more than 8 hours has ended', async () => {
+    const admin = await withPassword(anAdmin);
+    const b = await signedIn(admin);
+    const nineHoursAgo = new Date(Date.now() - 9 * 3600_000).toISOString();
+    await db().update(consoleSessions).set({ lastSeenAt: nineHoursAgo }).where(eq(consoleSessions.userId, admin.id));
+    const res = await b.get('/console');
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/console/login');
+    const [session] = await db().select().from(consoleSessions).where(eq(consoleSessions.userId, admin.id));
+    expect(session.revokedReason).toBe('IDLE');
+  });
+
+  it('logout ends the session', async () => {
+    const b = await signedIn(await withPassword(anAdmin));
+    const res = await b.submit('/console', '/console/logout');
+    expect(res.status).toBe(303);
+    expect((await b.get('/console')).status).toBe(303);
+  });
+});
+
+describe('console forms', () => {
+  it('a form without its CSRF token, or with another session\'s, is refused with a 403 page and changes nothing', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const target = await aUser();
+    const b = await signedIn(admin);
+    const other = await signedIn(await withPassword(aSuperAdmin));
+    await other.get('/console');
+    const foreign = other.csrf();
+    for (const csrf of [undefined, 'forged.token', foreign]) {
+      const res = await b.request('POST', `/console/users/${target.id}/suspend`, csrf === undefined ? { reason: 'x' } : { csrf, reason: 'x' });
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('The form has expired');
+    }
+    expect((await get(`/v1/api/admin/users/${target.id}`, { token: admin.token })).body.enabled).toBe(true);
+  });
+
+  it('the same form submitted twice is applied once', async () => {
+    const admin = await withPassword(anAdmin);
+    const target = await aUser();
+    const b = await signedIn(admin);
+    await b.get(`/console/users/${target.id}`);
+    const csrf = b.csrf();
+    const [first, second] = await Promise.all([
+      b.request('POST', `/console/users/${target.id}/suspend`, { csrf, reason: 'fraud' }),
+      b.request('POST', `/console/users/${target.id}/suspend`, { csrf, reason: 'fraud' }),
+    ]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    const audits = await db().select().from(auditLogs).where(eq(auditLogs.targetId, String(target.id)));
+    expect(audits.filter((a) => a.action === 'USER_SUSPENDED')).toHaveLength(1);
+    const page = await b.get(`/console/users/${target.id}`);
+    expect(page.text).toMatch(/already submitted|suspended\./);
+  });
+
+  it('bad input shows the rule\'s message next to the field and keeps what was typed', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const user = await aUser({ kycStatus: 'PENDING' });
+    const record = await aPendingKycRecord(user.id);
+    const b = await signedIn(admin);
+    const res = await b.submit(`/console/kyc/${record.id}`, `/console/kyc/${record.id}/reject`, { reason: '   ' });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('<span class="error-text" id="f-reason-error">Required</span>');
+
+    const long = 'x'.repeat(501);
+    const tooLong = await b.submit(`/console/kyc/${record.id}`, `/console/kyc/${record.id}/reject`, { reason: long });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.text).toContain(`>${long}</textarea>`);
+    expect(tooLong.text).toMatch(/id="f-reason-error">[^<]*500/);
+    expect((await db().select().from(kycRecords).where(eq(kycRecords.id, record.id)))[0].status).toBe('PENDING');
+  });
+});
+
+describe('console actions', () => {
+  it('KYC: the queue lists the pending record with its document inline; approving grants ROLE_VERIFIED_USER', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const user = await aUser({ kycStatus: 'PENDING' });
+    const record = await aPendingKycRecord(user.id);
+    const key = `kyc/${crypto.randomUUID()}`;
+    await env.UPLOADS.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    const [file] = await db().insert(files).values({ ownerId: user.id, purpose: 'KYC_DOCUMENT', storageKey: key, contentType: 'image/png', sizeBytes: 4, originalName: 'id.png' }).returning();
+    const b = await signedIn(admin);
+
+    const queue = await b.get('/console/kyc');
+    expect(queue.text).toContain(`href="/console/kyc/${record.id}"`);
+    const detail = await b.get(`/console/kyc/${record.id}`);
+    expect(detail.text).toContain(`<img src="/console/files/${file.id}"`);
+    const doc = await b.get(`/console/files/${file.id}`);
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('Content-Type')).toBe('image/png');
+    expect((await new Browser().get(`/console/files/${file.id}`)).status).toBe(303);
+
+    const res = await b.request('POST', `/console/kyc/${record.id}/approve`, { csrf: b.csrf() });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/console/kyc/${record.id}`);
+    const after = await b.get(`/console/kyc/${record.id}`);
+    expect(after.text).toContain(`KYC record ${record.id} approved.`);
+    const me = await get(`/v1/api/admin/users/${user.id}`, { token: admin.token });
+    expect(me.body.roles).toContain('ROLE_VERIFIED_USER');
+    expect(me.body.kycStatus).toBe('VERIFIED');
+    const [entry] = await db().select().from(auditLogs).where(eq(auditLogs.action, 'KYC_APPROVED_BY_ADMIN'));
+    expect(entry).toMatchObject({ actorId: admin.id, ip: b.ip });
+  });
+
+  it('an admin (not super-admin) cannot use the KYC queue, as in the API, and the menu does not offer it', async () => {
+    const b = await signedIn(await withPassword(anAdmin));
+    expect((await b.get('/console/kyc')).status).toBe(403);
+    const overview = await b.get('/console');
+    expect(overview.text).toContain('href="/console/disputes"');
+    expect(overview.text).not.toContain('href="/console/kyc"');
+  });
+
+  it('dispute: RELEASE_TO_CARRIER from the console moves the carrier amount to the wallet (read through the API)', async () => {
+    const { admin, carrier, id } = await anOpenDispute();
+    const b = await signedIn(admin);
+
+    // A partial refund without an amount is refused next to the amount field, the note kept.
+    const bad = await b.submit(`/console/disputes/${id}`, `/console/disputes/${id}/resolve`, { resolution: 'PARTIAL_REFUND', amount: '', note: 'Half' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('id="f-amount-error"');
+    expect(bad.text).toContain('>Half</textarea>');
+
+    const res = await b.submit(`/console/disputes/${id}`, `/console/disputes/${id}/resolve`, { resolution: 'RELEASE_TO_CARRIER', amount: '', note: 'Evidence checked' });
+    expect(res.status).toBe(303);
+    const wallet = await get('/v1/api/user/me/wallet', { token: carrier.token });
+    expect(wallet.body.balance).toBe(42.5);
+    const dispute = await get(`/v1/api/disputes/${id}`, { token: admin.token });
+    expect(dispute.body).toMatchObject({ status: 'RESOLVED', resolution: 'RELEASE_TO_CARRIER', reservationStatus: 'DELIVERED' });
+  });
+
+  it('dispute: PARTIAL_REFUND with a decimal comma refunds that amount to the sender', async () => {
+    const { admin, id } = await anOpenDispute();
+    const b = await signedIn(admin);
+    const res = await b.submit(`/console/disputes/${id}`, `/console/disputes/${id}/resolve`, { resolution: 'PARTIAL_REFUND', amount: '12,50', note: 'Half the vase' });
+    expect(res.status).toBe(303);
+    const dispute = await get(`/v1/api/disputes/${id}`, { token: admin.token });
+    expect(dispute.body).toMatchObject({ status: 'RESOLVED', resolution: 'PARTIAL_REFUND', refundAmount: 12.5 });
+  });
+
+  it('a user suspended from the console cannot log in', async () => {
+    const admin = await withPassword(anAdmin);
+    const user = await withPassword(aUser);
+    const b = await signedIn(admin);
+    const res = await b.submit(`/console/users/${user.id}`, `/console/users/${user.id}/suspend`, { reason: 'chargebacks' });
+    expect(res.status).toBe(303);
+    const login = await post('/v1/api/auth/login', { email: user.email, password: PASSWORD }, { headers: { 'CF-Connecting-IP': randomIp() } });
+    expect(login.status).toBe(403);
+    const entries = await db().select().from(auditLogs).where(eq(auditLogs.targetId, String(user.id)));
+    expect(entries.find((e) => e.action === 'USER_SUSPENDED')).toMatchObject({ actorId: admin.id, ip: b.ip, details: { reason: 'chargebacks' } });
+  });
+
+  it('a suspended operator\'s console session ends at once', async () => {
+    const superAdmin = await withPassword(aSuperAdmin);
+    const admin = await withPassword(anAdmin);
+    const b = await signedIn(admin);
+    expect((await b.get('/console')).status).toBe(200);
+    const res = await post(`/v1/api/admin/users/${admin.id}/suspend`, { reason: 'left' }, { token: superAdmin.token });
+    expect(res.status).toBe(200);
+    expect((await b.get('/console')).status).toBe(303);
+    const [session] = await db().select().from(consoleSessions).where(eq(consoleSessions.userId, admin.id));
+    expect(session.revokedReason).toBe('SUSPENDED');
+  });
+
+  it('an operator whose role is removed loses the console at once', async () => {
+    const superAdmin = await withPassword(aSuperAdmin);
+    const admin = await withPassword(anAdmin);
+    const b = await signedIn(admin);
+    const put = await exports.default.fetch(
+      new Request(`${BASE}/v1/api/superadmin/users/${admin.id}/roles`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${superAdmin.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ roles: ['ROLE_CLIENT'] }),
+      }),
+    );
+    expect(put.status).toBe(200);
+    expect((await b.get('/console')).status).toBe(303);
+  });
+
+  it('agencies: suspending needs a reason (shown next to the field), then suspends; a pending document is approved', async () => {
+    const superAdmin = await withPassword(aSuperAdmin);
+    const owner = await aUser();
+    const agency = await anAgency(owner);
+    const file = await aFile(owner, { purpose: 'AGENCY_DOCUMENT', agencyId: agency.id });
+    await db().insert(agencyDocuments).values({ fileId: file.id, documentType: AGENCY_DOCUMENT_TYPES[0] });
+    const b = await signedIn(superAdmin);
+
+    const empty = await b.submit('/console/agencies', `/console/agencies/${agency.id}/suspend`, { reason: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain(`<span class="error-text" id="agency-${agency.id}-reason-error">Required</span>`);
+    const res = await b.submit('/console/agencies', `/console/agencies/${agency.id}/suspend`, { reason: 'Forged licence' });
+    expect(res.status).toBe(303);
+    const listed = await get(`/v1/api/agencies/${agency.id}`, { token: superAdmin.token });
+    expect(listed.body.status).toBe('SUSPENDED');
+
+    const approved = await b.submit('/console/agencies', `/console/agencies/documents/${file.id}/approve`);
+    expect(approved.status).toBe(303);
+    const [doc] = await db().select().from(agencyDocuments).where(eq(agencyDocuments.fileId, file.id));
+    expect(doc).toMatchObject({ status: 'VERIFIED', reviewedBy: superAdmin.id });
+  });
+
+  it('every list page answers 200 for a super-admin, and an unknown reservation number says so next to the field', async () => {
+    const b = await signedIn(await withPassword(aSuperAdmin));
+    for (const path of ['/console/disputes', '/console/withdrawals', '/console/users?q=demo', '/console/agencies', '/console/reservations', '/console/audit']) {
+      expect((await b.get(path)).status, path).toBe(200);
+    }
+    const missing = await b.get('/console/reservations?number=NOPE-1');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('id="q-number-error">No reservation with this number.');
+  });
+});
+
+describe('the demo seed', () => {
+  it('leaves a KYC record to review (with its document) and an open dispute (with evidence and messages), once however often it runs', async () => {
+    const app = createApp();
+    const devEnv = { ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: '' } as Env;
+    const seed = () => app.request(`${BASE}/v1/api/dev/seed`, { method: 'POST' }, devEnv);
+    expect((await seed()).status).toBe(200);
+    expect((await seed()).status).toBe(200);
+    const [kycUser] = await db().select().from(users).where(eq(users.email, DEMO_KYC_EMAIL));
+    const records = await db().select().from(kycRecords).where(eq(kycRecords.userId, kycUser.id));
+    expect(records).toMatchObject([{ status: 'PENDING' }]);
+    expect(await db().select().from(files).where(eq(files.ownerId, kycUser.id))).toHaveLength(1);
+    const [r] = await db().select().from(reservations).where(eq(reservations.reservationNumber, DEMO_DISPUTE_RESERVATION));
+    expect(r.status).toBe('DISPUTED');
+    const open = await db().select().from(disputes).where(eq(disputes.reservationId, r.id));
+    expect(open).toMatchObject([{ status: 'OPEN' }]);
+    expect(await db().select().from(disputeMessages).where(eq(disputeMessages.disputeId, open[0].id))).toHaveLength(2);
+  });
+});
