@@ -55,6 +55,7 @@ import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, wal
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
 import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
 import { unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
+import { deliveriesAdminRouter } from './features/deliveries/deliveries.admin.routes';
 
 
 const corsOrigins = (env: Env) =>
@@ -137,6 +138,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, dashboardsRouter);
   app.route(API_PREFIX, analyticsRouter);
   app.route(API_PREFIX, superadminRouter);
+  app.route(API_PREFIX, deliveriesAdminRouter);
   app.route('/console', consoleRouter);
   if (!production) {
     // Local runs and tests only: the seed, and the browser pages of the sandbox providers (root paths).
