@@ -5,7 +5,7 @@ import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
+import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, deliveries, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
 import { DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
 import { hashPassword } from '../src/lib/password';
 import { PASSWORD, randomIp } from './helpers/auth';
@@ -367,12 +367,126 @@ describe('console actions', () => {
 
   it('every list page answers 200 for a super-admin, and an unknown reservation number says so next to the field', async () => {
     const b = await signedIn(await withPassword(aSuperAdmin));
-    for (const path of ['/console/disputes', '/console/withdrawals', '/console/users?q=demo', '/console/agencies', '/console/reservations', '/console/audit']) {
+    for (const path of ['/console/disputes', '/console/withdrawals', '/console/users?q=demo', '/console/agencies', '/console/reservations', '/console/deliveries', '/console/audit']) {
       expect((await b.get(path)).status, path).toBe(200);
     }
     const missing = await b.get('/console/reservations?number=NOPE-1');
     expect(missing.status).toBe(404);
     expect(missing.text).toContain('id="q-number-error">No reservation with this number.');
+  });
+});
+
+describe('console: deliveries and roles', () => {
+  /** A delivery the consumer gave up on, written straight into D1. */
+  async function aDeadDelivery(overrides: Partial<typeof deliveries.$inferInsert> = {}) {
+    const user = await aUser();
+    const [row] = await db()
+      .insert(deliveries)
+      .values({
+        userId: user.id,
+        channel: 'EMAIL',
+        to: `zoe.${crypto.randomUUID().slice(0, 8)}@example.com`,
+        template: 'EMAIL_VERIFICATION',
+        locale: 'en',
+        payload: { firstName: 'Zoe', path: '/verify-email?token=console-secret-token' },
+        status: 'DEAD',
+        attempts: 5,
+        lastError: 'E_DELIVERY_FAILED: mailbox unavailable',
+        ...overrides,
+      })
+      .returning();
+    return row;
+  }
+  const deliveryOf = async (id: number) => (await db().select().from(deliveries).where(eq(deliveries.id, id)))[0];
+
+  it('the deliveries page lists failed and dead messages with the provider reason and the masked address; filters; a SENT one only with its status', async () => {
+    const template = `KIND_${crypto.randomUUID().slice(0, 6).toUpperCase()}`;
+    const dead = await aDeadDelivery({ template });
+    const failed = await aDeadDelivery({ template, channel: 'SMS', to: '+33612345678', status: 'FAILED', attempts: 1, lastError: 'Twilio 21211: invalid To number' });
+    const sent = await aDeadDelivery({ template, status: 'SENT', attempts: 1, lastError: null, sentAt: new Date().toISOString() });
+    const b = await signedIn(await withPassword(aSuperAdmin));
+    const res = await b.get(`/console/deliveries?template=${template}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('aria-current="page">Deliveries</a>');
+    expect(res.text).toContain('E_DELIVERY_FAILED: mailbox unavailable');
+    expect(res.text).toContain('Twilio 21211: invalid To number');
+    expect(res.text).toContain('<span class="addr">z***@example.com</span>');
+    expect(res.text).toContain('<span class="addr">+33******78</span>');
+    expect(res.text).not.toContain(dead.to);
+    expect(res.text).not.toContain('console-secret-token');
+    expect(res.text).toContain(`action="/console/deliveries/${dead.id}/retry"`);
+    expect(res.text).toContain(`action="/console/deliveries/${failed.id}/retry"`);
+    expect(res.text).not.toContain(`<td>${sent.id}</td>`);
+    expect(res.text).toContain(`<td>${dead.id}</td>`);
+    const sms = await b.get(`/console/deliveries?template=${template}&channel=SMS`);
+    expect(sms.text).toContain(`/console/deliveries/${failed.id}/retry`);
+    expect(sms.text).not.toContain(`/console/deliveries/${dead.id}/retry`);
+    const all = await b.get(`/console/deliveries?template=${template}&status=ALL`);
+    expect(all.text).toContain('<span class="badge ok">SENT</span>');
+    expect(all.text).not.toContain(`action="/console/deliveries/${sent.id}/retry"`);
+  });
+
+  it('retry from the console goes through the API\'s service: QUEUED again, audited with the operator, a double submit applies once', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const dead = await aDeadDelivery({ template: 'NO_SUCH_TEMPLATE' });
+    const b = await signedIn(admin);
+    await b.get(`/console/deliveries?template=NO_SUCH_TEMPLATE`);
+    const csrf = b.csrf();
+    const [first, second] = await Promise.all([
+      b.request('POST', `/console/deliveries/${dead.id}/retry`, { csrf }),
+      b.request('POST', `/console/deliveries/${dead.id}/retry`, { csrf }),
+    ]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(first.location).toBe('/console/deliveries');
+    const audits = await db().select().from(auditLogs).where(eq(auditLogs.targetId, String(dead.id)));
+    expect(audits.filter((a) => a.action === 'DELIVERY_RETRIED').map((a) => a.actorId)).toEqual([admin.id]);
+    // Sent again by the queue; the template still does not exist, so it is FAILED with that reason.
+    let row = await deliveryOf(dead.id);
+    for (let i = 0; i < 100 && row.status === 'QUEUED'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      row = await deliveryOf(dead.id);
+    }
+    expect(row).toMatchObject({ status: 'FAILED', attempts: 1, lastError: 'No template named NO_SUCH_TEMPLATE' });
+  });
+
+  it('a retry the service refuses shows its message (409), without a CSRF token nothing changes, and an admin cannot use the page', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const queued = await aDeadDelivery({ status: 'QUEUED', attempts: 0, lastError: null });
+    const b = await signedIn(admin);
+    const refused = await b.submit('/console/deliveries', `/console/deliveries/${queued.id}/retry`);
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('The delivery is QUEUED; only a FAILED or DEAD delivery can be retried');
+
+    const dead = await aDeadDelivery();
+    const forged = await b.request('POST', `/console/deliveries/${dead.id}/retry`, { csrf: 'forged.token' });
+    expect(forged.status).toBe(403);
+    expect(await deliveryOf(dead.id)).toMatchObject({ status: 'DEAD', attempts: 5 });
+
+    const a = await signedIn(await withPassword(anAdmin));
+    expect((await a.get('/console/deliveries')).status).toBe(403);
+    expect((await a.get('/console')).text).not.toContain('href="/console/deliveries"');
+  });
+
+  it("a super-admin changes a user's roles from the user page; the API confirms them; an admin gets no roles form and is refused", async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const target = await aUser();
+    const b = await signedIn(admin);
+    const page = await b.get(`/console/users/${target.id}`);
+    expect(page.text).toContain(`action="/console/users/${target.id}/roles"`);
+    const res = await b.request('POST', `/console/users/${target.id}/roles`, { csrf: b.csrf(), roles: ['ROLE_VERIFIED_USER', 'ROLE_ADMIN'] });
+    expect(res.status).toBe(303);
+    const api = await get(`/v1/api/admin/users/${target.id}`, { token: admin.token });
+    expect(api.body.roles).toEqual(['ROLE_CLIENT', 'ROLE_VERIFIED_USER', 'ROLE_ADMIN']);
+    const [entry] = await db().select().from(auditLogs).where(eq(auditLogs.targetId, String(target.id)));
+    expect(entry).toMatchObject({ action: 'ROLES_CHANGED', actorId: admin.id });
+
+    const other = await aUser();
+    const a = await signedIn(await withPassword(anAdmin));
+    const adminPage = await a.get(`/console/users/${other.id}`);
+    expect(adminPage.text).not.toContain(`/console/users/${other.id}/roles`);
+    const denied = await a.request('POST', `/console/users/${other.id}/roles`, { csrf: a.csrf(), roles: ['ROLE_SUPERADMIN'] });
+    expect(denied.status).toBe(403);
+    expect((await get(`/v1/api/admin/users/${other.id}`, { token: admin.token })).body.roles).toEqual(['ROLE_CLIENT']);
   });
 });
 

@@ -134,6 +134,14 @@ const en = {
   errorReference: 'Reference of this error: {id}',
   automatic: 'automatic',
   agency: 'Agency',
+  deliveries: 'Deliveries',
+  failedOrDead: 'Failed or dead',
+  channel: 'Channel',
+  template: 'Template',
+  recipient: 'Recipient',
+  attempts: 'Attempts',
+  retry: 'Retry',
+  deliveryRetried: 'Delivery {id} queued again.',
 };
 
 export type Words = typeof en;
@@ -271,6 +279,14 @@ const fr: Words = {
   errorReference: 'Référence de cette erreur : {id}',
   automatic: 'automatique',
   agency: 'Agence',
+  deliveries: 'Envois',
+  failedOrDead: 'Échoués ou abandonnés',
+  channel: 'Canal',
+  template: 'Modèle',
+  recipient: 'Destinataire',
+  attempts: 'Tentatives',
+  retry: 'Renvoyer',
+  deliveryRetried: 'Envoi {id} remis en file.',
 };
 
 export type Locale = 'en' | 'fr';

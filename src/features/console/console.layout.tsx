@@ -91,6 +91,7 @@ dl.facts dt { color:var(--muted); } dl.facts dd { margin:0; overflow-wrap:anywhe
 .legend { display:flex; gap:16px; flex-wrap:wrap; font-size:13px; color:var(--muted); margin-top:6px; }
 .legend span::before { content:''; display:inline-block; width:12px; height:12px; border-radius:3px; margin-right:6px; vertical-align:-1px; background:var(--c); }
 .muted { color:var(--muted); }
+.addr { font-family:ui-monospace,SFMono-Regular,Menlo,monospace; font-size:13px; } .reason { overflow-wrap:anywhere; font-size:13.5px; }
 @media (max-width:520px) { .grid { grid-template-columns:1fr 1fr; gap:8px; } .figure .value { font-size:19px; } .chart svg text { font-size:20px; } main { padding:14px 10px 40px; } .card { padding:12px; } th, td { padding:7px 6px; } .hide-sm { display:none; } }
 `;
 
@@ -109,6 +110,7 @@ const NAV: [string, WordKey, boolean][] = [
   ['/console/users', 'users', false],
   ['/console/agencies', 'agencies', true],
   ['/console/reservations', 'reservations', true],
+  ['/console/deliveries', 'deliveries', true],
   ['/console/audit', 'audit', true],
 ];
 
@@ -222,11 +224,11 @@ export const Select: FC<{ name: string; label: string; options: [string, string]
 );
 
 export const Badge: FC<{ text: string }> = ({ text }) => {
-  const kind = /VERIFIED$|^RESOLVED|ACTIVE|COMPLETED|PAID|DELIVERED|^true$/.test(text) && !/NOT_VERIFIED/.test(text)
+  const kind = /VERIFIED$|^RESOLVED|ACTIVE|COMPLETED|PAID|DELIVERED|^SENT$|^true$/.test(text) && !/NOT_VERIFIED/.test(text)
     ? 'ok'
-    : /REJECTED|NOT_VERIFIED|FAILED|SUSPENDED|CANCELLED|^false$|DISPUTED/.test(text)
+    : /REJECTED|NOT_VERIFIED|FAILED|SUSPENDED|CANCELLED|^false$|DISPUTED|^DEAD$/.test(text)
       ? 'err'
-      : /PENDING|OPEN|PROCESSING/.test(text)
+      : /PENDING|OPEN|PROCESSING|^QUEUED$/.test(text)
         ? 'warn'
         : '';
   return <span class={`badge ${kind}`}>{text}</span>;

@@ -18,7 +18,8 @@ export type DeliverySortField = (typeof DELIVERY_SORT_FIELDS)[number];
 export const RETRYABLE_STATUSES = ['FAILED', 'DEAD'] as const satisfies readonly DeliveryStatus[];
 
 export interface DeliveryFilters {
-  status?: DeliveryStatus;
+  /** One status, or any of several (the console's default: FAILED or DEAD). */
+  status?: DeliveryStatus | readonly DeliveryStatus[];
   channel?: DeliveryChannel;
   template?: string;
   userId?: number;
@@ -44,7 +45,7 @@ export type AdminDelivery = ReturnType<typeof toAdminDelivery>;
 export async function listDeliveries(deps: Deps, f: DeliveryFilters, page: PageParams<DeliverySortField>) {
   const { db } = deps;
   const where: SQL | undefined = and(
-    f.status ? eq(deliveries.status, f.status) : undefined,
+    typeof f.status === 'string' ? eq(deliveries.status, f.status) : f.status ? inArray(deliveries.status, f.status) : undefined,
     f.channel ? eq(deliveries.channel, f.channel) : undefined,
     f.template ? eq(deliveries.template, f.template) : undefined,
     f.userId !== undefined ? eq(deliveries.userId, f.userId) : undefined,
