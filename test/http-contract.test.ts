@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import wranglerToml from '../wrangler.toml?raw';
 import { GUARDED_ROUTES, POLICIES } from '../src/middleware/rate-limit';
 import { aCarrier, aReservation, aUser } from './helpers/factories';
-import { errorBody, get, post, type ApiResponse } from './helpers/http';
+import { call, errorBody, get, post, type ApiResponse } from './helpers/http';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const operations = (doc: any) =>
@@ -112,6 +112,40 @@ describe('rate limits on public and expensive routes', () => {
     const mine = await get('/v1/api/annonces/mine', { headers: ip, token: carrier.token });
     expect(mine.status).toBe(200);
     expect(mine.headers.get('RateLimit-Policy')).toBeNull();
+  });
+
+  it('password reset: 20 a minute per IP, the API and the page of the link in one bucket, then 429 with the RateLimit headers', async () => {
+    const ip = { 'CF-Connecting-IP': '203.0.113.21' };
+    const { served, refused } = await untilRefused(20, (i) =>
+      i % 2
+        ? post('/v1/api/auth/password/reset', { token: `guess-${i}-${crypto.randomUUID()}`, newPassword: 'Guessing-password-1' }, { headers: ip })
+        : call('POST', '/reset-password', {
+            raw: new URLSearchParams({ token: `guess-${i}-${crypto.randomUUID()}`, password: 'Guessing-password-1' }),
+            headers: { ...ip, 'Content-Type': 'application/x-www-form-urlencoded' },
+          }),
+    );
+    expect(served.length).toBeGreaterThanOrEqual(20);
+    expect(served.every((r) => r.status === 400 || r.status === 401)).toBe(true);
+    expect(new Set(served.map((r) => r.headers.get('RateLimit-Policy')))).toEqual(new Set(['"auth-ip";q=20;w=60']));
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    expect(refused.headers.get('RateLimit')).toBe('"auth-ip";r=0;t=60');
+    expect(refused.headers.get('RateLimit-Policy')).toBe('"auth-ip";q=20;w=60');
+    expect(errorBody(refused)).toMatchObject({ status: 429, errorCode: 'BUSINESS_RULE_VIOLATION', message: 'Too many requests; retry later' });
+
+    // Another client is not affected.
+    const other = await post('/v1/api/auth/password/reset', { token: 'x'.repeat(43), newPassword: 'Guessing-password-1' }, { headers: { 'CF-Connecting-IP': '198.51.100.21' } });
+    expect(other.status).not.toBe(429);
+  });
+
+  it('one-click unsubscribe: the public limit, 300 a minute per IP (a mail provider posts for many users), then 429 with the RateLimit headers', async () => {
+    const ip = { 'CF-Connecting-IP': '203.0.113.22' };
+    const { served, refused } = await untilRefused(300, (i) => post(`/v1/api/unsubscribe?token=forged-${i}`, undefined, { headers: ip }));
+    expect(served.length).toBeGreaterThanOrEqual(300);
+    expect(new Set(served.map((r) => r.status))).toEqual(new Set([400]));
+    expect(served[0].headers.get('RateLimit-Policy')).toBe('"public";q=300;w=60');
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    expect(refused.headers.get('RateLimit')).toBe('"public";r=0;t=60');
+    expect(errorBody(refused)).toMatchObject({ status: 429, errorCode: 'BUSINESS_RULE_VIOLATION', path: '/v1/api/unsubscribe' });
   });
 
   it('every guarded route exists in the document', async () => {

@@ -42,8 +42,9 @@ export const POLICIES = {
 type Method = 'get' | 'post';
 
 /**
- * The public and expensive routes, by OpenAPI path. Sign-in, registration and password reset are
- * limited by the auth routes themselves (per IP and per e-mail, see features/auth/rate-limit.ts).
+ * The public and expensive routes, by OpenAPI path. Sign-in, registration and the reset e-mail
+ * (forgot) are limited by the auth routes themselves (per IP and per e-mail, see
+ * features/auth/rate-limit.ts); the reset itself carries no e-mail, so it is limited here.
  */
 export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPolicy }[] = [
   // Recipient tokens are secrets in a URL: enumeration must stop quickly.
@@ -52,6 +53,13 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
   { method: 'get', path: '/v1/api/tracking/{reservationId}/live', policy: POLICIES.recipient },
   // Signed receipt links: a secret in a URL too, and a PDF made on first use.
   { method: 'get', path: '/v1/api/public/receipts/{token}', policy: POLICIES.recipient },
+  // A reset token guessed, or a password hashed, per request: the auth policy per IP, one bucket for
+  // the API and the page of the e-mail's link.
+  { method: 'post', path: '/v1/api/auth/password/reset', policy: POLICIES.authIp },
+  { method: 'post', path: '/reset-password', policy: POLICIES.authIp },
+  // One-click unsubscribe is POSTed by the mail provider's servers, many users behind one IP: the
+  // generous public limit, which still stops a flood.
+  { method: 'post', path: '/v1/api/unsubscribe', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/annonces', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/annonces/{id}', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/users/{id}', policy: POLICIES.search },
