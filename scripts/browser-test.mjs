@@ -4,7 +4,8 @@
 // the demo data, signs in on the sandbox Google page and sends its token to the API, opens
 // /dev/outbox and clicks the verification and reset links of a new account's e-mails, opens
 // /r/<demo token>, checks the QR image and that it is replaced by a new one before the old expires,
-// opens the API reference with every non-local request blocked, keeps screenshots in test-artifacts/,
+// works the operator console (KYC, dispute, suspension, roles, the retry of a DEAD delivery, each
+// checked through the API), opens the API reference with every non-local request blocked, keeps screenshots in test-artifacts/,
 // and stops only the process group it started, by PID.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -216,6 +217,43 @@ async function consoleTests(browser, base) {
   await shot(page, 'console-user.png');
   const suspended = await apiLogin(base, 'sender@demo.local');
   check(suspended.status === 403, 'the suspended user cannot log in (403)');
+
+  // The API as the super-admin, to check what the console did.
+  const superadmin = await apiLogin(base, 'superadmin@demo.local');
+  const asSuperadmin = async (pathname) => (await fetch(`${base}/v1/api/${pathname}`, { headers: { Authorization: `Bearer ${superadmin.body.accessToken}` } })).json();
+
+  // Roles: the super-admin makes the demo carrier an administrator from the user page; the API confirms it.
+  await page.goto(`${base}/console/users?q=carrier%40demo.local`);
+  await page.getByRole('link', { name: /Carla Carrier/ }).click();
+  const carrierId = Number(new URL(page.url()).pathname.split('/').pop());
+  await page.getByLabel('ROLE_ADMIN', { exact: true }).check();
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Save roles' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes(`Roles of user ${carrierId} saved`), 'saving the roles from the user page says so');
+  check(await page.getByLabel('ROLE_ADMIN', { exact: true }).isChecked(), 'the user page shows the new role checked');
+  await shot(page, 'console-user-roles.png');
+  const carrierNow = await asSuperadmin(`admin/users/${carrierId}`);
+  check(carrierNow.roles?.includes('ROLE_ADMIN') && carrierNow.roles.includes('ROLE_VERIFIED_USER'), `the API confirms the roles set from the console (${carrierNow.roles?.join(', ')})`);
+
+  // Deliveries: the demo's DEAD e-mail, with the provider's reason and the masked address, retried
+  // from the console; the queue sends it again (sandbox) and the API sees it SENT.
+  const listed = await asSuperadmin('superadmin/deliveries?status=DEAD&template=PASSWORD_CHANGED');
+  const dead = listed.content?.find((d) => d.to === 'c***@demo.local');
+  check(dead?.status === 'DEAD', 'the API lists the demo DEAD e-mail, its address masked');
+  await page.goto(`${base}/console/deliveries`);
+  const deadRow = page.locator('tr', { hasText: 'E_RECIPIENT_SUPPRESSED' });
+  check((await deadRow.count()) === 1 && (await deadRow.textContent()).includes('c***@demo.local'), 'the deliveries page shows the DEAD e-mail with the provider reason and the masked address');
+  await shot(page, 'console-deliveries.png');
+  await Promise.all([page.waitForNavigation(), deadRow.getByRole('button', { name: 'Retry' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes(`Delivery ${dead.id} queued again`), 'retrying from the console says so');
+  let retried;
+  for (let i = 0; i < 60 && retried?.status !== 'SENT'; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 500));
+    retried = (await asSuperadmin('superadmin/deliveries?template=PASSWORD_CHANGED&size=100')).content?.find((d) => d.id === dead.id);
+  }
+  check(retried?.status === 'SENT' && retried.attempts === 1, `the API sees the retried delivery sent (${retried?.status}, ${retried?.attempts} attempt)`);
+  await page.goto(`${base}/console/deliveries?status=ALL&template=PASSWORD_CHANGED`);
+  check((await page.locator('tr', { hasText: 'c***@demo.local' }).first().textContent())?.includes('SENT'), 'the deliveries page shows it SENT');
+  await shot(page, 'console-deliveries-retried.png');
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
     const res = await page.goto(`${base}${pathname}`);

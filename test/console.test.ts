@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, deliveries, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
-import { DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
+import { DEMO_DEAD_DELIVERY_REASON, DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
 import { hashPassword } from '../src/lib/password';
 import { PASSWORD, randomIp } from './helpers/auth';
 import { db } from './helpers/db';
@@ -491,7 +491,7 @@ describe('console: deliveries and roles', () => {
 });
 
 describe('the demo seed', () => {
-  it('leaves a KYC record to review (with its document) and an open dispute (with evidence and messages), once however often it runs', async () => {
+  it('leaves a KYC record to review (with its document), an open dispute (with evidence and messages) and a DEAD e-mail, once however often it runs', async () => {
     const app = createApp();
     const devEnv = { ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: '' } as Env;
     const seed = () => app.request(`${BASE}/v1/api/dev/seed`, { method: 'POST' }, devEnv);
@@ -506,5 +506,7 @@ describe('the demo seed', () => {
     const open = await db().select().from(disputes).where(eq(disputes.reservationId, r.id));
     expect(open).toMatchObject([{ status: 'OPEN' }]);
     expect(await db().select().from(disputeMessages).where(eq(disputeMessages.disputeId, open[0].id))).toHaveLength(2);
+    const dead = await db().select().from(deliveries).where(eq(deliveries.lastError, DEMO_DEAD_DELIVERY_REASON));
+    expect(dead).toMatchObject([{ status: 'DEAD', attempts: 5, channel: 'EMAIL', to: 'carrier@demo.local', template: 'PASSWORD_CHANGED' }]);
   });
 });

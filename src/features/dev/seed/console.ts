@@ -1,9 +1,11 @@
 // Development seed step for the operator console: a KYC record waiting for review (with an
-// identity document in R2) and an open dispute on a paid, handed-over reservation (with a photo
-// and a short conversation). Every step goes through the services the API uses; each step checks
-// where the previous run stopped, so running the seed again changes nothing.
-import { eq } from 'drizzle-orm';
-import { announcements, disputes, files, kycRecords, reservations, users } from '../../../db/schema';
+// identity document in R2), an open dispute on a paid, handed-over reservation (with a photo
+// and a short conversation), and an e-mail the provider kept refusing (DEAD) for the deliveries
+// page. Every step goes through the services the API uses (the DEAD delivery is written as the
+// queue consumer leaves one: no service makes a message fail); each step checks where the
+// previous run stopped, so running the seed again changes nothing.
+import { and, eq, sql } from 'drizzle-orm';
+import { announcements, deliveries, disputes, files, kycRecords, reservations, users } from '../../../db/schema';
 import type { AuthUser } from '../../../env';
 import { hashPassword } from '../../../lib/password';
 import { platformCurrency } from '../../../lib/money';
@@ -17,6 +19,8 @@ import { damagedParcel, identityCard } from './demo-image';
 
 export const DEMO_KYC_EMAIL = 'kyc-pending@demo.local';
 export const DEMO_DISPUTE_RESERVATION = 'DEMO-DISPUTE-1';
+/** The provider's answer on the demo's DEAD delivery (a Cloudflare Email Service refusal). */
+export const DEMO_DEAD_DELIVERY_REASON = 'E_RECIPIENT_SUPPRESSED: the destination address is on the suppression list (5 attempts)';
 
 const as = (id: number, roles = ['ROLE_CLIENT']): AuthUser => ({ id, roles, jti: 'seed', exp: 0 });
 
@@ -119,7 +123,28 @@ async function seedOpenDispute(ctx: SeedContext) {
   await addMessage(ctx, carrier, dispute.id, 'The box was intact when I took it; it was handled by the airline after that.');
 }
 
+/** The carrier's "password changed" e-mail, given up on after five attempts; marked in its payload so a rerun finds it, retried or not. */
+async function seedDeadDelivery(ctx: SeedContext) {
+  const carrierId = ctx.userIds['carrier@demo.local'];
+  if (!carrierId) return;
+  const marker = and(eq(deliveries.userId, carrierId), sql`json_extract(${deliveries.payload}, '$.seed') = 'dead-delivery'`);
+  const [existing] = await ctx.db.select({ id: deliveries.id }).from(deliveries).where(marker);
+  if (existing) return;
+  await ctx.db.insert(deliveries).values({
+    userId: carrierId,
+    channel: 'EMAIL',
+    to: 'carrier@demo.local',
+    template: 'PASSWORD_CHANGED',
+    locale: 'en',
+    payload: { firstName: 'Carla', seed: 'dead-delivery' },
+    status: 'DEAD',
+    attempts: 5,
+    lastError: DEMO_DEAD_DELIVERY_REASON,
+  });
+}
+
 export async function seedConsoleDemo(ctx: SeedContext) {
   await seedPendingKyc(ctx);
   await seedOpenDispute(ctx);
+  await seedDeadDelivery(ctx);
 }
