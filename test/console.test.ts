@@ -10,7 +10,7 @@ import { DEMO_DEAD_DELIVERY_REASON, DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } f
 import { hashPassword } from '../src/lib/password';
 import { PASSWORD, randomIp } from './helpers/auth';
 import { db } from './helpers/db';
-import { aCarrier, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
+import { aCarrier, aDeadDelivery as deadDelivery, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
 import { BASE, get, post } from './helpers/http';
 import { fakeStripeForThisFile } from './helpers/money';
 
@@ -377,26 +377,9 @@ describe('console actions', () => {
 });
 
 describe('console: deliveries and roles', () => {
-  /** A delivery the consumer gave up on, written straight into D1. */
-  async function aDeadDelivery(overrides: Partial<typeof deliveries.$inferInsert> = {}) {
-    const user = await aUser();
-    const [row] = await db()
-      .insert(deliveries)
-      .values({
-        userId: user.id,
-        channel: 'EMAIL',
-        to: `zoe.${crypto.randomUUID().slice(0, 8)}@example.com`,
-        template: 'EMAIL_VERIFICATION',
-        locale: 'en',
-        payload: { firstName: 'Zoe', path: '/verify-email?token=console-secret-token' },
-        status: 'DEAD',
-        attempts: 5,
-        lastError: 'E_DELIVERY_FAILED: mailbox unavailable',
-        ...overrides,
-      })
-      .returning();
-    return row;
-  }
+  /** A DEAD e-mail to Zoe, whose verification link must never show. */
+  const aDeadDelivery = (overrides: Parameters<typeof deadDelivery>[0] = {}) =>
+    deadDelivery({ to: `zoe.${crypto.randomUUID().slice(0, 8)}@example.com`, locale: 'en', payload: { firstName: 'Zoe', path: '/verify-email?token=console-secret-token' }, lastError: 'E_DELIVERY_FAILED: mailbox unavailable', ...overrides });
   const deliveryOf = async (id: number) => (await db().select().from(deliveries).where(eq(deliveries.id, id)))[0];
 
   it('the deliveries page lists failed and dead messages with the provider reason and the masked address; filters; a SENT one only with its status', async () => {

@@ -3,34 +3,13 @@
 // and the masking rule itself, table-tested.
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, deliveries, outboxMessages, type DeliveryRow } from '../src/db/schema';
+import { auditLogs, deliveries, outboxMessages } from '../src/db/schema';
 import { maskAddress } from '../src/features/deliveries/address-mask';
 import { db as database } from './helpers/db';
-import { anAdmin, aSuperAdmin, aUser } from './helpers/factories';
+import { aDeadDelivery, anAdmin, aSuperAdmin, aUser } from './helpers/factories';
 import { errorBody, get, post } from './helpers/http';
 
 const db = database();
-
-/** A delivery written straight into D1 (never enqueued: only a retry sends it). */
-async function aDelivery(overrides: Partial<typeof deliveries.$inferInsert> = {}): Promise<DeliveryRow> {
-  const user = await aUser();
-  const [row] = await db
-    .insert(deliveries)
-    .values({
-      userId: user.id,
-      channel: 'EMAIL',
-      to: `jeanne.${crypto.randomUUID().slice(0, 8)}@example.com`,
-      template: 'EMAIL_VERIFICATION',
-      locale: 'fr',
-      payload: { firstName: 'Jeanne', path: '/verify-email?token=secret-token-value' },
-      status: 'DEAD',
-      attempts: 5,
-      lastError: 'E_DELIVERY_FAILED: upstream mail server unavailable',
-      ...overrides,
-    })
-    .returning();
-  return row;
-}
 
 const rowOf = async (id: number) => (await db.select().from(deliveries).where(eq(deliveries.id, id)))[0];
 
@@ -64,8 +43,8 @@ describe('masking an address', () => {
 describe('GET /superadmin/deliveries', () => {
   it('lists newest first with the address masked and without the payload (it may carry a single-use token)', async () => {
     const admin = await aSuperAdmin();
-    const older = await aDelivery({ createdAt: '2026-01-01T10:00:00.000Z' });
-    const newer = await aDelivery({ createdAt: '2026-01-02T10:00:00.000Z', status: 'FAILED', attempts: 1, lastError: 'Invalid To address' });
+    const older = await aDeadDelivery({ createdAt: '2026-01-01T10:00:00.000Z' });
+    const newer = await aDeadDelivery({ createdAt: '2026-01-02T10:00:00.000Z', status: 'FAILED', attempts: 1, lastError: 'Invalid To address' });
     const res = await get(`/v1/api/superadmin/deliveries?userId=${newer.userId}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -97,9 +76,9 @@ describe('GET /superadmin/deliveries', () => {
   it('filters by status, channel, template and user', async () => {
     const admin = await aSuperAdmin();
     const template = `KIND_${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
-    const dead = await aDelivery({ template });
-    const sms = await aDelivery({ template, channel: 'SMS', to: '+33612345678', status: 'FAILED' });
-    const sent = await aDelivery({ template, status: 'SENT', attempts: 1, lastError: null, providerMessageId: 'sandbox-1', sentAt: new Date().toISOString() });
+    const dead = await aDeadDelivery({ template });
+    const sms = await aDeadDelivery({ template, channel: 'SMS', to: '+33612345678', status: 'FAILED' });
+    const sent = await aDeadDelivery({ template, status: 'SENT', attempts: 1, lastError: null, providerMessageId: 'sandbox-1', sentAt: new Date().toISOString() });
     const ids = async (query: string) => {
       const res = await get(`/v1/api/superadmin/deliveries?template=${template}${query}`, { token: admin.token });
       expect(res.status).toBe(200);
@@ -130,7 +109,7 @@ describe('GET /superadmin/deliveries', () => {
 describe('POST /superadmin/deliveries/{id}/retry', () => {
   it('puts a DEAD delivery back to QUEUED with its attempts reset; the queue then sends it once; audited', async () => {
     const admin = await aSuperAdmin();
-    const row = await aDelivery();
+    const row = await aDeadDelivery();
     const res = await post(`/v1/api/superadmin/deliveries/${row.id}/retry`, undefined, { token: admin.token, headers: { 'CF-Connecting-IP': '198.51.100.20' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: row.id, status: 'QUEUED', attempts: 0, to: 'j***@example.com' });
@@ -157,7 +136,7 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
 
   it('a FAILED delivery can be retried too; a QUEUED one (a retry already under way) is 409 and changes nothing', async () => {
     const admin = await aSuperAdmin();
-    const row = await aDelivery({ status: 'FAILED', attempts: 1, template: 'NO_SUCH_TEMPLATE' });
+    const row = await aDeadDelivery({ status: 'FAILED', attempts: 1, template: 'NO_SUCH_TEMPLATE' });
     expect((await post(`/v1/api/superadmin/deliveries/${row.id}/retry`, undefined, { token: admin.token })).status).toBe(200);
     let after = await rowOf(row.id);
     for (let i = 0; i < 100 && after.status === 'QUEUED'; i++) {
@@ -169,7 +148,7 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
     const audits = async () => (await db.select().from(auditLogs).where(and(eq(auditLogs.action, 'DELIVERY_RETRIED'), eq(auditLogs.targetId, String(row.id))))).length;
     expect(await audits()).toBe(1);
 
-    const queued = await aDelivery({ status: 'QUEUED', attempts: 0 });
+    const queued = await aDeadDelivery({ status: 'QUEUED', attempts: 0 });
     const again = await post(`/v1/api/superadmin/deliveries/${queued.id}/retry`, undefined, { token: admin.token });
     expect(again.status).toBe(409);
     expect(errorBody(again)).toMatchObject({
@@ -183,7 +162,7 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
 
   it('a SENT delivery is 409 INVALID_STATE and is not sent again; an unknown id is 404; only super-admins', async () => {
     const admin = await aSuperAdmin();
-    const sent = await aDelivery({ status: 'SENT', attempts: 1, lastError: null, providerMessageId: 'sandbox-9', sentAt: '2026-01-01T00:00:00.000Z' });
+    const sent = await aDeadDelivery({ status: 'SENT', attempts: 1, lastError: null, providerMessageId: 'sandbox-9', sentAt: '2026-01-01T00:00:00.000Z' });
     const res = await post(`/v1/api/superadmin/deliveries/${sent.id}/retry`, undefined, { token: admin.token });
     expect(res.status).toBe(409);
     expect(res.body.errorCode).toBe('INVALID_STATE');
@@ -194,7 +173,7 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
     expect(errorBody(missing)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
     expect((await post('/v1/api/superadmin/deliveries/abc/retry', undefined, { token: admin.token })).status).toBe(400);
 
-    const dead = await aDelivery();
+    const dead = await aDeadDelivery();
     expect((await post(`/v1/api/superadmin/deliveries/${dead.id}/retry`, undefined, { token: (await anAdmin()).token })).status).toBe(403);
     expect(await rowOf(dead.id)).toEqual(dead);
   });

@@ -101,6 +101,36 @@ export const CHECKS = [
   },
 ];
 
+/**
+ * The delivery pipeline (src/db/schema/deliveries.ts; docs/decisions-deliveries.md), checked once
+ * run.mjs has waited for the DELIVERIES consumer: deliveries rows (status QUEUED/SENT/FAILED/DEAD,
+ * provider_message_id, sent_at) and outbox_messages, what the sandbox providers "sent" (one row per
+ * send, delivery_id).
+ */
+export const DELIVERY_CHECKS = [
+  {
+    name: 'every delivery left QUEUED (SENT, FAILED or DEAD) once the consumer had its time',
+    needs: { deliveries: ['id', 'status', 'channel', 'template', 'attempts'] },
+    sql: "SELECT id, channel, template, attempts FROM deliveries WHERE status = 'QUEUED' LIMIT 5",
+  },
+  {
+    name: 'no delivery sent twice: at most one sandbox message per delivery',
+    needs: { outbox_messages: ['delivery_id'] },
+    sql: 'SELECT delivery_id, COUNT(*) AS sends FROM outbox_messages GROUP BY delivery_id HAVING COUNT(*) > 1 LIMIT 5',
+  },
+  {
+    name: 'every SENT delivery has its provider message id and sending time',
+    needs: { deliveries: ['id', 'status', 'provider_message_id', 'sent_at'] },
+    sql: "SELECT id FROM deliveries WHERE status = 'SENT' AND (provider_message_id IS NULL OR sent_at IS NULL) LIMIT 5",
+  },
+  {
+    name: 'every sandbox message is the send of a SENT delivery, to its address, with its template',
+    needs: { outbox_messages: ['id', 'delivery_id', 'to', 'template'], deliveries: ['id', 'status', 'to', 'template'] },
+    sql: `SELECT o.id, o.delivery_id, d.status FROM outbox_messages o LEFT JOIN deliveries d ON d.id = o.delivery_id
+           WHERE d.id IS NULL OR d.status != 'SENT' OR d."to" != o."to" OR d.template != o.template LIMIT 5`,
+  },
+];
+
 /** Runs every check; a table or column it needs that does not exist is a violation. */
 export async function runChecks(db, checks = CHECKS) {
   const columnsOf = new Map();

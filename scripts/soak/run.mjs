@@ -3,7 +3,13 @@
 // summary line; exits non-zero on any violation.
 //
 // Settings (environment): SOAK_SECONDS (60), SOAK_USERS (50), SOAK_SCALE (data set, 0.2),
-// SOAK_OUT (report, docs/BENCHMARKS.md), SOAK_INJECT_VIOLATION=1 (self-test: must exit 1).
+// SOAK_DELIVERY_WAIT_SECONDS (how long the DELIVERIES queue's consumer may take, after the load,
+// to take every delivery out of QUEUED; 120), SOAK_OUT (report, docs/BENCHMARKS.md),
+// SOAK_INJECT_VIOLATION=1 (self-test: must exit 1).
+//
+// The delivery pipeline runs as in production: every notification of the money flow writes its
+// e-mail row in the batch of the change, the queue's consumer (in the same workerd) sends it
+// through the sandbox; at the end every row must have left QUEUED and none been sent twice.
 //
 // Failures: any 5xx or network error, an error body that is not the specification's, a 2xx API
 // answer that is not JSON, a route the build does not have (404/405 ENDPOINT_NOT_FOUND), a
@@ -19,12 +25,13 @@ import { responseProblems } from '../../test/helpers/openapi-fuzz.ts';
 import { BENCH_JWT_KEYS, ROOT, cleanupAll, hardDeadline, startService } from '../bench/lib/serve.mjs';
 import { insertRows, seed, sqlBatcher } from '../bench/lib/seed.mjs';
 import { ACTIONS } from './actions.mjs';
-import { compared, runChecks } from './checks.mjs';
+import { compared, DELIVERY_CHECKS, runChecks } from './checks.mjs';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const USERS = Number(process.env.SOAK_USERS ?? 50);
 const SCALE = Number(process.env.SOAK_SCALE ?? 0.2);
-hardDeadline(SECONDS + 180, 'npm run soak');
+const DELIVERY_WAIT_SECONDS = Number(process.env.SOAK_DELIVERY_WAIT_SECONDS ?? 120);
+hardDeadline(SECONDS + DELIVERY_WAIT_SECONDS + 180, 'npm run soak');
 
 const HOT_TRIPS = 3;
 const HOT_CAPACITY_G = 5_000;
@@ -137,6 +144,26 @@ async function conversationsIntact(chats, byId) {
   return compared(`every message of the ${checked} conversations read back once, in order`, wrong.length === 0, wrong.slice(0, 5).join('; '));
 }
 
+/**
+ * Waits, at most `seconds`, for the DELIVERIES consumer to take every row out of QUEUED (the load
+ * has stopped; what it wrote is still being sent). Returns how long it took and what is left; the
+ * checks then judge (a table that is absent is their violation to report).
+ */
+async function deliveriesSettled(db, seconds) {
+  const started = Date.now();
+  let queued = null;
+  for (;;) {
+    try {
+      queued = await db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'QUEUED'").first('n');
+    } catch {
+      break;
+    }
+    if (queued === 0 || Date.now() - started >= seconds * 1000) break;
+    await sleep(500);
+  }
+  return { queued, waitedSeconds: (Date.now() - started) / 1000 };
+}
+
 /** Each carrier connects a payout account through the API and the sandbox onboarding page. */
 async function onboard(u, problems) {
   const link = await call('payout onboarding', u, { method: 'POST', path: '/v1/api/pay-connect/onboarding' });
@@ -229,15 +256,23 @@ async function main() {
     }),
   );
 
+  const settled = await deliveriesSettled(service.db, DELIVERY_WAIT_SECONDS);
+
   if (process.env.SOAK_INJECT_VIOLATION) {
-    // Self-test of the checks: overbook one trip and move one ledger line by a cent behind the
-    // API's back; the run must fail.
+    // Self-test of the checks: overbook one trip, move one ledger line by a cent and record one
+    // e-mail as sent a second time, behind the API's back; the run must fail.
     await exec([
       { sql: 'UPDATE announcements SET reserved_weight_g = total_weight_g + 1 WHERE id = 1', params: [] },
       { sql: 'UPDATE ledger_lines SET amount_cents = amount_cents + 1 WHERE id = (SELECT MIN(id) FROM ledger_lines)', params: [] },
+      {
+        sql: `INSERT INTO outbox_messages (delivery_id, channel, "to", template, locale, subject, text, html, links, headers)
+              SELECT delivery_id, channel, "to", template, locale, subject, text, html, links, headers FROM outbox_messages ORDER BY id LIMIT 1`,
+        params: [],
+      },
     ]);
   }
   const checks = await runChecks(service.db);
+  checks.push(...(await runChecks(service.db, DELIVERY_CHECKS)));
   checks.push(await conversationsIntact(state.chats, byId));
 
   // What the database says happened, against what the API answered.
@@ -247,6 +282,8 @@ async function main() {
   const [wallets] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind = 'WALLET'");
   const ledgerWallets = new Map((await all("SELECT owner_id AS id, balance_cents AS cents FROM ledger_accounts WHERE kind = 'WALLET' AND owner_type = 'USER'")).map((r) => [r.id, r.cents]));
   const bookedByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM reservations WHERE created_at >= ? GROUP BY status', runStart)).map((r) => [r.status, r.n]));
+  const deliveriesByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').catch(() => [])).map((r) => [r.status, r.n]));
+  const deliveryFailures = await all("SELECT status, channel, last_error AS reason, COUNT(*) AS n FROM deliveries WHERE status IN ('FAILED', 'DEAD') GROUP BY 1, 2, 3 ORDER BY n DESC LIMIT 5").catch(() => []);
   const walletMismatch = carriers.filter((u) => apiWallets.get(u.id) !== (ledgerWallets.get(u.id) ?? 0)).map((u) => `user ${u.id}: API ${apiWallets.get(u.id)} ledger ${ledgerWallets.get(u.id) ?? 0}`);
   checks.push(
     compared('one escrow release per delivery answered 200', (entries.ESCROW_RELEASED ?? 0) === flow.delivered, `${entries.ESCROW_RELEASED ?? 0} ESCROW_RELEASED entries, ${flow.delivered} deliveries answered 200`),
@@ -272,6 +309,7 @@ async function main() {
     ['parcel delivered', flow.delivered],
     ['withdrawal', flow.withdrawals],
     ['message in a conversation', flow.messages],
+    ['delivery sent by the DELIVERIES queue', deliveriesByStatus.SENT ?? 0],
   ]
     .filter(([, n]) => n === 0)
     .map(([what]) => `no ${what}`);
@@ -287,16 +325,26 @@ async function main() {
   for (const [name, a] of Object.entries(stats.byAction)) console.error(`  ${name}: ${a.requests} requests ${JSON.stringify(a.statuses)}`);
   console.error(`  reservations booked during the run, by status now: ${JSON.stringify(bookedByStatus)}`);
   console.error(`  ledger entries by type: ${JSON.stringify(entries)}`);
+  console.error(`  deliveries by status: ${JSON.stringify(deliveriesByStatus)}, QUEUED left ${settled.queued} after ${settled.waitedSeconds.toFixed(1)} s of waiting`);
+  for (const f of deliveryFailures) console.error(`  deliveries ${f.status} on ${f.channel}: ${f.n} × ${f.reason}`);
 
   const flowText =
     `flow: ${flow.booked} booked, ${flow.paid} paid, ${flow.accepted} accepted, ${flow.deposited} deposited, ${flow.delivered} delivered, ` +
-    `${flow.cancelled} cancelled, ${flow.messages} messages, ${flow.withdrawals} withdrawals (${eur(flow.withdrawnCents)} EUR), ${wallets.n} wallets hold ${eur(wallets.cents)} EUR`;
+    `${flow.cancelled} cancelled, ${flow.messages} messages, ${flow.withdrawals} withdrawals (${eur(flow.withdrawnCents)} EUR), ${wallets.n} wallets hold ${eur(wallets.cents)} EUR; ` +
+    `deliveries ${Object.entries(deliveriesByStatus).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'} (${settled.waitedSeconds.toFixed(0)} s for the queue to drain after the load)`;
   const summary =
     `soak ${failed ? 'FAILED' : 'OK'}: ${SECONDS} s, ${USERS} users, ${stats.requests} requests (${(stats.requests / SECONDS).toFixed(0)} req/s), ` +
     `statuses ${JSON.stringify(stats.statuses)}, ${stats.serverErrors.length} 5xx, ${stats.invalidBodies.length} invalid bodies, ` +
     `invariants ${checks.length - violated.length} passed / ${violated.length} violated; ${flowText}; ${((Date.now() - started) / 1000).toFixed(0)} s in all`;
   console.log(summary);
-  writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, failures: [...stats.missingRoutes, ...problems, ...flowMissing] });
+  writeSoakSection({
+    summary,
+    checks,
+    flowText,
+    bookedByStatus,
+    entries,
+    failures: [...stats.missingRoutes, ...problems, ...flowMissing, ...deliveryFailures.map((f) => `deliveries ${f.status} on ${f.channel}: ${f.n} × ${f.reason}`)],
+  });
   return failed ? 1 : 0;
 }
 
@@ -310,6 +358,7 @@ function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, 
     `- ${SECONDS} s, ${USERS} simulated users (half senders, half carriers, think time 0-20 ms), data set scale ${SCALE}; ` +
       `${HOT_TRIPS} small trips (${HOT_CAPACITY_G / 1000} kg) everyone books, one roomy trip (${ROOMY_CAPACITY_G / 1000} kg) per simulated carrier`,
     '- Money flow through the API only (scripts/soak/actions.mjs): book, sandbox checkout and "Pay", accept, the sender reads the codes, deposit, deliver, withdraw; carriers connect a payout account through the sandbox onboarding first',
+    `- Delivery pipeline as in production: each notification's e-mail row written in the batch of its change, sent by the DELIVERIES queue's consumer through the sandbox; after the load the run waits up to ${DELIVERY_WAIT_SECONDS} s for every row to leave QUEUED, then checks none was sent twice`,
     '',
     '```',
     summary,

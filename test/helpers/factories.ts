@@ -15,11 +15,13 @@ import {
   agencyBranches,
   announcements,
   categories,
+  deliveries,
   files,
   payoutAccounts,
   reservations,
   users,
   type AnnouncementRow,
+  type DeliveryRow,
   type ReservationRow,
 } from '../../src/db/schema';
 import { depsOf } from '../../src/env';
@@ -131,6 +133,32 @@ export async function aFile(owner: { id: number }, overrides: Partial<typeof fil
   const [row] = await db()
     .insert(files)
     .values({ ownerId: owner.id, purpose: 'DISPUTE_EVIDENCE', contentType: 'image/png', sizeBytes: 10, storageKey: `test/${crypto.randomUUID()}`, ...overrides })
+    .returning();
+  return row;
+}
+
+// ---- Deliveries ----------------------------------------------------------------------------
+
+/**
+ * An outbox row as the queue consumer left it: by default a verification e-mail given up on
+ * (DEAD after five attempts, with the provider's reason). Never enqueued: only a retry sends it.
+ */
+export async function aDeadDelivery(overrides: Partial<typeof deliveries.$inferInsert> = {}): Promise<DeliveryRow> {
+  const user = await aUser();
+  const [row] = await db()
+    .insert(deliveries)
+    .values({
+      userId: user.id,
+      channel: 'EMAIL',
+      to: `jeanne.${shortId()}@example.com`,
+      template: 'EMAIL_VERIFICATION',
+      locale: 'fr',
+      payload: { firstName: 'Jeanne', path: '/verify-email?token=secret-token-value' },
+      status: 'DEAD',
+      attempts: 5,
+      lastError: 'E_DELIVERY_FAILED: upstream mail server unavailable',
+      ...overrides,
+    })
     .returning();
   return row;
 }

@@ -141,6 +141,18 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
   for (const rl of cfg.ratelimits ?? []) {
     env[rl.name] = { type: 'rate-limit', namespace: String(rl.namespace_id), simple: { limit: rl.simple.limit, period: rl.simple.period ?? 60 } };
   }
+  // Queues as wrangler.toml declares them: the producers as bindings, the consumers as this
+  // worker's queue triggers (the DELIVERIES outbox runs here as under wrangler dev).
+  for (const q of cfg.queues?.producers ?? []) env[q.binding] = { type: 'queue', name: q.queue };
+  const triggers = (cfg.queues?.consumers ?? []).map((q) => ({
+    type: 'queue',
+    name: q.queue,
+    ...(q.dead_letter_queue ? { deadLetterQueue: q.dead_letter_queue } : {}),
+    ...(q.max_batch_size !== undefined ? { maxBatchSize: q.max_batch_size } : {}),
+    ...(q.max_batch_timeout !== undefined ? { maxBatchTimeout: q.max_batch_timeout } : {}),
+    ...(q.max_retries !== undefined ? { maxRetries: q.max_retries } : {}),
+    ...(q.retry_delay !== undefined ? { retryDelay: q.retry_delay } : {}),
+  }));
   const exportsCfg = {};
   const sqliteClasses = new Set((cfg.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
   for (const dob of cfg.durable_objects?.bindings ?? []) {
@@ -157,6 +169,7 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
       compatibilityFlags: cfg.compatibility_flags ?? [],
       manifest: { mainModule: build.mainModule, modulesRoot: '/', modules: build.modules },
       env,
+      ...(triggers.length ? { triggers } : {}),
       ...(Object.keys(exportsCfg).length ? { exports: exportsCfg } : {}),
     },
     dev: { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] },
