@@ -4,6 +4,8 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { localizeErrorText } from './error-messages';
+import { preferredLocale } from './lib/locale';
 
 /** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */
 export const ERROR_STATUS = {
@@ -127,21 +129,26 @@ export type ErrorBody = z.infer<typeof ErrorResponseSchema>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function toErrorResponse(c: Context<any>, err: unknown): Response {
   const appError = asAppError(err);
+  // Raised in English; written in the language the client prefers (fr or en, en otherwise).
+  const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
+  const text = (english: string) => localizeErrorText(english, locale);
   const body: ErrorBody = {
     status: appError.status,
     errorCode: appError.errorCode,
-    message: appError.message,
+    message: text(appError.message),
     timestamp: new Date().toISOString(),
     path: new URL(c.req.url).pathname,
     // Every error carries it in development (CONTRACT section 2), never elsewhere.
     ...(c.env?.ENVIRONMENT === 'development' ? { debugInfo: debugInfo(appError, err, c.env) } : {}),
-    suggestions: appError.suggestions,
+    suggestions: appError.suggestions.map(text),
   };
-  if (appError.status === 400) body.fieldErrors = appError.fieldErrors ?? [];
+  if (appError.status === 400) body.fieldErrors = (appError.fieldErrors ?? []).map((f) => ({ ...f, message: text(f.message) }));
   if (appError.status >= 500) {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: describe(err) }));
   }
-  return c.json(body, appError.status, appError.headers);
+  const res = c.json(body, appError.status, { ...appError.headers, 'Content-Language': locale });
+  res.headers.append('Vary', 'Accept-Language');
+  return res;
 }
 
 function asAppError(err: unknown): AppError {
