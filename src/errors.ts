@@ -104,7 +104,7 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number, opti
 export const FieldErrorSchema = z
   .object({
     field: z.string(),
-    message: z.string(),
+    message: z.string().openapi({ description: 'In the language of Content-Language' }),
     rejectedValue: z.any().openapi({ description: 'The rejected value, as received' }),
   })
   .openapi('FieldError');
@@ -113,11 +113,13 @@ export const ErrorResponseSchema = z
   .object({
     status: z.number().int(),
     errorCode: z.enum(ERROR_CODES),
-    message: z.string(),
+    message: z.string().openapi({
+      description: 'Human-readable, in the language the Accept-Language request header prefers: fr or en (en otherwise), named by Content-Language; errorCode does not depend on it',
+    }),
     timestamp: z.string().openapi({ format: 'date-time' }),
     path: z.string(),
     debugInfo: z.string().optional().openapi({ description: 'Present only when ENVIRONMENT=development' }),
-    suggestions: z.array(z.string()),
+    suggestions: z.array(z.string()).openapi({ description: 'In the language of Content-Language' }),
     fieldErrors: z.array(FieldErrorSchema).optional().openapi({ description: 'Present on 400 responses' }),
   })
   .openapi('ErrorResponse');

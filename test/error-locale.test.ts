@@ -53,6 +53,15 @@ const DYNAMIC: { file: string; expression: string; texts: string[] }[] = [
       `Wrong type for ${where}: a`,
     ]).concat('Invalid argument'),
   },
+  {
+    file: 'validation.ts',
+    expression: 'suggestionsFor(code)',
+    texts: [
+      'Check the type of each parameter against the API reference at /v1/api/docs',
+      'Provide every required parameter',
+      'Correct the fields listed in fieldErrors and retry',
+    ],
+  },
   ...['features/agencies/agency-documents.service.ts', 'features/kyc/kyc.service.ts'].map((file) => ({
     file,
     expression: 'refusal',
@@ -90,8 +99,6 @@ const DYNAMIC: { file: string; expression: string; texts: string[] }[] = [
   { file: 'errors.ts', expression: "err.message || 'Malformed request'", texts: ['Malformed JSON in request body', 'Malformed request', 'Malformed FormData request. Unexpected end'] },
   { file: 'errors.ts', expression: "err.message || 'Authentication required'", texts: ['Authentication required'] },
   { file: 'errors.ts', expression: "err.message || 'Request failed'", texts: ['Request failed'] },
-  { file: 'errors.ts', expression: 'z.string()', texts: [] }, // the FieldError schema, not a message
-  { file: 'errors.ts', expression: 'z.array(z.string())', texts: [] }, // the ErrorResponse schema
 ];
 
 /** Values for the `{}` of an entry that rewords its values (nouns, units, actions). */

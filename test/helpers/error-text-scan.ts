@@ -172,6 +172,7 @@ function wrappersIn(source: string): string[] {
 
 function pushTexts(found: Found[], base: Omit<Found, 'text' | 'expression'>, expr: string | undefined) {
   if (expr === undefined) return; // a default message (accessDenied()) lives in errors.ts and is scanned there
+  if (expr.startsWith('z.')) return; // the schema of the error body itself (errors.ts), not a message
   const texts = possibleTexts(expr);
   if (texts) for (const text of texts) found.push({ ...base, text });
   else found.push({ ...base, expression: expr.replace(/\s+/g, ' ') });
@@ -213,7 +214,7 @@ export function scanErrorTexts(files: Record<string, string>): Found[] {
       const expr = expressionAt(source, start);
       const elements = arrayElements(expr);
       if (elements) for (const element of elements) pushTexts(found, { file, line, kind: 'suggestion' }, element);
-      else if (!/^(options\.|suggestionsFor\(|\w+\.suggestions\b|string\[\])/.test(expr)) found.push({ file, line, kind: 'suggestion', expression: expr });
+      else if (!/^(z\.|options\.|\w+\.suggestions\b|string\[\])/.test(expr)) found.push({ file, line, kind: 'suggestion', expression: expr });
     }
     // Hand-built field errors: `{ field: ..., message: ... }`.
     for (const m of source.matchAll(/\{\s*field: [^,{}]+,\s*message: /g)) {
