@@ -166,7 +166,7 @@ async function consoleTests(browser, base) {
   const row = page.locator('tr', { hasText: 'kyc-pending@demo.local' });
   check((await row.count()) === 1, 'the KYC queue lists the pending demo record');
   await shot(page, 'console-kyc-queue.png');
-  await row.getByRole('link', { name: 'Open' }).click();
+  await Promise.all([page.waitForNavigation(), row.getByRole('link', { name: 'Open' }).click()]);
   await page.waitForSelector('.doc img');
   const imageWidth = await page.$eval('.doc img', (img) => img.naturalWidth);
   check(imageWidth > 100, `the identity document from R2 is shown inline (${imageWidth} px wide)`);
@@ -179,7 +179,7 @@ async function consoleTests(browser, base) {
 
   // CSRF: a forged token is refused with a 403 page.
   await page.goto(`${base}/console/users?q=carrier%40demo.local`);
-  await page.getByRole('link', { name: /Carla Carrier/ }).click();
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: /Carla Carrier/ }).click()]);
   await page.$eval('form[action$="/suspend"] input[name=csrf]', (el) => { el.value = 'forged.token'; });
   const [forged] = await Promise.all([page.waitForNavigation(), page.$eval('form[action$="/suspend"]', (f) => f.submit())]);
   check(forged?.status() === 403 && (await page.textContent('h1')) === 'The form has expired', 'a forged CSRF token is refused with the 403 page');
@@ -192,7 +192,7 @@ async function consoleTests(browser, base) {
   const before = await wallet();
   await page.goto(`${base}/console/disputes`);
   await shot(page, 'console-disputes.png');
-  await page.getByRole('link', { name: 'Open' }).first().click();
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Open' }).first().click()]);
   check((await page.locator('.msg').count()) === 2 && (await page.$eval('.doc img', (img) => img.naturalWidth)) > 100, 'the dispute shows the conversation and the evidence');
   await shot(page, 'console-dispute.png');
   await page.getByLabel('Release to the carrier').check();
@@ -201,7 +201,7 @@ async function consoleTests(browser, base) {
   check((await page.textContent('.flash.ok'))?.includes('resolved'), 'resolving the dispute says so');
   const after = await wallet();
   check(after - before > 0, `the carrier's wallet moved through the ledger (${before} -> ${after})`);
-  await page.getByRole('link', { name: 'DEMO-DISPUTE-1' }).click();
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'DEMO-DISPUTE-1' }).click()]);
   check((await page.locator('#ledger tbody tr').count()) >= 4, 'the reservation shows its ledger entries');
   await shot(page, 'console-reservation.png');
 
@@ -210,7 +210,7 @@ async function consoleTests(browser, base) {
   await shot(page, 'console-users.png');
   await page.getByLabel('Search').fill('sender@demo.local');
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Filter' }).click()]);
-  await page.getByRole('link', { name: /Sid Sender/ }).click();
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: /Sid Sender/ }).click()]);
   await page.getByLabel('Reason').fill('Repeated chargebacks');
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Suspend' }).click()]);
   check((await page.textContent('#user-status'))?.includes('SUSPENDED'), 'the user page shows the suspension');

@@ -4,6 +4,8 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { localizeErrorText } from './error-messages';
+import { preferredLocale } from './lib/locale';
 
 /** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */
 export const ERROR_STATUS = {
@@ -102,7 +104,7 @@ export const tooManyRequests = (message: string, retryAfterSeconds: number, opti
 export const FieldErrorSchema = z
   .object({
     field: z.string(),
-    message: z.string(),
+    message: z.string().openapi({ description: 'In the language of Content-Language' }),
     rejectedValue: z.any().openapi({ description: 'The rejected value, as received' }),
   })
   .openapi('FieldError');
@@ -111,11 +113,13 @@ export const ErrorResponseSchema = z
   .object({
     status: z.number().int(),
     errorCode: z.enum(ERROR_CODES),
-    message: z.string(),
+    message: z.string().openapi({
+      description: 'Human-readable, in the language the Accept-Language request header prefers: fr or en (en otherwise), named by Content-Language; errorCode does not depend on it',
+    }),
     timestamp: z.string().openapi({ format: 'date-time' }),
     path: z.string(),
     debugInfo: z.string().optional().openapi({ description: 'Present only when ENVIRONMENT=development' }),
-    suggestions: z.array(z.string()),
+    suggestions: z.array(z.string()).openapi({ description: 'In the language of Content-Language' }),
     fieldErrors: z.array(FieldErrorSchema).optional().openapi({ description: 'Present on 400 responses' }),
   })
   .openapi('ErrorResponse');
@@ -127,21 +131,26 @@ export type ErrorBody = z.infer<typeof ErrorResponseSchema>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function toErrorResponse(c: Context<any>, err: unknown): Response {
   const appError = asAppError(err);
+  // Raised in English; written in the language the client prefers (fr or en, en otherwise).
+  const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
+  const text = (english: string) => localizeErrorText(english, locale);
   const body: ErrorBody = {
     status: appError.status,
     errorCode: appError.errorCode,
-    message: appError.message,
+    message: text(appError.message),
     timestamp: new Date().toISOString(),
     path: new URL(c.req.url).pathname,
     // Every error carries it in development (CONTRACT section 2), never elsewhere.
     ...(c.env?.ENVIRONMENT === 'development' ? { debugInfo: debugInfo(appError, err, c.env) } : {}),
-    suggestions: appError.suggestions,
+    suggestions: appError.suggestions.map(text),
   };
-  if (appError.status === 400) body.fieldErrors = appError.fieldErrors ?? [];
+  if (appError.status === 400) body.fieldErrors = (appError.fieldErrors ?? []).map((f) => ({ ...f, message: text(f.message) }));
   if (appError.status >= 500) {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: describe(err) }));
   }
-  return c.json(body, appError.status, appError.headers);
+  const res = c.json(body, appError.status, { ...appError.headers, 'Content-Language': locale });
+  res.headers.append('Vary', 'Accept-Language');
+  return res;
 }
 
 function asAppError(err: unknown): AppError {

@@ -157,6 +157,8 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
       message: 'The delivery is QUEUED; only a FAILED or DEAD delivery can be retried',
       path: `/v1/api/superadmin/deliveries/${queued.id}/retry`,
     });
+    const fr = await post(`/v1/api/superadmin/deliveries/${queued.id}/retry`, undefined, { token: admin.token, headers: { 'Accept-Language': 'fr' } });
+    expect(fr.body).toMatchObject({ errorCode: 'INVALID_STATE', message: "L'envoi est QUEUED ; seul un envoi FAILED ou DEAD peut être relancé" });
     expect(await rowOf(queued.id)).toEqual(queued);
   });
 

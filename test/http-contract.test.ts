@@ -44,7 +44,9 @@ describe('the OpenAPI document is ready for code generators', () => {
     }
     const book = doc.paths['/v1/api/bookings'].post.responses;
     expect(Object.keys(book[201].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'RateLimit-Policy', 'x-d1-bookmark', 'Idempotent-Replayed']);
-    expect(Object.keys(book[429].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'RateLimit-Policy', 'RateLimit', 'x-d1-bookmark', 'Retry-After']);
+    expect(Object.keys(book[429].headers)).toEqual(['X-Request-Id', 'Cache-Control', 'RateLimit-Policy', 'RateLimit', 'x-d1-bookmark', 'Retry-After', 'Content-Language']);
+    // Error texts follow Accept-Language (docs/decisions-http.md): every error response names its language.
+    expect(doc.components.headers['Content-Language'].schema).toEqual({ type: 'string', enum: ['en', 'fr'] });
     expect(Object.keys(doc.paths['/v1/api/categories'].get.responses[304].headers)).toContain('ETag');
     expect(Object.keys(doc.paths['/v1/api/pay-connect/refresh'].get.responses[302].headers)).toContain('Location');
     expect(doc.components.headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', enum: ['true'] });

@@ -1,9 +1,17 @@
-// The language of the messages sent to a person (CONTRACT section 16): fr or en, fr by default.
+// The language of the messages sent to a person (CONTRACT section 16): fr or en, fr by default;
+// and of the API's error texts, en by default.
 import type { Locale } from '../db/schema';
 
 /** The first supported language of an Accept-Language header, by quality; fr when none is. */
-export function localeFromAcceptLanguage(header: string | undefined | null): Locale {
-  if (!header) return 'fr';
+export const localeFromAcceptLanguage = (header: string | undefined | null): Locale => preferredLocale(header, 'fr');
+
+/**
+ * The supported language (fr, en) an Accept-Language header prefers, by quality then order
+ * (`fr-FR,fr;q=0.9,en;q=0.8` -> fr, `de` -> the fallback); `fallback` when it names neither.
+ * Messages to a person fall back to fr; the API's error texts to en (errors.ts).
+ */
+export function preferredLocale(header: string | undefined | null, fallback: Locale): Locale {
+  if (!header) return fallback;
   const ranked = header
     .split(',')
     .map((part, index) => {
@@ -14,5 +22,5 @@ export function localeFromAcceptLanguage(header: string | undefined | null): Loc
     .filter((entry) => entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
   const found = ranked.find((entry) => entry.language === 'fr' || entry.language === 'en');
-  return (found?.language as Locale | undefined) ?? 'fr';
+  return (found?.language as Locale | undefined) ?? fallback;
 }

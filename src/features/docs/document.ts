@@ -74,6 +74,11 @@ const HEADERS = {
     description: 'The rate limit that applies to this route, per client IP (IETF httpapi draft): "<name>";q=<requests>;w=<seconds>',
     schema: { type: 'string' },
   },
+  'Content-Language': {
+    description:
+      'Language of the error texts (message, fieldErrors[].message, suggestions): fr when the Accept-Language request header prefers French, en otherwise; the errorCode is the same in both',
+    schema: { type: 'string', enum: ['en', 'fr'] },
+  },
   RateLimit: {
     description: 'Sent with a 429: "<name>";r=0;t=<seconds until the window resets> (IETF httpapi draft)',
     schema: { type: 'string' },
@@ -109,6 +114,7 @@ function responseHeaders(status: string, get: boolean, apiPath: boolean, idempot
   if (get && (status === '200' || status === '304')) names.push('ETag');
   if (status === '429') names.push('Retry-After');
   if (status.startsWith('3')) names.push('Location');
+  if (/^[45]/.test(status)) names.push('Content-Language');
   return names;
 }
 
