@@ -224,7 +224,7 @@ async function consoleTests(browser, base) {
 
   // Roles: the super-admin makes the demo carrier an administrator from the user page; the API confirms it.
   await page.goto(`${base}/console/users?q=carrier%40demo.local`);
-  await page.getByRole('link', { name: /Carla Carrier/ }).click();
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: /Carla Carrier/ }).click()]);
   const carrierId = Number(new URL(page.url()).pathname.split('/').pop());
   await page.getByLabel('ROLE_ADMIN', { exact: true }).check();
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Save roles' }).click()]);
