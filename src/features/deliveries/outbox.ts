@@ -60,7 +60,15 @@ export const transactionalMessage = (db: Db, message: TransactionalMessage, guar
 /** transactionalMessage() with values the statement reads itself (from `source`, e.g. the reservation). */
 export function transactionalStatement(
   db: Db,
-  message: { userId?: number | null; to: string | SQL; template: TransactionalTemplate; locale: Locale | SQL; payload: Record<string, unknown> | SQL },
+  message: {
+    userId?: number | null;
+    /** EMAIL unless said (only the recipient's link also goes by SMS). */
+    channel?: DeliveryChannel;
+    to: string | SQL;
+    template: TransactionalTemplate;
+    locale: Locale | SQL;
+    payload: Record<string, unknown> | SQL;
+  },
   guard?: SQL,
   source?: SQLiteTable,
 ): Statement {
@@ -70,7 +78,7 @@ export function transactionalStatement(
       deliveries,
       {
         userId: message.userId ?? null,
-        channel: 'EMAIL',
+        channel: message.channel ?? 'EMAIL',
         to: message.to,
         template: message.template,
         locale: message.locale,
