@@ -6,7 +6,7 @@ import { vi } from 'vitest';
 import worker from '../../src/index';
 
 /** Runs the worker's queue() handler on one message for `id`, as the queue would, with `variant` as env. */
-export async function consume(id: number, { variant = env, queue = 'deliveries', msgId = crypto.randomUUID() } = {}) {
+export async function consume(id: number, { variant = env as Env, queue = 'deliveries', msgId = crypto.randomUUID() } = {}) {
   const batch = createMessageBatch(queue, [{ id: msgId, timestamp: new Date(), attempts: 1, body: { id } }]);
   // The harness records that a message was retried, not its delay: the call itself says it.
   const retry = vi.spyOn(batch.messages[0], 'retry');

@@ -129,7 +129,7 @@ export function userDelivery(db: Db, channel: NotificationChannel, message: User
   const dataSql = data == null ? sql`NULL` : is(data, SQL) ? data : sql`json(${JSON.stringify(data)})`;
   const reach: Record<NotificationChannel, { to: SQL; reachable?: SQL }> = {
     EMAIL: { to: ofUser(users.email) },
-    PUSH: { to: sql`${PUSH_ADDRESS_PREFIX} || ${userId}`, reachable: rowExists(db, devices, eq(devices.userId, userId)) },
+    PUSH: { to: sql`${PUSH_ADDRESS_PREFIX} || CAST(${userId} AS INTEGER)`, reachable: rowExists(db, devices, eq(devices.userId, userId)) },
     SMS: { to: ofUser(phone), reachable: rowExists(db, users, and(eq(users.id, userId), isE164(phone))) },
   };
   const statement = guardedInsert(
