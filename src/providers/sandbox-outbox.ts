@@ -27,3 +27,9 @@ export async function recordSandboxMessage(db: Db, message: SandboxMessage): Pro
   console.log(JSON.stringify({ level: 'info', event: `${message.channel.toLowerCase()}.sandbox`, outboxId: row.id, deliveryId: message.deliveryId, template: message.template }));
   return row.id;
 }
+
+/** A push or SMS sandbox's answer: recorded, so sent, under the outbox row's id. */
+export const recordedAsSent = async (db: Db, message: SandboxMessage): Promise<{ status: 'SENT'; providerMessageId: string }> => ({
+  status: 'SENT',
+  providerMessageId: `sandbox-${await recordSandboxMessage(db, message)}`,
+});
