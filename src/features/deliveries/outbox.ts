@@ -8,7 +8,7 @@ import { and, eq, is, isNull, lt, or, sql, SQL, type Column, type Placeholder } 
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterCommit, type Db } from '../../db/client';
 import { deliveries, devices, users, type DeliveryChannel, type Locale } from '../../db/schema';
-import { guardedInsert, rowExists, type Statement } from '../../db/statements';
+import { guardedInsert, guardedInsertAll, rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { wantsChannel, type PreferenceChannel } from './preferences.rules';
 
@@ -116,12 +116,13 @@ export const compactPhone = (phone: SQL) => sql`replace(replace(replace(replace(
 export const isE164 = (compact: SQL) => sql`(${compact} GLOB '+[1-9]*' AND length(${compact}) BETWEEN 8 AND 16 AND NOT substr(${compact}, 2) GLOB '*[^0-9]*')`;
 
 /**
- * One outgoing message of a notification to an account, on `channel`: written only if `guard`
- * holds, the account is still there, wants this kind on this channel (preferences.rules.ts) and
- * can be reached by it (an e-mail always; a registered device for push; an international number
- * for SMS). Address and locale are read by the statement itself.
+ * The outgoing messages of a notification to an account, one row per channel it goes out on, in
+ * one statement: each row written only if `guard` holds, the account is still there, wants this
+ * kind on that channel (preferences.rules.ts) and can be reached by it (an e-mail always; a
+ * registered device for push; an international number for SMS). Address and locale are read by
+ * the statement itself.
  */
-export function userDelivery(db: Db, channel: NotificationChannel, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement {
+export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement[] {
   const userId = sql`${message.userId}`;
   const ofUser = (column: SQL | Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
   const phone = compactPhone(sql`${users.phoneNumber}`);
@@ -132,10 +133,8 @@ export function userDelivery(db: Db, channel: NotificationChannel, message: User
     PUSH: { to: sql`${PUSH_ADDRESS_PREFIX} || CAST(${userId} AS INTEGER)`, reachable: rowExists(db, devices, eq(devices.userId, userId)) },
     SMS: { to: ofUser(phone), reachable: rowExists(db, users, and(eq(users.id, userId), isE164(phone))) },
   };
-  const statement = guardedInsert(
-    db,
-    deliveries,
-    {
+  const rows = NOTIFICATION_CHANNELS.map((channel) => ({
+    values: {
       userId,
       channel,
       to: reach[channel].to,
@@ -143,20 +142,15 @@ export function userDelivery(db: Db, channel: NotificationChannel, message: User
       locale: ofUser(users.locale),
       payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
     },
-    source,
-    and(
-      guard,
-      rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt))),
-      wantsChannel(db, userId, message.template, channel.toLowerCase() as PreferenceChannel),
+    condition: and(
       reach[channel].reachable,
+      wantsChannel(db, userId, message.template, channel.toLowerCase() as PreferenceChannel),
+      rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt))),
+      guard,
     ),
-  ).returning({ id: deliveries.id });
-  return enqueuedOnCommit(statement);
+  }));
+  return [enqueuedOnCommit(guardedInsertAll(db, deliveries, rows, source).returning({ id: deliveries.id }))];
 }
-
-/** Every outgoing message of a notification to an account: its e-mail, its push, its SMS. */
-export const userDeliveries = (db: Db, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement[] =>
-  NOTIFICATION_CHANNELS.map((channel) => userDelivery(db, channel, message, guard, source));
 
 /** `statement` (a compiled delivery insert) enqueued once its batch commits. */
 export const enqueuedDelivery = <T extends object>(statement: T): T => enqueuedOnCommit(statement);

@@ -8,7 +8,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
 import { compiled, guardedInsert, type Statement } from '../../db/statements';
-import { enqueuedDelivery, NOTIFICATION_CHANNELS, userDelivery, userDeliveries } from '../deliveries/outbox';
+import { enqueuedDelivery, userDeliveries } from '../deliveries/outbox';
 
 /**
  * Every kind of notification. Each has an e-mail template in every locale
@@ -79,26 +79,23 @@ export function notify(db: Db, items: Notification | readonly Notification[], gu
 }
 
 /** The outgoing messages of a notification (e-mail, push, SMS), under the same guard. */
-const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable) => userDeliveries(db, messageOf(n), guard, source);
-
-const messageOf = (n: Notification) => ({ userId: n.userId, template: n.type, payload: { title: n.title, message: n.message, data: n.data } });
+const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable) =>
+  userDeliveries(db, { userId: n.userId, template: n.type, payload: { title: n.title, message: n.message, data: n.data } }, guard, source);
 
 /**
  * notify() for one notification inside a compiled batch (db/statements.ts `compiled`): the
- * notification and each of its deliveries compiled once, bound per call.
+ * notification and its deliveries (one statement) each compiled once, bound per call.
  */
 export function compiledNotify<K extends string>(build: (db: Db, p: Record<K, Placeholder>) => { item: Notification; guard?: SQL; source?: SQLiteTable }) {
   const notification = compiled((db, p: Record<K, Placeholder>) => {
     const { item, guard, source } = build(db, p);
     return notificationRows(db, [item], guard, source)[0];
   });
-  const deliveries = NOTIFICATION_CHANNELS.map((channel) =>
-    compiled((db, p: Record<K, Placeholder>) => {
-      const { item, guard, source } = build(db, p);
-      return userDelivery(db, channel, messageOf(item), guard, source);
-    }),
-  );
-  return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), ...deliveries.map((delivery) => enqueuedDelivery(delivery(db, values)))];
+  const delivery = compiled((db, p: Record<K, Placeholder>) => {
+    const { item, guard, source } = build(db, p);
+    return deliveriesOf(db, item, guard, source)[0];
+  });
+  return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), enqueuedDelivery(delivery(db, values))];
 }
 
 function notificationRows(db: Db, list: readonly Notification[], guard?: SQL, source?: SQLiteTable): Statement[] {
