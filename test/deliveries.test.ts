@@ -74,6 +74,16 @@ describe('the transactional outbox', () => {
     expect(row.payload).toMatchObject({ title: 'Booking accepted', data: { reservationId: reservation.id } });
   });
 
+  it('an e-mail whose notification names the reservation by id names it by its number', async () => {
+    const { reservation } = await aReservation({ status: 'DELIVERED' });
+    const payload = { title: 'Parcel delivered', message: 'Delivered', data: { reservationId: reservation.id } };
+    const row = await aDelivery({ template: 'RESERVATION_DELIVERED', locale: 'fr', payload });
+    await consume(row.id);
+    const [message] = await db.select().from(outboxMessages).where(eq(outboxMessages.deliveryId, row.id));
+    expect(message.text).toContain(`Le colis de la réservation ${reservation.reservationNumber} a été livré à son destinataire.`);
+    expect((await rowOf(row.id)).payload).toEqual(payload);
+  });
+
   it('a batch that fails writes neither the notification nor its e-mail', async () => {
     const user = await aUser();
     const before = await db.select().from(deliveries).where(eq(deliveries.userId, user.id));

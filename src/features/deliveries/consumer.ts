@@ -6,7 +6,7 @@
 // a bad token) is FAILED at once with the reason.
 import { and, eq } from 'drizzle-orm';
 import { checkConfig } from '../../config';
-import { deliveries, devices, type DeliveryRow } from '../../db/schema';
+import { deliveries, devices, reservations, type DeliveryRow } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
 import { apiUrl } from '../../lib/urls';
 import { emailProvider } from '../../providers/email';
@@ -63,10 +63,26 @@ export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
 }
 
 /** The provider call of each channel; each throws a PermanentFailure for what no retry fixes. */
-async function send(deps: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+async function send(deps: Deps, stored: DeliveryRow): Promise<{ providerMessageId: string }> {
+  const row = await withReservationNumber(deps, stored);
   if (row.channel === 'PUSH') return sendPush(deps, row);
   if (row.channel === 'SMS') return sendSms(deps.env, row);
   return sendEmail(deps, row);
+}
+
+/**
+ * Notifications name their reservation by id (the number is not at hand where most are written);
+ * a message a person reads names it by its number, looked up here, off the request path.
+ */
+async function withReservationNumber(deps: Deps, row: DeliveryRow): Promise<DeliveryRow> {
+  const data = row.payload.data as Record<string, unknown> | null | undefined;
+  const reservationId = Number(data?.reservationId);
+  if (!data || typeof data.reservationNumber === 'string' || !Number.isInteger(reservationId)) return row;
+  const [found] = await deps.db
+    .select({ reservationNumber: reservations.reservationNumber })
+    .from(reservations)
+    .where(eq(reservations.id, reservationId));
+  return found ? { ...row, payload: { ...row.payload, data: { ...data, reservationNumber: found.reservationNumber } } } : row;
 }
 
 /** What no retry can change: a rendering error. */
