@@ -56,6 +56,7 @@ import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-
 import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
 import { unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
 import { deliveriesAdminRouter } from './features/deliveries/deliveries.admin.routes';
+import { preferencesRouter } from './features/deliveries/preferences.routes';
 
 
 const corsOrigins = (env: Env) =>
@@ -114,6 +115,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, notificationsRouter);
   app.route(API_PREFIX, devicesRouter);
   app.route(API_PREFIX, unsubscribeRouter);
+  app.route(API_PREFIX, preferencesRouter);
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
   app.route(API_PREFIX, conversationsRouter);

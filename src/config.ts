@@ -11,6 +11,12 @@ export interface OptionalSettings {
   KYC_PROVIDER_API_KEY?: string;
   /** Optional everywhere: where unexpected errors are reported (lib/error-tracking.ts); unset, nowhere. */
   SENTRY_DSN?: string;
+  /** Push (FCM HTTP v1): the Firebase service account's JSON key. Unset outside production: the push sandbox. */
+  FCM_SERVICE_ACCOUNT?: string;
+  /** SMS (Twilio Messages API): the account, its auth token and the sender (E.164 number or MG... service). */
+  TWILIO_ACCOUNT_SID?: string;
+  TWILIO_AUTH_TOKEN?: string;
+  TWILIO_FROM?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -35,6 +41,10 @@ export interface AppConfig {
   errorTracking: { dsn: string } | null;
   /** LIVE: Cloudflare Email Service (the EMAIL binding) from EMAIL_FROM; SANDBOX: the development outbox. */
   email: { mode: 'LIVE'; from: string } | { mode: 'SANDBOX' };
+  /** LIVE: FCM HTTP v1 with the service account's JSON key; SANDBOX: the development outbox. */
+  push: { mode: 'LIVE'; serviceAccount: string } | { mode: 'SANDBOX' };
+  /** LIVE: Twilio's Messages API; SANDBOX: the development outbox. */
+  sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
 }
 
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -73,6 +83,20 @@ const jwtKeys = text('a JSON array of {kid, secret}').refine(
   { error: 'a JSON array of {kid, secret} with secrets of at least 32 characters' },
 );
 
+const fcmServiceAccount = text('a Firebase service account JSON key (project_id, client_email, private_key)').refine(
+  (value) => {
+    try {
+      const account = JSON.parse(value) as Record<string, unknown>;
+      return ['project_id', 'client_email', 'private_key'].every((k) => typeof account?.[k] === 'string' && account[k]);
+    } catch {
+      return false;
+    }
+  },
+  { error: 'a Firebase service account JSON key (project_id, client_email, private_key)' },
+);
+const twilioAccountSid = prefixed(/^AC[0-9a-fA-F]{32}$/, 'a Twilio account SID (AC + 32 hex digits)');
+const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
+
 /** What every environment needs: nothing works without these, and no sandbox stands in. */
 const everywhere = {
   DB: binding,
@@ -93,6 +117,11 @@ const everywhere = {
     .trim()
     .regex(/^(https:\/\/[^\s@/]+@[^\s/]+\/\S+)?$/, { error: 'a Sentry DSN (https://<key>@<host>/<project>)' })
     .optional(),
+  // Optional outside production (unset: the sandbox), but a malformed value is named, not ignored.
+  FCM_SERVICE_ACCOUNT: fcmServiceAccount.optional(),
+  TWILIO_ACCOUNT_SID: twilioAccountSid.optional(),
+  TWILIO_AUTH_TOKEN: text().optional(),
+  TWILIO_FROM: twilioFrom.optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
@@ -120,6 +149,10 @@ const productionOnly = {
   APPLE_JWKS_URL: httpsUrl(),
   EMAIL: binding,
   EMAIL_FROM: text('an e-mail address').regex(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { error: 'an e-mail address' }),
+  FCM_SERVICE_ACCOUNT: fcmServiceAccount,
+  TWILIO_ACCOUNT_SID: twilioAccountSid,
+  TWILIO_AUTH_TOKEN: text(),
+  TWILIO_FROM: twilioFrom,
 };
 
 const localSchema = z.object(everywhere);
@@ -148,6 +181,10 @@ export const PRODUCTION_SECRETS = [
   'KYC_WEBHOOK_SECRET',
   'GOOGLE_CLIENT_IDS',
   'APPLE_CLIENT_IDS',
+  'FCM_SERVICE_ACCOUNT',
+  'TWILIO_ACCOUNT_SID',
+  'TWILIO_AUTH_TOKEN',
+  'TWILIO_FROM',
 ] as const satisfies readonly (typeof PRODUCTION_REQUIREMENTS)[number][];
 
 /** Production requirements that are bindings (resources in wrangler.toml), not text. */
@@ -187,6 +224,12 @@ function choose(env: Env & OptionalSettings): AppConfig {
     errorTracking: env.SENTRY_DSN?.trim() ? { dsn: env.SENTRY_DSN.trim() } : null,
     // The real sender needs its binding and address; production has both or does not start.
     email: production || (env.EMAIL && env.EMAIL_FROM?.trim()) ? { mode: 'LIVE', from: env.EMAIL_FROM } : { mode: 'SANDBOX' },
+    push: live(env.FCM_SERVICE_ACCOUNT) ? { mode: 'LIVE', serviceAccount: env.FCM_SERVICE_ACCOUNT ?? '' } : { mode: 'SANDBOX' },
+    // All three or the sandbox: half a Twilio configuration outside production is not a sender.
+    sms:
+      production || (env.TWILIO_ACCOUNT_SID?.trim() && env.TWILIO_AUTH_TOKEN?.trim() && env.TWILIO_FROM?.trim())
+        ? { mode: 'LIVE', accountSid: env.TWILIO_ACCOUNT_SID ?? '', authToken: env.TWILIO_AUTH_TOKEN ?? '', from: env.TWILIO_FROM ?? '' }
+        : { mode: 'SANDBOX' },
   };
 }
 

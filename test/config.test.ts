@@ -73,6 +73,7 @@ describe('production without a secret or binding', () => {
         'DELIVERIES',
         'EMAIL',
         'EMAIL_FROM',
+        'FCM_SERVICE_ACCOUNT',
         'GOOGLE_CLIENT_IDS',
         'GOOGLE_JWKS_URL',
         'JWT_AUDIENCE',
@@ -97,6 +98,9 @@ describe('production without a secret or binding', () => {
         'RESERVATION_TRACKING',
         'STRIPE_SECRET_KEY',
         'STRIPE_WEBHOOK_SECRET',
+        'TWILIO_ACCOUNT_SID',
+        'TWILIO_AUTH_TOKEN',
+        'TWILIO_FROM',
         'UPLOADS',
       ].sort(),
     );
@@ -135,6 +139,9 @@ describe('production without a secret or binding', () => {
       ['PUBLIC_BASE_URL', 'http://api.example.com', 'an https URL'],
       ['STRIPE_WEBHOOK_SECRET', 'whsec_platformEndpoint,notASigningSecret', 'Stripe webhook signing secrets (whsec_..., comma-separated)'],
       ['JWT_KEYS', '[{"kid":"k1","secret":"too-short-secret"}]', 'a JSON array of {kid, secret} with secrets of at least 32 characters'],
+      ['FCM_SERVICE_ACCOUNT', '{"project_id":"p","client_email":"e@p"}', 'a Firebase service account JSON key (project_id, client_email, private_key)'],
+      ['TWILIO_ACCOUNT_SID', 'SK0123456789', 'a Twilio account SID (AC + 32 hex digits)'],
+      ['TWILIO_FROM', '0612345678', 'an E.164 number (+...) or a Messaging Service SID (MG...)'],
       // Optional, but a malformed one is named rather than silently reporting nowhere.
       ['SENTRY_DSN', 'http://sentry.example.com/1', 'a Sentry DSN (https://<key>@<host>/<project>)'],
     ];
@@ -170,11 +177,27 @@ describe('production without a secret or binding', () => {
   });
 });
 
+describe('push and SMS outside production', () => {
+  it('without their settings are the sandboxes; with them, the real adapters; a malformed one is named', async () => {
+    const local = await send(env, 'GET', '/v1/api/health');
+    expect(local.body.providers).toMatchObject({ push: 'SANDBOX', sms: 'SANDBOX' });
+    const { FCM_SERVICE_ACCOUNT, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM } = PRODUCTION as Env & Record<string, string>;
+    const configured = { ...env, FCM_SERVICE_ACCOUNT, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM } as Env;
+    expect((await send(configured, 'GET', '/v1/api/health')).body.providers).toMatchObject({ push: 'LIVE', sms: 'LIVE' });
+    // Half a Twilio configuration is not a sender: still the sandbox.
+    expect((await send({ ...env, TWILIO_ACCOUNT_SID } as Env, 'GET', '/v1/api/health')).body.providers).toMatchObject({ sms: 'SANDBOX' });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = await send({ ...env, FCM_SERVICE_ACCOUNT: 'not json' } as Env, 'GET', '/v1/api/health');
+    expect(broken.status).toBe(503);
+    expect(broken.body.message).toBe('The service is not configured: invalid FCM_SERVICE_ACCOUNT (expected a Firebase service account JSON key (project_id, client_email, private_key))');
+  });
+});
+
 describe('production with every secret', () => {
   it('answers normally and reports every provider real', async () => {
     const res = await send(PRODUCTION, 'GET', '/v1/api/health');
     expect(res.status).toBe(200);
-    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE' });
+    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE' });
   });
 
   it("Stripe's two endpoints (platform and Connect) share the webhook URL: either signing secret is accepted, no other", async () => {

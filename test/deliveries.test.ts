@@ -1,11 +1,11 @@
 // Reaching people (issue 15, CONTRACT section 16): the transactional outbox written in the batch of
 // the change, the DELIVERIES queue's consumer (send, retry with backoff, DEAD, idempotency, the
 // dead-letter queue), the cron's sweep, the real e-mail adapter's exact message, the templates.
-import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test';
+import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliveries, notifications, outboxMessages, users, type DeliveryRow, type Locale } from '../src/db/schema';
+import { announcements, deliveries, notifications, outboxMessages, users, type DeliveryRow, type Locale } from '../src/db/schema';
 import { backoffSeconds, MAX_ATTEMPTS } from '../src/features/deliveries/consumer';
 import { requeueStaleDeliveries, TRANSACTIONAL_TEMPLATES, transactionalMessage } from '../src/features/deliveries/outbox';
 import { NOTIFICATION_TEMPLATES, renderEmail } from '../src/features/deliveries/templates';
@@ -15,6 +15,7 @@ import { localeFromAcceptLanguage } from '../src/lib/locale';
 import worker from '../src/index';
 import { PASSWORD, lastMail, login, registerUser } from './helpers/auth';
 import { db as database } from './helpers/db';
+import { consume, emailBinding } from './helpers/deliveries';
 import { aReservation, aUser } from './helpers/factories';
 import { call, post } from './helpers/http';
 
@@ -44,31 +45,6 @@ async function aDelivery(overrides: Partial<typeof deliveries.$inferInsert> = {}
 
 const rowOf = async (id: number) => (await db.select().from(deliveries).where(eq(deliveries.id, id)))[0];
 
-/** Runs the worker's queue() handler on one message for `id`, as the queue would, with `variant` as env. */
-async function consume(id: number, { variant = env, queue = 'deliveries', msgId = crypto.randomUUID() } = {}) {
-  const batch = createMessageBatch(queue, [{ id: msgId, timestamp: new Date(), attempts: 1, body: { id } }]);
-  // The harness records that a message was retried, not its delay: the call itself says it.
-  const retry = vi.spyOn(batch.messages[0], 'retry');
-  const ctx = createExecutionContext();
-  await worker.queue(batch as MessageBatch<{ id: number }>, variant, ctx);
-  const result = await getQueueResult(batch, ctx);
-  const retried = result.retryMessages.some((m) => m.msgId === msgId);
-  return { msgId, acked: result.explicitAcks.includes(msgId), retries: retried ? retry.mock.calls.map(([options]) => ({ delaySeconds: options?.delaySeconds })) : [] };
-}
-
-/** A stand-in for the send_email binding that records every message and answers like the service. */
-function emailBinding(behaviour: (n: number) => void = () => {}) {
-  const sent: Record<string, any>[] = [];
-  const binding = {
-    send: vi.fn(async (message: Record<string, any>) => {
-      behaviour(sent.length + 1);
-      sent.push(message);
-      return { messageId: `<cf-${sent.length}@example.com>` };
-    }),
-  };
-  return { sent, binding, env: { ...env, EMAIL: binding, EMAIL_FROM: 'no-reply@example.com' } as unknown as typeof env };
-}
-
 describe('the transactional outbox', () => {
   it('registration writes the verification e-mail in the locale of Accept-Language, QUEUED', async () => {
     const fr = await registerUser();
@@ -96,6 +72,16 @@ describe('the transactional outbox', () => {
     const [row] = await db.select().from(deliveries).where(and(eq(deliveries.userId, sender.id), eq(deliveries.template, 'RESERVATION_CONFIRMED')));
     expect(row).toMatchObject({ channel: 'EMAIL', to: sender.email, locale: 'en', status: 'QUEUED', attempts: 0 });
     expect(row.payload).toMatchObject({ title: 'Booking accepted', data: { reservationId: reservation.id } });
+  });
+
+  it('an e-mail whose notification names the reservation by id names it by its number', async () => {
+    const { reservation } = await aReservation({ status: 'DELIVERED' });
+    const payload = { title: 'Parcel delivered', message: 'Delivered', data: { reservationId: reservation.id } };
+    const row = await aDelivery({ template: 'RESERVATION_DELIVERED', locale: 'fr', payload });
+    await consume(row.id);
+    const [message] = await db.select().from(outboxMessages).where(eq(outboxMessages.deliveryId, row.id));
+    expect(message.text).toContain(`Le colis de la réservation ${reservation.reservationNumber} a été livré à son destinataire.`);
+    expect((await rowOf(row.id)).payload).toEqual(payload);
   });
 
   it('a batch that fails writes neither the notification nor its e-mail', async () => {
@@ -441,15 +427,17 @@ describe('the recipient', () => {
     db
       .select()
       .from(deliveries)
-      .where(and(eq(deliveries.template, 'RECIPIENT_LINK'), sql`json_extract(${deliveries.payload}, '$.reservationNumber') = ${reservationNumber}`))
+      .where(and(eq(deliveries.template, 'RECIPIENT_LINK'), eq(deliveries.channel, 'EMAIL'), sql`json_extract(${deliveries.payload}, '$.reservationNumber') = ${reservationNumber}`))
       .orderBy(deliveries.id);
 
   it('gets the public page link by e-mail when the reservation is confirmed, then again at deposit, in the sender’s locale', async () => {
-    const { reservation, carrier, sender } = await aReservation({
+    const { reservation, carrier, sender, trip } = await aReservation({
       status: 'PAID',
       set: { recipient: { firstName: 'Rita', lastName: 'Recipient', email: ' Rita.R@Example.com ' } },
     });
     await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
+    // A country where neither language is local: the sender's locale stands (recipient.rules.ts).
+    await db.update(announcements).set({ arrivalCountry: 'DE' }).where(eq(announcements.id, trip.id));
     expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
     const [confirmed] = await recipientMails(reservation.reservationNumber);
     const [senderRow] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, sender.id));

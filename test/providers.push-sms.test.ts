@@ -10,6 +10,8 @@ import { FcmPushProvider, fcmOutcome, parseServiceAccount, type ServiceAccount }
 import { TwilioSmsProvider } from '../src/providers/sms/twilio';
 
 const server = setupServer();
+/** What the sandboxes record besides the text; the real adapters ignore it. */
+const CTX = { template: 'RESERVATION_DEPOSITED', locale: 'fr' as const, links: [] as string[] };
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
@@ -68,8 +70,8 @@ describe('FCM HTTP v1', () => {
     );
     const fcm = new FcmPushProvider(account);
 
-    const first = await fcm.send({ deliveryId: 'd-1', token: 'device-token-1', title: 'Colis remis', body: 'Votre colis est en route', data: { reservationId: '42' } });
-    const second = await fcm.send({ deliveryId: 'd-2', token: 'device-token-2', title: 'Livré', body: 'Votre colis est livré' });
+    const first = await fcm.send({ ...CTX, deliveryId: 'd-1', token: 'device-token-1', title: 'Colis remis', body: 'Votre colis est en route', data: { reservationId: '42' } });
+    const second = await fcm.send({ ...CTX, deliveryId: 'd-2', token: 'device-token-2', title: 'Livré', body: 'Votre colis est livré' });
 
     expect(first).toEqual({ status: 'SENT', providerMessageId: 'projects/parcel-a/messages/0:1' });
     expect(second).toEqual({ status: 'SENT', providerMessageId: 'projects/parcel-a/messages/0:2' });
@@ -102,7 +104,7 @@ describe('FCM HTTP v1', () => {
     ];
     server.use(http.post(SEND_URL('parcel-b'), () => answers.shift()!));
     const fcm = new FcmPushProvider(account);
-    const send = () => fcm.send({ deliveryId: 'd', token: 't', title: 'x', body: 'y' });
+    const send = () => fcm.send({ ...CTX, deliveryId: 'd', token: 't', title: 'x', body: 'y' });
 
     expect(await send()).toEqual({ status: 'UNREGISTERED', reason: 'FCM UNREGISTERED: Requested entity was not found.' });
     expect(await send()).toEqual({ status: 'REJECTED', reason: 'FCM INVALID_ARGUMENT: The registration token is not a valid FCM registration token' });
@@ -122,8 +124,8 @@ describe('FCM HTTP v1', () => {
       ),
     );
     const fcm = new FcmPushProvider(account);
-    expect((await fcm.send({ deliveryId: 'd', token: 't', title: 'x', body: 'y' })).status).toBe('RETRY');
-    expect(await fcm.send({ deliveryId: 'd', token: 't', title: 'x', body: 'y' })).toEqual({ status: 'SENT', providerMessageId: 'projects/parcel-c/messages/0:9' });
+    expect((await fcm.send({ ...CTX, deliveryId: 'd', token: 't', title: 'x', body: 'y' })).status).toBe('RETRY');
+    expect(await fcm.send({ ...CTX, deliveryId: 'd', token: 't', title: 'x', body: 'y' })).toEqual({ status: 'SENT', providerMessageId: 'projects/parcel-c/messages/0:9' });
     expect(exchanges).toHaveLength(2);
   });
 
@@ -145,7 +147,7 @@ describe("Twilio's Messages API", () => {
       }),
     );
     const twilio = new TwilioSmsProvider({ accountSid: 'AC123', authToken: 'secret-token', from: '+33700000000' });
-    const outcome = await twilio.send({ deliveryId: 'd-7', to: '+33612345678', body: 'Votre colis arrive : https://api.example.com/r/abc' });
+    const outcome = await twilio.send({ ...CTX, deliveryId: 'd-7', to: '+33612345678', body: 'Votre colis arrive : https://api.example.com/r/abc' });
 
     expect(outcome).toEqual({ status: 'SENT', providerMessageId: 'SM0123456789abcdef' });
     expect(seen).toEqual([
@@ -164,7 +166,7 @@ describe("Twilio's Messages API", () => {
         return HttpResponse.json({ sid: 'SM2' }, { status: 201 });
       }),
     );
-    await new TwilioSmsProvider({ accountSid: 'AC456', apiKeySid: 'SK789', authToken: 'key-secret', from: 'MG000' }).send({ deliveryId: 'd', to: '+221770000000', body: 'x' });
+    await new TwilioSmsProvider({ accountSid: 'AC456', apiKeySid: 'SK789', authToken: 'key-secret', from: 'MG000' }).send({ ...CTX, deliveryId: 'd', to: '+221770000000', body: 'x' });
     expect(seen[0]).toEqual({ auth: `Basic ${btoa('SK789:key-secret')}`, form: { To: '+221770000000', Body: 'x', MessagingServiceSid: 'MG000' } });
   });
 
@@ -176,7 +178,7 @@ describe("Twilio's Messages API", () => {
     ];
     server.use(http.post(URL_OF('AC999'), () => answers.shift()!));
     const twilio = new TwilioSmsProvider({ accountSid: 'AC999', authToken: 't', from: '+33700000000' });
-    const send = () => twilio.send({ deliveryId: 'd', to: '+33', body: 'x' });
+    const send = () => twilio.send({ ...CTX, deliveryId: 'd', to: '+33', body: 'x' });
     expect(await send()).toEqual({ status: 'REJECTED', reason: "Twilio 21211: The 'To' number +33 is not a valid phone number." });
     expect(await send()).toEqual({ status: 'RETRY', reason: 'Twilio 20429: Too Many Requests' });
     expect(await send()).toEqual({ status: 'RETRY', reason: 'Twilio HTTP 502: no message' });

@@ -95,9 +95,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
       });
     }
     if (existing.state === 'pending') throw idempotencyConflict();
-    const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
-    if (existing.contentType) headers['Content-Type'] = existing.contentType;
-    return c.body(existing.body, existing.status as 200, headers);
+    return replayed(c, existing);
   }
 
   await c.env.KV.put(kvKey, JSON.stringify({ state: 'pending', bodyHash } satisfies Stored), {
@@ -112,7 +110,20 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
     if (!lostRace) await c.env.KV.delete(kvKey);
     return;
   }
+  // Two duplicates that passed the KV check together may both finish: the first answer recorded
+  // stays the key's answer, and the later one is answered with it.
+  const first = await c.env.KV.get<Stored>(kvKey, 'json');
+  if (first?.state === 'done' && first.bodyHash === bodyHash) {
+    c.res = replayed(c, first);
+    return;
+  }
   const body = await c.res.clone().text();
   const record: Stored = { state: 'done', bodyHash, status: c.res.status, body, contentType: c.res.headers.get('Content-Type') };
   await c.env.KV.put(kvKey, JSON.stringify(record), { expirationTtl: IDEMPOTENCY_TTL_SECONDS });
 });
+
+function replayed(c: Context<AppEnv>, stored: Extract<Stored, { state: 'done' }>): Response {
+  const headers: Record<string, string> = { 'Idempotent-Replayed': 'true' };
+  if (stored.contentType) headers['Content-Type'] = stored.contentType;
+  return c.body(stored.body, stored.status as 200, headers);
+}

@@ -11,4 +11,9 @@ export const PRODUCTION_ENV = {
   // Cloudflare Email Service's send_email binding (test/deliveries.test.ts checks what it is given).
   EMAIL: { send: async () => ({ messageId: '<production-test@example.com>' }) },
   EMAIL_FROM: 'no-reply@example.com',
+  // Push (FCM) and SMS (Twilio): production requires them (test/reach.test.ts drives the adapters).
+  FCM_SERVICE_ACCOUNT: JSON.stringify({ project_id: 'parcel-prod', client_email: 'push@parcel-prod.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nnot-used\n-----END PRIVATE KEY-----\n' }),
+  TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
+  TWILIO_AUTH_TOKEN: 'twilio-auth-token',
+  TWILIO_FROM: '+33700000000',
 } as Env;

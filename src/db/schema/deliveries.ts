@@ -41,6 +41,12 @@ export const deliveries = sqliteTable(
   ],
 );
 
+export interface OutboxAttachment {
+  filename: string;
+  type: string;
+  size: number;
+}
+
 /** What a sandbox provider "sent": the rendered message, read by the development outbox. */
 export const outboxMessages = sqliteTable(
   'outbox_messages',
@@ -58,6 +64,8 @@ export const outboxMessages = sqliteTable(
     links: text('links', { mode: 'json' }).$type<string[]>().notNull(),
     /** The message headers (List-Unsubscribe...), as a JSON object. */
     headers: text('headers', { mode: 'json' }).$type<Record<string, string>>(),
+    /** What was attached (name, MIME type, size in bytes; not the content), as a JSON array. */
+    attachments: text('attachments', { mode: 'json' }).$type<OutboxAttachment[]>(),
     createdAt: createdAt(),
   },
   (t) => [index('outbox_messages_to_idx').on(t.to, t.id), index('outbox_messages_channel_idx').on(t.channel, t.id)],

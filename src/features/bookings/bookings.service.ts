@@ -21,7 +21,7 @@ import { commissionRate, splitPrice, toGrams } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
-import { recipientLinkMessage } from '../deliveries/recipient';
+import { recipientLinkMessages } from '../deliveries/recipient';
 import { compiledNotify, notify, type Notification } from '../notifications/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
@@ -387,7 +387,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
     action: 'ACCEPT',
     set: { confirmedAt: new Date().toISOString() },
     // The sender's notice, and the recipient's link to the parcel's public page.
-    effects: (guard) => [...notify(db, note, guard), recipientLinkMessage(db, id, 'CONFIRMED', guard)],
+    effects: (guard) => [...notify(db, note, guard), ...recipientLinkMessages(db, id, 'CONFIRMED', guard)],
   });
 }
 

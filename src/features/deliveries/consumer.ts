@@ -2,15 +2,21 @@
 // One attempt is claimed by a compare-and-set on `attempts`, so two copies of a message (a
 // redelivery, the sweep) never send twice at once, and a row that is SENT is never sent again.
 // A failure is retried with exponential backoff (message.retry), then lands DEAD with the
-// provider's reason; a row the template cannot render is FAILED at once.
+// provider's reason; what no retry can fix (no template, a provider's 4xx refusal: a bad number,
+// a bad token) is FAILED at once with the reason.
 import { and, eq } from 'drizzle-orm';
 import { checkConfig } from '../../config';
-import { deliveries, type DeliveryRow } from '../../db/schema';
+import { deliveries, devices, reservations, type DeliveryRow } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
 import { apiUrl } from '../../lib/urls';
 import { emailProvider } from '../../providers/email';
+import type { EmailAttachmentFile } from '../../providers/email/email';
+import { pushProvider } from '../../providers/push';
+import type { SendOutcome } from '../../providers/push/push-provider';
+import { smsProvider } from '../../providers/sms';
+import { paymentReceipt } from '../money';
 import type { DeliveryMessage } from './outbox';
-import { renderEmail, type Rendered } from './templates';
+import { renderEmail, renderPush, renderSms, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';
 
 /** Attempts before a delivery is DEAD (the queue's own max_retries is higher: we decide first). */
@@ -24,12 +30,12 @@ type Outcome = { retryAfterSeconds: number } | null;
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
-/** Thrown for what no retry can fix (no template): the row is FAILED at once. */
+/** Thrown for what no retry can fix (no template, a provider's refusal): the row is FAILED at once. */
 class PermanentFailure extends Error {}
 
 /** Sends one delivery. Returns when to try again, or null when the message is done with. */
 export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
-  const { db, env } = deps;
+  const { db } = deps;
   const [row] = await db.select().from(deliveries).where(eq(deliveries.id, id));
   // Unknown, SENT, FAILED or DEAD: nothing to do (an operator's retry puts it back to QUEUED).
   if (!row || row.status !== 'QUEUED') return null;
@@ -41,7 +47,7 @@ export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
     .run();
   if (claim.meta.changes !== 1) return null; // another copy of the message holds this attempt
   try {
-    const { providerMessageId } = await send(env, row);
+    const { providerMessageId } = await send(deps, row);
     await db
       .update(deliveries)
       .set({ status: 'SENT', providerMessageId, sentAt: new Date().toISOString(), lastError: null })
@@ -56,25 +62,100 @@ export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
   }
 }
 
-async function send(env: Env, row: DeliveryRow): Promise<{ providerMessageId: string }> {
-  if (row.channel !== 'EMAIL') throw new PermanentFailure(`No provider for the ${row.channel} channel yet`);
-  let rendered: Rendered;
+/** The provider call of each channel; each throws a PermanentFailure for what no retry fixes. */
+async function send(deps: Deps, stored: DeliveryRow): Promise<{ providerMessageId: string }> {
+  const row = await withReservationNumber(deps, stored);
+  if (row.channel === 'PUSH') return sendPush(deps, row);
+  if (row.channel === 'SMS') return sendSms(deps.env, row);
+  return sendEmail(deps, row);
+}
+
+/**
+ * Notifications name their reservation by id (the number is not at hand where most are written);
+ * a message a person reads names it by its number, looked up here, off the request path.
+ */
+async function withReservationNumber(deps: Deps, row: DeliveryRow): Promise<DeliveryRow> {
+  const data = row.payload.data as Record<string, unknown> | null | undefined;
+  const reservationId = Number(data?.reservationId);
+  if (!data || typeof data.reservationNumber === 'string' || !Number.isInteger(reservationId)) return row;
+  const [found] = await deps.db
+    .select({ reservationNumber: reservations.reservationNumber })
+    .from(reservations)
+    .where(eq(reservations.id, reservationId));
+  return found ? { ...row, payload: { ...row.payload, data: { ...data, reservationNumber: found.reservationNumber } } } : row;
+}
+
+/** What no retry can change: a rendering error. */
+function rendered<T>(render: () => T): T {
   try {
-    rendered = renderEmail(env, row);
+    return render();
   } catch (err) {
     throw new PermanentFailure(reasonOf(err));
   }
+}
+
+async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+  const { env } = deps;
+  const email: Rendered = rendered(() => renderEmail(env, row));
   return emailProvider(env).send({
     deliveryId: row.id,
     to: row.to,
     template: row.template,
     locale: row.locale,
-    subject: rendered.subject,
-    text: rendered.text,
-    html: rendered.html,
-    headers: rendered.messageClass === 'NOTIFICATION' && row.userId ? await unsubscribeHeaders(env, row.userId, row.template) : {},
-    links: rendered.links,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+    headers: email.messageClass === 'NOTIFICATION' && row.userId ? await unsubscribeHeaders(env, row.userId, row.template) : {},
+    links: email.links,
+    attachments: await attachmentsOf(deps, row),
   });
+}
+
+/** The payment confirmation carries the receipt PDF of its payment (the reservation's invoice). */
+async function attachmentsOf(deps: Deps, row: DeliveryRow): Promise<EmailAttachmentFile[]> {
+  if (row.template !== 'PAYMENT_AUTHORIZED' || !row.userId) return [];
+  const reservationId = Number((row.payload.data as { reservationId?: unknown } | null)?.reservationId);
+  if (!Number.isInteger(reservationId)) return [];
+  const receipt = await paymentReceipt(deps, row.userId, reservationId);
+  return receipt ? [{ filename: receipt.filename, type: 'application/pdf', content: receipt.pdf }] : [];
+}
+
+/** What an outcome of the push or SMS port means for the delivery. */
+function settled(outcome: SendOutcome): { providerMessageId: string } {
+  if (outcome.status === 'SENT') return { providerMessageId: outcome.providerMessageId };
+  if (outcome.status === 'RETRY') throw new Error(outcome.reason);
+  throw new PermanentFailure(outcome.reason);
+}
+
+/**
+ * A PUSH row goes to every device the account has when it is sent. A device FCM calls
+ * UNREGISTERED is deleted. The row is SENT once one device took it; retried when a device could
+ * not take it now and none did (a device reached twice shows it once: the delivery id is the
+ * collapse key); FAILED when every device refused it or none is left.
+ */
+async function sendPush(deps: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+  const { db, env } = deps;
+  const push = rendered(() => renderPush(row));
+  const targets = row.userId ? await db.select({ id: devices.id, token: devices.token }).from(devices).where(eq(devices.userId, row.userId)).orderBy(devices.id) : [];
+  if (targets.length === 0) throw new PermanentFailure('No device registered for push');
+  const provider = pushProvider(env);
+  const outcomes: SendOutcome[] = [];
+  for (const device of targets) {
+    const outcome = await provider.send({ deliveryId: String(row.id), token: device.token, ...push, template: row.template, locale: row.locale, links: [] });
+    // Only while it still holds that token: a re-registration meanwhile keeps the row.
+    if (outcome.status === 'UNREGISTERED') await db.delete(devices).where(and(eq(devices.id, device.id), eq(devices.token, device.token)));
+    outcomes.push(outcome);
+  }
+  const sent = outcomes.filter((o) => o.status === 'SENT');
+  if (sent.length > 0) return { providerMessageId: sent.map((o) => o.providerMessageId).join(' ').slice(0, 500) };
+  const reasons = outcomes.map((o) => ('reason' in o ? o.reason : '')).join('; ');
+  if (outcomes.some((o) => o.status === 'RETRY')) throw new Error(reasons);
+  throw new PermanentFailure(reasons);
+}
+
+async function sendSms(env: Env, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+  const sms = rendered(() => renderSms(env, row));
+  return settled(await smsProvider(env).send({ deliveryId: String(row.id), to: row.to, body: sms.text, template: row.template, locale: row.locale, links: sms.links }));
 }
 
 /** RFC 8058 one-click unsubscribe: a signed link to turn this kind's e-mail off, POSTed by the mail client. */

@@ -4,12 +4,13 @@
 // then sent to the DELIVERIES queue (enqueuePendingDeliveries, after the response or the job);
 // the consumer (consumer.ts) renders and sends them. An enqueue that is lost is made good by the
 // sweep (requeueStaleDeliveries), so nothing on the request path waits for a provider.
-import { and, eq, is, isNull, lt, not, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
+import { and, eq, is, isNull, lt, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterCommit, type Db } from '../../db/client';
-import { deliveries, notificationPreferences, users, type Locale } from '../../db/schema';
-import { guardedInsert, rowExists, type Statement } from '../../db/statements';
+import { deliveries, devices, users, type DeliveryChannel, type Locale } from '../../db/schema';
+import { guardedInsert, guardedInsertAll, rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
+import { wantsChannel, type PreferenceChannel } from './preferences.rules';
 
 /** Messages outside notifications: always sent, whatever the user's preferences. */
 export const TRANSACTIONAL_TEMPLATES = ['EMAIL_VERIFICATION', 'PASSWORD_RESET', 'PASSWORD_CHANGED', 'RECIPIENT_LINK'] as const;
@@ -59,7 +60,15 @@ export const transactionalMessage = (db: Db, message: TransactionalMessage, guar
 /** transactionalMessage() with values the statement reads itself (from `source`, e.g. the reservation). */
 export function transactionalStatement(
   db: Db,
-  message: { userId?: number | null; to: string | SQL; template: TransactionalTemplate; locale: Locale | SQL; payload: Record<string, unknown> | SQL },
+  message: {
+    userId?: number | null;
+    /** EMAIL unless said (only the recipient's link also goes by SMS). */
+    channel?: DeliveryChannel;
+    to: string | SQL;
+    template: TransactionalTemplate;
+    locale: Locale | SQL;
+    payload: Record<string, unknown> | SQL;
+  },
   guard?: SQL,
   source?: SQLiteTable,
 ): Statement {
@@ -69,7 +78,7 @@ export function transactionalStatement(
       deliveries,
       {
         userId: message.userId ?? null,
-        channel: 'EMAIL',
+        channel: message.channel ?? 'EMAIL',
         to: message.to,
         template: message.template,
         locale: message.locale,
@@ -90,36 +99,57 @@ export interface UserMessage {
   payload: { title: Value; message: Value; data?: Record<string, unknown> | SQL | null };
 }
 
+/** The channels a notification can leave by, in the order notify() writes them. */
+export const NOTIFICATION_CHANNELS = ['EMAIL', 'PUSH', 'SMS'] as const satisfies readonly DeliveryChannel[];
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** The address of a PUSH row: the account's devices, looked up when it is sent (one row per user, not per device). */
+export const PUSH_ADDRESS_PREFIX = 'user:';
+
+/** A phone number as typed (spaces, dots, dashes, brackets) reduced to its digits and leading +. */
+export const compactPhone = (phone: SQL) => sql`replace(replace(replace(replace(replace(${phone}, ' ', ''), '-', ''), '.', ''), '(', ''), ')', '')`;
+
 /**
- * The e-mail of a notification to an account: addressed to the account's e-mail in its locale,
- * both read by the statement itself, and written only if `guard` holds, the account is still
- * there and has not turned this kind's e-mail off. (Push and SMS rows join here when those channels exist.)
+ * The number can take an SMS: international (E.164, + and 7 to 15 digits). A national number
+ * (06...) names no country for certain, so it gets no SMS rather than one to the wrong country.
+ */
+export const isE164 = (compact: SQL) => sql`(${compact} GLOB '+[1-9]*' AND length(${compact}) BETWEEN 8 AND 16 AND NOT substr(${compact}, 2) GLOB '*[^0-9]*')`;
+
+/**
+ * The outgoing messages of a notification to an account, one row per channel it goes out on, in
+ * one statement: each row written only if `guard` holds, the account is still there, wants this
+ * kind on that channel (preferences.rules.ts) and can be reached by it (an e-mail always; a
+ * registered device for push; an international number for SMS). Address and locale are read by
+ * the statement itself.
  */
 export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement[] {
   const userId = sql`${message.userId}`;
-  const ofUser = (column: Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
+  const ofUser = (column: SQL | Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
+  const phone = compactPhone(sql`${users.phoneNumber}`);
   const { title, message: text, data } = message.payload;
   const dataSql = data == null ? sql`NULL` : is(data, SQL) ? data : sql`json(${JSON.stringify(data)})`;
-  const statement = guardedInsert(
-    db,
-    deliveries,
-    {
+  const reach: Record<NotificationChannel, { to: SQL; reachable?: SQL }> = {
+    EMAIL: { to: ofUser(users.email) },
+    PUSH: { to: sql`${PUSH_ADDRESS_PREFIX} || CAST(${userId} AS INTEGER)`, reachable: rowExists(db, devices, eq(devices.userId, userId)) },
+    SMS: { to: ofUser(phone), reachable: rowExists(db, users, and(eq(users.id, userId), isE164(phone))) },
+  };
+  const rows = NOTIFICATION_CHANNELS.map((channel) => ({
+    values: {
       userId,
-      channel: 'EMAIL',
-      to: ofUser(users.email),
+      channel,
+      to: reach[channel].to,
       template: message.template,
       locale: ofUser(users.locale),
       payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
     },
-    source,
-    and(
-      guard,
+    condition: and(
+      reach[channel].reachable,
+      wantsChannel(db, userId, message.template, channel.toLowerCase() as PreferenceChannel),
       rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt))),
-      // The user turned this kind's e-mail off (preferences, one-click unsubscribe).
-      not(rowExists(db, notificationPreferences, and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.kind, message.template), eq(notificationPreferences.email, false)))),
+      guard,
     ),
-  ).returning({ id: deliveries.id });
-  return [enqueuedOnCommit(statement)];
+  }));
+  return [enqueuedOnCommit(guardedInsertAll(db, deliveries, rows, source).returning({ id: deliveries.id }))];
 }
 
 /** `statement` (a compiled delivery insert) enqueued once its batch commits. */

@@ -7,10 +7,8 @@ import { createRouter, type Deps } from '../../env';
 import { invalidArgument } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
 import { NOTIFICATION_KINDS } from '../notifications/notify';
+import { defaultChannels } from './preferences.rules';
 import { openUnsubscribeToken } from './unsubscribe-token';
-
-/** Kinds whose SMS is on by default: the handover steps (CONTRACT section 16). */
-export const SMS_BY_DEFAULT: readonly string[] = ['RESERVATION_DEPOSITED', 'RESERVATION_DELIVERED'];
 
 const refused = () =>
   invalidArgument('The unsubscribe link is invalid', {
@@ -25,7 +23,7 @@ export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: st
   if (!claims || !(NOTIFICATION_KINDS as readonly string[]).includes(claims.kind)) throw refused();
   await db
     .insert(notificationPreferences)
-    .values({ userId: claims.userId, kind: claims.kind, email: false, push: true, sms: SMS_BY_DEFAULT.includes(claims.kind) })
+    .values({ userId: claims.userId, kind: claims.kind, ...defaultChannels(claims.kind), email: false })
     .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.kind], set: { email: false, updatedAt: sql`excluded.updated_at` } });
   return { kind: claims.kind };
 }

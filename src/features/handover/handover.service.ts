@@ -120,9 +120,10 @@ const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
   source: reservations,
 }));
 
-// The recipient's link again at deposit (their page now shows the delivery code), compiled once.
-const recipientDeposited = compiled((db, p: Record<'id', Placeholder>) =>
-  recipientLinkMessage(db, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
+// The recipient's link again at deposit (their page now shows the delivery code), by e-mail and
+// by SMS, each compiled once.
+const recipientDeposited = (['EMAIL', 'SMS'] as const).map((channel) =>
+  compiled((db, p: Record<'id', Placeholder>) => recipientLinkMessage(db, channel, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' }))),
 );
 
 /**
@@ -135,7 +136,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), enqueuedDelivery(recipientDeposited(db, { id }))] },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), ...recipientDeposited.map((message) => enqueuedDelivery(message(db, { id })))] },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);

@@ -36,6 +36,9 @@ export {
 // Wallet figures for the user summaries and dashboards.
 export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET, type WalletFigures } from './wallet/wallet.service';
 
+// The receipt PDF attached to the payment confirmation e-mail (deliveries/consumer.ts).
+export { paymentReceipt } from './wallet/transactions.service';
+
 // The cron's money steps, and what the development seed drives.
 export { runMoneyJobs } from './money.jobs';
 export { closeCheckout, createCheckout } from './payments/payments.service';

@@ -1,7 +1,8 @@
 // The one notification writer. A notification is never written on its own: notify() returns the
 // statements to put in the D1 batch that makes the change it reports, so a lost race or a refused
 // write leaves no notification, and a committed change always has its notification. The same
-// statements write the notification's outgoing e-mail (the transactional outbox, deliveries/).
+// statements write the notification's outgoing e-mail, push and SMS (the transactional outbox,
+// deliveries/), each only where the user wants that kind on that channel and can be reached by it.
 import type { Column, Placeholder, SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
@@ -77,13 +78,13 @@ export function notify(db: Db, items: Notification | readonly Notification[], gu
   return [...notificationRows(db, list, guard, source), ...list.flatMap((n) => deliveriesOf(db, n, guard, source))];
 }
 
-/** The outgoing messages of a notification (its e-mail), under the same guard. */
+/** The outgoing messages of a notification (e-mail, push, SMS), under the same guard. */
 const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable) =>
   userDeliveries(db, { userId: n.userId, template: n.type, payload: { title: n.title, message: n.message, data: n.data } }, guard, source);
 
 /**
  * notify() for one notification inside a compiled batch (db/statements.ts `compiled`): the
- * notification and its delivery each compiled once, bound per call.
+ * notification and its deliveries (one statement) each compiled once, bound per call.
  */
 export function compiledNotify<K extends string>(build: (db: Db, p: Record<K, Placeholder>) => { item: Notification; guard?: SQL; source?: SQLiteTable }) {
   const notification = compiled((db, p: Record<K, Placeholder>) => {

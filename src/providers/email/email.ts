@@ -15,6 +15,15 @@ export interface OutgoingEmail {
   headers: Record<string, string>;
   /** Every absolute link the message carries (the development outbox lists them). */
   links: string[];
+  /** Files attached (the receipt PDF of the payment confirmation). */
+  attachments?: EmailAttachmentFile[];
+}
+
+export interface EmailAttachmentFile {
+  filename: string;
+  /** MIME type. */
+  type: string;
+  content: ArrayBuffer;
 }
 
 export interface EmailProvider {

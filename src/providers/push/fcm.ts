@@ -4,7 +4,7 @@
 // collapse key on Android and apns-collapse-id on iOS, so a duplicate replaces the first on the
 // device instead of showing twice.
 import { SignJWT, importPKCS8 } from 'jose';
-import type { PushMessage, PushProvider, SendOutcome } from './push-provider';
+import { SEND_TIMEOUT_MS, type PushMessage, type PushProvider, type SendOutcome } from './push-provider';
 
 export interface ServiceAccount {
   project_id: string;
@@ -87,6 +87,8 @@ export class FcmPushProvider implements PushProvider {
       res = await fetch(`https://fcm.googleapis.com/v1/projects/${encodeURIComponent(this.account.project_id)}/messages:send`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        // A provider that hangs is a failure to retry, not a consumer stuck until the queue gives up.
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
         body: JSON.stringify({
           message: {
             token: message.token,

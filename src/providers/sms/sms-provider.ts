@@ -1,7 +1,7 @@
 // SMS: the port the delivery consumer sends through (real adapter: Twilio's Messages API).
-import type { SendOutcome } from '../push/push-provider';
+import type { MessageContext, SendOutcome } from '../push/push-provider';
 
-export interface SmsMessage {
+export interface SmsMessage extends MessageContext {
   deliveryId: string;
   /** E.164 number. */
   to: string;

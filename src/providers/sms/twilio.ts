@@ -1,7 +1,7 @@
 // Twilio's Messages API (POST /2010-04-01/Accounts/{AccountSid}/Messages.json, form-encoded, basic
 // auth). Twilio takes no idempotency key on message creation: the delivery consumer claims a
 // delivery before calling, so a SENT delivery is never sent again.
-import type { SendOutcome } from '../push/push-provider';
+import { SEND_TIMEOUT_MS, type SendOutcome } from '../push/push-provider';
 import type { SmsMessage, SmsProvider } from './sms-provider';
 
 export interface TwilioSettings {
@@ -41,6 +41,7 @@ export class TwilioSmsProvider implements SmsProvider {
           Authorization: `Basic ${btoa(`${apiKeySid ?? accountSid}:${authToken}`)}`,
           'Content-Type': 'application/x-www-form-urlencoded',
         },
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
         body: form,
       });
     } catch (err) {

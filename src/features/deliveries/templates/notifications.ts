@@ -45,23 +45,29 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
 
 export const isNotificationKind = (template: string): template is NotificationKind => Object.hasOwn(NOTIFICATION_TEMPLATES, template);
 
-/** The e-mail of a notification (payload: {title, message, data} as notify() wrote it). */
-export function notificationBlocks(kind: NotificationKind, locale: Locale, payload: Record<string, unknown>): EmailBlocks {
+/** The subject and the one sentence of a notification in `locale`: the e-mail, the push and the SMS say it. */
+export function notificationLine(kind: NotificationKind, locale: Locale, payload: Record<string, unknown>): { subject: string; line: string } {
   const template = NOTIFICATION_TEMPLATES[kind];
   const data = (payload.data ?? {}) as Record<string, unknown>;
   const number = typeof data.reservationNumber === 'string' ? ` ${data.reservationNumber}` : '';
   const message = typeof payload.message === 'string' && payload.message ? payload.message : template.subject.en;
+  return { subject: template.subject[locale], line: locale === 'fr' ? template.fr.replace('{n}', number) : message };
+}
+
+/** The e-mail of a notification (payload: {title, message, data} as notify() wrote it). */
+export function notificationBlocks(kind: NotificationKind, locale: Locale, payload: Record<string, unknown>): EmailBlocks {
+  const { subject, line } = notificationLine(kind, locale, payload);
   return locale === 'fr'
     ? {
-        subject: template.subject.fr,
+        subject,
         greeting: 'Bonjour,',
-        paragraphs: [template.fr.replace('{n}', number), "Ouvrez l'application pour voir le détail."],
+        paragraphs: [line, "Ouvrez l'application pour voir le détail."],
         footer: ['Vous recevez cet e-mail pour suivre votre activité sur la plateforme ; vous pouvez le désactiver dans vos préférences.'],
       }
     : {
-        subject: template.subject.en,
+        subject,
         greeting: 'Hello,',
-        paragraphs: [message, 'Open the app to see the details.'],
+        paragraphs: [line, 'Open the app to see the details.'],
         footer: ['You receive this email to follow your activity on the platform; you can turn it off in your preferences.'],
       };
 }

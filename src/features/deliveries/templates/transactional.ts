@@ -87,3 +87,22 @@ export const TRANSACTIONAL: Record<TransactionalTemplate, (locale: Locale, paylo
         };
   },
 };
+
+/**
+ * The recipient's SMS: the same news in one short message with the page link (kept under two SMS
+ * segments of accented text). The other transactional messages are e-mails only.
+ */
+export function recipientLinkSms(locale: Locale, p: Payload, link: Link): string {
+  const deposited = str(p, 'step') === 'DEPOSITED';
+  const number = str(p, 'reservationNumber');
+  const sender = str(p, 'senderName');
+  const url = link(str(p, 'path'));
+  if (locale === 'fr') {
+    return deposited
+      ? `Votre colis ${number} envoyé par ${sender} a été remis au transporteur. Suivi et code de remise : ${url}`
+      : `${sender} vous envoie un colis (réservation ${number}). Suivez-le et recevez-le ici : ${url}`;
+  }
+  return deposited
+    ? `Your parcel ${number} from ${sender} was handed over to the carrier. Tracking and handover code: ${url}`
+    : `${sender} is sending you a parcel (reservation ${number}). Follow and receive it here: ${url}`;
+}

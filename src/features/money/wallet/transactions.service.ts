@@ -153,6 +153,21 @@ async function renderReceipt(deps: Deps, t: TransactionRow): Promise<Uint8Array>
   return textPdf(title, lines);
 }
 
+/**
+ * The receipt of `userId`'s payment for a reservation (its invoice), for the payment confirmation
+ * e-mail; null when that payment has no transaction (it did not post).
+ */
+export async function paymentReceipt(deps: Deps, userId: number, reservationId: number): Promise<{ filename: string; pdf: ArrayBuffer } | null> {
+  const [t] = await deps.db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.ownerType, 'USER'), eq(transactions.ownerId, userId), eq(transactions.reservationId, reservationId), eq(transactions.type, 'PAYMENT')))
+    .limit(1);
+  if (!t) return null;
+  const [r] = await deps.db.select({ invoiceId: reservations.invoiceId }).from(reservations).where(eq(reservations.id, reservationId));
+  return { filename: `${r?.invoiceId ?? `receipt-${t.id}`}.pdf`, pdf: await receiptPdf(deps, t) };
+}
+
 /** The transaction a signed receipt link names (403 for a bad or expired link, 404 when it is gone). */
 export async function transactionOfReceiptLink(deps: Deps, token: string): Promise<TransactionRow> {
   const id = await readReceiptToken(deps.env.RECEIPT_SIGNING_SECRET, token);

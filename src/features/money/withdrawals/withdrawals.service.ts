@@ -9,6 +9,7 @@ import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } f
 import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
+import { idempotencyConflict } from '../../../middleware/idempotency';
 import { fromCents, platformCurrency } from '../../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { getPaymentProvider, ProviderRejectedError } from '../../../providers/payment';
@@ -89,9 +90,9 @@ export async function requestWithdrawal(
       }),
     ]);
   } catch (err) {
-    // A concurrent request with the same Idempotency-Key won the unique index: answer as it did.
-    const winner = idempotencyKey && isUniqueViolation(err) ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
-    if (winner) return winner;
+    // A concurrent request with the same Idempotency-Key won the unique index. Its answer is not
+    // final yet (the transfer is being sent): the caller retries and gets the winner's replay.
+    if (idempotencyKey && isUniqueViolation(err) && (await replayWithdrawal(deps, owner, idempotencyKey, amountCents))) throw idempotencyConflict();
     throw err;
   }
   if ((results[1] as D1Result).meta.changes !== 1) {

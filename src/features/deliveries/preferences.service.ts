@@ -1,0 +1,65 @@
+// The caller's notification preferences (CONTRACT section 16): one row per notification kind with
+// its channels, the defaults where the user chose nothing. A choice equal to the defaults is not
+// stored (the row is removed), so the defaults can change for everyone who never chose.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { notificationPreferences, users, type Locale } from '../../db/schema';
+import type { Statement } from '../../db/statements';
+import type { Deps } from '../../env';
+import { notFound } from '../../errors';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../notifications/notify';
+import { defaultChannels, type ChannelChoice } from './preferences.rules';
+
+export interface KindChannels extends ChannelChoice {
+  kind: NotificationKind;
+}
+
+export interface NotificationPreferences {
+  locale: Locale;
+  channels: KindChannels[];
+}
+
+export async function getPreferences(deps: Deps, userId: number): Promise<NotificationPreferences> {
+  const { db } = deps;
+  const [[user], stored] = await db.batch([
+    db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)),
+    db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)),
+  ]);
+  if (!user) throw notFound('User', userId);
+  const chosen = new Map(stored.map((row) => [row.kind, row]));
+  return {
+    locale: user.locale,
+    channels: NOTIFICATION_KINDS.map((kind) => {
+      const { email, push, sms } = chosen.get(kind) ?? defaultChannels(kind);
+      return { kind, email, push, sms };
+    }),
+  };
+}
+
+const isDefault = (row: KindChannels) => {
+  const d = defaultChannels(row.kind);
+  return row.email === d.email && row.push === d.push && row.sms === d.sms;
+};
+
+/** Sets the locale (when given) and the channels of each kind listed; the kinds not listed keep their choice. One batch. */
+export async function putPreferences(deps: Deps, userId: number, input: { locale?: Locale; channels: KindChannels[] }): Promise<NotificationPreferences> {
+  const { db } = deps;
+  const statements: Statement[] = [];
+  if (input.locale) statements.push(db.update(users).set({ locale: input.locale }).where(eq(users.id, userId)));
+  const back = input.channels.filter(isDefault).map((row) => row.kind);
+  if (back.length > 0) statements.push(db.delete(notificationPreferences).where(and(eq(notificationPreferences.userId, userId), inArray(notificationPreferences.kind, back))));
+  // 4 bound values a row: 20 rows a statement stays under D1's 100 parameters.
+  const chosen = input.channels.filter((row) => !isDefault(row));
+  for (let i = 0; i < chosen.length; i += 20) {
+    statements.push(
+      db
+        .insert(notificationPreferences)
+        .values(chosen.slice(i, i + 20).map(({ kind, email, push, sms }) => ({ userId, kind, email, push, sms })))
+        .onConflictDoUpdate({
+          target: [notificationPreferences.userId, notificationPreferences.kind],
+          set: { email: sql`excluded.email`, push: sql`excluded.push`, sms: sql`excluded.sms`, updatedAt: sql`excluded.updated_at` },
+        }),
+    );
+  }
+  if (statements.length > 0) await db.batch(statements as [Statement, ...Statement[]]);
+  return getPreferences(deps, userId);
+}

@@ -1,0 +1,13 @@
+// The SMS provider in use, chosen by config.ts like every provider.
+import { appConfig } from '../../config';
+import { database } from '../../db/client';
+import { SandboxSmsProvider } from './sandbox-sms';
+import type { SmsProvider } from './sms-provider';
+import { TwilioSmsProvider } from './twilio';
+
+/** Twilio in production and wherever its three settings are set; the sandbox otherwise. */
+export function smsProvider(env: Env): SmsProvider {
+  const choice = appConfig(env).sms;
+  if (choice.mode === 'LIVE') return new TwilioSmsProvider({ accountSid: choice.accountSid, authToken: choice.authToken, from: choice.from });
+  return new SandboxSmsProvider(database(env.DB));
+}
