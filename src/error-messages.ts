@@ -307,6 +307,7 @@ const FR: Record<string, Entry> = {
   'The reservation changed to {} meanwhile; reload it and retry': 'La réservation est passée entre-temps à {} ; rechargez-la et réessayez',
   'Must be a 6-digit code': 'Doit être un code à 6 chiffres',
   'listed twice': 'cité deux fois',
+  'The form has errors': 'Le formulaire contient des erreurs',
   'This QR code was replaced by a newer one': 'Ce code QR a été remplacé par un plus récent',
   'QR code has expired': 'Le code QR a expiré',
   'Unknown QR code': 'Code QR inconnu',

@@ -24,9 +24,10 @@ class Browser {
   cookies = new Map<string, string>();
   ip = randomIp();
   last = '';
+  language = 'en';
 
   async request(method: string, path: string, form?: Record<string, string | string[]>) {
-    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'Accept-Language': 'en' });
+    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'Accept-Language': this.language });
     if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     let body: URLSearchParams | undefined;
     if (form) {
@@ -142,6 +143,11 @@ describe('console sign-in', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Invalid email or password');
     expect(wrong.text).toContain(`value="${admin.email}"`);
+    b.language = 'fr-FR';
+    const french = await b.submit('/console/login', '/console/login', { email: admin.email, password: 'nope-nope-1' });
+    expect(french.status).toBe(401);
+    expect(french.text).toContain('E-mail ou mot de passe invalide');
+    b.language = 'en';
     const empty = await b.submit('/console/login', '/console/login', { email: '', password: 'x' });
     expect(empty.status).toBe(400);
     expect(empty.text).toMatch(/id="f-email"[^>]*aria-invalid="true"/);
@@ -165,6 +171,16 @@ describe('console sign-in', () => {
     const text = await res.text();
     expect(text).toContain('<html lang="fr">');
     expect(text).toContain('Mot de passe');
+  });
+
+  it("a browser that asks for neither French nor English gets the operator's own language", async () => {
+    const admin = await withPassword(anAdmin);
+    await db().update(users).set({ locale: 'fr' }).where(eq(users.id, admin.id));
+    const b = await signedIn(admin);
+    b.language = 'de-DE,de;q=0.9';
+    expect((await b.get('/console')).text).toContain('<html lang="fr">');
+    b.language = 'en-GB';
+    expect((await b.get('/console')).text).toContain('<html lang="en">');
   });
 
   it('a session idle for more than 8 hours has ended', async () => {

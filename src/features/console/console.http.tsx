@@ -8,10 +8,11 @@ import { createMiddleware } from 'hono/factory';
 import type { Child } from 'hono/jsx';
 import type { z } from 'zod';
 import type { AppEnv } from '../../env';
+import { localizeErrorText } from '../../error-messages';
 import { AppError, accessDenied } from '../../errors';
 import { cspNonce } from '../../middleware/content-security-policy';
 import { checkFormToken, currentOperator, formToken, spendFormToken, type Operator } from './console-sessions';
-import { localeOf, translator, type WordKey } from './console.i18n';
+import { localeOf, translator, type Locale, type WordKey } from './console.i18n';
 import { Layout, type Flash, type FormState, type View } from './console.layout';
 
 export type ConsoleEnv = { Bindings: AppEnv['Bindings']; Variables: AppEnv['Variables'] & { operator: Operator } };
@@ -118,11 +119,14 @@ export function zodErrors(error: z.ZodError, t: (k: WordKey) => string): Record<
   return errors;
 }
 
-/** The refusal of a service as a form state: its field errors next to the fields, its message above. */
-export function refusalState(err: AppError, values: Record<string, string>, form?: string): FormState {
+/**
+ * The refusal of a service as a form state: its field errors next to the fields, its message
+ * above, in the page's language (the API's own French texts, errors.ts).
+ */
+export function refusalState(err: AppError, values: Record<string, string>, locale: Locale, form?: string): FormState {
   const errors: Record<string, string> = {};
-  for (const f of err.fieldErrors ?? []) errors[f.field] = f.message;
-  return { values, errors, message: err.message, form, status: err.status };
+  for (const f of err.fieldErrors ?? []) errors[f.field] = localizeErrorText(f.message, locale);
+  return { values, errors, message: localizeErrorText(err.message, locale), form, status: err.status };
 }
 
 export interface Action {
@@ -155,7 +159,7 @@ export async function act(c: ConsoleContext, a: Action): Promise<Response> {
     return redirectWith(c, a.back, { kind: 'ok', text });
   } catch (err) {
     if (err instanceof AppError && err.status < 500) {
-      return a.again(refusalState(err, form, a.form));
+      return a.again(refusalState(err, form, localeOf(c), a.form));
     }
     throw err;
   }

@@ -1,6 +1,8 @@
-// The console's words, one dictionary per language. The users table keeps no locale, so the
-// browser's Accept-Language chooses: French when it prefers French, English otherwise.
+// The console's words, one dictionary per language. The browser's Accept-Language chooses, then
+// the operator's own locale (localeOf).
 import type { Context } from 'hono';
+import type { Locale } from '../../db/schema';
+import { preferredLocale } from '../../lib/locale';
 
 const en = {
   appName: 'Operator console',
@@ -289,22 +291,16 @@ const fr: Words = {
   deliveryRetried: 'Envoi {id} remis en file.',
 };
 
-export type Locale = 'en' | 'fr';
+export type { Locale };
 const DICTIONARIES: Record<Locale, Words> = { en, fr };
 
-/** The first of French or English the browser lists (quality order), English by default. */
+/**
+ * The browser's choice of French or English (Accept-Language, by quality); when it names neither,
+ * the signed-in operator's own locale, else English.
+ */
 export function localeOf(c: Context): Locale {
-  const header = c.req.header('Accept-Language') ?? '';
-  const ranked = header
-    .split(',')
-    .map((part, i) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.find((p) => p.trim().startsWith('q='));
-      return { lang: tag.trim().slice(0, 2).toLowerCase(), q: q ? Number(q.split('=')[1]) : 1, i };
-    })
-    .filter((x) => x.lang === 'fr' || x.lang === 'en')
-    .sort((a, b) => b.q - a.q || a.i - b.i);
-  return (ranked[0]?.lang as Locale | undefined) ?? 'en';
+  const operator = c.get('operator') as { user: { locale: Locale } } | undefined;
+  return preferredLocale(c.req.header('Accept-Language'), operator?.user.locale ?? 'en');
 }
 
 export type Translate = (key: WordKey, params?: Record<string, string | number>) => string;

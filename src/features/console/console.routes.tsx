@@ -49,6 +49,7 @@ import {
   isSuperAdmin,
   page,
   parseForm,
+  refusalState,
   redirectWith,
   requireOperator,
   view,
@@ -146,7 +147,7 @@ consoleRouter.post('/login', async (c) => {
     await audit(deps, { actorId: user.id, action: 'CONSOLE_LOGIN', targetType: 'USER', targetId: user.id, ip });
     return c.redirect('/console', 303);
   } catch (err) {
-    if (err instanceof AppError && err.status < 500) return loginPage(c, { values, errors: {}, message: err.message }, err.status as 401);
+    if (err instanceof AppError && err.status < 500) return loginPage(c, refusalState(err, values, localeOf(c)), err.status as 401);
     throw err;
   }
 });
