@@ -129,6 +129,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
   const stateName = `bench-x${scale}`;
   const service = await startService({
     stateName,
+    queueConsumers: false, // a delivery is sent by its own queue invocation, not charged to the request that committed it
     bundles,
     log,
     extraEnv: { BENCH_USERS: Math.round(5000 * scale), BENCH_PASSWORD, BENCH_PASSWORD_HASH: passwordHash },

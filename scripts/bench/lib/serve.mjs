@@ -125,7 +125,7 @@ function exampleSecrets() {
 export const BENCH_JWT_KEYS = JSON.stringify([{ kid: 'bench-1', secret: 'bench-only-secret-0123456789abcdefghijklmnop' }]);
 
 /** Miniflare 5 worker config (see miniflare's index.d.ts) with the bindings wrangler.toml declares. */
-function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
+function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids, queueConsumers = true }) {
   const cfg = unstable_readConfig({ config: configPath }, { hideWarnings: true });
   const env = {};
   for (const [key, value] of Object.entries(cfg.vars ?? {})) {
@@ -150,6 +150,20 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
     }
   }
   for (const [key, value] of Object.entries(extraEnv)) env[key] = { type: 'text', value: String(value) };
+  // The queue producers (DELIVERIES) and, unless the caller measures CPU per request (a consumer is
+  // its own invocation in production, not the request's), the consumers as queue triggers.
+  for (const q of cfg.queues?.producers ?? []) env[q.binding] = { type: 'queue', name: q.queue };
+  const triggers = queueConsumers
+    ? (cfg.queues?.consumers ?? []).map((q) => ({
+        type: 'queue',
+        name: q.queue,
+        maxBatchSize: q.max_batch_size,
+        maxBatchTimeout: q.max_batch_timeout,
+        maxRetries: q.max_retries,
+        retryDelay: q.retry_delay,
+        deadLetterQueue: q.dead_letter_queue,
+      }))
+    : [];
   return {
     config: {
       name,
@@ -157,6 +171,7 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
       compatibilityFlags: cfg.compatibility_flags ?? [],
       manifest: { mainModule: build.mainModule, modulesRoot: '/', modules: build.modules },
       env,
+      ...(triggers.length ? { triggers } : {}),
       ...(Object.keys(exportsCfg).length ? { exports: exportsCfg } : {}),
     },
     dev: { unsafeDirectSockets: [{ host: '127.0.0.1', port: 0 }] },
@@ -196,7 +211,7 @@ export function buildBundles({ withPrimitives = true } = {}) {
  * workerd through Miniflare, applies migrations/*.sql to its D1 and returns the loopback URLs, the
  * workerd PID, a D1 handle and `stop()` (disposes Miniflare, then stops that workerd by its PID).
  */
-export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort }) {
+export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort, queueConsumers = true }) {
   const stateDir = path.join(ROOT, '.wrangler/bench-state', stateName);
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
@@ -205,7 +220,7 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
   const built = bundles ?? buildBundles({ withPrimitives });
   const api = built.api;
   const secrets = { ...exampleSecrets(), JWT_KEYS: BENCH_JWT_KEYS, ENVIRONMENT: process.env.BENCH_ENVIRONMENT ?? 'benchmark' };
-  const workers = [workerConfig({ name: 'api', configPath: path.join(ROOT, 'wrangler.toml'), build: api, extraEnv: { ...secrets, ...extraEnv } })];
+  const workers = [workerConfig({ name: 'api', configPath: path.join(ROOT, 'wrangler.toml'), build: api, extraEnv: { ...secrets, ...extraEnv }, queueConsumers })];
   if (withPrimitives) {
     const prim = built.primitives;
     const apiCfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
