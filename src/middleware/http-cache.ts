@@ -9,7 +9,7 @@
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { honoPath } from '../lib/openapi';
+import { routeTable } from '../lib/openapi';
 
 /** Anonymous GETs that anyone may cache, and for how long (seconds). */
 export const PUBLIC_CACHE: { path: string; maxAgeSeconds: number }[] = [
@@ -63,14 +63,17 @@ export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
   }
 });
 
-const publicFor = (maxAgeSeconds: number) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    await next();
-    if (c.res.status !== 200 || c.req.header('Authorization')) return;
-    c.res.headers.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-    c.res.headers.append('Vary', 'Authorization');
-  });
+const maxAgeOf = routeTable(PUBLIC_CACHE.map(({ path, maxAgeSeconds }) => ({ method: 'GET', path, value: maxAgeSeconds })));
+
+/** `public, max-age` on the anonymous 200s of the table's routes: one middleware for the whole table. */
+const publicCaching = createMiddleware<AppEnv>(async (c, next) => {
+  const maxAgeSeconds = maxAgeOf(c.req.method, c.req.path);
+  await next();
+  if (maxAgeSeconds === undefined || c.res.status !== 200 || c.req.header('Authorization')) return;
+  c.res.headers.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+  c.res.headers.append('Vary', 'Authorization');
+});
 
 export function registerPublicCaching(app: Hono<AppEnv>) {
-  for (const { path, maxAgeSeconds } of PUBLIC_CACHE) app.on('GET', honoPath(path), publicFor(maxAgeSeconds));
+  app.use(publicCaching);
 }
