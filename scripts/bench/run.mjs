@@ -12,7 +12,7 @@
 // the last repeated: default 3 at every size, e.g. 3,2 for fewer at the larger; every figure is
 // the median of a size's rounds, which interleave all targets, so the shared machine's drift
 // spreads over all of them), BENCH_MAX_SECONDS
-// (whole-run budget, 840; targets that do not fit are reported as not run), BENCH_ONLY (substring
+// (whole-run budget, 840; targets that do not fit are reported as not run), BENCH_ONLY (comma-separated substrings
 // filter on names), BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the
 // top of the report, e.g. "interim run"). BENCH_QUICK=1 checks the harness in under two minutes:
 // sizes 0.1 and 0.5, one round, 0.4 s runs (its figures are not for comparison). The full run
@@ -44,6 +44,7 @@ const SETTINGS = {
   note: process.env.BENCH_NOTE ?? '',
   out: process.env.BENCH_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md'),
 };
+const onlyMatches = (name) => SETTINGS.only.split(',').some((part) => name.includes(part));
 const T0 = Date.now();
 const elapsed = () => (Date.now() - T0) / 1000;
 const log = (...args) => console.log(`[${elapsed().toFixed(0).padStart(3)} s]`, ...args);
@@ -144,7 +145,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
     const endpoints = [];
     const pending = [];
     for (const e of ENDPOINTS) {
-      if (SETTINGS.only && !e.name.includes(SETTINGS.only)) continue;
+      if (SETTINGS.only && !onlyMatches(e.name)) continue;
       const r = e.request({ ...ctx, prepared: { pool: [{}] } }, 0);
       let res;
       try {
@@ -158,7 +159,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
     }
     log(`${label}: endpoints ${endpoints.length} measured, ${pending.length} pending (${pending.map((e) => e.name).join(', ') || 'none'})`);
 
-    const primitiveNames = Object.keys(PRIMITIVES).filter((p) => p !== 'bare' && (!SETTINGS.only || p.includes(SETTINGS.only) || endpoints.some((e) => e.primitives.includes(p))));
+    const primitiveNames = Object.keys(PRIMITIVES).filter((p) => p !== 'bare' && (!SETTINGS.only || onlyMatches(p) || endpoints.some((e) => e.primitives.includes(p))));
     const targets = [
       ...primitiveNames.map((name) => ({ kind: 'primitive', name, origin: service.primitivesUrl.origin, expect: [200] })),
       ...endpoints.map((e) => ({ kind: 'endpoint', name: e.name, origin: service.apiUrl.origin, expect: e.expect ?? [200], def: e })),
