@@ -118,3 +118,13 @@ export const primaryDeps = createMiddleware<AppEnv>(async (c, next) => {
   c.set('deps', depsOf(c.env));
   await next();
 });
+
+/**
+ * The request's deps, built once: the API's session under `apiPrefix` (what `${apiPrefix}/*`
+ * matches), the primary elsewhere.
+ */
+export const requestDeps = (apiPrefix: string) =>
+  createMiddleware<AppEnv>((c, next) => {
+    const path = c.req.path;
+    return path === apiPrefix || path.startsWith(`${apiPrefix}/`) ? d1Session(c, next) : primaryDeps(c, next);
+  });
