@@ -13,6 +13,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { tooManyRequests } from '../errors';
 import { routeTable } from '../lib/openapi';
+import { setResponseHeaders } from '../lib/response-headers';
 
 type RateLimitBinding = {
   [K in keyof Env]-?: Env[K] extends RateLimit ? K : never;
@@ -95,7 +96,7 @@ const rateLimits = createMiddleware<AppEnv>(async (c, next) => {
   const ip = c.req.header('CF-Connecting-IP');
   if (ip) await consumeRateLimit(c.env, policy, `ip:${ip}`);
   await next();
-  c.header('RateLimit-Policy', policyHeader(policy));
+  setResponseHeaders(c, [['RateLimit-Policy', policyHeader(policy)]]);
 });
 
 /** Registers the limits before the routes, so a refused request does no work. */
