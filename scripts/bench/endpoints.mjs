@@ -98,7 +98,7 @@ export const ENDPOINTS = [
   // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
   {
     name: 'POST /v1/api/auth/login',
-    overTarget: "Besides PBKDF2 and the two signatures: the two rate limiters, and a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
+    overTarget: "Besides PBKDF2, the two signatures and the two rate limiters: a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
     roundTrips: 2,
     note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
     primitives: ['rate_limit', 'rate_limit', 'd1_read', 'pbkdf2', 'jwt_sign', 'jwt_sign', 'd1_batch'],
@@ -142,7 +142,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
-    overTarget: 'Two round trips as targeted, but a read batch of 3 statements (trip with carrier and agency, sender, categories) and a write batch of 3 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the notification; each item), against one read and a 2-statement batch.',
+    overTarget: "Two round trips as targeted, but a read batch of 3 statements (trip with carrier and agency, sender, categories) and a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the carrier's notification and its e-mail delivery row, which reads the carrier's address, locale and preferences; each item), against one read and a 2-statement batch.",
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'd1_batch', 'queue_send'],
@@ -166,7 +166,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
-    overTarget: 'Besides the QR signature (HMAC), one batch of 3 statements: the guarded notification, the conditional update and the response view (a 4-table join with its items), against a 2-statement batch.',
+    overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (two SQLite statements where the primitive increments one value): one batch of 5 statements (the sender's notification and its e-mail delivery row, the recipient's link by e-mail, each guarded on the reservation's status; the conditional update; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
     primitives: [...AUTH, 'do_call', 'd1_batch', 'queue_send'],
@@ -222,7 +222,7 @@ export const ENDPOINTS = [
   {
     name: 'POST /v1/api/bookings/{id}/messages',
     overTarget:
-      "Besides its primitives: the per-conversation rate limiter, and the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
+      "Besides its primitives: the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
     roundTrips: 2,
     note: 'message posting: sender and carrier take turns over the in-transit reservations (30 messages a minute per user and conversation)',
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
