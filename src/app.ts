@@ -6,7 +6,7 @@ import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { BOOKMARK_HEADER, d1Session, primaryDeps } from './db/session';
+import { BOOKMARK_HEADER, requestDeps } from './db/session';
 import type { AppEnv } from './env';
 import { endpointNotFound, toErrorResponse } from './errors';
 import { analyticsRouter } from './features/analytics/analytics.routes';
@@ -85,8 +85,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
     }),
   );
   app.use(bodySizeLimit);
-  app.use(primaryDeps); // pages outside the API; the API's session replaces it just below
-  app.use(`${API_PREFIX}/*`, d1Session);
+  app.use(requestDeps(API_PREFIX)); // the API's D1 session, the primary for pages outside it
   app.use(
     methodNotAllowed({
       app,

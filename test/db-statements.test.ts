@@ -32,7 +32,8 @@ describe('what compiled statements rely on inside drizzle-orm', () => {
   it('the D1 session prepares a one-time query from SQL text, fields and method', () => {
     const session = (db as unknown as { session: { prepareOneTimeQuery?: unknown } }).session;
     expect(typeof session.prepareOneTimeQuery).toBe('function');
-    expect((session.prepareOneTimeQuery as (...a: unknown[]) => unknown).length).toBeGreaterThanOrEqual(4);
+    // The fifth argument is the result mapper a compiled select passes (rowsMapper).
+    expect((session.prepareOneTimeQuery as (...a: unknown[]) => unknown).length).toBeGreaterThanOrEqual(5);
   });
 });
 
@@ -64,6 +65,25 @@ describe('compiled statements', () => {
     expect(joined).toEqual(built);
     expect((joinedEmpty as { n: { id: unknown } }[])[0].n.id).toBeNull();
     expect((joined as { u: { id: number }; n: { data: unknown } }[])[0]).toMatchObject({ u: { id: b.id }, n: { data: { n: 1, nested: [true] } } });
+  });
+
+  it('decode a left join of plain columns as the builder does: a joined table without a row is null', async () => {
+    const a = await aUserRow();
+    const b = await aUserRow();
+    await db.insert(notifications).values({ userId: b.id, type: 'T', title: 'hello', message: 'm', data: { k: [1, 'two'] } });
+    const plain = (d: typeof db) =>
+      d.select({ u: { id: users.id, email: users.email }, n: { title: notifications.title, data: notifications.data } }).from(users).leftJoin(notifications, eq(notifications.userId, users.id));
+    const plainById = compiled((d, p: Record<'id', Placeholder>) => plain(d).where(eq(users.id, p.id)));
+    const [withoutRow, withRow, builtWithout, builtWith] = await runBatch(db, [
+      plainById(db, { id: a.id }),
+      plainById(db, { id: b.id }),
+      plain(db).where(eq(users.id, a.id)),
+      plain(db).where(eq(users.id, b.id)),
+    ]);
+    expect(withoutRow).toEqual([{ u: { id: a.id, email: a.email }, n: null }]);
+    expect(withoutRow).toEqual(builtWithout);
+    expect(withRow).toEqual([{ u: { id: b.id, email: b.email }, n: { title: 'hello', data: { k: [1, 'two'] } } }]);
+    expect(withRow).toEqual(builtWith);
   });
 
   it('compiledShapes builds one statement per shape, whatever the order of its keys', () => {

@@ -1,11 +1,12 @@
 // What client teams and browsers rely on beyond the bodies: a codegen-ready OpenAPI document
 // (operationIds, declared tags, documented headers), rate limits with their headers, and a strict
 // Content-Security-Policy on every HTML page.
+import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import wranglerToml from '../wrangler.toml?raw';
 import { GUARDED_ROUTES, POLICIES } from '../src/middleware/rate-limit';
 import { aCarrier, aReservation, aUser } from './helpers/factories';
-import { call, errorBody, get, post, type ApiResponse } from './helpers/http';
+import { BASE, call, errorBody, get, post, type ApiResponse } from './helpers/http';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const operations = (doc: any) =>
@@ -204,6 +205,11 @@ describe('HTTP caching', () => {
     expect(first.headers.get('Vary')).toContain('Authorization');
     const etag = first.headers.get('ETag')!;
     expect(etag).toMatch(/^"[0-9a-f]{40}"$/);
+    // The SHA-1 of exactly the bytes sent, which arrive whole.
+    const sent = await (await exports.default.fetch(new Request(`${BASE}/v1/api/reference/countries`))).arrayBuffer();
+    const sha1 = [...new Uint8Array(await crypto.subtle.digest('SHA-1', sent))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    expect(etag).toBe(`"${sha1}"`);
+    expect(JSON.parse(new TextDecoder().decode(sent))).toEqual(first.body);
 
     const again = await get('/v1/api/reference/countries', { headers: { 'If-None-Match': `W/"other", ${etag}` } });
     expect(again.status).toBe(304);

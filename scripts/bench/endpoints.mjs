@@ -50,6 +50,8 @@ export const PRIMITIVES = {
   kv_get: { label: 'KV get', method: 'GET', path: '/kv/get' },
   r2_head: { label: 'R2 head', method: 'GET', path: '/r2/head' },
   do_call: { label: 'Durable Object RPC (storage increment)', method: 'GET', path: '/do/call' },
+  rate_limit: { label: 'rate limiter: one limit() call (Workers rate-limiting binding)', method: 'GET', path: '/ratelimit' },
+  queue_send: { label: 'queue: one sendBatch() of one message (the deliveries queue)', method: 'GET', path: '/queue/send' },
   select_sql: { label: 'drizzle: build one select by id (SQL text only, no I/O)', method: 'GET', path: '/js/select-sql' },
   search_sql: { label: 'drizzle: build the search page + count, uncompiled (SQL text only, no I/O)', method: 'GET', path: '/js/search-sql' },
   jwt_verify: { label: 'JWT HS256 verify (src/lib/jwt.ts)', method: 'GET', path: '/jwt/verify' },
@@ -58,6 +60,9 @@ export const PRIMITIVES = {
 };
 
 /** requireAuth: verify the bearer token, then one KV bulk read (blacklist and per-user cut-off). */
+// rate_limit: one limit() per guarded route (middleware/rate-limit.ts GUARDED_ROUTES, the login's two
+// in features/auth/rate-limit.ts, the messages' per conversation), as the load sends CF-Connecting-IP.
+// queue_send: one sendBatch() after the response of a request whose batch committed deliveries.
 const AUTH = ['jwt_verify', 'kv_get'];
 
 export const ENDPOINTS = [
@@ -72,14 +77,14 @@ export const ENDPOINTS = [
     name: 'GET /v1/api/health',
     d1Uncounted: 'its D1 probe (SELECT 1) goes through the binding, not the request session the counter wraps',
     overTarget: 'A readiness probe: D1 through the binding, KV and R2 checked concurrently, each under its own time limit, and the answer built from the three outcomes.',
-    primitives: ['d1_read', 'kv_get', 'r2_head'],
+    primitives: ['rate_limit', 'd1_read', 'kv_get', 'r2_head'],
     request: () => ({ method: 'GET', path: '/v1/api/health' }),
   },
   {
     name: 'GET /v1/api/reviews/customers',
     overTarget: "Its page joins each reviewer's name; its total is read from review_totals (kept with each review write), and OFFSET walks the pages before the one asked for.",
     roundTrips: 1,
-    primitives: ['d1_page'],
+    primitives: ['rate_limit', 'd1_page'],
     request: (_ctx, i) => ({ method: 'GET', path: `/v1/api/reviews/customers?page=${i % 5}` }),
   },
   {
@@ -87,16 +92,16 @@ export const ENDPOINTS = [
     overTarget: 'Four statements in its batch: the page (joined with reviewer names), the count, the rating summary and the user check.',
     roundTrips: 1,
     note: 'page + count + two indexed reads in one batch',
-    primitives: ['d1_page'],
+    primitives: ['rate_limit', 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: `/v1/api/users/${1 + ((i * 7919) % ctx.carriers)}/reviews` }),
   },
   // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
   {
     name: 'POST /v1/api/auth/login',
-    overTarget: "Besides PBKDF2 and the two signatures: the two rate limiters, and a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
+    overTarget: "Besides PBKDF2, the two signatures and the two rate limiters: a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
     roundTrips: 2,
     note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
-    primitives: ['d1_read', 'pbkdf2', 'jwt_sign', 'jwt_sign', 'd1_batch'],
+    primitives: ['rate_limit', 'rate_limit', 'd1_read', 'pbkdf2', 'jwt_sign', 'jwt_sign', 'd1_batch'],
     request: (ctx, i) => {
       const userId = 1 + ((i * 104729) % ctx.userCount);
       return {
@@ -112,7 +117,7 @@ export const ENDPOINTS = [
     overTarget: 'Its page is a 3-table join (trip, carrier profile, rating) of up to 20 rows of 30-odd columns, plus the count of matching trips; the page primitive reads one table.',
     roundTrips: 1,
     note: 'search by route, departure date order',
-    primitives: ['d1_page'],
+    primitives: ['rate_limit', 'd1_page'],
     request: (ctx, i) => {
       const [from, to] = pickOf(ctx.routes, i);
       return { method: 'GET', path: `/v1/api/annonces?departureCity=${from}&arrivalCity=${to}&sort=departureDate,asc` };
@@ -137,10 +142,10 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
-    overTarget: 'Two round trips as targeted, but a read batch of 3 statements (trip with carrier and agency, sender, categories) and a write batch of 3 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the notification; each item), against one read and a 2-statement batch.',
+    overTarget: "Two round trips as targeted, but a read batch of 3 statements (trip with carrier and agency, sender, categories) and a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the carrier's notification and its e-mail delivery row, which reads the carrier's address, locale and preferences; each item), against one read and a 2-statement batch.",
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
-    primitives: [...AUTH, 'd1_read', 'd1_batch'],
+    primitives: [...AUTH, 'rate_limit', 'd1_read', 'd1_batch', 'queue_send'],
     expect: [201],
     request: (ctx, i) => {
       const a = pickOf(ctx.openAnnouncements, i);
@@ -161,10 +166,10 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
-    overTarget: 'Besides the QR signature (HMAC), one batch of 3 statements: the guarded notification, the conditional update and the response view (a 4-table join with its items), against a 2-statement batch.',
+    overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (two SQLite statements where the primitive increments one value): one batch of 5 statements (the sender's notification and its e-mail delivery row, the recipient's link by e-mail, each guarded on the reservation's status; the conditional update; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
-    primitives: [...AUTH, 'do_call', 'd1_batch'],
+    primitives: [...AUTH, 'do_call', 'd1_batch', 'queue_send'],
     async prepare(ctx, api, round = 1) {
       const pool = [];
       for (const r of ctx.confirmedReservations.slice((round - 1) * ctx.poolSize, round * ctx.poolSize)) {
@@ -217,10 +222,10 @@ export const ENDPOINTS = [
   {
     name: 'POST /v1/api/bookings/{id}/messages',
     overTarget:
-      "Besides its primitives: the per-conversation rate limiter, and the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
+      "Besides its primitives: the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
     roundTrips: 2,
     note: 'message posting: sender and carrier take turns over the in-transit reservations (30 messages a minute per user and conversation)',
-    primitives: [...AUTH, 'd1_read', 'do_call', 'd1_batch'],
+    primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
     expect: [201],
     // Steady state: every conversation object exists (its first message creates its SQLite tables,
     // a one-off per reservation) and its counterpart was already notified (one per 10 minutes).
@@ -256,7 +261,7 @@ export const ENDPOINTS = [
       'Message posting as above, while both parties hold the conversation open: the object also pushes the message to two sockets (one JSON frame each), and nobody is notified.',
     roundTrips: 2,
     note: `message posting and its broadcast: ${LIVE_CONVERSATIONS} conversations, each with the sender's and the carrier's socket open`,
-    primitives: [...AUTH, 'd1_read', 'do_call', 'd1_batch'],
+    primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
     expect: [201],
     async prepare(ctx, api, _round, apiUrl) {
       if (!liveSockets.has(api)) liveSockets.set(api, await openConversations(ctx.inTransitReservations.slice(0, LIVE_CONVERSATIONS), apiUrl));

@@ -15,6 +15,8 @@ interface BenchEnv {
   KV: KVNamespace;
   UPLOADS: R2Bucket;
   BENCH_COUNTER: DurableObjectNamespace<BenchCounter>;
+  BENCH_RATE_LIMITER: RateLimit;
+  BENCH_QUEUE: Queue<{ id: number }>;
   JWT_KEYS: string;
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;
@@ -78,6 +80,16 @@ const app = new Hono<{ Bindings: BenchEnv }>()
   .get('/do/call', async (c) => {
     const stub = c.env.BENCH_COUNTER.get(c.env.BENCH_COUNTER.idFromName(`counter-${Math.floor(Math.random() * 100)}`));
     return c.json({ n: await stub.increment() });
+  })
+  // What a guarded route pays per request (middleware/rate-limit.ts): one limit() on a key.
+  .get('/ratelimit', async (c) => {
+    const { success } = await c.env.BENCH_RATE_LIMITER.limit({ key: `bench:ip:${Math.floor(Math.random() * 1e9)}` });
+    return c.json({ success });
+  })
+  // What a request that committed deliveries pays after its response (deliveries/outbox.ts): one sendBatch().
+  .get('/queue/send', async (c) => {
+    await c.env.BENCH_QUEUE.sendBatch([{ body: { id: Math.floor(Math.random() * 1e9) }, contentType: 'json' }]);
+    return c.json({ ok: true });
   })
   .get('/jwt/sign', async (c) => {
     const { token } = await signToken(c.env, { sub: '1', typ: 'access', roles: ['ROLE_CLIENT'] }, ACCESS_TOKEN_TTL_SECONDS);

@@ -207,6 +207,7 @@ async function main() {
   const passwordHash = benchPasswordHash();
   const service = await startService({
     stateName: 'profile',
+    queueConsumers: false,
     bundles,
     log,
     inspectorPort: 0,
@@ -229,7 +230,7 @@ async function main() {
       let prepared = {};
       if (tg.def?.prepare) {
         // Round 1's inputs: each target is profiled once.
-        prepared = await tg.def.prepare(ctx, api, 1);
+        prepared = await tg.def.prepare(ctx, api, 1, service.apiUrl);
         await load.run({ type: 'context', ctx: { ...ctx, prepared } });
       }
       const pool = prepared.pool?.length;

@@ -12,7 +12,7 @@
 // the last repeated: default 3 at every size, e.g. 3,2 for fewer at the larger; every figure is
 // the median of a size's rounds, which interleave all targets, so the shared machine's drift
 // spreads over all of them), BENCH_MAX_SECONDS
-// (whole-run budget, 840; targets that do not fit are reported as not run), BENCH_ONLY (substring
+// (whole-run budget, 840; targets that do not fit are reported as not run), BENCH_ONLY (comma-separated substrings
 // filter on names), BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the
 // top of the report, e.g. "interim run"). BENCH_QUICK=1 checks the harness in under two minutes:
 // sizes 0.1 and 0.5, one round, 0.4 s runs (its figures are not for comparison). The full run
@@ -44,6 +44,7 @@ const SETTINGS = {
   note: process.env.BENCH_NOTE ?? '',
   out: process.env.BENCH_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md'),
 };
+const onlyMatches = (name) => SETTINGS.only.split(',').some((part) => name.includes(part));
 const T0 = Date.now();
 const elapsed = () => (Date.now() - T0) / 1000;
 const log = (...args) => console.log(`[${elapsed().toFixed(0).padStart(3)} s]`, ...args);
@@ -129,6 +130,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
   const stateName = `bench-x${scale}`;
   const service = await startService({
     stateName,
+    queueConsumers: false, // a delivery is sent by its own queue invocation, not charged to the request that committed it
     bundles,
     log,
     extraEnv: { BENCH_USERS: Math.round(5000 * scale), BENCH_PASSWORD, BENCH_PASSWORD_HASH: passwordHash },
@@ -143,7 +145,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
     const endpoints = [];
     const pending = [];
     for (const e of ENDPOINTS) {
-      if (SETTINGS.only && !e.name.includes(SETTINGS.only)) continue;
+      if (SETTINGS.only && !onlyMatches(e.name)) continue;
       const r = e.request({ ...ctx, prepared: { pool: [{}] } }, 0);
       let res;
       try {
@@ -157,7 +159,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
     }
     log(`${label}: endpoints ${endpoints.length} measured, ${pending.length} pending (${pending.map((e) => e.name).join(', ') || 'none'})`);
 
-    const primitiveNames = Object.keys(PRIMITIVES).filter((p) => p !== 'bare' && (!SETTINGS.only || p.includes(SETTINGS.only) || endpoints.some((e) => e.primitives.includes(p))));
+    const primitiveNames = Object.keys(PRIMITIVES).filter((p) => p !== 'bare' && (!SETTINGS.only || onlyMatches(p) || endpoints.some((e) => e.primitives.includes(p))));
     const targets = [
       ...primitiveNames.map((name) => ({ kind: 'primitive', name, origin: service.primitivesUrl.origin, expect: [200] })),
       ...endpoints.map((e) => ({ kind: 'endpoint', name: e.name, origin: service.apiUrl.origin, expect: e.expect ?? [200], def: e })),
@@ -385,6 +387,7 @@ function renderReport({ m, size, runs }) {
   lines.push('- Production bundle from `wrangler deploy --dry-run --outdir`, served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per size; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement). Each size gets its own workerd, stopped (by its PID) before the next starts.');
   lines.push('- Load from a second process (scripts/bench/load.mjs): autocannon, bounded in time (and in requests for single-use inputs); every measured run is preceded by a run of the bare route, and its req/s is reported as a ratio to that run.');
   lines.push('- CPU per request = workerd utime+stime delta (/proc/<pid>/stat) over the requests of the run. The primitives worker runs in the same workerd, so its costs include the local D1/KV/DO simulators exactly as the endpoints do.');
+  lines.push('- The rate limiter and the queue are bindings like KV, simulated locally by Miniflare with a Durable Object behind each (a limit() or a sendBatch() is a local round trip): the primitives `rate_limit` (one limit()) and `queue_send` (one sendBatch()) measure them in the same workerd, and an endpoint\'s budget counts one per call it makes (the guarded routes of middleware/rate-limit.ts, the login\'s two limits, the messages\' one; a request whose batch committed deliveries sends them to the queue after its response). The queue\'s consumer does not run during the bench: a delivery is sent by its own invocation, not by the request that committed it.');
   lines.push('- D1 rows: src/db/session.ts (outside production) sums `meta.rows_read` and `meta.rows_written` of every D1 result of the request, batches included, into `x-d1-rows-read` / `x-d1-rows-written`; the local D1 reports SQLite\'s own counts (a row visited by a scan or an index search counts as read, including the entry that ends a range; index entries written count as rows written), as D1 bills them.');
   lines.push('- Latency: one connection, closed loop, timed with process.hrtime (autocannon rounds to whole milliseconds).');
   lines.push('- The machine is shared (2 cores, other engineers building and testing): absolute figures are noisy (+-15-30 %); ratios and CPU per request carry. Do not tune on one run.');

@@ -4,6 +4,7 @@
 // receive them as their first argument. Outside a request (cron, Durable Objects), depsOf(env).
 import { createMiddleware } from 'hono/factory';
 import { depsOf, type AppEnv } from '../env';
+import { setResponseHeaders } from '../lib/response-headers';
 import { database } from './client';
 
 /** Request header carrying the client's last bookmark; response header carrying the new one. */
@@ -104,13 +105,13 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   const session = counted ? countingSession(opened, counter) : opened;
   c.set('deps', { db: database(session), env: c.env });
   await next();
+  const headers: [string, string][] = [];
   const bookmark = opened.getBookmark();
-  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+  if (bookmark) headers.push([BOOKMARK_HEADER, bookmark]);
   if (counted) {
-    c.header(ROUND_TRIPS_HEADER, String(counter.roundTrips));
-    c.header(ROWS_READ_HEADER, String(counter.rowsRead));
-    c.header(ROWS_WRITTEN_HEADER, String(counter.rowsWritten));
+    headers.push([ROUND_TRIPS_HEADER, String(counter.roundTrips)], [ROWS_READ_HEADER, String(counter.rowsRead)], [ROWS_WRITTEN_HEADER, String(counter.rowsWritten)]);
   }
+  setResponseHeaders(c, headers);
 });
 
 /** Pages outside the API (recipient page, sandbox pages) read and write the primary. */
@@ -118,3 +119,13 @@ export const primaryDeps = createMiddleware<AppEnv>(async (c, next) => {
   c.set('deps', depsOf(c.env));
   await next();
 });
+
+/**
+ * The request's deps, built once: the API's session under `apiPrefix` (what `${apiPrefix}/*`
+ * matches), the primary elsewhere.
+ */
+export const requestDeps = (apiPrefix: string) =>
+  createMiddleware<AppEnv>((c, next) => {
+    const path = c.req.path;
+    return path === apiPrefix || path.startsWith(`${apiPrefix}/`) ? d1Session(c, next) : primaryDeps(c, next);
+  });

@@ -2,7 +2,7 @@
 // (a renamed column fails the typecheck). Conditional writes inside a batch (guardedInsert,
 // rowExists), wide joins that survive D1's batch (aliasedColumns), and statements compiled once
 // for the hot paths (compiled, compiledShapes). No feature writes SQL text naming a table.
-import { Column, count, exists, fillPlaceholders, getTableColumns, is, sql, SQL, type Placeholder } from 'drizzle-orm';
+import { Column, count, exists, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, Subquery, type Placeholder } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { offsetOf } from '../lib/pagination';
@@ -96,8 +96,10 @@ export function aliasedColumns<T extends SQLiteTable, K extends keyof T['$inferS
 //
 // What this relies on inside drizzle-orm (test/db-statements.test.ts fails if an upgrade changes
 // it): a builder's `_prepare()` giving a prepared query with `getQuery()`, `fields`,
-// `joinsNotNullableMap` and `executeMethod`; the D1 session's `prepareOneTimeQuery(query, fields,
-// executeMethod, isResponseInArrayMode)`; and `fillPlaceholders` (public) to bind.
+// `joinsNotNullableMap` and `executeMethod` (`fields` as drizzle's orderSelectedFields gives them);
+// the D1 session's `prepareOneTimeQuery(query, fields, executeMethod, isResponseInArrayMode,
+// customResultMapper)`, whose mapper receives a select's rows as arrays (rowsMapper); and
+// `fillPlaceholders` (public) to bind.
 
 /** The parts of drizzle's prepared query a compiled statement keeps. */
 export interface DrizzlePrepared {
@@ -113,7 +115,58 @@ interface DrizzleSession {
     fields: unknown,
     executeMethod: DrizzlePrepared['executeMethod'],
     isResponseInArrayMode: boolean,
+    customResultMapper?: RowsMapper,
   ): DrizzlePrepared;
+}
+
+/** A prepared query's selected fields (drizzle's orderSelectedFields): a result path and a column or SQL. */
+interface SelectedField {
+  path: string[];
+  field: unknown;
+}
+type NotNullableJoins = Record<string, boolean> | undefined;
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+type RowsMapper = (rows: unknown[][]) => Record<string, unknown>[];
+
+/**
+ * drizzle's mapResultRow with its per-cell work done once per statement: for every cell it asks
+ * which kind of field gives the decoder (`is()` walks prototypes) and which table a column
+ * belongs to. The result is the same object (test/db-statements.test.ts compares them): each
+ * value decoded unless NULL, nested by path, and a left-joined table whose columns are all NULL
+ * turned into null.
+ */
+export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap: NotNullableJoins): RowsMapper {
+  const plan = fields.map(({ path, field }) => {
+    const f = field as { decoder: Decoder; table: SQLiteTable; _: { sql: { decoder: Decoder } }; sql: { decoder: Decoder } };
+    const decoder: Decoder = is(field, Column) ? (field as Decoder) : is(field, SQL) ? f.decoder : is(field, Subquery) ? f._.sql.decoder : f.sql.decoder;
+    const tableName = joinsNotNullableMap && is(field, Column) && path.length === 2 ? getTableName(f.table) : undefined;
+    return { parents: path.slice(0, -1), key: path[path.length - 1], decoder, tableName };
+  });
+  const mapRow = (row: unknown[]) => {
+    const result: Record<string, unknown> = {};
+    let nullify: Record<string, string | false> | undefined;
+    for (let i = 0; i < plan.length; i++) {
+      const { parents, key, decoder, tableName } = plan[i];
+      let node = result;
+      for (const chunk of parents) node = (node[chunk] ??= {}) as Record<string, unknown>;
+      const raw = row[i];
+      const value = (node[key] = raw === null ? null : decoder.mapFromDriverValue(raw));
+      if (tableName !== undefined) {
+        const objectName = parents[0];
+        nullify ??= {};
+        if (!(objectName in nullify)) nullify[objectName] = value === null ? tableName : false;
+        else if (typeof nullify[objectName] === 'string' && nullify[objectName] !== tableName) nullify[objectName] = false;
+      }
+    }
+    if (nullify && joinsNotNullableMap) {
+      for (const objectName in nullify) {
+        const tableName = nullify[objectName];
+        if (typeof tableName === 'string' && !joinsNotNullableMap[tableName]) result[objectName] = null;
+      }
+    }
+    return result;
+  };
+  return (rows) => rows.map(mapRow);
 }
 
 /** A builder's prepared form (drizzle-internal `_prepare`). */
@@ -126,6 +179,7 @@ export const prepareBuilder = (builder: unknown): DrizzlePrepared => (builder as
  */
 export function compiled<B extends object, K extends string>(build: (db: Db, p: Record<K, Placeholder>) => B) {
   let text: { sql: string; params: unknown[]; fields: unknown; joinsNotNullableMap: unknown; method: DrizzlePrepared['executeMethod'] } | undefined;
+  let mapRows: RowsMapper | null | undefined;
   const placeholders = new Proxy({} as Record<K, Placeholder>, { get: (_, name) => sql.placeholder(String(name)) });
   return (db: Db, values: Record<K, unknown>): B => {
     if (!text) {
@@ -134,11 +188,12 @@ export function compiled<B extends object, K extends string>(build: (db: Db, p: 
       text = { sql: query, params, fields: prepared.fields, joinsNotNullableMap: prepared.joinsNotNullableMap, method: prepared.executeMethod };
     }
     const { sql: query, params, fields, joinsNotNullableMap, method } = text;
+    mapRows ??= method === 'all' && Array.isArray(fields) ? rowsMapper(fields as SelectedField[], joinsNotNullableMap as NotNullableJoins) : null;
     // What db.batch() and the awaiting caller need of a builder: _prepare() with bound values.
     const item = {
       _prepare() {
         const session = (db as unknown as { session: DrizzleSession }).session;
-        const prepared = session.prepareOneTimeQuery({ sql: query, params: fillPlaceholders(params, values) }, fields, method, true);
+        const prepared = session.prepareOneTimeQuery({ sql: query, params: fillPlaceholders(params, values) }, fields, method, true, mapRows ?? undefined);
         prepared.joinsNotNullableMap = joinsNotNullableMap;
         return prepared;
       },

@@ -56,6 +56,39 @@ export const signedIn = () => bearerRoute(requireAuth);
 /** A route for signed-in callers holding one of the roles (a super-admin holds them all): `...withRole('ROLE_ADMIN'),`. */
 export const withRole = (...roles: Role[]) => bearerRoute(requireAuth, requireRole(...roles));
 
-/** An OpenAPI path as a Hono route for middleware: ids match digits only, so /annonces/mine is not /annonces/{id}. */
-export const honoPath = (path: string) =>
-  path.replace(/\{(\w+)\}/g, (_, name: string) => (/(^id|Id)$/.test(name) ? `:${name}{[0-9]+}` : `:${name}`));
+/** A path parameter an id: it matches digits only, so /annonces/mine is not /annonces/{id}. */
+const isIdParam = (name: string) => /(^id|Id)$/.test(name);
+
+/**
+ * A lookup of per-route middleware settings by OpenAPI path, for one middleware that serves a
+ * whole table (rate limits, public caching) instead of one registration per route: the router
+ * then holds only the endpoints, with plain `:param`s it can compile into one expression. A path
+ * matches as the router would match it (a parameter is one segment, an id one of digits only); a
+ * GET entry answers HEAD too, like the GET route. Static paths are one Map lookup.
+ */
+export function routeTable<T>(entries: readonly { method: string; path: string; value: T }[]) {
+  const exact = new Map<string, T>();
+  const patterns: { method: string; pattern: RegExp; value: T }[] = [];
+  for (const { method, path, value } of entries) {
+    const upper = method.toUpperCase();
+    if (!path.includes('{')) {
+      if (!exact.has(`${upper} ${path}`)) exact.set(`${upper} ${path}`, value);
+      continue;
+    }
+    const source = path
+      .split(/(\{\w+\})/)
+      .map((part) => {
+        const name = /^\{(\w+)\}$/.exec(part)?.[1];
+        return name ? (isIdParam(name) ? '[0-9]+' : '[^/]+') : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      })
+      .join('');
+    patterns.push({ method: upper, pattern: new RegExp(`^${source}$`), value });
+  }
+  return (method: string, path: string): T | undefined => {
+    const m = method === 'HEAD' ? 'GET' : method;
+    const found = exact.get(`${m} ${path}`);
+    if (found !== undefined) return found;
+    for (const p of patterns) if (p.method === m && p.pattern.test(path)) return p.value;
+    return undefined;
+  };
+}

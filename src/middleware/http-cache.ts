@@ -9,7 +9,7 @@
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { honoPath } from '../lib/openapi';
+import { routeTable } from '../lib/openapi';
 
 /** Anonymous GETs that anyone may cache, and for how long (seconds). */
 export const PUBLIC_CACHE: { path: string; maxAgeSeconds: number }[] = [
@@ -33,9 +33,13 @@ const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expir
 const ifNoneMatchHas = (header: string | undefined, etag: string) =>
   header !== undefined && (header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 
-async function strongEtag(res: Response): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-1', await res.clone().arrayBuffer());
-  return `"${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}"`;
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+async function strongEtag(body: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', body));
+  let hex = '';
+  for (const b of digest) hex += HEX[b];
+  return `"${hex}"`;
 }
 
 /** Cache-Control on every answer, ETag and 304 on successful JSON GETs. */
@@ -47,30 +51,41 @@ export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
 
   if (c.req.method !== 'GET' || res.status !== 200) return;
   let etag = res.headers.get('ETag');
+  let bodyRead = false;
   if (!etag) {
     if (!res.headers.get('Content-Type')?.startsWith('application/json')) return;
-    etag = await strongEtag(res);
-    res.headers.set('ETag', etag);
+    // The body read once and the answer rebuilt around the same bytes (hashing a clone tees the stream).
+    const body = await res.arrayBuffer();
+    etag = await strongEtag(body);
+    bodyRead = true;
+    const tagged = new Response(body, res);
+    tagged.headers.set('ETag', etag);
+    c.res = undefined; // replaced, not merged: the headers are already the answer's
+    c.res = tagged;
   }
   if (ifNoneMatchHas(c.req.header('If-None-Match'), etag)) {
-    await res.body?.cancel();
+    if (!bodyRead) await res.body?.cancel();
     const headers = new Headers();
+    const answer = c.res;
     for (const name of KEPT_ON_304) {
-      const value = res.headers.get(name);
+      const value = answer.headers.get(name);
       if (value !== null) headers.set(name, value);
     }
     c.res = new Response(null, { status: 304, headers });
   }
 });
 
-const publicFor = (maxAgeSeconds: number) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    await next();
-    if (c.res.status !== 200 || c.req.header('Authorization')) return;
-    c.res.headers.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-    c.res.headers.append('Vary', 'Authorization');
-  });
+const maxAgeOf = routeTable(PUBLIC_CACHE.map(({ path, maxAgeSeconds }) => ({ method: 'GET', path, value: maxAgeSeconds })));
+
+/** `public, max-age` on the anonymous 200s of the table's routes: one middleware for the whole table. */
+const publicCaching = createMiddleware<AppEnv>(async (c, next) => {
+  const maxAgeSeconds = maxAgeOf(c.req.method, c.req.path);
+  await next();
+  if (maxAgeSeconds === undefined || c.res.status !== 200 || c.req.header('Authorization')) return;
+  c.res.headers.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+  c.res.headers.append('Vary', 'Authorization');
+});
 
 export function registerPublicCaching(app: Hono<AppEnv>) {
-  for (const { path, maxAgeSeconds } of PUBLIC_CACHE) app.on('GET', honoPath(path), publicFor(maxAgeSeconds));
+  app.use(publicCaching);
 }

@@ -125,7 +125,7 @@ function exampleSecrets() {
 export const BENCH_JWT_KEYS = JSON.stringify([{ kid: 'bench-1', secret: 'bench-only-secret-0123456789abcdefghijklmnop' }]);
 
 /** Miniflare 5 worker config (see miniflare's index.d.ts) with the bindings wrangler.toml declares. */
-function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
+function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids, queueConsumers = true }) {
   const cfg = unstable_readConfig({ config: configPath }, { hideWarnings: true });
   const env = {};
   for (const [key, value] of Object.entries(cfg.vars ?? {})) {
@@ -141,18 +141,6 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
   for (const rl of cfg.ratelimits ?? []) {
     env[rl.name] = { type: 'rate-limit', namespace: String(rl.namespace_id), simple: { limit: rl.simple.limit, period: rl.simple.period ?? 60 } };
   }
-  // Queues as wrangler.toml declares them: the producers as bindings, the consumers as this
-  // worker's queue triggers (the DELIVERIES outbox runs here as under wrangler dev).
-  for (const q of cfg.queues?.producers ?? []) env[q.binding] = { type: 'queue', name: q.queue };
-  const triggers = (cfg.queues?.consumers ?? []).map((q) => ({
-    type: 'queue',
-    name: q.queue,
-    ...(q.dead_letter_queue ? { deadLetterQueue: q.dead_letter_queue } : {}),
-    ...(q.max_batch_size !== undefined ? { maxBatchSize: q.max_batch_size } : {}),
-    ...(q.max_batch_timeout !== undefined ? { maxBatchTimeout: q.max_batch_timeout } : {}),
-    ...(q.max_retries !== undefined ? { maxRetries: q.max_retries } : {}),
-    ...(q.retry_delay !== undefined ? { retryDelay: q.retry_delay } : {}),
-  }));
   const exportsCfg = {};
   const sqliteClasses = new Set((cfg.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? []));
   for (const dob of cfg.durable_objects?.bindings ?? []) {
@@ -162,6 +150,20 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids }) {
     }
   }
   for (const [key, value] of Object.entries(extraEnv)) env[key] = { type: 'text', value: String(value) };
+  // The queue producers (DELIVERIES) and, unless the caller measures CPU per request (a consumer is
+  // its own invocation in production, not the request's), the consumers as queue triggers.
+  for (const q of cfg.queues?.producers ?? []) env[q.binding] = { type: 'queue', name: q.queue };
+  const triggers = queueConsumers
+    ? (cfg.queues?.consumers ?? []).map((q) => ({
+        type: 'queue',
+        name: q.queue,
+        maxBatchSize: q.max_batch_size,
+        maxBatchTimeout: q.max_batch_timeout,
+        maxRetries: q.max_retries,
+        retryDelay: q.retry_delay,
+        deadLetterQueue: q.dead_letter_queue,
+      }))
+    : [];
   return {
     config: {
       name,
@@ -209,7 +211,7 @@ export function buildBundles({ withPrimitives = true } = {}) {
  * workerd through Miniflare, applies migrations/*.sql to its D1 and returns the loopback URLs, the
  * workerd PID, a D1 handle and `stop()` (disposes Miniflare, then stops that workerd by its PID).
  */
-export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort }) {
+export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort, queueConsumers = true }) {
   const stateDir = path.join(ROOT, '.wrangler/bench-state', stateName);
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
@@ -218,7 +220,7 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
   const built = bundles ?? buildBundles({ withPrimitives });
   const api = built.api;
   const secrets = { ...exampleSecrets(), JWT_KEYS: BENCH_JWT_KEYS, ENVIRONMENT: process.env.BENCH_ENVIRONMENT ?? 'benchmark' };
-  const workers = [workerConfig({ name: 'api', configPath: path.join(ROOT, 'wrangler.toml'), build: api, extraEnv: { ...secrets, ...extraEnv } })];
+  const workers = [workerConfig({ name: 'api', configPath: path.join(ROOT, 'wrangler.toml'), build: api, extraEnv: { ...secrets, ...extraEnv }, queueConsumers })];
   if (withPrimitives) {
     const prim = built.primitives;
     const apiCfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });

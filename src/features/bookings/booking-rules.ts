@@ -51,13 +51,24 @@ export function refundForCancellation(
 export const RESERVATION_NUMBER_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 export const RESERVATION_NUMBER_PATTERN = /^PX-[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{8}$/;
 
+// CSPRNG words drawn 64 at a time: a booking draws ten (number and codes), one call serves them.
+// Each word is used once.
+const words = new Uint32Array(64);
+let nextWord = words.length;
+function randomWord(): number {
+  if (nextWord === words.length) {
+    crypto.getRandomValues(words);
+    nextWord = 0;
+  }
+  return words[nextWord++];
+}
+
 /** Uniform random integer in [0, n) from the CSPRNG, by rejection (no modulo bias). */
 export function randomInt(n: number): number {
   const limit = Math.floor(0x1_0000_0000 / n) * n;
-  const buf = new Uint32Array(1);
   for (;;) {
-    crypto.getRandomValues(buf);
-    if (buf[0] < limit) return buf[0] % n;
+    const word = randomWord();
+    if (word < limit) return word % n;
   }
 }
 

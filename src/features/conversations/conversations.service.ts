@@ -1,11 +1,11 @@
 // Conversations between sender and carrier (CONTRACT section 17): who may read and write, when a
 // conversation turns read-only, masking before payment, photos, the D1 index (listing and unread
 // counts) kept from the conversation's Durable Object, and the NEW_MESSAGE notification.
-import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql, type Placeholder } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { announcements, conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
-import { runBatch, type Statement } from '../../db/statements';
+import { compiled, runBatch, type Statement } from '../../db/statements';
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
 import type { AuthUser, Deps } from '../../env';
@@ -46,11 +46,29 @@ const FIELDS = {
 };
 type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS, 'branchId'>> & { branchId: number | null };
 
-const reservationById = (db: Db, id: number) =>
-  db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, id));
+// The statements of every post, compiled once (db/statements.ts): a message is the busiest write.
+const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
+  db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, p.id)),
+);
+const nameOf = compiled((db, p: Record<'id', Placeholder>) => db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, p.id)));
+type IndexKey = 'reservationId' | 'version' | 'lastMessage' | 'lastMessageAt' | 'senderUnread' | 'carrierUnread';
+const indexUpsert = compiled((db, p: Record<IndexKey, Placeholder>) => {
+  // Bound as given (sql`` takes no column encoder): the caller passes driver values.
+  const values = {
+    version: sql`${p.version}`,
+    lastMessage: sql`${p.lastMessage}`,
+    lastMessageAt: sql`${p.lastMessageAt}`,
+    senderUnread: sql`${p.senderUnread}`,
+    carrierUnread: sql`${p.carrierUnread}`,
+  };
+  return db
+    .insert(conversations)
+    .values({ reservationId: sql`${p.reservationId}`, ...values })
+    .onConflictDoUpdate({ target: conversations.reservationId, set: values, setWhere: sql`${conversations.version} < ${p.version}` });
+});
 
 async function load(db: Db, id: number): Promise<ConversationReservation> {
-  const [row] = await reservationById(db, id);
+  const [[row]] = await db.batch([reservationById(db, { id })]);
   if (!row) throw notFound('Reservation', id);
   return row;
 }
@@ -91,10 +109,7 @@ const isPaid = (r: ConversationReservation) => r.paidAt !== null;
 /** The reservation, the caller's side and display name: one round trip. */
 async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
   const { db } = deps;
-  const [[r], [me]] = await db.batch([
-    reservationById(db, id),
-    db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, auth.id)),
-  ]);
+  const [[r], [me]] = await db.batch([reservationById(db, { id }), nameOf(db, { id: auth.id })]);
   if (!r) throw notFound('Reservation', id);
   const name = me ? `${me.firstName} ${me.lastName}`.trim() : '';
   return { r, side: await sideOf(deps, auth, r), name };
@@ -102,17 +117,15 @@ async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
 
 /** The statement that brings the D1 index up to the object's state; an older state never wins. */
 export function indexStatement(db: Db, reservationId: number, state: ConversationState): Statement {
-  const values = {
+  return indexUpsert(db, {
+    reservationId,
     version: state.version,
-    lastMessage: state.lastMessage,
+    // Bound as the driver value: the JSON column's encoding, NULL as NULL.
+    lastMessage: state.lastMessage === null ? null : JSON.stringify(state.lastMessage),
     lastMessageAt: state.lastMessage?.createdAt ?? null,
     senderUnread: state.unread.SENDER,
     carrierUnread: state.unread.CARRIER,
-  };
-  return db
-    .insert(conversations)
-    .values({ reservationId, ...values })
-    .onConflictDoUpdate({ target: conversations.reservationId, set: values, setWhere: sql`${conversations.version} < ${state.version}` });
+  });
 }
 
 /** Each file must be one of the author's PARCEL_IMAGE uploads, free or already on this reservation. */
