@@ -365,6 +365,7 @@ const FR: Record<string, Entry> = {
   'The unsubscribe link is invalid': 'Le lien de désabonnement est invalide',
   'Use the link of a recent e-mail, or change the preferences in the app': "Utilisez le lien d'un e-mail récent, ou modifiez les préférences dans l'application",
   'invalid or forged': 'invalide ou falsifié',
+  expired: 'expiré',
 
   // conversations, tracking
   'This endpoint needs a WebSocket upgrade': 'Ce point de terminaison nécessite une mise à niveau WebSocket',

@@ -5,11 +5,11 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { announcements, deliveries, notifications, outboxMessages, users, type DeliveryRow, type Locale } from '../src/db/schema';
+import { announcements, deliveries, notificationPreferences, notifications, outboxMessages, users, type DeliveryRow, type Locale } from '../src/db/schema';
 import { backoffSeconds, MAX_ATTEMPTS } from '../src/features/deliveries/consumer';
 import { requeueStaleDeliveries, TRANSACTIONAL_TEMPLATES, transactionalMessage } from '../src/features/deliveries/outbox';
 import { NOTIFICATION_TEMPLATES, renderEmail } from '../src/features/deliveries/templates';
-import { openUnsubscribeToken } from '../src/features/deliveries/unsubscribe-token';
+import { openUnsubscribeToken, UNSUBSCRIBE_TTL_SECONDS, unsubscribeToken } from '../src/features/deliveries/unsubscribe-token';
 import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
 import { localeFromAcceptLanguage } from '../src/lib/locale';
 import worker from '../src/index';
@@ -238,8 +238,11 @@ describe('the real e-mail adapter (Cloudflare Email Service, send_email binding)
       },
     });
     const token = unsubscribe.match(/token=([^>]+)>/)![1];
-    expect(await openUnsubscribeToken(env, token)).toEqual({ purpose: 'unsubscribe', userId: user.id, kind: 'RESERVATION_CONFIRMED' });
-    expect(await openUnsubscribeToken(env, `${token}x`)).toBeNull();
+    expect(await openUnsubscribeToken(env, token)).toEqual({
+      ok: true,
+      claims: { purpose: 'unsubscribe', userId: user.id, kind: 'RESERVATION_CONFIRMED', exp: expect.any(Number) },
+    });
+    expect(await openUnsubscribeToken(env, `${token}x`)).toEqual({ ok: false, reason: 'FORGED' });
     expect(await rowOf(row.id)).toMatchObject({ status: 'SENT', providerMessageId: '<cf-1@example.com>' });
   });
 
@@ -503,6 +506,18 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(await mailsOf('KYC_APPROVED')).toHaveLength(1);
     expect(await mailsOf('PASSWORD_CHANGED')).toHaveLength(1);
     expect(await db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.type, 'RESERVATION_CONFIRMED')))).toHaveLength(1);
+  });
+
+  it('an expired link is 400 INVALID_ARGUMENT naming the expiry, in French too, and changes nothing', async () => {
+    const user = await aUser();
+    const issued = Date.now() - (UNSUBSCRIBE_TTL_SECONDS + 60) * 1000;
+    const token = await unsubscribeToken(env, user.id, 'RESERVATION_CONFIRMED', issued);
+    const res = await call('POST', `/v1/api/unsubscribe?token=${token}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 400, errorCode: 'INVALID_ARGUMENT', fieldErrors: [{ field: 'token', message: 'expired', rejectedValue: '[redacted]' }] });
+    const fr = await call('POST', `/v1/api/unsubscribe?token=${token}`, { headers: { 'Accept-Language': 'fr' } });
+    expect(fr.body).toMatchObject({ message: 'Le lien de désabonnement est invalide', fieldErrors: [{ field: 'token', message: 'expiré' }] });
+    expect(await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, user.id))).toEqual([]);
   });
 
   it('a forged token is 400 INVALID_ARGUMENT and changes nothing', async () => {

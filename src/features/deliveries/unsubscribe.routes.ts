@@ -10,17 +10,19 @@ import { NOTIFICATION_KINDS } from '../notifications/notify';
 import { defaultChannels } from './preferences.rules';
 import { openUnsubscribeToken } from './unsubscribe-token';
 
-const refused = () =>
+const refused = (reason: 'FORGED' | 'EXPIRED') =>
   invalidArgument('The unsubscribe link is invalid', {
-    fieldErrors: [{ field: 'token', message: 'invalid or forged', rejectedValue: '[redacted]' }],
+    fieldErrors: [{ field: 'token', message: reason === 'EXPIRED' ? 'expired' : 'invalid or forged', rejectedValue: '[redacted]' }],
     suggestions: ['Use the link of a recent e-mail, or change the preferences in the app'],
   });
 
 /** Turns the e-mail of the token's kind off for its user; the other channels keep their choice. */
 export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: string }> {
   const { db, env } = deps;
-  const claims = token.length <= 1000 ? await openUnsubscribeToken(env, token) : null;
-  if (!claims || !(NOTIFICATION_KINDS as readonly string[]).includes(claims.kind)) throw refused();
+  const opened = token.length <= 1000 ? await openUnsubscribeToken(env, token) : ({ ok: false, reason: 'FORGED' } as const);
+  if (!opened.ok) throw refused(opened.reason);
+  const { claims } = opened;
+  if (!(NOTIFICATION_KINDS as readonly string[]).includes(claims.kind)) throw refused('FORGED');
   await db
     .insert(notificationPreferences)
     .values({ userId: claims.userId, kind: claims.kind, ...defaultChannels(claims.kind), email: false })
