@@ -115,9 +115,10 @@ export class Conversation extends DurableObject<Env> {
   post(input: NewMessage): { message: ConversationMessage; state: ConversationState; notify: boolean } {
     const now = Date.now();
     const createdAt = new Date(now).toISOString();
-    const row = this.sql
-      .exec<MessageRow>(
-        'INSERT INTO messages (author_id, author_name, author_side, body, file_ids, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING *',
+    // Only the id comes back: every other column is what was just written.
+    const { id } = this.sql
+      .exec<{ id: number }>(
+        'INSERT INTO messages (author_id, author_name, author_side, body, file_ids, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
         input.authorId,
         input.authorName,
         input.side,
@@ -126,7 +127,15 @@ export class Conversation extends DurableObject<Env> {
         createdAt,
       )
       .one();
-    const message = toMessage(input.reservationId, row);
+    const message: ConversationMessage = {
+      id,
+      reservationId: input.reservationId,
+      authorId: input.authorId,
+      authorName: input.authorName,
+      body: input.body,
+      fileIds: [...input.fileIds],
+      createdAt,
+    };
     // One more unread for the other side, and a new version of the conversation.
     this.bump(input.side === 'SENDER' ? 'CARRIER' : 'SENDER');
     const state = this.counters(message);
@@ -156,6 +165,9 @@ export class Conversation extends DurableObject<Env> {
       readAt,
     );
     this.sql.exec('UPDATE meta SET value = 0 WHERE key = ?', unreadKey(side));
+    // As the statement: only a counter that exists is reset.
+    const meta = this.meta();
+    if (meta.has(unreadKey(side))) meta.set(unreadKey(side), 0);
     this.bump(null);
     this.broadcast({ type: 'read', userId, readAt });
     return { readAt, state: this.state(reservationId) };
@@ -171,16 +183,30 @@ export class Conversation extends DurableObject<Env> {
     return this.ctx.getWebSockets(userTag(userId)).length > 0;
   }
 
+  /**
+   * The meta counters (version, unread per side), read from storage once per object instance: the
+   * object is their only writer and runs one event at a time, so the copy stays exact. Each post
+   * then costs one write here instead of a write and a read.
+   */
+  private metaCache: Map<string, number> | null = null;
+  private meta(): Map<string, number> {
+    this.metaCache ??= new Map(this.sql.exec<{ key: string; value: number }>('SELECT key, value FROM meta').toArray().map((r) => [r.key, r.value]));
+    return this.metaCache;
+  }
+
   /** Bumps the version, and one side's unread count: counters, so a post costs the same however long the conversation. */
   private bump(unreadSide: Side | null) {
+    const meta = this.meta();
     this.sql.exec(
       `INSERT INTO meta (key, value) VALUES ('version', 1)${unreadSide ? ', (?, 1)' : ''} ON CONFLICT (key) DO UPDATE SET value = value + 1`,
       ...(unreadSide ? [unreadKey(unreadSide)] : []),
     );
+    meta.set('version', (meta.get('version') ?? 0) + 1);
+    if (unreadSide) meta.set(unreadKey(unreadSide), (meta.get(unreadKey(unreadSide)) ?? 0) + 1);
   }
 
   private counters(lastMessage: ConversationMessage | null): ConversationState {
-    const meta = new Map(this.sql.exec<{ key: string; value: number }>('SELECT key, value FROM meta').toArray().map((r) => [r.key, r.value]));
+    const meta = this.meta();
     return {
       version: meta.get('version') ?? 0,
       lastMessage,
@@ -188,8 +214,17 @@ export class Conversation extends DurableObject<Env> {
     };
   }
 
+  /**
+   * When each user was last told (ms), as far as this instance knows: a user told within the
+   * window is answered from memory, without a statement. Storage stays the record (and decides
+   * after a restart, when the map starts empty).
+   */
+  private readonly noticed = new Map<number, number>();
+
   /** True when the user has no socket open and was not told in the last 10 minutes (and records it). */
   private claimNotice(userId: number, now: number): boolean {
+    const last = this.noticed.get(userId);
+    if (last !== undefined && last > now - NOTIFY_EVERY_MS) return false;
     if (this.isOnline(userId)) return false;
     const changed = this.sql.exec(
       'INSERT INTO notices (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET at = excluded.at WHERE notices.at <= ?',
@@ -197,6 +232,7 @@ export class Conversation extends DurableObject<Env> {
       now,
       now - NOTIFY_EVERY_MS,
     ).rowsWritten;
+    if (changed > 0) this.noticed.set(userId, now);
     return changed > 0;
   }
 

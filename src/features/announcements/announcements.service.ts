@@ -1,6 +1,6 @@
 // Announcements (trips): create, search, read, update, delete, and the cron that closes departed
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
-import { and, count, eq, exists, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, getTableColumns, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { aliasedColumns, compiled, compiledShapes, runBatch } from '../../db/statements';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
@@ -67,6 +67,10 @@ const carrierColumns = {
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
 };
+/** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
+const { departureCityKey: _departureKey, arrivalCityKey: _arrivalKey, ...listedColumns } = getTableColumns(announcements);
+const { id: _carrierId, ...listedCarrierColumns } = carrierColumns;
+type ListedRow = Omit<AnnouncementRow, 'departureCityKey' | 'arrivalCityKey'>;
 type CarrierRow = {
   id: number;
   firstName: string;
@@ -79,7 +83,7 @@ type CarrierRow = {
   ratingSum: number | null;
 };
 
-export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
+export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) {
   return {
     id: row.id,
     carrierId: row.carrierId,
@@ -102,7 +106,7 @@ export function toAnnouncement(row: AnnouncementRow, carrier: CarrierRow) {
     transportMode: row.transportMode,
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
-    carrier: toPublicProfile(carrier, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
+    carrier: toPublicProfile({ ...carrier, id: row.carrierId }, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -315,7 +319,7 @@ export function pageStatements(
   window: { limit: number | Placeholder; offset: number | Placeholder } = { limit: p.size, offset: offsetOf(p) },
 ) {
   const page = db
-    .select({ announcement: announcements, carrier: carrierColumns })
+    .select({ announcement: listedColumns, carrier: listedCarrierColumns })
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
     .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
