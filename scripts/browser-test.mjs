@@ -193,7 +193,7 @@ async function consoleTests(browser, base) {
   await page.goto(`${base}/console/disputes`);
   await shot(page, 'console-disputes.png');
   await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Open' }).first().click()]);
-  check((await page.locator('.msg').count()) === 2 && (await page.$eval('.doc img', (img) => img.naturalWidth)) > 100, 'the dispute shows the conversation and the evidence');
+  check((await page.locator('#dispute-messages .msg').count()) === 2 && (await page.$eval('.doc img', (img) => img.naturalWidth)) > 100, 'the dispute shows the conversation and the evidence');
   await shot(page, 'console-dispute.png');
   await page.getByLabel('Release to the carrier').check();
   await page.getByLabel('Note').fill('The photo shows transport damage covered by the carrier; released.');

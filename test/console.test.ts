@@ -293,6 +293,21 @@ describe('console actions', () => {
     expect(overview.text).not.toContain('href="/console/kyc"');
   });
 
+  it("a dispute shows the parties' conversation beside the dispute's own messages", async () => {
+    const admin = await withPassword(anAdmin);
+    const sender = await aUser();
+    const carrier = await aCarrier();
+    const { reservation } = await aReservation({ sender, carrier, status: 'IN_TRANSIT', payment: stripe, ...FIFTY_EUR });
+    const chat = await post(`/v1/api/bookings/${reservation.id}/messages`, { body: 'The vase is wrapped twice, handle with care' }, { token: sender.token });
+    expect(chat.status, JSON.stringify(chat.body)).toBe(201);
+    const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'The parcel arrived broken.' }, { token: sender.token });
+    expect(opened.status).toBe(201);
+    const page = await (await signedIn(admin)).get(`/console/disputes/${opened.body.id}`);
+    const conversation = page.text.slice(page.text.indexOf('id="conversation"'));
+    expect(conversation).toContain('The vase is wrapped twice, handle with care');
+    expect(conversation).toContain(chat.body.authorName);
+  });
+
   it('dispute: RELEASE_TO_CARRIER from the console moves the carrier amount to the wallet (read through the API)', async () => {
     const { admin, carrier, id } = await anOpenDispute();
     const b = await signedIn(admin);

@@ -232,7 +232,7 @@ const deviceTokens = async (userId: number) => (await db.select({ token: devices
 
 describe('push through the consumer', () => {
   it('the sandbox records one message per device, visible in the development outbox with channel PUSH', async () => {
-    const tokens = [`tok-${short()}`, `tok-${short()}`];
+    const tokens = [`Tok-${short()}:APA91b`, `tok-${short()}`];
     const user = await aUserWith({ devices: tokens });
     const row = await aDelivery({ userId: user.id, channel: 'PUSH', to: `user:${user.id}` });
     expect(await consume(row.id)).toMatchObject({ acked: true, retries: [] });

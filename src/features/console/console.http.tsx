@@ -192,7 +192,7 @@ export async function errorPage(err: unknown, c: ConsoleContext) {
     title,
     '',
     <div class="card">
-      <p>{status === 500 ? v.t('errorReference', { id: c.get('requestId') ?? '' }) : (err as AppError).message}</p>
+      <p>{status === 500 ? v.t('errorReference', { id: c.get('requestId') ?? '' }) : localizeErrorText((err as AppError).message, v.locale)}</p>
       <p>
         <a href="/console">{v.t('backToConsole')}</a>
       </p>

@@ -447,8 +447,7 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
   const op = c.get('operator');
   const deps = c.var.deps;
   const d = await disputeDetail(deps, op.auth, pathId(c));
-  const r = await getReservationView(deps.db, d.reservationId);
-  const labels = await userLabels(deps, [d.openedBy, ...d.messages.map((m) => m.authorId)]);
+  const [r, labels] = await Promise.all([getReservationView(deps.db, d.reservationId), userLabels(deps, [d.openedBy, ...d.messages.map((m) => m.authorId)])]);
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
   const chosen = state?.values.resolution ?? 'REFUND_SENDER';
   return page(
@@ -498,13 +497,25 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
             )}
           </dl>
         </div>
-        <div class="card">
-          <h2>{v.t('conversation')}</h2>
+        <div class="card" id="dispute-messages">
+          <h2>{v.t('disputeMessages')}</h2>
           {d.messages.length === 0 && <p class="muted">{v.t('noMessages')}</p>}
           {d.messages.map((m) => (
             <div class="msg">
               <div class="meta">
                 {labels.get(m.authorId)?.name ?? `#${m.authorId}`} · {shortDate(m.createdAt)}
+              </div>
+              <div>{m.body}</div>
+            </div>
+          ))}
+        </div>
+        <div class="card" id="conversation">
+          <h2>{v.t('conversation')}</h2>
+          {d.conversation.length === 0 && <p class="muted">{v.t('noMessages')}</p>}
+          {d.conversation.map((m) => (
+            <div class="msg">
+              <div class="meta">
+                {m.authorName} · {shortDate(m.createdAt)}
               </div>
               <div>{m.body}</div>
             </div>

@@ -3,7 +3,7 @@
 // verification, reset and recipient links (root /dev/outbox). Outside ENVIRONMENT=development
 // both answer as if they did not exist; the production build does not mount them at all.
 import { createRoute, z } from '@hono/zod-openapi';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { DELIVERY_CHANNELS, outboxMessages, type OutboxMessageRow } from '../../db/schema';
@@ -11,7 +11,8 @@ import { createRouter, type AppEnv, type Deps } from '../../env';
 import { endpointNotFound } from '../../errors';
 import { htmlPage, htmlResponse } from '../../lib/html-page';
 import { errorResponses, jsonContent } from '../../lib/openapi';
-import { offsetOf, PageSchema, pageQuery, toPage, type PageParams } from '../../lib/pagination';
+import { pageStatements } from '../../db/statements';
+import { orderBy, PageSchema, pageQuery, toPage, type PageParams } from '../../lib/pagination';
 
 const TAGS = ['Development'];
 
@@ -49,13 +50,13 @@ const toOutboxMessage = (row: OutboxMessageRow) => ({
 /** A page of what the sandboxes recorded, newest first. */
 export async function listOutbox(deps: Deps, p: PageParams<'createdAt'> & { to?: string; channel?: (typeof DELIVERY_CHANNELS)[number] }) {
   const { db } = deps;
-  const where: SQL | undefined = and(p.to ? eq(outboxMessages.to, p.to.trim().toLowerCase()) : undefined, p.channel ? eq(outboxMessages.channel, p.channel) : undefined);
-  const order = p.sort.direction === 'asc' ? outboxMessages.id : desc(outboxMessages.id);
-  const [rows, [{ n }]] = await db.batch([
-    db.select().from(outboxMessages).where(where).orderBy(order).limit(p.size).offset(offsetOf(p)),
-    db.select({ n: count() }).from(outboxMessages).where(where),
-  ]);
-  return toPage(rows.map(toOutboxMessage), n, p);
+  // Addresses match whatever their case (e-mails are typed in any case); push tokens are
+  // case-sensitive, so the stored value is compared lowered rather than stored lowered.
+  const to = p.to?.trim().toLowerCase();
+  const where: SQL | undefined = and(to ? sql`lower(${outboxMessages.to}) = ${to}` : undefined, p.channel ? eq(outboxMessages.channel, p.channel) : undefined);
+  const order = orderBy(p.sort, { createdAt: outboxMessages.id }, outboxMessages.id);
+  const [rows, [{ total }]] = await db.batch(pageStatements(db, outboxMessages, where, order, p));
+  return toPage(rows.map(toOutboxMessage), total, p);
 }
 
 function developmentOnly(c: Context<AppEnv>) {
