@@ -9,7 +9,7 @@ import { invalidState, notFound } from '../../errors';
 import { orderBy, type PageParams } from '../../lib/pagination';
 import { auditInsertIfChanged } from '../audit/audit';
 import { maskAddress } from './address-mask';
-import { enqueuedDelivery } from './outbox';
+import { enqueuedOnCommit } from './outbox';
 
 export const DELIVERY_SORT_FIELDS = ['createdAt', 'id'] as const;
 export type DeliverySortField = (typeof DELIVERY_SORT_FIELDS)[number];
@@ -67,7 +67,7 @@ export async function retryDelivery(deps: Deps, actor: { id: number; ip: string 
   const refused = () => invalidState(`The delivery is ${row.status}; only a FAILED or DEAD delivery can be retried`);
   if (!(RETRYABLE_STATUSES as readonly string[]).includes(row.status)) throw refused();
   const [updated] = await db.batch([
-    enqueuedDelivery(
+    enqueuedOnCommit(
       db
         .update(deliveries)
         .set({ status: 'QUEUED', attempts: 0 })

@@ -8,7 +8,7 @@ import { and, eq, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import { announcements, reservations, users } from '../../db/schema';
 import type { Statement } from '../../db/statements';
-import { compactPhone, isE164, transactionalStatement } from './outbox';
+import { compactPhone, isE164, transactionalMessage } from './outbox';
 import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES } from './recipient.rules';
 
 export type RecipientStep = 'CONFIRMED' | 'DEPOSITED';
@@ -38,7 +38,7 @@ const ADDRESS: Record<RecipientChannel, { to: SQL; present: SQL }> = {
 /** The recipient's message of reservation `id` at `step` on `channel`, written only if `guard` holds and the address is there. */
 export function recipientLinkMessage(db: Db, channel: RecipientChannel, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement {
   const senderName = sql`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`;
-  return transactionalStatement(
+  return transactionalMessage(
     db,
     {
       userId: null,
