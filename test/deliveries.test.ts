@@ -439,7 +439,7 @@ describe('the recipient', () => {
       set: { recipient: { firstName: 'Rita', lastName: 'Recipient', email: ' Rita.R@Example.com ' } },
     });
     await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
-    // A country where neither language is local: the sender's locale stands (recipient.rules.ts).
+    // A country where neither language is local: the sender's locale stands (recipient.ts).
     await db.update(announcements).set({ arrivalCountry: 'DE' }).where(eq(announcements.id, trip.id));
     expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
     const [confirmed] = await recipientMails(reservation.reservationNumber);
