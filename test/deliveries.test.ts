@@ -525,5 +525,7 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, errorCode: 'INVALID_ARGUMENT', fieldErrors: [{ field: 'token', message: 'invalid or forged', rejectedValue: '[redacted]' }] });
     expect((await call('POST', '/v1/api/unsubscribe')).status).toBe(400);
+    const long = await call('POST', `/v1/api/unsubscribe?token=${'a'.repeat(1001)}`);
+    expect([long.status, long.body.errorCode, long.body.fieldErrors.map((e: { field: string }) => e.field)]).toEqual([400, 'VALIDATION_ERROR', ['token']]);
   });
 });
