@@ -416,12 +416,22 @@ describe('the development outbox', () => {
     expect(res.text).toContain('Confirmez votre adresse e-mail');
   });
 
-  it('answers 404 ENDPOINT_NOT_FOUND outside development', async () => {
+  it('answers 404 ENDPOINT_NOT_FOUND outside development, whatever the query (the guard runs before validation)', async () => {
     for (const path of ['/v1/api/dev/outbox', '/dev/outbox']) {
-      const res = await call('GET', path);
-      expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ status: 404, errorCode: 'ENDPOINT_NOT_FOUND' });
+      for (const query of ['', '?channel=FAX', '?size=0&page=-1', `?to=${'x'.repeat(400)}`, '?sort=password,asc']) {
+        const res = await call('GET', `${path}${query}`);
+        expect([query, res.status]).toEqual([query, 404]);
+        expect(res.body).toEqual({
+          timestamp: expect.any(String),
+          status: 404,
+          errorCode: 'ENDPOINT_NOT_FOUND',
+          message: `No endpoint GET ${path}`,
+          path,
+          suggestions: ['See the API reference at /v1/api/docs'],
+        });
+      }
     }
+    expect((await call('POST', '/v1/api/dev/seed')).status).toBe(404);
   });
 });
 
