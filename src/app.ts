@@ -8,7 +8,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { BOOKMARK_HEADER, requestDeps } from './db/session';
 import type { AppEnv } from './env';
-import { endpointNotFound, toErrorResponse } from './errors';
+import { endpointNotFound, noEndpoint, toErrorResponse } from './errors';
 import { analyticsRouter } from './features/analytics/analytics.routes';
 import { dashboardsRouter } from './features/dashboards/dashboards.routes';
 import { superadminRouter } from './features/superadmin/superadmin.routes';
@@ -153,14 +153,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
 
   registerDocs(app);
 
-  app.notFound((c) =>
-    toErrorResponse(
-      c,
-      endpointNotFound(`No endpoint ${c.req.method} ${c.req.path}`, {
-        suggestions: ['See the API reference at /v1/api/docs'],
-      }),
-    ),
-  );
+  app.notFound((c) => toErrorResponse(c, noEndpoint(c.req.method, c.req.path)));
   app.onError((err, c) => {
     const res = toErrorResponse(c, err);
     // Only the unexpected reach error tracking: a 4xx is the client's, a 502/503 a provider's or the configuration's.

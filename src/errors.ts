@@ -80,6 +80,9 @@ export const typeMismatch = raise('TYPE_MISMATCH');
 export const authenticationError = raise('AUTHENTICATION_ERROR');
 export const unauthorized = raise('UNAUTHORIZED');
 export const endpointNotFound = raise('ENDPOINT_NOT_FOUND');
+/** The 404 of a path no route serves (the app's notFound, and development routes elsewhere). */
+export const noEndpoint = (method: string, path: string): AppError =>
+  endpointNotFound(`No endpoint ${method} ${path}`, { suggestions: ['See the API reference at /v1/api/docs'] });
 export const alreadyExists = raise('ALREADY_EXISTS');
 export const invalidState = raise('INVALID_STATE');
 export const businessRule = raise('BUSINESS_RULE_VIOLATION');

@@ -440,6 +440,19 @@ describe('console: deliveries and roles', () => {
     expect(all.text).not.toContain(`action="/console/deliveries/${sent.id}/retry"`);
   });
 
+  it('a list pages from the query (size 1: one row), a bad value falls back to the defaults; an action answers in the page\'s language', async () => {
+    const template = `KIND_${crypto.randomUUID().slice(0, 6).toUpperCase()}`;
+    const ids = [(await aDeadDelivery({ template })).id, (await aDeadDelivery({ template })).id];
+    const b = await signedIn(await withPassword(aSuperAdmin));
+    const shown = (text: string) => ids.filter((id) => text.includes(`<td>${id}</td>`));
+    expect(shown((await b.get(`/console/deliveries?template=${template}&size=1`)).text)).toHaveLength(1);
+    expect(shown((await b.get(`/console/deliveries?template=${template}&size=abc&sort=password,asc`)).text)).toEqual(ids);
+    b.language = 'fr';
+    const retried = await b.submit(`/console/deliveries?template=${template}`, `/console/deliveries/${ids[0]}/retry`);
+    expect([retried.status, retried.location]).toEqual([303, '/console/deliveries']);
+    expect((await b.get('/console/deliveries')).text).toContain(`Envoi ${ids[0]} remis en file.`);
+  });
+
   it('retry from the console goes through the API\'s service: QUEUED again, audited with the operator, a double submit applies once', async () => {
     const admin = await withPassword(aSuperAdmin);
     const dead = await aDeadDelivery({ template: 'NO_SUCH_TEMPLATE' });

@@ -390,6 +390,50 @@ describe('NEW_MESSAGE notification', () => {
   });
 });
 
+describe('NEW_MESSAGE on an agency trip (the staff act for the carrier)', () => {
+  it("the sender's message tells the carrier, the agency's owner and the trip's branch employees without a socket open; not another branch's; a staff reply tells the sender only", async () => {
+    const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
+    const agency = await anAgency(owner);
+    const [branch, otherBranch] = [await aBranch(agency), await aBranch(agency)];
+    const staff = () => aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    const [carrier, colleague, online, elsewhere] = [await staff(), await staff(), await staff(), await staff()];
+    await db()
+      .insert(agencyEmployees)
+      .values([
+        ...[carrier, colleague, online].map((u) => ({ userId: u.id, agencyId: agency.id, branchId: branch.id })),
+        { userId: elsewhere.id, agencyId: agency.id, branchId: otherBranch.id },
+      ]);
+    // The employee who published the trip is its carrier.
+    const trip = await aTrip(carrier, { agencyId: agency.id, branchId: branch.id });
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', trip, agencyId: agency.id, set: { paidAt: NOW_ISO() } });
+    const live = await openLive(reservation.id, online.token);
+    expect(live.res.status).toBe(101);
+
+    expect((await send(reservation.id, sender.token, { body: 'Bonjour agence' })).status).toBe(201);
+    expect((await send(reservation.id, sender.token, { body: 'Encore moi' })).status).toBe(201);
+    const told = async () => Promise.all([carrier, owner, colleague, online, elsewhere, sender].map(async (u) => (await newMessageNotes(u.id)).length));
+    expect(await told()).toEqual([1, 1, 1, 0, 0, 0]);
+    expect((await newMessageNotes(owner.id))[0]).toMatchObject({ data: { reservationId: reservation.id, messageId: 1 } });
+
+    expect((await send(reservation.id, colleague.token, { body: 'Bonjour, ici l’agence' })).status).toBe(201);
+    expect(await told()).toEqual([1, 1, 1, 0, 0, 1]);
+    live.ws!.close(1000, 'done');
+  });
+
+  it("a trip of the agency without a branch: the owner is told with the carrier, no employee", async () => {
+    const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
+    const agency = await anAgency(owner);
+    const branch = await aBranch(agency);
+    const employee = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db().insert(agencyEmployees).values({ userId: employee.id, agencyId: agency.id, branchId: branch.id });
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier, { agencyId: agency.id, branchId: null });
+    const { sender, reservation } = await aReservation({ status: 'CONFIRMED', trip, agencyId: agency.id, set: { paidAt: NOW_ISO() } });
+    expect((await send(reservation.id, sender.token, { body: 'Bonjour' })).status).toBe(201);
+    expect(await Promise.all([carrier, owner, employee].map(async (u) => (await newMessageNotes(u.id)).length))).toEqual([1, 1, 0]);
+  });
+});
+
 describe('the live feed', () => {
   it('a party connects with the bearer subprotocol; a REST post reaches every open socket at once; read receipts too', async () => {
     const { sender, carrier, reservation } = await aConversation();

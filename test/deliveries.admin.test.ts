@@ -112,7 +112,21 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
     const row = await aDeadDelivery();
     const res = await post(`/v1/api/superadmin/deliveries/${row.id}/retry`, undefined, { token: admin.token, headers: { 'CF-Connecting-IP': '198.51.100.20' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: row.id, status: 'QUEUED', attempts: 0, to: 'j***@example.com' });
+    // The row as new: QUEUED, no attempt, no error of the attempts before.
+    expect(res.body).toEqual({
+      id: row.id,
+      userId: row.userId,
+      channel: 'EMAIL',
+      to: 'j***@example.com',
+      template: 'EMAIL_VERIFICATION',
+      locale: 'fr',
+      status: 'QUEUED',
+      attempts: 0,
+      lastError: null,
+      providerMessageId: null,
+      createdAt: row.createdAt,
+      sentAt: null,
+    });
 
     // Enqueued after the commit: the test runtime's queue hands it to the consumer, which sends it.
     let after = await rowOf(row.id);
@@ -129,7 +143,7 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
         actorId: admin.id,
         targetType: 'DELIVERY',
         ip: '198.51.100.20',
-        details: { previousStatus: 'DEAD', attempts: 5, channel: 'EMAIL', template: 'EMAIL_VERIFICATION' },
+        details: { previousStatus: 'DEAD', attempts: 5, lastError: 'E_DELIVERY_FAILED: upstream mail server unavailable', channel: 'EMAIL', template: 'EMAIL_VERIFICATION' },
       }),
     ]);
   });
@@ -137,7 +151,8 @@ describe('POST /superadmin/deliveries/{id}/retry', () => {
   it('a FAILED delivery can be retried too; a QUEUED one (a retry already under way) is 409 and changes nothing', async () => {
     const admin = await aSuperAdmin();
     const row = await aDeadDelivery({ status: 'FAILED', attempts: 1, template: 'NO_SUCH_TEMPLATE' });
-    expect((await post(`/v1/api/superadmin/deliveries/${row.id}/retry`, undefined, { token: admin.token })).status).toBe(200);
+    const retried = await post(`/v1/api/superadmin/deliveries/${row.id}/retry`, undefined, { token: admin.token });
+    expect([retried.status, retried.body.status, retried.body.attempts, retried.body.lastError]).toEqual([200, 'QUEUED', 0, null]);
     let after = await rowOf(row.id);
     for (let i = 0; i < 100 && after.status === 'QUEUED'; i++) {
       await new Promise((r) => setTimeout(r, 100));

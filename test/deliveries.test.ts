@@ -416,12 +416,22 @@ describe('the development outbox', () => {
     expect(res.text).toContain('Confirmez votre adresse e-mail');
   });
 
-  it('answers 404 ENDPOINT_NOT_FOUND outside development', async () => {
+  it('answers 404 ENDPOINT_NOT_FOUND outside development, whatever the query (the guard runs before validation)', async () => {
     for (const path of ['/v1/api/dev/outbox', '/dev/outbox']) {
-      const res = await call('GET', path);
-      expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ status: 404, errorCode: 'ENDPOINT_NOT_FOUND' });
+      for (const query of ['', '?channel=FAX', '?size=0&page=-1', `?to=${'x'.repeat(400)}`, '?sort=password,asc']) {
+        const res = await call('GET', `${path}${query}`);
+        expect([query, res.status]).toEqual([query, 404]);
+        expect(res.body).toEqual({
+          timestamp: expect.any(String),
+          status: 404,
+          errorCode: 'ENDPOINT_NOT_FOUND',
+          message: `No endpoint GET ${path}`,
+          path,
+          suggestions: ['See the API reference at /v1/api/docs'],
+        });
+      }
     }
+    expect((await call('POST', '/v1/api/dev/seed')).status).toBe(404);
   });
 });
 
@@ -439,7 +449,7 @@ describe('the recipient', () => {
       set: { recipient: { firstName: 'Rita', lastName: 'Recipient', email: ' Rita.R@Example.com ' } },
     });
     await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
-    // A country where neither language is local: the sender's locale stands (recipient.rules.ts).
+    // A country where neither language is local: the sender's locale stands (recipient.ts).
     await db.update(announcements).set({ arrivalCountry: 'DE' }).where(eq(announcements.id, trip.id));
     expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
     const [confirmed] = await recipientMails(reservation.reservationNumber);
@@ -525,5 +535,7 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, errorCode: 'INVALID_ARGUMENT', fieldErrors: [{ field: 'token', message: 'invalid or forged', rejectedValue: '[redacted]' }] });
     expect((await call('POST', '/v1/api/unsubscribe')).status).toBe(400);
+    const long = await call('POST', `/v1/api/unsubscribe?token=${'a'.repeat(1001)}`);
+    expect([long.status, long.body.errorCode, long.body.fieldErrors.map((e: { field: string }) => e.field)]).toEqual([400, 'VALIDATION_ERROR', ['token']]);
   });
 });

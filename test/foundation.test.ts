@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { createRouter } from '../src/env';
 import { errorResponses, jsonBody, jsonContent } from '../src/lib/openapi';
+import { fromBase64Url, randomBase64Url, randomHex, sha256Hex, toBase64Url, toHex } from '../src/lib/digest';
 import { pageQuery, toPage, toReservationPage } from '../src/lib/pagination';
 import { IdParams } from '../src/validation';
 import { invalidState } from '../src/errors';
@@ -349,6 +350,40 @@ describe('pagination', () => {
     expect(res.body).toEqual({ data: [{ id: 1 }], page: 0, limit: 5, total: 11, totalPages: 3 });
     const capped = await request('/v1/api/probe/carrier?size=500');
     expect(capped.body.limit).toBe(100);
+  });
+});
+
+describe('lib/digest: the one hex, base64url and SHA-256', () => {
+  it.each([
+    ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+    ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+    // UTF-8 bytes (c3 a9), not UTF-16 code units
+    ['é', '4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c'],
+  ])('sha256Hex(%j)', async (text, hex) => {
+    expect(await sha256Hex(text)).toBe(hex);
+  });
+
+  it.each([
+    [[], '', ''],
+    [[0x00, 0x0f, 0xff], '000fff', 'AA__'],
+    [[0xfb, 0xff], 'fbff', '-_8'],
+    [[0x66, 0x6f, 0x6f, 0x62], '666f6f62', 'Zm9vYg'],
+  ])('bytes %j: hex %s, base64url %s (no padding) and back', (bytes, hex, b64) => {
+    const raw = new Uint8Array(bytes);
+    expect(toHex(raw)).toBe(hex);
+    expect(toHex(raw.buffer)).toBe(hex);
+    expect(toBase64Url(raw)).toBe(b64);
+    if (b64) expect([...(fromBase64Url(b64) ?? [])]).toEqual(bytes);
+  });
+
+  it('refuses text that is not base64url', () => {
+    for (const text of ['', 'a+b', 'a/b', 'ab==', 'a b']) expect(fromBase64Url(text)).toBeNull();
+  });
+
+  it('random tokens have the length of their bytes and differ', () => {
+    expect(randomBase64Url(32)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(randomHex(16)).toMatch(/^[0-9a-f]{32}$/);
+    expect(randomBase64Url(32)).not.toBe(randomBase64Url(32));
   });
 });
 

@@ -12,7 +12,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { announcements, deliveries, devices, notificationPreferences, outboxMessages, users, type DeliveryRow } from '../src/db/schema';
 import { transactionalMessage } from '../src/features/deliveries/outbox';
-import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES, recipientLocale } from '../src/features/deliveries/recipient.rules';
+import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES, recipientLinkMessage } from '../src/features/deliveries/recipient';
 import { renderSms } from '../src/features/deliveries/templates';
 import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
 import worker from '../src/index';
@@ -400,7 +400,12 @@ describe("the recipient's SMS", () => {
   });
 });
 
-describe('the recipient’s language (recipient.rules.ts)', () => {
+describe('the recipient’s language (recipient.ts, the statement’s own rule)', () => {
+  // One reservation whose sender's locale and trip's arrival country each case sets, then the
+  // recipient's message written by the real statement: its locale is the rule's answer.
+  let fixture: Promise<Awaited<ReturnType<typeof aReservation>>> | undefined;
+  const reservation = () => (fixture ??= aReservation({ status: 'CONFIRMED', set: { recipient: { firstName: 'R', lastName: 'R', email: 'r@example.com' } } }));
+
   it.each([
     ['en', 'SN', 'fr'],
     ['en', 'FR', 'fr'],
@@ -415,10 +420,16 @@ describe('the recipient’s language (recipient.rules.ts)', () => {
     ['fr', 'CA', 'fr'],
     ['en', 'CA', 'en'],
     ['en', 'CH', 'en'],
-    ['en', null, 'en'],
+    ['en', '', 'en'],
     ['fr', '', 'fr'],
-  ] as const)('sender %s, arrival country %s: %s', (sender, country, expected) => {
-    expect(recipientLocale(sender, country)).toBe(expected);
+  ] as const)('sender %s, arrival country %j: %s', async (senderLocale, country, expected) => {
+    const { sender, trip, reservation: r } = await reservation();
+    await db.batch([
+      db.update(users).set({ locale: senderLocale }).where(eq(users.id, sender.id)),
+      db.update(announcements).set({ arrivalCountry: country }).where(eq(announcements.id, trip.id)),
+    ]);
+    const [[written]] = (await db.batch([recipientLinkMessage(db, 'EMAIL', r.id, 'CONFIRMED', sql`1`)] as never)) as [{ id: number }[]];
+    expect((await rowOf(written.id)).locale).toBe(expected);
   });
 
   it('no country is both French and English', () => {

@@ -10,7 +10,7 @@ import { app } from '../src/app';
 import { ROUND_TRIPS_HEADER, ROWS_READ_HEADER, ROWS_WRITTEN_HEADER } from '../src/db/session';
 import { login, registerUser } from './helpers/auth';
 import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput, secondsFromNow } from './helpers/factories';
-import { BASE, get, post, type ApiResponse } from './helpers/http';
+import { BASE, get, post, put, type ApiResponse } from './helpers/http';
 
 const roundTrips = (res: ApiResponse) => Number(res.headers.get(ROUND_TRIPS_HEADER));
 const rows = (res: ApiResponse) => ({ read: Number(res.headers.get(ROWS_READ_HEADER)), written: Number(res.headers.get(ROWS_WRITTEN_HEADER)) });
@@ -135,6 +135,17 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     const typed = await aReservation({ status: 'CONFIRMED' });
     const code = await post(`/v1/api/bookings/${typed.reservation.id}/deposit`, { depositCode: typed.reservation.depositCode }, { token: typed.carrier.token });
     expect([code.status, code.body.status, roundTrips(code)]).toEqual([200, 'DEPOSITED', 2]);
+  });
+
+  it('notification preferences PUT: one batch, the preferences read back inside it', async () => {
+    const user = await aUser();
+    const res = await put(
+      '/v1/api/user/me/notification-preferences',
+      { locale: 'en', channels: [{ kind: 'KYC_APPROVED', email: false, push: true, sms: true }] },
+      { token: user.token },
+    );
+    expect([res.status, res.body.locale, roundTrips(res)]).toEqual([200, 'en', 1]);
+    expect(res.body.channels).toContainEqual({ kind: 'KYC_APPROVED', email: false, push: true, sms: true });
   });
 
   it('tracking ingest while in transit: one read', async () => {

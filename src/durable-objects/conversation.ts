@@ -17,8 +17,8 @@ export interface NewMessage {
   side: Side;
   body: string;
   fileIds: number[];
-  /** The counterpart told by a notification when they have no open socket. */
-  counterpartId: number;
+  /** The other side's users (the sender; or the carrier and an agency trip's staff), told by a notification when they have no open socket. */
+  counterpartIds: number[];
 }
 
 /** What the D1 index of conversations holds, as of `version` (bumped on every change). */
@@ -111,8 +111,8 @@ export class Conversation extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
   }
 
-  /** Stores the message, pushes it to every open socket, and says whether to notify the counterpart. */
-  post(input: NewMessage): { message: ConversationMessage; state: ConversationState; notify: boolean } {
+  /** Stores the message, pushes it to every open socket, and says which counterparts to notify. */
+  post(input: NewMessage): { message: ConversationMessage; state: ConversationState; notify: number[] } {
     const now = Date.now();
     const createdAt = new Date(now).toISOString();
     // Only the id comes back: every other column is what was just written.
@@ -140,7 +140,7 @@ export class Conversation extends DurableObject<Env> {
     this.bump(input.side === 'SENDER' ? 'CARRIER' : 'SENDER');
     const state = this.counters(message);
     this.broadcast({ type: 'message', message });
-    return { message, state, notify: this.claimNotice(input.counterpartId, now) };
+    return { message, state, notify: input.counterpartIds.filter((userId) => this.claimNotice(userId, now)) };
   }
 
   /** A page of messages, by id in the order asked, with the total matching the filters. */

@@ -2,7 +2,8 @@
 // (lib/signed-claims.ts).
 // Pure apart from WebCrypto: the QR Durable Object signs, the routes verify before asking it.
 import { invalidArgument } from '../errors';
-import { openSignedClaims, signClaims, toBase64Url } from './signed-claims';
+import { randomBase64Url } from './digest';
+import { openSignedClaims, signClaims } from './signed-claims';
 
 export const QR_PURPOSES = ['DEPOSIT', 'DELIVERY'] as const;
 export type QrPurpose = (typeof QR_PURPOSES)[number];
@@ -28,7 +29,7 @@ export function qrTtlMs(env: { QR_TTL_SECONDS?: string }): number {
 }
 
 export function newNonce(): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+  return randomBase64Url(16);
 }
 
 export const signQrPayload = (secret: string, claims: QrClaims): Promise<string> => signClaims(secret, claims);

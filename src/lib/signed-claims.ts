@@ -2,23 +2,9 @@
 // service signs what it hands out and reads back without storing it: the dynamic QR payloads
 // (qr-payload.ts) and the receipt links (receipt-token.ts). Each use has its own secret.
 
+import { fromBase64Url, toBase64Url } from './digest';
+
 const encoder = new TextEncoder();
-
-export function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return null;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
 
 /** Imported once per secret and isolate (the key itself, not a promise shared across requests). */
 const keys = new Map<string, CryptoKey>();

@@ -9,6 +9,7 @@
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
+import { toHex } from '../lib/digest';
 import { routeTable } from '../lib/openapi';
 
 /** Anonymous GETs that anyone may cache, and for how long (seconds). */
@@ -33,13 +34,8 @@ const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expir
 const ifNoneMatchHas = (header: string | undefined, etag: string) =>
   header !== undefined && (header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
-
 async function strongEtag(body: ArrayBuffer): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', body));
-  let hex = '';
-  for (const b of digest) hex += HEX[b];
-  return `"${hex}"`;
+  return `"${toHex(await crypto.subtle.digest('SHA-1', body))}"`;
 }
 
 /** Cache-Control on every answer, ETag and 304 on successful JSON GETs. */

@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { AppError, invalidArgument, invalidState } from '../errors';
+import { sha256Hex } from '../lib/digest';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -68,11 +69,6 @@ export const idempotencyConflict = (): AppError => new IdempotencyInProgress();
 
 /** The caller's Idempotency-Key header, if any (validated by the middleware). */
 export const idempotencyKeyOf = (c: Context<AppEnv>): string | null => c.req.header(IDEMPOTENCY_HEADER) || null;
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** Use after requireAuth (the key is scoped to `auth.id`; anonymous callers share the `anon` scope). */
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {

@@ -4,6 +4,7 @@
 import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
+import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
 import { accessDenied, businessRule, notFound } from '../../errors';
 
@@ -45,6 +46,23 @@ export function canStaffManageAnnouncement(scope: StaffScope | null, announcemen
   if (scope.role === 'ROLE_AGENCY_OWNER') return true;
   return announcement.branchId !== null && announcement.branchId === scope.branchId;
 }
+
+/**
+ * canStaffManageAnnouncement() as a list: the users who act for an announcement of (agencyId,
+ * branchId), the agency's owner and the employees of that branch (no branch: the owner only; no
+ * agency: nobody). For telling the staff what the carrier is told.
+ */
+export const staffOfAnnouncement = (db: Db, agencyId: SQL, branchId: SQL) =>
+  db
+    .select({ userId: agencies.ownerId })
+    .from(agencies)
+    .where(eq(agencies.id, agencyId))
+    .union(
+      db
+        .select({ userId: agencyEmployees.userId })
+        .from(agencyEmployees)
+        .where(and(eq(agencyEmployees.agencyId, agencyId), eq(agencyEmployees.branchId, branchId))),
+    );
 
 /** Pure: why this staff member cannot publish now, or null when they can. */
 export function publishRefusal(scope: StaffScope): string | null {

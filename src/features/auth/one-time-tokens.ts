@@ -7,17 +7,11 @@ import type { Db } from '../../db/client';
 import type { Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { invalidArgument } from '../../errors';
+import { randomBase64Url, sha256Hex } from '../../lib/digest';
 
 export type TokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
 
 export const ONE_TIME_TOKEN_TTL_MS = 60 * 60 * 1000;
-
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /**
  * A new token for the user: its clear text (to be mailed, never stored or logged) and the
@@ -25,7 +19,7 @@ async function sha256Hex(text: string): Promise<string> {
  * message carrying it.
  */
 export async function oneTimeTokenStatements(db: Db, userId: number, purpose: TokenPurpose): Promise<{ token: string; statements: Statement[] }> {
-  const token = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = randomBase64Url(32);
   const now = new Date();
   return {
     token,

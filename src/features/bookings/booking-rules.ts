@@ -1,6 +1,7 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
 import { invalidState } from '../../errors';
+import { randomBase64Url } from '../../lib/digest';
 import { cancellationRefundCents } from '../money';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
@@ -83,10 +84,7 @@ export function newReservationNumber(): string {
 export const newSixDigitCode = (): string => String(randomInt(1_000_000)).padStart(6, '0');
 
 /** 256-bit secret of the public recipient page, base64url. */
-export function newRecipientToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+export const newRecipientToken = (): string => randomBase64Url(32);
 
 /** Unpaid reservations expire this long after booking. */
 export const PAYMENT_WINDOW_MS = 30 * 60 * 1000;

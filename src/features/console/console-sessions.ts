@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { consoleFormTokens, consoleSessions, users, type ConsoleSessionRow, type UserRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
+import { randomBase64Url, sha256Hex, toHex } from '../../lib/digest';
 import { timingSafeEqual } from '../../lib/timing-safe';
 import { isRevokedForUser } from '../../lib/token-revocation';
 
@@ -26,17 +27,11 @@ const COOKIE_PATH = '/console';
 
 export const isOperator = (roles: readonly string[]) => OPERATOR_ROLES.some((r) => roles.includes(r));
 
-const randomToken = (bytes = 32) => {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-};
-
-const hex = (buf: ArrayBuffer) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
-const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+const randomToken = (bytes = 32) => randomBase64Url(bytes);
 
 async function mac(key: string, nonce: string) {
   const k = await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return hex(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(nonce)));
+  return toHex(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(nonce)));
 }
 
 const secondsOf = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -62,7 +57,7 @@ export async function openConsoleSession(c: AnyContext, user: UserRow) {
   const { db } = c.var.deps as Deps;
   const secret = randomToken();
   const now = new Date().toISOString();
-  await db.insert(consoleSessions).values({ id: await sha256(secret), userId: user.id, csrfKey: randomToken(), lastSeenAt: now, createdAt: now });
+  await db.insert(consoleSessions).values({ id: await sha256Hex(secret), userId: user.id, csrfKey: randomToken(), lastSeenAt: now, createdAt: now });
   setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, IDLE_TIMEOUT_SECONDS));
   deleteCookie(c, LOGIN_COOKIE, { path: COOKIE_PATH });
 }
@@ -87,7 +82,7 @@ export async function currentOperator(c: AnyContext): Promise<Operator | null> {
     .select({ session: consoleSessions, user: users })
     .from(consoleSessions)
     .innerJoin(users, eq(users.id, consoleSessions.userId))
-    .where(eq(consoleSessions.id, await sha256(secret)));
+    .where(eq(consoleSessions.id, await sha256Hex(secret)));
   if (!row || row.session.revokedAt) return null;
   const { session, user } = row;
   const now = Math.floor(Date.now() / 1000);

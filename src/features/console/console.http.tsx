@@ -12,7 +12,7 @@ import { localizeErrorText } from '../../error-messages';
 import { AppError, accessDenied } from '../../errors';
 import { cspNonce } from '../../middleware/content-security-policy';
 import { checkFormToken, currentOperator, formToken, spendFormToken, type Operator } from './console-sessions';
-import { localeOf, translator, type Locale, type WordKey } from './console.i18n';
+import { localeOf, translator, type Locale, type Translate, type WordKey } from './console.i18n';
 import { Layout, type Flash, type FormState, type View } from './console.layout';
 
 export type ConsoleEnv = { Bindings: AppEnv['Bindings']; Variables: AppEnv['Variables'] & { operator: Operator } };
@@ -132,8 +132,8 @@ export function refusalState(err: AppError, values: Record<string, string>, loca
 export interface Action {
   /** Where to go back to (and the page shown again on a refusal). */
   back: string;
-  /** Checks the form and calls the service; returns the success message. */
-  run: (form: Record<string, string>, op: Operator) => Promise<string>;
+  /** Checks the form and calls the service; returns the success message (`t`: the page's language). */
+  run: (form: Record<string, string>, op: Operator, t: Translate) => Promise<string>;
   /** The page again, with the refused form's state. */
   again: (state: FormState) => Promise<Response>;
   /** Which form of the page this is (a page may hold several). */
@@ -152,14 +152,15 @@ export async function act(c: ConsoleContext, a: Action): Promise<Response> {
   const nonce = await checkFormToken(op.session, form.csrf);
   if (!nonce) return csrfRefusal(c);
   delete form.csrf;
-  const t = translator(localeOf(c));
+  const locale = localeOf(c);
+  const t = translator(locale);
   if (!(await spendFormToken(c.var.deps, op.session.id, nonce))) return redirectWith(c, a.back, { kind: 'ok', text: t('alreadySubmitted') });
   try {
-    const text = await a.run(form, op);
+    const text = await a.run(form, op, t);
     return redirectWith(c, a.back, { kind: 'ok', text });
   } catch (err) {
     if (err instanceof AppError && err.status < 500) {
-      return a.again(refusalState(err, form, localeOf(c), a.form));
+      return a.again(refusalState(err, form, locale, a.form));
     }
     throw err;
   }

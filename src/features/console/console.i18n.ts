@@ -307,7 +307,11 @@ export function localeOf(c: Context): Locale {
 
 export type Translate = (key: WordKey, params?: Record<string, string | number>) => string;
 
-export function translator(locale: Locale): Translate {
-  const words = DICTIONARIES[locale];
+function translatorOf(words: Words): Translate {
   return (key, params) => words[key].replace(/\{(\w+)\}/g, (_, name: string) => String(params?.[name] ?? ''));
 }
+
+/** Built once per locale, at load. */
+const TRANSLATORS: Record<Locale, Translate> = { en: translatorOf(en), fr: translatorOf(fr) };
+
+export const translator = (locale: Locale): Translate => TRANSLATORS[locale];

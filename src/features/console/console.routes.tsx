@@ -66,12 +66,17 @@ const pathId = (c: ConsoleContext) => {
   return Number(raw);
 };
 
-/** The list's page, size and sort from the query (the API's one schema); a bad value falls back to the defaults. */
-function listPage<F extends string>(c: ConsoleContext, sortable: readonly F[], defaultSort: `${F},${'asc' | 'desc'}`) {
+/**
+ * A list's reader of page, size and sort from the query (the API's one schema, built once per
+ * list at load); a bad value falls back to the defaults.
+ */
+function listPage<F extends string>(sortable: readonly F[], defaultSort: `${F},${'asc' | 'desc'}`) {
   const schema = pageQuery({ sortable, defaultSort });
-  const { page: p, size, sort } = c.req.query();
-  const parsed = schema.safeParse({ page: p, size, sort });
-  return parsed.success ? parsed.data : schema.parse({});
+  return (c: ConsoleContext) => {
+    const { page: p, size, sort } = c.req.query();
+    const parsed = schema.safeParse({ page: p, size, sort });
+    return parsed.success ? parsed.data : schema.parse({});
+  };
 }
 
 const oneOf = <T extends string>(values: readonly T[], raw: string | undefined): T | undefined =>
@@ -284,11 +289,13 @@ const FileView = ({ v, file }: { v: View; file: { id: number; contentType: strin
 
 // ---- KYC queue
 
+const kycPaging = listPage(['submittedAt', 'reviewedAt'] as const, 'submittedAt,asc');
+
 consoleRouter.get('/kyc', async (c) => {
   assertSuperAdmin(c.get('operator'));
   const v = await view(c);
   const status = c.req.query('status') === '' ? undefined : (oneOf(KYC_STATUSES, c.req.query('status')) ?? 'PENDING');
-  const p = listPage(c, ['submittedAt', 'reviewedAt'] as const, 'submittedAt,asc');
+  const p = kycPaging(c);
   const result = await listKycRecords(c.var.deps, { ...p, status });
   const labels = await userLabels(c.var.deps, result.content.map((r) => r.userId));
   return page(
@@ -390,10 +397,10 @@ consoleRouter.post('/kyc/:id/approve', (c) =>
   act(c, {
     back: `/console/kyc/${pathId(c)}`,
     again: (state) => kycDetail(c, state),
-    run: async (_form, op) => {
+    run: async (_form, op, t) => {
       assertSuperAdmin(op);
       await reviewKyc(c.var.deps, pathId(c), op.user.id, 'APPROVE', clientIp(c));
-      return translator(localeOf(c))('kycApproved', { id: pathId(c) });
+      return t('kycApproved', { id: pathId(c) });
     },
   }),
 );
@@ -402,9 +409,8 @@ consoleRouter.post('/kyc/:id/reject', (c) =>
   act(c, {
     back: `/console/kyc/${pathId(c)}`,
     again: (state) => kycDetail(c, state),
-    run: async (form, op) => {
+    run: async (form, op, t) => {
       assertSuperAdmin(op);
-      const t = translator(localeOf(c));
       const { reason } = parseForm(ReviewRejectionSchema, form, t);
       await reviewKyc(c.var.deps, pathId(c), op.user.id, 'REJECT', clientIp(c), reason);
       return t('kycRejected', { id: pathId(c) });
@@ -414,10 +420,12 @@ consoleRouter.post('/kyc/:id/reject', (c) =>
 
 // ---- disputes
 
+const disputesPaging = listPage(['createdAt'] as const, 'createdAt,desc');
+
 consoleRouter.get('/disputes', async (c) => {
   const v = await view(c);
   const status = c.req.query('status') === '' ? undefined : (oneOf(DISPUTE_STATUSES, c.req.query('status')) ?? 'OPEN');
-  const p = listPage(c, ['createdAt'] as const, 'createdAt,desc');
+  const p = disputesPaging(c);
   const result = await listDisputes(c.var.deps, p, { status });
   return page(
     c,
@@ -569,8 +577,7 @@ consoleRouter.post('/disputes/:id/resolve', (c) =>
   act(c, {
     back: `/console/disputes/${pathId(c)}`,
     again: (state) => disputePage(c, state),
-    run: async (form, op) => {
-      const t = translator(localeOf(c));
+    run: async (form, op, t) => {
       // The API's body: an empty amount is no amount, anything else must be a number.
       const amount = form.amount?.trim() ? (Number.isFinite(Number(form.amount.replace(',', '.'))) ? Number(form.amount.replace(',', '.')) : form.amount) : undefined;
       const input = parseForm(ResolveSchema, { ...form, amount }, t);
@@ -582,11 +589,13 @@ consoleRouter.post('/disputes/:id/resolve', (c) =>
 
 // ---- withdrawals and payouts
 
+const withdrawalsPaging = listPage(['createdAt'] as const, 'createdAt,desc');
+
 consoleRouter.get('/withdrawals', async (c) => {
   assertSuperAdmin(c.get('operator'));
   const v = await view(c);
   const status = oneOf(WITHDRAWAL_STATUSES, c.req.query('status'));
-  const p = listPage(c, ['createdAt'] as const, 'createdAt,desc');
+  const p = withdrawalsPaging(c);
   const result = await listAllWithdrawals(c.var.deps, { ...p, status });
   const labels = await userLabels(c.var.deps, result.content.filter((w) => w.ownerType === 'USER').map((w) => w.ownerId));
   return page(
@@ -618,13 +627,15 @@ consoleRouter.get('/withdrawals', async (c) => {
 
 // ---- users
 
+const usersPaging = listPage(USER_SORT_FIELDS, 'createdAt,desc');
+
 consoleRouter.get('/users', async (c) => {
   const v = await view(c);
   const q = (c.req.query('q') ?? '').trim();
   if (/^\d{1,9}$/.test(q)) return c.redirect(`/console/users/${q}`, 303);
   const state = c.req.query('state');
   const role = oneOf(ROLES, c.req.query('role'));
-  const p = listPage(c, USER_SORT_FIELDS, 'createdAt,desc');
+  const p = usersPaging(c);
   const filters = { q: q || undefined, role, enabled: state === 'active' ? true : state === 'suspended' ? false : undefined };
   const { rows, total } = await listUsers(c.var.deps, filters, p);
   return page(
@@ -744,8 +755,7 @@ consoleRouter.post('/users/:id/suspend', (c) =>
     back: `/console/users/${pathId(c)}`,
     form: 'suspend',
     again: (state) => userPage(c, state),
-    run: async (form, op) => {
-      const t = translator(localeOf(c));
+    run: async (form, op, t) => {
       const { reason } = parseForm(SuspendSchema, { reason: form.reason?.trim() ? form.reason : undefined }, t);
       await suspendUser(c.var.deps, op.auth, pathId(c), reason ?? null, clientIp(c));
       return t('userSuspended', { id: pathId(c) });
@@ -757,9 +767,9 @@ consoleRouter.post('/users/:id/activate', (c) =>
   act(c, {
     back: `/console/users/${pathId(c)}`,
     again: (state) => userPage(c, state),
-    run: async (_form, op) => {
+    run: async (_form, op, t) => {
       await activateUser(c.var.deps, op.auth, pathId(c), clientIp(c));
-      return translator(localeOf(c))('userActivated', { id: pathId(c) });
+      return t('userActivated', { id: pathId(c) });
     },
   }),
 );
@@ -768,21 +778,23 @@ consoleRouter.post('/users/:id/roles', (c) =>
   act(c, {
     back: `/console/users/${pathId(c)}`,
     again: (state) => userPage(c, state),
-    run: async (form, op) => {
+    run: async (form, op, t) => {
       const roles = (form.roles ?? '').split(',').filter((r): r is Role => (ROLES as readonly string[]).includes(r));
       await changeRolesAsSuperAdmin(c.var.deps, op.auth, pathId(c), roles, clientIp(c));
-      return translator(localeOf(c))('rolesSaved', { id: pathId(c) });
+      return t('rolesSaved', { id: pathId(c) });
     },
   }),
 );
 
 // ---- agencies and their documents
 
+const agenciesPaging = listPage(['createdAt', 'name'] as const, 'createdAt,desc');
+
 async function agenciesPage(c: ConsoleContext, state?: FormState) {
   assertSuperAdmin(c.get('operator'));
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
   const status = oneOf(['ACTIVE', 'SUSPENDED'] as const, c.req.query('status'));
-  const p = listPage(c, ['createdAt', 'name'] as const, 'createdAt,desc');
+  const p = agenciesPaging(c);
   const deps = c.var.deps;
   const [result, documents] = await Promise.all([
     listAgencies(deps, { ...p, status }),
@@ -870,9 +882,8 @@ for (const suspend of [true, false]) {
       back: '/console/agencies',
       form: `agency-${c.req.param('id')}`,
       again: (state) => agenciesPage(c, state),
-      run: async (form, op) => {
+      run: async (form, op, t) => {
         assertSuperAdmin(op);
-        const t = translator(localeOf(c));
         const reason = suspend ? parseForm(ReviewRejectionSchema, form, t).reason : undefined;
         await setAgencySuspended(c.var.deps, op.user.id, pathId(c), suspend, clientIp(c), reason);
         return t(suspend ? 'agencySuspended' : 'agencyActivated', { id: pathId(c) });
@@ -887,9 +898,8 @@ for (const decision of ['APPROVE', 'REJECT'] as const) {
       back: '/console/agencies',
       form: `doc-${c.req.param('id')}`,
       again: (state) => agenciesPage(c, state),
-      run: async (form, op) => {
+      run: async (form, op, t) => {
         assertSuperAdmin(op);
-        const t = translator(localeOf(c));
         const reason = decision === 'REJECT' ? parseForm(ReviewRejectionSchema, form, t).reason : undefined;
         await reviewAgencyDocument(c.var.deps, { id: op.user.id, ip: clientIp(c) }, pathId(c), decision, reason);
         return t(decision === 'APPROVE' ? 'documentApproved' : 'documentRejected', { id: pathId(c) });
@@ -902,6 +912,8 @@ for (const decision of ['APPROVE', 'REJECT'] as const) {
 
 const RESERVATION_SORTS = Object.keys(RESERVATION_SORT_COLUMNS) as (keyof typeof RESERVATION_SORT_COLUMNS)[];
 
+const reservationsPaging = listPage(RESERVATION_SORTS, 'createdAt,desc');
+
 consoleRouter.get('/reservations', async (c) => {
   assertSuperAdmin(c.get('operator'));
   const number = (c.req.query('number') ?? '').trim();
@@ -913,7 +925,7 @@ consoleRouter.get('/reservations', async (c) => {
   const v = await view(c);
   if (number) flash = { kind: 'error' as const, text: v.t('notFoundNumber') };
   const status = oneOf(RESERVATION_STATUSES, c.req.query('status'));
-  const p = listPage(c, RESERVATION_SORTS, 'createdAt,desc');
+  const p = reservationsPaging(c);
   const { rows, total } = await listReservationViews(c.var.deps.db, status, p.sort, p);
   const state: FormState = { values: { number }, errors: number ? { number: v.t('notFoundNumber') } : {} };
   return page(
@@ -1027,6 +1039,8 @@ consoleRouter.get('/reservations/:id', async (c) => {
 
 // ---- deliveries: the messages that did not leave (failed, dead), with the provider's reason and a retry
 
+const deliveriesPaging = listPage(['createdAt', 'id'] as const, 'createdAt,desc');
+
 async function deliveriesPage(c: ConsoleContext, state?: FormState) {
   assertSuperAdmin(c.get('operator'));
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
@@ -1035,7 +1049,7 @@ async function deliveriesPage(c: ConsoleContext, state?: FormState) {
   const status = chosen === 'ALL' ? undefined : (oneOf(DELIVERY_STATUSES, chosen) ?? RETRYABLE_STATUSES);
   const channel = oneOf(DELIVERY_CHANNELS, c.req.query('channel'));
   const template = (c.req.query('template') ?? '').trim().toUpperCase().slice(0, 100);
-  const p = listPage(c, ['createdAt', 'id'] as const, 'createdAt,desc');
+  const p = deliveriesPaging(c);
   const { content, total } = await listDeliveries(c.var.deps, { status, channel, template: template || undefined }, p);
   const retryable = (s: string) => (RETRYABLE_STATUSES as readonly string[]).includes(s);
   return page(
@@ -1107,22 +1121,24 @@ consoleRouter.post('/deliveries/:id/retry', (c) =>
   act(c, {
     back: '/console/deliveries',
     again: (state) => deliveriesPage(c, state),
-    run: async (_form, op) => {
+    run: async (_form, op, t) => {
       assertSuperAdmin(op);
       await retryDelivery(c.var.deps, { id: op.user.id, ip: clientIp(c) }, pathId(c));
-      return translator(localeOf(c))('deliveryRetried', { id: pathId(c) });
+      return t('deliveryRetried', { id: pathId(c) });
     },
   }),
 );
 
 // ---- audit log
 
+const auditPaging = listPage(['createdAt', 'id'] as const, 'createdAt,desc');
+
 consoleRouter.get('/audit', async (c) => {
   assertSuperAdmin(c.get('operator'));
   const v = await view(c);
   const action = (c.req.query('action') ?? '').trim().toUpperCase();
   const actor = (c.req.query('actorId') ?? '').trim();
-  const p = listPage(c, ['createdAt', 'id'] as const, 'createdAt,desc');
+  const p = auditPaging(c);
   const filters = { action: action || undefined, actorId: /^\d{1,9}$/.test(actor) ? Number(actor) : undefined };
   const { rows, total } = await listAuditLogs(c.var.deps, filters, p);
   const labels = await userLabels(c.var.deps, rows.flatMap((r) => (r.actorId === null ? [] : [r.actorId])));

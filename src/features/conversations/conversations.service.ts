@@ -12,7 +12,7 @@ import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, invalidState, notFound, validationError } from '../../errors';
 import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
-import { canStaffManageAnnouncement, staffScope } from '../agencies/agencies.scope';
+import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../agencies/agencies.scope';
 import { auditInsert } from '../audit/audit';
 import { notify, type Notification } from '../notifications/notify';
 import { maskContactDetails } from './masking';
@@ -49,6 +49,14 @@ type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS,
 // The statements of every post, compiled once (db/statements.ts): a message is the busiest write.
 const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
   db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, p.id)),
+);
+/** An agency trip's staff (owner, the trip's branch's employees): the carrier side with the carrier. */
+const carrierStaff = compiled((db, p: Record<'id', Placeholder>) =>
+  staffOfAnnouncement(
+    db,
+    sql`(SELECT ${reservations.agencyId} FROM ${reservations} WHERE ${reservations.id} = ${p.id})`,
+    sql`(SELECT ${announcements.branchId} FROM ${reservations} INNER JOIN ${announcements} ON ${announcements.id} = ${reservations.announcementId} WHERE ${reservations.id} = ${p.id})`,
+  ),
 );
 const nameOf = compiled((db, p: Record<'id', Placeholder>) => db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, p.id)));
 type IndexKey = 'reservationId' | 'version' | 'lastMessage' | 'lastMessageAt' | 'senderUnread' | 'carrierUnread';
@@ -106,13 +114,20 @@ export function readOnlyFrom(r: ConversationReservation): Date | null {
 
 const isPaid = (r: ConversationReservation) => r.paidAt !== null;
 
+type Name = { firstName: string; lastName: string };
+
+/** The reservation read with the caller's name: the caller's side (or 403) and display name. */
+async function asParty(deps: Deps, auth: AuthUser, id: number, r: ConversationReservation | undefined, me: Name | undefined) {
+  if (!r) throw notFound('Reservation', id);
+  const name = me ? `${me.firstName} ${me.lastName}`.trim() : '';
+  return { r, side: await sideOf(deps, auth, r), name };
+}
+
 /** The reservation, the caller's side and display name: one round trip. */
 async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
   const { db } = deps;
   const [[r], [me]] = await db.batch([reservationById(db, { id }), nameOf(db, { id: auth.id })]);
-  if (!r) throw notFound('Reservation', id);
-  const name = me ? `${me.firstName} ${me.lastName}`.trim() : '';
-  return { r, side: await sideOf(deps, auth, r), name };
+  return asParty(deps, auth, id, r, me);
 }
 
 /** The statement that brings the D1 index up to the object's state; an older state never wins. */
@@ -152,7 +167,9 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
 /** POST /bookings/{id}/messages. */
 export async function postMessage(deps: Deps, auth: AuthUser, id: number, input: { body: string; fileIds?: number[] }) {
   const { db, env } = deps;
-  const { r, side, name } = await loadForParty(deps, auth, id);
+  // With the party's read, the carrier side's staff, told like the carrier (CONTRACT section 17).
+  const [[row], [me], staff] = await db.batch([reservationById(db, { id }), nameOf(db, { id: auth.id }), carrierStaff(db, { id })]);
+  const { r, side, name } = await asParty(deps, auth, id, row, me);
   const closedAt = readOnlyFrom(r);
   if (closedAt && closedAt.getTime() <= Date.now()) {
     throw invalidState(`This conversation is read-only since ${closedAt.toISOString()} (reservation ${r.status})`);
@@ -165,24 +182,24 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
   }
   const body = isPaid(r) ? input.body : maskContactDetails(input.body);
-  const counterpartId = side === 'SENDER' ? r.carrierId : r.senderId;
-  const { message, state, notify: tell } = await conversationObject(env, id).post({
+  const counterpartIds = side === 'SENDER' ? [...new Set([r.carrierId, ...staff.map((s) => s.userId)])].filter((userId) => userId !== auth.id) : [r.senderId];
+  const { message, state, notify: told } = await conversationObject(env, id).post({
     reservationId: id,
     authorId: auth.id,
     authorName: name,
     side,
     body,
     fileIds,
-    counterpartId,
+    counterpartIds,
   });
-  const note: Notification = {
-    userId: counterpartId,
+  const note = (userId: number): Notification => ({
+    userId,
     type: 'NEW_MESSAGE',
     title: 'New message',
     message: `${name} wrote about reservation ${r.reservationNumber}`,
     data: { reservationId: id, reservationNumber: r.reservationNumber, messageId: message.id },
-  };
-  await runBatch(db, [indexStatement(db, id, state), ...(tell ? notify(db, note) : [])]);
+  });
+  await runBatch(db, [indexStatement(db, id, state), ...told.flatMap((userId) => notify(db, note(userId)))]);
   return message;
 }
 

@@ -9,7 +9,7 @@ import { invalidState, notFound } from '../../errors';
 import { orderBy, type PageParams } from '../../lib/pagination';
 import { auditInsertIfChanged } from '../audit/audit';
 import { maskAddress } from './address-mask';
-import { enqueuedDelivery } from './outbox';
+import { enqueuedOnCommit } from './outbox';
 
 export const DELIVERY_SORT_FIELDS = ['createdAt', 'id'] as const;
 export type DeliverySortField = (typeof DELIVERY_SORT_FIELDS)[number];
@@ -56,8 +56,9 @@ export async function listDeliveries(deps: Deps, f: DeliveryFilters, page: PageP
 }
 
 /**
- * Puts a FAILED or DEAD delivery back to QUEUED with its attempts reset, audited in the same batch
- * (compare-and-set on the status read); the id goes to the queue once the batch has committed.
+ * Puts a FAILED or DEAD delivery back to QUEUED as new (attempts 0, no error, no provider id), audited
+ * in the same batch with the error it had (compare-and-set on the status read, which was checked
+ * retryable); the id goes to the queue once the batch has committed.
  * Anything else is 409 INVALID_STATE; a double submit finds it QUEUED (or SENT) and changes nothing.
  */
 export async function retryDelivery(deps: Deps, actor: { id: number; ip: string | null }, id: number): Promise<AdminDelivery> {
@@ -67,11 +68,11 @@ export async function retryDelivery(deps: Deps, actor: { id: number; ip: string 
   const refused = () => invalidState(`The delivery is ${row.status}; only a FAILED or DEAD delivery can be retried`);
   if (!(RETRYABLE_STATUSES as readonly string[]).includes(row.status)) throw refused();
   const [updated] = await db.batch([
-    enqueuedDelivery(
+    enqueuedOnCommit(
       db
         .update(deliveries)
-        .set({ status: 'QUEUED', attempts: 0 })
-        .where(and(eq(deliveries.id, id), eq(deliveries.status, row.status), inArray(deliveries.status, RETRYABLE_STATUSES)))
+        .set({ status: 'QUEUED', attempts: 0, lastError: null, providerMessageId: null, sentAt: null })
+        .where(and(eq(deliveries.id, id), eq(deliveries.status, row.status)))
         .returning(),
     ),
     auditInsertIfChanged(db, {
@@ -80,7 +81,8 @@ export async function retryDelivery(deps: Deps, actor: { id: number; ip: string 
       targetType: 'DELIVERY',
       targetId: id,
       ip: actor.ip,
-      details: { previousStatus: row.status, attempts: row.attempts, channel: row.channel, template: row.template },
+      // The error the retry clears from the row stays on record here.
+      details: { previousStatus: row.status, attempts: row.attempts, lastError: row.lastError, channel: row.channel, template: row.template },
     }),
   ]);
   if (updated.length !== 1) throw invalidState('The delivery changed meanwhile (retried by someone else); reload it');

@@ -4,13 +4,12 @@
 // both answer as if they did not exist; the production build does not mount them at all.
 import { createRoute, z } from '@hono/zod-openapi';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { DELIVERY_CHANNELS, outboxMessages, type OutboxMessageRow } from '../../db/schema';
-import { createRouter, type AppEnv, type Deps } from '../../env';
-import { endpointNotFound } from '../../errors';
+import { createRouter, type Deps } from '../../env';
 import { htmlPage, htmlResponse } from '../../lib/html-page';
 import { errorResponses, jsonContent } from '../../lib/openapi';
+import { developmentOnly } from '../../middleware/development-only';
 import { pageStatements } from '../../db/statements';
 import { orderBy, PageSchema, pageQuery, toPage, type PageParams } from '../../lib/pagination';
 
@@ -59,12 +58,6 @@ export async function listOutbox(deps: Deps, p: PageParams<'createdAt'> & { to?:
   return toPage(rows.map(toOutboxMessage), total, p);
 }
 
-function developmentOnly(c: Context<AppEnv>) {
-  if (c.env.ENVIRONMENT !== 'development') {
-    throw endpointNotFound(`No endpoint ${c.req.method} ${c.req.path}`, { suggestions: ['See the API reference at /v1/api/docs'] });
-  }
-}
-
 export const devOutboxRouter = createRouter().openapi(
   createRoute({
     method: 'get',
@@ -73,11 +66,11 @@ export const devOutboxRouter = createRouter().openapi(
     tags: TAGS,
     summary: 'What the sandbox providers "sent", newest first (ENVIRONMENT=development only)',
     security: [],
+    middleware: [developmentOnly] as const,
     request: { query: OutboxQuery },
     responses: { 200: jsonContent(PageSchema(OutboxMessageSchema, 'OutboxMessagePage'), 'A page'), ...errorResponses(404) },
   }),
   async (c) => {
-    developmentOnly(c);
     return c.json(await listOutbox(c.var.deps, c.req.valid('query')), 200);
   },
 );
@@ -95,11 +88,11 @@ export const devOutboxPageRouter = createRouter().openapi(
     tags: TAGS,
     summary: 'The development outbox as a page: click the verification, reset and recipient links (ENVIRONMENT=development only)',
     security: [],
+    middleware: [developmentOnly] as const,
     request: { query: OutboxQuery },
     responses: { 200: htmlResponse('The outbox'), ...errorResponses(404) },
   }),
   async (c) => {
-    developmentOnly(c);
     const query = c.req.valid('query');
     const page = await listOutbox(c.var.deps, query);
     c.header('Cache-Control', 'no-store');

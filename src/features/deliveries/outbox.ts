@@ -34,8 +34,8 @@ export interface DeliveryMessage {
  */
 const pending = new Set<number>();
 
-/** `statement` (an insert RETURNING id) with its ids queued for the queue once its batch commits. */
-function enqueuedOnCommit<T extends object>(statement: T): T {
+/** `statement` (a delivery insert RETURNING id) with its ids queued for the queue once its batch commits. */
+export function enqueuedOnCommit<T extends object>(statement: T): T {
   return afterCommit(statement, (rows) => {
     for (const row of (rows as { id: number }[] | undefined) ?? []) pending.add(row.id);
   });
@@ -43,35 +43,21 @@ function enqueuedOnCommit<T extends object>(statement: T): T {
 
 export interface TransactionalMessage {
   userId?: number | null;
-  to: string;
+  /** EMAIL unless said (only the recipient's link also goes by SMS). */
+  channel?: DeliveryChannel;
+  /** Values or SQL the statement reads itself (from `source`, e.g. the reservation). */
+  to: string | SQL;
   template: TransactionalTemplate;
-  locale: Locale;
+  locale: Locale | SQL;
   /** What the template reads: links as root paths (`/verify-email?token=...`), names, numbers. */
-  payload: Record<string, unknown>;
+  payload: Record<string, unknown> | SQL;
 }
 
 /**
  * The one writer of messages outside notifications: a statement for the batch of the change,
  * written only if `guard` holds when the batch reaches it (when one is given).
  */
-export const transactionalMessage = (db: Db, message: TransactionalMessage, guard?: SQL): Statement =>
-  transactionalStatement(db, message, guard);
-
-/** transactionalMessage() with values the statement reads itself (from `source`, e.g. the reservation). */
-export function transactionalStatement(
-  db: Db,
-  message: {
-    userId?: number | null;
-    /** EMAIL unless said (only the recipient's link also goes by SMS). */
-    channel?: DeliveryChannel;
-    to: string | SQL;
-    template: TransactionalTemplate;
-    locale: Locale | SQL;
-    payload: Record<string, unknown> | SQL;
-  },
-  guard?: SQL,
-  source?: SQLiteTable,
-): Statement {
+export function transactionalMessage(db: Db, message: TransactionalMessage, guard?: SQL, source?: SQLiteTable): Statement {
   return enqueuedOnCommit(
     guardedInsert(
       db,
@@ -151,9 +137,6 @@ export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source
   }));
   return [enqueuedOnCommit(guardedInsertAll(db, deliveries, rows, source).returning({ id: deliveries.id }))];
 }
-
-/** `statement` (a compiled delivery insert) enqueued once its batch commits. */
-export const enqueuedDelivery = <T extends object>(statement: T): T => enqueuedOnCommit(statement);
 
 /**
  * Hands the committed rows to the queue. A failed send is logged and left to the sweep: the rows

@@ -3,7 +3,8 @@
 // stored (the row is removed), so the defaults can change for everyone who never chose.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { notificationPreferences, users, type Locale } from '../../db/schema';
-import type { Statement } from '../../db/statements';
+import { runBatch, type Statement } from '../../db/statements';
+import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
 import { notFound } from '../../errors';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../notifications/notify';
@@ -18,12 +19,16 @@ export interface NotificationPreferences {
   channels: KindChannels[];
 }
 
-export async function getPreferences(deps: Deps, userId: number): Promise<NotificationPreferences> {
-  const { db } = deps;
-  const [[user], stored] = await db.batch([
+/** The two reads of the preferences (the locale, the stored choices), for a batch. */
+const preferenceReads = (db: Db, userId: number) =>
+  [
     db.select({ locale: users.locale }).from(users).where(eq(users.id, userId)),
     db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)),
-  ]);
+  ] as const;
+
+type PreferenceRows = readonly [{ locale: Locale }[], (typeof notificationPreferences.$inferSelect)[]];
+
+function toPreferences(userId: number, [[user], stored]: PreferenceRows): NotificationPreferences {
   if (!user) throw notFound('User', userId);
   const chosen = new Map(stored.map((row) => [row.kind, row]));
   return {
@@ -35,12 +40,16 @@ export async function getPreferences(deps: Deps, userId: number): Promise<Notifi
   };
 }
 
+export async function getPreferences(deps: Deps, userId: number): Promise<NotificationPreferences> {
+  return toPreferences(userId, await deps.db.batch(preferenceReads(deps.db, userId)));
+}
+
 const isDefault = (row: KindChannels) => {
   const d = defaultChannels(row.kind);
   return row.email === d.email && row.push === d.push && row.sms === d.sms;
 };
 
-/** Sets the locale (when given) and the channels of each kind listed; the kinds not listed keep their choice. One batch. */
+/** Sets the locale (when given) and the channels of each kind listed; the kinds not listed keep their choice. One batch, read back included. */
 export async function putPreferences(deps: Deps, userId: number, input: { locale?: Locale; channels: KindChannels[] }): Promise<NotificationPreferences> {
   const { db } = deps;
   const statements: Statement[] = [];
@@ -60,6 +69,7 @@ export async function putPreferences(deps: Deps, userId: number, input: { locale
         }),
     );
   }
-  if (statements.length > 0) await db.batch(statements as [Statement, ...Statement[]]);
-  return getPreferences(deps, userId);
+  // The preferences are read back in the same batch, after the writes: one round trip.
+  const results = await runBatch(db, [...statements, ...preferenceReads(db, userId)]);
+  return toPreferences(userId, results.slice(-2) as unknown as PreferenceRows);
 }

@@ -1,15 +1,14 @@
 // The recipient's link (CONTRACT section 16): the person a parcel is for has no account; when the
 // reservation is confirmed, and again when the parcel is deposited, they receive the public page
 // link (section 8) by e-mail when the reservation names their address and by SMS when it names
-// an international phone number, in the locale of recipient.rules.ts. The statements read
+// an international phone number, in the recipient's language (below). The statements read
 // everything from the reservation itself, so they need no read first and sit in the transition's
 // batch under the transition's guard.
 import { and, eq, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { announcements, reservations, users } from '../../db/schema';
 import type { Statement } from '../../db/statements';
-import { compactPhone, isE164, transactionalStatement } from './outbox';
-import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES } from './recipient.rules';
+import { compactPhone, isE164, transactionalMessage } from './outbox';
 
 export type RecipientStep = 'CONFIRMED' | 'DEPOSITED';
 export type RecipientChannel = 'EMAIL' | 'SMS';
@@ -23,7 +22,28 @@ const codes = (list: readonly string[]) => {
   return sql.raw(list.map((c) => `'${c}'`).join(', '));
 };
 
-/** recipientLocale() (recipient.rules.ts) in SQL: the trip's arrival country, else the sender's locale. */
+/** Countries (ISO 3166-1 alpha-2) whose recipients read French: francophone Africa, the Maghreb, Europe, overseas France. */
+export const FRENCH_COUNTRIES = [
+  'FR', 'BE', 'LU', 'MC',
+  'GP', 'MQ', 'GF', 'RE', 'YT', 'PM', 'BL', 'MF', 'NC', 'PF', 'WF',
+  'SN', 'CI', 'ML', 'BF', 'NE', 'GN', 'BJ', 'TG', 'CM', 'GA', 'CG', 'CD', 'CF', 'TD', 'DJ', 'KM', 'MG', 'BI', 'HT',
+  'MA', 'TN', 'DZ', 'MR',
+] as const;
+
+/** Countries whose recipients read English. */
+export const ENGLISH_COUNTRIES = [
+  'GB', 'IE', 'US', 'AU', 'NZ',
+  'NG', 'GH', 'KE', 'ZA', 'UG', 'TZ', 'ZM', 'ZW', 'SL', 'LR', 'GM', 'BW', 'MW', 'NA',
+] as const;
+
+/**
+ * The recipient's language, the one rule (computed by the statement itself, so it needs no read):
+ * the recipient has no account, so no locale of their own. Their messages are in the sender's
+ * locale unless the country the parcel goes to (the trip's arrival country, where the recipient
+ * lives) says otherwise: French where French is the language of daily business, English where
+ * English is, and the sender's choice anywhere else (neither language is local there, or both
+ * are, as in Canada or Switzerland: the sender knows the recipient better than a country list does).
+ */
 function recipientLocaleSql(): SQL {
   const country = sql`(SELECT upper(${announcements.arrivalCountry}) FROM ${announcements} WHERE ${announcements.id} = ${reservations.announcementId})`;
   const senderLocale = sql`COALESCE((SELECT ${users.locale} FROM ${users} WHERE ${users.id} = ${reservations.senderId}), 'fr')`;
@@ -38,7 +58,7 @@ const ADDRESS: Record<RecipientChannel, { to: SQL; present: SQL }> = {
 /** The recipient's message of reservation `id` at `step` on `channel`, written only if `guard` holds and the address is there. */
 export function recipientLinkMessage(db: Db, channel: RecipientChannel, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement {
   const senderName = sql`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`;
-  return transactionalStatement(
+  return transactionalMessage(
     db,
     {
       userId: null,

@@ -2,8 +2,8 @@
 // they answer as if they did not exist.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { endpointNotFound } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
+import { developmentOnly } from '../../middleware/development-only';
 import { runSeed } from './seed';
 
 const SeedResultSchema = z
@@ -21,14 +21,8 @@ export const devRouter = createRouter().openapi(
     tags: ['Development'],
     summary: 'Seed demo data (ENVIRONMENT=development only; idempotent)',
     security: [],
+    middleware: [developmentOnly] as const,
     responses: { 200: jsonContent(SeedResultSchema, 'Demo accounts'), ...errorResponses(404) },
   }),
-  async (c) => {
-    if (c.env.ENVIRONMENT !== 'development') {
-      throw endpointNotFound(`No endpoint ${c.req.method} ${c.req.path}`, {
-        suggestions: ['See the API reference at /v1/api/docs'],
-      });
-    }
-    return c.json(await runSeed(c.var.deps), 200);
-  },
+  async (c) => c.json(await runSeed(c.var.deps), 200),
 );

@@ -11,7 +11,7 @@ import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '..
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
-import { enqueuedDelivery } from '../deliveries/outbox';
+import { enqueuedOnCommit } from '../deliveries/outbox';
 import { recipientLinkMessage } from '../deliveries/recipient';
 import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
@@ -136,7 +136,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), ...recipientDeposited.map((message) => enqueuedDelivery(message(db, { id })))] },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), ...recipientDeposited.map((message) => enqueuedOnCommit(message(db, { id })))] },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);

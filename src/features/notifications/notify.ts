@@ -8,7 +8,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
 import { compiled, guardedInsert, type Statement } from '../../db/statements';
-import { enqueuedDelivery, userDeliveries } from '../deliveries/outbox';
+import { enqueuedOnCommit, userDeliveries } from '../deliveries/outbox';
 
 /**
  * Every kind of notification. Each has an e-mail template in every locale
@@ -95,7 +95,7 @@ export function compiledNotify<K extends string>(build: (db: Db, p: Record<K, Pl
     const { item, guard, source } = build(db, p);
     return deliveriesOf(db, item, guard, source)[0];
   });
-  return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), enqueuedDelivery(delivery(db, values))];
+  return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), enqueuedOnCommit(delivery(db, values))];
 }
 
 function notificationRows(db: Db, list: readonly Notification[], guard?: SQL, source?: SQLiteTable): Statement[] {

@@ -1,6 +1,8 @@
 // The generic HMAC callback signature: `X-Kyc-Signature: sha256=<hex of HMAC-SHA256(secret,
 // "<timestamp>.<raw body>")>` and `X-Kyc-Timestamp: <unix seconds>`, checked on the raw bytes with
 // a tolerance so a captured callback cannot be replayed later.
+import { toHex } from '../../lib/digest';
+
 export const SIGNATURE_HEADER = 'X-Kyc-Signature';
 export const TIMESTAMP_HEADER = 'X-Kyc-Timestamp';
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
@@ -15,8 +17,6 @@ async function hmac(secret: string, timestamp: string, raw: Uint8Array): Promise
   message.set(raw, prefix.length);
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, message));
 }
-
-const toHex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 function fromHex(hex: string): Uint8Array | null {
   if (!/^(?:[0-9a-f]{2})+$/i.test(hex)) return null;

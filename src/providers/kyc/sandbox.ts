@@ -1,11 +1,10 @@
 // The local sandbox provider: the "verification" happens on a page this service serves itself
 // (/sandbox/kyc/{sessionId}), whose buttons post a signed callback through the real webhook handler.
+import { randomHex } from '../../lib/digest';
 import { rootUrl } from '../../lib/urls';
 import type { KycProvider, KycSession, StartSessionInput } from './kyc-provider';
 
 export const SANDBOX_SESSION_TTL_SECONDS = 60 * 60;
-
-const randomHex = (bytes: number) => [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 export class SandboxKycProvider implements KycProvider {
   readonly name = 'sandbox';

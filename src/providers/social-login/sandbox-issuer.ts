@@ -4,6 +4,7 @@
 // Tokens it signs go through the very same jwtVerify as the providers' (social-login.ts).
 import { SignJWT, type JWK } from 'jose';
 import { SANDBOX_CLIENT_IDS, type SocialIssuer, type SocialProviderName } from '../../config';
+import { toHex } from '../../lib/digest';
 
 interface SandboxKey {
   privateKey: CryptoKey;
@@ -11,7 +12,6 @@ interface SandboxKey {
 }
 
 const encoder = new TextEncoder();
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 // PKCS#8 wrapping of a bare P-256 private scalar (RFC 5915 ECPrivateKey without the public key,
 // which WebCrypto computes on import).
@@ -27,7 +27,7 @@ async function deriveKey(seed: string): Promise<SandboxKey> {
   const pkcs8 = new Uint8Array([...P256_PKCS8_PREFIX, ...scalar]);
   const privateKey = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign']);
   const { kty, crv, x, y } = (await crypto.subtle.exportKey('jwk', privateKey)) as JsonWebKey;
-  const kid = `sandbox-${hex(await crypto.subtle.digest('SHA-256', encoder.encode(`${x}.${y}`))).slice(0, 16)}`;
+  const kid = `sandbox-${toHex(await crypto.subtle.digest('SHA-256', encoder.encode(`${x}.${y}`))).slice(0, 16)}`;
   return { privateKey, jwk: { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' } };
 }
 
@@ -54,7 +54,7 @@ export interface SandboxSignIn {
 
 /** A stable subject per provider and e-mail, as a provider keeps one per account. */
 async function subjectOf(provider: SocialProviderName, email: string) {
-  return `sandbox-${hex(await crypto.subtle.digest('SHA-256', encoder.encode(`${provider}:${email}`))).slice(0, 24)}`;
+  return `sandbox-${toHex(await crypto.subtle.digest('SHA-256', encoder.encode(`${provider}:${email}`))).slice(0, 24)}`;
 }
 
 /** An ID token shaped like the provider's: Google carries the names, Apple sends them beside the token. */
