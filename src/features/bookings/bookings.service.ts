@@ -387,7 +387,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
     action: 'ACCEPT',
     set: { confirmedAt: new Date().toISOString() },
     // The sender's notice, and the recipient's link to the parcel's public page.
-    effects: (guard) => [...notify(db, note, guard), ...recipientLinkMessages(db, id, 'CONFIRMED', guard)],
+    effects: (guard) => [...notify(db, note, guard), recipientLinkMessages(db, id, 'CONFIRMED', guard)],
   });
 }
 

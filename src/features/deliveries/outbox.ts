@@ -57,37 +57,39 @@ export interface TransactionalMessage {
 export const transactionalMessage = (db: Db, message: TransactionalMessage, guard?: SQL): Statement =>
   transactionalStatement(db, message, guard);
 
-/** transactionalMessage() with values the statement reads itself (from `source`, e.g. the reservation). */
-export function transactionalStatement(
-  db: Db,
-  message: {
-    userId?: number | null;
-    /** EMAIL unless said (only the recipient's link also goes by SMS). */
-    channel?: DeliveryChannel;
-    to: string | SQL;
-    template: TransactionalTemplate;
-    locale: Locale | SQL;
-    payload: Record<string, unknown> | SQL;
-  },
-  guard?: SQL,
-  source?: SQLiteTable,
-): Statement {
-  return enqueuedOnCommit(
-    guardedInsert(
-      db,
-      deliveries,
-      {
-        userId: message.userId ?? null,
-        channel: message.channel ?? 'EMAIL',
-        to: message.to,
-        template: message.template,
-        locale: message.locale,
-        payload: message.payload,
-      },
-      source,
-      guard,
-    ).returning({ id: deliveries.id }),
-  );
+/** A message of transactionalStatement(): values the statement may read itself, and its own condition. */
+export interface TransactionalRow {
+  userId?: number | null;
+  /** EMAIL unless said (only the recipient's link also goes by SMS). */
+  channel?: DeliveryChannel;
+  to: string | SQL;
+  template: TransactionalTemplate;
+  locale: Locale | SQL;
+  payload: Record<string, unknown> | SQL;
+  /** Written only if this holds too (e.g. the address is there). */
+  when?: SQL;
+}
+
+/**
+ * transactionalMessage() with values the statement reads itself (from `source`, e.g. the
+ * reservation). Several rows are one statement (INSERT ... SELECT ... UNION ALL), each under
+ * `guard` and its own `when`.
+ */
+export function transactionalStatement(db: Db, message: TransactionalRow | readonly TransactionalRow[], guard?: SQL, source?: SQLiteTable): Statement {
+  const rows = (Array.isArray(message) ? message : [message]).map((m: TransactionalRow) => ({
+    values: {
+      userId: m.userId ?? null,
+      channel: m.channel ?? 'EMAIL',
+      to: m.to,
+      template: m.template,
+      locale: m.locale,
+      payload: m.payload,
+    },
+    condition: m.when && guard ? and(guard, m.when) : (m.when ?? guard),
+  }));
+  const insert =
+    rows.length === 1 ? guardedInsert(db, deliveries, rows[0].values, source, rows[0].condition) : guardedInsertAll(db, deliveries, rows, source);
+  return enqueuedOnCommit(insert.returning({ id: deliveries.id }));
 }
 
 type Value = string | number | SQL | Column | Placeholder;
