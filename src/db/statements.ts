@@ -2,7 +2,7 @@
 // (a renamed column fails the typecheck). Conditional writes inside a batch (guardedInsert,
 // rowExists), wide joins that survive D1's batch (aliasedColumns), and statements compiled once
 // for the hot paths (compiled, compiledShapes). No feature writes SQL text naming a table.
-import { Column, count, exists, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, Subquery, type Placeholder } from 'drizzle-orm';
+import { Column, count, exists, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, Subquery, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { offsetOf } from '../lib/pagination';
@@ -227,6 +227,26 @@ export function compiledShapes<S extends Shape, T>(create: (shape: S) => T, max 
     }
     return found;
   };
+}
+
+/**
+ * A page's selected fields plus `pageTotal`: the count of every row matching the page's filter,
+ * as one more column. The page and its total are then one statement instead of two (SQLite runs
+ * the uncorrelated count once per statement, not per row), which is the cost of a statement
+ * saved on every listing. Read it back with pageTotal().
+ */
+export const withTotal = <F extends Record<string, unknown>>(fields: F, countQuery: SQLWrapper) => ({
+  ...fields,
+  pageTotal: sql<number>`coalesce((${countQuery}), 0)`.mapWith(Number).as('page_total'),
+});
+
+/**
+ * The total of a withTotal() page. Any row carries it; a page past the end has none, so
+ * `countAlone` runs then (a second round trip, only for a page asked beyond the last).
+ */
+export async function pageTotal(rows: readonly { pageTotal: number }[], offset: number, countAlone: () => Promise<number>): Promise<number> {
+  if (rows.length > 0) return rows[0].pageTotal;
+  return offset === 0 ? 0 : countAlone();
 }
 
 /**
