@@ -70,6 +70,29 @@ export function guardedInsertAll<T extends SQLiteTable>(
 }
 
 /**
+ * The rows of `table` matching `where` as one JSON column of another statement's row
+ * (`json_group_array`), decoded back like the columns: a one-to-many read (a reservation's items,
+ * a booking's categories) without a statement of its own. `omit` leaves columns out.
+ */
+export function rowsAsJson<T extends SQLiteTable, K extends keyof T['$inferSelect'] & string = never>(
+  table: T,
+  where: SQL | undefined,
+  options: { omit?: readonly K[]; orderBy?: SQL | Column } = {},
+) {
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => !(options.omit as readonly string[] | undefined)?.includes(key));
+  const decode = (raw: Record<string, unknown>) =>
+    Object.fromEntries(columns.map(([key, column]) => [key, raw[key] === null ? null : column.mapFromDriverValue(raw[key])]));
+  const pairs = sql.join(
+    columns.map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
+    sql`, `,
+  );
+  const order = options.orderBy ? sql` ORDER BY ${options.orderBy}` : sql``;
+  return sql`(SELECT json_group_array(json_object(${pairs})${order}) FROM ${table} WHERE ${where})`.mapWith((text: string) =>
+    (JSON.parse(text) as Record<string, unknown>[]).map(decode),
+  ) as SQL<Omit<T['$inferSelect'], K>[]>;
+}
+
+/**
  * Every column of `table` under a unique alias (`prefix_column`), decoded like the column. D1's
  * batch returns rows as objects keyed by column name, so a join of tables sharing names (`id`,
  * `created_at`) loses columns inside db.batch(); aliased selections keep them apart. `only` keeps

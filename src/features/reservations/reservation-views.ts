@@ -15,7 +15,7 @@ import {
   type ReservationStatus,
   type UserRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, withTotal } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, withTotal } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
@@ -98,15 +98,10 @@ export interface ReservationDtoView {
 
 // A reservation's items, as one JSON array column of the view's own row (one statement per view,
 // not two): every item column but the keys, in insertion order, decoded like the columns.
-const ITEM_COLUMNS = Object.entries(getTableColumns(reservationItems)).filter(([key]) => key !== 'id' && key !== 'reservationId');
-const decodeItem = (raw: Record<string, unknown>): ItemView =>
-  Object.fromEntries(ITEM_COLUMNS.map(([key, column]) => [key, raw[key] === null ? null : column.mapFromDriverValue(raw[key])])) as ItemView;
-const itemsJson = sql`(SELECT json_group_array(json_object(${sql.join(
-  ITEM_COLUMNS.map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
-  sql`, `,
-)}) ORDER BY ${reservationItems.id}) FROM ${reservationItems} WHERE ${reservationItems.reservationId} = ${reservations.id})`
-  .mapWith((text: string) => (JSON.parse(text) as Record<string, unknown>[]).map(decodeItem))
-  .as('items_json');
+const itemsJson = rowsAsJson(reservationItems, eq(reservationItems.reservationId, reservations.id), {
+  omit: ['id', 'reservationId'],
+  orderBy: reservationItems.id,
+}).as('items_json');
 
 /** Every column of the reservation (the full view: the super-admin detail). */
 const ALL_RESERVATION_FIELDS = Object.keys(getTableColumns(reservations)) as (keyof ReservationRow & string)[];
