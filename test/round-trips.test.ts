@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { app } from '../src/app';
 import { ROUND_TRIPS_HEADER, ROWS_READ_HEADER, ROWS_WRITTEN_HEADER } from '../src/db/session';
 import { login, registerUser } from './helpers/auth';
-import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput, secondsFromNow } from './helpers/factories';
+import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput, bookThroughApi, secondsFromNow } from './helpers/factories';
 import { BASE, get, post, put, type ApiResponse } from './helpers/http';
 
 const roundTrips = (res: ApiResponse) => Number(res.headers.get(ROUND_TRIPS_HEADER));
@@ -21,7 +21,7 @@ const rows = (res: ApiResponse) => ({ read: Number(res.headers.get(ROWS_READ_HEA
  * their meta (all, run, batch). The session stays the native one, as the app's counter needs.
  */
 function countedFromOutside(base: Env = env) {
-  const seen = { trips: 0, rowsRead: 0, rowsWritten: 0, withoutMeta: 0 };
+  const seen = { trips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, withoutMeta: 0 };
   const add = (result: D1Result) => {
     seen.rowsRead += result.meta.rows_read;
     seen.rowsWritten += result.meta.rows_written;
@@ -33,6 +33,7 @@ function countedFromOutside(base: Env = env) {
         configurable: true,
         value: async (...args: unknown[]) => {
           seen.trips += 1;
+          seen.statements += 1;
           const result = await original(...args);
           if (method === 'all' || method === 'run') add(result as D1Result);
           else seen.withoutMeta += 1;
@@ -53,6 +54,7 @@ function countedFromOutside(base: Env = env) {
       configurable: true,
       value: async (statements: D1PreparedStatement[]) => {
         seen.trips += 1;
+        seen.statements += statements.length;
         const results = await batch(statements);
         for (const result of results) add(result);
         return results;
@@ -168,6 +170,46 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
       ['unread count', await get('/v1/api/conversations/unread-count', { token: carrier.token })],
     ];
     expect(reads.map(([name, res]) => [name, res.status, roundTrips(res)])).toEqual(reads.map(([name]) => [name, 200, 1]));
+  });
+});
+
+describe('a listing page carries its total (one statement)', () => {
+  it('page and total in one statement; past the last page the total is counted alone', async () => {
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier);
+    const { sender } = await aReservation({ status: 'CONFIRMED', carrier, trip });
+    await aReservation({ status: 'PAID', carrier, trip, sender });
+    // One booked through the API: the carrier's notification.
+    await bookThroughApi(sender, trip.id, (await aCategory()).id, 1);
+    // One review each way: a customer review, and the carrier's profile review (with its rating).
+    const { reservation: delivered } = await aReservation({ status: 'DELIVERED', carrier, trip, sender });
+    expect((await post('/v1/api/reviews', { reservationId: delivered.id, rating: 4 }, { token: sender.token })).status).toBe(201);
+    expect((await post('/v1/api/reviews', { reservationId: delivered.id, rating: 5 }, { token: carrier.token })).status).toBe(201);
+    const pages = [
+      ['as-carrier', '/v1/api/bookings/as-carrier?size=1', carrier.token, 4, 1],
+      ['as-sender', '/v1/api/bookings/as-sender?size=1', sender.token, 4, 1],
+      ['notifications', '/v1/api/notifications?size=1', carrier.token, undefined, 1],
+      ['search', `/v1/api/annonces?departureCity=${encodeURIComponent(trip.departureCityKey ?? trip.departureCity)}&size=1`, sender.token, undefined, 1],
+      ['customer reviews', '/v1/api/reviews/customers?size=1', sender.token, undefined, 1],
+      ['profile reviews (with the user and rating)', `/v1/api/users/${carrier.id}/reviews?size=1`, sender.token, 1, 2],
+    ] as const;
+    // The generic page ({content, page: {totalElements}}) or the carrier listing's own shape ({data, total}).
+    type AnyPage = { page?: { totalElements: number }; total?: number; content?: unknown[]; data?: unknown[] };
+    const totalOf = (body: AnyPage) => body.page?.totalElements ?? body.total;
+    const rowsOf = (body: AnyPage) => body.content ?? body.data;
+    for (const [name, path, token, expectedTotal, statements] of pages) {
+      const first = countedFromOutside();
+      const res = await fetchWith(first, path, token);
+      const body = (await res.json()) as AnyPage;
+      expect([name, res.status, first.seen.trips, first.seen.statements]).toEqual([name, 200, 1, statements]);
+      expect([name, rowsOf(body)?.length]).toEqual([name, 1]);
+      if (expectedTotal !== undefined) expect([name, totalOf(body)]).toEqual([name, expectedTotal]);
+      // Past the last page: no row carries the total, so it is counted alone (a second round trip), and still right.
+      const past = countedFromOutside();
+      const beyond = await fetchWith(past, `${path}&page=999`, token);
+      const pastBody = (await beyond.json()) as AnyPage;
+      expect([name, beyond.status, rowsOf(pastBody), totalOf(pastBody), past.seen.trips]).toEqual([name, 200, [], totalOf(body), 2]);
+    }
   });
 });
 

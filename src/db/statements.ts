@@ -2,7 +2,7 @@
 // (a renamed column fails the typecheck). Conditional writes inside a batch (guardedInsert,
 // rowExists), wide joins that survive D1's batch (aliasedColumns), and statements compiled once
 // for the hot paths (compiled, compiledShapes). No feature writes SQL text naming a table.
-import { Column, count, exists, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, Subquery, type Placeholder } from 'drizzle-orm';
+import { Column, count, exists, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, Subquery, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { offsetOf } from '../lib/pagination';
@@ -67,6 +67,29 @@ export function guardedInsertAll<T extends SQLiteTable>(
   // Each member in a subquery of its own: SQLite allows no LIMIT on a member of a compound SELECT.
   const members = rows.map(({ values, condition }) => sql`SELECT * FROM (${guardedSelect(db, table, values, source, condition)})`);
   return db.insert(table).select(sql.join(members, sql` UNION ALL `));
+}
+
+/**
+ * The rows of `table` matching `where` as one JSON column of another statement's row
+ * (`json_group_array`), decoded back like the columns: a one-to-many read (a reservation's items,
+ * a booking's categories) without a statement of its own. `omit` leaves columns out.
+ */
+export function rowsAsJson<T extends SQLiteTable, K extends keyof T['$inferSelect'] & string = never>(
+  table: T,
+  where: SQL | undefined,
+  options: { omit?: readonly K[]; orderBy?: SQL | Column } = {},
+) {
+  const columns = Object.entries(getTableColumns(table)).filter(([key]) => !(options.omit as readonly string[] | undefined)?.includes(key));
+  const decode = (raw: Record<string, unknown>) =>
+    Object.fromEntries(columns.map(([key, column]) => [key, raw[key] === null ? null : column.mapFromDriverValue(raw[key])]));
+  const pairs = sql.join(
+    columns.map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
+    sql`, `,
+  );
+  const order = options.orderBy ? sql` ORDER BY ${options.orderBy}` : sql``;
+  return sql`(SELECT json_group_array(json_object(${pairs})${order}) FROM ${table} WHERE ${where})`.mapWith((text: string) =>
+    (JSON.parse(text) as Record<string, unknown>[]).map(decode),
+  ) as SQL<Omit<T['$inferSelect'], K>[]>;
 }
 
 /**
@@ -227,6 +250,26 @@ export function compiledShapes<S extends Shape, T>(create: (shape: S) => T, max 
     }
     return found;
   };
+}
+
+/**
+ * A page's selected fields plus `pageTotal`: the count of every row matching the page's filter,
+ * as one more column. The page and its total are then one statement instead of two (SQLite runs
+ * the uncorrelated count once per statement, not per row), which is the cost of a statement
+ * saved on every listing. Read it back with pageTotal().
+ */
+export const withTotal = <F extends Record<string, unknown>>(fields: F, countQuery: SQLWrapper) => ({
+  ...fields,
+  pageTotal: sql<number>`coalesce((${countQuery}), 0)`.mapWith(Number).as('page_total'),
+});
+
+/**
+ * The total of a withTotal() page. Any row carries it; a page past the end has none, so
+ * `countAlone` runs then (a second round trip, only for a page asked beyond the last).
+ */
+export async function pageTotal(rows: readonly { pageTotal: number }[], offset: number, countAlone: () => Promise<number>): Promise<number> {
+  if (rows.length > 0) return rows[0].pageTotal;
+  return offset === 0 ? 0 : countAlone();
 }
 
 /**

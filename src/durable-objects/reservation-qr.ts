@@ -90,13 +90,21 @@ export class ReservationQr extends DurableObject<Env> {
 
   /** Marks a (signature-checked) payload used. Synchronous: of two simultaneous scans one gets OK. */
   consume(nonce: string, purpose: QrPurpose): ConsumeResult {
+    const now = Date.now();
+    // The usual scan, one statement: an active, unexpired payload of this purpose becomes used.
+    const used = this.sql.exec(
+      `UPDATE qr_payloads SET state = 'USED' WHERE nonce = ? AND purpose = ? AND state = 'ACTIVE' AND expires_at > ?`,
+      nonce,
+      purpose,
+      now,
+    ).rowsWritten;
+    if (used > 0) return 'OK';
+    // Refused: say why from what is stored.
     const [row] = this.sql.exec<PayloadRow>('SELECT * FROM qr_payloads WHERE nonce = ?', nonce).toArray();
     if (!row || row.purpose !== purpose) return 'UNKNOWN';
     if (row.state === 'USED') return 'USED';
     if (row.state === 'REPLACED') return 'REPLACED';
-    if (row.expires_at <= Date.now()) return 'EXPIRED';
-    this.sql.exec(`UPDATE qr_payloads SET state = 'USED' WHERE nonce = ?`, nonce);
-    return 'OK';
+    return 'EXPIRED';
   }
 
   /**

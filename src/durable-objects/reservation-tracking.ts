@@ -50,6 +50,8 @@ export class ReservationTracking extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   /** The last point by recording time, once read: points are posted every few seconds. */
   private last: Position | null | undefined;
+  /** How many points are stored, once counted: the object is their only writer, so a trim runs only when over the limit. */
+  private stored: number | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -84,6 +86,7 @@ export class ReservationTracking extends DurableObject<Env> {
       receivedAt,
     }));
     let last = this.lastPosition();
+    this.stored ??= this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM positions').one().n;
     for (const p of stored) {
       this.sql.exec(
         `INSERT INTO positions (lat, lng, accuracy, speed, heading, recorded_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -98,10 +101,12 @@ export class ReservationTracking extends DurableObject<Env> {
       // Ties go to the later insert, as ORDER BY recorded_at DESC, seq DESC does.
       if (!last || p.recordedAt >= last.recordedAt) last = p;
     }
-    const trimmed = this.sql.exec(
-      'DELETE FROM positions WHERE seq <= (SELECT MAX(seq) FROM positions) - ?',
-      MAX_STORED_POSITIONS,
-    ).rowsWritten;
+    this.stored += stored.length;
+    let trimmed = 0;
+    if (this.stored > MAX_STORED_POSITIONS) {
+      trimmed = this.sql.exec('DELETE FROM positions WHERE seq <= (SELECT MAX(seq) FROM positions) - ?', MAX_STORED_POSITIONS).rowsWritten;
+      this.stored = MAX_STORED_POSITIONS;
+    }
     // A trim may drop an early-inserted point that was the latest by recording time: read again.
     this.last = trimmed > 0 ? undefined : last;
     for (const ws of this.ctx.getWebSockets()) {

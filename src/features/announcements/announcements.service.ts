@@ -2,7 +2,7 @@
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
 import { and, count, eq, exists, getTableColumns, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aliasedColumns, compiled, compiledShapes, runBatch } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, runBatch, withTotal } from '../../db/statements';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
@@ -311,15 +311,16 @@ export function searchConditions(filters: SearchFilters, today: string): SQL | u
   return searchWhere(presentKeys(values), values);
 }
 
-/** The page and count statements of a listing (exported so a test can EXPLAIN them). */
+/** The page (with its total, withTotal()) and the count alone of a listing (exported so a test can EXPLAIN them). */
 export function pageStatements(
   db: Db,
   where: SQL | undefined,
   p: PageParams<AnnouncementSort>,
   window: { limit: number | Placeholder; offset: number | Placeholder } = { limit: p.size, offset: offsetOf(p) },
 ) {
+  const total = db.select({ n: count() }).from(announcements).where(where);
   const page = db
-    .select({ announcement: listedColumns, carrier: listedCarrierColumns })
+    .select(withTotal({ announcement: listedColumns, carrier: listedCarrierColumns }, total))
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
     .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
@@ -327,7 +328,6 @@ export function pageStatements(
     .orderBy(...orderBy(p.sort, sortColumns, announcements.id))
     .limit(window.limit)
     .offset(window.offset);
-  const total = db.select({ n: count() }).from(announcements).where(where);
   return { page, total };
 }
 
@@ -336,7 +336,9 @@ async function runPage(db: Db, where: SQL | undefined, p: PageParams<Announcemen
 }
 
 async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStatements>, p: PageParams<AnnouncementSort>) {
-  const [rows, [{ n }]] = await db.batch([page, total]);
+  // One statement: the page carries its total (withTotal); the count alone only past the last page.
+  const [rows] = await db.batch([page]);
+  const n = await pageTotal(rows, offsetOf(p), async () => (await db.batch([total]))[0][0].n);
   return toPage(
     rows.map((r) => toAnnouncement(r.announcement, r.carrier)),
     n,

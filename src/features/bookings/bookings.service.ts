@@ -2,6 +2,7 @@
 // lifecycle actions (accept, reject, cancel) and the cron expiry. Every status change goes
 // through transitionStatement(), batched with its side effects guarded on the same status.
 import { and, asc, eq, getTableColumns, gte, inArray, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
   agencies,
@@ -14,7 +15,7 @@ import {
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError } from '../../errors';
 import { commissionRate, splitPrice, toGrams } from '../../lib/money';
@@ -50,23 +51,26 @@ import {
 
 // The reads of a booking, compiled once (see db/statements.ts): the trip with its carrier and the
 // status of the agency it belongs to, if any.
-const tripWithCarrier = compiled((db, p: Record<'id', Placeholder>) =>
-  db
-    .select({ a: aliasedColumns(announcements, 'a'), carrier: aliasedColumns(users, 'k', PARTY_FIELDS), agencyStatus: agencies.status })
-    .from(announcements)
-    .innerJoin(users, eq(users.id, announcements.carrierId))
-    .leftJoin(agencies, eq(agencies.id, announcements.agencyId))
-    .where(eq(announcements.id, p.id)),
-);
-// Only what the response's party summary shows (PARTY_FIELDS holds `enabled`, checked below).
-const userById = compiled((db, p: Record<'id', Placeholder>) => db.select(aliasedColumns(users, 'u', PARTY_FIELDS)).from(users).where(eq(users.id, p.id)));
-// The categories of a booking's items, compiled once per number of distinct categories (c0, c1, ...).
-const categoriesByIds = compiledShapes((shape: { n: number }) =>
+const bookingSender = alias(users, 'booking_sender');
+// The categories of a booking's items as one JSON column, compiled once per number of distinct categories (c0, c1, ...).
+// Everything a booking checks, in one statement: the trip with its carrier and agency's status, the
+// sender (null when the account is gone; PARTY_FIELDS holds `enabled`, checked below) and the
+// categories of its items.
+const bookingRead = compiledShapes((shape: { n: number }) =>
   compiled((db, p: Record<string, Placeholder>) =>
     db
-      .select()
-      .from(categories)
-      .where(inArray(categories.id, Array.from({ length: shape.n }, (_, k) => p[`c${k}`]))),
+      .select({
+        a: aliasedColumns(announcements, 'a'),
+        carrier: aliasedColumns(users, 'k', PARTY_FIELDS),
+        agencyStatus: agencies.status,
+        sender: aliasedColumns(bookingSender, 's', PARTY_FIELDS),
+        categories: rowsAsJson(categories, inArray(categories.id, Array.from({ length: shape.n }, (_, k) => p[`c${k}`]))).as('categories_json'),
+      })
+      .from(announcements)
+      .innerJoin(users, eq(users.id, announcements.carrierId))
+      .leftJoin(agencies, eq(agencies.id, announcements.agencyId))
+      .leftJoin(bookingSender, eq(bookingSender.id, p.senderId))
+      .where(eq(announcements.id, p.id)),
   ),
 );
 
@@ -126,17 +130,13 @@ export async function createBooking(
   const weightG = toGrams(input.reservedWeight);
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
-  const [tripRows, senderRows, categoryRows] = await db.batch([
-    tripWithCarrier(db, { id: input.announcementId }),
-    userById(db, { id: auth.id }),
-    categoriesByIds({ n: categoryIds.length })(db, Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id]))),
+  const [[trip]] = await db.batch([
+    bookingRead({ n: categoryIds.length })(db, { id: input.announcementId, senderId: auth.id, ...Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id])) }),
   ]);
-  const trip = tripRows[0];
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
   if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
-  const sender = senderRows[0];
+  const { a, carrier, sender, categories: categoryRows } = trip;
   if (!sender || !sender.enabled) throw accessDenied('This account cannot book');
-  const { a, carrier } = trip;
   if (a.carrierId === auth.id) throw businessRule('You cannot book your own announcement');
 
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
@@ -387,7 +387,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
     action: 'ACCEPT',
     set: { confirmedAt: new Date().toISOString() },
     // The sender's notice, and the recipient's link to the parcel's public page.
-    effects: (guard) => [...notify(db, note, guard), ...recipientLinkMessages(db, id, 'CONFIRMED', guard)],
+    effects: (guard) => [...notify(db, note, guard), recipientLinkMessages(db, id, 'CONFIRMED', guard)],
   });
 }
 

@@ -50,15 +50,35 @@ type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS,
 const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
   db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, p.id)),
 );
-/** An agency trip's staff (owner, the trip's branch's employees): the carrier side with the carrier. */
-const carrierStaff = compiled((db, p: Record<'id', Placeholder>) =>
-  staffOfAnnouncement(
-    db,
-    sql`(SELECT ${reservations.agencyId} FROM ${reservations} WHERE ${reservations.id} = ${p.id})`,
-    sql`(SELECT ${announcements.branchId} FROM ${reservations} INNER JOIN ${announcements} ON ${announcements.id} = ${reservations.announcementId} WHERE ${reservations.id} = ${p.id})`,
-  ),
+// The caller's name, read by the party's statement itself.
+const callerName = (p: Record<'me', Placeholder>) => ({
+  callerFirstName: sql<string | null>`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${p.me})`,
+  callerLastName: sql<string | null>`(SELECT ${users.lastName} FROM ${users} WHERE ${users.id} = ${p.me})`,
+});
+/** The reservation with the caller's name: one statement. */
+const partyRead = compiled((db, p: Record<'id' | 'me', Placeholder>) =>
+  db
+    .select({ ...FIELDS, ...callerName(p) })
+    .from(reservations)
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .where(eq(reservations.id, p.id)),
 );
-const nameOf = compiled((db, p: Record<'id', Placeholder>) => db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, p.id)));
+/**
+ * A post's read, one statement: the reservation, the caller's name and the carrier side's staff
+ * on an agency trip (owner, the trip's branch's employees), who are told like the carrier.
+ */
+const postRead = compiled((db, p: Record<'id' | 'me', Placeholder>) => {
+  const staff = staffOfAnnouncement(db, sql`${reservations.agencyId}`, sql`${announcements.branchId}`).as('staff');
+  return db
+    .select({
+      ...FIELDS,
+      ...callerName(p),
+      staffIds: sql`(SELECT json_group_array(${staff.userId}) FROM ${staff})`.mapWith((text: string) => JSON.parse(text) as number[]),
+    })
+    .from(reservations)
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .where(eq(reservations.id, p.id));
+});
 type IndexKey = 'reservationId' | 'version' | 'lastMessage' | 'lastMessageAt' | 'senderUnread' | 'carrierUnread';
 const indexUpsert = compiled((db, p: Record<IndexKey, Placeholder>) => {
   // Bound as given (sql`` takes no column encoder): the caller passes driver values.
@@ -114,20 +134,21 @@ export function readOnlyFrom(r: ConversationReservation): Date | null {
 
 const isPaid = (r: ConversationReservation) => r.paidAt !== null;
 
-type Name = { firstName: string; lastName: string };
+type PartyRow = ConversationReservation & { callerFirstName: string | null; callerLastName: string | null };
 
 /** The reservation read with the caller's name: the caller's side (or 403) and display name. */
-async function asParty(deps: Deps, auth: AuthUser, id: number, r: ConversationReservation | undefined, me: Name | undefined) {
-  if (!r) throw notFound('Reservation', id);
-  const name = me ? `${me.firstName} ${me.lastName}`.trim() : '';
+async function asParty(deps: Deps, auth: AuthUser, id: number, row: PartyRow | undefined) {
+  if (!row) throw notFound('Reservation', id);
+  const { callerFirstName, callerLastName, ...r } = row;
+  const name = callerFirstName !== null ? `${callerFirstName} ${callerLastName ?? ''}`.trim() : '';
   return { r, side: await sideOf(deps, auth, r), name };
 }
 
-/** The reservation, the caller's side and display name: one round trip. */
+/** The reservation, the caller's side and display name: one statement. */
 async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
   const { db } = deps;
-  const [[r], [me]] = await db.batch([reservationById(db, { id }), nameOf(db, { id: auth.id })]);
-  return asParty(deps, auth, id, r, me);
+  const [[row]] = await db.batch([partyRead(db, { id, me: auth.id })]);
+  return asParty(deps, auth, id, row);
 }
 
 /** The statement that brings the D1 index up to the object's state; an older state never wins. */
@@ -168,8 +189,9 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
 export async function postMessage(deps: Deps, auth: AuthUser, id: number, input: { body: string; fileIds?: number[] }) {
   const { db, env } = deps;
   // With the party's read, the carrier side's staff, told like the carrier (CONTRACT section 17).
-  const [[row], [me], staff] = await db.batch([reservationById(db, { id }), nameOf(db, { id: auth.id }), carrierStaff(db, { id })]);
-  const { r, side, name } = await asParty(deps, auth, id, row, me);
+  const [[row]] = await db.batch([postRead(db, { id, me: auth.id })]);
+  const { r, side, name } = await asParty(deps, auth, id, row);
+  const staff = row.staffIds;
   const closedAt = readOnlyFrom(r);
   if (closedAt && closedAt.getTime() <= Date.now()) {
     throw invalidState(`This conversation is read-only since ${closedAt.toISOString()} (reservation ${r.status})`);
@@ -182,7 +204,7 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
   }
   const body = isPaid(r) ? input.body : maskContactDetails(input.body);
-  const counterpartIds = side === 'SENDER' ? [...new Set([r.carrierId, ...staff.map((s) => s.userId)])].filter((userId) => userId !== auth.id) : [r.senderId];
+  const counterpartIds = side === 'SENDER' ? [...new Set([r.carrierId, ...staff])].filter((userId) => userId !== auth.id) : [r.senderId];
   const { message, state, notify: told } = await conversationObject(env, id).post({
     reservationId: id,
     authorId: auth.id,

@@ -51,29 +51,35 @@ export interface TransactionalMessage {
   locale: Locale | SQL;
   /** What the template reads: links as root paths (`/verify-email?token=...`), names, numbers. */
   payload: Record<string, unknown> | SQL;
+  /** Written only if this holds too (e.g. the address is there). */
+  when?: SQL;
 }
 
 /**
  * The one writer of messages outside notifications: a statement for the batch of the change,
- * written only if `guard` holds when the batch reaches it (when one is given).
+ * written only if `guard` (when one is given) and the message's own `when` hold when the batch
+ * reaches it. Several messages are one statement (INSERT ... SELECT ... UNION ALL).
  */
-export function transactionalMessage(db: Db, message: TransactionalMessage, guard?: SQL, source?: SQLiteTable): Statement {
-  return enqueuedOnCommit(
-    guardedInsert(
-      db,
-      deliveries,
-      {
-        userId: message.userId ?? null,
-        channel: message.channel ?? 'EMAIL',
-        to: message.to,
-        template: message.template,
-        locale: message.locale,
-        payload: message.payload,
-      },
-      source,
-      guard,
-    ).returning({ id: deliveries.id }),
-  );
+export function transactionalMessage(
+  db: Db,
+  message: TransactionalMessage | readonly TransactionalMessage[],
+  guard?: SQL,
+  source?: SQLiteTable,
+): Statement {
+  const rows = (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => ({
+    values: {
+      userId: m.userId ?? null,
+      channel: m.channel ?? 'EMAIL',
+      to: m.to,
+      template: m.template,
+      locale: m.locale,
+      payload: m.payload,
+    },
+    condition: m.when && guard ? and(guard, m.when) : (m.when ?? guard),
+  }));
+  const insert =
+    rows.length === 1 ? guardedInsert(db, deliveries, rows[0].values, source, rows[0].condition) : guardedInsertAll(db, deliveries, rows, source);
+  return enqueuedOnCommit(insert.returning({ id: deliveries.id }));
 }
 
 type Value = string | number | SQL | Column | Placeholder;

@@ -55,24 +55,27 @@ const ADDRESS: Record<RecipientChannel, { to: SQL; present: SQL }> = {
   SMS: { to: recipientPhone, present: isE164(recipientPhone) },
 };
 
-/** The recipient's message of reservation `id` at `step` on `channel`, written only if `guard` holds and the address is there. */
-export function recipientLinkMessage(db: Db, channel: RecipientChannel, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement {
+const CHANNELS = ['EMAIL', 'SMS'] as const satisfies readonly RecipientChannel[];
+
+/**
+ * The recipient's e-mail and SMS of reservation `id` at `step`, in one statement: each row written
+ * only if `guard` holds and its address is there.
+ */
+export function recipientLinkMessages(db: Db, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement {
   const senderName = sql`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`;
+  const payload = sql`json_object('recipientName', json_extract(${reservations.recipient}, '$.firstName'), 'senderName', ${senderName}, 'reservationNumber', ${reservations.reservationNumber}, 'path', '/r/' || ${reservations.recipientToken}, 'step', ${step})`;
   return transactionalMessage(
     db,
-    {
+    CHANNELS.map((channel) => ({
       userId: null,
       channel,
       to: ADDRESS[channel].to,
-      template: 'RECIPIENT_LINK',
+      template: 'RECIPIENT_LINK' as const,
       locale: recipientLocaleSql(),
-      payload: sql`json_object('recipientName', json_extract(${reservations.recipient}, '$.firstName'), 'senderName', ${senderName}, 'reservationNumber', ${reservations.reservationNumber}, 'path', '/r/' || ${reservations.recipientToken}, 'step', ${step})`,
-    },
-    and(eq(reservations.id, id), guard, ADDRESS[channel].present),
+      payload,
+      when: ADDRESS[channel].present,
+    })),
+    and(eq(reservations.id, id), guard),
     reservations,
   );
 }
-
-/** The recipient's e-mail and SMS of reservation `id` at `step` (each only where its address is). */
-export const recipientLinkMessages = (db: Db, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement[] =>
-  (['EMAIL', 'SMS'] as const).map((channel) => recipientLinkMessage(db, channel, id, step, guard));

@@ -12,7 +12,7 @@ import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
 import { enqueuedOnCommit } from '../deliveries/outbox';
-import { recipientLinkMessage } from '../deliveries/recipient';
+import { recipientLinkMessages } from '../deliveries/recipient';
 import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
@@ -121,9 +121,9 @@ const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
 }));
 
 // The recipient's link again at deposit (their page now shows the delivery code), by e-mail and
-// by SMS, each compiled once.
-const recipientDeposited = (['EMAIL', 'SMS'] as const).map((channel) =>
-  compiled((db, p: Record<'id', Placeholder>) => recipientLinkMessage(db, channel, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' }))),
+// by SMS in one statement, compiled once.
+const recipientDeposited = compiled((db, p: Record<'id', Placeholder>) =>
+  recipientLinkMessages(db, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
 );
 
 /**
@@ -136,7 +136,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), ...recipientDeposited.map((message) => enqueuedOnCommit(message(db, { id })))] },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), enqueuedOnCommit(recipientDeposited(db, { id }))] },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);

@@ -1,7 +1,7 @@
 // In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
-import { and, count, eq, isNull, type Placeholder } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNull, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, compiledShapes } from '../../db/statements';
+import { compiled, compiledShapes, pageTotal, withTotal } from '../../db/statements';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
@@ -21,15 +21,23 @@ export const toNotification = (row: NotificationRow) => ({
 
 type PageKeys = 'userId' | 'limit' | 'offset';
 
-/** The page and count of a user's notifications, compiled once per filter (all, unread) and sort. */
+/** The page (with its total) and the count alone of a user's notifications, compiled once per filter (all, unread) and sort. */
 const notificationPage = compiledShapes(({ unreadOnly, field, direction }: { unreadOnly: boolean; field: 'createdAt'; direction: 'asc' | 'desc' }) => {
   const sort: SortSpec<'createdAt'> = { field, direction };
   const where = (p: Record<PageKeys, Placeholder>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
+  const total = (db: Db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p));
   return {
+    // The page carries its total (withTotal): one statement.
     rows: compiled((db, p: Record<PageKeys, Placeholder>) =>
-      db.select().from(notifications).where(where(p)).orderBy(...orderBy(sort, { createdAt: notifications.createdAt }, notifications.id)).limit(p.limit).offset(p.offset),
+      db
+        .select(withTotal(getTableColumns(notifications), total(db, p)))
+        .from(notifications)
+        .where(where(p))
+        .orderBy(...orderBy(sort, { createdAt: notifications.createdAt }, notifications.id))
+        .limit(p.limit)
+        .offset(p.offset),
     ),
-    total: compiled((db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p))),
+    total: compiled(total),
   };
 });
 
@@ -37,7 +45,8 @@ export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParam
   const { db } = deps;
   const page = notificationPage({ unreadOnly: Boolean(p.unreadOnly), field: p.sort.field, direction: p.sort.direction });
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
-  const [rows, [{ n }]] = await db.batch([page.rows(db, values), page.total(db, values)]);
+  const [rows] = await db.batch([page.rows(db, values)]);
+  const n = await pageTotal(rows, values.offset, async () => (await db.batch([page.total(db, values)]))[0][0].n);
   return toPage(rows.map(toNotification), n, p);
 }
 

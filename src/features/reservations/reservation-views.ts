@@ -1,7 +1,7 @@
 // The Reservation read model: one reservation with its trip, its two parties and its items, and
 // the listings of them. The busiest reads are compiled once (db/statements.ts) and only bound per
 // request; every read is one D1 round trip, alone or at the end of a write batch.
-import { and, count, eq, getTableColumns, sql, type Placeholder } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -15,7 +15,7 @@ import {
   type ReservationStatus,
   type UserRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, withTotal } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
@@ -98,24 +98,23 @@ export interface ReservationDtoView {
 
 // A reservation's items, as one JSON array column of the view's own row (one statement per view,
 // not two): every item column but the keys, in insertion order, decoded like the columns.
-const ITEM_COLUMNS = Object.entries(getTableColumns(reservationItems)).filter(([key]) => key !== 'id' && key !== 'reservationId');
-const decodeItem = (raw: Record<string, unknown>): ItemView =>
-  Object.fromEntries(ITEM_COLUMNS.map(([key, column]) => [key, raw[key] === null ? null : column.mapFromDriverValue(raw[key])])) as ItemView;
-const itemsJson = sql`(SELECT json_group_array(json_object(${sql.join(
-  ITEM_COLUMNS.map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${column}`),
-  sql`, `,
-)}) ORDER BY ${reservationItems.id}) FROM ${reservationItems} WHERE ${reservationItems.reservationId} = ${reservations.id})`
-  .mapWith((text: string) => (JSON.parse(text) as Record<string, unknown>[]).map(decodeItem))
-  .as('items_json');
+const itemsJson = rowsAsJson(reservationItems, eq(reservationItems.reservationId, reservations.id), {
+  omit: ['id', 'reservationId'],
+  orderBy: reservationItems.id,
+}).as('items_json');
 
 /** Every column of the reservation (the full view: the super-admin detail). */
 const ALL_RESERVATION_FIELDS = Object.keys(getTableColumns(reservations)) as (keyof ReservationRow & string)[];
 
-/** A reservation joined with its trip, its two parties and its items, with the columns asked for. */
-function joinedView<R extends keyof ReservationRow & string, P extends keyof PartyFields & string>(
+/**
+ * A reservation joined with its trip, its two parties and its items, with the columns asked for
+ * (and `extra` fields, e.g. a page's total).
+ */
+function joinedView<R extends keyof ReservationRow & string, P extends keyof PartyFields & string, E extends Record<string, SQL.Aliased> = Record<never, never>>(
   db: Db,
   reservationFields: readonly R[],
   partyFields: readonly P[],
+  extra?: E,
 ) {
   return db
     .select({
@@ -124,6 +123,7 @@ function joinedView<R extends keyof ReservationRow & string, P extends keyof Par
       sender: aliasedColumns(senderUser, 's', partyFields),
       carrier: aliasedColumns(carrierUser, 'k', partyFields),
       items: itemsJson,
+      ...(extra as E),
     })
     .from(reservations)
     .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
@@ -195,15 +195,19 @@ export async function listReservationViews(
 type PageKeys = 'owner' | 'status' | 'limit' | 'offset';
 type Party = 'carrierId' | 'senderId';
 
-// The sender's and the carrier's pages, the busiest listings: three statements compiled once
+// The sender's and the carrier's pages, the busiest listings: statements compiled once
 // per shape (party, status filter or not, sort).
 const partyPage = compiledShapes((shape: { party: Party; byStatus: boolean; field: ReservationSortField; direction: 'asc' | 'desc' }) => {
   const order = orderBy({ field: shape.field, direction: shape.direction }, RESERVATION_SORT_COLUMNS, reservations.id);
   const where = (p: Record<PageKeys, Placeholder>) =>
     and(eq(reservations[shape.party], p.owner), shape.byStatus ? eq(reservations.status, p.status) : undefined);
+  const total = (db: Db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p));
   return {
-    rows: compiled((db, p: Record<PageKeys, Placeholder>) => dtoViewSelect(db).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset)),
-    total: compiled((db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p))),
+    // The page carries its total (withTotal): one statement.
+    rows: compiled((db, p: Record<PageKeys, Placeholder>) =>
+      joinedView(db, DTO_RESERVATION_FIELDS, DTO_PARTY_FIELDS, withTotal({}, total(db, p))).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset),
+    ),
+    total: compiled(total),
   };
 });
 
@@ -218,7 +222,8 @@ export async function listPartyReservationViews(
 ): Promise<{ rows: ReservationDtoView[]; total: number }> {
   const shape = partyPage({ party, byStatus: status !== undefined, field: sort.field, direction: sort.direction });
   const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
-  const [rows, [{ total }]] = await db.batch([shape.rows(db, values), shape.total(db, values)]);
+  const [rows] = await db.batch([shape.rows(db, values)]);
+  const total = await pageTotal(rows, values.offset, async () => (await db.batch([shape.total(db, values)]))[0][0].total);
   return { rows, total };
 }
 

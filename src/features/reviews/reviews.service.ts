@@ -1,8 +1,8 @@
 // Reviews: a party of a DELIVERED reservation rates the other party once; rating aggregates are
 // kept in user_ratings in the same batch.
-import { and, count, eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, compiledShapes } from '../../db/statements';
+import { compiled, compiledShapes, pageTotal, withTotal, type Statement } from '../../db/statements';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
@@ -139,12 +139,19 @@ export function toSummary(r: { reviewCount: number; ratingSum: number } | undefi
 
 type ReviewPageKeys = 'userId' | 'limit' | 'offset';
 
-/** A public page of reviews under `visible`, and its count; compiled once per sort. */
-function compileReviewPage(visible: (p: Record<ReviewPageKeys, Placeholder>) => SQL | undefined, sort: PageParams<'createdAt'>['sort']) {
+/**
+ * A public page of reviews under `visible` carrying its total (withTotal: one statement), and the
+ * total alone (for a page past the last); compiled once per sort.
+ */
+function compileReviewPage(
+  visible: (p: Record<ReviewPageKeys, Placeholder>) => SQL | undefined,
+  sort: PageParams<'createdAt'>['sort'],
+  total: (db: Db, p: Record<ReviewPageKeys, Placeholder>) => Statement & SQLWrapper,
+) {
   return {
     rows: compiled((db, p: Record<ReviewPageKeys, Placeholder>) =>
       db
-        .select(reviewColumns)
+        .select(withTotal(reviewColumns, total(db, p)))
         .from(reviews)
         .innerJoin(users, eq(users.id, reviews.reviewerId))
         .where(visible(p))
@@ -152,34 +159,40 @@ function compileReviewPage(visible: (p: Record<ReviewPageKeys, Placeholder>) => 
         .limit(p.limit)
         .offset(p.offset),
     ),
-    total: compiled((db, p: Record<ReviewPageKeys, Placeholder>) => db.select({ total: count() }).from(reviews).where(visible(p))),
+    total: compiled(total),
   };
 }
 
+const receivedVisible = (p: Record<ReviewPageKeys, Placeholder>) => and(eq(reviews.revieweeId, p.userId), eq(reviews.hidden, false));
 const receivedPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc' | 'desc' }) =>
-  compileReviewPage((p) => and(eq(reviews.revieweeId, p.userId), eq(reviews.hidden, false)), sort),
+  compileReviewPage(receivedVisible, sort, (db, p) => db.select({ total: count() }).from(reviews).where(receivedVisible(p))),
 );
+// The public total of visible customer reviews is kept with each review write (no count per request).
 const customerPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc' | 'desc' }) =>
-  compileReviewPage(() => and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false)), sort),
+  compileReviewPage(
+    () => and(eq(reviews.reviewerRole, 'SENDER'), eq(reviews.hidden, false)),
+    sort,
+    (db) => db.select({ total: reviewTotals.visibleCount }).from(reviewTotals).where(eq(reviewTotals.reviewerRole, 'SENDER')),
+  ),
 );
-const ratingOf = compiled((db, p: Record<'userId', Placeholder>) => db.select().from(userRatings).where(eq(userRatings.userId, p.userId)));
-/** The public total of visible customer reviews, kept with each review write (no count per request). */
-const customerReviewTotal = compiled((db) => db.select({ total: reviewTotals.visibleCount }).from(reviewTotals).where(eq(reviewTotals.reviewerRole, 'SENDER')));
-const userExists = compiled((db, p: Record<'userId', Placeholder>) => db.select({ id: users.id }).from(users).where(eq(users.id, p.userId)));
-
+/** The user (404 when absent) with their rating summary, in one statement. */
+const userWithRating = compiled((db, p: Record<'userId', Placeholder>) =>
+  db
+    .select({ id: users.id, reviewCount: userRatings.reviewCount, ratingSum: userRatings.ratingSum })
+    .from(users)
+    .leftJoin(userRatings, eq(userRatings.userId, users.id))
+    .where(eq(users.id, p.userId)),
+);
 
 /** Visible reviews received by a user, newest first, with the user's rating summary. */
 export async function listUserReviews(deps: Deps, userId: number, p: PageParams<'createdAt'>) {
   const { db } = deps;
   const page = receivedPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId, limit: p.size, offset: offsetOf(p) };
-  const [rows, [{ total }], [rating], [user]] = await db.batch([
-    page.rows(db, values),
-    page.total(db, values),
-    ratingOf(db, values),
-    userExists(db, values),
-  ]);
+  const [rows, [user]] = await db.batch([page.rows(db, values), userWithRating(db, values)]);
   if (!user) throw notFound('User', userId);
+  const total = await pageTotal(rows, values.offset, async () => ((await db.batch([page.total(db, values)]))[0] as { total: number }[])[0]?.total ?? 0);
+  const rating = user.reviewCount === null || user.ratingSum === null ? undefined : { reviewCount: user.reviewCount, ratingSum: user.ratingSum };
   return { ...toPage(rows.map(toReviewJson), total, p), summary: toSummary(rating) };
 }
 
@@ -188,6 +201,7 @@ export async function listCustomerReviews(deps: Deps, p: PageParams<'createdAt'>
   const { db } = deps;
   const page = customerPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId: null, limit: p.size, offset: offsetOf(p) };
-  const [rows, [counted]] = await db.batch([page.rows(db, values), customerReviewTotal(db, {})]);
-  return toPage(rows.map(toReviewJson), counted?.total ?? 0, p);
+  const [rows] = await db.batch([page.rows(db, values)]);
+  const total = await pageTotal(rows, values.offset, async () => ((await db.batch([page.total(db, values)]))[0] as { total: number }[])[0]?.total ?? 0);
+  return toPage(rows.map(toReviewJson), total, p);
 }
