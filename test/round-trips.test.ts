@@ -66,9 +66,12 @@ function countedFromOutside(base: Env = env) {
   return { env: { ...base, DB } as Env, seen };
 }
 
-async function fetchWith(counted: ReturnType<typeof countedFromOutside>, path: string, token: string) {
+async function fetchWith(counted: ReturnType<typeof countedFromOutside>, path: string, token: string, body?: unknown) {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(`${BASE}${path}`, { headers: { Authorization: `Bearer ${token}` } }), counted.env, ctx);
+  const init: RequestInit = body === undefined
+    ? { headers: { Authorization: `Bearer ${token}` } }
+    : { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+  const res = await app.fetch(new Request(`${BASE}${path}`, init), counted.env, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -133,6 +136,14 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     const qr = await get(`/v1/api/bookings/${scanned.reservation.id}/qrcode/deposit`, { token: scanned.sender.token });
     const scan = await post('/v1/api/qrcode/process/depot', { payload: qr.body.payload }, { token: scanned.carrier.token });
     expect([scan.status, scan.body.status, roundTrips(scan)]).toEqual([200, 'DEPOSITED', 1]);
+
+    // The batch: the sender's notice, one deliveries insert (the notice's messages and the
+    // recipient's e-mail and SMS), the status change, the response's view.
+    const counted = await aReservation({ status: 'CONFIRMED' });
+    const qr2 = await get(`/v1/api/bookings/${counted.reservation.id}/qrcode/deposit`, { token: counted.sender.token });
+    const outside = countedFromOutside();
+    const scan2 = await fetchWith(outside, '/v1/api/qrcode/process/depot', counted.carrier.token, { payload: qr2.body.payload });
+    expect([scan2.status, outside.seen.trips, outside.seen.statements]).toEqual([200, 1, 4]);
 
     const typed = await aReservation({ status: 'CONFIRMED' });
     const code = await post(`/v1/api/bookings/${typed.reservation.id}/deposit`, { depositCode: typed.reservation.depositCode }, { token: typed.carrier.token });

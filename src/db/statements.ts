@@ -273,18 +273,25 @@ export async function pageTotal(rows: readonly { pageTotal: number }[], offset: 
 }
 
 /**
- * One page of a table's rows and the count of all rows matching `where`, for one batch:
- * `const [rows, [{ total }]] = await db.batch(pageStatements(db, table, where, order, page))`.
+ * One page of a table's rows and the count of all rows matching `where`, in one statement (the
+ * page carries its total, withTotal); the count alone only for a page past the last.
  */
-export function pageStatements<T extends SQLiteTable>(
+export async function readPage<T extends SQLiteTable>(
   db: Db,
   table: T,
   where: SQL | undefined,
   order: SQL[],
   page: { page: number; size: number },
-) {
-  return [
-    db.select().from(table).where(where).orderBy(...order).limit(page.size).offset(offsetOf(page)),
-    db.select({ total: count() }).from(table).where(where),
-  ] as const;
+): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+  const countAll = db.select({ total: count() }).from(table).where(where);
+  const offset = offsetOf(page);
+  const found = (await db
+    .select(withTotal(getTableColumns(table), countAll))
+    .from(table as SQLiteTable)
+    .where(where)
+    .orderBy(...order)
+    .limit(page.size)
+    .offset(offset)) as (T['$inferSelect'] & { pageTotal: number })[];
+  const total = await pageTotal(found, offset, async () => (await countAll)[0].total);
+  return { rows: found.map(({ pageTotal: _, ...row }) => row as T['$inferSelect']), total };
 }

@@ -21,7 +21,7 @@ import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
 import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../notifications/notify';
-import { pageStatements, runBatch } from '../../db/statements';
+import { readPage, runBatch } from '../../db/statements';
 import { staffScope } from './agencies.scope';
 
 export interface AgencyInput {
@@ -172,7 +172,7 @@ export async function listBranches(deps: Deps, auth: AuthUser, agencyId: number,
   const { db } = deps;
   await agencyForMember(deps, auth, agencyId);
   const order = orderBy(q.sort, { createdAt: agencyBranches.createdAt, name: agencyBranches.name }, agencyBranches.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, agencyBranches, eq(agencyBranches.agencyId, agencyId), order, q));
+  const { rows, total } = await readPage(db, agencyBranches, eq(agencyBranches.agencyId, agencyId), order, q);
   return toPage(rows.map(branchView), total, q);
 }
 
@@ -353,7 +353,7 @@ export async function listAgencies(deps: Deps, q: PageParams<'createdAt' | 'name
   const { db } = deps;
   const where = q.status ? eq(agencies.status, q.status) : undefined;
   const order = orderBy(q.sort, { createdAt: agencies.createdAt, name: agencies.name }, agencies.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, agencies, where, order, q));
+  const { rows, total } = await readPage(db, agencies, where, order, q);
   return toPage(rows.map(agencyView), total, q);
 }
 

@@ -2,7 +2,7 @@
 // (matchingAlertsQuery) because it runs when a trip is published.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { searchAlerts, type SearchAlertRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
@@ -81,7 +81,7 @@ export async function listAlerts(deps: Deps, auth: AuthUser, p: PageParams<'crea
   const { db } = deps;
   const where = eq(searchAlerts.userId, auth.id);
   const order = orderBy(p.sort, { createdAt: searchAlerts.createdAt }, searchAlerts.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, searchAlerts, where, order, p));
+  const { rows, total } = await readPage(db, searchAlerts, where, order, p);
   return toPage(rows.map(toAlert), total, p);
 }
 

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { alreadyExists, invalidState, notFound } from '../../errors';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { jsonArrayIncludes } from '../../lib/json-array';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { audit, auditInsertIfChanged } from '../audit/audit';
@@ -37,7 +37,7 @@ export const toCategory = (row: CategoryRow) => ({
 export async function listCategories(deps: Deps, q: PageParams<'name' | 'code' | 'createdAt'>) {
   const { db } = deps;
   const order = [asc(categories.prohibited), ...orderBy(q.sort, { name: categories.name, code: categories.code, createdAt: categories.createdAt }, categories.id)];
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, categories, undefined, order, q));
+  const { rows, total } = await readPage(db, categories, undefined, order, q);
   return toPage(rows.map(toCategory), total, q);
 }
 

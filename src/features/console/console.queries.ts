@@ -3,14 +3,14 @@
 // user. Paged with the one pagination helper; no rule lives here.
 import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { files, ledgerAccounts, ledgerEntries, ledgerLines, reservations, users, withdrawals, type WithdrawalStatus } from '../../db/schema';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import type { Deps } from '../../env';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 
 export async function listAllWithdrawals(deps: Deps, q: PageParams<'createdAt'> & { status?: WithdrawalStatus }) {
   const { db } = deps;
   const where: SQL | undefined = q.status ? eq(withdrawals.status, q.status) : undefined;
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, withdrawals, where, orderBy(q.sort, { createdAt: withdrawals.createdAt }, withdrawals.id), q));
+  const { rows, total } = await readPage(db, withdrawals, where, orderBy(q.sort, { createdAt: withdrawals.createdAt }, withdrawals.id), q);
   return toPage(rows, total, q);
 }
 

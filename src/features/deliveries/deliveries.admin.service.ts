@@ -3,7 +3,7 @@
 // and by the console's deliveries page, so both apply the same rule and write the same audit entry.
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { deliveries, type DeliveryChannel, type DeliveryRow, type DeliveryStatus } from '../../db/schema';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import type { Deps } from '../../env';
 import { invalidState, notFound } from '../../errors';
 import { orderBy, type PageParams } from '../../lib/pagination';
@@ -51,7 +51,7 @@ export async function listDeliveries(deps: Deps, f: DeliveryFilters, page: PageP
     f.userId !== undefined ? eq(deliveries.userId, f.userId) : undefined,
   );
   const order = orderBy(page.sort, { createdAt: deliveries.createdAt, id: deliveries.id }, deliveries.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, deliveries, where, order, page));
+  const { rows, total } = await readPage(db, deliveries, where, order, page);
   return { content: rows.map(toAdminDelivery), total };
 }
 

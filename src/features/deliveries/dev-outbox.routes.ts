@@ -10,7 +10,7 @@ import { createRouter, type Deps } from '../../env';
 import { htmlPage, htmlResponse } from '../../lib/html-page';
 import { errorResponses, jsonContent } from '../../lib/openapi';
 import { developmentOnly } from '../../middleware/development-only';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { orderBy, PageSchema, pageQuery, toPage, type PageParams } from '../../lib/pagination';
 
 const TAGS = ['Development'];
@@ -54,7 +54,7 @@ export async function listOutbox(deps: Deps, p: PageParams<'createdAt'> & { to?:
   const to = p.to?.trim().toLowerCase();
   const where: SQL | undefined = and(to ? sql`lower(${outboxMessages.to}) = ${to}` : undefined, p.channel ? eq(outboxMessages.channel, p.channel) : undefined);
   const order = orderBy(p.sort, { createdAt: outboxMessages.id }, outboxMessages.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, outboxMessages, where, order, p));
+  const { rows, total } = await readPage(db, outboxMessages, where, order, p);
   return toPage(rows.map(toOutboxMessage), total, p);
 }
 

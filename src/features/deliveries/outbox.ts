@@ -66,7 +66,15 @@ export function transactionalMessage(
   guard?: SQL,
   source?: SQLiteTable,
 ): Statement {
-  const rows = (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => ({
+  return deliveriesInsert(db, transactionalRows(message, guard), source);
+}
+
+/** A row of the deliveries insert: its values and the condition it is written under. */
+export type DeliveryRow = { values: Parameters<typeof guardedInsert<typeof deliveries>>[2]; condition: SQL | undefined };
+
+/** transactionalMessage()'s rows, for an insert shared with a notification's (notify's `alsoDeliver`). */
+export function transactionalRows(message: TransactionalMessage | readonly TransactionalMessage[], guard?: SQL): DeliveryRow[] {
+  return (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => ({
     values: {
       userId: m.userId ?? null,
       channel: m.channel ?? 'EMAIL',
@@ -77,6 +85,10 @@ export function transactionalMessage(
     },
     condition: m.when && guard ? and(guard, m.when) : (m.when ?? guard),
   }));
+}
+
+/** The one insert of deliveries rows (one statement, UNION ALL when several), enqueued once its batch commits. */
+export function deliveriesInsert(db: Db, rows: readonly DeliveryRow[], source?: SQLiteTable): Statement {
   const insert =
     rows.length === 1 ? guardedInsert(db, deliveries, rows[0].values, source, rows[0].condition) : guardedInsertAll(db, deliveries, rows, source);
   return enqueuedOnCommit(insert.returning({ id: deliveries.id }));
@@ -114,7 +126,7 @@ export const isE164 = (compact: SQL) => sql`(${compact} GLOB '+[1-9]*' AND lengt
  * registered device for push; an international number for SMS). Address and locale are read by
  * the statement itself.
  */
-export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source?: SQLiteTable): Statement[] {
+export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): DeliveryRow[] {
   const userId = sql`${message.userId}`;
   const ofUser = (column: SQL | Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
   const phone = compactPhone(sql`${users.phoneNumber}`);
@@ -125,7 +137,7 @@ export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source
     PUSH: { to: sql`${PUSH_ADDRESS_PREFIX} || CAST(${userId} AS INTEGER)`, reachable: rowExists(db, devices, eq(devices.userId, userId)) },
     SMS: { to: ofUser(phone), reachable: rowExists(db, users, and(eq(users.id, userId), isE164(phone))) },
   };
-  const rows = NOTIFICATION_CHANNELS.map((channel) => ({
+  return NOTIFICATION_CHANNELS.map((channel) => ({
     values: {
       userId,
       channel,
@@ -141,7 +153,6 @@ export function userDeliveries(db: Db, message: UserMessage, guard?: SQL, source
       guard,
     ),
   }));
-  return [enqueuedOnCommit(guardedInsertAll(db, deliveries, rows, source).returning({ id: deliveries.id }))];
 }
 
 /**

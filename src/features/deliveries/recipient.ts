@@ -8,7 +8,7 @@ import { and, eq, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import { announcements, reservations, users } from '../../db/schema';
 import type { Statement } from '../../db/statements';
-import { compactPhone, isE164, transactionalMessage } from './outbox';
+import { compactPhone, isE164, transactionalMessage, type TransactionalMessage } from './outbox';
 
 export type RecipientStep = 'CONFIRMED' | 'DEPOSITED';
 export type RecipientChannel = 'EMAIL' | 'SMS';
@@ -58,24 +58,23 @@ const ADDRESS: Record<RecipientChannel, { to: SQL; present: SQL }> = {
 const CHANNELS = ['EMAIL', 'SMS'] as const satisfies readonly RecipientChannel[];
 
 /**
- * The recipient's e-mail and SMS of reservation `id` at `step`, in one statement: each row written
- * only if `guard` holds and its address is there.
+ * The recipient's e-mail and SMS at `step` (read from the reservation of the statement they go in),
+ * each only where its address is: for a deliveries insert shared with a notification's.
  */
-export function recipientLinkMessages(db: Db, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement {
+export function recipientLinks(step: RecipientStep): TransactionalMessage[] {
   const senderName = sql`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`;
   const payload = sql`json_object('recipientName', json_extract(${reservations.recipient}, '$.firstName'), 'senderName', ${senderName}, 'reservationNumber', ${reservations.reservationNumber}, 'path', '/r/' || ${reservations.recipientToken}, 'step', ${step})`;
-  return transactionalMessage(
-    db,
-    CHANNELS.map((channel) => ({
-      userId: null,
-      channel,
-      to: ADDRESS[channel].to,
-      template: 'RECIPIENT_LINK' as const,
-      locale: recipientLocaleSql(),
-      payload,
-      when: ADDRESS[channel].present,
-    })),
-    and(eq(reservations.id, id), guard),
-    reservations,
-  );
+  return CHANNELS.map((channel) => ({
+    userId: null,
+    channel,
+    to: ADDRESS[channel].to,
+    template: 'RECIPIENT_LINK' as const,
+    locale: recipientLocaleSql(),
+    payload,
+    when: ADDRESS[channel].present,
+  }));
 }
+
+/** The recipient's e-mail and SMS of reservation `id` at `step`, in one statement, written only if `guard` holds. */
+export const recipientLinkMessages = (db: Db, id: number | Placeholder, step: RecipientStep, guard: SQL): Statement =>
+  transactionalMessage(db, recipientLinks(step), and(eq(reservations.id, id), guard), reservations);

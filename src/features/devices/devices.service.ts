@@ -2,7 +2,7 @@
 // holds it: registering a token another account holds moves it (a phone changed hands or
 // accounts), so one device never receives two people's notifications.
 import { eq } from 'drizzle-orm';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { devices, type DevicePlatform, type DeviceRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
@@ -25,7 +25,7 @@ export async function registerDevice(deps: Deps, auth: AuthUser, input: { token:
 export async function listDevices(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'>) {
   const { db } = deps;
   const order = orderBy(p.sort, { createdAt: devices.createdAt }, devices.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, devices, eq(devices.userId, auth.id), order, p));
+  const { rows, total } = await readPage(db, devices, eq(devices.userId, auth.id), order, p);
   return toPage(rows.map(toDevice), total, p);
 }
 

@@ -11,8 +11,7 @@ import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '..
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
-import { enqueuedOnCommit } from '../deliveries/outbox';
-import { recipientLinkMessages } from '../deliveries/recipient';
+import { recipientLinks } from '../deliveries/recipient';
 import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
@@ -107,7 +106,9 @@ function messageSql(message: (n: string) => string) {
 }
 
 // The sender's deposit notice, compiled once (db/statements.ts): the sender and the number are
-// read by the statement itself, guarded like every effect of the DEPOSIT plan.
+// read by the statement itself, guarded like every effect of the DEPOSIT plan. The recipient's
+// link again (their page now shows the delivery code), by e-mail and SMS, goes in the same
+// deliveries statement.
 const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
   item: {
     userId: reservations.senderId,
@@ -118,13 +119,8 @@ const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
   },
   guard: and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
   source: reservations,
+  alsoDeliver: recipientLinks('DEPOSITED'),
 }));
-
-// The recipient's link again at deposit (their page now shows the delivery code), by e-mail and
-// by SMS in one statement, compiled once.
-const recipientDeposited = compiled((db, p: Record<'id', Placeholder>) =>
-  recipientLinkMessages(db, p.id, 'DEPOSITED', stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
-);
 
 /**
  * CONFIRMED to DEPOSITED in one batch (the sender's notification, the conditional update, the
@@ -136,7 +132,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => [...depositNotice(db, { id }), enqueuedOnCommit(recipientDeposited(db, { id }))] },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => depositNotice(db, { id }) },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);

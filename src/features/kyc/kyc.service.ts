@@ -3,7 +3,7 @@
 import { desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { kycProviderEvents, kycRecords, users, type KycDocumentType, type KycRecordRow, type KycStatus } from '../../db/schema';
 import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized } from '../../errors';
@@ -103,7 +103,7 @@ export async function listKycRecords(deps: Deps, q: PageParams<'submittedAt' | '
   const { db } = deps;
   const where: SQL | undefined = q.status ? eq(kycRecords.status, q.status) : undefined;
   const order = orderBy(q.sort, { submittedAt: kycRecords.submittedAt, reviewedAt: kycRecords.reviewedAt }, kycRecords.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, kycRecords, where, order, q));
+  const { rows, total } = await readPage(db, kycRecords, where, order, q);
   return toPage(rows.map(adminView), total, q);
 }
 

@@ -8,7 +8,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
 import { compiled, guardedInsert, type Statement } from '../../db/statements';
-import { enqueuedOnCommit, userDeliveries } from '../deliveries/outbox';
+import { deliveriesInsert, enqueuedOnCommit, transactionalRows, userDeliveryRows, type TransactionalMessage } from '../deliveries/outbox';
 
 /**
  * Every kind of notification. Each has an e-mail template in every locale
@@ -78,23 +78,33 @@ export function notify(db: Db, items: Notification | readonly Notification[], gu
   return [...notificationRows(db, list, guard, source), ...list.flatMap((n) => deliveriesOf(db, n, guard, source))];
 }
 
-/** The outgoing messages of a notification (e-mail, push, SMS), under the same guard. */
-const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable) =>
-  userDeliveries(db, { userId: n.userId, template: n.type, payload: { title: n.title, message: n.message, data: n.data } }, guard, source);
+/** The outgoing messages of a notification (e-mail, push, SMS), under the same guard, and any `also` in the same insert. */
+const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable, also: readonly TransactionalMessage[] = []) => [
+  deliveriesInsert(
+    db,
+    [...userDeliveryRows(db, { userId: n.userId, template: n.type, payload: { title: n.title, message: n.message, data: n.data } }, guard), ...transactionalRows(also, guard)],
+    source,
+  ),
+];
 
 /**
  * notify() for one notification inside a compiled batch (db/statements.ts `compiled`): the
- * notification and its deliveries (one statement) each compiled once, bound per call.
+ * notification and its deliveries (one statement) each compiled once, bound per call. `alsoDeliver`
+ * adds other messages of the same change (the recipient's link at deposit) to that deliveries
+ * statement, under the same guard: one statement, not one more.
  */
-export function compiledNotify<K extends string>(build: (db: Db, p: Record<K, Placeholder>) => { item: Notification; guard?: SQL; source?: SQLiteTable }) {
+export function compiledNotify<K extends string>(
+  build: (db: Db, p: Record<K, Placeholder>) => { item: Notification; guard?: SQL; source?: SQLiteTable; alsoDeliver?: readonly TransactionalMessage[] },
+) {
   const notification = compiled((db, p: Record<K, Placeholder>) => {
     const { item, guard, source } = build(db, p);
     return notificationRows(db, [item], guard, source)[0];
   });
   const delivery = compiled((db, p: Record<K, Placeholder>) => {
-    const { item, guard, source } = build(db, p);
-    return deliveriesOf(db, item, guard, source)[0];
+    const { item, guard, source, alsoDeliver } = build(db, p);
+    return deliveriesOf(db, item, guard, source, alsoDeliver)[0];
   });
+  // A compiled statement is a new object per call: the enqueue-on-commit mark is set on each.
   return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), enqueuedOnCommit(delivery(db, values))];
 }
 

@@ -3,7 +3,7 @@ import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
@@ -86,7 +86,7 @@ export async function listReports(deps: Deps, p: PageParams<'createdAt'>,
   if (filters.targetType) conditions.push(eq(reports.targetType, filters.targetType));
   const where = conditions.length ? and(...conditions) : undefined;
   const order = orderBy(p.sort, { createdAt: reports.createdAt }, reports.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, reports, where, order, p));
+  const { rows, total } = await readPage(db, reports, where, order, p);
   return toPage(rows.map(toReportJson), total, p);
 }
 

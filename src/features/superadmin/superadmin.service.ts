@@ -2,7 +2,7 @@
 // bindings (D1, KV, R2, both Durable Object namespaces) and of the providers' configuration.
 // Supervision reports whether things are configured, never their values.
 import { and, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
-import { pageStatements } from '../../db/statements';
+import { readPage } from '../../db/statements';
 import { auditLogs } from '../../db/schema';
 import type { Deps } from '../../env';
 import { orderBy, type PageParams } from '../../lib/pagination';
@@ -35,7 +35,7 @@ export async function listAuditLogs(deps: Deps, f: AuditFilters, page: PageParam
   ];
   const where = and(...conditions);
   const order = orderBy(page.sort, { createdAt: auditLogs.createdAt, id: auditLogs.id }, auditLogs.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, auditLogs, where, order, page));
+  const { rows, total } = await readPage(db, auditLogs, where, order, page);
   return { rows, total };
 }
 

@@ -4,7 +4,7 @@ import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import { textPdf } from '../../../lib/pdf';
 import { readReceiptToken } from '../../../lib/receipt-token';
-import { pageStatements } from '../../../db/statements';
+import { readPage } from '../../../db/statements';
 import { agencies, EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../../db/schema';
 import { accessDenied, notFound } from '../../../errors';
 import { fromCents, platformCurrency } from '../../../lib/money';
@@ -46,7 +46,7 @@ export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'
   if (q.dateTo) conditions.push(lt(transactions.createdAt, nextDay(q.dateTo)));
   const where = and(...conditions);
   const order = orderBy(q.sort, { createdAt: transactions.createdAt, amount: transactions.amountCents }, transactions.id);
-  const [rows, [{ total }]] = await db.batch(pageStatements(db, transactions, where, order, q));
+  const { rows, total } = await readPage(db, transactions, where, order, q);
   return toPage(
     await Promise.all(rows.map((t) => toTransaction(deps.env, t))),
     total,
