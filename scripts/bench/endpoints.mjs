@@ -89,7 +89,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/users/{id}/reviews',
-    overTarget: 'Four statements in its batch: the page (joined with reviewer names), the count, the rating summary and the user check.',
+    overTarget: 'Two statements: the page (joined with reviewer names) carrying its total, and the user with their rating summary.',
     roundTrips: 1,
     note: 'page + count + two indexed reads in one batch',
     primitives: ['rate_limit', 'd1_page'],
@@ -114,7 +114,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/annonces',
-    overTarget: 'Its page is a 3-table join (trip, carrier profile, rating) of up to 20 rows of 30-odd columns, plus the count of matching trips; the page primitive reads one table.',
+    overTarget: 'One statement (the primitive runs two): a 3-table join (trip, carrier profile, rating) of up to 20 rows of 30-odd columns, each carrying the count of matching trips; the page primitive reads one table.',
     roundTrips: 1,
     note: 'search by route, departure date order',
     primitives: ['rate_limit', 'd1_page'],
@@ -125,7 +125,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
-    overTarget: "Two statements: the page of reservation views (a 4-table join of the 40 columns the Reservation shows, each row's items as one JSON column) and its count, against a one-table page; then the Reservation DTO of each row.",
+    overTarget: "One statement (the primitive runs two): the page of reservation views (a 4-table join of the 40 columns the Reservation shows, each row's items as one JSON column) carrying its total; then the Reservation DTO of each row.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
     request: (ctx, i) => ({ method: 'GET', path: '/v1/api/bookings/as-carrier', headers: bearer(pickOf(ctx.carrierTokens, i).token) }),
@@ -142,7 +142,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
-    overTarget: "Two round trips as targeted, but a read batch of 3 statements (trip with carrier and agency, sender, categories) and a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the carrier's notification and its e-mail delivery row, which reads the carrier's address, locale and preferences; each item), against one read and a 2-statement batch.",
+    overTarget: "Two round trips as targeted: one read statement (the trip with its carrier and agency, the sender, the categories as a JSON column), then a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the carrier's notification; its e-mail, push and SMS rows in one insert, each reading the carrier's address, locale and preferences; each item), against one read and a 2-statement batch.",
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'd1_batch', 'queue_send'],
@@ -166,7 +166,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
-    overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (two SQLite statements where the primitive increments one value): one batch of 5 statements (the sender's notification and its e-mail delivery row, the recipient's link by e-mail, each guarded on the reservation's status; the conditional update; the response view, a 4-table join with its items), against a 2-statement batch.",
+    overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (one conditional UPDATE): one batch of 4 statements (the sender's notification; one deliveries insert of the sender's e-mail, push and SMS and the recipient's e-mail and SMS, each guarded on the reservation's status and reading its address; the conditional UPDATE; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
     primitives: [...AUTH, 'do_call', 'd1_batch', 'queue_send'],
@@ -186,7 +186,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/tracking/{reservationId}/positions',
-    overTarget: 'The Durable Object call writes the point and trims the history (two SQLite statements in the object) where the primitive increments one stored value.',
+    overTarget: 'The Durable Object call (its argument the validated batch of points, structured-cloned) inserts each point into the indexed history (the trim runs only past 1,000 points), where the primitive increments one stored value; the body is parsed and validated (zod) first.',
     roundTrips: 1,
     note: 'tracking ingest: one point per request into the reservation Durable Object',
     primitives: [...AUTH, 'd1_read', 'do_call'],
@@ -222,7 +222,7 @@ export const ENDPOINTS = [
   {
     name: 'POST /v1/api/bookings/{id}/messages',
     overTarget:
-      "Besides its primitives: the conversation object's several SQLite statements (store the message, bump its counter, count both sides' unread, the notice throttle) and its push to open sockets, where the primitive increments one stored value.",
+      "Besides its primitives: one read statement (the reservation, the caller's name, an agency trip's staff), the masking rule, the conversation object's two SQLite statements (store the message, its counters kept in memory) and the index upsert with the notification when one is due, where the primitive increments one stored value.",
     roundTrips: 2,
     note: 'message posting: sender and carrier take turns over the in-transit reservations (30 messages a minute per user and conversation)',
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
