@@ -264,12 +264,15 @@ export const withTotal = <F extends Record<string, unknown>>(fields: F, countQue
 });
 
 /**
- * The total of a withTotal() page. Any row carries it; a page past the end has none, so
- * `countAlone` runs then (a second round trip, only for a page asked beyond the last).
+ * The total of a withTotal() page. Any row carries it; a page past the end has none, so the
+ * count statement `countAlone()` (a `{ total }` select) runs then: a second round trip, only for
+ * a page asked beyond the last.
  */
-export async function pageTotal(rows: readonly { pageTotal: number }[], offset: number, countAlone: () => Promise<number>): Promise<number> {
+export async function pageTotal(db: Db, rows: readonly { pageTotal: number }[], offset: number, countAlone: () => Statement): Promise<number> {
   if (rows.length > 0) return rows[0].pageTotal;
-  return offset === 0 ? 0 : countAlone();
+  if (offset === 0) return 0;
+  const [counted] = (await runBatch(db, [countAlone()])) as { total: number }[][];
+  return counted[0]?.total ?? 0;
 }
 
 /**
@@ -292,6 +295,6 @@ export async function readPage<T extends SQLiteTable>(
     .orderBy(...order)
     .limit(page.size)
     .offset(offset)) as (T['$inferSelect'] & { pageTotal: number })[];
-  const total = await pageTotal(found, offset, async () => (await countAll)[0].total);
+  const total = await pageTotal(db, found, offset, () => countAll);
   return { rows: found.map(({ pageTotal: _, ...row }) => row as T['$inferSelect']), total };
 }

@@ -318,7 +318,7 @@ export function pageStatements(
   p: PageParams<AnnouncementSort>,
   window: { limit: number | Placeholder; offset: number | Placeholder } = { limit: p.size, offset: offsetOf(p) },
 ) {
-  const total = db.select({ n: count() }).from(announcements).where(where);
+  const total = db.select({ total: count() }).from(announcements).where(where);
   const page = db
     .select(withTotal({ announcement: listedColumns, carrier: listedCarrierColumns }, total))
     .from(announcements)
@@ -338,7 +338,7 @@ async function runPage(db: Db, where: SQL | undefined, p: PageParams<Announcemen
 async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStatements>, p: PageParams<AnnouncementSort>) {
   // One statement: the page carries its total (withTotal); the count alone only past the last page.
   const [rows] = await db.batch([page]);
-  const n = await pageTotal(rows, offsetOf(p), async () => (await db.batch([total]))[0][0].n);
+  const n = await pageTotal(db, rows, offsetOf(p), () => total);
   return toPage(
     rows.map((r) => toAnnouncement(r.announcement, r.carrier)),
     n,

@@ -52,10 +52,9 @@ import {
 // The reads of a booking, compiled once (see db/statements.ts): the trip with its carrier and the
 // status of the agency it belongs to, if any.
 const bookingSender = alias(users, 'booking_sender');
-// The categories of a booking's items as one JSON column, compiled once per number of distinct categories (c0, c1, ...).
 // Everything a booking checks, in one statement: the trip with its carrier and agency's status, the
 // sender (null when the account is gone; PARTY_FIELDS holds `enabled`, checked below) and the
-// categories of its items.
+// categories of its items as a JSON column, compiled once per number of distinct categories (c0, c1, ...).
 const bookingRead = compiledShapes((shape: { n: number }) =>
   compiled((db, p: Record<string, Placeholder>) =>
     db

@@ -27,7 +27,6 @@ const COOKIE_PATH = '/console';
 
 export const isOperator = (roles: readonly string[]) => OPERATOR_ROLES.some((r) => roles.includes(r));
 
-const randomToken = (bytes = 32) => randomBase64Url(bytes);
 
 async function mac(key: string, nonce: string) {
   const k = await crypto.subtle.importKey('raw', new TextEncoder().encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
@@ -55,9 +54,9 @@ export interface Operator {
 /** Opens a session for an operator who passed the password check; sets its cookie. */
 export async function openConsoleSession(c: AnyContext, user: UserRow) {
   const { db } = c.var.deps as Deps;
-  const secret = randomToken();
+  const secret = randomBase64Url(32);
   const now = new Date().toISOString();
-  await db.insert(consoleSessions).values({ id: await sha256Hex(secret), userId: user.id, csrfKey: randomToken(), lastSeenAt: now, createdAt: now });
+  await db.insert(consoleSessions).values({ id: await sha256Hex(secret), userId: user.id, csrfKey: randomBase64Url(32), lastSeenAt: now, createdAt: now });
   setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, IDLE_TIMEOUT_SECONDS));
   deleteCookie(c, LOGIN_COOKIE, { path: COOKIE_PATH });
 }
@@ -114,7 +113,7 @@ export async function closeConsoleSession(c: AnyContext, operator: Operator) {
 
 /** A fresh CSRF token for one form of this session: `nonce.mac`. */
 export async function formToken(session: ConsoleSessionRow) {
-  const nonce = randomToken(16);
+  const nonce = randomBase64Url(16);
   return `${nonce}.${await mac(session.csrfKey, nonce)}`;
 }
 
@@ -141,7 +140,7 @@ export async function forgetOldFormTokens(deps: Deps) {
 export function loginToken(c: AnyContext): string {
   const existing = getCookie(c, LOGIN_COOKIE);
   if (existing) return existing;
-  const token = randomToken();
+  const token = randomBase64Url(32);
   setCookie(c, LOGIN_COOKIE, token, cookieOptions(c.env, 60 * 60));
   return token;
 }

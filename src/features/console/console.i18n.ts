@@ -294,7 +294,6 @@ const fr: Words = {
 };
 
 export type { Locale };
-const DICTIONARIES: Record<Locale, Words> = { en, fr };
 
 /**
  * The browser's choice of French or English (Accept-Language, by quality); when it names neither,

@@ -50,10 +50,9 @@ type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS,
 const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
   db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, p.id)),
 );
-// The caller's name, read by the party's statement itself.
+// The caller's display name, read by the party's statement itself.
 const callerName = (p: Record<'me', Placeholder>) => ({
-  callerFirstName: sql<string | null>`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${p.me})`,
-  callerLastName: sql<string | null>`(SELECT ${users.lastName} FROM ${users} WHERE ${users.id} = ${p.me})`,
+  callerName: sql<string | null>`(SELECT trim(${users.firstName} || ' ' || ${users.lastName}) FROM ${users} WHERE ${users.id} = ${p.me})`,
 });
 /** The reservation with the caller's name: one statement. */
 const partyRead = compiled((db, p: Record<'id' | 'me', Placeholder>) =>
@@ -134,14 +133,13 @@ export function readOnlyFrom(r: ConversationReservation): Date | null {
 
 const isPaid = (r: ConversationReservation) => r.paidAt !== null;
 
-type PartyRow = ConversationReservation & { callerFirstName: string | null; callerLastName: string | null };
+type PartyRow = ConversationReservation & { callerName: string | null };
 
 /** The reservation read with the caller's name: the caller's side (or 403) and display name. */
 async function asParty(deps: Deps, auth: AuthUser, id: number, row: PartyRow | undefined) {
   if (!row) throw notFound('Reservation', id);
-  const { callerFirstName, callerLastName, ...r } = row;
-  const name = callerFirstName !== null ? `${callerFirstName} ${callerLastName ?? ''}`.trim() : '';
-  return { r, side: await sideOf(deps, auth, r), name };
+  const { callerName: name, ...r } = row;
+  return { r, side: await sideOf(deps, auth, r), name: name ?? '' };
 }
 
 /** The reservation, the caller's side and display name: one statement. */

@@ -56,7 +56,7 @@ export async function listDeliveries(deps: Deps, f: DeliveryFilters, page: PageP
 }
 
 /**
- * Puts a FAILED or DEAD delivery back to QUEUED as new (attempts 0, no error, no provider id), audited
+ * Puts a FAILED or DEAD delivery back to QUEUED as new (attempts 0, no error; it never had a provider id), audited
  * in the same batch with the error it had (compare-and-set on the status read, which was checked
  * retryable); the id goes to the queue once the batch has committed.
  * Anything else is 409 INVALID_STATE; a double submit finds it QUEUED (or SENT) and changes nothing.
@@ -71,7 +71,7 @@ export async function retryDelivery(deps: Deps, actor: { id: number; ip: string 
     enqueuedOnCommit(
       db
         .update(deliveries)
-        .set({ status: 'QUEUED', attempts: 0, lastError: null, providerMessageId: null, sentAt: null })
+        .set({ status: 'QUEUED', attempts: 0, lastError: null })
         .where(and(eq(deliveries.id, id), eq(deliveries.status, row.status)))
         .returning(),
     ),

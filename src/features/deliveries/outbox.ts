@@ -70,10 +70,10 @@ export function transactionalMessage(
 }
 
 /** A row of the deliveries insert: its values and the condition it is written under. */
-export type DeliveryRow = { values: Parameters<typeof guardedInsert<typeof deliveries>>[2]; condition: SQL | undefined };
+export type DeliveryInsertRow = { values: Parameters<typeof guardedInsert<typeof deliveries>>[2]; condition: SQL | undefined };
 
 /** transactionalMessage()'s rows, for an insert shared with a notification's (notify's `alsoDeliver`). */
-export function transactionalRows(message: TransactionalMessage | readonly TransactionalMessage[], guard?: SQL): DeliveryRow[] {
+export function transactionalRows(message: TransactionalMessage | readonly TransactionalMessage[], guard?: SQL): DeliveryInsertRow[] {
   return (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => ({
     values: {
       userId: m.userId ?? null,
@@ -88,7 +88,7 @@ export function transactionalRows(message: TransactionalMessage | readonly Trans
 }
 
 /** The one insert of deliveries rows (one statement, UNION ALL when several), enqueued once its batch commits. */
-export function deliveriesInsert(db: Db, rows: readonly DeliveryRow[], source?: SQLiteTable): Statement {
+export function deliveriesInsert(db: Db, rows: readonly DeliveryInsertRow[], source?: SQLiteTable): Statement {
   const insert =
     rows.length === 1 ? guardedInsert(db, deliveries, rows[0].values, source, rows[0].condition) : guardedInsertAll(db, deliveries, rows, source);
   return enqueuedOnCommit(insert.returning({ id: deliveries.id }));
@@ -126,7 +126,7 @@ export const isE164 = (compact: SQL) => sql`(${compact} GLOB '+[1-9]*' AND lengt
  * registered device for push; an international number for SMS). Address and locale are read by
  * the statement itself.
  */
-export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): DeliveryRow[] {
+export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): DeliveryInsertRow[] {
   const userId = sql`${message.userId}`;
   const ofUser = (column: SQL | Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
   const phone = compactPhone(sql`${users.phoneNumber}`);

@@ -8,6 +8,9 @@ import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
 import { notFound } from '../../errors';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../notifications/notify';
+
+/** Rows per upsert: 5 bound values each, under D1's 100 parameters a statement. */
+const PREFERENCE_ROWS_PER_INSERT = 19;
 import { defaultChannels, type ChannelChoice } from './preferences.rules';
 
 export interface KindChannels extends ChannelChoice {
@@ -56,13 +59,13 @@ export async function putPreferences(deps: Deps, userId: number, input: { locale
   if (input.locale) statements.push(db.update(users).set({ locale: input.locale }).where(eq(users.id, userId)));
   const back = input.channels.filter(isDefault).map((row) => row.kind);
   if (back.length > 0) statements.push(db.delete(notificationPreferences).where(and(eq(notificationPreferences.userId, userId), inArray(notificationPreferences.kind, back))));
-  // 4 bound values a row: 20 rows a statement stays under D1's 100 parameters.
+  // 5 bound values a row (user, kind, e-mail, push, SMS): D1 allows 100 parameters a statement.
   const chosen = input.channels.filter((row) => !isDefault(row));
-  for (let i = 0; i < chosen.length; i += 20) {
+  for (let i = 0; i < chosen.length; i += PREFERENCE_ROWS_PER_INSERT) {
     statements.push(
       db
         .insert(notificationPreferences)
-        .values(chosen.slice(i, i + 20).map(({ kind, email, push, sms }) => ({ userId, kind, email, push, sms })))
+        .values(chosen.slice(i, i + PREFERENCE_ROWS_PER_INSERT).map(({ kind, email, push, sms }) => ({ userId, kind, email, push, sms })))
         .onConflictDoUpdate({
           target: [notificationPreferences.userId, notificationPreferences.kind],
           set: { email: sql`excluded.email`, push: sql`excluded.push`, sms: sql`excluded.sms`, updatedAt: sql`excluded.updated_at` },

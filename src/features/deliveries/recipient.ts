@@ -50,6 +50,9 @@ function recipientLocaleSql(): SQL {
   return sql`CASE WHEN ${country} IN (${codes(FRENCH_COUNTRIES)}) THEN 'fr' WHEN ${country} IN (${codes(ENGLISH_COUNTRIES)}) THEN 'en' ELSE ${senderLocale} END`;
 }
 
+/** Built once: the same SQL for every message. */
+const RECIPIENT_LOCALE = recipientLocaleSql();
+
 const ADDRESS: Record<RecipientChannel, { to: SQL; present: SQL }> = {
   EMAIL: { to: sql`lower(trim(${recipientEmail}))`, present: and(isNotNull(recipientEmail), sql`trim(${recipientEmail}) <> ''`)! },
   SMS: { to: recipientPhone, present: isE164(recipientPhone) },
@@ -69,7 +72,7 @@ export function recipientLinks(step: RecipientStep): TransactionalMessage[] {
     channel,
     to: ADDRESS[channel].to,
     template: 'RECIPIENT_LINK' as const,
-    locale: recipientLocaleSql(),
+    locale: RECIPIENT_LOCALE,
     payload,
     when: ADDRESS[channel].present,
   }));

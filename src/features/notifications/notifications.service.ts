@@ -25,7 +25,7 @@ type PageKeys = 'userId' | 'limit' | 'offset';
 const notificationPage = compiledShapes(({ unreadOnly, field, direction }: { unreadOnly: boolean; field: 'createdAt'; direction: 'asc' | 'desc' }) => {
   const sort: SortSpec<'createdAt'> = { field, direction };
   const where = (p: Record<PageKeys, Placeholder>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
-  const total = (db: Db, p: Record<PageKeys, Placeholder>) => db.select({ n: count() }).from(notifications).where(where(p));
+  const total = (db: Db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(notifications).where(where(p));
   return {
     // The page carries its total (withTotal): one statement.
     rows: compiled((db, p: Record<PageKeys, Placeholder>) =>
@@ -46,7 +46,7 @@ export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParam
   const page = notificationPage({ unreadOnly: Boolean(p.unreadOnly), field: p.sort.field, direction: p.sort.direction });
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
   const [rows] = await db.batch([page.rows(db, values)]);
-  const n = await pageTotal(rows, values.offset, async () => (await db.batch([page.total(db, values)]))[0][0].n);
+  const n = await pageTotal(db, rows, values.offset, () => page.total(db, values));
   return toPage(rows.map(toNotification), n, p);
 }
 

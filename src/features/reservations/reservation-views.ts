@@ -223,7 +223,7 @@ export async function listPartyReservationViews(
   const shape = partyPage({ party, byStatus: status !== undefined, field: sort.field, direction: sort.direction });
   const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
   const [rows] = await db.batch([shape.rows(db, values)]);
-  const total = await pageTotal(rows, values.offset, async () => (await db.batch([shape.total(db, values)]))[0][0].total);
+  const total = await pageTotal(db, rows, values.offset, () => shape.total(db, values));
   return { rows, total };
 }
 

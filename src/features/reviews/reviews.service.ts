@@ -191,7 +191,7 @@ export async function listUserReviews(deps: Deps, userId: number, p: PageParams<
   const values = { userId, limit: p.size, offset: offsetOf(p) };
   const [rows, [user]] = await db.batch([page.rows(db, values), userWithRating(db, values)]);
   if (!user) throw notFound('User', userId);
-  const total = await pageTotal(rows, values.offset, async () => ((await db.batch([page.total(db, values)]))[0] as { total: number }[])[0]?.total ?? 0);
+  const total = await pageTotal(db, rows, values.offset, () => page.total(db, values));
   const rating = user.reviewCount === null || user.ratingSum === null ? undefined : { reviewCount: user.reviewCount, ratingSum: user.ratingSum };
   return { ...toPage(rows.map(toReviewJson), total, p), summary: toSummary(rating) };
 }
@@ -202,6 +202,6 @@ export async function listCustomerReviews(deps: Deps, p: PageParams<'createdAt'>
   const page = customerPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId: null, limit: p.size, offset: offsetOf(p) };
   const [rows] = await db.batch([page.rows(db, values)]);
-  const total = await pageTotal(rows, values.offset, async () => ((await db.batch([page.total(db, values)]))[0] as { total: number }[])[0]?.total ?? 0);
+  const total = await pageTotal(db, rows, values.offset, () => page.total(db, values));
   return toPage(rows.map(toReviewJson), total, p);
 }
