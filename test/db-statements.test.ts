@@ -1,11 +1,11 @@
 // The statement layer (src/db/statements.ts). Compiled statements lean on drizzle internals:
 // the first tests fail when a drizzle-orm upgrade changes them, before any endpoint misbehaves.
 import { env } from 'cloudflare:workers';
-import { asc, eq, type Placeholder } from 'drizzle-orm';
+import { asc, eq, like, sql, type Placeholder } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { categories, notifications, users } from '../src/db/schema';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, prepareBuilder, rowExists, runBatch } from '../src/db/statements';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, guardedInsertAll, prepareBuilder, rowExists, runBatch } from '../src/db/statements';
 import { getReservationView } from '../src/features/reservations/reservation-views';
 import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput } from './helpers/factories';
 import { get, post } from './helpers/http';
@@ -115,6 +115,28 @@ describe('guardedInsert and rowExists', () => {
     const [copy] = await db.select().from(categories).where(eq(categories.code, `${code}-copy`));
     expect(copy).toMatchObject({ name: 'Copy', prohibited: false });
     expect(Date.parse(copy.createdAt)).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe('guardedInsertAll', () => {
+  it('writes each member from its own source, at most its limit, the limit as a literal (not a bound parameter)', async () => {
+    const code = `L${crypto.randomUUID().slice(0, 8)}`;
+    await db.insert(categories).values([1, 2, 3].map((k) => ({ code: `${code}-src-${k}`, name: `Source ${k}` })));
+    // A member joined to a list of three writes one row per match, here capped at two.
+    const list = sql`(SELECT 'a' AS "tag" UNION ALL SELECT 'b' UNION ALL SELECT 'c') AS "list"`;
+    const statement = guardedInsertAll(db, categories, [
+      { values: { code: sql`${`${code}-one-`} || "list"."tag"`, name: 'One' }, condition: undefined, source: list, limit: 2 },
+      { values: { code: `${code}-lone`, name: 'Lone' }, condition: like(categories.code, `${code}-src-%`) },
+    ], categories);
+    const query = statement.toSQL();
+    expect(query.sql).toContain(' LIMIT 2)');
+    expect(query.sql).toContain(' LIMIT 1)');
+    expect(query.sql).not.toMatch(/limit \?/i);
+    await runBatch(db, [statement]);
+    const written = await db.select({ code: categories.code }).from(categories).where(like(categories.code, `${code}-%`)).orderBy(asc(categories.id));
+    // The second member's source (categories) matches three rows: LIMIT 1 writes one.
+    expect(written.map((r) => r.code)).toEqual([`${code}-src-1`, `${code}-src-2`, `${code}-src-3`, `${code}-one-a`, `${code}-one-b`, `${code}-lone`]);
+    expect(() => guardedInsertAll(db, categories, [{ values: { code, name: 'x' }, condition: undefined, limit: 0 }])).toThrow(/at least one row/);
   });
 });
 

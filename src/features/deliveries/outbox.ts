@@ -5,12 +5,12 @@
 // the consumer (consumer.ts) renders and sends them. An enqueue that is lost is made good by the
 // sweep (requeueStaleDeliveries), so nothing on the request path waits for a provider.
 import { and, eq, is, isNull, lt, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { alias, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { afterCommit, type Db } from '../../db/client';
-import { deliveries, devices, users, type DeliveryChannel, type Locale } from '../../db/schema';
-import { guardedInsert, guardedInsertAll, rowExists, type Statement } from '../../db/statements';
+import { deliveries, devices, notificationPreferences, users, type DeliveryChannel, type Locale } from '../../db/schema';
+import { guardedInsertAll, rowExists, type GuardedRows, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { wantsChannel, type PreferenceChannel } from './preferences.rules';
+import { wantsChannel } from './preferences.rules';
 
 /** Messages outside notifications: always sent, whatever the user's preferences. */
 export const TRANSACTIONAL_TEMPLATES = ['EMAIL_VERIFICATION', 'PASSWORD_RESET', 'PASSWORD_CHANGED', 'RECIPIENT_LINK'] as const;
@@ -43,17 +43,22 @@ export function enqueuedOnCommit<T extends object>(statement: T): T {
 
 export interface TransactionalMessage {
   userId?: number | null;
-  /** EMAIL unless said (only the recipient's link also goes by SMS). */
-  channel?: DeliveryChannel;
-  /** Values or SQL the statement reads itself (from `source`, e.g. the reservation). */
-  to: string | SQL;
+  /**
+   * The e-mail address; or, for a message that goes out by several channels (the recipient's
+   * link: e-mail and SMS), each channel's address and when it is there. Values, or SQL the
+   * statement reads itself (from `source`, e.g. the reservation).
+   */
+  to: string | SQL | ChannelAddresses;
   template: TransactionalTemplate;
   locale: Locale | SQL;
   /** What the template reads: links as root paths (`/verify-email?token=...`), names, numbers. */
   payload: Record<string, unknown> | SQL;
-  /** Written only if this holds too (e.g. the address is there). */
+  /** Written only if this holds too. */
   when?: SQL;
 }
+
+/** A message's address on each channel it goes out by, and what must hold for a row on that channel. */
+export type ChannelAddresses = { [C in DeliveryChannel]?: { to: SQL; present: SQL } };
 
 /**
  * The one writer of messages outside notifications: a statement for the batch of the change,
@@ -69,29 +74,55 @@ export function transactionalMessage(
   return deliveriesInsert(db, transactionalRows(message, guard), source);
 }
 
-/** A row of the deliveries insert: its values and the condition it is written under. */
-export type DeliveryInsertRow = { values: Parameters<typeof guardedInsert<typeof deliveries>>[2]; condition: SQL | undefined };
+/**
+ * A member of the deliveries insert: its values and the condition it is written under, and for a
+ * message that goes out by several channels, what is joined to the statement's source to write
+ * one row per channel (the list of channels, the addressee and their preferences).
+ */
+export interface DeliveryInsertRow extends Omit<GuardedRows<typeof deliveries>, 'source'> {
+  joins?: SQL;
+}
+
+// The channel of a row, in a member that writes one row per channel: the member's source joined
+// to the list of its channels (constant names as literals, no bound parameters: D1 allows 100 a
+// statement), and what depends on the channel chosen by CASE. One member for the e-mail, push and
+// SMS of a notification, not three: the statement is a third of the parameters and much less SQL
+// to prepare (the deposit's deliveries insert, measured alone beside the bench's primitives: 1.4 ms
+// of CPU with a member per channel, 0.7 ms like this with literal LIMITs, a read by id 0.65 ms).
+const CHANNEL = sql`"delivery_channel"."channel"`;
+
+const channelList = (channels: readonly DeliveryChannel[]) =>
+  sql`(${sql.raw(channels.map((c) => `SELECT '${c}' AS "channel"`).join(' UNION ALL '))}) AS "delivery_channel"`;
+
+/** `CASE channel WHEN 'EMAIL' THEN ... END`: the value or the condition of each channel. */
+function byChannel(cases: { [C in DeliveryChannel]?: SQL }): SQL {
+  const whens = Object.entries(cases).map(([channel, value]) => sql`WHEN ${sql.raw(`'${channel}'`)} THEN ${value}`);
+  return sql`CASE ${CHANNEL} ${sql.join(whens, sql` `)} END`;
+}
 
 /** transactionalMessage()'s rows, for an insert shared with a notification's (notify's `alsoDeliver`). */
 export function transactionalRows(message: TransactionalMessage | readonly TransactionalMessage[], guard?: SQL): DeliveryInsertRow[] {
-  return (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => ({
-    values: {
-      userId: m.userId ?? null,
-      channel: m.channel ?? 'EMAIL',
-      to: m.to,
-      template: m.template,
-      locale: m.locale,
-      payload: m.payload,
-    },
-    condition: m.when && guard ? and(guard, m.when) : (m.when ?? guard),
-  }));
+  return (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => {
+    const condition = m.when && guard ? and(guard, m.when) : (m.when ?? guard);
+    const values = { userId: m.userId ?? null, template: m.template, locale: m.locale, payload: m.payload };
+    if (typeof m.to === 'string' || is(m.to, SQL)) return { values: { ...values, channel: 'EMAIL', to: m.to }, condition };
+    const addresses = m.to as ChannelAddresses;
+    const channels = Object.keys(addresses) as DeliveryChannel[];
+    const pick = (part: 'to' | 'present') => byChannel(Object.fromEntries(channels.map((c) => [c, addresses[c]![part]])));
+    return {
+      values: { ...values, channel: CHANNEL, to: pick('to') },
+      condition: and(condition, pick('present')),
+      joins: channelList(channels),
+      limit: channels.length,
+    };
+  });
 }
 
 /** The one insert of deliveries rows (one statement, UNION ALL when several), enqueued once its batch commits. */
 export function deliveriesInsert(db: Db, rows: readonly DeliveryInsertRow[], source?: SQLiteTable): Statement {
-  const insert =
-    rows.length === 1 ? guardedInsert(db, deliveries, rows[0].values, source, rows[0].condition) : guardedInsertAll(db, deliveries, rows, source);
-  return enqueuedOnCommit(insert.returning({ id: deliveries.id }));
+  const from = source ?? sql`(SELECT 1)`;
+  const members = rows.map(({ joins, ...row }) => (joins ? { ...row, source: sql`${from} JOIN ${joins}` } : row));
+  return enqueuedOnCommit(guardedInsertAll(db, deliveries, members, source).returning({ id: deliveries.id }));
 }
 
 type Value = string | number | SQL | Column | Placeholder;
@@ -119,40 +150,45 @@ export const compactPhone = (phone: SQL) => sql`replace(replace(replace(replace(
  */
 export const isE164 = (compact: SQL) => sql`(${compact} GLOB '+[1-9]*' AND length(${compact}) BETWEEN 8 AND 16 AND NOT substr(${compact}, 2) GLOB '*[^0-9]*')`;
 
+/** The account a notification goes to, and its stored choices for the notification's kind. */
+const addressee = alias(users, 'addressee');
+const choice = alias(notificationPreferences, 'choice');
+const addresseePhone = compactPhone(sql`${addressee.phoneNumber}`);
+
 /**
  * The outgoing messages of a notification to an account, one row per channel it goes out on, in
- * one statement: each row written only if `guard` holds, the account is still there, wants this
- * kind on that channel (preferences.rules.ts) and can be reached by it (an e-mail always; a
- * registered device for push; an international number for SMS). Address and locale are read by
- * the statement itself.
+ * one member of the deliveries insert: each row written only if `guard` holds, the account is
+ * still there, wants this kind on that channel (preferences.rules.ts) and can be reached by it (an
+ * e-mail always; a registered device for push; an international number for SMS). Address and
+ * locale are read by the statement itself.
  */
 export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): DeliveryInsertRow[] {
-  const userId = sql`${message.userId}`;
-  const ofUser = (column: SQL | Column) => sql`(SELECT ${column} FROM ${users} WHERE ${users.id} = ${userId})`;
-  const phone = compactPhone(sql`${users.phoneNumber}`);
+  const kind = message.template;
   const { title, message: text, data } = message.payload;
   const dataSql = data == null ? sql`NULL` : is(data, SQL) ? data : sql`json(${JSON.stringify(data)})`;
-  const reach: Record<NotificationChannel, { to: SQL; reachable?: SQL }> = {
-    EMAIL: { to: ofUser(users.email) },
-    PUSH: { to: sql`${PUSH_ADDRESS_PREFIX} || CAST(${userId} AS INTEGER)`, reachable: rowExists(db, devices, eq(devices.userId, userId)) },
-    SMS: { to: ofUser(phone), reachable: rowExists(db, users, and(eq(users.id, userId), isE164(phone))) },
-  };
-  return NOTIFICATION_CHANNELS.map((channel) => ({
-    values: {
-      userId,
-      channel,
-      to: reach[channel].to,
-      template: message.template,
-      locale: ofUser(users.locale),
-      payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
+  return [
+    {
+      values: {
+        userId: addressee.id,
+        channel: CHANNEL,
+        to: byChannel({ EMAIL: sql`${addressee.email}`, PUSH: sql`${PUSH_ADDRESS_PREFIX} || ${addressee.id}`, SMS: addresseePhone }),
+        template: kind,
+        locale: addressee.locale,
+        payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
+      },
+      condition: and(
+        isNull(addressee.deletedAt),
+        byChannel({
+          EMAIL: wantsChannel(choice, kind, 'email'),
+          PUSH: and(wantsChannel(choice, kind, 'push'), rowExists(db, devices, eq(devices.userId, addressee.id)))!,
+          SMS: and(wantsChannel(choice, kind, 'sms'), isE164(addresseePhone))!,
+        }),
+        guard,
+      ),
+      joins: sql`${channelList(NOTIFICATION_CHANNELS)} JOIN ${users} AS ${addressee} ON ${eq(addressee.id, sql`${message.userId}`)} LEFT JOIN ${notificationPreferences} AS ${choice} ON ${and(eq(choice.userId, addressee.id), eq(choice.kind, kind))}`,
+      limit: NOTIFICATION_CHANNELS.length,
     },
-    condition: and(
-      reach[channel].reachable,
-      wantsChannel(db, userId, message.template, channel.toLowerCase() as PreferenceChannel),
-      rowExists(db, users, and(eq(users.id, userId), isNull(users.deletedAt))),
-      guard,
-    ),
-  }));
+  ];
 }
 
 /**

@@ -2,10 +2,7 @@
 // default, SMS only for the handover steps; a user's choice is a notification_preferences row,
 // stored only once it differs from these defaults. Security messages and the recipient's link
 // are not notifications and ignore all this.
-import { and, eq, not, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { notificationPreferences } from '../../db/schema';
-import { rowExists } from '../../db/statements';
+import { sql, type Column, type SQL } from 'drizzle-orm';
 
 /**
  * Kinds whose SMS is on by default: the two handover steps, when the parcel leaves the sender's
@@ -25,12 +22,9 @@ export interface ChannelChoice {
 export const defaultChannels = (kind: string): ChannelChoice => ({ email: true, push: true, sms: SMS_BY_DEFAULT.includes(kind) });
 
 /**
- * SQL that holds when `userId` wants `kind` on `channel`: the stored choice when there is one,
- * the default otherwise. The kind is known when the statement is built, so only one side is tested.
+ * SQL that holds when the addressee wants `kind` on `channel`: their stored choice (`choice`, their
+ * notification_preferences row for the kind, joined where there is one), the default otherwise.
  */
-export function wantsChannel(db: Db, userId: SQL, kind: string, channel: PreferenceChannel): SQL {
-  const on = defaultChannels(kind)[channel];
-  const chosen = (value: boolean) =>
-    rowExists(db, notificationPreferences, and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.kind, kind), eq(notificationPreferences[channel], value)));
-  return on ? not(chosen(false)) : chosen(true);
+export function wantsChannel(choice: Record<PreferenceChannel, Column>, kind: string, channel: PreferenceChannel): SQL {
+  return sql`coalesce(${choice[channel]}, ${sql.raw(defaultChannels(kind)[channel] ? '1' : '0')}) = 1`;
 }

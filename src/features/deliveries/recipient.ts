@@ -8,10 +8,9 @@ import { and, eq, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import { announcements, reservations, users } from '../../db/schema';
 import type { Statement } from '../../db/statements';
-import { compactPhone, isE164, transactionalMessage, type TransactionalMessage } from './outbox';
+import { compactPhone, isE164, transactionalMessage, type ChannelAddresses, type TransactionalMessage } from './outbox';
 
 export type RecipientStep = 'CONFIRMED' | 'DEPOSITED';
-export type RecipientChannel = 'EMAIL' | 'SMS';
 
 const recipientEmail = sql`json_extract(${reservations.recipient}, '$.email')`;
 const recipientPhone = compactPhone(sql`json_extract(${reservations.recipient}, '$.phone')`);
@@ -53,29 +52,20 @@ function recipientLocaleSql(): SQL {
 /** Built once: the same SQL for every message. */
 const RECIPIENT_LOCALE = recipientLocaleSql();
 
-const ADDRESS: Record<RecipientChannel, { to: SQL; present: SQL }> = {
+/** The recipient's address on each channel, and when it is there. */
+const ADDRESSES: ChannelAddresses = {
   EMAIL: { to: sql`lower(trim(${recipientEmail}))`, present: and(isNotNull(recipientEmail), sql`trim(${recipientEmail}) <> ''`)! },
   SMS: { to: recipientPhone, present: isE164(recipientPhone) },
 };
-
-const CHANNELS = ['EMAIL', 'SMS'] as const satisfies readonly RecipientChannel[];
 
 /**
  * The recipient's e-mail and SMS at `step` (read from the reservation of the statement they go in),
  * each only where its address is: for a deliveries insert shared with a notification's.
  */
-export function recipientLinks(step: RecipientStep): TransactionalMessage[] {
+export function recipientLinks(step: RecipientStep): TransactionalMessage {
   const senderName = sql`(SELECT ${users.firstName} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`;
   const payload = sql`json_object('recipientName', json_extract(${reservations.recipient}, '$.firstName'), 'senderName', ${senderName}, 'reservationNumber', ${reservations.reservationNumber}, 'path', '/r/' || ${reservations.recipientToken}, 'step', ${step})`;
-  return CHANNELS.map((channel) => ({
-    userId: null,
-    channel,
-    to: ADDRESS[channel].to,
-    template: 'RECIPIENT_LINK' as const,
-    locale: RECIPIENT_LOCALE,
-    payload,
-    when: ADDRESS[channel].present,
-  }));
+  return { userId: null, to: ADDRESSES, template: 'RECIPIENT_LINK', locale: RECIPIENT_LOCALE, payload };
 }
 
 /** The recipient's e-mail and SMS of reservation `id` at `step`, in one statement, written only if `guard` holds. */

@@ -119,7 +119,7 @@ const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
   },
   guard: and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
   source: reservations,
-  alsoDeliver: recipientLinks('DEPOSITED'),
+  alsoDeliver: [recipientLinks('DEPOSITED')],
 }));
 
 /**
