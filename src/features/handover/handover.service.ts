@@ -132,7 +132,7 @@ async function deposit(deps: Deps, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const { row, reads } = await commitTransition(
     db,
-    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, effects: () => depositNotice(db, { id }) },
+    { id, action: 'DEPOSIT', set: { depositedAt: new Date().toISOString() }, guardedEffects: depositNotice(db, { id }) },
     { reads: reservationDtoViewStatements(db, id) },
   );
   const view = dtoViewFromReads(id, reads);

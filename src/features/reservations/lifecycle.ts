@@ -29,6 +29,11 @@ export interface TransitionPlan {
    * reservation is still where the plan found it, i.e. only if the transition applies.
    */
   effects?: (guard: SQL) => Statement[];
+  /**
+   * Effects compiled once with that same guard inside (stillAsPlanned() over a placeholder id,
+   * like the deposit's notice): run like `effects`, without building a guard for them per request.
+   */
+  guardedEffects?: Statement[];
 }
 
 /** A plan's effects made of several parts (its own, the money's), in order. */
@@ -97,6 +102,7 @@ export async function commitTransitions(
   const updateIndex: number[] = [];
   for (const plan of plans) {
     if (plan.effects) statements.push(...plan.effects(stillAsPlanned(db, plan)));
+    if (plan.guardedEffects) statements.push(...plan.guardedEffects);
     updateIndex.push(statements.length);
     statements.push(transitionStatement(db, plan, now));
   }
