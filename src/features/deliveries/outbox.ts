@@ -53,8 +53,6 @@ export interface TransactionalMessage {
   locale: Locale | SQL;
   /** What the template reads: links as root paths (`/verify-email?token=...`), names, numbers. */
   payload: Record<string, unknown> | SQL;
-  /** Written only if this holds too. */
-  when?: SQL;
 }
 
 /** A message's address on each channel it goes out by, and what must hold for a row on that channel. */
@@ -62,15 +60,9 @@ export type ChannelAddresses = { [C in DeliveryChannel]?: { to: SQL; present: SQ
 
 /**
  * The one writer of messages outside notifications: a statement for the batch of the change,
- * written only if `guard` (when one is given) and the message's own `when` hold when the batch
- * reaches it. Several messages are one statement (INSERT ... SELECT ... UNION ALL).
+ * written only if `guard` holds when the batch reaches it (when one is given).
  */
-export function transactionalMessage(
-  db: Db,
-  message: TransactionalMessage | readonly TransactionalMessage[],
-  guard?: SQL,
-  source?: SQLiteTable,
-): Statement {
+export function transactionalMessage(db: Db, message: TransactionalMessage, guard?: SQL, source?: SQLiteTable): Statement {
   return deliveriesInsert(db, transactionalRows(message, guard), source);
 }
 
@@ -103,15 +95,14 @@ function byChannel(cases: { [C in DeliveryChannel]?: SQL }): SQL {
 /** transactionalMessage()'s rows, for an insert shared with a notification's (notify's `alsoDeliver`). */
 export function transactionalRows(message: TransactionalMessage | readonly TransactionalMessage[], guard?: SQL): DeliveryInsertRow[] {
   return (Array.isArray(message) ? message : [message]).map((m: TransactionalMessage) => {
-    const condition = m.when && guard ? and(guard, m.when) : (m.when ?? guard);
     const values = { userId: m.userId ?? null, template: m.template, locale: m.locale, payload: m.payload };
-    if (typeof m.to === 'string' || is(m.to, SQL)) return { values: { ...values, channel: 'EMAIL', to: m.to }, condition };
+    if (typeof m.to === 'string' || is(m.to, SQL)) return { values: { ...values, channel: 'EMAIL', to: m.to }, condition: guard };
     const addresses = m.to as ChannelAddresses;
     const channels = Object.keys(addresses) as DeliveryChannel[];
     const pick = (part: 'to' | 'present') => byChannel(Object.fromEntries(channels.map((c) => [c, addresses[c]![part]])));
     return {
       values: { ...values, channel: CHANNEL, to: pick('to') },
-      condition: and(condition, pick('present')),
+      condition: and(guard, pick('present')),
       joins: channelList(channels),
       limit: channels.length,
     };
