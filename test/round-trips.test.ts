@@ -203,6 +203,7 @@ describe('a listing page carries its total (one statement)', () => {
       ['search', `/v1/api/annonces?departureCity=${encodeURIComponent(trip.departureCityKey ?? trip.departureCity)}&size=1`, sender.token, undefined, 1],
       ['customer reviews', '/v1/api/reviews/customers?size=1', sender.token, undefined, 1],
       ['profile reviews (with the user and rating)', `/v1/api/users/${carrier.id}/reviews?size=1`, sender.token, 1, 2],
+      ['conversations', '/v1/api/conversations?size=1', sender.token, 4, 1],
     ] as const;
     // The generic page ({content, page: {totalElements}}) or the carrier listing's own shape ({data, total}).
     type AnyPage = { page?: { totalElements: number }; total?: number; content?: unknown[]; data?: unknown[] };

@@ -297,6 +297,17 @@ export async function pageTotal(db: Db, rows: readonly { pageTotal: number }[], 
   return counted[0]?.total ?? 0;
 }
 
+/** A withTotal() page as rows without the total column, and its total (pageTotal()). */
+export async function totalledPage<R extends { pageTotal: number }>(
+  db: Db,
+  rows: readonly R[],
+  offset: number,
+  countAlone: () => Statement,
+): Promise<{ rows: Omit<R, 'pageTotal'>[]; total: number }> {
+  const total = await pageTotal(db, rows, offset, countAlone);
+  return { rows: rows.map(({ pageTotal: _, ...row }) => row), total };
+}
+
 /**
  * One page of a table's rows and the count of all rows matching `where`, in one statement (the
  * page carries its total, withTotal); the count alone only for a page past the last.
@@ -317,6 +328,5 @@ export async function readPage<T extends SQLiteTable>(
     .orderBy(...order)
     .limit(page.size)
     .offset(offset)) as (T['$inferSelect'] & { pageTotal: number })[];
-  const total = await pageTotal(db, found, offset, () => countAll);
-  return { rows: found.map(({ pageTotal: _, ...row }) => row as T['$inferSelect']), total };
+  return totalledPage(db, found, offset, () => countAll) as Promise<{ rows: T['$inferSelect'][]; total: number }>;
 }

@@ -1,12 +1,13 @@
 // User administration: list and read accounts, suspend and activate them (admins), set roles
 // (super-admins). Every change is one conditional UPDATE batched with its audit entry; removing
 // access (suspension, a role taken away) revokes the user's tokens.
-import { and, count, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { users, type UserRow } from '../../db/schema';
+import { readPage } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound } from '../../errors';
 import { jsonArrayIncludes } from '../../lib/json-array';
-import { offsetOf, orderBy, type PageParams } from '../../lib/pagination';
+import { orderBy, type PageParams } from '../../lib/pagination';
 import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
 import { loadUser } from '../auth/auth.service';
@@ -50,23 +51,12 @@ function filterConditions(f: UserFilters): SQL | undefined {
 export async function listUsers(deps: Deps, filters: UserFilters, page: PageParams<UserSortField>) {
   const { db } = deps;
   const where = filterConditions(filters);
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(
-        ...orderBy(
-          page.sort,
-          { createdAt: users.createdAt, email: users.email, lastName: users.lastName, lastLoginAt: users.lastLoginAt, id: users.id },
-          users.id,
-        ),
-      )
-      .limit(page.size)
-      .offset(offsetOf(page)),
-    db.select({ total: count() }).from(users).where(where),
-  ]);
-  return { rows, total };
+  const order = orderBy(
+    page.sort,
+    { createdAt: users.createdAt, email: users.email, lastName: users.lastName, lastLoginAt: users.lastLoginAt, id: users.id },
+    users.id,
+  );
+  return readPage(db, users, where, order, page);
 }
 
 export async function getUser(deps: Deps, id: number): Promise<UserRow> {

@@ -21,7 +21,7 @@ import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
 import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../notifications/notify';
-import { readPage, runBatch } from '../../db/statements';
+import { readPage, runBatch, totalledPage, withTotal } from '../../db/statements';
 import { staffScope } from './agencies.scope';
 
 export interface AgencyInput {
@@ -297,17 +297,17 @@ export async function listEmployees(deps: Deps, auth: AuthUser, agencyId: number
   const { db } = deps;
   await agencyForOwner(deps, auth, agencyId);
   const where: SQL | undefined = and(eq(agencyEmployees.agencyId, agencyId), q.branchId ? eq(agencyEmployees.branchId, q.branchId) : undefined);
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select(employeeColumns)
-      .from(agencyEmployees)
-      .innerJoin(users, eq(users.id, agencyEmployees.userId))
-      .where(where)
-      .orderBy(...orderBy(q.sort, { joinedAt: agencyEmployees.createdAt }, agencyEmployees.userId))
-      .limit(q.size)
-      .offset(offsetOf(q)),
-    db.select({ total: count() }).from(agencyEmployees).where(where),
-  ]);
+  const countAll = db.select({ total: count() }).from(agencyEmployees).where(where);
+  const offset = offsetOf(q);
+  const found = await db
+    .select(withTotal(employeeColumns, countAll))
+    .from(agencyEmployees)
+    .innerJoin(users, eq(users.id, agencyEmployees.userId))
+    .where(where)
+    .orderBy(...orderBy(q.sort, { joinedAt: agencyEmployees.createdAt }, agencyEmployees.userId))
+    .limit(q.size)
+    .offset(offset);
+  const { rows, total } = await totalledPage(db, found, offset, () => countAll);
   return toPage(rows, total, q);
 }
 

@@ -3,7 +3,7 @@
 import { and, count, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { agencies, agencyDocuments, files, type AgencyDocumentType, type KycStatus } from '../../db/schema';
-import { rowExists } from '../../db/statements';
+import { rowExists, totalledPage, withTotal } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
@@ -33,7 +33,8 @@ export const agencyDocumentView = (d: DocumentRow) => ({
   reviewedAt: d.reviewedAt,
 });
 
-const documents = (db: Db) => db.select(documentColumns).from(agencyDocuments).innerJoin(files, eq(files.id, agencyDocuments.fileId));
+const documents = <F extends typeof documentColumns>(db: Db, fields: F = documentColumns as F) =>
+  db.select(fields).from(agencyDocuments).innerJoin(files, eq(files.id, agencyDocuments.fileId));
 
 export async function getAgencyDocument(deps: Deps, id: number) {
   const [row] = await documents(deps.db).where(eq(agencyDocuments.fileId, id));
@@ -57,14 +58,14 @@ export type DocumentQuery = PageParams<'createdAt' | 'reviewedAt'> & { status?: 
 
 async function documentPage(db: Db, where: SQL | undefined, q: DocumentQuery) {
   const condition = and(where, q.status ? eq(agencyDocuments.status, q.status) : undefined);
-  const [rows, [{ total }]] = await db.batch([
-    documents(db)
-      .where(condition)
-      .orderBy(...orderBy(q.sort, { createdAt: agencyDocuments.createdAt, reviewedAt: agencyDocuments.reviewedAt }, agencyDocuments.fileId))
-      .limit(q.size)
-      .offset(offsetOf(q)),
-    db.select({ total: count() }).from(agencyDocuments).innerJoin(files, eq(files.id, agencyDocuments.fileId)).where(condition),
-  ]);
+  const countAll = db.select({ total: count() }).from(agencyDocuments).innerJoin(files, eq(files.id, agencyDocuments.fileId)).where(condition);
+  const offset = offsetOf(q);
+  const found = await documents(db, withTotal(documentColumns, countAll))
+    .where(condition)
+    .orderBy(...orderBy(q.sort, { createdAt: agencyDocuments.createdAt, reviewedAt: agencyDocuments.reviewedAt }, agencyDocuments.fileId))
+    .limit(q.size)
+    .offset(offset);
+  const { rows, total } = await totalledPage(db, found, offset, () => countAll);
   return toPage(rows.map(agencyDocumentView), total, q);
 }
 

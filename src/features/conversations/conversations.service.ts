@@ -1,11 +1,11 @@
 // Conversations between sender and carrier (CONTRACT section 17): who may read and write, when a
 // conversation turns read-only, masking before payment, photos, the D1 index (listing and unread
 // counts) kept from the conversation's Durable Object, and the NEW_MESSAGE notification.
-import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, sql, type Placeholder } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { announcements, conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
-import { compiled, runBatch, type Statement } from '../../db/statements';
+import { compiled, pageTotal, runBatch, withTotal, type Statement } from '../../db/statements';
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
 import type { AuthUser, Deps } from '../../env';
@@ -298,35 +298,40 @@ export async function listConversations(deps: Deps, auth: AuthUser, p: PageParam
   const sender = alias(users, 'sender');
   const carrier = alias(users, 'carrier');
   const activity = sql`COALESCE(${conversations.lastMessageAt}, ${reservations.createdAt})`;
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select({
-        reservationId: reservations.id,
-        reservationNumber: reservations.reservationNumber,
-        senderId: reservations.senderId,
-        senderName: sql<string>`${sender.firstName} || ' ' || ${sender.lastName}`,
-        carrierId: reservations.carrierId,
-        carrierName: sql<string>`${carrier.firstName} || ' ' || ${carrier.lastName}`,
-        lastMessage: conversations.lastMessage,
-        senderUnread: conversations.senderUnread,
-        carrierUnread: conversations.carrierUnread,
-      })
-      .from(reservations)
-      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
-      .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
-      .innerJoin(sender, eq(sender.id, reservations.senderId))
-      .innerJoin(carrier, eq(carrier.id, reservations.carrierId))
-      .where(where)
-      .orderBy(...(p.sort.direction === 'asc' ? [asc(activity), asc(reservations.id)] : [desc(activity), desc(reservations.id)]))
-      .limit(p.size)
-      .offset(offsetOf(p)),
-    db
-      .select({ total: sql<number>`COUNT(*)` })
-      .from(reservations)
-      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
-      .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
-      .where(where),
-  ]);
+  const countAll = db
+    .select({ total: count() })
+    .from(reservations)
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
+    .where(where);
+  const offset = offsetOf(p);
+  const rows = await db
+    .select(
+      withTotal(
+        {
+          reservationId: reservations.id,
+          reservationNumber: reservations.reservationNumber,
+          senderId: reservations.senderId,
+          senderName: sql<string>`${sender.firstName} || ' ' || ${sender.lastName}`,
+          carrierId: reservations.carrierId,
+          carrierName: sql<string>`${carrier.firstName} || ' ' || ${carrier.lastName}`,
+          lastMessage: conversations.lastMessage,
+          senderUnread: conversations.senderUnread,
+          carrierUnread: conversations.carrierUnread,
+        },
+        countAll,
+      ),
+    )
+    .from(reservations)
+    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
+    .leftJoin(conversations, eq(conversations.reservationId, reservations.id))
+    .innerJoin(sender, eq(sender.id, reservations.senderId))
+    .innerJoin(carrier, eq(carrier.id, reservations.carrierId))
+    .where(where)
+    .orderBy(...(p.sort.direction === 'asc' ? [asc(activity), asc(reservations.id)] : [desc(activity), desc(reservations.id)]))
+    .limit(p.size)
+    .offset(offset);
+  const total = await pageTotal(db, rows, offset, () => countAll);
   const content = rows.map((row) => {
     const asSender = row.senderId === auth.id;
     return {

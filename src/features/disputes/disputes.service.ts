@@ -19,7 +19,7 @@ import {
   type ReservationRow,
 } from '../../db/schema';
 import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
-import { guardedInsert, rowExists, type Statement } from '../../db/statements';
+import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound } from '../../errors';
 import { commissionRate, fromCents, toCents } from '../../lib/money';
@@ -246,19 +246,19 @@ export async function listDisputes({ db }: Deps, p: PageParams<'createdAt'>, fil
   }
   if (filters.status) conditions.push(eq(disputes.status, filters.status));
   const where = conditions.length ? and(...conditions) : undefined;
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select({ d: disputes, currency: reservations.currency })
-      .from(disputes)
-      .innerJoin(reservations, eq(reservations.id, disputes.reservationId))
-      .where(where)
-      .orderBy(...orderBy(p.sort, { createdAt: disputes.createdAt }, disputes.id))
-      .limit(p.size)
-      .offset(offsetOf(p)),
-    db.select({ total: count() }).from(disputes).where(where),
-  ]);
+  const countAll = db.select({ total: count() }).from(disputes).where(where);
+  const offset = offsetOf(p);
+  const found = await db
+    .select(withTotal({ d: disputes, currency: reservations.currency }, countAll))
+    .from(disputes)
+    .innerJoin(reservations, eq(reservations.id, disputes.reservationId))
+    .where(where)
+    .orderBy(...orderBy(p.sort, { createdAt: disputes.createdAt }, disputes.id))
+    .limit(p.size)
+    .offset(offset);
+  const total = await pageTotal(db, found, offset, () => countAll);
   return toPage(
-    rows.map((x) => toDisputeJson(x.d, x.currency)),
+    found.map((x) => toDisputeJson(x.d, x.currency)),
     total,
     p,
   );

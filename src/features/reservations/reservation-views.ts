@@ -15,7 +15,7 @@ import {
   type ReservationStatus,
   type UserRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, withTotal } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
@@ -176,7 +176,7 @@ export const RESERVATION_SORT_COLUMNS = {
 };
 export type ReservationSortField = keyof typeof RESERVATION_SORT_COLUMNS;
 
-/** One page of reservations and its total in one round trip (rows with their items, count). */
+/** One page of reservations carrying its total (rows with their items): one statement. */
 export async function listReservationViews(
   db: Db,
   status: ReservationStatus | undefined,
@@ -185,11 +185,10 @@ export async function listReservationViews(
 ): Promise<{ rows: ReservationView[]; total: number }> {
   const where = status ? eq(reservations.status, status) : undefined;
   const order = orderBy(sort, RESERVATION_SORT_COLUMNS, reservations.id);
-  const [rows, [{ total }]] = await db.batch([
-    viewSelect(db).where(where).orderBy(...order).limit(p.size).offset(offsetOf(p)),
-    db.select({ total: count() }).from(reservations).where(where),
-  ]);
-  return { rows, total };
+  const countAll = db.select({ total: count() }).from(reservations).where(where);
+  const offset = offsetOf(p);
+  const found = await joinedView(db, ALL_RESERVATION_FIELDS, PARTY_FIELDS, withTotal({}, countAll)).where(where).orderBy(...order).limit(p.size).offset(offset);
+  return totalledPage(db, found, offset, () => countAll);
 }
 
 type PageKeys = 'owner' | 'status' | 'limit' | 'offset';

@@ -2,16 +2,16 @@
 // The balance check, the withdrawal row and its ledger entry are one D1 batch: the row is
 // inserted only if the cached wallet balance covers it, and everything else follows that row, so
 // concurrent requests never drive a balance below zero (the CHECK on wallets is the backstop).
-import { and, asc, count, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import type { Db } from '../../../db/client';
 import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/errors';
-import { guardedInsert, rowExists } from '../../../db/statements';
+import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
 import { fromCents, platformCurrency } from '../../../lib/money';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../../lib/pagination';
+import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { getPaymentProvider, ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
 import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
@@ -188,16 +188,8 @@ export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
 
 export async function listWithdrawals(deps: Deps, owner: Owner, q: PageParams<'createdAt' | 'amount'>) {
   const db = deps.db;
-  const [rows, [{ total }]] = await db.batch([
-    db
-      .select()
-      .from(withdrawals)
-      .where(ownerIs(owner))
-      .orderBy(...orderBy(q.sort, { createdAt: withdrawals.createdAt, amount: withdrawals.amountCents }, withdrawals.id))
-      .limit(q.size)
-      .offset(offsetOf(q)),
-    db.select({ total: count() }).from(withdrawals).where(ownerIs(owner)),
-  ]);
+  const order = orderBy(q.sort, { createdAt: withdrawals.createdAt, amount: withdrawals.amountCents }, withdrawals.id);
+  const { rows, total } = await readPage(db, withdrawals, ownerIs(owner), order, q);
   return toPage(rows.map(toWithdrawal), total, q);
 }
 
