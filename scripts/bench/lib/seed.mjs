@@ -133,11 +133,14 @@ export async function seed(exec, { scale = 1, passwordHash = benchPasswordHash()
     const senderId = between(carriers + 1, userCount);
     const total = Math.round((weight * a.price) / 1000);
     const commission = Math.round(total * 0.15);
-    (byStatus[status] ??= []).length < 3000 && byStatus[status].push(id);
+    const listed = (byStatus[status] ??= []).length < 3000;
+    if (listed) byStatus[status].push(id);
     const depositCode = String(between(0, 999999)).padStart(6, '0');
     const deliveryCode = String(between(0, 999999)).padStart(6, '0');
-    // Parties and handover codes of the first reservations, for generators that act as them.
-    if (id <= 5000) parties[id] = [senderId, a.carrierId, depositCode, deliveryCode];
+    // Parties and handover codes of the first reservations and of every one listed by status, for
+    // generators that act as them (the deposit consumes 500 CONFIRMED ones a round: five rounds
+    // need 2,500, more than the first 5,000 reservations hold).
+    if (id <= 5000 || listed) parties[id] = [senderId, a.carrierId, depositCode, deliveryCode];
     reservationRows.push([
       `BR-${String(id).padStart(8, '0')}`, a.id, senderId, a.carrierId, status, weight, 'Clothes and books',
       depositCode, deliveryCode,
