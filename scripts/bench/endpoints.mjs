@@ -41,6 +41,22 @@ async function openConversations(reservations, apiUrl) {
   return sockets;
 }
 
+/**
+ * Wakes (or creates) Durable Objects before a round: one unmeasured POST per `[path, token, body]`,
+ * ten at a time. workerd evicts an object after 10 s without a call, and a round runs every other
+ * target between two runs of the same one, so the entries that call one object per reservation
+ * post to each of theirs first (a woken object's cost: BENCHMARKS.md).
+ */
+async function wakeObjects(api, posts) {
+  for (let k = 0; k < posts.length; k += 10) {
+    await Promise.all(
+      posts.slice(k, k + 10).map(([path, token, body]) =>
+        api(path, { method: 'POST', headers: json(token), body: JSON.stringify(body) }).then((res) => res.arrayBuffer()),
+      ),
+    );
+  }
+}
+
 /** Primitive routes of scripts/bench/primitives-worker.ts. `bare` is the baseline of every ratio. */
 export const PRIMITIVES = {
   bare: { label: 'bare Hono route', method: 'GET', path: '/bare' },
@@ -193,21 +209,9 @@ export const ENDPOINTS = [
     expect: [200, 201, 202],
     // Steady state: every reservation's tracking object exists (its first point creates its
     // SQLite storage, a one-off per parcel) and is awake, as when a parcel posts every few seconds.
-    // workerd evicts an object after 10 s without a call, and the other targets' runs take longer
-    // than that, so each round posts one point to each first (a woken object's cost: BENCHMARKS.md).
     async prepare(ctx, api) {
-      const all = ctx.inTransitReservations;
-      for (let k = 0; k < all.length; k += 10) {
-        await Promise.all(
-          all.slice(k, k + 10).map((r) =>
-            api(`/v1/api/tracking/${r.id}/positions`, {
-              method: 'POST',
-              headers: json(r.carrierToken),
-              body: JSON.stringify({ lat: 14.69, lng: -17.44, recordedAt: new Date().toISOString() }),
-            }).then((res) => res.arrayBuffer()),
-          ),
-        );
-      }
+      const point = () => ({ lat: 14.69, lng: -17.44, recordedAt: new Date().toISOString() });
+      await wakeObjects(api, ctx.inTransitReservations.map((r) => [`/v1/api/tracking/${r.id}/positions`, r.carrierToken, point()]));
       return {};
     },
     request: (ctx, i) => {
@@ -229,21 +233,14 @@ export const ENDPOINTS = [
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
     expect: [201],
     // Steady state: every conversation object exists (its first message creates its SQLite tables,
-    // a one-off per reservation), is awake as during an exchange (evicted after 10 s without a call,
-    // so each round wakes it first) and its counterpart was already notified (one per 10 minutes).
+    // a one-off per reservation), is awake as during an exchange, and its counterpart was already
+    // notified (one per 10 minutes).
     async prepare(ctx, api) {
-      const all = ctx.inTransitReservations;
-      for (let k = 0; k < all.length; k += 10) {
-        await Promise.all(
-          all.slice(k, k + 10).flatMap((r) =>
-            [r.senderToken, r.carrierToken].map((token) =>
-              api(`/v1/api/bookings/${r.id}/messages`, { method: 'POST', headers: json(token), body: JSON.stringify({ body: 'Bonjour' }) }).then((res) =>
-                res.arrayBuffer(),
-              ),
-            ),
-          ),
-        );
-      }
+      const hello = { body: 'Bonjour' };
+      await wakeObjects(
+        api,
+        ctx.inTransitReservations.flatMap((r) => [r.senderToken, r.carrierToken].map((token) => [`/v1/api/bookings/${r.id}/messages`, token, hello])),
+      );
       return {};
     },
     request: (ctx, i) => {
@@ -264,20 +261,12 @@ export const ENDPOINTS = [
     note: `message posting and its broadcast: ${LIVE_CONVERSATIONS} conversations, each with the sender's and the carrier's socket open`,
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
     expect: [201],
-    // The sockets stay open across rounds; an object with only hibernated sockets is evicted like
-    // any other after 10 s, so each round wakes its conversations with one message each first.
+    // The sockets stay open across rounds; an object holding only hibernated sockets is evicted
+    // like any other, so each round wakes its conversations with one message each first.
     async prepare(ctx, api, _round, apiUrl) {
       const live = ctx.inTransitReservations.slice(0, LIVE_CONVERSATIONS);
       if (!liveSockets.has(api)) liveSockets.set(api, await openConversations(live, apiUrl));
-      for (let k = 0; k < live.length; k += 10) {
-        await Promise.all(
-          live.slice(k, k + 10).map((r) =>
-            api(`/v1/api/bookings/${r.id}/messages`, { method: 'POST', headers: json(r.senderToken), body: JSON.stringify({ body: 'Bonjour' }) }).then((res) =>
-              res.arrayBuffer(),
-            ),
-          ),
-        );
-      }
+      await wakeObjects(api, live.map((r) => [`/v1/api/bookings/${r.id}/messages`, r.senderToken, { body: 'Bonjour' }]));
       return {};
     },
     request: (ctx, i) => {
