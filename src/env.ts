@@ -2,7 +2,7 @@
 // and the dependencies every service takes first (`deps`).
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { database, type Db } from './db/client';
-import { validationHook } from './validation';
+import { isDocumentedOnly, validationHook } from './validation';
 
 /** The authenticated caller, set by `requireAuth`. */
 export interface AuthUser {
@@ -41,5 +41,19 @@ export interface AppEnv {
   };
 }
 
-/** Every router is an OpenAPIHono so its routes reach the document and share the validation hook. */
-export const createRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+/**
+ * Every router is an OpenAPIHono so its routes reach the document and share the validation hook.
+ * A route whose headers are marked `documentedOnly()` is documented with them and mounted without
+ * a header validator: its own middleware reads and checks them.
+ */
+export function createRouter(): OpenAPIHono<AppEnv> {
+  const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const mount = router.openapi;
+  router.openapi = ((route, handler, hook) => {
+    if (route.hide || !isDocumentedOnly(route.request?.headers)) return mount(route, handler, hook);
+    const { middleware: _middleware, hide: _hide, ...documented } = route;
+    router.openAPIRegistry.registerPath(documented);
+    return mount({ ...route, hide: true, request: { ...route.request, headers: undefined } }, handler, hook);
+  }) as typeof mount;
+  return router;
+}

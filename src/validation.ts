@@ -32,6 +32,21 @@ export const whenValid = (...fields: readonly string[]) => ({
 export const passed = (ctx: z.core.ParsePayload, field: string): boolean =>
   !ctx.issues.some((issue) => String(issue.path?.[0]) === field);
 
+/**
+ * Request headers a route documents in OpenAPI but checks in its own middleware (Idempotency-Key):
+ * createRouter() mounts no zod validator for a schema marked here, which would copy every
+ * request header into an object on each call only to accept any string.
+ */
+const documentedOnlyHeaders = new WeakSet<object>();
+
+/** Marks a route's `request.headers` schema as documentation only (see createRouter in env.ts). */
+export function documentedOnly<T extends object>(headers: T): T {
+  documentedOnlyHeaders.add(headers);
+  return headers;
+}
+
+export const isDocumentedOnly = (headers: unknown): boolean => typeof headers === 'object' && headers !== null && documentedOnlyHeaders.has(headers);
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any router's env: validation sits below env.ts
 export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
   if (result.success) return;

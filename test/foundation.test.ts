@@ -8,7 +8,7 @@ import { createRouter } from '../src/env';
 import { errorResponses, jsonBody, jsonContent } from '../src/lib/openapi';
 import { fromBase64Url, randomBase64Url, randomHex, sha256Hex, toBase64Url, toHex } from '../src/lib/digest';
 import { pageQuery, toPage, toReservationPage } from '../src/lib/pagination';
-import { IdParams } from '../src/validation';
+import { documentedOnly, IdParams } from '../src/validation';
 import { invalidState } from '../src/errors';
 import { errorBody, get, post, call } from './helpers/http';
 
@@ -68,6 +68,16 @@ const probe = createRouter()
       responses: { 201: jsonContent(ItemSchema, 'created') },
     }),
     (c) => c.json(c.req.valid('json'), 201),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/probe/documented-header',
+      // Would refuse any request without the header if it were validated: documentation only.
+      request: { headers: documentedOnly(z.object({ 'X-Probe': z.string().min(3).openapi({ param: { name: 'X-Probe', in: 'header' } }) })) },
+      responses: { 200: jsonContent(z.any(), 'ok') },
+    }),
+    (c) => c.json({ probe: c.req.header('X-Probe') ?? null }, 200),
   )
   .openapi(
     createRoute({ method: 'get', path: '/probe/boom', responses: { 200: jsonContent(z.any(), 'never') } }),
@@ -438,6 +448,19 @@ describe('OpenAPI document', () => {
       (p) => p.name === 'id',
     );
     expect(idParam?.schema.type).toBe('integer');
+  });
+
+  it('documents a documentedOnly() header without validating it (its middleware checks it)', async () => {
+    const res = await request('/v1/api/probe/documented-header', { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ probe: null });
+    const doc = probeApp.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'probe', version: '0' } });
+    expect(doc.paths?.['/v1/api/probe/documented-header']?.post?.parameters).toEqual([
+      { schema: { type: 'string', minLength: 3 }, required: true, name: 'X-Probe', in: 'header' },
+    ]);
+    // The Idempotency-Key of the real routes stays documented the same way.
+    const booking = (await get('/v1/api/openapi.json')).body.paths['/v1/api/bookings'].post.parameters;
+    expect(booking).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
   });
 
   it('serves an interactive reference', async () => {

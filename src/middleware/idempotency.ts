@@ -11,6 +11,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { AppError, invalidArgument, invalidState } from '../errors';
 import { sha256Hex } from '../lib/digest';
+import { documentedOnly } from '../validation';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -19,7 +20,7 @@ const PENDING_TTL_SECONDS = 60;
 const MAX_KEY_LENGTH = 255;
 
 /** The optional header as documented in OpenAPI; the middleware itself checks it and reads it. */
-export const IdempotencyHeaders = z.object({
+export const IdempotencyHeaders = documentedOnly(z.object({
   [IDEMPOTENCY_HEADER]: z
     .string()
     .optional()
@@ -27,7 +28,7 @@ export const IdempotencyHeaders = z.object({
       param: { name: IDEMPOTENCY_HEADER, in: 'header' },
       description: 'Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE',
     }),
-});
+}));
 
 const IDEMPOTENCY_NOTE =
   'Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.';
