@@ -50,9 +50,9 @@ export function createRouter(): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const mount = router.openapi;
   router.openapi = ((route, handler, hook) => {
-    if (route.hide || !isDocumentedOnly(route.request?.headers)) return mount(route, handler, hook);
-    const { middleware: _middleware, hide: _hide, ...documented } = route;
-    router.openAPIRegistry.registerPath(documented);
+    if (!isDocumentedOnly(route.request?.headers)) return mount(route, handler, hook);
+    const { middleware: _middleware, hide, ...documented } = route;
+    if (!hide) router.openAPIRegistry.registerPath(documented);
     return mount({ ...route, hide: true, request: { ...route.request, headers: undefined } }, handler, hook);
   }) as typeof mount;
   return router;
