@@ -9,6 +9,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { BOOKMARK_HEADER, requestDeps } from './db/session';
 import type { AppEnv } from './env';
 import { endpointNotFound, noEndpoint, toErrorResponse } from './errors';
+import { favicon } from './lib/favicon';
 import { analyticsRouter } from './features/analytics/analytics.routes';
 import { dashboardsRouter } from './features/dashboards/dashboards.routes';
 import { superadminRouter } from './features/superadmin/superadmin.routes';
@@ -140,6 +141,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route(API_PREFIX, analyticsRouter);
   app.route(API_PREFIX, superadminRouter);
   app.route(API_PREFIX, deliveriesAdminRouter);
+  app.get('/favicon.ico', favicon);
   app.route('/console', consoleRouter);
   if (!production) {
     // Local runs and tests only: the seed, and the browser pages of the sandbox providers (root paths).

@@ -114,6 +114,9 @@ const ZOD_TYPES: Record<string, string> = {
   unknown: 'inconnu',
 };
 const zodType = pick(ZOD_TYPES);
+/** French agrees a participle with its noun: "aucune valeur reçue", "date attendue", "texte attendu". */
+const FEMININE_TYPES = new Set(['aucune valeur', 'date', 'fonction', 'promesse', 'valeur']);
+const agreed = (noun: string, participle: string) => `${noun} ${participle}${FEMININE_TYPES.has(noun) ? 'e' : ''}`;
 const ZOD_UNITS = pick({ characters: 'caractères', bytes: 'octets', items: 'éléments', entries: 'entrées', elements: 'éléments' });
 const ZOD_FORMATS = pick({
   input: 'valeur invalide',
@@ -146,12 +149,12 @@ const zodSize = (verb: string) => (origin: string, ...rest: string[]) => {
   const o = zodType(origin);
   const b = zodBound(bound);
   const u = ZOD_UNITS(unit);
-  return o && b && u ? `${verb} : ${o} de ${b} ${u} attendu` : undefined;
+  return o && b && u ? `${verb} : ${agreed(o, 'attendu')} de ${b} ${u}` : undefined;
 };
 const zodValue = (verb: string) => (origin: string, bound: string) => {
   const o = zodType(origin);
   const b = zodBound(bound);
-  return o && b ? `${verb} : ${o} ${b} attendu` : undefined;
+  return o && b ? `${verb} : ${agreed(o, 'attendu')} ${b}` : undefined;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -185,8 +188,9 @@ const FR: Record<string, Entry> = {
   'Provide every required parameter': 'Fournissez chaque paramètre requis',
   'Correct the fields listed in fieldErrors and retry': 'Corrigez les champs listés dans fieldErrors et réessayez',
   'Invalid input: expected {}, received {}': (expected, received) =>
-    zodType(expected) && zodType(received) ? `Valeur invalide : ${zodType(expected)} attendu, ${zodType(received)} reçu` : undefined,
-  'Invalid input: expected {}': 'Valeur invalide : {} attendu',
+    zodType(expected) && zodType(received) ? `Valeur invalide : ${agreed(zodType(expected)!, 'attendu')}, ${agreed(zodType(received)!, 'reçu')}` : undefined,
+  // A type agrees its participle; a literal value ("A") is named as it is.
+  'Invalid input: expected {}': (expected) => `Valeur invalide : ${agreed(zodType(expected) ?? expected, 'attendu')}`,
   'Invalid option: expected one of {}': 'Option invalide : une valeur parmi {} attendue',
   'Too big: expected {} to have {} {}': zodSize('Trop grand'),
   'Too big: expected {} to be {}': zodValue('Trop grand'),
@@ -422,6 +426,7 @@ const FR: Record<string, Entry> = {
   'File is larger than {} bytes (10 MB)': 'Le fichier dépasse {} octets (10 Mo)',
   'Only the parties of this reservation can attach files to it': 'Seules les parties de cette réservation peuvent y joindre des fichiers',
   'Executable files are not accepted': 'Les fichiers exécutables ne sont pas acceptés',
+  'PDF documents with active content are not accepted (found /{})': 'Les documents PDF au contenu actif ne sont pas acceptés (trouvé : /{})',
   'Unsupported file type: only JPEG, PNG, WEBP and PDF are accepted': 'Type de fichier non pris en charge : seuls JPEG, PNG, WEBP et PDF sont acceptés',
   'A file of purpose {} must be one of {}; this file is {}': "Un fichier d'usage {} doit être parmi {} ; ce fichier est {}",
   'Upload a JPEG, PNG or WEBP image, or a PDF document': 'Téléversez une image JPEG, PNG ou WEBP, ou un document PDF',

@@ -390,6 +390,8 @@ describe('local links follow the port npm start serves on', () => {
     expect(localServer('8788').base).toBe('http://127.0.0.1:8788');
     expect(localServer('8788').devArgs).toEqual(expect.arrayContaining(['--port', '8788', '--var', 'PUBLIC_BASE_URL:http://127.0.0.1:8788']));
     expect(localServer().devArgs).toEqual(expect.arrayContaining(['--port', '8787', '--var', 'PUBLIC_BASE_URL:http://127.0.0.1:8787']));
+    // npm start runs the crons and says so itself; wrangler's banner would say they do not run.
+    expect(localServer().devArgs).toContain('--test-scheduled');
   });
 
   it('a second instance on 8788 hands out checkout links to 8788', async () => {

@@ -436,7 +436,7 @@ describe('console: deliveries and roles', () => {
     expect(sms.text).toContain(`/console/deliveries/${failed.id}/retry`);
     expect(sms.text).not.toContain(`/console/deliveries/${dead.id}/retry`);
     const all = await b.get(`/console/deliveries?template=${template}&status=ALL`);
-    expect(all.text).toContain('<span class="badge ok">SENT</span>');
+    expect(all.text).toContain('<span class="badge ok" data-code="SENT">Sent</span>');
     expect(all.text).not.toContain(`action="/console/deliveries/${sent.id}/retry"`);
   });
 
@@ -535,5 +535,66 @@ describe('the demo seed', () => {
     expect(await db().select().from(disputeMessages).where(eq(disputeMessages.disputeId, open[0].id))).toHaveLength(2);
     const dead = await db().select().from(deliveries).where(eq(deliveries.lastError, DEMO_DEAD_DELIVERY_REASON));
     expect(dead).toMatchObject([{ status: 'DEAD', attempts: 5, channel: 'EMAIL', to: 'carrier@demo.local', template: 'PASSWORD_CHANGED' }]);
+  });
+});
+
+describe('console: words, identity documents, searches', () => {
+  it('a French page names statuses in French, agreed with their record, keeps the code for the colour, and an empty list shows no "Page 0 sur 0"', async () => {
+    const b = await signedIn(await withPassword(aSuperAdmin));
+    b.language = 'fr';
+    const sender = await aUser();
+    const { reservation } = await aReservation({ sender, carrier: await aCarrier(), status: 'CANCELLED' });
+    const list = await b.get(`/console/reservations?status=CANCELLED`);
+    expect(list.text).toContain('<span class="badge err" data-code="CANCELLED">Annulée</span>');
+    expect(list.text).toContain('<option value="PENDING_PAYMENT">En attente de paiement</option>');
+    expect(list.text).toContain(`<a class="ref" href="/console/reservations/${reservation.id}">${reservation.reservationNumber}</a>`);
+    expect(list.text).not.toContain('>CANCELLED<');
+    const withdrawals = await b.get('/console/withdrawals?status=FAILED');
+    expect(withdrawals.text).toContain('<option value="FAILED" selected="">Échoué</option>');
+    const empty = await b.get(`/console/users?q=${'nobody-'.repeat(5)}`);
+    expect(empty.status).toBe(200);
+    expect(empty.text).toContain('Rien à afficher.');
+    expect(empty.text).not.toContain('Page 0');
+    const one = await b.get(`/console/users?q=${encodeURIComponent(sender.email)}`);
+    expect(one.text).toContain('Page 1 sur 1 · 1 élément<');
+  });
+
+  it('a search of 49 characters or more answers (console and API), never a 500; over 100 the API says 400', async () => {
+    const superAdmin = await withPassword(aSuperAdmin);
+    const b = await signedIn(superAdmin);
+    const long = 'a-very-long-search-text-pasted-by-an-operator-who-means-well';
+    expect(long.length).toBeGreaterThan(49);
+    const page = await b.get(`/console/users?q=${long}`);
+    expect(page.status).toBe(200);
+    const api = await get(`/v1/api/admin/users?q=${long}`, { token: superAdmin.token });
+    expect(api.status).toBe(200);
+    expect(api.body.page.totalElements).toBe(0);
+    const found = await get(`/v1/api/admin/users?q=${encodeURIComponent(superAdmin.email.toUpperCase())}`, { token: superAdmin.token });
+    expect(found.body.content.map((u: { id: number }) => u.id)).toEqual([superAdmin.id]);
+    const tooLong = await get(`/v1/api/admin/users?q=${'x'.repeat(101)}`, { token: superAdmin.token });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.fieldErrors[0].field).toBe('q');
+    expect((await b.get(`/console/users?q=${'x'.repeat(500)}`)).status).toBe(200);
+  });
+
+  it('an administrator who is not a super-administrator cannot open an identity document in the console; a super-administrator gets it sandboxed', async () => {
+    const user = await aUser();
+    const key = `kyc/${crypto.randomUUID()}`;
+    await env.UPLOADS.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    const [file] = await db().insert(files).values({ ownerId: user.id, purpose: 'KYC_DOCUMENT', storageKey: key, contentType: 'image/png', sizeBytes: 4 }).returning();
+    const admin = await signedIn(await withPassword(anAdmin));
+    expect((await admin.get(`/console/files/${file.id}`)).status).toBe(403);
+    const superAdmin = await signedIn(await withPassword(aSuperAdmin));
+    const doc = await superAdmin.get(`/console/files/${file.id}`);
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('Content-Security-Policy')).toBe('sandbox');
+    expect(doc.headers.get('Cache-Control')).toBe('private, no-store');
+  });
+
+  it('the site has an icon: /favicon.ico is not a 404', async () => {
+    const res = await exports.default.fetch(new Request(`${BASE}/favicon.ico`));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toBe('image/svg+xml');
+    expect(await res.text()).toMatch(/^<svg /);
   });
 });

@@ -193,8 +193,9 @@ describe('the French catalogue covers every error text', () => {
       return result.error!.issues.map((i) => i.message);
     });
     expect(messages.filter((m) => frenchErrorText(m) === undefined)).toEqual([]);
-    expect(frenchErrorText('Too small: expected string to have >=8 characters')).toBe('Trop petit : texte de >=8 caractères attendu');
-    expect(frenchErrorText('Invalid input: expected string, received undefined')).toBe('Valeur invalide : texte attendu, aucune valeur reçu');
+    expect(frenchErrorText('Too small: expected string to have >=8 characters')).toBe('Trop petit : texte attendu de >=8 caractères');
+    expect(frenchErrorText('Invalid input: expected string, received undefined')).toBe('Valeur invalide : texte attendu, aucune valeur reçue');
+    expect(frenchErrorText('Invalid input: expected date, received undefined')).toBe('Valeur invalide : date attendue, aucune valeur reçue');
   });
 
   it('keeps the values it names, and falls back to English for an unknown text', () => {

@@ -5,9 +5,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { files } from '../src/db/schema';
-import { detectContentType } from '../src/features/files/files.rules';
+import { detectContentType, pdfActiveContent } from '../src/features/files/files.rules';
 import { BASE, call, errorBody, get } from './helpers/http';
-import { type TestUser, aUser, tokenFor, aCarrier, anAdmin, aReservation } from './helpers/factories';
+import { type TestUser, aUser, tokenFor, aCarrier, anAdmin, aReservation, aSuperAdmin } from './helpers/factories';
 
 const db = database(env.DB);
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52];
@@ -93,6 +93,35 @@ describe('POST /files', () => {
     expect(text.status).toBe(415);
   });
 
+  it('refuses a PDF that would act when opened (script, launch, embedded file), even escaped or compressed; accepts a passive one', async () => {
+    const user = await aUser();
+    const latin = (text: string) => new Uint8Array([...text].map((ch) => ch.charCodeAt(0)));
+    const deflate = async (text: string) =>
+      new Uint8Array(await new Response(new Blob([latin(text)]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
+    const withStream = (head: string, data: Uint8Array) => {
+      const [a, b] = [latin(`%PDF-1.7\n${head}\nstream\n`), latin('\nendstream\nendobj\n%%EOF\n')];
+      const out = new Uint8Array(a.length + data.length + b.length);
+      out.set(a);
+      out.set(data, a.length);
+      out.set(b, a.length + data.length);
+      return out;
+    };
+    const script = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF\n');
+    const escaped = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /J#61vaScript /J#53 (app.alert(1)) >> >> endobj\n%%EOF\n');
+    const hidden = withStream('2 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>', await deflate('3 0 << /S /Launch /F (cmd.exe) >>'));
+    const passive = withStream('4 0 obj << /Length 44 /Filter /FlateDecode >>', await deflate('BT /F1 12 Tf 72 712 Td (Passport scan) Tj ET'));
+    for (const [data, name] of [[script, 'JavaScript'], [escaped, 'JavaScript'], [hidden, 'Launch']] as const) {
+      const res = await upload(user, { data, name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
+      expect(res.status).toBe(415);
+      expect(res.body).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: `PDF documents with active content are not accepted (found /${name})` });
+    }
+    expect(await pdfActiveContent(passive)).toBeNull();
+    const ok = await upload(user, { data: passive, name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
+    expect(ok.status).toBe(201);
+    const stored = await db.select().from(files).where(eq(files.ownerId, user.id));
+    expect(stored.map((f) => f.id)).toEqual([ok.body.id]);
+  });
+
   it('accepts exactly 10 MB and refuses 10 MB + 1 byte with the error body', async () => {
     const user = await aUser();
     const max = 10 * 1024 * 1024;
@@ -163,10 +192,40 @@ describe('GET /files/{id}', () => {
     });
   });
 
-  it('an admin reads a KYC document, bytes and type as uploaded', async () => {
+  it('a super-administrator, who reviews KYC, reads a KYC document, bytes and type as uploaded', async () => {
+    const [owner, superAdmin] = await Promise.all([aUser(), aSuperAdmin()]);
+    const bySuperAdmin = await download(await kycDocument(owner), superAdmin);
+    expect(bySuperAdmin).toEqual({ status: 200, type: 'application/pdf', body: bytes(PDF) });
+  });
+
+  it('an administrator who is not a super-administrator is refused identity documents: 403', async () => {
     const [owner, admin] = await Promise.all([aUser(), anAdmin()]);
-    const byAdmin = await download(await kycDocument(owner), admin);
-    expect(byAdmin).toEqual({ status: 200, type: 'application/pdf', body: bytes(PDF) });
+    const path = await kycDocument(owner);
+    const res = await get(path, { token: admin.token });
+    expect(res.status).toBe(403);
+    expect(res.body.errorCode).toBe('ACCESS_DENIED');
+    // An agency's registration documents likewise: its owner and super-administrators only.
+    const agencyOwner = await aUser();
+    const [doc] = await db
+      .insert(files)
+      .values({ ownerId: agencyOwner.id, purpose: 'AGENCY_DOCUMENT', storageKey: `agency-document/${crypto.randomUUID()}`, contentType: 'application/pdf', sizeBytes: 4 })
+      .returning();
+    expect((await get(`/v1/api/files/${doc.id}`, { token: admin.token })).status).toBe(403);
+  });
+
+  it('files are served so that none can run as a page of the service: CSP sandbox, nosniff, PDFs as attachments, images inline', async () => {
+    const owner = await aUser();
+    const pdf = await exports.default.fetch(new Request(`${BASE}${await kycDocument(owner)}`, { headers: { Authorization: `Bearer ${owner.token}` } }));
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('Content-Security-Policy')).toBe('sandbox');
+    expect(pdf.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(pdf.headers.get('Content-Disposition')).toBe('attachment');
+    await pdf.arrayBuffer();
+    const avatar = await upload(owner, { data: bytes(PNG), name: 'me.png', type: 'image/png' }, { purpose: 'AVATAR' });
+    const png = await exports.default.fetch(new Request(`${BASE}/v1/api/files/${avatar.body.id}`, { headers: { Authorization: `Bearer ${owner.token}` } }));
+    expect(png.headers.get('Content-Security-Policy')).toBe('sandbox');
+    expect(png.headers.get('Content-Disposition')).toBe('inline');
+    await png.arrayBuffer();
   });
 
   it('the owner reads their KYC document', async () => {

@@ -10,6 +10,8 @@ export function localServer(port = '8787') {
   const base = `http://${LOCAL_HOST}:${port}`;
   return {
     base,
-    devArgs: ['dev', '--ip', LOCAL_HOST, '--port', String(port), '--var', `PUBLIC_BASE_URL:${base}`, '--show-interactive-dev-session=false'],
+    // --test-scheduled: npm start fires the crons itself (and says so); without it wrangler's banner
+    // claims that scheduled jobs do not run locally.
+    devArgs: ['dev', '--ip', LOCAL_HOST, '--port', String(port), '--var', `PUBLIC_BASE_URL:${base}`, '--show-interactive-dev-session=false', '--test-scheduled'],
   };
 }

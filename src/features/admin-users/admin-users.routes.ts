@@ -9,7 +9,7 @@ import { ROLES } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
 import { UserSchema, toUsers } from '../users/user-summary';
-import { USER_SORT_FIELDS, activateUser, changeRolesAsSuperAdmin, getUser, listUsers, suspendUser } from './admin-users.service';
+import { USER_SEARCH_MAX_LENGTH, USER_SORT_FIELDS, activateUser, changeRolesAsSuperAdmin, getUser, listUsers, suspendUser } from './admin-users.service';
 
 export const AdminUserSchema = UserSchema.extend({
   createdAt: z.string().openapi({ format: 'date-time' }),
@@ -28,7 +28,7 @@ const bool = (name: string, description: string) =>
     .openapi({ param: { name, in: 'query' }, type: 'boolean', description });
 
 const UserListQuery = pageQuery({ sortable: USER_SORT_FIELDS, defaultSort: 'createdAt,desc' }).extend({
-  q: z.string().trim().min(1).max(100).optional().openapi({
+  q: z.string().trim().min(1).max(USER_SEARCH_MAX_LENGTH).optional().openapi({
     param: { name: 'q', in: 'query' },
     description: 'Case-insensitive search in email, first name, last name and username',
   }),

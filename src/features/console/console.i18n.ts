@@ -116,7 +116,9 @@ const en = {
   details: 'Details',
   previous: 'Previous',
   next: 'Next',
-  pageOf: 'Page {n} of {t} · {e} items',
+  pageOf: 'Page {n} of {t}',
+  oneItem: '1 item',
+  items: '{e} items',
   nothing: 'Nothing to show.',
   agencyDocuments: 'Agency documents to review',
   kycApproved: 'KYC record {id} approved.',
@@ -262,7 +264,9 @@ const fr: Words = {
   details: 'Détails',
   previous: 'Précédent',
   next: 'Suivant',
-  pageOf: 'Page {n} sur {t} · {e} éléments',
+  pageOf: 'Page {n} sur {t}',
+  oneItem: '1 élément',
+  items: '{e} éléments',
   nothing: 'Rien à afficher.',
   agencyDocuments: 'Documents d’agence à examiner',
   kycApproved: 'Dossier KYC {id} approuvé.',
@@ -314,3 +318,43 @@ function translatorOf(words: Words): Translate {
 const TRANSLATORS: Record<Locale, Translate> = { en: translatorOf(en), fr: translatorOf(fr) };
 
 export const translator = (locale: Locale): Translate => TRANSLATORS[locale];
+
+/** What kind of record a stored code belongs to: French agrees its words with the record's gender. */
+export type CodeKind = 'reservation' | 'kyc' | 'dispute' | 'resolution' | 'withdrawal' | 'account' | 'agency' | 'delivery';
+
+// Stored codes (statuses, resolutions) in the operator's words. English reads the code itself
+// spelled out; French names each, agreed with its record (une réservation annulée, un retrait échoué).
+const FRENCH_CODES: Record<CodeKind, Record<string, string>> = {
+  reservation: {
+    PENDING_PAYMENT: 'En attente de paiement',
+    PAID: 'Payée',
+    CONFIRMED: 'Confirmée',
+    REJECTED: 'Refusée',
+    DEPOSITED: 'Déposée',
+    IN_TRANSIT: 'En transit',
+    DELIVERED: 'Livrée',
+    CANCELLED: 'Annulée',
+    EXPIRED: 'Expirée',
+    DISPUTED: 'En litige',
+    REFUNDED: 'Remboursée',
+  },
+  kyc: { VERIFIED: 'Vérifié', PENDING: 'En attente', NOT_VERIFIED: 'Non vérifié', REJECTED: 'Refusé', APPROVED: 'Approuvé' },
+  dispute: { OPEN: 'Ouvert', RESOLVED: 'Résolu' },
+  resolution: {
+    REFUND_SENDER: 'Remboursement de l’expéditeur',
+    RELEASE_TO_CARRIER: 'Versement au transporteur',
+    PARTIAL_REFUND: 'Remboursement partiel',
+  },
+  withdrawal: { PENDING: 'En attente', COMPLETED: 'Effectué', FAILED: 'Échoué' },
+  account: { ACTIVE: 'Actif', SUSPENDED: 'Suspendu', DELETED: 'Supprimé' },
+  agency: { ACTIVE: 'Active', SUSPENDED: 'Suspendue' },
+  delivery: { QUEUED: 'En file d’attente', SENT: 'Envoyé', FAILED: 'Échoué', DEAD: 'Abandonné' },
+};
+
+const spelledOut = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+
+/** A stored code as the operator reads it; an unknown code shows as it is. */
+export function codeLabel(locale: Locale, kind: CodeKind, code: string): string {
+  if (locale === 'fr') return FRENCH_CODES[kind][code] ?? code;
+  return FRENCH_CODES[kind][code] === undefined ? code : spelledOut(code);
+}

@@ -1,7 +1,7 @@
 // The console's one layout (header, navigation, flash message, main) and the small pieces every
 // page uses: form fields with their error next to them, the CSRF field, tables, the pager.
 import type { Child, FC } from 'hono/jsx';
-import type { Locale, Translate, WordKey } from './console.i18n';
+import { codeLabel, type CodeKind, type Locale, type Translate, type WordKey } from './console.i18n';
 
 export interface View {
   t: Translate;
@@ -60,6 +60,7 @@ th, td { text-align:left; padding:8px 10px; border-bottom:1px solid var(--line);
 th { color:var(--muted); font-weight:600; font-size:12.5px; text-transform:uppercase; letter-spacing:.3px; background:#fafbfd; }
 td.num, th.num { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
 .when { white-space:nowrap; }
+.ref { white-space:nowrap; font-variant-numeric:tabular-nums; }
 .badge { display:inline-block; padding:1px 8px; border-radius:999px; font-size:12px; font-weight:600; background:#eef1f6; color:#394257; }
 .badge.ok { background:var(--ok-bg); color:var(--ok); } .badge.err { background:var(--err-bg); color:var(--err); } .badge.warn { background:var(--warn-bg); color:var(--warn); }
 .flash { border-radius:8px; padding:10px 14px; margin-bottom:16px; border:1px solid; }
@@ -223,15 +224,20 @@ export const Select: FC<{ name: string; label: string; options: [string, string]
   </div>
 );
 
-export const Badge: FC<{ text: string }> = ({ text }) => {
-  const kind = /VERIFIED$|^RESOLVED|ACTIVE|COMPLETED|PAID|DELIVERED|^SENT$|^true$/.test(text) && !/NOT_VERIFIED/.test(text)
+/** A stored code (status, resolution) in the page's language; the colour and `data-code` follow the code itself. */
+export const Badge: FC<{ v: View; kind: CodeKind; text: string }> = ({ v, kind, text }) => {
+  const tone = /VERIFIED$|^RESOLVED|ACTIVE|COMPLETED|PAID|DELIVERED|^SENT$|^true$/.test(text) && !/NOT_VERIFIED/.test(text)
     ? 'ok'
     : /REJECTED|NOT_VERIFIED|FAILED|SUSPENDED|CANCELLED|^false$|DISPUTED|^DEAD$/.test(text)
       ? 'err'
       : /PENDING|OPEN|PROCESSING|^QUEUED$/.test(text)
         ? 'warn'
         : '';
-  return <span class={`badge ${kind}`}>{text}</span>;
+  return (
+    <span class={`badge ${tone}`} data-code={text}>
+      {codeLabel(v.locale, kind, text)}
+    </span>
+  );
 };
 
 export interface PageInfo {
@@ -251,7 +257,11 @@ export const Pager: FC<{ v: View; page: PageInfo; path: string; query: Record<st
   };
   return (
     <div class="pager">
-      <span>{v.t('pageOf', { n: page.totalPages === 0 ? 0 : page.number + 1, t: page.totalPages, e: page.totalElements })}</span>
+      {/* An empty list says so in its table; "Page 0 of 0" would only repeat it wrongly. */}
+      <span>
+        {page.totalElements > 0 &&
+          `${v.t('pageOf', { n: page.number + 1, t: Math.max(page.totalPages, 1) })} · ${v.t(page.totalElements === 1 ? 'oneItem' : 'items', { e: page.totalElements })}`}
+      </span>
       <span>
         {page.number > 0 && <a href={link(page.number - 1)}>← {v.t('previous')}</a>}{' '}
         {page.number + 1 < page.totalPages && <a href={link(page.number + 1)}>{v.t('next')} →</a>}
@@ -335,7 +345,12 @@ export const ListCard: FC<{
   </section>
 );
 
-/** The status filter of a list: every value, and "all". */
-export const StatusSelect: FC<{ v: View; values: readonly string[]; value?: string }> = ({ v, values, value }) => (
-  <Select name="status" label={v.t('status')} value={value ?? ''} options={[['', v.t('all')], ...values.map((s): [string, string] => [s, s])]} />
+/** The status filter of a list: every value in the page's language, and "all". */
+export const StatusSelect: FC<{ v: View; kind: CodeKind; values: readonly string[]; value?: string }> = ({ v, kind, values, value }) => (
+  <Select
+    name="status"
+    label={v.t('status')}
+    value={value ?? ''}
+    options={[['', v.t('all')], ...values.map((s): [string, string] => [s, codeLabel(v.locale, kind, s)])]}
+  />
 );

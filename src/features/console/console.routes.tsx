@@ -10,7 +10,7 @@ import { AppError, accessDenied, notFound } from '../../errors';
 import { fromCents } from '../../lib/money';
 import { pageQuery } from '../../lib/pagination';
 import { ROLES, type Role } from '../../middleware/auth';
-import { activateUser, changeRolesAsSuperAdmin, getUser, listUsers, suspendUser, USER_SORT_FIELDS } from '../admin-users/admin-users.service';
+import { activateUser, changeRolesAsSuperAdmin, getUser, listUsers, suspendUser, USER_SEARCH_MAX_LENGTH, USER_SORT_FIELDS } from '../admin-users/admin-users.service';
 import { SuspendSchema } from '../admin-users/admin-users.routes';
 import { listAgencies, setAgencySuspended } from '../agencies/agencies.service';
 import { listAllAgencyDocuments, reviewAgencyDocument } from '../agencies/agency-documents.service';
@@ -22,7 +22,7 @@ import { checkCredentials } from '../auth/auth.service';
 import { listDeliveries, RETRYABLE_STATUSES, retryDelivery } from '../deliveries/deliveries.admin.service';
 import { disputeDetail, listDisputes, resolveDispute } from '../disputes/disputes.service';
 import { ResolveSchema } from '../disputes/disputes.routes';
-import { openFile } from '../files/files.service';
+import { fileResponse, openFile } from '../files/files.service';
 import { getKycRecord, listKycRecords, reviewKyc } from '../kyc/kyc.service';
 import { ReviewRejectionSchema } from '../kyc/kyc.routes';
 import { getReservationView, listReservationViews, RESERVATION_SORT_COLUMNS } from '../reservations/reservation-views';
@@ -56,7 +56,7 @@ import {
   type ConsoleContext,
   type ConsoleEnv,
 } from './console.http';
-import { localeOf, translator } from './console.i18n';
+import { codeLabel, localeOf, translator } from './console.i18n';
 import { Badge, Csrf, Field, ListCard, pageInfo, Select, shortDate, StatusSelect, Table, type FormState, type View } from './console.layout';
 import { kycDocumentsOf, listAllWithdrawals, reservationIdByNumber, reservationLedger, userLabels } from './console.queries';
 
@@ -243,7 +243,7 @@ consoleRouter.get('/', async (c) => {
                 {Object.entries(o.reservations.byStatus).map(([status, n]) => (
                   <tr>
                     <td>
-                      <Badge text={status} />
+                      <Badge v={v} kind="reservation" text={status} />
                     </td>
                     <td class="num">{n}</td>
                   </tr>
@@ -262,14 +262,7 @@ consoleRouter.get('/', async (c) => {
 
 consoleRouter.get('/files/:id', async (c) => {
   const { row, object } = await openFile(c.var.deps, c.get('operator').auth, pathId(c));
-  return new Response(object.body, {
-    headers: {
-      'Content-Type': row.contentType,
-      'Content-Disposition': 'inline',
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
-  });
+  return fileResponse(row, object, 'private, no-store');
 });
 
 const FileView = ({ v, file }: { v: View; file: { id: number; contentType: string; createdAt: string } }) => (
@@ -306,7 +299,7 @@ consoleRouter.get('/kyc', async (c) => {
     <ListCard
       v={v}
       path="/console/kyc"
-      filters={<StatusSelect v={v} values={KYC_STATUSES} value={status} />}
+      filters={<StatusSelect v={v} kind="kyc" values={KYC_STATUSES} value={status} />}
       query={{ status: status ?? '' }}
       page={result.page}
       columns={[[v.t('id')], [v.t('user')], [v.t('status')], [v.t('documentType'), 'wide'], [v.t('submitted'), 'wide'], ['']]}
@@ -317,7 +310,7 @@ consoleRouter.get('/kyc', async (c) => {
           <br />
           <span class="muted">{labels.get(r.userId)?.email}</span>
         </>,
-        <Badge text={r.status} />,
+        <Badge v={v} kind="kyc" text={r.status} />,
         r.documentType ?? '—',
         shortDate(r.submittedAt),
         <a href={`/console/kyc/${r.id}`}>{v.t('open')}</a>,
@@ -352,7 +345,7 @@ async function kycDetail(c: ConsoleContext, state?: FormState) {
             </dd>
             <dt>{v.t('status')}</dt>
             <dd>
-              <Badge text={record.status} />
+              <Badge v={v} kind="kyc" text={record.status} />
             </dd>
             <dt>{v.t('roles')}</dt>
             <dd id="user-roles">{user.roles.join(', ')}</dd>
@@ -435,7 +428,7 @@ consoleRouter.get('/disputes', async (c) => {
     <ListCard
       v={v}
       path="/console/disputes"
-      filters={<StatusSelect v={v} values={DISPUTE_STATUSES} value={status} />}
+      filters={<StatusSelect v={v} kind="dispute" values={DISPUTE_STATUSES} value={status} />}
       query={{ status: status ?? '' }}
       page={result.page}
       columns={[[v.t('id')], [v.t('reservation')], [v.t('reason')], [v.t('status')], [v.t('created'), 'wide'], ['']]}
@@ -443,7 +436,7 @@ consoleRouter.get('/disputes', async (c) => {
         d.id,
         <a href={`/console/reservations/${d.reservationId}`}>#{d.reservationId}</a>,
         d.reason,
-        <Badge text={d.status} />,
+        <Badge v={v} kind="dispute" text={d.status} />,
         shortDate(d.createdAt),
         <a href={`/console/disputes/${d.id}`}>{v.t('open')}</a>,
       ])}
@@ -469,11 +462,11 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
           <dl class="facts">
             <dt>{v.t('status')}</dt>
             <dd>
-              <Badge text={d.status} /> {d.resolution && <Badge text={d.resolution} />}
+              <Badge v={v} kind="dispute" text={d.status} /> {d.resolution && <Badge v={v} kind="resolution" text={d.resolution} />}
             </dd>
             <dt>{v.t('reservation')}</dt>
             <dd>
-              <a href={`/console/reservations/${r.r.id}`}>{r.r.reservationNumber}</a> · <Badge text={r.r.status} /> · {r.a.departureCity} → {r.a.arrivalCity}
+              <a class="ref" href={`/console/reservations/${r.r.id}`}>{r.r.reservationNumber}</a> · <Badge v={v} kind="reservation" text={r.r.status} /> · {r.a.departureCity} → {r.a.arrivalCity}
             </dd>
             <dt>{v.t('total')}</dt>
             <dd>{money(v, r.r.totalAmountCents, r.r.currency)}</dd>
@@ -606,7 +599,7 @@ consoleRouter.get('/withdrawals', async (c) => {
     <ListCard
       v={v}
       path="/console/withdrawals"
-      filters={<StatusSelect v={v} values={WITHDRAWAL_STATUSES} value={status} />}
+      filters={<StatusSelect v={v} kind="withdrawal" values={WITHDRAWAL_STATUSES} value={status} />}
       query={{ status: status ?? '' }}
       page={result.page}
       columns={[[v.t('id')], [v.t('owner')], [v.t('amount'), 'num'], [v.t('status')], [v.t('providerReason')], [v.t('created'), 'wide']]}
@@ -617,7 +610,7 @@ consoleRouter.get('/withdrawals', async (c) => {
           {w.automatic && <span class="muted"> · {v.t('automatic')}</span>}
         </>,
         money(v, w.amountCents, w.currency),
-        <Badge text={w.status} />,
+        <Badge v={v} kind="withdrawal" text={w.status} />,
         w.failureReason ?? '—',
         shortDate(w.createdAt),
       ])}
@@ -631,7 +624,8 @@ const usersPaging = listPage(USER_SORT_FIELDS, 'createdAt,desc');
 
 consoleRouter.get('/users', async (c) => {
   const v = await view(c);
-  const q = (c.req.query('q') ?? '').trim();
+  // The field stops at the search's limit; a longer query string (typed by hand) is cut there, never a 500.
+  const q = (c.req.query('q') ?? '').trim().slice(0, USER_SEARCH_MAX_LENGTH);
   if (/^\d{1,9}$/.test(q)) return c.redirect(`/console/users/${q}`, 303);
   const state = c.req.query('state');
   const role = oneOf(ROLES, c.req.query('role'));
@@ -664,9 +658,9 @@ consoleRouter.get('/users', async (c) => {
           <br />
           <span class="muted">{u.email}</span>
         </>,
-        <Badge text={accountState(u)} />,
+        <Badge v={v} kind="account" text={accountState(u)} />,
         u.roles.filter((r) => r !== 'ROLE_CLIENT').join(', ') || 'ROLE_CLIENT',
-        <Badge text={u.kycStatus} />,
+        <Badge v={v} kind="kyc" text={u.kycStatus} />,
         shortDate(u.lastLoginAt),
       ])}
     />,
@@ -689,14 +683,14 @@ async function userPage(c: ConsoleContext, state?: FormState) {
           <dd>{user.email}</dd>
           <dt>{v.t('status')}</dt>
           <dd id="user-status">
-            <Badge text={accountState(user)} />
+            <Badge v={v} kind="account" text={accountState(user)} />
             {user.suspensionReason && ` ${user.suspensionReason}`}
           </dd>
           <dt>{v.t('roles')}</dt>
           <dd>{user.roles.join(', ')}</dd>
           <dt>{v.t('kycStatus')}</dt>
           <dd>
-            <Badge text={user.kycStatus} />
+            <Badge v={v} kind="kyc" text={user.kycStatus} />
           </dd>
           <dt>{v.t('created')}</dt>
           <dd>{shortDate(user.createdAt)}</dd>
@@ -810,7 +804,7 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
       <ListCard
         v={v}
         path="/console/agencies"
-        filters={<StatusSelect v={v} values={['ACTIVE', 'SUSPENDED']} value={status} />}
+        filters={<StatusSelect v={v} kind="agency" values={['ACTIVE', 'SUSPENDED']} value={status} />}
         query={{ status }}
         page={result.page}
         columns={[[v.t('id')], [v.t('name')], [v.t('status')], [v.t('action')]]}
@@ -823,7 +817,7 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
               {v.t('owner')} #{a.ownerId}
             </a>
           </>,
-          <Badge text={a.status} />,
+          <Badge v={v} kind="agency" text={a.status} />,
           a.status === 'ACTIVE' ? (
             <form method="post" action={`/console/agencies/${a.id}/suspend`}>
               <Csrf v={v} />
@@ -941,15 +935,15 @@ consoleRouter.get('/reservations', async (c) => {
       filters={
         <>
           <Field name="number" label={v.t('findByNumber')} state={state} idPrefix="q" />
-          <StatusSelect v={v} values={RESERVATION_STATUSES} value={status} />
+          <StatusSelect v={v} kind="reservation" values={RESERVATION_STATUSES} value={status} />
         </>
       }
       query={{ status }}
       page={pageInfo(p, total)}
       columns={[[v.t('number')], [v.t('status')], [v.t('sender'), 'wide'], [v.t('carrier'), 'wide'], [v.t('total'), 'num'], [v.t('created'), 'wide']]}
       rows={rows.map((x) => [
-        <a href={`/console/reservations/${x.r.id}`}>{x.r.reservationNumber}</a>,
-        <Badge text={x.r.status} />,
+        <a class="ref" href={`/console/reservations/${x.r.id}`}>{x.r.reservationNumber}</a>,
+        <Badge v={v} kind="reservation" text={x.r.status} />,
         x.sender.email,
         x.carrier.email,
         money(v, x.r.totalAmountCents, x.r.currency),
@@ -978,7 +972,7 @@ consoleRouter.get('/reservations/:id', async (c) => {
           <dl class="facts">
             <dt>{v.t('status')}</dt>
             <dd>
-              <Badge text={x.r.status} />
+              <Badge v={v} kind="reservation" text={x.r.status} />
             </dd>
             <dt>{v.t('reservation')}</dt>
             <dd>
@@ -1066,7 +1060,7 @@ async function deliveriesPage(c: ConsoleContext, state?: FormState) {
             name="status"
             label={v.t('status')}
             value={chosen}
-            options={[['', v.t('failedOrDead')], ['ALL', v.t('all')], ...DELIVERY_STATUSES.map((s): [string, string] => [s, s])]}
+            options={[['', v.t('failedOrDead')], ['ALL', v.t('all')], ...DELIVERY_STATUSES.map((s): [string, string] => [s, codeLabel(v.locale, 'delivery', s)])]}
           />
           <Select name="channel" label={v.t('channel')} value={channel ?? ''} options={[['', v.t('all')], ...DELIVERY_CHANNELS.map((ch): [string, string] => [ch, ch])]} />
           <Field name="template" label={v.t('template')} value={template} idPrefix="q" attrs={{ placeholder: 'PASSWORD_RESET' }} />
@@ -1095,7 +1089,7 @@ async function deliveriesPage(c: ConsoleContext, state?: FormState) {
           <br />
           <span class="muted">{d.locale}</span>
         </>,
-        <Badge text={d.status} />,
+        <Badge v={v} kind="delivery" text={d.status} />,
         <span class="reason">{d.lastError ?? '—'}</span>,
         d.attempts,
         shortDate(d.createdAt),

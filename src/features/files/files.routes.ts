@@ -5,7 +5,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
-import { fileView, openFile, parseFields, readUploadForm, storeFile, UploadFieldsSchema } from './files.service';
+import { fileResponse, fileView, openFile, parseFields, readUploadForm, storeFile, UploadFieldsSchema } from './files.service';
 
 export const FileSchema = z
   .object({
@@ -79,16 +79,7 @@ export const filesRouter = createRouter()
     }),
     async (c) => {
       const { row, object } = await openFile(c.var.deps, c.get('auth'), c.req.valid('param').id);
-      return new Response(object.body, {
-        status: 200,
-        headers: {
-          'Content-Type': row.contentType,
-          'Content-Length': String(row.sizeBytes),
-          // Cache-Control comes from middleware/http-cache.ts (private, no-store); the ETag lets it answer 304.
-          ETag: object.httpEtag,
-          'X-Content-Type-Options': 'nosniff',
-          'Content-Disposition': row.contentType === 'application/pdf' ? 'attachment' : 'inline',
-        },
-      });
+      // Cache-Control comes from middleware/http-cache.ts (private, no-store); the ETag lets it answer 304.
+      return fileResponse(row, object);
     },
   );

@@ -49,3 +49,78 @@ export function detectContentType(head: Uint8Array): DetectedType | 'executable'
 }
 
 export const isAllowed = (purpose: FilePurpose, type: DetectedType) => ALLOWED_TYPES[purpose].includes(type);
+
+/**
+ * PDF names that make a document act when opened (scripts, launched programs, embedded files,
+ * form submission): an identity document or a piece of evidence needs none of them, and an
+ * operator opens these files. Names may be written with #xx escapes (/J#61vaScript).
+ */
+const ACTIVE_PDF_NAMES = new Set(['JavaScript', 'JS', 'Launch', 'EmbeddedFile', 'EmbeddedFiles', 'RichMedia', 'SubmitForm', 'ImportData', 'XFA']);
+
+/** At most this much inflated stream data is inspected per file (a compressed bomb stops there). */
+const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
+const latin1 = new TextDecoder('latin1');
+
+function activeName(text: string): string | null {
+  for (const match of text.matchAll(/\/([^\s/<>[\]()%{}]+)/g)) {
+    const name = match[1].replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (ACTIVE_PDF_NAMES.has(name)) return name;
+  }
+  return null;
+}
+
+/**
+ * A stream's data inflated as far as it goes, at most `budget` bytes; null when it is not deflate
+ * data (an image, another filter). The end-of-line before `endstream` trails the compressed data,
+ * so an error after some output still returns that output.
+ */
+async function inflate(data: Uint8Array, budget: number): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+  try {
+    while (size < budget) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+    if (size >= budget) await reader.cancel();
+  } catch {
+    if (size === 0) return null;
+  }
+  const out = new Uint8Array(Math.min(size, budget));
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= out.length) break;
+    out.set(chunk.subarray(0, out.length - at), at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The first active name a PDF holds, in its plain objects or inside its compressed streams (object
+ * streams hide dictionaries there); null for a passive document.
+ */
+export async function pdfActiveContent(bytes: Uint8Array): Promise<string | null> {
+  const text = latin1.decode(bytes);
+  const plain = activeName(text);
+  if (plain) return plain;
+  let budget = MAX_INFLATED_BYTES;
+  for (const match of text.matchAll(/stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    let end = text.indexOf('endstream', start);
+    if (end < 0) break;
+    // The end-of-line before `endstream` is not part of the data.
+    while (end > start && (text[end - 1] === '\n' || text[end - 1] === '\r')) end--;
+    const inflated = await inflate(bytes.subarray(start, end), budget);
+    if (!inflated) continue;
+    budget -= inflated.byteLength;
+    const found = activeName(latin1.decode(inflated));
+    if (found) return found;
+    if (budget <= 0) break;
+  }
+  return null;
+}

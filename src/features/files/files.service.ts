@@ -10,9 +10,11 @@ import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
 import type { Statement } from '../../db/statements';
 import { isCarrierSide } from '../reservations/reservation-access';
-import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
+import { detectContentType, isAllowed, pdfActiveContent, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 const ADMINS: Role[] = ['ROLE_ADMIN'];
+/** Identity documents (a person's or an agency's) are reviewed by super-administrators only (CONTRACT 19). */
+const KYC_REVIEWERS: Role[] = ['ROLE_SUPERADMIN'];
 
 export const fileView = (f: FileRow) => ({
   id: f.id,
@@ -92,6 +94,10 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
   if (!isAllowed(purpose, detected)) {
     throw unsupported(`A file of purpose ${purpose} must be one of ${ALLOWED_TYPES[purpose].join(', ')}; this file is ${detected}`);
   }
+  if (detected === 'application/pdf') {
+    const active = await pdfActiveContent(new Uint8Array(await file.arrayBuffer()));
+    if (active) throw unsupported(`PDF documents with active content are not accepted (found /${active})`);
+  }
   if (input.reservationId != null) {
     if (!RESERVATION_PURPOSES.includes(purpose)) {
       throw toValidationError(
@@ -152,9 +158,9 @@ export async function getFileRow(deps: Deps, id: number) {
 
 /**
  * Who may read a file: its owner; any signed-in user for avatars (shown on public profiles);
- * admins for identity and agency documents (plus the agency's owner for its documents); the
- * reservation's parties (sender, carrier, staff of the carrying agency) and admins for parcel
- * images and dispute evidence.
+ * super-administrators, who review KYC, for identity and agency documents (plus the agency's owner
+ * for its documents), administrators not included; the reservation's parties (sender, carrier,
+ * staff of the carrying agency) and admins for parcel images and dispute evidence.
  */
 export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow) {
   const { db } = deps;
@@ -163,12 +169,12 @@ export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow
     case 'AVATAR':
       return;
     case 'KYC_DOCUMENT':
-      return assertCanAccess(auth, [], ADMINS);
+      return assertCanAccess(auth, [], KYC_REVIEWERS);
     case 'AGENCY_DOCUMENT': {
-      if (hasRole(auth, ...ADMINS)) return;
+      if (hasRole(auth, ...KYC_REVIEWERS)) return;
       if (row.agencyId === null) throw accessDenied();
       const [agency] = await db.select({ ownerId: agencies.ownerId }).from(agencies).where(eq(agencies.id, row.agencyId));
-      return assertCanAccess(auth, [agency?.ownerId], ADMINS);
+      return assertCanAccess(auth, [agency?.ownerId], KYC_REVIEWERS);
     }
     case 'PARCEL_IMAGE':
     case 'DISPUTE_EVIDENCE': {
@@ -177,6 +183,24 @@ export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow
       return;
     }
   }
+}
+
+/**
+ * How a stored file is served, to the API and the console alike: under the service's own origin, so
+ * a document can never run as a page of it (CSP sandbox, no sniffing), and only images inline; a
+ * PDF downloads as an attachment.
+ */
+export function fileResponse(row: FileRow, object: R2ObjectBody, cacheControl?: string): Response {
+  const headers: Record<string, string> = {
+    'Content-Type': row.contentType,
+    'Content-Length': String(row.sizeBytes),
+    ETag: object.httpEtag,
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': 'sandbox',
+    'Content-Disposition': row.contentType.startsWith('image/') ? 'inline' : 'attachment',
+  };
+  if (cacheControl) headers['Cache-Control'] = cacheControl;
+  return new Response(object.body, { status: 200, headers });
 }
 
 /** The stored object as a streamed response, after the access check. */
