@@ -448,6 +448,14 @@ describe('PUT /annonces/{id}: a reservation keeps its terms (CONTRACT section 19
     expect(await viewOf(confirmed.id, carrier.token)).toEqual({ ...booked, ...moved });
     expect(await viewOf(deposited.id, deposited.sender.token)).toEqual(booked);
     expect(await viewOf(delivered.id, delivered.sender.token)).toEqual(booked);
+    // The sender's dashboard and the recipient's page read the reservation's copy too.
+    const shipments = async (p: (typeof parties)[number]) => (await get(`${API}/dashboard/sender`, { token: p.sender.token })).body.upcomingShipments;
+    expect(await shipments(deposited)).toMatchObject([{ reservationId: deposited.id, departureDate: trip.departureDate, arrivalDate: trip.arrivalDate }]);
+    expect(await shipments(paid)).toMatchObject([{ reservationId: paid.id, departureDate: moved.departureDate, arrivalDate: moved.arrivalDate }]);
+    const [depositedRow] = await db().select().from(reservations).where(eq(reservations.id, deposited.id));
+    const page = await get(`/r/${depositedRow.recipientToken}`);
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(moved.arrivalDate);
     const admin = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
     const detail = await get(`${API}/superadmin/reservations/${delivered.id}`, { token: admin.token });
     expect(detail.body).toMatchObject({ lieuArrivee: 'Dakar', dateDepart: trip.departureDate, dateArrivee: trip.arrivalDate, pointRdv: 'Gare de Lyon' });
