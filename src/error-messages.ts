@@ -457,6 +457,9 @@ const FR: Record<string, Entry> = {
   'An announcement in status {} cannot be deleted': 'Une annonce au statut {} ne peut pas être supprimée',
   'The announcement has {} paid reservation(s) in progress; cancel or finish them first': "L'annonce a {} réservation(s) payée(s) en cours ; annulez-les ou terminez-les d'abord",
   'The announcement can no longer be deleted': "L'annonce ne peut plus être supprimée",
+  'The route and the price of a trip with paid reservations in progress cannot change; its dates and meeting points can':
+    "L'itinéraire et le prix d'un trajet ayant des réservations payées en cours ne peuvent plus changer ; ses dates et points de rendez-vous le peuvent",
+  'The announcement changed meanwhile; reload it and retry': "L'annonce a changé entre-temps ; rechargez-la et réessayez",
   'totalWeight cannot be lower than the weight already reserved ({} kg)': 'totalWeight ne peut pas être inférieur au poids déjà réservé ({} kg)',
   'Only agency staff can publish for a branch': "Seul le personnel d'agence peut publier pour une succursale",
   'Publishing a trip requires a verified identity': "Publier un trajet exige une identité vérifiée",

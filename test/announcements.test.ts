@@ -2,10 +2,10 @@
 // ownership, the capacity and date rules, deletion with reservations, the cron that closes
 // departed trips, and the indexes that serve the search.
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
-import { announcements, notifications, reservations, type AnnouncementRow } from '../src/db/schema';
+import { announcements, deliveries, notifications, reservations, type AnnouncementRow } from '../src/db/schema';
 import {
   closeDepartedAnnouncements,
   pageStatements,
@@ -332,7 +332,8 @@ describe('PUT /annonces/{id}', () => {
     const carrier = await aCarrier();
     const sender = await aUser();
     const trip = await publishTrip(carrier, { totalWeight: 10 });
-    await aReservation({ trip, sender, status: 'PAID', weightG: 4000, reserveOnTrip: true });
+    // Unpaid: the route may still change (CONTRACT section 19).
+    await aReservation({ trip, sender, status: 'PENDING_PAYMENT', weightG: 4000, reserveOnTrip: true });
 
     const full = await put(`${API}/annonces/${trip.id}`, { totalWeight: 4, departureCity: 'Lyon' }, { token: carrier.token });
     expect(full.status).toBe(200);
@@ -407,6 +408,91 @@ describe('PUT /annonces/{id}', () => {
   });
 });
 
+describe('PUT /annonces/{id}: a reservation keeps its terms (CONTRACT section 19)', () => {
+  const viewOf = async (id: number, token: string) => {
+    const res = await get(`${API}/bookings/${id}`, { token });
+    expect(res.status).toBe(200);
+    const { departureCity, arrivalCity, departureDate, arrivalDate, pickupPoint, deliveryPoint, pricePerKg } = res.body;
+    return { departureCity, arrivalCity, departureDate, arrivalDate, pickupPoint, deliveryPoint, pricePerKg };
+  };
+
+  it('route and price are frozen while a reservation is paid (409); dates and points reach PAID and CONFIRMED only, each sender told', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier, { pricePerKg: 10 });
+    const booked = { departureCity: 'Paris', arrivalCity: 'Dakar', departureDate: trip.departureDate, arrivalDate: trip.arrivalDate, pickupPoint: 'Gare de Lyon', deliveryPoint: 'Plateau', pricePerKg: 10 };
+    const parties = await Promise.all((['PAID', 'CONFIRMED', 'DEPOSITED', 'DELIVERED'] as const).map(async (status) => {
+      const sender = await aUser();
+      const { reservation } = await aReservation({ trip, sender, status, reserveOnTrip: true });
+      return { status, sender, id: reservation.id };
+    }));
+    const [paid, confirmed, deposited, delivered] = parties;
+
+    for (const change of [{ arrivalCity: 'Abidjan', arrivalCountry: 'CI', arrivalDate: daysFromToday(13) }, { departureCountry: 'BE' }, { pricePerKg: 12 }]) {
+      const refused = await put(`${API}/annonces/${trip.id}`, change, { token: carrier.token });
+      expect(refused.status).toBe(409);
+      expect(errorBody(refused)).toMatchObject({
+        errorCode: 'INVALID_STATE',
+        message: 'The route and the price of a trip with paid reservations in progress cannot change; its dates and meeting points can',
+      });
+    }
+    expect((await get(`${API}/annonces/${trip.id}`)).body).toMatchObject({ arrivalCity: 'Dakar', arrivalDate: trip.arrivalDate, pricePerKg: 10 });
+    for (const p of parties) expect(await viewOf(p.id, p.sender.token)).toEqual(booked);
+
+    const moved = { departureDate: daysFromToday(12), arrivalDate: daysFromToday(13), pickupPoint: 'Gare du Nord' };
+    const res = await put(`${API}/annonces/${trip.id}`, { ...moved, pricePerKg: 10, arrivalCity: 'Dakar' }, { token: carrier.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject(moved);
+
+    // The live bookings take the new dates and point; a deposited or finished one keeps what it was booked on.
+    expect(await viewOf(paid.id, paid.sender.token)).toEqual({ ...booked, ...moved });
+    expect(await viewOf(confirmed.id, carrier.token)).toEqual({ ...booked, ...moved });
+    expect(await viewOf(deposited.id, deposited.sender.token)).toEqual(booked);
+    expect(await viewOf(delivered.id, delivered.sender.token)).toEqual(booked);
+    // The sender's dashboard and the recipient's page read the reservation's copy too.
+    const shipments = async (p: (typeof parties)[number]) => (await get(`${API}/dashboard/sender`, { token: p.sender.token })).body.upcomingShipments;
+    expect(await shipments(deposited)).toMatchObject([{ reservationId: deposited.id, departureDate: trip.departureDate, arrivalDate: trip.arrivalDate }]);
+    expect(await shipments(paid)).toMatchObject([{ reservationId: paid.id, departureDate: moved.departureDate, arrivalDate: moved.arrivalDate }]);
+    const [depositedRow] = await db().select().from(reservations).where(eq(reservations.id, deposited.id));
+    const page = await get(`/r/${depositedRow.recipientToken}`);
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain(moved.arrivalDate);
+    const admin = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] });
+    const detail = await get(`${API}/superadmin/reservations/${delivered.id}`, { token: admin.token });
+    expect(detail.body).toMatchObject({ lieuArrivee: 'Dakar', dateDepart: trip.departureDate, dateArrivee: trip.arrivalDate, pointRdv: 'Gare de Lyon' });
+
+    const rows = await db().select().from(reservations).where(eq(reservations.announcementId, trip.id));
+    const changedAt = Object.fromEntries(rows.map((r) => [r.status, r.tripChangedAt !== null]));
+    expect(changedAt).toEqual({ PAID: true, CONFIRMED: true, DEPOSITED: false, DELIVERED: false });
+    for (const p of parties) {
+      const notes = await db().select().from(notifications).where(and(eq(notifications.userId, p.sender.id), eq(notifications.type, 'TRIP_CHANGED')));
+      const outbox = await db().select().from(deliveries).where(and(eq(deliveries.userId, p.sender.id), eq(deliveries.template, 'TRIP_CHANGED')));
+      if (p === paid || p === confirmed) {
+        expect(notes).toMatchObject([{ data: { reservationId: p.id, announcementId: trip.id, ...moved } }]);
+        expect(outbox.map((d) => d.channel)).toContain('EMAIL');
+      } else {
+        expect(notes).toEqual([]);
+        expect(outbox).toEqual([]);
+      }
+    }
+  });
+
+  it('with no paid reservation the route may change: unpaid bookings take it, finished ones keep theirs', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
+    const pendingSender = await aUser();
+    const { reservation: pending } = await aReservation({ trip, sender: pendingSender, status: 'PENDING_PAYMENT', reserveOnTrip: true });
+    const { reservation: cancelled, sender: cancelledSender } = await aReservation({ trip, status: 'CANCELLED' });
+
+    const res = await put(`${API}/annonces/${trip.id}`, { arrivalCity: 'Abidjan', arrivalCountry: 'CI', pricePerKg: 9 }, { token: carrier.token });
+    expect(res.status).toBe(200);
+    expect(await viewOf(pending.id, pendingSender.token)).toMatchObject({ arrivalCity: 'Abidjan', pricePerKg: 8.5 });
+    expect(await viewOf(cancelled.id, cancelledSender.token)).toMatchObject({ arrivalCity: 'Dakar', pricePerKg: 8.5 });
+    const [row] = await db().select().from(reservations).where(eq(reservations.id, pending.id));
+    expect(row).toMatchObject({ arrivalCountry: 'CI', tripChangedAt: null });
+    expect(await db().select().from(notifications).where(and(eq(notifications.userId, pendingSender.id), eq(notifications.type, 'TRIP_CHANGED')))).toHaveLength(1);
+  });
+});
+
 describe('DELETE /annonces/{id}', () => {
   it('cancels the trip and its unpaid reservations in one batch, notifying their senders', async () => {
     const carrier = await aCarrier();
@@ -446,6 +532,29 @@ describe('DELETE /annonces/{id}', () => {
       expect(kept.status).toBe('PENDING_PAYMENT');
     });
   }
+
+  it('the senders\' notifications are written in the cancellation\'s batch: if they cannot be, nothing is cancelled', async () => {
+    const carrier = await aCarrier();
+    const trip = await publishTrip(carrier);
+    const { reservation: unpaid } = await aReservation({ trip, sender: await aUser(), status: 'PENDING_PAYMENT', reserveOnTrip: true });
+    // The notification write fails (as a lost write would): the whole change must be undone with it.
+    await env.DB.exec(`CREATE TRIGGER refuse_cancel_notice BEFORE INSERT ON notifications WHEN NEW.type = 'RESERVATION_CANCELLED' BEGIN SELECT RAISE(ABORT, 'notifications unavailable'); END`);
+    try {
+      const res = await del(`${API}/annonces/${trip.id}`, { token: carrier.token });
+      expect(res.status).toBe(500);
+    } finally {
+      await env.DB.exec('DROP TRIGGER refuse_cancel_notice');
+    }
+    const [row] = await db().select().from(announcements).where(eq(announcements.id, trip.id));
+    expect(row.status).toBe('ACTIVE');
+    const [kept] = await db().select().from(reservations).where(eq(reservations.id, unpaid.id));
+    expect(kept.status).toBe('PENDING_PAYMENT');
+
+    expect((await del(`${API}/annonces/${trip.id}`, { token: carrier.token })).status).toBe(204);
+    const [cancelled] = await db().select().from(reservations).where(eq(reservations.id, unpaid.id));
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancellationReason: 'ANNOUNCEMENT_CANCELLED' });
+    expect(await db().select().from(notifications).where(and(eq(notifications.userId, unpaid.senderId), eq(notifications.type, 'RESERVATION_CANCELLED')))).toHaveLength(1);
+  });
 
   it('is refused to strangers (403) but allowed to admins', async () => {
     const carrier = await aCarrier();

@@ -9,8 +9,9 @@ import { depsOf } from '../src/env';
 import { AppError } from '../src/errors';
 import { seedDemoBooking } from '../src/features/dev/seed/bookings';
 import { createBooking } from '../src/features/bookings/bookings.service';
+import { freeCancellationAfterTripChange, refundForCancellation } from '../src/features/bookings/booking-rules';
 import worker from '../src/index';
-import { BASE, errorBody, get, post } from './helpers/http';
+import { BASE, errorBody, get, post, put } from './helpers/http';
 import { TripOverrides, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, bookingInput, bookThroughApi } from './helpers/factories';
 import { db, reservationRow, tripRow, setReservation, runCron } from './helpers/db';
 
@@ -488,6 +489,25 @@ describe('GET /bookings/{id}', () => {
   });
 });
 
+describe('a reservation keeps its terms (CONTRACT section 19)', () => {
+  it("a booking copies the trip's route, countries, dates, points and price into the reservation", async () => {
+    const { sender, category, trip } = await setup({ pricePerKgCents: 1250 });
+    const created = await bookThroughApi(sender, trip.id, category.id, 1);
+    expect(await reservationRow(created.id)).toMatchObject({
+      departureCity: trip.departureCity,
+      departureCountry: trip.departureCountry,
+      arrivalCity: trip.arrivalCity,
+      arrivalCountry: trip.arrivalCountry,
+      departureDate: trip.departureDate,
+      arrivalDate: trip.arrivalDate,
+      pickupPoint: trip.pickupPoint,
+      deliveryPoint: trip.deliveryPoint,
+      pricePerKgCents: 1250,
+      tripChangedAt: null,
+    });
+  });
+});
+
 describe('accept, reject, cancel', () => {
   async function paidBooking(options: TripOverrides = {}, weight = 1) {
     const s = await setup(options);
@@ -617,6 +637,30 @@ describe('accept, reject, cancel', () => {
     expect(byCarrier.status).toBe(200);
     const [told] = (await notificationsOf(second.sender.id)).filter((n) => n.type === 'RESERVATION_CANCELLED');
     expect(told.data).toMatchObject({ cancelledBy: 'CARRIER', refundAmount: 20 });
+  });
+
+  it('after a change of the trip\'s dates (TRIP_CHANGED) the sender cancels a confirmed booking with a full refund', async () => {
+    const first = await paidBooking({ pricePerKgCents: 1000 }, 2);
+    await setReservation(first.created.id, { status: 'CONFIRMED' });
+    const moved = await put(`/v1/api/annonces/${first.trip.id}`, { departureDate: daysFromToday(12), arrivalDate: daysFromToday(13) }, { token: first.carrier.token });
+    expect(moved.status).toBe(200);
+    expect((await notificationsOf(first.sender.id)).map((n) => n.type)).toEqual(['TRIP_CHANGED']);
+    const bySender = await post(`/v1/api/bookings/${first.created.id}/cancel`, undefined, { token: first.sender.token });
+    expect(bySender.status).toBe(200);
+    expect(bySender.body).toMatchObject({ status: 'CANCELLED', departureDate: daysFromToday(12), arrivalDate: daysFromToday(13) });
+    const [note] = (await notificationsOf(first.carrier.id)).filter((n) => n.type === 'RESERVATION_CANCELLED');
+    expect(note.data).toMatchObject({ cancelledBy: 'SENDER', refundAmount: 20 });
+  });
+
+  it('the free cancellation after a trip change lasts until departure, the departure day included (pure rule)', () => {
+    const today = daysFromToday(0);
+    expect(freeCancellationAfterTripChange({ tripChangedAt: null, departureDate: daysFromToday(3) }, today)).toBe(false);
+    expect(freeCancellationAfterTripChange({ tripChangedAt: new Date().toISOString(), departureDate: daysFromToday(3) }, today)).toBe(true);
+    expect(freeCancellationAfterTripChange({ tripChangedAt: new Date().toISOString(), departureDate: today }, today)).toBe(true);
+    expect(freeCancellationAfterTripChange({ tripChangedAt: new Date().toISOString(), departureDate: daysFromToday(-1) }, today)).toBe(false);
+    const amounts = { totalAmountCents: 2000, platformCommissionCents: 300 };
+    expect(refundForCancellation('CONFIRMED', 'SENDER', amounts)).toEqual({ paid: true, refundCents: 1700, retainedCents: 300 });
+    expect(refundForCancellation('CONFIRMED', 'SENDER', amounts, true)).toEqual({ paid: true, refundCents: 2000, retainedCents: 0 });
   });
 
   it('cannot cancel once deposited (409)', async () => {

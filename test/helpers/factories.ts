@@ -28,6 +28,7 @@ import { depsOf } from '../../src/env';
 import { captureLoaded, releaseEffects, type ReservationMoney } from '../../src/features/money';
 import { commitTransition, loadReservation, type TransitionPlan } from '../../src/features/reservations/lifecycle';
 import type { ReservationStatus } from '../../src/features/reservations/reservation-state';
+import { termsOf } from '../../src/features/reservations/reservation-terms';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken } from '../../src/lib/jwt';
 import { splitPrice } from '../../src/lib/money';
 import type { FakeStripe } from './fake-stripe';
@@ -321,6 +322,7 @@ export async function aReservation<S extends { id: number } = TestUser, C extend
       recipient: { firstName: 'Rita', lastName: 'Recipient', email: 'rita@example.com', phone: '+221700000000' },
       recipientToken: `rt_${crypto.randomUUID().replace(/-/g, '')}${crypto.randomUUID().replace(/-/g, '')}`,
       pricePerKgCents: trip.pricePerKgCents,
+      ...termsOf(trip),
       ...splitPrice(weightG, trip.pricePerKgCents, 0.15),
       currency: 'EUR',
       paymentDeadline: minutesFromNow(30),

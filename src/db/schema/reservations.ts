@@ -65,6 +65,20 @@ export const reservations = sqliteTable(
     /** Long random secret of the public recipient page. */
     recipientToken: text('recipient_token').notNull(),
     pricePerKgCents: integer('price_per_kg_cents').notNull(),
+    /**
+     * The trip's terms as booked (CONTRACT section 19), copied from the announcement: an edit of the
+     * trip rewrites them only on a reservation not yet deposited (TRIP_CHANGED), never after.
+     */
+    departureCity: text('departure_city').notNull(),
+    departureCountry: text('departure_country').notNull(),
+    arrivalCity: text('arrival_city').notNull(),
+    arrivalCountry: text('arrival_country').notNull(),
+    departureDate: text('departure_date').notNull(),
+    arrivalDate: text('arrival_date').notNull(),
+    pickupPoint: text('pickup_point'),
+    deliveryPoint: text('delivery_point'),
+    /** When the trip's dates or points last changed under this booking: the sender may cancel for free until departure. */
+    tripChangedAt: text('trip_changed_at'),
     totalAmountCents: integer('total_amount_cents').notNull(),
     platformCommissionCents: integer('platform_commission_cents').notNull(),
     carrierAmountCents: integer('carrier_amount_cents').notNull(),

@@ -1,8 +1,8 @@
 // Announcements (trips): create, search, read, update, delete, and the cron that closes departed
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
-import { and, count, eq, exists, getTableColumns, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, runBatch, withTotal } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, runBatch, withTotal } from '../../db/statements';
 import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
@@ -12,7 +12,10 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { accessDenied } from '../../errors';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
 import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../agencies/agencies.scope';
-import { IN_PROGRESS_PAID_STATUSES, TRANSITIONS, canApply } from '../reservations/reservation-state';
+import { closeCheckout, PAYMENT_STATUS } from '../money';
+import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
+import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';
+import { changedTerms, RETERMED_STATUSES, ROUTE_FIELDS, termsOf, type TripTerms } from '../reservations/reservation-terms';
 import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, type Notification } from '../notifications/notify';
 import { toSummary } from '../reviews/reviews.service';
@@ -399,7 +402,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   const totalWeightG = input.totalWeight !== undefined ? toGrams(input.totalWeight) : current.totalWeightG;
   if (totalWeightG < current.reservedWeightG) throw belowReserved(current.reservedWeightG);
 
-  const set: Partial<typeof announcements.$inferInsert> = { updatedAt: new Date().toISOString() };
+  const set: Partial<typeof announcements.$inferInsert> = {};
   if (input.departureCity !== undefined) Object.assign(set, { departureCity: input.departureCity, departureCityKey: cityKey(input.departureCity) });
   if (input.arrivalCity !== undefined) Object.assign(set, { arrivalCity: input.arrivalCity, arrivalCityKey: cityKey(input.arrivalCity) });
   for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode'] as const) {
@@ -408,23 +411,108 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   if (input.pricePerKg !== undefined) set.pricePerKgCents = toCents(input.pricePerKg);
   if (acceptedCategoryIds) set.acceptedCategoryIds = acceptedCategoryIds;
 
-  // Bookings change reserved_weight_g concurrently: the capacity check and the FULL/ACTIVE status
-  // are computed inside the UPDATE from the row's current reserved weight.
-  const [updated] = await db
-    .update(announcements)
-    .set({
-      ...set,
-      totalWeightG,
-      status: sql`CASE WHEN ${totalWeightG} - ${announcements.reservedWeightG} <= 0 THEN 'FULL' ELSE 'ACTIVE' END`,
-    })
-    .where(and(eq(announcements.id, id), inArray(announcements.status, [...OPEN_STATUSES]), lte(announcements.reservedWeightG, totalWeightG)))
-    .returning({ id: announcements.id });
-  if (!updated) {
-    const { announcement: now } = await loadWithCarrier(db, id);
-    if (now.reservedWeightG > totalWeightG) throw belowReserved(now.reservedWeightG);
-    throw invalidState(`An announcement in status ${now.status} can no longer be changed`);
+  // CONTRACT section 19: the route and the price are frozen while a reservation is paid and live;
+  // dates and points reach the reservations not yet deposited.
+  const changed = changedTerms(current, input);
+  const routeOrPrice =
+    changed.some((k) => (ROUTE_FIELDS as readonly string[]).includes(k)) || (set.pricePerKgCents !== undefined && set.pricePerKgCents !== current.pricePerKgCents);
+  const newTerms = termsOf({ ...current, ...set } as AnnouncementRow);
+
+  // A booking written meanwhile (a reservation newer than those read) refuses the edit, which is
+  // then made again over the reservations as they are: each one is told, none is missed.
+  for (let attempt = 0; ; attempt++) {
+    const live = changed.length ? await liveReservations(db, id) : [];
+    const now = new Date().toISOString();
+    const newest = live.reduce((max, r) => Math.max(max, r.id), 0);
+    const tripEdited = rowExists(db, announcements, and(eq(announcements.id, id), eq(announcements.updatedAt, now)));
+    // Bookings change reserved_weight_g concurrently: the capacity check and the FULL/ACTIVE status
+    // are computed inside the UPDATE from the row's current reserved weight.
+    const [updated] = await db.batch([
+      db
+        .update(announcements)
+        .set({
+          ...set,
+          updatedAt: now,
+          totalWeightG,
+          status: sql`CASE WHEN ${totalWeightG} - ${announcements.reservedWeightG} <= 0 THEN 'FULL' ELSE 'ACTIVE' END`,
+        })
+        .where(
+          and(
+            eq(announcements.id, id),
+            inArray(announcements.status, [...OPEN_STATUSES]),
+            lte(announcements.reservedWeightG, totalWeightG),
+            routeOrPrice ? notExists(paidInProgress(db, id)) : undefined,
+            changed.length ? notExists(newerLiveReservations(db, id, newest)) : undefined,
+          ),
+        )
+        .returning({ id: announcements.id }),
+      ...(changed.length ? retermStatements(db, id, live, newTerms, now, tripEdited) : []),
+    ]);
+    if (updated.length) break;
+    const { announcement: found } = await loadWithCarrier(db, id);
+    if (found.reservedWeightG > totalWeightG) throw belowReserved(found.reservedWeightG);
+    if (!(OPEN_STATUSES as readonly string[]).includes(found.status)) throw invalidState(`An announcement in status ${found.status} can no longer be changed`);
+    if (routeOrPrice && (await db.select({ one: sql`1` }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES]))).limit(1)).length) {
+      throw invalidState('The route and the price of a trip with paid reservations in progress cannot change; its dates and meeting points can');
+    }
+    if (attempt === 2) throw invalidState('The announcement changed meanwhile; reload it and retry');
   }
   return getAnnouncement(deps, id);
+}
+
+/** Reservations of the trip PAID or later and not finished: they freeze its route and price. */
+const paidInProgress = (db: Db, id: number) =>
+  db
+    .select({ one: sql`1` })
+    .from(reservations)
+    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
+
+const liveReservations = (db: Db, id: number) =>
+  db
+    .select({ id: reservations.id, senderId: reservations.senderId, reservationNumber: reservations.reservationNumber, status: reservations.status })
+    .from(reservations)
+    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...RETERMED_STATUSES])));
+
+const newerLiveReservations = (db: Db, id: number, newest: number) =>
+  db
+    .select({ one: sql`1` })
+    .from(reservations)
+    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...RETERMED_STATUSES]), gt(reservations.id, newest)));
+
+/**
+ * The new terms written into the trip's reservations not yet deposited, and each sender's
+ * TRIP_CHANGED, in the edit's batch and only if the trip's UPDATE applied (`tripEdited`). A paid or
+ * confirmed one records when (its sender may cancel for free until departure); an unpaid one is
+ * only told, and pays for the terms it now shows.
+ */
+function retermStatements(db: Db, id: number, live: { id: number; senderId: number; reservationNumber: string; status: string }[], terms: TripTerms, now: string, tripEdited: SQL) {
+  const stillLive = (r: { id: number }) => rowExists(db, reservations, and(eq(reservations.id, r.id), inArray(reservations.status, [...RETERMED_STATUSES])));
+  const where = `${terms.departureCity} → ${terms.arrivalCity}, ${terms.departureDate} – ${terms.arrivalDate}`;
+  const notes = live.map((r) => ({
+    note: {
+      userId: r.senderId,
+      type: 'TRIP_CHANGED' as const,
+      title: 'Your trip changed',
+      message:
+        r.status === 'PENDING_PAYMENT'
+          ? `The carrier changed the trip of booking ${r.reservationNumber} (${where}); check it before paying.`
+          : `The carrier changed the trip of booking ${r.reservationNumber} (${where}). You may cancel it with a full refund until departure.`,
+      data: { reservationId: r.id, reservationNumber: r.reservationNumber, announcementId: id, ...terms },
+      createdAt: now,
+    },
+    guard: and(stillLive(r), tripEdited)!,
+  }));
+  return [
+    ...notes.flatMap(({ note, guard }) => notify(db, note, guard)),
+    db
+      .update(reservations)
+      .set({
+        ...terms,
+        tripChangedAt: sql`CASE WHEN ${reservations.status} IN ('PAID', 'CONFIRMED') THEN ${now} ELSE ${reservations.tripChangedAt} END`,
+        updatedAt: now,
+      })
+      .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...RETERMED_STATUSES]), tripEdited)),
+  ];
 }
 
 const belowReserved = (reservedG: number) =>
@@ -432,8 +520,9 @@ const belowReserved = (reservedG: number) =>
 
 /**
  * Cancels the trip (status CANCELLED; the row stays because reservations refer to it). Refused
- * while a reservation is PAID or later and not finished. Unpaid reservations are cancelled in the
- * same batch; their senders are notified.
+ * while a reservation is PAID or later and not finished. Unpaid reservations are cancelled through
+ * the lifecycle in the same batch, each with its sender's notification, and only if the trip's
+ * cancellation applied (a booking or a payment meanwhile refuses it all).
  */
 export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number) {
   const { db } = deps;
@@ -442,49 +531,53 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState(`An announcement in status ${current.status} cannot be deleted`);
   }
-  const now = new Date().toISOString();
-  const inProgress = db
-    .select({ one: sql`1` })
-    .from(reservations)
-    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
-  // The sweep of unpaid reservations is conditioned on the trip having just been cancelled in this
-  // same atomic batch: if the guarded UPDATE above it refused (a reservation got paid meanwhile),
-  // no reservation is touched. It is the state machine's CANCEL restricted to PENDING_PAYMENT
-  // (transitionStatement would also cancel PAID ones and takes one id at a time).
-  if (!canApply('PENDING_PAYMENT', 'CANCEL')) throw new Error('state machine no longer cancels unpaid reservations');
-  const [cancelled, swept] = await db.batch([
-    db
-      .update(announcements)
-      .set({ status: 'CANCELLED', updatedAt: now })
-      .where(and(eq(announcements.id, id), inArray(announcements.status, [...OPEN_STATUSES]), notExists(inProgress)))
-      .returning({ id: announcements.id }),
-    db
-      .update(reservations)
-      .set({ status: TRANSITIONS.CANCEL.to, cancelledAt: now, cancelledBy: auth.id, cancellationReason: 'ANNOUNCEMENT_CANCELLED', updatedAt: now })
-      .where(
-        and(
-          eq(reservations.announcementId, id),
-          eq(reservations.status, 'PENDING_PAYMENT'),
-          exists(db.select({ one: sql`1` }).from(announcements).where(and(eq(announcements.id, id), eq(announcements.status, 'CANCELLED')))),
+  for (let attempt = 0; ; attempt++) {
+    const unpaid = await db.select().from(reservations).where(and(eq(reservations.announcementId, id), eq(reservations.status, 'PENDING_PAYMENT')));
+    const newest = unpaid.reduce((max, r) => Math.max(max, r.id), 0);
+    const now = new Date().toISOString();
+    const tripCancelled = rowExists(db, announcements, and(eq(announcements.id, id), eq(announcements.status, 'CANCELLED'), eq(announcements.updatedAt, now)));
+    const newerUnpaid = db
+      .select({ one: sql`1` })
+      .from(reservations)
+      .where(and(eq(reservations.announcementId, id), eq(reservations.status, 'PENDING_PAYMENT'), gt(reservations.id, newest)));
+    const plans: TransitionPlan[] = unpaid.map((r) => ({
+      id: r.id,
+      from: 'PENDING_PAYMENT',
+      action: 'CANCEL',
+      condition: tripCancelled,
+      // Its open checkout ends with it (closed with the provider after the commit).
+      set: { cancelledAt: now, cancelledBy: auth.id, cancellationReason: 'ANNOUNCEMENT_CANCELLED', ...(r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {}) },
+      effects: (guard) =>
+        notify(
+          db,
+          {
+            userId: r.senderId,
+            type: 'RESERVATION_CANCELLED',
+            title: 'Reservation cancelled',
+            message: `The trip of reservation ${r.reservationNumber} was cancelled by the carrier`,
+            data: { reservationId: r.id, reservationNumber: r.reservationNumber, announcementId: id },
+          },
+          guard,
         ),
-      )
-      .returning({ id: reservations.id, senderId: reservations.senderId, reservationNumber: reservations.reservationNumber }),
-  ]);
-  if (cancelled.length === 0) {
+    }));
+    const { before } = await commitTransitions(db, plans, {
+      before: [
+        db
+          .update(announcements)
+          .set({ status: 'CANCELLED', updatedAt: now })
+          .where(and(eq(announcements.id, id), inArray(announcements.status, [...OPEN_STATUSES]), notExists(paidInProgress(db, id)), notExists(newerUnpaid)))
+          .returning({ id: announcements.id }),
+      ],
+    });
+    if ((before[0] as unknown[]).length > 0) {
+      for (const r of unpaid) await closeCheckout(deps, r);
+      return;
+    }
     const [{ n }] = await db.select({ n: count() }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
     if (n > 0) throw invalidState(`The announcement has ${n} paid reservation(s) in progress; cancel or finish them first`);
-    throw invalidState('The announcement can no longer be deleted');
+    const { announcement: found } = await loadWithCarrier(db, id);
+    if (!(OPEN_STATUSES as readonly string[]).includes(found.status) || attempt === 2) throw invalidState('The announcement can no longer be deleted');
   }
-  await insertNotifications(
-    db,
-    swept.map((r) => ({
-      userId: r.senderId,
-      type: 'RESERVATION_CANCELLED',
-      title: 'Reservation cancelled',
-      message: `The trip of reservation ${r.reservationNumber} was cancelled by the carrier`,
-      data: { reservationId: r.id, announcementId: id },
-    })),
-  );
 }
 
 /** Cron: trips whose departure date has passed are CLOSED. Returns how many were closed. */

@@ -31,6 +31,8 @@ export function refundForCancellation(
   status: ReservationStatus,
   actor: CancellationActor,
   amounts: ReservationAmounts,
+  /** The sender's free cancellation after a change of the trip (freeCancellationAfterTripChange). */
+  fullRefund = false,
 ): RefundDecision {
   switch (status) {
     case 'PENDING_PAYMENT':
@@ -38,7 +40,7 @@ export function refundForCancellation(
     case 'PAID':
     case 'CONFIRMED': {
       // The amount is the ledger's rule (the cron's safety net uses the same one).
-      const refundCents = cancellationRefundCents(amounts, status, actor === 'SENDER' ? 'SENDER' : 'CARRIER');
+      const refundCents = fullRefund ? amounts.totalAmountCents : cancellationRefundCents(amounts, status, actor === 'SENDER' ? 'SENDER' : 'CARRIER');
       return { paid: true, refundCents, retainedCents: amounts.totalAmountCents - refundCents };
     }
     default:
@@ -46,6 +48,15 @@ export function refundForCancellation(
         suggestions: ['Cancellation is possible before the parcel is deposited'],
       });
   }
+}
+
+/**
+ * CONTRACT section 19: once the trip's dates or points changed under a paid or confirmed booking
+ * (TRIP_CHANGED), its sender may cancel with a full refund until departure, the departure day
+ * included (a trip takes bookings until then too), whatever the usual rule.
+ */
+export function freeCancellationAfterTripChange(r: { tripChangedAt: string | null; departureDate: string }, today: string): boolean {
+  return r.tripChangedAt !== null && r.departureDate >= today;
 }
 
 /** Letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L). */

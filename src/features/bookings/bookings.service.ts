@@ -27,6 +27,7 @@ import { compiledNotify, notify, type Notification } from '../notifications/noti
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
+import { termsOf, TRIP_TERM_FIELDS } from '../reservations/reservation-terms';
 import {
   dtoViewFromReads,
   getReservationDtoView,
@@ -38,6 +39,7 @@ import {
 } from '../reservations/reservation-views';
 import {
   CARRIER_ANSWER_WINDOW_MS,
+  freeCancellationAfterTripChange,
   newRecipientToken,
   newReservationNumber,
   newSixDigitCode,
@@ -195,6 +197,8 @@ export async function createBooking(
       recipient,
       recipientToken: newRecipientToken(),
       pricePerKgCents: a.pricePerKgCents,
+      ...termsOf(a),
+      tripChangedAt: null,
       ...split,
       currency: a.currency,
       paymentId: null,
@@ -232,7 +236,7 @@ export async function createBooking(
 }
 
 /** Reservation columns a booking binds (the trip's own fields are copied from the trip row by SQL). */
-const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency'] as const;
+const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', ...TRIP_TERM_FIELDS] as const;
 const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
 const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
 type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message';
@@ -252,6 +256,8 @@ const bookingWrites = {
         agencyId: announcements.agencyId,
         pricePerKgCents: announcements.pricePerKgCents,
         currency: announcements.currency,
+        // The terms as the trip has them when the booking is written (CONTRACT section 19).
+        ...Object.fromEntries(TRIP_TERM_FIELDS.map((k) => [k, announcements[k]])),
       },
       announcements,
       and(
@@ -415,7 +421,8 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });
   const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
-  const decision = refundForCancellation(r.status, actor, r);
+  const now = new Date();
+  const decision = refundForCancellation(r.status, actor, r, actor === 'SENDER' && freeCancellationAfterTripChange(r, today(now)));
   const refundText = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to the sender.` : '';
   const note = {
     userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
@@ -424,7 +431,6 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     message: `Booking ${r.reservationNumber} was cancelled by the ${actor === 'CARRIER' ? 'carrier' : 'sender'}.${refundText}`,
     data: { ...ref(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
   };
-  const now = new Date();
   const view = await commitForRequest(deps, {
     id,
     from: r.status,

@@ -128,17 +128,17 @@ export async function senderDashboard(deps: Deps, userId: number) {
         reservationNumber: reservations.reservationNumber,
         reservationStatus: reservations.status,
         announcementId: reservations.announcementId,
-        departureCity: announcements.departureCity,
-        arrivalCity: announcements.arrivalCity,
-        departureDate: announcements.departureDate,
-        arrivalDate: announcements.arrivalDate,
+        // The reservation's own terms (CONTRACT section 19), not the trip's current ones.
+        departureCity: reservations.departureCity,
+        arrivalCity: reservations.arrivalCity,
+        departureDate: reservations.departureDate,
+        arrivalDate: reservations.arrivalDate,
         reservedWeightG: reservations.reservedWeightG,
         totalAmountCents: reservations.totalAmountCents,
       })
       .from(reservations)
-      .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
       .where(and(eq(reservations.senderId, userId), inArray(reservations.status, ACTIVE_SHIPMENT_STATUSES)))
-      .orderBy(asc(announcements.departureDate), asc(reservations.id))
+      .orderBy(asc(reservations.departureDate), asc(reservations.id))
       .limit(UPCOMING_LIMIT),
     transactionSums(db, owner, 'PAYMENT'),
     transactionSums(db, owner, 'REFUND'),

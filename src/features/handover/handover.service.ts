@@ -3,7 +3,7 @@
 // through the reservation's QR Durable Object; money through the escrow service.
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import { renderSVG } from 'uqr';
-import { announcements, reservations, users, type ReservationRow } from '../../db/schema';
+import { reservations, users, type ReservationRow } from '../../db/schema';
 import { compiled } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
@@ -195,14 +195,14 @@ export async function findByRecipientToken({ db }: Deps, token: string) {
   const [found] = await db
     .select({
       reservation: reservations,
-      departureCity: announcements.departureCity,
-      arrivalCity: announcements.arrivalCity,
-      arrivalDate: announcements.arrivalDate,
+      // The reservation's own terms (CONTRACT section 19), not the trip's current ones.
+      departureCity: reservations.departureCity,
+      arrivalCity: reservations.arrivalCity,
+      arrivalDate: reservations.arrivalDate,
       carrierFirstName: users.firstName,
       carrierLastName: users.lastName,
     })
     .from(reservations)
-    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
     .innerJoin(users, eq(users.id, reservations.carrierId))
     .where(eq(reservations.recipientToken, token));
   if (!found || HIDDEN_FROM_RECIPIENT.includes(found.reservation.status)) return null;

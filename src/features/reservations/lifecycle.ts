@@ -34,6 +34,11 @@ export interface TransitionPlan {
    * like the deposit's notice): run like `effects`, without building a guard for them per request.
    */
   guardedEffects?: Statement[];
+  /**
+   * A further condition of the plan, on another row the same batch changes (the trip cancelled
+   * with its reservations): the effects' guard and the UPDATE both require it too.
+   */
+  condition?: SQL;
 }
 
 /** A plan's effects made of several parts (its own, the money's), in order. */
@@ -69,6 +74,14 @@ const transitionUpdate = compiledShapes((shape: { action: ReservationAction; fro
 /** The plan's UPDATE statement: values bound to the compiled text (encoded by their columns). */
 function transitionStatement(db: Db, plan: TransitionPlan, now: string) {
   const set: Record<string, unknown> = { updatedAt: now, ...plan.set };
+  if (plan.condition) {
+    // A conditional plan is rare (a trip's cancellation): built as it comes, not compiled.
+    return db
+      .update(reservations)
+      .set({ ...(set as ReservationSet), status: TRANSITIONS[plan.action].to })
+      .where(and(eq(reservations.id, plan.id), inArray(reservations.status, startingStatuses(plan)), plan.condition))
+      .returning();
+  }
   const columns = Object.keys(set).sort();
   const update = transitionUpdate({ action: plan.action, from: plan.from ?? null, columns: columns.join(',') });
   const values: Record<string, unknown> = { id: plan.id };
@@ -85,6 +98,8 @@ function encode(column: string, value: unknown): unknown {
 export interface CommitOptions {
   /** Statements read after the transitions in the same batch (the response's view). */
   reads?: Statement[];
+  /** Statements run before the transitions in the same batch (the change the plans' `condition` reads). */
+  before?: Statement[];
 }
 
 /**
@@ -95,14 +110,19 @@ export async function commitTransitions(
   db: Db,
   plans: readonly TransitionPlan[],
   options: CommitOptions = {},
-): Promise<{ rows: (ReservationRow | null)[]; reads: unknown[] }> {
-  if (plans.length === 0 && !options.reads?.length) return { rows: [], reads: [] };
+): Promise<{ rows: (ReservationRow | null)[]; reads: unknown[]; before: unknown[] }> {
+  if (plans.length === 0 && !options.reads?.length && !options.before?.length) return { rows: [], reads: [], before: [] };
   const now = new Date().toISOString();
-  const statements: Statement[] = [];
+  const statements: Statement[] = [...(options.before ?? [])];
+  const beforeCount = statements.length;
   const updateIndex: number[] = [];
   for (const plan of plans) {
-    if (plan.effects) statements.push(...plan.effects(stillAsPlanned(db, plan)));
-    if (plan.guardedEffects) statements.push(...plan.guardedEffects);
+    if (plan.effects) statements.push(...plan.effects(plan.condition ? and(stillAsPlanned(db, plan), plan.condition)! : stillAsPlanned(db, plan)));
+    if (plan.guardedEffects) {
+      // Compiled with their own guard: they could not carry the plan's condition.
+      if (plan.condition) throw new Error('a conditional plan takes effects, not guardedEffects');
+      statements.push(...plan.guardedEffects);
+    }
     updateIndex.push(statements.length);
     statements.push(transitionStatement(db, plan, now));
   }
@@ -112,6 +132,7 @@ export async function commitTransitions(
   return {
     rows: updateIndex.map((i) => (results[i] as ReservationRow[])[0] ?? null),
     reads: results.slice(readsFrom),
+    before: results.slice(0, beforeCount),
   };
 }
 

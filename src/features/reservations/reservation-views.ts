@@ -5,11 +5,9 @@ import { and, count, eq, getTableColumns, sql, type Placeholder, type SQL } from
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
-  announcements,
   reservationItems,
   reservations,
   users,
-  type AnnouncementRow,
   type ReservationItemRow,
   type ReservationRow,
   type ReservationStatus,
@@ -24,7 +22,11 @@ import { assertReservationAccess } from './reservation-access';
 const senderUser = alias(users, 'sender_user');
 const carrierUser = alias(users, 'carrier_user');
 
-/** What a reservation view needs of its trip and of its two parties (D1 caps a result at 100 columns). */
+/**
+ * What a reservation view shows of its trip: the reservation's own copy of the terms it was booked
+ * on (reservation-terms.ts), never the trip's current values. And of its two parties (D1 caps a
+ * result at 100 columns).
+ */
 const TRIP_FIELDS = ['departureCity', 'arrivalCity', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint'] as const;
 export const PARTY_FIELDS = [
   'id',
@@ -38,7 +40,7 @@ export const PARTY_FIELDS = [
   'connectedAccountId',
   'enabled',
 ] as const;
-export type TripFields = Pick<AnnouncementRow, (typeof TRIP_FIELDS)[number]>;
+export type TripFields = Pick<ReservationRow, (typeof TRIP_FIELDS)[number]>;
 export type PartyFields = Pick<UserRow, (typeof PARTY_FIELDS)[number]>;
 
 export interface ReservationView {
@@ -107,7 +109,7 @@ const itemsJson = rowsAsJson(reservationItems, eq(reservationItems.reservationId
 const ALL_RESERVATION_FIELDS = Object.keys(getTableColumns(reservations)) as (keyof ReservationRow & string)[];
 
 /**
- * A reservation joined with its trip, its two parties and its items, with the columns asked for
+ * A reservation with its terms, its two parties and its items, with the columns asked for
  * (and `extra` fields, e.g. a page's total).
  */
 function joinedView<R extends keyof ReservationRow & string, P extends keyof PartyFields & string, E extends Record<string, SQL.Aliased> = Record<never, never>>(
@@ -119,14 +121,13 @@ function joinedView<R extends keyof ReservationRow & string, P extends keyof Par
   return db
     .select({
       r: aliasedColumns(reservations, 'r', reservationFields),
-      a: aliasedColumns(announcements, 'a', TRIP_FIELDS),
+      a: aliasedColumns(reservations, 'a', TRIP_FIELDS),
       sender: aliasedColumns(senderUser, 's', partyFields),
       carrier: aliasedColumns(carrierUser, 'k', partyFields),
       items: itemsJson,
       ...(extra as E),
     })
     .from(reservations)
-    .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
     .innerJoin(senderUser, eq(senderUser.id, reservations.senderId))
     .innerJoin(carrierUser, eq(carrierUser.id, reservations.carrierId));
 }

@@ -18,6 +18,10 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   RESERVATION_DEPOSITED: { subject: { fr: 'Colis remis au transporteur', en: 'Parcel handed over' }, fr: 'Votre colis (réservation{n}) a été remis au transporteur.' },
   RESERVATION_IN_TRANSIT: { subject: { fr: 'Colis en route', en: 'Parcel on its way' }, fr: 'Votre colis (réservation{n}) est en route.' },
   RESERVATION_DELIVERED: { subject: { fr: 'Colis livré', en: 'Parcel delivered' }, fr: 'Le colis de la réservation{n} a été livré à son destinataire.' },
+  TRIP_CHANGED: {
+    subject: { fr: 'Votre trajet a changé', en: 'Your trip changed' },
+    fr: "Le transporteur a modifié les dates ou les lieux de rendez-vous du trajet de votre réservation{n}. Vous pouvez l'annuler avec un remboursement complet jusqu'au départ.",
+  },
   PAYMENT_AUTHORIZED: { subject: { fr: 'Paiement reçu', en: 'Payment received' }, fr: 'Votre paiement pour la réservation{n} est conservé jusqu’à la livraison.' },
   PAYMENT_FAILED: { subject: { fr: 'Paiement refusé', en: 'Payment failed' }, fr: "Le paiement de la réservation{n} n'a pas abouti. Vous pouvez réessayer." },
   PAYMENT_REFUNDED: { subject: { fr: 'Remboursement en cours', en: 'Refund on its way' }, fr: 'Le remboursement de la réservation{n} vers votre carte est en cours.' },

@@ -2,6 +2,7 @@
 import type { AnnouncementRow } from '../../../db/schema';
 import type { Deps } from '../../../env';
 import { commissionRate, splitPrice } from '../../../lib/money';
+import { termsOf, type TripTerms } from '../../reservations/reservation-terms';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -50,7 +51,7 @@ export interface DemoBooking {
 }
 
 /** The row of a demo reservation waiting for its payment on `trip` (price split as a booking does it). */
-export const unpaidDemoReservation = (env: Env, trip: Pick<AnnouncementRow, 'id' | 'pricePerKgCents' | 'currency'>, b: DemoBooking) => ({
+export const unpaidDemoReservation = (env: Env, trip: Pick<AnnouncementRow, 'id' | 'pricePerKgCents' | 'currency'> & TripTerms, b: DemoBooking) => ({
   reservationNumber: b.reservationNumber,
   announcementId: trip.id,
   senderId: b.senderId,
@@ -62,6 +63,7 @@ export const unpaidDemoReservation = (env: Env, trip: Pick<AnnouncementRow, 'id'
   recipient: b.recipient,
   recipientToken: crypto.randomUUID().replace(/-/g, '') + crypto.randomUUID().replace(/-/g, ''),
   pricePerKgCents: trip.pricePerKgCents,
+  ...termsOf(trip),
   ...splitPrice(b.weightG, trip.pricePerKgCents, commissionRate(env)),
   currency: trip.currency,
   paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),

@@ -2,6 +2,7 @@
 // handed over (DEPOSITED), so the recipient page has something to show at a known link.
 import { eq } from 'drizzle-orm';
 import { announcements, reservations } from '../../../db/schema';
+import { termsOf } from '../../reservations/reservation-terms';
 import { parisDakarTrip, type SeedContext } from './context';
 
 export const DEMO_HANDOVER_RESERVATION_NUMBER = 'DEMO-HANDOVER-1';
@@ -27,7 +28,7 @@ export async function seedHandoverDemo(ctx: SeedContext) {
       deliveryPoint: 'Place de l’Indépendance',
       description: 'Demo trip for the hand-over and tracking flow',
     })
-    .returning({ id: announcements.id });
+    .returning();
   const now = new Date().toISOString();
   await ctx.db.insert(reservations).values({
     reservationNumber: DEMO_HANDOVER_RESERVATION_NUMBER,
@@ -42,6 +43,7 @@ export async function seedHandoverDemo(ctx: SeedContext) {
     recipient: { firstName: 'Rita', lastName: 'Recipient', city: 'Dakar' },
     recipientToken: DEMO_RECIPIENT_TOKEN,
     pricePerKgCents: 800,
+    ...termsOf(trip),
     totalAmountCents: 2_400,
     platformCommissionCents: 360,
     carrierAmountCents: 2_040,
