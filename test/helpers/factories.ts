@@ -364,7 +364,8 @@ export function bookingInput(announcementId: number, categoryId: number, reserve
     announcementId,
     reservedWeight,
     contentInfo: 'Clothes and books',
-    items: [{ categoryId, name: 'Books', reservedQuantity: 3, weight: 1.5, isFragile: false }],
+    // The items' weights fit in the booked kilos (CONTRACT section 19).
+    items: [{ categoryId, name: 'Books', reservedQuantity: 3, weight: reservedWeight > 0 ? Math.min(1.5, reservedWeight) : 1.5, isFragile: false }],
     recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67', city: 'Dakar' },
     ...extra,
   };
