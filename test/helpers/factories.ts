@@ -338,7 +338,7 @@ export async function aReservation<S extends { id: number } = TestUser, C extend
 
   const stripe = options.payment;
   const id = inserted.id;
-  const pi = stripe.authorizedPaymentIntent(inserted.totalAmountCents, 'eur', { reservationId: String(id) });
+  const pi = stripe.authorizedPaymentIntent(inserted.totalAmountCents, inserted.currency.toLowerCase(), { reservationId: String(id) });
   expect((await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi))).status).toBe(200);
   const stage = PAID_STAGES.indexOf(status);
   const reached = (s: ReservationStatus) => stage >= PAID_STAGES.indexOf(s);
