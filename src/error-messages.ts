@@ -262,8 +262,8 @@ const FR: Record<string, Entry> = {
   'Retry in a moment': 'Réessayez dans un instant',
   'The sandbox provider is not active': "Le prestataire bac à sable n'est pas actif",
   'Invalid webhook signature': 'Signature de webhook invalide',
-  'Sign the raw body with the endpoint secret; timestamps older than 300 s are refused':
-    'Signez le corps brut avec le secret du point de terminaison ; les horodatages de plus de 300 s sont refusés',
+  'Sign the raw body with the endpoint secret; timestamps more than 300 s in the past or the future are refused':
+    'Signez le corps brut avec le secret du point de terminaison ; les horodatages à plus de 300 s dans le passé ou le futur sont refusés',
   'Send a provider event object': 'Envoyez un objet événement du prestataire',
   'Reservation {} is {}; only a PENDING_PAYMENT reservation can be paid': 'La réservation {} est {} ; seule une réservation PENDING_PAYMENT peut être payée',
   'The payment window of reservation {} has closed': 'Le délai de paiement de la réservation {} est écoulé',
@@ -483,6 +483,11 @@ const FR: Record<string, Entry> = {
   'At most 3 decimals (grams)': 'Trois décimales au plus (grammes)',
   'Phone number: digits, spaces, + ( ) . - only': 'Numéro de téléphone : chiffres, espaces, + ( ) . - uniquement',
   'A phone number or an email is required': 'Un numéro de téléphone ou un e-mail est requis',
+  'This password is among the most common passwords: choose another': 'Ce mot de passe fait partie des plus courants : choisissez-en un autre',
+  'An https URL, or the url POST /files answered for your uploaded avatar': "Une URL https, ou l'url qu'a répondue POST /files pour votre avatar téléversé",
+  'Not an avatar you uploaded: upload it with POST /files (purpose AVATAR)': "Pas un avatar que vous avez téléversé : envoyez-le avec POST /files (purpose AVATAR)",
+  'Control characters are not allowed in this field': 'Les caractères de contrôle ne sont pas autorisés dans ce champ',
+  'The weights of the items add up to more than reservedWeight': 'Les poids des objets dépassent reservedWeight au total',
   'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required':
     "Au moins l'un de departureCity, arrivalCity, departureCountry, arrivalCountry est requis",
   'dateTo must be on or after dateFrom': 'dateTo doit être égale ou postérieure à dateFrom',

@@ -49,11 +49,69 @@ export const isDocumentedOnly = (headers: unknown): boolean => typeof headers ==
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any router's env: validation sits below env.ts
 export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
-  if (result.success) return;
   const raw = (result as { data?: unknown }).data;
   const target = (result as { target?: string }).target ?? 'json';
+  if (result.success) {
+    // Every route's bodies, forms, queries and path values pass here once parsed: the one place
+    // that refuses control characters in any string (CONTRACT section 19).
+    if (target === 'header' || target === 'cookie') return;
+    const issues = controlCharacterIssues(raw);
+    if (issues.length) throw toValidationError(issues, raw, target);
+    return;
+  }
   throw toValidationError(result.error.issues, raw, target);
 };
+
+/** C0 controls except tab, line feed and carriage return; DEL; C1 controls. Refused in every string. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** Tabs and line breaks: allowed in free text only. */
+const LINE_CONTROL = /[\t\n\r]/;
+/**
+ * Fields of free text (several lines a person writes), by their name in the API: the only strings
+ * where tabs and line breaks are kept. A name, an email, a token or a city is one line.
+ */
+export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set([
+  'address',
+  'body',
+  'comment',
+  'content',
+  'contentInfo',
+  'description',
+  'details',
+  'instructions',
+  'message',
+  'note',
+  'reason',
+  'rejectionReason',
+  'resolutionNote',
+  'suspensionReason',
+  'text',
+]);
+export const CONTROL_CHARACTER_MESSAGE = 'Control characters are not allowed in this field';
+
+/**
+ * One issue per string of `value` holding a control character (tabs and line breaks count unless
+ * the string's field is free text). Walked with an explicit stack: a `z.unknown()` field may hold
+ * anything, nested as deep as the body allows.
+ */
+export function controlCharacterIssues(value: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const stack: { value: unknown; path: PropertyKey[]; field: string | null }[] = [{ value, path: [], field: null }];
+  while (stack.length) {
+    const next = stack.pop()!;
+    const v = next.value;
+    if (typeof v === 'string') {
+      const refused = CONTROL_CHARACTER.test(v) || (!(next.field !== null && FREE_TEXT_FIELDS.has(next.field)) && LINE_CONTROL.test(v));
+      if (refused) issues.push({ code: 'custom', path: next.path, message: CONTROL_CHARACTER_MESSAGE, input: v } as Issue);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...next.path, i], field: next.field });
+    } else if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], path: [...next.path, entries[i][0]], field: entries[i][0] });
+    }
+  }
+  return issues;
+}
 
 export function toValidationError(issues: readonly Issue[], raw: unknown, target: string): AppError {
   const fieldErrors: FieldError[] = issues.map((issue) => ({

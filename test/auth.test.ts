@@ -497,11 +497,42 @@ describe('password forgot, reset and change', () => {
     expect(await auditActions(reg.id)).toContain('PASSWORD_CHANGED');
   });
 
-  it('change with a wrong current password is 401 AUTHENTICATION_ERROR and changes nothing', async () => {
+  it('change with a wrong current password is 400 VALIDATION_ERROR on currentPassword (not 401: the app stays signed in) and changes nothing', async () => {
     const reg = await registerUser();
     const res = await put('/v1/api/auth/password', { currentPassword: 'Wrong-password-1', newPassword: 'Changed-password-9' }, { token: reg.accessToken });
-    expect(res.status).toBe(401);
-    expect(res.body.errorCode).toBe('AUTHENTICATION_ERROR');
+    expect(errorBody(res)).toEqual({
+      status: 400,
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: currentPassword',
+      path: '/v1/api/auth/password',
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      fieldErrors: [{ field: 'currentPassword', message: 'The current password is wrong', rejectedValue: '[redacted]' }],
+    });
+    expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
+    expect((await login(reg.email)).status).toBe(200);
+    expect(await auditActions(reg.id)).toContain('PASSWORD_CHANGE_FAILED');
+  });
+
+  it('a password under 10 characters or among the most common is 400 on its field at registration, reset and change (CONTRACT section 19)', async () => {
+    const refused = (res: { status: number; body: any }, field: string, message: string) => {
+      expect(res.status).toBe(400);
+      expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+      expect(res.body.fieldErrors).toEqual([{ field, message, rejectedValue: '[redacted]' }]);
+    };
+    const TOO_SHORT = 'Too small: expected string to have >=10 characters';
+    const COMMON = 'This password is among the most common passwords: choose another';
+    const register = (password: string) => post('/v1/api/auth/register', { email: `p-${crypto.randomUUID()}@example.com`, password, firstName: 'Pat', lastName: 'Doe' });
+    refused(await register('12345678'), 'password', TOO_SHORT);
+    refused(await register('Abcdefgh-1'.slice(0, 9)), 'password', TOO_SHORT);
+    for (const common of ['password123', 'qwertyuiop', 'QwertyUIOP', '1234567890']) refused(await register(common), 'password', COMMON);
+    expect((await register('Demo-password-1')).status).toBe(201);
+
+    const reg = await registerUser();
+    refused(await put('/v1/api/auth/password', { currentPassword: PASSWORD, newPassword: 'password1234' }, { token: reg.accessToken }), 'newPassword', COMMON);
+    refused(await put('/v1/api/auth/password', { currentPassword: PASSWORD, newPassword: 'Short-9' }, { token: reg.accessToken }), 'newPassword', TOO_SHORT);
+    await post('/v1/api/auth/password/forgot', { email: reg.email });
+    const { token } = await lastMail(reg.email, 'PASSWORD_RESET');
+    refused(await post('/v1/api/auth/password/reset', { token, newPassword: '1q2w3e4r5t' }), 'newPassword', COMMON);
     expect((await login(reg.email)).status).toBe(200);
   });
 

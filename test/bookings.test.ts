@@ -249,6 +249,65 @@ describe('POST /bookings', () => {
   });
 });
 
+describe('items heavier than the booking (CONTRACT section 19)', () => {
+  it('a 1 kg booking declaring 500 kg of items is 400 VALIDATION_ERROR on items, and takes nothing', async () => {
+    const { sender, category, trip } = await setup();
+    const items = [
+      { categoryId: category.id, name: 'Books', weight: 250 },
+      { categoryId: category.id, name: 'Tools', weight: 250 },
+    ];
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items }), { token: sender.token });
+    expect(errorBody(res)).toEqual({
+      status: 400,
+      errorCode: 'VALIDATION_ERROR',
+      message: 'Validation failed for body: items',
+      path: '/v1/api/bookings',
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      fieldErrors: [{ field: 'items', message: 'The weights of the items add up to more than reservedWeight', rejectedValue: items }],
+    });
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
+  });
+
+  it('items that add up to exactly the booked kilos, or carry no weight, are accepted', async () => {
+    const { sender, category, trip } = await setup();
+    const exact = [
+      { categoryId: category.id, name: 'Books', reservedQuantity: 2, weight: 0.7 },
+      { categoryId: category.id, name: 'Tea', weight: 0.3 },
+      { categoryId: category.id, name: 'Letters' },
+    ];
+    const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items: exact }), { token: sender.token });
+    expect(res.status).toBe(201);
+    const over = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items: [{ categoryId: category.id, weight: 1.001 }] }), { token: sender.token });
+    expect(over.status).toBe(400);
+  });
+});
+
+describe('control characters (CONTRACT section 19)', () => {
+  it('refuses control characters in any string, and line breaks outside free text; free text keeps its lines and tabs', async () => {
+    const { sender, category, trip } = await setup();
+    const recipient = { firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67', city: 'Dakar' };
+    const bad = bookingInput(trip.id, category.id, 1, {
+      contentInfo: 'Books\u0000',
+      recipient: { ...recipient, firstName: 'Awa\nDiop', instructions: 'Ring\u0007twice' },
+    });
+    const res = await post('/v1/api/bookings', bad, { token: sender.token });
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+    expect(res.body.fieldErrors).toEqual([
+      { field: 'contentInfo', message: 'Control characters are not allowed in this field', rejectedValue: 'Books\u0000' },
+      { field: 'recipient.firstName', message: 'Control characters are not allowed in this field', rejectedValue: 'Awa\nDiop' },
+      { field: 'recipient.instructions', message: 'Control characters are not allowed in this field', rejectedValue: 'Ring\u0007twice' },
+    ]);
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
+
+    const lines = 'Second floor\n\tcode 1234\r\nRing twice';
+    const ok = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { contentInfo: 'Books\nand tea', recipient: { ...recipient, instructions: lines } }), { token: sender.token });
+    expect(ok.status).toBe(201);
+    expect(ok.body.recipient.instructions).toBe(lines);
+    expect(ok.body.contentInfo).toBe('Books\nand tea');
+  });
+});
+
 describe('Idempotency-Key on POST /bookings', () => {
   it('replays the first response for the same key and body, 409 for another body', async () => {
     const { sender, category, trip } = await setup();

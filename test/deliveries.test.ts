@@ -344,7 +344,7 @@ describe('every link opens something', () => {
     const form = await call('GET', `/reset-password?token=${token}`, { headers: { 'Accept-Language': 'en' } });
     expect(form.status).toBe(200);
     expect(form.body).toContain('<form method="post" action="/reset-password"');
-    expect(form.body).toContain('Between 8 and 128 characters.');
+    expect(form.body).toContain('Between 10 and 128 characters, not one of the most common passwords.');
     expect(form.body).toContain(`name="token" value="${token}"`);
     const submit = (password: string) =>
       call('POST', '/reset-password', {
@@ -353,7 +353,10 @@ describe('every link opens something', () => {
       });
     const short = await submit('short');
     expect(short.status).toBe(400);
-    expect(short.body).toMatch(/<p id="password-error" class="error" role="alert">The password must have at least 8 characters.<\/p>/);
+    expect(short.body).toMatch(/<p id="password-error" class="error" role="alert">The password must have at least 10 characters.<\/p>/);
+    const common = await submit('Password1234');
+    expect(common.status).toBe(400);
+    expect(common.body).toContain('This password is among the most common passwords: choose another.');
     expect((await login(reg.email, PASSWORD)).status).toBe(200); // nothing changed
     const done = await submit('A-new-password-9');
     expect(done.status).toBe(200);

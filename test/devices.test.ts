@@ -70,4 +70,20 @@ describe('/devices', () => {
     expect(await db().select().from(devices).where(eq(devices.userId, user.id))).toEqual([]);
     expect((await post('/v1/api/devices', { token: token(), platform: 'IOS' })).status).toBe(401);
   });
+
+  it('a control character in the token (a NUL, a line break) is 400 VALIDATION_ERROR on token, nothing stored (CONTRACT section 19)', async () => {
+    const user = await aUser();
+    for (const bad of [`fcm-${crypto.randomUUID()}\u0000x`, `fcm-${crypto.randomUUID()}\nx`, `fcm-\u001b[2J${crypto.randomUUID()}`]) {
+      const res = await post('/v1/api/devices', { token: bad, platform: 'ANDROID' }, { token: user.token });
+      expect(errorBody(res)).toEqual({
+        status: 400,
+        errorCode: 'VALIDATION_ERROR',
+        message: 'Validation failed for body: token',
+        path: '/v1/api/devices',
+        suggestions: ['Correct the fields listed in fieldErrors and retry'],
+        fieldErrors: [{ field: 'token', message: 'Control characters are not allowed in this field', rejectedValue: '[redacted]' }],
+      });
+    }
+    expect(await db().select().from(devices).where(eq(devices.userId, user.id))).toEqual([]);
+  });
 });

@@ -129,12 +129,15 @@ describe('provider callback', () => {
     const tampered = await sendCallback(raw, { tamper: (r) => r.replace('APPROVED', 'APPROVED ') });
     const wrongSecret = await sendCallback(raw, { secret: 'not-the-secret' });
     const stale = await sendCallback(raw, { at: Math.floor(Date.now() / 1000) - 301 });
+    // Dated 10 minutes ahead: refused like a stale one (CONTRACT section 19).
+    const ahead = await sendCallback(raw, { at: Math.floor(Date.now() / 1000) + 600 });
     const unsigned = await call('POST', WEBHOOK, { raw, headers: { 'Content-Type': 'application/json' } });
-    for (const res of [tampered, wrongSecret, stale, unsigned]) {
+    for (const res of [tampered, wrongSecret, stale, ahead, unsigned]) {
       expect(res.status).toBe(401);
       expect(errorBody(res)).toMatchObject({ status: 401, errorCode: 'UNAUTHORIZED', path: WEBHOOK });
     }
     expect(errorBody(stale).message).toBe('Callback timestamp outside the tolerance');
+    expect(errorBody(ahead).message).toBe('Callback timestamp outside the tolerance');
     expect((await userRow(user.id)).kycStatus).toBe('PENDING');
     // The same event, correctly signed, still applies: refused attempts did not consume it.
     expect((await sendCallback(raw)).body).toBe('APPLIED');

@@ -2,12 +2,12 @@
 // Stripe API, the signed provider webhook, the payment status, the browser callbacks, and the
 // local sandbox provider.
 import { env } from 'cloudflare:workers';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import { readReceiptToken, receiptToken } from '../src/lib/receipt-token';
 import { receiptUrl } from '../src/lib/urls';
-import { ledgerEntries, notifications, reservations } from '../src/db/schema';
+import { auditLogs, ledgerEntries, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
 import { minutesFromNow, secondsFromNow, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
@@ -359,6 +359,45 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
     expect(note.type).toBe('PAYMENT_FAILED');
   });
 
+  it('a signed event whose amount, currency or session is not the checkout this service created changes nothing, is acknowledged and audited (CONTRACT section 19)', async () => {
+    const { booking, session, paymentIntent } = await completedCheckout();
+    const foreignSession = { ...session, id: 'cs_test_not_ours' };
+    const events = [
+      stripe.event('checkout.session.completed', { ...session, amount_total: 1 }),
+      stripe.event('checkout.session.completed', { ...session, currency: 'usd' }),
+      stripe.event('checkout.session.completed', foreignSession),
+      stripe.event('payment_intent.amount_capturable_updated', { ...paymentIntent, amount: 1, amount_capturable: 1 }),
+      stripe.event('payment_intent.succeeded', { ...paymentIntent, amount: 1, amount_received: 1, status: 'succeeded', latest_charge: 'ch_cent' }),
+    ];
+    for (const event of events) {
+      const res = await sendPaymentEvent(event);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ received: true, duplicate: false });
+    }
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'PENDING', authorizationId: null, captureId: null });
+    expect((await reservationMoney(booking.id)).entries).toEqual([]);
+    const audits = await db()
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.action, 'PAYMENT_EVENT_MISMATCH'), eq(auditLogs.targetId, String(booking.id))))
+      .orderBy(auditLogs.id);
+    expect(audits.map((a) => [(a.details as any).eventId, (a.details as any).fields])).toEqual([
+      [events[0].id, ['amount']],
+      [events[1].id, ['currency']],
+      [events[2].id, ['session']],
+      [events[3].id, ['amount']],
+      [events[4].id, ['amount']],
+    ]);
+    expect(audits[0]).toMatchObject({
+      actorId: null,
+      targetType: 'RESERVATION',
+      details: { eventType: 'checkout.session.completed', expected: { amountCents: 5000, currency: 'EUR' }, received: { amountCents: 1, currency: 'eur', sessionId: session.id } },
+    });
+    // The checkout's own event still pays it.
+    expect((await sendPaymentEvent(stripe.event('checkout.session.completed', session))).status).toBe(200);
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
+  });
+
   it('an event about an unknown reservation is acknowledged and ignored', async () => {
     const pi = stripe.authorizedPaymentIntent(1000, 'eur', { reservationId: '99999999' });
     const res = await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi));
@@ -389,7 +428,7 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
         errorCode: 'UNAUTHORIZED',
         message: 'Invalid webhook signature',
         path: WEBHOOK,
-        suggestions: ['Sign the raw body with the endpoint secret; timestamps older than 300 s are refused'],
+        suggestions: ['Sign the raw body with the endpoint secret; timestamps more than 300 s in the past or the future are refused'],
       });
     };
 
@@ -410,6 +449,17 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
       const body = payload();
       const old = Math.floor(Date.now() / 1000) - 301;
       expectUnauthorized(await sendWebhookRaw(body, await stripeSignature(body, { timestamp: old })));
+    });
+
+    it('a timestamp more than 300 s in the future (10 minutes ahead), nothing stored (CONTRACT section 19)', async () => {
+      const body = payload();
+      const ahead = Math.floor(Date.now() / 1000) + 600;
+      expectUnauthorized(await sendWebhookRaw(body, await stripeSignature(body, { timestamp: ahead })));
+      const row = await db().get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM payment_events WHERE id = ${JSON.parse(body).id}`);
+      expect(row?.n).toBe(0);
+      // Within the tolerance either way, it is accepted.
+      const near = payload();
+      expect((await sendWebhookRaw(near, await stripeSignature(near, { timestamp: Math.floor(Date.now() / 1000) + 60 }))).status).toBe(200);
     });
 
     it('nothing is stored for a refused event', async () => {

@@ -10,7 +10,7 @@ import type { ReservationStatus } from '../src/features/reservations/reservation
 import { runSeed } from '../src/features/dev/seed';
 import { ACCOUNT_DELETION_GUARDS } from '../src/features/users/users.service';
 import { PASSWORD, login, registerUser } from './helpers/auth';
-import { del, errorBody, get, post, put } from './helpers/http';
+import { call, del, errorBody, get, post, put } from './helpers/http';
 import { aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
 const db = database(env.DB);
@@ -97,6 +97,62 @@ describe('PUT /user/me', () => {
     expect(res.status).toBe(400);
     expect(res.body.errorCode).toBe('VALIDATION_ERROR');
     expect(res.body.fieldErrors.map((f: any) => f.field).sort()).toEqual(['avatarUrl', 'birthDate', 'firstName', 'username']);
+  });
+});
+
+describe('PUT /user/me: avatarUrl (CONTRACT section 19)', () => {
+  const PNG = new Uint8Array(64);
+  PNG.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+  const PDF = new Uint8Array(64);
+  PDF.set([...'%PDF-1.7\n'].map((c) => c.charCodeAt(0)));
+
+  async function upload(token: string, purpose: string, data = PNG, type = 'image/png') {
+    const form = new FormData();
+    form.append('file', new File([data], 'a', { type }));
+    form.append('purpose', purpose);
+    const res = await call('POST', '/v1/api/files', { raw: form, token });
+    expect(res.status).toBe(201);
+    return res.body.url as string;
+  }
+
+  it('refuses javascript:, data:, file: and http: URLs: 400 on avatarUrl, nothing stored', async () => {
+    const reg = await registerUser();
+    for (const avatarUrl of ['javascript:alert(1)', 'data:image/png;base64,iVBORw0KGgo=', 'file:///etc/passwd', 'http://cdn.example.com/a.png', 'https://']) {
+      const res = await put(ME, { avatarUrl }, { token: reg.accessToken });
+      expect(errorBody(res)).toEqual({
+        status: 400,
+        errorCode: 'VALIDATION_ERROR',
+        message: 'Validation failed for body: avatarUrl',
+        path: ME,
+        suggestions: ['Correct the fields listed in fieldErrors and retry'],
+        fieldErrors: [{ field: 'avatarUrl', message: 'An https URL, or the url POST /files answered for your uploaded avatar', rejectedValue: avatarUrl }],
+      });
+    }
+    expect((await get(ME, { token: reg.accessToken })).body.avatarUrl).toBeNull();
+  });
+
+  it("accepts the url POST /files answered for the caller's own avatar, and shows it on the public profile", async () => {
+    const reg = await registerUser();
+    const url = await upload(reg.accessToken, 'AVATAR');
+    const res = await put(ME, { avatarUrl: url }, { token: reg.accessToken });
+    expect(res.status).toBe(200);
+    expect(res.body.avatarUrl).toBe(url);
+    const other = await aUser();
+    expect((await get(`/v1/api/users/${reg.user.id}`, { token: other.token })).body.avatarUrl).toBe(url);
+  });
+
+  it("refuses another user's upload, or the caller's own file that is not an avatar", async () => {
+    const reg = await registerUser();
+    const other = await registerUser();
+    const othersAvatar = await upload(other.accessToken, 'AVATAR');
+    const ownKycDocument = await upload(reg.accessToken, 'KYC_DOCUMENT', PDF, 'application/pdf');
+    for (const avatarUrl of [othersAvatar, ownKycDocument, '/v1/api/files/999999']) {
+      const res = await put(ME, { avatarUrl }, { token: reg.accessToken });
+      expect(res.status).toBe(400);
+      expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+      expect(res.body.fieldErrors).toEqual([{ field: 'avatarUrl', message: expect.any(String), rejectedValue: avatarUrl }]);
+    }
+    expect((await get(ME, { token: reg.accessToken })).body.avatarUrl).toBeNull();
   });
 });
 

@@ -340,7 +340,7 @@ export async function aReservation<S extends { id: number } = TestUser, C extend
 
   const stripe = options.payment;
   const id = inserted.id;
-  const pi = stripe.authorizedPaymentIntent(inserted.totalAmountCents, 'eur', { reservationId: String(id) });
+  const pi = stripe.authorizedPaymentIntent(inserted.totalAmountCents, inserted.currency.toLowerCase(), { reservationId: String(id) });
   expect((await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi))).status).toBe(200);
   const stage = PAID_STAGES.indexOf(status);
   const reached = (s: ReservationStatus) => stage >= PAID_STAGES.indexOf(s);
@@ -366,7 +366,8 @@ export function bookingInput(announcementId: number, categoryId: number, reserve
     announcementId,
     reservedWeight,
     contentInfo: 'Clothes and books',
-    items: [{ categoryId, name: 'Books', reservedQuantity: 3, weight: 1.5, isFragile: false }],
+    // The items' weights fit in the booked kilos (CONTRACT section 19).
+    items: [{ categoryId, name: 'Books', reservedQuantity: 3, weight: reservedWeight > 0 ? Math.min(1.5, reservedWeight) : 1.5, isFragile: false }],
     recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67', city: 'Dakar' },
     ...extra,
   };

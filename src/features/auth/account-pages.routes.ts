@@ -11,7 +11,7 @@ import { AppError, invalidArgument } from '../../errors';
 import { htmlPage, htmlResponse } from '../../lib/html-page';
 import { localeFromAcceptLanguage } from '../../lib/locale';
 import { clientIp } from '../audit/audit';
-import { PasswordField } from '../users/profile-fields';
+import { PASSWORD_MIN_LENGTH, PasswordField } from '../users/profile-fields';
 import { resetPassword, verifyEmail } from './auth.service';
 
 const TAGS = ['Account pages'];
@@ -25,10 +25,11 @@ const TEXT = {
     badReset: 'Ce lien de réinitialisation est invalide, expiré ou déjà utilisé. Demandez-en un nouveau depuis l’application.',
     resetTitle: 'Choisir un nouveau mot de passe',
     passwordLabel: 'Nouveau mot de passe',
-    rules: 'Entre 8 et 128 caractères.',
+    rules: 'Entre 10 et 128 caractères, pas un des mots de passe les plus courants.',
     submit: 'Enregistrer le mot de passe',
-    tooShort: 'Le mot de passe doit contenir au moins 8 caractères.',
+    tooShort: 'Le mot de passe doit contenir au moins 10 caractères.',
     tooLong: 'Le mot de passe doit contenir au plus 128 caractères.',
+    tooCommon: 'Ce mot de passe fait partie des plus courants : choisissez-en un autre.',
     resetDone: 'Mot de passe modifié',
     resetDoneBody: 'Votre nouveau mot de passe est enregistré et vos anciennes sessions sont fermées. Connectez-vous avec lui dans l’application.',
   },
@@ -40,10 +41,11 @@ const TEXT = {
     badReset: 'This reset link is invalid, expired or already used. Ask for a new one from the app.',
     resetTitle: 'Choose a new password',
     passwordLabel: 'New password',
-    rules: 'Between 8 and 128 characters.',
+    rules: 'Between 10 and 128 characters, not one of the most common passwords.',
     submit: 'Save the password',
-    tooShort: 'The password must have at least 8 characters.',
+    tooShort: 'The password must have at least 10 characters.',
     tooLong: 'The password must have at most 128 characters.',
+    tooCommon: 'This password is among the most common passwords: choose another.',
     resetDone: 'Password changed',
     resetDoneBody: 'Your new password is saved and your previous sessions are closed. Log in with it in the app.',
   },
@@ -70,7 +72,7 @@ const isTokenRefusal = (err: unknown) => err instanceof AppError && err.errorCod
 
 const ResetForm = z.object({
   token: z.string().max(200).openapi({ description: 'The token from the e-mail' }),
-  password: z.string().max(1000).openapi({ description: 'The new password: 8 to 128 characters' }),
+  password: z.string().max(1000).openapi({ description: 'The new password: 10 to 128 characters, not one of the most common passwords' }),
 });
 
 function resetForm(c: Context<AppEnv>, token: string, error?: string) {
@@ -78,7 +80,7 @@ function resetForm(c: Context<AppEnv>, token: string, error?: string) {
   return html`<form method="post" action="/reset-password" novalidate>
     <input type="hidden" name="token" value="${token}" />
     <label for="password">${t.passwordLabel}</label>
-    <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="128" required
+    <input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" maxlength="128" required
       aria-describedby="password-rules${error ? ' password-error' : ''}" ${error ? html`aria-invalid="true"` : ''} />
     <p id="password-rules" class="rules">${t.rules}</p>
     ${error ? html`<p id="password-error" class="error" role="alert">${error}</p>` : ''}
@@ -144,7 +146,7 @@ export const accountPagesRouter = createRouter()
       const t = TEXT[localeOf(c)];
       const { token, password } = c.req.valid('form');
       const rule = PasswordField.safeParse(password);
-      if (!rule.success) return page(c, t.resetTitle, resetForm(c, token, password.length < 8 ? t.tooShort : t.tooLong), 400);
+      if (!rule.success) return page(c, t.resetTitle, resetForm(c, token, password.length < PASSWORD_MIN_LENGTH ? t.tooShort : password.length > 128 ? t.tooLong : t.tooCommon), 400);
       try {
         if (!plausible(token)) throw invalidArgument('The token is invalid, expired or already used');
         await resetPassword(c.var.deps, token, password, clientIp(c));

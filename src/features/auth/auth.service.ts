@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { users, type Locale, type UserRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized } from '../../errors';
+import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized, validationError } from '../../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { rowExists } from '../../db/statements';
 import { transactionalMessage } from '../deliveries/outbox';
@@ -316,7 +316,11 @@ export async function changePassword(
   const check = await verifyPassword(input.currentPassword, user.passwordHash);
   if (!check.valid) {
     await audit(deps, { actorId: user.id, action: 'PASSWORD_CHANGE_FAILED', targetType: 'USER', targetId: user.id, ip });
-    throw authenticationError('The current password is wrong');
+    // 400 on the field, not 401: apps read a 401 as "signed out" (CONTRACT section 19).
+    throw validationError('Validation failed for body: currentPassword', {
+      fieldErrors: [{ field: 'currentPassword', message: 'The current password is wrong', rejectedValue: '[redacted]' }],
+      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+    });
   }
   const passwordHash = await hashPassword(input.newPassword);
   // Compare-and-set on the old hash: two concurrent changes cannot both win. The security notice

@@ -66,6 +66,13 @@ const CreateBookingSchema = z
     items: z.array(ItemInputSchema).min(1).max(20),
     recipient: RecipientInputSchema,
   })
+  // An item's `weight` is that line's weight (whatever its quantity); the booked kilos must hold
+  // them all. Compared in grams, as stored.
+  .refine((b) => b.items.reduce((g, i) => g + Math.round((i.weight ?? 0) * 1000), 0) <= Math.round(b.reservedWeight * 1000), {
+    message: 'The weights of the items add up to more than reservedWeight',
+    path: ['items'],
+    ...whenValid('reservedWeight', 'items'),
+  })
   .openapi('CreateBooking');
 
 const CancelSchema = z.object({ reason: optionalText(500) }).openapi('CancelBooking');

@@ -1,11 +1,20 @@
 // Zod schemas of the profile fields shared by registration and PUT /user/me, and email
 // normalisation (emails are compared lower-cased and trimmed everywhere).
 import { z } from '@hono/zod-openapi';
+import { isCommonPassword } from '../../lib/common-passwords';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export const EmailField = z.email().max(254).openapi({ example: 'jane@example.com' });
-export const PasswordField = z.string().min(8).max(128).openapi({ format: 'password', example: 'Correct-horse-1' });
+/** CONTRACT section 19: at least 10 characters, and not one of the most common passwords. */
+export const PASSWORD_MIN_LENGTH = 10;
+export const COMMON_PASSWORD_MESSAGE = 'This password is among the most common passwords: choose another';
+export const PasswordField = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH)
+  .max(128)
+  .refine((password) => !isCommonPassword(password), COMMON_PASSWORD_MESSAGE)
+  .openapi({ format: 'password', description: '10 to 128 characters, not one of the most common passwords', example: 'Correct-horse-1' });
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -30,5 +39,26 @@ export const ProfileFields = {
     .string()
     .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code')
     .openapi({ example: 'FR' }),
-  avatarUrl: z.url().max(2048),
+  avatarUrl: z
+    .string()
+    .max(2048)
+    .refine((url) => isHttpsUrl(url) || UPLOADED_FILE_URL.test(url), 'An https URL, or the url POST /files answered for your uploaded avatar')
+    .openapi({
+      format: 'uri-reference',
+      description: "An https URL, or the caller's own uploaded avatar exactly as POST /files answers it (`/v1/api/files/{id}`)",
+      example: '/v1/api/files/42',
+    }),
 };
+
+/** The url POST /files answers for an upload (files.service.ts fileView); group 1 is the file id. */
+export const UPLOADED_FILE_URL = /^\/v1\/api\/files\/([1-9][0-9]{0,9})$/;
+
+/** An absolute https URL with a host: no javascript:, data:, file: or plain http (shown to others). */
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}

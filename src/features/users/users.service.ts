@@ -1,11 +1,12 @@
 // The caller's own account (read, update, delete) and public profiles.
 import { eq } from 'drizzle-orm';
-import { oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
+import { files, oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
-import { invalidState, notFound, unauthorized } from '../../errors';
+import { invalidState, notFound, unauthorized, validationError } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { loadUser, uniqueConflict } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../auth/sessions';
+import { UPLOADED_FILE_URL } from './profile-fields';
 import { agencyOwnerGuard, openReservationGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
 
 export interface ProfileUpdate {
@@ -29,6 +30,7 @@ export async function currentUser(deps: Deps, userId: number): Promise<UserRow> 
 export async function updateProfile(deps: Deps, userId: number, update: ProfileUpdate): Promise<UserRow> {
   const { db } = deps;
   await currentUser(deps, userId);
+  if (update.avatarUrl) await assertOwnAvatar(deps, userId, update.avatarUrl);
   const fields = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
   try {
     const [row] = await db
@@ -40,6 +42,21 @@ export async function updateProfile(deps: Deps, userId: number, update: ProfileU
   } catch (err) {
     throw uniqueConflict(err) ?? err;
   }
+}
+
+/**
+ * An uploaded file named as avatar must be the caller's own AVATAR upload: another's file (a KYC
+ * document, a parcel image) would be shown to everyone who sees the profile.
+ */
+async function assertOwnAvatar({ db }: Deps, userId: number, avatarUrl: string): Promise<void> {
+  const id = UPLOADED_FILE_URL.exec(avatarUrl)?.[1];
+  if (!id) return;
+  const [file] = await db.select({ ownerId: files.ownerId, purpose: files.purpose }).from(files).where(eq(files.id, Number(id)));
+  if (file?.ownerId === userId && file.purpose === 'AVATAR') return;
+  throw validationError('Validation failed for body: avatarUrl', {
+    fieldErrors: [{ field: 'avatarUrl', message: 'Not an avatar you uploaded: upload it with POST /files (purpose AVATAR)', rejectedValue: avatarUrl }],
+    suggestions: ['Correct the fields listed in fieldErrors and retry'],
+  });
 }
 
 /**

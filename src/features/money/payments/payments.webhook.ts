@@ -15,6 +15,7 @@ import { notify } from '../../notifications/notify';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
 import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
 import { loadReservation } from '../../reservations/lifecycle';
+import { checkoutMismatch, reportMismatch } from './checkout-match';
 
 export interface WebhookResult {
   received: true;
@@ -28,7 +29,7 @@ export async function handlePaymentWebhook(deps: Deps, rawBody: string, signatur
   } catch (err) {
     if (err instanceof SignatureError) {
       throw unauthorized('Invalid webhook signature', {
-        suggestions: ['Sign the raw body with the endpoint secret; timestamps older than 300 s are refused'],
+        suggestions: ['Sign the raw body with the endpoint secret; timestamps more than 300 s in the past or the future are refused'],
       });
     }
     if (err instanceof MalformedEventError) {
@@ -89,6 +90,8 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
   if (!reservationId) return;
   const [exists] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.id, reservationId));
   if (!exists) return;
+  const mismatch = await checkoutMismatch(db, event, reservationId);
+  if (mismatch) return reportMismatch(db, event, reservationId, mismatch);
   switch (event.type) {
     case 'checkout.session.completed': {
       const pi = str(object.payment_intent);
