@@ -13,7 +13,7 @@ import { allEffects, commitTransitions, loadReservation } from '../src/features/
 import { db, reservationRow, runCron } from './helpers/db';
 import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
 import { get, post } from './helpers/http';
-import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
+import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, heldKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 
@@ -101,7 +101,7 @@ describe('capture at deposit', () => {
 });
 
 describe('release at delivery', () => {
-  it('delivery releases the carrier amount to the wallet and the commission to the platform', async () => {
+  it('delivery holds the carrier amount for the dispute window and gives the commission to the platform', async () => {
     const { carrier, reservation: booking } = await aReservation({ status: 'DEPOSITED', ...paid });
     const walletBefore = await accountBalance(walletKey(carrier.id));
     const revenueBefore = await accountBalance('PLATFORM_REVENUE');
@@ -109,29 +109,32 @@ describe('release at delivery', () => {
     const delivered = await deliverWithRelease(booking.id);
 
     expect(delivered.status).toBe('DELIVERED');
-    expect(await accountBalance(walletKey(carrier.id))).toBe(walletBefore + 4250);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(4250);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(walletBefore);
     expect(await accountBalance('PLATFORM_REVENUE')).toBe(revenueBefore + 750);
-    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, WALLET: 4250, PLATFORM_REVENUE: 750, PROVIDER_CLEARING: -5000 });
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, HELD: 4250, WALLET: 0, PLATFORM_REVENUE: 750, PROVIDER_CLEARING: -5000 });
   });
 
-  it('the carrier is told the released amount (FUNDS_RELEASED)', async () => {
+  it('the carrier is told the released amount (FUNDS_RELEASED) and that it is held for the dispute window', async () => {
     const { carrier } = await aReservation({ status: 'DELIVERED', ...paid });
     const [note] = await db().select().from(notifications).where(sql`${notifications.userId} = ${carrier.id} AND ${notifications.type} = 'FUNDS_RELEASED'`);
     expect(note.message).toContain('42.50 EUR');
+    expect(note.message).toContain('held until the 72-hour dispute window closes');
   });
 
   it('a second delivery is 409 and moves nothing', async () => {
     const { carrier, reservation: booking } = await aReservation({ status: 'DELIVERED', ...paid });
-    const wallet = await accountBalance(walletKey(carrier.id));
+    const held = await accountBalance(heldKey(carrier.id));
     await expect(deliverWithRelease(booking.id)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
-    expect(await accountBalance(walletKey(carrier.id))).toBe(wallet);
-    expect(wallet).toBe(4250);
-    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, WALLET: 4250, PLATFORM_REVENUE: 750 });
+    expect(await accountBalance(heldKey(carrier.id))).toBe(held);
+    expect(held).toBe(4250);
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, HELD: 4250, WALLET: 0, PLATFORM_REVENUE: 750 });
   });
 
-  it("an agency's trip is paid into the agency wallet, not the carrier's", async () => {
+  it("an agency's trip is paid into the agency's held account, not the carrier's", async () => {
     const { carrier } = await aReservation({ status: 'DELIVERED', agencyId: 77, ...paid });
-    expect(await accountBalance('WALLET:AGENCY:77')).toBe(4250);
+    expect(await accountBalance('HELD:AGENCY:77')).toBe(4250);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(0);
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
   });
 });

@@ -35,6 +35,8 @@ export async function accountBalance(key: string): Promise<number> {
 }
 
 export const walletKey = (userId: number) => `WALLET:USER:${userId}`;
+export const heldKey = (userId: number) => `HELD:USER:${userId}`;
+export const receivableKey = (userId: number) => `RECEIVABLE:USER:${userId}`;
 
 /** Net amount per account kind of the entries of one reservation. */
 export async function reservationMoney(reservationId: number) {
@@ -42,7 +44,7 @@ export async function reservationMoney(reservationId: number) {
     SELECT a.kind AS kind, a.key AS key, SUM(l.amount_cents) AS net
     FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
     WHERE e.reservation_id = ${reservationId} GROUP BY a.id`);
-  const byKind = { ESCROW: 0, WALLET: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0 };
+  const byKind = { ESCROW: 0, WALLET: 0, HELD: 0, RECEIVABLE: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0 };
   for (const r of rows) byKind[r.kind as keyof typeof byKind] += r.net;
   const entries = await db().all<{ key: string; type: string }>(
     sql`SELECT key, type FROM ledger_entries WHERE reservation_id = ${reservationId} ORDER BY id`,
@@ -71,5 +73,19 @@ export async function ledgerInvariantViolations(): Promise<string[]> {
     SELECT a.key AS key, a.balance_cents AS b, COALESCE((SELECT SUM(amount_cents) FROM ledger_lines l WHERE l.account_id = a.id), 0) AS s
     FROM ledger_accounts a WHERE a.balance_cents <> COALESCE((SELECT SUM(amount_cents) FROM ledger_lines l WHERE l.account_id = a.id), 0)`);
   for (const d of drift) problems.push(`account ${d.key} caches ${d.b} but its lines sum to ${d.s}`);
+  // CONTRACT section 19: held money is never negative and is exactly the open holds; a receivable
+  // is a debt (0 or below); revenue never pays out more on a reservation than it earned on it.
+  const badHeld = await db().all<{ key: string; b: number; open: number }>(sql`
+    SELECT a.key AS key, a.balance_cents AS b, COALESCE((SELECT SUM(h.amount_cents) FROM payout_holds h
+      WHERE h.owner_type = a.owner_type AND h.owner_id = a.owner_id AND h.released_at IS NULL), 0) AS open
+    FROM ledger_accounts a WHERE a.kind = 'HELD'`);
+  for (const h of badHeld.filter((h) => h.b < 0 || h.b !== h.open)) problems.push(`held ${h.key} is ${h.b}, open holds ${h.open}`);
+  const badReceivable = await db().all<{ key: string; b: number }>(sql`SELECT key, balance_cents AS b FROM ledger_accounts WHERE kind = 'RECEIVABLE' AND balance_cents > 0`);
+  for (const r of badReceivable) problems.push(`receivable ${r.key} is ${r.b} (owed to the owner?)`);
+  const revenuePaid = await db().all<{ id: number; s: number }>(sql`
+    SELECT e.reservation_id AS id, SUM(l.amount_cents) AS s FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+      JOIN ledger_accounts a ON a.id = l.account_id
+    WHERE a.kind = 'PLATFORM_REVENUE' AND e.reservation_id IS NOT NULL GROUP BY e.reservation_id HAVING SUM(l.amount_cents) < 0`);
+  for (const r of revenuePaid) problems.push(`platform revenue paid ${-r.s} on reservation ${r.id}`);
   return problems;
 }
