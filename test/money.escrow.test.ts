@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ledgerAccounts, notifications, reservations } from '../src/db/schema';
 import { depsOf, type AuthUser } from '../src/env';
 import { cancelReservation, rejectReservation } from '../src/features/bookings/bookings.service';
-import { captureLoaded, refundEffects } from '../src/features/money';
+import { captureLoaded, refundEffects, releaseHeldShares } from '../src/features/money';
 import { allEffects, commitTransitions, loadReservation } from '../src/features/reservations/lifecycle';
 import { db, reservationRow, runCron } from './helpers/db';
 import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
@@ -346,7 +346,8 @@ describe('ledger invariants under random sequences (property)', () => {
     | { kind: 'book'; sender: number; carrier: number; weightG: number; agency: boolean }
     | { kind: 'pay' | 'accept' | 'deposit' | 'deliver' | 'reject'; r: number }
     | { kind: 'cancel'; r: number; by: 'SENDER' | 'CARRIER' }
-    | { kind: 'withdraw'; carrier: number; share: number };
+    | { kind: 'withdraw'; carrier: number; share: number }
+    | { kind: 'windowCloses' };
 
   // Weighted so that sequences often get a reservation all the way to delivery and a withdrawal.
   const reservationOp = (kind: 'pay' | 'accept' | 'deposit' | 'deliver' | 'reject') =>
@@ -360,6 +361,7 @@ describe('ledger invariants under random sequences (property)', () => {
     { weight: 1, arbitrary: reservationOp('reject') },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), r: fc.nat(3), by: fc.constantFrom('SENDER' as const, 'CARRIER' as const) }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), carrier: fc.nat(1), share: fc.double({ min: 0.05, max: 1.3, noNaN: true }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('windowCloses' as const) }) },
   );
 
   /** Where a reservation's money is; exactly one place, given its history. */
@@ -371,8 +373,9 @@ describe('ledger invariants under random sequences (property)', () => {
     const places = [
       !paid && m.entries.length === 0, // never paid: nothing anywhere
       paid && !out && m.ESCROW === r.totalAmountCents && m.WALLET === 0 && m.PLATFORM_REVENUE === 0,
-      out?.type === 'ESCROW_RELEASED' && m.ESCROW === 0 && m.WALLET === r.carrierAmountCents && m.PLATFORM_REVENUE === r.platformCommissionCents,
-      out?.type === 'ESCROW_REFUNDED' && m.ESCROW === 0 && m.WALLET === 0 && -m.PROVIDER_CLEARING === m.PLATFORM_REVENUE,
+      // Delivered: the share held during the dispute window, or (once released) in the wallet; never both.
+      out?.type === 'ESCROW_RELEASED' && m.ESCROW === 0 && (m.HELD === 0) !== (m.WALLET === 0) && m.HELD + m.WALLET === r.carrierAmountCents && m.PLATFORM_REVENUE === r.platformCommissionCents,
+      out?.type === 'ESCROW_REFUNDED' && m.ESCROW === 0 && m.WALLET === 0 && m.HELD === 0 && -m.PROVIDER_CLEARING === m.PLATFORM_REVENUE,
     ].filter(Boolean);
     expect(places, `reservation ${id} in ${r.status}: ${JSON.stringify(m)}`).toHaveLength(1);
     // And the place matches the status.
@@ -398,6 +401,7 @@ describe('ledger invariants under random sequences (property)', () => {
           { kind: 'book', sender: 0, carrier: 0, weightG: 2000, agency: false },
           { kind: 'pay', r: -1 },
           { kind: 'deliver', r: -1 },
+          { kind: 'windowCloses' },
           { kind: 'withdraw', carrier: 0, share: 0.5 },
         ];
         const senders = [await aUser(), await aUser()];
@@ -445,6 +449,10 @@ describe('ledger invariants under random sequences (property)', () => {
               break;
             case 'cancel':
               if (r) await attempt('cancel', cancelReservation(depsOf(env), as({ id: op.by === 'SENDER' ? r.senderId : r.carrierId }), r.id, null));
+              break;
+            case 'windowCloses':
+              // The cron 72 h later: every held share without an open dispute becomes available.
+              await releaseHeldShares(depsOf(env), new Date(Date.now() + 73 * 3600_000));
               break;
             case 'withdraw': {
               const carrier = carriers[op.carrier];

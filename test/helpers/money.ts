@@ -75,17 +75,17 @@ export async function ledgerInvariantViolations(): Promise<string[]> {
   for (const d of drift) problems.push(`account ${d.key} caches ${d.b} but its lines sum to ${d.s}`);
   // CONTRACT section 19: held money is never negative and is exactly the open holds; a receivable
   // is a debt (0 or below); revenue never pays out more on a reservation than it earned on it.
-  const badHeld = await db().all<{ key: string; b: number; open: number }>(sql`
-    SELECT a.key AS key, a.balance_cents AS b, COALESCE((SELECT SUM(h.amount_cents) FROM payout_holds h
-      WHERE h.owner_type = a.owner_type AND h.owner_id = a.owner_id AND h.released_at IS NULL), 0) AS open
-    FROM ledger_accounts a WHERE a.kind = 'HELD'`);
-  for (const h of badHeld.filter((h) => h.b < 0 || h.b !== h.open)) problems.push(`held ${h.key} is ${h.b}, open holds ${h.open}`);
-  const badReceivable = await db().all<{ key: string; b: number }>(sql`SELECT key, balance_cents AS b FROM ledger_accounts WHERE kind = 'RECEIVABLE' AND balance_cents > 0`);
-  for (const r of badReceivable) problems.push(`receivable ${r.key} is ${r.b} (owed to the owner?)`);
-  const revenuePaid = await db().all<{ id: number; s: number }>(sql`
-    SELECT e.reservation_id AS id, SUM(l.amount_cents) AS s FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-      JOIN ledger_accounts a ON a.id = l.account_id
-    WHERE a.kind = 'PLATFORM_REVENUE' AND e.reservation_id IS NOT NULL GROUP BY e.reservation_id HAVING SUM(l.amount_cents) < 0`);
-  for (const r of revenuePaid) problems.push(`platform revenue paid ${-r.s} on reservation ${r.id}`);
+  const section19 = await db().all<{ problem: string }>(sql`
+    SELECT 'held ' || a.key || ' is ' || a.balance_cents || ', open holds ' || COALESCE(h.open, 0) AS problem
+      FROM ledger_accounts a LEFT JOIN (SELECT owner_type, owner_id, SUM(amount_cents) AS open FROM payout_holds
+        WHERE released_at IS NULL GROUP BY owner_type, owner_id) h ON h.owner_type = a.owner_type AND h.owner_id = a.owner_id
+     WHERE a.kind = 'HELD' AND (a.balance_cents < 0 OR a.balance_cents <> COALESCE(h.open, 0))
+    UNION ALL
+    SELECT 'receivable ' || key || ' is ' || balance_cents || ' (owed to the owner?)' FROM ledger_accounts WHERE kind = 'RECEIVABLE' AND balance_cents > 0
+    UNION ALL
+    SELECT 'platform revenue paid ' || -SUM(l.amount_cents) || ' on reservation ' || e.reservation_id FROM ledger_lines l
+      JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
+     WHERE a.kind = 'PLATFORM_REVENUE' AND e.reservation_id IS NOT NULL GROUP BY e.reservation_id HAVING SUM(l.amount_cents) < 0`);
+  problems.push(...section19.map((p) => p.problem));
   return problems;
 }
