@@ -275,6 +275,8 @@ const FR: Record<string, Entry> = {
   'The payment provider refused the transfer; the amount is back in the wallet': 'Le prestataire de paiement a refusé le virement ; le montant est revenu dans le portefeuille',
   'Complete the onboarding with POST /v1/api{}/pay-connect/onboarding': "Terminez l'inscription avec POST /v1/api{}/pay-connect/onboarding",
   'Check the available balance with GET /v1/api{}/wallet': 'Consultez le solde disponible avec GET /v1/api{}/wallet',
+  'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed':
+    'Les montants des livraisons (heldBalance) peuvent être retirés une fois le délai de litige de 72 heures écoulé',
   'Use a new Idempotency-Key for a new withdrawal': 'Utilisez une nouvelle Idempotency-Key pour un nouveau retrait',
   'Check the connected payout account, then retry': 'Vérifiez le compte de versement connecté, puis réessayez',
   'threshold is required to enable automatic withdrawals': 'threshold est requis pour activer les retraits automatiques',

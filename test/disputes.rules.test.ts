@@ -65,25 +65,34 @@ describe('resolutionRefundCents and retainedSplit', () => {
 describe('disputeSettlement', () => {
   it.each([
     // before delivery: the whole price leaves escrow under the escrow-out key
-    ['refund, in escrow', 5000, null, { ESCROW: -5000, PROVIDER_CLEARING: 5000 }],
-    ['release, in escrow', 0, null, { ESCROW: -5000, 'WALLET:USER:2': 4250, PLATFORM_REVENUE: 750 }],
-    ['partial, in escrow', 2000, null, { ESCROW: -5000, PROVIDER_CLEARING: 2000, 'WALLET:USER:2': 2550, PLATFORM_REVENUE: 450 }],
-    // after delivery, everything frozen
-    ['refund, frozen', 5000, 4250, { ESCROW: -4250, PROVIDER_CLEARING: 5000, PLATFORM_REVENUE: -750 }],
-    ['release, frozen', 0, 4250, { ESCROW: -4250, 'WALLET:USER:2': 4250 }],
-    ['partial, frozen', 2000, 4250, { ESCROW: -4250, PROVIDER_CLEARING: 2000, 'WALLET:USER:2': 2550, PLATFORM_REVENUE: -300 }],
-    // after delivery, 30.00 already withdrawn: the platform absorbs what the payee keeps beyond its share
-    ['refund, shortfall', 5000, 1250, { ESCROW: -1250, PROVIDER_CLEARING: 5000, PLATFORM_REVENUE: -3750 }],
-    ['release, shortfall', 0, 1250, { ESCROW: -1250, 'WALLET:USER:2': 1250 }],
-    ['partial, shortfall', 2000, 1250, { ESCROW: -1250, PROVIDER_CLEARING: 2000, PLATFORM_REVENUE: -750 }],
-  ] as const)('%s', (_name, refundCents, frozenCents, expected) => {
-    const p = disputeSettlement(r, { disputeId: 3, refundCents, rate: 0.15, frozenCents, moneyBack: 'REFUND' });
+    ['refund, in escrow', 5000, null, 0, 0, { ESCROW: -5000, PROVIDER_CLEARING: 5000 }],
+    ['release, in escrow', 0, null, 0, 0, { ESCROW: -5000, 'WALLET:USER:2': 4250, PLATFORM_REVENUE: 750 }],
+    ['partial, in escrow', 2000, null, 0, 0, { ESCROW: -5000, PROVIDER_CLEARING: 2000, 'WALLET:USER:2': 2550, PLATFORM_REVENUE: 450 }],
+    // after delivery, the share still held (CONTRACT section 19): taken from the hold
+    ['refund, held', 5000, 0, 4250, 0, { 'HELD:USER:2': -4250, PROVIDER_CLEARING: 5000, PLATFORM_REVENUE: -750 }],
+    ['release, held', 0, 0, 4250, 0, {}],
+    ['partial, held', 2000, 0, 4250, 0, { 'HELD:USER:2': -1700, PROVIDER_CLEARING: 2000, PLATFORM_REVENUE: -300 }],
+    // after delivery, already released and 30.00 withdrawn: 12.50 available, the carrier owes the rest
+    ['refund, released', 5000, 0, 0, 1250, { 'WALLET:USER:2': -1250, 'RECEIVABLE:USER:2': -3000, PROVIDER_CLEARING: 5000, PLATFORM_REVENUE: -750 }],
+    ['partial, released', 2000, 0, 0, 1250, { 'WALLET:USER:2': -1250, 'RECEIVABLE:USER:2': -450, PROVIDER_CLEARING: 2000, PLATFORM_REVENUE: -300 }],
+    // a dispute opened before holds existed, everything frozen
+    ['refund, frozen', 5000, 4250, 0, 0, { ESCROW: -4250, PROVIDER_CLEARING: 5000, PLATFORM_REVENUE: -750 }],
+    ['release, frozen', 0, 4250, 0, 0, { ESCROW: -4250, 'WALLET:USER:2': 4250 }],
+    ['partial, frozen', 2000, 4250, 0, 0, { ESCROW: -4250, PROVIDER_CLEARING: 2000, 'WALLET:USER:2': 2550, PLATFORM_REVENUE: -300 }],
+    // ... with 30.00 withdrawn before the freeze: the payee owes it (a receivable), revenue gives back only its commission
+    ['refund, shortfall', 5000, 1250, 0, 0, { ESCROW: -1250, 'RECEIVABLE:USER:2': -3000, PROVIDER_CLEARING: 5000, PLATFORM_REVENUE: -750 }],
+    ['release, shortfall', 0, 1250, 0, 0, { ESCROW: -1250, 'WALLET:USER:2': 1250 }],
+    ['partial, shortfall', 2000, 1250, 0, 0, { ESCROW: -1250, 'RECEIVABLE:USER:2': -450, PROVIDER_CLEARING: 2000, PLATFORM_REVENUE: -300 }],
+  ] as const)('%s', (_name, refundCents, frozenCents, heldCents, availableCents, expected) => {
+    const p = disputeSettlement(r, { disputeId: 3, refundCents, rate: 0.15, frozenCents, heldCents, availableCents, moneyBack: 'REFUND' });
     expect(sum(p)).toBe(0);
     expect(net(p)).toEqual(expected);
     expect(p.key).toBe(frozenCents === null ? 'escrow-out:7' : 'dispute-settle:3');
     expect(p.type).toBe('DISPUTE_SETTLED');
     const refund = p.transactions.find((t) => t.type === 'REFUND');
     expect(refund?.amountCents ?? 0).toBe(refundCents);
+    // Revenue gives back at most the commission it took at delivery, never the carrier's part.
+    if (frozenCents !== null) expect(net(p).PLATFORM_REVENUE ?? 0).toBeGreaterThanOrEqual(-750);
   });
 
   it('the payee ends with exactly its share when nothing was withdrawn', () => {
@@ -91,6 +100,9 @@ describe('disputeSettlement', () => {
       const p = disputeSettlement(r, { disputeId: 1, refundCents: refund, rate: 0.15, frozenCents: 4250, moneyBack: 'REFUND' });
       const walletAfter = 4250 - 4250 + (net(p)['WALLET:USER:2'] ?? 0);
       expect(walletAfter).toBe(retainedSplit(r, refund, 0.15).carrierCents);
+      // Still held: the hold keeps exactly the share, released afterwards.
+      const held = disputeSettlement(r, { disputeId: 1, refundCents: refund, rate: 0.15, frozenCents: 0, heldCents: 4250, moneyBack: 'REFUND' });
+      expect(4250 + (net(held)['HELD:USER:2'] ?? 0)).toBe(retainedSplit(r, refund, 0.15).carrierCents);
     }
   });
 

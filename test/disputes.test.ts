@@ -8,9 +8,9 @@ import { database } from '../src/db/client';
 import { auditLogs, files, notifications, reservations } from '../src/db/schema';
 import { commissionRate } from '../src/lib/money';
 import { errorBody, get, post } from './helpers/http';
-import { aFile, deliverWithRelease, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
-import { reservationRow } from './helpers/db';
-import { fakeStripeForThisFile, accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
+import { aFile, aPayoutAccount, deliverWithRelease, makeAvailable, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { reservationRow, runCron } from './helpers/db';
+import { fakeStripeForThisFile, accountBalance, heldKey, receivableKey, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 const db = database(env.DB);
@@ -265,60 +265,73 @@ describe('resolving', () => {
     expect(refundRequests(pi.id)).toHaveLength(0);
   });
 
-  it('after delivery: opening freezes the released amount from the wallet; RELEASE_TO_CARRIER gives it back', async () => {
+  it('after delivery: the share stays held while disputed, even past 72 h; RELEASE_TO_CARRIER makes it available', async () => {
     const { sender, carrier, admin } = await parties();
     const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
-    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    expect([await accountBalance(heldKey(carrier.id)), await accountBalance(walletKey(carrier.id))]).toEqual([4250, 0]);
 
     const opened = await open(sender.token, b.id);
     expect(opened.status).toBe(201);
-    expect(opened.body).toMatchObject({ previousReservationStatus: 'DELIVERED', frozenAmount: 42.5, shortfallAmount: 0 });
-    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
-    expect((await reservationMoney(b.id)).ESCROW).toBe(4250);
+    expect(opened.body).toMatchObject({ previousReservationStatus: 'DELIVERED', frozenAmount: 0, shortfallAmount: 0 });
+    // The window closing during the dispute releases nothing.
+    await runCron(Date.now() + 73 * 3600_000);
+    expect([await accountBalance(heldKey(carrier.id)), await accountBalance(walletKey(carrier.id))]).toEqual([4250, 0]);
     expect(await ledgerInvariantViolations()).toEqual([]);
-    // While disputed, the frozen payout does not count as earned.
-    const earned = async () => (await get('/v1/api/user/me/wallet', { token: carrier.token })).body.totalEarned;
-    expect(await earned()).toBe(0);
 
     const res = await resolve(admin.token, opened.body.id, { resolution: 'RELEASE_TO_CARRIER' });
     expect(res.status).toBe(200);
-    expect(await earned()).toBe(42.5);
+    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body).toMatchObject({ balance: 42.5, heldBalance: 0, totalEarned: 42.5 });
     expect((await reservationRow(b.id)).status).toBe('DELIVERED');
-    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
-    expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PLATFORM_REVENUE: 750, WALLET: 4250 });
+    expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, HELD: 0, PLATFORM_REVENUE: 750, WALLET: 4250 });
     expect(refundRequests(pi.id)).toHaveLength(0);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
-  it('after delivery, with part of the payout already spent: the freeze takes what is there, records the shortfall, and a full refund still refunds the sender in full', async () => {
+  it('REFUND_SENDER within the window takes the held share: the available balance is untouched, revenue gives back only its commission', async () => {
     const { sender, carrier, admin } = await parties();
+    await aReservation({ sender, carrier, status: 'DELIVERED', available: true, ...paid });
     const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
-    // Simulate a withdrawal of 30.00 from the wallet (wallet -> payouts), keeping the ledger balanced.
-    await db.run(sql`INSERT INTO ledger_accounts (key, kind, currency) VALUES ('PAYOUTS', 'PAYOUTS', 'EUR') ON CONFLICT (key) DO NOTHING`);
-    await db.run(sql`INSERT INTO ledger_entries (key, token, type, description) VALUES (${`test-withdrawal:${b.id}`}, ${crypto.randomUUID()}, 'WITHDRAWAL', 'test')`);
-    await db.run(sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
-      SELECT e.id, a.id, -3000 FROM ledger_entries e, ledger_accounts a WHERE e.key = ${`test-withdrawal:${b.id}`} AND a.key = ${walletKey(carrier.id)}`);
-    await db.run(sql`INSERT INTO ledger_lines (entry_id, account_id, amount_cents)
-      SELECT e.id, a.id, 3000 FROM ledger_entries e, ledger_accounts a WHERE e.key = ${`test-withdrawal:${b.id}`} AND a.key = 'PAYOUTS'`);
-    await db.run(sql`UPDATE ledger_accounts SET balance_cents = balance_cents - 3000 WHERE key = ${walletKey(carrier.id)}`);
-    await db.run(sql`UPDATE ledger_accounts SET balance_cents = balance_cents + 3000 WHERE key = 'PAYOUTS'`);
+    const revenueBefore = await accountBalance('PLATFORM_REVENUE');
+    const id = (await open(sender.token, b.id)).body.id;
+
+    const res = await resolve(admin.token, id, { resolution: 'REFUND_SENDER' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ refundAmount: 50, shortfallAmount: 0 });
+    expect(refundRequests(pi.id).map((r) => r.body.amount)).toEqual(['5000']);
+    expect([await accountBalance(heldKey(carrier.id)), await accountBalance(walletKey(carrier.id))]).toEqual([0, 4250]);
+    expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, HELD: 0, WALLET: 0, RECEIVABLE: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0 });
+    expect(await accountBalance('PLATFORM_REVENUE')).toBe(revenueBefore - 750);
+    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body).toMatchObject({ balance: 42.5, heldBalance: 0, totalEarned: 42.5 });
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('a refund after the share was released and mostly withdrawn: the shortfall is a receivable owed by the carrier, repaid from its next earnings, never by platform revenue', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { reservation: b, pi } = await aReservation({ sender, carrier, status: 'DELIVERED', available: true, ...paid });
+    await aPayoutAccount(carrier, stripe.addAccount().id);
+    expect((await post('/v1/api/withdrawals', { amount: 30 }, { token: carrier.token })).status).toBe(201);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(1250);
 
     const opened = await open(sender.token, b.id);
-    expect(opened.body).toMatchObject({ frozenAmount: 12.5, shortfallAmount: 30 });
-    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
-
+    expect(opened.status).toBe(201);
     const res = await resolve(admin.token, opened.body.id, { resolution: 'REFUND_SENDER' });
     expect(res.status).toBe(200);
-    const refunds = refundRequests(pi.id);
-    expect(refunds).toHaveLength(1);
-    expect(refunds[0].body.amount).toBe('5000');
-    expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
-    expect(await reservationRow(b.id)).toMatchObject({ status: 'REFUNDED', paymentStatus: 'REFUNDED' });
+    // The sender is refunded in full; the carrier gives back its 12.50 and owes the 30.00 it withdrew.
+    expect(res.body).toMatchObject({ refundAmount: 50, shortfallAmount: 30 });
+    expect(refundRequests(pi.id).map((r) => r.body.amount)).toEqual(['5000']);
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
-    // Refunded in full: nothing of it counts as earned; the 30.00 spent before stays the platform's loss.
-    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.totalEarned).toBe(30);
-    // The platform gave back its commission and absorbed the 30.00 already withdrawn.
-    expect((await reservationMoney(b.id)).PLATFORM_REVENUE).toBe(-3000);
+    expect(await accountBalance(receivableKey(carrier.id))).toBe(-3000);
+    expect(await reservationMoney(b.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0, PLATFORM_REVENUE: 0, RECEIVABLE: -3000 });
+    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body).toMatchObject({ balance: 0, totalEarned: 0, totalWithdrawn: 30 });
+    expect(await ledgerInvariantViolations()).toEqual([]);
+
+    // The next delivery is held as usual; when it is released, 30.00 of it repays the debt first.
+    const { reservation: next } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
+    expect(await accountBalance(heldKey(carrier.id))).toBe(4250);
+    await makeAvailable(next.id);
+    expect(await accountBalance(receivableKey(carrier.id))).toBe(0);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(1250);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(0);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
@@ -343,9 +356,12 @@ describe('resolving', () => {
     expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
     expect((await reservationRow(b.id)).paymentStatus).toBe('PARTIALLY_REFUNDED');
     const commission = Math.round(3000 * commissionRate(env));
+    // The carrier's share of the retained part comes out of the hold, available at once: the dispute is over.
     expect(await accountBalance(walletKey(carrier.id))).toBe(3000 - commission);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(0);
     expect(await reservationMoney(b.id)).toMatchObject({
       ESCROW: 0,
+      HELD: 0,
       WALLET: 3000 - commission,
       PLATFORM_REVENUE: commission,
       PROVIDER_CLEARING: -3000,

@@ -6,8 +6,13 @@ import {
   ACCOUNTS,
   assertBalanced,
   cancellationRefundCents,
+  chargebackSources,
+  recoveryCents,
+  releaseHeld,
   escrowPayment,
+  heldAccount,
   payeeOf,
+  receivableAccount,
   refundEscrow,
   releaseEscrow,
   walletAccount,
@@ -16,6 +21,7 @@ import {
   type Posting,
 } from '../src/features/money/ledger/posting-rules';
 import { splitPrice, vatIncluded } from '../src/lib/money';
+import { disputeSettlement, settlementSources } from '../src/features/disputes/dispute-rules';
 import { aReservationMoney } from './helpers/factories';
 
 const lines = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
@@ -40,17 +46,39 @@ describe('posting rules', () => {
     expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type: 'PAYMENT', amountCents: -5000 }]);
   });
 
-  it('delivery releases the carrier amount to the carrier wallet and the commission to revenue', () => {
+  it('delivery holds the carrier amount (dispute window) and gives the commission to revenue', () => {
     const p = releaseEscrow(aReservationMoney());
     expect(p.key).toBe('escrow-out:7');
-    expect(lines(p)).toEqual({ ESCROW: -5000, 'WALLET:USER:2': 4250, PLATFORM_REVENUE: 750 });
+    expect(lines(p)).toEqual({ ESCROW: -5000, 'HELD:USER:2': 4250, PLATFORM_REVENUE: 750 });
     expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 2 }, type: 'EARNING', amountCents: 4250 }]);
   });
 
-  it("delivery of an agency's trip pays the agency wallet", () => {
+  it("delivery of an agency's trip holds the agency's share", () => {
     const r = aReservationMoney({ agencyId: 9 });
     expect(payeeOf(r)).toEqual({ type: 'AGENCY', id: 9 });
-    expect(lines(releaseEscrow(r))).toEqual({ ESCROW: -5000, 'WALLET:AGENCY:9': 4250, PLATFORM_REVENUE: 750 });
+    expect(lines(releaseEscrow(r))).toEqual({ ESCROW: -5000, 'HELD:AGENCY:9': 4250, PLATFORM_REVENUE: 750 });
+  });
+
+  it('a held share released becomes available, first repaying what the owner owes', () => {
+    const owner = { type: 'USER' as const, id: 2 };
+    const p = releaseHeld(aReservationMoney(), owner, 4250, 0);
+    expect([p.key, p.type]).toEqual(['held-release:7', 'HELD_RELEASED']);
+    expect(lines(p)).toEqual({ 'HELD:USER:2': -4250, 'WALLET:USER:2': 4250 });
+    expect(lines(releaseHeld(aReservationMoney(), owner, 4250, 3000))).toEqual({ 'HELD:USER:2': -4250, 'WALLET:USER:2': 1250, 'RECEIVABLE:USER:2': 3000 });
+    expect(lines(releaseHeld(aReservationMoney(), owner, 4250, 4250))).toEqual({ 'HELD:USER:2': -4250, 'RECEIVABLE:USER:2': 4250 });
+    expect([recoveryCents(4250, 3000), recoveryCents(4250, 9000), recoveryCents(4250, 0)]).toEqual([3000, 4250, 0]);
+    expect(() => releaseHeld(aReservationMoney(), owner, 4250, 4251)).toThrow();
+    expect(() => releaseHeld(aReservationMoney(), owner, 0, 0)).toThrow();
+  });
+
+  it('a chargeback takes from a legacy freeze, then the hold, then the available balance; the rest is owed', () => {
+    const c = (lossCents: number, frozenCents: number, heldCents: number, availableCents: number) =>
+      chargebackSources({ lossCents, frozenCents, heldCents, availableCents });
+    expect(c(4250, 0, 4250, 0)).toEqual({ fromFrozen: 0, frozenToWallet: 0, fromHeld: 4250, fromWallet: 0, receivableCents: 0 });
+    expect(c(1700, 0, 4250, 900)).toEqual({ fromFrozen: 0, frozenToWallet: 0, fromHeld: 1700, fromWallet: 0, receivableCents: 0 });
+    expect(c(4250, 0, 0, 1250)).toEqual({ fromFrozen: 0, frozenToWallet: 0, fromHeld: 0, fromWallet: 1250, receivableCents: 3000 });
+    expect(c(1000, 4250, 0, 0)).toEqual({ fromFrozen: 1000, frozenToWallet: 3250, fromHeld: 0, fromWallet: 0, receivableCents: 0 });
+    expect(c(4250, 1250, 0, 500)).toEqual({ fromFrozen: 1250, frozenToWallet: 0, fromHeld: 0, fromWallet: 500, receivableCents: 2500 });
   });
 
   it('a full refund returns everything to the sender; a partial one keeps the rest as revenue', () => {
@@ -131,9 +159,92 @@ describe('every posting balances (property)', () => {
             expect(p.lines.reduce((s, l) => s + l.amountCents, 0)).toBe(0);
           }
           const out = lines(releaseEscrow(r));
-          expect((out['WALLET:USER:2'] ?? 0) + (out.PLATFORM_REVENUE ?? 0)).toBe(split.totalAmountCents);
+          expect((out['HELD:USER:2'] ?? 0) + (out.PLATFORM_REVENUE ?? 0)).toBe(split.totalAmountCents);
         },
       ),
+    );
+  });
+});
+
+/**
+ * A model of one carrier's money over any sequence of deliveries, withdrawals, releases at the
+ * end of the dispute window and dispute resolutions, built only from the posting rules and used
+ * the way the services use them (a withdrawal only of the available balance; a settlement from
+ * the hold, then the available balance, then a receivable). CONTRACT section 19.
+ */
+describe('held shares and chargebacks (property)', () => {
+  const carrier = { type: 'USER' as const, id: 2 };
+  type Op = { kind: 'deliver' | 'withdraw' | 'release' | 'dispute'; pick: number; share: number; resolution: 0 | 1 | 2 };
+  const op = fc.record({
+    kind: fc.constantFrom('deliver', 'deliver', 'withdraw', 'release', 'dispute'),
+    pick: fc.nat(20),
+    share: fc.double({ min: 0, max: 1, noNaN: true }),
+    resolution: fc.constantFrom(0, 1, 2),
+  }) as fc.Arbitrary<Op>;
+
+  it('the ledger sums to zero, a held share is never withdrawn, no refund is taken from platform revenue, no wallet goes negative', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 50_000 }), (ops, unit) => {
+        const balances = new Map<string, number>();
+        const revenueOf = new Map<number, number>();
+        const holds = new Map<number, number>();
+        const reservations: ReturnType<typeof aReservationMoney>[] = [];
+        const disputed = new Set<number>();
+        const bal = (key: string) => balances.get(key) ?? 0;
+        const apply = (p: Posting) => {
+          assertBalanced(p.lines);
+          if (p.type === 'WITHDRAWAL') expect(p.lines.some((l) => l.account.kind === 'HELD')).toBe(false);
+          for (const l of p.lines) {
+            balances.set(l.account.key, bal(l.account.key) + l.amountCents);
+            if (l.account.kind === 'PLATFORM_REVENUE' && p.reservationId !== undefined) revenueOf.set(p.reservationId, (revenueOf.get(p.reservationId) ?? 0) + l.amountCents);
+          }
+        };
+        const release = (id: number) => {
+          const amount = holds.get(id) ?? 0;
+          if (amount === 0) return;
+          const r = reservations.find((x) => x.id === id)!;
+          apply(releaseHeld(r, carrier, amount, recoveryCents(amount, -bal(receivableAccount(carrier).key))));
+          holds.set(id, 0);
+        };
+        for (const o of ops) {
+          if (o.kind === 'deliver') {
+            const r = aReservationMoney({ id: reservations.length + 1, ...splitPrice(1000 + o.pick * 100, unit, 0.15) });
+            reservations.push(r);
+            apply(escrowPayment(r));
+            apply(releaseEscrow(r));
+            holds.set(r.id, r.carrierAmountCents);
+          } else if (o.kind === 'withdraw') {
+            // The service's guard: only what the wallet (the available balance) holds.
+            const amount = Math.floor(bal(walletAccount(carrier).key) * o.share);
+            if (amount > 0) apply(withdrawalPosting(carrier, amount, 'EUR', `w${balances.size}-${amount}`));
+          } else if (reservations.length > 0) {
+            const r = reservations[o.pick % reservations.length];
+            if (o.kind === 'release') {
+              if (!disputed.has(r.id)) release(r.id);
+            } else if (!disputed.has(r.id)) {
+              disputed.add(r.id);
+              const refundCents = [r.totalAmountCents, 0, Math.max(1, Math.min(r.totalAmountCents - 1, Math.round(r.totalAmountCents * o.share)))][o.resolution];
+              const input = {
+                disputeId: r.id,
+                refundCents: r.totalAmountCents > 1 || o.resolution !== 2 ? refundCents : 0,
+                rate: 0.15,
+                frozenCents: 0,
+                heldCents: holds.get(r.id) ?? 0,
+                availableCents: bal(walletAccount(carrier).key),
+                moneyBack: 'REFUND' as const,
+              };
+              apply(disputeSettlement(r, input));
+              holds.set(r.id, (holds.get(r.id) ?? 0) - settlementSources(r, input).fromHeld);
+              release(r.id);
+            }
+          }
+          expect(bal(walletAccount(carrier).key)).toBeGreaterThanOrEqual(0);
+          expect(bal(heldAccount(carrier).key)).toBe([...holds.values()].reduce((s, h) => s + h, 0));
+          expect(bal(receivableAccount(carrier).key)).toBeLessThanOrEqual(0);
+          for (const revenue of revenueOf.values()) expect(revenue).toBeGreaterThanOrEqual(0);
+        }
+        expect([...balances.values()].reduce((s, b) => s + b, 0)).toBe(0);
+      }),
     );
   });
 });

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { ledgerAccounts, notifications, reservations } from '../src/db/schema';
 import { depsOf, type AuthUser } from '../src/env';
 import { cancelReservation, rejectReservation } from '../src/features/bookings/bookings.service';
-import { captureLoaded, refundEffects } from '../src/features/money';
+import { captureLoaded, refundEffects, releaseHeldShares } from '../src/features/money';
 import { allEffects, commitTransitions, loadReservation } from '../src/features/reservations/lifecycle';
 import { db, reservationRow, runCron } from './helpers/db';
 import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
 import { get, post } from './helpers/http';
-import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
+import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, heldKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 
@@ -101,7 +101,7 @@ describe('capture at deposit', () => {
 });
 
 describe('release at delivery', () => {
-  it('delivery releases the carrier amount to the wallet and the commission to the platform', async () => {
+  it('delivery holds the carrier amount for the dispute window and gives the commission to the platform', async () => {
     const { carrier, reservation: booking } = await aReservation({ status: 'DEPOSITED', ...paid });
     const walletBefore = await accountBalance(walletKey(carrier.id));
     const revenueBefore = await accountBalance('PLATFORM_REVENUE');
@@ -109,29 +109,32 @@ describe('release at delivery', () => {
     const delivered = await deliverWithRelease(booking.id);
 
     expect(delivered.status).toBe('DELIVERED');
-    expect(await accountBalance(walletKey(carrier.id))).toBe(walletBefore + 4250);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(4250);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(walletBefore);
     expect(await accountBalance('PLATFORM_REVENUE')).toBe(revenueBefore + 750);
-    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, WALLET: 4250, PLATFORM_REVENUE: 750, PROVIDER_CLEARING: -5000 });
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, HELD: 4250, WALLET: 0, PLATFORM_REVENUE: 750, PROVIDER_CLEARING: -5000 });
   });
 
-  it('the carrier is told the released amount (FUNDS_RELEASED)', async () => {
+  it('the carrier is told the released amount (FUNDS_RELEASED) and that it is held for the dispute window', async () => {
     const { carrier } = await aReservation({ status: 'DELIVERED', ...paid });
     const [note] = await db().select().from(notifications).where(sql`${notifications.userId} = ${carrier.id} AND ${notifications.type} = 'FUNDS_RELEASED'`);
     expect(note.message).toContain('42.50 EUR');
+    expect(note.message).toContain('held until the 72-hour dispute window closes');
   });
 
   it('a second delivery is 409 and moves nothing', async () => {
     const { carrier, reservation: booking } = await aReservation({ status: 'DELIVERED', ...paid });
-    const wallet = await accountBalance(walletKey(carrier.id));
+    const held = await accountBalance(heldKey(carrier.id));
     await expect(deliverWithRelease(booking.id)).rejects.toMatchObject({ errorCode: 'INVALID_STATE' });
-    expect(await accountBalance(walletKey(carrier.id))).toBe(wallet);
-    expect(wallet).toBe(4250);
-    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, WALLET: 4250, PLATFORM_REVENUE: 750 });
+    expect(await accountBalance(heldKey(carrier.id))).toBe(held);
+    expect(held).toBe(4250);
+    expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, HELD: 4250, WALLET: 0, PLATFORM_REVENUE: 750 });
   });
 
-  it("an agency's trip is paid into the agency wallet, not the carrier's", async () => {
+  it("an agency's trip is paid into the agency's held account, not the carrier's", async () => {
     const { carrier } = await aReservation({ status: 'DELIVERED', agencyId: 77, ...paid });
-    expect(await accountBalance('WALLET:AGENCY:77')).toBe(4250);
+    expect(await accountBalance('HELD:AGENCY:77')).toBe(4250);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(0);
     expect(await accountBalance(walletKey(carrier.id))).toBe(0);
   });
 });
@@ -343,7 +346,8 @@ describe('ledger invariants under random sequences (property)', () => {
     | { kind: 'book'; sender: number; carrier: number; weightG: number; agency: boolean }
     | { kind: 'pay' | 'accept' | 'deposit' | 'deliver' | 'reject'; r: number }
     | { kind: 'cancel'; r: number; by: 'SENDER' | 'CARRIER' }
-    | { kind: 'withdraw'; carrier: number; share: number };
+    | { kind: 'withdraw'; carrier: number; share: number }
+    | { kind: 'windowCloses' };
 
   // Weighted so that sequences often get a reservation all the way to delivery and a withdrawal.
   const reservationOp = (kind: 'pay' | 'accept' | 'deposit' | 'deliver' | 'reject') =>
@@ -357,6 +361,7 @@ describe('ledger invariants under random sequences (property)', () => {
     { weight: 1, arbitrary: reservationOp('reject') },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), r: fc.nat(3), by: fc.constantFrom('SENDER' as const, 'CARRIER' as const) }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), carrier: fc.nat(1), share: fc.double({ min: 0.05, max: 1.3, noNaN: true }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('windowCloses' as const) }) },
   );
 
   /** Where a reservation's money is; exactly one place, given its history. */
@@ -368,8 +373,9 @@ describe('ledger invariants under random sequences (property)', () => {
     const places = [
       !paid && m.entries.length === 0, // never paid: nothing anywhere
       paid && !out && m.ESCROW === r.totalAmountCents && m.WALLET === 0 && m.PLATFORM_REVENUE === 0,
-      out?.type === 'ESCROW_RELEASED' && m.ESCROW === 0 && m.WALLET === r.carrierAmountCents && m.PLATFORM_REVENUE === r.platformCommissionCents,
-      out?.type === 'ESCROW_REFUNDED' && m.ESCROW === 0 && m.WALLET === 0 && -m.PROVIDER_CLEARING === m.PLATFORM_REVENUE,
+      // Delivered: the share held during the dispute window, or (once released) in the wallet; never both.
+      out?.type === 'ESCROW_RELEASED' && m.ESCROW === 0 && (m.HELD === 0) !== (m.WALLET === 0) && m.HELD + m.WALLET === r.carrierAmountCents && m.PLATFORM_REVENUE === r.platformCommissionCents,
+      out?.type === 'ESCROW_REFUNDED' && m.ESCROW === 0 && m.WALLET === 0 && m.HELD === 0 && -m.PROVIDER_CLEARING === m.PLATFORM_REVENUE,
     ].filter(Boolean);
     expect(places, `reservation ${id} in ${r.status}: ${JSON.stringify(m)}`).toHaveLength(1);
     // And the place matches the status.
@@ -379,6 +385,7 @@ describe('ledger invariants under random sequences (property)', () => {
     if (r.status === 'PENDING_PAYMENT') expect(paid).toBe(false);
   }
 
+  // Hundreds of requests and ledger reads: the default 30 s is too short on a loaded machine.
   it('after every step: lines sum to zero, no wallet negative, cached balances equal lines, money in one place', async () => {
     const applied: Record<string, number> = {};
     const count = (kind: string) => (applied[kind] = (applied[kind] ?? 0) + 1);
@@ -395,6 +402,7 @@ describe('ledger invariants under random sequences (property)', () => {
           { kind: 'book', sender: 0, carrier: 0, weightG: 2000, agency: false },
           { kind: 'pay', r: -1 },
           { kind: 'deliver', r: -1 },
+          { kind: 'windowCloses' },
           { kind: 'withdraw', carrier: 0, share: 0.5 },
         ];
         const senders = [await aUser(), await aUser()];
@@ -443,6 +451,10 @@ describe('ledger invariants under random sequences (property)', () => {
             case 'cancel':
               if (r) await attempt('cancel', cancelReservation(depsOf(env), as({ id: op.by === 'SENDER' ? r.senderId : r.carrierId }), r.id, null));
               break;
+            case 'windowCloses':
+              // The cron 72 h later: every held share without an open dispute becomes available.
+              await releaseHeldShares(depsOf(env), new Date(Date.now() + 73 * 3600_000));
+              break;
             case 'withdraw': {
               const carrier = carriers[op.carrier];
               const before = await accountBalance(walletKey(carrier.id));
@@ -464,5 +476,5 @@ describe('ledger invariants under random sequences (property)', () => {
     // The runs did exercise the money paths (not only refused operations).
     for (const kind of ['book', 'pay', 'deliver', 'withdraw']) expect(applied[kind] ?? 0, `${kind} never applied`).toBeGreaterThan(0);
     expect((applied.reject ?? 0) + (applied.cancel ?? 0)).toBeGreaterThan(0);
-  });
+  }, 240_000);
 });

@@ -1,13 +1,15 @@
 // Money, wallet (CONTRACT section 10): the user's wallet and summary figures read from the
 // ledger, the transactions (page, filters, summary, detail) and their PDF receipts kept in R2.
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { depsOf } from '../src/env';
 import { walletFiguresOf } from '../src/features/money';
-import { reservationRow } from './helpers/db';
+import { db, reservationRow, runCron } from './helpers/db';
 import { aCarrier, aPayoutAccount, aReservation, aUser, daysFromToday, FIFTY_EUR } from './helpers/factories';
-import { call, errorBody, get, post } from './helpers/http';
-import { fakeStripeForThisFile } from './helpers/money';
+import { call, errorBody, get, post, put } from './helpers/http';
+import { accountBalance, fakeStripeForThisFile, heldKey, ledgerInvariantViolations, walletKey } from './helpers/money';
+import { ledgerEntries, withdrawals } from '../src/db/schema';
+import { eq } from 'drizzle-orm';
 
 const stripe = fakeStripeForThisFile();
 
@@ -21,6 +23,7 @@ describe('wallet (GET /user/me/wallet)', () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({
       balance: 0,
+      heldBalance: 0,
       pendingWithdrawalAmount: 0,
       totalEarned: 0,
       totalWithdrawn: 0,
@@ -32,12 +35,12 @@ describe('wallet (GET /user/me/wallet)', () => {
   it('the wallet and the User summary figures follow the ledger: earnings less withdrawals', async () => {
     const sender = await aUser();
     const carrier = await aCarrier();
-    for (let i = 0; i < 2; i += 1) await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
+    for (let i = 0; i < 2; i += 1) await aReservation({ sender, carrier, status: 'DELIVERED', available: true, ...paid });
     await aPayoutAccount(carrier, stripe.addAccount().id);
     expect((await post('/v1/api/withdrawals', { amount: 30.5 }, { token: carrier.token })).status).toBe(201);
 
     const wallet = await get('/v1/api/user/me/wallet', { token: carrier.token });
-    expect(wallet.body).toMatchObject({ balance: 54.5, pendingWithdrawalAmount: 0, totalEarned: 85, totalWithdrawn: 30.5 });
+    expect(wallet.body).toMatchObject({ balance: 54.5, heldBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 85, totalWithdrawn: 30.5 });
     expect((await walletFiguresOf(depsOf(env).db, 'USER', [carrier.id])).get(carrier.id)).toEqual({ walletBalance: 54.5, pendingWithdrawalAmount: 0, totalEarned: 85, totalWithdrawn: 30.5 });
   });
 
@@ -166,5 +169,78 @@ describe('transactions and receipts', () => {
     const { carrier, payment } = await senderWithTransactions();
     const foreign = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: carrier.token });
     expect(foreign.status).toBe(403);
+  });
+});
+
+// Kept last: the cron runs here at times 72 h ahead, which would move the other tests' reservations.
+describe('held shares (CONTRACT section 19: payouts wait for the dispute window)', () => {
+  const HOUR = 3600_000;
+
+  it("after delivery the carrier's share is heldBalance, not balance", async () => {
+    const { carrier } = await aReservation({ status: 'DELIVERED', ...paid });
+    const wallet = await get('/v1/api/user/me/wallet', { token: carrier.token });
+    expect(wallet.status).toBe(200);
+    expect(wallet.body).toMatchObject({ balance: 0, heldBalance: 42.5, totalEarned: 42.5, totalWithdrawn: 0 });
+  });
+
+  it('a withdrawal of held money is refused: 422 INSUFFICIENT_FUNDS, the error body says why, nothing moves', async () => {
+    const { carrier } = await aReservation({ status: 'DELIVERED', ...paid });
+    await aPayoutAccount(carrier, stripe.addAccount().id);
+    const res = await post('/v1/api/withdrawals', { amount: 10 }, { token: carrier.token });
+    expect(res.status).toBe(422);
+    expect(errorBody(res)).toEqual({
+      status: 422,
+      errorCode: 'INSUFFICIENT_FUNDS',
+      message: 'The wallet balance does not cover this withdrawal',
+      path: '/v1/api/withdrawals',
+      suggestions: [
+        'Check the available balance with GET /v1/api/user/me/wallet',
+        'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed',
+      ],
+    });
+    expect(await accountBalance(heldKey(carrier.id))).toBe(4250);
+    expect(await db().select().from(withdrawals).where(eq(withdrawals.ownerId, carrier.id))).toEqual([]);
+  });
+
+  it('the automatic payout never pays held money; once 72 h have passed the cron makes it available and pays it, once', async () => {
+    const { carrier, reservation } = await aReservation({ status: 'DELIVERED', ...paid });
+    const account = stripe.addAccount();
+    await aPayoutAccount(carrier, account.id);
+    expect((await put('/v1/api/withdrawals/auto', { enabled: true, threshold: 10 }, { token: carrier.token })).status).toBe(200);
+    const paidOut = async () => db().select().from(withdrawals).where(eq(withdrawals.ownerId, carrier.id));
+
+    await runCron(Date.now());
+    await runCron(Date.now() + 71 * HOUR);
+    expect(await paidOut()).toEqual([]);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(4250);
+
+    const after = Date.now() + 72 * HOUR + 10 * 60_000;
+    await runCron(after);
+    await runCron(after);
+    expect(await accountBalance(heldKey(carrier.id))).toBe(0);
+    const [w, ...more] = await paidOut();
+    expect(more).toEqual([]);
+    expect(w).toMatchObject({ status: 'COMPLETED', automatic: true, amountCents: 4250, destinationAccountId: account.id });
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    const releases = await db().select().from(ledgerEntries).where(eq(ledgerEntries.key, `held-release:${reservation.id}`));
+    expect(releases).toHaveLength(1);
+    expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body).toMatchObject({ balance: 0, heldBalance: 0, totalEarned: 42.5, totalWithdrawn: 42.5 });
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('with the clock moved past the window (setSystemTime), the cron makes the share available and it can be withdrawn by hand', async () => {
+    const { carrier } = await aReservation({ status: 'DELIVERED', ...paid });
+    await aPayoutAccount(carrier, stripe.addAccount().id);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 72 * HOUR + 10 * 60_000);
+      await runCron();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    const res = await post('/v1/api/withdrawals', { amount: 42.5 }, { token: carrier.token });
+    expect(res.status).toBe(201);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
   });
 });

@@ -16,7 +16,7 @@ const stripe = fakeStripeForThisFile();
 /** A carrier whose wallet holds `cents` from one delivery, with a payout-ready connected account. */
 async function carrierWithBalance(cents: number) {
   // The carrier gets 85 % of the price: 1 kg at the price that leaves the wanted amount.
-  const { carrier } = await aReservation({ status: 'DELIVERED', payment: stripe, weightG: 1000, pricePerKgCents: Math.round(cents / 0.85) });
+  const { carrier } = await aReservation({ status: 'DELIVERED', available: true, payment: stripe, weightG: 1000, pricePerKgCents: Math.round(cents / 0.85) });
   const balance = await accountBalance(walletKey(carrier.id));
   const account = stripe.addAccount();
   await aPayoutAccount(carrier, account.id);
@@ -262,13 +262,13 @@ describe('pay-connect', () => {
 
 describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () => {
   /** An agency whose staff carrier delivered one 50.00 EUR reservation (42.50 EUR for the agency). */
-  async function agencyWithEarnings() {
+  async function agencyWithEarnings(available = true) {
     const owner = await aUser();
     const created = await post('/v1/api/agencies', { name: 'Teranga Cargo', city: 'Dakar', country: 'SN', email: 'pay@teranga.test' }, { token: owner.token });
     expect(created.status).toBe(201);
     const agencyId = created.body.id as number;
     // The staff member who flew is the carrier; the money is the agency's.
-    const { carrier } = await aReservation({ status: 'DELIVERED', payment: stripe, ...FIFTY_EUR, agencyId });
+    const { carrier } = await aReservation({ status: 'DELIVERED', available, payment: stripe, ...FIFTY_EUR, agencyId });
     return { owner: { ...owner, token: await tokenFor(owner.id, ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER']) }, agencyId, carrier };
   }
 
@@ -279,12 +279,27 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
     expect(wallet.status).toBe(200);
     expect(wallet.body).toEqual({
       balance: 42.5,
+      heldBalance: 0,
       pendingWithdrawalAmount: 0,
       totalEarned: 42.5,
       totalWithdrawn: 0,
       currency: 'EUR',
       autoWithdrawal: { enabled: false, threshold: null },
     });
+  });
+
+  it("within the dispute window the agency's share is its heldBalance, not withdrawable; the cron releases it after 72 h", async () => {
+    const { owner, agencyId } = await agencyWithEarnings(false);
+    await aPayoutAccount({ id: agencyId }, stripe.addAccount().id, true, 'AGENCY');
+    const wallet = async () => (await get(`/v1/api/agencies/${agencyId}/wallet`, { token: owner.token })).body;
+    expect(await wallet()).toMatchObject({ balance: 0, heldBalance: 42.5, totalEarned: 42.5 });
+    const refused = await post(`/v1/api/agencies/${agencyId}/withdrawals`, { amount: 10 }, { token: owner.token });
+    expect([refused.status, refused.body.errorCode]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+
+    await runCron(Date.now() + 72 * 3600_000 + 10 * 60_000);
+    expect(await wallet()).toMatchObject({ balance: 42.5, heldBalance: 0, totalEarned: 42.5 });
+    expect(await accountBalance(`HELD:AGENCY:${agencyId}`)).toBe(0);
+    expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
   it("the agency's earnings reach neither the carrier's nor the owner's personal wallet", async () => {

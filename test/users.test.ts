@@ -239,6 +239,15 @@ describe('DELETE /user/me: the built-in guards', () => {
     expect((await del(ME, { token: user.token })).status).toBe(200);
   });
 
+  it('refuses while a delivered share is still held for the dispute window', async () => {
+    const user = await aUser();
+    const key = `HELD:USER:${user.id}`;
+    await db.insert(ledgerAccounts).values({ key, kind: 'HELD', ownerType: 'USER', ownerId: user.id, currency: 'EUR', balanceCents: 4250 });
+    await refused(user.token, /wallet holds money/);
+    await db.update(ledgerAccounts).set({ balanceCents: 0 }).where(eq(ledgerAccounts.key, key));
+    expect((await del(ME, { token: user.token })).status).toBe(200);
+  });
+
   it('refuses while a withdrawal is pending, not after it completed or failed', async () => {
     const user = await aUser();
     const base = { ownerType: 'USER' as const, ownerId: user.id, amountCents: 500, currency: 'EUR', destinationAccountId: 'acct_x' };

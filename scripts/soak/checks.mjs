@@ -4,10 +4,11 @@
 //
 // Ledger (src/db/schema/money.ts): ledger_entries are journal entries, ledger_lines their signed
 // lines (entry_id, account_id, amount_cents), ledger_accounts the accounts (key, kind in
-// WALLET/ESCROW/PLATFORM_REVENUE/PAYOUTS/PROVIDER_CLEARING, cached balance_cents). Posting rules:
-// src/features/ledger/posting-rules.ts (payment: clearing -> escrow under key `escrow-in:<id>`;
-// delivery or refund: escrow -> wallet + revenue or clearing under `escrow-out:<id>`; withdrawal:
-// wallet -> payouts).
+// WALLET/ESCROW/PLATFORM_REVENUE/PAYOUTS/PROVIDER_CLEARING/HELD/RECEIVABLE, cached balance_cents).
+// Posting rules: src/features/money/ledger/posting-rules.ts (payment: clearing -> escrow under key
+// `escrow-in:<id>`; delivery: escrow -> held + revenue, or refund: escrow -> clearing + revenue, under
+// `escrow-out:<id>`; the dispute window closed: held -> wallet under `held-release:<id>`, with a
+// payout_holds row per delivered share; withdrawal: wallet -> payouts).
 
 export const CAPACITY_HOLDING = "('PENDING_PAYMENT','PAID','CONFIRMED','DEPOSITED','IN_TRANSIT','DELIVERED','DISPUTED','REFUNDED')";
 
@@ -85,6 +86,35 @@ export const CHECKS = [
     needs: { reservations: ['status'], ledger_entries: ['key'] },
     sql: `SELECT r.id, r.status, r.payment_status FROM reservations r WHERE r.status IN ('CANCELLED', 'REJECTED', 'EXPIRED', 'REFUNDED')
            AND ${escrowedIn('r')} AND NOT ${settledOut('r')} LIMIT 5`,
+  },
+  {
+    // CONTRACT section 19: a delivered share waits in HELD for the dispute window; withdrawals debit WALLET only.
+    name: 'a held share is never withdrawn (no withdrawal touches HELD; HELD = the open holds, never negative)',
+    needs: {
+      ledger_accounts: ['id', 'key', 'kind', 'owner_type', 'owner_id', 'balance_cents'],
+      ledger_entries: ['id', 'type'],
+      ledger_lines: ['entry_id', 'account_id'],
+      payout_holds: ['owner_type', 'owner_id', 'amount_cents', 'released_at'],
+    },
+    sql: `SELECT 'withdrawn from held' AS problem, a.key FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+            JOIN ledger_accounts a ON a.id = l.account_id WHERE a.kind = 'HELD' AND e.type IN ('WITHDRAWAL', 'WITHDRAWAL_REVERSED')
+          UNION ALL
+          SELECT 'held is not the open holds' AS problem, a.key FROM ledger_accounts a WHERE a.kind = 'HELD' AND (a.balance_cents < 0
+            OR a.balance_cents != COALESCE((SELECT SUM(h.amount_cents) FROM payout_holds h WHERE h.owner_type = a.owner_type
+              AND h.owner_id = a.owner_id AND h.released_at IS NULL), 0))
+          LIMIT 5`,
+  },
+  {
+    // The carrier's part of a refund comes from its hold, its wallet or a receivable it owes: revenue only ever
+    // gives back the commission it took on that reservation.
+    name: 'no refund taken from platform revenue (revenue never negative on a reservation; no receivable above zero)',
+    needs: { ledger_accounts: ['id', 'key', 'kind', 'balance_cents'], ledger_entries: ['id', 'reservation_id'], ledger_lines: ['entry_id', 'account_id', 'amount_cents'] },
+    sql: `SELECT 'revenue paid out' AS problem, e.reservation_id AS id, SUM(l.amount_cents) AS cents FROM ledger_lines l
+            JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
+           WHERE a.kind = 'PLATFORM_REVENUE' AND e.reservation_id IS NOT NULL GROUP BY e.reservation_id HAVING SUM(l.amount_cents) < 0
+          UNION ALL
+          SELECT 'receivable above zero' AS problem, a.id, a.balance_cents FROM ledger_accounts a WHERE a.kind = 'RECEIVABLE' AND a.balance_cents > 0
+          LIMIT 5`,
   },
   {
     name: 'every withdrawal is a positive amount',

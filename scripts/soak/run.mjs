@@ -37,6 +37,27 @@ const HOT_TRIPS = 3;
 const HOT_CAPACITY_G = 5_000;
 const ROOMY_CAPACITY_G = 200_000;
 
+/**
+ * Payouts wait for the 72 h dispute window (CONTRACT section 19); a soak lasts a minute. Every
+ * WINDOW_TICK_MS the held shares are made due (their release_after moved to now) and the worker's
+ * cron runs, as production runs it every 5 minutes: the shares become available and carriers can
+ * withdraw them. A cron that cannot be fired is a flow problem, never a silent skip.
+ */
+const WINDOW_TICK_MS = 10_000;
+async function windowCloses(service, deadline, problems) {
+  while (Date.now() + WINDOW_TICK_MS < deadline) {
+    await new Promise((r) => setTimeout(r, WINDOW_TICK_MS));
+    try {
+      await service.db.prepare('UPDATE payout_holds SET release_after = ? WHERE released_at IS NULL').bind(new Date().toISOString()).run();
+      const worker = await service.mf.getWorker('api');
+      await worker.scheduled({ scheduledTime: new Date(), cron: '*/5 * * * *' });
+    } catch (err) {
+      problems.push(`window closes: the cron could not run (${String(err?.message ?? err).slice(0, 200)})`);
+      return;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Requests
 
@@ -245,7 +266,7 @@ async function main() {
 
   const runStart = new Date().toISOString();
   const deadline = Date.now() + SECONDS * 1000;
-  await Promise.all(users.map((u) => userLoop(u, state, deadline)));
+  await Promise.all([...users.map((u) => userLoop(u, state, deadline)), windowCloses(service, deadline, problems)]);
 
   // Each carrier reads its wallet once more: the API must answer what the ledger holds.
   const apiWallets = new Map();
@@ -279,7 +300,8 @@ async function main() {
   const all = async (sql, ...params) => (await service.db.prepare(sql).bind(...params).all()).results;
   const entries = Object.fromEntries((await all('SELECT type, COUNT(*) AS n FROM ledger_entries GROUP BY type')).map((r) => [r.type, r.n]));
   const [withdrawn] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM withdrawals WHERE status != 'FAILED'");
-  const [wallets] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind = 'WALLET'");
+  // Delivered shares wait in HELD for the dispute window (CONTRACT section 19): wallets and held together.
+  const [wallets] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind IN ('WALLET', 'HELD')");
   const ledgerWallets = new Map((await all("SELECT owner_id AS id, balance_cents AS cents FROM ledger_accounts WHERE kind = 'WALLET' AND owner_type = 'USER'")).map((r) => [r.id, r.cents]));
   const bookedByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM reservations WHERE created_at >= ? GROUP BY status', runStart)).map((r) => [r.status, r.n]));
   const deliveriesByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').catch(() => [])).map((r) => [r.status, r.n]));
@@ -293,7 +315,7 @@ async function main() {
       `rows ${withdrawn.n} / ${withdrawn.cents} cents, answered ${flow.withdrawals} / ${flow.withdrawnCents} cents`,
     ),
     compared(
-      'wallets hold what deliveries paid in minus what was withdrawn',
+      'wallets and held shares hold what deliveries paid in minus what was withdrawn',
       wallets.cents === flow.earnedCents - flow.withdrawnCents,
       `wallets ${wallets.cents} cents, delivered carrier amounts ${flow.earnedCents} - withdrawn ${flow.withdrawnCents}`,
     ),

@@ -25,7 +25,7 @@ import {
   type ReservationRow,
 } from '../../src/db/schema';
 import { depsOf } from '../../src/env';
-import { captureLoaded, releaseEffects, type ReservationMoney } from '../../src/features/money';
+import { captureLoaded, releaseEffects, releaseHeldShares, type ReservationMoney } from '../../src/features/money';
 import { commitTransition, loadReservation, type TransitionPlan } from '../../src/features/reservations/lifecycle';
 import type { ReservationStatus } from '../../src/features/reservations/reservation-state';
 import { termsOf } from '../../src/features/reservations/reservation-terms';
@@ -256,6 +256,11 @@ export interface ReservationOptions {
    * booked), then the transitions and escrow steps run to reach `status`.
    */
   payment?: FakeStripe;
+  /**
+   * With `status: 'DELIVERED'` and `payment`: the dispute window has passed, the carrier's share is
+   * released from held to the wallet (withdrawable), as the cron does after 72 hours.
+   */
+  available?: boolean;
 }
 
 export interface ReservationFixture<S = TestUser, C = TestUser> {
@@ -351,6 +356,7 @@ export async function aReservation<S extends { id: number } = TestUser, C extend
   }
   if (status === 'IN_TRANSIT') await advance({ id, action: 'START_TRANSIT' });
   if (status === 'DELIVERED') await deliverWithRelease(id);
+  if (status === 'DELIVERED' && options.available) await makeAvailable(id);
   const [reservation] = await db().select().from(reservations).where(eq(reservations.id, id));
   return { sender, carrier, trip: fullTrip, reservation, pi };
 }
@@ -410,6 +416,12 @@ export async function aPayoutAccount(owner: { id: number }, providerAccountId: s
  * notifications unless the plan has them). A refused transition throws like the API's 409.
  */
 export const advance = async (plan: TransitionPlan) => (await commitTransition(db(), plan)).row;
+
+/** The held share of a delivered reservation released to the wallet, as the cron does once its dispute window has passed. */
+export async function makeAvailable(reservationId: number) {
+  const afterWindow = new Date(Date.now() + 73 * 3600 * 1000);
+  expect(await releaseHeldShares(depsOf(env), afterWindow, { reservationId })).toBe(1);
+}
 
 /** DELIVERED with the escrow released to the payee, as the delivery does (captured first). */
 export async function deliverWithRelease(id: number) {

@@ -35,6 +35,8 @@ export async function accountBalance(key: string): Promise<number> {
 }
 
 export const walletKey = (userId: number) => `WALLET:USER:${userId}`;
+export const heldKey = (userId: number) => `HELD:USER:${userId}`;
+export const receivableKey = (userId: number) => `RECEIVABLE:USER:${userId}`;
 
 /** Net amount per account kind of the entries of one reservation. */
 export async function reservationMoney(reservationId: number) {
@@ -42,7 +44,7 @@ export async function reservationMoney(reservationId: number) {
     SELECT a.kind AS kind, a.key AS key, SUM(l.amount_cents) AS net
     FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
     WHERE e.reservation_id = ${reservationId} GROUP BY a.id`);
-  const byKind = { ESCROW: 0, WALLET: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0 };
+  const byKind = { ESCROW: 0, WALLET: 0, HELD: 0, RECEIVABLE: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0 };
   for (const r of rows) byKind[r.kind as keyof typeof byKind] += r.net;
   const entries = await db().all<{ key: string; type: string }>(
     sql`SELECT key, type FROM ledger_entries WHERE reservation_id = ${reservationId} ORDER BY id`,
@@ -71,5 +73,19 @@ export async function ledgerInvariantViolations(): Promise<string[]> {
     SELECT a.key AS key, a.balance_cents AS b, COALESCE((SELECT SUM(amount_cents) FROM ledger_lines l WHERE l.account_id = a.id), 0) AS s
     FROM ledger_accounts a WHERE a.balance_cents <> COALESCE((SELECT SUM(amount_cents) FROM ledger_lines l WHERE l.account_id = a.id), 0)`);
   for (const d of drift) problems.push(`account ${d.key} caches ${d.b} but its lines sum to ${d.s}`);
+  // CONTRACT section 19: held money is never negative and is exactly the open holds; a receivable
+  // is a debt (0 or below); revenue never pays out more on a reservation than it earned on it.
+  const section19 = await db().all<{ problem: string }>(sql`
+    SELECT 'held ' || a.key || ' is ' || a.balance_cents || ', open holds ' || COALESCE(h.open, 0) AS problem
+      FROM ledger_accounts a LEFT JOIN (SELECT owner_type, owner_id, SUM(amount_cents) AS open FROM payout_holds
+        WHERE released_at IS NULL GROUP BY owner_type, owner_id) h ON h.owner_type = a.owner_type AND h.owner_id = a.owner_id
+     WHERE a.kind = 'HELD' AND (a.balance_cents < 0 OR a.balance_cents <> COALESCE(h.open, 0))
+    UNION ALL
+    SELECT 'receivable ' || key || ' is ' || balance_cents || ' (owed to the owner?)' FROM ledger_accounts WHERE kind = 'RECEIVABLE' AND balance_cents > 0
+    UNION ALL
+    SELECT 'platform revenue paid ' || -SUM(l.amount_cents) || ' on reservation ' || e.reservation_id FROM ledger_lines l
+      JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
+     WHERE a.kind = 'PLATFORM_REVENUE' AND e.reservation_id IS NOT NULL GROUP BY e.reservation_id HAVING SUM(l.amount_cents) < 0`);
+  problems.push(...section19.map((p) => p.problem));
   return problems;
 }

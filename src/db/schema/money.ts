@@ -9,7 +9,12 @@ import { reservations } from './reservations';
 export const OWNER_TYPES = ['USER', 'AGENCY'] as const;
 export type OwnerType = (typeof OWNER_TYPES)[number];
 
-export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING'] as const;
+/**
+ * HELD: an owner's delivered shares still inside the dispute window (never withdrawable).
+ * RECEIVABLE: what an owner owes after a chargeback their balance could not cover; its balance is
+ * minus the debt (0 or below), recovered from their next released shares.
+ */
+export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 export const ledgerAccounts = sqliteTable(
@@ -42,6 +47,7 @@ export const LEDGER_ENTRY_TYPES = [
   'WITHDRAWAL_REVERSED',
   'DISPUTE_FREEZE',
   'DISPUTE_SETTLED',
+  'HELD_RELEASED',
 ] as const;
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
@@ -229,6 +235,29 @@ export const withdrawals = sqliteTable(
   ],
 );
 
+/**
+ * A delivered share held until the dispute window closes (CONTRACT section 19): written with the
+ * ESCROW_RELEASED entry; the cron releases it to the wallet once `releaseAfter` has passed with no
+ * open dispute; a dispute's settlement takes what it needs from it first. `amountCents` is what is
+ * still held; `releasedAt` is set once nothing is (released or taken back).
+ */
+export const payoutHolds = sqliteTable(
+  'payout_holds',
+  {
+    reservationId: integer('reservation_id')
+      .primaryKey()
+      .references(() => reservations.id),
+    ownerType: text('owner_type', { enum: OWNER_TYPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    releaseAfter: text('release_after').notNull(),
+    releasedAt: text('released_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payout_holds_due_idx').on(t.releasedAt, t.releaseAfter), check('payout_holds_amount_non_negative', sql`${t.amountCents} >= 0`)],
+);
+
 export const withdrawalSettings = sqliteTable(
   'withdrawal_settings',
   {
@@ -244,4 +273,5 @@ export const withdrawalSettings = sqliteTable(
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
+export type PayoutHoldRow = typeof payoutHolds.$inferSelect;
 export type PayoutAccountRow = typeof payoutAccounts.$inferSelect;

@@ -3,7 +3,10 @@
 // disputes.service.ts writes them with the ledger machinery.
 import {
   ACCOUNTS,
+  chargebackSources,
+  heldAccount,
   posting,
+  receivableAccount,
   escrowOutKey,
   payeeOf,
   walletAccount,
@@ -83,11 +86,26 @@ export interface SettlementInput {
   rate: number;
   /**
    * null: the dispute was opened before delivery, the whole price is still in escrow.
-   * A number: the escrow was released at delivery and this much was frozen back from the wallet.
+   * A number: the escrow was released at delivery; this much was frozen back from the wallet by a
+   * dispute opened before payouts waited for the dispute window (0 since).
    */
   frozenCents: number | null;
+  /** After delivery: what is still held of the share (payout_holds), and the payee's available balance. */
+  heldCents?: number;
+  availableCents?: number;
   /** How the sender's share goes back: refunded after capture, or released from the card hold before. */
   moneyBack: MoneyBackType;
+}
+
+/** After delivery: what the payee gives back (the loss) and where it comes from (chargebackSources). */
+export function settlementSources(r: ReservationMoney, input: SettlementInput) {
+  const { carrierCents } = retainedSplit(r, input.refundCents, input.rate);
+  return chargebackSources({
+    lossCents: Math.max(0, r.carrierAmountCents - carrierCents),
+    frozenCents: input.frozenCents ?? 0,
+    heldCents: input.heldCents ?? 0,
+    availableCents: input.availableCents ?? 0,
+  });
 }
 
 /**
@@ -96,10 +114,10 @@ export interface SettlementInput {
  *   escrow-out key (so it can never also be released or refunded otherwise): `refund` to the
  *   card side, the carrier's share to the payee's wallet, the commission on the retained part to
  *   revenue.
- * - Released at delivery, then frozen: the frozen amount leaves escrow; the payee's wallet gets
- *   back what it is owed on top of what it kept (carrier share - (carrier amount - frozen), never
- *   negative); revenue gives back the commission it no longer earns and absorbs any shortfall
- *   (money the carrier had already withdrawn), so the sender is refunded in full either way.
+ * - Released at delivery: the payee gives back what it no longer earns (chargebackSources: a
+ *   legacy freeze, then the held share, then the available balance, then a receivable it owes);
+ *   revenue gives back only the commission it no longer earns, never the carrier's part. What
+ *   stays held is released afterwards like any held share.
  */
 export function disputeSettlement(r: ReservationMoney, input: SettlementInput): Posting {
   const { refundCents, frozenCents } = input;
@@ -132,8 +150,8 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
   if (!Number.isSafeInteger(frozenCents) || frozenCents < 0 || frozenCents > r.carrierAmountCents) {
     throw new Error(`frozen amount must be between 0 and ${r.carrierAmountCents} cents`);
   }
-  const kept = r.carrierAmountCents - frozenCents;
-  const payeeCents = Math.max(0, carrierCents - kept);
+  const src = settlementSources(r, input);
+  const takenBack = src.fromHeld + src.fromWallet + src.receivableCents;
   return posting({
     key: disputeSettleKey(input.disputeId),
     type: 'DISPUTE_SETTLED',
@@ -142,13 +160,16 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
     reservationId: r.id,
     lines: [
       { account: ACCOUNTS.escrow, amountCents: -frozenCents },
+      { account: heldAccount(payee), amountCents: -src.fromHeld },
+      { account: walletAccount(payee), amountCents: src.frozenToWallet - src.fromWallet },
+      { account: receivableAccount(payee), amountCents: -src.receivableCents },
       { account: ACCOUNTS.clearing, amountCents: refundCents },
-      { account: walletAccount(payee), amountCents: payeeCents },
-      { account: ACCOUNTS.revenue, amountCents: frozenCents - refundCents - payeeCents },
+      { account: ACCOUNTS.revenue, amountCents: commissionCents - r.platformCommissionCents },
     ],
     transactions: [
       { owner: sender, type: input.moneyBack, amountCents: refundCents },
-      { owner: payee, type: 'DISPUTE_HOLD_RELEASE', amountCents: payeeCents },
+      { owner: payee, type: 'DISPUTE_HOLD_RELEASE', amountCents: src.frozenToWallet },
+      { owner: payee, type: 'DISPUTE_HOLD', amountCents: -takenBack },
     ],
   });
 }

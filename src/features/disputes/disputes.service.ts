@@ -30,7 +30,10 @@ import {
   captureLoaded,
   escrowOutKey,
   hasEntry,
+  holdRow,
   moneyBackType,
+  releaseHeldShares,
+  settleHoldStatements,
   newToken,
   payeeOf,
   posted,
@@ -43,7 +46,7 @@ import { notify, type Notification } from '../notifications/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
 import { isCarrierSide } from '../reservations/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
-import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, type DisputeResolution } from './dispute-rules';
+import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
@@ -147,7 +150,11 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     }
     await assertEvidence(db, auth, r.id, evidence);
 
-    const released = r.status === 'DELIVERED' && (await releasedAtDelivery(db, r.id));
+    const delivered = r.status === 'DELIVERED' && (await releasedAtDelivery(db, r.id));
+    // Since payouts wait for the dispute window the share is still held: nothing to freeze. Only a
+    // share credited straight to the wallet (delivered before holds existed) is frozen back.
+    const held = delivered && (await holdRow(db, r.id)) !== null;
+    const released = delivered && !held;
     const payeeKey = walletAccount(payeeOf(r)).key;
     const { frozenCents, shortfallCents } = released
       ? freezeAmounts(r.carrierAmountCents, await walletBalance(db, payeeKey))
@@ -161,7 +168,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
       type: 'DISPUTE_OPENED' as const,
       title: 'Dispute opened',
       message: `A dispute was opened on reservation ${r.reservationNumber}. ${
-        released || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
+        delivered || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
       }`.trim(),
       data: { reservationId: r.id },
     };
@@ -324,54 +331,92 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
   if (!released && refundCents < r.totalAmountCents) r = await captureLoaded(deps, r);
   const escrowed = await hasEntry(db, `escrow-in:${r.id}`);
   const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents);
-  const posting = disputeSettlement(r, {
-    disputeId: d.id,
-    refundCents,
-    rate: commissionRate(env),
-    frozenCents: released ? d.frozenCents : null,
-    moneyBack: moneyBackType(pending ?? ''),
-  });
+  const payeeKey = walletAccount(payeeOf(r)).key;
 
-  const resolvedAt = new Date().toISOString();
-  const resolvedByMe = rowExists(
-    db,
-    disputes,
-    and(eq(disputes.id, d.id), eq(disputes.status, 'RESOLVED'), eq(disputes.resolvedBy, auth.id), eq(disputes.resolvedAt, resolvedAt)),
-  );
-  const token = newToken();
-  const outcome =
-    input.resolution === 'RELEASE_TO_CARRIER'
-      ? 'the payment is released to the carrier'
-      : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
-  const notes: Notification[] = partiesOf(r).map((userId) => ({
-    userId,
-    type: 'DISPUTE_RESOLVED' as const,
-    title: 'Dispute resolved',
-    message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
-    data: { disputeId: d.id, reservationId: r.id, resolution: input.resolution },
-  }));
-  const effects = (guard: SQL): Statement[] => [
-    // Reached only with the reservation DISPUTED, i.e. while its one dispute is OPEN: a losing
-    // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
-    db
-      .update(disputes)
-      .set({ status: 'RESOLVED', resolution: input.resolution, refundCents, resolutionNote: input.note, resolvedBy: auth.id, resolvedAt, updatedAt: resolvedAt })
-      .where(and(eq(disputes.id, d.id), eq(disputes.status, 'OPEN'), guard)),
-    auditInsertIfChanged(db, {
-      actorId: auth.id,
-      action: 'DISPUTE_RESOLVED',
-      targetType: 'DISPUTE',
-      targetId: d.id,
-      ip,
-      details: { reservationId: r.id, resolution: input.resolution, refundCents },
-    }),
-    ...(escrowed ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
-    ...(escrowed && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
-    ...notify(db, notes, resolvedByMe),
-  ];
-  const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
-  const [row] = (await commitTransitions(db, [{ id: r.id, from: 'DISPUTED', action, effects }])).rows;
-  if (!row) throw invalidState(`Dispute ${id} is already resolved`);
-  if (escrowed && pending && row.paymentStatus === pending) await settleWithProvider(deps, r.id);
-  return disputeDetail(deps, auth, d.id);
+  for (let attempt = 0; ; attempt += 1) {
+    // After delivery the payee gives back what it no longer earns: from the held share, then its
+    // available balance, and what those cannot cover it owes (a receivable), never platform revenue.
+    const hold = released ? await holdRow(db, r.id) : null;
+    const stillHeld = hold && hold.releasedAt === null ? hold : null;
+    const settlement = {
+      disputeId: d.id,
+      refundCents,
+      rate: commissionRate(env),
+      frozenCents: released ? d.frozenCents : null,
+      heldCents: stillHeld?.amountCents ?? 0,
+      availableCents: released ? await walletBalance(db, payeeKey) : 0,
+      moneyBack: moneyBackType(pending ?? ''),
+    };
+    const posting = disputeSettlement(r, settlement);
+    const sources = released ? settlementSources(r, settlement) : null;
+
+    const resolvedAt = new Date().toISOString();
+    const resolvedByMe = rowExists(
+      db,
+      disputes,
+      and(eq(disputes.id, d.id), eq(disputes.status, 'RESOLVED'), eq(disputes.resolvedBy, auth.id), eq(disputes.resolvedAt, resolvedAt)),
+    );
+    const token = newToken();
+    const outcome =
+      input.resolution === 'RELEASE_TO_CARRIER'
+        ? 'the payment is released to the carrier'
+        : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
+    const notes: Notification[] = partiesOf(r).map((userId) => ({
+      userId,
+      type: 'DISPUTE_RESOLVED' as const,
+      title: 'Dispute resolved',
+      message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
+      data: { disputeId: d.id, reservationId: r.id, resolution: input.resolution },
+    }));
+    const writesPosting = escrowed && posting.lines.length > 0;
+    const effects = (guard: SQL): Statement[] => [
+      // Reached only with the reservation DISPUTED, i.e. while its one dispute is OPEN: a losing
+      // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
+      db
+        .update(disputes)
+        .set({
+          status: 'RESOLVED',
+          resolution: input.resolution,
+          refundCents,
+          // After delivery: what the payee still owes once its held and available money is taken.
+          ...(sources ? { shortfallCents: sources.receivableCents } : {}),
+          resolutionNote: input.note,
+          resolvedBy: auth.id,
+          resolvedAt,
+          updatedAt: resolvedAt,
+        })
+        .where(and(eq(disputes.id, d.id), eq(disputes.status, 'OPEN'), guard)),
+      auditInsertIfChanged(db, {
+        actorId: auth.id,
+        action: 'DISPUTE_RESOLVED',
+        targetType: 'DISPUTE',
+        targetId: d.id,
+        ip,
+        details: { reservationId: r.id, resolution: input.resolution, refundCents, ...(sources?.receivableCents ? { receivableCents: sources.receivableCents } : {}) },
+      }),
+      ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
+      // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
+      ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),
+      ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
+      ...notify(db, notes, resolvedByMe),
+    ];
+    const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
+    let row: ReservationRow | null | undefined;
+    try {
+      [row] = (await commitTransitions(db, [{ id: r.id, from: 'DISPUTED', action, effects }])).rows;
+    } catch (err) {
+      // The available balance changed between our read and the batch (a withdrawal): the CHECK
+      // refused a negative wallet and rolled everything back; read again and retry.
+      if (isCheckViolation(err) && attempt < 3) continue;
+      throw err;
+    }
+    if (!row) throw invalidState(`Dispute ${id} is already resolved`);
+    if (stillHeld && sources && stillHeld.amountCents > sources.fromHeld) {
+      await releaseHeldShares(deps, new Date(), { reservationId: r.id }).catch((err) =>
+        console.error(JSON.stringify({ level: 'error', msg: 'held share release failed', reservationId: r.id, error: String(err) })),
+      );
+    }
+    if (writesPosting && pending && row.paymentStatus === pending) await settleWithProvider(deps, r.id);
+    return disputeDetail(deps, auth, d.id);
+  }
 }

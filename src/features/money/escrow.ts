@@ -14,6 +14,7 @@ import { formatMoney as money, fromCents } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../notifications/notify';
+import { holdStatement } from './holds';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 
@@ -200,14 +201,15 @@ export async function captureLoaded(deps: Deps, r: ReservationRow): Promise<Rese
 // The money side of transitions (effects for a TransitionPlan)
 
 /**
- * Delivery (DELIVER, or RESOLVE_RELEASE of a dispute): the carrier's amount moves from escrow to
- * the payee's wallet (the agency's when the trip belongs to one), the commission to revenue.
+ * Delivery: the carrier's amount moves from escrow to the payee's held account (the agency's when
+ * the trip belongs to one) until the dispute window closes (holds.ts), the commission to revenue.
  */
 export function releaseEffects(db: Db, r: ReservationRow): (guard: SQL) => Statement[] {
   const token = newToken();
   const payee = payeeOf(r);
   return (guard) => [
     ...postingStatements(db, releaseEscrow(r), token, { guard: and(guard, escrowed(db, r.id)) }),
+    holdStatement(db, r, payee, token),
     ...notifyIfPosted(db, token, [
       {
         userId: r.carrierId,
@@ -215,7 +217,7 @@ export function releaseEffects(db: Db, r: ReservationRow): (guard: SQL) => State
         title: 'Payment released',
         message: `${money(r.carrierAmountCents, r.currency)} for reservation ${r.reservationNumber} ${
           payee.type === 'AGENCY' ? "is now in your agency's wallet" : 'is now in your wallet'
-        }.`,
+        }, held until the 72-hour dispute window closes.`,
         data: { reservationId: r.id },
       },
     ]),

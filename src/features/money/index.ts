@@ -24,14 +24,20 @@ export { hasEntry, newToken, posted, postingStatements } from './ledger/ledger.s
 export {
   ACCOUNTS,
   cancellationRefundCents,
+  chargebackSources,
   escrowOutKey,
+  heldAccount,
   payeeOf,
+  receivableAccount,
   posting,
   walletAccount,
   type Owner,
   type Posting,
   type ReservationMoney,
 } from './ledger/posting-rules';
+
+// Delivered shares held during the dispute window (CONTRACT section 19).
+export { holdRow, holdUnchanged, releaseHeldShares, settleHoldStatements } from './holds';
 
 // Wallet figures for the user summaries and dashboards.
 export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET, type WalletFigures } from './wallet/wallet.service';

@@ -1,8 +1,11 @@
 // The money steps of the cron trigger: capture card holds before they lapse, finish provider-side
-// refunds that failed or never ran, pay out wallets above their threshold, retry stuck transfers.
+// refunds that failed or never ran, make held shares available once their dispute window has
+// closed (before the payouts, which take only available money), pay out wallets above their
+// threshold, retry stuck transfers.
 import type { Deps } from '../../env';
 import { retryPendingWithdrawals, runAutoWithdrawals } from './withdrawals/withdrawals.service';
 import { captureAgingAuthorizations, retryPendingSettlements } from './escrow';
+import { releaseHeldShares } from './holds';
 
 export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Date.now()) {
   const now = new Date(scheduledTime);
@@ -10,6 +13,7 @@ export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Da
   const steps: [string, () => Promise<number>][] = [
     ['captured', () => captureAgingAuthorizations(deps, now)],
     ['settlementsRetried', () => retryPendingSettlements(deps)],
+    ['heldReleased', () => releaseHeldShares(deps, now)],
     ['autoWithdrawals', () => runAutoWithdrawals(deps)],
     ['withdrawalsRetried', () => retryPendingWithdrawals(deps, now)],
   ];

@@ -5,7 +5,7 @@ import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
 import type { Deps } from '../../env';
 import type { ReservationStatus } from '../reservations/reservation-state';
-import { walletAccount } from '../money';
+import { heldAccount, walletAccount } from '../money';
 
 /** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
 export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [
@@ -39,7 +39,8 @@ export async function walletBalanceGuard(deps: Deps, userId: number): Promise<st
   const [row] = await db
     .select({ cents: ledgerAccounts.balanceCents })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.key, walletAccount({ type: 'USER', id: userId }).key), gt(ledgerAccounts.balanceCents, 0)));
+    // Held shares (CONTRACT section 19) are the user's money too, withdrawable once the dispute window closes.
+    .where(and(inArray(ledgerAccounts.key, [walletAccount({ type: 'USER', id: userId }).key, heldAccount({ type: 'USER', id: userId }).key]), gt(ledgerAccounts.balanceCents, 0)));
   return row ? 'The account cannot be deleted while the wallet holds money; withdraw the balance first' : null;
 }
 

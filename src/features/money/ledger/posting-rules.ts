@@ -59,6 +59,10 @@ export const ACCOUNTS = {
 } as const satisfies Record<string, AccountRef>;
 
 export const walletAccount = (owner: Owner): AccountRef => ({ key: `WALLET:${owner.type}:${owner.id}`, kind: 'WALLET', owner });
+/** Delivered shares inside the dispute window: the owner's, but not withdrawable (CONTRACT section 19). */
+export const heldAccount = (owner: Owner): AccountRef => ({ key: `HELD:${owner.type}:${owner.id}`, kind: 'HELD', owner });
+/** What the owner owes after a chargeback: its balance is minus the debt, never above zero. */
+export const receivableAccount = (owner: Owner): AccountRef => ({ key: `RECEIVABLE:${owner.type}:${owner.id}`, kind: 'RECEIVABLE', owner });
 
 /** Who is paid on delivery: the owning agency when the trip belongs to one, else the carrier. */
 export const payeeOf = (r: Pick<ReservationMoney, 'agencyId' | 'carrierId'>): Owner =>
@@ -109,16 +113,78 @@ export function releaseEscrow(r: ReservationMoney): Posting {
   return posting({
     key: escrowOutKey(r.id),
     type: 'ESCROW_RELEASED',
-    description: `Reservation ${r.reservationNumber} delivered: escrow released`,
+    description: `Reservation ${r.reservationNumber} delivered: escrow released, the carrier's share held during the dispute window`,
     currency: r.currency,
     reservationId: r.id,
     lines: [
       { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
-      { account: walletAccount(payee), amountCents: r.carrierAmountCents },
+      { account: heldAccount(payee), amountCents: r.carrierAmountCents },
       { account: ACCOUNTS.revenue, amountCents: r.platformCommissionCents },
     ],
     transactions: [{ owner: payee, type: 'EARNING', amountCents: r.carrierAmountCents }],
   });
+}
+
+export const heldReleaseKey = (reservationId: number) => `held-release:${reservationId}`;
+
+/**
+ * The dispute window closed (or a dispute ended in the payee's favour): what is still held of a
+ * reservation's share becomes available, less `recoveredCents` that repays the owner's receivable.
+ * No history row: the earning was shown at delivery, a chargeback when it happened.
+ */
+export function releaseHeld(
+  r: Pick<ReservationMoney, 'id' | 'reservationNumber' | 'currency'>,
+  owner: Owner,
+  amountCents: number,
+  recoveredCents: number,
+): Posting {
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error('a held release must be positive cents');
+  if (!Number.isSafeInteger(recoveredCents) || recoveredCents < 0 || recoveredCents > amountCents) {
+    throw new Error(`recovery must be between 0 and ${amountCents} cents`);
+  }
+  return posting({
+    key: heldReleaseKey(r.id),
+    type: 'HELD_RELEASED',
+    description:
+      recoveredCents > 0
+        ? `Reservation ${r.reservationNumber}: share available, ${formatMoney(recoveredCents, r.currency)} of it repays what is owed`
+        : `Reservation ${r.reservationNumber}: share available after the dispute window`,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: heldAccount(owner), amountCents: -amountCents },
+      { account: walletAccount(owner), amountCents: amountCents - recoveredCents },
+      { account: receivableAccount(owner), amountCents: recoveredCents },
+    ],
+    transactions: [],
+  });
+}
+
+/** What a release repays of a debt: as much of the released amount as is owed (`owedCents` >= 0). */
+export const recoveryCents = (amountCents: number, owedCents: number) => Math.max(0, Math.min(amountCents, owedCents));
+
+/**
+ * Where a chargeback of `lossCents` (what the payee must give back of its share) comes from, in
+ * order: a legacy dispute freeze still in escrow (`frozenCents`; what it does not need goes back to
+ * the wallet), the share still held, the available balance, and the rest becomes a receivable owed
+ * by the payee. Never from platform revenue.
+ */
+export function chargebackSources(input: { lossCents: number; frozenCents: number; heldCents: number; availableCents: number }) {
+  const { lossCents, frozenCents, heldCents, availableCents } = input;
+  for (const [name, v] of Object.entries(input)) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new Error(`${name} must be non-negative cents`);
+  }
+  const fromFrozen = Math.min(lossCents, frozenCents);
+  const fromHeld = Math.min(lossCents - fromFrozen, heldCents);
+  const fromWallet = Math.min(lossCents - fromFrozen - fromHeld, availableCents);
+  return {
+    fromFrozen,
+    /** The part of a legacy freeze the payee keeps: back to the wallet. */
+    frozenToWallet: frozenCents - fromFrozen,
+    fromHeld,
+    fromWallet,
+    receivableCents: lossCents - fromFrozen - fromHeld - fromWallet,
+  };
 }
 
 /**

@@ -20,7 +20,10 @@ import { CALLER_SCOPE, scopeErrors, type OwnerScope } from './owner-scope';
 
 export const WalletSchema = z
   .object({
-    balance: z.number(),
+    balance: z.number().openapi({ description: 'Available: what can be withdrawn, by hand or automatically' }),
+    heldBalance: z.number().openapi({
+      description: 'Delivered shares held until the 72-hour dispute window closes (or a dispute is resolved); not withdrawable yet',
+    }),
     pendingWithdrawalAmount: z.number(),
     totalEarned: z.number(),
     totalWithdrawn: z.number(),

@@ -5,7 +5,7 @@ import type { Deps } from '../../../env';
 import type { Db } from '../../../db/client';
 import { EARNING_TYPES, ledgerAccounts, transactions, withdrawals } from '../../../db/schema';
 import { fromCents, platformCurrency } from '../../../lib/money';
-import { walletAccount, type Owner } from '../ledger/posting-rules';
+import { heldAccount, walletAccount, type Owner } from '../ledger/posting-rules';
 import { getAutoWithdrawal } from '../withdrawals/withdrawals.service';
 
 export interface WalletFigures {
@@ -78,11 +78,18 @@ export async function walletFigures(deps: Deps, owner: Owner): Promise<WalletFig
 /** The User summary's wallet fields of a user. */
 export const userWalletFigures = (deps: Deps, userId: number) => walletFigures(deps, { type: 'USER', id: userId });
 
-/** GET /user/me/wallet (and later /agencies/{id}/wallet). */
+/** Delivered shares of the owner still inside their dispute window (not withdrawable). */
+export async function heldCents(db: Db, owner: Owner): Promise<number> {
+  const [row] = await db.select({ cents: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(eq(ledgerAccounts.key, heldAccount(owner).key));
+  return row?.cents ?? 0;
+}
+
+/** GET /user/me/wallet and /agencies/{id}/wallet: `balance` is what can be withdrawn, `heldBalance` waits for the dispute window. */
 export async function getWallet(deps: Deps, owner: Owner) {
-  const [figures, autoWithdrawal] = await Promise.all([walletFigures(deps, owner), getAutoWithdrawal(deps, owner)]);
+  const [figures, autoWithdrawal, held] = await Promise.all([walletFigures(deps, owner), getAutoWithdrawal(deps, owner), heldCents(deps.db, owner)]);
   return {
     balance: figures.walletBalance,
+    heldBalance: fromCents(held),
     pendingWithdrawalAmount: figures.pendingWithdrawalAmount,
     totalEarned: figures.totalEarned,
     totalWithdrawn: figures.totalWithdrawn,

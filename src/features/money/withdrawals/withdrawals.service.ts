@@ -97,7 +97,11 @@ export async function requestWithdrawal(
   }
   if ((results[1] as D1Result).meta.changes !== 1) {
     throw insufficientFunds('The wallet balance does not cover this withdrawal', {
-      suggestions: [`Check the available balance with GET /v1/api${owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me'}/wallet`],
+      suggestions: [
+        `Check the available balance with GET /v1/api${owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me'}/wallet`,
+        // CONTRACT section 19: a delivered share is withdrawable only once its dispute window has closed.
+        'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed',
+      ],
     });
   }
   const [row] = await db.select().from(withdrawals).where(eq(withdrawals.token, token));
