@@ -30,6 +30,7 @@ import {
   captureLoaded,
   escrowOutKey,
   hasEntry,
+  moneyBackDocuments,
   moneyBackType,
   newToken,
   payeeOf,
@@ -43,7 +44,7 @@ import { notify, type Notification } from '../notifications/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
 import { isCarrierSide } from '../reservations/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
-import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, type DisputeResolution } from './dispute-rules';
+import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
@@ -366,6 +367,8 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       details: { reservationId: r.id, resolution: input.resolution, refundCents },
     }),
     ...(escrowed ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
+    // The refunded share leaves the reservation's figures; after capture it has its credit note.
+    ...(escrowed ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, commissionRate(env)) }) : []),
     ...(escrowed && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
     ...notify(db, notes, resolvedByMe),
   ];
