@@ -449,6 +449,17 @@ describe('money documents say what happened (CONTRACT section 19)', () => {
     expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: 'PARTIALLY_CREDITED', carrierAmountCents: 0, platformCommissionCents: 750 });
   });
 
+  it('a rejection racing a capture: the capture we never recorded gets its invoice, the refund its credit note (CREDITED)', async () => {
+    const { carrier, reservation: r, pi } = await aReservation({ status: 'PAID', ...paid });
+    Object.assign(stripe.paymentIntents.get(pi.id)!, { status: 'succeeded', amount_received: pi.amount, amount_capturable: 0, latest_charge: 'ch_raced_docs' });
+    expect((await rejectBy(carrier, r.id)).body).toMatchObject({ status: 'REJECTED', paymentStatus: 'REFUNDED', carrierAmount: 0, platformCommission: 0 });
+    const [invoice, credit, ...others] = await documentsOf(r.id);
+    expect(others).toEqual([]);
+    expect(invoice).toMatchObject({ kind: 'INVOICE', totalCents: 5000, carrierCents: 4250, commissionCents: 750, vatCents: 125 });
+    expect(credit).toMatchObject({ kind: 'CREDIT_NOTE', invoiceDocumentId: invoice.id, totalCents: 5000, carrierCents: 4250, commissionCents: 750, vatCents: 125 });
+    expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: 'CREDITED', invoiceId: invoice.number });
+  });
+
   it('numbers are consecutive per series, and parallel captures take consecutive numbers without duplicates or gaps', async () => {
     const series = `F-${year()}`;
     const last = async () => (await db().select().from(invoiceSequences).where(eq(invoiceSequences.series, series)))[0]?.lastNumber ?? 0;
@@ -528,6 +539,30 @@ describe('ledger invariants under random sequences (property)', () => {
     if (r.status === 'PENDING_PAYMENT') expect(paid).toBe(false);
   }
 
+  /**
+   * The money documents say what happened (CONTRACT section 19): an invoice exactly when money was
+   * captured, for the amount captured; credit notes adding up to what was refunded after capture;
+   * invoiceStatus from both; the reservation's figures add up to what was kept.
+   */
+  async function assertDocumentsSayWhatHappened(id: number) {
+    const r = await reservationRow(id);
+    const lines = await db().select().from(transactions).where(and(eq(transactions.reservationId, id), eq(transactions.ownerId, r.senderId)));
+    const sum = (type: string) => lines.filter((t) => t.type === type).reduce((s, t) => s + t.amountCents, 0);
+    const [refunded, released] = [sum('REFUND'), sum('HOLD_RELEASE')];
+    const capturedInFull = ['CAPTURED', 'REFUND_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'].includes(r.paymentStatus ?? '');
+    const captured = capturedInFull ? r.totalAmountCents : r.paymentStatus === 'PARTIALLY_CAPTURED' ? r.totalAmountCents - released : 0;
+    const docs = await db().select().from(moneyDocuments).where(eq(moneyDocuments.reservationId, id));
+    const invoices = docs.filter((d) => d.kind === 'INVOICE');
+    const credited = docs.filter((d) => d.kind === 'CREDIT_NOTE').reduce((s, d) => s + d.totalCents, 0);
+    const where = `reservation ${id} ${r.status}/${r.paymentStatus}`;
+    expect(invoices.map((d) => d.totalCents), where).toEqual(captured > 0 ? [captured] : []);
+    expect(credited, where).toBe(captured > 0 ? refunded : 0);
+    const status = captured === 0 ? null : refunded === 0 ? 'ISSUED' : refunded >= captured ? 'CREDITED' : 'PARTIALLY_CREDITED';
+    expect(r.invoiceStatus, where).toBe(status);
+    expect(r.invoiceId, where).toBe(invoices[0]?.number ?? null);
+    expect(r.carrierAmountCents + r.platformCommissionCents, where).toBe(r.totalAmountCents - refunded - released);
+  }
+
   it('after every step: lines sum to zero, no wallet negative, cached balances equal lines, money in one place', async () => {
     const applied: Record<string, number> = {};
     const count = (kind: string) => (applied[kind] = (applied[kind] ?? 0) + 1);
@@ -605,7 +640,10 @@ describe('ledger invariants under random sequences (property)', () => {
             }
           }
           expect(await ledgerInvariantViolations()).toEqual([]);
-          for (const b of booked) await assertMoneyInOnePlace(b);
+          for (const b of booked) {
+            await assertMoneyInOnePlace(b);
+            await assertDocumentsSayWhatHappened(b);
+          }
         }
       }),
       { numRuns: 15 },

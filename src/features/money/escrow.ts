@@ -10,12 +10,12 @@ import type { Db } from '../../db/client';
 import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { formatMoney as money, fromCents, vatRate } from '../../lib/money';
+import { commissionRate, formatMoney as money, fromCents, vatRate } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../notifications/notify';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
-import { invoiceAtCapture, moneyBackDocuments } from './wallet/money-documents';
+import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
 import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
@@ -333,13 +333,16 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
       // Refused because the payment was captured meanwhile (a capture raced the rejection): refund
-      // instead, and the sender's history line and notice say it is a refund now.
+      // instead, and the sender's history line and notice say it is a refund now; the capture's
+      // invoice and the refund's credit note are issued with it (CONTRACT section 19).
+      const [back] = await db.select({ key: ledgerEntries.key, token: ledgerEntries.token }).from(ledgerEntries).where(eq(ledgerEntries.key, escrowOutKey(r.id)));
       await db.batch([
         db
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.REFUND_PENDING, updatedAt: new Date().toISOString() })
           .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, r.paymentStatus ?? ''))),
         ...relabelAsRefund(db, r, refundCents),
+        ...(back ? racedCaptureDocuments(deps, r, refundCents, back) : []),
       ]);
       if (!retried) return settleWithProvider(deps, reservationId, true);
     }
@@ -371,6 +374,28 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
       .set({ type: 'REFUND', description: moneyBackDescription(r, refundCents, 'REFUND') })
       .where(and(released, inArray(transactions.ledgerEntryId, escrowOut))),
     db.update(transactions).set({ type: 'REFUND' }).where(released),
+  ];
+}
+
+/**
+ * The documents of a capture that raced a void or partial capture: the whole price was captured
+ * (split at the configured commission rate, as booked) and `refundCents` of it is refunded; the
+ * reservation's figures already say what is kept. After relabelAsRefund (the REFUND line exists).
+ */
+function racedCaptureDocuments(deps: Deps, r: ReservationRow, refundCents: number, back: { key: string; token: string }): Statement[] {
+  const { db, env } = deps;
+  const commissionCents = Math.round(r.totalAmountCents * commissionRate(env));
+  const refunding = rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING)))!;
+  return [
+    ...invoiceOfRacedCapture(db, r.id, { carrierCents: r.totalAmountCents - commissionCents, commissionCents }, vatRate(env), refunding),
+    ...moneyBackDocuments(db, r.id, {
+      entryKey: back.key,
+      token: back.token,
+      refundCents,
+      type: 'REFUND',
+      carrierCents: r.carrierAmountCents,
+      commissionCents: r.platformCommissionCents,
+    }),
   ];
 }
 

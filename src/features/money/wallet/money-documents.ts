@@ -70,15 +70,29 @@ function numberedDocument(db: Db, kind: MoneyDocumentKind, key: string, issuedAt
  */
 export function invoiceAtCapture(db: Db, reservationId: number, capturedStatus: string, vatRate: number, issuedAt = new Date().toISOString()): Statement[] {
   const r = reservations;
+  const row = (column: typeof r.carrierAmountCents | typeof r.platformCommissionCents) => sql`(${db.select({ v: column }).from(r).where(eq(r.id, reservationId))})`;
+  const captured = rowExists(db, r, and(eq(r.id, reservationId), eq(r.paymentStatus, capturedStatus)));
+  return invoiceStatements(db, reservationId, { carrier: row(r.carrierAmountCents), commission: row(r.platformCommissionCents) }, vatRate, captured, issuedAt);
+}
+
+/**
+ * The invoice of a capture our rows never recorded (it raced a void or partial capture, which the
+ * provider then refused: escrow.ts turns the settlement into a refund): the whole price was
+ * captured, split as booked (`split`), in the batch that relabels the money back as a refund.
+ */
+export function invoiceOfRacedCapture(db: Db, reservationId: number, split: { carrierCents: number; commissionCents: number }, vatRate: number, when: SQL): Statement[] {
+  return invoiceStatements(db, reservationId, { carrier: split.carrierCents, commission: split.commissionCents }, vatRate, when, new Date().toISOString());
+}
+
+function invoiceStatements(db: Db, reservationId: number, lines: { carrier: SQL | number; commission: SQL | number }, vatRate: number, when: SQL, issuedAt: string): Statement[] {
+  const r = reservations;
   const key = invoiceKey(reservationId);
   const payment = sql`(${db
     .select({ id: transactions.id })
     .from(transactions)
     .where(and(eq(transactions.reservationId, reservationId), eq(transactions.type, 'PAYMENT')))
     .limit(1)})`;
-  const row = (column: typeof r.carrierAmountCents | typeof r.platformCommissionCents | typeof r.currency) =>
-    sql`(${db.select({ v: column }).from(r).where(eq(r.id, reservationId))})`;
-  const captured = rowExists(db, r, and(eq(r.id, reservationId), eq(r.paymentStatus, capturedStatus)));
+  const currency = sql`(${db.select({ v: r.currency }).from(r).where(eq(r.id, reservationId))})`;
   return [
     ...numberedDocument(
       db,
@@ -88,14 +102,14 @@ export function invoiceAtCapture(db: Db, reservationId: number, capturedStatus: 
       {
         reservationId,
         transactionId: payment,
-        currency: row(r.currency),
-        totalCents: sql`${row(r.carrierAmountCents)} + ${row(r.platformCommissionCents)}`,
-        carrierCents: row(r.carrierAmountCents),
-        commissionCents: row(r.platformCommissionCents),
-        vatCents: vatOf(row(r.platformCommissionCents), vatRate),
+        currency,
+        totalCents: sql`(${lines.carrier}) + (${lines.commission})`,
+        carrierCents: sql`${lines.carrier}`,
+        commissionCents: sql`${lines.commission}`,
+        vatCents: vatOf(sql`${lines.commission}`, vatRate),
         vatRate,
       },
-      captured,
+      when,
     ),
     db
       .update(r)
