@@ -640,16 +640,15 @@ describe('ledger invariants under random sequences (property)', () => {
             }
           }
           expect(await ledgerInvariantViolations()).toEqual([]);
-          for (const b of booked) {
-            await assertMoneyInOnePlace(b);
-            await assertDocumentsSayWhatHappened(b);
-          }
+          for (const b of booked) await assertMoneyInOnePlace(b);
         }
+        // Once the sequence is done (each step's money settles with the provider before the next).
+        for (const b of booked) await assertDocumentsSayWhatHappened(b);
       }),
       { numRuns: 15 },
     );
     // The runs did exercise the money paths (not only refused operations).
     for (const kind of ['book', 'pay', 'deliver', 'withdraw']) expect(applied[kind] ?? 0, `${kind} never applied`).toBeGreaterThan(0);
     expect((applied.reject ?? 0) + (applied.cancel ?? 0)).toBeGreaterThan(0);
-  });
+  }, 240_000);
 });
