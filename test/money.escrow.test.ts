@@ -6,7 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { invoiceSequences, ledgerAccounts, moneyDocuments, notifications, reservations, transactions } from '../src/db/schema';
-import { invoiceAtCapture } from '../src/features/money/wallet/money-documents';
+import { documentNumber, invoiceAtCapture } from '../src/features/money/wallet/money-documents';
 import { depsOf, type AuthUser } from '../src/env';
 import { cancelReservation, rejectReservation } from '../src/features/bookings/bookings.service';
 import { captureLoaded, refundEffects } from '../src/features/money';
@@ -494,7 +494,7 @@ describe('money documents say what happened (CONTRACT section 19)', () => {
     expect(await last()).toBe(before);
     expect(await documentsOf(r.id)).toEqual([]);
     await db().batch([...invoiceAtCapture(db(), r.id, 'CAPTURED', 0.2)] as never);
-    expect((await documentsOf(r.id))[0].number).toBe(`${series}-${String(before + 1).padStart(6, '0')}`);
+    expect((await documentsOf(r.id))[0].number).toBe(documentNumber(series, before + 1));
   });
 });
 
