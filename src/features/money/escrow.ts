@@ -53,8 +53,8 @@ const escrowed = (db: Db, reservationId: number): SQL => entryExists(db, escrowI
 export type AuthorizeOutcome = 'APPLIED' | 'ALREADY_APPLIED' | 'NOT_PAYABLE';
 
 /**
- * The provider authorised the payment: PENDING_PAYMENT -> PAID, price into escrow, the receipt
- * link, both parties notified, in one batch. Idempotent; a late authorisation for an expired or
+ * The provider authorised the payment: PENDING_PAYMENT -> PAID, price into escrow (no invoice yet),
+ * both parties notified, in one batch. Idempotent; a late authorisation for an expired or
  * cancelled reservation is voided.
  */
 export async function authorizePayment(
