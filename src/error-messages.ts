@@ -29,6 +29,7 @@ const NOUNS: Record<string, string> = {
   Dispute: 'Litige',
   Employee: 'Employé',
   File: 'Fichier',
+  'Invoice of transaction': 'Facture de la transaction',
   'KYC record': 'Dossier KYC',
   'KYC session': 'Session KYC',
   Notification: 'Notification',

@@ -72,7 +72,12 @@ describe('admin analytics', () => {
     await postEntry('2001-03-06T10:05:00.000Z', 'PAYMENT_ESCROWED', [[clearing, -3000], [escrow, 3000]]);
     await postEntry('2001-03-06T11:05:00.000Z', 'PAYMENT_ESCROWED', [[clearing, -1500], [escrow, 1500]]);
     await postEntry('2001-03-10T10:00:00.000Z', 'ESCROW_RELEASED', [[escrow, -2000], [wallet, 1700], [revenue, 300]]);
-    await postEntry('2001-03-15T10:00:00.000Z', 'ESCROW_REFUNDED', [[escrow, -1500], [clearing, 1275], [revenue, 225]]);
+    const refund = await postEntry('2001-03-15T10:00:00.000Z', 'ESCROW_REFUNDED', [[escrow, -1500], [clearing, 1275], [revenue, 225]]);
+    await db().insert(transactions).values({ ownerType: 'USER', ownerId: sender.id, type: 'REFUND', amountCents: 1275, currency: 'EUR', ledgerEntryId: refund.id, description: 'refund' });
+    // A hold released before capture (a rejection's void) is money never charged: not a refund.
+    await postEntry('2001-03-16T10:00:00.000Z', 'PAYMENT_ESCROWED', [[clearing, -800], [escrow, 800]]);
+    const voided = await postEntry('2001-03-17T10:00:00.000Z', 'ESCROW_REFUNDED', [[escrow, -800], [clearing, 800]]);
+    await db().insert(transactions).values({ ownerType: 'USER', ownerId: sender.id, type: 'HOLD_RELEASE', amountCents: 800, currency: 'EUR', ledgerEntryId: voided.id, description: 'released' });
     await postEntry('2001-04-03T10:00:00.000Z', 'PAYMENT_ESCROWED', [[clearing, -4000], [escrow, 4000]]);
     await postEntry('2001-04-05T10:00:00.000Z', 'ESCROW_RELEASED', [[escrow, -4000], [wallet, 3400], [revenue, 600]]);
 
@@ -100,7 +105,7 @@ describe('admin analytics', () => {
           REFUNDED: 0,
         },
       },
-      grossVolume: 65,
+      grossVolume: 73,
       platformRevenue: 5.25,
       refunds: { count: 1, amount: 12.75 },
       openDisputes: 0,

@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
-import { auditLogs, files, notifications, reservations } from '../src/db/schema';
+import { auditLogs, files, moneyDocuments, notifications, reservations } from '../src/db/schema';
 import { commissionRate } from '../src/lib/money';
 import { errorBody, get, post } from './helpers/http';
 import { aFile, aPayoutAccount, deliverWithRelease, makeAvailable, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
@@ -367,6 +367,23 @@ describe('resolving', () => {
       PROVIDER_CLEARING: -3000,
     });
     expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('PARTIAL_REFUND issues a credit note of the refunded 20.00 (PARTIALLY_CREDITED); carrierAmount and platformCommission become the retained split', async () => {
+    const { sender, carrier, admin } = await parties();
+    const { reservation: b } = await aReservation({ sender, carrier, status: 'DELIVERED', ...paid });
+    expect(await reservationRow(b.id)).toMatchObject({ invoiceStatus: 'ISSUED' });
+    const id = (await open(sender.token, b.id)).body.id;
+    expect((await resolve(admin.token, id, { resolution: 'PARTIAL_REFUND', amount: 20 })).status).toBe(200);
+    const commission = Math.round(3000 * commissionRate(env));
+    expect(await reservationRow(b.id)).toMatchObject({ invoiceStatus: 'PARTIALLY_CREDITED', totalAmountCents: 5000, carrierAmountCents: 3000 - commission, platformCommissionCents: commission });
+    const own = await get(`/v1/api/bookings/${b.id}`, { token: sender.token });
+    expect(own.body).toMatchObject({ totalAmount: 50, carrierAmount: (3000 - commission) / 100, platformCommission: commission / 100 });
+    const docs = await db.select().from(moneyDocuments).where(eq(moneyDocuments.reservationId, b.id)).orderBy(moneyDocuments.id);
+    expect(docs.map((d) => [d.kind, d.totalCents, d.carrierCents, d.commissionCents])).toEqual([
+      ['INVOICE', 5000, 4250, 750],
+      ['CREDIT_NOTE', 2000, 4250 - (3000 - commission), 750 - commission],
+    ]);
   });
 
   it('REFUND_SENDER before capture: the authorisation is voided instead of refunded', async () => {

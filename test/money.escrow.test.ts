@@ -2,17 +2,18 @@
 // and released at delivery, or voided / refunded on rejection, cancellation and expiry; the
 // cron's money steps; and the ledger's invariants under random sequences of all of these.
 import { env } from 'cloudflare:workers';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ledgerAccounts, notifications, reservations } from '../src/db/schema';
+import { invoiceSequences, ledgerAccounts, moneyDocuments, notifications, reservations, transactions } from '../src/db/schema';
+import { documentNumber, invoiceAtCapture } from '../src/features/money/wallet/money-documents';
 import { depsOf, type AuthUser } from '../src/env';
 import { cancelReservation, rejectReservation } from '../src/features/bookings/bookings.service';
 import { captureLoaded, refundEffects, releaseHeldShares } from '../src/features/money';
 import { allEffects, commitTransitions, loadReservation } from '../src/features/reservations/lifecycle';
 import { db, reservationRow, runCron } from './helpers/db';
 import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
-import { get, post } from './helpers/http';
+import { errorBody, get, post } from './helpers/http';
 import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, heldKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
@@ -341,6 +342,165 @@ describe('void and refund on rejection, cancellation and expiry', () => {
   });
 });
 
+describe('money documents say what happened (CONTRACT section 19)', () => {
+  /** The reservation as its sender reads it, its money documents, and the invoice counter's value. */
+  const booking = async (sender: { token: string }, id: number) => (await get(`/v1/api/bookings/${id}`, { token: sender.token })).body;
+  const documentsOf = (id: number) => db().select().from(moneyDocuments).where(eq(moneyDocuments.reservationId, id)).orderBy(moneyDocuments.id);
+  const transactionIdOf = async (senderId: number, id: number, type: string) =>
+    (await db().select().from(transactions).where(and(eq(transactions.reservationId, id), eq(transactions.ownerId, senderId), eq(transactions.type, type as 'PAYMENT'))))[0]?.id;
+  /** The text lines of a receipt PDF. */
+  const shown = (pdf: unknown) => [...String(pdf).matchAll(/Td \((.*)\) Tj ET/g)].map((m) => m[1].replace(/\\([()\\])/g, '$1'));
+  const year = () => new Date().toISOString().slice(0, 4);
+
+  it('a paid booking rejected before capture has no invoice: invoiceStatus null, no invoiceUrl, its payment receipt 404', async () => {
+    const { sender, carrier, reservation: r } = await aReservation({ status: 'PAID', ...paid });
+    // Authorised only: nothing charged yet, no invoice.
+    expect(await booking(sender, r.id)).toMatchObject({ invoiceId: null, invoiceUrl: null });
+    expect((await rejectBy(carrier, r.id)).body).toMatchObject({ status: 'REJECTED', paymentStatus: 'VOIDED', invoiceId: null, invoiceUrl: null });
+    expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: null, invoiceId: null, invoiceTransactionId: null });
+    expect(await documentsOf(r.id)).toEqual([]);
+    const payment = await transactionIdOf(sender.id, r.id, 'PAYMENT');
+    const receipt = await get(`/v1/api/transactions/${payment}/receipt`, { token: sender.token });
+    expect(receipt.status).toBe(404);
+    expect(errorBody(receipt)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND', message: `Invoice of transaction ${payment} not found` });
+    // The released hold keeps its plain receipt (what happened: nothing charged).
+    const released = await transactionIdOf(sender.id, r.id, 'HOLD_RELEASE');
+    const plain = await get(`/v1/api/transactions/${released}/receipt`, { token: sender.token });
+    expect(plain.status).toBe(200);
+    expect(shown(plain.body)[0]).toBe('Transaction receipt');
+  });
+
+  it('a card hold that lapses has no invoice either', async () => {
+    const { reservation: r, pi } = await aReservation({ status: 'PAID', ...paid });
+    await sendPaymentEvent(stripe.event('payment_intent.canceled', { ...pi, status: 'canceled', cancellation_reason: 'automatic' }));
+    expect(await reservationRow(r.id)).toMatchObject({ paymentStatus: 'AUTHORIZATION_EXPIRED', invoiceStatus: null, invoiceId: null });
+    expect(await documentsOf(r.id)).toEqual([]);
+  });
+
+  it('the capture issues the invoice for the whole price: F-<year>-<6 digits>, ISSUED, its lines and totals', async () => {
+    const { sender, reservation: r } = await aReservation({ status: 'DEPOSITED', ...paid });
+    const row = await reservationRow(r.id);
+    expect(row).toMatchObject({ paymentStatus: 'CAPTURED', invoiceStatus: 'ISSUED' });
+    expect(row.invoiceId).toMatch(new RegExp(`^F-${year()}-\\d{6}$`));
+    const [invoice] = await documentsOf(r.id);
+    expect(invoice).toMatchObject({ kind: 'INVOICE', number: row.invoiceId, totalCents: 5000, carrierCents: 4250, commissionCents: 750, vatCents: 125, vatRate: 0.2, currency: 'EUR' });
+    expect(invoice.transactionId).toBe(row.invoiceTransactionId);
+    const own = await booking(sender, r.id);
+    expect(own.invoiceId).toBe(row.invoiceId);
+    const pdf = await get(`/v1/api/transactions/${row.invoiceTransactionId}/receipt`, { token: sender.token });
+    expect(pdf.status).toBe(200);
+    const lines = shown(pdf.body);
+    expect(lines.slice(0, 3)).toEqual(['Invoice', `Invoice number: ${row.invoiceId}`, `Invoice date: ${invoice.issuedAt.slice(0, 10)}`]);
+    expect(lines).toContain(`${env.PLATFORM_LEGAL_NAME}`);
+    expect(lines).toContain(`VAT number: ${env.PLATFORM_VAT_NUMBER}`);
+    expect(lines).toContain(`Company registration: ${env.PLATFORM_COMPANY_REGISTRATION}`);
+    expect(lines.slice(-6)).toEqual([
+      'Transport by the carrier: 42.50 EUR (no VAT charged by the platform)',
+      'Platform service fee excl. VAT: 6.25 EUR',
+      'VAT 20% on the platform service fee: 1.25 EUR',
+      'Platform service fee incl. VAT: 7.50 EUR',
+      `Payment reference: ${row.authorizationId}`,
+      'Total paid: 50.00 EUR',
+    ]);
+  });
+
+  it('a partial capture (sender cancelling after acceptance) invoices the captured 7.50 EUR only; the figures follow', async () => {
+    const { sender, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const cancelled = await cancelBy(sender, r.id);
+    expect(cancelled.body).toMatchObject({ paymentStatus: 'PARTIALLY_CAPTURED', carrierAmount: 0, platformCommission: 7.5, totalAmount: 50 });
+    const [invoice, ...others] = await documentsOf(r.id);
+    expect(others).toEqual([]);
+    expect(invoice).toMatchObject({ kind: 'INVOICE', totalCents: 750, carrierCents: 0, commissionCents: 750, vatCents: 125 });
+    expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: 'ISSUED', invoiceId: invoice.number });
+    const lines = shown((await get(`/v1/api/transactions/${invoice.transactionId}/receipt`, { token: sender.token })).body);
+    expect(lines.at(-1)).toBe('Total paid: 7.50 EUR');
+    expect(lines).toContain('Transport by the carrier: 0.00 EUR (no VAT charged by the platform)');
+  });
+
+  it('a full refund after capture issues a credit note of the invoice: CREDITED, A-<year>-<6 digits>, served as the refund receipt', async () => {
+    const { sender, carrier, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paid });
+    await capture(r.id);
+    const cancelled = await cancelBy(carrier, r.id);
+    expect(cancelled.body).toMatchObject({ paymentStatus: 'REFUNDED', carrierAmount: 0, platformCommission: 0 });
+    const [invoice, credit] = await documentsOf(r.id);
+    expect(credit).toMatchObject({ kind: 'CREDIT_NOTE', invoiceDocumentId: invoice.id, totalCents: 5000, carrierCents: 4250, commissionCents: 750, vatCents: 125 });
+    expect(credit.number).toMatch(new RegExp(`^A-${year()}-\\d{6}$`));
+    expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: 'CREDITED', invoiceId: invoice.number });
+    const refund = await transactionIdOf(sender.id, r.id, 'REFUND');
+    expect(credit.transactionId).toBe(refund);
+    const lines = shown((await get(`/v1/api/transactions/${refund}/receipt`, { token: sender.token })).body);
+    expect(lines.slice(0, 4)).toEqual(['Credit note', `Credit note number: ${credit.number}`, `Credit note date: ${credit.issuedAt.slice(0, 10)}`, `Credits invoice: ${invoice.number}`]);
+    expect(lines.slice(-6)).toEqual([
+      'Transport by the carrier credited: 42.50 EUR (no VAT charged by the platform)',
+      'Platform service fee excl. VAT credited: 6.25 EUR',
+      'VAT 20% on the platform service fee credited: 1.25 EUR',
+      'Platform service fee incl. VAT credited: 7.50 EUR',
+      `Refund reference: ${(await reservationRow(r.id)).refundId}`,
+      'Total refunded: 50.00 EUR',
+    ]);
+  });
+
+  it('a partial refund after capture: PARTIALLY_CREDITED, the credit note is the refunded 42.50 EUR, carrierAmount and platformCommission reduced', async () => {
+    const { sender, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paid });
+    await capture(r.id);
+    const cancelled = await cancelBy(sender, r.id);
+    expect(cancelled.body).toMatchObject({ paymentStatus: 'PARTIALLY_REFUNDED', totalAmount: 50, carrierAmount: 0, platformCommission: 7.5 });
+    const [invoice, credit] = await documentsOf(r.id);
+    expect(invoice).toMatchObject({ totalCents: 5000 });
+    // The carrier's transport is credited in full; the commission is kept (no VAT credited).
+    expect(credit).toMatchObject({ kind: 'CREDIT_NOTE', totalCents: 4250, carrierCents: 4250, commissionCents: 0, vatCents: 0 });
+    expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: 'PARTIALLY_CREDITED', carrierAmountCents: 0, platformCommissionCents: 750 });
+  });
+
+  it('a rejection racing a capture: the capture we never recorded gets its invoice, the refund its credit note (CREDITED)', async () => {
+    const { carrier, reservation: r, pi } = await aReservation({ status: 'PAID', ...paid });
+    Object.assign(stripe.paymentIntents.get(pi.id)!, { status: 'succeeded', amount_received: pi.amount, amount_capturable: 0, latest_charge: 'ch_raced_docs' });
+    expect((await rejectBy(carrier, r.id)).body).toMatchObject({ status: 'REJECTED', paymentStatus: 'REFUNDED', carrierAmount: 0, platformCommission: 0 });
+    const [invoice, credit, ...others] = await documentsOf(r.id);
+    expect(others).toEqual([]);
+    expect(invoice).toMatchObject({ kind: 'INVOICE', totalCents: 5000, carrierCents: 4250, commissionCents: 750, vatCents: 125 });
+    expect(credit).toMatchObject({ kind: 'CREDIT_NOTE', invoiceDocumentId: invoice.id, totalCents: 5000, carrierCents: 4250, commissionCents: 750, vatCents: 125 });
+    expect(await reservationRow(r.id)).toMatchObject({ invoiceStatus: 'CREDITED', invoiceId: invoice.number });
+  });
+
+  it('numbers are consecutive per series, and parallel captures take consecutive numbers without duplicates or gaps', async () => {
+    const series = `F-${year()}`;
+    const last = async () => (await db().select().from(invoiceSequences).where(eq(invoiceSequences.series, series)))[0]?.lastNumber ?? 0;
+    const fixtures = [];
+    for (let i = 0; i < 6; i += 1) {
+      const f = await aReservation({ status: 'CONFIRMED', ...paid });
+      await advance({ id: f.reservation.id, action: 'DEPOSIT' });
+      fixtures.push(f);
+    }
+    const before = await last();
+    // Each capture twice at once (the deposit and the cron, say): one invoice each.
+    await Promise.all(fixtures.flatMap((f) => [capture(f.reservation.id), capture(f.reservation.id)]));
+    const numbers = [];
+    for (const f of fixtures) {
+      const docs = await documentsOf(f.reservation.id);
+      expect(docs.map((d) => d.kind)).toEqual(['INVOICE']);
+      numbers.push(Number(docs[0].number.slice(-6)));
+    }
+    expect(numbers.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6].map((k) => before + k));
+    expect(await last()).toBe(before + 6);
+  });
+
+  it('a batch that fails takes no number', async () => {
+    const series = `F-${year()}`;
+    const last = async () => (await db().select().from(invoiceSequences).where(eq(invoiceSequences.series, series)))[0]?.lastNumber ?? 0;
+    const { reservation: r } = await aReservation({ status: 'CONFIRMED', ...paid });
+    await advance({ id: r.id, action: 'DEPOSIT' });
+    await db().update(reservations).set({ paymentStatus: 'CAPTURED' }).where(eq(reservations.id, r.id));
+    const before = await last();
+    // The invoice's statements, then one that fails in the same batch.
+    await expect(db().batch([...invoiceAtCapture(db(), r.id, "CAPTURED", 0.2), db().insert(ledgerAccounts).values({ key: "ESCROW", kind: "ESCROW", currency: "EUR" })] as never)).rejects.toThrow(/UNIQUE/);
+    expect(await last()).toBe(before);
+    expect(await documentsOf(r.id)).toEqual([]);
+    await db().batch([...invoiceAtCapture(db(), r.id, 'CAPTURED', 0.2)] as never);
+    expect((await documentsOf(r.id))[0].number).toBe(documentNumber(series, before + 1));
+  });
+});
+
 describe('ledger invariants under random sequences (property)', () => {
   type Op =
     | { kind: 'book'; sender: number; carrier: number; weightG: number; agency: boolean }
@@ -386,6 +546,30 @@ describe('ledger invariants under random sequences (property)', () => {
   }
 
   // Hundreds of requests and ledger reads: the default 30 s is too short on a loaded machine.
+  /**
+   * The money documents say what happened (CONTRACT section 19): an invoice exactly when money was
+   * captured, for the amount captured; credit notes adding up to what was refunded after capture;
+   * invoiceStatus from both; the reservation's figures add up to what was kept.
+   */
+  async function assertDocumentsSayWhatHappened(id: number) {
+    const r = await reservationRow(id);
+    const lines = await db().select().from(transactions).where(and(eq(transactions.reservationId, id), eq(transactions.ownerId, r.senderId)));
+    const sum = (type: string) => lines.filter((t) => t.type === type).reduce((s, t) => s + t.amountCents, 0);
+    const [refunded, released] = [sum('REFUND'), sum('HOLD_RELEASE')];
+    const capturedInFull = ['CAPTURED', 'REFUND_PENDING', 'REFUNDED', 'PARTIALLY_REFUNDED'].includes(r.paymentStatus ?? '');
+    const captured = capturedInFull ? r.totalAmountCents : r.paymentStatus === 'PARTIALLY_CAPTURED' ? r.totalAmountCents - released : 0;
+    const docs = await db().select().from(moneyDocuments).where(eq(moneyDocuments.reservationId, id));
+    const invoices = docs.filter((d) => d.kind === 'INVOICE');
+    const credited = docs.filter((d) => d.kind === 'CREDIT_NOTE').reduce((s, d) => s + d.totalCents, 0);
+    const where = `reservation ${id} ${r.status}/${r.paymentStatus}`;
+    expect(invoices.map((d) => d.totalCents), where).toEqual(captured > 0 ? [captured] : []);
+    expect(credited, where).toBe(captured > 0 ? refunded : 0);
+    const status = captured === 0 ? null : refunded === 0 ? 'ISSUED' : refunded >= captured ? 'CREDITED' : 'PARTIALLY_CREDITED';
+    expect(r.invoiceStatus, where).toBe(status);
+    expect(r.invoiceId, where).toBe(invoices[0]?.number ?? null);
+    expect(r.carrierAmountCents + r.platformCommissionCents, where).toBe(r.totalAmountCents - refunded - released);
+  }
+
   it('after every step: lines sum to zero, no wallet negative, cached balances equal lines, money in one place', async () => {
     const applied: Record<string, number> = {};
     const count = (kind: string) => (applied[kind] = (applied[kind] ?? 0) + 1);
@@ -470,6 +654,8 @@ describe('ledger invariants under random sequences (property)', () => {
           expect(await ledgerInvariantViolations()).toEqual([]);
           for (const b of booked) await assertMoneyInOnePlace(b);
         }
+        // Once the sequence is done (each step's money settles with the provider before the next).
+        for (const b of booked) await assertDocumentsSayWhatHappened(b);
       }),
       { numRuns: 15 },
     );

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import { readReceiptToken, receiptToken } from '../src/lib/receipt-token';
 import { receiptUrl } from '../src/lib/urls';
-import { auditLogs, ledgerEntries, notifications, reservations } from '../src/db/schema';
+import { auditLogs, ledgerEntries, moneyDocuments, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
 import { minutesFromNow, secondsFromNow, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
@@ -16,7 +16,7 @@ import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reser
 
 const stripe = fakeStripeForThisFile();
 
-const INVOICE_NUMBER = /^INV-\d{4}-\d{6}$/;
+const INVOICE_NUMBER = /^F-\d{4}-\d{6}$/;
 /** `<base>/v1/api/public/receipts/<claims>.<signature>`: opened without a bearer token. */
 const SIGNED_RECEIPT_LINK = /^https?:\/\/[^/]+\/v1\/api\/public\/receipts\/[\w-]+\.[\w-]+$/;
 
@@ -261,8 +261,10 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
       paymentId: session.id,
       authorizationId: paymentIntent.id,
       paymentStatus: 'AUTHORIZED',
-      invoiceId: expect.stringMatching(INVOICE_NUMBER),
-      invoiceTransactionId: expect.any(Number),
+      // Authorised, nothing charged: no invoice until the capture (CONTRACT section 19).
+      invoiceId: null,
+      invoiceTransactionId: null,
+      invoiceStatus: null,
     });
     expect(paid.paymentDate).not.toBeNull();
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 5000, PROVIDER_CLEARING: -5000, WALLET: 0 });
@@ -606,22 +608,27 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
   });
 });
 
-describe('the invoice issued with the authorised payment', () => {
-  it('the super-admin detail and the Reservation show ISSUED with the receipt once paid; nothing before', async () => {
+describe('the invoice issued at capture', () => {
+  it('the super-admin detail and the Reservation show ISSUED with the receipt once captured; nothing before', async () => {
     const boss = await aSuperAdmin();
     const waiting = await unpaid();
     const before = await get(`/v1/api/superadmin/reservations/${waiting.id}`, { token: boss.token });
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ invoiceId: null, invoiceUrl: null, invoiceStatus: null });
 
-    const { sender, reservation } = await aReservation({ status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    // Paid (authorised) but not captured: still nothing.
+    const authorised = await aReservation({ status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const notYet = await get(`/v1/api/superadmin/reservations/${authorised.reservation.id}`, { token: boss.token });
+    expect(notYet.body).toMatchObject({ invoiceId: null, invoiceUrl: null, invoiceStatus: null });
+
+    const { sender, reservation } = await aReservation({ status: 'DEPOSITED', payment: stripe, ...FIFTY_EUR });
     const detail = await get(`/v1/api/superadmin/reservations/${reservation.id}`, { token: boss.token });
     expect(detail.status).toBe(200);
     expect(detail.body.invoiceStatus).toBe('ISSUED');
     expect(detail.body.invoiceId).toMatch(INVOICE_NUMBER);
     expect(detail.body.invoiceUrl).toMatch(SIGNED_RECEIPT_LINK);
     // The page of details says the same.
-    const page = await get('/v1/api/superadmin/reservations?status=PAID&size=100', { token: boss.token });
+    const page = await get('/v1/api/superadmin/reservations?status=DEPOSITED&size=100', { token: boss.token });
     expect(page.body.content.find((r: { id: number }) => r.id === reservation.id)).toMatchObject({
       invoiceId: detail.body.invoiceId,
       invoiceUrl: detail.body.invoiceUrl,
@@ -636,11 +643,11 @@ describe('the invoice issued with the authorised payment', () => {
     expect((await reservationRow(reservation.id)).invoiceStatus).toBe('ISSUED');
   });
 
-  /** A paid reservation, its invoice link as the sender reads it, and the PDF text behind it. */
+  /** A paid and captured (deposited) reservation, its invoice link as the sender reads it. */
   async function paidWithInvoice() {
     const sender = await aUser({ firstName: 'Sara', lastName: 'Sender' });
     const carrier = await aCarrier({ firstName: 'Carl', lastName: 'Carrier' });
-    const fixture = await aReservation({ sender, carrier, status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const fixture = await aReservation({ sender, carrier, status: 'DEPOSITED', payment: stripe, ...FIFTY_EUR });
     const own = await get(`/v1/api/bookings/${fixture.reservation.id}`, { token: fixture.sender.token });
     return { ...fixture, invoiceId: own.body.invoiceId as string, invoiceUrl: own.body.invoiceUrl as string };
   }
@@ -665,7 +672,8 @@ describe('the invoice issued with the authorised payment', () => {
     const pdf = String(res.body);
     expect(pdf.startsWith('%PDF-')).toBe(true);
     const shown = [...pdf.matchAll(/Td \((.*)\) Tj ET/g)].map((m) => m[1].replace(/\\([()\\])/g, '$1'));
-    const paidAt = (await reservationRow(reservation.id)).paidAt!.slice(0, 10);
+    const [{ issuedAt }] = await db().select().from(moneyDocuments).where(eq(moneyDocuments.number, invoiceId));
+    const paidAt = issuedAt.slice(0, 10);
     expect(shown).toEqual([
       'Invoice',
       `Invoice number: ${invoiceId}`,
@@ -735,17 +743,17 @@ describe('the invoice issued with the authorised payment', () => {
     for (let i = 0; i < 3; i += 1) numbers.push((await paidWithInvoice()).invoiceId);
     const year = new Date().toISOString().slice(0, 4);
     const sequence = numbers.map((n) => {
-      expect(n).toMatch(new RegExp(`^INV-${year}-\\d{6}$`));
+      expect(n).toMatch(new RegExp(`^F-${year}-\\d{6}$`));
       return Number(n.slice(-6));
     });
     expect(sequence).toEqual([sequence[0], sequence[0] + 1, sequence[0] + 2]);
-    const [{ last }] = await db().all<{ last: number }>(sql`SELECT last_number AS last FROM invoice_sequences WHERE series = ${year}`);
+    const [{ last }] = await db().all<{ last: number }>(sql`SELECT last_number AS last FROM invoice_sequences WHERE series = ${`F-${year}`}`);
     expect(last).toBe(sequence[2]);
   });
 
   it('a payment arriving for a cancelled booking issues no invoice and takes no number', async () => {
     const year = new Date().toISOString().slice(0, 4);
-    const lastNumber = async () => (await db().all<{ last: number }>(sql`SELECT last_number AS last FROM invoice_sequences WHERE series = ${year}`))[0]?.last ?? 0;
+    const lastNumber = async () => (await db().all<{ last: number }>(sql`SELECT last_number AS last FROM invoice_sequences WHERE series = ${`F-${year}`}`))[0]?.last ?? 0;
     await paidWithInvoice(); // the sequence exists
     const before = await lastNumber();
     const { reservation } = await aReservation({ status: 'CANCELLED', ...FIFTY_EUR });

@@ -50,11 +50,11 @@ describe('wallet (GET /user/me/wallet)', () => {
 });
 
 describe('transactions and receipts', () => {
-  /** A sender with two 50.00 EUR payments, the second's card hold released by a rejection. */
+  /** A sender with two 50.00 EUR payments, the first captured (its invoice), the second's card hold released by a rejection. */
   async function senderWithTransactions() {
     const sender = await aUser();
     const carrier = await aCarrier();
-    const { reservation: booking } = await aReservation({ sender, carrier, status: 'PAID', ...paid });
+    const { reservation: booking } = await aReservation({ sender, carrier, status: 'DEPOSITED', ...paid });
     const { reservation: second } = await aReservation({ sender, carrier, status: 'PAID', ...paid });
     expect((await post(`/v1/api/bookings/${second.id}/reject`, undefined, { token: carrier.token })).status).toBe(200);
     const payment = (await reservationRow(booking.id)).invoiceTransactionId!;

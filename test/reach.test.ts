@@ -15,6 +15,8 @@ import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES, recipientLinkMessages } from '../s
 import { renderSms } from '../src/features/deliveries/templates';
 import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
 import worker from '../src/index';
+import { depsOf } from '../src/env';
+import { captureLoaded } from '../src/features/money';
 import { db as database, reservationRow } from './helpers/db';
 import { consume, emailBinding } from './helpers/deliveries';
 import { aReservation, aUser, type TestUser } from './helpers/factories';
@@ -445,22 +447,38 @@ describe('the recipient’s language (recipient.ts, the statement’s own rule)'
   });
 });
 
-describe('the payment confirmation e-mail', () => {
-  it('carries the receipt PDF of the payment (the invoice) as an attachment; other e-mails carry none', async () => {
-    const { sender, carrier, reservation } = await aReservation({ status: 'PAID', payment: stripe });
-    const [written] = (await rowsOf(sender.id, 'PAYMENT_AUTHORIZED')).filter((r) => r.channel === 'EMAIL');
-    const [paidNotice] = (await rowsOf(carrier.id, 'RESERVATION_PAID')).filter((r) => r.channel === 'EMAIL');
-    // The test runtime's own queue may be sending those through the sandbox: send copies of them here.
-    const copy = ({ userId, channel, to, template, locale, payload }: DeliveryRow) => aDelivery({ userId, channel, to, template, locale, payload });
+describe('money documents travel with the e-mail about them (CONTRACT section 19)', () => {
+  const copy = ({ userId, channel, to, template, locale, payload }: DeliveryRow, as?: string) => aDelivery({ userId, channel, to, template: as ?? template, locale, payload });
+
+  it('the payment confirmation carries no invoice (nothing is charged at authorisation); the delivery notice carries the invoice', async () => {
+    const { sender, reservation } = await aReservation({ status: 'DELIVERED', payment: stripe });
+    const [authorised] = (await rowsOf(sender.id, 'PAYMENT_AUTHORIZED')).filter((r) => r.channel === 'EMAIL');
     const { sent, env: live } = emailBinding();
-    await consume((await copy(written)).id, { variant: live });
-    await consume((await copy(paidNotice)).id, { variant: live });
-    const [withReceipt, without] = sent;
+    await consume((await copy(authorised)).id, { variant: live });
+    // The sender's delivery notice about the same reservation (the factory delivers without notices).
+    await consume((await copy(authorised, 'RESERVATION_DELIVERED')).id, { variant: live });
+    const [confirmation, delivered] = sent;
+    expect(confirmation.attachments).toBeUndefined();
     const { invoiceId } = await reservationRow(reservation.id);
-    expect(invoiceId).toMatch(/^INV-\d{4}-\d{6}$/);
-    expect(withReceipt.attachments).toHaveLength(1);
-    expect(withReceipt.attachments[0]).toMatchObject({ disposition: 'attachment', filename: `${invoiceId}.pdf`, type: 'application/pdf' });
-    expect(new TextDecoder().decode(new Uint8Array(withReceipt.attachments[0].content).slice(0, 5))).toBe('%PDF-');
+    expect(invoiceId).toMatch(/^F-\d{4}-\d{6}$/);
+    expect(delivered.attachments).toHaveLength(1);
+    expect(delivered.attachments[0]).toMatchObject({ disposition: 'attachment', filename: `${invoiceId}.pdf`, type: 'application/pdf' });
+    expect(new TextDecoder().decode(new Uint8Array(delivered.attachments[0].content).slice(0, 5))).toBe('%PDF-');
+  });
+
+  it('the refund notice carries the credit note; other e-mails carry none', async () => {
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED', payment: stripe });
+    await captureLoaded(depsOf(env), await reservationRow(reservation.id)); // captured early (an aging hold)
+    // The carrier cancels after capture: a refund in full, with its credit note and notice.
+    expect((await post(`/v1/api/bookings/${reservation.id}/cancel`, {}, { token: carrier.token })).status).toBe(200);
+    const [refunded] = (await rowsOf(sender.id, 'PAYMENT_REFUNDED')).filter((r) => r.channel === 'EMAIL');
+    const [paidNotice] = (await rowsOf(carrier.id, 'RESERVATION_PAID')).filter((r) => r.channel === 'EMAIL');
+    const { sent, env: live } = emailBinding();
+    await consume((await copy(refunded)).id, { variant: live });
+    await consume((await copy(paidNotice)).id, { variant: live });
+    const [withCredit, without] = sent;
+    expect(withCredit.attachments).toHaveLength(1);
+    expect(withCredit.attachments[0].filename).toMatch(/^A-\d{4}-\d{6}\.pdf$/);
     expect(without.attachments).toBeUndefined();
   });
 });

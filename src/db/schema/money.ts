@@ -1,7 +1,7 @@
 // Money: double-entry ledger (accounts, journal entries, lines), user-facing transactions,
 // checkout sessions, provider webhook events, connected payout accounts, withdrawals.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { reservations } from './reservations';
 
@@ -138,17 +138,63 @@ export const transactions = sqliteTable(
   (t) => [
     index('transactions_owner_idx').on(t.ownerType, t.ownerId, t.createdAt),
     index('transactions_reservation_idx').on(t.reservationId),
+    // Analytics: is the money back of a ledger entry a refund (after capture) or a released hold?
+    index('transactions_entry_idx').on(t.ledgerEntryId),
   ],
 );
 
 /**
- * Invoice numbers: one gap-free sequence per series (the calendar year, UTC). A number is taken in
- * the batch that posts the payment, only if it posts (escrow.ts authorizePayment).
+ * Document numbers: one gap-free sequence per series (`F-<year>` invoices, `A-<year>` credit notes,
+ * the calendar year in UTC). A number is taken in the batch that inserts its document, only if the
+ * document is inserted (money/wallet/money-documents.ts).
  */
 export const invoiceSequences = sqliteTable('invoice_sequences', {
   series: text('series').primaryKey(),
   lastNumber: integer('last_number').notNull().default(0),
 });
+
+export const MONEY_DOCUMENT_KINDS = ['INVOICE', 'CREDIT_NOTE'] as const;
+export type MoneyDocumentKind = (typeof MONEY_DOCUMENT_KINDS)[number];
+
+/**
+ * The money documents of a reservation (CONTRACT section 19): the invoice issued at capture for
+ * the amount captured, a credit note for each refund after capture. Amounts are what the document
+ * states, positive; the lines are the carrier's transport and the platform's commission (VAT
+ * included, `vatCents` of it at `vatRate`). Written once (unique `key`), never updated.
+ */
+export const moneyDocuments = sqliteTable(
+  'money_documents',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    kind: text('kind', { enum: MONEY_DOCUMENT_KINDS }).notNull(),
+    /** `F-2026-000123` (invoice), `A-2026-000045` (credit note). */
+    number: text('number').notNull(),
+    /** What makes the document exist at most once: `invoice:<reservationId>`, `credit:<ledger entry key>`. */
+    key: text('key').notNull(),
+    reservationId: integer('reservation_id')
+      .notNull()
+      .references(() => reservations.id),
+    /** The sender's transaction whose receipt is this document (PAYMENT for the invoice, REFUND for a credit note). */
+    transactionId: integer('transaction_id').references(() => transactions.id),
+    /** A credit note's invoice. */
+    invoiceDocumentId: integer('invoice_document_id'),
+    currency: text('currency').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    carrierCents: integer('carrier_cents').notNull(),
+    commissionCents: integer('commission_cents').notNull(),
+    vatCents: integer('vat_cents').notNull(),
+    vatRate: real('vat_rate').notNull(),
+    /** Set with the number: the year of the number is the year of this date (UTC). */
+    issuedAt: text('issued_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('money_documents_number_unique').on(t.number),
+    uniqueIndex('money_documents_key_unique').on(t.key),
+    index('money_documents_transaction_idx').on(t.transactionId),
+    index('money_documents_reservation_idx').on(t.reservationId),
+    check('money_documents_lines_add_up', sql`${t.carrierCents} + ${t.commissionCents} = ${t.totalCents}`),
+  ],
+);
 
 /** One row per hosted checkout session created for a reservation. */
 export const paymentSessions = sqliteTable(
@@ -272,6 +318,7 @@ export const withdrawalSettings = sqliteTable(
 
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
+export type MoneyDocumentRow = typeof moneyDocuments.$inferSelect;
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 export type PayoutHoldRow = typeof payoutHolds.$inferSelect;
 export type PayoutAccountRow = typeof payoutAccounts.$inferSelect;

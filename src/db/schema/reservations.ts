@@ -21,12 +21,12 @@ export const RESERVATION_STATUSES = [
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 /**
- * Invoice statuses (reservation.invoiceStatus, docs/decisions-money.md): null while no payment is
- * authorised; ISSUED once the PAYMENT transaction (the receipt behind invoiceUrl) exists, set in the
- * batch of the PAY transition that posts it. A refund does not withdraw the invoice: it has its own
- * REFUND transaction and receipt.
+ * Invoice statuses (reservation.invoiceStatus, CONTRACT section 19, docs/decisions-money.md): null
+ * while nothing was captured (an authorisation, voided or lapsed, has no invoice); ISSUED once the
+ * capture issued the invoice; PARTIALLY_CREDITED or CREDITED once a refund after capture issued a
+ * credit note for part or all of it. Set in the batch that writes the document.
  */
-export const INVOICE_STATUSES = ['ISSUED'] as const;
+export const INVOICE_STATUSES = ['ISSUED', 'PARTIALLY_CREDITED', 'CREDITED'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export interface RecipientInfo {
@@ -90,7 +90,7 @@ export const reservations = sqliteTable(
     paymentStatus: text('payment_status'),
     paymentDate: text('payment_date'),
     paymentApprovalUrl: text('payment_approval_url'),
-    /** The invoice number: `INV-<year>-<6-digit sequence>` (invoice_sequences), gap-free per year. */
+    /** The invoice number: `F-<year>-<6-digit sequence>` (money_documents; `INV-...` before migration 0022). */
     invoiceId: text('invoice_id'),
     /**
      * The PAYMENT transaction whose receipt is the invoice. `invoiceUrl` is not stored: it is a signed

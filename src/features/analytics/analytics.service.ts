@@ -1,11 +1,12 @@
 // Admin analytics (CONTRACT section 14): period figures and time series as SQL aggregates over
 // indexed created_at columns (users, announcements, reservations, ledger entries). Money figures
 // come from the ledger: gross volume = money taken from payers (PROVIDER_CLEARING debits), refunds
-// = money returned to them (PROVIDER_CLEARING credits), platform revenue = PLATFORM_REVENUE lines.
+// = money returned to them after capture (PROVIDER_CLEARING credits of entries whose payer line is a
+// REFUND, not a released hold), platform revenue = PLATFORM_REVENUE lines.
 import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
-import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, users } from '../../db/schema';
+import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, transactions, users } from '../../db/schema';
 import type { Deps } from '../../env';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
 import { ACCOUNTS } from '../money';
@@ -14,10 +15,16 @@ import { buckets, type Interval, type Metric, type Period } from './analytics.ru
 const inPeriod = (column: AnySQLiteColumn, p: Period) => and(gte(column, p.fromIso), lt(column, p.toIso));
 
 const clearing = sql`${ledgerAccounts.key} = ${ACCOUNTS.clearing.key}`;
+/**
+ * Money back to a payer is a refund only when it was charged (its entry's payer line is a REFUND):
+ * a released authorisation (HOLD_RELEASE: a void, a lapsed hold, the released part of a partial
+ * capture) never was (CONTRACT section 19).
+ */
+const refunded = sql`${clearing} AND ${ledgerLines.amountCents} > 0 AND EXISTS (SELECT 1 FROM ${transactions} WHERE ${transactions.ledgerEntryId} = ${ledgerEntries.id} AND ${transactions.type} = 'REFUND')`;
 const moneyFigures = {
   grossVolumeCents: sql<number>`coalesce(sum(CASE WHEN ${clearing} AND ${ledgerLines.amountCents} < 0 THEN -${ledgerLines.amountCents} ELSE 0 END), 0)`,
-  refundsCents: sql<number>`coalesce(sum(CASE WHEN ${clearing} AND ${ledgerLines.amountCents} > 0 THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
-  refundCount: sql<number>`coalesce(sum(CASE WHEN ${clearing} AND ${ledgerLines.amountCents} > 0 THEN 1 ELSE 0 END), 0)`,
+  refundsCents: sql<number>`coalesce(sum(CASE WHEN ${refunded} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
+  refundCount: sql<number>`coalesce(sum(CASE WHEN ${refunded} THEN 1 ELSE 0 END), 0)`,
   platformRevenueCents: sql<number>`coalesce(sum(CASE WHEN ${ledgerAccounts.key} = ${ACCOUNTS.revenue.key} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
 };
 

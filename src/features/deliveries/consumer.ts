@@ -6,7 +6,7 @@
 // a bad token) is FAILED at once with the reason.
 import { and, eq } from 'drizzle-orm';
 import { checkConfig } from '../../config';
-import { deliveries, devices, reservations, type DeliveryRow } from '../../db/schema';
+import { deliveries, devices, reservations, type DeliveryRow, type MoneyDocumentKind } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
 import { apiUrl } from '../../lib/urls';
 import { emailProvider } from '../../providers/email';
@@ -14,7 +14,7 @@ import type { EmailAttachmentFile } from '../../providers/email/email';
 import { pushProvider } from '../../providers/push';
 import type { SendOutcome } from '../../providers/push/push-provider';
 import { smsProvider } from '../../providers/sms';
-import { paymentReceipt } from '../money';
+import { reservationDocumentPdf } from '../money';
 import type { DeliveryMessage } from './outbox';
 import { renderEmail, renderPush, renderSms, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';
@@ -111,13 +111,20 @@ async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessag
   });
 }
 
-/** The payment confirmation carries the receipt PDF of its payment (the reservation's invoice). */
+/**
+ * Money documents travel with the message about them (CONTRACT section 19): the sender's delivery
+ * notice carries the invoice (the payment is captured by then), a refund notice its credit note.
+ * An authorisation has no document: nothing is charged yet.
+ */
+const DOCUMENT_OF_TEMPLATE: Partial<Record<string, MoneyDocumentKind>> = { RESERVATION_DELIVERED: 'INVOICE', PAYMENT_REFUNDED: 'CREDIT_NOTE' };
+
 async function attachmentsOf(deps: Deps, row: DeliveryRow): Promise<EmailAttachmentFile[]> {
-  if (row.template !== 'PAYMENT_AUTHORIZED' || !row.userId) return [];
+  const kind = DOCUMENT_OF_TEMPLATE[row.template];
+  if (!kind || !row.userId) return [];
   const reservationId = Number((row.payload.data as { reservationId?: unknown } | null)?.reservationId);
   if (!Number.isInteger(reservationId)) return [];
-  const receipt = await paymentReceipt(deps, row.userId, reservationId);
-  return receipt ? [{ filename: receipt.filename, type: 'application/pdf', content: receipt.pdf }] : [];
+  const document = await reservationDocumentPdf(deps, row.userId, reservationId, kind);
+  return document ? [{ filename: document.filename, type: 'application/pdf', content: document.pdf }] : [];
 }
 
 /** What an outcome of the push or SMS port means for the delivery. */

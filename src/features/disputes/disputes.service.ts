@@ -31,6 +31,7 @@ import {
   escrowOutKey,
   hasEntry,
   holdRow,
+  moneyBackDocuments,
   moneyBackType,
   releaseHeldShares,
   settleHoldStatements,
@@ -46,7 +47,7 @@ import { notify, type Notification } from '../notifications/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
 import { isCarrierSide } from '../reservations/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
-import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, settlementSources, type DisputeResolution } from './dispute-rules';
+import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
@@ -395,6 +396,10 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
         details: { reservationId: r.id, resolution: input.resolution, refundCents, ...(sources?.receivableCents ? { receivableCents: sources.receivableCents } : {}) },
       }),
       ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
+      // The refunded share leaves the reservation's figures; after capture it has its credit note.
+      ...(writesPosting
+        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, commissionRate(env)) })
+        : []),
       // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
       ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),
       ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),

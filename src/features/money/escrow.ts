@@ -7,15 +7,16 @@
 // The provider call (capture, void, refund) follows the batch and is retried by the cron.
 import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { invoiceSequences, ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
+import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { formatMoney as money, fromCents } from '../../lib/money';
+import { commissionRate, formatMoney as money, fromCents, vatRate } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../notifications/notify';
 import { holdStatement } from './holds';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
+import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
 import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
@@ -53,8 +54,8 @@ const escrowed = (db: Db, reservationId: number): SQL => entryExists(db, escrowI
 export type AuthorizeOutcome = 'APPLIED' | 'ALREADY_APPLIED' | 'NOT_PAYABLE';
 
 /**
- * The provider authorised the payment: PENDING_PAYMENT -> PAID, price into escrow, the receipt
- * link, both parties notified, in one batch. Idempotent; a late authorisation for an expired or
+ * The provider authorised the payment: PENDING_PAYMENT -> PAID, price into escrow (no invoice yet),
+ * both parties notified, in one batch. Idempotent; a late authorisation for an expired or
  * cancelled reservation is voided.
  */
 export async function authorizePayment(
@@ -81,10 +82,8 @@ export async function authorizePayment(
             paidAt: now,
           },
           effects: (guard) => [
+            // No invoice yet: an authorisation charges nothing; the capture issues it (markCaptured).
             ...postingStatements(db, escrowPayment(r), token, { guard }),
-            // The receipt of this payment is its PAYMENT transaction: the invoice is issued with it,
-            // numbered from its year's sequence only if the payment posts (no gap in the numbers).
-            ...issueInvoice(db, r.id, token, now),
             ...notifyIfPosted(db, token, [
               {
                 userId: r.senderId,
@@ -115,37 +114,6 @@ export async function authorizePayment(
   return 'NOT_PAYABLE';
 }
 
-/** Invoice numbers: `INV-<year>-<000001>`, one gap-free sequence a year. */
-const INVOICE_DIGITS = 6;
-
-/** The invoice of a payment posted by this batch attempt (`token`): its number, its receipt, ISSUED. */
-function issueInvoice(db: Db, reservationId: number, token: string, now: string): Statement[] {
-  const series = now.slice(0, 4);
-  const number = db.select({ n: invoiceSequences.lastNumber }).from(invoiceSequences).where(eq(invoiceSequences.series, series));
-  return [
-    db.insert(invoiceSequences).values({ series, lastNumber: 0 }).onConflictDoNothing(),
-    db
-      .update(invoiceSequences)
-      .set({ lastNumber: sql`${invoiceSequences.lastNumber} + 1` })
-      .where(and(eq(invoiceSequences.series, series), posted(db, token))),
-    db
-      .update(reservations)
-      .set({
-        invoiceId: sql`${`INV-${series}-`} || printf(${`%0${INVOICE_DIGITS}d`}, (${number}))`,
-        invoiceTransactionId: paymentTransactionId(db, token),
-        invoiceStatus: 'ISSUED',
-      })
-      .where(and(eq(reservations.id, reservationId), posted(db, token))),
-  ];
-}
-
-const paymentTransactionId = (db: Db, token: string): SQL =>
-  sql`(${db
-    .select({ id: transactions.id })
-    .from(transactions)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.id, transactions.ledgerEntryId))
-    .where(and(eq(ledgerEntries.token, token), eq(transactions.type, 'PAYMENT')))})`;
-
 /** A payment authorised for a reservation that can no longer be paid: release the card hold. */
 async function voidLatePayment(deps: Deps, r: ReservationRow, authorizationId: string) {
   if (r.authorizationId === authorizationId && r.paymentStatus === PAYMENT_STATUS.VOIDED) return;
@@ -166,17 +134,26 @@ async function voidLatePayment(deps: Deps, r: ReservationRow, authorizationId: s
 
 /**
  * The provider reports a capture (event or our own capture call): of the whole payment, or
- * (`partial`) of the kept share of a cancellation, the rest of the hold released.
+ * (`partial`) of the kept share of a cancellation, the rest of the hold released. The invoice of
+ * what was captured is issued in the same batch (once, whichever report records the capture).
  */
-export async function markCaptured(db: Db, reservationId: number, chargeId: string | null, partial = false) {
+export async function markCaptured(deps: Deps, reservationId: number, chargeId: string | null, partial = false): Promise<ReservationRow[]> {
+  const { db, env } = deps;
   const [from, to] = partial
     ? [PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING, PAYMENT_STATUS.PARTIALLY_CAPTURED]
     : [PAYMENT_STATUS.AUTHORIZED, PAYMENT_STATUS.CAPTURED];
-  return db
-    .update(reservations)
-    .set({ captureId: chargeId, paymentStatus: to, updatedAt: new Date().toISOString() })
-    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, from)))
-    .returning();
+  const results = await db.batch([
+    db
+      .update(reservations)
+      .set({ captureId: chargeId, paymentStatus: to, updatedAt: new Date().toISOString() })
+      .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, from)))
+      .returning({ id: reservations.id }),
+    ...invoiceAtCapture(db, reservationId, to, vatRate(env)),
+    // Read back in the batch, with its invoice (the UPDATE's RETURNING precedes it).
+    db.select().from(reservations).where(eq(reservations.id, reservationId)),
+  ]);
+  const [changed, after] = [results[0] as { id: number }[], results[results.length - 1] as ReservationRow[]];
+  return changed.length > 0 ? after : [];
 }
 
 /**
@@ -188,7 +165,7 @@ export async function captureLoaded(deps: Deps, r: ReservationRow): Promise<Rese
   if (r.paymentStatus !== PAYMENT_STATUS.AUTHORIZED || !r.authorizationId) return r;
   try {
     const { chargeId } = await getPaymentProvider(deps.env).capture(r.authorizationId, { idempotencyKey: `capture-${r.id}` });
-    const [updated] = await markCaptured(deps.db, r.id, chargeId);
+    const [updated] = await markCaptured(deps, r.id, chargeId);
     // No row changed: a concurrent capture (webhook, cron) recorded it first.
     return updated ?? (await loadReservation(deps.db, r.id));
   } catch (err) {
@@ -243,12 +220,15 @@ export const moneyBackType = (next: string): MoneyBackType => (next === PAYMENT_
 export function refundEffects(db: Db, r: ReservationRow, refundCents: number, settledStatus?: string): (guard: SQL) => Statement[] {
   const token = newToken();
   const next = settledStatus ?? settlementAfterRefund(r, refundCents);
+  const type = moneyBackType(next);
   return (guard) => [
-    ...postingStatements(db, refundEscrow(r, refundCents, moneyBackType(next)), token, { guard: and(guard, escrowed(db, r.id)) }),
+    ...postingStatements(db, refundEscrow(r, refundCents, type), token, { guard: and(guard, escrowed(db, r.id)) }),
     db
       .update(reservations)
       .set({ paymentStatus: next })
       .where(and(eq(reservations.id, r.id), posted(db, token))),
+    // What is kept goes to revenue (refundEscrow): the reservation's figures and documents follow.
+    ...moneyBackDocuments(db, r.id, { entryKey: escrowOutKey(r.id), token, refundCents, type, carrierCents: 0, commissionCents: r.totalAmountCents - refundCents }),
     ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents, next)),
   ];
 }
@@ -331,7 +311,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
           idempotencyKey: `capture-${r.id}`,
         });
         // The kept share is charged and the rest released: a capture, not a refund (no refundId).
-        await markCaptured(db, r.id, chargeId, true);
+        await markCaptured(deps, r.id, chargeId, true);
         break;
       }
       case PAYMENT_STATUS.REFUND_PENDING:
@@ -355,13 +335,16 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
       // Refused because the payment was captured meanwhile (a capture raced the rejection): refund
-      // instead, and the sender's history line and notice say it is a refund now.
+      // instead, and the sender's history line and notice say it is a refund now; the capture's
+      // invoice and the refund's credit note are issued with it (CONTRACT section 19).
+      const [back] = await db.select({ key: ledgerEntries.key, token: ledgerEntries.token }).from(ledgerEntries).where(eq(ledgerEntries.key, escrowOutKey(r.id)));
       await db.batch([
         db
           .update(reservations)
           .set({ paymentStatus: PAYMENT_STATUS.REFUND_PENDING, updatedAt: new Date().toISOString() })
           .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, r.paymentStatus ?? ''))),
         ...relabelAsRefund(db, r, refundCents),
+        ...(back ? racedCaptureDocuments(deps, r, refundCents, back) : []),
       ]);
       if (!retried) return settleWithProvider(deps, reservationId, true);
     }
@@ -393,6 +376,28 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
       .set({ type: 'REFUND', description: moneyBackDescription(r, refundCents, 'REFUND') })
       .where(and(released, inArray(transactions.ledgerEntryId, escrowOut))),
     db.update(transactions).set({ type: 'REFUND' }).where(released),
+  ];
+}
+
+/**
+ * The documents of a capture that raced a void or partial capture: the whole price was captured
+ * (split at the configured commission rate, as booked) and `refundCents` of it is refunded; the
+ * reservation's figures already say what is kept. After relabelAsRefund (the REFUND line exists).
+ */
+function racedCaptureDocuments(deps: Deps, r: ReservationRow, refundCents: number, back: { key: string; token: string }): Statement[] {
+  const { db, env } = deps;
+  const commissionCents = Math.round(r.totalAmountCents * commissionRate(env));
+  const refunding = rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING)))!;
+  return [
+    ...invoiceOfRacedCapture(db, r.id, { carrierCents: r.totalAmountCents - commissionCents, commissionCents }, vatRate(env), refunding),
+    ...moneyBackDocuments(db, r.id, {
+      entryKey: back.key,
+      token: back.token,
+      refundCents,
+      type: 'REFUND',
+      carrierCents: r.carrierAmountCents,
+      commissionCents: r.platformCommissionCents,
+    }),
   ];
 }
 

@@ -21,6 +21,8 @@ export {
   settleWithProvider,
 } from './escrow';
 export { hasEntry, newToken, posted, postingStatements } from './ledger/ledger.statements';
+// Money documents: what a refund does to the reservation's figures and its credit note (disputes).
+export { moneyBackDocuments } from './wallet/money-documents';
 export {
   ACCOUNTS,
   cancellationRefundCents,
@@ -42,8 +44,8 @@ export { holdRow, holdUnchanged, releaseHeldShares, settleHoldStatements } from 
 // Wallet figures for the user summaries and dashboards.
 export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET, type WalletFigures } from './wallet/wallet.service';
 
-// The receipt PDF attached to the payment confirmation e-mail (deliveries/consumer.ts).
-export { paymentReceipt } from './wallet/transactions.service';
+// The invoice and credit note PDFs attached to e-mails (deliveries/consumer.ts).
+export { reservationDocumentPdf } from './wallet/transactions.service';
 
 // The cron's money steps, and what the development seed drives.
 export { runMoneyJobs } from './money.jobs';

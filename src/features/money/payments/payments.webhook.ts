@@ -113,7 +113,7 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
       // Less than the whole amount: our partial capture of a cancellation's kept share (its answer
       // may have been lost), a capture and not a refund.
       const partial = typeof object.amount_received === 'number' && object.amount_received < object.amount;
-      await markCaptured(db, reservationId, str(object.latest_charge), partial);
+      await markCaptured(deps, reservationId, str(object.latest_charge), partial);
       return;
     }
     case 'payment_intent.payment_failed': {

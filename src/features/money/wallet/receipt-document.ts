@@ -1,10 +1,11 @@
-// What a receipt PDF says (issue 18, defect 10; docs/decisions-money.md). Every receipt names its
-// issuer, the platform, with the legal details of the configuration. The receipt of a payment is
-// the reservation's invoice: numbered and dated, issued by the platform acting as marketplace on
-// behalf of the carrier (who supplies the transport), with the platform's own service (its
-// commission, VAT included) and its VAT apart. Pure: transactions.service.ts reads the rows.
-import type { TransactionRow } from '../../../db/schema';
-import { formatMoney, vatIncluded, vatRate } from '../../../lib/money';
+// What a receipt PDF says (issue 18, defect 10; CONTRACT section 19; docs/decisions-money.md).
+// Every receipt names its issuer, the platform, with the legal details of the configuration. The
+// receipt of a captured payment is its invoice, of a refund after capture its credit note: numbered
+// and dated, issued by the platform acting as marketplace on behalf of the carrier (who supplies the
+// transport), with the platform's own service (its commission, VAT included) and its VAT apart, for
+// the amount the document states (captured, refunded). Pure: transactions.service.ts reads the rows.
+import type { MoneyDocumentRow, TransactionRow } from '../../../db/schema';
+import { formatMoney, vatRate } from '../../../lib/money';
 import type { PdfLine } from '../../../lib/pdf';
 
 export interface LegalDetails {
@@ -26,18 +27,23 @@ export const legalDetails = (env: Env): LegalDetails => ({
 
 export interface ReceiptReservation {
   reservationNumber: string;
-  invoiceId: string | null;
   reservedWeightG: number;
   pricePerKgCents: number;
-  totalAmountCents: number;
-  platformCommissionCents: number;
-  carrierAmountCents: number;
   currency: string;
   authorizationId: string | null;
+  refundId: string | null;
 }
+
+/** An invoice or credit note (money_documents), with the number of the invoice a credit note credits. */
+export type ReceiptMoneyDocument = Pick<
+  MoneyDocumentRow,
+  'kind' | 'number' | 'issuedAt' | 'currency' | 'totalCents' | 'carrierCents' | 'commissionCents' | 'vatCents' | 'vatRate'
+> & { creditedInvoice: string | null };
 
 export interface ReceiptInput {
   transaction: Pick<TransactionRow, 'id' | 'type' | 'amountCents' | 'currency' | 'description' | 'createdAt'>;
+  /** The transaction's invoice or credit note; null: a plain receipt of the movement. */
+  document: ReceiptMoneyDocument | null;
   legal: LegalDetails;
   /** The owner of the transaction, when a person. */
   customer: { name: string; email: string } | null;
@@ -50,27 +56,29 @@ const percent = (rate: number) => `${Math.round(rate * 10_000) / 100}%`;
 
 /** The document's title and lines, top to bottom. */
 export function receiptDocument(input: ReceiptInput): { title: string; lines: PdfLine[] } {
-  const { transaction: t, legal, customer, reservation: r } = input;
-  const invoice = t.type === 'PAYMENT' && r?.invoiceId ? r : null;
-  const lines: PdfLine[] = [{ text: invoice ? 'Invoice' : 'Transaction receipt', bold: true, size: 20 }];
+  const { transaction: t, document: doc, legal, customer, reservation: r } = input;
+  const credit = doc?.kind === 'CREDIT_NOTE';
+  const name = doc ? (credit ? 'Credit note' : 'Invoice') : null;
+  const lines: PdfLine[] = [{ text: name ?? 'Transaction receipt', bold: true, size: 20 }];
   const line = (text: string, gapBefore = 0) => lines.push({ text, gapBefore });
 
-  if (invoice) {
-    line(`Invoice number: ${invoice.invoiceId}`, 10);
-    line(`Invoice date: ${t.createdAt.slice(0, 10)}`);
+  if (doc) {
+    line(`${name} number: ${doc.number}`, 10);
+    line(`${name} date: ${doc.issuedAt.slice(0, 10)}`);
+    if (credit && doc.creditedInvoice) line(`Credits invoice: ${doc.creditedInvoice}`);
   } else {
     line(`Transaction: ${t.id}`, 10);
     line(`Date: ${t.createdAt}`);
   }
-  line(invoice ? 'Issued by the platform, acting as marketplace on behalf of the carrier:' : 'Issued by:', 10);
+  line(doc ? 'Issued by the platform, acting as marketplace on behalf of the carrier:' : 'Issued by:', 10);
   line(legal.name);
   line(legal.address);
   line(`VAT number: ${legal.vatNumber}`);
   line(`Company registration: ${legal.companyRegistration}`);
 
-  if (invoice && input.carrierName) line(`Carrier (supplier of the transport): ${input.carrierName}`, 10);
-  if (customer) line(`Customer: ${customer.name} <${customer.email}>`, invoice && input.carrierName ? 0 : 10);
-  if (!invoice) {
+  if (doc && input.carrierName) line(`Carrier (supplier of the transport): ${input.carrierName}`, 10);
+  if (customer) line(`Customer: ${customer.name} <${customer.email}>`, doc && input.carrierName ? 0 : 10);
+  if (!doc) {
     line(`Type: ${t.type}`);
     line(`Description: ${t.description}`);
   }
@@ -78,20 +86,21 @@ export function receiptDocument(input: ReceiptInput): { title: string; lines: Pd
     line(`Reservation: ${r.reservationNumber}`);
     line(`Weight: ${(r.reservedWeightG / 1000).toFixed(3)} kg at ${formatMoney(r.pricePerKgCents, r.currency)}/kg`);
   }
-  if (invoice) {
-    const fee = vatIncluded(invoice.platformCommissionCents, legal.vatRate);
-    const money = (cents: number) => formatMoney(cents, invoice.currency);
-    line(`Transport by the carrier: ${money(invoice.carrierAmountCents)} (no VAT charged by the platform)`, 10);
-    line(`Platform service fee excl. VAT: ${money(fee.netCents)}`);
-    line(`VAT ${percent(legal.vatRate)} on the platform service fee: ${money(fee.vatCents)}`);
-    line(`Platform service fee incl. VAT: ${money(invoice.platformCommissionCents)}`);
+  if (doc) {
+    const money = (cents: number) => formatMoney(cents, doc.currency);
+    const credited = credit ? ' credited' : '';
+    line(`Transport by the carrier${credited}: ${money(doc.carrierCents)} (no VAT charged by the platform)`, 10);
+    line(`Platform service fee excl. VAT${credited}: ${money(doc.commissionCents - doc.vatCents)}`);
+    line(`VAT ${percent(doc.vatRate)} on the platform service fee${credited}: ${money(doc.vatCents)}`);
+    line(`Platform service fee incl. VAT${credited}: ${money(doc.commissionCents)}`);
   }
-  if (r?.authorizationId) line(`Payment reference: ${r.authorizationId}`);
+  if (credit && r?.refundId) line(`Refund reference: ${r.refundId}`);
+  else if (r?.authorizationId) line(`Payment reference: ${r.authorizationId}`);
   lines.push({
-    text: `${invoice ? 'Total paid' : 'Amount'}: ${formatMoney(Math.abs(t.amountCents), t.currency)}`,
+    text: doc ? `${credit ? 'Total refunded' : 'Total paid'}: ${formatMoney(doc.totalCents, doc.currency)}` : `Amount: ${formatMoney(Math.abs(t.amountCents), t.currency)}`,
     bold: true,
     size: 14,
     gapBefore: 10,
   });
-  return { title: invoice ? `Invoice ${invoice.invoiceId}` : `Receipt ${t.id}`, lines };
+  return { title: doc ? `${name} ${doc.number}` : `Receipt ${t.id}`, lines };
 }

@@ -1,17 +1,18 @@
-// The money history a user sees (one row per movement that concerns them) and its PDF receipts,
-// generated once (src/lib/pdf.ts) and kept in R2.
-import { and, count, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+// The money history a user sees (one row per movement that concerns them) and its PDF receipts
+// (an invoice or credit note where the movement has one), generated once (src/lib/pdf.ts) and kept in R2.
+import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import { textPdf } from '../../../lib/pdf';
 import { readReceiptToken } from '../../../lib/receipt-token';
 import { readPage } from '../../../db/statements';
-import { agencies, EARNING_TYPES, reservations, transactions, users, type TransactionRow, type TransactionType } from '../../../db/schema';
+import { agencies, EARNING_TYPES, moneyDocuments, reservations, transactions, users, type MoneyDocumentKind, type TransactionRow, type TransactionType } from '../../../db/schema';
 import { accessDenied, notFound } from '../../../errors';
 import { fromCents, platformCurrency } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import type { Owner } from '../ledger/posting-rules';
 import { receiptUrl } from '../../../lib/urls';
-import { legalDetails, receiptDocument } from './receipt-document';
+import { documentOfTransaction } from './money-documents';
+import { legalDetails, receiptDocument, type ReceiptMoneyDocument } from './receipt-document';
 
 export async function toTransaction(env: Env, t: TransactionRow) {
   return {
@@ -116,20 +117,26 @@ export async function getOwnTransaction(deps: Deps, owner: Owner, id: number): P
   return row;
 }
 
-/** The receipt PDF: from R2 when made before, else made now and kept. */
+/**
+ * The receipt PDF: from R2 when made before, else made now and kept. A payment's receipt is its
+ * invoice, which exists only once money was captured: before (or when the hold was released
+ * without a capture) there is none, 404.
+ */
 export async function receiptPdf(deps: Deps, t: TransactionRow): Promise<ArrayBuffer> {
+  const doc = await documentOfTransaction(deps, t.id);
+  if (!doc && t.type === 'PAYMENT') throw notFound('Invoice of transaction', t.id);
   if (t.receiptKey) {
     const stored = await deps.env.UPLOADS.get(t.receiptKey);
     if (stored) return stored.arrayBuffer();
   }
-  const bytes = await renderReceipt(deps, t);
+  const bytes = await renderReceipt(deps, t, doc);
   const key = `receipts/${t.ownerType.toLowerCase()}-${t.ownerId}/transaction-${t.id}.pdf`;
   await deps.env.UPLOADS.put(key, bytes, { httpMetadata: { contentType: 'application/pdf' } });
   await deps.db.update(transactions).set({ receiptKey: key }).where(eq(transactions.id, t.id));
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-async function renderReceipt(deps: Deps, t: TransactionRow): Promise<Uint8Array> {
+async function renderReceipt(deps: Deps, t: TransactionRow, document: ReceiptMoneyDocument | null): Promise<Uint8Array> {
   const db = deps.db;
   const [reservation] = t.reservationId
     ? await db.select().from(reservations).where(eq(reservations.id, t.reservationId))
@@ -145,6 +152,7 @@ async function renderReceipt(deps: Deps, t: TransactionRow): Promise<Uint8Array>
     : [undefined];
   const { title, lines } = receiptDocument({
     transaction: t,
+    document,
     legal: legalDetails(deps.env),
     customer: owner ? { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email } : null,
     reservation: reservation ?? null,
@@ -154,18 +162,24 @@ async function renderReceipt(deps: Deps, t: TransactionRow): Promise<Uint8Array>
 }
 
 /**
- * The receipt of `userId`'s payment for a reservation (its invoice), for the payment confirmation
- * e-mail; null when that payment has no transaction (it did not post).
+ * The invoice or credit note of `userId` for a reservation, for an e-mail's attachment (deliveries
+ * consumer); null when there is none (nothing captured, nothing refunded after capture).
  */
-export async function paymentReceipt(deps: Deps, userId: number, reservationId: number): Promise<{ filename: string; pdf: ArrayBuffer } | null> {
-  const [t] = await deps.db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.ownerType, 'USER'), eq(transactions.ownerId, userId), eq(transactions.reservationId, reservationId), eq(transactions.type, 'PAYMENT')))
+export async function reservationDocumentPdf(
+  deps: Deps,
+  userId: number,
+  reservationId: number,
+  kind: MoneyDocumentKind,
+): Promise<{ filename: string; pdf: ArrayBuffer } | null> {
+  const [found] = await deps.db
+    .select({ t: transactions, number: moneyDocuments.number })
+    .from(moneyDocuments)
+    .innerJoin(transactions, eq(transactions.id, moneyDocuments.transactionId))
+    .where(and(eq(moneyDocuments.reservationId, reservationId), eq(moneyDocuments.kind, kind), eq(transactions.ownerType, 'USER'), eq(transactions.ownerId, userId)))
+    .orderBy(desc(moneyDocuments.id))
     .limit(1);
-  if (!t) return null;
-  const [r] = await deps.db.select({ invoiceId: reservations.invoiceId }).from(reservations).where(eq(reservations.id, reservationId));
-  return { filename: `${r?.invoiceId ?? `receipt-${t.id}`}.pdf`, pdf: await receiptPdf(deps, t) };
+  if (!found) return null;
+  return { filename: `${found.number}.pdf`, pdf: await receiptPdf(deps, found.t) };
 }
 
 /** The transaction a signed receipt link names (403 for a bad or expired link, 404 when it is gone). */
