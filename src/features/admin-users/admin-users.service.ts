@@ -118,7 +118,12 @@ async function setAccountEnabled(deps: Deps, auth: AuthUser, id: number, enabled
  */
 export async function applySuspension(deps: Deps, userId: number, actorId: number | null) {
   await revokeAllUserTokens(deps, userId, 'SUSPENDED');
-  await cancelForSuspension(deps, userId, actorId);
+  try {
+    await cancelForSuspension(deps, userId, actorId);
+  } catch (err) {
+    // The suspension is committed and its trips already withdrawn: the cron's sweep finishes the rest.
+    console.error(JSON.stringify({ level: 'error', msg: 'suspension sweep failed', userId, error: String(err) }));
+  }
 }
 
 /** ROLE_CLIENT always, no duplicates, in the canonical order of ROLES. */
