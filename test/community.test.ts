@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { database } from '../src/db/client';
-import { announcements, auditLogs, notifications, reports, reviews, userRatings, users } from '../src/db/schema';
+import { announcements, auditLogs, notifications, reports, reservations, reviews, userRatings, users } from '../src/db/schema';
 import { errorBody, get, post } from './helpers/http';
 import { aUser, aCarrier, anAdmin, aTrip, aReservation } from './helpers/factories';
 
@@ -285,6 +285,17 @@ describe('reports', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.errorCode).toBe('UNAUTHORIZED');
     vi.useRealTimers();
+  });
+
+  it("suspending a reported carrier takes their trips out of the search and cancels the bookings on them, like the admin endpoint", async () => {
+    const admin = await anAdmin();
+    const { carrier, trip, reservation } = await aReservation();
+    const report = await post('/v1/api/reports', { targetType: 'ANNOUNCEMENT', targetId: trip.id, reason: 'Scam' }, { token: (await aUser()).token });
+    expect((await post(`/v1/api/admin/reports/${report.body.id}/close`, { action: 'SUSPEND_USER' }, { token: admin.token })).status).toBe(200);
+    const [row] = await db.select().from(reservations).where(eq(reservations.id, reservation.id));
+    expect(row).toMatchObject({ status: 'CANCELLED', cancellationReason: 'CARRIER_SUSPENDED', cancelledBy: admin.id });
+    expect((await get(`/v1/api/annonces/${trip.id}`)).status).toBe(404);
+    expect(carrier.id).toBe(trip.carrierId);
   });
 
   it('refuses unknown targets (404), self-reports (422), non-admins on the queue (403)', async () => {

@@ -347,6 +347,17 @@ describe('console actions', () => {
     expect(entries.find((e) => e.action === 'USER_SUSPENDED')).toMatchObject({ actorId: admin.id, ip: b.ip, details: { reason: 'chargebacks' } });
   });
 
+  it("a carrier suspended from the console loses their bookings not yet deposited, refunded in full, as through the API", async () => {
+    const admin = await withPassword(anAdmin);
+    const carrier = await withPassword(aCarrier);
+    const { reservation } = await aReservation({ carrier, status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const b = await signedIn(admin);
+    const res = await b.submit(`/console/users/${carrier.id}`, `/console/users/${carrier.id}/suspend`, { reason: 'chargebacks' });
+    expect(res.status).toBe(303);
+    const [row] = await db().select().from(reservations).where(eq(reservations.id, reservation.id));
+    expect(row).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOIDED', cancellationReason: 'CARRIER_SUSPENDED', cancelledBy: admin.id });
+  });
+
   it('a suspended operator\'s console session ends at once', async () => {
     const superAdmin = await withPassword(aSuperAdmin);
     const admin = await withPassword(anAdmin);

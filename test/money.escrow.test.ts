@@ -12,7 +12,7 @@ import { cancelReservation, rejectReservation } from '../src/features/bookings/b
 import { captureLoaded, refundEffects, releaseHeldShares } from '../src/features/money';
 import { allEffects, commitTransitions, loadReservation } from '../src/features/reservations/lifecycle';
 import { db, reservationRow, runCron } from './helpers/db';
-import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
+import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
 import { errorBody, get, post } from './helpers/http';
 import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, heldKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
@@ -663,4 +663,68 @@ describe('ledger invariants under random sequences (property)', () => {
     for (const kind of ['book', 'pay', 'deliver', 'withdraw']) expect(applied[kind] ?? 0, `${kind} never applied`).toBeGreaterThan(0);
     expect((applied.reject ?? 0) + (applied.cancel ?? 0)).toBeGreaterThan(0);
   }, 240_000);
+});
+
+describe('suspension of a carrier (CONTRACT section 19)', () => {
+  /** The sender's notices about the cancellation and the money: [type, message]. */
+  const cancellationNotices = async (senderId: number) =>
+    (
+      await db()
+        .select()
+        .from(notifications)
+        .where(sql`${notifications.userId} = ${senderId} AND ${notifications.type} IN ('RESERVATION_CANCELLED', 'PAYMENT_RELEASED', 'PAYMENT_REFUNDED')`)
+        .orderBy(notifications.id)
+    ).map((n) => [n.type, n.message]);
+
+  it('cancels every reservation not yet deposited on their trips with a full refund, voided or refunded, the senders told; a deposited one is left alone', async () => {
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const authorised = await aReservation({ carrier, status: 'PAID', ...paid });
+    const accepted = await aReservation({ carrier, status: 'CONFIRMED', ...paid });
+    expect(await capture(accepted.reservation.id)).toBe(true); // captured early: the money goes back as a refund
+    const deposited = await aReservation({ carrier, status: 'DEPOSITED', ...paid });
+    const before = stripe.requests.length;
+
+    const res = await post(`/v1/api/admin/users/${carrier.id}/suspend`, { reason: 'Fraud' }, { token: admin.token });
+
+    expect(res.status).toBe(200);
+    expect(await reservationRow(authorised.reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOIDED', cancellationReason: 'CARRIER_SUSPENDED' });
+    expect(await reservationRow(accepted.reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED', refundId: expect.stringMatching(/^re_/) });
+    expect(await reservationRow(deposited.reservation.id)).toMatchObject({ status: 'DEPOSITED', paymentStatus: 'CAPTURED' });
+    const calls = stripe.requests.slice(before);
+    expect(calls).toHaveLength(2);
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: `/v1/payment_intents/${authorised.pi.id}/cancel`, idempotencyKey: `void-${authorised.reservation.id}` }),
+        expect.objectContaining({ path: '/v1/refunds', body: expect.objectContaining({ payment_intent: accepted.pi.id, amount: '5000' }) }),
+      ]),
+    );
+    for (const { reservation } of [authorised, accepted]) {
+      expect(await reservationMoney(reservation.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0, PLATFORM_REVENUE: 0, WALLET: 0 });
+    }
+    expect((await reservationMoney(deposited.reservation.id)).ESCROW).toBe(5000);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+    expect(await cancellationNotices(authorised.sender.id)).toEqual([
+      ['RESERVATION_CANCELLED', `Booking ${authorised.reservation.reservationNumber} was cancelled: the carrier can no longer carry it. 50.00 EUR goes back to you in full.`],
+      ['PAYMENT_RELEASED', `The hold of 50.00 EUR on your card for reservation ${authorised.reservation.reservationNumber} is released: nothing is charged.`],
+    ]);
+    expect(await cancellationNotices(accepted.sender.id)).toEqual([
+      ['RESERVATION_CANCELLED', `Booking ${accepted.reservation.reservationNumber} was cancelled: the carrier can no longer carry it. 50.00 EUR goes back to you in full.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} is being refunded to your card.`],
+    ]);
+    expect(await cancellationNotices(deposited.sender.id)).toEqual([]);
+  });
+
+  it('a refund whose provider call fails during the suspension is finished by the cron', async () => {
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const { reservation: booking, pi } = await aReservation({ carrier, status: 'PAID', ...paid });
+    stripe.outage.add(`/v1/payment_intents/${pi.id}/cancel`);
+    expect((await post(`/v1/api/admin/users/${carrier.id}/suspend`, {}, { token: admin.token })).status).toBe(200);
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOID_PENDING' });
+    expect((await reservationMoney(booking.id)).ESCROW).toBe(0);
+    stripe.outage.delete(`/v1/payment_intents/${pi.id}/cancel`);
+    await runCron();
+    expect(await reservationRow(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'VOIDED' });
+  });
 });

@@ -5,13 +5,15 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database } from '../src/db/client';
 import { depsOf } from '../src/env';
-import { auditLogs, ledgerAccounts, sessions, users, withdrawals } from '../src/db/schema';
+import { announcements, auditLogs, deliveries, ledgerAccounts, notifications, reservations, sessions, users, withdrawals } from '../src/db/schema';
+import { cityKey } from '../src/features/reference/city-key';
 import type { ReservationStatus } from '../src/features/reservations/reservation-state';
 import { runSeed } from '../src/features/dev/seed';
 import { ACCOUNT_DELETION_GUARDS } from '../src/features/users/users.service';
 import { PASSWORD, login, registerUser } from './helpers/auth';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
+import { aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aReservation, aCarrier, aCategory, anAgency, bookingInput, uniqueCity } from './helpers/factories';
+import { runCron } from './helpers/db';
 
 const db = database(env.DB);
 const ME = '/v1/api/user/me';
@@ -397,6 +399,143 @@ describe('user administration', () => {
     vi.setSystemTime(new Date('2026-11-10T08:00:05.000Z'));
     await post(`/v1/api/admin/users/${target.id}/suspend`, {}, { token: admin.token });
     unauthorized(await get(ME, { token: target.token }));
+  });
+});
+
+describe('suspension takes effect everywhere at once (CONTRACT section 19)', () => {
+  const suspend = async (admin: { token: string }, id: number) =>
+    expect((await post(`/v1/api/admin/users/${id}/suspend`, { reason: 'Fraud' }, { token: admin.token })).status).toBe(200);
+  const activate = async (admin: { token: string }, id: number) =>
+    expect((await post(`/v1/api/admin/users/${id}/activate`, undefined, { token: admin.token })).status).toBe(200);
+  /** A trip of `carrier` found by a search on a city no other test uses. */
+  async function searchableTrip(carrier: { id: number }, overrides: Parameters<typeof aTrip>[1] = {}) {
+    const city = uniqueCity('Suspension');
+    const trip = await aTrip(carrier, { departureCity: city, departureCityKey: cityKey(city), ...overrides });
+    return { trip, search: async () => (await get(`/v1/api/annonces?departureCity=${encodeURIComponent(city)}`)).body.content.map((a: any) => a.id) };
+  }
+  const row = async (id: number) => (await db.select().from(reservations).where(eq(reservations.id, id)))[0];
+  const noticesOf = (userId: number) => db.select().from(notifications).where(eq(notifications.userId, userId));
+
+  it("a suspended carrier's trip leaves the search, refuses bookings (422), and its unpaid booking is cancelled, its sender told", async () => {
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const { trip, search } = await searchableTrip(carrier);
+    const { sender, reservation } = await aReservation({ trip, reserveOnTrip: true, weightG: 3_000 });
+    const category = await aCategory();
+    const booker = await aUser();
+    expect(await search()).toEqual([trip.id]);
+
+    await suspend(admin, carrier.id);
+
+    expect(await search()).toEqual([]);
+    const refused = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: booker.token });
+    expect(refused.status).toBe(422);
+    expect(errorBody(refused)).toMatchObject({
+      errorCode: 'BUSINESS_RULE_VIOLATION',
+      message: 'This trip no longer takes bookings: its carrier is unavailable',
+    });
+    expect(await row(reservation.id)).toMatchObject({ status: 'CANCELLED', cancellationReason: 'CARRIER_SUSPENDED', cancelledBy: admin.id, cancelledAt: expect.any(String) });
+    const [after] = await db.select().from(announcements).where(eq(announcements.id, trip.id));
+    expect(after.reservedWeightG).toBe(0);
+    const notices = await noticesOf(sender.id);
+    expect(notices.map((n) => [n.type, n.message])).toEqual([
+      ['RESERVATION_CANCELLED', `Booking ${reservation.reservationNumber} was cancelled: the carrier can no longer carry it.`],
+    ]);
+    // The notice leaves the platform too (the outbox row is in the same batch).
+    const outbox = await db.select().from(deliveries).where(eq(deliveries.userId, sender.id));
+    expect(outbox.map((d) => d.template)).toContain('RESERVATION_CANCELLED');
+  });
+
+  it("a withdrawn trip's detail is 404 to the public and strangers, readable by its bookers and admins", async () => {
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const { trip } = await searchableTrip(carrier);
+    const { sender } = await aReservation({ trip, reserveOnTrip: true });
+    const stranger = await aUser();
+    expect((await get(`/v1/api/annonces/${trip.id}`)).status).toBe(200);
+
+    await suspend(admin, carrier.id);
+
+    const anonymous = await get(`/v1/api/annonces/${trip.id}`);
+    expect(anonymous.status).toBe(404);
+    expect(errorBody(anonymous).errorCode).toBe('RESOURCE_NOT_FOUND');
+    expect((await get(`/v1/api/annonces/${trip.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await get(`/v1/api/annonces/${trip.id}`, { token: 'not-a-token' })).status).toBe(404);
+    const booker = await get(`/v1/api/annonces/${trip.id}`, { token: sender.token });
+    expect(booker.status).toBe(200);
+    expect(booker.body).toMatchObject({ id: trip.id, carrierId: carrier.id });
+    expect((await get(`/v1/api/annonces/${trip.id}`, { token: admin.token })).status).toBe(200);
+  });
+
+  it('activation brings the trip back to the search but resurrects no cancelled booking', async () => {
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const { trip, search } = await searchableTrip(carrier);
+    const { reservation } = await aReservation({ trip, reserveOnTrip: true });
+    await suspend(admin, carrier.id);
+    expect(await search()).toEqual([]);
+
+    await activate(admin, carrier.id);
+
+    expect(await search()).toEqual([trip.id]);
+    expect((await get(`/v1/api/annonces/${trip.id}`)).status).toBe(200);
+    expect((await row(reservation.id)).status).toBe('CANCELLED');
+    await runCron();
+    expect((await row(reservation.id)).status).toBe('CANCELLED');
+  });
+
+  it("a suspended sender's unpaid bookings are cancelled (the carrier told, the weight back); paid ones are left to the carrier", async () => {
+    const admin = await anAdmin();
+    const sender = await aUser();
+    const unpaid = await aReservation({ sender, weightG: 2_000 });
+    const paid = await aReservation({ sender, status: 'PAID' });
+
+    await suspend(admin, sender.id);
+
+    expect(await row(unpaid.reservation.id)).toMatchObject({ status: 'CANCELLED', cancellationReason: 'SENDER_SUSPENDED' });
+    expect((await row(paid.reservation.id)).status).toBe('PAID');
+    const [trip] = await db.select().from(announcements).where(eq(announcements.id, unpaid.trip.id));
+    expect(trip.reservedWeightG).toBe(0);
+    expect((await noticesOf(unpaid.carrier.id)).map((n) => [n.type, n.message])).toEqual([
+      ['RESERVATION_CANCELLED', `Booking ${unpaid.reservation.reservationNumber} was cancelled before payment; its weight is available again.`],
+    ]);
+    // The sender's own trips-to-be are untouched: the sender carries nothing.
+    expect(await noticesOf(paid.carrier.id)).toEqual([]);
+  });
+
+  it("an agency's trip stays listed and its bookings stand when the staff member who published it is suspended", async () => {
+    const admin = await anAdmin();
+    const owner = await aUser();
+    const agency = await anAgency(owner);
+    const employee = await aCarrier();
+    const { trip, search } = await searchableTrip(employee, { agencyId: agency.id });
+    const { reservation } = await aReservation({ trip, reserveOnTrip: true, agencyId: agency.id });
+
+    await suspend(admin, employee.id);
+
+    expect(await search()).toEqual([trip.id]);
+    expect((await get(`/v1/api/annonces/${trip.id}`)).status).toBe(200);
+    expect((await row(reservation.id)).status).toBe('PENDING_PAYMENT');
+  });
+
+  it('a carrier with more bookings than a request handles: the request cancels two batches, the cron the rest', async () => {
+    const admin = await anAdmin();
+    const carrier = await aCarrier();
+    const { trip } = await searchableTrip(carrier, { totalWeightG: 100_000 });
+    const made = [];
+    for (let i = 0; i < 45; i++) made.push((await aReservation({ trip, reserveOnTrip: true, weightG: 1_000 })).reservation.id);
+
+    await suspend(admin, carrier.id);
+
+    const statuses = async () => {
+      const rows = await db.select({ status: reservations.status }).from(reservations).where(eq(reservations.announcementId, trip.id));
+      return rows.filter((r) => r.status === 'CANCELLED').length;
+    };
+    expect(await statuses()).toBe(40);
+    await runCron();
+    expect(await statuses()).toBe(45);
+    const [after] = await db.select().from(announcements).where(eq(announcements.id, trip.id));
+    expect(after.reservedWeightG).toBe(0);
   });
 });
 

@@ -33,6 +33,13 @@ export async function authenticate(env: Env, token: string | null | undefined): 
   return { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp, iat: claims.iat, sid: claims.sid };
 }
 
+/** The caller of an optional bearer token on a public route: null when absent or not valid (the route stays public). */
+export async function optionalCaller(env: Env, header: string | undefined): Promise<AuthUser | null> {
+  const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (!token) return null;
+  return authenticate(env, token).catch(() => null);
+}
+
 export const hasRole = (auth: AuthUser, ...roles: Role[]) =>
   auth.roles.includes('ROLE_SUPERADMIN') || roles.some((r) => auth.roles.includes(r));
 

@@ -1,6 +1,7 @@
 // User administration: list and read accounts, suspend and activate them (admins), set roles
 // (super-admins). Every change is one conditional UPDATE batched with its audit entry; removing
-// access (suspension, a role taken away) revokes the user's tokens.
+// access (suspension, a role taken away) revokes the user's tokens; a suspension also cancels the
+// reservations it ends (applySuspension).
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { users, type UserRow } from '../../db/schema';
 import { readPage } from '../../db/statements';
@@ -12,6 +13,7 @@ import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
 import { loadUser } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../auth/sessions';
+import { cancelForSuspension } from '../bookings/suspension';
 
 export const USER_SORT_FIELDS = ['createdAt', 'email', 'lastName', 'lastLoginAt', 'id'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
@@ -106,8 +108,25 @@ async function setAccountEnabled(deps: Deps, auth: AuthUser, id: number, enabled
       : { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: id, ip, details: { reason } }),
   ]);
   if (updated.length !== 1) throw invalidState(enabled ? 'The account is not suspended' : 'The account is already suspended');
-  if (!enabled) await revokeAllUserTokens(deps, id, 'SUSPENDED');
+  if (!enabled) await applySuspension(deps, id, auth.id);
   return updated[0];
+}
+
+/**
+ * What a committed suspension does at once (CONTRACT section 19): the account's tokens stop
+ * working, then the reservations it affects are cancelled (bookings/suspension.ts; the cron
+ * finishes a sweep cut short). Its trips leave the search and refuse bookings by the account's
+ * state alone (announcements/carrier-availability.ts). Used by the admin endpoint, the console
+ * and a report closed with SUSPEND_USER.
+ */
+export async function applySuspension(deps: Deps, userId: number, actorId: number | null) {
+  await revokeAllUserTokens(deps, userId, 'SUSPENDED');
+  try {
+    await cancelForSuspension(deps, userId, actorId);
+  } catch (err) {
+    // The suspension is committed and its trips already withdrawn: the cron's sweep finishes the rest.
+    console.error(JSON.stringify({ level: 'error', msg: 'suspension sweep failed', userId, error: String(err) }));
+  }
 }
 
 /** ROLE_CLIENT always, no duplicates, in the canonical order of ROLES. */

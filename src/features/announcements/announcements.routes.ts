@@ -3,7 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
 import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
-import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
+import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
+import { optionalCaller } from '../../middleware/auth';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { decimalInt, IdParams, passed, whenValid } from '../../validation';
 import { todayUtc, tripDateErrors } from './announcement-rules';
@@ -172,11 +173,13 @@ export const announcementsRouter = createRouter()
       path: '/annonces/{id}',
       tags: ['Announcements'],
       summary: 'One trip',
-      security: [],
+      description:
+        "Public. A suspended carrier's trip is 404 to the public; with a bearer token, its carrier, admins and senders who booked it still read it.",
+      security: [{}, ...bearerSecurity],
       request: { params: IdParams },
       responses: { 200: jsonContent(AnnouncementSchema, 'The trip'), ...errorResponses(404) },
     }),
-    async (c) => c.json(await getVisibleAnnouncement(c.var.deps, c.req.valid('param').id), 200),
+    async (c) => c.json(await getVisibleAnnouncement(c.var.deps, c.req.valid('param').id, () => optionalCaller(c.env, c.req.header('Authorization'))), 200),
   )
   .openapi(
     createRoute({

@@ -22,6 +22,7 @@ import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
+import { carrierAvailableCondition, isCarrierAvailable } from './carrier-availability';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
 export type AnnouncementSort = (typeof ANNOUNCEMENT_SORTS)[number];
@@ -136,7 +137,7 @@ async function assertValid(deps: Deps, dates: { departureDate: string; arrivalDa
 
 async function loadWithCarrier(db: Db, id: number) {
   const [hit] = await db
-    .select({ announcement: announcements, carrier: carrierColumns })
+    .select({ announcement: announcements, carrier: carrierColumns, carrierEnabled: users.enabled })
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
     .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
@@ -151,12 +152,31 @@ export async function getAnnouncement(deps: Deps, id: number) {
   return toAnnouncement(announcement, carrier);
 }
 
-/** The public read: a suspended agency's trips are hidden as if they did not exist. */
-export async function getVisibleAnnouncement(deps: Deps, id: number) {
+/**
+ * The public read: a suspended agency's trips are hidden as if they did not exist. A suspended
+ * carrier's trips too, except to those who have a reservation on it (or carry it) and to admins:
+ * `viewer` is the caller of an optional bearer token, asked only for such a trip.
+ */
+export async function getVisibleAnnouncement(deps: Deps, id: number, viewer: () => Promise<AuthUser | null> = async () => null) {
   const { db } = deps;
-  const { announcement, carrier } = await loadWithCarrier(db, id);
+  const { announcement, carrier, carrierEnabled } = await loadWithCarrier(db, id);
   if (!(await isAgencyVisible(deps, announcement.agencyId))) throw notFound('Announcement', id);
+  if (!isCarrierAvailable(announcement, carrierEnabled) && !(await mayReadWithdrawnTrip(deps, await viewer(), announcement))) {
+    throw notFound('Announcement', id);
+  }
   return toAnnouncement(announcement, carrier);
+}
+
+/** A withdrawn trip (its carrier suspended) stays readable to its carrier, admins and its bookers. */
+async function mayReadWithdrawnTrip(deps: Deps, viewer: AuthUser | null, a: AnnouncementRow): Promise<boolean> {
+  if (!viewer) return false;
+  if (viewer.id === a.carrierId || hasRole(viewer, 'ROLE_ADMIN')) return true;
+  const [booked] = await deps.db
+    .select({ id: reservations.id })
+    .from(reservations)
+    .where(and(eq(reservations.announcementId, a.id), eq(reservations.senderId, viewer.id)))
+    .limit(1);
+  return booked !== undefined;
 }
 
 export async function createAnnouncement(deps: Deps, auth: AuthUser, input: AnnouncementInput, currency: string) {
@@ -291,6 +311,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     eq(a.status, 'ACTIVE'),
     gte(a.departureDate, v.from as string),
     visibleAgencyCondition(a.agencyId),
+    carrierAvailableCondition(),
     when('dateTo', () => lte(a.departureDate, v.dateTo as string)),
     when('departureCity', () => eq(a.departureCityKey, v.departureCity as string)),
     when('arrivalCity', () => eq(a.arrivalCityKey, v.arrivalCity as string)),

@@ -1,17 +1,27 @@
 // The reservation jobs the cron trigger runs (wrangler.toml [triggers]).
 import type { Deps } from '../../env';
 import { expireReservations } from './bookings.service';
+import { cancelForSuspension } from './suspension';
 
-/** Expires unpaid reservations (30 min) and rejects unanswered paid ones (24 h). Never throws: the next run retries. */
+/**
+ * Expires unpaid reservations (30 min) and rejects unanswered paid ones (24 h); then finishes any
+ * suspension's cancellations left over (one batch a run). Never throws: the next run retries.
+ */
 export async function runReservationExpiry(deps: Deps, scheduledTime: number = Date.now()) {
+  let result: Awaited<ReturnType<typeof expireReservations>> | null = null;
   try {
-    const result = await expireReservations(deps, new Date(scheduledTime));
+    result = await expireReservations(deps, new Date(scheduledTime));
     if (result.expired + result.rejected > 0) {
       console.log(JSON.stringify({ level: 'info', job: 'reservation-expiry', ...result }));
     }
-    return result;
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', job: 'reservation-expiry', error: err instanceof Error ? err.message : String(err) }));
-    return null;
   }
+  try {
+    const cancelled = await cancelForSuspension(deps, null, null, 1);
+    if (cancelled > 0) console.log(JSON.stringify({ level: 'info', job: 'suspension-sweep', cancelled }));
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', job: 'suspension-sweep', error: err instanceof Error ? err.message : String(err) }));
+  }
+  return result;
 }

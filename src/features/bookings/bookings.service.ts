@@ -37,6 +37,7 @@ import {
   type ReservationDtoView,
   type ReservationView,
 } from '../reservations/reservation-views';
+import { carrierAvailableCondition, isCarrierAvailable } from '../announcements/carrier-availability';
 import {
   CARRIER_ANSWER_WINDOW_MS,
   freeCancellationAfterTripChange,
@@ -111,6 +112,9 @@ function capacityRefusal(a: AnnouncementRow, weightG: number, now: Date): AppErr
   return null;
 }
 
+/** A suspended carrier's trip (CONTRACT section 19): 422, without saying why the carrier is gone. */
+const carrierUnavailable = () => businessRule('This trip no longer takes bookings: its carrier is unavailable');
+
 const UNIQUE_IDEMPOTENCY = /UNIQUE constraint failed: reservations\.sender_id, reservations\.idempotency_key/;
 const UNIQUE_NUMBER = /UNIQUE constraint failed: reservations\.(reservation_number|recipient_token)/;
 
@@ -139,6 +143,7 @@ export async function createBooking(
   const { a, carrier, sender, categories: categoryRows } = trip;
   if (!sender || !sender.enabled) throw accessDenied('This account cannot book');
   if (a.carrierId === auth.id) throw businessRule('You cannot book your own announcement');
+  if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
 
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
   const unknown = input.items.flatMap((item, i) =>
@@ -267,6 +272,8 @@ const bookingWrites = {
         ne(announcements.carrierId, p.senderId),
         eq(announcements.pricePerKgCents, p.seenPrice),
         sql`${announcements.reservedWeightG} + ${p.reservedWeightG} <= ${announcements.totalWeightG}`,
+        // The carrier suspended since the read: no booking slips past the suspension's sweep.
+        carrierAvailableCondition(),
       ),
     ).returning({ id: reservations.id }),
   ),
@@ -292,7 +299,13 @@ const bookingWrites = {
     guard: eq(reservations.reservationNumber, p.reservationNumber),
     source: reservations,
   })),
-  trip: compiled((db, p: Record<BookingKey, Placeholder>) => db.select().from(announcements).where(eq(announcements.id, p.tripId))),
+  trip: compiled((db, p: Record<BookingKey, Placeholder>) =>
+    db
+      .select({ ...getTableColumns(announcements), carrierEnabled: aliasedColumns(users, 'k', ['enabled']).enabled })
+      .from(announcements)
+      .innerJoin(users, eq(users.id, announcements.carrierId))
+      .where(eq(announcements.id, p.tripId)),
+  ),
   item: compiled((db, p: Record<keyof ItemView | 'reservationNumber', Placeholder>) =>
     guardedInsert(db, reservationItems, { ...placeholdersFor(ITEM_KEYS, p), reservationId: reservations.id }, reservations, eq(reservations.reservationNumber, p.reservationNumber)),
   ),
@@ -320,6 +333,7 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
   if (inserted.length === 1) return inserted[0].id;
   // Refused (rare): the trip as it is now says why.
   const [[current]] = await db.batch([bookingWrites.trip(db, values)]);
+  if (current && !isCarrierAvailable(current, current.carrierEnabled)) throw carrierUnavailable();
   if (current && current.pricePerKgCents !== seen.pricePerKgCents) {
     throw invalidState('The price of this announcement changed while booking; review it and book again');
   }
@@ -342,10 +356,10 @@ function normaliseRecipient(r: RecipientInfo): RecipientInfo {
 // ---------------------------------------------------------------------------------------------
 // Transitions (through reservations/lifecycle.ts; the money side from money/)
 
-const ref = (r: ReservationRow) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });
+export const ref = (r: ReservationRow) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });
 
 /** A booking that ends before payment ends its open checkout too: no PENDING payment is left behind. */
-const checkoutEnded = (r: ReservationRow) => (r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {});
+export const checkoutEnded = (r: ReservationRow) => (r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {});
 
 /** Gives the reserved weight back to the trip (a FULL future trip is ACTIVE again). */
 const releaseCapacity = (db: Db, r: ReservationRow, now: Date) => (guard: SQL) => [
@@ -364,7 +378,7 @@ const releaseCapacity = (db: Db, r: ReservationRow, now: Date) => (guard: SQL) =
  * parties told, and the paid price returned (`refundCents`, null when nothing was paid), all in
  * the transition's batch.
  */
-const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], refundCents: number | null, now: Date) =>
+export const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], refundCents: number | null, now: Date) =>
   allEffects(releaseCapacity(db, r, now), (guard) => notify(db, notes, guard), refundCents === null ? undefined : refundEffects(db, r, refundCents));
 
 /**

@@ -9,9 +9,8 @@ import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../..
 import type { AuthUser, Deps } from '../../env';
 import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } from '../../errors';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { assertCanModerate, getUser } from '../admin-users/admin-users.service';
+import { applySuspension, assertCanModerate, getUser } from '../admin-users/admin-users.service';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
-import { revokeAllUserTokens } from '../auth/sessions';
 import { notify } from '../notifications/notify';
 import { hideReviewStatements } from '../reviews/reviews.service';
 
@@ -167,7 +166,7 @@ export async function closeReport(
     auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
   if (!closed) throw invalidState(`Report ${id} is already closed`);
-  if (input.action === 'SUSPEND_USER' && owner !== null) await revokeAllUserTokens(deps, owner, 'SUSPENDED');
+  if (input.action === 'SUSPEND_USER' && owner !== null) await applySuspension(deps, owner, auth.id);
   return toReportJson(closed);
 }
 

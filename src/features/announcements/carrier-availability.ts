@@ -1,0 +1,16 @@
+// A suspended carrier's own trips leave the search and take no bookings (CONTRACT section 19). The
+// rule is read from users.enabled at query time, so it applies at once and ends with the
+// activation. An agency's trips are the agency's: its status governs them (agencies.scope.ts), not
+// the account of the staff member who published them.
+import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/sqlite-core';
+import { announcements, users } from '../../db/schema';
+
+/** SQL over the announcements table: true unless the trip is a private carrier's and that account is suspended (or closed). */
+export const carrierAvailableCondition = (): SQL =>
+  sql`(${announcements.agencyId} IS NOT NULL OR ${exists(
+    new QueryBuilder().select({ one: sql`1` }).from(users).where(and(eq(users.id, announcements.carrierId), eq(users.enabled, true))),
+  )})`;
+
+/** The same rule for a trip already read with its carrier's `enabled`. */
+export const isCarrierAvailable = (trip: { agencyId: number | null }, carrierEnabled: boolean): boolean => trip.agencyId !== null || carrierEnabled;
