@@ -466,6 +466,7 @@ const FR: Record<string, Entry> = {
   'Announcement {} has already departed': "Le trajet de l'annonce {} est déjà parti",
   'Not enough remaining capacity on this announcement': 'Capacité restante insuffisante sur cette annonce',
   'You cannot book your own announcement': 'Vous ne pouvez pas réserver votre propre annonce',
+  "You cannot book your own agency's announcement": 'Vous ne pouvez pas réserver une annonce de votre propre agence',
   'Prohibited content cannot be shipped: {}': 'Contenu interdit, ne peut pas être expédié : {}',
   'This trip does not accept: {}': "Ce trajet n'accepte pas : {}",
   'This account cannot book': 'Ce compte ne peut pas réserver',

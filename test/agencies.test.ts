@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
-import { announcements, auditLogs, notifications, users } from '../src/db/schema';
+import { agencyEmployees, announcements, auditLogs, notifications, reservations, users } from '../src/db/schema';
 import {
   assertStaffCanPublish,
   canStaffManageAnnouncement,
@@ -16,7 +16,20 @@ import {
   type StaffScope,
 } from '../src/features/agencies/agencies.scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { type TestUser, aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aFile } from './helpers/factories';
+import {
+  type TestUser,
+  aUser,
+  tokenFor,
+  anAdmin,
+  aSuperAdmin,
+  aTrip,
+  aFile,
+  anAgency,
+  aBranch,
+  aReservation,
+  aCategory,
+  bookingInput,
+} from './helpers/factories';
 
 const db = database(env.DB);
 const deps = { db, env };
@@ -264,6 +277,100 @@ describe('employees', () => {
     await expect(assertStaffCanPublish(deps, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
     const ownerScope = (await staffScope(deps, owner.id))!;
     await expect(assertStaffCanPublish(deps, ownerScope, branchA)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+  });
+});
+
+describe('branch scope (CONTRACT section 19)', () => {
+  /** An agency with branches A and B, an employee of each (each the carrier of a trip of their branch). */
+  async function twoBranches() {
+    const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
+    const agency = await anAgency(owner);
+    const [branchA, branchB] = [await aBranch(agency), await aBranch(agency)];
+    const alice = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    const bob = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db.insert(agencyEmployees).values([
+      { userId: alice.id, agencyId: agency.id, branchId: branchA.id },
+      { userId: bob.id, agencyId: agency.id, branchId: branchB.id },
+    ]);
+    await db.update(users).set({ agencyId: agency.id }).where(eq(users.id, owner.id));
+    const tripA = await aTrip(alice, { agencyId: agency.id, branchId: branchA.id });
+    const tripB = await aTrip(bob, { agencyId: agency.id, branchId: branchB.id });
+    return { owner, agency, alice, bob, tripA, tripB };
+  }
+  const on = (trip: { id: number; agencyId: number | null }, status: 'PAID' | 'CONFIRMED' | 'IN_TRANSIT' = 'PAID') =>
+    aReservation({ trip, status, agencyId: trip.agencyId, set: status === 'PAID' ? { paidAt: new Date().toISOString() } : {} });
+  const statusOf = async (id: number) => (await db.select({ s: reservations.status }).from(reservations).where(eq(reservations.id, id)))[0].s;
+  /** A parcel photo of the reservation, stored in R2. */
+  async function parcelImage(sender: { id: number }, reservationId: number) {
+    const file = await aFile(sender, { purpose: 'PARCEL_IMAGE', reservationId });
+    await env.UPLOADS.put(file.storageKey, new Uint8Array(10));
+    return file;
+  }
+
+  it("an employee reads and acts on their own branch's reservations only; the owner on every branch", async () => {
+    const { owner, alice, tripA, tripB } = await twoBranches();
+    const [a, b] = [(await on(tripA)).reservation, (await on(tripB)).reservation];
+    const [fileA, fileB] = [await parcelImage({ id: a.senderId }, a.id), await parcelImage({ id: b.senderId }, b.id)];
+    const reads = (id: number, fileId: number) => [
+      `/v1/api/bookings/${id}`,
+      `/v1/api/tracking/${id}`,
+      `/v1/api/payments/${id}/status`,
+      `/v1/api/bookings/${id}/messages`,
+      `/v1/api/files/${fileId}`,
+    ];
+    for (const path of reads(b.id, fileB.id)) {
+      const res = await get(path, { token: alice.token });
+      expect([path, res.status, res.body.errorCode]).toEqual([path, 403, 'ACCESS_DENIED']);
+    }
+    for (const [token, paths] of [
+      [alice.token, reads(a.id, fileA.id)],
+      [owner.token, [...reads(a.id, fileA.id), ...reads(b.id, fileB.id)]],
+    ] as const) {
+      for (const path of paths) expect([path, (await get(path, { token })).status]).toEqual([path, 200]);
+    }
+
+    for (const action of ['accept', 'reject', 'cancel']) {
+      const res = await post(`/v1/api/bookings/${b.id}/${action}`, action === 'cancel' ? { reason: 'No room' } : undefined, { token: alice.token });
+      expect([action, res.status, res.body.errorCode]).toEqual([action, 403, 'ACCESS_DENIED']);
+    }
+    const dispute = await post('/v1/api/disputes', { reservationId: b.id, reason: 'DAMAGED', description: 'Not mine to dispute', evidenceFileIds: [] }, { token: alice.token });
+    expect(dispute.status).toBe(403);
+    expect(await statusOf(b.id)).toBe('PAID');
+
+    expect((await post(`/v1/api/bookings/${a.id}/accept`, undefined, { token: alice.token })).body.status).toBe('CONFIRMED');
+    expect((await post(`/v1/api/bookings/${b.id}/reject`, undefined, { token: owner.token })).body.status).toBe('REJECTED');
+    const otherB = (await on(tripB)).reservation;
+    expect((await post(`/v1/api/bookings/${otherB.id}/accept`, undefined, { token: owner.token })).body.status).toBe('CONFIRMED');
+    expect((await post(`/v1/api/bookings/${otherB.id}/cancel`, { reason: 'Storm' }, { token: owner.token })).body.status).toBe('CANCELLED');
+  });
+
+  it('the live tracking feed refuses an employee of another branch', async () => {
+    const { alice, tripB } = await twoBranches();
+    const { reservation } = await on(tripB, 'IN_TRANSIT');
+    const res = await get(`/v1/api/tracking/${reservation.id}/live`, { token: alice.token, headers: { Upgrade: 'websocket' } });
+    expect(res.status).toBe(403);
+  });
+
+  it("no member of an agency books the agency's trips: 422 BUSINESS_RULE_VIOLATION; others book them", async () => {
+    const { owner, alice, tripA, tripB } = await twoBranches();
+    const category = await aCategory();
+    for (const [who, trip] of [
+      [alice, tripB],
+      [owner, tripA],
+    ] as const) {
+      const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: who.token });
+      expect(errorBody(res)).toEqual({
+        status: 422,
+        errorCode: 'BUSINESS_RULE_VIOLATION',
+        message: "You cannot book your own agency's announcement",
+        path: '/v1/api/bookings',
+        suggestions: [],
+      });
+    }
+    const french = await post('/v1/api/bookings', bookingInput(tripB.id, category.id, 1), { token: alice.token, headers: { 'Accept-Language': 'fr' } });
+    expect(french.body.message).toBe('Vous ne pouvez pas réserver une annonce de votre propre agence');
+    const outsider = await aUser();
+    expect((await post('/v1/api/bookings', bookingInput(tripB.id, category.id, 1), { token: outsider.token })).status).toBe(201);
   });
 });
 
