@@ -94,17 +94,13 @@ export async function myInvitations(deps: Deps, auth: AuthUser, q: PageParams<'c
   return toPage(rows, total, q);
 }
 
-const ANSWERED = {
-  ACCEPTED: 'This invitation was already accepted',
-  DECLINED: 'This invitation was already declined',
-} as const;
-
 /** The caller's own invitation, still open: 404 unknown, 403 someone else's, 409 answered or expired. */
 async function openInvitation(deps: Deps, auth: AuthUser, id: number, at: string) {
   const [row] = await deps.db.select().from(agencyInvitations).where(eq(agencyInvitations.id, id));
   if (!row) throw notFound('Agency invitation', id);
   if (row.userId !== auth.id) throw accessDenied('This invitation is addressed to another user');
-  if (row.status !== 'INVITED') throw invalidState(ANSWERED[row.status]);
+  if (row.status === 'ACCEPTED') throw invalidState('This invitation was already accepted');
+  if (row.status === 'DECLINED') throw invalidState('This invitation was already declined');
   if (row.expiresAt <= at) throw invalidState('This invitation has expired', { suggestions: ['Ask the agency to invite you again'] });
   return row;
 }
