@@ -446,6 +446,21 @@ describe('branch scope (CONTRACT section 19)', () => {
     expect((await post(`/v1/api/bookings/${otherB.id}/cancel`, { reason: 'Storm' }, { token: owner.token })).body.status).toBe('CANCELLED');
   });
 
+  it("deposit and delivery by code: the trip's branch and the owner, never another branch", async () => {
+    const { owner, agency, alice, tripA, tripB } = await twoBranches();
+    const carol = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db.insert(agencyEmployees).values({ userId: carol.id, agencyId: agency.id, branchId: tripA.branchId! });
+    const [a, b] = [(await on(tripA, 'CONFIRMED')).reservation, (await on(tripB, 'CONFIRMED')).reservation];
+    const deposit = (r: typeof a, who: TestUser) => post(`/v1/api/bookings/${r.id}/deposit`, { depositCode: r.depositCode }, { token: who.token });
+    expect(errorBody(await deposit(b, alice))).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+    expect(await statusOf(b.id)).toBe('CONFIRMED');
+    expect((await deposit(b, owner)).body.status).toBe('DEPOSITED');
+    // A colleague of the trip's branch who did not publish it.
+    expect((await deposit(a, carol)).body.status).toBe('DEPOSITED');
+    const deliver = await post(`/v1/api/bookings/${a.id}/deliver`, { deliveryCode: a.deliveryCode }, { token: alice.token });
+    expect(deliver.body.status).toBe('DELIVERED');
+  });
+
   it('the live tracking feed refuses an employee of another branch', async () => {
     const { alice, tripB } = await twoBranches();
     const { reservation } = await on(tripB, 'IN_TRANSIT');
