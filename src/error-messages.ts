@@ -16,6 +16,7 @@ type Entry = string | ((...values: string[]) => string | undefined);
 const NOUNS: Record<string, string> = {
   Agency: 'Agence',
   'Agency document': "Document d'agence",
+  'Agency invitation': "Invitation d'agence",
   'Agency of the current user': "Agence de l'utilisateur courant",
   Announcement: 'Annonce',
   Branch: 'Succursale',
@@ -257,6 +258,12 @@ const FR: Record<string, Entry> = {
     state === 'active' ? 'Cette succursale est déjà active' : state === 'deactivated' ? 'Cette succursale est déjà désactivée' : undefined,
   'This agency is already suspended': 'Cette agence est déjà suspendue',
   'This agency is already active': 'Cette agence est déjà active',
+  'This invitation is addressed to another user': "Cette invitation est adressée à un autre utilisateur",
+  'This invitation was already accepted': 'Cette invitation a déjà été acceptée',
+  'This invitation was already declined': 'Cette invitation a déjà été refusée',
+  'This invitation was already answered': 'Cette invitation a déjà reçu une réponse',
+  'This invitation has expired': 'Cette invitation a expiré',
+  'Ask the agency to invite you again': "Demandez à l'agence de vous inviter à nouveau",
 
   // money
   'The payment provider could not process the request': "Le prestataire de paiement n'a pas pu traiter la requête",
@@ -478,6 +485,7 @@ const FR: Record<string, Entry> = {
   'Not enough remaining capacity on this announcement': 'Capacité restante insuffisante sur cette annonce',
   'You cannot book your own announcement': 'Vous ne pouvez pas réserver votre propre annonce',
   'This trip no longer takes bookings: its carrier is unavailable': "Ce trajet ne prend plus de réservations : son transporteur n'est pas disponible",
+  "You cannot book your own agency's announcement": 'Vous ne pouvez pas réserver une annonce de votre propre agence',
   'Prohibited content cannot be shipped: {}': 'Contenu interdit, ne peut pas être expédié : {}',
   'This trip does not accept: {}': "Ce trajet n'accepte pas : {}",
   'This account cannot book': 'Ce compte ne peut pas réserver',

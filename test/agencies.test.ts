@@ -5,7 +5,7 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
-import { announcements, auditLogs, notifications, users } from '../src/db/schema';
+import { agencyEmployees, agencyInvitations, announcements, auditLogs, deliveries, notifications, reservations, users } from '../src/db/schema';
 import {
   assertStaffCanPublish,
   canStaffManageAnnouncement,
@@ -16,7 +16,20 @@ import {
   type StaffScope,
 } from '../src/features/agencies/agencies.scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
-import { type TestUser, aUser, tokenFor, anAdmin, aSuperAdmin, aTrip, aFile } from './helpers/factories';
+import {
+  type TestUser,
+  aUser,
+  tokenFor,
+  anAdmin,
+  aSuperAdmin,
+  aTrip,
+  aFile,
+  anAgency,
+  aBranch,
+  aReservation,
+  aCategory,
+  bookingInput,
+} from './helpers/factories';
 
 const db = database(env.DB);
 const deps = { db, env };
@@ -33,10 +46,12 @@ async function agencyWithBranches() {
   return { owner, id, branchA: a.body.id as number, branchB: b.body.id as number };
 }
 
+/** Invited by the owner, then accepted by the user (CONTRACT section 19). */
 async function hire(owner: TestUser, agencyId: number, branchId: number) {
   const employee = await aUser();
   const res = await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId }, { token: owner.token });
   expect(res.status).toBe(201);
+  expect((await post(`/v1/api/agency-invitations/${res.body.invitationId}/accept`, undefined, { token: employee.token })).status).toBe(200);
   return employee;
 }
 
@@ -190,9 +205,10 @@ describe('employees', () => {
   it('added to a branch, moved, and removed with roles, scope and tokens following', async () => {
     const { owner, id, branchA, branchB } = await agencyWithBranches();
     const employee = await aUser();
-    const added = await post(`/v1/api/agencies/${id}/employees`, { email: employee.email, branchId: branchA }, { token: owner.token });
-    expect(added.status).toBe(201);
-    expect(added.body).toMatchObject({ userId: employee.id, agencyId: id, branchId: branchA, email: employee.email });
+    const invited = await post(`/v1/api/agencies/${id}/employees`, { email: employee.email, branchId: branchA }, { token: owner.token });
+    expect(invited.status).toBe(201);
+    const accepted = await post(`/v1/api/agency-invitations/${invited.body.invitationId}/accept`, undefined, { token: employee.token });
+    expect(accepted.status).toBe(200);
     let row = await userRow(employee.id);
     expect(row.roles).toEqual(['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']);
     expect(row.agencyId).toBe(id);
@@ -234,7 +250,7 @@ describe('employees', () => {
     expect(await staffScope(deps, employee.id)).toBeNull();
     expect((await get('/v1/api/agencies/me', { token: oldToken })).status).toBe(401);
     const notes = await db.select().from(notifications).where(eq(notifications.userId, employee.id));
-    expect(notes.map((n) => n.type)).toEqual(['AGENCY_EMPLOYEE_ADDED', 'AGENCY_EMPLOYEE_REMOVED']);
+    expect(notes.map((n) => n.type)).toEqual(['AGENCY_INVITATION', 'AGENCY_EMPLOYEE_REMOVED']);
     expect((await del(`/v1/api/agencies/${id}/employees/${employee.id}`, { token: owner.token })).status).toBe(404);
   });
 
@@ -264,6 +280,214 @@ describe('employees', () => {
     await expect(assertStaffCanPublish(deps, scope)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
     const ownerScope = (await staffScope(deps, owner.id))!;
     await expect(assertStaffCanPublish(deps, ownerScope, branchA)).rejects.toMatchObject({ errorCode: 'BUSINESS_RULE_VIOLATION' });
+  });
+});
+
+describe('invitations (CONTRACT section 19)', () => {
+  const invite = (owner: TestUser, agencyId: number, email: string, branchId: number) =>
+    post(`/v1/api/agencies/${agencyId}/employees`, { email, branchId }, { token: owner.token });
+  const answer = (id: number, verb: 'accept' | 'decline', who: TestUser) => post(`/v1/api/agency-invitations/${id}/${verb}`, undefined, { token: who.token });
+  const invitationsOf = (who: TestUser) => get('/v1/api/agency-invitations', { token: who.token });
+  const DAY_MS = 24 * 60 * 60 * 1000;
+
+  it('an invitation makes nobody staff: the invited user is told, sees it, and becomes staff by accepting', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const user = await aUser();
+    const invited = await invite(owner, id, user.email.toUpperCase(), branchA);
+    expect(invited.status).toBe(201);
+    const invitationId = invited.body.invitationId as number;
+    expect(invited.body).toEqual({ invitationId, email: user.email, branchId: branchA, status: 'INVITED' });
+    expect(await staffScope(deps, user.id)).toBeNull();
+    expect(await userRow(user.id)).toMatchObject({ roles: ['ROLE_CLIENT'], agencyId: null });
+
+    const [note] = await db.select().from(notifications).where(eq(notifications.userId, user.id));
+    expect(note).toMatchObject({ type: 'AGENCY_INVITATION', data: { invitationId, agencyId: id, agencyName: 'Sahel Express', branchId: branchA } });
+    expect((await db.select().from(deliveries).where(eq(deliveries.userId, user.id))).map((d) => [d.channel, d.template])).toContainEqual(['EMAIL', 'AGENCY_INVITATION']);
+
+    const page = await invitationsOf(user);
+    expect(page.status).toBe(200);
+    expect(page.body).toEqual({
+      content: [{ id: invitationId, agencyId: id, agencyName: 'Sahel Express', branchId: branchA, createdAt: expect.any(String), expiresAt: expect.any(String) }],
+      page: { number: 0, size: 20, totalElements: 1, totalPages: 1 },
+    });
+    const [open] = page.body.content;
+    expect(Date.parse(open.expiresAt) - Date.parse(open.createdAt)).toBe(7 * DAY_MS);
+    expect((await invitationsOf(owner)).body.content).toEqual([]);
+
+    const stranger = await aUser();
+    for (const verb of ['accept', 'decline'] as const) {
+      expect(errorBody(await answer(invitationId, verb, stranger))).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+    }
+    expect((await answer(999999, 'accept', user)).status).toBe(404);
+
+    const accepted = await answer(invitationId, 'accept', user);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body).toEqual({ invitationId, email: user.email, branchId: branchA, status: 'ACCEPTED' });
+    expect(await staffScope(deps, user.id)).toMatchObject({ agencyId: id, branchId: branchA, role: 'ROLE_AGENCY_EMPLOYEE' });
+    expect(await userRow(user.id)).toMatchObject({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'], agencyId: id });
+    expect(errorBody(await answer(invitationId, 'accept', user))).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'This invitation was already accepted' });
+    expect((await invitationsOf(user)).body.content).toEqual([]);
+    // A member cannot be invited again, by this agency or another.
+    expect(errorBody(await invite(owner, id, user.email, branchA))).toMatchObject({ status: 409, errorCode: 'ALREADY_EXISTS', message: 'This user already belongs to an agency' });
+  });
+
+  it('declining leaves the user outside; inviting again renews an open invitation or opens a new one', async () => {
+    const { owner, id, branchA, branchB } = await agencyWithBranches();
+    const user = await aUser();
+    const first = (await invite(owner, id, user.email, branchA)).body.invitationId as number;
+    const renewed = await invite(owner, id, user.email, branchB);
+    expect(renewed.status).toBe(201);
+    expect(renewed.body).toEqual({ invitationId: first, email: user.email, branchId: branchB, status: 'INVITED' });
+    expect(await db.select().from(agencyInvitations).where(eq(agencyInvitations.userId, user.id))).toHaveLength(1);
+    expect((await db.select().from(notifications).where(eq(notifications.userId, user.id))).map((n) => n.type)).toEqual(['AGENCY_INVITATION', 'AGENCY_INVITATION']);
+
+    const declined = await answer(first, 'decline', user);
+    expect(declined.body).toEqual({ invitationId: first, email: user.email, branchId: branchB, status: 'DECLINED' });
+    expect(await staffScope(deps, user.id)).toBeNull();
+    expect(errorBody(await answer(first, 'accept', user))).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'This invitation was already declined' });
+    expect((await invitationsOf(user)).body.content).toEqual([]);
+
+    const again = await invite(owner, id, user.email, branchA);
+    expect(again.status).toBe(201);
+    expect(again.body.invitationId).not.toBe(first);
+  });
+
+  it('an invitation older than 7 days is no longer listed and cannot be accepted', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const user = await aUser();
+    const invitationId = (await invite(owner, id, user.email, branchA)).body.invitationId as number;
+    // As if sent 7 days and a second ago.
+    await db
+      .update(agencyInvitations)
+      .set({ createdAt: new Date(Date.now() - 7 * DAY_MS - 1000).toISOString(), expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(agencyInvitations.id, invitationId));
+    expect((await invitationsOf(user)).body.content).toEqual([]);
+    expect(errorBody(await answer(invitationId, 'accept', user))).toMatchObject({ status: 409, errorCode: 'INVALID_STATE', message: 'This invitation has expired' });
+    expect(await staffScope(deps, user.id)).toBeNull();
+    // Inviting again renews it.
+    expect((await invite(owner, id, user.email, branchA)).body).toMatchObject({ invitationId, status: 'INVITED' });
+    expect((await answer(invitationId, 'accept', user)).status).toBe(200);
+  });
+
+  it('invited by two agencies, a user who joined one cannot accept the other: 409 ALREADY_EXISTS', async () => {
+    const one = await agencyWithBranches();
+    const two = await agencyWithBranches();
+    const user = await aUser();
+    const a = (await invite(one.owner, one.id, user.email, one.branchA)).body.invitationId as number;
+    const b = (await invite(two.owner, two.id, user.email, two.branchA)).body.invitationId as number;
+    expect((await invitationsOf(user)).body.page.totalElements).toBe(2);
+    expect((await answer(a, 'accept', user)).status).toBe(200);
+    expect(errorBody(await answer(b, 'accept', user))).toMatchObject({ status: 409, errorCode: 'ALREADY_EXISTS' });
+    expect((await staffScope(deps, user.id))?.agencyId).toBe(one.id);
+  });
+});
+
+describe('branch scope (CONTRACT section 19)', () => {
+  /** An agency with branches A and B, an employee of each (each the carrier of a trip of their branch). */
+  async function twoBranches() {
+    const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
+    const agency = await anAgency(owner);
+    const [branchA, branchB] = [await aBranch(agency), await aBranch(agency)];
+    const alice = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    const bob = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db.insert(agencyEmployees).values([
+      { userId: alice.id, agencyId: agency.id, branchId: branchA.id },
+      { userId: bob.id, agencyId: agency.id, branchId: branchB.id },
+    ]);
+    await db.update(users).set({ agencyId: agency.id }).where(eq(users.id, owner.id));
+    const tripA = await aTrip(alice, { agencyId: agency.id, branchId: branchA.id });
+    const tripB = await aTrip(bob, { agencyId: agency.id, branchId: branchB.id });
+    return { owner, agency, alice, bob, tripA, tripB };
+  }
+  const on = (trip: { id: number; agencyId: number | null }, status: 'PAID' | 'CONFIRMED' | 'IN_TRANSIT' = 'PAID') =>
+    aReservation({ trip, status, agencyId: trip.agencyId, set: status === 'PAID' ? { paidAt: new Date().toISOString() } : {} });
+  const statusOf = async (id: number) => (await db.select({ s: reservations.status }).from(reservations).where(eq(reservations.id, id)))[0].s;
+  /** A parcel photo of the reservation, stored in R2. */
+  async function parcelImage(sender: { id: number }, reservationId: number) {
+    const file = await aFile(sender, { purpose: 'PARCEL_IMAGE', reservationId });
+    await env.UPLOADS.put(file.storageKey, new Uint8Array(10));
+    return file;
+  }
+
+  it("an employee reads and acts on their own branch's reservations only; the owner on every branch", async () => {
+    const { owner, alice, tripA, tripB } = await twoBranches();
+    const [a, b] = [(await on(tripA)).reservation, (await on(tripB)).reservation];
+    const [fileA, fileB] = [await parcelImage({ id: a.senderId }, a.id), await parcelImage({ id: b.senderId }, b.id)];
+    const reads = (id: number, fileId: number) => [
+      `/v1/api/bookings/${id}`,
+      `/v1/api/tracking/${id}`,
+      `/v1/api/payments/${id}/status`,
+      `/v1/api/bookings/${id}/messages`,
+      `/v1/api/files/${fileId}`,
+    ];
+    for (const path of reads(b.id, fileB.id)) {
+      const res = await get(path, { token: alice.token });
+      expect([path, res.status, res.body.errorCode]).toEqual([path, 403, 'ACCESS_DENIED']);
+    }
+    for (const [token, paths] of [
+      [alice.token, reads(a.id, fileA.id)],
+      [owner.token, [...reads(a.id, fileA.id), ...reads(b.id, fileB.id)]],
+    ] as const) {
+      for (const path of paths) expect([path, (await get(path, { token })).status]).toEqual([path, 200]);
+    }
+
+    for (const action of ['accept', 'reject', 'cancel']) {
+      const res = await post(`/v1/api/bookings/${b.id}/${action}`, action === 'cancel' ? { reason: 'No room' } : undefined, { token: alice.token });
+      expect([action, res.status, res.body.errorCode]).toEqual([action, 403, 'ACCESS_DENIED']);
+    }
+    const dispute = await post('/v1/api/disputes', { reservationId: b.id, reason: 'DAMAGED', description: 'Not mine to dispute', evidenceFileIds: [] }, { token: alice.token });
+    expect(dispute.status).toBe(403);
+    expect(await statusOf(b.id)).toBe('PAID');
+
+    expect((await post(`/v1/api/bookings/${a.id}/accept`, undefined, { token: alice.token })).body.status).toBe('CONFIRMED');
+    expect((await post(`/v1/api/bookings/${b.id}/reject`, undefined, { token: owner.token })).body.status).toBe('REJECTED');
+    const otherB = (await on(tripB)).reservation;
+    expect((await post(`/v1/api/bookings/${otherB.id}/accept`, undefined, { token: owner.token })).body.status).toBe('CONFIRMED');
+    expect((await post(`/v1/api/bookings/${otherB.id}/cancel`, { reason: 'Storm' }, { token: owner.token })).body.status).toBe('CANCELLED');
+  });
+
+  it("deposit and delivery by code: the trip's branch and the owner, never another branch", async () => {
+    const { owner, agency, alice, tripA, tripB } = await twoBranches();
+    const carol = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db.insert(agencyEmployees).values({ userId: carol.id, agencyId: agency.id, branchId: tripA.branchId! });
+    const [a, b] = [(await on(tripA, 'CONFIRMED')).reservation, (await on(tripB, 'CONFIRMED')).reservation];
+    const deposit = (r: typeof a, who: TestUser) => post(`/v1/api/bookings/${r.id}/deposit`, { depositCode: r.depositCode }, { token: who.token });
+    expect(errorBody(await deposit(b, alice))).toMatchObject({ status: 403, errorCode: 'ACCESS_DENIED' });
+    expect(await statusOf(b.id)).toBe('CONFIRMED');
+    expect((await deposit(b, owner)).body.status).toBe('DEPOSITED');
+    // A colleague of the trip's branch who did not publish it.
+    expect((await deposit(a, carol)).body.status).toBe('DEPOSITED');
+    const deliver = await post(`/v1/api/bookings/${a.id}/deliver`, { deliveryCode: a.deliveryCode }, { token: alice.token });
+    expect(deliver.body.status).toBe('DELIVERED');
+  });
+
+  it('the live tracking feed refuses an employee of another branch', async () => {
+    const { alice, tripB } = await twoBranches();
+    const { reservation } = await on(tripB, 'IN_TRANSIT');
+    const res = await get(`/v1/api/tracking/${reservation.id}/live`, { token: alice.token, headers: { Upgrade: 'websocket' } });
+    expect(res.status).toBe(403);
+  });
+
+  it("no member of an agency books the agency's trips: 422 BUSINESS_RULE_VIOLATION; others book them", async () => {
+    const { owner, alice, tripA, tripB } = await twoBranches();
+    const category = await aCategory();
+    for (const [who, trip] of [
+      [alice, tripB],
+      [owner, tripA],
+    ] as const) {
+      const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: who.token });
+      expect(errorBody(res)).toEqual({
+        status: 422,
+        errorCode: 'BUSINESS_RULE_VIOLATION',
+        message: "You cannot book your own agency's announcement",
+        path: '/v1/api/bookings',
+        suggestions: [],
+      });
+    }
+    const french = await post('/v1/api/bookings', bookingInput(tripB.id, category.id, 1), { token: alice.token, headers: { 'Accept-Language': 'fr' } });
+    expect(french.body.message).toBe('Vous ne pouvez pas réserver une annonce de votre propre agence');
+    const outsider = await aUser();
+    expect((await post('/v1/api/bookings', bookingInput(tripB.id, category.id, 1), { token: outsider.token })).status).toBe(201);
   });
 });
 

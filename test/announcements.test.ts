@@ -648,6 +648,7 @@ describe('agency trips', () => {
       const user = await aUser();
       const added = await post(`${API}/agencies/${agency.body.id}/employees`, { email: user.email, branchId }, { token: ownerToken });
       expect(added.status).toBe(201);
+      expect((await post(`${API}/agency-invitations/${added.body.invitationId}/accept`, undefined, { token: user.token })).status).toBe(200);
       return { ...user, token: await tokenFor(user.id, ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE']) };
     };
     return { agencyId: agency.body.id as number, ownerToken, branchA: branchA.body.id as number, branchB: branchB.body.id as number, alice: await employee(branchA.body.id), bob: await employee(branchB.body.id) };

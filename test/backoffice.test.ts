@@ -554,8 +554,16 @@ describe('audit log of admin and agency actions', () => {
     const [paris, lyon, spare] = [await branch('Paris'), await branch('Lyon'), await branch('Nice')];
 
     const employee = await aUser();
-    expect((await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId: paris }, { token: owner.token, headers: ownerIp })).status).toBe(201);
-    expect(await entry(root, 'AGENCY_EMPLOYEE_ADDED', 'USER', employee.id)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId, branchId: paris } });
+    const invited = await post(`/v1/api/agencies/${agencyId}/employees`, { email: employee.email, branchId: paris }, { token: owner.token, headers: ownerIp });
+    expect(invited.status).toBe(201);
+    expect(await entry(root, 'AGENCY_EMPLOYEE_INVITED', 'USER', employee.id)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId, branchId: paris } });
+    const employeeIp = { 'CF-Connecting-IP': '192.0.2.45' };
+    expect((await post(`/v1/api/agency-invitations/${invited.body.invitationId}/accept`, undefined, { token: employee.token, headers: employeeIp })).status).toBe(200);
+    expect(await entry(root, 'AGENCY_EMPLOYEE_ADDED', 'USER', employee.id)).toMatchObject({
+      actorId: employee.id,
+      ip: '192.0.2.45',
+      details: { agencyId, branchId: paris, invitationId: invited.body.invitationId },
+    });
     expect((await put(`/v1/api/agencies/${agencyId}/employees/${employee.id}`, { branchId: lyon }, { token: owner.token, headers: ownerIp })).status).toBe(200);
     expect(await entry(root, 'AGENCY_EMPLOYEE_MOVED', 'USER', employee.id)).toMatchObject({ actorId: owner.id, ip: '192.0.2.44', details: { agencyId, branchId: lyon } });
     expect((await del(`/v1/api/agencies/${agencyId}/employees/${employee.id}`, { token: owner.token, headers: ownerIp })).status).toBe(204);

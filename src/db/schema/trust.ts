@@ -1,5 +1,6 @@
 // Trust and organisations: KYC records and provider events, uploaded files, agencies with their
 // branches and employees.
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { reservations } from './reservations';
@@ -119,6 +120,47 @@ export const agencyEmployees = sqliteTable(
   },
   (t) => [index('agency_employees_agency_idx').on(t.agencyId, t.userId), index('agency_employees_branch_idx').on(t.branchId)],
 );
+
+export const AGENCY_INVITATION_STATUSES = ['INVITED', 'ACCEPTED', 'DECLINED'] as const;
+export type AgencyInvitationStatus = (typeof AGENCY_INVITATION_STATUSES)[number];
+
+/**
+ * An owner's invitation of a registered user to work in a branch (CONTRACT section 19): the user
+ * becomes staff only by accepting it within 7 days. One pending invitation per agency and user.
+ */
+export const agencyInvitations = sqliteTable(
+  'agency_invitations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    agencyId: integer('agency_id')
+      .notNull()
+      .references(() => agencies.id),
+    // A deleted branch takes its invitations with it.
+    branchId: integer('branch_id')
+      .notNull()
+      .references(() => agencyBranches.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The address the owner typed. */
+    email: text('email').notNull(),
+    invitedBy: integer('invited_by')
+      .notNull()
+      .references(() => users.id),
+    status: text('status', { enum: AGENCY_INVITATION_STATUSES }).notNull().default('INVITED'),
+    createdAt: createdAt(),
+    expiresAt: text('expires_at').notNull(),
+    respondedAt: text('responded_at'),
+  },
+  (t) => [
+    uniqueIndex('agency_invitations_pending_unique')
+      .on(t.agencyId, t.userId)
+      .where(sql`status = 'INVITED'`),
+    index('agency_invitations_user_idx').on(t.userId, t.status, t.expiresAt),
+  ],
+);
+
+export type AgencyInvitationRow = typeof agencyInvitations.$inferSelect;
 
 export const files = sqliteTable(
   'files',

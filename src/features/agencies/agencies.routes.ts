@@ -2,15 +2,15 @@
 // super-admin suspension. Documents: agency-documents.routes.ts. Wallet, pay-connect and
 // withdrawals of agencies live in the money module.
 import { createRoute, z } from '@hono/zod-openapi';
-import { AGENCY_STATUSES } from '../../db/schema';
+import { AGENCY_INVITATION_STATUSES, AGENCY_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { clientIp } from '../audit/audit';
 import { decimalInt, IdParams, pathId } from '../../validation';
+import { acceptInvitation, declineInvitation, inviteEmployee, myInvitations } from './agency-invitations.service';
 import {
-  addEmployee,
   agencyForMember,
   agencyView,
   branchForMember,
@@ -107,6 +107,26 @@ const EmployeeSchema = z
     joinedAt: dateTime,
   })
   .openapi('AgencyEmployee');
+
+const InvitationAnswerSchema = z
+  .object({
+    invitationId: z.number().int(),
+    email: z.string(),
+    branchId: z.number().int(),
+    status: z.enum(AGENCY_INVITATION_STATUSES),
+  })
+  .openapi('AgencyInvitationStatus');
+
+const InvitationSchema = z
+  .object({
+    id: z.number().int(),
+    agencyId: z.number().int(),
+    agencyName: z.string(),
+    branchId: z.number().int(),
+    createdAt: dateTime,
+    expiresAt: dateTime,
+  })
+  .openapi('AgencyInvitation');
 
 const idField = z.number().int().min(1).max(2_147_483_647);
 const BranchParams = z.object({ id: pathId('id'), branchId: pathId('branchId') });
@@ -289,15 +309,18 @@ export const agenciesRouter = createRouter()
       operationId: 'addEmployee',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
-      summary: 'Add a registered user as an employee of a branch (owner; grants ROLE_AGENCY_EMPLOYEE)',
+      summary: 'Invite a registered user to work in a branch (owner); they become staff by accepting within 7 days',
+      description:
+        'The invited user is notified (AGENCY_INVITATION) and answers through /agency-invitations. Inviting again while ' +
+        'an invitation is unanswered renews it (branch, 7 more days). A user already in an agency: 409 ALREADY_EXISTS.',
       middleware: authed,
       request: {
         params: IdParams,
         body: jsonBody(z.object({ email: z.email().max(254), branchId: idField }).openapi('AgencyEmployeeCreate')),
       },
-      responses: { 201: jsonContent(EmployeeSchema, 'The employee'), ...authErrorResponses(404, 409) },
+      responses: { 201: jsonContent(InvitationAnswerSchema, 'The invitation'), ...authErrorResponses(404, 409) },
     })),
-    async (c) => c.json(await addEmployee(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 201),
+    async (c) => c.json(await inviteEmployee(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 201),
   )
   .openapi(
     createRoute({
@@ -349,6 +372,48 @@ export const agenciesRouter = createRouter()
       await removeEmployee(c.var.deps, c.get('auth'), id, userId, clientIp(c));
       return c.body(null, 204);
     },
+  )
+  // ---- invitations, answered by the invited user
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'listMyAgencyInvitations',
+      path: '/agency-invitations',
+      tags: ['Agencies'],
+      summary: "The caller's pending agency invitations (not answered, not expired), newest first",
+      middleware: authed,
+      request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
+      responses: { 200: jsonContent(PageSchema(InvitationSchema, 'AgencyInvitationPage'), 'Page of invitations'), ...authErrorResponses() },
+    }),
+    async (c) => c.json(await myInvitations(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      operationId: 'acceptAgencyInvitation',
+      path: '/agency-invitations/{id}/accept',
+      tags: ['Agencies'],
+      summary: 'Accept an invitation (the invited user): they become an employee of its branch (ROLE_AGENCY_EMPLOYEE)',
+      description: 'Answered or expired: 409 INVALID_STATE. Already in an agency: 409 ALREADY_EXISTS. Someone else\'s invitation: 403.',
+      middleware: authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(InvitationAnswerSchema, 'The accepted invitation'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await acceptInvitation(c.var.deps, c.get('auth'), c.req.valid('param').id, clientIp(c)), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      operationId: 'declineAgencyInvitation',
+      path: '/agency-invitations/{id}/decline',
+      tags: ['Agencies'],
+      summary: 'Decline an invitation (the invited user)',
+      description: 'Answered or expired: 409 INVALID_STATE. Someone else\'s invitation: 403.',
+      middleware: authed,
+      request: { params: IdParams },
+      responses: { 200: jsonContent(InvitationAnswerSchema, 'The declined invitation'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await declineInvitation(c.var.deps, c.get('auth'), c.req.valid('param').id, clientIp(c)), 200),
   )
   // ---- super-admin
   .openapi(

@@ -3,7 +3,7 @@
 // their branch) and the search condition that hides suspended agencies' trips.
 import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { agencies, agencyBranches, agencyEmployees } from '../../db/schema';
+import { agencies, agencyBranches, agencyEmployees, announcements } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
 import { accessDenied, businessRule, notFound } from '../../errors';
@@ -18,10 +18,9 @@ export interface StaffScope {
   agencySuspended: boolean;
 }
 
-/** The caller's place in an agency, read from the database (roles in tokens may be stale). Null for non-staff. */
-export async function staffScope(deps: Deps, userId: number): Promise<StaffScope | null> {
-  const { db } = deps;
-  const [owned, employed] = await db.batch([
+/** The two reads of staffScope(), for a batch of the caller's own. */
+const scopeStatements = (db: Db, userId: number) =>
+  [
     db.select({ id: agencies.id, status: agencies.status }).from(agencies).where(eq(agencies.ownerId, userId)),
     db
       .select({ agencyId: agencyEmployees.agencyId, branchId: agencyEmployees.branchId, active: agencyBranches.active, status: agencies.status })
@@ -29,7 +28,12 @@ export async function staffScope(deps: Deps, userId: number): Promise<StaffScope
       .innerJoin(agencyBranches, eq(agencyBranches.id, agencyEmployees.branchId))
       .innerJoin(agencies, eq(agencies.id, agencyEmployees.agencyId))
       .where(eq(agencyEmployees.userId, userId)),
-  ]);
+  ] as const;
+
+function scopeOf(
+  owned: { id: number; status: string }[],
+  employed: { agencyId: number; branchId: number; active: boolean; status: string }[],
+): StaffScope | null {
   if (owned[0]) {
     return { agencyId: owned[0].id, branchId: null, role: 'ROLE_AGENCY_OWNER', branchActive: true, agencySuspended: owned[0].status === 'SUSPENDED' };
   }
@@ -38,6 +42,27 @@ export async function staffScope(deps: Deps, userId: number): Promise<StaffScope
     return { agencyId: e.agencyId, branchId: e.branchId, role: 'ROLE_AGENCY_EMPLOYEE', branchActive: e.active, agencySuspended: e.status === 'SUSPENDED' };
   }
   return null;
+}
+
+/** The caller's place in an agency, read from the database (roles in tokens may be stale). Null for non-staff. */
+export async function staffScope(deps: Deps, userId: number): Promise<StaffScope | null> {
+  const { db } = deps;
+  const [owned, employed] = await db.batch([...scopeStatements(db, userId)]);
+  return scopeOf(owned, employed);
+}
+
+/**
+ * Does this user act for the agency trip `announcementId` of `agencyId`: its agency's owner, or an
+ * employee of the trip's branch (CONTRACT section 19: never another branch's)? One round trip.
+ */
+export async function staffActsForTrip(deps: Deps, userId: number, trip: { agencyId: number | null; announcementId: number }): Promise<boolean> {
+  const { db } = deps;
+  if (trip.agencyId === null) return false;
+  const [owned, employed, [announcement]] = await db.batch([
+    ...scopeStatements(db, userId),
+    db.select({ branchId: announcements.branchId }).from(announcements).where(eq(announcements.id, trip.announcementId)),
+  ]);
+  return canStaffManageAnnouncement(scopeOf(owned, employed), { agencyId: trip.agencyId, branchId: announcement?.branchId ?? null });
 }
 
 /** Pure: may this staff member edit or delete an announcement of (agencyId, branchId)? */

@@ -1,7 +1,7 @@
 // Agencies (CONTRACT section 12): registration, profile, branches, employees and the super-admin
 // suspension (documents: agency-documents.service.ts). Ownership is read from the database, not
 // from token roles, so a role granted a moment ago (registration) works before the next token refresh.
-import { and, count, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import {
@@ -253,44 +253,6 @@ async function getEmployee(db: Db, agencyId: number, userId: number) {
     .where(and(eq(agencyEmployees.userId, userId), eq(agencyEmployees.agencyId, agencyId)));
   if (!row) throw notFound('Employee', userId);
   return row;
-}
-
-export async function addEmployee(deps: Deps, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }, ip: string | null) {
-  const { db } = deps;
-  const agency = await agencyForOwner(deps, auth, agencyId);
-  await getBranch(deps, agencyId, input.branchId);
-  const [user] = await db.select({ id: users.id, agencyId: users.agencyId }).from(users)
-    .where(or(eq(users.email, input.email.trim()), eq(users.email, input.email.trim().toLowerCase())));
-  if (!user) throw notFound(`User with email ${input.email}`);
-  if (user.agencyId !== null || user.id === agency.ownerId) throw alreadyInAgency('This user');
-  try {
-    await db.batch([
-      db.insert(agencyEmployees).values({ userId: user.id, agencyId, branchId: input.branchId }),
-      db.update(users).set({ agencyId, updatedAt: now() }).where(and(eq(users.id, user.id), isNull(users.agencyId))),
-      grantRoleStatement(db, user.id, 'ROLE_AGENCY_EMPLOYEE'),
-      ...notify(db, {
-        userId: user.id,
-        type: 'AGENCY_EMPLOYEE_ADDED',
-        title: 'You joined an agency',
-        message: `You now work for ${agency.name}.`,
-        data: { agencyId, branchId: input.branchId },
-      }),
-      auditInsert(db, {
-        actorId: auth.id,
-        action: 'AGENCY_EMPLOYEE_ADDED',
-        targetType: 'USER',
-        targetId: user.id,
-        ip,
-        details: { agencyId, branchId: input.branchId },
-      }),
-    ]);
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      throw alreadyInAgency('This user');
-    }
-    throw err;
-  }
-  return getEmployee(db, agencyId, user.id);
 }
 
 export async function listEmployees(deps: Deps, auth: AuthUser, agencyId: number, q: PageParams<'joinedAt'> & { branchId?: number }) {

@@ -1,11 +1,12 @@
 // Reservations: booking with capacity taken atomically, the views (listings, detail), the
 // lifecycle actions (accept, reject, cancel) and the cron expiry. Every status change goes
 // through transitionStatement(), batched with its side effects guarded on the same status.
-import { and, asc, eq, getTableColumns, gte, inArray, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, inArray, lte, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
   agencies,
+  agencyEmployees,
   announcements,
   categories,
   reservationItems,
@@ -65,6 +66,11 @@ const bookingRead = compiledShapes((shape: { n: number }) =>
         a: aliasedColumns(announcements, 'a'),
         carrier: aliasedColumns(users, 'k', PARTY_FIELDS),
         agencyStatus: agencies.status,
+        // The caller owns or works for the trip's agency (any branch): no member books its trips.
+        senderIsMember: sql<number>`(${or(
+          eq(agencies.ownerId, p.senderId),
+          rowExists(db, agencyEmployees, and(eq(agencyEmployees.agencyId, announcements.agencyId), eq(agencyEmployees.userId, p.senderId))),
+        )})`.mapWith(Boolean),
         sender: aliasedColumns(bookingSender, 's', PARTY_FIELDS),
         categories: rowsAsJson(categories, inArray(categories.id, Array.from({ length: shape.n }, (_, k) => p[`c${k}`]))).as('categories_json'),
       })
@@ -144,6 +150,7 @@ export async function createBooking(
   if (!sender || !sender.enabled) throw accessDenied('This account cannot book');
   if (a.carrierId === auth.id) throw businessRule('You cannot book your own announcement');
   if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
+  if (trip.senderIsMember) throw businessRule("You cannot book your own agency's announcement");
 
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
   const unknown = input.items.flatMap((item, i) =>

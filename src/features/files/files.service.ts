@@ -142,7 +142,7 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
 /** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
 async function isReservationParty(deps: Deps, auth: AuthUser, reservationId: number): Promise<boolean | null> {
   const [r] = await deps.db
-    .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId })
+    .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId, announcementId: reservations.announcementId })
     .from(reservations)
     .where(eq(reservations.id, reservationId));
   if (!r) return null;

@@ -1,20 +1,26 @@
 // Who may act on a reservation: its sender, its carrier side (the carrier, or staff of the agency
-// that owns the trip), admins. Built on the one ownership check, assertCanAccess.
+// that owns the trip: its owner, or an employee of the trip's branch), admins. Built on the one
+// ownership check, assertCanAccess.
 import type { AuthUser, Deps } from '../../env';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
-import { staffScope } from '../agencies/agencies.scope';
+import { staffActsForTrip } from '../agencies/agencies.scope';
 
 interface ReservationParties {
   senderId: number;
   carrierId: number;
   agencyId: number | null;
+  /** The trip: an employee acts only for the trips of their own branch. */
+  announcementId: number;
 }
 
-/** The carrier, or a staff member of the agency owning the trip (read from D1: token roles may be stale). */
+/**
+ * The carrier, or staff acting for the trip's agency and branch (agencies.scope.ts
+ * staffActsForTrip, read from D1: token roles may be stale).
+ */
 export async function isCarrierSide(deps: Deps, auth: AuthUser, r: ReservationParties): Promise<boolean> {
   if (auth.id === r.carrierId) return true;
   if (r.agencyId === null || !auth.roles.some((role) => role === 'ROLE_AGENCY_OWNER' || role === 'ROLE_AGENCY_EMPLOYEE')) return false;
-  return (await staffScope(deps, auth.id))?.agencyId === r.agencyId;
+  return staffActsForTrip(deps, auth.id, r);
 }
 
 export interface AccessRule {

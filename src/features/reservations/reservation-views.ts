@@ -228,5 +228,5 @@ export async function listPartyReservationViews(
 }
 
 /** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
-export const assertCanRead = (deps: Deps, auth: AuthUser, r: Pick<ReservationRow, 'senderId' | 'carrierId' | 'agencyId'>) =>
+export const assertCanRead = (deps: Deps, auth: AuthUser, r: Pick<ReservationRow, 'senderId' | 'carrierId' | 'agencyId' | 'announcementId'>) =>
   assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });

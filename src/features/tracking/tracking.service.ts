@@ -31,7 +31,7 @@ export async function lastPosition(env: Env, reservationId: number): Promise<Pos
 
 /** Read on every position post (every few seconds per parcel in transit): compiled once. */
 // Only the columns the tracking rules read: the parties, the status, the recipient's token.
-const TRACKING_FIELDS = ['id', 'senderId', 'carrierId', 'agencyId', 'status', 'reservationNumber', 'recipientToken'] as const;
+const TRACKING_FIELDS = ['id', 'senderId', 'carrierId', 'agencyId', 'announcementId', 'status', 'reservationNumber', 'recipientToken'] as const;
 type TrackedReservation = Pick<ReservationRow, (typeof TRACKING_FIELDS)[number]>;
 const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
   db.select(aliasedColumns(reservations, 'r', TRACKING_FIELDS)).from(reservations).where(eq(reservations.id, p.id)),

@@ -39,6 +39,7 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   ALERT_MATCH: { subject: { fr: 'Nouveau trajet pour votre alerte', en: 'New trip matching your alert' }, fr: 'Un nouveau trajet correspond à votre alerte.' },
   REPORT_CLOSED: { subject: { fr: 'Votre signalement a été traité', en: 'Your report was reviewed' }, fr: "Votre signalement a été examiné et clos par l'équipe de modération." },
   AGENCY_EMPLOYEE_ADDED: { subject: { fr: 'Vous avez rejoint une agence', en: 'You joined an agency' }, fr: 'Vous travaillez désormais pour une agence.' },
+  AGENCY_INVITATION: { subject: { fr: 'Invitation à rejoindre une agence', en: 'Invitation to join an agency' }, fr: 'Une agence vous invite à travailler pour elle. Acceptez ou refusez sous 7 jours.' },
   AGENCY_EMPLOYEE_REMOVED: { subject: { fr: 'Vous avez quitté une agence', en: 'You left an agency' }, fr: 'Vous ne travaillez plus pour cette agence.' },
   AGENCY_DOCUMENT_APPROVED: { subject: { fr: "Document d'agence accepté", en: 'Agency document accepted' }, fr: 'Un document de votre agence a été accepté.' },
   AGENCY_DOCUMENT_REJECTED: { subject: { fr: "Document d'agence refusé", en: 'Agency document refused' }, fr: 'Un document de votre agence a été refusé.' },

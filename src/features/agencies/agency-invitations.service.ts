@@ -1,0 +1,172 @@
+// Agency invitations (CONTRACT section 19): the owner invites a registered user to a branch; the
+// user becomes staff only by accepting within 7 days, or declines. Each step is one batch whose
+// writes are conditional on the invitation's status, checked by the row it returns.
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/errors';
+import { agencies, agencyEmployees, agencyInvitations, users, type AgencyInvitationRow } from '../../db/schema';
+import { guardedInsert, rowExists, totalledPage, withTotal } from '../../db/statements';
+import type { AuthUser, Deps } from '../../env';
+import { accessDenied, alreadyExists, invalidState, notFound } from '../../errors';
+import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { grantRoleStatement } from '../../lib/user-roles';
+import { auditInsert, auditInsertIfChanged } from '../audit/audit';
+import { notify } from '../notifications/notify';
+import { agencyForOwner, getBranch } from './agencies.service';
+
+/** How long an invitation may be answered. */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+const alreadyInAgency = (who: string) =>
+  alreadyExists(`${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
+
+const answer = (i: Pick<AgencyInvitationRow, 'id' | 'email' | 'branchId' | 'status'>) => ({
+  invitationId: i.id,
+  email: i.email,
+  branchId: i.branchId,
+  status: i.status,
+});
+
+/**
+ * POST /agencies/{id}/employees: invites the account with this email to the branch and tells them.
+ * Inviting again while an invitation of this agency is pending (or expired unanswered) renews that
+ * invitation (branch, 7 more days) and tells them again: one pending invitation per agency and user.
+ */
+export async function inviteEmployee(deps: Deps, auth: AuthUser, agencyId: number, input: { email: string; branchId: number }, ip: string | null) {
+  const { db } = deps;
+  const agency = await agencyForOwner(deps, auth, agencyId);
+  await getBranch(deps, agencyId, input.branchId);
+  const email = input.email.trim();
+  const [user] = await db
+    .select({ id: users.id, email: users.email, agencyId: users.agencyId })
+    .from(users)
+    .where(sql`${users.email} IN (${email}, ${email.toLowerCase()})`);
+  if (!user) throw notFound(`User with email ${input.email}`);
+  if (user.agencyId !== null || user.id === agency.ownerId) throw alreadyInAgency('This user');
+  const stamp = new Date();
+  const fields = { branchId: input.branchId, email: user.email, invitedBy: auth.id, createdAt: stamp.toISOString(), expiresAt: new Date(stamp.getTime() + INVITATION_TTL_MS).toISOString() };
+  const pending = and(eq(agencyInvitations.agencyId, agencyId), eq(agencyInvitations.userId, user.id), eq(agencyInvitations.status, 'INVITED'));
+  const [[invitation]] = await db.batch([
+    db
+      .insert(agencyInvitations)
+      .values({ agencyId, userId: user.id, ...fields })
+      .onConflictDoUpdate({ target: [agencyInvitations.agencyId, agencyInvitations.userId], targetWhere: sql`status = 'INVITED'`, set: fields })
+      .returning(),
+    ...notify(db, {
+      userId: user.id,
+      type: 'AGENCY_INVITATION',
+      title: 'Invitation to join an agency',
+      message: `${agency.name} invites you to work for it. Accept or decline within 7 days.`,
+      // The invitation's id, read back by the statement (the upsert before it wrote it).
+      data: sql`json_object('invitationId', (${db.select({ id: agencyInvitations.id }).from(agencyInvitations).where(pending)}), 'agencyId', ${agencyId}, 'agencyName', ${agency.name}, 'branchId', ${input.branchId})`,
+    }),
+    auditInsert(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_INVITED', targetType: 'USER', targetId: user.id, ip, details: { agencyId, branchId: input.branchId } }),
+  ]);
+  return answer(invitation);
+}
+
+/** GET /agency-invitations: the caller's invitations still open, newest first. */
+export async function myInvitations(deps: Deps, auth: AuthUser, q: PageParams<'createdAt'>) {
+  const { db } = deps;
+  const where = and(eq(agencyInvitations.userId, auth.id), eq(agencyInvitations.status, 'INVITED'), gt(agencyInvitations.expiresAt, new Date().toISOString()));
+  const countAll = db.select({ total: count() }).from(agencyInvitations).where(where);
+  const offset = offsetOf(q);
+  const found = await db
+    .select(
+      withTotal(
+        {
+          id: agencyInvitations.id,
+          agencyId: agencyInvitations.agencyId,
+          agencyName: agencies.name,
+          branchId: agencyInvitations.branchId,
+          createdAt: agencyInvitations.createdAt,
+          expiresAt: agencyInvitations.expiresAt,
+        },
+        countAll,
+      ),
+    )
+    .from(agencyInvitations)
+    .innerJoin(agencies, eq(agencies.id, agencyInvitations.agencyId))
+    .where(where)
+    .orderBy(...orderBy(q.sort, { createdAt: agencyInvitations.createdAt }, agencyInvitations.id))
+    .limit(q.size)
+    .offset(offset);
+  const { rows, total } = await totalledPage(db, found, offset, () => countAll);
+  return toPage(rows, total, q);
+}
+
+/** The caller's own invitation, still open: 404 unknown, 403 someone else's, 409 answered or expired. */
+async function openInvitation(deps: Deps, auth: AuthUser, id: number, at: string) {
+  const [row] = await deps.db.select().from(agencyInvitations).where(eq(agencyInvitations.id, id));
+  if (!row) throw notFound('Agency invitation', id);
+  if (row.userId !== auth.id) throw accessDenied('This invitation is addressed to another user');
+  if (row.status === 'ACCEPTED') throw invalidState('This invitation was already accepted');
+  if (row.status === 'DECLINED') throw invalidState('This invitation was already declined');
+  if (row.expiresAt <= at) throw invalidState('This invitation has expired', { suggestions: ['Ask the agency to invite you again'] });
+  return row;
+}
+
+/** Still INVITED and unexpired when the batch reaches it, and the caller's. */
+const stillOpen = (id: number, userId: number, at: string) =>
+  and(eq(agencyInvitations.id, id), eq(agencyInvitations.userId, userId), eq(agencyInvitations.status, 'INVITED'), gt(agencyInvitations.expiresAt, at));
+
+/**
+ * POST /agency-invitations/{id}/accept: the caller becomes an employee of the branch (role, agency,
+ * branch) in the batch that marks the invitation accepted, every write guarded on that mark. A user
+ * who meanwhile joined another agency: 409 ALREADY_EXISTS (the employee row's key refuses it).
+ */
+export async function acceptInvitation(deps: Deps, auth: AuthUser, id: number, ip: string | null) {
+  const { db } = deps;
+  const at = new Date().toISOString();
+  const invitation = await openInvitation(deps, auth, id, at);
+  const [me] = await db.select({ agencyId: users.agencyId }).from(users).where(eq(users.id, auth.id));
+  if (me?.agencyId != null) throw alreadyInAgency('You');
+  const accepted = and(eq(agencyInvitations.id, id), eq(agencyInvitations.status, 'ACCEPTED'), eq(agencyInvitations.respondedAt, at));
+  const wasAccepted = rowExists(db, agencyInvitations, accepted);
+  try {
+    const [[row]] = await db.batch([
+      db.update(agencyInvitations).set({ status: 'ACCEPTED', respondedAt: at }).where(stillOpen(id, auth.id, at)).returning(),
+      auditInsertIfChanged(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_ADDED', targetType: 'USER', targetId: auth.id, ip, details: { agencyId: invitation.agencyId, branchId: invitation.branchId, invitationId: id } }),
+      guardedInsert(
+        db,
+        agencyEmployees,
+        { userId: agencyInvitations.userId, agencyId: agencyInvitations.agencyId, branchId: agencyInvitations.branchId },
+        agencyInvitations,
+        accepted,
+      ),
+      db
+        .update(users)
+        .set({ agencyId: invitation.agencyId, updatedAt: at })
+        .where(and(eq(users.id, auth.id), isNull(users.agencyId), wasAccepted)),
+      grantRoleStatement(db, auth.id, 'ROLE_AGENCY_EMPLOYEE', wasAccepted),
+    ]);
+    if (!row) {
+      await openInvitation(deps, auth, id, new Date().toISOString());
+      invalidStateRace();
+    }
+    return answer(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw alreadyInAgency('You');
+    throw err;
+  }
+}
+
+/** A concurrent answer won between the read and the batch (openInvitation re-read found it open). */
+function invalidStateRace(): never {
+  throw invalidState('This invitation was already answered');
+}
+
+/** POST /agency-invitations/{id}/decline: a conditional update; nothing else changes. */
+export async function declineInvitation(deps: Deps, auth: AuthUser, id: number, ip: string | null) {
+  const { db } = deps;
+  const at = new Date().toISOString();
+  const invitation = await openInvitation(deps, auth, id, at);
+  const [[row]] = await db.batch([
+    db.update(agencyInvitations).set({ status: 'DECLINED', respondedAt: at }).where(stillOpen(id, auth.id, at)).returning(),
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'AGENCY_INVITATION_DECLINED', targetType: 'USER', targetId: auth.id, ip, details: { agencyId: invitation.agencyId, invitationId: id } }),
+  ]);
+  if (!row) {
+    await openInvitation(deps, auth, id, new Date().toISOString());
+    invalidStateRace();
+  }
+  return answer(row);
+}
