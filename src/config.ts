@@ -4,6 +4,7 @@
 import { z } from '@hono/zod-openapi';
 import { rootUrl } from './lib/urls';
 import { POLICIES } from './middleware/rate-limit';
+import { PUBLISHED_DEV_VALUES } from './config.published';
 
 /** Settings that are not in the generated Env (no default in wrangler.toml; set as secrets). */
 export interface OptionalSettings {
@@ -49,7 +50,20 @@ export interface AppConfig {
 
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
 
-export const isProduction = (env: Pick<Env, 'ENVIRONMENT'>) => env.ENVIRONMENT === 'production';
+/**
+ * Where sandboxes may stand in for providers: local development, and `test`, the name only the
+ * test runner sets (vitest.config.ts; deploy:check deploys nothing but production).
+ */
+const SANDBOX_ENVIRONMENTS: ReadonlySet<string> = new Set(['development', 'test']);
+
+/**
+ * Production rules apply (every secret required, no sandbox, no development route) everywhere
+ * but development and the test runner: a `staging` or a misspelt environment fails closed too.
+ */
+export const isProduction = (env: Pick<Env, 'ENVIRONMENT'>) => !SANDBOX_ENVIRONMENTS.has(String(env.ENVIRONMENT ?? ''));
+
+/** The sandbox identity issuer signs a verified token for any e-mail: local development only. */
+export const isDevelopment = (env: Pick<Env, 'ENVIRONMENT'>) => env.ENVIRONMENT === 'development';
 
 const REAL_ISSUERS: Record<SocialProviderName, string[]> = {
   google: ['https://accounts.google.com', 'accounts.google.com'],
@@ -198,7 +212,7 @@ const list = (csv: string | undefined) =>
 
 function socialIssuer(env: Env, provider: SocialProviderName): SocialIssuer {
   const clientIds = list(provider === 'google' ? env.GOOGLE_CLIENT_IDS : env.APPLE_CLIENT_IDS);
-  if (clientIds.length > 0 || isProduction(env)) {
+  if (clientIds.length > 0 || !isDevelopment(env)) {
     const jwksUrl = provider === 'google' ? env.GOOGLE_JWKS_URL : env.APPLE_JWKS_URL;
     return { mode: 'LIVE', jwksUrl, issuers: REAL_ISSUERS[provider], audience: clientIds };
   }
@@ -233,13 +247,39 @@ function choose(env: Env & OptionalSettings): AppConfig {
   };
 }
 
+/** A value and its pieces: the keys of a JWT_KEYS array, the secrets of a comma-separated list. */
+function pieces(value: string): string[] {
+  const out = [value.trim(), ...value.split(',').map((s) => s.trim())];
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (Array.isArray(parsed)) for (const k of parsed) if (typeof k?.secret === 'string') out.push(k.secret.trim());
+  } catch {
+    // not JSON: the value and its comma-separated parts
+  }
+  return out.filter((s) => s.length > 0);
+}
+
+const PUBLISHED = new Set(PUBLISHED_DEV_VALUES.flatMap(({ value }) => pieces(value)));
+const PUBLISHABLE_NAMES = [...new Set([...PUBLISHED_DEV_VALUES.map(({ name }) => name), ...PRODUCTION_SECRETS])];
+
+/** The secrets set to a value published in .dev.vars.example (anyone can sign with those). */
+export function publishedSecrets(env: Env): string[] {
+  return PUBLISHABLE_NAMES.filter((name) => {
+    const value = (env as unknown as Record<string, unknown>)[name];
+    return typeof value === 'string' && pieces(value).some((p) => PUBLISHED.has(p));
+  });
+}
+
 function check(env: Env): ConfigCheck {
-  const schema = isProduction(env) ? productionSchema : localSchema;
+  const strict = isProduction(env);
+  const schema = strict ? productionSchema : localSchema;
   const parsed = schema.safeParse(env);
-  if (parsed.success) return { ok: true, config: choose(env) };
+  const published = strict ? publishedSecrets(env) : [];
+  if (parsed.success && published.length === 0) return { ok: true, config: choose(env) };
   const missing = new Set<string>();
   const invalid = new Map<string, string>();
-  for (const issue of parsed.error.issues) {
+  for (const name of published) invalid.set(name, 'a value of its own, not the one published in .dev.vars.example');
+  for (const issue of parsed.error?.issues ?? []) {
     const name = String(issue.path[0]);
     const value = (env as unknown as Record<string, unknown>)[name];
     if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) missing.add(name);

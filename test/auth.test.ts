@@ -68,7 +68,9 @@ describe('registration', () => {
       nationality: 'ES',
     });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(['accessToken', 'refreshToken', 'user']);
+    expect(Object.keys(res.body).sort()).toEqual(['accessToken', 'expiresIn', 'refreshExpiresIn', 'refreshToken', 'user']);
+    // Lifetimes in seconds: an app need not compare expiry dates against the phone's clock.
+    expect(res.body).toMatchObject({ expiresIn: 15 * 60, refreshExpiresIn: 7 * 24 * 3600 });
     expect(res.body.user).toEqual({
       id: expect.any(Number),
       firstName: 'Ana',
@@ -218,7 +220,7 @@ describe('access tokens', () => {
     const reg = await registerUser();
     vi.setSystemTime(start + 14 * 60 * 1000);
     expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
-    vi.setSystemTime(start + 15 * 60 * 1000 + 1000);
+    vi.setSystemTime(start + (15 * 60 + 31) * 1000); // past the 30 s of tolerated clock skew
     const res = await get(ME, { token: reg.accessToken });
     unauthorized(res);
     expect(res.body.message).toBe('Access token is invalid or expired');
@@ -260,16 +262,18 @@ describe('access tokens', () => {
 });
 
 describe('refresh', () => {
-  it('rotates the pair; the old refresh token is spent and presenting it revokes the whole family', async () => {
+  it('rotates the pair; the old refresh token is spent and presenting it after 30 s revokes the whole family', async () => {
+    freezeClock();
     const reg = await registerUser();
     const first = await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
     expect(first.status).toBe(200);
-    expect(Object.keys(first.body).sort()).toEqual(['accessToken', 'refreshToken']);
+    expect(first.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 900, refreshExpiresIn: 604800 });
     expect(first.body.refreshToken).not.toBe(reg.refreshToken);
     // The superseded access token of the session stops working.
     unauthorized(await get(ME, { token: reg.accessToken }));
     expect((await get(ME, { token: first.body.accessToken })).status).toBe(200);
 
+    moveClock(31_000);
     const replay = await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
     unauthorized(replay);
     expect(replay.body.message).toBe('Refresh token was already used; every token of this session is revoked');
@@ -282,21 +286,68 @@ describe('refresh', () => {
   });
 
   it('reuse in one session leaves the other sessions of the user alone', async () => {
+    freezeClock();
     const reg = await registerUser();
     const other = await login(reg.email);
     await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
+    moveClock(31_000);
     await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
     expect((await get(ME, { token: other.body.accessToken })).status).toBe(200);
     expect((await post('/v1/api/auth/refresh', { refreshToken: other.body.refreshToken })).status).toBe(200);
   });
 
-  it('two concurrent uses of one refresh token: at most one succeeds, and the family is revoked', async () => {
+  for (const parallel of [2, 5]) {
+    it(`${parallel} parallel refreshes with one token (a phone app's requests): all 200 with the same new pair, which stays valid`, async () => {
+      const reg = await registerUser();
+      const results = await Promise.all(Array.from({ length: parallel }, () => post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken })));
+      expect(results.map((r) => r.status)).toEqual(Array(parallel).fill(200));
+      const pairs = results.map((r) => `${r.body.accessToken} ${r.body.refreshToken}`);
+      expect(new Set(pairs).size).toBe(1);
+      // The winner's access token is not revoked, the superseded one is, and the session goes on.
+      expect((await get(ME, { token: results[0].body.accessToken })).status).toBe(200);
+      unauthorized(await get(ME, { token: reg.accessToken }));
+      expect(await auditActions(reg.id)).not.toContain('REFRESH_TOKEN_REUSE');
+      const next = await post('/v1/api/auth/refresh', { refreshToken: results[0].body.refreshToken });
+      expect(next.status).toBe(200);
+      const [session] = await db.select().from(sessions).where(eq(sessions.userId, reg.id));
+      expect(session.revokedAt).toBeNull();
+    });
+  }
+
+  it('a refresh token presented again within 30 s of its use returns the same pair; at 31 s it revokes the session', async () => {
+    const start = freezeClock();
     const reg = await registerUser();
-    const results = await Promise.all([1, 2, 3].map(() => post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken })));
-    const ok = results.filter((r) => r.status === 200);
-    expect(ok.length).toBeLessThanOrEqual(1);
-    expect(results.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(2);
-    for (const r of ok) unauthorized(await post('/v1/api/auth/refresh', { refreshToken: r.body.refreshToken }));
+    const first = await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
+    vi.setSystemTime(start + 30_000);
+    const again = await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ ...first.body, expiresIn: 870, refreshExpiresIn: 604770 });
+    expect((await get(ME, { token: first.body.accessToken })).status).toBe(200);
+
+    vi.setSystemTime(start + 31_000);
+    unauthorized(await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken }));
+    unauthorized(await get(ME, { token: first.body.accessToken }));
+    unauthorized(await post('/v1/api/auth/refresh', { refreshToken: first.body.refreshToken }));
+    expect(await auditActions(reg.id)).toContain('REFRESH_TOKEN_REUSE');
+  });
+
+  it('only the token of the last rotation has the grace: an older one revokes the session at once', async () => {
+    freezeClock();
+    const reg = await registerUser();
+    const first = await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken });
+    const second = await post('/v1/api/auth/refresh', { refreshToken: first.body.refreshToken });
+    expect(second.status).toBe(200);
+    unauthorized(await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken }));
+    unauthorized(await get(ME, { token: second.body.accessToken }));
+  });
+
+  it('verification tolerates 30 s of clock skew on expiry', async () => {
+    const start = freezeClock();
+    const reg = await registerUser();
+    vi.setSystemTime(start + (15 * 60 + 29) * 1000);
+    expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
+    vi.setSystemTime(start + (15 * 60 + 31) * 1000);
+    unauthorized(await get(ME, { token: reg.accessToken }));
   });
 
   it('an access token, a garbage string or an expired refresh token is refused 401', async () => {
@@ -304,7 +355,7 @@ describe('refresh', () => {
     const reg = await registerUser();
     unauthorized(await post('/v1/api/auth/refresh', { refreshToken: reg.accessToken }));
     unauthorized(await post('/v1/api/auth/refresh', { refreshToken: 'garbage' }));
-    vi.setSystemTime(start + 7 * 24 * 3600 * 1000 + 1000);
+    vi.setSystemTime(start + (7 * 24 * 3600 + 31) * 1000);
     unauthorized(await post('/v1/api/auth/refresh', { refreshToken: reg.refreshToken }));
   });
 
@@ -637,6 +688,67 @@ describe('social login', () => {
     expect(await db.select().from(users).where(eq(users.email, base.email))).toEqual([]);
   });
 
+  it('refuses a token issued in the future (beyond 30 s of skew) or more than an hour ago, whatever its exp', async () => {
+    const { google } = await setup();
+    const base = { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: crypto.randomUUID(), email: uniqueEmail('g') };
+    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = (iat: number, exp = iat + 3600) =>
+      new SignJWT({ email: base.email, email_verified: true })
+        .setProtectedHeader({ alg: 'RS256', kid: google.kid })
+        .setIssuer(base.issuer)
+        .setAudience(base.audience)
+        .setSubject(base.subject)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .sign(google.privateKey);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    for (const idToken of [await issuedAt(now + 120), await issuedAt(now - 3700, now + 3600 * 24 * 365)]) {
+      const res = await post('/v1/api/auth/oauth2/google', { idToken });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ errorCode: 'AUTHENTICATION_ERROR', message: 'Invalid Google credential' });
+    }
+    expect(await db.select().from(users).where(eq(users.email, base.email))).toEqual([]);
+    // A phone 20 s ahead of Google is within the tolerated skew.
+    expect((await post('/v1/api/auth/oauth2/google', { idToken: await issuedAt(now + 20) })).status).toBe(200);
+  });
+
+  it('a token for several audiences is ours only when its azp is our client id', async () => {
+    const { google } = await setup();
+    const base = { issuer: GOOGLE.iss, subject: crypto.randomUUID(), email: uniqueEmail('g') };
+    const many = (azp?: string) =>
+      new SignJWT({ email: base.email, email_verified: true, ...(azp ? { azp } : {}) })
+        .setProtectedHeader({ alg: 'RS256', kid: google.kid })
+        .setIssuer(base.issuer)
+        .setAudience(['another-client', GOOGLE.aud])
+        .setSubject(base.subject)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(google.privateKey);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect((await post('/v1/api/auth/oauth2/google', { idToken: await many() })).status).toBe(401);
+    expect((await post('/v1/api/auth/oauth2/google', { idToken: await many('another-client') })).status).toBe(401);
+    expect((await post('/v1/api/auth/oauth2/google', { idToken: await many(GOOGLE.aud) })).status).toBe(200);
+  });
+
+  it('both sign-in endpoints are rate limited per IP, with the RateLimit headers', async () => {
+    const apple = await post('/v1/api/auth/oauth2/apple', { identityToken: 'not-a-token' }, { headers: { 'CF-Connecting-IP': randomIp() } });
+    expect(apple.status).toBe(401);
+    expect(apple.headers.get('RateLimit-Policy')).toBe('"auth-ip";q=20;w=60');
+    const ip = randomIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await post('/v1/api/auth/oauth2/google', { idToken: 'not-a-token' }, { headers: { 'CF-Connecting-IP': ip } });
+      statuses.push(res.status);
+      if (i < 20) expect(res.headers.get('RateLimit-Policy')).toBe('"auth-ip";q=20;w=60');
+      else {
+        expect(res.status).toBe(429);
+        expect(res.headers.get('Retry-After')).toBe('60');
+        expect(res.headers.get('RateLimit')).toBe('"auth-ip";r=0;t=60');
+      }
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);
+  });
+
   it('a linked Apple subject signs in again without an email claim', async () => {
     const { apple } = await setup();
     const subject = `apple.${crypto.randomUUID()}`;
@@ -658,7 +770,7 @@ describe('social login', () => {
     for (const identityToken of [
       await signIdToken(apple, { ...base, audience: GOOGLE.aud }),
       await signIdToken(apple, { ...base, issuer: GOOGLE.iss }),
-      await signIdToken(apple, { ...base, expiresInSeconds: -1 }),
+      await signIdToken(apple, { ...base, expiresInSeconds: -31 }), // past the 30 s of tolerated skew
       await signIdToken(google, base),
     ]) {
       const res = await post('/v1/api/auth/oauth2/apple', { identityToken });
@@ -674,7 +786,7 @@ describe('social login', () => {
     const { google } = await setup();
     const start = freezeClock();
     const idToken = await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: crypto.randomUUID(), email: uniqueEmail('g'), expiresInSeconds: 300 });
-    vi.setSystemTime(start + 301_000);
+    vi.setSystemTime(start + 331_000);
     expect((await post('/v1/api/auth/oauth2/google', { idToken })).status).toBe(401);
   });
 

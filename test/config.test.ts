@@ -20,13 +20,15 @@ import { BASE } from './helpers/http';
 import { stripeSignature } from './helpers/fake-stripe';
 import { WEBHOOK, fakeStripeForThisFile } from './helpers/money';
 import { PRODUCTION_ENV } from './helpers/production';
+import { PUBLISHED_DEV_VALUES } from '../src/config.published';
+import devVarsExample from '../.dev.vars.example?raw';
 
 const stripe = fakeStripeForThisFile();
 
 const PRODUCTION = PRODUCTION_ENV;
 
-/** Outside production, without social client ids: both social providers are the sandbox issuer. */
-const SOCIAL_SANDBOX = { ...env, GOOGLE_CLIENT_IDS: '', APPLE_CLIENT_IDS: '' } as Env;
+/** Local development without social client ids: both social providers are the sandbox issuer. */
+const SOCIAL_SANDBOX = { ...env, ENVIRONMENT: 'development', GOOGLE_CLIENT_IDS: '', APPLE_CLIENT_IDS: '' } as Env;
 
 /** Calls the worker's own fetch handler with an env variant. */
 async function send(variant: Env, method: string, path: string, init: { json?: unknown; form?: Record<string, string>; token?: string } = {}) {
@@ -174,6 +176,91 @@ describe('production without a secret or binding', () => {
     expect((await reservationRow(reservation.id)).status).toBe('PENDING_PAYMENT');
     expect(errors.mock.calls.map((args) => String(args[0]))).toEqual([expect.stringContaining('"event":"scheduled.skipped"')]);
     expect(String(errors.mock.calls[0][0])).toContain('missing STRIPE_SECRET_KEY');
+  });
+});
+
+describe('production refuses the secrets published in .dev.vars.example', () => {
+  const published = (name: string) => PUBLISHED_DEV_VALUES.find((v) => v.name === name)!.value;
+  const expected = 'a value of its own, not the one published in .dev.vars.example';
+
+  it('the list the check uses follows the file', () => {
+    const fromFile = devVarsExample
+      .split('\n')
+      .map((line) => line.match(/^\s*([A-Z][A-Z0-9_]*)\s*=(.*)$/))
+      .filter((m): m is RegExpMatchArray => m !== null)
+      .map(([, name, value]) => ({ name, value: value.trim() }))
+      .filter(({ value }) => value.length > 0);
+    expect(PUBLISHED_DEV_VALUES).toEqual(fromFile);
+    expect(PUBLISHED_DEV_VALUES.map((v) => v.name)).toEqual(['JWT_KEYS', 'QR_SIGNING_SECRET', 'RECEIPT_SIGNING_SECRET', 'STRIPE_WEBHOOK_SECRET', 'KYC_WEBHOOK_SECRET']);
+  });
+
+  it('any secret set to a published value: 503 naming it, never echoing it', async () => {
+    const devKey = (JSON.parse(published('JWT_KEYS')) as { secret: string }[])[0].secret;
+    const cases: [string, string][] = [
+      ...PUBLISHED_DEV_VALUES.map(({ name, value }) => [name, value] as [string, string]),
+      // The published signing key under another kid, behind a key of its own: still anyone's key.
+      ['JWT_KEYS', JSON.stringify([{ kid: 'prod-2', secret: 'a-production-secret-0123456789abcdefghij' }, { kid: 'prod-1', secret: devKey }])],
+      // One of the comma-separated webhook secrets.
+      ['STRIPE_WEBHOOK_SECRET', `whsec_platform_endpoint, ${published('STRIPE_WEBHOOK_SECRET')}`],
+    ];
+    for (const [name, value] of cases) {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      const res = await send({ ...PRODUCTION, [name]: value } as Env, 'GET', '/v1/api/health');
+      expect(res.status, name).toBe(503);
+      expect(res.body.message).toBe(`The service is not configured: invalid ${name} (expected ${expected})`);
+      expect(res.text).not.toContain(name === 'JWT_KEYS' ? devKey : value);
+    }
+  });
+
+  it('development and the test runner may use them', async () => {
+    const local = { ...env, ENVIRONMENT: 'development', QR_SIGNING_SECRET: published('QR_SIGNING_SECRET') } as Env;
+    expect((await send(local, 'GET', '/v1/api/health')).status).toBe(200);
+  });
+});
+
+describe('an environment neither development nor production (staging) follows the production rules', () => {
+  const STAGING = { ...PRODUCTION, ENVIRONMENT: 'staging' } as Env;
+
+  it('fails closed: without a provider setting it answers 503 naming it', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await send({ ...STAGING, STRIPE_SECRET_KEY: undefined, GOOGLE_CLIENT_IDS: '' } as unknown as Env, 'GET', '/v1/api/health');
+    expect(res.status).toBe(503);
+    expect(res.body.message).toBe('The service is not configured: missing STRIPE_SECRET_KEY; missing GOOGLE_CLIENT_IDS');
+    // The test runner's secrets alone are not enough either.
+    const bare = await send({ ...env, ENVIRONMENT: 'staging' } as Env, 'GET', '/v1/api/health');
+    expect(bare.status).toBe(503);
+    expect(bare.body.message).toContain('missing KYC_PROVIDER_URL');
+  });
+
+  it('with every setting: every provider real, no sandbox or development route', async () => {
+    const health = await send(STAGING, 'GET', '/v1/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE' });
+    for (const [method, path] of [
+      ['GET', '/sandbox/social/google/sign-in'],
+      ['POST', '/sandbox/social/google/sign-in'],
+      ['GET', '/sandbox/social/jwks.json'],
+      ['GET', '/sandbox/checkout/cs_sandbox_x'],
+      ['GET', '/sandbox/kyc/sbx_00000000000000000000000000000000'],
+      ['POST', '/v1/api/dev/seed'],
+      ['GET', '/dev/outbox'],
+    ]) {
+      const res = await send(STAGING, method, path);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body).toMatchObject({ errorCode: 'ENDPOINT_NOT_FOUND', message: `No endpoint ${method} ${path}` });
+    }
+  });
+
+  it('the sandbox identity issuer exists only in development: the test runner without client ids has none', async () => {
+    const noClientIds = { ...env, GOOGLE_CLIENT_IDS: '', APPLE_CLIENT_IDS: '' } as Env;
+    expect((await send(noClientIds, 'GET', '/sandbox/social/google/sign-in')).status).toBe(404);
+    expect((await send(noClientIds, 'GET', '/sandbox/social/jwks.json')).status).toBe(404);
+    // A token of the development issuer is not accepted there either.
+    const { token } = await signSandboxIdToken(SOCIAL_SANDBOX, 'google', appConfig(SOCIAL_SANDBOX).social.google, { email: uniqueEmail('sbx') });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const res = await send(noClientIds, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: token } });
+    expect(res.status).toBe(401);
+    expect((await send(noClientIds, 'GET', '/v1/api/health')).body.providers).toMatchObject({ googleLogin: 'LIVE', appleLogin: 'LIVE' });
   });
 });
 
@@ -337,7 +424,7 @@ describe('social login sandbox (outside production, no client ids)', () => {
     for (const idToken of [forged, appleToken]) {
       const res = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken } });
       expect(res.status).toBe(401);
-      const { timestamp, ...body } = res.body;
+      const { timestamp, debugInfo, ...body } = res.body; // debugInfo: the sandbox runs in development only
       expect(body).toEqual({
         status: 401,
         errorCode: 'AUTHENTICATION_ERROR',

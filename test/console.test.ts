@@ -26,8 +26,8 @@ class Browser {
   last = '';
   language = 'en';
 
-  async request(method: string, path: string, form?: Record<string, string | string[]>) {
-    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'Accept-Language': this.language });
+  async request(method: string, path: string, form?: Record<string, string | string[]>, extra: Record<string, string> = {}) {
+    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'Accept-Language': this.language, ...extra });
     if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     let body: URLSearchParams | undefined;
     if (form) {
@@ -51,9 +51,10 @@ class Browser {
 
   get = (path: string) => this.request('GET', path);
 
-  /** The CSRF token of the last page shown (the first form's). */
-  csrf(): string {
-    const match = this.last.match(/name="csrf" value="([^"]*)"/);
+  /** The CSRF token of the last page's form posting to `action` (else of its first form). */
+  csrf(action?: string): string {
+    const form = action ? this.last.split('<form').find((f) => f.includes(`action="${action}"`)) : this.last;
+    const match = form?.match(/name="csrf" value="([^"]*)"/);
     if (!match) throw new Error('no CSRF field on the last page');
     return match[1];
   }
@@ -61,7 +62,7 @@ class Browser {
   /** Opens a page and submits its form to `action` with the page's token. */
   async submit(page: string, action: string, fields: Record<string, string | string[]> = {}) {
     await this.get(page);
-    return this.request('POST', action, { csrf: this.csrf(), ...fields });
+    return this.request('POST', action, { csrf: this.csrf(action), ...fields });
   }
 
   async signIn(email: string, password = PASSWORD) {
@@ -195,6 +196,39 @@ describe('console sign-in', () => {
     expect(session.revokedReason).toBe('IDLE');
   });
 
+  it('a session ends 12 hours after sign-in however active it is', async () => {
+    const admin = await withPassword(anAdmin);
+    const b = await signedIn(admin);
+    const twelveHoursAgo = new Date(Date.now() - 12 * 3600_000 - 1000).toISOString();
+    await db().update(consoleSessions).set({ createdAt: twelveHoursAgo, lastSeenAt: new Date().toISOString() }).where(eq(consoleSessions.userId, admin.id));
+    const res = await b.get('/console');
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/console/login');
+    const [session] = await db().select().from(consoleSessions).where(eq(consoleSessions.userId, admin.id));
+    expect(session.revokedReason).toBe('EXPIRED');
+  });
+
+  it('the sign-in token is one the server issued: a value planted in the cookie and the form is refused', async () => {
+    const admin = await withPassword(anAdmin);
+    for (const planted of ['attacker-chosen-value', `x.${Math.floor(Date.now() / 1000) + 3600}.${'0'.repeat(64)}`]) {
+      const b = new Browser();
+      b.cookies.set('console_login', planted);
+      const res = await b.request('POST', '/console/login', { csrf: planted, email: admin.email, password: PASSWORD });
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('The form has expired');
+      expect(b.cookies.has('console_session')).toBe(false);
+    }
+  });
+
+  it('the lockout answers 429 with Retry-After', async () => {
+    const admin = await withPassword(anAdmin);
+    const b = new Browser();
+    let res: Awaited<ReturnType<Browser['request']>> | undefined;
+    for (let i = 0; i < 6; i++) res = await b.submit('/console/login', '/console/login', { email: admin.email, password: 'nope-nope-1' });
+    expect(res!.status).toBe(429);
+    expect(res!.headers.get('Retry-After')).toBe('60');
+  });
+
   it('logout ends the session', async () => {
     const b = await signedIn(await withPassword(anAdmin));
     const res = await b.submit('/console', '/console/logout');
@@ -209,8 +243,8 @@ describe('console forms', () => {
     const target = await aUser();
     const b = await signedIn(admin);
     const other = await signedIn(await withPassword(aSuperAdmin));
-    await other.get('/console');
-    const foreign = other.csrf();
+    await other.get(`/console/users/${target.id}`);
+    const foreign = other.csrf(`/console/users/${target.id}/suspend`);
     for (const csrf of [undefined, 'forged.token', foreign]) {
       const res = await b.request('POST', `/console/users/${target.id}/suspend`, csrf === undefined ? { reason: 'x' } : { csrf, reason: 'x' });
       expect(res.status).toBe(403);
@@ -219,12 +253,50 @@ describe('console forms', () => {
     expect((await get(`/v1/api/admin/users/${target.id}`, { token: admin.token })).body.enabled).toBe(true);
   });
 
+  it('a POST from another site (Origin, Sec-Fetch-Site) is refused with the 403 page, sign-in included', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const target = await aUser();
+    const b = await signedIn(admin);
+    const action = `/console/users/${target.id}/suspend`;
+    const crossSite: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { Origin: 'null' }, { 'Sec-Fetch-Site': 'cross-site' }, { 'Sec-Fetch-Site': 'same-site' }];
+    for (const headers of crossSite) {
+      await b.get(`/console/users/${target.id}`);
+      const res = await b.request('POST', action, { csrf: b.csrf(action), reason: 'x' }, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.text).toContain('The form has expired');
+    }
+    expect((await get(`/v1/api/admin/users/${target.id}`, { token: admin.token })).body.enabled).toBe(true);
+    const login = new Browser();
+    await login.get('/console/login');
+    const refused = await login.request('POST', '/console/login', { csrf: login.csrf(), email: admin.email, password: PASSWORD }, { Origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    // The console's own origin passes.
+    await b.get(`/console/users/${target.id}`);
+    const ok = await b.request('POST', action, { csrf: b.csrf(action), reason: 'fraud' }, { Origin: new URL(BASE).origin, 'Sec-Fetch-Site': 'same-origin' });
+    expect(ok.status).toBe(303);
+    expect((await get(`/v1/api/admin/users/${target.id}`, { token: admin.token })).body.enabled).toBe(false);
+  });
+
+  it('a form token is valid for its own action only', async () => {
+    const admin = await withPassword(aSuperAdmin);
+    const [one, two] = [await aUser(), await aUser()];
+    const b = await signedIn(admin);
+    await b.get(`/console/users/${one.id}`);
+    const forOne = b.csrf(`/console/users/${one.id}/suspend`);
+    for (const action of [`/console/users/${two.id}/suspend`, `/console/users/${one.id}/roles`, '/console/logout']) {
+      const res = await b.request('POST', action, { csrf: forOne, reason: 'x', roles: 'ROLE_CLIENT' });
+      expect(res.status, action).toBe(403);
+    }
+    expect((await get(`/v1/api/admin/users/${two.id}`, { token: admin.token })).body.enabled).toBe(true);
+    expect((await b.get('/console')).status).toBe(200); // still signed in
+  });
+
   it('the same form submitted twice is applied once', async () => {
     const admin = await withPassword(anAdmin);
     const target = await aUser();
     const b = await signedIn(admin);
     await b.get(`/console/users/${target.id}`);
-    const csrf = b.csrf();
+    const csrf = b.csrf(`/console/users/${target.id}/suspend`);
     const [first, second] = await Promise.all([
       b.request('POST', `/console/users/${target.id}/suspend`, { csrf, reason: 'fraud' }),
       b.request('POST', `/console/users/${target.id}/suspend`, { csrf, reason: 'fraud' }),
@@ -273,7 +345,7 @@ describe('console actions', () => {
     expect(doc.headers.get('Content-Type')).toBe('image/png');
     expect((await new Browser().get(`/console/files/${file.id}`)).status).toBe(303);
 
-    const res = await b.request('POST', `/console/kyc/${record.id}/approve`, { csrf: b.csrf() });
+    const res = await b.request('POST', `/console/kyc/${record.id}/approve`, { csrf: b.csrf(`/console/kyc/${record.id}/approve`) });
     expect(res.status).toBe(303);
     expect(res.location).toBe(`/console/kyc/${record.id}`);
     const after = await b.get(`/console/kyc/${record.id}`);
@@ -469,7 +541,7 @@ describe('console: deliveries and roles', () => {
     const dead = await aDeadDelivery({ template: 'NO_SUCH_TEMPLATE' });
     const b = await signedIn(admin);
     await b.get(`/console/deliveries?template=NO_SUCH_TEMPLATE`);
-    const csrf = b.csrf();
+    const csrf = b.csrf(`/console/deliveries/${dead.id}/retry`);
     const [first, second] = await Promise.all([
       b.request('POST', `/console/deliveries/${dead.id}/retry`, { csrf }),
       b.request('POST', `/console/deliveries/${dead.id}/retry`, { csrf }),
@@ -489,9 +561,14 @@ describe('console: deliveries and roles', () => {
 
   it('a retry the service refuses shows its message (409), without a CSRF token nothing changes, and an admin cannot use the page', async () => {
     const admin = await withPassword(aSuperAdmin);
-    const queued = await aDeadDelivery({ status: 'QUEUED', attempts: 0, lastError: null });
+    // A page shown while the message was DEAD, submitted after it went back to QUEUED.
+    const template = `STALE_${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+    const queued = await aDeadDelivery({ template });
     const b = await signedIn(admin);
-    const refused = await b.submit('/console/deliveries', `/console/deliveries/${queued.id}/retry`);
+    await b.get(`/console/deliveries?template=${template}`);
+    const csrf = b.csrf(`/console/deliveries/${queued.id}/retry`);
+    await db().update(deliveries).set({ status: 'QUEUED', attempts: 0, lastError: null }).where(eq(deliveries.id, queued.id));
+    const refused = await b.request('POST', `/console/deliveries/${queued.id}/retry`, { csrf });
     expect(refused.status).toBe(409);
     expect(refused.text).toContain('The delivery is QUEUED; only a FAILED or DEAD delivery can be retried');
 
@@ -511,7 +588,7 @@ describe('console: deliveries and roles', () => {
     const b = await signedIn(admin);
     const page = await b.get(`/console/users/${target.id}`);
     expect(page.text).toContain(`action="/console/users/${target.id}/roles"`);
-    const res = await b.request('POST', `/console/users/${target.id}/roles`, { csrf: b.csrf(), roles: ['ROLE_VERIFIED_USER', 'ROLE_ADMIN'] });
+    const res = await b.request('POST', `/console/users/${target.id}/roles`, { csrf: b.csrf(`/console/users/${target.id}/roles`), roles: ['ROLE_VERIFIED_USER', 'ROLE_ADMIN'] });
     expect(res.status).toBe(303);
     const api = await get(`/v1/api/admin/users/${target.id}`, { token: admin.token });
     expect(api.body.roles).toEqual(['ROLE_CLIENT', 'ROLE_VERIFIED_USER', 'ROLE_ADMIN']);

@@ -3,6 +3,8 @@ import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose'
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** Clock skew tolerated on `exp`/`nbf` (seconds). */
+export const CLOCK_SKEW_SECONDS = 30;
 
 export type TokenType = 'access' | 'refresh';
 
@@ -87,6 +89,8 @@ export async function verifyToken(config: JwtConfig, token: string, typ: TokenTy
         issuer: config.JWT_ISSUER,
         audience: config.JWT_AUDIENCE,
         currentDate: new Date(),
+        // A phone's clock may run a little ahead or behind (CONTRACT section 19).
+        clockTolerance: CLOCK_SKEW_SECONDS,
         requiredClaims: ['sub', 'jti', 'iat', 'exp'],
       },
     );

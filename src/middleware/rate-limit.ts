@@ -58,6 +58,9 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
   // the API and the page of the e-mail's link.
   { method: 'post', path: '/v1/api/auth/password/reset', policy: POLICIES.authIp },
   { method: 'post', path: '/reset-password', policy: POLICIES.authIp },
+  // Social sign-in verifies a token against the provider's keys and may create an account.
+  { method: 'post', path: '/v1/api/auth/oauth2/google', policy: POLICIES.authIp },
+  { method: 'post', path: '/v1/api/auth/oauth2/apple', policy: POLICIES.authIp },
   // One-click unsubscribe is POSTed by the mail provider's servers, many users behind one IP: the
   // generous public limit, which still stops a flood.
   { method: 'post', path: '/v1/api/unsubscribe', policy: POLICIES.public },

@@ -22,6 +22,15 @@ export const sessions = sqliteTable(
     refreshExp: integer('refresh_exp').notNull(),
     accessJti: text('access_jti').notNull(),
     accessExp: integer('access_exp').notNull(),
+    /**
+     * The current pair's `iat` and the access token's roles: with the jtis above they re-sign the
+     * very same pair (HS256 is deterministic) for the refresh token it replaced, presented again
+     * within the grace period (parallel refreshes of a phone app). Null before the first rotation.
+     */
+    issuedAt: integer('issued_at'),
+    issuedRoles: text('issued_roles', { mode: 'json' }).$type<string[]>(),
+    /** The refresh token the current pair replaced (spent, but honoured for the grace period). */
+    previousRefreshJti: text('previous_refresh_jti'),
     revokedAt: text('revoked_at'),
     /** LOGOUT, REUSE_DETECTED, PASSWORD_CHANGED, PASSWORD_RESET, SUSPENDED, ROLES_CHANGED, ACCOUNT_DELETED. */
     revokedReason: text('revoked_reason'),

@@ -26,7 +26,9 @@ import { closeSession, rotateSession } from './sessions';
 const TokenPairSchema = z
   .object({
     accessToken: z.string().openapi({ description: 'JWT, 15 minutes' }),
-    refreshToken: z.string().openapi({ description: 'JWT, 7 days, usable once' }),
+    refreshToken: z.string().openapi({ description: 'JWT, 7 days, usable once (presented again within 30 s of its use: the same new pair)' }),
+    expiresIn: z.number().int().openapi({ description: 'Seconds the access token has left', example: 900 }),
+    refreshExpiresIn: z.number().int().openapi({ description: 'Seconds the refresh token has left', example: 604800 }),
   })
   .openapi('TokenPair');
 
@@ -69,6 +71,8 @@ const RATE_LIMITED = 429;
 const authResponse = async (deps: Deps, result: AuthResult) => ({
   accessToken: result.accessToken,
   refreshToken: result.refreshToken,
+  expiresIn: result.expiresIn,
+  refreshExpiresIn: result.refreshExpiresIn,
   user: result.wallet ? toUser(result.user, result.wallet) : await toUserWithWallet(deps, result.user),
 });
 
@@ -131,7 +135,7 @@ export const authRouter = createRouter()
       path: '/auth/refresh',
       tags: TAGS,
       summary: 'Exchange a refresh token for a new pair (the presented token is spent)',
-      description: 'Presenting a spent refresh token revokes every token of its session. Any refused token is 401 UNAUTHORIZED.',
+      description: 'Presenting a spent refresh token revokes every token of its session, except the token just replaced within 30 s of its use: that returns the same new pair (parallel refreshes of an app). Any refused token is 401 UNAUTHORIZED.',
       security: [],
       request: { body: jsonBody(RefreshSchema) },
       responses: { 200: jsonContent(TokenPairSchema, 'New token pair'), ...errorResponses(401) },

@@ -1,8 +1,10 @@
 // Login sessions: a session is one refresh-token family kept in D1 (strongly consistent).
 // Refresh rotates the pair with a conditional UPDATE on the current refresh token id, so a
-// refresh token is usable once; presenting a spent one (or racing the same one twice) revokes
-// the whole family. Access tokens are checked against KV only, so revoking a session also
-// blacklists its live access token, and rotation blacklists the access token it supersedes.
+// refresh token is spent once; presenting a spent one revokes the whole family, except the token
+// just replaced within REFRESH_GRACE_SECONDS of its rotation: a phone app whose parallel requests
+// all refresh gets the same new pair again (re-signed from the row: HS256 is deterministic), and
+// the winner's tokens stay valid. Access tokens are checked against KV only, so revoking a session
+// also blacklists its live access token, and rotation blacklists the access token it supersedes.
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { consoleSessions, sessions, users } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
@@ -14,7 +16,14 @@ import { audit } from '../audit/audit';
 export interface TokenPair {
   accessToken: string;
   refreshToken: string;
+  /** Seconds the access token has left: apps need not trust the phone's clock. */
+  expiresIn: number;
+  /** Seconds the refresh token has left. */
+  refreshExpiresIn: number;
 }
+
+/** How long after a rotation the refresh token it replaced still returns the same new pair. */
+export const REFRESH_GRACE_SECONDS = 30;
 
 export type SessionMethod = (typeof sessions.$inferInsert)['method'];
 export type RevokeReason =
@@ -32,14 +41,36 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 const refused = (message = 'Refresh token is invalid, expired or revoked') =>
   unauthorized(message, { suggestions: ['Log in again to obtain a new token pair'] });
 
-async function signPair(env: Env, userId: number, roles: string[], sid: string) {
-  const now = nowSeconds();
+/** `jtis` and `now` given: the pair signed before with them (same claims, same bytes). */
+async function signPair(env: Env, userId: number, roles: string[], sid: string, now = nowSeconds(), jtis?: { access: string; refresh: string }) {
   const sub = String(userId);
   const [access, refresh] = await Promise.all([
-    signToken(env, { sub, typ: 'access', roles, sid }, ACCESS_TOKEN_TTL_SECONDS, now),
-    signToken(env, { sub, typ: 'refresh', sid }, REFRESH_TOKEN_TTL_SECONDS, now),
+    signToken(env, { sub, typ: 'access', roles, sid, jti: jtis?.access }, ACCESS_TOKEN_TTL_SECONDS, now),
+    signToken(env, { sub, typ: 'refresh', sid, jti: jtis?.refresh }, REFRESH_TOKEN_TTL_SECONDS, now),
   ]);
   return { access, refresh };
+}
+
+const responsePair = (access: { token: string; exp: number }, refresh: { token: string; exp: number }, now = nowSeconds()): TokenPair => ({
+  accessToken: access.token,
+  refreshToken: refresh.token,
+  expiresIn: Math.max(0, access.exp - now),
+  refreshExpiresIn: Math.max(0, refresh.exp - now),
+});
+
+/**
+ * The pair that replaced `jti`, when `jti` is the refresh token of the session's last rotation
+ * and that rotation is at most REFRESH_GRACE_SECONDS old; else null (reuse).
+ */
+async function pairWithinGrace(env: Env, session: typeof sessions.$inferSelect, jti: string): Promise<TokenPair | null> {
+  const { previousRefreshJti, issuedAt, issuedRoles } = session;
+  if (previousRefreshJti !== jti || issuedAt === null || !issuedRoles) return null;
+  if (nowSeconds() - issuedAt > REFRESH_GRACE_SECONDS) return null;
+  const { access, refresh } = await signPair(env, session.userId, issuedRoles, session.id, issuedAt, {
+    access: session.accessJti,
+    refresh: session.refreshJti,
+  });
+  return responsePair(access, refresh);
 }
 
 /** Signs the first token pair of a new session; `insert` writes its row (alone or in the caller's batch). */
@@ -56,7 +87,7 @@ export async function prepareSession(deps: Deps, user: { id: number; roles: stri
     accessJti: access.jti,
     accessExp: access.exp,
   });
-  const pair: TokenPair = { accessToken: access.token, refreshToken: refresh.token };
+  const pair = responsePair(access, refresh);
   return { pair, insert };
 }
 
@@ -78,6 +109,8 @@ export async function rotateSession(deps: Deps, refreshToken: string, ip: string
   if (!session || session.userId !== userId || session.revokedAt) throw refused();
 
   if (session.refreshJti !== claims.jti) {
+    const again = await pairWithinGrace(env, session, claims.jti);
+    if (again) return again;
     await revokeFamily(deps, session.id, userId, ip, 'spent refresh token presented');
     throw refused('Refresh token was already used; every token of this session is revoked');
   }
@@ -89,7 +122,8 @@ export async function rotateSession(deps: Deps, refreshToken: string, ip: string
   }
 
   // Roles are read afresh so a role granted since the last refresh applies now.
-  const { access, refresh } = await signPair(env, userId, user.roles, session.id);
+  const now = nowSeconds();
+  const { access, refresh } = await signPair(env, userId, user.roles, session.id, now);
   const result = await db
     .update(sessions)
     .set({
@@ -97,17 +131,23 @@ export async function rotateSession(deps: Deps, refreshToken: string, ip: string
       refreshExp: refresh.exp,
       accessJti: access.jti,
       accessExp: access.exp,
+      issuedAt: now,
+      issuedRoles: user.roles,
+      previousRefreshJti: claims.jti,
       updatedAt: new Date().toISOString(),
     })
     .where(and(eq(sessions.id, session.id), eq(sessions.refreshJti, claims.jti), isNull(sessions.revokedAt)))
     .run();
   if (result.meta.changes !== 1) {
-    // Another request spent the same refresh token first: that is reuse too.
+    // Another request spent the same refresh token first: its pair, if that was just now.
+    const [winner] = await db.select().from(sessions).where(eq(sessions.id, session.id));
+    const again = winner && !winner.revokedAt ? await pairWithinGrace(env, winner, claims.jti) : null;
+    if (again) return again;
     await revokeFamily(deps, session.id, userId, ip, 'refresh token used twice concurrently');
     throw refused('Refresh token was already used; every token of this session is revoked');
   }
   await blacklistToken(env.KV, session.accessJti, session.accessExp);
-  return { accessToken: access.token, refreshToken: refresh.token };
+  return responsePair(access, refresh, now);
 }
 
 async function revokeFamily(deps: Deps, sessionId: string, userId: number, ip: string | null, why: string) {

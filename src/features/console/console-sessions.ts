@@ -1,7 +1,8 @@
 // The operator console's sign-in: a cookie session stored in D1 (so suspending the operator or
 // revoking their tokens ends it: auth/sessions.ts revokes these rows with the token sessions, and
-// the per-user cut-off in KV is honoured too), an idle timeout, and the CSRF tokens of its forms:
-// a random nonce MACed with the session's key, spent once by the action it submits.
+// the per-user cut-off in KV is honoured too), an idle timeout and a maximum age, and the CSRF
+// tokens of its forms: a random nonce MACed with the session's key and the form's action, spent
+// once by that action. The sign-in form's token is the server's (MACed), not any cookie value.
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -17,6 +18,10 @@ type AnyContext = Context<any>;
 
 export const OPERATOR_ROLES = ['ROLE_ADMIN', 'ROLE_SUPERADMIN'] as const;
 export const IDLE_TIMEOUT_SECONDS = 8 * 60 * 60;
+/** However active, a session ends 12 h after sign-in (a console left open, a copied cookie). */
+export const MAX_AGE_SECONDS = 12 * 60 * 60;
+/** How long the sign-in form's token is accepted. */
+const LOGIN_TOKEN_SECONDS = 60 * 60;
 /** lastSeenAt is rewritten at most this often (seconds): one write per minute, not per page. */
 const TOUCH_EVERY_SECONDS = 60;
 
@@ -50,6 +55,10 @@ export interface Operator {
   /** The operator as the services' AuthUser (roles read afresh on every request). */
   auth: AuthUser;
 }
+
+/** The cookie's lifetime: the idle timeout, never past the session's maximum age. */
+const cookieAge = (createdAt: string, now = Math.floor(Date.now() / 1000)) =>
+  Math.max(0, Math.min(IDLE_TIMEOUT_SECONDS, secondsOf(createdAt) + MAX_AGE_SECONDS - now));
 
 /** Opens a session for an operator who passed the password check; sets its cookie. */
 export async function openConsoleSession(c: AnyContext, user: UserRow) {
@@ -89,6 +98,10 @@ export async function currentOperator(c: AnyContext): Promise<Operator | null> {
     await endSession(deps, session.id, 'IDLE');
     return null;
   }
+  if (now - secondsOf(session.createdAt) >= MAX_AGE_SECONDS) {
+    await endSession(deps, session.id, 'EXPIRED');
+    return null;
+  }
   if (!user.enabled || user.deletedAt || !isOperator(user.roles)) {
     await endSession(deps, session.id, 'ACCOUNT_UNAVAILABLE');
     return null;
@@ -99,7 +112,7 @@ export async function currentOperator(c: AnyContext): Promise<Operator | null> {
   }
   if (now - secondsOf(session.lastSeenAt) >= TOUCH_EVERY_SECONDS) {
     await deps.db.update(consoleSessions).set({ lastSeenAt: new Date().toISOString() }).where(eq(consoleSessions.id, session.id));
-    setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, IDLE_TIMEOUT_SECONDS));
+    setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, cookieAge(session.createdAt, now)));
   }
   const auth: AuthUser = { id: user.id, roles: user.roles, jti: `console:${session.id}`, exp: now + IDLE_TIMEOUT_SECONDS };
   return { session, user, auth };
@@ -111,17 +124,17 @@ export async function closeConsoleSession(c: AnyContext, operator: Operator) {
   deleteCookie(c, SESSION_COOKIE, cookieOptions(c.env));
 }
 
-/** A fresh CSRF token for one form of this session: `nonce.mac`. */
-export async function formToken(session: ConsoleSessionRow) {
+/** A fresh CSRF token for the form of this session that posts to `action` (a path): `nonce.mac`. */
+export async function formToken(session: ConsoleSessionRow, action: string) {
   const nonce = randomBase64Url(16);
-  return `${nonce}.${await mac(session.csrfKey, nonce)}`;
+  return `${nonce}.${await mac(session.csrfKey, `${action}\n${nonce}`)}`;
 }
 
-/** The nonce of a token made for this session, or null for a missing, foreign or forged token. */
-export async function checkFormToken(session: ConsoleSessionRow, token: string | undefined): Promise<string | null> {
+/** The nonce of a token made for this session and action, or null for a missing, foreign, other form's or forged token. */
+export async function checkFormToken(session: ConsoleSessionRow, token: string | undefined, action: string): Promise<string | null> {
   const [nonce, given, ...rest] = (token ?? '').split('.');
   if (!nonce || !given || rest.length > 0) return null;
-  return timingSafeEqual(given, await mac(session.csrfKey, nonce)) ? nonce : null;
+  return timingSafeEqual(given, await mac(session.csrfKey, `${action}\n${nonce}`)) ? nonce : null;
 }
 
 /** Spends a form token: true the first time, false when the same form was already submitted. */
@@ -130,22 +143,51 @@ export async function spendFormToken(deps: Deps, sessionId: string, nonce: strin
   return inserted.length === 1;
 }
 
-/** Spent tokens older than a session can live are of no use: dropped at each sign-in. */
+/**
+ * Spent tokens are dropped at each sign-in once their session has surely ended: a token spent at
+ * t belongs to a session opened before t, so over by t + MAX_AGE_SECONDS.
+ */
 export async function forgetOldFormTokens(deps: Deps) {
-  const before = new Date(Date.now() - 2 * IDLE_TIMEOUT_SECONDS * 1000).toISOString();
+  const before = new Date(Date.now() - MAX_AGE_SECONDS * 1000).toISOString();
   await deps.db.delete(consoleFormTokens).where(lt(consoleFormTokens.createdAt, before));
 }
 
-/** The sign-in form's token: the cookie's value, made when the form is shown. */
-export function loginToken(c: AnyContext): string {
+/** The server's key for sign-in tokens, derived from the JWT keys (a secret every environment has). */
+const loginKey = (env: Env) => `console-login\n${env.JWT_KEYS}`;
+
+/** A sign-in token the server issued and that has not expired: `nonce.expiry.mac`. */
+async function isLoginToken(env: Env, token: string | undefined): Promise<boolean> {
+  const [nonce, expiry, given, ...rest] = (token ?? '').split('.');
+  if (!nonce || !expiry || !given || rest.length > 0 || !/^\d{1,12}$/.test(expiry)) return false;
+  if (Number(expiry) <= Math.floor(Date.now() / 1000)) return false;
+  return timingSafeEqual(given, await mac(loginKey(env), `${nonce}.${expiry}`));
+}
+
+/** The sign-in form's token, kept in its cookie too (double submit); made by the server, MACed. */
+export async function loginToken(c: AnyContext): Promise<string> {
   const existing = getCookie(c, LOGIN_COOKIE);
-  if (existing) return existing;
-  const token = randomBase64Url(32);
-  setCookie(c, LOGIN_COOKIE, token, cookieOptions(c.env, 60 * 60));
+  if (existing && (await isLoginToken(c.env, existing))) return existing;
+  const nonce = randomBase64Url(24);
+  const expiry = String(Math.floor(Date.now() / 1000) + LOGIN_TOKEN_SECONDS);
+  const token = `${nonce}.${expiry}.${await mac(loginKey(c.env), `${nonce}.${expiry}`)}`;
+  setCookie(c, LOGIN_COOKIE, token, cookieOptions(c.env, LOGIN_TOKEN_SECONDS));
   return token;
 }
 
-export function loginTokenMatches(c: AnyContext, given: string | undefined): boolean {
+/** The field equals the cookie and is a token this server issued: a value planted in the cookie is not. */
+export async function loginTokenMatches(c: AnyContext, given: string | undefined): Promise<boolean> {
   const expected = getCookie(c, LOGIN_COOKIE);
-  return Boolean(expected && given && timingSafeEqual(expected, given));
+  return Boolean(expected && given && timingSafeEqual(expected, given) && (await isLoginToken(c.env, given)));
+}
+
+/**
+ * A console POST from the console's own pages: a browser says where a form came from with
+ * Sec-Fetch-Site and Origin; either naming another site is refused. A client sending neither
+ * (not a browser) still needs the form's token.
+ */
+export function isSameOriginPost(c: AnyContext): boolean {
+  const site = c.req.header('Sec-Fetch-Site');
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = c.req.header('Origin');
+  return origin === undefined || origin === new URL(c.req.url).origin;
 }

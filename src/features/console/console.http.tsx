@@ -11,7 +11,7 @@ import type { AppEnv } from '../../env';
 import { localizeErrorText } from '../../error-messages';
 import { AppError, accessDenied } from '../../errors';
 import { cspNonce } from '../../middleware/content-security-policy';
-import { checkFormToken, currentOperator, formToken, spendFormToken, type Operator } from './console-sessions';
+import { checkFormToken, currentOperator, formToken, isSameOriginPost, spendFormToken, type Operator } from './console-sessions';
 import { localeOf, translator, type Locale, type Translate, type WordKey } from './console.i18n';
 import { Layout, type Flash, type FormState, type View } from './console.layout';
 
@@ -19,6 +19,12 @@ export type ConsoleEnv = { Bindings: AppEnv['Bindings']; Variables: AppEnv['Vari
 export type ConsoleContext = Context<ConsoleEnv>;
 
 const FLASH_COOKIE = 'console_flash';
+
+/** Every console POST, sign-in included: from the console's own origin (else the 403 page). */
+export const sameOriginPosts = createMiddleware<ConsoleEnv>(async (c, next) => {
+  if (c.req.method === 'POST' && !isSameOriginPost(c)) return csrfRefusal(c);
+  await next();
+});
 
 /** Every console page but sign-in: the operator of the session, else 303 to /console/login. */
 export const requireOperator = createMiddleware<ConsoleEnv>(async (c, next) => {
@@ -55,7 +61,7 @@ export async function view(c: ConsoleContext, flash?: Flash | null): Promise<Vie
     locale,
     nonce: cspNonce(c as unknown as Context<AppEnv>),
     operator: op && { email: op.user.email, name: `${op.user.firstName} ${op.user.lastName}`, superAdmin: isSuperAdmin(op) },
-    csrf: op ? await formToken(op.session) : undefined,
+    csrf: op ? (action: string) => formToken(op.session, action) : undefined,
     flash: flash ?? carried,
   };
 }
@@ -149,7 +155,7 @@ export interface Action {
 export async function act(c: ConsoleContext, a: Action): Promise<Response> {
   const op = c.get('operator');
   const form = await formOf(c);
-  const nonce = await checkFormToken(op.session, form.csrf);
+  const nonce = await checkFormToken(op.session, form.csrf, c.req.path);
   if (!nonce) return csrfRefusal(c);
   delete form.csrf;
   const locale = localeOf(c);

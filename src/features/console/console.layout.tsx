@@ -9,8 +9,8 @@ export interface View {
   /** CSP nonce of the page's one script. */
   nonce: string;
   operator?: { email: string; name: string; superAdmin: boolean };
-  /** A fresh CSRF token for the forms of this page. */
-  csrf?: string;
+  /** A fresh CSRF token for a form of this page, bound to the path it posts to. */
+  csrf?: (action: string) => Promise<string>;
   flash?: Flash | null;
 }
 
@@ -139,7 +139,7 @@ export const Layout: FC<{ v: View; title: string; active?: string; children?: Ch
               {v.t('signedInAs')} {v.operator.name} ({v.operator.email})
             </span>
             <form method="post" action="/console/logout">
-              <Csrf v={v} />
+              <Csrf v={v} action="/console/logout" />
               <button type="submit">{v.t('signOut')}</button>
             </form>
           </>
@@ -167,7 +167,8 @@ export const Layout: FC<{ v: View; title: string; active?: string; children?: Ch
   </html>
 );
 
-export const Csrf: FC<{ v: View }> = ({ v }) => <input type="hidden" name="csrf" value={v.csrf ?? ''} />;
+/** The CSRF field of a form: a token of the session for this form's action only. */
+export const Csrf: FC<{ v: View; action: string }> = async ({ v, action }) => <input type="hidden" name="csrf" value={v.csrf ? await v.csrf(action) : ''} />;
 
 /** A labelled input whose error sits right under it, keeping what was typed. */
 export const Field: FC<{

@@ -52,6 +52,7 @@ import {
   refusalState,
   redirectWith,
   requireOperator,
+  sameOriginPosts,
   view,
   type ConsoleContext,
   type ConsoleEnv,
@@ -91,6 +92,7 @@ const accountState = (u: Pick<UserRow, 'deletedAt' | 'enabled'>) => (u.deletedAt
 export const consoleRouter = new Hono<ConsoleEnv>();
 
 consoleRouter.onError(errorPage);
+consoleRouter.use('*', sameOriginPosts);
 
 // ---- sign-in, sign-out
 
@@ -98,7 +100,7 @@ const LoginSchema = z.object({ email: z.string().trim().min(1).email(), password
 
 async function loginPage(c: ConsoleContext, state?: FormState, status: 200 | 400 | 401 | 403 | 429 = 200) {
   const v = await view(c);
-  const token = loginToken(c);
+  const token = await loginToken(c);
   return page(
     c,
     v,
@@ -126,7 +128,7 @@ consoleRouter.get('/login', async (c) => loginPage(c));
 
 consoleRouter.post('/login', async (c) => {
   const form = await formOf(c);
-  if (!loginTokenMatches(c, form.csrf)) return csrfRefusal(c);
+  if (!(await loginTokenMatches(c, form.csrf))) return csrfRefusal(c);
   const t = translator(localeOf(c));
   const values = { email: form.email ?? '' };
   const parsed = LoginSchema.safeParse(form);
@@ -152,7 +154,11 @@ consoleRouter.post('/login', async (c) => {
     await audit(deps, { actorId: user.id, action: 'CONSOLE_LOGIN', targetType: 'USER', targetId: user.id, ip });
     return c.redirect('/console', 303);
   } catch (err) {
-    if (err instanceof AppError && err.status < 500) return loginPage(c, refusalState(err, values, localeOf(c)), err.status as 401);
+    if (err instanceof AppError && err.status < 500) {
+      // The lockout's 429 says when to come back, as the API's does.
+      for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
+      return loginPage(c, refusalState(err, values, localeOf(c)), err.status as 401);
+    }
     throw err;
   }
 });
@@ -162,7 +168,7 @@ consoleRouter.use('*', requireOperator);
 consoleRouter.post('/logout', async (c) => {
   const op = c.get('operator');
   const form = await formOf(c);
-  if (!(await checkFormToken(op.session, form.csrf))) return csrfRefusal(c);
+  if (!(await checkFormToken(op.session, form.csrf, c.req.path))) return csrfRefusal(c);
   await closeConsoleSession(c, op);
   await audit(c.var.deps, { actorId: op.user.id, action: 'CONSOLE_LOGOUT', targetType: 'USER', targetId: op.user.id, ip: clientIp(c) });
   return c.redirect('/console/login', 303);
@@ -365,13 +371,13 @@ async function kycDetail(c: ConsoleContext, state?: FormState) {
         </div>
         <div class="card actions">
           <form method="post" action={`/console/kyc/${record.id}/approve`}>
-            <Csrf v={v} />
+            <Csrf v={v} action={`/console/kyc/${record.id}/approve`} />
             <button type="submit" class="primary">
               {v.t('approve')}
             </button>
           </form>
           <form method="post" action={`/console/kyc/${record.id}/reject`}>
-            <Csrf v={v} />
+            <Csrf v={v} action={`/console/kyc/${record.id}/reject`} />
             <Field name="reason" label={v.t('reason')} state={state} multiline required attrs={{ maxlength: 500 }} />
             <button type="submit" class="danger">
               {v.t('reject')}
@@ -538,7 +544,7 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
         {d.status === 'OPEN' && (
           <form class="card" method="post" action={`/console/disputes/${d.id}/resolve`} novalidate>
             <h2>{v.t('resolve')}</h2>
-            <Csrf v={v} />
+            <Csrf v={v} action={`/console/disputes/${d.id}/resolve`} />
             <fieldset style="border:0;padding:0;margin:0 0 12px">
               <legend style="font-weight:600;font-size:13.5px;margin-bottom:6px">{v.t('resolution')}</legend>
               {(['REFUND_SENDER', 'RELEASE_TO_CARRIER', 'PARTIAL_REFUND'] as const).map((res) => (
@@ -702,7 +708,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
         <div class="card">
           {user.enabled ? (
             <form method="post" action={`/console/users/${user.id}/suspend`}>
-              <Csrf v={v} />
+              <Csrf v={v} action={`/console/users/${user.id}/suspend`} />
               <Field name="reason" label={v.t('reason')} state={state?.form === 'suspend' ? state : undefined} attrs={{ maxlength: 500 }} />
               <button type="submit" class="danger">
                 {v.t('suspend')}
@@ -710,7 +716,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
             </form>
           ) : (
             <form method="post" action={`/console/users/${user.id}/activate`}>
-              <Csrf v={v} />
+              <Csrf v={v} action={`/console/users/${user.id}/activate`} />
               <button type="submit" class="primary">
                 {v.t('activate')}
               </button>
@@ -719,7 +725,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
         </div>
         {isSuperAdmin(op) && (
           <form class="card" method="post" action={`/console/users/${user.id}/roles`}>
-            <Csrf v={v} />
+            <Csrf v={v} action={`/console/users/${user.id}/roles`} />
             <fieldset style="border:0;padding:0;margin:0 0 12px">
               <legend style="font-weight:600;font-size:13.5px;margin-bottom:6px">{v.t('roles')}</legend>
               {ROLES.map((r) => (
@@ -820,7 +826,7 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
           <Badge v={v} kind="agency" text={a.status} />,
           a.status === 'ACTIVE' ? (
             <form method="post" action={`/console/agencies/${a.id}/suspend`}>
-              <Csrf v={v} />
+              <Csrf v={v} action={`/console/agencies/${a.id}/suspend`} />
               <Field name="reason" label={v.t('reason')} idPrefix={`agency-${a.id}`} state={failed(`agency-${a.id}`)} required attrs={{ maxlength: 500 }} />
               <button type="submit" class="danger">
                 {v.t('suspend')}
@@ -828,7 +834,7 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
             </form>
           ) : (
             <form method="post" action={`/console/agencies/${a.id}/activate`}>
-              <Csrf v={v} />
+              <Csrf v={v} action={`/console/agencies/${a.id}/activate`} />
               <button type="submit" class="primary">
                 {v.t('activate')}
               </button>
@@ -847,13 +853,13 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
             d.documentType,
             <div class="actions">
               <form method="post" action={`/console/agencies/documents/${d.id}/approve`}>
-                <Csrf v={v} />
+                <Csrf v={v} action={`/console/agencies/documents/${d.id}/approve`} />
                 <button type="submit" class="primary">
                   {v.t('approve')}
                 </button>
               </form>
               <form method="post" action={`/console/agencies/documents/${d.id}/reject`}>
-                <Csrf v={v} />
+                <Csrf v={v} action={`/console/agencies/documents/${d.id}/reject`} />
                 <Field name="reason" label={v.t('reason')} idPrefix={`doc-${d.id}`} state={failed(`doc-${d.id}`)} required attrs={{ maxlength: 500 }} />
                 <button type="submit" class="danger">
                   {v.t('reject')}
@@ -1095,7 +1101,7 @@ async function deliveriesPage(c: ConsoleContext, state?: FormState) {
         shortDate(d.createdAt),
         retryable(d.status) ? (
           <form method="post" action={`/console/deliveries/${d.id}/retry`}>
-            <Csrf v={v} />
+            <Csrf v={v} action={`/console/deliveries/${d.id}/retry`} />
             <button type="submit" class="primary" aria-label={`${v.t('retry')} #${d.id}`}>
               {v.t('retry')}
             </button>

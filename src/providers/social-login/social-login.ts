@@ -1,10 +1,19 @@
 // Social login: Google and Apple ID tokens verified with jose against the issuer's JWKS
-// (signature, algorithm, issuer, audience = our configured client ids, expiry, verified email).
+// (signature, algorithm, issuer, audience = our configured client ids, expiry, verified email),
+// issued at most SOCIAL_TOKEN_MAX_AGE_SECONDS ago and not in the future (30 s of clock skew), and
+// a token for several audiences only when we are its authorized party (`azp`).
 // The issuer comes from the configuration (config.ts): the provider's, or outside production
 // without client ids the local sandbox issuer (sandbox-issuer.ts), verified by the same code.
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { appConfig, type SocialIssuer } from '../../config';
+import { CLOCK_SKEW_SECONDS } from '../../lib/jwt';
 import { sandboxJwks } from './sandbox-issuer';
+
+/**
+ * An ID token proves a sign-in that just happened: the app sends it at once. Google's live an
+ * hour, so an older `iat` (or one with a far `exp`) is a token kept or replayed.
+ */
+export const SOCIAL_TOKEN_MAX_AGE_SECONDS = 60 * 60;
 
 export type SocialProvider = 'GOOGLE' | 'APPLE';
 
@@ -47,7 +56,14 @@ async function verify(env: Env, token: string, issuer: SocialIssuer): Promise<JW
       audience,
       requiredClaims: ['sub', 'exp', 'iat'],
       currentDate: new Date(),
+      clockTolerance: CLOCK_SKEW_SECONDS,
+      maxTokenAge: SOCIAL_TOKEN_MAX_AGE_SECONDS,
     });
+    // A token for several audiences that merely includes ours was issued to another client:
+    // ours only when we are the party it was issued to (OpenID Connect Core 3.1.3.7).
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && !(typeof payload.azp === 'string' && audience.includes(payload.azp))) {
+      throw Object.assign(new Error('azp is not one of our client ids'), { name: 'JWTClaimValidationFailed' });
+    }
     return payload;
   } catch (err) {
     // The reason (e.g. JWTExpired, JWTClaimValidationFailed, JWKSTimeout) helps operators tell a
