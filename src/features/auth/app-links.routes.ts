@@ -70,8 +70,9 @@ const FALLBACK_TEXT: Record<Locale, { open: string; install: string; notFound: s
   },
 };
 
-const SectionParam = z.string().max(40).openapi({ param: { name: 'section', in: 'path' }, description: `One of ${APP_SECTIONS.join(', ')}` });
-const ItemParam = z.string().max(64).openapi({ param: { name: 'id', in: 'path' } });
+// Any path segment is accepted: a browser gets the 404 page, never a JSON validation error.
+const SectionParam = z.string().openapi({ param: { name: 'section', in: 'path' }, description: `One of ${APP_SECTIONS.join(', ')}` });
+const ItemParam = z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'The item id (letters, digits, _ and -, at most 64)' });
 
 function fallbackPage(c: Context<AppEnv>, section: string, id?: string) {
   const locale = preferredLocale(c.req.header('Accept-Language'), 'fr');
