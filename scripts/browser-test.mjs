@@ -351,7 +351,13 @@ try {
   const res = await page.goto(`${base}/r/${DEMO_RECIPIENT_TOKEN}`);
   check(res?.status() === 200, 'recipient page answers 200');
   check((await page.textContent('h1'))?.includes('DEMO-HANDOVER-1'), 'page shows the parcel number');
-  check((await page.textContent('#status')) === 'With the carrier', 'page shows the status');
+  // The page speaks the recipient's language (CONTRACT section 19): this browser asks for French.
+  check((await page.getAttribute('html', 'lang')) === 'fr', 'page is in French for a French-speaking browser');
+  check((await page.textContent('#status')) === 'Chez le transporteur', 'page shows the status in French');
+  const shown = (await page.textContent('body')) ?? '';
+  check(!/\d{4}-\d{2}-\d{2}/.test(shown.replace(/\(function[\s\S]*$/, '')), 'page shows no ISO date');
+  check(/\d{1,2} [a-zéû]+ \d{4}/.test((await page.textContent('#expected')) ?? ''), 'arrival date in words');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'recipient-page-fr.png'), fullPage: true });
 
   const qr = page.locator('#delivery-qr svg');
   await qr.waitFor({ state: 'visible' });
@@ -382,8 +388,12 @@ try {
   await page.screenshot({ path: path.join(ARTIFACTS, 'recipient-page.png'), fullPage: true });
   check(true, `screenshots kept in ${ARTIFACTS}/recipient-page.png and recipient-page-before.png`);
 
+  const english = await page.goto(`${base}/r/${DEMO_RECIPIENT_TOKEN}?lang=en`);
+  check(english?.status() === 200 && (await page.textContent('#status')) === 'With the carrier', '?lang=en shows the page in English');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'recipient-page-en.png'), fullPage: true });
+
   const missing = await page.goto(`${base}/r/not-a-real-token-000000000000000`);
-  check(missing?.status() === 404 && (await page.textContent('h1')) === 'Not found', 'unknown link shows the 404 page');
+  check(missing?.status() === 404 && (await page.textContent('h1')) === 'Lien introuvable', 'unknown link shows the 404 page (in French)');
 
   await consoleTests(browser, base);
 

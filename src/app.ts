@@ -55,7 +55,7 @@ import { API_PREFIX } from './lib/urls';
 import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
 import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
-import { unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
+import { unsubscribePageRouter, unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
 import { deliveriesAdminRouter } from './features/deliveries/deliveries.admin.routes';
 import { preferencesRouter } from './features/deliveries/preferences.routes';
 
@@ -122,6 +122,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   app.route('/', recipientPageRouter);
   app.route('/', accountPagesRouter);
   app.route('/', appLinksRouter);
+  app.route('/', unsubscribePageRouter);
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);
   app.route(API_PREFIX, authRouter);

@@ -32,6 +32,15 @@ describe('phone numbers are hidden', () => {
     ['zéro six, quatre-vingt-dix-neuf, douze ... 06 quatre vingt douze 34 56 78', expect.stringContaining(H)],
     ['text me: one two three four five six seven eight nine', `text me: ${H}`],
     ['06 12 34 56 78 et 07 98 76 54 32', `${H} et ${H}`],
+    // CONTRACT section 19: full-width digits, digits with words or dots in between, glued number words.
+    ['０６１２３４５６７８', H],
+    ['appelle ０６ １２ ３４ ５６ ７８ ce soir', `appelle ${H} ce soir`],
+    ['٠٦١٢٣٤٥٦٧٨', H],
+    ['sixtwelve 34-56-78', H],
+    ['zérosix douze 34 56 78', H],
+    ['06 point 12 point 34 point 56 point 78', H],
+    ['06 dot 12 dot 34 dot 56 dot 78', H],
+    ['06 tiret 12 tiret 34 tiret 56 tiret 78', H],
   ])('%s', (input, expected) => {
     expect(maskContactDetails(input)).toEqual(expected);
   });
@@ -50,6 +59,12 @@ describe('e-mail addresses are hidden', () => {
     ['jean arobase gmail point fr', H],
     ['jean.dupont arobase orange point fr, à bientôt', `${H}, à bientôt`],
     ['jean{at}yahoo{dot}fr', H],
+    // Spelled out letter by letter (CONTRACT section 19).
+    ['j o h n @ g m a i l . c o m', H],
+    ['écris à j o h n @ g m a i l . c o m merci', `écris à ${H} merci`],
+    ['j o h n at g m a i l dot c o m', H],
+    ['j e a n arobase o r a n g e point f r', H],
+    ['ｊｅａｎ＠ｇｍａｉｌ．ｃｏｍ', H],
   ])('%s', (input, expected) => {
     expect(maskContactDetails(input)).toBe(expected);
   });
@@ -65,6 +80,23 @@ describe('links are hidden', () => {
     ['t.me/jeandupont', H],
     ['facebook.com/jean.dupont', H],
     ['mon-site.fr', H],
+  ])('%s', (input, expected) => {
+    expect(maskContactDetails(input)).toBe(expected);
+  });
+});
+
+describe('messaging handles are hidden (CONTRACT section 19)', () => {
+  it.each([
+    ['my insta @john_doe', `my insta ${H}`],
+    ['ajoute-moi @jean.dupont75 sur snap', `ajoute-moi ${H} sur snap`],
+    ['insta: john_doe', `insta: ${H}`],
+    ['mon snap : jeandupont', `mon snap : ${H}`],
+    ['Snapchat = jean.dupont', `Snapchat = ${H}`],
+    ['telegram: @jeand', `telegram: ${H}`],
+    ['whatsapp: jean_d', `whatsapp: ${H}`],
+    ['https://instagram.com/john_doe', H],
+    ['https://wa.me/33612345678', H],
+    ['snapchat.com/add/jeand', H],
   ])('%s', (input, expected) => {
     expect(maskContactDetails(input)).toBe(expected);
   });
@@ -95,6 +127,18 @@ describe('what is not a contact detail stays', () => {
     'Il fait 25 degrés, 10, 20, 30, 40, 50 minutes de marge',
     'Prix: 45.00, 50.00 ou 55.00',
     'RDV 8h, porte 12, quai 4',
+    '25 euros le kilo, 30 euros pour 2 kg',
+    'Je pars le 12 décembre 2026 à 10h',
+    'Départ le 2026-12-12 à 10h30, arrivée le 13',
+    'Le colis fait 12 kg, 3 colis, 2 valises et 1 sac',
+    'on se voit à 10 h 30 point de rendez-vous 3',
+    "je t'envoie ça sur whatsapp ce soir",
+    'Tu as insta ? On parle ici, merci',
+    'rendez-vous @ la gare à 14h',
+    'six ou sept colis, onze kilos',
+    'I have one or two bags, someone will bring them',
+    'Prix: 45.00 puis 50.00 ou 55.00',
+    'ＯＫ，à demain ２ colis',
     '',
     HIDDEN,
   ])('%s', (input) => {
@@ -110,6 +154,12 @@ describe('masking is fast on hostile input', () => {
     'jean at '.repeat(250),
     'zéro '.repeat(400),
     '1.2.'.repeat(500),
+    'a '.repeat(1000),
+    'j o h n at '.repeat(180),
+    'sixtwelve'.repeat(220),
+    '@a_'.repeat(660),
+    'insta: '.repeat(280),
+    '０ '.repeat(1000),
   ])('2,000 characters of a repeated pattern', (input) => {
     const started = Date.now();
     maskContactDetails(input);

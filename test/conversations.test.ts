@@ -516,15 +516,24 @@ describe('the live feed', () => {
     expect(errorBody(plain)).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'This endpoint needs a WebSocket upgrade' });
   });
 
-  it('a malformed frame closes the socket with 4400 and a reason; "ping" is answered "pong"', async () => {
-    const { sender, reservation } = await aConversation();
+  it('a frame the server does not take is answered with an error frame saying why, and the socket stays open; "ping" is answered "pong"', async () => {
+    const { sender, carrier, reservation } = await aConversation();
     const live = await openLive(reservation.id, sender.token);
     live.ws!.send('ping');
     expect(await live.next(1)).toEqual(['pong']);
     live.ws!.send('{"type":"message","body":"over the socket"}');
-    const closed = await within(live.closed);
-    expect(closed).toEqual({ code: CLOSE.MALFORMED_FRAME, reason: 'Malformed frame: a text frame other than "ping"; this feed accepts only "ping"' });
+    expect((await live.next(2))[1]).toEqual({
+      type: 'error',
+      errorCode: 'INVALID_ARGUMENT',
+      message: 'Frame not accepted: a text frame other than "ping"; this feed accepts only "ping"; send messages with POST /bookings/{id}/messages',
+    });
+    live.ws!.send(new Uint8Array([1, 2, 3]));
+    expect((await live.next(3))[2]).toEqual({ type: 'error', errorCode: 'INVALID_ARGUMENT', message: 'Frame not accepted: a binary frame; this feed accepts only "ping"' });
     expect((await storedMessages(reservation.id)).total).toBe(0);
+    // Still open: a message posted afterwards reaches it.
+    expect((await post(`${messagesPath(reservation.id)}`, { body: 'toujours là ?' }, { token: carrier.token })).status).toBe(201);
+    expect((await live.next(4))[3]).toMatchObject({ type: 'message', message: { body: 'toujours là ?' } });
+    live.ws!.close(1000, 'done');
   });
 
   it('the socket closes when its token expires (4401) and after logout (4403)', async () => {

@@ -226,7 +226,10 @@ describe('the real e-mail adapter (Cloudflare Email Service, send_email binding)
         '',
         'Open the app to see the details.',
         '',
+        `View in the app: ${env.PUBLIC_BASE_URL}/app/bookings/7`,
+        '',
         'You receive this email to follow your activity on the platform; you can turn it off in your preferences.',
+        `Stop receiving this kind of email: ${env.PUBLIC_BASE_URL}/unsubscribe?token=${unsubscribe.match(/token=([^>]+)>/)?.[1]}`,
         '',
         '— The Parcel Marketplace team',
       ].join('\n'),
@@ -244,6 +247,50 @@ describe('the real e-mail adapter (Cloudflare Email Service, send_email binding)
     });
     expect(await openUnsubscribeToken(env, `${token}x`)).toEqual({ ok: false, reason: 'FORGED' });
     expect(await rowOf(row.id)).toMatchObject({ status: 'SENT', providerMessageId: '<cf-1@example.com>' });
+  });
+
+  it('a notification e-mail carries the item link and a visible unsubscribe link, both in the outbox links[]; a security message no unsubscribe link (CONTRACT section 19)', async () => {
+    const user = await aUser();
+    const notice = await aDelivery({
+      userId: user.id,
+      to: user.email,
+      template: 'DISPUTE_OPENED',
+      locale: 'fr',
+      payload: { title: 'Dispute opened', message: 'A dispute was opened', data: { disputeId: 12, reservationId: 7 } },
+    });
+    const security = await aDelivery({ userId: user.id, to: user.email, template: 'PASSWORD_RESET', payload: { firstName: 'A', path: '/reset-password?token=sec1' } });
+    await consume(notice.id);
+    await consume(security.id);
+    const [mail] = await db.select().from(outboxMessages).where(eq(outboxMessages.deliveryId, notice.id));
+    expect(mail.links).toEqual([`${env.PUBLIC_BASE_URL}/app/disputes/12`, expect.stringMatching(new RegExp(`^${env.PUBLIC_BASE_URL}/unsubscribe\\?token=[A-Za-z0-9_.-]+$`))]);
+    expect(mail.text).toContain(`Voir dans l'application: ${env.PUBLIC_BASE_URL}/app/disputes/12`);
+    expect(mail.html).toContain(`<a href="${env.PUBLIC_BASE_URL}/app/disputes/12"`);
+    expect(mail.html).toContain(`<a href="${mail.links[1]}" style="color:#555">Ne plus recevoir ce type d’e-mail</a>`);
+    const [reset] = await db.select().from(outboxMessages).where(eq(outboxMessages.deliveryId, security.id));
+    expect(reset.links).toEqual([`${env.PUBLIC_BASE_URL}/reset-password?token=sec1`]);
+    expect(reset.text).not.toContain('/unsubscribe');
+
+    // The visible link asks first (a link checker's GET changes nothing), the button turns that kind off.
+    const page = new URL(mail.links[1]);
+    const asked = await call('GET', `${page.pathname}${page.search}`, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    expect(asked.status).toBe(200);
+    expect(asked.body).toContain('Ne plus recevoir d’e-mails « Litige ouvert » ?');
+    expect(await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, user.id))).toEqual([]);
+    const done = await call('POST', `${page.pathname}${page.search}`);
+    expect(done.status).toBe(200);
+    expect(done.body).toContain('C’est fait');
+    expect(await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, user.id))).toEqual([
+      expect.objectContaining({ kind: 'DISPUTE_OPENED', email: false, push: true }),
+    ]);
+    expect((await call('GET', '/unsubscribe?token=forged.token')).status).toBe(400);
+
+    // The item link's web fallback page, for a browser without the app.
+    const fallback = await call('GET', '/app/disputes/12', { headers: { 'Accept-Language': 'fr' } });
+    expect(fallback.status).toBe(200);
+    expect(fallback.body).toContain('Votre litige · 12');
+    expect(fallback.body).toContain('Installez-la depuis l&#39;App Store ou Google Play');
+    expect((await call('GET', '/app/bookings', { headers: { 'Accept-Language': 'en' } })).body).toContain('Your booking');
+    expect((await call('GET', '/app/nothing/1')).status).toBe(404);
   });
 
   it('a security message carries no unsubscribe header, its link is absolute and its HTML escapes values', async () => {
@@ -373,7 +420,7 @@ describe('every link opens something', () => {
     const apple = await call('GET', '/.well-known/apple-app-site-association');
     expect(apple.status).toBe(200);
     expect(apple.body).toEqual({
-      applinks: { details: [{ appIDs: [env.APPLE_APP_IDS], components: [{ '/': '/verify-email' }, { '/': '/reset-password' }, { '/': '/r/*' }] }] },
+      applinks: { details: [{ appIDs: [env.APPLE_APP_IDS], components: [{ '/': '/verify-email' }, { '/': '/reset-password' }, { '/': '/r/*' }, { '/': '/app/*' }] }] },
     });
     const android = await call('GET', '/.well-known/assetlinks.json');
     expect(android.status).toBe(200);

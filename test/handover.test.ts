@@ -6,7 +6,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database } from '../src/db/client';
-import { notifications, reservations } from '../src/db/schema';
+import { announcements, notifications, reservations, users } from '../src/db/schema';
 import { ReservationQr } from '../src/durable-objects/reservation-qr';
 import { runSeed } from '../src/features/dev/seed';
 import { DEMO_RECIPIENT_TOKEN } from '../src/features/dev/seed/handover';
@@ -19,6 +19,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+const db = database(env.DB);
 const depositQr = (id: number, token: string) => get(`/v1/api/bookings/${id}/qrcode/deposit`, { token });
 const scanDeposit = (payload: unknown, token: string) => post('/v1/api/qrcode/process/depot', { payload }, { token });
 const scanDelivery = (payload: unknown, token: string) => post('/v1/api/qrcode/process/livraison', { payload }, { token });
@@ -454,8 +455,8 @@ describe('recipient page and JSON twin', () => {
     expect(lines.some((l) => l.includes('"path":"/r/:token"'))).toBe(true);
     expect(lines.some((l) => l.includes(reservation.recipientToken))).toBe(false);
     expect(res.headers.get('Content-Type')).toContain('text/html');
-    expect(res.body).toContain(`Parcel ${reservation.reservationNumber}`);
-    expect(res.body).toContain('With the carrier');
+    expect(res.body).toContain(`Colis ${reservation.reservationNumber}`);
+    expect(res.body).toContain('Chez le transporteur');
     expect(res.body).toContain('name="viewport"');
     expect(res.body).toMatch(/<div id="delivery-qr"[^>]*data-payload="[A-Za-z0-9_.-]+"[^>]*><svg/);
     for (const secret of ['rita@example.com', '+221700000000', reservation.depositCode, reservation.deliveryCode]) {
@@ -464,10 +465,98 @@ describe('recipient page and JSON twin', () => {
   });
 
   it('GET /r/{token} of an unknown token is a plain 404 page', async () => {
-    const missing = await get('/r/rt_unknown_token_000000000000000000');
+    const missing = await get('/r/rt_unknown_token_000000000000000000', { headers: { 'Accept-Language': 'en-GB,en;q=0.9' } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('Content-Type')).toContain('text/html');
     expect(missing.body).toContain('This parcel link does not exist or is no longer valid.');
+    expect((await get('/r/rt_unknown_token_000000000000000000')).body).toContain('<h1>Lien introuvable</h1>');
+  });
+
+  /** What a person sees of the page: its text, without tags, attributes or the script. */
+  const visibleText = (page: string) =>
+    page
+      .replace(/<script[\s\S]*?<\/script>/g, ' ')
+      .replace(/<style[\s\S]*?<\/style>/g, ' ')
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&#39;/g, "'")
+      .replace(/\s+/g, ' ');
+
+  it("speaks the recipient's language, that of their SMS (the arrival country, else the sender's); ?lang then Accept-Language override it (CONTRACT section 19)", async () => {
+    // Paris -> Dakar: Senegal reads French, as the recipient's SMS did.
+    const { reservation } = await aReservation({ status: 'DEPOSITED' });
+    const fr = await get(`/r/${reservation.recipientToken}`);
+    expect(fr.status).toBe(200);
+    expect(fr.body).toContain('<html lang="fr">');
+    expect(fr.headers.get('Content-Language')).toBe('fr');
+    const text = visibleText(fr.body);
+    expect(text).toContain(`Colis ${reservation.reservationNumber}`);
+    expect(text).toContain('Statut Chez le transporteur');
+    expect(text).toContain('Départ Paris, France');
+    expect(text).toContain('Arrivée Dakar, Sénégal');
+    expect(text).toContain('Montrez ce code au transporteur');
+    const en = await get(`/r/${reservation.recipientToken}?lang=en`, { headers: { 'Accept-Language': 'fr' } });
+    expect(en.body).toContain('<html lang="en">');
+    expect(visibleText(en.body)).toContain('Status With the carrier');
+    expect(visibleText(en.body)).toContain('To Dakar, Senegal');
+    const browser = await get(`/r/${reservation.recipientToken}`, { headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
+    expect(browser.body).toContain('<html lang="en">');
+    const unsupported = await get(`/r/${reservation.recipientToken}?lang=de`, { headers: { 'Accept-Language': 'de-DE' } });
+    expect(unsupported.body).toContain('<html lang="fr">');
+
+    // To a country that reads neither (or both): the sender's language, as for the SMS.
+    const { reservation: toCanada, sender, trip } = await aReservation({ status: 'CONFIRMED' });
+    await db.update(announcements).set({ arrivalCountry: 'CA', arrivalCity: 'Montréal' }).where(eq(announcements.id, trip.id));
+    await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
+    const english = await get(`/r/${toCanada.recipientToken}`);
+    expect(english.body).toContain('<html lang="en">');
+    expect(visibleText(english.body)).toContain('To Montréal, Canada');
+    expect((await get(`/r/${toCanada.recipientToken}?lang=fr`)).body).toContain('<html lang="fr">');
+  });
+
+  it('shows places and times as a person reads them, no coordinates or ISO strings; no position once delivered', async () => {
+    const { reservation, carrier, trip } = await aReservation({ status: 'DEPOSITED' });
+    await db.update(announcements).set({ arrivalDate: '2026-12-24' }).where(eq(announcements.id, trip.id));
+    const recordedAt = new Date(Date.now() - 60_000);
+    recordedAt.setUTCSeconds(0, 0);
+    const tracked = await post(`/v1/api/tracking/${reservation.id}/positions`, { lat: 14.6937, lng: -17.4441, recordedAt: recordedAt.toISOString() }, { token: carrier.token });
+    expect(tracked.status).toBe(201);
+    const page = await get(`/r/${reservation.recipientToken}`);
+    const text = visibleText(page.body);
+    const when = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(recordedAt);
+    expect(text).toContain(`Dernière position Dakar, Sénégal, le ${when} UTC`);
+    expect(text).toContain('Arrivée prévue 24 décembre 2026');
+    expect(text).not.toMatch(/\d+\.\d{3,}/); // no coordinates
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/); // no ISO dates or times
+    // Away from a city: the distance to the nearest one.
+    await post(`/v1/api/tracking/${reservation.id}/positions`, { lat: 16.0, lng: -16.0, recordedAt: new Date().toISOString() }, { token: carrier.token });
+    expect(visibleText((await get(`/r/${reservation.recipientToken}?lang=en`)).body)).toMatch(/Last position \d+ km from [^,]+, (Senegal|Mauritania), /);
+
+    // Delivered: the position is no longer shown, on the page or in its JSON twin.
+    await db.update(reservations).set({ status: 'DELIVERED', deliveredAt: new Date().toISOString() }).where(eq(reservations.id, reservation.id));
+    const after = await get(`/r/${reservation.recipientToken}`);
+    expect(visibleText(after.body)).toContain('Dernière position Livré. Merci !');
+    expect(visibleText(after.body)).not.toContain('Dakar, Sénégal, le');
+    expect((await get(`/v1/api/public/recipient/${reservation.recipientToken}`)).body).toMatchObject({ status: 'DELIVERED', lastPosition: null, deliveryQr: null });
+  });
+
+  it('the link stops working 30 days after the reservation finishes: 404 RESOURCE_NOT_FOUND', async () => {
+    const deliveredAt = new Date();
+    const { reservation } = await aReservation({ status: 'DELIVERED', set: { deliveredAt: deliveredAt.toISOString() } });
+    const day = 24 * 60 * 60 * 1000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(deliveredAt.getTime() + 29 * day);
+    expect((await get(`/r/${reservation.recipientToken}`)).status).toBe(200);
+    expect((await get(`/v1/api/public/recipient/${reservation.recipientToken}`)).status).toBe(200);
+    vi.setSystemTime(deliveredAt.getTime() + 30 * day + 60_000);
+    expect((await get(`/r/${reservation.recipientToken}`)).status).toBe(404);
+    const json = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
+    expect(errorBody(json)).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+    vi.useRealTimers();
+    // A reservation still running keeps its link, however old.
+    const { reservation: running } = await aReservation({ status: 'IN_TRANSIT' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60 * day);
+    expect((await get(`/v1/api/public/recipient/${running.recipientToken}`)).status).toBe(200);
   });
 
   it('both root and API routes are in the OpenAPI document', async () => {

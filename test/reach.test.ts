@@ -272,7 +272,7 @@ describe('push through the consumer', () => {
       message: {
         token: good,
         notification: { title: 'Parcel handed over', body: 'Your parcel R-1 was handed over.' },
-        data: { kind: 'RESERVATION_DEPOSITED', reservationId: '42', reservationNumber: 'R-1', deliveryId: String(row.id) },
+        data: { kind: 'RESERVATION_DEPOSITED', link: `${env.PUBLIC_BASE_URL}/app/bookings/42`, reservationId: '42', reservationNumber: 'R-1', deliveryId: String(row.id) },
         android: { collapse_key: String(row.id), priority: 'high' },
         apns: { headers: { 'apns-collapse-id': String(row.id) } },
       },

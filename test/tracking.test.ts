@@ -24,10 +24,11 @@ const point = (overrides: Record<string, unknown> = {}) => ({
 const postPositions = (id: number, body: unknown, token: string) => post(`/v1/api/tracking/${id}/positions`, body, { token });
 
 /** Opens the live feed through the worker and collects the JSON messages it receives. */
-async function openLive(id: number, auth: { token?: string; recipientToken?: string }) {
+async function openLive(id: number, auth: { token?: string; recipientToken?: string; protocol?: string }) {
   const url = `${BASE}/v1/api/tracking/${id}/live${auth.recipientToken ? `?token=${auth.recipientToken}` : ''}`;
   const headers: Record<string, string> = { Upgrade: 'websocket' };
   if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
+  if (auth.protocol) headers['Sec-WebSocket-Protocol'] = auth.protocol;
   const res = await exports.default.fetch(new Request(url, { headers }));
   const messages: any[] = [];
   const ws = res.webSocket;
@@ -222,7 +223,8 @@ describe('reading the track', () => {
     const view = await get(`/v1/api/public/recipient/${reservation.recipientToken}`);
     expect(view.body).toMatchObject({ status: 'IN_TRANSIT', lastPosition: { lat: 14.6937, lng: -17.4441 } });
     const page = await get(`/r/${reservation.recipientToken}`);
-    expect(page.body).toContain('14.69370, -17.44410');
+    expect(page.body).toContain('Dakar, Sénégal, le ');
+    expect(page.body).not.toContain('14.69');
   });
 });
 
@@ -250,6 +252,39 @@ describe('live feed', () => {
     await postPositions(reservation.id, { positions: [point({ lat: 2 }), point({ lat: 3, recordedAt: new Date().toISOString() })] }, carrier.token);
     const messages = await live.next(3);
     expect(messages.slice(1).map((m) => m.position.lat)).toEqual([2, 3]);
+    live.ws!.close(1000, 'done');
+  });
+
+  it('a party connects with the chat socket\'s subprotocol bearer.<accessToken> (browsers), and the handshake selects it', async () => {
+    const { sender, carrier, reservation } = await aReservation({ status: 'DEPOSITED' });
+    const live = await openLive(reservation.id, { protocol: `bearer.${sender.token}` });
+    expect(live.res.status).toBe(101);
+    expect(live.res.headers.get('Sec-WebSocket-Protocol')).toBe(`bearer.${sender.token}`);
+    expect(await live.next(1)).toEqual([{ type: 'snapshot', lastPosition: null }]);
+    expect((await postPositions(reservation.id, point(), carrier.token)).status).toBe(201);
+    expect((await live.next(2))[1]).toMatchObject({ type: 'position' });
+    live.ws!.close(1000, 'done');
+    // Another offered subprotocol is the one selected; a bad token in it is refused like a bad header.
+    const named = await openLive(reservation.id, { protocol: `tracking.v1, bearer.${carrier.token}` });
+    expect(named.res.status).toBe(101);
+    expect(named.res.headers.get('Sec-WebSocket-Protocol')).toBe('tracking.v1');
+    named.ws!.close(1000, 'done');
+    const forged = await openLive(reservation.id, { protocol: 'bearer.not-a-token' });
+    expect(forged.res.status).toBe(401);
+  });
+
+  it('a frame the feed does not take is answered with an error frame, never dropped in silence', async () => {
+    const { sender, reservation } = await aReservation({ status: 'DEPOSITED' });
+    const live = await openLive(reservation.id, { token: sender.token });
+    await live.next(1);
+    live.ws!.send('{"lat":1,"lng":2}');
+    expect((await live.next(2))[1]).toEqual({
+      type: 'error',
+      errorCode: 'INVALID_ARGUMENT',
+      message: 'This feed is read-only: a text frame other than "ping" is not accepted; send only "ping"',
+    });
+    live.ws!.send(new Uint8Array([1]));
+    expect((await live.next(3))[2]).toEqual({ type: 'error', errorCode: 'INVALID_ARGUMENT', message: 'This feed is read-only: a binary frame is not accepted; send only "ping"' });
     live.ws!.close(1000, 'done');
   });
 

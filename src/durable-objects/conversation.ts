@@ -60,6 +60,7 @@ export const MAX_REPLAY = 500;
 
 /** Close codes of the live feed (application range 4000-4999). */
 export const CLOSE = {
+  /** No longer sent: a frame that is not accepted gets an error frame (CONTRACT section 19); kept for clients that know it. */
   MALFORMED_FRAME: 4400,
   TOKEN_EXPIRED: 4401,
   TOKEN_REVOKED: 4403,
@@ -279,9 +280,12 @@ export class Conversation extends DurableObject<Env> {
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
     // The feed is one-way (messages and read receipts go over REST); "ping" is answered without
-    // waking the object, anything else is a malformed frame.
+    // waking the object. Anything else is answered with an error frame saying why it was not taken
+    // (CONTRACT section 19: never dropped in silence, never a bare close); the socket stays open.
+    if (message === 'ping') return;
     const what = typeof message === 'string' ? 'a text frame other than "ping"' : 'a binary frame';
-    ws.close(CLOSE.MALFORMED_FRAME, `Malformed frame: ${what}; this feed accepts only "ping"`);
+    const hint = typeof message === 'string' && message.trimStart().startsWith('{') ? '; send messages with POST /bookings/{id}/messages' : '';
+    ws.send(JSON.stringify({ type: 'error', errorCode: 'INVALID_ARGUMENT', message: `Frame not accepted: ${what}; this feed accepts only "ping"${hint}` }));
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string) {

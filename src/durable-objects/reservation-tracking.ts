@@ -153,10 +153,11 @@ export class ReservationTracking extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
-    // The feed is one-way; anything but the auto-answered "ping" gets a short reminder.
-    if (typeof message === 'string' && message !== 'ping') {
-      ws.send(JSON.stringify({ type: 'error', message: 'This feed is read-only' }));
-    }
+    // The feed is one-way; any frame but the auto-answered "ping" is answered with why it was not
+    // taken (CONTRACT section 19: never dropped in silence), and the socket stays open.
+    if (message === 'ping') return;
+    const what = typeof message === 'string' ? 'a text frame other than "ping"' : 'a binary frame';
+    ws.send(JSON.stringify({ type: 'error', errorCode: 'INVALID_ARGUMENT', message: `This feed is read-only: ${what} is not accepted; send only "ping"` }));
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string) {

@@ -97,7 +97,8 @@ export const conversationsRouter = createRouter()
         'Send `Upgrade: websocket` with the access token as the subprotocol: `Sec-WebSocket-Protocol: bearer.<accessToken>` ' +
         '(browsers cannot set headers; the server selects another offered subprotocol if any, else that one). The server ' +
         'pushes `{"type":"message","message":{...}}` and `{"type":"read","userId":...,"readAt":...}`; with `afterId` it first ' +
-        'replays the messages after it. Text "ping" is answered "pong"; any other frame closes the socket with 4400. ' +
+        'replays the messages after it. Text "ping" is answered "pong"; any other frame is answered ' +
+        '`{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}` and the socket stays open. ' +
         'The socket closes with 4401 when the token expires and 4403 once it is revoked (logout). ' +
         'Without the upgrade header: 400 INVALID_ARGUMENT.',
       security: bearerSecurity,

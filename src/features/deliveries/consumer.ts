@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { checkConfig } from '../../config';
 import { deliveries, devices, reservations, type DeliveryRow, type MoneyDocumentKind } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
-import { apiUrl } from '../../lib/urls';
+import { apiUrl, rootUrl } from '../../lib/urls';
 import { emailProvider } from '../../providers/email';
 import type { EmailAttachmentFile } from '../../providers/email/email';
 import { pushProvider } from '../../providers/push';
@@ -16,7 +16,7 @@ import type { SendOutcome } from '../../providers/push/push-provider';
 import { smsProvider } from '../../providers/sms';
 import { reservationDocumentPdf } from '../money';
 import type { DeliveryMessage } from './outbox';
-import { renderEmail, renderPush, renderSms, type Rendered } from './templates';
+import { messageClassOf, renderEmail, renderPush, renderSms, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';
 
 /** Attempts before a delivery is DEAD (the queue's own max_retries is higher: we decide first). */
@@ -96,7 +96,9 @@ function rendered<T>(render: () => T): T {
 
 async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
   const { env } = deps;
-  const email: Rendered = rendered(() => renderEmail(env, row));
+  // The visible unsubscribe link and the one-click header name the same signed token.
+  const unsubscribeUrl = messageClassOf(row.template) === 'NOTIFICATION' && row.userId ? await unsubscribeLinks(env, row.userId, row.template) : null;
+  const email: Rendered = rendered(() => renderEmail(env, row, { unsubscribeUrl: unsubscribeUrl?.page }));
   return emailProvider(env).send({
     deliveryId: row.id,
     to: row.to,
@@ -105,7 +107,7 @@ async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessag
     subject: email.subject,
     text: email.text,
     html: email.html,
-    headers: email.messageClass === 'NOTIFICATION' && row.userId ? await unsubscribeHeaders(env, row.userId, row.template) : {},
+    headers: unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
     links: email.links,
     attachments: await attachmentsOf(deps, row),
   });
@@ -142,13 +144,13 @@ function settled(outcome: SendOutcome): { providerMessageId: string } {
  */
 async function sendPush(deps: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
   const { db, env } = deps;
-  const push = rendered(() => renderPush(row));
+  const push = rendered(() => renderPush(env, row));
   const targets = row.userId ? await db.select({ id: devices.id, token: devices.token }).from(devices).where(eq(devices.userId, row.userId)).orderBy(devices.id) : [];
   if (targets.length === 0) throw new PermanentFailure('No device registered for push');
   const provider = pushProvider(env);
   const outcomes: SendOutcome[] = [];
   for (const device of targets) {
-    const outcome = await provider.send({ deliveryId: String(row.id), token: device.token, ...push, template: row.template, locale: row.locale, links: [] });
+    const outcome = await provider.send({ deliveryId: String(row.id), token: device.token, ...push, template: row.template, locale: row.locale });
     // Only while it still holds that token: a re-registration meanwhile keeps the row.
     if (outcome.status === 'UNREGISTERED') await db.delete(devices).where(and(eq(devices.id, device.id), eq(devices.token, device.token)));
     outcomes.push(outcome);
@@ -165,10 +167,14 @@ async function sendSms(env: Env, row: DeliveryRow): Promise<{ providerMessageId:
   return settled(await smsProvider(env).send({ deliveryId: String(row.id), to: row.to, body: sms.text, template: row.template, locale: row.locale, links: sms.links }));
 }
 
-/** RFC 8058 one-click unsubscribe: a signed link to turn this kind's e-mail off, POSTed by the mail client. */
-async function unsubscribeHeaders(env: Env, userId: number, kind: string): Promise<Record<string, string>> {
-  const url = apiUrl(env, `/unsubscribe?token=${await unsubscribeToken(env, userId, kind)}`);
-  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+/**
+ * The two unsubscribe links of a notification e-mail, one signed token: RFC 8058 one-click (the API
+ * URL the mail client POSTs) and the visible link a person clicks (a page that asks before it
+ * turns the e-mail off: link checkers open every link of a message).
+ */
+async function unsubscribeLinks(env: Env, userId: number, kind: string): Promise<{ oneClick: string; page: string }> {
+  const token = await unsubscribeToken(env, userId, kind);
+  return { oneClick: apiUrl(env, `/unsubscribe?token=${token}`), page: rootUrl(env, `/unsubscribe?token=${token}`) };
 }
 
 /** The queue() handler: deliveries from the main queue; the dead-letter queue's rows become DEAD. */

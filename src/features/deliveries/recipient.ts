@@ -49,6 +49,14 @@ function recipientLocaleSql(): SQL {
   return sql`CASE WHEN ${country} IN (${codes(FRENCH_COUNTRIES)}) THEN 'fr' WHEN ${country} IN (${codes(ENGLISH_COUNTRIES)}) THEN 'en' ELSE ${senderLocale} END`;
 }
 
+/** The same rule for a page the recipient opens (the recipient page speaks the language of their SMS). */
+export function recipientLocale(arrivalCountry: string, senderLocale: string | null | undefined): 'fr' | 'en' {
+  const country = arrivalCountry.toUpperCase();
+  if ((FRENCH_COUNTRIES as readonly string[]).includes(country)) return 'fr';
+  if ((ENGLISH_COUNTRIES as readonly string[]).includes(country)) return 'en';
+  return senderLocale === 'en' ? 'en' : 'fr';
+}
+
 /** Built once: the same SQL for every message. */
 const RECIPIENT_LOCALE = recipientLocaleSql();
 

@@ -2,11 +2,17 @@
 // e-mail; the signed token names the user and the kind, whose e-mail is turned off without a login.
 import { createRoute, z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
+import { html } from 'hono/html';
+import type { Context } from 'hono';
+import { AppError } from '../../errors';
+import { htmlPage, htmlResponse } from '../../lib/html-page';
+import { preferredLocale } from '../../lib/locale';
 import { notificationPreferences } from '../../db/schema';
-import { createRouter, type Deps } from '../../env';
+import { createRouter, type AppEnv, type Deps } from '../../env';
 import { invalidArgument } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
-import { NOTIFICATION_KINDS } from '../notifications/notify';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../notifications/notify';
+import { NOTIFICATION_TEMPLATES } from './templates';
 import { defaultChannels } from './preferences.rules';
 import { openUnsubscribeToken } from './unsubscribe-token';
 
@@ -49,3 +55,79 @@ export const unsubscribeRouter = createRouter().openapi(
     return c.json({ message: 'You will no longer receive this kind of e-mail', kind }, 200);
   },
 );
+
+// The visible unsubscribe link of an e-mail (CONTRACT section 19) opens this page, which asks
+// before it turns anything off: mail link checkers open every link of a message, and a GET must
+// not unsubscribe. The form POSTs the same token back; the result is a page, not JSON.
+const PageQuery = z.object({ token: z.string().min(1).max(1000).openapi({ param: { name: 'token', in: 'query' }, description: 'From the e-mail' }) });
+
+const PAGE_TEXT = {
+  fr: {
+    title: 'Se désabonner',
+    ask: (kind: string) => `Ne plus recevoir d’e-mails « ${kind} » ? Les notifications dans l’application et les autres e-mails continuent.`,
+    button: 'Me désabonner',
+    done: (kind: string) => `C’est fait : vous ne recevrez plus d’e-mails « ${kind} ». Vous pouvez les réactiver dans les préférences de l’application.`,
+    invalid: 'Ce lien de désabonnement n’est pas valable ou a expiré. Changez vos préférences dans l’application.',
+  },
+  en: {
+    title: 'Unsubscribe',
+    ask: (kind: string) => `Stop receiving "${kind}" emails? In-app notifications and other emails continue.`,
+    button: 'Unsubscribe me',
+    done: (kind: string) => `Done: you will no longer receive "${kind}" emails. You can turn them back on in the app's preferences.`,
+    invalid: 'This unsubscribe link is invalid or has expired. Change your preferences in the app.',
+  },
+} as const;
+
+const kindName = (kind: string, locale: 'fr' | 'en') =>
+  Object.hasOwn(NOTIFICATION_TEMPLATES, kind) ? NOTIFICATION_TEMPLATES[kind as NotificationKind].subject[locale] : kind;
+
+const pageLocale = (c: Context<AppEnv>) => preferredLocale(c.req.header('Accept-Language'), 'fr');
+
+async function unsubscribePage(c: Context<AppEnv>, token: string, confirm: boolean) {
+  const locale = pageLocale(c);
+  const t = PAGE_TEXT[locale];
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  try {
+    if (!confirm) {
+      const opened = await openUnsubscribeToken(c.env, token);
+      if (!opened.ok || !(NOTIFICATION_KINDS as readonly string[]).includes(opened.claims.kind)) throw refused(opened.ok ? 'FORGED' : opened.reason);
+      const body = html`<p id="ask">${t.ask(kindName(opened.claims.kind, locale))}</p>
+        <form method="post" action="/unsubscribe?token=${encodeURIComponent(token)}"><button type="submit">${t.button}</button></form>`;
+      return c.html(htmlPage(t.title, body, '', locale), 200);
+    }
+    const { kind } = await unsubscribe(c.var.deps, token);
+    return c.html(htmlPage(t.title, html`<p id="done">${t.done(kindName(kind, locale))}</p>`, '', locale), 200);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return c.html(htmlPage(t.title, html`<p id="invalid">${t.invalid}</p>`, '', locale), 400);
+  }
+}
+
+export const unsubscribePageRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'unsubscribePage',
+      path: '/unsubscribe',
+      tags: ['Notifications'],
+      summary: "The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML)",
+      security: [],
+      request: { query: PageQuery },
+      responses: { 200: htmlResponse('The question, with a button'), 400: htmlResponse('An invalid or expired link') },
+    }),
+    (c) => unsubscribePage(c, c.req.valid('query').token, false),
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      operationId: 'submitUnsubscribePage',
+      path: '/unsubscribe',
+      tags: ['Notifications'],
+      summary: "The unsubscribe page's button: turns that kind's e-mail off (HTML)",
+      security: [],
+      request: { query: PageQuery },
+      responses: { 200: htmlResponse('Done'), 400: htmlResponse('An invalid or expired link') },
+    }),
+    (c) => unsubscribePage(c, c.req.valid('query').token, true),
+  );

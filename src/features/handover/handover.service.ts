@@ -180,6 +180,15 @@ async function deliver(deps: Deps, id: number): Promise<ReservationDtoView> {
 
 /** Reservations in these statuses never reach the recipient: their link is treated as revoked. */
 const HIDDEN_FROM_RECIPIENT: readonly ReservationStatus[] = ['CANCELLED', 'EXPIRED', 'REJECTED'];
+/** The recipient's link stops working this long after the reservation finishes (CONTRACT section 19). */
+export const RECIPIENT_LINK_AFTER_FINISH_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** When a reservation the recipient can see finished: delivered, or refunded after a dispute; null while it runs. */
+function finishedAt(r: ReservationRow): string | null {
+  if (r.status === 'DELIVERED') return r.deliveredAt ?? r.updatedAt;
+  if (r.status === 'REFUNDED') return r.updatedAt;
+  return null;
+}
 /** The delivery QR exists only while the parcel is with the carrier. */
 const DELIVERABLE: readonly ReservationStatus[] = ['DEPOSITED', 'IN_TRANSIT'];
 
@@ -206,16 +215,29 @@ export async function findByRecipientToken({ db }: Deps, token: string) {
       arrivalDate: reservations.arrivalDate,
       carrierFirstName: users.firstName,
       carrierLastName: users.lastName,
+      departureCountry: announcements.departureCountry,
+      arrivalCountry: announcements.arrivalCountry,
+      senderLocale: sql<string | null>`(SELECT ${users.locale} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`,
     })
     .from(reservations)
     .innerJoin(users, eq(users.id, reservations.carrierId))
     .where(eq(reservations.recipientToken, token));
   if (!found || HIDDEN_FROM_RECIPIENT.includes(found.reservation.status)) return null;
+  const finished = finishedAt(found.reservation);
+  if (finished && Date.now() - Date.parse(finished) > RECIPIENT_LINK_AFTER_FINISH_MS) return null;
   return found;
 }
 
 /** What the recipient may see: no emails, phones, codes or sender details. */
 export async function recipientView(deps: Deps, token: string): Promise<RecipientView | null> {
+  return (await recipientPageData(deps, token))?.view ?? null;
+}
+
+/** The recipient's view, with what the page needs to speak their language and name places: the route's countries and the sender's locale. */
+export async function recipientPageData(
+  deps: Deps,
+  token: string,
+): Promise<{ view: RecipientView; departureCountry: string; arrivalCountry: string; senderLocale: string | null } | null> {
   const { env } = deps;
   const found = await findByRecipientToken(deps, token);
   if (!found) return null;
@@ -224,14 +246,16 @@ export async function recipientView(deps: Deps, token: string): Promise<Recipien
   const deliveryQr = DELIVERABLE.includes(r.status)
     ? withSvg(await qrObject(env, r.id).issue({ reservationId: r.id, carrierId: r.carrierId }, 'DELIVERY', Math.floor(qrTtlMs(env) / 3)))
     : null;
-  return {
+  const view: RecipientView = {
     reservationNumber: r.reservationNumber,
     status: r.status,
     departureCity: found.departureCity,
     arrivalCity: found.arrivalCity,
     arrivalDate: found.arrivalDate,
     carrierName: publicName({ firstName: found.carrierFirstName, lastName: found.carrierLastName }),
-    lastPosition: await lastPosition(env, r.id),
+    // Only while the parcel travels: once delivered, where the carrier goes next is not the recipient's business.
+    lastPosition: DELIVERABLE.includes(r.status) ? await lastPosition(env, r.id) : null,
     deliveryQr,
   };
+  return { view, departureCountry: found.departureCountry, arrivalCountry: found.arrivalCountry, senderLocale: found.senderLocale };
 }

@@ -51,3 +51,24 @@ export function listCities(code: string, q?: string): City[] | null {
   const prefix = cityKey(q);
   return cities.filter((c) => cityKey(c.name).startsWith(prefix));
 }
+
+/**
+ * The listed city nearest to a point (equirectangular distance, exact enough at city scale), and
+ * how far it is: a person reads "near Dakar", not coordinates. Null only without reference data.
+ */
+export function nearestCity(lat: number, lng: number): { city: City; distanceKm: number } | null {
+  let best: { code: string; tuple: CityTuple; d2: number } | null = null;
+  const cosLat = Math.cos((lat * Math.PI) / 180);
+  for (const [code, list] of Object.entries(rawCities)) {
+    for (const tuple of list) {
+      const dLat = tuple[2] - lat;
+      let dLng = Math.abs(tuple[3] - lng);
+      if (dLng > 180) dLng = 360 - dLng;
+      const d2 = dLat * dLat + dLng * cosLat * (dLng * cosLat);
+      if (!best || d2 < best.d2) best = { code, tuple, d2 };
+    }
+  }
+  if (!best) return null;
+  const [name, population, latitude, longitude] = best.tuple;
+  return { city: { name, countryCode: best.code, population, latitude, longitude }, distanceKm: Math.sqrt(best.d2) * 111.2 };
+}

@@ -5,7 +5,8 @@ import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
 import { invalidArgument } from '../../errors';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
-import { requireAuth } from '../../middleware/auth';
+import { authenticate } from '../../middleware/auth';
+import { socketToken } from '../conversations/conversations.service';
 import { pathId, toValidationError } from '../../validation';
 import { PositionSchema, PositionsBodySchema } from './tracking.schemas';
 import { assertLiveAccess, postPositions, trackingObject, trackingView } from './tracking.service';
@@ -54,10 +55,15 @@ function rethrowPositionsError(result: { success: boolean; error?: z.ZodError; d
   throw toValidationError(issues, result.data, result.target ?? 'json');
 }
 
-/** The recipient authenticates with `?token=`; everyone else with the usual bearer token. */
+/**
+ * The recipient authenticates with `?token=`; everyone else with their access token, as the
+ * subprotocol `bearer.<accessToken>` (browsers cannot set headers on a socket; the chat socket's
+ * rule, CONTRACT section 19) or the usual Authorization header.
+ */
 const bearerUnlessRecipientToken = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.query('token') !== undefined) return next();
-  return requireAuth(c, next);
+  c.set('auth', await authenticate(c.env, socketToken(c.req.raw).token));
+  await next();
 });
 
 export const trackingRouter = createRouter()
@@ -108,8 +114,11 @@ export const trackingRouter = createRouter()
       tags,
       summary: 'Live positions over WebSocket (parties with bearer token, or the recipient with ?token=)',
       description:
-        'Send `Upgrade: websocket`. The server first sends `{"type":"snapshot","lastPosition":...}`, then ' +
-        '`{"type":"position","position":{...}}` for every new point. Text "ping" is answered "pong". ' +
+        'Send `Upgrade: websocket`; a party sends the access token as the subprotocol `Sec-WebSocket-Protocol: ' +
+        'bearer.<accessToken>` (browsers cannot set headers; the server selects another offered subprotocol if any, ' +
+        'else that one) or the Authorization header. The server first sends `{"type":"snapshot","lastPosition":...}`, then ' +
+        '`{"type":"position","position":{...}}` for every new point. Text "ping" is answered "pong"; any other frame ' +
+        'is answered `{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}` (the feed is read-only). ' +
         'Without the upgrade header: 400 INVALID_ARGUMENT (CONTRACT section 2 has no 426).',
       security: [...bearerSecurity, {}],
       middleware: [bearerUnlessRecipientToken] as const,
@@ -129,6 +138,10 @@ export const trackingRouter = createRouter()
           suggestions: ['Open it with a WebSocket client'],
         });
       }
-      return trackingObject(c.env, id).fetch(c.req.raw);
+      const res = await trackingObject(c.env, id).fetch(c.req.raw);
+      // The handshake names the subprotocol it selected, as the chat socket does, or browsers drop the socket.
+      const { protocol } = socketToken(c.req.raw);
+      if (res.status !== 101 || !protocol || !res.webSocket) return res;
+      return new Response(null, { status: 101, webSocket: res.webSocket, headers: { 'Sec-WebSocket-Protocol': protocol } });
     },
   );

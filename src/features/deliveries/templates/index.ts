@@ -4,6 +4,7 @@
 import type { Locale } from '../../../db/schema';
 import { rootUrl } from '../../../lib/urls';
 import { TRANSACTIONAL_TEMPLATES, type TransactionalTemplate } from '../outbox';
+import { itemUrl } from './item-link';
 import { renderBlocks, type RenderedEmail } from './layout';
 import { isNotificationKind, notificationBlocks, notificationLine } from './notifications';
 import { recipientLinkSms, TRANSACTIONAL } from './transactional';
@@ -21,34 +22,56 @@ export interface Rendered extends RenderedEmail {
 
 const isTransactional = (template: string): template is TransactionalTemplate => (TRANSACTIONAL_TEMPLATES as readonly string[]).includes(template);
 
-/** The rendered e-mail of a delivery; throws on a template that does not exist (the row is FAILED). */
-export function renderEmail(env: Pick<Env, 'PUBLIC_BASE_URL'>, row: { template: string; locale: Locale; payload: Record<string, unknown> }): Rendered {
+/** The class of a template (known before rendering: the consumer signs the unsubscribe link of a NOTIFICATION). */
+export function messageClassOf(template: string): MessageClass {
+  if (isNotificationKind(template)) return 'NOTIFICATION';
+  return template === 'RECIPIENT_LINK' ? 'RECIPIENT' : 'SECURITY';
+}
+
+const ITEM_LABEL: Record<Locale, string> = { fr: "Voir dans l'application", en: 'View in the app' };
+const UNSUBSCRIBE_LABEL: Record<Locale, string> = { fr: 'Ne plus recevoir ce type d’e-mail', en: 'Stop receiving this kind of email' };
+
+/**
+ * The rendered e-mail of a delivery; throws on a template that does not exist (the row is FAILED).
+ * The shared frame adds what every e-mail a person can act on carries (CONTRACT section 19): a
+ * notification's item link (its button) and, but for security messages, the visible unsubscribe
+ * link (`unsubscribeUrl`, signed by the caller); both are in `links`.
+ */
+export function renderEmail(
+  env: Pick<Env, 'PUBLIC_BASE_URL'>,
+  row: { template: string; locale: Locale; payload: Record<string, unknown> },
+  options: { unsubscribeUrl?: string } = {},
+): Rendered {
   const link = (path: string) => rootUrl(env, path);
+  const messageClass = messageClassOf(row.template);
+  const unsubscribe = options.unsubscribeUrl && messageClass !== 'SECURITY' ? { label: UNSUBSCRIBE_LABEL[row.locale], url: options.unsubscribeUrl } : undefined;
   if (isTransactional(row.template)) {
     const blocks = TRANSACTIONAL[row.template](row.locale, row.payload, link);
-    return { ...renderBlocks(blocks, SIGNATURE[row.locale]), messageClass: row.template === 'RECIPIENT_LINK' ? 'RECIPIENT' : 'SECURITY' };
+    return { ...renderBlocks({ ...blocks, unsubscribe }, SIGNATURE[row.locale]), messageClass };
   }
   if (isNotificationKind(row.template)) {
-    return { ...renderBlocks(notificationBlocks(row.template, row.locale, row.payload), SIGNATURE[row.locale]), messageClass: 'NOTIFICATION' };
+    const item = { label: ITEM_LABEL[row.locale], url: itemUrl(env, row.template, row.payload) };
+    return { ...renderBlocks({ ...notificationBlocks(row.template, row.locale, row.payload), item, unsubscribe }, SIGNATURE[row.locale]), messageClass };
   }
   throw new Error(`No template named ${row.template}`);
 }
 
 type Row = { template: string; locale: Locale; payload: Record<string, unknown> };
 
-/** FCM data values are strings: the notification's data, flattened, plus its kind. */
-function pushData(kind: string, payload: Record<string, unknown>): Record<string, string> {
+/** FCM data values are strings: the notification's data, flattened, plus its kind and the item's deep link (the e-mail's). */
+function pushData(env: Pick<Env, 'PUBLIC_BASE_URL'>, kind: string, payload: Record<string, unknown>): Record<string, string> {
   const data = (payload.data ?? {}) as Record<string, unknown>;
-  const out: Record<string, string> = { kind };
+  const out: Record<string, string> = { kind, link: itemUrl(env, kind, payload) };
   for (const [key, value] of Object.entries(data)) if (value !== null && value !== undefined) out[key] = typeof value === 'string' ? value : JSON.stringify(value);
   return out;
 }
 
 /** The push of a notification (only notifications go by push); throws otherwise (the row is FAILED). */
-export function renderPush(row: Row): { title: string; body: string; data: Record<string, string> } {
+export function renderPush(env: Pick<Env, 'PUBLIC_BASE_URL'>, row: Row): { title: string; body: string; data: Record<string, string>; links: string[] } {
   if (!isNotificationKind(row.template)) throw new Error(`No push template named ${row.template}`);
   const { subject, line } = notificationLine(row.template, row.locale, row.payload);
-  return { title: subject, body: line, data: pushData(row.template, row.payload) };
+  const data = pushData(env, row.template, row.payload);
+  return { title: subject, body: line, data, links: [data.link] };
 }
 
 /** The SMS of a notification or of the recipient's link; throws for anything else (the row is FAILED). */
