@@ -215,8 +215,8 @@ export async function findByRecipientToken({ db }: Deps, token: string) {
       arrivalDate: reservations.arrivalDate,
       carrierFirstName: users.firstName,
       carrierLastName: users.lastName,
-      departureCountry: announcements.departureCountry,
-      arrivalCountry: announcements.arrivalCountry,
+      departureCountry: reservations.departureCountry,
+      arrivalCountry: reservations.arrivalCountry,
       senderLocale: sql<string | null>`(SELECT ${users.locale} FROM ${users} WHERE ${users.id} = ${reservations.senderId})`,
     })
     .from(reservations)
