@@ -461,6 +461,25 @@ describe('branch scope (CONTRACT section 19)', () => {
     expect(deliver.body.status).toBe('DELIVERED');
   });
 
+  it('an employee who published a trip acts on its bookings only while on its branch: moved or gone, no more', async () => {
+    const { owner, agency, alice, tripA, tripB } = await twoBranches();
+    const [first, second] = [(await on(tripA)).reservation, (await on(tripA)).reservation];
+    expect((await get(`/v1/api/bookings/${first.id}`, { token: alice.token })).status).toBe(200);
+    // Moved to branch B: the trip of branch A is no longer hers.
+    await db.update(agencyEmployees).set({ branchId: tripB.branchId! }).where(eq(agencyEmployees.userId, alice.id));
+    const moved = await post(`/v1/api/bookings/${first.id}/accept`, undefined, { token: alice.token });
+    expect([moved.status, moved.body.errorCode]).toEqual([403, 'ACCESS_DENIED']);
+    // Gone from the agency: neither read nor act.
+    await db.delete(agencyEmployees).where(eq(agencyEmployees.userId, alice.id));
+    expect((await get(`/v1/api/bookings/${second.id}`, { token: alice.token })).status).toBe(403);
+    expect((await post(`/v1/api/bookings/${second.id}/reject`, undefined, { token: alice.token })).status).toBe(403);
+    expect(await statusOf(first.id)).toBe('PAID');
+    expect(await statusOf(second.id)).toBe('PAID');
+    // The agency still acts for its trip.
+    expect((await post(`/v1/api/bookings/${first.id}/accept`, undefined, { token: owner.token })).body.status).toBe('CONFIRMED');
+    expect(agency.id).toBe(tripA.agencyId);
+  });
+
   it('the live tracking feed refuses an employee of another branch', async () => {
     const { alice, tripB } = await twoBranches();
     const { reservation } = await on(tripB, 'IN_TRANSIT');

@@ -282,6 +282,21 @@ describe('items heavier than the booking (CONTRACT section 19)', () => {
   });
 });
 
+describe('item images (CONTRACT section 19)', () => {
+  it("an item's imageUrl, shown to the carrier, is https only: javascript:, data:, file: and http: are 400 on it", async () => {
+    const { sender, category, trip } = await setup();
+    for (const imageUrl of ['javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd', 'http://example.com/p.jpg']) {
+      const items = [{ categoryId: category.id, name: 'Books', weight: 0.5, imageUrl }];
+      const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items }), { token: sender.token });
+      expect(res.status, imageUrl).toBe(400);
+      expect([...new Set(res.body.fieldErrors.map((f: { field: string }) => f.field))], imageUrl).toEqual(['items.0.imageUrl']);
+    }
+    expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
+    const items = [{ categoryId: category.id, name: 'Books', weight: 0.5, imageUrl: 'https://cdn.example.com/p.jpg' }];
+    expect((await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items }), { token: sender.token })).status).toBe(201);
+  });
+});
+
 describe('control characters (CONTRACT section 19)', () => {
   it('refuses control characters in any string, and line breaks outside free text; free text keeps its lines and tabs', async () => {
     const { sender, category, trip } = await setup();

@@ -5,7 +5,7 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { announcements, deliveries, notificationPreferences, notifications, outboxMessages, users, type DeliveryRow, type Locale } from '../src/db/schema';
+import { deliveries, notificationPreferences, notifications, outboxMessages, reservations, users, type DeliveryRow, type Locale } from '../src/db/schema';
 import { backoffSeconds, MAX_ATTEMPTS } from '../src/features/deliveries/consumer';
 import { requeueStaleDeliveries, TRANSACTIONAL_TEMPLATES, transactionalMessage } from '../src/features/deliveries/outbox';
 import { NOTIFICATION_TEMPLATES, renderEmail } from '../src/features/deliveries/templates';
@@ -500,7 +500,8 @@ describe('the recipient', () => {
     });
     await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
     // A country where neither language is local: the sender's locale stands (recipient.ts).
-    await db.update(announcements).set({ arrivalCountry: 'DE' }).where(eq(announcements.id, trip.id));
+    await db.update(reservations).set({ arrivalCountry: 'DE' }).where(eq(reservations.id, reservation.id));
+    expect(trip.id).toBe(reservation.announcementId);
     expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
     const [confirmed] = await recipientMails(reservation.reservationNumber);
     const [senderRow] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, sender.id));

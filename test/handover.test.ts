@@ -505,7 +505,9 @@ describe('recipient page and JSON twin', () => {
 
     // To a country that reads neither (or both): the sender's language, as for the SMS.
     const { reservation: toCanada, sender, trip } = await aReservation({ status: 'CONFIRMED' });
-    await db.update(announcements).set({ arrivalCountry: 'CA', arrivalCity: 'Montréal' }).where(eq(announcements.id, trip.id));
+    // The page reads the reservation's own terms (CONTRACT section 19), copied from its trip at booking.
+    await db.update(reservations).set({ arrivalCountry: 'CA', arrivalCity: 'Montréal' }).where(eq(reservations.id, toCanada.id));
+    expect(trip.id).toBe(toCanada.announcementId);
     await db.update(users).set({ locale: 'en' }).where(eq(users.id, sender.id));
     const english = await get(`/r/${toCanada.recipientToken}`);
     expect(english.body).toContain('<html lang="en">');
@@ -515,7 +517,8 @@ describe('recipient page and JSON twin', () => {
 
   it('shows places and times as a person reads them, no coordinates or ISO strings; no position once delivered', async () => {
     const { reservation, carrier, trip } = await aReservation({ status: 'DEPOSITED' });
-    await db.update(announcements).set({ arrivalDate: '2026-12-24' }).where(eq(announcements.id, trip.id));
+    await db.update(reservations).set({ arrivalDate: '2026-12-24' }).where(eq(reservations.id, reservation.id));
+    expect(trip.id).toBe(reservation.announcementId);
     const recordedAt = new Date(Date.now() - 60_000);
     recordedAt.setUTCSeconds(0, 0);
     const tracked = await post(`/v1/api/tracking/${reservation.id}/positions`, { lat: 14.6937, lng: -17.4441, recordedAt: recordedAt.toISOString() }, { token: carrier.token });

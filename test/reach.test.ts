@@ -10,7 +10,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { announcements, deliveries, devices, notificationPreferences, outboxMessages, users, type DeliveryRow } from '../src/db/schema';
+import { deliveries, devices, notificationPreferences, outboxMessages, reservations, users, type DeliveryRow } from '../src/db/schema';
 import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES, recipientLinkMessages } from '../src/features/deliveries/recipient';
 import { renderSms } from '../src/features/deliveries/templates';
 import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
@@ -395,7 +395,9 @@ describe("the recipient's SMS", () => {
 
   it('to an English-speaking country in English whatever the sender; without an international number, no SMS', async () => {
     const { reservation, carrier, trip } = await aReservation({ status: 'PAID', set: { recipient: { firstName: 'Jo', lastName: 'Smith', phone: '+44 7700 900123' } } });
-    await db.update(announcements).set({ arrivalCountry: 'GB' }).where(eq(announcements.id, trip.id));
+    // The reservation's own arrival country (its terms, copied from the trip at booking).
+    await db.update(reservations).set({ arrivalCountry: 'GB' }).where(eq(reservations.id, reservation.id));
+    expect(trip.id).toBe(reservation.announcementId);
     expect((await post(`/v1/api/bookings/${reservation.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
     expect((await recipientRows(reservation.reservationNumber)).map((r) => [r.channel, r.to, r.locale])).toEqual([['SMS', '+447700900123', 'en']]);
     const row = (await recipientRows(reservation.reservationNumber))[0];
@@ -433,7 +435,7 @@ describe('the recipient’s language (recipient.ts, the statement’s own rule)'
     const { sender, trip, reservation: r } = await reservation();
     await db.batch([
       db.update(users).set({ locale: senderLocale }).where(eq(users.id, sender.id)),
-      db.update(announcements).set({ arrivalCountry: country }).where(eq(announcements.id, trip.id)),
+      db.update(reservations).set({ arrivalCountry: country }).where(eq(reservations.id, r.id)),
     ]);
     // The recipient's messages through the runtime statement: the fixture names an e-mail address only, so one row.
     const [written] = (await db.batch([recipientLinkMessages(db, r.id, 'CONFIRMED', sql`1`)] as never)) as [{ id: number }[]];

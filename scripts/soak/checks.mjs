@@ -117,6 +117,44 @@ export const CHECKS = [
           LIMIT 5`,
   },
   {
+    // CONTRACT section 19: money documents say what happened. An invoice exists only for money captured
+    // (a capture id on the reservation), for the amount captured: the price, less the part of a hold released
+    // at a partial capture.
+    name: 'no invoice without a capture; each invoice is for the amount captured; every capture has its invoice',
+    needs: {
+      money_documents: ['kind', 'reservation_id', 'total_cents'],
+      reservations: ['capture_id', 'payment_status', 'total_amount_cents', 'sender_id'],
+      transactions: ['reservation_id', 'type', 'owner_type', 'owner_id', 'amount_cents'],
+    },
+    sql: `SELECT 'invoice without a capture' AS problem, r.id FROM money_documents d JOIN reservations r ON r.id = d.reservation_id
+           WHERE d.kind = 'INVOICE' AND r.capture_id IS NULL
+          UNION ALL
+          SELECT 'invoice is not the amount captured' AS problem, r.id FROM money_documents d JOIN reservations r ON r.id = d.reservation_id
+           WHERE d.kind = 'INVOICE' AND d.total_cents != r.total_amount_cents - (SELECT COALESCE(SUM(t.amount_cents), 0) FROM transactions t
+             WHERE t.reservation_id = r.id AND t.type = 'HOLD_RELEASE' AND t.owner_type = 'USER' AND t.owner_id = r.sender_id)
+          UNION ALL
+          SELECT 'capture without an invoice' AS problem, r.id FROM reservations r WHERE r.capture_id IS NOT NULL
+             AND NOT EXISTS (SELECT 1 FROM money_documents d WHERE d.reservation_id = r.id AND d.kind = 'INVOICE')
+          LIMIT 5`,
+  },
+  {
+    name: 'credit notes add up to what was refunded after capture; numbers run without gaps per series',
+    needs: {
+      money_documents: ['kind', 'reservation_id', 'total_cents', 'number'],
+      reservations: ['sender_id'],
+      transactions: ['reservation_id', 'type', 'owner_type', 'owner_id', 'amount_cents'],
+    },
+    sql: `SELECT 'credited is not refunded' AS problem, r.id AS id FROM reservations r
+           WHERE EXISTS (SELECT 1 FROM money_documents d WHERE d.reservation_id = r.id AND d.kind = 'INVOICE')
+             AND (SELECT COALESCE(SUM(d.total_cents), 0) FROM money_documents d WHERE d.reservation_id = r.id AND d.kind = 'CREDIT_NOTE')
+              != (SELECT COALESCE(SUM(t.amount_cents), 0) FROM transactions t WHERE t.reservation_id = r.id AND t.type = 'REFUND'
+                    AND t.owner_type = 'USER' AND t.owner_id = r.sender_id)
+          UNION ALL
+          SELECT 'gap in ' || substr(number, 1, 6) AS problem, COUNT(*) FROM money_documents GROUP BY substr(number, 1, 6)
+           HAVING COUNT(*) != MAX(CAST(substr(number, 8) AS INTEGER))
+          LIMIT 5`,
+  },
+  {
     name: 'every withdrawal is a positive amount',
     needs: { withdrawals: ['amount_cents'] },
     sql: 'SELECT id, amount_cents FROM withdrawals WHERE amount_cents <= 0 LIMIT 5',

@@ -1,12 +1,18 @@
 // Response shapes of reservations: the specification's Reservation (English) and the
 // super-admin detail (French field names), with their zod schemas for the OpenAPI document.
 import { z } from '@hono/zod-openapi';
+import { INVOICE_STATUSES } from '../../db/schema';
 import { fromCents, fromGrams } from '../../lib/money';
 import { receiptUrl } from '../../lib/urls';
 import type { ItemView, PartyFields, ReservationDtoView, ReservationView } from '../reservations/reservation-views';
 import { ZERO_WALLET, type WalletFigures } from '../money';
 
 const str = () => z.string().nullable();
+/** What the money documents say (CONTRACT section 19): null while nothing was captured. */
+const INVOICE_STATUS = () =>
+  z.enum(INVOICE_STATUSES).nullable().openapi({
+    description: 'null while nothing was captured (no invoice); ISSUED at capture; PARTIALLY_CREDITED or CREDITED once refunds after capture issued credit notes',
+  });
 
 /** The payment identifiers and state, with the same names in the Reservation and the super-admin detail. */
 const paymentFields = {
@@ -238,7 +244,7 @@ export const AdminReservationSchema = z
     ),
     invoiceId: str(),
     invoiceUrl: INVOICE_URL,
-    invoiceStatus: str(),
+    invoiceStatus: INVOICE_STATUS(),
   })
   .openapi('AdminReservationDetail');
 

@@ -6,6 +6,7 @@ import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '.
 import { PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
 import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams, whenValid } from '../../validation';
+import { isHttpsUrl } from '../users/profile-fields';
 import { loadWalletFigures } from '../users/user-summary';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { assertCanRead, getReservationDtoView, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
@@ -34,7 +35,8 @@ const ItemInputSchema = z.object({
   heightCm: z.number().positive().max(10_000).nullish(),
   isFragile: z.boolean().default(false),
   containsLiquids: z.boolean().default(false),
-  imageUrl: z.url().max(2000).nullish(),
+  // Shown to the carrier: https only, never javascript:, data: or file: (CONTRACT section 19).
+  imageUrl: z.url().max(2000).refine(isHttpsUrl, 'An https URL').nullish(),
 });
 
 const RecipientInputSchema = z

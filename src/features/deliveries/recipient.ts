@@ -6,7 +6,7 @@
 // batch under the transition's guard.
 import { and, eq, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { announcements, reservations, users } from '../../db/schema';
+import { reservations, users } from '../../db/schema';
 import type { Statement } from '../../db/statements';
 import { compactPhone, isE164, transactionalMessage, type ChannelAddresses, type TransactionalMessage } from './outbox';
 
@@ -39,12 +39,13 @@ export const ENGLISH_COUNTRIES = [
  * The recipient's language, the one rule (computed by the statement itself, so it needs no read):
  * the recipient has no account, so no locale of their own. Their messages are in the sender's
  * locale unless the country the parcel goes to (the trip's arrival country, where the recipient
- * lives) says otherwise: French where French is the language of daily business, English where
+ * lives, as booked) says otherwise: French where French is the language of daily business, English where
  * English is, and the sender's choice anywhere else (neither language is local there, or both
  * are, as in Canada or Switzerland: the sender knows the recipient better than a country list does).
  */
 function recipientLocaleSql(): SQL {
-  const country = sql`(SELECT upper(${announcements.arrivalCountry}) FROM ${announcements} WHERE ${announcements.id} = ${reservations.announcementId})`;
+  // The reservation's own arrival country (its terms, CONTRACT section 19), as its recipient page reads it.
+  const country = sql`upper(${reservations.arrivalCountry})`;
   const senderLocale = sql`COALESCE((SELECT ${users.locale} FROM ${users} WHERE ${users.id} = ${reservations.senderId}), 'fr')`;
   return sql`CASE WHEN ${country} IN (${codes(FRENCH_COUNTRIES)}) THEN 'fr' WHEN ${country} IN (${codes(ENGLISH_COUNTRIES)}) THEN 'en' ELSE ${senderLocale} END`;
 }

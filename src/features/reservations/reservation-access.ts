@@ -14,13 +14,14 @@ interface ReservationParties {
 }
 
 /**
- * The carrier, or staff acting for the trip's agency and branch (agencies.scope.ts
- * staffActsForTrip, read from D1: token roles may be stale).
+ * The carrier of a private trip; for an agency's trip, the staff acting for its agency and branch
+ * now (agencies.scope.ts staffActsForTrip, read from D1: token roles may be stale).
  */
 export async function isCarrierSide(deps: Deps, auth: AuthUser, r: ReservationParties): Promise<boolean> {
-  if (auth.id === r.carrierId) return true;
-  if (r.agencyId === null || !auth.roles.some((role) => role === 'ROLE_AGENCY_OWNER' || role === 'ROLE_AGENCY_EMPLOYEE')) return false;
-  return staffActsForTrip(deps, auth.id, r);
+  // An agency's trip belongs to the agency: whoever acts for it now, not the staff member who
+  // published it (moved to another branch or gone from the agency, they act no more).
+  if (r.agencyId !== null) return staffActsForTrip(deps, auth.id, r);
+  return auth.id === r.carrierId;
 }
 
 export interface AccessRule {

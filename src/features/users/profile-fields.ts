@@ -54,7 +54,7 @@ export const ProfileFields = {
 export const UPLOADED_FILE_URL = /^\/v1\/api\/files\/([1-9][0-9]{0,9})$/;
 
 /** An absolute https URL with a host: no javascript:, data:, file: or plain http (shown to others). */
-function isHttpsUrl(value: string): boolean {
+export function isHttpsUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'https:' && url.hostname !== '';
