@@ -125,10 +125,12 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1), { token: sender.token });
     expect(res.status).toBe(201);
     expect(roundTrips(res)).toBe(2);
-    // Rows: at least the four it writes (their index entries come on top), and a bounded read.
+    // Rows: at least the four it writes (their index entries come on top), and a bounded read: the
+    // checks of CONTRACT section 19 (the sender's agency membership, the carrier's account, the trip's
+    // terms copied by the insert) read a few index rows each, never a table.
     expect(rows(res).written).toBeGreaterThanOrEqual(4);
     expect(rows(res).read).toBeGreaterThan(0);
-    expect(rows(res).read).toBeLessThanOrEqual(60);
+    expect(rows(res).read).toBeLessThanOrEqual(64);
   });
 
   it('deposit by QR: one batch (capture adds the second when the booking is paid); by code: one read more', async () => {
