@@ -1,7 +1,7 @@
 // The full parcel lifecycle against a running local service (`npm start`), as the apps would do it:
 // book, chat before payment (contact details hidden), pay in the sandbox checkout (the "Pay"
 // button), accept, chat over the live socket, deposit by QR, track, deliver by the recipient page's
-// QR, and check the carrier's wallet. Usage: `npm run e2e` (BASE_URL to change
+// QR, and check the carrier's wallet (the share held for the dispute window). Usage: `npm run e2e` (BASE_URL to change
 // the target; loopback only). Exits non-zero on the first step that does not behave.
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
 const API = `${BASE}/v1/api`;
@@ -135,7 +135,9 @@ const delivered = expect(
 if (delivered.status !== 'DELIVERED') throw new Error(`expected DELIVERED, got ${delivered.status}`);
 
 const walletAfter = expect('carrier wallet after', await call('GET', '/user/me/wallet', { token: carrier.accessToken }), 200);
-const gained = Math.round((walletAfter.balance - walletBefore.balance) * 100) / 100;
-if (gained !== delivered.carrierAmount) throw new Error(`wallet grew by ${gained}, carrier amount is ${delivered.carrierAmount}`);
-console.log(`✓ carrier wallet +${gained} ${walletAfter.currency} (total ${delivered.totalAmount}, commission ${delivered.platformCommission})`);
+// The share waits for the 72 h dispute window (CONTRACT section 19): held, not yet withdrawable.
+const gained = Math.round((walletAfter.heldBalance - walletBefore.heldBalance) * 100) / 100;
+if (gained !== delivered.carrierAmount) throw new Error(`held balance grew by ${gained}, carrier amount is ${delivered.carrierAmount}`);
+if (walletAfter.balance !== walletBefore.balance) throw new Error(`the available balance moved (${walletBefore.balance} -> ${walletAfter.balance}) before the dispute window closed`);
+console.log(`✓ carrier wallet: +${gained} ${walletAfter.currency} held for the dispute window (total ${delivered.totalAmount}, commission ${delivered.platformCommission})`);
 console.log('lifecycle OK');
