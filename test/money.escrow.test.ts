@@ -12,7 +12,7 @@ import { cancelReservation, rejectReservation } from '../src/features/bookings/b
 import { captureLoaded, refundEffects, releaseHeldShares } from '../src/features/money';
 import { allEffects, commitTransitions, loadReservation } from '../src/features/reservations/lifecycle';
 import { db, reservationRow, runCron } from './helpers/db';
-import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
+import { advance, deliverWithRelease, minutesFromNow, aUser, aCarrier, anAdmin, anAgency, aReservation, aPayoutAccount, FIFTY_EUR } from './helpers/factories';
 import { errorBody, get, post } from './helpers/http';
 import { fakeStripeForThisFile, sendPaymentEvent, accountBalance, walletKey, heldKey, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
@@ -592,6 +592,8 @@ describe('ledger invariants under random sequences (property)', () => {
         const senders = [await aUser(), await aUser()];
         const carriers = [await aCarrier(), await aCarrier()];
         for (const c of carriers) await aPayoutAccount(c, stripe.addAccount().id);
+        // An agency's trip is run by the agency's staff: here each carrier owns the agency it books for.
+        const carrierAgencies = [await anAgency(carriers[0]), await anAgency(carriers[1])];
         const booked: number[] = [];
         const pick = (i: number) => (booked.length ? (i < 0 ? booked[booked.length - 1] : booked[i % booked.length]) : null);
         for (const op of ops) {
@@ -599,7 +601,7 @@ describe('ledger invariants under random sequences (property)', () => {
           const r = id ? await reservationRow(id) : null;
           switch (op.kind) {
             case 'book': {
-              const agencyId = op.agency ? 900 + op.carrier : null;
+              const agencyId = op.agency ? carrierAgencies[op.carrier].id : null;
               const { reservation } = await aReservation({ sender: senders[op.sender], carrier: carriers[op.carrier], ...FIFTY_EUR, weightG: op.weightG, agencyId });
               booked.push(reservation.id);
               count('book');
