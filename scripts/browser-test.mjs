@@ -213,7 +213,7 @@ async function consoleTests(browser, base) {
   await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: /Sid Sender/ }).click()]);
   await page.getByLabel('Reason').fill('Repeated chargebacks');
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Suspend' }).click()]);
-  check((await page.textContent('#user-status'))?.includes('SUSPENDED'), 'the user page shows the suspension');
+  check((await page.textContent('#user-status'))?.includes('Suspended'), 'the user page shows the suspension');
   await shot(page, 'console-user.png');
   const suspended = await apiLogin(base, 'sender@demo.local');
   check(suspended.status === 403, 'the suspended user cannot log in (403)');
@@ -252,7 +252,7 @@ async function consoleTests(browser, base) {
   }
   check(retried?.status === 'SENT' && retried.attempts === 1, `the API sees the retried delivery sent (${retried?.status}, ${retried?.attempts} attempt)`);
   await page.goto(`${base}/console/deliveries?status=ALL&template=PASSWORD_CHANGED`);
-  check((await page.locator('tr', { hasText: 'c***@demo.local' }).first().textContent())?.includes('SENT'), 'the deliveries page shows it SENT');
+  check((await page.locator('tr', { hasText: 'c***@demo.local' }).first().textContent())?.includes('Sent'), 'the deliveries page shows it SENT');
   await shot(page, 'console-deliveries-retried.png');
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
@@ -337,7 +337,7 @@ try {
   await page.fill('#password', 'short');
   await Promise.all([page.waitForEvent('framenavigated'), page.click('button[type=submit]')]);
   await page.waitForLoadState('load');
-  check((await page.textContent('#password-error'))?.includes('au moins 8 caractères'), 'a short password is refused next to the field');
+  check((await page.textContent('#password-error'))?.includes('au moins 10 caractères'), 'a short password is refused next to the field');
   await page.screenshot({ path: path.join(ARTIFACTS, 'reset-password-error.png'), fullPage: true });
   await page.fill('#password', 'Browser-password-2');
   await Promise.all([page.waitForEvent('framenavigated'), page.click('button[type=submit]')]);

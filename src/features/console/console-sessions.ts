@@ -181,13 +181,15 @@ export async function loginTokenMatches(c: AnyContext, given: string | undefined
 }
 
 /**
- * A console POST from the console's own pages: a browser says where a form came from with
- * Sec-Fetch-Site and Origin; either naming another site is refused. A client sending neither
- * (not a browser) still needs the form's token.
+ * A console POST from the console's own pages. A browser says where a form came from with
+ * Sec-Fetch-Site (a header no page can set), which decides when present: our pages send
+ * `Referrer-Policy: no-referrer`, under which Chromium sends `Origin: null` even for our own
+ * forms. Without it (an older browser), the Origin must be ours. A client sending neither (not a
+ * browser) still needs the form's token.
  */
 export function isSameOriginPost(c: AnyContext): boolean {
   const site = c.req.header('Sec-Fetch-Site');
-  if (site !== undefined && site !== 'same-origin') return false;
+  if (site !== undefined) return site === 'same-origin';
   const origin = c.req.header('Origin');
   return origin === undefined || origin === new URL(c.req.url).origin;
 }
