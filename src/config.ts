@@ -51,8 +51,9 @@ export interface AppConfig {
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
 
 /**
- * Where sandboxes may stand in for providers: local development, and `test`, the name only the
- * test runner sets (vitest.config.ts; deploy:check deploys nothing but production).
+ * Where sandboxes may stand in for providers: local development, and `test`, the name the test
+ * runner (vitest.config.ts) and the local benchmark and soak harness (scripts/bench/lib/serve.mjs)
+ * set; deploy:check deploys nothing but production.
  */
 const SANDBOX_ENVIRONMENTS: ReadonlySet<string> = new Set(['development', 'test']);
 

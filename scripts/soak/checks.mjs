@@ -29,9 +29,15 @@ export const CHECKS = [
            GROUP BY a.id HAVING a.reserved_weight_g != COALESCE(SUM(r.reserved_weight_g), 0) LIMIT 5`,
   },
   {
-    name: 'reservation amounts split exactly (total = commission + carrier amount)',
-    needs: { reservations: ['total_amount_cents', 'platform_commission_cents', 'carrier_amount_cents'] },
-    sql: 'SELECT id FROM reservations WHERE total_amount_cents != platform_commission_cents + carrier_amount_cents LIMIT 5',
+    // CONTRACT section 19: carrierAmount and platformCommission follow refunds (what each side keeps).
+    name: 'reservation amounts split exactly (total = commission + carrier amount + what went back to the sender)',
+    needs: {
+      reservations: ['total_amount_cents', 'platform_commission_cents', 'carrier_amount_cents', 'sender_id'],
+      transactions: ['reservation_id', 'type', 'owner_type', 'owner_id', 'amount_cents'],
+    },
+    sql: `SELECT r.id FROM reservations r WHERE r.total_amount_cents != r.platform_commission_cents + r.carrier_amount_cents
+            + (SELECT COALESCE(SUM(t.amount_cents), 0) FROM transactions t WHERE t.reservation_id = r.id AND t.owner_type = 'USER'
+                 AND t.owner_id = r.sender_id AND t.type IN ('REFUND', 'HOLD_RELEASE')) LIMIT 5`,
   },
   {
     name: 'ledger balanced: the lines of every entry sum to zero',

@@ -219,7 +219,11 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
   let t = Date.now();
   const built = bundles ?? buildBundles({ withPrimitives });
   const api = built.api;
-  const secrets = { ...exampleSecrets(), JWT_KEYS: BENCH_JWT_KEYS, ENVIRONMENT: process.env.BENCH_ENVIRONMENT ?? 'benchmark' };
+  // A local harness on loopback with the sandbox providers, like the test runner: `test`, one of the
+  // two environments where sandboxes may stand in (src/config.ts; any other name gets production's
+  // rules and fails closed without real providers). Not `development`: its error bodies carry
+  // debugInfo, which the soak refuses as outside the specification.
+  const secrets = { ...exampleSecrets(), JWT_KEYS: BENCH_JWT_KEYS, ENVIRONMENT: process.env.BENCH_ENVIRONMENT ?? 'test' };
   const workers = [workerConfig({ name: 'api', configPath: path.join(ROOT, 'wrangler.toml'), build: api, extraEnv: { ...secrets, ...extraEnv }, queueConsumers })];
   if (withPrimitives) {
     const prim = built.primitives;
