@@ -18,9 +18,11 @@ export type Role = (typeof ROLES)[number];
 
 const LOG_IN_AGAIN = { suggestions: ['Log in or refresh the access token, then retry'] };
 
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+const bearerToken = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+
 export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const match = c.req.header('Authorization')?.match(/^Bearer\s+(\S+)$/i);
-  c.set('auth', await authenticate(c.env, match?.[1]));
+  c.set('auth', await authenticate(c.env, bearerToken(c.req.header('Authorization'))));
   await next();
 });
 
@@ -35,7 +37,7 @@ export async function authenticate(env: Env, token: string | null | undefined): 
 
 /** The caller of an optional bearer token on a public route: null when absent or not valid (the route stays public). */
 export async function optionalCaller(env: Env, header: string | undefined): Promise<AuthUser | null> {
-  const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const token = bearerToken(header);
   if (!token) return null;
   return authenticate(env, token).catch(() => null);
 }
