@@ -12,7 +12,7 @@ import { orderBy, type PageParams } from '../../lib/pagination';
 import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
 import { loadUser } from '../auth/auth.service';
-import { revokeAllUserTokens } from '../auth/sessions';
+import { revokeAllUserTokens } from '../sessions/sessions';
 import { cancelForSuspension } from '../bookings/suspension';
 
 export const USER_SORT_FIELDS = ['createdAt', 'email', 'lastName', 'lastLoginAt', 'id'] as const;

@@ -21,7 +21,7 @@ import {
   type AuthResult,
 } from './auth.service';
 import { enforceAuthRateLimit } from './rate-limit';
-import { closeSession, rotateSession } from './sessions';
+import { closeSession, rotateSession } from '../sessions/sessions';
 
 const TokenPairSchema = z
   .object({

@@ -13,7 +13,7 @@ import type { SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, auditInsert } from '../audit/audit';
 import { normalizeEmail } from '../users/profile-fields';
 import { consumeOneTimeToken, oneTimeTokenStatements } from './one-time-tokens';
-import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from './sessions';
+import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from '../sessions/sessions';
 import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money';
 
 export interface RegisterInput {

@@ -18,7 +18,7 @@ import { isCarrierSide } from '../reservations/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
-import { publicName } from '../users/public-name';
+import { publicName } from '../../lib/public-name';
 
 export const qrObject = (env: Env, reservationId: number) =>
   env.RESERVATION_QR.get(env.RESERVATION_QR.idFromName(String(reservationId)));

@@ -8,7 +8,7 @@ import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, businessRule, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { publicName } from '../users/public-name';
+import { publicName } from '../../lib/public-name';
 
 export interface NewReview {
   reservationId: number;

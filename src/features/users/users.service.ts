@@ -5,7 +5,7 @@ import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized, validationError } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { loadUser, uniqueConflict } from '../auth/auth.service';
-import { revokeAllUserTokens } from '../auth/sessions';
+import { revokeAllUserTokens } from '../sessions/sessions';
 import { UPLOADED_FILE_URL } from './profile-fields';
 import { agencyOwnerGuard, openReservationGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
 
