@@ -1,5 +1,5 @@
 // Small builders so each createRoute() states who may call it, its body, its success and its error responses the same way.
-import type { z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { ErrorResponseSchema } from '../errors';
@@ -44,6 +44,9 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
   description,
   content: { 'application/json': { schema } },
 });
+
+/** The body of a response that only confirms (logged out, e-mail sent, account deleted). */
+export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
 export const bearerSecurity = [{ bearerAuth: [] }];
 

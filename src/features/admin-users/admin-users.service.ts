@@ -11,7 +11,7 @@ import { jsonArrayIncludes } from '../../lib/json-array';
 import { orderBy, type PageParams } from '../../lib/pagination';
 import { ROLES, hasRole, type Role } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
-import { loadUser } from '../auth/auth.service';
+import { loadUser } from '../users/user-rows';
 import { revokeAllUserTokens } from '../sessions/sessions';
 import { cancelForSuspension } from '../bookings/suspension';
 

@@ -4,7 +4,7 @@ import { localeFromAcceptLanguage } from '../../lib/locale';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, type Deps } from '../../env';
 import { authenticationError } from '../../errors';
-import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
+import { authErrorResponses, errorResponses, jsonBody, jsonContent, MessageSchema, signedIn } from '../../lib/openapi';
 import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, clientIp } from '../audit/audit';
 import { EmailField, PasswordField, ProfileFields, normalizeEmail } from '../users/profile-fields';
@@ -33,7 +33,6 @@ const TokenPairSchema = z
   .openapi('TokenPair');
 
 const AuthResponseSchema = TokenPairSchema.extend({ user: UserSchema }).openapi('AuthResponse');
-export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
 const RegisterSchema = z
   .object({

@@ -2,16 +2,16 @@
 // password forgot/reset/change. Every path that issues tokens goes through sessions.ts.
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { isUniqueViolation } from '../../db/errors';
 import { users, type Locale, type UserRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, alreadyExists, AppError, authenticationError, businessRule, invalidState, unauthorized, validationError } from '../../errors';
+import { accessDenied, authenticationError, businessRule, invalidState, unauthorized, validationError } from '../../errors';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import { rowExists } from '../../db/statements';
 import { transactionalMessage } from '../deliveries/outbox';
 import type { SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, auditInsert } from '../audit/audit';
 import { normalizeEmail } from '../users/profile-fields';
+import { accountExists, loadUser, uniqueConflict } from '../users/user-rows';
 import { consumeOneTimeToken, oneTimeTokenStatements } from './one-time-tokens';
 import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from '../sessions/sessions';
 import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money';
@@ -49,24 +49,6 @@ async function findActiveByEmail(db: Db, email: string) {
     .from(users)
     .where(and(eq(users.email, email), isNull(users.deletedAt)));
   return row;
-}
-
-export async function loadUser(deps: Deps, id: number) {
-  const { db } = deps;
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row;
-}
-
-/** 409 ALREADY_EXISTS naming the taken field. */
-const accountExists = (field: 'email' | 'username') =>
-  alreadyExists(`An account with this ${field} already exists`, {
-    suggestions: field === 'email' ? ['Log in, or reset the password if it is forgotten'] : ['Choose another username'],
-  });
-
-/** The 409 for a failed insert or update on users, or null when the failure is something else. */
-export function uniqueConflict(err: unknown): AppError | null {
-  if (!isUniqueViolation(err)) return null;
-  return accountExists(String(err instanceof Error ? `${err.message} ${String(err.cause ?? '')}` : err).includes('users.username') ? 'username' : 'email');
 }
 
 type Addressee = Pick<UserRow, 'id' | 'email' | 'firstName' | 'locale'>;

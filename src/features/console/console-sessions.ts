@@ -1,5 +1,5 @@
 // The operator console's sign-in: a cookie session stored in D1 (so suspending the operator or
-// revoking their tokens ends it: auth/sessions.ts revokes these rows with the token sessions, and
+// revoking their tokens ends it: sessions/sessions.ts revokes these rows with the token sessions, and
 // the per-user cut-off in KV is honoured too), an idle timeout and a maximum age, and the CSRF
 // tokens of its forms: a random nonce MACed with the session's key and the form's action, spent
 // once by that action. The sign-in form's token is the server's (MACed), not any cookie value.

@@ -1,10 +1,9 @@
 // /user/me (the caller's account) and /users/{id} (public profiles), CONTRACT section 5.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, MessageSchema, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
-import { MessageSchema } from '../auth/auth.routes';
 import { ProfileFields } from './profile-fields';
 import { PublicProfileSchema, toPublicProfiles } from './public-profile';
 import { LOCALES } from '../../db/schema';

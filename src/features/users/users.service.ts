@@ -4,9 +4,9 @@ import { files, oneTimeTokens, users, type Locale, type UserRow } from '../../db
 import type { Deps } from '../../env';
 import { invalidState, notFound, unauthorized, validationError } from '../../errors';
 import { auditInsert } from '../audit/audit';
-import { loadUser, uniqueConflict } from '../auth/auth.service';
 import { revokeAllUserTokens } from '../sessions/sessions';
 import { UPLOADED_FILE_URL } from './profile-fields';
+import { loadUser, uniqueConflict } from './user-rows';
 import { agencyOwnerGuard, openReservationGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
 
 export interface ProfileUpdate {
