@@ -9,6 +9,7 @@ import { ROLES } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
 import { UserSchema, toUsers } from '../users/user-summary';
+import { SuspendSchema } from './admin-users.schemas';
 import { USER_SEARCH_MAX_LENGTH, USER_SORT_FIELDS, activateUser, changeRolesAsSuperAdmin, getUser, listUsers, suspendUser } from './admin-users.service';
 
 export const AdminUserSchema = UserSchema.extend({
@@ -38,10 +39,6 @@ const UserListQuery = pageQuery({ sortable: USER_SORT_FIELDS, defaultSort: 'crea
   emailVerified: bool('emailVerified', 'Filter on email verification'),
   deleted: bool('deleted', 'true = deleted (anonymised) accounts only; false = live accounts only'),
 });
-
-export const SuspendSchema = z
-  .object({ reason: z.string().trim().min(1).max(500).optional().openapi({ description: 'Shown to other administrators' }) })
-  .openapi('SuspendUserRequest');
 
 const RolesSchema = z
   .object({

@@ -9,9 +9,9 @@ import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
-import { FileSchema, uploadBody } from '../files/files.routes';
+import { FileSchema, uploadBody } from '../files/files.schemas';
 import { parseFields, readUploadForm } from '../files/files.service';
-import { ReviewRejectionSchema } from '../kyc/kyc.routes';
+import { ReviewRejectionSchema } from '../kyc/kyc.schemas';
 import { agencyForOwner } from './agencies.service';
 import {
   agencyDocumentView,

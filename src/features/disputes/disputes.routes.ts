@@ -8,6 +8,7 @@ import { IdParams } from '../../validation';
 import { MessageSchema as ConversationMessageSchema } from '../conversations/conversations.schemas';
 import { idempotent } from '../../middleware/idempotency';
 import { clientIp } from '../audit/audit';
+import { ResolveSchema } from './disputes.schemas';
 import { addMessage, disputeDetail, listDisputes, MAX_EVIDENCE_FILES, openDispute, resolveDispute } from './disputes.service';
 
 const DisputeSchema = z
@@ -53,14 +54,6 @@ const NewDisputeSchema = z
   .openapi('NewDispute');
 
 const MessageSchema = z.object({ body: z.string().trim().min(1).max(4000) }).openapi('NewDisputeMessage');
-
-export const ResolveSchema = z
-  .object({
-    resolution: z.enum(DISPUTE_RESOLUTIONS),
-    amount: z.number().positive().optional().openapi({ description: 'PARTIAL_REFUND only: refunded to the sender, 0 < amount < total' }),
-    note: z.string().trim().min(1).max(2000),
-  })
-  .openapi('ResolveDispute');
 
 const disputesPage = pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' });
 const DisputePageSchema = PageSchema(DisputeSchema, 'DisputePage');

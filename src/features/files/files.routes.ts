@@ -1,39 +1,12 @@
 // POST /files (multipart upload to R2) and GET /files/{id} (streamed to those allowed to see it).
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { FILE_PURPOSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent } from '../../lib/openapi';
 import { requireAuth } from '../../middleware/auth';
 import { IdParams } from '../../validation';
+import { FileSchema, uploadBody } from './files.schemas';
 import { fileResponse, fileView, openFile, parseFields, readUploadForm, storeFile, UploadFieldsSchema } from './files.service';
-
-export const FileSchema = z
-  .object({
-    id: z.number().int(),
-    purpose: z.enum(FILE_PURPOSES),
-    contentType: z.string().openapi({ description: 'Detected from the bytes: image/jpeg, image/png, image/webp or application/pdf' }),
-    size: z.number().int(),
-    originalName: z.string().nullable(),
-    reservationId: z.number().int().nullable(),
-    agencyId: z.number().int().nullable(),
-    url: z.string(),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('File');
-
-/** Multipart bodies are described with a plain schema: the handler reads the parts itself. */
-export const uploadBody = (extra: Record<string, object> = {}, required: string[] = []) => ({
-  required: true,
-  content: {
-    'multipart/form-data': {
-      schema: {
-        type: 'object' as const,
-        required: ['file', ...required],
-        properties: { file: { type: 'string' as const, format: 'binary', description: 'At most 10 MB' }, ...extra },
-      },
-    },
-  },
-});
 
 export const filesRouter = createRouter()
   .openapi(

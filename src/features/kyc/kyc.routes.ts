@@ -9,6 +9,7 @@ import { requireAuth, requireRole } from '../../middleware/auth';
 import { clientIp } from '../audit/audit';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../providers/kyc';
 import { IdParams } from '../../validation';
+import { ReviewRejectionSchema } from './kyc.schemas';
 import {
   adminView,
   getKycRecord,
@@ -51,9 +52,6 @@ const KycSessionSchema = z
 const KycStatusSchema = z
   .object({ status: z.enum(KYC_STATUSES), record: KycRecordSchema.nullable() })
   .openapi('KycStatus');
-
-/** The body of every super-admin rejection of a reviewed document (user KYC, agency documents). */
-export const ReviewRejectionSchema = z.object({ reason: z.string().trim().min(1).max(500) }).openapi('ReviewRejection');
 
 const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
 
