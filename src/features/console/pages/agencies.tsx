@@ -1,17 +1,51 @@
 // The agencies (/console/agencies): suspend or activate one, and the queue of their pending documents
 // to approve or reject.
 import { Hono } from 'hono';
+import type { FC } from 'hono/jsx';
 import { listAgencies, setAgencySuspended } from '../../agencies/agencies.service';
 import { listAllAgencyDocuments, reviewAgencyDocument } from '../../agencies/agency-documents.service';
 import { clientIp } from '../../audit/audit';
 import { ReviewRejectionSchema } from '../../kyc/kyc.routes';
 import { act, assertSuperAdmin, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
-import { Badge, Csrf, Field, ListCard, StatusSelect, Table, type FormState } from '../console.layout';
+import { Badge, Csrf, Field, ListCard, StatusSelect, Table, type FormState, type View } from '../console.layout';
 import { listPage, oneOf, pathId } from '../console.params';
 
 export const agenciesRoutes = new Hono<ConsoleEnv>();
 
 const agenciesPaging = listPage(['createdAt', 'name'] as const, 'createdAt,desc');
+
+type Documents = Awaited<ReturnType<typeof listAllAgencyDocuments>>;
+
+/** The agencies' documents waiting for a decision, oldest first, each with its approve and reject forms. */
+const PendingDocuments: FC<{ v: View; documents: Documents; failed: (form: string) => FormState | undefined }> = ({ v, documents, failed }) => (
+  <section class="card">
+    <h2>{v.t('agencyDocuments')}</h2>
+    <Table
+      v={v}
+      columns={[[v.t('id')], [v.t('agencies')], [v.t('documentType')], [v.t('action')]]}
+      rows={documents.content.map((d) => [
+        <a href={`/console/files/${d.id}`}>#{d.id}</a>,
+        `#${d.agencyId}`,
+        d.documentType,
+        <div class="actions">
+          <form method="post" action={`/console/agencies/documents/${d.id}/approve`}>
+            <Csrf v={v} action={`/console/agencies/documents/${d.id}/approve`} />
+            <button type="submit" class="primary">
+              {v.t('approve')}
+            </button>
+          </form>
+          <form method="post" action={`/console/agencies/documents/${d.id}/reject`}>
+            <Csrf v={v} action={`/console/agencies/documents/${d.id}/reject`} />
+            <Field name="reason" label={v.t('reason')} idPrefix={`doc-${d.id}`} state={failed(`doc-${d.id}`)} required attrs={{ maxlength: 500 }} />
+            <button type="submit" class="danger">
+              {v.t('reject')}
+            </button>
+          </form>
+        </div>,
+      ])}
+    />
+  </section>
+);
 
 async function agenciesPage(c: ConsoleContext, state?: FormState) {
   assertSuperAdmin(c.get('operator'));
@@ -65,33 +99,7 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
           ),
         ])}
       />
-      <section class="card">
-        <h2>{v.t('agencyDocuments')}</h2>
-        <Table
-          v={v}
-          columns={[[v.t('id')], [v.t('agencies')], [v.t('documentType')], [v.t('action')]]}
-          rows={documents.content.map((d) => [
-            <a href={`/console/files/${d.id}`}>#{d.id}</a>,
-            `#${d.agencyId}`,
-            d.documentType,
-            <div class="actions">
-              <form method="post" action={`/console/agencies/documents/${d.id}/approve`}>
-                <Csrf v={v} action={`/console/agencies/documents/${d.id}/approve`} />
-                <button type="submit" class="primary">
-                  {v.t('approve')}
-                </button>
-              </form>
-              <form method="post" action={`/console/agencies/documents/${d.id}/reject`}>
-                <Csrf v={v} action={`/console/agencies/documents/${d.id}/reject`} />
-                <Field name="reason" label={v.t('reason')} idPrefix={`doc-${d.id}`} state={failed(`doc-${d.id}`)} required attrs={{ maxlength: 500 }} />
-                <button type="submit" class="danger">
-                  {v.t('reject')}
-                </button>
-              </form>
-            </div>,
-          ])}
-        />
-      </section>
+      <PendingDocuments v={v} documents={documents} failed={failed} />
     </>,
     (state?.status ?? 200) as 200,
   );

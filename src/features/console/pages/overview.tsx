@@ -4,15 +4,14 @@ import { overview, timeseries } from '../../analytics/analytics.service';
 import { MAX_RANGE_DAYS, period, rangeDays } from '../../analytics/analytics.rules';
 import { DailyChart } from '../console.chart';
 import { page, view, type ConsoleEnv } from '../console.http';
-import { Badge, Field, money, type FormState } from '../console.layout';
+import { Badge, Field, money, type FormState, type View } from '../console.layout';
 
 export const overviewRoutes = new Hono<ConsoleEnv>();
 
 const isoDate = (raw: string | undefined) => (raw && /^\d{4}-\d{2}-\d{2}$/.test(raw) && !Number.isNaN(Date.parse(raw)) ? raw : undefined);
 
-overviewRoutes.get('/', async (c) => {
-  const v = await view(c);
-  const q = c.req.query();
+/** The period asked for in the query, or the default one with the field errors saying why. */
+function periodOf(v: View, q: Record<string, string>) {
   let p = period(isoDate(q.from), isoDate(q.to));
   const errors: Record<string, string> = {};
   if (q.from && !isoDate(q.from)) errors.from = v.t('dateFormat');
@@ -21,6 +20,25 @@ overviewRoutes.get('/', async (c) => {
     errors.to = v.t('periodRange', { n: MAX_RANGE_DAYS.day });
     p = period(undefined, undefined);
   }
+  return { p, errors };
+}
+
+const figuresOf = (v: View, o: Awaited<ReturnType<typeof overview>>, currency: string): [string, string][] => [
+  [v.t('reservationsCount'), String(o.reservations.total)],
+  [v.t('grossVolume'), money(v, o.grossVolumeCents, currency)],
+  [v.t('platformRevenue'), money(v, o.platformRevenueCents, currency)],
+  [v.t('refunds'), `${money(v, o.refunds.amountCents, currency)} (${o.refunds.count})`],
+  [v.t('openDisputes'), String(o.openDisputes)],
+  [v.t('newUsers'), String(o.users.new)],
+  [v.t('totalUsers'), String(o.users.total)],
+  [v.t('verifiedUsers'), String(o.users.verified)],
+  [v.t('newAnnouncements'), String(o.announcements)],
+];
+
+overviewRoutes.get('/', async (c) => {
+  const v = await view(c);
+  const q = c.req.query();
+  const { p, errors } = periodOf(v, q);
   const deps = c.var.deps;
   const [o, reservations, volume] = await Promise.all([
     overview(deps, p),
@@ -29,17 +47,7 @@ overviewRoutes.get('/', async (c) => {
   ]);
   const currency = c.env.PLATFORM_CURRENCY ?? 'EUR';
   const points = reservations.map((r, i) => ({ day: r.periodStart, reservations: r.value, volumeCents: volume[i]?.value ?? 0 }));
-  const figures: [string, string][] = [
-    [v.t('reservationsCount'), String(o.reservations.total)],
-    [v.t('grossVolume'), money(v, o.grossVolumeCents, currency)],
-    [v.t('platformRevenue'), money(v, o.platformRevenueCents, currency)],
-    [v.t('refunds'), `${money(v, o.refunds.amountCents, currency)} (${o.refunds.count})`],
-    [v.t('openDisputes'), String(o.openDisputes)],
-    [v.t('newUsers'), String(o.users.new)],
-    [v.t('totalUsers'), String(o.users.total)],
-    [v.t('verifiedUsers'), String(o.users.verified)],
-    [v.t('newAnnouncements'), String(o.announcements)],
-  ];
+  const figures = figuresOf(v, o, currency);
   const state: FormState = { values: { from: q.from ?? p.from, to: q.to ?? p.to }, errors };
   return page(
     c,
