@@ -1,6 +1,9 @@
 // The console's one layout (header, navigation, flash message, main) and the small pieces every
-// page uses: form fields with their error next to them, the CSRF field, tables, the pager.
+// page uses: form fields with their error next to them, the CSRF field, tables, the pager, and how
+// money, dates and names are written.
 import type { Child, FC } from 'hono/jsx';
+import type { UserRow } from '../../db/schema';
+import { fromCents } from '../../lib/money';
 import { codeLabel, type CodeKind, type Locale, type Translate, type WordKey } from './console.i18n';
 
 export interface View {
@@ -280,6 +283,12 @@ export const Empty: FC<{ v: View; cols: number }> = ({ v, cols }) => (
 );
 
 export const shortDate = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
+
+export const money = (v: View, cents: number, currency = 'EUR') =>
+  new Intl.NumberFormat(v.locale, { style: 'currency', currency }).format(fromCents(cents));
+
+export const userName = (u: Pick<UserRow, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`;
+export const accountState = (u: Pick<UserRow, 'deletedAt' | 'enabled'>) => (u.deletedAt ? 'DELETED' : u.enabled ? 'ACTIVE' : 'SUSPENDED');
 
 /** The page info of a list read as rows and a total. */
 export const pageInfo = (p: { page: number; size: number }, total: number): PageInfo => ({
