@@ -54,7 +54,7 @@ import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
 import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
-import { enqueuePendingDeliveries, hasPendingDeliveries } from './features/deliveries/outbox';
+import { enqueueCommittedDeliveries } from './features/deliveries/outbox';
 import { unsubscribePageRouter, unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
 import { deliveriesAdminRouter } from './features/deliveries/deliveries.admin.routes';
 import { preferencesRouter } from './features/deliveries/preferences.routes';
@@ -87,6 +87,7 @@ export function createApp({ production = false }: { production?: boolean } = {})
   );
   app.use(bodySizeLimit);
   app.use(requestDeps(API_PREFIX)); // the API's D1 session, the primary for pages outside it
+  app.use(enqueueCommittedDeliveries); // after the response, the outbox rows the request committed
   app.use(
     methodNotAllowed({
       app,
@@ -179,14 +180,7 @@ export function appFor(env: Env): OpenAPIHono<AppEnv> {
   return built;
 }
 
-/**
- * The worker's HTTP entry: the build that fits the request's environment. The deliveries its
- * batches committed go to the queue after the response (the request never waits for a provider).
- */
+/** The worker's HTTP entry: the build that fits the request's environment. */
 export const app = {
-  fetch: async (request: Request, env: Env, ctx: ExecutionContext) => {
-    const response = await appFor(env).fetch(request, env, ctx);
-    if (hasPendingDeliveries()) ctx.waitUntil(enqueuePendingDeliveries(env));
-    return response;
-  },
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => appFor(env).fetch(request, env, ctx),
 };

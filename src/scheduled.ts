@@ -1,6 +1,6 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
 import { checkConfig, describeProblems } from './config';
-import { depsOf } from './env';
+import { depsOf, type Deps } from './env';
 import { reportUnexpected } from './error-tracking';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
@@ -8,14 +8,14 @@ import { runReservationExpiry } from './features/bookings/bookings.jobs';
 import { enqueuePendingDeliveries, requeueStaleDeliveries } from './features/deliveries/outbox';
 import { runMoneyJobs } from './features/money/money.jobs';
 
-type Job = (env: Env, scheduledTime: number) => Promise<unknown>;
+type Job = (deps: Deps, scheduledTime: number) => Promise<unknown>;
 
 export const SCHEDULED_JOBS: Record<string, Job> = {
-  closeDepartedAnnouncements: (env) => closeDepartedAnnouncements(depsOf(env)),
-  reservationExpiry: (env, at) => runReservationExpiry(depsOf(env), at),
-  purgeExpiredIdentityRecords: (env) => purgeExpiredIdentityRecords(depsOf(env)),
-  money: (env, at) => runMoneyJobs(depsOf(env), new Date(at)),
-  requeueStaleDeliveries: (env, at) => requeueStaleDeliveries(depsOf(env), new Date(at)),
+  closeDepartedAnnouncements: (deps) => closeDepartedAnnouncements(deps),
+  reservationExpiry: (deps, at) => runReservationExpiry(deps, at),
+  purgeExpiredIdentityRecords: (deps) => purgeExpiredIdentityRecords(deps),
+  money: (deps, at) => runMoneyJobs(deps, new Date(at)),
+  requeueStaleDeliveries: (deps, at) => requeueStaleDeliveries(deps, new Date(at)),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {
@@ -25,10 +25,12 @@ export async function runScheduledJobs(env: Env, scheduledTime: number) {
     console.error(JSON.stringify({ level: 'error', event: 'scheduled.skipped', error: describeProblems(config.problems) }));
     return;
   }
+  // One unit of work for the run: the jobs share its client, and what they commit is sent at its end.
+  const deps = depsOf(env);
   await Promise.all(
     Object.entries(SCHEDULED_JOBS).map(async ([name, job]) => {
       try {
-        await job(env, scheduledTime);
+        await job(deps, scheduledTime);
       } catch (err) {
         console.error(JSON.stringify({ level: 'error', job: name, error: err instanceof Error ? err.message : String(err) }));
         reportUnexpected(env, err, { job: name });
@@ -36,5 +38,5 @@ export async function runScheduledJobs(env: Env, scheduledTime: number) {
     }),
   );
   // The deliveries the jobs' batches committed (expiry, refunds...) go to the queue.
-  await enqueuePendingDeliveries(env);
+  await enqueuePendingDeliveries(deps);
 }

@@ -1,11 +1,14 @@
-// The statement layer (src/db/statements.ts). Compiled statements lean on drizzle internals:
-// the first tests fail when a drizzle-orm upgrade changes them, before any endpoint misbehaves.
+// The statement layer (src/db/statements.ts). Compiled statements lean on drizzle internals
+// (src/db/internals.ts, the one file that uses them): the first tests fail when a drizzle-orm
+// upgrade changes them, before any endpoint misbehaves.
 import { env } from 'cloudflare:workers';
 import { asc, eq, like, sql, type Placeholder } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { categories, notifications, users } from '../src/db/schema';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, guardedInsertAll, prepareBuilder, rowExists, runBatch } from '../src/db/statements';
+import packageJson from '../package.json';
+import { prepareBuilder } from '../src/db/internals';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, guardedInsertAll, rowExists, runBatch } from '../src/db/statements';
 import { getReservationView } from '../src/features/reservations/reservation-views';
 import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput } from './helpers/factories';
 import { get, post } from './helpers/http';
@@ -18,6 +21,10 @@ async function aUserRow(email = `stmt-${crypto.randomUUID()}@example.com`) {
 }
 
 describe('what compiled statements rely on inside drizzle-orm', () => {
+  it('drizzle-orm is pinned to one exact version: an upgrade is a decision, taken with these tests', () => {
+    expect(packageJson.dependencies['drizzle-orm']).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
   it('a builder prepares into a query with its SQL, fields, result mapping and method', () => {
     const select = prepareBuilder(db.select().from(users).leftJoin(notifications, eq(notifications.userId, users.id)));
     expect(typeof select.getQuery).toBe('function');

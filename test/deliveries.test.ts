@@ -7,7 +7,9 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { deliveries, notificationPreferences, notifications, outboxMessages, reservations, users, type DeliveryRow, type Locale } from '../src/db/schema';
 import { backoffSeconds, MAX_ATTEMPTS } from '../src/features/deliveries/consumer';
-import { requeueStaleDeliveries, TRANSACTIONAL_TEMPLATES, transactionalMessage } from '../src/features/deliveries/outbox';
+import { database as clientOf } from '../src/db/client';
+import { runBatch } from '../src/db/statements';
+import { enqueuePendingDeliveries, requeueStaleDeliveries, TRANSACTIONAL_TEMPLATES, transactionalMessage } from '../src/features/deliveries/outbox';
 import { NOTIFICATION_TEMPLATES, renderEmail } from '../src/features/deliveries/templates';
 import { openUnsubscribeToken, UNSUBSCRIBE_TTL_SECONDS, unsubscribeToken } from '../src/features/deliveries/unsubscribe-token';
 import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
@@ -175,6 +177,39 @@ describe('the queue consumer', () => {
     const row = await aDelivery();
     expect((await consume(row.id, { queue: 'deliveries-dlq' })).acked).toBe(true);
     expect(await rowOf(row.id)).toMatchObject({ status: 'DEAD', attempts: 0, lastError: 'The delivery queue gave up on this message (dead-letter queue)' });
+  });
+});
+
+describe('the outbox unit of work', () => {
+  /** A client of its own, as each request or cron run has. */
+  const freshDb = () => clientOf(env.DB);
+  const queueStub = () => {
+    const queued: number[] = [];
+    const stub = { sendBatch: async (messages: { body: { id: number } }[]) => void queued.push(...messages.map((m) => m.body.id)) };
+    return { queued, env: { ...env, DELIVERIES: stub } as unknown as typeof env };
+  };
+  const message = (to: string) => transactionalMessage(freshDb(), { to, template: 'PASSWORD_CHANGED', locale: 'fr', payload: { firstName: 'Jeanne' } });
+
+  it("keeps a committed batch's rows in the client that ran it (not in another request's), and sends them once", async () => {
+    const mine = freshDb();
+    const other = freshDb();
+    const queue = queueStub();
+    const [[written]] = (await runBatch(mine, [message(`uow-${crypto.randomUUID().slice(0, 8)}@example.test`)])) as { id: number }[][];
+    expect([...mine.$work.deliveries]).toEqual([written.id]);
+    expect(other.$work.deliveries.size).toBe(0);
+    await enqueuePendingDeliveries({ db: other, env: queue.env });
+    expect(queue.queued).toEqual([]);
+    await enqueuePendingDeliveries({ db: mine, env: queue.env });
+    await enqueuePendingDeliveries({ db: mine, env: queue.env });
+    expect(queue.queued).toEqual([written.id]);
+  });
+
+  it('keeps nothing of a batch that failed', async () => {
+    const mine = freshDb();
+    const taken = await aUser();
+    const failing = runBatch(mine, [message(`uow-${crypto.randomUUID().slice(0, 8)}@example.test`), mine.insert(users).values({ id: taken.id, email: taken.email, firstName: 'A', lastName: 'B' })]);
+    await expect(failing).rejects.toThrow();
+    expect(mine.$work.deliveries.size).toBe(0);
   });
 });
 

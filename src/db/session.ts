@@ -6,6 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import { depsOf, type AppEnv } from '../env';
 import { setResponseHeaders } from '../lib/response-headers';
 import { database } from './client';
+import { countingSession, type D1Counter } from './internals';
 
 /** Request header carrying the client's last bookmark; response header carrying the new one. */
 export const BOOKMARK_HEADER = 'x-d1-bookmark';
@@ -41,57 +42,6 @@ export function openSession(db: D1Database, method: string, bookmark: string | u
 export const ROUND_TRIPS_HEADER = 'x-d1-round-trips';
 export const ROWS_READ_HEADER = 'x-d1-rows-read';
 export const ROWS_WRITTEN_HEADER = 'x-d1-rows-written';
-
-export interface D1Counter {
-  roundTrips: number;
-  rowsRead: number;
-  rowsWritten: number;
-}
-
-type D1Meta = { meta?: { rows_read?: number; rows_written?: number } };
-
-/**
- * workerd's session sends every request to D1 through one of two methods: `_send` (statements'
- * all/first/run/raw and batch(), one call each; failures come back as results) or `_queryOrThrow`
- * (the same under the d1_binding_jsrpc flag). Their results carry D1's `meta` for each statement,
- * which first() and raw() drop before returning. Not public API: test/round-trips.test.ts checks
- * the counts against a binding counted from the outside, so a workerd that renames them fails there.
- */
-interface SessionTransport {
-  _send?: (...args: unknown[]) => Promise<D1Meta | D1Meta[]>;
-  _queryOrThrow?: (...args: unknown[]) => Promise<D1Meta[]>;
-}
-
-/**
- * The session, counting round trips (one per statement executed outside a batch, one per batch)
- * and summing the rows D1 reports read and written. The request's own session object is
- * instrumented in place (its two transport methods shadowed on the instance): statements stay
- * native, batch() receives them as they are, and nothing is proxied per property access.
- */
-export function countingSession(session: D1DatabaseSession, counter: D1Counter): D1DatabaseSession {
-  const add = (result: D1Meta | D1Meta[] | undefined) => {
-    for (const r of Array.isArray(result) ? result : [result]) {
-      counter.rowsRead += r?.meta?.rows_read ?? 0;
-      counter.rowsWritten += r?.meta?.rows_written ?? 0;
-    }
-  };
-  const transport = session as unknown as SessionTransport;
-  for (const name of ['_send', '_queryOrThrow'] as const) {
-    const original = transport[name];
-    if (typeof original !== 'function') continue;
-    Object.defineProperty(session, name, {
-      configurable: true,
-      writable: true,
-      value: async (...args: unknown[]) => {
-        counter.roundTrips += 1;
-        const result = await original.apply(session, args);
-        add(result);
-        return result;
-      },
-    });
-  }
-  return session;
-}
 
 /**
  * Opens the request's session and returns its latest bookmark in the response header; outside

@@ -2,11 +2,12 @@
 // (a renamed column fails the typecheck). Conditional writes inside a batch (guardedInsert,
 // rowExists), wide joins that survive D1's batch (aliasedColumns), and statements compiled once
 // for the hot paths (compiled, compiledShapes). No feature writes SQL text naming a table.
-import { Column, count, exists, fillPlaceholders, getTableColumns, getTableName, is, sql, SQL, Subquery, type Placeholder, type SQLWrapper } from 'drizzle-orm';
+import { Column, count, exists, getTableColumns, getTableName, is, sql, SQL, type Placeholder, type SQLWrapper } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { offsetOf } from '../lib/pagination';
 import type { Db } from './client';
+import { boundQuery, compileBuilder, type CompiledQuery } from './internals';
 
 export type Statement = BatchItem<'sqlite'>;
 
@@ -134,117 +135,27 @@ export function aliasedColumns<T extends SQLiteTable, K extends keyof T['$inferS
 }
 
 // ---------------------------------------------------------------------------------------------
-// Compiled statements. Drizzle turns a builder into SQL text on every call, and for wide joins
-// that costs more CPU than the D1 read itself (npm run bench: about 2 ms for the reservation
-// view, 0.3 ms for a one-table select). A compiled statement is built once with placeholders;
-// each use only binds values. It is a batch item like any builder, decoded the same way.
-//
-// What this relies on inside drizzle-orm (test/db-statements.test.ts fails if an upgrade changes
-// it): a builder's `_prepare()` giving a prepared query with `getQuery()`, `fields`,
-// `joinsNotNullableMap` and `executeMethod` (`fields` as drizzle's orderSelectedFields gives them);
-// the D1 session's `prepareOneTimeQuery(query, fields, executeMethod, isResponseInArrayMode,
-// customResultMapper)`, whose mapper receives a select's rows as arrays (rowsMapper); and
-// `fillPlaceholders` (public) to bind.
+// Compiled statements, for the hot paths only (the endpoints of docs/BENCHMARKS.md). Drizzle turns
+// a builder into SQL text on every call, and for wide joins that costs more CPU than the D1 read
+// itself (npm run bench: about 2 ms for the reservation view, 0.3 ms for a one-table select). A
+// compiled statement is built once with placeholders; each use only binds values. It is a batch
+// item like any builder, decoded the same way. How it is bound lives in internals.ts, the one file
+// that uses drizzle's private API.
 
-/** The parts of drizzle's prepared query a compiled statement keeps. */
-export interface DrizzlePrepared {
-  getQuery(): { sql: string; params: unknown[] };
-  fields: unknown;
-  joinsNotNullableMap: unknown;
-  executeMethod: 'all' | 'run' | 'get';
-}
-
-interface DrizzleSession {
-  prepareOneTimeQuery(
-    query: { sql: string; params: unknown[] },
-    fields: unknown,
-    executeMethod: DrizzlePrepared['executeMethod'],
-    isResponseInArrayMode: boolean,
-    customResultMapper?: RowsMapper,
-  ): DrizzlePrepared;
-}
-
-/** A prepared query's selected fields (drizzle's orderSelectedFields): a result path and a column or SQL. */
-interface SelectedField {
-  path: string[];
-  field: unknown;
-}
-type NotNullableJoins = Record<string, boolean> | undefined;
-type Decoder = { mapFromDriverValue(value: unknown): unknown };
-type RowsMapper = (rows: unknown[][]) => Record<string, unknown>[];
-
-/**
- * drizzle's mapResultRow with its per-cell work done once per statement: for every cell it asks
- * which kind of field gives the decoder (`is()` walks prototypes) and which table a column
- * belongs to. The result is the same object (test/db-statements.test.ts compares them): each
- * value decoded unless NULL, nested by path, and a left-joined table whose columns are all NULL
- * turned into null.
- */
-export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap: NotNullableJoins): RowsMapper {
-  const plan = fields.map(({ path, field }) => {
-    const f = field as { decoder: Decoder; table: SQLiteTable; _: { sql: { decoder: Decoder } }; sql: { decoder: Decoder } };
-    const decoder: Decoder = is(field, Column) ? (field as Decoder) : is(field, SQL) ? f.decoder : is(field, Subquery) ? f._.sql.decoder : f.sql.decoder;
-    const tableName = joinsNotNullableMap && is(field, Column) && path.length === 2 ? getTableName(f.table) : undefined;
-    return { parents: path.slice(0, -1), key: path[path.length - 1], decoder, tableName };
-  });
-  const mapRow = (row: unknown[]) => {
-    const result: Record<string, unknown> = {};
-    let nullify: Record<string, string | false> | undefined;
-    for (let i = 0; i < plan.length; i++) {
-      const { parents, key, decoder, tableName } = plan[i];
-      let node = result;
-      for (const chunk of parents) node = (node[chunk] ??= {}) as Record<string, unknown>;
-      const raw = row[i];
-      const value = (node[key] = raw === null ? null : decoder.mapFromDriverValue(raw));
-      if (tableName !== undefined) {
-        const objectName = parents[0];
-        nullify ??= {};
-        if (!(objectName in nullify)) nullify[objectName] = value === null ? tableName : false;
-        else if (typeof nullify[objectName] === 'string' && nullify[objectName] !== tableName) nullify[objectName] = false;
-      }
-    }
-    if (nullify && joinsNotNullableMap) {
-      for (const objectName in nullify) {
-        const tableName = nullify[objectName];
-        if (typeof tableName === 'string' && !joinsNotNullableMap[tableName]) result[objectName] = null;
-      }
-    }
-    return result;
-  };
-  return (rows) => rows.map(mapRow);
-}
-
-/** A builder's prepared form (drizzle-internal `_prepare`). */
-export const prepareBuilder = (builder: unknown): DrizzlePrepared => (builder as { _prepare(): DrizzlePrepared })._prepare();
+/** The placeholders of a compiled statement: one per value it binds, named and typed by it. */
+export type Placeholders<V> = { readonly [K in keyof V]: Placeholder<K & string, V[K]> };
 
 /**
  * `build(db, p)` compiled on first use, with `p.name` standing for the value bound later under
- * `name`. Values are bound as given: columns drizzle encodes (JSON, booleans) need driver values.
- * The compiled text depends on nothing but `build` itself: it takes no other input.
+ * `name`: the values' type (`p: Placeholders<{ id: number }>`) names the placeholders the
+ * statement may use and the values each use must bind. Values are bound as given: columns
+ * drizzle encodes (JSON, booleans) need driver values. The compiled text depends on nothing but
+ * `build` itself: it takes no other input.
  */
-export function compiled<B extends object, K extends string>(build: (db: Db, p: Record<K, Placeholder>) => B) {
-  let text: { sql: string; params: unknown[]; fields: unknown; joinsNotNullableMap: unknown; method: DrizzlePrepared['executeMethod'] } | undefined;
-  let mapRows: RowsMapper | null | undefined;
-  const placeholders = new Proxy({} as Record<K, Placeholder>, { get: (_, name) => sql.placeholder(String(name)) });
-  return (db: Db, values: Record<K, unknown>): B => {
-    if (!text) {
-      const prepared = prepareBuilder(build(db, placeholders));
-      const { sql: query, params } = prepared.getQuery();
-      text = { sql: query, params, fields: prepared.fields, joinsNotNullableMap: prepared.joinsNotNullableMap, method: prepared.executeMethod };
-    }
-    const { sql: query, params, fields, joinsNotNullableMap, method } = text;
-    mapRows ??= method === 'all' && Array.isArray(fields) ? rowsMapper(fields as SelectedField[], joinsNotNullableMap as NotNullableJoins) : null;
-    // What db.batch() and the awaiting caller need of a builder: _prepare() with bound values.
-    const item = {
-      _prepare() {
-        const session = (db as unknown as { session: DrizzleSession }).session;
-        const prepared = session.prepareOneTimeQuery({ sql: query, params: fillPlaceholders(params, values) }, fields, method, true, mapRows ?? undefined);
-        prepared.joinsNotNullableMap = joinsNotNullableMap;
-        return prepared;
-      },
-    };
-    return item as unknown as B;
-  };
+export function compiled<B extends object, V extends Record<string, unknown>>(build: (db: Db, p: Placeholders<V>) => B) {
+  let query: CompiledQuery | undefined;
+  const placeholders = new Proxy({} as Placeholders<V>, { get: (_, name) => sql.placeholder(String(name)) });
+  return (db: Db, values: V): B => boundQuery<B>(db, (query ??= compileBuilder(build(db, placeholders))), values);
 }
 
 /** The plain values that decide a statement's SQL text (which filters are present, which sort). */

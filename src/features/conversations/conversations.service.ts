@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, sql, typ
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { announcements, conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
-import { compiled, pageTotal, runBatch, withTotal, type Statement } from '../../db/statements';
+import { compiled, pageTotal, runBatch, withTotal, type Statement, type Placeholders } from '../../db/statements';
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
 import type { AuthUser, Deps } from '../../env';
@@ -46,27 +46,26 @@ const FIELDS = {
 };
 type ConversationReservation = Pick<ReservationRow, Exclude<keyof typeof FIELDS, 'branchId'>> & { branchId: number | null };
 
-// The statements of every post, compiled once (db/statements.ts): a message is the busiest write.
-const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
-  db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, p.id)),
-);
+// The reservation alone (the super-admin's audited reading): no hot path, built per call.
+const reservationById = (db: Db, id: number) =>
+  db.select(FIELDS).from(reservations).innerJoin(announcements, eq(announcements.id, reservations.announcementId)).where(eq(reservations.id, id));
 // The caller's display name, read by the party's statement itself.
-const callerName = (p: Record<'me', Placeholder>) => ({
+const callerName = (p: { me: number | Placeholder }) => ({
   callerName: sql<string | null>`(SELECT trim(${users.firstName} || ' ' || ${users.lastName}) FROM ${users} WHERE ${users.id} = ${p.me})`,
 });
-/** The reservation with the caller's name: one statement. */
-const partyRead = compiled((db, p: Record<'id' | 'me', Placeholder>) =>
+/** The reservation with the caller's name: one statement (a page's read, built per call). */
+const partyRead = (db: Db, p: { id: number; me: number }) =>
   db
     .select({ ...FIELDS, ...callerName(p) })
     .from(reservations)
     .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
-    .where(eq(reservations.id, p.id)),
-);
+    .where(eq(reservations.id, p.id));
+// The statements of every post, compiled once (db/statements.ts): a message is the busiest write.
 /**
  * A post's read, one statement: the reservation, the caller's name and the carrier side's staff
  * on an agency trip (owner, the trip's branch's employees), who are told like the carrier.
  */
-const postRead = compiled((db, p: Record<'id' | 'me', Placeholder>) => {
+const postRead = compiled((db, p: Placeholders<{ id: number; me: number }>) => {
   const staff = staffOfAnnouncement(db, sql`${reservations.agencyId}`, sql`${announcements.branchId}`).as('staff');
   return db
     .select({
@@ -78,8 +77,9 @@ const postRead = compiled((db, p: Record<'id' | 'me', Placeholder>) => {
     .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
     .where(eq(reservations.id, p.id));
 });
-type IndexKey = 'reservationId' | 'version' | 'lastMessage' | 'lastMessageAt' | 'senderUnread' | 'carrierUnread';
-const indexUpsert = compiled((db, p: Record<IndexKey, Placeholder>) => {
+/** What the conversation's index row binds: driver values (the last message as its JSON text). */
+type IndexValues = { reservationId: number; version: number; lastMessage: string | null; lastMessageAt: string | null; senderUnread: number; carrierUnread: number };
+const indexUpsert = compiled((db, p: Placeholders<IndexValues>) => {
   // Bound as given (sql`` takes no column encoder): the caller passes driver values.
   const values = {
     version: sql`${p.version}`,
@@ -95,7 +95,7 @@ const indexUpsert = compiled((db, p: Record<IndexKey, Placeholder>) => {
 });
 
 async function load(db: Db, id: number): Promise<ConversationReservation> {
-  const [[row]] = await db.batch([reservationById(db, { id })]);
+  const [[row]] = await db.batch([reservationById(db, id)]);
   if (!row) throw notFound('Reservation', id);
   return row;
 }

@@ -6,10 +6,11 @@
 // sweep (requeueStaleDeliveries), so nothing on the request path waits for a provider.
 import { and, eq, is, isNull, lt, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
 import { alias, type SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { createMiddleware } from 'hono/factory';
 import { afterCommit, type Db } from '../../db/client';
 import { deliveries, devices, notificationPreferences, users, type DeliveryChannel, type Locale } from '../../db/schema';
 import { guardedInsertAll, rowExists, type GuardedRows, type Statement } from '../../db/statements';
-import type { Deps } from '../../env';
+import type { AppEnv, Deps } from '../../env';
 import { wantsChannel } from './preferences.rules';
 
 /** Messages outside notifications: always sent, whatever the user's preferences. */
@@ -28,16 +29,13 @@ export interface DeliveryMessage {
 }
 
 /**
- * Ids of rows committed in this isolate and not yet handed to the queue. Whichever flush comes
- * next (the request's, the job's) sends them: every id in it is a committed row, so who sends it
- * does not matter, and the consumer's claim makes a second copy harmless.
+ * `statement` (a delivery insert RETURNING id) with its ids kept, once its batch commits, in the
+ * unit of work of the client that ran it (db/client.ts): the request's, or the cron run's, whose
+ * end hands them to the queue (enqueuePendingDeliveries).
  */
-const pending = new Set<number>();
-
-/** `statement` (a delivery insert RETURNING id) with its ids queued for the queue once its batch commits. */
 export function enqueuedOnCommit<T extends object>(statement: T): T {
-  return afterCommit(statement, (rows) => {
-    for (const row of (rows as { id: number }[] | undefined) ?? []) pending.add(row.id);
+  return afterCommit(statement, (rows, work) => {
+    for (const row of (rows as { id: number }[] | undefined) ?? []) work.deliveries.add(row.id);
   });
 }
 
@@ -183,17 +181,34 @@ export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): Del
 }
 
 /**
- * Hands the committed rows to the queue. A failed send is logged and left to the sweep: the rows
- * are QUEUED in D1, which is what counts.
+ * Hands the rows a unit of work committed (the request's, the cron run's) to the queue. A failed
+ * send is logged and left to the sweep: the rows are QUEUED in D1, which is what counts.
  */
-export async function enqueuePendingDeliveries(env: Pick<Env, 'DELIVERIES'>): Promise<void> {
+export async function enqueuePendingDeliveries({ db, env }: { db: Db; env: Pick<Env, 'DELIVERIES'> }): Promise<void> {
+  const pending = db.$work.deliveries;
   if (pending.size === 0) return;
   const ids = [...pending];
   pending.clear();
   await sendToQueue(env, ids);
 }
 
-export const hasPendingDeliveries = () => pending.size > 0;
+/**
+ * After the response, the deliveries the request's batches committed go to the queue (the request
+ * never waits for a provider). Mounted inside the middleware that builds the request's deps.
+ */
+export const enqueueCommittedDeliveries = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const deps = c.var.deps;
+  if (!deps || deps.db.$work.deliveries.size === 0) return;
+  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    // Called without an execution context (app.request() in a test): sent before answering.
+  }
+  if (ctx) ctx.waitUntil(enqueuePendingDeliveries(deps));
+  else await enqueuePendingDeliveries(deps);
+});
 
 async function sendToQueue(env: Pick<Env, 'DELIVERIES'>, ids: number[]): Promise<number> {
   let sent = 0;

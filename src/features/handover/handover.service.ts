@@ -1,10 +1,10 @@
 // Handover rules (CONTRACT sections 7 and 8): deposit and delivery by dynamic QR or by manual code,
 // the recipient's public view. Status changes go through transitionReservation; QR and code state
 // through the reservation's QR Durable Object; money through the escrow service.
-import { and, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { renderSVG } from 'uqr';
 import { reservations, users, type ReservationRow } from '../../db/schema';
-import { compiled } from '../../db/statements';
+import { compiled, type Placeholders } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '../../errors';
@@ -114,7 +114,7 @@ function messageSql(message: (n: string) => string) {
 // read by the statement itself, guarded like every effect of the DEPOSIT plan. The recipient's
 // link again (their page now shows the delivery code), by e-mail and SMS, goes in the same
 // deliveries statement.
-const depositNotice = compiledNotify((db, p: Record<'id', Placeholder>) => ({
+const depositNotice = compiledNotify((db, p: Placeholders<{ id: number }>) => ({
   item: {
     userId: reservations.senderId,
     type: NOTICES.DEPOSIT.type,

@@ -1,7 +1,7 @@
 // In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
-import { and, count, eq, getTableColumns, isNull, type Placeholder } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, compiledShapes, pageTotal, withTotal } from '../../db/statements';
+import { compiled, compiledShapes, pageTotal, withTotal, type Placeholders } from '../../db/statements';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
@@ -19,16 +19,17 @@ export const toNotification = (row: NotificationRow) => ({
   createdAt: row.createdAt,
 });
 
-type PageKeys = 'userId' | 'limit' | 'offset';
+/** What a page of notifications binds. */
+type PageValues = { userId: number; limit: number; offset: number };
 
 /** The page (with its total) and the count alone of a user's notifications, compiled once per filter (all, unread) and sort. */
 const notificationPage = compiledShapes(({ unreadOnly, field, direction }: { unreadOnly: boolean; field: 'createdAt'; direction: 'asc' | 'desc' }) => {
   const sort: SortSpec<'createdAt'> = { field, direction };
-  const where = (p: Record<PageKeys, Placeholder>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
-  const total = (db: Db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(notifications).where(where(p));
+  const where = (p: Placeholders<PageValues>) => and(eq(notifications.userId, p.userId), unreadOnly ? isNull(notifications.readAt) : undefined);
+  const total = (db: Db, p: Placeholders<PageValues>) => db.select({ total: count() }).from(notifications).where(where(p));
   return {
     // The page carries its total (withTotal): one statement.
-    rows: compiled((db, p: Record<PageKeys, Placeholder>) =>
+    rows: compiled((db, p: Placeholders<PageValues>) =>
       db
         .select(withTotal(getTableColumns(notifications), total(db, p)))
         .from(notifications)

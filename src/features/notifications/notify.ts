@@ -7,7 +7,7 @@ import type { Column, Placeholder, SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
-import { compiled, guardedInsert, type Statement } from '../../db/statements';
+import { compiled, guardedInsert, type Placeholders, type Statement } from '../../db/statements';
 import { deliveriesInsert, enqueuedOnCommit, transactionalRows, userDeliveryRows, type TransactionalMessage } from '../deliveries/outbox';
 
 /**
@@ -95,19 +95,19 @@ const deliveriesOf = (db: Db, n: Notification, guard?: SQL, source?: SQLiteTable
  * adds other messages of the same change (the recipient's link at deposit) to that deliveries
  * statement, under the same guard: one statement, not one more.
  */
-export function compiledNotify<K extends string>(
-  build: (db: Db, p: Record<K, Placeholder>) => { item: Notification; guard?: SQL; source?: SQLiteTable; alsoDeliver?: readonly TransactionalMessage[] },
+export function compiledNotify<V extends Record<string, unknown>>(
+  build: (db: Db, p: Placeholders<V>) => { item: Notification; guard?: SQL; source?: SQLiteTable; alsoDeliver?: readonly TransactionalMessage[] },
 ) {
-  const notification = compiled((db, p: Record<K, Placeholder>) => {
+  const notification = compiled((db, p: Placeholders<V>) => {
     const { item, guard, source } = build(db, p);
     return notificationRows(db, [item], guard, source)[0];
   });
-  const delivery = compiled((db, p: Record<K, Placeholder>) => {
+  const delivery = compiled((db, p: Placeholders<V>) => {
     const { item, guard, source, alsoDeliver } = build(db, p);
     return deliveriesOf(db, item, guard, source, alsoDeliver)[0];
   });
   // A compiled statement is a new object per call: the enqueue-on-commit mark is set on each.
-  return (db: Db, values: Record<K, unknown>): Statement[] => [notification(db, values), enqueuedOnCommit(delivery(db, values))];
+  return (db: Db, values: V): Statement[] => [notification(db, values), enqueuedOnCommit(delivery(db, values))];
 }
 
 function notificationRows(db: Db, list: readonly Notification[], guard?: SQL, source?: SQLiteTable): Statement[] {

@@ -1,7 +1,7 @@
 // The Reservation read model: one reservation with its trip, its two parties and its items, and
 // the listings of them. The busiest reads are compiled once (db/statements.ts) and only bound per
 // request; every read is one D1 round trip, alone or at the end of a write batch.
-import { and, count, eq, getTableColumns, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -13,7 +13,7 @@ import {
   type ReservationStatus,
   type UserRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal, type Placeholders } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
@@ -136,7 +136,8 @@ const viewSelect = (db: Db) => joinedView(db, ALL_RESERVATION_FIELDS, PARTY_FIEL
 /** The same joins with only the columns of ReservationDtoView. */
 const dtoViewSelect = (db: Db) => joinedView(db, DTO_RESERVATION_FIELDS, DTO_PARTY_FIELDS);
 
-const viewById = compiled((db, p: Record<'id', Placeholder>) => viewSelect(db).where(eq(reservations.id, p.id)));
+// The super-admin's detail is no hot path: built per call, not compiled.
+const viewById = (db: Db, id: number) => viewSelect(db).where(eq(reservations.id, id));
 
 /** The one view a read by id returned, or 404 when the reservation does not exist. */
 function onlyView<T>(id: number, rows: readonly T[]): T {
@@ -147,11 +148,11 @@ function onlyView<T>(id: number, rows: readonly T[]): T {
 
 /** One reservation with every column (the super-admin detail), or 404. */
 export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
-  const [rows] = await db.batch([viewById(db, { id })]);
+  const [rows] = await db.batch([viewById(db, id)]);
   return onlyView(id, rows);
 }
 
-const dtoViewById = compiled((db, p: Record<'id', Placeholder>) => dtoViewSelect(db).where(eq(reservations.id, p.id)));
+const dtoViewById = compiled((db, p: Placeholders<{ id: number }>) => dtoViewSelect(db).where(eq(reservations.id, p.id)));
 
 /** The read of one reservation's Reservation DTO columns, for the end of a transition's batch (its response). */
 export function reservationDtoViewStatements(db: Db, id: number) {
@@ -192,19 +193,20 @@ export async function listReservationViews(
   return totalledPage(db, found, offset, () => countAll);
 }
 
-type PageKeys = 'owner' | 'status' | 'limit' | 'offset';
+/** What a party's page binds. */
+type PageValues = { owner: number; status: ReservationStatus | null; limit: number; offset: number };
 type Party = 'carrierId' | 'senderId';
 
 // The sender's and the carrier's pages, the busiest listings: statements compiled once
 // per shape (party, status filter or not, sort).
 const partyPage = compiledShapes((shape: { party: Party; byStatus: boolean; field: ReservationSortField; direction: 'asc' | 'desc' }) => {
   const order = orderBy({ field: shape.field, direction: shape.direction }, RESERVATION_SORT_COLUMNS, reservations.id);
-  const where = (p: Record<PageKeys, Placeholder>) =>
+  const where = (p: Placeholders<PageValues>) =>
     and(eq(reservations[shape.party], p.owner), shape.byStatus ? eq(reservations.status, p.status) : undefined);
-  const total = (db: Db, p: Record<PageKeys, Placeholder>) => db.select({ total: count() }).from(reservations).where(where(p));
+  const total = (db: Db, p: Placeholders<PageValues>) => db.select({ total: count() }).from(reservations).where(where(p));
   return {
     // The page carries its total (withTotal): one statement.
-    rows: compiled((db, p: Record<PageKeys, Placeholder>) =>
+    rows: compiled((db, p: Placeholders<PageValues>) =>
       joinedView(db, DTO_RESERVATION_FIELDS, DTO_PARTY_FIELDS, withTotal({}, total(db, p))).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset),
     ),
     total: compiled(total),

@@ -1,8 +1,8 @@
 // Reviews: a party of a DELIVERED reservation rates the other party once; rating aggregates are
 // kept in user_ratings in the same batch.
-import { and, count, eq, inArray, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, compiledShapes, pageTotal, withTotal, type Statement } from '../../db/statements';
+import { compiled, compiledShapes, pageTotal, withTotal, type Statement, type Placeholders } from '../../db/statements';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
@@ -137,19 +137,20 @@ export function toSummary(r: { reviewCount: number; ratingSum: number } | undefi
   return { ratingAverage: Math.round((r.ratingSum / r.reviewCount) * 100) / 100, reviewCount: r.reviewCount };
 }
 
-type ReviewPageKeys = 'userId' | 'limit' | 'offset';
+/** What a page of reviews binds (no user for the customers' page). */
+type ReviewPageValues = { userId: number | null; limit: number; offset: number };
 
 /**
  * A public page of reviews under `visible` carrying its total (withTotal: one statement), and the
  * total alone (for a page past the last); compiled once per sort.
  */
 function compileReviewPage(
-  visible: (p: Record<ReviewPageKeys, Placeholder>) => SQL | undefined,
+  visible: (p: Placeholders<ReviewPageValues>) => SQL | undefined,
   sort: PageParams<'createdAt'>['sort'],
-  total: (db: Db, p: Record<ReviewPageKeys, Placeholder>) => Statement & SQLWrapper,
+  total: (db: Db, p: Placeholders<ReviewPageValues>) => Statement & SQLWrapper,
 ) {
   return {
-    rows: compiled((db, p: Record<ReviewPageKeys, Placeholder>) =>
+    rows: compiled((db, p: Placeholders<ReviewPageValues>) =>
       db
         .select(withTotal(reviewColumns, total(db, p)))
         .from(reviews)
@@ -163,7 +164,7 @@ function compileReviewPage(
   };
 }
 
-const receivedVisible = (p: Record<ReviewPageKeys, Placeholder>) => and(eq(reviews.revieweeId, p.userId), eq(reviews.hidden, false));
+const receivedVisible = (p: Placeholders<ReviewPageValues>) => and(eq(reviews.revieweeId, p.userId), eq(reviews.hidden, false));
 const receivedPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc' | 'desc' }) =>
   compileReviewPage(receivedVisible, sort, (db, p) => db.select({ total: count() }).from(reviews).where(receivedVisible(p))),
 );
@@ -176,7 +177,7 @@ const customerPage = compiledShapes((sort: { field: 'createdAt'; direction: 'asc
   ),
 );
 /** The user (404 when absent) with their rating summary, in one statement. */
-const userWithRating = compiled((db, p: Record<'userId', Placeholder>) =>
+const userWithRating = compiled((db, p: Placeholders<{ userId: number }>) =>
   db
     .select({ id: users.id, reviewCount: userRatings.reviewCount, ratingSum: userRatings.ratingSum })
     .from(users)

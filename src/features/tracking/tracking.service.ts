@@ -1,9 +1,9 @@
 // Tracking rules (CONTRACT section 9): who may post and read positions, when, and which points are
 // acceptable. The history and the live feed live in the reservation's tracking Durable Object.
-import { eq, type Placeholder } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
-import { aliasedColumns, compiled } from '../../db/statements';
+import { aliasedColumns, compiled, type Placeholders } from '../../db/statements';
 import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
@@ -33,7 +33,7 @@ export async function lastPosition(env: Env, reservationId: number): Promise<Pos
 // Only the columns the tracking rules read: the parties, the status, the recipient's token.
 const TRACKING_FIELDS = ['id', 'senderId', 'carrierId', 'agencyId', 'announcementId', 'status', 'reservationNumber', 'recipientToken'] as const;
 type TrackedReservation = Pick<ReservationRow, (typeof TRACKING_FIELDS)[number]>;
-const reservationById = compiled((db, p: Record<'id', Placeholder>) =>
+const reservationById = compiled((db, p: Placeholders<{ id: number }>) =>
   db.select(aliasedColumns(reservations, 'r', TRACKING_FIELDS)).from(reservations).where(eq(reservations.id, p.id)),
 );
 
