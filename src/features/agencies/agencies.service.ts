@@ -20,7 +20,7 @@ import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { assertCanAccess } from '../../middleware/auth';
 import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { readPage, runBatch, totalledPage, withTotal } from '../../db/statements';
 import { staffScope } from './agencies.scope';
 

@@ -11,7 +11,7 @@ import { assertCanAccess } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
 import { fileView, storeFile } from '../files/files.service';
 import { REVIEW_OUTCOMES, reviewRefusal, type ReviewDecision } from '../kyc/kyc.rules';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { getAgency } from './agencies.service';
 
 /** The file row and its review, read together (no column name repeats: D1 batches key rows by name). */

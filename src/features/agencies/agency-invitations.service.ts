@@ -10,7 +10,7 @@ import { accessDenied, alreadyExists, invalidState, notFound } from '../../error
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { grantRoleStatement } from '../../lib/user-roles';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { agencyForOwner, getBranch } from './agencies.service';
 
 /** How long an invitation may be answered. */

@@ -17,7 +17,7 @@ import { commitTransitions, type TransitionPlan } from '../reservations/lifecycl
 import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';
 import { changedTerms, RETERMED_STATUSES, ROUTE_FIELDS, termsOf, type TripTerms } from '../reservations/reservation-terms';
 import { unusableCategoryIds } from '../categories/categories.service';
-import { notify, type Notification } from '../notifications/notify';
+import { notify, type Notification } from '../deliveries/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
 import { cityKey } from '../reference/city-key';

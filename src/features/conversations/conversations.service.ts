@@ -14,7 +14,7 @@ import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
 import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../agencies/agencies.scope';
 import { auditInsert } from '../audit/audit';
-import { notify, type Notification } from '../notifications/notify';
+import { notify, type Notification } from '../deliveries/notify';
 import { maskContactDetails } from './masking';
 
 export type { ConversationMessage };

@@ -12,7 +12,7 @@ import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../middleware/auth';
 import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
-import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
+import { compiledNotify, notify, type NotificationKind } from '../deliveries/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { isCarrierSide } from '../reservations/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';

@@ -8,7 +8,7 @@ import type { Position, PositionInput } from '../../durable-objects/reservation-
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
 import { timingSafeEqual } from '../../lib/timing-safe';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { commitTransitions } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../reservations/reservation-access';
 import type { ReservationStatus } from '../reservations/reservation-state';
