@@ -22,7 +22,7 @@ import { assertCanAccess } from '../../middleware/auth';
 import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
 import { readPage, runBatch, totalledPage, withTotal } from '../../db/statements';
-import { staffScope } from './agencies.scope';
+import { staffScope } from '../../access/agency-scope';
 
 export interface AgencyInput {
   name?: string;

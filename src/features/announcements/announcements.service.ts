@@ -11,7 +11,7 @@ import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
 import { assertCanAccess, hasRole } from '../../middleware/auth';
-import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../agencies/agencies.scope';
+import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../../access/agency-scope';
 import { closeCheckout, PAYMENT_STATUS } from '../money';
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
 import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';

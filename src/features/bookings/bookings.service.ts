@@ -26,7 +26,7 @@ import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refun
 import { recipientLinkMessages } from '../deliveries/recipient';
 import { compiledNotify, notify, type Notification } from '../deliveries/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
-import { assertReservationAccess } from '../reservations/reservation-access';
+import { assertReservationAccess } from '../../access/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { termsOf, TRIP_TERM_FIELDS } from '../reservations/reservation-terms';
 import {

@@ -9,7 +9,7 @@ import { accessDenied, invalidArgument, notFound, validationError } from '../../
 import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
 import { decimalInt, toValidationError } from '../../validation';
 import type { Statement } from '../../db/statements';
-import { isCarrierSide } from '../reservations/reservation-access';
+import { isCarrierSide } from '../../access/reservation-access';
 import { detectContentType, isAllowed, pdfActiveContent, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 const ADMINS: Role[] = ['ROLE_ADMIN'];

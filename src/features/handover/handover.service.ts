@@ -14,7 +14,7 @@ import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
 import { compiledNotify, notify, type NotificationKind } from '../deliveries/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
-import { isCarrierSide } from '../reservations/reservation-access';
+import { isCarrierSide } from '../../access/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';

@@ -17,7 +17,7 @@ import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totall
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
-import { assertReservationAccess } from './reservation-access';
+import { assertReservationAccess } from '../../access/reservation-access';
 
 const senderUser = alias(users, 'sender_user');
 const carrierUser = alias(users, 'carrier_user');

@@ -10,7 +10,7 @@ import { accessDenied, invalidState, notFound, unauthorized, validationError, ty
 import { timingSafeEqual } from '../../lib/timing-safe';
 import { notify } from '../deliveries/notify';
 import { commitTransitions } from '../reservations/lifecycle';
-import { assertReservationAccess } from '../reservations/reservation-access';
+import { assertReservationAccess } from '../../access/reservation-access';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
 export type { Position, PositionInput };

@@ -6,7 +6,7 @@ import type { AuthUser, Deps } from '../../../env';
 import { businessRule, invalidState, paymentError, paymentProcessingError } from '../../../errors';
 import { formatMoney, fromGrams } from '../../../lib/money';
 import { assertCanAccess } from '../../../middleware/auth';
-import { assertReservationAccess } from '../../reservations/reservation-access';
+import { assertReservationAccess } from '../../../access/reservation-access';
 import { getPaymentProvider, minimumChargeCents, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { apiUrl } from '../../../lib/urls';

@@ -1,9 +1,9 @@
 // Who may act on a reservation: its sender, its carrier side (the carrier, or staff of the agency
 // that owns the trip: its owner, or an employee of the trip's branch), admins. Built on the one
 // ownership check, assertCanAccess.
-import type { AuthUser, Deps } from '../../env';
-import { assertCanAccess, hasRole } from '../../middleware/auth';
-import { staffActsForTrip } from '../agencies/agencies.scope';
+import type { AuthUser, Deps } from '../env';
+import { assertCanAccess, hasRole } from '../middleware/auth';
+import { staffActsForTrip } from './agency-scope';
 
 interface ReservationParties {
   senderId: number;
@@ -15,7 +15,7 @@ interface ReservationParties {
 
 /**
  * The carrier of a private trip; for an agency's trip, the staff acting for its agency and branch
- * now (agencies.scope.ts staffActsForTrip, read from D1: token roles may be stale).
+ * now (agency-scope.ts staffActsForTrip, read from D1: token roles may be stale).
  */
 export async function isCarrierSide(deps: Deps, auth: AuthUser, r: ReservationParties): Promise<boolean> {
   // An agency's trip belongs to the agency: whoever acts for it now, not the staff member who

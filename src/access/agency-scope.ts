@@ -3,10 +3,10 @@
 // their branch) and the search condition that hides suspended agencies' trips.
 import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { agencies, agencyBranches, agencyEmployees, announcements } from '../../db/schema';
-import type { Db } from '../../db/client';
-import type { Deps } from '../../env';
-import { accessDenied, businessRule, notFound } from '../../errors';
+import { agencies, agencyBranches, agencyEmployees, announcements } from '../db/schema';
+import type { Db } from '../db/client';
+import type { Deps } from '../env';
+import { accessDenied, businessRule, notFound } from '../errors';
 
 export interface StaffScope {
   agencyId: number;
