@@ -2,7 +2,8 @@
 // that owns the trip: its owner, or an employee of the trip's branch), admins. Built on the one
 // ownership check, assertCanAccess.
 import type { AuthUser, Deps } from '../env';
-import { assertCanAccess, hasRole } from '../middleware/auth';
+import { hasRole } from '../middleware/auth';
+import { assertCanAccess } from './ownership';
 import { staffActsForTrip } from './agency-scope';
 
 interface ReservationParties {

@@ -18,7 +18,7 @@ import { alreadyExists, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
 import { readPage, runBatch, totalledPage, withTotal } from '../../db/statements';

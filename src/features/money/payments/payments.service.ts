@@ -5,7 +5,7 @@ import { paymentSessions, reservations, users } from '../../../db/schema';
 import type { AuthUser, Deps } from '../../../env';
 import { businessRule, invalidState, paymentError, paymentProcessingError } from '../../../errors';
 import { formatMoney, fromGrams } from '../../../lib/money';
-import { assertCanAccess } from '../../../middleware/auth';
+import { assertCanAccess } from '../../../access/ownership';
 import { assertReservationAccess } from '../../../access/reservation-access';
 import { getPaymentProvider, minimumChargeCents, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
