@@ -12,7 +12,7 @@ import { auditInsertIfChanged } from '../audit/audit';
 import { fileView, storeFile } from '../files/files.service';
 import { REVIEW_OUTCOMES, reviewRefusal, type ReviewDecision } from '../kyc/kyc.rules';
 import { notify } from '../deliveries/notify';
-import { getAgency } from './agencies.service';
+import { getAgency } from '../../access/agency-scope';
 
 /** The file row and its review, read together (no column name repeats: D1 batches key rows by name). */
 const documentColumns = {

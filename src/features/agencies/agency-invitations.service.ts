@@ -11,7 +11,8 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { grantRoleStatement } from '../../lib/user-roles';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
-import { agencyForOwner, getBranch } from './agencies.service';
+import { agencyForOwner } from '../../access/agency-scope';
+import { getBranch } from './agencies.service';
 
 /** How long an invitation may be answered. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -9,7 +9,7 @@ import { payConnectRoutes } from './pay-connect/pay-connect.routes';
 import { CALLER_SCOPE, type OwnerScope } from './wallet/owner-scope';
 import { walletRoutes } from './wallet/wallet.routes';
 import { withdrawalRoutes } from './withdrawals/withdrawals.routes';
-import { agencyForOwner, getAgency } from '../agencies/agencies.service';
+import { agencyForOwner, getAgency } from '../../access/agency-scope';
 
 export const AGENCY_SCOPE: OwnerScope = {
   prefix: '/agencies/{id}',
