@@ -3,17 +3,12 @@ import type { AuthUser } from '../env';
 import { accessDenied } from '../errors';
 import { hasRole, type Role } from '../middleware/auth';
 
-/**
- * The caller must be one of `ownerIds` or hold one of `staffRoles` (admins by default). Throws
- * ACCESS_DENIED otherwise, with `denied` (accessDenied's arguments) when the refusal says more.
- */
-export function assertCanAccess(
-  auth: AuthUser,
-  ownerIds: readonly (number | null | undefined)[],
-  staffRoles: Role[] = ['ROLE_ADMIN'],
-  ...denied: Parameters<typeof accessDenied>
-): void {
-  if (ownerIds.includes(auth.id)) return;
-  if (staffRoles.length > 0 && hasRole(auth, ...staffRoles)) return;
-  throw accessDenied(...denied);
+/** Is the caller one of `ownerIds`, or does it hold one of `staffRoles` (admins by default)? */
+export function canAccess(auth: AuthUser, ownerIds: readonly (number | null | undefined)[], staffRoles: Role[] = ['ROLE_ADMIN']): boolean {
+  return ownerIds.includes(auth.id) || (staffRoles.length > 0 && hasRole(auth, ...staffRoles));
+}
+
+/** canAccess(), or ACCESS_DENIED. A refusal that says more tests canAccess() and throws its own accessDenied(). */
+export function assertCanAccess(auth: AuthUser, ownerIds: readonly (number | null | undefined)[], staffRoles: Role[] = ['ROLE_ADMIN']): void {
+  if (!canAccess(auth, ownerIds, staffRoles)) throw accessDenied();
 }
