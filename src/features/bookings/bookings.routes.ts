@@ -10,7 +10,8 @@ import { isHttpsUrl } from '../users/profile-fields';
 import { loadWalletFigures } from '../users/user-summary';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { assertCanRead, getReservationDtoView, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
-import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
+import { AdminReservationSchema, toAdminReservationDto } from './bookings.dto';
+import { ReservationSchema, toReservationDto } from '../reservations/reservation.schemas';
 import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
 
 const tags = ['Reservations'];

@@ -54,7 +54,7 @@ export interface ReservationView {
 export type ItemView = Omit<ReservationItemRow, 'id' | 'reservationId'>;
 
 /**
- * What the Reservation DTO (bookings.dto.ts) and the read check (assertCanRead) use of a view: the
+ * What the Reservation DTO (reservation.schemas.ts) and the read check (assertCanRead) use of a view: the
  * reservation's own columns and the parties' names and emails, not the whole row (about 70 columns
  * a row otherwise). The client reads, by id and by party page, select only these; the super-admin
  * detail and the write paths keep the whole view.
