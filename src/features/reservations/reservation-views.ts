@@ -14,10 +14,8 @@ import {
   type UserRow,
 } from '../../db/schema';
 import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal } from '../../db/statements';
-import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
-import { assertReservationAccess } from '../../access/reservation-access';
 
 const senderUser = alias(users, 'sender_user');
 const carrierUser = alias(users, 'carrier_user');
@@ -226,7 +224,3 @@ export async function listPartyReservationViews(
   const total = await pageTotal(db, rows, values.offset, () => shape.total(db, values));
   return { rows, total };
 }
-
-/** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
-export const assertCanRead = (deps: Deps, auth: AuthUser, r: Pick<ReservationRow, 'senderId' | 'carrierId' | 'agencyId' | 'announcementId'>) =>
-  assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });

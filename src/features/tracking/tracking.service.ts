@@ -10,6 +10,7 @@ import { accessDenied, invalidState, notFound, unauthorized, validationError, ty
 import { timingSafeEqual } from '../../lib/timing-safe';
 import { notify } from '../deliveries/notify';
 import { commitTransitions } from '../reservations/lifecycle';
+import { canAccess } from '../../access/ownership';
 import { assertReservationAccess } from '../../access/reservation-access';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
@@ -66,7 +67,7 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
 export async function postPositions(deps: Deps, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
   const { db, env } = deps;
   const row = await load(db, id);
-  if (auth.id !== row.carrierId) throw accessDenied('Only the carrier of this reservation can post positions');
+  if (!canAccess(auth, [row.carrierId], [])) throw accessDenied('Only the carrier of this reservation can post positions');
   if (!TRACKABLE.includes(row.status)) {
     throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${row.status})`);
   }
