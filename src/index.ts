@@ -5,6 +5,7 @@ import { app } from './app';
 import { withErrorTracking } from './error-tracking';
 import { consumeDeliveries } from './features/deliveries/consumer';
 import type { DeliveryMessage } from './features/deliveries/outbox';
+import { reservationDocumentPdf } from './features/money';
 import { runScheduledJobs } from './scheduled';
 
 export { ReservationQr } from './durable-objects/reservation-qr';
@@ -18,6 +19,6 @@ export default withErrorTracking<DeliveryMessage>({
     await runScheduledJobs(env, controller.scheduledTime);
   },
   async queue(batch, env) {
-    await consumeDeliveries(batch, env);
+    await consumeDeliveries(batch, env, reservationDocumentPdf);
   },
 }) satisfies ExportedHandler<Env, DeliveryMessage>;

@@ -14,7 +14,7 @@ import {
   staffScope,
   visibleAgencyCondition,
   type StaffScope,
-} from '../src/features/agencies/agencies.scope';
+} from '../src/access/agency-scope';
 import { call, del, errorBody, get, post, put } from './helpers/http';
 import {
   type TestUser,

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { announcements, notifications, reservationItems } from '../src/db/schema';
 import { runBatch } from '../src/db/statements';
-import { notify as notificationStatements } from '../src/features/notifications/notify';
+import { notify as notificationStatements } from '../src/features/deliveries/notify';
 import { del, errorBody, get, post, put } from './helpers/http';
 import { daysFromToday, uniqueCity, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, publishTrip, aReservation } from './helpers/factories';
 

@@ -12,7 +12,7 @@ import { runBatch } from '../src/db/statements';
 import { enqueuePendingDeliveries, requeueStaleDeliveries, TRANSACTIONAL_TEMPLATES, transactionalMessage } from '../src/features/deliveries/outbox';
 import { NOTIFICATION_TEMPLATES, renderEmail } from '../src/features/deliveries/templates';
 import { openUnsubscribeToken, UNSUBSCRIBE_TTL_SECONDS, unsubscribeToken } from '../src/features/deliveries/unsubscribe-token';
-import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
+import { NOTIFICATION_KINDS, notify } from '../src/features/deliveries/notify';
 import { localeFromAcceptLanguage } from '../src/lib/locale';
 import worker from '../src/index';
 import { PASSWORD, lastMail, login, registerUser } from './helpers/auth';

@@ -4,7 +4,7 @@
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import { frenchErrorText, localizeErrorText } from '../src/error-messages';
-import { publishRefusal } from '../src/features/agencies/agencies.scope';
+import { publishRefusal } from '../src/access/agency-scope';
 import { reviewRefusal, REVIEW_OUTCOMES } from '../src/features/kyc/kyc.rules';
 import { describeAction, RESERVATION_ACTIONS } from '../src/features/reservations/reservation-state';
 import { preferredLocale } from '../src/lib/locale';
@@ -70,7 +70,7 @@ const DYNAMIC: { file: string; expression: string; texts: string[] }[] = [
     ),
   })),
   {
-    file: 'features/agencies/agencies.scope.ts',
+    file: 'access/agency-scope.ts',
     expression: 'refusal',
     texts: [
       publishRefusal({ agencySuspended: true, branchActive: true } as never)!,

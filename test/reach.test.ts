@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { deliveries, devices, notificationPreferences, outboxMessages, reservations, users, type DeliveryRow } from '../src/db/schema';
 import { ENGLISH_COUNTRIES, FRENCH_COUNTRIES, recipientLinkMessages } from '../src/features/deliveries/recipient';
 import { renderSms } from '../src/features/deliveries/templates';
-import { NOTIFICATION_KINDS, notify } from '../src/features/notifications/notify';
+import { NOTIFICATION_KINDS, notify } from '../src/features/deliveries/notify';
 import worker from '../src/index';
 import { depsOf } from '../src/env';
 import { captureLoaded } from '../src/features/money';

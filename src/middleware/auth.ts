@@ -1,5 +1,5 @@
-// Authentication and authorization: requireAuth (bearer access token), requireRole, and the one
-// ownership check every {id} route uses.
+// Authentication and roles: requireAuth (bearer access token), requireRole. Who may act on what
+// (ownership, reservations, agencies) is src/access/.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv, AuthUser } from '../env';
 import { accessDenied, unauthorized } from '../errors';
@@ -52,16 +52,3 @@ export const requireRole = (...roles: Role[]) =>
     await next();
   });
 
-/**
- * The ownership check: the caller must be one of `ownerIds` or hold one of `staffRoles`
- * (admins by default). Throws ACCESS_DENIED otherwise.
- */
-export function assertCanAccess(
-  auth: AuthUser,
-  ownerIds: readonly (number | null | undefined)[],
-  staffRoles: Role[] = ['ROLE_ADMIN'],
-): void {
-  if (ownerIds.includes(auth.id)) return;
-  if (staffRoles.length > 0 && hasRole(auth, ...staffRoles)) return;
-  throw accessDenied();
-}

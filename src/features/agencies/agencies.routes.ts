@@ -10,8 +10,8 @@ import { requireAuth, requireRole } from '../../middleware/auth';
 import { clientIp } from '../audit/audit';
 import { decimalInt, IdParams, pathId } from '../../validation';
 import { acceptInvitation, declineInvitation, inviteEmployee, myInvitations } from './agency-invitations.service';
+import { agencyForMember } from '../../access/agency-scope';
 import {
-  agencyForMember,
   agencyView,
   branchForMember,
   branchView,

@@ -18,11 +18,10 @@ import { alreadyExists, invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
-import { assertCanAccess } from '../../middleware/auth';
 import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { readPage, runBatch, totalledPage, withTotal } from '../../db/statements';
-import { staffScope } from './agencies.scope';
+import { agencyForMember, agencyForOwner, getAgency, staffScope } from '../../access/agency-scope';
 
 export interface AgencyInput {
   name?: string;
@@ -80,33 +79,6 @@ const alreadyInAgency = (who: string) =>
   alreadyExists(`${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
 
 const now = () => new Date().toISOString();
-
-export async function getAgency(deps: Deps, id: number) {
-  const { db } = deps;
-  const [row] = await db.select().from(agencies).where(eq(agencies.id, id));
-  if (!row) throw notFound('Agency', id);
-  return row;
-}
-
-/** The owner (or a super-admin) manages the agency; everyone else gets 403. */
-export async function agencyForOwner(deps: Deps, auth: AuthUser, id: number) {
-  const agency = await getAgency(deps, id);
-  assertCanAccess(auth, [agency.ownerId], ['ROLE_SUPERADMIN']);
-  return agency;
-}
-
-/** The owner, the agency's employees and admins read it. */
-export async function agencyForMember(deps: Deps, auth: AuthUser, id: number) {
-  const { db } = deps;
-  const agency = await getAgency(deps, id);
-  if (agency.ownerId === auth.id) return agency;
-  const [employee] = await db
-    .select({ userId: agencyEmployees.userId })
-    .from(agencyEmployees)
-    .where(and(eq(agencyEmployees.userId, auth.id), eq(agencyEmployees.agencyId, id)));
-  assertCanAccess(auth, [employee?.userId], ['ROLE_ADMIN']);
-  return agency;
-}
 
 export async function registerAgency(deps: Deps, userId: number, input: AgencyInput & { name: string }, ip: string | null) {
   const { db } = deps;

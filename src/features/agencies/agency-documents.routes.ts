@@ -12,7 +12,7 @@ import { clientIp } from '../audit/audit';
 import { FileSchema, uploadBody } from '../files/files.schemas';
 import { parseFields, readUploadForm } from '../files/files.service';
 import { ReviewRejectionSchema } from '../kyc/kyc.schemas';
-import { agencyForOwner } from './agencies.service';
+import { agencyForOwner } from '../../access/agency-scope';
 import {
   agencyDocumentView,
   getAgencyDocument,

@@ -7,12 +7,12 @@ import { rowExists, totalledPage, withTotal } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { invalidState, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 import { auditInsertIfChanged } from '../audit/audit';
 import { fileView, storeFile } from '../files/files.service';
 import { REVIEW_OUTCOMES, reviewRefusal, type ReviewDecision } from '../kyc/kyc.rules';
-import { notify } from '../notifications/notify';
-import { getAgency } from './agencies.service';
+import { notify } from '../deliveries/notify';
+import { getAgency } from '../../access/agency-scope';
 
 /** The file row and its review, read together (no column name repeats: D1 batches key rows by name). */
 const documentColumns = {

@@ -10,8 +10,10 @@ import { accessDenied, alreadyExists, invalidState, notFound } from '../../error
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { grantRoleStatement } from '../../lib/user-roles';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
-import { notify } from '../notifications/notify';
-import { agencyForOwner, getBranch } from './agencies.service';
+import { notify } from '../deliveries/notify';
+import { agencyForOwner } from '../../access/agency-scope';
+import { canAccess } from '../../access/ownership';
+import { getBranch } from './agencies.service';
 
 /** How long an invitation may be answered. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -98,7 +100,7 @@ export async function myInvitations(deps: Deps, auth: AuthUser, q: PageParams<'c
 async function openInvitation(deps: Deps, auth: AuthUser, id: number, at: string) {
   const [row] = await deps.db.select().from(agencyInvitations).where(eq(agencyInvitations.id, id));
   if (!row) throw notFound('Agency invitation', id);
-  if (row.userId !== auth.id) throw accessDenied('This invitation is addressed to another user');
+  if (!canAccess(auth, [row.userId], [])) throw accessDenied('This invitation is addressed to another user');
   if (row.status === 'ACCEPTED') throw invalidState('This invitation was already accepted');
   if (row.status === 'DECLINED') throw invalidState('This invitation was already declined');
   if (row.expiresAt <= at) throw invalidState('This invitation has expired', { suggestions: ['Ask the agency to invite you again'] });

@@ -7,7 +7,7 @@ import { searchAlerts, type SearchAlertRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 import { notFound } from '../../errors';
 import { cityKey } from '../reference/city-key';
 import type { TRANSPORT_MODES } from '../../db/schema';

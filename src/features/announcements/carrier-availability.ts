@@ -1,6 +1,6 @@
 // A suspended carrier's own trips leave the search and take no bookings (CONTRACT section 19). The
 // rule is read from users.enabled at query time, so it applies at once and ends with the
-// activation. An agency's trips are the agency's: its status governs them (agencies.scope.ts), not
+// activation. An agency's trips are the agency's: its status governs them (access/agency-scope.ts), not
 // the account of the staff member who published them.
 import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/sqlite-core';

@@ -9,8 +9,10 @@ import { IdParams, whenValid } from '../../validation';
 import { isHttpsUrl } from '../users/profile-fields';
 import { loadWalletFigures } from '../users/user-summary';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
-import { assertCanRead, getReservationDtoView, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
-import { AdminReservationSchema, ReservationSchema, toAdminReservationDto, toReservationDto } from './bookings.dto';
+import { getReservationDtoView, getReservationView, listPartyReservationViews, listReservationViews } from '../reservations/reservation-views';
+import { AdminReservationSchema, toAdminReservationDto } from './bookings.dto';
+import { ReservationSchema, toReservationDto } from '../reservations/reservation.schemas';
+import { assertCanRead } from '../../access/reservation-access';
 import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
 
 const tags = ['Reservations'];

@@ -24,9 +24,9 @@ import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
 import { recipientLinkMessages } from '../deliveries/recipient';
-import { compiledNotify, notify, type Notification } from '../notifications/notify';
+import { compiledNotify, notify, type Notification } from '../deliveries/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
-import { assertReservationAccess } from '../reservations/reservation-access';
+import { assertReservationAccess } from '../../access/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { termsOf, TRIP_TERM_FIELDS } from '../reservations/reservation-terms';
 import {

@@ -12,9 +12,9 @@ import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, invalidState, notFound, validationError } from '../../errors';
 import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
-import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../agencies/agencies.scope';
+import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../../access/agency-scope';
 import { auditInsert } from '../audit/audit';
-import { notify, type Notification } from '../notifications/notify';
+import { notify, type Notification } from '../deliveries/notify';
 import { maskContactDetails } from './masking';
 
 export type { ConversationMessage };

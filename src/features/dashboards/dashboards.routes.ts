@@ -6,7 +6,7 @@ import { createRouter } from '../../env';
 import { fromCents, fromGrams } from '../../lib/money';
 import { authErrorResponses, jsonContent, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
-import { agencyForMember } from '../agencies/agencies.service';
+import { agencyForMember } from '../../access/agency-scope';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { agencyDashboard, carrierDashboard, senderDashboard } from './dashboards.service';
 

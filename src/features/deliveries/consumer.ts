@@ -3,7 +3,9 @@
 // redelivery, the sweep) never send twice at once, and a row that is SENT is never sent again.
 // A failure is retried with exponential backoff (message.retry), then lands DEAD with the
 // provider's reason; what no retry can fix (no template, a provider's 4xx refusal: a bad number,
-// a bad token) is FAILED at once with the reason.
+// a bad token) is FAILED at once with the reason. The money documents a message carries are
+// rendered by money/, which writes to the outbox: the entry (src/index.ts) passes the renderer in,
+// so deliveries stays below money.
 import { and, eq } from 'drizzle-orm';
 import { checkConfig } from '../../config';
 import { deliveries, devices, reservations, type DeliveryRow, type MoneyDocumentKind } from '../../db/schema';
@@ -14,7 +16,6 @@ import type { EmailAttachmentFile } from '../../providers/email/email';
 import { pushProvider } from '../../providers/push';
 import type { SendOutcome } from '../../providers/push/push-provider';
 import { smsProvider } from '../../providers/sms';
-import { reservationDocumentPdf } from '../money';
 import type { DeliveryMessage } from './outbox';
 import { messageClassOf, renderEmail, renderPush, renderSms, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';
@@ -28,13 +29,21 @@ export const backoffSeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(
 
 type Outcome = { retryAfterSeconds: number } | null;
 
+/** The invoice or credit note of a user for a reservation (money's reservationDocumentPdf); null when there is none. */
+export type DocumentPdf = (
+  deps: Deps,
+  userId: number,
+  reservationId: number,
+  kind: MoneyDocumentKind,
+) => Promise<{ filename: string; pdf: ArrayBuffer } | null>;
+
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
 /** Thrown for what no retry can fix (no template, a provider's refusal): the row is FAILED at once. */
 class PermanentFailure extends Error {}
 
 /** Sends one delivery. Returns when to try again, or null when the message is done with. */
-export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
+export async function deliverOne(deps: Deps, id: number, documentPdf: DocumentPdf): Promise<Outcome> {
   const { db } = deps;
   const [row] = await db.select().from(deliveries).where(eq(deliveries.id, id));
   // Unknown, SENT, FAILED or DEAD: nothing to do (an operator's retry puts it back to QUEUED).
@@ -47,7 +56,7 @@ export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
     .run();
   if (claim.meta.changes !== 1) return null; // another copy of the message holds this attempt
   try {
-    const { providerMessageId } = await send(deps, row);
+    const { providerMessageId } = await send(deps, row, documentPdf);
     await db
       .update(deliveries)
       .set({ status: 'SENT', providerMessageId, sentAt: new Date().toISOString(), lastError: null })
@@ -63,11 +72,11 @@ export async function deliverOne(deps: Deps, id: number): Promise<Outcome> {
 }
 
 /** The provider call of each channel; each throws a PermanentFailure for what no retry fixes. */
-async function send(deps: Deps, stored: DeliveryRow): Promise<{ providerMessageId: string }> {
+async function send(deps: Deps, stored: DeliveryRow, documentPdf: DocumentPdf): Promise<{ providerMessageId: string }> {
   const row = await withReservationNumber(deps, stored);
   if (row.channel === 'PUSH') return sendPush(deps, row);
   if (row.channel === 'SMS') return sendSms(deps.env, row);
-  return sendEmail(deps, row);
+  return sendEmail(deps, row, documentPdf);
 }
 
 /**
@@ -94,7 +103,7 @@ function rendered<T>(render: () => T): T {
   }
 }
 
-async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+async function sendEmail(deps: Deps, row: DeliveryRow, documentPdf: DocumentPdf): Promise<{ providerMessageId: string }> {
   const { env } = deps;
   // The visible unsubscribe link and the one-click header name the same signed token.
   const unsubscribeUrl = messageClassOf(row.template) === 'NOTIFICATION' && row.userId ? await unsubscribeLinks(env, row.userId, row.template) : null;
@@ -109,7 +118,7 @@ async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessag
     html: email.html,
     headers: unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
     links: email.links,
-    attachments: await attachmentsOf(deps, row),
+    attachments: await attachmentsOf(deps, row, documentPdf),
   });
 }
 
@@ -120,12 +129,12 @@ async function sendEmail(deps: Deps, row: DeliveryRow): Promise<{ providerMessag
  */
 const DOCUMENT_OF_TEMPLATE: Partial<Record<string, MoneyDocumentKind>> = { RESERVATION_DELIVERED: 'INVOICE', PAYMENT_REFUNDED: 'CREDIT_NOTE' };
 
-async function attachmentsOf(deps: Deps, row: DeliveryRow): Promise<EmailAttachmentFile[]> {
+async function attachmentsOf(deps: Deps, row: DeliveryRow, documentPdf: DocumentPdf): Promise<EmailAttachmentFile[]> {
   const kind = DOCUMENT_OF_TEMPLATE[row.template];
   if (!kind || !row.userId) return [];
   const reservationId = Number((row.payload.data as { reservationId?: unknown } | null)?.reservationId);
   if (!Number.isInteger(reservationId)) return [];
-  const document = await reservationDocumentPdf(deps, row.userId, reservationId, kind);
+  const document = await documentPdf(deps, row.userId, reservationId, kind);
   return document ? [{ filename: document.filename, type: 'application/pdf', content: document.pdf }] : [];
 }
 
@@ -178,7 +187,7 @@ async function unsubscribeLinks(env: Env, userId: number, kind: string): Promise
 }
 
 /** The queue() handler: deliveries from the main queue; the dead-letter queue's rows become DEAD. */
-export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env): Promise<void> {
+export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, env: Env, documentPdf: DocumentPdf): Promise<void> {
   // Like the cron, nothing is sent on an incomplete configuration: the messages wait.
   if (!checkConfig(env).ok) {
     batch.retryAll({ delaySeconds: 300 });
@@ -200,7 +209,7 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
         message.ack();
         continue;
       }
-      const outcome = await deliverOne(deps, id);
+      const outcome = await deliverOne(deps, id, documentPdf);
       if (outcome) message.retry({ delaySeconds: outcome.retryAfterSeconds });
       else message.ack();
     } catch (err) {

@@ -4,7 +4,7 @@ import { LOCALES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
 import { whenValid } from '../../validation';
-import { NOTIFICATION_KINDS } from '../notifications/notify';
+import { NOTIFICATION_KINDS } from './notify';
 import { getPreferences, putPreferences } from './preferences.service';
 
 const KindChannelsSchema = z

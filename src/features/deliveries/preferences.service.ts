@@ -7,7 +7,7 @@ import { runBatch, type Statement } from '../../db/statements';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
 import { notFound } from '../../errors';
-import { NOTIFICATION_KINDS, type NotificationKind } from '../notifications/notify';
+import { NOTIFICATION_KINDS, type NotificationKind } from './notify';
 
 /** Rows per upsert: 5 bound values each, under D1's 100 parameters a statement. */
 const PREFERENCE_ROWS_PER_INSERT = 19;

@@ -11,7 +11,7 @@ import { notificationPreferences } from '../../db/schema';
 import { createRouter, type AppEnv, type Deps } from '../../env';
 import { invalidArgument } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
-import { NOTIFICATION_KINDS, type NotificationKind } from '../notifications/notify';
+import { NOTIFICATION_KINDS, type NotificationKind } from './notify';
 import { NOTIFICATION_TEMPLATES } from './templates';
 import { defaultChannels } from './preferences.rules';
 import { openUnsubscribeToken } from './unsubscribe-token';

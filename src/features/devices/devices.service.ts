@@ -7,7 +7,7 @@ import { devices, type DevicePlatform, type DeviceRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 
 export const toDevice = (row: DeviceRow) => ({ id: row.id, platform: row.platform, createdAt: row.createdAt });
 

@@ -43,9 +43,9 @@ import {
   settleWithProvider,
   walletAccount,
 } from '../money';
-import { notify, type Notification } from '../notifications/notify';
+import { notify, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
-import { isCarrierSide } from '../reservations/reservation-access';
+import { isCarrierSide } from '../../access/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';

@@ -3,13 +3,14 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
-import { agencies, FILE_PURPOSES, files, reservations, type FilePurpose, type FileRow } from '../../db/schema';
+import { agencies, FILE_PURPOSES, files, type FilePurpose, type FileRow } from '../../db/schema';
 import type { AppEnv, AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';
-import { assertCanAccess, hasRole, type Role } from '../../middleware/auth';
+import { hasRole, type Role } from '../../middleware/auth';
+import { assertCanAccess, canAccess } from '../../access/ownership';
 import { decimalInt, toValidationError } from '../../validation';
 import type { Statement } from '../../db/statements';
-import { isCarrierSide } from '../reservations/reservation-access';
+import { isReservationParty } from '../../access/reservation-access';
 import { detectContentType, isAllowed, pdfActiveContent, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 const ADMINS: Role[] = ['ROLE_ADMIN'];
@@ -139,16 +140,6 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
   }
 }
 
-/** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
-async function isReservationParty(deps: Deps, auth: AuthUser, reservationId: number): Promise<boolean | null> {
-  const [r] = await deps.db
-    .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId, announcementId: reservations.announcementId })
-    .from(reservations)
-    .where(eq(reservations.id, reservationId));
-  if (!r) return null;
-  return r.senderId === auth.id || isCarrierSide(deps, auth, r);
-}
-
 export async function getFileRow(deps: Deps, id: number) {
   const { db } = deps;
   const [row] = await db.select().from(files).where(eq(files.id, id));
@@ -164,7 +155,7 @@ export async function getFileRow(deps: Deps, id: number) {
  */
 export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow) {
   const { db } = deps;
-  if (row.ownerId === auth.id) return;
+  if (canAccess(auth, [row.ownerId], [])) return;
   switch (row.purpose) {
     case 'AVATAR':
       return;

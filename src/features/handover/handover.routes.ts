@@ -14,7 +14,7 @@ import {
   RecipientViewSchema,
 } from './handover.schemas';
 import { depositQr, processCode, processQr, recipientView } from './handover.service';
-import { ReservationSchema, toReservationDto } from '../bookings/bookings.dto';
+import { ReservationSchema, toReservationDto } from '../reservations/reservation.schemas';
 import { idempotent } from '../../middleware/idempotency';
 
 const tags = ['Handover'];

@@ -7,14 +7,14 @@ import { reservations, users, type ReservationRow } from '../../db/schema';
 import { compiled, type Placeholders } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, invalidArgument, invalidState, tooManyRequests } from '../../errors';
+import { invalidArgument, invalidState, tooManyRequests } from '../../errors';
 import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
-import { compiledNotify, notify, type NotificationKind } from '../notifications/notify';
+import { compiledNotify, notify, type NotificationKind } from '../deliveries/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
-import { isCarrierSide } from '../reservations/reservation-access';
+import { assertCarrierSide } from '../../access/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
@@ -31,14 +31,6 @@ const withSvg = (qr: IssuedQr): QrImage => ({ ...qr, svg: renderSVG(qr.payload, 
 
 const ACTION_OF: Record<QrPurpose, ReservationAction> = { DEPOSIT: 'DEPOSIT', DELIVERY: 'DELIVER' };
 
-
-/**
- * The carrier side scans and types codes: the reservation's carrier, or on an agency trip its owner
- * and the trip's branch's employees (CONTRACT section 19). No admin override: it moves money.
- */
-async function assertCarrier(deps: Deps, auth: AuthUser, row: Pick<ReservationRow, 'senderId' | 'carrierId' | 'agencyId' | 'announcementId'>) {
-  if (!(await isCarrierSide(deps, auth, row))) throw accessDenied('Only the carrier of this reservation can do this');
-}
 
 /** The sender's current deposit QR. Only while CONFIRMED: earlier the parcel may not be handed over. */
 export async function depositQr({ db, env }: Deps, auth: AuthUser, id: number): Promise<QrImage> {
@@ -63,7 +55,7 @@ export async function processQr(deps: Deps, auth: AuthUser, payload: string, pur
   const { env } = deps;
   const claims = await verifyQrPayload(env.QR_SIGNING_SECRET, payload, purpose);
   // The carrier is in the signed claims (no read); agency staff of the trip's branch are read.
-  if (claims.car !== auth.id) await assertCarrier(deps, auth, await loadReservation(deps.db, claims.rid));
+  if (claims.car !== auth.id) await assertCarrierSide(deps, auth, await loadReservation(deps.db, claims.rid));
   const outcome = await qrObject(env, claims.rid).consume(claims.non, purpose);
   if (outcome !== 'OK') throw consumeErrors[outcome]();
   return purpose === 'DEPOSIT' ? deposit(deps, claims.rid) : deliver(deps, claims.rid);
@@ -73,7 +65,7 @@ export async function processQr(deps: Deps, auth: AuthUser, payload: string, pur
 export async function processCode(deps: Deps, auth: AuthUser, id: number, code: string, purpose: QrPurpose): Promise<ReservationDtoView> {
   const { db, env } = deps;
   const row = await loadReservation(db, id);
-  await assertCarrier(deps, auth, row);
+  await assertCarrierSide(deps, auth, row);
   applyTransition(row.status, ACTION_OF[purpose]); // wrong state: 409 without spending an attempt
   const expected = purpose === 'DEPOSIT' ? row.depositCode : row.deliveryCode;
   const check = await qrObject(env, id).checkCode(code, expected);

@@ -10,7 +10,7 @@ import { invalidState, notFound, unauthorized } from '../../errors';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';

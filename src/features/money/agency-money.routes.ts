@@ -3,13 +3,13 @@
 // Only the owner moves money or changes settings (a super-admin too, as for every agency
 // management route); admins may also read the figures.
 import { createRouter } from '../../env';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 import { IdParams } from '../../validation';
 import { payConnectRoutes } from './pay-connect/pay-connect.routes';
 import { CALLER_SCOPE, type OwnerScope } from './wallet/owner-scope';
 import { walletRoutes } from './wallet/wallet.routes';
 import { withdrawalRoutes } from './withdrawals/withdrawals.routes';
-import { agencyForOwner, getAgency } from '../agencies/agencies.service';
+import { agencyForOwner, getAgency } from '../../access/agency-scope';
 
 export const AGENCY_SCOPE: OwnerScope = {
   prefix: '/agencies/{id}',

@@ -13,7 +13,7 @@ import type { Deps } from '../../env';
 import { commissionRate, formatMoney as money, fromCents, vatRate } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
-import { notify, type Notification, type NotificationKind } from '../notifications/notify';
+import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
 import { holdStatement } from './holds';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';

@@ -44,7 +44,7 @@ export { holdRow, holdUnchanged, releaseHeldShares, settleHoldStatements } from 
 // Wallet figures for the user summaries and dashboards.
 export { walletFigureStatements, walletFiguresFrom, walletFiguresOf, ZERO_WALLET, type WalletFigures } from './wallet/wallet.service';
 
-// The invoice and credit note PDFs attached to e-mails (deliveries/consumer.ts).
+// The invoice and credit note PDFs attached to e-mails (passed to deliveries/consumer.ts by src/index.ts).
 export { reservationDocumentPdf } from './wallet/transactions.service';
 
 // The cron's money steps, and what the development seed drives.

@@ -6,7 +6,7 @@ import { notifications, type NotificationRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams, type SortSpec } from '../../lib/pagination';
-import { assertCanAccess } from '../../middleware/auth';
+import { assertCanAccess } from '../../access/ownership';
 
 export const toNotification = (row: NotificationRow) => ({
   id: row.id,

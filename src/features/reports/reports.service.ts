@@ -11,7 +11,7 @@ import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } 
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { applySuspension, assertCanModerate, getUser } from '../admin-users/admin-users.service';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { hideReviewStatements } from '../reviews/reviews.service';
 
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];

@@ -14,10 +14,8 @@ import {
   type UserRow,
 } from '../../db/schema';
 import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal, type Placeholders } from '../../db/statements';
-import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
-import { assertReservationAccess } from './reservation-access';
 
 const senderUser = alias(users, 'sender_user');
 const carrierUser = alias(users, 'carrier_user');
@@ -54,7 +52,7 @@ export interface ReservationView {
 export type ItemView = Omit<ReservationItemRow, 'id' | 'reservationId'>;
 
 /**
- * What the Reservation DTO (bookings.dto.ts) and the read check (assertCanRead) use of a view: the
+ * What the Reservation DTO (reservation.schemas.ts) and the read check (assertCanRead) use of a view: the
  * reservation's own columns and the parties' names and emails, not the whole row (about 70 columns
  * a row otherwise). The client reads, by id and by party page, select only these; the super-admin
  * detail and the write paths keep the whole view.
@@ -228,7 +226,3 @@ export async function listPartyReservationViews(
   const total = await pageTotal(db, rows, values.offset, () => shape.total(db, values));
   return { rows, total };
 }
-
-/** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
-export const assertCanRead = (deps: Deps, auth: AuthUser, r: Pick<ReservationRow, 'senderId' | 'carrierId' | 'agencyId' | 'announcementId'>) =>
-  assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });

@@ -8,9 +8,10 @@ import type { Position, PositionInput } from '../../durable-objects/reservation-
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
 import { timingSafeEqual } from '../../lib/timing-safe';
-import { notify } from '../notifications/notify';
+import { notify } from '../deliveries/notify';
 import { commitTransitions } from '../reservations/lifecycle';
-import { assertReservationAccess } from '../reservations/reservation-access';
+import { canAccess } from '../../access/ownership';
+import { assertReservationAccess } from '../../access/reservation-access';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
 export type { Position, PositionInput };
@@ -66,7 +67,7 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
 export async function postPositions(deps: Deps, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
   const { db, env } = deps;
   const row = await load(db, id);
-  if (auth.id !== row.carrierId) throw accessDenied('Only the carrier of this reservation can post positions');
+  if (!canAccess(auth, [row.carrierId], [])) throw accessDenied('Only the carrier of this reservation can post positions');
   if (!TRACKABLE.includes(row.status)) {
     throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${row.status})`);
   }

@@ -2,7 +2,7 @@
 // notification's own message (written in English where the change is made, with its amounts and
 // numbers); the French one says the same in French from the notification's data.
 import type { Locale } from '../../../db/schema';
-import type { NotificationKind } from '../../notifications/notify';
+import type { NotificationKind } from '../notify';
 import type { EmailBlocks } from './layout';
 
 type Text = Record<Locale, string>;

@@ -5,7 +5,7 @@ import { and, eq, not, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerLines, transactions, withdrawals } from '../../../db/schema';
 import { guardedInsert, rowExists, type Statement } from '../../../db/statements';
-import { notify, type Notification } from '../../notifications/notify';
+import { notify, type Notification } from '../../deliveries/notify';
 import type { AccountRef, Posting } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();

@@ -11,7 +11,7 @@ import {
   verifyProviderEvent,
   type ProviderEvent,
 } from '../../../providers/payment/webhook-signature';
-import { notify } from '../../notifications/notify';
+import { notify } from '../../deliveries/notify';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
 import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
 import { loadReservation } from '../../reservations/lifecycle';

@@ -15,7 +15,7 @@ import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { getPaymentProvider, ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
 import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
-import { notify } from '../../notifications/notify';
+import { notify } from '../../deliveries/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
 
 export function toWithdrawal(w: WithdrawalRow) {

@@ -1,12 +1,14 @@
-// What other features need from agencies: who acts for which agency and branch (staffScope), the
-// publishing rule (a suspended agency or a deactivated branch cannot publish; an employee only for
-// their branch) and the search condition that hides suspended agencies' trips.
+// Who acts for an agency: its owner and members (agencyForOwner, agencyForMember), who acts for which
+// agency and branch (staffScope, staffActsForTrip), the publishing rule (a suspended agency or a
+// deactivated branch cannot publish; an employee only for their branch) and the search condition
+// that hides suspended agencies' trips.
 import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import { agencies, agencyBranches, agencyEmployees, announcements } from '../../db/schema';
-import type { Db } from '../../db/client';
-import type { Deps } from '../../env';
-import { accessDenied, businessRule, notFound } from '../../errors';
+import { agencies, agencyBranches, agencyEmployees, announcements } from '../db/schema';
+import type { Db } from '../db/client';
+import type { AuthUser, Deps } from '../env';
+import { accessDenied, businessRule, notFound } from '../errors';
+import { assertCanAccess } from './ownership';
 
 export interface StaffScope {
   agencyId: number;
@@ -16,6 +18,34 @@ export interface StaffScope {
   /** Whether the employee's branch is active (always true for the owner). */
   branchActive: boolean;
   agencySuspended: boolean;
+}
+
+/** The agency, or 404. */
+export async function getAgency(deps: Deps, id: number) {
+  const { db } = deps;
+  const [row] = await db.select().from(agencies).where(eq(agencies.id, id));
+  if (!row) throw notFound('Agency', id);
+  return row;
+}
+
+/** The owner (or a super-admin) manages the agency; everyone else gets 403. */
+export async function agencyForOwner(deps: Deps, auth: AuthUser, id: number) {
+  const agency = await getAgency(deps, id);
+  assertCanAccess(auth, [agency.ownerId], ['ROLE_SUPERADMIN']);
+  return agency;
+}
+
+/** The owner, the agency's employees and admins read it. */
+export async function agencyForMember(deps: Deps, auth: AuthUser, id: number) {
+  const { db } = deps;
+  const agency = await getAgency(deps, id);
+  if (agency.ownerId === auth.id) return agency;
+  const [employee] = await db
+    .select({ userId: agencyEmployees.userId })
+    .from(agencyEmployees)
+    .where(and(eq(agencyEmployees.userId, auth.id), eq(agencyEmployees.agencyId, id)));
+  assertCanAccess(auth, [employee?.userId], ['ROLE_ADMIN']);
+  return agency;
 }
 
 /** The two reads of staffScope(), for a batch of the caller's own. */

@@ -8,7 +8,7 @@ import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
 import { compiled, guardedInsert, type Placeholders, type Statement } from '../../db/statements';
-import { deliveriesInsert, enqueuedOnCommit, transactionalRows, userDeliveryRows, type TransactionalMessage } from '../deliveries/outbox';
+import { deliveriesInsert, enqueuedOnCommit, transactionalRows, userDeliveryRows, type TransactionalMessage } from './outbox';
 
 /**
  * Every kind of notification. Each has an e-mail template in every locale

@@ -1,0 +1,169 @@
+// The specification's Reservation (English field names) and its zod schema for the OpenAPI
+// document; the pieces the super-admin detail (bookings/bookings.dto.ts) shares with it.
+import { z } from '@hono/zod-openapi';
+import { fromCents, fromGrams } from '../../lib/money';
+import { receiptUrl } from '../../lib/urls';
+import type { ItemView, PartyFields, ReservationDtoView } from './reservation-views';
+
+const str = () => z.string().nullable();
+/** The payment identifiers and state, with the same names in the Reservation and the super-admin detail. */
+export const paymentFields = {
+    paymentId: str(),
+    authorizationId: str(),
+    captureId: str(),
+    refundId: str(),
+    paymentStatus: str(),
+    paymentDate: str().openapi({ format: 'date-time' }),
+    paymentApprovalUrl: str(),
+};
+const num = () => z.number().nullable();
+
+export const INVOICE_URL = str().openapi({
+  description: 'Signed link to the invoice PDF (the receipt of the payment), opened without a bearer token; it expires after about a day, read the reservation again for a fresh one',
+});
+
+/** The signed, expiring link to the invoice of a paid reservation (made at each read: it expires). */
+export const invoiceUrlOf = (env: Env, r: { invoiceTransactionId: number | null }) =>
+  r.invoiceTransactionId === null ? Promise.resolve(null) : receiptUrl(env, r.invoiceTransactionId);
+
+export const ReservationItemSchema = z
+  .object({
+    categoryId: z.number().int().nullable(),
+    code: str(),
+    name: z.string(),
+    reservedQuantity: z.number(),
+    description: str(),
+    weight: num(),
+    lengthCm: num(),
+    widthCm: num(),
+    heightCm: num(),
+    isFragile: z.boolean(),
+    containsLiquids: z.boolean(),
+    imageUrl: str(),
+  })
+  .openapi('ReservationItem');
+
+export const RecipientSchema = z
+  .object({
+    firstName: z.string(),
+    lastName: z.string(),
+    email: str(),
+    phone: str(),
+    address: str(),
+    city: str(),
+    postalCode: str(),
+    instructions: str(),
+  })
+  .openapi('Recipient');
+
+export const ReservationSchema = z
+  .object({
+    id: z.number().int(),
+    reservationNumber: z.string().openapi({ example: 'PX-7K3M9Q2A' }),
+    announcementId: z.number().int(),
+    senderId: z.number().int(),
+    carrierId: z.number().int(),
+    status: z.string().openapi({ example: 'PENDING_PAYMENT' }),
+    reservedWeight: z.number(),
+    contentInfo: str(),
+    depositCode: str().openapi({ description: 'Shown to the sender only; null for anyone else' }),
+    deliveryCode: str().openapi({ description: 'Shown to the sender only (to pass to the recipient); never to the carrier' }),
+    departureCity: z.string(),
+    arrivalCity: z.string(),
+    departureDate: z.string().openapi({ format: 'date' }),
+    arrivalDate: z.string().openapi({ format: 'date' }),
+    pickupPoint: str(),
+    deliveryPoint: str(),
+    pricePerKg: z.number(),
+    totalAmount: z.number(),
+    platformCommission: z.number(),
+    carrierAmount: z.number(),
+    ...paymentFields,
+    senderName: z.string(),
+    senderEmail: z.string(),
+    carrierName: z.string(),
+    carrierEmail: z.string(),
+    invoiceId: str(),
+    invoiceUrl: INVOICE_URL,
+    items: z.array(ReservationItemSchema),
+    recipient: RecipientSchema,
+    reservationDate: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Reservation');
+
+export type ReservationDto = z.infer<typeof ReservationSchema>;
+
+export const fullName = (u: Pick<PartyFields, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
+
+/** The values of paymentFields, in the same order in both DTOs. */
+export const paymentFieldsOf = (r: ReservationDtoView['r']) => ({
+  paymentId: r.paymentId,
+  authorizationId: r.authorizationId,
+  captureId: r.captureId,
+  refundId: r.refundId,
+  paymentStatus: r.paymentStatus,
+  paymentDate: r.paymentDate,
+  paymentApprovalUrl: r.paymentApprovalUrl,
+});
+
+const itemDto = (i: ItemView) => ({
+  categoryId: i.categoryId,
+  code: i.code,
+  name: i.name,
+  reservedQuantity: i.reservedQuantity,
+  description: i.description,
+  weight: i.weight,
+  lengthCm: i.lengthCm,
+  widthCm: i.widthCm,
+  heightCm: i.heightCm,
+  isFragile: i.isFragile,
+  containsLiquids: i.containsLiquids,
+  imageUrl: i.imageUrl,
+});
+
+/** The Reservation as `viewerId` may see it: codes only for the sender (CONTRACT section 7). */
+export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId: number): Promise<ReservationDto> {
+  const { r, a, sender, carrier } = v;
+  const showCodes = viewerId === r.senderId && viewerId !== r.carrierId;
+  return {
+    id: r.id,
+    reservationNumber: r.reservationNumber,
+    announcementId: r.announcementId,
+    senderId: r.senderId,
+    carrierId: r.carrierId,
+    status: r.status,
+    reservedWeight: fromGrams(r.reservedWeightG),
+    contentInfo: r.contentInfo,
+    depositCode: showCodes ? r.depositCode : null,
+    deliveryCode: showCodes ? r.deliveryCode : null,
+    departureCity: a.departureCity,
+    arrivalCity: a.arrivalCity,
+    departureDate: a.departureDate,
+    arrivalDate: a.arrivalDate,
+    pickupPoint: a.pickupPoint,
+    deliveryPoint: a.deliveryPoint,
+    pricePerKg: fromCents(r.pricePerKgCents),
+    totalAmount: fromCents(r.totalAmountCents),
+    platformCommission: fromCents(r.platformCommissionCents),
+    carrierAmount: fromCents(r.carrierAmountCents),
+    ...paymentFieldsOf(r),
+    senderName: fullName(sender),
+    senderEmail: sender.email,
+    carrierName: fullName(carrier),
+    carrierEmail: carrier.email,
+    invoiceId: r.invoiceId,
+    invoiceUrl: await invoiceUrlOf(env, r),
+    items: v.items.map(itemDto),
+    recipient: {
+      firstName: r.recipient.firstName,
+      lastName: r.recipient.lastName,
+      email: r.recipient.email ?? null,
+      phone: r.recipient.phone ?? null,
+      address: r.recipient.address ?? null,
+      city: r.recipient.city ?? null,
+      postalCode: r.recipient.postalCode ?? null,
+      instructions: r.recipient.instructions ?? null,
+    },
+    reservationDate: r.createdAt,
+  };
+}
