@@ -22,6 +22,7 @@ import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
+import { remainingCapacityG, remainingCapacitySql } from './capacity';
 import { carrierAvailableCondition, isCarrierAvailable } from './carrier-availability';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
@@ -101,7 +102,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     arrivalDate: row.arrivalDate,
     totalWeight: fromGrams(row.totalWeightG),
     reservedWeight: fromGrams(row.reservedWeightG),
-    remainingWeight: fromGrams(Math.max(0, row.totalWeightG - row.reservedWeightG)),
+    remainingWeight: fromGrams(remainingCapacityG(row)),
     pricePerKg: fromCents(row.pricePerKgCents),
     currency: row.currency,
     pickupPoint: row.pickupPoint,
@@ -317,7 +318,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('arrivalCity', () => eq(a.arrivalCityKey, v.arrivalCity as string)),
     when('departureCountry', () => eq(a.departureCountry, v.departureCountry as string)),
     when('arrivalCountry', () => eq(a.arrivalCountry, v.arrivalCountry as string)),
-    when('minWeightG', () => sql`${a.totalWeightG} - ${a.reservedWeightG} >= ${v.minWeightG}`),
+    when('minWeightG', () => sql`${remainingCapacitySql()} >= ${v.minWeightG}`),
     when('maxPriceCents', () => lte(a.pricePerKgCents, v.maxPriceCents as number)),
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
     when(

@@ -38,6 +38,7 @@ import {
   type ReservationDtoView,
   type ReservationView,
 } from '../reservations/reservation-views';
+import { fitsCapacity, remainingCapacityG, remainingCapacitySql } from '../announcements/capacity';
 import { carrierAvailableCondition, isCarrierAvailable } from '../announcements/carrier-availability';
 import {
   CARRIER_ANSWER_WINDOW_MS,
@@ -110,9 +111,9 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 function capacityRefusal(a: AnnouncementRow, weightG: number, now: Date): AppError | null {
   if (a.status === 'CLOSED' || a.status === 'CANCELLED') return businessRule(`Announcement ${a.id} is ${a.status.toLowerCase()} and takes no more bookings`);
   if (a.departureDate < today(now)) return businessRule(`Announcement ${a.id} has already departed`);
-  if (a.status === 'FULL' || a.reservedWeightG + weightG > a.totalWeightG) {
+  if (a.status === 'FULL' || !fitsCapacity(a, weightG)) {
     return businessRule('Not enough remaining capacity on this announcement', {
-      suggestions: [`Remaining capacity: ${Math.max(0, a.totalWeightG - a.reservedWeightG) / 1000} kg`],
+      suggestions: [`Remaining capacity: ${remainingCapacityG(a) / 1000} kg`],
     });
   }
   return null;
@@ -278,7 +279,7 @@ const bookingWrites = {
         gte(announcements.departureDate, p.today),
         ne(announcements.carrierId, p.senderId),
         eq(announcements.pricePerKgCents, p.seenPrice),
-        sql`${announcements.reservedWeightG} + ${p.reservedWeightG} <= ${announcements.totalWeightG}`,
+        sql`${p.reservedWeightG} <= ${remainingCapacitySql()}`,
         // The carrier suspended since the read: no booking slips past the suspension's sweep.
         carrierAvailableCondition(),
       ),
@@ -289,7 +290,7 @@ const bookingWrites = {
       .update(announcements)
       .set({
         reservedWeightG: sql`${announcements.reservedWeightG} + ${p.reservedWeightG}`,
-        status: sql`CASE WHEN ${announcements.reservedWeightG} + ${p.reservedWeightG} >= ${announcements.totalWeightG} THEN 'FULL' ELSE ${announcements.status} END`,
+        status: sql`CASE WHEN ${p.reservedWeightG} >= ${remainingCapacitySql()} THEN 'FULL' ELSE ${announcements.status} END`,
         updatedAt: sql`${p.now}`,
       })
       .where(and(eq(announcements.id, p.tripId), rowExists(db, reservations, eq(reservations.reservationNumber, p.reservationNumber)))),
