@@ -19,7 +19,7 @@ import {
 import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError } from '../../errors';
-import { commissionRate, splitPrice, toGrams } from '../../lib/money';
+import { splitPrice, toGrams } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
@@ -50,6 +50,7 @@ import {
   refundForCancellation,
   type CancellationActor,
 } from './booking-rules';
+import { appConfig } from '../../config';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -189,7 +190,7 @@ export async function createBooking(
       imageUrl: item.imageUrl ?? null,
     };
   });
-  const split = splitPrice(weightG, a.pricePerKgCents, commissionRate(env));
+  const split = splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate);
   assertChargeable(split.totalAmountCents, a.currency);
   const recipient = normaliseRecipient(input.recipient);
 

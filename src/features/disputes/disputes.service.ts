@@ -22,7 +22,7 @@ import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
 import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound } from '../../errors';
-import { commissionRate, fromCents, toCents } from '../../lib/money';
+import { fromCents, toCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -49,6 +49,7 @@ import { isCarrierSide } from '../reservations/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
+import { appConfig } from '../../config';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -342,7 +343,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
     const settlement = {
       disputeId: d.id,
       refundCents,
-      rate: commissionRate(env),
+      rate: appConfig(env).platform.commissionRate,
       frozenCents: released ? d.frozenCents : null,
       heldCents: stillHeld?.amountCents ?? 0,
       availableCents: released ? await walletBalance(db, payeeKey) : 0,
@@ -398,7 +399,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
       // The refunded share leaves the reservation's figures; after capture it has its credit note.
       ...(writesPosting
-        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, commissionRate(env)) })
+        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, appConfig(env).platform.commissionRate) })
         : []),
       // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
       ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),
