@@ -66,9 +66,28 @@ const corsOrigins = (env: Env) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+type App = OpenAPIHono<AppEnv>;
+
 export function createApp({ production = false }: { production?: boolean } = {}) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  useCrossCutting(app, production);
+  registerRateLimits(app);
+  registerPublicCaching(app);
+  mountFeatures(app, production);
+  registerDocs(app);
 
+  app.notFound((c) => toErrorResponse(c, noEndpoint(c.req.method, c.req.path)));
+  app.onError((err, c) => {
+    const res = toErrorResponse(c, err);
+    // Only the unexpected reach error tracking: a 4xx is the client's, a 502/503 a provider's or the configuration's.
+    if (res.status === 500) reportUnexpected(c.env, err, { requestId: c.get('requestId') });
+    return res;
+  });
+  return app;
+}
+
+/** The middleware every request passes, in order: id, log, caching, headers, configuration, CSP, CORS, size, deps, 405. */
+function useCrossCutting(app: App, production: boolean) {
   app.use(requestId({ headerName: 'X-Request-Id' }));
   app.use(requestLog);
   app.use(httpCache);
@@ -102,10 +121,10 @@ export function createApp({ production = false }: { production?: boolean } = {})
         ),
     }),
   );
+}
 
-  registerRateLimits(app);
-  registerPublicCaching(app);
-
+/** One app.route() per feature (this order is the OpenAPI document's); the sandboxes and the seed outside production. */
+function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, reviewsRouter);
   app.route(API_PREFIX, reportsRouter);
@@ -154,17 +173,6 @@ export function createApp({ production = false }: { production?: boolean } = {})
     app.route('/', kycSandboxRouter);
     app.route('/', socialSandboxRouter);
   }
-
-  registerDocs(app);
-
-  app.notFound((c) => toErrorResponse(c, noEndpoint(c.req.method, c.req.path)));
-  app.onError((err, c) => {
-    const res = toErrorResponse(c, err);
-    // Only the unexpected reach error tracking: a 4xx is the client's, a 502/503 a provider's or the configuration's.
-    if (res.status === 500) reportUnexpected(c.env, err, { requestId: c.get('requestId') });
-    return res;
-  });
-  return app;
 }
 
 const builds = new Map<boolean, OpenAPIHono<AppEnv>>();

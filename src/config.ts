@@ -2,6 +2,7 @@
 // and the place where every provider is chosen. Production refuses to serve without each of its
 // secrets and bindings; elsewhere a provider without its settings is the local sandbox.
 import { z } from '@hono/zod-openapi';
+import { QR_TTL_MS } from './lib/qr-payload';
 import { rootUrl } from './lib/urls';
 import { POLICIES } from './middleware/rate-limit';
 import { PUBLISHED_DEV_VALUES } from './config.published';
@@ -46,6 +47,10 @@ export interface AppConfig {
   push: { mode: 'LIVE'; serviceAccount: string } | { mode: 'SANDBOX' };
   /** LIVE: Twilio's Messages API; SANDBOX: the development outbox. */
   sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
+  /** The platform's money settings (CONTRACT section 1): commission and VAT rates in [0, 1), the one currency. */
+  platform: { commissionRate: number; vatRate: number; currency: string };
+  /** Lifetime of a handover QR payload: QR_TTL_SECONDS may shorten the default (browser test only), never lengthen it. */
+  qrTtlMs: number;
 }
 
 export type ConfigCheck = { ok: true; config: AppConfig } | { ok: false; problems: string[] };
@@ -81,6 +86,8 @@ export const SANDBOX_CLIENT_IDS: Record<SocialProviderName, string> = {
 const text = (what = 'a non-empty value') => z.string({ error: what }).trim().min(1, { error: what });
 const prefixed = (prefix: RegExp, what: string) => text(what).regex(prefix, { error: what });
 const httpsUrl = (what = 'an https URL') => text(what).regex(/^https:\/\/[^\s/]+/, { error: what });
+// A rate in [0, 1): a commission of 1 would leave the carrier nothing (docs/decisions-core.md).
+const rate = (what = 'a rate from 0 to below 1') => text(what).regex(/^0(\.\d+)?$/, { error: what });
 const binding = z.custom<object>((v) => typeof v === 'object' && v !== null, { error: 'a binding' });
 const jwtKeys = text('a JSON array of {kid, secret}').refine(
   (value) => {
@@ -137,6 +144,9 @@ const everywhere = {
   TWILIO_ACCOUNT_SID: twilioAccountSid.optional(),
   TWILIO_AUTH_TOKEN: text().optional(),
   TWILIO_FROM: twilioFrom.optional(),
+  // Optional outside production (unset: the defaults), but never outside [0, 1).
+  PLATFORM_COMMISSION_RATE: rate().optional(),
+  PLATFORM_VAT_RATE: rate().optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
@@ -148,8 +158,8 @@ const productionOnly = {
   PLATFORM_LEGAL_ADDRESS: text(),
   PLATFORM_VAT_NUMBER: text(),
   PLATFORM_COMPANY_REGISTRATION: text(),
-  PLATFORM_VAT_RATE: text('a rate between 0 and 1').regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: 'a rate between 0 and 1' }),
-  PLATFORM_COMMISSION_RATE: text('a rate between 0 and 1').regex(/^(0(\.\d+)?|1(\.0+)?)$/, { error: 'a rate between 0 and 1' }),
+  PLATFORM_VAT_RATE: rate(),
+  PLATFORM_COMMISSION_RATE: rate(),
   PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
   QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),
   STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_/, 'a Stripe secret key (sk_... or rk_...)'),
@@ -225,6 +235,12 @@ function socialIssuer(env: Env, provider: SocialProviderName): SocialIssuer {
   };
 }
 
+/** The default QR lifetime (QR_TTL_MS), or QR_TTL_SECONDS when it is a positive number of seconds below it. */
+function qrTtlMs(seconds: string | undefined): number {
+  const value = Number(seconds ?? '');
+  return Number.isFinite(value) && value > 0 ? Math.min(value * 1000, QR_TTL_MS) : QR_TTL_MS;
+}
+
 /** The choice of every provider, made here only. Production never gets a sandbox. */
 function choose(env: Env & OptionalSettings): AppConfig {
   const production = isProduction(env);
@@ -245,6 +261,12 @@ function choose(env: Env & OptionalSettings): AppConfig {
       production || (env.TWILIO_ACCOUNT_SID?.trim() && env.TWILIO_AUTH_TOKEN?.trim() && env.TWILIO_FROM?.trim())
         ? { mode: 'LIVE', accountSid: env.TWILIO_ACCOUNT_SID ?? '', authToken: env.TWILIO_AUTH_TOKEN ?? '', from: env.TWILIO_FROM ?? '' }
         : { mode: 'SANDBOX' },
+    platform: {
+      commissionRate: Number(env.PLATFORM_COMMISSION_RATE || '0.15'),
+      vatRate: Number(env.PLATFORM_VAT_RATE || '0.20'),
+      currency: env.PLATFORM_CURRENCY || 'EUR',
+    },
+    qrTtlMs: qrTtlMs(env.QR_TTL_SECONDS),
   };
 }
 

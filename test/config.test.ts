@@ -280,6 +280,21 @@ describe('push and SMS outside production', () => {
   });
 });
 
+describe('the money settings, parsed once with the rest', () => {
+  it('commission and VAT rates are in [0, 1): a rate of 1 is named, in production and locally', async () => {
+    expect(appConfig(env).platform).toEqual({ commissionRate: 0.15, vatRate: 0.2, currency: 'EUR' });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    for (const name of ['PLATFORM_COMMISSION_RATE', 'PLATFORM_VAT_RATE']) {
+      for (const variant of [PRODUCTION, env]) {
+        const res = await send({ ...variant, [name]: '1' } as Env, 'GET', '/v1/api/health');
+        expect(res.status).toBe(503);
+        expect(res.body.message).toBe(`The service is not configured: invalid ${name} (expected a rate from 0 to below 1)`);
+      }
+    }
+    expect(appConfig({ ...env, PLATFORM_COMMISSION_RATE: '0', PLATFORM_VAT_RATE: '0.055' } as Env).platform).toMatchObject({ commissionRate: 0, vatRate: 0.055 });
+  });
+});
+
 describe('production with every secret', () => {
   it('answers normally and reports every provider real', async () => {
     const res = await send(PRODUCTION, 'GET', '/v1/api/health');

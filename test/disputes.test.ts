@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { auditLogs, files, moneyDocuments, notifications, reservations } from '../src/db/schema';
-import { commissionRate } from '../src/lib/money';
+import { appConfig } from '../src/config';
 import { errorBody, get, post } from './helpers/http';
 import { aFile, aPayoutAccount, deliverWithRelease, makeAvailable, minutesFromNow, aUser, aCarrier, anAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
 import { reservationRow, runCron } from './helpers/db';
@@ -355,7 +355,7 @@ describe('resolving', () => {
     expect(refunds[0].body.amount).toBe('2000');
     expect(refunds[0].idempotencyKey).toBe(`refund-${b.id}`);
     expect((await reservationRow(b.id)).paymentStatus).toBe('PARTIALLY_REFUNDED');
-    const commission = Math.round(3000 * commissionRate(env));
+    const commission = Math.round(3000 * appConfig(env).platform.commissionRate);
     // The carrier's share of the retained part comes out of the hold, available at once: the dispute is over.
     expect(await accountBalance(walletKey(carrier.id))).toBe(3000 - commission);
     expect(await accountBalance(heldKey(carrier.id))).toBe(0);
@@ -375,7 +375,7 @@ describe('resolving', () => {
     expect(await reservationRow(b.id)).toMatchObject({ invoiceStatus: 'ISSUED' });
     const id = (await open(sender.token, b.id)).body.id;
     expect((await resolve(admin.token, id, { resolution: 'PARTIAL_REFUND', amount: 20 })).status).toBe(200);
-    const commission = Math.round(3000 * commissionRate(env));
+    const commission = Math.round(3000 * appConfig(env).platform.commissionRate);
     expect(await reservationRow(b.id)).toMatchObject({ invoiceStatus: 'PARTIALLY_CREDITED', totalAmountCents: 5000, carrierAmountCents: 3000 - commission, platformCommissionCents: commission });
     const own = await get(`/v1/api/bookings/${b.id}`, { token: sender.token });
     expect(own.body).toMatchObject({ totalAmount: 50, carrierAmount: (3000 - commission) / 100, platformCommission: commission / 100 });

@@ -3,8 +3,9 @@
 // runs as synchronous SQLite work inside the object, so two simultaneous scans or code entries are
 // serialised and exactly one wins.
 import { DurableObject } from 'cloudflare:workers';
-import { newNonce, qrTtlMs, signQrPayload, type QrPurpose } from '../lib/qr-payload';
+import { newNonce, signQrPayload, type QrPurpose } from '../lib/qr-payload';
 import { timingSafeEqual } from '../lib/timing-safe';
+import { appConfig } from '../config';
 
 /** CONTRACT section 7: after 5 wrong codes, code entry is locked for 15 minutes. */
 export const MAX_CODE_FAILURES = 5;
@@ -73,7 +74,7 @@ export class ReservationQr extends DurableObject<Env> {
       }
     }
     const nonce = newNonce();
-    const exp = now + qrTtlMs(this.env);
+    const exp = now + appConfig(this.env).qrTtlMs;
     // Signing awaits WebCrypto, so it happens before the synchronous state change below.
     const payload = await signQrPayload(this.env.QR_SIGNING_SECRET, { rid: subject.reservationId, car: subject.carrierId, pur: purpose, non: nonce, exp });
     this.sql.exec(`UPDATE qr_payloads SET state = 'REPLACED' WHERE purpose = ? AND state = 'ACTIVE'`, purpose);

@@ -32,24 +32,8 @@ export function splitPrice(reservedWeightG: number, pricePerKgCents: number, com
   return { totalAmountCents, platformCommissionCents, carrierAmountCents: totalAmountCents - platformCommissionCents };
 }
 
-/** The one platform currency (CONTRACT section 1). */
-export const platformCurrency = (env: { PLATFORM_CURRENCY?: string }): string => env.PLATFORM_CURRENCY || 'EUR';
-
-export function commissionRate(env: { PLATFORM_COMMISSION_RATE?: string }): number {
-  const rate = Number(env.PLATFORM_COMMISSION_RATE ?? '0.15');
-  if (!Number.isFinite(rate) || rate < 0 || rate >= 1) throw new Error('PLATFORM_COMMISSION_RATE must be in [0, 1)');
-  return rate;
-}
-
 /** A VAT-inclusive amount split into its net part and its VAT at `rate` (the VAT rounded to the cent). */
 export function vatIncluded(grossCents: number, rate: number): { netCents: number; vatCents: number } {
   const vatCents = Math.round((grossCents * rate) / (1 + rate));
   return { netCents: grossCents - vatCents, vatCents };
-}
-
-/** VAT rate of the platform's own service (its commission), PLATFORM_VAT_RATE (default 0.20). */
-export function vatRate(env: { PLATFORM_VAT_RATE?: string }): number {
-  const rate = Number(env.PLATFORM_VAT_RATE || '0.20');
-  if (!Number.isFinite(rate) || rate < 0 || rate >= 1) throw new Error('PLATFORM_VAT_RATE must be in [0, 1)');
-  return rate;
 }

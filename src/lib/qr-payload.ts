@@ -23,11 +23,6 @@ export interface QrClaims {
   exp: number;
 }
 
-export function qrTtlMs(env: { QR_TTL_SECONDS?: string }): number {
-  const seconds = Number(env.QR_TTL_SECONDS ?? '');
-  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, QR_TTL_MS) : QR_TTL_MS;
-}
-
 export function newNonce(): string {
   return randomBase64Url(16);
 }

@@ -1,5 +1,5 @@
 // Search alerts: saved searches, owner-only. Matching against new trips lives with announcements
-// (matchingAlertsQuery) because it runs when a trip is published.
+// (announcements/alert-matching.ts) because it runs when a trip is published.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { readPage } from '../../db/statements';

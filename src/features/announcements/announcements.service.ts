@@ -1,9 +1,9 @@
 // Announcements (trips): create, search, read, update, delete, and the cron that closes departed
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
-import { and, count, eq, getTableColumns, gt, gte, inArray, isNull, lt, lte, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, runBatch, withTotal } from '../../db/statements';
-import { announcements, reservations, searchAlerts, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
+import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
+import { announcements, reservations, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
@@ -23,6 +23,8 @@ import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
+import { remainingCapacityG, remainingCapacitySql } from './capacity';
+import { notifyMatchingAlerts } from './alert-matching';
 import { carrierAvailableCondition, isCarrierAvailable } from './carrier-availability';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
@@ -102,7 +104,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     arrivalDate: row.arrivalDate,
     totalWeight: fromGrams(row.totalWeightG),
     reservedWeight: fromGrams(row.reservedWeightG),
-    remainingWeight: fromGrams(Math.max(0, row.totalWeightG - row.reservedWeightG)),
+    remainingWeight: fromGrams(remainingCapacityG(row)),
     pricePerKg: fromCents(row.pricePerKgCents),
     currency: row.currency,
     pickupPoint: row.pickupPoint,
@@ -232,54 +234,6 @@ async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, a
   assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
 }
 
-/** Active alerts of other users whose every set criterion the new trip meets. */
-export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
-  const a = searchAlerts;
-  const remaining = row.totalWeightG - row.reservedWeightG;
-  const accepted = row.acceptedCategoryIds;
-  return db
-    .select({ id: a.id, userId: a.userId, name: a.name })
-    .from(a)
-    .where(
-      and(
-        eq(a.active, true),
-        sql`${a.userId} <> ${row.carrierId}`,
-        or(isNull(a.departureCityKey), eq(a.departureCityKey, row.departureCityKey)),
-        or(isNull(a.arrivalCityKey), eq(a.arrivalCityKey, row.arrivalCityKey)),
-        or(isNull(a.departureCountry), eq(a.departureCountry, row.departureCountry)),
-        or(isNull(a.arrivalCountry), eq(a.arrivalCountry, row.arrivalCountry)),
-        or(isNull(a.dateFrom), lte(a.dateFrom, row.departureDate)),
-        or(isNull(a.dateTo), gte(a.dateTo, row.departureDate)),
-        or(isNull(a.minWeightG), lte(a.minWeightG, remaining)),
-        or(isNull(a.maxPricePerKgCents), gte(a.maxPricePerKgCents, row.pricePerKgCents)),
-        or(isNull(a.transportMode), eq(a.transportMode, row.transportMode)),
-        // An empty acceptedCategoryIds accepts every allowed category.
-        accepted.length ? or(isNull(a.categoryId), inArray(a.categoryId, accepted)) : undefined,
-      ),
-    )
-    .orderBy(a.id);
-}
-
-/** One ALERT_MATCH notification per alert owner (several matching alerts of one user make one). */
-async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
-  const alerts = await matchingAlertsQuery(db, row);
-  const byUser = new Map<number, (typeof alerts)[number]>();
-  for (const alert of alerts) if (!byUser.has(alert.userId)) byUser.set(alert.userId, alert);
-  const items: Notification[] = [...byUser.values()].map((alert) => ({
-    userId: alert.userId,
-    type: 'ALERT_MATCH',
-    title: 'New trip matching your alert',
-    message: `${row.departureCity} → ${row.arrivalCity} on ${row.departureDate}`,
-    data: { announcementId: row.id, alertId: alert.id },
-  }));
-  await insertNotifications(db, items);
-}
-
-/** One batch; notify() chunks the rows under D1's 100 parameters per statement. */
-async function insertNotifications(db: Db, items: Notification[]) {
-  await runBatch(db, notify(db, items));
-}
-
 const sortColumns = {
   departureDate: announcements.departureDate,
   pricePerKg: announcements.pricePerKgCents,
@@ -318,7 +272,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('arrivalCity', () => eq(a.arrivalCityKey, v.arrivalCity as string)),
     when('departureCountry', () => eq(a.departureCountry, v.departureCountry as string)),
     when('arrivalCountry', () => eq(a.arrivalCountry, v.arrivalCountry as string)),
-    when('minWeightG', () => sql`${a.totalWeightG} - ${a.reservedWeightG} >= ${v.minWeightG}`),
+    when('minWeightG', () => sql`${remainingCapacitySql()} >= ${v.minWeightG}`),
     when('maxPriceCents', () => lte(a.pricePerKgCents, v.maxPriceCents as number)),
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
     when(

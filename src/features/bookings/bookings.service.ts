@@ -19,7 +19,7 @@ import {
 import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError } from '../../errors';
-import { commissionRate, splitPrice, toGrams } from '../../lib/money';
+import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
@@ -38,6 +38,7 @@ import {
   type ReservationDtoView,
   type ReservationView,
 } from '../reservations/reservation-views';
+import { fitsCapacity, remainingCapacityG, remainingCapacitySql } from '../announcements/capacity';
 import { carrierAvailableCondition, isCarrierAvailable } from '../announcements/carrier-availability';
 import {
   CARRIER_ANSWER_WINDOW_MS,
@@ -49,6 +50,7 @@ import {
   refundForCancellation,
   type CancellationActor,
 } from './booking-rules';
+import { appConfig } from '../../config';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -110,9 +112,9 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 function capacityRefusal(a: AnnouncementRow, weightG: number, now: Date): AppError | null {
   if (a.status === 'CLOSED' || a.status === 'CANCELLED') return businessRule(`Announcement ${a.id} is ${a.status.toLowerCase()} and takes no more bookings`);
   if (a.departureDate < today(now)) return businessRule(`Announcement ${a.id} has already departed`);
-  if (a.status === 'FULL' || a.reservedWeightG + weightG > a.totalWeightG) {
+  if (a.status === 'FULL' || !fitsCapacity(a, weightG)) {
     return businessRule('Not enough remaining capacity on this announcement', {
-      suggestions: [`Remaining capacity: ${Math.max(0, a.totalWeightG - a.reservedWeightG) / 1000} kg`],
+      suggestions: [`Remaining capacity: ${remainingCapacityG(a) / 1000} kg`],
     });
   }
   return null;
@@ -146,14 +148,52 @@ export async function createBooking(
   ]);
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
   if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
-  const { a, carrier, sender, categories: categoryRows } = trip;
+  const { a, carrier, categories: categoryRows } = trip;
+  const sender = assertMayBook(auth, trip);
+  const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
+  const early = capacityRefusal(a, weightG, now);
+  if (early) throw early;
+
+  const split = splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate);
+  assertChargeable(split.totalAmountCents, a.currency);
+  const recipient = normaliseRecipient(input.recipient);
+
+  // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
+  for (let attempt = 0; ; attempt++) {
+    const r = newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now });
+    try {
+      const id = await insertBooking(db, r, a, items, now);
+      return { r: { ...r, id }, a, sender, carrier, items };
+    } catch (err) {
+      const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
+      if (UNIQUE_IDEMPOTENCY.test(message)) throw idempotencyConflict();
+      if (UNIQUE_NUMBER.test(message) && attempt === 0) continue;
+      throw err;
+    }
+  }
+}
+
+type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>>>[number]>;
+
+/**
+ * Who may book this trip: an enabled sender, not its carrier nor one of its agency's staff, while
+ * its carrier is available. Returns the sender.
+ */
+function assertMayBook(auth: AuthUser, { a, carrier, sender, senderIsMember }: BookingTrip) {
   if (!sender || !sender.enabled) throw accessDenied('This account cannot book');
   if (a.carrierId === auth.id) throw businessRule('You cannot book your own announcement');
   if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
-  if (trip.senderIsMember) throw businessRule("You cannot book your own agency's announcement");
+  if (senderIsMember) throw businessRule("You cannot book your own agency's announcement");
+  return sender;
+}
 
+/**
+ * The parcel's items as booked: each of a known category, none prohibited, each accepted by the
+ * trip (a trip that lists no category accepts all), with their defaults filled in.
+ */
+function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories'], accepted: number[]): ItemView[] {
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
-  const unknown = input.items.flatMap((item, i) =>
+  const unknown = input.flatMap((item, i) =>
     categoryById.has(item.categoryId) ? [] : [{ field: `items.${i}.categoryId`, message: 'Unknown category', rejectedValue: item.categoryId }],
   );
   if (unknown.length > 0) {
@@ -164,14 +204,10 @@ export async function createBooking(
   }
   const prohibited = categoryRows.filter((c) => c.prohibited);
   if (prohibited.length > 0) throw businessRule(`Prohibited content cannot be shipped: ${prohibited.map((c) => c.name).join(', ')}`);
-  const accepted = a.acceptedCategoryIds ?? [];
   const refused = accepted.length > 0 ? categoryRows.filter((c) => !accepted.includes(c.id)) : [];
   if (refused.length > 0) throw businessRule(`This trip does not accept: ${refused.map((c) => c.name).join(', ')}`);
 
-  const early = capacityRefusal(a, weightG, now);
-  if (early) throw early;
-
-  const items: ItemView[] = input.items.map((item) => {
+  return input.map((item) => {
     const category = categoryById.get(item.categoryId)!;
     return {
       categoryId: category.id,
@@ -188,63 +224,62 @@ export async function createBooking(
       imageUrl: item.imageUrl ?? null,
     };
   });
-  const split = splitPrice(weightG, a.pricePerKgCents, commissionRate(env));
-  assertChargeable(split.totalAmountCents, a.currency);
-  const recipient = normaliseRecipient(input.recipient);
+}
 
-  // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
-  for (let attempt = 0; ; attempt++) {
-    const r: ReservationRow = {
-      id: 0,
-      reservationNumber: newReservationNumber(),
-      announcementId: a.id,
-      senderId: auth.id,
-      carrierId: a.carrierId,
-      agencyId: a.agencyId,
-      status: 'PENDING_PAYMENT',
-      reservedWeightG: weightG,
-      contentInfo: input.contentInfo ?? null,
-      depositCode: newSixDigitCode(),
-      deliveryCode: newSixDigitCode(),
-      recipient,
-      recipientToken: newRecipientToken(),
-      pricePerKgCents: a.pricePerKgCents,
-      ...termsOf(a),
-      tripChangedAt: null,
-      ...split,
-      currency: a.currency,
-      paymentId: null,
-      authorizationId: null,
-      captureId: null,
-      refundId: null,
-      paymentStatus: null,
-      paymentDate: null,
-      paymentApprovalUrl: null,
-      invoiceId: null,
-      invoiceTransactionId: null,
-      invoiceStatus: null,
-      paymentDeadline: new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
-      paidAt: null,
-      confirmedAt: null,
-      depositedAt: null,
-      deliveredAt: null,
-      cancelledAt: null,
-      cancelledBy: null,
-      cancellationReason: null,
-      idempotencyKey,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    };
-    try {
-      const id = await insertBooking(db, r, a, items, now);
-      return { r: { ...r, id }, a, sender, carrier, items };
-    } catch (err) {
-      const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
-      if (UNIQUE_IDEMPOTENCY.test(message)) throw idempotencyConflict();
-      if (UNIQUE_NUMBER.test(message) && attempt === 0) continue;
-      throw err;
-    }
-  }
+interface NewBooking {
+  auth: AuthUser;
+  a: AnnouncementRow;
+  input: CreateBookingInput;
+  weightG: number;
+  split: PriceSplit;
+  recipient: RecipientInfo;
+  idempotencyKey: string | null;
+  now: Date;
+}
+
+/** A booking as it is born: PENDING_PAYMENT, the trip's price and terms, fresh number, codes and recipient token. */
+function newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now }: NewBooking): ReservationRow {
+  return {
+    id: 0,
+    reservationNumber: newReservationNumber(),
+    announcementId: a.id,
+    senderId: auth.id,
+    carrierId: a.carrierId,
+    agencyId: a.agencyId,
+    status: 'PENDING_PAYMENT',
+    reservedWeightG: weightG,
+    contentInfo: input.contentInfo ?? null,
+    depositCode: newSixDigitCode(),
+    deliveryCode: newSixDigitCode(),
+    recipient,
+    recipientToken: newRecipientToken(),
+    pricePerKgCents: a.pricePerKgCents,
+    ...termsOf(a),
+    tripChangedAt: null,
+    ...split,
+    currency: a.currency,
+    paymentId: null,
+    authorizationId: null,
+    captureId: null,
+    refundId: null,
+    paymentStatus: null,
+    paymentDate: null,
+    paymentApprovalUrl: null,
+    invoiceId: null,
+    invoiceTransactionId: null,
+    invoiceStatus: null,
+    paymentDeadline: new Date(now.getTime() + PAYMENT_WINDOW_MS).toISOString(),
+    paidAt: null,
+    confirmedAt: null,
+    depositedAt: null,
+    deliveredAt: null,
+    cancelledAt: null,
+    cancelledBy: null,
+    cancellationReason: null,
+    idempotencyKey,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
 }
 
 /** Reservation columns a booking binds (the trip's own fields are copied from the trip row by SQL). */
@@ -278,7 +313,7 @@ const bookingWrites = {
         gte(announcements.departureDate, p.today),
         ne(announcements.carrierId, p.senderId),
         eq(announcements.pricePerKgCents, p.seenPrice),
-        sql`${announcements.reservedWeightG} + ${p.reservedWeightG} <= ${announcements.totalWeightG}`,
+        sql`${p.reservedWeightG} <= ${remainingCapacitySql()}`,
         // The carrier suspended since the read: no booking slips past the suspension's sweep.
         carrierAvailableCondition(),
       ),
@@ -289,7 +324,7 @@ const bookingWrites = {
       .update(announcements)
       .set({
         reservedWeightG: sql`${announcements.reservedWeightG} + ${p.reservedWeightG}`,
-        status: sql`CASE WHEN ${announcements.reservedWeightG} + ${p.reservedWeightG} >= ${announcements.totalWeightG} THEN 'FULL' ELSE ${announcements.status} END`,
+        status: sql`CASE WHEN ${p.reservedWeightG} >= ${remainingCapacitySql()} THEN 'FULL' ELSE ${announcements.status} END`,
         updatedAt: sql`${p.now}`,
       })
       .where(and(eq(announcements.id, p.tripId), rowExists(db, reservations, eq(reservations.reservationNumber, p.reservationNumber)))),

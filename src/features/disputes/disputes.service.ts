@@ -22,7 +22,7 @@ import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
 import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound } from '../../errors';
-import { commissionRate, fromCents, toCents } from '../../lib/money';
+import { fromCents, toCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -49,6 +49,7 @@ import { isCarrierSide } from '../../access/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
+import { appConfig } from '../../config';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -132,34 +133,48 @@ async function walletBalance(db: Db, key: string): Promise<number> {
   return row?.cents ?? 0;
 }
 
+/**
+ * A dispute is opened by the sender or the carrier, once per reservation, in a disputable status,
+ * and on a delivered reservation only within the window after delivery. Returns the opener's role
+ * and the window's start.
+ */
+async function assertMayOpenDispute(deps: Deps, auth: AuthUser, r: ReservationRow) {
+  const role = await partyRole(deps, auth, r);
+  if (!role) throw accessDenied('Only the sender or the carrier of this reservation may open a dispute');
+  const [existing] = await deps.db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
+  if (existing) throw alreadyExists(`Reservation ${r.id} already has a dispute (#${existing.id})`);
+  if (!DISPUTABLE_STATUSES.includes(r.status)) {
+    throw invalidState(`Cannot open a dispute on a reservation in status ${r.status}`);
+  }
+  const cutoff = new Date(Date.now() - DISPUTE_WINDOW_AFTER_DELIVERY_MS).toISOString();
+  if (r.status === 'DELIVERED' && (!r.deliveredAt || r.deliveredAt < cutoff)) {
+    throw invalidState('A delivered reservation may be disputed only within 72 hours of delivery');
+  }
+  return { role, cutoff };
+}
+
+/** What opening a dispute freezes: the payee's share, when it was already released to its wallet. */
+async function freezeAtOpening(db: Db, r: ReservationRow) {
+  const delivered = r.status === 'DELIVERED' && (await releasedAtDelivery(db, r.id));
+  // Since payouts wait for the dispute window the share is still held: nothing to freeze. Only a
+  // share credited straight to the wallet (delivered before holds existed) is frozen back.
+  const held = delivered && (await holdRow(db, r.id)) !== null;
+  const released = delivered && !held;
+  const payeeKey = walletAccount(payeeOf(r)).key;
+  const { frozenCents, shortfallCents } = released
+    ? freezeAmounts(r.carrierAmountCents, await walletBalance(db, payeeKey))
+    : { frozenCents: 0, shortfallCents: 0 };
+  return { delivered, released, frozenCents, shortfallCents };
+}
+
 export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute) {
   const { db } = deps;
   const evidence = [...new Set(input.evidenceFileIds ?? [])];
   for (let attempt = 0; ; attempt += 1) {
     const r = await loadReservation(db, input.reservationId);
-    const role = await partyRole(deps, auth, r);
-    if (!role) throw accessDenied('Only the sender or the carrier of this reservation may open a dispute');
-    const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
-    if (existing) throw alreadyExists(`Reservation ${r.id} already has a dispute (#${existing.id})`);
-    if (!DISPUTABLE_STATUSES.includes(r.status)) {
-      throw invalidState(`Cannot open a dispute on a reservation in status ${r.status}`);
-    }
-    const now = new Date();
-    const cutoff = new Date(now.getTime() - DISPUTE_WINDOW_AFTER_DELIVERY_MS).toISOString();
-    if (r.status === 'DELIVERED' && (!r.deliveredAt || r.deliveredAt < cutoff)) {
-      throw invalidState('A delivered reservation may be disputed only within 72 hours of delivery');
-    }
+    const { role, cutoff } = await assertMayOpenDispute(deps, auth, r);
     await assertEvidence(db, auth, r.id, evidence);
-
-    const delivered = r.status === 'DELIVERED' && (await releasedAtDelivery(db, r.id));
-    // Since payouts wait for the dispute window the share is still held: nothing to freeze. Only a
-    // share credited straight to the wallet (delivered before holds existed) is frozen back.
-    const held = delivered && (await holdRow(db, r.id)) !== null;
-    const released = delivered && !held;
-    const payeeKey = walletAccount(payeeOf(r)).key;
-    const { frozenCents, shortfallCents } = released
-      ? freezeAmounts(r.carrierAmountCents, await walletBalance(db, payeeKey))
-      : { frozenCents: 0, shortfallCents: 0 };
+    const { delivered, released, frozenCents, shortfallCents } = await freezeAtOpening(db, r);
 
     const token = newToken();
     const created = rowExists(db, disputes, eq(disputes.token, token));
@@ -298,19 +313,8 @@ export interface ResolveInput {
   note: string;
 }
 
-/**
- * Resolves an OPEN dispute once. The batch: the dispute's conditional OPEN -> RESOLVED update,
- * the reservation transition (RESOLVE_REFUND / RESOLVE_RELEASE), the settlement posting guarded
- * by this resolution (unique key), the payment status to settle, audit and notifications. A
- * concurrent second resolve changes nothing and answers 409. The provider refund follows.
- */
-export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, input: ResolveInput, ip: string | null) {
-  const { db, env } = deps;
-  const d = await getDispute(db, id);
-  if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is already resolved`);
-  let r = await loadReservation(db, d.reservationId);
-  if (r.status !== 'DISPUTED') throw invalidState(`Reservation ${r.id} is ${r.status}, not DISPUTED`);
-
+/** The refund a resolution gives: a PARTIAL_REFUND's amount lies strictly between 0 and the price; the others take no amount. */
+function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
   const amountCents = input.amount === undefined ? undefined : toCents(input.amount);
   if (input.resolution === 'PARTIAL_REFUND') {
     if (amountCents === undefined || amountCents <= 0 || amountCents >= r.totalAmountCents) {
@@ -325,7 +329,79 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       fieldErrors: [{ field: 'amount', message: 'Only PARTIAL_REFUND takes an amount', rejectedValue: input.amount }],
     });
   }
-  const refundCents = resolutionRefundCents(input.resolution, r.totalAmountCents, amountCents);
+  return resolutionRefundCents(input.resolution, r.totalAmountCents, amountCents);
+}
+
+/** Both parties are told the outcome. */
+function resolutionNotes(r: ReservationRow, disputeId: number, resolution: DisputeResolution, refundCents: number): Notification[] {
+  const outcome =
+    resolution === 'RELEASE_TO_CARRIER'
+      ? 'the payment is released to the carrier'
+      : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
+  return partiesOf(r).map((userId) => ({
+    userId,
+    type: 'DISPUTE_RESOLVED' as const,
+    title: 'Dispute resolved',
+    message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
+    data: { disputeId, reservationId: r.id, resolution },
+  }));
+}
+
+interface Resolved {
+  disputeId: number;
+  reservationId: number;
+  auth: AuthUser;
+  input: ResolveInput;
+  refundCents: number;
+  sources: ReturnType<typeof settlementSources> | null;
+  ip: string | null;
+  resolvedAt: string;
+}
+
+/** The dispute's OPEN -> RESOLVED and its audit line, with the reservation's transition (`guard`). */
+function markResolved(db: Db, { disputeId, reservationId, auth, input, refundCents, sources, ip, resolvedAt }: Resolved, guard: SQL): Statement[] {
+  return [
+    // Reached only with the reservation DISPUTED, i.e. while its one dispute is OPEN: a losing
+    // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
+    db
+      .update(disputes)
+      .set({
+        status: 'RESOLVED',
+        resolution: input.resolution,
+        refundCents,
+        // After delivery: what the payee still owes once its held and available money is taken.
+        ...(sources ? { shortfallCents: sources.receivableCents } : {}),
+        resolutionNote: input.note,
+        resolvedBy: auth.id,
+        resolvedAt,
+        updatedAt: resolvedAt,
+      })
+      .where(and(eq(disputes.id, disputeId), eq(disputes.status, 'OPEN'), guard)),
+    auditInsertIfChanged(db, {
+      actorId: auth.id,
+      action: 'DISPUTE_RESOLVED',
+      targetType: 'DISPUTE',
+      targetId: disputeId,
+      ip,
+      details: { reservationId, resolution: input.resolution, refundCents, ...(sources?.receivableCents ? { receivableCents: sources.receivableCents } : {}) },
+    }),
+  ];
+}
+
+/**
+ * Resolves an OPEN dispute once. The batch: the dispute's conditional OPEN -> RESOLVED update,
+ * the reservation transition (RESOLVE_REFUND / RESOLVE_RELEASE), the settlement posting guarded
+ * by this resolution (unique key), the payment status to settle, audit and notifications. A
+ * concurrent second resolve changes nothing and answers 409. The provider refund follows.
+ */
+export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, input: ResolveInput, ip: string | null) {
+  const { db, env } = deps;
+  const d = await getDispute(db, id);
+  if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is already resolved`);
+  let r = await loadReservation(db, d.reservationId);
+  if (r.status !== 'DISPUTED') throw invalidState(`Reservation ${r.id} is ${r.status}, not DISPUTED`);
+
+  const refundCents = resolutionRefund(input, r);
 
   const released = await releasedAtDelivery(db, r.id);
   // Money released to a wallet must have been captured: capture first when only authorised.
@@ -342,7 +418,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
     const settlement = {
       disputeId: d.id,
       refundCents,
-      rate: commissionRate(env),
+      rate: appConfig(env).platform.commissionRate,
       frozenCents: released ? d.frozenCents : null,
       heldCents: stillHeld?.amountCents ?? 0,
       availableCents: released ? await walletBalance(db, payeeKey) : 0,
@@ -358,52 +434,18 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       and(eq(disputes.id, d.id), eq(disputes.status, 'RESOLVED'), eq(disputes.resolvedBy, auth.id), eq(disputes.resolvedAt, resolvedAt)),
     );
     const token = newToken();
-    const outcome =
-      input.resolution === 'RELEASE_TO_CARRIER'
-        ? 'the payment is released to the carrier'
-        : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
-    const notes: Notification[] = partiesOf(r).map((userId) => ({
-      userId,
-      type: 'DISPUTE_RESOLVED' as const,
-      title: 'Dispute resolved',
-      message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
-      data: { disputeId: d.id, reservationId: r.id, resolution: input.resolution },
-    }));
     const writesPosting = escrowed && posting.lines.length > 0;
     const effects = (guard: SQL): Statement[] => [
-      // Reached only with the reservation DISPUTED, i.e. while its one dispute is OPEN: a losing
-      // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
-      db
-        .update(disputes)
-        .set({
-          status: 'RESOLVED',
-          resolution: input.resolution,
-          refundCents,
-          // After delivery: what the payee still owes once its held and available money is taken.
-          ...(sources ? { shortfallCents: sources.receivableCents } : {}),
-          resolutionNote: input.note,
-          resolvedBy: auth.id,
-          resolvedAt,
-          updatedAt: resolvedAt,
-        })
-        .where(and(eq(disputes.id, d.id), eq(disputes.status, 'OPEN'), guard)),
-      auditInsertIfChanged(db, {
-        actorId: auth.id,
-        action: 'DISPUTE_RESOLVED',
-        targetType: 'DISPUTE',
-        targetId: d.id,
-        ip,
-        details: { reservationId: r.id, resolution: input.resolution, refundCents, ...(sources?.receivableCents ? { receivableCents: sources.receivableCents } : {}) },
-      }),
+      ...markResolved(db, { disputeId: d.id, reservationId: r.id, auth, input, refundCents, sources, ip, resolvedAt }, guard),
       ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
       // The refunded share leaves the reservation's figures; after capture it has its credit note.
       ...(writesPosting
-        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, commissionRate(env)) })
+        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, appConfig(env).platform.commissionRate) })
         : []),
       // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
       ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),
       ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
-      ...notify(db, notes, resolvedByMe),
+      ...notify(db, resolutionNotes(r, d.id, input.resolution, refundCents), resolvedByMe),
     ];
     const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
     let row: ReservationRow | null | undefined;

@@ -8,7 +8,7 @@ import { compiled, type Placeholders } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
 import { invalidArgument, invalidState, tooManyRequests } from '../../errors';
-import { qrTtlMs, verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
+import { verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../access/ownership';
 import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
@@ -19,6 +19,7 @@ import { applyTransition, type ReservationAction, type ReservationStatus } from 
 import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
 import { publicName } from '../../lib/public-name';
+import { appConfig } from '../../config';
 
 export const qrObject = (env: Env, reservationId: number) =>
   env.RESERVATION_QR.get(env.RESERVATION_QR.idFromName(String(reservationId)));
@@ -236,7 +237,7 @@ export async function recipientPageData(
   const r = found.reservation;
   // Polling viewers share the current payload until a third of its life is left, then get a new one.
   const deliveryQr = DELIVERABLE.includes(r.status)
-    ? withSvg(await qrObject(env, r.id).issue({ reservationId: r.id, carrierId: r.carrierId }, 'DELIVERY', Math.floor(qrTtlMs(env) / 3)))
+    ? withSvg(await qrObject(env, r.id).issue({ reservationId: r.id, carrierId: r.carrierId }, 'DELIVERY', Math.floor(appConfig(env).qrTtlMs / 3)))
     : null;
   const view: RecipientView = {
     reservationNumber: r.reservationNumber,

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { commissionRate, formatMoney as money, fromCents, vatRate } from '../../lib/money';
+import { formatMoney as money, fromCents } from '../../lib/money';
 import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
@@ -18,6 +18,7 @@ import { holdStatement } from './holds';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
 import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
+import { appConfig } from '../../config';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
 export const PAYMENT_STATUS = {
@@ -148,7 +149,7 @@ export async function markCaptured(deps: Deps, reservationId: number, chargeId: 
       .set({ captureId: chargeId, paymentStatus: to, updatedAt: new Date().toISOString() })
       .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, from)))
       .returning({ id: reservations.id }),
-    ...invoiceAtCapture(db, reservationId, to, vatRate(env)),
+    ...invoiceAtCapture(db, reservationId, to, appConfig(env).platform.vatRate),
     // Read back in the batch, with its invoice (the UPDATE's RETURNING precedes it).
     db.select().from(reservations).where(eq(reservations.id, reservationId)),
   ]);
@@ -386,10 +387,10 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
  */
 function racedCaptureDocuments(deps: Deps, r: ReservationRow, refundCents: number, back: { key: string; token: string }): Statement[] {
   const { db, env } = deps;
-  const commissionCents = Math.round(r.totalAmountCents * commissionRate(env));
+  const commissionCents = Math.round(r.totalAmountCents * appConfig(env).platform.commissionRate);
   const refunding = rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING)))!;
   return [
-    ...invoiceOfRacedCapture(db, r.id, { carrierCents: r.totalAmountCents - commissionCents, commissionCents }, vatRate(env), refunding),
+    ...invoiceOfRacedCapture(db, r.id, { carrierCents: r.totalAmountCents - commissionCents, commissionCents }, appConfig(env).platform.vatRate, refunding),
     ...moneyBackDocuments(db, r.id, {
       entryKey: back.key,
       token: back.token,

@@ -8,7 +8,6 @@ import { and, eq, sql } from 'drizzle-orm';
 import { announcements, deliveries, disputes, files, kycRecords, reservations, users } from '../../../db/schema';
 import type { AuthUser } from '../../../env';
 import { hashPassword } from '../../../lib/password';
-import { platformCurrency } from '../../../lib/money';
 import { usesSandbox } from '../../../providers/payment';
 import { addMessage, openDispute } from '../../disputes/disputes.service';
 import { acceptReservation } from '../../bookings/bookings.service';
@@ -16,6 +15,7 @@ import { processCode } from '../../handover/handover.service';
 import { createCheckout, paySandboxSession } from '../../money';
 import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
 import { damagedParcel, identityCard } from './demo-image';
+import { appConfig } from '../../../config';
 
 export const DEMO_KYC_EMAIL = 'kyc-pending@demo.local';
 export const DEMO_DISPUTE_RESERVATION = 'DEMO-DISPUTE-1';
@@ -72,7 +72,7 @@ async function seedOpenDispute(ctx: SeedContext) {
         ...parisDakarTrip(carrierId, 3),
         reservedWeightG: 6000,
         pricePerKgCents: 1000,
-        currency: platformCurrency(env),
+        currency: appConfig(env).platform.currency,
         pickupPoint: 'Gare du Nord, Paris',
         deliveryPoint: 'Marché Sandaga, Dakar',
         description: 'Demo trip with a disputed parcel',

@@ -1,8 +1,9 @@
 // What every seed step works with: the dependencies, the demo password and the demo accounts' ids.
 import type { AnnouncementRow } from '../../../db/schema';
 import type { Deps } from '../../../env';
-import { commissionRate, splitPrice } from '../../../lib/money';
+import { splitPrice } from '../../../lib/money';
 import { termsOf, type TripTerms } from '../../reservations/reservation-terms';
+import { appConfig } from '../../../config';
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-password-1';
 
@@ -64,7 +65,7 @@ export const unpaidDemoReservation = (env: Env, trip: Pick<AnnouncementRow, 'id'
   recipientToken: crypto.randomUUID().replace(/-/g, '') + crypto.randomUUID().replace(/-/g, ''),
   pricePerKgCents: trip.pricePerKgCents,
   ...termsOf(trip),
-  ...splitPrice(b.weightG, trip.pricePerKgCents, commissionRate(env)),
+  ...splitPrice(b.weightG, trip.pricePerKgCents, appConfig(env).platform.commissionRate),
   currency: trip.currency,
   paymentDeadline: new Date(Date.now() + 30 * 60_000).toISOString(),
 });

@@ -3,10 +3,10 @@
 // escrow and notifications are the real ones). Idempotent: keyed by a fixed reservation number.
 import { eq } from 'drizzle-orm';
 import { announcements, reservations } from '../../../db/schema';
-import { platformCurrency } from '../../../lib/money';
 import { usesSandbox } from '../../../providers/payment';
 import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
 import { createCheckout, paySandboxSession } from '../../money';
+import { appConfig } from '../../../config';
 
 export const DEMO_PAID_RESERVATION = 'DEMO-PAID-0001';
 const DEMO_TRIP_DESCRIPTION = 'Demo trip with a paid reservation';
@@ -28,7 +28,7 @@ export async function seedPaidReservation(ctx: SeedContext) {
           ...parisDakarTrip(carrierId, 10),
           reservedWeightG: weightG,
           pricePerKgCents: 1250,
-          currency: platformCurrency(env),
+          currency: appConfig(env).platform.currency,
           pickupPoint: 'Gare de Lyon, Paris',
           deliveryPoint: 'Place de l’Indépendance, Dakar',
           description: DEMO_TRIP_DESCRIPTION,

@@ -116,76 +116,87 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
       await markCaptured(deps, reservationId, str(object.latest_charge), partial);
       return;
     }
-    case 'payment_intent.payment_failed': {
-      const r = await loadReservation(db, reservationId);
-      if (r.status !== 'PENDING_PAYMENT') return;
-      await db.batch([
-        db
-          .update(reservations)
-          .set({ paymentStatus: PAYMENT_STATUS.FAILED, updatedAt: new Date().toISOString() })
-          .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
-        ...notify(db, {
-          userId: r.senderId,
-          type: 'PAYMENT_FAILED',
-          title: 'Payment failed',
-          message: `The payment for reservation ${r.reservationNumber} did not go through. You can try again.`,
-          data: { reservationId: r.id },
-        }),
-      ]);
-      return;
-    }
-    case 'payment_intent.canceled': {
-      const r = await loadReservation(db, reservationId);
-      if (r.paymentStatus === PAYMENT_STATUS.VOID_PENDING) {
-        await db
-          .update(reservations)
-          .set({ paymentStatus: PAYMENT_STATUS.VOIDED, updatedAt: new Date().toISOString() })
-          .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.VOID_PENDING)));
-      } else if (
-        r.paymentStatus === PAYMENT_STATUS.AUTHORIZED &&
-        object.cancellation_reason === 'automatic' &&
-        (r.status === 'PAID' || r.status === 'CONFIRMED')
-      ) {
-        // The card hold lapsed before the parcel was handed over: nothing was ever taken, so the
-        // reservation is cancelled and its escrow released without a provider call.
-        // A concurrent transition winning leaves nothing to do here.
-        await commitWithSettlement(deps, {
-          id: r.id,
-          from: r.status,
-          action: 'CANCEL',
-          set: { cancellationReason: 'Payment authorisation expired' },
-          effects: refundEffects(db, r, r.totalAmountCents, PAYMENT_STATUS.AUTHORIZATION_EXPIRED),
-        });
-      } else if (r.paymentStatus === PAYMENT_STATUS.AUTHORIZED && object.cancellation_reason === 'automatic') {
-        // Lapsed after deposit (captures kept failing): flag it for a person; the money was never taken.
-        await db
-          .update(reservations)
-          .set({ paymentStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED, updatedAt: new Date().toISOString() })
-          .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)));
-      }
-      return;
-    }
-    case 'charge.refunded': {
-      // Only a refund we asked for after capture: a partial capture's released rest is no refund
-      // (older API versions report it as one), so PARTIALLY_CAPTURED is left as it is.
-      const refundId = str(object.refunds?.data?.[0]);
-      const full = object.amount_refunded >= object.amount;
-      await db
-        .update(reservations)
-        .set({
-          refundId: refundId ?? undefined,
-          paymentStatus: full ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
-          updatedAt: new Date().toISOString(),
-        })
-        .where(
-          and(
-            eq(reservations.id, reservationId),
-            inArray(reservations.paymentStatus, [PAYMENT_STATUS.REFUND_PENDING, PAYMENT_STATUS.REFUNDED, PAYMENT_STATUS.PARTIALLY_REFUNDED]),
-          ),
-        );
-      return;
-    }
+    case 'payment_intent.payment_failed':
+      return paymentFailed(deps, reservationId);
+    case 'payment_intent.canceled':
+      return paymentCanceled(deps, reservationId, object);
+    case 'charge.refunded':
+      return chargeRefunded(deps, reservationId, object);
     default:
       return;
   }
+}
+
+/** The sender's payment did not go through: the booking waits for another try, the sender is told. */
+async function paymentFailed({ db }: Deps, reservationId: number): Promise<void> {
+  const r = await loadReservation(db, reservationId);
+  if (r.status !== 'PENDING_PAYMENT') return;
+  await db.batch([
+    db
+      .update(reservations)
+      .set({ paymentStatus: PAYMENT_STATUS.FAILED, updatedAt: new Date().toISOString() })
+      .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
+    ...notify(db, {
+      userId: r.senderId,
+      type: 'PAYMENT_FAILED',
+      title: 'Payment failed',
+      message: `The payment for reservation ${r.reservationNumber} did not go through. You can try again.`,
+      data: { reservationId: r.id },
+    }),
+  ]);
+}
+
+/** A card hold ended: the void we asked for, or a hold that lapsed (before or after the handover). */
+async function paymentCanceled(deps: Deps, reservationId: number, object: ProviderEvent['data']['object']): Promise<void> {
+  const { db } = deps;
+  const r = await loadReservation(db, reservationId);
+  if (r.paymentStatus === PAYMENT_STATUS.VOID_PENDING) {
+    await db
+      .update(reservations)
+      .set({ paymentStatus: PAYMENT_STATUS.VOIDED, updatedAt: new Date().toISOString() })
+      .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.VOID_PENDING)));
+  } else if (
+    r.paymentStatus === PAYMENT_STATUS.AUTHORIZED &&
+    object.cancellation_reason === 'automatic' &&
+    (r.status === 'PAID' || r.status === 'CONFIRMED')
+  ) {
+    // The card hold lapsed before the parcel was handed over: nothing was ever taken, so the
+    // reservation is cancelled and its escrow released without a provider call.
+    // A concurrent transition winning leaves nothing to do here.
+    await commitWithSettlement(deps, {
+      id: r.id,
+      from: r.status,
+      action: 'CANCEL',
+      set: { cancellationReason: 'Payment authorisation expired' },
+      effects: refundEffects(db, r, r.totalAmountCents, PAYMENT_STATUS.AUTHORIZATION_EXPIRED),
+    });
+  } else if (r.paymentStatus === PAYMENT_STATUS.AUTHORIZED && object.cancellation_reason === 'automatic') {
+    // Lapsed after deposit (captures kept failing): flag it for a person; the money was never taken.
+    await db
+      .update(reservations)
+      .set({ paymentStatus: PAYMENT_STATUS.AUTHORIZATION_EXPIRED, updatedAt: new Date().toISOString() })
+      .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.AUTHORIZED)));
+  }
+}
+
+/**
+ * Only a refund we asked for after capture: a partial capture's released rest is no refund
+ * (older API versions report it as one), so PARTIALLY_CAPTURED is left as it is.
+ */
+async function chargeRefunded({ db }: Deps, reservationId: number, object: ProviderEvent['data']['object']): Promise<void> {
+  const refundId = str(object.refunds?.data?.[0]);
+  const full = object.amount_refunded >= object.amount;
+  await db
+    .update(reservations)
+    .set({
+      refundId: refundId ?? undefined,
+      paymentStatus: full ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(
+      and(
+        eq(reservations.id, reservationId),
+        inArray(reservations.paymentStatus, [PAYMENT_STATUS.REFUND_PENDING, PAYMENT_STATUS.REFUNDED, PAYMENT_STATUS.PARTIALLY_REFUNDED]),
+      ),
+    );
 }

@@ -5,8 +5,9 @@
 // transport), with the platform's own service (its commission, VAT included) and its VAT apart, for
 // the amount the document states (captured, refunded). Pure: transactions.service.ts reads the rows.
 import type { MoneyDocumentRow, TransactionRow } from '../../../db/schema';
-import { formatMoney, vatRate } from '../../../lib/money';
+import { formatMoney } from '../../../lib/money';
 import type { PdfLine } from '../../../lib/pdf';
+import { appConfig } from '../../../config';
 
 export interface LegalDetails {
   name: string;
@@ -22,7 +23,7 @@ export const legalDetails = (env: Env): LegalDetails => ({
   address: env.PLATFORM_LEGAL_ADDRESS,
   vatNumber: env.PLATFORM_VAT_NUMBER,
   companyRegistration: env.PLATFORM_COMPANY_REGISTRATION,
-  vatRate: vatRate(env),
+  vatRate: appConfig(env).platform.vatRate,
 });
 
 export interface ReceiptReservation {

@@ -7,12 +7,13 @@ import { readReceiptToken } from '../../../lib/receipt-token';
 import { readPage } from '../../../db/statements';
 import { agencies, EARNING_TYPES, moneyDocuments, reservations, transactions, users, type MoneyDocumentKind, type TransactionRow, type TransactionType } from '../../../db/schema';
 import { accessDenied, notFound } from '../../../errors';
-import { fromCents, platformCurrency } from '../../../lib/money';
+import { fromCents } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import type { Owner } from '../ledger/posting-rules';
 import { receiptUrl } from '../../../lib/urls';
 import { documentOfTransaction } from './money-documents';
 import { legalDetails, receiptDocument, type ReceiptMoneyDocument } from './receipt-document';
+import { appConfig } from '../../../config';
 
 export async function toTransaction(env: Env, t: TransactionRow) {
   return {
@@ -98,7 +99,7 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     period,
     from: from?.toISOString() ?? null,
     to: now.toISOString(),
-    currency: platformCurrency(deps.env),
+    currency: appConfig(deps.env).platform.currency,
     totalPaid: fromCents(-row.paid),
     totalRefunded: fromCents(row.refunded),
     totalReleased: fromCents(row.released),

@@ -4,9 +4,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import type { Db } from '../../../db/client';
 import { EARNING_TYPES, ledgerAccounts, transactions, withdrawals } from '../../../db/schema';
-import { fromCents, platformCurrency } from '../../../lib/money';
+import { fromCents } from '../../../lib/money';
 import { heldAccount, walletAccount, type Owner } from '../ledger/posting-rules';
 import { getAutoWithdrawal } from '../withdrawals/withdrawals.service';
+import { appConfig } from '../../../config';
 
 export interface WalletFigures {
   walletBalance: number;
@@ -93,7 +94,7 @@ export async function getWallet(deps: Deps, owner: Owner) {
     pendingWithdrawalAmount: figures.pendingWithdrawalAmount,
     totalEarned: figures.totalEarned,
     totalWithdrawn: figures.totalWithdrawn,
-    currency: platformCurrency(deps.env),
+    currency: appConfig(deps.env).platform.currency,
     autoWithdrawal,
   };
 }

@@ -10,13 +10,14 @@ import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
-import { fromCents, platformCurrency } from '../../../lib/money';
+import { fromCents } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { getPaymentProvider, ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
 import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
 import { notify } from '../../deliveries/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
+import { appConfig } from '../../../config';
 
 export function toWithdrawal(w: WithdrawalRow) {
   return {
@@ -58,7 +59,7 @@ export async function requestWithdrawal(
       suggestions: [`Complete the onboarding with POST /v1/api${ownerPath(owner)}/pay-connect/onboarding`],
     });
   }
-  const currency = platformCurrency(env);
+  const currency = appConfig(env).platform.currency;
   const token = newToken();
   const wallet = walletAccount(owner);
   const ensure = ensureAccountStatements(db, [wallet], currency);
