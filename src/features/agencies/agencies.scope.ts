@@ -6,7 +6,7 @@ import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees, announcements } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
-import { accessDenied, businessRule, notFound } from '../../errors';
+import { accessDenied, businessRule, notFound, type Text } from '../../errors';
 
 export interface StaffScope {
   agencyId: number;
@@ -90,9 +90,9 @@ export const staffOfAnnouncement = (db: Db, agencyId: SQL, branchId: SQL) =>
     );
 
 /** Pure: why this staff member cannot publish now, or null when they can. */
-export function publishRefusal(scope: StaffScope): string | null {
-  if (scope.agencySuspended) return 'Your agency is suspended: it cannot publish announcements';
-  if (!scope.branchActive) return 'Your branch is deactivated: it cannot publish announcements';
+export function publishRefusal(scope: StaffScope): Text | null {
+  if (scope.agencySuspended) return 'agency.suspendedCannotPublish';
+  if (!scope.branchActive) return 'agency.ownBranchDeactivated';
   return null;
 }
 
@@ -106,7 +106,7 @@ export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, reque
   const refusal = publishRefusal(scope);
   if (refusal) throw businessRule(refusal);
   if (scope.role === 'ROLE_AGENCY_EMPLOYEE') {
-    if (requestedBranchId != null && requestedBranchId !== scope.branchId) throw accessDenied('You can publish only for your own branch');
+    if (requestedBranchId != null && requestedBranchId !== scope.branchId) throw accessDenied('agency.publishOnlyOwnBranch');
     return { agencyId: scope.agencyId, branchId: scope.branchId };
   }
   if (requestedBranchId == null) return { agencyId: scope.agencyId, branchId: null };
@@ -115,7 +115,7 @@ export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, reque
     .from(agencyBranches)
     .where(and(eq(agencyBranches.id, requestedBranchId), eq(agencyBranches.agencyId, scope.agencyId)));
   if (!branch) throw notFound('Branch', requestedBranchId);
-  if (!branch.active) throw businessRule('This branch is deactivated: it cannot publish announcements');
+  if (!branch.active) throw businessRule('agency.branchDeactivatedCannotPublish');
   return { agencyId: scope.agencyId, branchId: requestedBranchId };
 }
 

@@ -137,7 +137,7 @@ export async function reviewAgencyDocument(
   const after = await getAgencyDocument(deps, id);
   if (updated.length === 0) {
     refuse(after.status);
-    throw invalidState('This document was reviewed at the same time: read it again');
+    throw invalidState('agency.documentReviewedSameTime');
   }
   return after;
 }

@@ -45,10 +45,10 @@ export async function startKycSession(deps: Deps, userId: number) {
   const { db, env } = deps;
   const [user] = await db.select({ email: users.email, kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
-  if (user.kycStatus === 'VERIFIED') throw invalidState('Your identity is already verified');
+  if (user.kycStatus === 'VERIFIED') throw invalidState('kyc.identityAlreadyVerified');
   const latest = await latestRecord(db, userId);
   if (latest?.status === 'PENDING' && latest.providerStatus === 'REVIEW') {
-    throw invalidState('Your verification is under review: wait for its result');
+    throw invalidState('kyc.verificationUnderReviewWait');
   }
   // A session the user has not finished yet is handed back rather than opening a second one.
   if (
@@ -222,7 +222,7 @@ export async function handleKycCallback(
   const failure = await checkCallbackSignature(env.KYC_WEBHOOK_SECRET, headers, raw);
   if (failure) {
     throw unauthorized(
-      failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
+      failure === 'missing' ? 'kyc.missingCallbackSignature' : failure === 'stale' ? 'kyc.callbackTimestampOutsideTolerance' : 'kyc.invalidCallbackSignature',
     );
   }
   const event: KycEvent = parseKycEvent(raw);
