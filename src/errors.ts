@@ -101,7 +101,7 @@ export const unauthorized = raise('UNAUTHORIZED');
 export const endpointNotFound = raise('ENDPOINT_NOT_FOUND');
 /** The 404 of a path no route serves (the app's notFound, and development routes elsewhere). */
 export const noEndpoint = (method: string, path: string): AppError =>
-  endpointNotFound('error.noEndpoint', { method, path }, { suggestions: ['error.seeApiReferenceV1'] });
+  endpointNotFound('error.noEndpoint', { method, path }, { suggestions: ['error.seeApiReference'] });
 export const alreadyExists = raise('ALREADY_EXISTS');
 export const invalidState = raise('INVALID_STATE');
 export const businessRule = raise('BUSINESS_RULE_VIOLATION');
@@ -178,8 +178,8 @@ export function toErrorResponse(c: Context<any>, err: unknown): Response {
 function asAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) return fromHttpException(err);
-  return new AppError('INTERNAL_ERROR', 'error.unexpectedErrorOccurred', {
-    suggestions: ['error.retryLaterIfPersists'],
+  return new AppError('INTERNAL_ERROR', 'error.unexpected', {
+    suggestions: ['error.retryOrContactSupport'],
     cause: err,
   });
 }

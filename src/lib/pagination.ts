@@ -51,7 +51,7 @@ export function pageQuery<F extends string>({ sortable, defaultSort, defaultSize
         if (!parsed) {
           ctx.addIssue({
             code: 'custom',
-            ...issueOf(msg('request.sortMustFieldAsc', { sortable: sortable.join(', ') }), issueCode('INVALID_ARGUMENT')),
+            ...issueOf(msg('request.sortFormat', { sortable: sortable.join(', ') }), issueCode('INVALID_ARGUMENT')),
           });
           return z.NEVER;
         }

@@ -35,7 +35,7 @@ export function newNonce(): string {
 export const signQrPayload = (secret: string, claims: QrClaims): Promise<string> => signClaims(secret, claims);
 
 const invalid = (message: Text) =>
-  invalidArgument(message, { suggestions: ['handover.askFreshQrCode2'] });
+  invalidArgument(message, { suggestions: ['handover.askFreshQrCodeAndScan'] });
 
 /**
  * Checks shape, signature (constant time through WebCrypto verify), expiry and purpose.
@@ -54,7 +54,7 @@ export async function verifyQrPayload(secret: string, payload: string, purpose: 
   ) {
     throw invalid('handover.malformedQrPayload');
   }
-  if (claims.pur !== purpose) throw invalid(msg('handover.qrCodeNot', { pur: claims.pur.toLowerCase(), purpose: purpose.toLowerCase() }));
+  if (claims.pur !== purpose) throw invalid(msg('handover.qrCodeWrongPurpose', { pur: claims.pur.toLowerCase(), purpose: purpose.toLowerCase() }));
   if (claims.exp <= now) throw invalid('handover.qrCodeExpired');
   return claims;
 }

@@ -3,7 +3,7 @@ import type { Entries } from './types';
 
 export const AGENCY_MESSAGES = {
   'agency.publishOnlyOwnBranch': { en: 'You can publish only for your own branch', fr: 'Vous ne pouvez publier que pour votre propre succursale' },
-  'agency.branchDeactivatedCannotPublish': {
+  'agency.branchDeactivated': {
     en: 'This branch is deactivated: it cannot publish announcements',
     fr: 'Cette succursale est désactivée : elle ne peut pas publier d’annonces',
   },
@@ -11,7 +11,7 @@ export const AGENCY_MESSAGES = {
     en: '{who} already belongs to an agency',
     fr: ({ who }) => (who === 'You' ? 'Vous appartenez déjà à une agence' : who === 'This user' ? 'Cet utilisateur appartient déjà à une agence' : undefined),
   },
-  'agency.userOwnWorkOne': {
+  'agency.oneAgencyOnly': {
     en: 'A user can own or work for one agency only',
     fr: "Un utilisateur ne peut posséder qu'une agence ou travailler que pour une seule",
   },
@@ -27,8 +27,8 @@ export const AGENCY_MESSAGES = {
     en: 'This branch is already {active}',
     fr: ({ active }) => (active === 'active' ? 'Cette succursale est déjà active' : active === 'deactivated' ? 'Cette succursale est déjà désactivée' : undefined),
   },
-  'agency.agencyAlreadySuspended': { en: 'This agency is already suspended', fr: 'Cette agence est déjà suspendue' },
-  'agency.agencyAlreadyActive': { en: 'This agency is already active', fr: 'Cette agence est déjà active' },
+  'agency.alreadySuspended': { en: 'This agency is already suspended', fr: 'Cette agence est déjà suspendue' },
+  'agency.alreadyActive': { en: 'This agency is already active', fr: 'Cette agence est déjà active' },
   'agency.documentReviewedSameTime': {
     en: 'This document was reviewed at the same time: read it again',
     fr: 'Ce document a été examiné au même moment : relisez-le',
@@ -43,9 +43,9 @@ export const AGENCY_MESSAGES = {
   'agency.askAgencyInviteAgain': { en: 'Ask the agency to invite you again', fr: "Demandez à l'agence de vous inviter à nouveau" },
   'agency.invitationAlreadyAnswered': { en: 'This invitation was already answered', fr: 'Cette invitation a déjà reçu une réponse' },
 
-  'kyc.kycSandboxNotEnabled': { en: 'The KYC sandbox is not enabled', fr: "Le bac à sable KYC n'est pas activé" },
+  'kyc.sandboxNotEnabled': { en: 'The KYC sandbox is not enabled', fr: "Le bac à sable KYC n'est pas activé" },
   'kyc.callbackBodyNotJson': { en: 'Callback body is not a JSON event', fr: "Le corps du rappel n'est pas un événement JSON" },
-  'kyc.sendJsonStringHolding': {
+  'kyc.sendJsonEvent': {
     en: 'Send a JSON string holding {eventId, sessionId, status, documentType?, reason?}',
     fr: 'Envoyez un texte JSON contenant {eventId, sessionId, status, documentType?, reason?}',
   },
@@ -69,16 +69,16 @@ export const AGENCY_MESSAGES = {
   },
   'file.sendFileMultipartForm': { en: 'Send the file as multipart/form-data', fr: 'Envoyez le fichier en multipart/form-data' },
   'file.malformedMultipartBody': { en: 'Malformed multipart body', fr: 'Corps multipart mal formé' },
-  'file.validationFailedFormFile': { en: 'Validation failed for form: file', fr: 'Validation échouée pour le formulaire : file' },
+  'file.validationFailedFile': { en: 'Validation failed for form: file', fr: 'Validation échouée pour le formulaire : file' },
   'file.filePartNamedFile': { en: 'A file part named "file" is required', fr: 'Une partie de fichier nommée "file" est requise' },
-  'file.fileLargerBytes10': { en: 'File is larger than {maxFileBytes} bytes (10 MB)', fr: 'Le fichier dépasse {maxFileBytes} octets (10 Mo)' },
-  'file.uploadFileMost10': { en: 'Upload a file of at most 10 MB', fr: 'Téléversez un fichier de 10 Mo au plus' },
+  'file.tooLarge': { en: 'File is larger than {maxFileBytes} bytes (10 MB)', fr: 'Le fichier dépasse {maxFileBytes} octets (10 Mo)' },
+  'file.uploadAtMost10Mb': { en: 'Upload a file of at most 10 MB', fr: 'Téléversez un fichier de 10 Mo au plus' },
   'file.executableFilesNotAccepted': { en: 'Executable files are not accepted', fr: 'Les fichiers exécutables ne sont pas acceptés' },
   'file.unsupportedFileTypeOnly': {
     en: 'Unsupported file type: only JPEG, PNG, WEBP and PDF are accepted',
     fr: 'Type de fichier non pris en charge : seuls JPEG, PNG, WEBP et PDF sont acceptés',
   },
-  'file.filePurposeMustOne': {
+  'file.purposeTypeMismatch': {
     en: 'A file of purpose {purpose} must be one of {allowedTypes}; this file is {detected}',
     fr: "Un fichier d'usage {purpose} doit être parmi {allowedTypes} ; ce fichier est {detected}",
   },

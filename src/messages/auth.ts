@@ -40,14 +40,14 @@ export const AUTH_MESSAGES = {
   'auth.accountNoLongerExists': { en: 'The account no longer exists', fr: "Le compte n'existe plus" },
   'auth.emailAddressAlreadyVerified': { en: 'The email address is already verified', fr: "L'adresse e-mail est déjà vérifiée" },
   'auth.accountNoPasswordYet': { en: 'This account has no password yet', fr: "Ce compte n'a pas encore de mot de passe" },
-  'auth.setOneThroughV1': { en: 'Set one through /v1/api/auth/password/forgot', fr: 'Définissez-en un avec /v1/api/auth/password/forgot' },
+  'auth.setPasswordThroughForgot': { en: 'Set one through /v1/api/auth/password/forgot', fr: 'Définissez-en un avec /v1/api/auth/password/forgot' },
   'auth.validationFailedBodyCurrentPassword': { en: 'Validation failed for body: currentPassword', fr: 'Validation échouée pour le corps : currentPassword' },
   'auth.currentPasswordWrong': { en: 'The current password is wrong', fr: 'Le mot de passe actuel est erroné' },
   'auth.passwordChangedConcurrentlyRetry': {
     en: 'The password was changed concurrently; retry',
     fr: 'Le mot de passe a été modifié en même temps ; réessayez',
   },
-  'auth.invalidExpiredAlreadyUsed': { en: 'invalid, expired or already used', fr: 'invalide, expiré ou déjà utilisé' },
+  'auth.tokenFieldInvalid': { en: 'invalid, expired or already used', fr: 'invalide, expiré ou déjà utilisé' },
   'auth.requestNewPasswordReset': { en: 'Request a new password reset email', fr: 'Demandez un nouvel e-mail de réinitialisation du mot de passe' },
   'auth.requestNewVerificationEmail': { en: 'Request a new verification email', fr: 'Demandez un nouvel e-mail de vérification' },
   'auth.refreshTokenInvalidExpired': {
@@ -64,20 +64,20 @@ export const AUTH_MESSAGES = {
     en: 'The refresh token belongs to another account',
     fr: 'Le jeton de rafraîchissement appartient à un autre compte',
   },
-  'auth.signSandboxNotActive': {
+  'auth.providerSandboxNotActive': {
     en: 'The {label} sign-in sandbox is not active (client ids are configured)',
     fr: "Le bac à sable de connexion {label} n'est pas actif (des identifiants client sont configurés)",
   },
-  'auth.signSandboxNotActive2': { en: 'The sign-in sandbox is not active', fr: "Le bac à sable de connexion n'est pas actif" },
+  'auth.sandboxNotActive': { en: 'The sign-in sandbox is not active', fr: "Le bac à sable de connexion n'est pas actif" },
 
   'user.lettersDigitsDotUnderscore': {
     en: 'letters, digits, dot, underscore and hyphen only',
     fr: 'lettres, chiffres, point, tiret bas et trait d’union uniquement',
   },
-  'user.phoneNumber33612345678': { en: 'a phone number, e.g. +33612345678', fr: 'un numéro de téléphone, par exemple +33612345678' },
+  'user.phoneNumberFormat': { en: 'a phone number, e.g. +33612345678', fr: 'un numéro de téléphone, par exemple +33612345678' },
   'user.mustPastDate': { en: 'must be a past date', fr: 'doit être une date passée' },
-  'user.iso31661Alpha': { en: 'ISO 3166-1 alpha-2 country code', fr: 'code pays ISO 3166-1 alpha-2' },
-  'user.httpsUrlUrlPost': {
+  'user.countryCodeFormat': { en: 'ISO 3166-1 alpha-2 country code', fr: 'code pays ISO 3166-1 alpha-2' },
+  'user.avatarUrlFormat': {
     en: 'An https URL, or the url POST /files answered for your uploaded avatar',
     fr: "Une URL https, ou l'URL renvoyée par POST /files pour votre avatar téléversé",
   },

@@ -3,7 +3,7 @@ import type { Entries } from './types';
 import { ACTIONS } from './words';
 
 export const BOOKING_MESSAGES = {
-  'booking.reservationStatusNoLonger': {
+  'booking.notCancellable': {
     en: 'A reservation in status {status} can no longer be cancelled',
     fr: 'Une réservation au statut {status} ne peut plus être annulée',
   },
@@ -11,7 +11,7 @@ export const BOOKING_MESSAGES = {
     en: 'Cancellation is possible before the parcel is deposited',
     fr: "L'annulation est possible avant le dépôt du colis",
   },
-  'booking.most3DecimalsGrams': { en: 'At most 3 decimals (grams)', fr: 'Trois décimales au plus (grammes)' },
+  'booking.atMost3Decimals': { en: 'At most 3 decimals (grams)', fr: 'Trois décimales au plus (grammes)' },
   'booking.httpsUrl': { en: 'An https URL', fr: 'Une URL https' },
   'booking.phoneNumberEmailRequired': { en: 'A phone number or an email is required', fr: 'Un numéro de téléphone ou un e-mail est requis' },
   'booking.phoneNumberDigitsSpaces': {
@@ -34,7 +34,7 @@ export const BOOKING_MESSAGES = {
     en: 'Not enough remaining capacity on this announcement',
     fr: 'Capacité restante insuffisante sur cette annonce',
   },
-  'booking.remainingCapacityKg': { en: 'Remaining capacity: {value} kg', fr: 'Capacité restante : {value} kg' },
+  'booking.remainingCapacityKg': { en: 'Remaining capacity: {kg} kg', fr: 'Capacité restante : {kg} kg' },
   'booking.tripNoLongerTakes': {
     en: 'This trip no longer takes bookings: its carrier is unavailable',
     fr: "Ce trajet ne prend plus de réservations : son transporteur n'est pas disponible",
@@ -69,8 +69,8 @@ export const BOOKING_MESSAGES = {
     en: 'arrivalDate must be on or after departureDate',
     fr: 'arrivalDate doit être égale ou postérieure à departureDate',
   },
-  'announcement.mustGreater0Least': { en: 'Must be greater than 0 (at least 0.01)', fr: 'Doit être supérieur à 0 (au moins 0.01)' },
-  'announcement.validationFailedBody': { en: 'Validation failed for body: {fieldErrors}', fr: 'Validation échouée pour le corps : {fieldErrors}' },
+  'announcement.priceAtLeastOneCent': { en: 'Must be greater than 0 (at least 0.01)', fr: 'Doit être supérieur à 0 (au moins 0.01)' },
+  'announcement.validationFailedFields': { en: 'Validation failed for body: {fieldErrors}', fr: 'Validation échouée pour le corps : {fieldErrors}' },
   'announcement.unknownProhibitedCategories': { en: 'Unknown or prohibited categories: {bad}', fr: 'Catégories inconnues ou interdites : {bad}' },
   'announcement.onlyAgencyStaffPublish': {
     en: 'Only agency staff can publish for a branch',
@@ -80,7 +80,7 @@ export const BOOKING_MESSAGES = {
     en: 'Publishing a trip requires a verified identity',
     fr: 'Publier un trajet exige une identité vérifiée',
   },
-  'announcement.announcementStatusNoLonger': {
+  'announcement.notChangeable': {
     en: 'An announcement in status {status} can no longer be changed',
     fr: 'Une annonce au statut {status} ne peut plus être modifiée',
   },
@@ -96,33 +96,33 @@ export const BOOKING_MESSAGES = {
     en: 'totalWeight cannot be lower than the weight already reserved ({reservedG} kg)',
     fr: 'totalWeight ne peut pas être inférieur au poids déjà réservé ({reservedG} kg)',
   },
-  'announcement.announcementStatusCannotDeleted': {
+  'announcement.notDeletable': {
     en: 'An announcement in status {status} cannot be deleted',
     fr: 'Une annonce au statut {status} ne peut pas être supprimée',
   },
-  'announcement.announcementPaidReservationS': {
+  'announcement.paidReservationsInProgress': {
     en: 'The announcement has {n} paid reservation(s) in progress; cancel or finish them first',
     fr: "L'annonce a {n} réservation(s) payée(s) en cours ; annulez-les ou terminez-les d'abord",
   },
-  'announcement.announcementNoLongerDeleted': { en: 'The announcement can no longer be deleted', fr: "L'annonce ne peut plus être supprimée" },
+  'announcement.noLongerDeletable': { en: 'The announcement can no longer be deleted', fr: "L'annonce ne peut plus être supprimée" },
 
-  'alert.leastOneDepartureCityArrivalCity': {
+  'alert.placeRequired': {
     en: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
     fr: "Au moins l'un de departureCity, arrivalCity, departureCountry, arrivalCountry est requis",
   },
   'alert.dateToMustAfterDateFrom': { en: 'dateTo must be on or after dateFrom', fr: 'dateTo doit être égale ou postérieure à dateFrom' },
 
-  'analytics.mustBefore': { en: 'from must be on or before to', fr: 'from doit être égale ou antérieure à to' },
-  'analytics.rangeCoverMostDays': { en: 'The range may cover at most {maxDays} days', fr: 'La période peut couvrir au plus {maxDays} jours' },
-  'analytics.metricMustOne': { en: 'metric must be one of: {metrics}', fr: 'metric doit être parmi : {metrics}' },
+  'analytics.fromAfterTo': { en: 'from must be on or before to', fr: 'from doit être égale ou antérieure à to' },
+  'analytics.rangeTooLong': { en: 'The range may cover at most {maxDays} days', fr: 'La période peut couvrir au plus {maxDays} jours' },
+  'analytics.unknownMetric': { en: 'metric must be one of: {metrics}', fr: 'metric doit être parmi : {metrics}' },
 
-  'category.codeMust240': {
+  'category.codeFormat': {
     en: 'code must be 2-40 upper-case letters, digits or underscores',
     fr: 'code doit contenir de 2 à 40 majuscules, chiffres ou tirets bas',
   },
-  'category.categoryCodeAlreadyExists': { en: 'A category with code {code} already exists', fr: 'Une catégorie avec le code {code} existe déjà' },
+  'category.codeExists': { en: 'A category with code {code} already exists', fr: 'Une catégorie avec le code {code} existe déjà' },
   'category.chooseAnotherCode': { en: 'Choose another code', fr: 'Choisissez un autre code' },
-  'category.categoryUseReservationsAnnouncements': {
+  'category.inUse': {
     en: 'Category {id} is in use by reservations or announcements and cannot be deleted',
     fr: 'La catégorie {id} est utilisée par des réservations ou des annonces et ne peut pas être supprimée',
   },
@@ -131,9 +131,9 @@ export const BOOKING_MESSAGES = {
     en: 'The reservation changed to {status} meanwhile; reload it and retry',
     fr: 'La réservation est passée entre-temps à {status} ; rechargez-la et réessayez',
   },
-  'reservation.cannotReservationStatus': {
+  'reservation.actionNotAllowed': {
     en: 'Cannot {action} a reservation in status {status}',
     fr: ({ action, status }) => (ACTIONS(action) ? `Impossible de ${ACTIONS(action)} une réservation au statut ${status}` : undefined),
   },
-  'reservation.allowed': { en: 'Allowed from: {transitions}', fr: 'Possible depuis : {transitions}' },
+  'reservation.allowedFrom': { en: 'Allowed from: {transitions}', fr: 'Possible depuis : {transitions}' },
 } as const satisfies Entries;

@@ -28,10 +28,10 @@ export const HANDOVER_MESSAGES = {
     en: '{remainingAttempts} attempts left before code entry is locked',
     fr: '{remainingAttempts} tentatives restantes avant le blocage de la saisie du code',
   },
-  'handover.askFreshQrCode2': { en: 'Ask for a fresh QR code and scan it again', fr: 'Demandez un nouveau code QR et scannez-le à nouveau' },
+  'handover.askFreshQrCodeAndScan': { en: 'Ask for a fresh QR code and scan it again', fr: 'Demandez un nouveau code QR et scannez-le à nouveau' },
   'handover.qrPayloadSignatureInvalid': { en: 'QR payload signature is invalid', fr: 'La signature du code QR est invalide' },
   'handover.malformedQrPayload': { en: 'Malformed QR payload', fr: 'Contenu de code QR mal formé' },
-  'handover.qrCodeNot': {
+  'handover.qrCodeWrongPurpose': {
     en: 'This QR code is for {pur}, not {purpose}',
     fr: ({ pur, purpose }) => {
       const words: Record<string, string> = { deposit: 'le dépôt', delivery: 'la livraison' };
@@ -99,7 +99,7 @@ export const HANDOVER_MESSAGES = {
     en: 'Only the sender or the carrier of this reservation may open a dispute',
     fr: "Seuls l'expéditeur ou le transporteur de cette réservation peuvent ouvrir un litige",
   },
-  'dispute.reservationAlreadyDispute': {
+  'dispute.alreadyDisputedWithId': {
     en: 'Reservation {id} already has a dispute (#{id2})',
     fr: 'La réservation {id} a déjà un litige (n° {id2})',
   },
@@ -111,7 +111,7 @@ export const HANDOVER_MESSAGES = {
     en: 'A delivered reservation may be disputed only within 72 hours of delivery',
     fr: 'Une réservation livrée ne peut être contestée que dans les 72 heures suivant la livraison',
   },
-  'dispute.reservationAlreadyDispute2': { en: 'Reservation {id} already has a dispute', fr: 'La réservation {id} a déjà un litige' },
+  'dispute.alreadyDisputed': { en: 'Reservation {id} already has a dispute', fr: 'La réservation {id} a déjà un litige' },
   'dispute.reservationChangedWhileDispute': {
     en: 'Reservation {id} changed while the dispute was being opened; try again',
     fr: "La réservation {id} a changé pendant l'ouverture du litige ; réessayez",
@@ -123,8 +123,8 @@ export const HANDOVER_MESSAGES = {
     en: 'A partial refund needs an amount between 0 and the total price, both excluded',
     fr: 'Un remboursement partiel exige un montant entre 0 et le prix total, tous deux exclus',
   },
-  'dispute.must0': { en: 'Must be > 0 and < {total}', fr: 'Doit être > 0 et < {total}' },
-  'dispute.noAmount': { en: 'No amount with {resolution}', fr: 'Pas de montant avec {resolution}' },
+  'dispute.amountBounds': { en: 'Must be > 0 and < {total}', fr: 'Doit être > 0 et < {total}' },
+  'dispute.noAmountWith': { en: 'No amount with {resolution}', fr: 'Pas de montant avec {resolution}' },
   'dispute.onlyPartialRefundTakes': { en: 'Only PARTIAL_REFUND takes an amount', fr: 'Seul PARTIAL_REFUND accepte un montant' },
 
   'review.onlySenderCarrierReservation': {
@@ -150,7 +150,7 @@ export const HANDOVER_MESSAGES = {
     en: 'Action {action} does not apply to a {targetType} report',
     fr: "L'action {action} ne s'applique pas à un signalement {targetType}",
   },
-  'report.allowed': { en: 'Allowed for {targetType}: {targetType2}', fr: 'Autorisé pour {targetType} : {targetType2}' },
+  'report.allowedActions': { en: 'Allowed for {targetType}: {targetType2}', fr: 'Autorisé pour {targetType} : {targetType2}' },
 
   'delivery.deliveryOnlyFailedDead': {
     en: 'The delivery is {status}; only a FAILED or DEAD delivery can be retried',

@@ -5,7 +5,7 @@ import { NOUNS, WHERE, type Noun } from './words';
 
 export const HTTP_MESSAGES = {
   'error.noEndpoint': { en: 'No endpoint {method} {path}', fr: 'Aucun point de terminaison {method} {path}' },
-  'error.seeApiReferenceV1': { en: 'See the API reference at /v1/api/docs', fr: "Consultez la référence de l'API à /v1/api/docs" },
+  'error.seeApiReference': { en: 'See the API reference at /v1/api/docs', fr: "Consultez la référence de l'API à /v1/api/docs" },
   // notFound(what, id?): `what` is a Noun (words.ts).
   'error.notFound': { en: '{what} not found', fr: ({ what }) => `${NOUNS[what as Noun]} introuvable` },
   'error.notFoundWithId': { en: '{what} {id} not found', fr: ({ what, id }) => `${NOUNS[what as Noun]} ${id} introuvable` },
@@ -15,8 +15,8 @@ export const HTTP_MESSAGES = {
   'error.requestFailed': { en: 'Request failed', fr: 'La requête a échoué' },
   // A text the service did not write (zod's issue messages, Hono's errors): French when external.ts knows it.
   'error.external': { en: '{text}', fr: ({ text }) => frenchOfExternal(text) },
-  'error.unexpectedErrorOccurred': { en: 'An unexpected error occurred', fr: "Une erreur inattendue s'est produite" },
-  'error.retryLaterIfPersists': {
+  'error.unexpected': { en: 'An unexpected error occurred', fr: "Une erreur inattendue s'est produite" },
+  'error.retryOrContactSupport': {
     en: 'Retry later; if it persists, contact support with the X-Request-Id header value',
     fr: "Réessayez plus tard ; si l'erreur persiste, contactez le support avec la valeur de l'en-tête X-Request-Id",
   },
@@ -30,11 +30,11 @@ export const HTTP_MESSAGES = {
 
   'request.methodNotAllowed': { en: 'Method {method} is not allowed on {path}', fr: "La méthode {method} n'est pas autorisée sur {path}" },
   'request.allowedMethods': { en: 'Allowed methods: {methods}', fr: 'Méthodes autorisées : {methods}' },
-  'request.mustIso31661': {
+  'request.countryCode': {
     en: 'must be an ISO 3166-1 alpha-2 country code (see /reference/countries)',
     fr: 'doit être un code pays ISO 3166-1 alpha-2 (voir /reference/countries)',
   },
-  'request.sortMustFieldAsc': {
+  'request.sortFormat': {
     en: 'sort must be <field>,<asc|desc> with field one of: {sortable}',
     fr: 'sort doit être <champ>,<asc|desc> avec un champ parmi : {sortable}',
   },
@@ -48,8 +48,8 @@ export const HTTP_MESSAGES = {
   },
   'request.accessTokenInvalidExpired': { en: 'Access token is invalid or expired', fr: "Le jeton d'accès est invalide ou expiré" },
   'request.accessTokenRevoked': { en: 'Access token has been revoked', fr: "Le jeton d'accès a été révoqué" },
-  'request.requiresOne': { en: 'Requires one of: {roles}', fr: "Nécessite l'un des rôles : {roles}" },
-  'request.requestBodyLargerBytes': { en: 'Request body is larger than {limit} bytes', fr: 'Le corps de la requête dépasse {limit} octets' },
+  'request.requiresRole': { en: 'Requires one of: {roles}', fr: "Nécessite l'un des rôles : {roles}" },
+  'request.bodyTooLarge': { en: 'Request body is larger than {limit} bytes', fr: 'Le corps de la requête dépasse {limit} octets' },
   'request.setNamedSecretsWrangler': {
     en: 'Set the named secrets (wrangler secret put NAME --env production) and bindings (wrangler.toml)',
     fr: 'Définissez les secrets nommés (wrangler secret put NAME --env production) et les liaisons (wrangler.toml)',
@@ -58,7 +58,7 @@ export const HTTP_MESSAGES = {
     en: 'Retry later with the same Idempotency-Key to get the first response',
     fr: 'Réessayez plus tard avec la même Idempotency-Key pour obtenir la première réponse',
   },
-  'request.must1Characters': {
+  'request.idempotencyKeyLength': {
     en: '{idempotencyHeader} must be 1 to {maxKeyLength} characters',
     fr: '{idempotencyHeader} doit contenir de 1 à {maxKeyLength} caractères',
   },

@@ -30,7 +30,7 @@ export const MONEY_MESSAGES = {
   },
   'money.sendProviderEventObject': { en: 'Send a provider event object', fr: 'Envoyez un objet événement du prestataire' },
   'money.sandboxProviderNotActive': { en: 'The sandbox provider is not active', fr: "Le prestataire bac à sable n'est pas actif" },
-  'money.mostTwoDecimals': { en: 'At most two decimals', fr: 'Deux décimales au plus' },
+  'money.atMost2Decimals': { en: 'At most two decimals', fr: 'Deux décimales au plus' },
   'money.thresholdRequiredEnableAutomatic': {
     en: 'threshold is required to enable automatic withdrawals',
     fr: 'threshold est requis pour activer les retraits automatiques',
@@ -39,7 +39,7 @@ export const MONEY_MESSAGES = {
     en: 'No connected payout account able to receive payouts',
     fr: 'Aucun compte de versement connecté capable de recevoir des virements',
   },
-  'money.completeOnboardingPostV1': {
+  'money.completeOnboarding': {
     en: 'Complete the onboarding with POST /v1/api{owner}/pay-connect/onboarding',
     fr: "Terminez l'inscription avec POST /v1/api{owner}/pay-connect/onboarding",
   },
@@ -48,7 +48,7 @@ export const MONEY_MESSAGES = {
     en: 'Check the available balance with GET /v1/api{type}/wallet',
     fr: 'Consultez le solde disponible avec GET /v1/api{type}/wallet',
   },
-  'money.deliveredSharesHeldBalanceWithdrawn': {
+  'money.heldBalanceAfterDisputeWindow': {
     en: 'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed',
     fr: 'Les montants des livraisons (heldBalance) peuvent être retirés une fois le délai de litige de 72 heures écoulé',
   },

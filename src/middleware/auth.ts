@@ -48,7 +48,7 @@ export const hasRole = (auth: AuthUser, ...roles: Role[]) =>
 /** Passes callers holding any of the roles (a super-admin holds them all). Use after requireAuth. */
 export const requireRole = (...roles: Role[]) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(msg('request.requiresOne', { roles: roles.join(', ') }));
+    if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(msg('request.requiresRole', { roles: roles.join(', ') }));
     await next();
   });
 

@@ -75,7 +75,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return next();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw invalidArgument('request.must1Characters', { idempotencyHeader: IDEMPOTENCY_HEADER, maxKeyLength: MAX_KEY_LENGTH }, {
+    throw invalidArgument('request.idempotencyKeyLength', { idempotencyHeader: IDEMPOTENCY_HEADER, maxKeyLength: MAX_KEY_LENGTH }, {
       fieldErrors: [{ field: IDEMPOTENCY_HEADER, message: 'request.lengthOutRange', rejectedValue: key }],
     });
   }

@@ -115,7 +115,7 @@ export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, reque
     .from(agencyBranches)
     .where(and(eq(agencyBranches.id, requestedBranchId), eq(agencyBranches.agencyId, scope.agencyId)));
   if (!branch) throw notFound('Branch', requestedBranchId);
-  if (!branch.active) throw businessRule('agency.branchDeactivatedCannotPublish');
+  if (!branch.active) throw businessRule('agency.branchDeactivated');
   return { agencyId: scope.agencyId, branchId: requestedBranchId };
 }
 

@@ -77,7 +77,7 @@ export const branchView = (b: AgencyBranchRow) => ({
 });
 
 const alreadyInAgency = (who: string) =>
-  alreadyExists('agency.alreadyBelongsAgency', { who }, { suggestions: ['agency.userOwnWorkOne'] });
+  alreadyExists('agency.alreadyBelongsAgency', { who }, { suggestions: ['agency.oneAgencyOnly'] });
 
 const now = () => new Date().toISOString();
 
@@ -333,7 +333,7 @@ export async function setAgencySuspended(deps: Deps, adminId: number, id: number
     )
     .where(and(eq(agencies.id, id), eq(agencies.status, suspend ? 'ACTIVE' : 'SUSPENDED')))
     .returning();
-  if (!row) throw invalidState(suspend ? 'agency.agencyAlreadySuspended' : 'agency.agencyAlreadyActive');
+  if (!row) throw invalidState(suspend ? 'agency.alreadySuspended' : 'agency.alreadyActive');
   await runBatch(db, [
     ...notify(db, {
       userId: row.ownerId,

@@ -17,7 +17,7 @@ import { agencyForOwner, getBranch } from './agencies.service';
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const alreadyInAgency = (who: string) =>
-  alreadyExists('agency.alreadyBelongsAgency', { who }, { suggestions: ['agency.userOwnWorkOne'] });
+  alreadyExists('agency.alreadyBelongsAgency', { who }, { suggestions: ['agency.oneAgencyOnly'] });
 
 const answer = (i: Pick<AgencyInvitationRow, 'id' | 'email' | 'branchId' | 'status'>) => ({
   invitationId: i.id,

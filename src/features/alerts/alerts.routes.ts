@@ -30,7 +30,7 @@ const AlertInputSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['departureCity'],
-        message: 'alert.leastOneDepartureCityArrivalCity',
+        message: 'alert.placeRequired',
       });
     }
   }, whenValid('departureCity', 'arrivalCity', 'departureCountry', 'arrivalCountry'))

@@ -22,9 +22,9 @@ const dateParam = (name: 'from' | 'to', description: string) =>
 function checkRange(q: { from?: string; to?: string }, maxDays: number, ctx: z.RefinementCtx) {
   const p = period(q.from, q.to);
   if (p.from > p.to) {
-    ctx.addIssue({ code: 'custom', path: ['from'], message: 'analytics.mustBefore' });
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'analytics.fromAfterTo' });
   } else if (rangeDays(p.from, p.to) > maxDays) {
-    ctx.addIssue({ code: 'custom', path: ['to'], ...issueOf(msg('analytics.rangeCoverMostDays', { maxDays })) });
+    ctx.addIssue({ code: 'custom', path: ['to'], ...issueOf(msg('analytics.rangeTooLong', { maxDays })) });
   }
 }
 
@@ -41,7 +41,7 @@ const TimeseriesQuery = z
       .string()
       .transform((value, ctx): Metric => {
         if ((METRICS as readonly string[]).includes(value)) return value as Metric;
-        ctx.addIssue({ code: 'custom', ...issueOf(msg('analytics.metricMustOne', { metrics: METRICS.join(', ') }), issueCode('INVALID_ARGUMENT')) });
+        ctx.addIssue({ code: 'custom', ...issueOf(msg('analytics.unknownMetric', { metrics: METRICS.join(', ') }), issueCode('INVALID_ARGUMENT')) });
         return z.NEVER;
       })
       .openapi({ param: { name: 'metric', in: 'query' }, type: 'string', enum: [...METRICS], description: 'What to count or sum' }),

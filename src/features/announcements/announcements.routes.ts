@@ -25,7 +25,7 @@ const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
 /** kg, at most gram precision. */
 const Kilograms = z.number().positive().max(1000);
 /** A price the payment provider can charge: more than zero, in cents (0.01 at least). */
-const Price = z.number().min(0.01, 'announcement.mustGreater0Least').max(100_000);
+const Price = z.number().min(0.01, 'announcement.priceAtLeastOneCent').max(100_000);
 const TransportMode = z.enum(TRANSPORT_MODES);
 
 const AnnouncementInputObject = z

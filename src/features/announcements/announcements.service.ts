@@ -118,7 +118,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
 export type Announcement = ReturnType<typeof toAnnouncement>;
 
 function bodyInvalid(fieldErrors: FieldError[]): AppError {
-  return validationError('announcement.validationFailedBody', { fieldErrors: fieldErrors.map((f) => f.field).join(', ') }, {
+  return validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((f) => f.field).join(', ') }, {
     fieldErrors,
     suggestions: ['validation.correctFields'],
   });
@@ -409,7 +409,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   const { announcement: current } = await loadWithCarrier(db, id);
   await assertCanManage(deps, auth, current, false);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
-    throw invalidState('announcement.announcementStatusNoLonger', { status: current.status });
+    throw invalidState('announcement.notChangeable', { status: current.status });
   }
   const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
   const acceptedCategoryIds = input.acceptedCategoryIds ? [...new Set(input.acceptedCategoryIds)] : undefined;
@@ -472,7 +472,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
     if (updated.length) break;
     const { announcement: found } = await loadWithCarrier(db, id);
     if (found.reservedWeightG > totalWeightG) throw belowReserved(found.reservedWeightG);
-    if (!(OPEN_STATUSES as readonly string[]).includes(found.status)) throw invalidState('announcement.announcementStatusNoLonger', { status: found.status });
+    if (!(OPEN_STATUSES as readonly string[]).includes(found.status)) throw invalidState('announcement.notChangeable', { status: found.status });
     if (routeOrPrice && (await db.select({ one: sql`1` }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES]))).limit(1)).length) {
       throw invalidState('announcement.routePriceTripPaid');
     }
@@ -550,7 +550,7 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
   const { announcement: current } = await loadWithCarrier(db, id);
   await assertCanManage(deps, auth, current, true);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
-    throw invalidState('announcement.announcementStatusCannotDeleted', { status: current.status });
+    throw invalidState('announcement.notDeletable', { status: current.status });
   }
   for (let attempt = 0; ; attempt++) {
     const unpaid = await db.select().from(reservations).where(and(eq(reservations.announcementId, id), eq(reservations.status, 'PENDING_PAYMENT')));
@@ -595,9 +595,9 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
       return;
     }
     const [{ n }] = await db.select({ n: count() }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
-    if (n > 0) throw invalidState('announcement.announcementPaidReservationS', { n });
+    if (n > 0) throw invalidState('announcement.paidReservationsInProgress', { n });
     const { announcement: found } = await loadWithCarrier(db, id);
-    if (!(OPEN_STATUSES as readonly string[]).includes(found.status) || attempt === 2) throw invalidState('announcement.announcementNoLongerDeleted');
+    if (!(OPEN_STATUSES as readonly string[]).includes(found.status) || attempt === 2) throw invalidState('announcement.noLongerDeletable');
   }
 }
 

@@ -310,7 +310,7 @@ export async function changePassword(
   if (!user || user.deletedAt) throw unauthorized('auth.accountNoLongerExists');
   if (!user.passwordHash) {
     throw businessRule('auth.accountNoPasswordYet', {
-      suggestions: ['auth.setOneThroughV1'],
+      suggestions: ['auth.setPasswordThroughForgot'],
     });
   }
   const check = await verifyPassword(input.currentPassword, user.passwordHash);

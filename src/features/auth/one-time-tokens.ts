@@ -56,7 +56,7 @@ export async function consumeOneTimeToken(deps: Deps, token: string, purpose: To
     .returning({ userId: oneTimeTokens.userId });
   if (!row) {
     throw invalidArgument('auth.tokenInvalidExpiredAlready', {
-      fieldErrors: [{ field: 'token', message: 'auth.invalidExpiredAlreadyUsed', rejectedValue: '[redacted]' }],
+      fieldErrors: [{ field: 'token', message: 'auth.tokenFieldInvalid', rejectedValue: '[redacted]' }],
       suggestions: [purpose === 'PASSWORD_RESET' ? 'auth.requestNewPasswordReset' : 'auth.requestNewVerificationEmail'],
     });
   }

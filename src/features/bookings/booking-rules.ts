@@ -44,7 +44,7 @@ export function refundForCancellation(
       return { paid: true, refundCents, retainedCents: amounts.totalAmountCents - refundCents };
     }
     default:
-      throw invalidState('booking.reservationStatusNoLonger', { status }, {
+      throw invalidState('booking.notCancellable', { status }, {
         suggestions: ['booking.cancellationPossibleBeforeParcel'],
       });
   }

@@ -22,7 +22,7 @@ const kilograms = z
   .number()
   .positive()
   .max(100_000)
-  .refine((kg) => Math.abs(kg * 1000 - Math.round(kg * 1000)) < 1e-6, { message: 'booking.most3DecimalsGrams' });
+  .refine((kg) => Math.abs(kg * 1000 - Math.round(kg * 1000)) < 1e-6, { message: 'booking.atMost3Decimals' });
 
 const ItemInputSchema = z.object({
   categoryId: z.number().int().positive(),

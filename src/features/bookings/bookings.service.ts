@@ -112,7 +112,7 @@ function capacityRefusal(a: AnnouncementRow, weightG: number, now: Date): AppErr
   if (a.departureDate < today(now)) return businessRule('booking.announcementAlreadyDeparted', { id: a.id });
   if (a.status === 'FULL' || a.reservedWeightG + weightG > a.totalWeightG) {
     return businessRule('booking.notEnoughRemainingCapacity', {
-      suggestions: [msg('booking.remainingCapacityKg', { value: Math.max(0, a.totalWeightG - a.reservedWeightG) / 1000 })],
+      suggestions: [msg('booking.remainingCapacityKg', { kg: Math.max(0, a.totalWeightG - a.reservedWeightG) / 1000 })],
     });
   }
   return null;

@@ -176,7 +176,7 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
     return usable ? [] : [{ field: `fileIds.${i}`, message: 'conversation.mustParcelImageFile', rejectedValue: fileId }];
   });
   if (fieldErrors.length > 0) {
-    throw validationError('announcement.validationFailedBody', { fieldErrors: fieldErrors.map((e) => e.field).join(', ') }, {
+    throw validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((e) => e.field).join(', ') }, {
       fieldErrors,
       suggestions: ['conversation.uploadPhotoPostFiles'],
     });

@@ -140,7 +140,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     const role = await partyRole(deps, auth, r);
     if (!role) throw accessDenied('dispute.onlySenderCarrierReservation');
     const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
-    if (existing) throw alreadyExists('dispute.reservationAlreadyDispute', { id: r.id, id2: existing.id });
+    if (existing) throw alreadyExists('dispute.alreadyDisputedWithId', { id: r.id, id2: existing.id });
     if (!DISPUTABLE_STATUSES.includes(r.status)) {
       throw invalidState('dispute.cannotOpenDisputeReservation', { status: r.status });
     }
@@ -205,7 +205,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     try {
       await commitTransitions(db, [{ id: r.id, from: r.status, action: 'OPEN_DISPUTE', effects }]);
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyExists('dispute.reservationAlreadyDispute2', { id: r.id });
+      if (isUniqueViolation(err)) throw alreadyExists('dispute.alreadyDisputed', { id: r.id });
       // The wallet changed between our read and the batch (a withdrawal): the CHECK refused a
       // negative wallet and rolled everything back; read again and retry.
       if (isCheckViolation(err) && attempt < 3) continue;
@@ -316,12 +316,12 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
     if (amountCents === undefined || amountCents <= 0 || amountCents >= r.totalAmountCents) {
       throw invalidArgument('dispute.partialRefundNeedsAmount', {
         fieldErrors: [
-          { field: 'amount', message: msg('dispute.must0', { total: fromCents(r.totalAmountCents).toFixed(2) }), rejectedValue: input.amount ?? null },
+          { field: 'amount', message: msg('dispute.amountBounds', { total: fromCents(r.totalAmountCents).toFixed(2) }), rejectedValue: input.amount ?? null },
         ],
       });
     }
   } else if (amountCents !== undefined) {
-    throw invalidArgument('dispute.noAmount', { resolution: input.resolution }, {
+    throw invalidArgument('dispute.noAmountWith', { resolution: input.resolution }, {
       fieldErrors: [{ field: 'amount', message: 'dispute.onlyPartialRefundTakes', rejectedValue: input.amount }],
     });
   }

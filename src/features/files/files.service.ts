@@ -46,7 +46,7 @@ export async function readUploadForm(c: Context<AppEnv>): Promise<{ file: File; 
   const fields: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
   if (!(file instanceof File)) {
-    throw validationError('file.validationFailedFormFile', {
+    throw validationError('file.validationFailedFile', {
       fieldErrors: [{ field: 'file', message: 'file.filePartNamedFile', rejectedValue: null }],
       suggestions: ['validation.correctFields'],
     });
@@ -83,16 +83,16 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
   const { db, env } = deps;
   const { file, purpose } = input;
   if (file.size > MAX_FILE_BYTES) {
-    throw invalidArgument('file.fileLargerBytes10', { maxFileBytes: MAX_FILE_BYTES }, {
+    throw invalidArgument('file.tooLarge', { maxFileBytes: MAX_FILE_BYTES }, {
       status: 413,
-      suggestions: ['file.uploadFileMost10'],
+      suggestions: ['file.uploadAtMost10Mb'],
     });
   }
   const detected = detectContentType(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
   if (detected === 'executable') throw unsupported('file.executableFilesNotAccepted');
   if (detected === null) throw unsupported('file.unsupportedFileTypeOnly');
   if (!isAllowed(purpose, detected)) {
-    throw unsupported(msg('file.filePurposeMustOne', { purpose, allowedTypes: ALLOWED_TYPES[purpose].join(', '), detected }));
+    throw unsupported(msg('file.purposeTypeMismatch', { purpose, allowedTypes: ALLOWED_TYPES[purpose].join(', '), detected }));
   }
   if (detected === 'application/pdf') {
     const active = await pdfActiveContent(new Uint8Array(await file.arrayBuffer()));

@@ -18,7 +18,7 @@ export const KycEventSchema = z.object({
 
 const malformed = () =>
   invalidArgument('kyc.callbackBodyNotJson', {
-    suggestions: ['kyc.sendJsonStringHolding'],
+    suggestions: ['kyc.sendJsonEvent'],
   });
 
 export function parseKycEvent(raw: Uint8Array): KycEvent {

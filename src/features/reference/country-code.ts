@@ -6,5 +6,5 @@ export const CountryCode = z
   .string()
   .trim()
   .toUpperCase()
-  .refine(isCountryCode, 'request.mustIso31661')
+  .refine(isCountryCode, 'request.countryCode')
   .openapi({ example: 'FR' });

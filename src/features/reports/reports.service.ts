@@ -116,7 +116,7 @@ export async function closeReport(
   if (report.status !== 'OPEN') throw invalidState('report.reportAlreadyClosed', { id });
   if (!ACTION_TARGETS[input.action].includes(report.targetType)) {
     throw invalidArgument('report.actionNotApplyReport', { action: input.action, targetType: report.targetType }, {
-      fieldErrors: [{ field: 'action', message: msg('report.allowed', { targetType: report.targetType, targetType2: allowedActions(report.targetType).join(', ') }), rejectedValue: input.action }],
+      fieldErrors: [{ field: 'action', message: msg('report.allowedActions', { targetType: report.targetType, targetType2: allowedActions(report.targetType).join(', ') }), rejectedValue: input.action }],
     });
   }
   const closedAt = new Date().toISOString();

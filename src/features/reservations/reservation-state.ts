@@ -36,8 +36,8 @@ export function canApply(status: ReservationStatus, action: ReservationAction): 
 /** The status `action` leads to from `status`, or 409 INVALID_STATE. */
 export function applyTransition(status: ReservationStatus, action: ReservationAction): ReservationStatus {
   if (!canApply(status, action)) {
-    throw invalidState('reservation.cannotReservationStatus', { action: describeAction(action), status }, {
-      suggestions: [msg('reservation.allowed', { transitions: TRANSITIONS[action].from.join(', ') })],
+    throw invalidState('reservation.actionNotAllowed', { action: describeAction(action), status }, {
+      suggestions: [msg('reservation.allowedFrom', { transitions: TRANSITIONS[action].from.join(', ') })],
     });
   }
   return TRANSITIONS[action].to;

@@ -28,7 +28,7 @@ export const ProfileFields = {
     .regex(/^[A-Za-z0-9._-]+$/, 'user.lettersDigitsDotUnderscore'),
   phoneNumber: z
     .string()
-    .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, 'user.phoneNumber33612345678')
+    .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, 'user.phoneNumberFormat')
     .openapi({ example: '+33612345678' }),
   birthDate: z.iso
     .date()
@@ -37,12 +37,12 @@ export const ProfileFields = {
     .openapi({ example: '1990-04-21' }),
   nationality: z
     .string()
-    .regex(/^[A-Z]{2}$/, 'user.iso31661Alpha')
+    .regex(/^[A-Z]{2}$/, 'user.countryCodeFormat')
     .openapi({ example: 'FR' }),
   avatarUrl: z
     .string()
     .max(2048)
-    .refine((url) => isHttpsUrl(url) || UPLOADED_FILE_URL.test(url), 'user.httpsUrlUrlPost')
+    .refine((url) => isHttpsUrl(url) || UPLOADED_FILE_URL.test(url), 'user.avatarUrlFormat')
     .openapi({
       format: 'uri-reference',
       description: "An https URL, or the caller's own uploaded avatar exactly as POST /files answers it (`/v1/api/files/{id}`)",

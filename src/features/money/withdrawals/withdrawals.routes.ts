@@ -15,7 +15,7 @@ const amount = () =>
     .number()
     .positive()
     .max(1_000_000)
-    .refine((v) => Math.abs(toCents(v) / 100 - v) < 1e-9, { message: 'money.mostTwoDecimals' });
+    .refine((v) => Math.abs(toCents(v) / 100 - v) < 1e-9, { message: 'money.atMost2Decimals' });
 
 const WithdrawalSchema = z
   .object({

@@ -55,7 +55,7 @@ export async function requestWithdrawal(
   const account = await findPayoutAccount(deps, owner);
   if (!account?.payoutsEnabled) {
     throw connectNotConfigured('money.noConnectedPayoutAccount', {
-      suggestions: [msg('money.completeOnboardingPostV1', { owner: ownerPath(owner) })],
+      suggestions: [msg('money.completeOnboarding', { owner: ownerPath(owner) })],
     });
   }
   const currency = platformCurrency(env);
@@ -100,7 +100,7 @@ export async function requestWithdrawal(
       suggestions: [
         msg('money.checkAvailableBalanceGet', { type: owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me' }),
         // CONTRACT section 19: a delivered share is withdrawable only once its dispute window has closed.
-        'money.deliveredSharesHeldBalanceWithdrawn',
+        'money.heldBalanceAfterDisputeWindow',
       ],
     });
   }
