@@ -9,6 +9,9 @@ import { hasParams, msg, render, type KeyWithParams, type Params, type Text } fr
 import type { Noun } from './messages/words';
 
 export { msg, type Text } from './messages';
+
+/** A text's English (what `AppError.message` holds): for logs, and for rules whose callers read English. */
+export const english = (text: Text): string => render(text, 'en');
 export type { Noun } from './messages/words';
 
 /** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */

@@ -1,4 +1,5 @@
-// Error texts of agencies, identity verification and files: each key's English and French; `{name}` is a value, kept as is.
+// Error texts of agencies, identity verification and files: each key's English and French; `{name}`
+// is a value, kept as is.
 import type { Entries } from './types';
 
 export const AGENCY_MESSAGES = {

@@ -1,4 +1,5 @@
-// Error texts of accounts: sign-in, tokens, profiles, administration: each key's English and French; `{name}` is a value, kept as is.
+// Error texts of accounts: sign-in, tokens, profiles, administration: each key's English and
+// French; `{name}` is a value, kept as is.
 import type { Entries } from './types';
 
 export const AUTH_MESSAGES = {

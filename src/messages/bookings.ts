@@ -1,4 +1,5 @@
-// Error texts of announcements, bookings, reservations, search and analytics: each key's English and French; `{name}` is a value, kept as is.
+// Error texts of announcements, bookings, reservations, search and analytics: each key's English
+// and French; `{name}` is a value, kept as is.
 import type { Entries } from './types';
 import { ACTIONS } from './words';
 

@@ -1,4 +1,5 @@
-// Error texts of handover, tracking, conversations, disputes, reviews, reports, deliveries: each key's English and French; `{name}` is a value, kept as is.
+// Error texts of handover, tracking, conversations, disputes, reviews, reports, deliveries: each
+// key's English and French; `{name}` is a value, kept as is.
 import type { Entries } from './types';
 
 export const HANDOVER_MESSAGES = {

@@ -1,4 +1,5 @@
-// Error texts of the request itself: routing, authentication, validation, limits: each key's English and French; `{name}` is a value, kept as is.
+// Error texts of the request itself: routing, authentication, validation, limits: each key's
+// English and French; `{name}` is a value, kept as is.
 import { frenchOfExternal } from './external';
 import type { Entries } from './types';
 import { NOUNS, WHERE, type Noun } from './words';

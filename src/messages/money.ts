@@ -1,4 +1,5 @@
-// Error texts of payments, wallet, withdrawals and receipts: each key's English and French; `{name}` is a value, kept as is.
+// Error texts of payments, wallet, withdrawals and receipts: each key's English and French;
+// `{name}` is a value, kept as is.
 import type { Entries } from './types';
 
 export const MONEY_MESSAGES = {

@@ -6,7 +6,7 @@ import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees, announcements } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { Deps } from '../../env';
-import { accessDenied, businessRule, notFound, type Text } from '../../errors';
+import { accessDenied, businessRule, english, notFound, type Text } from '../../errors';
 
 export interface StaffScope {
   agencyId: number;
@@ -90,10 +90,16 @@ export const staffOfAnnouncement = (db: Db, agencyId: SQL, branchId: SQL) =>
     );
 
 /** Pure: why this staff member cannot publish now, or null when they can. */
-export function publishRefusal(scope: StaffScope): Text | null {
+export function publishRefusalText(scope: StaffScope): Text | null {
   if (scope.agencySuspended) return 'agency.suspendedCannotPublish';
   if (!scope.branchActive) return 'agency.ownBranchDeactivated';
   return null;
+}
+
+/** publishRefusalText in English. */
+export function publishRefusal(scope: StaffScope): string | null {
+  const refusal = publishRefusalText(scope);
+  return refusal && english(refusal);
 }
 
 /**
@@ -103,7 +109,7 @@ export function publishRefusal(scope: StaffScope): Text | null {
  */
 export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, requestedBranchId?: number | null) {
   const { db } = deps;
-  const refusal = publishRefusal(scope);
+  const refusal = publishRefusalText(scope);
   if (refusal) throw businessRule(refusal);
   if (scope.role === 'ROLE_AGENCY_EMPLOYEE') {
     if (requestedBranchId != null && requestedBranchId !== scope.branchId) throw accessDenied('agency.publishOnlyOwnBranch');

@@ -14,7 +14,7 @@ import { notify } from '../notifications/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
-import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusal, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
+import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusalText, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
 
 /** The record as its owner sees it: with the session token. */
 export const ownerView = (r: KycRecordRow) => ({
@@ -200,7 +200,7 @@ export async function applyKycDecision(deps: Deps, record: KycRecordRow, decisio
 /** A super-admin's decision on a record: which decisions apply is the review rule of kyc.rules. */
 export async function reviewKyc(deps: Deps, id: number, adminId: number, decision: ReviewDecision, ip: string | null, reason?: string) {
   const record = await getKycRecord(deps, id);
-  const refusal = reviewRefusal('This KYC record', record.status, decision);
+  const refusal = reviewRefusalText('This KYC record', record.status, decision);
   if (refusal) throw invalidState(refusal);
   await applyKycDecision(deps, record, { status: REVIEW_OUTCOMES[decision], reason, reviewedBy: adminId, ip });
   return getKycRecord(deps, id);
