@@ -8,7 +8,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { BOOKMARK_HEADER, requestDeps } from './db/session';
 import type { AppEnv } from './env';
-import { endpointNotFound, noEndpoint, toErrorResponse } from './errors';
+import { endpointNotFound, noEndpoint, toErrorResponse, msg } from './errors';
 import { favicon } from './lib/favicon';
 import { analyticsRouter } from './features/analytics/analytics.routes';
 import { dashboardsRouter } from './features/dashboards/dashboards.routes';
@@ -113,10 +113,10 @@ function useCrossCutting(app: App, production: boolean) {
       onMethodNotAllowed: (c, methods) =>
         toErrorResponse(
           c,
-          endpointNotFound(`Method ${c.req.method} is not allowed on ${c.req.path}`, {
+          endpointNotFound('request.methodNotAllowed', { method: c.req.method, path: c.req.path }, {
             status: 405,
             headers: { Allow: methods.join(', ') },
-            suggestions: [`Allowed methods: ${methods.join(', ')}`],
+            suggestions: [msg('request.allowedMethods', { methods: methods.join(', ') })],
           }),
         ),
     }),

@@ -4,8 +4,15 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { localizeErrorText } from './error-messages';
 import { preferredLocale } from './lib/locale';
+import { hasParams, msg, render, type KeyWithParams, type Params, type Text } from './messages';
+import type { Noun } from './messages/words';
+
+export { msg, type Text } from './messages';
+
+/** A text's English (what `AppError.message` holds): for logs, and for rules whose callers read English. */
+export const english = (text: Text): string => render(text, 'en');
+export type { Noun } from './messages/words';
 
 /** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */
 export const ERROR_STATUS = {
@@ -31,9 +38,10 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
+/** A field error as raised: its message is a key (rendered in the request's language by onError). */
 export interface FieldError {
   field: string;
-  message: string;
+  message: Text;
   rejectedValue: unknown;
 }
 
@@ -41,24 +49,27 @@ export interface AppErrorOptions {
   /** Overrides the code's usual status (405, 413, 415, 429). */
   status?: ContentfulStatusCode;
   fieldErrors?: FieldError[];
-  suggestions?: string[];
+  suggestions?: Text[];
   headers?: Record<string, string>;
   cause?: unknown;
 }
 
-/** Thrown anywhere; `onError` shapes it. Handlers never build error bodies themselves. */
+/**
+ * Thrown anywhere; `onError` shapes it. Handlers never build error bodies themselves. `text` is
+ * the message key and its values; `message` its English (logs, debugInfo).
+ */
 export class AppError extends Error {
   readonly status: ContentfulStatusCode;
   readonly fieldErrors?: FieldError[];
-  readonly suggestions: string[];
+  readonly suggestions: Text[];
   readonly headers?: Record<string, string>;
 
   constructor(
     readonly errorCode: ErrorCode,
-    message: string,
+    readonly text: Text,
     options: AppErrorOptions = {},
   ) {
-    super(message, { cause: options.cause });
+    super(render(text, 'en'), { cause: options.cause });
     this.name = 'AppError';
     this.status = options.status ?? ERROR_STATUS[errorCode];
     this.fieldErrors = options.fieldErrors;
@@ -67,11 +78,22 @@ export class AppError extends Error {
   }
 }
 
-/** One constructor per errorCode: the one way to raise each error (`throw invalidState('...')`). */
+/**
+ * One constructor per errorCode: the one way to raise each error. A key that names values takes
+ * them next (`throw invalidState('reservation.notCancellable', { status })`); a key without values,
+ * or msg(key, values) where the text is chosen (`cond ? msg(a, {...}) : 'b.key'`), takes the options next.
+ */
+export interface Raise {
+  <K extends KeyWithParams>(key: K, params: Params<K>, options?: AppErrorOptions): AppError;
+  (text: Text, options?: AppErrorOptions): AppError;
+}
+
 const raise =
-  (errorCode: ErrorCode) =>
-  (message: string, options?: AppErrorOptions): AppError =>
-    new AppError(errorCode, message, options);
+  (errorCode: ErrorCode): Raise =>
+  (text: Text, params?: unknown, options?: AppErrorOptions): AppError =>
+    typeof text === 'string' && hasParams(text)
+      ? new AppError(errorCode, { key: text, params: params as Record<string, unknown> }, options)
+      : new AppError(errorCode, text, params as AppErrorOptions | undefined);
 
 export const validationError = raise('VALIDATION_ERROR');
 export const invalidArgument = raise('INVALID_ARGUMENT');
@@ -82,7 +104,7 @@ export const unauthorized = raise('UNAUTHORIZED');
 export const endpointNotFound = raise('ENDPOINT_NOT_FOUND');
 /** The 404 of a path no route serves (the app's notFound, and development routes elsewhere). */
 export const noEndpoint = (method: string, path: string): AppError =>
-  endpointNotFound(`No endpoint ${method} ${path}`, { suggestions: ['See the API reference at /v1/api/docs'] });
+  endpointNotFound('error.noEndpoint', { method, path }, { suggestions: ['error.seeApiReference'] });
 export const alreadyExists = raise('ALREADY_EXISTS');
 export const invalidState = raise('INVALID_STATE');
 export const businessRule = raise('BUSINESS_RULE_VIOLATION');
@@ -92,13 +114,13 @@ export const paymentError = raise('PAYMENT_ERROR');
 export const paymentProcessingError = raise('PAYMENT_PROCESSING_ERROR');
 export const internalError = raise('INTERNAL_ERROR');
 
-export const notFound = (what: string, id?: unknown, options?: AppErrorOptions) =>
-  new AppError('RESOURCE_NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${String(id)} not found`, options);
-export const accessDenied = (message = 'You are not allowed to access this resource', options?: AppErrorOptions) =>
-  new AppError('ACCESS_DENIED', message, options);
+/** `Reservation 12 not found`: the noun is one of words.ts (its French is there). */
+export const notFound = (what: Noun, id?: unknown, options?: AppErrorOptions) =>
+  new AppError('RESOURCE_NOT_FOUND', id === undefined ? msg('error.notFound', { what }) : msg('error.notFoundWithId', { what, id: String(id) }), options);
+export const accessDenied = (text: Text = 'error.accessDenied', options?: AppErrorOptions) => new AppError('ACCESS_DENIED', text, options);
 /** A rate limit: 429 with BUSINESS_RULE_VIOLATION and Retry-After (CONTRACT section 2). */
-export const tooManyRequests = (message: string, retryAfterSeconds: number, options: AppErrorOptions = {}) =>
-  new AppError('BUSINESS_RULE_VIOLATION', message, {
+export const tooManyRequests = (text: Text, retryAfterSeconds: number, options: AppErrorOptions = {}) =>
+  new AppError('BUSINESS_RULE_VIOLATION', text, {
     ...options,
     status: 429,
     headers: { ...options.headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
@@ -134,13 +156,13 @@ export type ErrorBody = z.infer<typeof ErrorResponseSchema>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function toErrorResponse(c: Context<any>, err: unknown): Response {
   const appError = asAppError(err);
-  // Raised in English; written in the language the client prefers (fr or en, en otherwise).
+  // Raised as keys; written in the language the client prefers (fr or en, en otherwise).
   const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
-  const text = (english: string) => localizeErrorText(english, locale);
+  const text = (t: Text) => render(t, locale);
   const body: ErrorBody = {
     status: appError.status,
     errorCode: appError.errorCode,
-    message: text(appError.message),
+    message: text(appError.text),
     timestamp: new Date().toISOString(),
     path: new URL(c.req.url).pathname,
     // Every error carries it in development (CONTRACT section 2), never elsewhere.
@@ -159,30 +181,33 @@ export function toErrorResponse(c: Context<any>, err: unknown): Response {
 function asAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) return fromHttpException(err);
-  return new AppError('INTERNAL_ERROR', 'An unexpected error occurred', {
-    suggestions: ['Retry later; if it persists, contact support with the X-Request-Id header value'],
+  return new AppError('INTERNAL_ERROR', 'error.unexpected', {
+    suggestions: ['error.retryOrContactSupport'],
     cause: err,
   });
 }
+
+/** Hono's own message (its English, translated when known), or ours when it has none. */
+const hono = (err: HTTPException, otherwise: Text): Text => (err.message ? msg('error.external', { text: err.message }) : otherwise);
 
 /** Hono raises HTTPException for malformed JSON (400), oversized (413) and wrong media type (415). */
 function fromHttpException(err: HTTPException): AppError {
   switch (err.status) {
     case 400:
-      return new AppError('INVALID_ARGUMENT', err.message || 'Malformed request', {
-        suggestions: ['Send a well-formed JSON body with Content-Type: application/json'],
+      return new AppError('INVALID_ARGUMENT', hono(err, 'error.malformedRequest'), {
+        suggestions: ['error.sendWellFormedJson'],
       });
     case 401:
-      return new AppError('UNAUTHORIZED', err.message || 'Authentication required');
+      return new AppError('UNAUTHORIZED', hono(err, 'error.authenticationRequired'));
     case 413:
-      return new AppError('INVALID_ARGUMENT', 'Request body is too large', { status: 413 });
+      return new AppError('INVALID_ARGUMENT', 'error.requestBodyTooLarge', { status: 413 });
     case 415:
-      return new AppError('INVALID_ARGUMENT', 'Unsupported media type', {
+      return new AppError('INVALID_ARGUMENT', 'error.unsupportedMediaType', {
         status: 415,
-        suggestions: ['Send the body as application/json'],
+        suggestions: ['error.sendBodyApplicationJson'],
       });
     default:
-      return new AppError(err.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_ARGUMENT', err.message || 'Request failed', {
+      return new AppError(err.status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_ARGUMENT', hono(err, 'error.requestFailed'), {
         status: err.status as ContentfulStatusCode,
       });
   }

@@ -3,12 +3,27 @@
 // are TYPE_MISMATCH and absences MISSING_PARAMETER; bodies get VALIDATION_ERROR with every field.
 import { z } from '@hono/zod-openapi';
 import type { Hook } from '@hono/zod-openapi';
-import { AppError, type ErrorCode, type FieldError } from './errors';
+import { AppError, msg, type ErrorCode, type FieldError, type Text } from './errors';
+import { isMessageKey, type MessageKey } from './messages';
 
 type Issue = z.core.$ZodIssue;
 
 /** A zod issue may name the code it should raise (for example INVALID_ARGUMENT for a bad sort). */
 export const issueCode = (errorCode: ErrorCode) => ({ errorCode });
+
+/**
+ * The message of a custom zod issue (`ctx.addIssue({ code: 'custom', ...issueOf(text) })`): zod
+ * carries a string, so the key goes as the message and its values in `params.values`.
+ */
+export const issueOf = (text: Text, params: Record<string, unknown> = {}) =>
+  typeof text === 'string' ? { message: text, params } : { message: text.key, params: { ...params, values: text.params } };
+
+/** An issue's message as a Text: a key of ours (with its values), or zod's own English (error.external). */
+export function issueText(issue: { message: string; params?: unknown }): Text {
+  if (!isMessageKey(issue.message)) return msg('error.external', { text: issue.message });
+  const values = (issue.params as { values?: Record<string, unknown> } | undefined)?.values;
+  return values ? { key: issue.message, params: values } : (issue.message as Text);
+}
 
 /**
  * The options of an object-level rule (`.refine()` / `.superRefine()` on an object) that reads
@@ -87,7 +102,7 @@ export const FREE_TEXT_FIELDS: ReadonlySet<string> = new Set([
   'suspensionReason',
   'text',
 ]);
-export const CONTROL_CHARACTER_MESSAGE = 'Control characters are not allowed in this field';
+export const CONTROL_CHARACTER_MESSAGE: MessageKey = 'validation.controlCharacters';
 
 /**
  * One issue per string of `value` holding a control character (tabs and line breaks count unless
@@ -116,7 +131,7 @@ export function controlCharacterIssues(value: unknown): Issue[] {
 export function toValidationError(issues: readonly Issue[], raw: unknown, target: string): AppError {
   const fieldErrors: FieldError[] = issues.map((issue) => ({
     field: fieldName(issue, target),
-    message: issue.message,
+    message: issueText(issue),
     rejectedValue: rejectedValue(raw, issue.path),
   }));
   const code = errorCodeFor(issues, raw, target);
@@ -137,29 +152,29 @@ function errorCodeFor(issues: readonly Issue[], raw: unknown, target: string): E
   return 'VALIDATION_ERROR';
 }
 
-function messageFor(code: ErrorCode, target: string, fieldErrors: FieldError[]): string {
+function messageFor(code: ErrorCode, target: string, fieldErrors: FieldError[]): Text {
   const names = [...new Set(fieldErrors.map((f) => f.field))].join(', ');
   const where = target === 'json' ? 'body' : target === 'param' ? 'path parameter' : target;
   switch (code) {
     case 'MISSING_PARAMETER':
-      return `Missing required ${where}: ${names}`;
+      return msg('validation.missing', { where, names });
     case 'TYPE_MISMATCH':
-      return `Wrong type for ${where}: ${names}`;
+      return msg('validation.wrongType', { where, names });
     case 'INVALID_ARGUMENT':
-      return fieldErrors[0]?.message ?? 'Invalid argument';
+      return fieldErrors[0]?.message ?? 'validation.invalidArgument';
     default:
-      return `Validation failed for ${where}: ${names}`;
+      return msg('validation.failed', { where, names });
   }
 }
 
-function suggestionsFor(code: ErrorCode): string[] {
+function suggestionsFor(code: ErrorCode): Text[] {
   switch (code) {
     case 'TYPE_MISMATCH':
-      return ['Check the type of each parameter against the API reference at /v1/api/docs'];
+      return ['validation.checkTypes'];
     case 'MISSING_PARAMETER':
-      return ['Provide every required parameter'];
+      return ['validation.provideRequired'];
     default:
-      return ['Correct the fields listed in fieldErrors and retry'];
+      return ['validation.correctFields'];
   }
 }
 

@@ -1,18 +1,19 @@
 /// <reference types="vite/client" />
 // The API's error texts follow Accept-Language (fr, en; en otherwise) with the errorCode and
-// status unchanged; every text raised anywhere in src/ has its French entry (docs/decisions-http.md).
+// status unchanged; every error is raised with a message key whose English and French are in
+// src/messages (docs/decisions-http.md).
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { frenchErrorText, localizeErrorText } from '../src/error-messages';
-import { publishRefusal } from '../src/access/agency-scope';
-import { reviewRefusal, REVIEW_OUTCOMES } from '../src/features/kyc/kyc.rules';
 import { describeAction, RESERVATION_ACTIONS } from '../src/features/reservations/reservation-state';
 import { preferredLocale } from '../src/lib/locale';
+import { isMessageKey, MESSAGES, msg, render, slotNames } from '../src/messages';
+import { frenchOfExternal } from '../src/messages/external';
 import { toValidationError } from '../src/validation';
 import { aCategory, aReservation, aTrip, aUser, bookingInput } from './helpers/factories';
 import { errorBody, get, post, type ApiResponse } from './helpers/http';
 import { scanErrorTexts, type Found } from './helpers/error-text-scan';
 
+const PARTS = import.meta.glob('../src/messages/*.ts', { eager: true }) as Record<string, Record<string, unknown>>;
 const SOURCES = import.meta.glob('../src/**/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 const FR = { 'Accept-Language': 'fr-FR,fr;q=0.9,en;q=0.8' };
@@ -36,124 +37,140 @@ describe('Accept-Language negotiation', () => {
   });
 });
 
-/**
- * Sites whose message is not text written at the call: where it comes from, and the texts it can
- * be. A new such site fails the test until it is listed here with its texts.
- */
-const DYNAMIC: { file: string; expression: string; texts: string[] }[] = [
-  { file: 'middleware/configuration.ts', expression: 'describeProblems(problems)', texts: ['The service is not configured: JWT_KEYS is missing'] },
-  { file: 'middleware/rate-limit.ts', expression: 'message', texts: ['Too many requests; retry later'] },
-  { file: 'features/auth/rate-limit.ts', expression: 'MESSAGE', texts: ['Too many attempts; retry later'] },
-  {
-    file: 'validation.ts',
-    expression: 'messageFor(code, target, fieldErrors)',
-    texts: ['body', 'path parameter', 'query', 'header', 'cookie', 'form'].flatMap((where) => [
-      `Validation failed for ${where}: a, b.c`,
-      `Missing required ${where}: a`,
-      `Wrong type for ${where}: a`,
-    ]).concat('Invalid argument'),
-  },
-  {
-    file: 'validation.ts',
-    expression: 'suggestionsFor(code)',
-    texts: [
-      'Check the type of each parameter against the API reference at /v1/api/docs',
-      'Provide every required parameter',
-      'Correct the fields listed in fieldErrors and retry',
-    ],
-  },
-  ...['features/agencies/agency-documents.service.ts', 'features/kyc/kyc.service.ts'].map((file) => ({
-    file,
-    expression: 'refusal',
-    texts: ['This document', 'This KYC record'].flatMap((what) =>
-      (Object.keys(REVIEW_OUTCOMES) as (keyof typeof REVIEW_OUTCOMES)[]).map((d) => reviewRefusal(what, REVIEW_OUTCOMES[d], d)!),
-    ),
-  })),
-  {
-    file: 'access/agency-scope.ts',
-    expression: 'refusal',
-    texts: [
-      publishRefusal({ agencySuspended: true, branchActive: true } as never)!,
-      publishRefusal({ agencySuspended: false, branchActive: false } as never)!,
-    ],
-  },
-  { file: 'features/money/payments/payments.webhook.ts', expression: 'err.message', texts: [] }, // MalformedEventError's, scanned
-  {
-    file: 'features/users/users.service.ts',
-    expression: 'reason', // features/users/account-deletion-guards.ts
-    texts: [
-      'The account cannot be deleted while a reservation is in progress (R-1); wait until it is delivered, cancelled or its dispute is closed',
-      'The account cannot be deleted while the wallet holds money; withdraw the balance first',
-      'The account cannot be deleted while a withdrawal is pending; wait until it completes',
-      'The account cannot be deleted while it owns an agency (4); contact support to close or transfer the agency',
-    ],
-  },
-  { file: 'features/announcements/announcements.routes.ts', expression: 'e.message', texts: [] }, // announcement-rules' field errors, scanned
-  {
-    file: 'features/reports/reports.service.ts',
-    expression: 'input.targetType.charAt(0) + input.targetType.slice(1).toLowerCase()',
-    texts: ['User 7 not found', 'Announcement 7 not found', 'Review 7 not found'],
-  },
-  // errors.ts itself: the constructors pass their parameter on; Hono's HTTPException messages.
-  { file: 'errors.ts', expression: 'message', texts: [] },
-  { file: 'errors.ts', expression: "err.message || 'Malformed request'", texts: ['Malformed JSON in request body', 'Malformed request', 'Malformed FormData request. Unexpected end'] },
-  { file: 'errors.ts', expression: "err.message || 'Authentication required'", texts: ['Authentication required'] },
-  { file: 'errors.ts', expression: "err.message || 'Request failed'", texts: ['Request failed'] },
-];
+// ---------------------------------------------------------------------------------------------
+// The catalogue (src/messages): every key has an English and a French text with the same values,
+// and every raise site in src/ names a key, never an English sentence. Each check is a function
+// run on the real catalogue and sources, and on a planted mistake it must catch.
 
-/** Values for the `{}` of an entry that rewords its values (nouns, units, actions). */
-const WORDED: Record<string, string[]> = {
-  '{} already belongs to an agency': ['You already belongs to an agency', 'This user already belongs to an agency'],
-  'This branch is already {}': ['This branch is already active', 'This branch is already deactivated'],
-  'Cannot {} a reservation in status {}': RESERVATION_ACTIONS.map((a) => `Cannot ${describeAction(a)} a reservation in status DELIVERED`),
-  'This QR code is for {}, not {}': ['This QR code is for deposit, not delivery', 'This QR code is for delivery, not deposit'],
-  'An account with this {} already exists': ['An account with this email already exists', 'An account with this username already exists'],
-  'Announcement {} is {} and takes no more bookings': ['Announcement 3 is closed and takes no more bookings', 'Announcement 3 is cancelled and takes no more bookings'],
-  // notFound(): each noun is checked below.
-  '{} not found': [],
-  '{} {} not found': [],
+type Entry = { en: string; fr: string | ((values: Record<string, string>) => string | undefined) };
+const sorted = (xs: string[]) => [...xs].sort();
+
+/** What is wrong with catalogue entries: an empty or missing text, slots that differ between en and fr. */
+function catalogueProblems(entries: Record<string, Entry>): string[] {
+  const problems: string[] = [];
+  for (const [key, entry] of Object.entries(entries)) {
+    if (!/^[a-z]+\.[A-Za-z0-9]+$/.test(key)) problems.push(`${key}: a key is area.name`);
+    if (typeof entry.en !== 'string' || !entry.en.trim()) problems.push(`${key}: no English`);
+    if (typeof entry.fr === 'function') continue; // a French that rewords values; checked by its sample below
+    if (typeof entry.fr !== 'string' || !entry.fr.trim()) problems.push(`${key}: no French`);
+    else if (sorted(slotNames(entry.en)).join() !== sorted(slotNames(entry.fr)).join()) {
+      problems.push(`${key}: slots {${slotNames(entry.en)}} in English, {${slotNames(entry.fr)}} in French`);
+    }
+  }
+  return problems;
+}
+
+/** Texts a French function must answer (its values), or '7' for each slot. */
+const FUNCTION_SAMPLES: Record<string, Record<string, string>[]> = {
+  'error.notFound': [{ what: 'Reservation' }],
+  'error.notFoundWithId': [{ what: 'Agency document', id: '12' }],
+  'error.external': [{ text: 'Invalid email address' }],
+  'agency.alreadyBelongsAgency': [{ who: 'You' }, { who: 'This user' }],
+  'agency.branchAlready': [{ active: 'active' }, { active: 'deactivated' }],
+  'auth.accountAlreadyExists': [{ field: 'email' }, { field: 'username' }],
+  'booking.announcementTakesNoMore': [{ id: '3', status: 'closed' }, { id: '3', status: 'cancelled' }],
+  'reservation.actionNotAllowed': RESERVATION_ACTIONS.map((a) => ({ action: describeAction(a), status: 'DELIVERED' })),
+  'handover.qrCodeWrongPurpose': [{ pur: 'deposit', purpose: 'delivery' }, { pur: 'delivery', purpose: 'deposit' }],
+  'kyc.alreadyVerified': [{ what: 'This document' }, { what: 'This KYC record' }],
+  'kyc.alreadyRejected': [{ what: 'This document' }, { what: 'This KYC record' }],
+  ...Object.fromEntries(
+    ['validation.missing', 'validation.wrongType', 'validation.failed'].map((k) => [
+      k,
+      ['body', 'path parameter', 'query', 'header', 'cookie', 'form'].map((where) => ({ where, names: 'a, b.c' })),
+    ]),
+  ),
 };
 
-const sample = (template: string) => template.replaceAll('{}', '7');
+/** French functions that answer nothing (or the English) for the values they are meant for. */
+function untranslatedFunctions(entries: Record<string, Entry>): string[] {
+  return Object.entries(entries)
+    .filter(([, e]) => typeof e.fr === 'function')
+    .flatMap(([key, e]) =>
+      (FUNCTION_SAMPLES[key] ?? [Object.fromEntries(slotNames(e.en).map((s) => [s, '7']))]).flatMap((values) => {
+        const fr = (e.fr as (v: Record<string, string>) => string | undefined)(values);
+        const en = e.en.replace(/\{(\w+)\}/g, (_, n: string) => values[n]);
+        return fr && fr.trim() && fr !== en ? [] : [`${key} ${JSON.stringify(values)}: no French`];
+      }),
+    );
+}
+
+/** The ids of the catalogue's parts, so the source scan skips them. */
+const isCatalogue = (file: string) => file.includes('/src/messages/');
+
+/** Raise sites (constructors, suggestions, field errors, zod rules) whose literal text is not a key. */
+function englishRaiseSites(sources: Record<string, string>): string[] {
+  const code = Object.fromEntries(Object.entries(sources).filter(([file]) => !isCatalogue(file)));
+  return scanErrorTexts(code)
+    .filter((f) => f.text !== undefined && !isMessageKey(f.text))
+    .map((f) => `${where(f)}: ${f.text}`);
+}
+
+/** String literals anywhere in src/ equal to a key's English text: an English sentence kept in a constant. */
+function englishLiterals(sources: Record<string, string>, entries: Record<string, Entry>): string[] {
+  const english = new Set(Object.values(entries).map((e) => e.en.replace(/\{\w+\}/g, '{}')).filter((t) => t.length > 12));
+  const found: string[] = [];
+  for (const [file, source] of Object.entries(sources)) {
+    if (isCatalogue(file) || file.endsWith('/src/config.ts')) continue; // config.ts: operator text, English only
+    for (const m of source.matchAll(/'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|`((?:\\.|[^`\\])*)`/g)) {
+      const text = (m[1] ?? m[2] ?? m[3]).replace(/\\(.)/g, '$1').replace(/\$\{[^}]*\}/g, '{}');
+      if (english.has(text)) found.push(`${file.replace('../src/', '')}: ${text}`);
+    }
+  }
+  return found;
+}
+
+const ENTRIES = MESSAGES as unknown as Record<string, Entry>;
 const where = (f: Found) => `${f.file.replace('../src/', '')}:${f.line} (${f.kind})`;
 
-describe('the French catalogue covers every error text', () => {
-  const found = scanErrorTexts(SOURCES);
+describe('the message catalogue', () => {
+  it('every key has an English and a French text, with the same {slots}', () => {
+    expect(Object.keys(ENTRIES).length).toBeGreaterThan(250);
+    // The parts are spread into one object: a key written in two parts would silently shadow one.
+    const parts = Object.values(PARTS).flatMap((m) => Object.entries(m).filter(([name]) => name.endsWith('_MESSAGES')).map(([, part]) => part as object));
+    expect(parts.reduce((n, part) => n + Object.keys(part).length, 0)).toBe(Object.keys(ENTRIES).length);
+    expect(catalogueProblems(ENTRIES)).toEqual([]);
+    expect(untranslatedFunctions(ENTRIES)).toEqual([]);
+  });
 
-  it('scans the whole source tree', () => {
+  it('catches a planted mistake in the catalogue', () => {
+    expect(catalogueProblems({ 'a.noFrench': { en: 'Text', fr: '' } })).toEqual(['a.noFrench: no French']);
+    expect(catalogueProblems({ 'a.noEnglish': { en: ' ', fr: 'Texte' } })).toEqual(['a.noEnglish: no English']);
+    expect(catalogueProblems({ 'a.slots': { en: 'Reservation {id} is {status}', fr: 'La réservation {id} est {statut}' } })).toEqual([
+      'a.slots: slots {id,status} in English, {id,statut} in French',
+    ]);
+    expect(catalogueProblems({ 'a.missingSlot': { en: 'Wait {n} seconds', fr: 'Attendez' } })).toHaveLength(1);
+    expect(untranslatedFunctions({ 'a.fn': { en: 'Branch is {state}', fr: ({ state }) => (state === 'x' ? 'Succursale' : undefined) } })).toEqual([
+      'a.fn {"state":"7"}: no French',
+    ]);
+  });
+
+  it('every raise site in src/ names a key, never an English sentence', () => {
+    const found = scanErrorTexts(SOURCES);
     expect(Object.keys(SOURCES).length).toBeGreaterThan(150);
-    expect(found.filter((f) => f.text !== undefined).length).toBeGreaterThan(250);
+    expect(found.filter((f) => f.text !== undefined).length).toBeGreaterThan(200);
+    expect(englishRaiseSites(SOURCES)).toEqual([]);
+    expect(englishLiterals(SOURCES, ENTRIES)).toEqual([]);
   });
 
-  it('every message, suggestion, field error and zod rule message written in src/', () => {
-    const missing = found
-      .filter((f) => f.text !== undefined)
-      .filter((f) => (WORDED[f.text!] ? WORDED[f.text!].some((t) => frenchErrorText(t) === undefined) : frenchErrorText(sample(f.text!)) === undefined))
-      .map((f) => `${where(f)}: ${f.text}`);
-    expect(missing).toEqual([]);
+  it('catches a planted English sentence at a raise site or in a constant', () => {
+    const planted = {
+      '../src/features/x/x.service.ts': [
+        "throw invalidState('reservation.actionNotAllowed', { action, status });",
+        "throw invalidState(`Reservation ${id} cannot be paid`);",
+        "throw businessRule('booking.cannotBookOwnAnnouncement', { suggestions: ['Try another trip'] });",
+        "const fieldErrors = [{ field: 'a', message: 'Must be positive', rejectedValue: 1 }];",
+        "const MESSAGE = 'Not enough remaining capacity on this announcement';",
+      ].join('\n'),
+    };
+    expect(englishRaiseSites(planted)).toEqual([
+      'features/x/x.service.ts:2 (invalidState): Reservation {} cannot be paid',
+      'features/x/x.service.ts:3 (suggestion): Try another trip',
+      'features/x/x.service.ts:4 (fieldError): Must be positive',
+    ]);
+    expect(englishLiterals(planted, ENTRIES)).toEqual(['features/x/x.service.ts: Not enough remaining capacity on this announcement']);
   });
 
-  it('every noun notFound() names', () => {
-    const missing = found
-      .filter((f) => f.noun)
-      .map((f) => `${f.noun!.text}${f.noun!.withId ? ' 42' : ''} not found`)
-      .filter((text) => frenchErrorText(text) === undefined);
-    expect(missing).toEqual([]);
-    expect(frenchErrorText('Agency document 12 not found')).toBe("Document d'agence 12 introuvable");
-    expect(frenchErrorText('User with email a.b@example.com not found')).toBe("Utilisateur avec l'e-mail a.b@example.com introuvable");
-  });
-
-  it('every message computed away from its call is listed, with the texts it can be', () => {
-    const unlisted = found
-      .filter((f) => f.expression !== undefined)
-      .filter((f) => !DYNAMIC.some((d) => f.file === `../src/${d.file}` && f.expression === d.expression))
-      .map((f) => `${where(f)}: ${f.expression}`);
-    expect(unlisted).toEqual([]);
-    const missing = DYNAMIC.flatMap((d) => d.texts).filter((text) => frenchErrorText(text) === undefined);
-    expect(missing).toEqual([]);
-  });
-
-  it("zod's own messages, for every kind of issue the API's schemas raise", () => {
+  it("zod's own messages, for every kind of issue the API's schemas raise, have French", () => {
     const schemas: [z.ZodType, unknown][] = [
       [z.object({ a: z.string() }), {}],
       [z.object({ a: z.string() }), { a: 1 }],
@@ -192,29 +209,30 @@ describe('the French catalogue covers every error text', () => {
       expect(result.success).toBe(false);
       return result.error!.issues.map((i) => i.message);
     });
-    expect(messages.filter((m) => frenchErrorText(m) === undefined)).toEqual([]);
-    expect(frenchErrorText('Too small: expected string to have >=8 characters')).toBe('Trop petit : texte attendu de >=8 caractères');
-    expect(frenchErrorText('Invalid input: expected string, received undefined')).toBe('Valeur invalide : texte attendu, aucune valeur reçue');
-    expect(frenchErrorText('Invalid input: expected date, received undefined')).toBe('Valeur invalide : date attendue, aucune valeur reçue');
+    expect(messages.filter((m) => frenchOfExternal(m) === undefined)).toEqual([]);
+    expect(frenchOfExternal('Too small: expected string to have >=8 characters')).toBe('Trop petit : texte attendu de >=8 caractères');
+    expect(frenchOfExternal('Invalid input: expected string, received undefined')).toBe('Valeur invalide : texte attendu, aucune valeur reçue');
+    expect(frenchOfExternal('Invalid input: expected date, received undefined')).toBe('Valeur invalide : date attendue, aucune valeur reçue');
   });
 
-  it('keeps the values it names, and falls back to English for an unknown text', () => {
-    expect(frenchErrorText('The booking total €0.40 is below the payment minimum of €0.50')).toBe(
+  it('renders the values it names in both languages, and an unknown external text as it is', () => {
+    expect(render(msg('money.bookingTotalBelowPayment', { total: '€0.40', minimum: '€0.50' }), 'fr')).toBe(
       'Le total de la réservation, €0.40, est inférieur au minimum de paiement de €0.50',
     );
-    expect(frenchErrorText('Reservation 17 is CONFIRMED; only a PENDING_PAYMENT reservation can be paid')).toBe(
-      'La réservation 17 est CONFIRMED ; seule une réservation PENDING_PAYMENT peut être payée',
-    );
-    expect(localizeErrorText('Something nobody wrote', 'fr')).toBe('Something nobody wrote');
-    expect(localizeErrorText('Wrong code', 'en')).toBe('Wrong code');
+    expect(render(msg('error.notFoundWithId', { what: 'Agency document', id: 12 }), 'fr')).toBe("Document d'agence 12 introuvable");
+    expect(render(msg('error.notFoundWithId', { what: 'Agency document', id: 12 }), 'en')).toBe('Agency document 12 not found');
+    expect(render(msg('error.external', { text: 'Something nobody wrote' }), 'fr')).toBe('Something nobody wrote');
+    expect(render('handover.wrongCode', 'en')).toBe('Wrong code');
+    expect(render('handover.wrongCode', 'fr')).toBe('Code erroné');
   });
 
-  it('the validation hook builds the texts the catalogue reads', () => {
+  it('the validation hook raises keys with their values', () => {
     const schema = z.object({ email: z.email(), age: z.number() });
     const result = schema.safeParse({ email: 'x', age: 'y' });
     const error = toValidationError(result.error!.issues, { email: 'x', age: 'y' }, 'json');
-    expect(frenchErrorText(error.message)).toBe('Validation échouée pour le corps : email, age');
-    expect(error.fieldErrors!.map((f) => frenchErrorText(f.message))).toEqual(['Adresse e-mail invalide', 'Valeur invalide : nombre attendu, texte reçu']);
+    expect(error.message).toBe('Validation failed for body: email, age');
+    expect(render(error.text, 'fr')).toBe('Validation échouée pour le corps : email, age');
+    expect(error.fieldErrors!.map((f) => render(f.message, 'fr'))).toEqual(['Adresse e-mail invalide', 'Valeur invalide : nombre attendu, texte reçu']);
   });
 });
 

@@ -9,7 +9,7 @@ import { errorResponses, jsonBody, jsonContent } from '../src/lib/openapi';
 import { fromBase64Url, randomBase64Url, randomHex, sha256Hex, toBase64Url, toHex } from '../src/lib/digest';
 import { pageQuery, toPage, toReservationPage } from '../src/lib/pagination';
 import { documentedOnly, IdParams } from '../src/validation';
-import { invalidState } from '../src/errors';
+import { invalidState, msg } from '../src/errors';
 import { errorBody, get, post, call } from './helpers/http';
 
 // A probe router built with the same plumbing as every feature, mounted on a fresh app, so each
@@ -92,7 +92,7 @@ const probe = createRouter()
       const cause = new Error(
         `provider refused key ${c.env.STRIPE_SECRET_KEY} signed with ${c.env.QR_SIGNING_SECRET}; header Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl`,
       );
-      throw invalidState('The reservation is not in a state that allows this', { cause });
+      throw invalidState(msg('error.external', { text: 'The reservation is not in a state that allows this' }), { cause });
     },
   );
 

@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database } from '../src/db/client';
 import { depsOf } from '../src/env';
+import { msg } from '../src/errors';
 import { announcements, auditLogs, deliveries, ledgerAccounts, notifications, reservations, sessions, users, withdrawals } from '../src/db/schema';
 import { cityKey } from '../src/features/reference/city-key';
 import type { ReservationStatus } from '../src/features/reservations/reservation-state';
@@ -194,7 +195,7 @@ describe('DELETE /user/me', () => {
 
   it('is refused 409 INVALID_STATE while a registered guard objects, and nothing changes', async () => {
     const reg = await registerUser();
-    ACCOUNT_DELETION_GUARDS.push(async (_db, userId) => (userId === reg.id ? 'The wallet still holds money' : null));
+    ACCOUNT_DELETION_GUARDS.push(async (_db, userId) => (userId === reg.id ? msg('error.external', { text: 'The wallet still holds money' }) : null));
     const res = await del(ME, { token: reg.accessToken });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ errorCode: 'INVALID_STATE', message: 'The wallet still holds money' });

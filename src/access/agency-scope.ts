@@ -7,7 +7,7 @@ import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees, announcements } from '../db/schema';
 import type { Db } from '../db/client';
 import type { AuthUser, Deps } from '../env';
-import { accessDenied, businessRule, notFound } from '../errors';
+import { accessDenied, businessRule, notFound, english, type Text } from '../errors';
 import { assertCanAccess } from './ownership';
 
 export interface StaffScope {
@@ -120,10 +120,16 @@ export const staffOfAnnouncement = (db: Db, agencyId: SQL, branchId: SQL) =>
     );
 
 /** Pure: why this staff member cannot publish now, or null when they can. */
-export function publishRefusal(scope: StaffScope): string | null {
-  if (scope.agencySuspended) return 'Your agency is suspended: it cannot publish announcements';
-  if (!scope.branchActive) return 'Your branch is deactivated: it cannot publish announcements';
+export function publishRefusalText(scope: StaffScope): Text | null {
+  if (scope.agencySuspended) return 'agency.suspendedCannotPublish';
+  if (!scope.branchActive) return 'agency.ownBranchDeactivated';
   return null;
+}
+
+/** publishRefusalText in English. */
+export function publishRefusal(scope: StaffScope): string | null {
+  const refusal = publishRefusalText(scope);
+  return refusal && english(refusal);
 }
 
 /**
@@ -133,10 +139,10 @@ export function publishRefusal(scope: StaffScope): string | null {
  */
 export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, requestedBranchId?: number | null) {
   const { db } = deps;
-  const refusal = publishRefusal(scope);
+  const refusal = publishRefusalText(scope);
   if (refusal) throw businessRule(refusal);
   if (scope.role === 'ROLE_AGENCY_EMPLOYEE') {
-    if (requestedBranchId != null && requestedBranchId !== scope.branchId) throw accessDenied('You can publish only for your own branch');
+    if (requestedBranchId != null && requestedBranchId !== scope.branchId) throw accessDenied('agency.publishOnlyOwnBranch');
     return { agencyId: scope.agencyId, branchId: scope.branchId };
   }
   if (requestedBranchId == null) return { agencyId: scope.agencyId, branchId: null };
@@ -145,7 +151,7 @@ export async function assertStaffCanPublish(deps: Deps, scope: StaffScope, reque
     .from(agencyBranches)
     .where(and(eq(agencyBranches.id, requestedBranchId), eq(agencyBranches.agencyId, scope.agencyId)));
   if (!branch) throw notFound('Branch', requestedBranchId);
-  if (!branch.active) throw businessRule('This branch is deactivated: it cannot publish announcements');
+  if (!branch.active) throw businessRule('agency.branchDeactivated');
   return { agencyId: scope.agencyId, branchId: requestedBranchId };
 }
 

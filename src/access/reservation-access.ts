@@ -53,7 +53,7 @@ export const assertCanRead = (deps: Deps, auth: AuthUser, r: ReservationParties)
  * and the trip's branch's employees (CONTRACT section 19). No admin override: it moves money.
  */
 export async function assertCarrierSide(deps: Deps, auth: AuthUser, r: ReservationParties) {
-  if (!(await isCarrierSide(deps, auth, r))) throw accessDenied('Only the carrier of this reservation can do this');
+  if (!(await isCarrierSide(deps, auth, r))) throw accessDenied('handover.onlyCarrierReservation');
 }
 
 /** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */

@@ -3,7 +3,8 @@
 // the generic page; only the carrier listing has its own shape, as the specification says.
 import { z } from '@hono/zod-openapi';
 import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
-import { decimalInt, issueCode } from '../validation';
+import { msg } from '../errors';
+import { decimalInt, issueCode, issueOf } from '../validation';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -50,8 +51,7 @@ export function pageQuery<F extends string>({ sortable, defaultSort, defaultSize
         if (!parsed) {
           ctx.addIssue({
             code: 'custom',
-            message: `sort must be <field>,<asc|desc> with field one of: ${sortable.join(', ')}`,
-            params: issueCode('INVALID_ARGUMENT'),
+            ...issueOf(msg('request.sortFormat', { sortable: sortable.join(', ') }), issueCode('INVALID_ARGUMENT')),
           });
           return z.NEVER;
         }

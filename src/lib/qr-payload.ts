@@ -1,7 +1,7 @@
 // Signed dynamic QR payloads (CONTRACT section 8): `base64url(claims).base64url(HMAC-SHA256)`
 // (lib/signed-claims.ts).
 // Pure apart from WebCrypto: the QR Durable Object signs, the routes verify before asking it.
-import { invalidArgument } from '../errors';
+import { invalidArgument, msg, type Text } from '../errors';
 import { randomBase64Url } from './digest';
 import { openSignedClaims, signClaims } from './signed-claims';
 
@@ -29,8 +29,8 @@ export function newNonce(): string {
 
 export const signQrPayload = (secret: string, claims: QrClaims): Promise<string> => signClaims(secret, claims);
 
-const invalid = (message: string) =>
-  invalidArgument(message, { suggestions: ['Ask for a fresh QR code and scan it again'] });
+const invalid = (message: Text) =>
+  invalidArgument(message, { suggestions: ['handover.askFreshQrCodeAndScan'] });
 
 /**
  * Checks shape, signature (constant time through WebCrypto verify), expiry and purpose.
@@ -38,7 +38,7 @@ const invalid = (message: string) =>
  */
 export async function verifyQrPayload(secret: string, payload: string, purpose: QrPurpose, now = Date.now()): Promise<QrClaims> {
   const opened = await openSignedClaims(secret, payload);
-  if (!opened.ok) throw invalid(opened.reason === 'FORGED' ? 'QR payload signature is invalid' : 'Malformed QR payload');
+  if (!opened.ok) throw invalid(opened.reason === 'FORGED' ? 'handover.qrPayloadSignatureInvalid' : 'handover.malformedQrPayload');
   const claims = opened.claims as unknown as QrClaims;
   if (
     !Number.isInteger(claims?.rid) ||
@@ -47,9 +47,9 @@ export async function verifyQrPayload(secret: string, payload: string, purpose: 
     typeof claims.non !== 'string' ||
     !Number.isFinite(claims.exp)
   ) {
-    throw invalid('Malformed QR payload');
+    throw invalid('handover.malformedQrPayload');
   }
-  if (claims.pur !== purpose) throw invalid(`This QR code is for ${claims.pur.toLowerCase()}, not ${purpose.toLowerCase()}`);
-  if (claims.exp <= now) throw invalid('QR code has expired');
+  if (claims.pur !== purpose) throw invalid(msg('handover.qrCodeWrongPurpose', { pur: claims.pur.toLowerCase(), purpose: purpose.toLowerCase() }));
+  if (claims.exp <= now) throw invalid('handover.qrCodeExpired');
   return claims;
 }

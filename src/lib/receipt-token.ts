@@ -21,10 +21,10 @@ export async function readReceiptToken(secret: string, token: string, nowMs = Da
   const opened = await openSignedClaims(secret, token);
   const claims = opened.ok ? opened.claims : null;
   if (!claims || claims.pur !== 'RECEIPT' || !Number.isSafeInteger(claims.tid) || !Number.isSafeInteger(claims.exp)) {
-    throw accessDenied('This receipt link is invalid', { suggestions: ['Open the receipt from the app or the reservation to get a valid link'] });
+    throw accessDenied('money.receiptLinkInvalid', { suggestions: ['money.openReceiptAppReservation'] });
   }
   if ((claims.exp as number) * 1000 <= nowMs) {
-    throw accessDenied('This receipt link has expired', { suggestions: ['Open the receipt again from the app or the reservation: it gives a new link'] });
+    throw accessDenied('money.receiptLinkExpired', { suggestions: ['money.openReceiptAgainApp'] });
   }
   return claims.tid as number;
 }

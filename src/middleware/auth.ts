@@ -2,7 +2,7 @@
 // (ownership, reservations, agencies) is src/access/.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv, AuthUser } from '../env';
-import { accessDenied, unauthorized } from '../errors';
+import { accessDenied, unauthorized, msg, type AppErrorOptions } from '../errors';
 import { verifyToken } from '../lib/jwt';
 import { isTokenRevoked } from '../lib/token-revocation';
 
@@ -16,7 +16,7 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
-const LOG_IN_AGAIN = { suggestions: ['Log in or refresh the access token, then retry'] };
+const LOG_IN_AGAIN: AppErrorOptions = { suggestions: ['request.logRefreshAccessToken'] };
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 const bearerToken = (header: string | undefined) => header?.match(/^Bearer\s+(\S+)$/i)?.[1];
@@ -28,10 +28,10 @@ export const requireAuth = createMiddleware<AppEnv>(async (c, next) => {
 
 /** The caller of an access token, checked for expiry and revocation (KV); 401 otherwise. */
 export async function authenticate(env: Env, token: string | null | undefined): Promise<AuthUser> {
-  if (!token) throw unauthorized('Authentication required: send Authorization: Bearer <access token>', LOG_IN_AGAIN);
+  if (!token) throw unauthorized('request.authenticationRequiredSendAuthorization', LOG_IN_AGAIN);
   const claims = await verifyToken(env, token, 'access');
-  if (!claims) throw unauthorized('Access token is invalid or expired', LOG_IN_AGAIN);
-  if (await isTokenRevoked(env.KV, claims)) throw unauthorized('Access token has been revoked', LOG_IN_AGAIN);
+  if (!claims) throw unauthorized('request.accessTokenInvalidExpired', LOG_IN_AGAIN);
+  if (await isTokenRevoked(env.KV, claims)) throw unauthorized('request.accessTokenRevoked', LOG_IN_AGAIN);
   return { id: Number(claims.sub), roles: claims.roles ?? [], jti: claims.jti, exp: claims.exp, iat: claims.iat, sid: claims.sid };
 }
 
@@ -48,7 +48,7 @@ export const hasRole = (auth: AuthUser, ...roles: Role[]) =>
 /** Passes callers holding any of the roles (a super-admin holds them all). Use after requireAuth. */
 export const requireRole = (...roles: Role[]) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(`Requires one of: ${roles.join(', ')}`);
+    if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(msg('request.requiresRole', { roles: roles.join(', ') }));
     await next();
   });
 

@@ -9,7 +9,7 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024; // file + multipart envelope
 
 const tooLarge = (limit: number) => () => {
-  throw invalidArgument(`Request body is larger than ${limit} bytes`, { status: 413 });
+  throw invalidArgument('request.bodyTooLarge', { limit }, { status: 413 });
 };
 
 const jsonLimit = bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge(JSON_BODY_LIMIT) });

@@ -1,7 +1,7 @@
 // The configuration gate: an environment whose configuration is incomplete answers every request
 // 503 INTERNAL_ERROR naming what is missing (never a value), and onError's log line says the same.
 import { createMiddleware } from 'hono/factory';
-import { checkConfig, describeProblems, isProduction } from '../config';
+import { checkConfig, isProduction } from '../config';
 import type { AppEnv } from '../env';
 import { internalError, toErrorResponse } from '../errors';
 
@@ -18,9 +18,9 @@ export const configurationGate = (production: boolean) =>
     if (problems.length > 0) {
       return toErrorResponse(
         c,
-        internalError(describeProblems(problems), {
+        internalError('request.notConfigured', { problems: problems.join('; ') }, {
           status: 503,
-          suggestions: ['Set the named secrets (wrangler secret put NAME --env production) and bindings (wrangler.toml)'],
+          suggestions: ['request.setNamedSecretsWrangler'],
         }),
       );
     }

@@ -54,13 +54,12 @@ type Stored =
   | { state: 'pending'; bodyHash: string }
   | { state: 'done'; bodyHash: string; status: number; body: string; contentType: string | null };
 
-const IN_PROGRESS_MESSAGE = 'A request with this Idempotency-Key is still being processed';
 
 /** A duplicate caught while the first request runs: never recorded as the key's answer. */
 class IdempotencyInProgress extends AppError {
   constructor() {
-    super('INVALID_STATE', IN_PROGRESS_MESSAGE, {
-      suggestions: ['Retry later with the same Idempotency-Key to get the first response'],
+    super('INVALID_STATE', 'request.idempotencyInProgress', {
+      suggestions: ['request.retryLaterSameIdempotency'],
     });
   }
 }
@@ -76,8 +75,8 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return next();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw invalidArgument(`${IDEMPOTENCY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`, {
-      fieldErrors: [{ field: IDEMPOTENCY_HEADER, message: 'length out of range', rejectedValue: key }],
+    throw invalidArgument('request.idempotencyKeyLength', { idempotencyHeader: IDEMPOTENCY_HEADER, maxKeyLength: MAX_KEY_LENGTH }, {
+      fieldErrors: [{ field: IDEMPOTENCY_HEADER, message: 'request.lengthOutRange', rejectedValue: key }],
     });
   }
   const caller = c.get('auth')?.id ?? 'anon';
@@ -87,8 +86,8 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const existing = await c.env.KV.get<Stored>(kvKey, 'json');
   if (existing) {
     if (existing.bodyHash !== bodyHash) {
-      throw invalidState(`${IDEMPOTENCY_HEADER} was already used with another request body`, {
-        suggestions: ['Use a new Idempotency-Key for a different request'],
+      throw invalidState('request.alreadyUsedAnotherRequest', { idempotencyHeader: IDEMPOTENCY_HEADER }, {
+        suggestions: ['request.useNewIdempotencyKey'],
       });
     }
     if (existing.state === 'pending') throw idempotencyConflict();

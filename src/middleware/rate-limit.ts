@@ -11,7 +11,7 @@
 import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { tooManyRequests } from '../errors';
+import { tooManyRequests, msg, type Text } from '../errors';
 import { routeTable } from '../lib/openapi';
 import { setResponseHeaders } from '../lib/response-headers';
 
@@ -88,12 +88,12 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
 export const policyHeader = (p: RateLimitPolicy) => `"${p.name}";q=${p.limit};w=${p.windowSeconds}`;
 
 /** Counts one request against the policy's bucket for `key`; over the limit, 429 with the headers. */
-export async function consumeRateLimit(env: Env, policy: RateLimitPolicy, key: string, message = 'Too many requests; retry later') {
+export async function consumeRateLimit(env: Env, policy: RateLimitPolicy, key: string, message: Text = 'request.tooManyRequests') {
   const { success } = await env[policy.binding].limit({ key: `${policy.name}:${key}` });
   if (!success) {
     throw tooManyRequests(message, policy.windowSeconds, {
       headers: { 'RateLimit-Policy': policyHeader(policy), RateLimit: `"${policy.name}";r=0;t=${policy.windowSeconds}` },
-      suggestions: [`Wait ${policy.windowSeconds} seconds before retrying`],
+      suggestions: [msg('request.waitSecondsBeforeRetrying', { windowSeconds: policy.windowSeconds })],
     });
   }
 }

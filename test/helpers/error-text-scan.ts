@@ -1,7 +1,8 @@
 // Finds, in the source text of src/, every piece of error text a client can receive: the message
 // of each error constructor call (and of the local wrappers around one), the suggestions, the
 // messages of hand-built field errors and the custom messages of zod rules. test/error-locale.test.ts
-// asks the French catalogue for each. `${...}` in a template literal becomes `{}` (a value kept as is).
+// checks that each literal is a message key (src/messages), never an English sentence. `${...}` in
+// a template literal becomes `{}`.
 
 /** The constructors of src/errors.ts: the message is their first argument. */
 const CONSTRUCTORS = [

@@ -74,12 +74,12 @@ const STAFF_ROLES: Role[] = ['ROLE_ADMIN', 'ROLE_SUPERADMIN'];
 
 /** Only a super-admin may act on another staff account; nobody suspends themselves. */
 export function assertCanModerate(auth: AuthUser, target: UserRow) {
-  if (target.id === auth.id) throw businessRule('You cannot suspend or activate your own account');
+  if (target.id === auth.id) throw businessRule('admin.cannotSuspendActivateOwn');
   const targetIsStaff = target.roles.some((r) => STAFF_ROLES.includes(r as Role));
   if (targetIsStaff && !auth.roles.includes('ROLE_SUPERADMIN')) {
-    throw accessDenied('Only a super-administrator can suspend or activate an administrator');
+    throw accessDenied('admin.onlySuperAdministratorSuspend');
   }
-  if (target.deletedAt) throw invalidState('The account has been deleted');
+  if (target.deletedAt) throw invalidState('admin.accountDeleted');
 }
 
 export const suspendUser = (deps: Deps, auth: AuthUser, id: number, reason: string | null, ip: string | null) =>
@@ -107,7 +107,7 @@ async function setAccountEnabled(deps: Deps, auth: AuthUser, id: number, enabled
       ? { actorId: auth.id, action: 'USER_ACTIVATED', targetType: 'USER', targetId: id, ip }
       : { actorId: auth.id, action: 'USER_SUSPENDED', targetType: 'USER', targetId: id, ip, details: { reason } }),
   ]);
-  if (updated.length !== 1) throw invalidState(enabled ? 'The account is not suspended' : 'The account is already suspended');
+  if (updated.length !== 1) throw invalidState(enabled ? 'admin.accountNotSuspended' : 'admin.accountAlreadySuspended');
   if (!enabled) await applySuspension(deps, id, auth.id);
   return updated[0];
 }
@@ -146,7 +146,7 @@ export async function setUserRoles(
 ): Promise<UserRow> {
   const { db } = deps;
   const target = await getUser(deps, id);
-  if (target.deletedAt) throw invalidState('The account has been deleted');
+  if (target.deletedAt) throw invalidState('admin.accountDeleted');
   const roles = normalizeRoles(requested);
   const before = target.roles;
   const removed = before.filter((r) => !roles.includes(r as Role));
@@ -166,14 +166,14 @@ export async function setUserRoles(
       details: { before, after: roles, added, removed },
     }),
   ]);
-  if (updated.length !== 1) throw invalidState('The roles were changed concurrently; retry');
+  if (updated.length !== 1) throw invalidState('admin.rolesChangedConcurrentlyRetry');
   if (removed.length > 0) await revokeAllUserTokens(deps, id, 'ROLES_CHANGED');
   return updated[0];
 }
 
 export async function changeRolesAsSuperAdmin(deps: Deps, auth: AuthUser, id: number, requested: readonly string[], ip: string | null) {
   if (id === auth.id && !requested.includes('ROLE_SUPERADMIN')) {
-    throw businessRule('You cannot remove your own super-administrator role');
+    throw businessRule('admin.cannotRemoveOwnSuper');
   }
   if (!hasRole(auth, 'ROLE_SUPERADMIN')) throw accessDenied();
   return setUserRoles(deps, { id: auth.id, ip }, id, requested);

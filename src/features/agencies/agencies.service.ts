@@ -76,7 +76,7 @@ export const branchView = (b: AgencyBranchRow) => ({
 });
 
 const alreadyInAgency = (who: string) =>
-  alreadyExists(`${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
+  alreadyExists('agency.alreadyBelongsAgency', { who }, { suggestions: ['agency.oneAgencyOnly'] });
 
 const now = () => new Date().toISOString();
 
@@ -173,8 +173,8 @@ export async function deleteBranch(deps: Deps, auth: AuthUser, agencyId: number,
       .from(announcements)
       .where(and(eq(announcements.branchId, branchId), inArray(announcements.status, ['ACTIVE', 'FULL']))),
   ]);
-  if (staff.n > 0) throw invalidState('This branch still has employees: move or remove them first');
-  if (trips.n > 0) throw invalidState('This branch still has active announcements: close them first');
+  if (staff.n > 0) throw invalidState('agency.branchStillEmployeesMove');
+  if (trips.n > 0) throw invalidState('agency.branchStillActiveAnnouncements');
   await db.batch([
     db.delete(agencyBranches).where(eq(agencyBranches.id, branchId)),
     auditInsertIfChanged(db, { actorId: auth.id, action: 'AGENCY_BRANCH_DELETED', targetType: 'AGENCY_BRANCH', targetId: branchId, ip, details: { agencyId } }),
@@ -201,7 +201,7 @@ export async function setBranchActive(deps: Deps, auth: AuthUser, agencyId: numb
       details: { agencyId },
     }),
   ]);
-  if (!row) throw invalidState(`This branch is already ${active ? 'active' : 'deactivated'}`);
+  if (!row) throw invalidState('agency.branchAlready', { active: active ? 'active' : 'deactivated' });
   return row;
 }
 
@@ -305,7 +305,7 @@ export async function setAgencySuspended(deps: Deps, adminId: number, id: number
     )
     .where(and(eq(agencies.id, id), eq(agencies.status, suspend ? 'ACTIVE' : 'SUSPENDED')))
     .returning();
-  if (!row) throw invalidState(suspend ? 'This agency is already suspended' : 'This agency is already active');
+  if (!row) throw invalidState(suspend ? 'agency.alreadySuspended' : 'agency.alreadyActive');
   await runBatch(db, [
     ...notify(db, {
       userId: row.ownerId,

@@ -10,7 +10,7 @@ import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination
 import { assertCanAccess } from '../../access/ownership';
 import { auditInsertIfChanged } from '../audit/audit';
 import { fileView, storeFile } from '../files/files.service';
-import { REVIEW_OUTCOMES, reviewRefusal, type ReviewDecision } from '../kyc/kyc.rules';
+import { REVIEW_OUTCOMES, reviewRefusalText, type ReviewDecision } from '../kyc/kyc.rules';
 import { notify } from '../deliveries/notify';
 import { getAgency } from '../../access/agency-scope';
 
@@ -95,7 +95,7 @@ export async function reviewAgencyDocument(
   const { db } = deps;
   const document = await getAgencyDocument(deps, id);
   const refuse = (status: KycStatus) => {
-    const refusal = reviewRefusal('This document', status, decision);
+    const refusal = reviewRefusalText('This document', status, decision);
     if (refusal) throw invalidState(refusal);
   };
   refuse(document.status);
@@ -137,7 +137,7 @@ export async function reviewAgencyDocument(
   const after = await getAgencyDocument(deps, id);
   if (updated.length === 0) {
     refuse(after.status);
-    throw invalidState('This document was reviewed at the same time: read it again');
+    throw invalidState('agency.documentReviewedSameTime');
   }
   return after;
 }

@@ -19,7 +19,7 @@ import { getBranch } from './agencies.service';
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const alreadyInAgency = (who: string) =>
-  alreadyExists(`${who} already belongs to an agency`, { suggestions: ['A user can own or work for one agency only'] });
+  alreadyExists('agency.alreadyBelongsAgency', { who }, { suggestions: ['agency.oneAgencyOnly'] });
 
 const answer = (i: Pick<AgencyInvitationRow, 'id' | 'email' | 'branchId' | 'status'>) => ({
   invitationId: i.id,
@@ -42,7 +42,7 @@ export async function inviteEmployee(deps: Deps, auth: AuthUser, agencyId: numbe
     .select({ id: users.id, email: users.email, agencyId: users.agencyId })
     .from(users)
     .where(sql`${users.email} IN (${email}, ${email.toLowerCase()})`);
-  if (!user) throw notFound(`User with email ${input.email}`);
+  if (!user) throw notFound('User with email', input.email);
   if (user.agencyId !== null || user.id === agency.ownerId) throw alreadyInAgency('This user');
   const stamp = new Date();
   const fields = { branchId: input.branchId, email: user.email, invitedBy: auth.id, createdAt: stamp.toISOString(), expiresAt: new Date(stamp.getTime() + INVITATION_TTL_MS).toISOString() };
@@ -100,10 +100,10 @@ export async function myInvitations(deps: Deps, auth: AuthUser, q: PageParams<'c
 async function openInvitation(deps: Deps, auth: AuthUser, id: number, at: string) {
   const [row] = await deps.db.select().from(agencyInvitations).where(eq(agencyInvitations.id, id));
   if (!row) throw notFound('Agency invitation', id);
-  if (!canAccess(auth, [row.userId], [])) throw accessDenied('This invitation is addressed to another user');
-  if (row.status === 'ACCEPTED') throw invalidState('This invitation was already accepted');
-  if (row.status === 'DECLINED') throw invalidState('This invitation was already declined');
-  if (row.expiresAt <= at) throw invalidState('This invitation has expired', { suggestions: ['Ask the agency to invite you again'] });
+  if (!canAccess(auth, [row.userId], [])) throw accessDenied('agency.invitationAddressedAnotherUser');
+  if (row.status === 'ACCEPTED') throw invalidState('agency.invitationAlreadyAccepted');
+  if (row.status === 'DECLINED') throw invalidState('agency.invitationAlreadyDeclined');
+  if (row.expiresAt <= at) throw invalidState('agency.invitationExpired', { suggestions: ['agency.askAgencyInviteAgain'] });
   return row;
 }
 
@@ -154,7 +154,7 @@ export async function acceptInvitation(deps: Deps, auth: AuthUser, id: number, i
 
 /** A concurrent answer won between the read and the batch (openInvitation re-read found it open). */
 function invalidStateRace(): never {
-  throw invalidState('This invitation was already answered');
+  throw invalidState('agency.invitationAlreadyAnswered');
 }
 
 /** POST /agency-invitations/{id}/decline: a conditional update; nothing else changes. */

@@ -30,13 +30,13 @@ const AlertInputSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['departureCity'],
-        message: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
+        message: 'alert.placeRequired',
       });
     }
   }, whenValid('departureCity', 'arrivalCity', 'departureCountry', 'arrivalCountry'))
   .superRefine((v, ctx) => {
     if (v.dateFrom && v.dateTo && v.dateTo < v.dateFrom) {
-      ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'dateTo must be on or after dateFrom' });
+      ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'alert.dateToMustAfterDateFrom' });
     }
   }, whenValid('dateFrom', 'dateTo'))
   .openapi('SearchAlertInput');

@@ -3,7 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
 import { fromCents } from '../../lib/money';
-import { issueCode, whenValid } from '../../validation';
+import { msg } from '../../errors';
+import { issueCode, issueOf, whenValid } from '../../validation';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { INTERVALS, MAX_OVERVIEW_DAYS, MAX_RANGE_DAYS, METRICS, period, rangeDays, type Interval, type Metric } from './analytics.rules';
 import { MONEY_METRICS, overview, timeseries } from './analytics.service';
@@ -21,9 +22,9 @@ const dateParam = (name: 'from' | 'to', description: string) =>
 function checkRange(q: { from?: string; to?: string }, maxDays: number, ctx: z.RefinementCtx) {
   const p = period(q.from, q.to);
   if (p.from > p.to) {
-    ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'analytics.fromAfterTo' });
   } else if (rangeDays(p.from, p.to) > maxDays) {
-    ctx.addIssue({ code: 'custom', path: ['to'], message: `The range may cover at most ${maxDays} days` });
+    ctx.addIssue({ code: 'custom', path: ['to'], ...issueOf(msg('analytics.rangeTooLong', { maxDays })) });
   }
 }
 
@@ -40,7 +41,7 @@ const TimeseriesQuery = z
       .string()
       .transform((value, ctx): Metric => {
         if ((METRICS as readonly string[]).includes(value)) return value as Metric;
-        ctx.addIssue({ code: 'custom', message: `metric must be one of: ${METRICS.join(', ')}`, params: issueCode('INVALID_ARGUMENT') });
+        ctx.addIssue({ code: 'custom', ...issueOf(msg('analytics.unknownMetric', { metrics: METRICS.join(', ') }), issueCode('INVALID_ARGUMENT')) });
         return z.NEVER;
       })
       .openapi({ param: { name: 'metric', in: 'query' }, type: 'string', enum: [...METRICS], description: 'What to count or sum' }),

@@ -1,5 +1,6 @@
 // Pure announcement rules: city search keys, trip date checks. No I/O.
 import type { FieldError } from '../../errors';
+import { msg } from '../../errors';
 
 /** Today's date (UTC) as YYYY-MM-DD. */
 export const todayUtc = (now: Date = new Date()): string => now.toISOString().slice(0, 10);
@@ -11,10 +12,10 @@ export const todayUtc = (now: Date = new Date()): string => now.toISOString().sl
 export function tripDateErrors(departureDate: string | undefined, arrivalDate: string | undefined, today: string): FieldError[] {
   const errors: FieldError[] = [];
   if (departureDate !== undefined && departureDate < today) {
-    errors.push({ field: 'departureDate', message: `departureDate must be today (${today}) or later`, rejectedValue: departureDate });
+    errors.push({ field: 'departureDate', message: msg('announcement.departureDateMustTodayLater', { today }), rejectedValue: departureDate });
   }
   if (departureDate !== undefined && arrivalDate !== undefined && arrivalDate < departureDate) {
-    errors.push({ field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: arrivalDate });
+    errors.push({ field: 'arrivalDate', message: 'announcement.arrivalDateMustAfterDepartureDate', rejectedValue: arrivalDate });
   }
   return errors;
 }

@@ -6,7 +6,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
 import { optionalCaller } from '../../middleware/auth';
 import { PageSchema, pageQuery } from '../../lib/pagination';
-import { decimalInt, IdParams, passed, whenValid } from '../../validation';
+import { decimalInt, IdParams, issueOf, passed, whenValid } from '../../validation';
 import { todayUtc, tripDateErrors } from './announcement-rules';
 import { CountryCode } from '../reference/country-code';
 import {
@@ -25,7 +25,7 @@ const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
 /** kg, at most gram precision. */
 const Kilograms = z.number().positive().max(1000);
 /** A price the payment provider can charge: more than zero, in cents (0.01 at least). */
-const Price = z.number().min(0.01, 'Must be greater than 0 (at least 0.01)').max(100_000);
+const Price = z.number().min(0.01, 'announcement.priceAtLeastOneCent').max(100_000);
 const TransportMode = z.enum(TRANSPORT_MODES);
 
 const AnnouncementInputObject = z
@@ -65,7 +65,7 @@ const AnnouncementInputObject = z
 function tripDates(v: { departureDate?: string; arrivalDate?: string }, ctx: z.RefinementCtx) {
   const sent = (field: 'departureDate' | 'arrivalDate') => (passed(ctx, field) ? v[field] : undefined);
   for (const e of tripDateErrors(sent('departureDate'), sent('arrivalDate'), todayUtc())) {
-    ctx.addIssue({ code: 'custom', path: [e.field], message: e.message });
+    ctx.addIssue({ code: 'custom', path: [e.field], ...issueOf(e.message) });
   }
 }
 

@@ -4,7 +4,7 @@ import { and, count, eq, getTableColumns, gt, gte, inArray, lt, lte, notExists, 
 import type { Db } from '../../db/client';
 import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
 import { announcements, reservations, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
-import { AppError, businessRule, type FieldError, invalidState, notFound, validationError } from '../../errors';
+import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
 import { jsonArrayIncludes } from '../../lib/json-array';
@@ -121,9 +121,9 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
 export type Announcement = ReturnType<typeof toAnnouncement>;
 
 function bodyInvalid(fieldErrors: FieldError[]): AppError {
-  return validationError(`Validation failed for body: ${fieldErrors.map((f) => f.field).join(', ')}`, {
+  return validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((f) => f.field).join(', ') }, {
     fieldErrors,
-    suggestions: ['Correct the fields listed in fieldErrors and retry'],
+    suggestions: ['validation.correctFields'],
   });
 }
 
@@ -132,7 +132,7 @@ async function assertValid(deps: Deps, dates: { departureDate: string; arrivalDa
   if (categoryIds?.length) {
     const bad = await unusableCategoryIds(deps, categoryIds);
     if (bad.length) {
-      errors.push({ field: 'acceptedCategoryIds', message: `Unknown or prohibited categories: ${bad.join(', ')}`, rejectedValue: categoryIds });
+      errors.push({ field: 'acceptedCategoryIds', message: msg('announcement.unknownProhibitedCategories', { bad: bad.join(', ') }), rejectedValue: categoryIds });
     }
   }
   if (errors.length) throw bodyInvalid(errors);
@@ -223,8 +223,8 @@ export async function createAnnouncement(deps: Deps, auth: AuthUser, input: Anno
 async function publisherPlacement(deps: Deps, auth: AuthUser, branchId: number | null | undefined) {
   const scope = await staffScope(deps, auth.id);
   if (scope) return assertStaffCanPublish(deps, scope, branchId);
-  if (branchId != null) throw accessDenied('Only agency staff can publish for a branch');
-  if (!hasRole(auth, 'ROLE_VERIFIED_USER')) throw accessDenied('Publishing a trip requires a verified identity');
+  if (branchId != null) throw accessDenied('announcement.onlyAgencyStaffPublish');
+  if (!hasRole(auth, 'ROLE_VERIFIED_USER')) throw accessDenied('announcement.publishingTripRequiresVerified');
   return { agencyId: null, branchId: null };
 }
 
@@ -364,7 +364,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   const { announcement: current } = await loadWithCarrier(db, id);
   await assertCanManage(deps, auth, current, false);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
-    throw invalidState(`An announcement in status ${current.status} can no longer be changed`);
+    throw invalidState('announcement.notChangeable', { status: current.status });
   }
   const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
   const acceptedCategoryIds = input.acceptedCategoryIds ? [...new Set(input.acceptedCategoryIds)] : undefined;
@@ -427,11 +427,11 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
     if (updated.length) break;
     const { announcement: found } = await loadWithCarrier(db, id);
     if (found.reservedWeightG > totalWeightG) throw belowReserved(found.reservedWeightG);
-    if (!(OPEN_STATUSES as readonly string[]).includes(found.status)) throw invalidState(`An announcement in status ${found.status} can no longer be changed`);
+    if (!(OPEN_STATUSES as readonly string[]).includes(found.status)) throw invalidState('announcement.notChangeable', { status: found.status });
     if (routeOrPrice && (await db.select({ one: sql`1` }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES]))).limit(1)).length) {
-      throw invalidState('The route and the price of a trip with paid reservations in progress cannot change; its dates and meeting points can');
+      throw invalidState('announcement.routePriceTripPaid');
     }
-    if (attempt === 2) throw invalidState('The announcement changed meanwhile; reload it and retry');
+    if (attempt === 2) throw invalidState('announcement.announcementChangedMeanwhileReload');
   }
   return getAnnouncement(deps, id);
 }
@@ -492,7 +492,7 @@ function retermStatements(db: Db, id: number, live: { id: number; senderId: numb
 }
 
 const belowReserved = (reservedG: number) =>
-  businessRule(`totalWeight cannot be lower than the weight already reserved (${fromGrams(reservedG)} kg)`);
+  businessRule('announcement.totalWeightCannotLowerWeight', { reservedG: fromGrams(reservedG) });
 
 /**
  * Cancels the trip (status CANCELLED; the row stays because reservations refer to it). Refused
@@ -505,7 +505,7 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
   const { announcement: current } = await loadWithCarrier(db, id);
   await assertCanManage(deps, auth, current, true);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
-    throw invalidState(`An announcement in status ${current.status} cannot be deleted`);
+    throw invalidState('announcement.notDeletable', { status: current.status });
   }
   for (let attempt = 0; ; attempt++) {
     const unpaid = await db.select().from(reservations).where(and(eq(reservations.announcementId, id), eq(reservations.status, 'PENDING_PAYMENT')));
@@ -550,9 +550,9 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
       return;
     }
     const [{ n }] = await db.select({ n: count() }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
-    if (n > 0) throw invalidState(`The announcement has ${n} paid reservation(s) in progress; cancel or finish them first`);
+    if (n > 0) throw invalidState('announcement.paidReservationsInProgress', { n });
     const { announcement: found } = await loadWithCarrier(db, id);
-    if (!(OPEN_STATUSES as readonly string[]).includes(found.status) || attempt === 2) throw invalidState('The announcement can no longer be deleted');
+    if (!(OPEN_STATUSES as readonly string[]).includes(found.status) || attempt === 2) throw invalidState('announcement.noLongerDeletable');
   }
 }
 

@@ -104,7 +104,7 @@ export const accountPagesRouter = createRouter()
       const t = TEXT[localeOf(c)];
       const { token } = c.req.valid('query');
       try {
-        if (!plausible(token)) throw invalidArgument('The token is invalid, expired or already used');
+        if (!plausible(token)) throw invalidArgument('auth.tokenInvalidExpiredAlready');
         await verifyEmail(c.var.deps, token, clientIp(c));
       } catch (err) {
         if (!isTokenRefusal(err)) throw err;
@@ -148,7 +148,7 @@ export const accountPagesRouter = createRouter()
       const rule = PasswordField.safeParse(password);
       if (!rule.success) return page(c, t.resetTitle, resetForm(c, token, password.length < PASSWORD_MIN_LENGTH ? t.tooShort : password.length > 128 ? t.tooLong : t.tooCommon), 400);
       try {
-        if (!plausible(token)) throw invalidArgument('The token is invalid, expired or already used');
+        if (!plausible(token)) throw invalidArgument('auth.tokenInvalidExpiredAlready');
         await resetPassword(c.var.deps, token, password, clientIp(c));
       } catch (err) {
         if (!isTokenRefusal(err)) throw err;

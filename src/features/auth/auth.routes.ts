@@ -3,7 +3,7 @@
 import { localeFromAcceptLanguage } from '../../lib/locale';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, type Deps } from '../../env';
-import { authenticationError } from '../../errors';
+import { authenticationError, msg } from '../../errors';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, MessageSchema, signedIn } from '../../lib/openapi';
 import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, clientIp } from '../audit/audit';
@@ -80,8 +80,8 @@ async function verifySocial(verify: () => Promise<SocialIdentity>, provider: str
     return await verify();
   } catch (err) {
     if (err instanceof SocialTokenError) {
-      throw authenticationError(`Invalid ${provider} credential`, {
-        suggestions: [`Sign in with ${provider} again to obtain a fresh token`],
+      throw authenticationError('auth.invalidCredential', { provider }, {
+        suggestions: [msg('auth.signAgainObtainFresh', { provider })],
       });
     }
     throw err;

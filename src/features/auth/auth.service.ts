@@ -34,12 +34,12 @@ export interface AuthResult extends TokenPair {
 }
 
 const invalidCredentials = () =>
-  authenticationError('Invalid email or password', {
-    suggestions: ['Check the email and password, or reset the password with /v1/api/auth/password/forgot'],
+  authenticationError('auth.invalidEmailPassword', {
+    suggestions: ['auth.checkEmailPasswordReset'],
   });
 
 const suspended = () =>
-  accessDenied('This account is suspended', { suggestions: ['Contact support to reactivate the account'] });
+  accessDenied('auth.accountSuspended', { suggestions: ['auth.contactSupportReactivateAccount'] });
 
 const nowIso = () => new Date().toISOString();
 
@@ -178,15 +178,15 @@ export async function socialLogin(
   if (!user) {
     // Creating or linking an account needs an address the provider vouches for.
     if (!identity.email) {
-      throw authenticationError(`The ${providerName(identity)} account has no verified email address`, {
-        suggestions: ['Verify the email address with the provider, then sign in again'],
+      throw authenticationError('auth.accountNoVerifiedEmail', { identity: providerName(identity) }, {
+        suggestions: ['auth.verifyEmailAddressProvider'],
       });
     }
     const byEmail = await findActiveByEmail(db, identity.email);
     if (byEmail) {
       if (!byEmail.enabled) throw suspended();
       if (byEmail[subjectKey] && byEmail[subjectKey] !== identity.subject) {
-        throw authenticationError(`This account is linked to another ${providerName(identity)} identity`);
+        throw authenticationError('auth.accountLinkedAnotherIdentity', { identity: providerName(identity) });
       }
       const unverified = !byEmail.emailVerified;
       [user] = await db
@@ -250,8 +250,8 @@ export async function verifyEmail(deps: Deps, token: string, ip: string | null):
 
 export async function resendVerification(deps: Deps, userId: number): Promise<void> {
   const user = await loadUser(deps, userId);
-  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
-  if (user.emailVerified) throw invalidState('The email address is already verified');
+  if (!user || user.deletedAt) throw unauthorized('auth.accountNoLongerExists');
+  if (user.emailVerified) throw invalidState('auth.emailAddressAlreadyVerified');
   await sendTokenEmail(deps, user, 'EMAIL_VERIFICATION');
 }
 
@@ -269,7 +269,7 @@ export async function resetPassword(deps: Deps, token: string, newPassword: stri
   const { db } = deps;
   const userId = await consumeOneTimeToken(deps, token, 'PASSWORD_RESET');
   const user = await loadUser(deps, userId);
-  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
+  if (!user || user.deletedAt) throw unauthorized('auth.accountNoLongerExists');
   const passwordHash = await hashPassword(newPassword);
   // The mailbox owner proved control of the address: the email counts as verified.
   await db.batch([
@@ -289,19 +289,19 @@ export async function changePassword(
 ): Promise<void> {
   const { db } = deps;
   const user = await loadUser(deps, auth.id);
-  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
+  if (!user || user.deletedAt) throw unauthorized('auth.accountNoLongerExists');
   if (!user.passwordHash) {
-    throw businessRule('This account has no password yet', {
-      suggestions: ['Set one through /v1/api/auth/password/forgot'],
+    throw businessRule('auth.accountNoPasswordYet', {
+      suggestions: ['auth.setPasswordThroughForgot'],
     });
   }
   const check = await verifyPassword(input.currentPassword, user.passwordHash);
   if (!check.valid) {
     await audit(deps, { actorId: user.id, action: 'PASSWORD_CHANGE_FAILED', targetType: 'USER', targetId: user.id, ip });
     // 400 on the field, not 401: apps read a 401 as "signed out" (CONTRACT section 19).
-    throw validationError('Validation failed for body: currentPassword', {
-      fieldErrors: [{ field: 'currentPassword', message: 'The current password is wrong', rejectedValue: '[redacted]' }],
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+    throw validationError('auth.validationFailedBodyCurrentPassword', {
+      fieldErrors: [{ field: 'currentPassword', message: 'auth.currentPasswordWrong', rejectedValue: '[redacted]' }],
+      suggestions: ['validation.correctFields'],
     });
   }
   const passwordHash = await hashPassword(input.newPassword);
@@ -314,7 +314,7 @@ export async function changePassword(
       .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash))),
     passwordChangedMessage(db, user, rowExists(db, users, and(eq(users.id, user.id), eq(users.passwordHash, passwordHash)))),
   ]);
-  if (changed.meta.changes !== 1) throw invalidState('The password was changed concurrently; retry');
+  if (changed.meta.changes !== 1) throw invalidState('auth.passwordChangedConcurrentlyRetry');
   await audit(deps, { actorId: user.id, action: 'PASSWORD_CHANGED', targetType: 'USER', targetId: user.id, ip });
   await revokeSessions(deps, { userId: user.id, exceptSessionId: auth.sid }, 'PASSWORD_CHANGED');
 }

@@ -55,9 +55,9 @@ export async function consumeOneTimeToken(deps: Deps, token: string, purpose: To
     )
     .returning({ userId: oneTimeTokens.userId });
   if (!row) {
-    throw invalidArgument('The token is invalid, expired or already used', {
-      fieldErrors: [{ field: 'token', message: 'invalid, expired or already used', rejectedValue: '[redacted]' }],
-      suggestions: [purpose === 'PASSWORD_RESET' ? 'Request a new password reset email' : 'Request a new verification email'],
+    throw invalidArgument('auth.tokenInvalidExpiredAlready', {
+      fieldErrors: [{ field: 'token', message: 'auth.tokenFieldInvalid', rejectedValue: '[redacted]' }],
+      suggestions: [purpose === 'PASSWORD_RESET' ? 'auth.requestNewPasswordReset' : 'auth.requestNewVerificationEmail'],
     });
   }
   return row.userId;

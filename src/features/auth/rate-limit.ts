@@ -6,13 +6,11 @@ import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
 
 export type LimitedAction = 'login' | 'register' | 'forgot-password' | 'verify-email';
 
-const MESSAGE = 'Too many attempts; retry later';
-
 /**
  * Counts one attempt against the IP and the email buckets of the action. Requests that did not
  * come through Cloudflare's edge carry no client IP; only the email bucket applies to them.
  */
 export async function enforceAuthRateLimit(deps: Deps, action: LimitedAction, ip: string | null, email: string): Promise<void> {
-  if (ip) await consumeRateLimit(deps.env, POLICIES.authIp, `${action}:ip:${ip}`, MESSAGE);
-  await consumeRateLimit(deps.env, POLICIES.authEmail, `${action}:email:${email}`, MESSAGE);
+  if (ip) await consumeRateLimit(deps.env, POLICIES.authIp, `${action}:ip:${ip}`, 'request.tooManyAttempts');
+  await consumeRateLimit(deps.env, POLICIES.authEmail, `${action}:email:${email}`, 'request.tooManyAttempts');
 }

@@ -31,7 +31,7 @@ const htmlResponse = (description: string) => ({ description, content: { 'text/h
 /** The provider's sandbox issuer, or 404 when the provider is real here. */
 function sandboxIssuer(env: Env, provider: SocialProviderName) {
   const issuer = appConfig(env).social[provider];
-  if (issuer.mode !== 'SANDBOX') throw endpointNotFound(`The ${LABEL[provider]} sign-in sandbox is not active (client ids are configured)`);
+  if (issuer.mode !== 'SANDBOX') throw endpointNotFound('auth.providerSandboxNotActive', { label: LABEL[provider] });
   return issuer;
 }
 
@@ -60,7 +60,7 @@ export const socialSandboxRouter = createRouter()
     }),
     async (c) => {
       const { social } = appConfig(c.env);
-      if (social.google.mode !== 'SANDBOX' && social.apple.mode !== 'SANDBOX') throw endpointNotFound('The sign-in sandbox is not active');
+      if (social.google.mode !== 'SANDBOX' && social.apple.mode !== 'SANDBOX') throw endpointNotFound('auth.sandboxNotActive');
       return c.json(await sandboxJwks(c.env), 200);
     },
   )

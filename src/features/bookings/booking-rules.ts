@@ -44,8 +44,8 @@ export function refundForCancellation(
       return { paid: true, refundCents, retainedCents: amounts.totalAmountCents - refundCents };
     }
     default:
-      throw invalidState(`A reservation in status ${status} can no longer be cancelled`, {
-        suggestions: ['Cancellation is possible before the parcel is deposited'],
+      throw invalidState('booking.notCancellable', { status }, {
+        suggestions: ['booking.cancellationPossibleBeforeParcel'],
       });
   }
 }

@@ -24,7 +24,7 @@ const kilograms = z
   .number()
   .positive()
   .max(100_000)
-  .refine((kg) => Math.abs(kg * 1000 - Math.round(kg * 1000)) < 1e-6, { message: 'At most 3 decimals (grams)' });
+  .refine((kg) => Math.abs(kg * 1000 - Math.round(kg * 1000)) < 1e-6, { message: 'booking.atMost3Decimals' });
 
 const ItemInputSchema = z.object({
   categoryId: z.number().int().positive(),
@@ -38,7 +38,7 @@ const ItemInputSchema = z.object({
   isFragile: z.boolean().default(false),
   containsLiquids: z.boolean().default(false),
   // Shown to the carrier: https only, never javascript:, data: or file: (CONTRACT section 19).
-  imageUrl: z.url().max(2000).refine(isHttpsUrl, 'An https URL').nullish(),
+  imageUrl: z.url().max(2000).refine(isHttpsUrl, 'booking.httpsUrl').nullish(),
 });
 
 const RecipientInputSchema = z
@@ -49,7 +49,7 @@ const RecipientInputSchema = z
     phone: z
       .string()
       .trim()
-      .regex(/^\+?[0-9 ().-]{6,20}$/, 'Phone number: digits, spaces, + ( ) . - only')
+      .regex(/^\+?[0-9 ().-]{6,20}$/, 'booking.phoneNumberDigitsSpaces')
       .nullish(),
     address: optionalText(300),
     city: optionalText(100),
@@ -57,7 +57,7 @@ const RecipientInputSchema = z
     instructions: optionalText(1000),
   })
   .refine((r) => Boolean(r.phone || r.email), {
-    message: 'A phone number or an email is required',
+    message: 'booking.phoneNumberEmailRequired',
     path: ['phone'],
     ...whenValid('phone', 'email'),
   });
@@ -73,7 +73,7 @@ const CreateBookingSchema = z
   // An item's `weight` is that line's weight (whatever its quantity); the booked kilos must hold
   // them all. Compared in grams, as stored.
   .refine((b) => b.items.reduce((g, i) => g + Math.round((i.weight ?? 0) * 1000), 0) <= Math.round(b.reservedWeight * 1000), {
-    message: 'The weights of the items add up to more than reservedWeight',
+    message: 'booking.weightsItemsAddUp',
     path: ['items'],
     ...whenValid('reservedWeight', 'items'),
   })

@@ -18,7 +18,7 @@ import {
 } from '../../db/schema';
 import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError } from '../../errors';
+import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
 import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
@@ -110,18 +110,18 @@ const today = (now: Date) => now.toISOString().slice(0, 10);
 
 /** Why an announcement cannot take `weightG` more grams now, or null if it can. */
 function capacityRefusal(a: AnnouncementRow, weightG: number, now: Date): AppError | null {
-  if (a.status === 'CLOSED' || a.status === 'CANCELLED') return businessRule(`Announcement ${a.id} is ${a.status.toLowerCase()} and takes no more bookings`);
-  if (a.departureDate < today(now)) return businessRule(`Announcement ${a.id} has already departed`);
+  if (a.status === 'CLOSED' || a.status === 'CANCELLED') return businessRule('booking.announcementTakesNoMore', { id: a.id, status: a.status.toLowerCase() });
+  if (a.departureDate < today(now)) return businessRule('booking.announcementAlreadyDeparted', { id: a.id });
   if (a.status === 'FULL' || !fitsCapacity(a, weightG)) {
-    return businessRule('Not enough remaining capacity on this announcement', {
-      suggestions: [`Remaining capacity: ${remainingCapacityG(a) / 1000} kg`],
+    return businessRule('booking.notEnoughRemainingCapacity', {
+      suggestions: [msg('booking.remainingCapacityKg', { kg: remainingCapacityG(a) / 1000 })],
     });
   }
   return null;
 }
 
 /** A suspended carrier's trip (CONTRACT section 19): 422, without saying why the carrier is gone. */
-const carrierUnavailable = () => businessRule('This trip no longer takes bookings: its carrier is unavailable');
+const carrierUnavailable = () => businessRule('booking.tripNoLongerTakes');
 
 const UNIQUE_IDEMPOTENCY = /UNIQUE constraint failed: reservations\.sender_id, reservations\.idempotency_key/;
 const UNIQUE_NUMBER = /UNIQUE constraint failed: reservations\.(reservation_number|recipient_token)/;
@@ -180,10 +180,10 @@ type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>
  * its carrier is available. Returns the sender.
  */
 function assertMayBook(auth: AuthUser, { a, carrier, sender, senderIsMember }: BookingTrip) {
-  if (!sender || !sender.enabled) throw accessDenied('This account cannot book');
-  if (a.carrierId === auth.id) throw businessRule('You cannot book your own announcement');
+  if (!sender || !sender.enabled) throw accessDenied('booking.accountCannotBook');
+  if (a.carrierId === auth.id) throw businessRule('booking.cannotBookOwnAnnouncement');
   if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
-  if (senderIsMember) throw businessRule("You cannot book your own agency's announcement");
+  if (senderIsMember) throw businessRule('booking.cannotBookOwnAgency');
   return sender;
 }
 
@@ -193,19 +193,19 @@ function assertMayBook(auth: AuthUser, { a, carrier, sender, senderIsMember }: B
  */
 function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories'], accepted: number[]): ItemView[] {
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
-  const unknown = input.flatMap((item, i) =>
-    categoryById.has(item.categoryId) ? [] : [{ field: `items.${i}.categoryId`, message: 'Unknown category', rejectedValue: item.categoryId }],
+  const unknown = input.flatMap((item, i): FieldError[] =>
+    categoryById.has(item.categoryId) ? [] : [{ field: `items.${i}.categoryId`, message: 'booking.unknownCategory', rejectedValue: item.categoryId }],
   );
   if (unknown.length > 0) {
-    throw validationError('Validation failed for body: unknown category', {
+    throw validationError('booking.validationFailedBodyUnknown', {
       fieldErrors: unknown,
-      suggestions: ['Use a category id from GET /v1/api/categories'],
+      suggestions: ['booking.useCategoryIdGet'],
     });
   }
   const prohibited = categoryRows.filter((c) => c.prohibited);
-  if (prohibited.length > 0) throw businessRule(`Prohibited content cannot be shipped: ${prohibited.map((c) => c.name).join(', ')}`);
+  if (prohibited.length > 0) throw businessRule('booking.prohibitedContentCannotShipped', { prohibited: prohibited.map((c) => c.name).join(', ') });
   const refused = accepted.length > 0 ? categoryRows.filter((c) => !accepted.includes(c.id)) : [];
-  if (refused.length > 0) throw businessRule(`This trip does not accept: ${refused.map((c) => c.name).join(', ')}`);
+  if (refused.length > 0) throw businessRule('booking.tripNotAccept', { refused: refused.map((c) => c.name).join(', ') });
 
   return input.map((item) => {
     const category = categoryById.get(item.categoryId)!;
@@ -377,9 +377,9 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
   const [[current]] = await db.batch([bookingWrites.trip(db, values)]);
   if (current && !isCarrierAvailable(current, current.carrierEnabled)) throw carrierUnavailable();
   if (current && current.pricePerKgCents !== seen.pricePerKgCents) {
-    throw invalidState('The price of this announcement changed while booking; review it and book again');
+    throw invalidState('booking.priceAnnouncementChangedWhile');
   }
-  throw (current && capacityRefusal(current, r.reservedWeightG, now)) ?? businessRule('Not enough remaining capacity on this announcement');
+  throw (current && capacityRefusal(current, r.reservedWeightG, now)) ?? businessRule('booking.notEnoughRemainingCapacity');
 }
 
 function normaliseRecipient(r: RecipientInfo): RecipientInfo {

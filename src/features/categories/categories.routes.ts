@@ -30,7 +30,7 @@ const CategoryInputSchema = z
     code: z
       .string()
       .trim()
-      .regex(/^[A-Z][A-Z0-9_]{1,39}$/, 'code must be 2-40 upper-case letters, digits or underscores'),
+      .regex(/^[A-Z][A-Z0-9_]{1,39}$/, 'category.codeFormat'),
     name: z.string().trim().min(1).max(100),
     description: z.string().trim().max(500).nullable().optional(),
     prohibited: z.boolean().optional(),

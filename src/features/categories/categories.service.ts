@@ -42,7 +42,7 @@ export async function listCategories(deps: Deps, q: PageParams<'name' | 'code' |
 }
 
 const codeTaken = (code: string) =>
-  alreadyExists(`A category with code ${code} already exists`, { suggestions: ['Choose another code'] });
+  alreadyExists('category.codeExists', { code }, { suggestions: ['category.chooseAnotherCode'] });
 
 export async function createCategory(deps: Deps, operator: Operator, input: CategoryInput) {
   const { db } = deps;
@@ -105,7 +105,7 @@ export async function deleteCategory(deps: Deps, operator: Operator, id: number)
   if (deleted.length > 0) return;
   const [exists] = await db.select({ id: categories.id }).from(categories).where(eq(categories.id, id));
   if (!exists) throw notFound('Category', id);
-  throw invalidState(`Category ${id} is in use by reservations or announcements and cannot be deleted`);
+  throw invalidState('category.inUse', { id });
 }
 
 /** The given ids that are unknown or prohibited, for announcement and alert validation. */

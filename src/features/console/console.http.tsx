@@ -8,8 +8,9 @@ import { createMiddleware } from 'hono/factory';
 import type { Child } from 'hono/jsx';
 import type { z } from 'zod';
 import type { AppEnv } from '../../env';
-import { localizeErrorText } from '../../error-messages';
-import { AppError, accessDenied } from '../../errors';
+import { AppError, accessDenied, msg, type Text } from '../../errors';
+import { render } from '../../messages';
+import { issueText } from '../../validation';
 import { cspNonce } from '../../middleware/content-security-policy';
 import { checkFormToken, currentOperator, formToken, isSameOriginPost, spendFormToken, type Operator } from './console-sessions';
 import { localeOf, translator, type Locale, type Translate, type WordKey } from './console.i18n';
@@ -38,7 +39,7 @@ export const isSuperAdmin = (op: Operator) => op.user.roles.includes('ROLE_SUPER
 
 /** The API gives these pages to super-admins only; the console keeps the same rule. */
 export function assertSuperAdmin(op: Operator) {
-  if (!isSuperAdmin(op)) throw accessDenied('Requires ROLE_SUPERADMIN');
+  if (!isSuperAdmin(op)) throw accessDenied('console.requiresRoleSuperadmin');
 }
 
 /** The view of a page: the operator, a fresh CSRF token, and the flash left by the last action. */
@@ -114,13 +115,13 @@ export async function formOf(c: ConsoleContext): Promise<Record<string, string>>
 }
 
 /** Field errors from a zod failure, in the console's words for the common cases. */
-export function zodErrors(error: z.ZodError, t: (k: WordKey) => string): Record<string, string> {
-  const errors: Record<string, string> = {};
+export function zodErrors(error: z.ZodError, t: (k: WordKey) => string): Record<string, Text> {
+  const errors: Record<string, Text> = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '_');
     if (errors[field]) continue;
     const tooShort = issue.code === 'too_small' && 'minimum' in issue && Number(issue.minimum) === 1 && issue.origin === 'string';
-    errors[field] = tooShort || issue.code === 'invalid_type' ? t('required') : issue.message;
+    errors[field] = tooShort || issue.code === 'invalid_type' ? msg('error.external', { text: t('required') }) : issueText(issue);
   }
   return errors;
 }
@@ -131,8 +132,8 @@ export function zodErrors(error: z.ZodError, t: (k: WordKey) => string): Record<
  */
 export function refusalState(err: AppError, values: Record<string, string>, locale: Locale, form?: string): FormState {
   const errors: Record<string, string> = {};
-  for (const f of err.fieldErrors ?? []) errors[f.field] = localizeErrorText(f.message, locale);
-  return { values, errors, message: localizeErrorText(err.message, locale), form, status: err.status };
+  for (const f of err.fieldErrors ?? []) errors[f.field] = render(f.message, locale);
+  return { values, errors, message: render(err.text, locale), form, status: err.status };
 }
 
 export interface Action {
@@ -174,8 +175,8 @@ export async function act(c: ConsoleContext, a: Action): Promise<Response> {
 
 /** A form that fails its schema: raised inside `run` so `act` shows it again. */
 export class FormInvalid extends AppError {
-  constructor(errors: Record<string, string>) {
-    super('VALIDATION_ERROR', 'The form has errors', { fieldErrors: Object.entries(errors).map(([field, message]) => ({ field, message, rejectedValue: null })) });
+  constructor(errors: Record<string, Text>) {
+    super('VALIDATION_ERROR', 'console.formHasErrors', { fieldErrors: Object.entries(errors).map(([field, message]) => ({ field, message, rejectedValue: null })) });
   }
 }
 
@@ -199,7 +200,7 @@ export async function errorPage(err: unknown, c: ConsoleContext) {
     title,
     '',
     <div class="card">
-      <p>{status === 500 ? v.t('errorReference', { id: c.get('requestId') ?? '' }) : localizeErrorText((err as AppError).message, v.locale)}</p>
+      <p>{status === 500 ? v.t('errorReference', { id: c.get('requestId') ?? '' }) : render((err as AppError).text, v.locale)}</p>
       <p>
         <a href="/console">{v.t('backToConsole')}</a>
       </p>

@@ -9,7 +9,7 @@ import { compiled, pageTotal, runBatch, withTotal, type Statement, type Placehol
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, invalidArgument, invalidState, notFound, validationError } from '../../errors';
+import { accessDenied, invalidArgument, invalidState, notFound, validationError, type FieldError } from '../../errors';
 import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
 import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../../access/agency-scope';
@@ -110,7 +110,7 @@ async function sideOf(deps: Deps, auth: AuthUser, r: ConversationReservation): P
   if (auth.id === r.senderId) return 'SENDER';
   if (auth.id === r.carrierId) return 'CARRIER';
   if (r.agencyId !== null && isAgencyStaff(auth) && canStaffManageAnnouncement(await staffScope(deps, auth.id), r)) return 'CARRIER';
-  throw accessDenied('Only the sender and the carrier of this reservation can take part in its conversation');
+  throw accessDenied('conversation.onlySenderCarrierReservation');
 }
 
 /** When the conversation stops taking messages, or null while the reservation is not over. */
@@ -170,15 +170,15 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
     .from(files)
     .where(inArray(files.id, fileIds));
   const byId = new Map(rows.map((f) => [f.id, f]));
-  const fieldErrors = fileIds.flatMap((fileId, i) => {
+  const fieldErrors = fileIds.flatMap((fileId, i): FieldError[] => {
     const f = byId.get(fileId);
     const usable = f && f.ownerId === auth.id && f.purpose === 'PARCEL_IMAGE' && (f.reservationId === null || f.reservationId === reservationId);
-    return usable ? [] : [{ field: `fileIds.${i}`, message: 'must be a PARCEL_IMAGE file you uploaded (POST /files)', rejectedValue: fileId }];
+    return usable ? [] : [{ field: `fileIds.${i}`, message: 'conversation.mustParcelImageFile', rejectedValue: fileId }];
   });
   if (fieldErrors.length > 0) {
-    throw validationError(`Validation failed for body: ${fieldErrors.map((e) => e.field).join(', ')}`, {
+    throw validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((e) => e.field).join(', ') }, {
       fieldErrors,
-      suggestions: ['Upload the photo with POST /files (purpose PARCEL_IMAGE), then send its id'],
+      suggestions: ['conversation.uploadPhotoPostFiles'],
     });
   }
 }
@@ -192,11 +192,11 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
   const staff = row.staffIds;
   const closedAt = readOnlyFrom(r);
   if (closedAt && closedAt.getTime() <= Date.now()) {
-    throw invalidState(`This conversation is read-only since ${closedAt.toISOString()} (reservation ${r.status})`);
+    throw invalidState('conversation.conversationReadOnlySince', { closedAt: closedAt.toISOString(), status: r.status });
   }
   const fileIds = [...new Set(input.fileIds ?? [])];
   await checkFiles(db, auth, id, fileIds);
-  await consumeRateLimit(env, POLICIES.messages, `${auth.id}:${id}`, 'Too many messages in this conversation; retry later');
+  await consumeRateLimit(env, POLICIES.messages, `${auth.id}:${id}`, 'conversation.tooManyMessagesConversation');
   // Photos join the reservation, so its parties (and operators) can read them through /files.
   if (fileIds.length > 0) {
     await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
@@ -375,9 +375,9 @@ export function socketToken(request: Request): { token: string | null; protocol?
 export async function openLive(deps: Deps, auth: AuthUser, id: number, request: Request, protocol: string | undefined, afterId?: number) {
   const { side } = await loadForParty(deps, auth, id);
   if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
-    throw invalidArgument('This endpoint needs a WebSocket upgrade', {
+    throw invalidArgument('conversation.endpointNeedsWebSocketUpgrade', {
       headers: { Upgrade: 'websocket' },
-      suggestions: ['Open it with a WebSocket client, the access token as the subprotocol bearer.<accessToken>'],
+      suggestions: ['conversation.openWebSocketClientAccess'],
     });
   }
   const session: SocketSession & { reservationId: number } = {

@@ -65,7 +65,7 @@ export async function retryDelivery(deps: Deps, actor: { id: number; ip: string 
   const { db } = deps;
   const [row] = await db.select().from(deliveries).where(eq(deliveries.id, id));
   if (!row) throw notFound('Delivery', id);
-  const refused = () => invalidState(`The delivery is ${row.status}; only a FAILED or DEAD delivery can be retried`);
+  const refused = () => invalidState('delivery.deliveryOnlyFailedDead', { status: row.status });
   if (!(RETRYABLE_STATUSES as readonly string[]).includes(row.status)) throw refused();
   const [updated] = await db.batch([
     enqueuedOnCommit(
@@ -85,6 +85,6 @@ export async function retryDelivery(deps: Deps, actor: { id: number; ip: string 
       details: { previousStatus: row.status, attempts: row.attempts, lastError: row.lastError, channel: row.channel, template: row.template },
     }),
   ]);
-  if (updated.length !== 1) throw invalidState('The delivery changed meanwhile (retried by someone else); reload it');
+  if (updated.length !== 1) throw invalidState('delivery.deliveryChangedMeanwhileRetried');
   return toAdminDelivery(updated[0]);
 }

@@ -36,7 +36,7 @@ const PreferencesUpdateSchema = z
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
     body.channels.forEach((row, i) => {
-      if (seen.has(row.kind)) ctx.addIssue({ code: 'custom', path: ['channels', i, 'kind'], message: 'listed twice', input: row.kind });
+      if (seen.has(row.kind)) ctx.addIssue({ code: 'custom', path: ['channels', i, 'kind'], message: 'delivery.listedTwice', input: row.kind });
       seen.add(row.kind);
     });
   }, whenValid('channels'))

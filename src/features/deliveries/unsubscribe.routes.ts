@@ -17,9 +17,9 @@ import { defaultChannels } from './preferences.rules';
 import { openUnsubscribeToken } from './unsubscribe-token';
 
 const refused = (reason: 'FORGED' | 'EXPIRED') =>
-  invalidArgument('The unsubscribe link is invalid', {
-    fieldErrors: [{ field: 'token', message: reason === 'EXPIRED' ? 'expired' : 'invalid or forged', rejectedValue: '[redacted]' }],
-    suggestions: ['Use the link of a recent e-mail, or change the preferences in the app'],
+  invalidArgument('delivery.unsubscribeLinkInvalid', {
+    fieldErrors: [{ field: 'token', message: reason === 'EXPIRED' ? 'delivery.expired' : 'delivery.invalidForged', rejectedValue: '[redacted]' }],
+    suggestions: ['delivery.useLinkRecentMail'],
   });
 
 /** Turns the e-mail of the token's kind off for its user; the other channels keep their choice. The route's schema bounds the token's length. */

@@ -21,7 +21,7 @@ import {
 import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
 import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound } from '../../errors';
+import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound, msg } from '../../errors';
 import { fromCents, toCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
@@ -113,8 +113,8 @@ async function assertEvidence(db: Db, auth: AuthUser, reservationId: number, ids
     return !f || f.ownerId !== auth.id || f.purpose !== 'DISPUTE_EVIDENCE' || (f.reservationId !== null && f.reservationId !== reservationId);
   });
   if (bad !== undefined) {
-    throw invalidArgument('Evidence files must be your own DISPUTE_EVIDENCE uploads for this reservation', {
-      fieldErrors: [{ field: 'evidenceFileIds', message: `File ${bad} is not usable as evidence here`, rejectedValue: bad }],
+    throw invalidArgument('dispute.evidenceFilesMustOwn', {
+      fieldErrors: [{ field: 'evidenceFileIds', message: msg('dispute.fileNotUsableEvidence', { bad }), rejectedValue: bad }],
     });
   }
 }
@@ -140,15 +140,15 @@ async function walletBalance(db: Db, key: string): Promise<number> {
  */
 async function assertMayOpenDispute(deps: Deps, auth: AuthUser, r: ReservationRow) {
   const role = await partyRole(deps, auth, r);
-  if (!role) throw accessDenied('Only the sender or the carrier of this reservation may open a dispute');
+  if (!role) throw accessDenied('dispute.onlySenderCarrierReservation');
   const [existing] = await deps.db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
-  if (existing) throw alreadyExists(`Reservation ${r.id} already has a dispute (#${existing.id})`);
+  if (existing) throw alreadyExists('dispute.alreadyDisputedWithId', { id: r.id, id2: existing.id });
   if (!DISPUTABLE_STATUSES.includes(r.status)) {
-    throw invalidState(`Cannot open a dispute on a reservation in status ${r.status}`);
+    throw invalidState('dispute.cannotOpenDisputeReservation', { status: r.status });
   }
   const cutoff = new Date(Date.now() - DISPUTE_WINDOW_AFTER_DELIVERY_MS).toISOString();
   if (r.status === 'DELIVERED' && (!r.deliveredAt || r.deliveredAt < cutoff)) {
-    throw invalidState('A delivered reservation may be disputed only within 72 hours of delivery');
+    throw invalidState('dispute.deliveredReservationDisputedOnly');
   }
   return { role, cutoff };
 }
@@ -220,7 +220,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     try {
       await commitTransitions(db, [{ id: r.id, from: r.status, action: 'OPEN_DISPUTE', effects }]);
     } catch (err) {
-      if (isUniqueViolation(err)) throw alreadyExists(`Reservation ${r.id} already has a dispute`);
+      if (isUniqueViolation(err)) throw alreadyExists('dispute.alreadyDisputed', { id: r.id });
       // The wallet changed between our read and the batch (a withdrawal): the CHECK refused a
       // negative wallet and rolled everything back; read again and retry.
       if (isCheckViolation(err) && attempt < 3) continue;
@@ -230,7 +230,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     if (!row) {
       // The reservation moved meanwhile: the checks above answer on the next pass.
       if (attempt < 3) continue;
-      throw invalidState(`Reservation ${r.id} changed while the dispute was being opened; try again`);
+      throw invalidState('dispute.reservationChangedWhileDispute', { id: r.id });
     }
     return disputeDetail(deps, auth, row.id);
   }
@@ -293,7 +293,7 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
   const r = await loadReservation(db, d.reservationId);
   const role = await partyRole(deps, auth, r);
   if (!role && !isAdmin(auth)) throw accessDenied();
-  if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is resolved`);
+  if (d.status !== 'OPEN') throw invalidState('dispute.disputeResolved', { id });
   const notes = partiesOf(r)
     .filter((u) => u !== auth.id)
     .map((userId) => ({
@@ -318,15 +318,15 @@ function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
   const amountCents = input.amount === undefined ? undefined : toCents(input.amount);
   if (input.resolution === 'PARTIAL_REFUND') {
     if (amountCents === undefined || amountCents <= 0 || amountCents >= r.totalAmountCents) {
-      throw invalidArgument('A partial refund needs an amount between 0 and the total price, both excluded', {
+      throw invalidArgument('dispute.partialRefundNeedsAmount', {
         fieldErrors: [
-          { field: 'amount', message: `Must be > 0 and < ${fromCents(r.totalAmountCents).toFixed(2)}`, rejectedValue: input.amount ?? null },
+          { field: 'amount', message: msg('dispute.amountBounds', { total: fromCents(r.totalAmountCents).toFixed(2) }), rejectedValue: input.amount ?? null },
         ],
       });
     }
   } else if (amountCents !== undefined) {
-    throw invalidArgument(`No amount with ${input.resolution}`, {
-      fieldErrors: [{ field: 'amount', message: 'Only PARTIAL_REFUND takes an amount', rejectedValue: input.amount }],
+    throw invalidArgument('dispute.noAmountWith', { resolution: input.resolution }, {
+      fieldErrors: [{ field: 'amount', message: 'dispute.onlyPartialRefundTakes', rejectedValue: input.amount }],
     });
   }
   return resolutionRefundCents(input.resolution, r.totalAmountCents, amountCents);
@@ -397,9 +397,9 @@ function markResolved(db: Db, { disputeId, reservationId, auth, input, refundCen
 export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, input: ResolveInput, ip: string | null) {
   const { db, env } = deps;
   const d = await getDispute(db, id);
-  if (d.status !== 'OPEN') throw invalidState(`Dispute ${id} is already resolved`);
+  if (d.status !== 'OPEN') throw invalidState('dispute.disputeAlreadyResolved', { id });
   let r = await loadReservation(db, d.reservationId);
-  if (r.status !== 'DISPUTED') throw invalidState(`Reservation ${r.id} is ${r.status}, not DISPUTED`);
+  if (r.status !== 'DISPUTED') throw invalidState('dispute.reservationNotDisputed', { id: r.id, status: r.status });
 
   const refundCents = resolutionRefund(input, r);
 
@@ -457,7 +457,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       if (isCheckViolation(err) && attempt < 3) continue;
       throw err;
     }
-    if (!row) throw invalidState(`Dispute ${id} is already resolved`);
+    if (!row) throw invalidState('dispute.disputeAlreadyResolved', { id });
     if (stillHeld && sources && stillHeld.amountCents > sources.fromHeld) {
       await releaseHeldShares(deps, new Date(), { reservationId: r.id }).catch((err) =>
         console.error(JSON.stringify({ level: 'error', msg: 'held share release failed', reservationId: r.id, error: String(err) })),

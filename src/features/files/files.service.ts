@@ -5,10 +5,10 @@ import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { agencies, FILE_PURPOSES, files, type FilePurpose, type FileRow } from '../../db/schema';
 import type { AppEnv, AuthUser, Deps } from '../../env';
-import { accessDenied, invalidArgument, notFound, validationError } from '../../errors';
+import { accessDenied, invalidArgument, notFound, validationError, msg, type Text } from '../../errors';
 import { hasRole, type Role } from '../../middleware/auth';
 import { assertCanAccess, canAccess } from '../../access/ownership';
-import { decimalInt, toValidationError } from '../../validation';
+import { decimalInt, toValidationError, issueOf } from '../../validation';
 import type { Statement } from '../../db/statements';
 import { isReservationParty } from '../../access/reservation-access';
 import { detectContentType, isAllowed, pdfActiveContent, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
@@ -29,27 +29,27 @@ export const fileView = (f: FileRow) => ({
   createdAt: f.createdAt,
 });
 
-const unsupported = (message: string) =>
-  invalidArgument(message, { status: 415, suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'] });
+const unsupported = (message: Text) =>
+  invalidArgument(message, { status: 415, suggestions: ['file.uploadJpegPngWebp'] });
 
 /** Reads a multipart upload: the `file` part and the other fields as strings. */
 export async function readUploadForm(c: Context<AppEnv>): Promise<{ file: File; fields: Record<string, string> }> {
   if (!/^multipart\/form-data/i.test(c.req.header('Content-Type') ?? '')) {
-    throw invalidArgument('Unsupported media type', { status: 415, suggestions: ['Send the file as multipart/form-data'] });
+    throw invalidArgument('error.unsupportedMediaType', { status: 415, suggestions: ['file.sendFileMultipartForm'] });
   }
   let form: FormData;
   try {
     form = await c.req.formData();
   } catch {
-    throw invalidArgument('Malformed multipart body');
+    throw invalidArgument('file.malformedMultipartBody');
   }
   const file = form.get('file');
   const fields: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
   if (!(file instanceof File)) {
-    throw validationError('Validation failed for form: file', {
-      fieldErrors: [{ field: 'file', message: 'A file part named "file" is required', rejectedValue: null }],
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+    throw validationError('file.validationFailedFile', {
+      fieldErrors: [{ field: 'file', message: 'file.filePartNamedFile', rejectedValue: null }],
+      suggestions: ['validation.correctFields'],
     });
   }
   return { file, fields };
@@ -84,32 +84,32 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
   const { db, env } = deps;
   const { file, purpose } = input;
   if (file.size > MAX_FILE_BYTES) {
-    throw invalidArgument(`File is larger than ${MAX_FILE_BYTES} bytes (10 MB)`, {
+    throw invalidArgument('file.tooLarge', { maxFileBytes: MAX_FILE_BYTES }, {
       status: 413,
-      suggestions: ['Upload a file of at most 10 MB'],
+      suggestions: ['file.uploadAtMost10Mb'],
     });
   }
   const detected = detectContentType(new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()));
-  if (detected === 'executable') throw unsupported('Executable files are not accepted');
-  if (detected === null) throw unsupported('Unsupported file type: only JPEG, PNG, WEBP and PDF are accepted');
+  if (detected === 'executable') throw unsupported('file.executableFilesNotAccepted');
+  if (detected === null) throw unsupported('file.unsupportedFileTypeOnly');
   if (!isAllowed(purpose, detected)) {
-    throw unsupported(`A file of purpose ${purpose} must be one of ${ALLOWED_TYPES[purpose].join(', ')}; this file is ${detected}`);
+    throw unsupported(msg('file.purposeTypeMismatch', { purpose, allowedTypes: ALLOWED_TYPES[purpose].join(', '), detected }));
   }
   if (detected === 'application/pdf') {
     const active = await pdfActiveContent(new Uint8Array(await file.arrayBuffer()));
-    if (active) throw unsupported(`PDF documents with active content are not accepted (found /${active})`);
+    if (active) throw unsupported(msg('file.pdfDocumentsActiveContent', { active }));
   }
   if (input.reservationId != null) {
     if (!RESERVATION_PURPOSES.includes(purpose)) {
       throw toValidationError(
-        [{ code: 'custom', path: ['reservationId'], message: `reservationId applies only to ${RESERVATION_PURPOSES.join(', ')}`, input: input.reservationId }],
+        [{ code: 'custom', path: ['reservationId'], ...issueOf(msg('file.reservationIdAppliesOnly', { purposes: RESERVATION_PURPOSES.join(', ') })), input: input.reservationId }],
         { reservationId: input.reservationId },
         'form',
       );
     }
     const party = await isReservationParty(deps, auth, input.reservationId);
     if (party === null) throw notFound('Reservation', input.reservationId);
-    if (!party) throw accessDenied('Only the parties of this reservation can attach files to it');
+    if (!party) throw accessDenied('file.onlyPartiesReservationAttach');
   }
 
   const storageKey = `${purpose.toLowerCase().replace(/_/g, '-')}/${crypto.randomUUID()}`;

@@ -14,7 +14,7 @@ export const QrScanSchema = z
   .object({ payload: z.string().min(1).max(2048).openapi({ description: 'The scanned QR payload' }) })
   .openapi('QrScan');
 
-const code = z.string().regex(/^\d{6}$/, 'Must be a 6-digit code');
+const code = z.string().regex(/^\d{6}$/, 'handover.must6DigitCode');
 export const DepositCodeSchema = z.object({ depositCode: code }).openapi('DepositCodeEntry');
 export const DeliveryCodeSchema = z.object({ deliveryCode: code }).openapi('DeliveryCodeEntry');
 

@@ -7,7 +7,7 @@ import { reservations, users, type ReservationRow } from '../../db/schema';
 import { compiled, type Placeholders } from '../../db/statements';
 import type { IssuedQr } from '../../durable-objects/reservation-qr';
 import type { AuthUser, Deps } from '../../env';
-import { invalidArgument, invalidState, tooManyRequests } from '../../errors';
+import { invalidArgument, invalidState, tooManyRequests, accessDenied, msg } from '../../errors';
 import { verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../access/ownership';
 import { captureLoaded, releaseEffects } from '../money';
@@ -42,10 +42,10 @@ export async function depositQr({ db, env }: Deps, auth: AuthUser, id: number): 
 }
 
 const consumeErrors = {
-  USED: () => invalidState('This QR code has already been used'),
-  REPLACED: () => invalidArgument('This QR code was replaced by a newer one', { suggestions: ['Scan the QR code currently displayed'] }),
-  EXPIRED: () => invalidArgument('QR code has expired', { suggestions: ['Ask for a fresh QR code'] }),
-  UNKNOWN: () => invalidArgument('Unknown QR code', { suggestions: ['Ask for a fresh QR code'] }),
+  USED: () => invalidState('handover.qrCodeAlreadyUsed'),
+  REPLACED: () => invalidArgument('handover.qrCodeReplacedNewer', { suggestions: ['handover.scanQrCodeCurrently'] }),
+  EXPIRED: () => invalidArgument('handover.qrCodeExpired', { suggestions: ['handover.askFreshQrCode'] }),
+  UNKNOWN: () => invalidArgument('handover.unknownQrCode', { suggestions: ['handover.askFreshQrCode'] }),
 } as const;
 
 /**
@@ -71,14 +71,14 @@ export async function processCode(deps: Deps, auth: AuthUser, id: number, code: 
   const expected = purpose === 'DEPOSIT' ? row.depositCode : row.deliveryCode;
   const check = await qrObject(env, id).checkCode(code, expected);
   if (check.result === 'LOCKED') {
-    throw tooManyRequests('Too many wrong codes: code entry is locked', check.retryAfterSeconds, {
-      suggestions: [`Retry in ${Math.ceil(check.retryAfterSeconds / 60)} minutes, or scan the QR code instead`],
+    throw tooManyRequests('handover.tooManyWrongCodes', check.retryAfterSeconds, {
+      suggestions: [msg('handover.retryMinutesScanQr', { retryAfterSeconds: Math.ceil(check.retryAfterSeconds / 60) })],
     });
   }
   if (check.result === 'WRONG') {
     const locked = check.remainingAttempts === 0;
-    throw invalidArgument(locked ? 'Wrong code: code entry is now locked for 15 minutes' : 'Wrong code', {
-      suggestions: [locked ? 'Scan the QR code instead, or retry later' : `${check.remainingAttempts} attempts left before code entry is locked`],
+    throw invalidArgument(locked ? 'handover.wrongCodeCodeEntry' : 'handover.wrongCode', {
+      suggestions: [locked ? 'handover.scanQrCodeInstead' : msg('handover.attemptsLeftBeforeCode', { remainingAttempts: check.remainingAttempts })],
     });
   }
   return purpose === 'DEPOSIT' ? deposit(deps, id) : deliver(deps, id);

@@ -21,7 +21,7 @@ const htmlResponse = (description: string) => ({ description, content: { 'text/h
 async function sandboxRecord(deps: Deps, sessionId: string) {
   const { env } = deps;
   if (!isKycSandboxEnabled(env)) {
-    throw endpointNotFound('The KYC sandbox is not enabled');
+    throw endpointNotFound('kyc.sandboxNotEnabled');
   }
   const record = await findRecordBySession(deps, sessionId);
   if (!record) throw notFound('KYC session', sessionId);

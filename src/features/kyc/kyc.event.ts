@@ -17,8 +17,8 @@ export const KycEventSchema = z.object({
 });
 
 const malformed = () =>
-  invalidArgument('Callback body is not a JSON event', {
-    suggestions: ['Send a JSON string holding {eventId, sessionId, status, documentType?, reason?}'],
+  invalidArgument('kyc.callbackBodyNotJson', {
+    suggestions: ['kyc.sendJsonEvent'],
   });
 
 export function parseKycEvent(raw: Uint8Array): KycEvent {

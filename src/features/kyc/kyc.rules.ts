@@ -2,6 +2,7 @@
 // handler), and which super-admin decisions apply to a reviewed document (user KYC and agency
 // documents alike).
 import type { KycRecordRow, KycStatus } from '../../db/schema';
+import { english, msg, type Text } from '../../errors';
 import type { KycEventStatus } from '../../providers/kyc';
 
 export const STATUS_OF_EVENT: Record<KycEventStatus, KycStatus> = {
@@ -38,7 +39,13 @@ export const REVIEW_OUTCOMES = { APPROVE: 'VERIFIED', REJECT: 'NOT_VERIFIED' } a
 export type ReviewDecision = keyof typeof REVIEW_OUTCOMES;
 
 /** Null when `decision` applies to a document in `status`; otherwise the 409 message naming `what`. */
-export function reviewRefusal(what: string, status: KycStatus, decision: ReviewDecision): string | null {
+export function reviewRefusalText(what: string, status: KycStatus, decision: ReviewDecision): Text | null {
   if (status !== REVIEW_OUTCOMES[decision]) return null;
-  return `${what} is already ${decision === 'APPROVE' ? 'verified' : 'rejected'}`;
+  return msg(decision === 'APPROVE' ? 'kyc.alreadyVerified' : 'kyc.alreadyRejected', { what });
+}
+
+/** reviewRefusalText in English. */
+export function reviewRefusal(what: string, status: KycStatus, decision: ReviewDecision): string | null {
+  const refusal = reviewRefusalText(what, status, decision);
+  return refusal && english(refusal);
 }

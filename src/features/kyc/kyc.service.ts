@@ -14,7 +14,7 @@ import { notify } from '../deliveries/notify';
 import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
-import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusal, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
+import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusalText, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
 
 /** The record as its owner sees it: with the session token. */
 export const ownerView = (r: KycRecordRow) => ({
@@ -45,10 +45,10 @@ export async function startKycSession(deps: Deps, userId: number) {
   const { db, env } = deps;
   const [user] = await db.select({ email: users.email, kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
-  if (user.kycStatus === 'VERIFIED') throw invalidState('Your identity is already verified');
+  if (user.kycStatus === 'VERIFIED') throw invalidState('kyc.identityAlreadyVerified');
   const latest = await latestRecord(db, userId);
   if (latest?.status === 'PENDING' && latest.providerStatus === 'REVIEW') {
-    throw invalidState('Your verification is under review: wait for its result');
+    throw invalidState('kyc.verificationUnderReviewWait');
   }
   // A session the user has not finished yet is handed back rather than opening a second one.
   if (
@@ -200,7 +200,7 @@ export async function applyKycDecision(deps: Deps, record: KycRecordRow, decisio
 /** A super-admin's decision on a record: which decisions apply is the review rule of kyc.rules. */
 export async function reviewKyc(deps: Deps, id: number, adminId: number, decision: ReviewDecision, ip: string | null, reason?: string) {
   const record = await getKycRecord(deps, id);
-  const refusal = reviewRefusal('This KYC record', record.status, decision);
+  const refusal = reviewRefusalText('This KYC record', record.status, decision);
   if (refusal) throw invalidState(refusal);
   await applyKycDecision(deps, record, { status: REVIEW_OUTCOMES[decision], reason, reviewedBy: adminId, ip });
   return getKycRecord(deps, id);
@@ -222,7 +222,7 @@ export async function handleKycCallback(
   const failure = await checkCallbackSignature(env.KYC_WEBHOOK_SECRET, headers, raw);
   if (failure) {
     throw unauthorized(
-      failure === 'missing' ? 'Missing callback signature' : failure === 'stale' ? 'Callback timestamp outside the tolerance' : 'Invalid callback signature',
+      failure === 'missing' ? 'kyc.missingCallbackSignature' : failure === 'stale' ? 'kyc.callbackTimestampOutsideTolerance' : 'kyc.invalidCallbackSignature',
     );
   }
   const event: KycEvent = parseKycEvent(raw);

@@ -6,5 +6,5 @@ export const CountryCode = z
   .string()
   .trim()
   .toUpperCase()
-  .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code (see /reference/countries)')
+  .refine(isCountryCode, 'request.countryCode')
   .openapi({ example: 'FR' });

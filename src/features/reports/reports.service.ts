@@ -7,7 +7,7 @@ import { readPage } from '../../db/statements';
 import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
-import { alreadyExists, businessRule, invalidArgument, invalidState, notFound } from '../../errors';
+import { alreadyExists, businessRule, invalidArgument, invalidState, notFound, msg, type Noun } from '../../errors';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { applySuspension, assertCanModerate, getUser } from '../admin-users/admin-users.service';
 import { auditInsert, auditInsertIfChanged } from '../audit/audit';
@@ -58,11 +58,14 @@ async function targetOwner(db: Db, type: ReportTargetType, id: number): Promise<
   }
 }
 
+/** What a missing target is called in the 404 (`User 7 not found`). */
+const TARGET_NOUN = { USER: 'User', ANNOUNCEMENT: 'Announcement', REVIEW: 'Review' } as const satisfies Record<(typeof REPORT_TARGET_TYPES)[number], Noun>;
+
 export async function createReport(deps: Deps, auth: AuthUser, input: NewReport) {
   const { db } = deps;
   const owner = await targetOwner(db, input.targetType, input.targetId);
-  if (owner === null) throw notFound(input.targetType.charAt(0) + input.targetType.slice(1).toLowerCase(), input.targetId);
-  if (input.targetType === 'USER' && owner === auth.id) throw businessRule('You cannot report yourself');
+  if (owner === null) throw notFound(TARGET_NOUN[input.targetType], input.targetId);
+  if (input.targetType === 'USER' && owner === auth.id) throw businessRule('report.cannotReportYourself');
   try {
     const [created] = await db
       .insert(reports)
@@ -70,7 +73,7 @@ export async function createReport(deps: Deps, auth: AuthUser, input: NewReport)
       .returning();
     return toReportJson(created);
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyExists('You already have an open report on this target');
+    if (isUniqueViolation(err)) throw alreadyExists('report.alreadyOpenReportTarget');
     throw err;
   }
 }
@@ -110,10 +113,10 @@ export async function closeReport(
   const { db } = deps;
   const [report] = await db.select().from(reports).where(eq(reports.id, id));
   if (!report) throw notFound('Report', id);
-  if (report.status !== 'OPEN') throw invalidState(`Report ${id} is already closed`);
+  if (report.status !== 'OPEN') throw invalidState('report.reportAlreadyClosed', { id });
   if (!ACTION_TARGETS[input.action].includes(report.targetType)) {
-    throw invalidArgument(`Action ${input.action} does not apply to a ${report.targetType} report`, {
-      fieldErrors: [{ field: 'action', message: `Allowed for ${report.targetType}: ${allowedActions(report.targetType).join(', ')}`, rejectedValue: input.action }],
+    throw invalidArgument('report.actionNotApplyReport', { action: input.action, targetType: report.targetType }, {
+      fieldErrors: [{ field: 'action', message: msg('report.allowedActions', { targetType: report.targetType, targetType2: allowedActions(report.targetType).join(', ') }), rejectedValue: input.action }],
     });
   }
   const closedAt = new Date().toISOString();
@@ -165,7 +168,7 @@ export async function closeReport(
     ),
     auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
-  if (!closed) throw invalidState(`Report ${id} is already closed`);
+  if (!closed) throw invalidState('report.reportAlreadyClosed', { id });
   if (input.action === 'SUSPEND_USER' && owner !== null) await applySuspension(deps, owner, auth.id);
   return toReportJson(closed);
 }

@@ -153,7 +153,7 @@ async function refusal(db: Db, plan: TransitionPlan): Promise<Error> {
   const [current] = await db.select({ status: reservations.status }).from(reservations).where(eq(reservations.id, plan.id));
   if (!current) return notFound('Reservation', plan.id);
   applyTransition(current.status, plan.action); // throws 409 INVALID_STATE naming the status found
-  return invalidState(`The reservation changed to ${current.status} meanwhile; reload it and retry`);
+  return invalidState('reservation.reservationChangedMeanwhileReload', { status: current.status });
 }
 
 /** The stored reservation, or 404. */

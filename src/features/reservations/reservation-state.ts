@@ -1,7 +1,7 @@
 // The reservation state machine (CONTRACT section 7) as plain data and functions: one table of
 // allowed transitions, one function that applies it. No I/O here.
 import { RESERVATION_STATUSES, type ReservationStatus } from '../../db/schema';
-import { invalidState } from '../../errors';
+import { invalidState, msg } from '../../errors';
 
 export { RESERVATION_STATUSES, type ReservationStatus };
 
@@ -36,8 +36,8 @@ export function canApply(status: ReservationStatus, action: ReservationAction): 
 /** The status `action` leads to from `status`, or 409 INVALID_STATE. */
 export function applyTransition(status: ReservationStatus, action: ReservationAction): ReservationStatus {
   if (!canApply(status, action)) {
-    throw invalidState(`Cannot ${describeAction(action)} a reservation in status ${status}`, {
-      suggestions: [`Allowed from: ${TRANSITIONS[action].from.join(', ')}`],
+    throw invalidState('reservation.actionNotAllowed', { action: describeAction(action), status }, {
+      suggestions: [msg('reservation.allowedFrom', { transitions: TRANSITIONS[action].from.join(', ') })],
     });
   }
   return TRANSITIONS[action].to;

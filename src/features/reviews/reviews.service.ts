@@ -63,9 +63,9 @@ export async function createReview(deps: Deps, auth: AuthUser, input: NewReview)
     .where(eq(reservations.id, input.reservationId));
   if (!reservation) throw notFound('Reservation', input.reservationId);
   const role = reservation.senderId === auth.id ? 'SENDER' : reservation.carrierId === auth.id ? 'CARRIER' : null;
-  if (!role) throw accessDenied('Only the sender or the carrier of a reservation can review it');
+  if (!role) throw accessDenied('review.onlySenderCarrierReservation');
   if (reservation.status !== 'DELIVERED') {
-    throw businessRule(`Only a delivered reservation can be reviewed (status ${reservation.status})`);
+    throw businessRule('review.onlyDeliveredReservationReviewed', { status: reservation.status });
   }
   const revieweeId = role === 'SENDER' ? reservation.carrierId : reservation.senderId;
   try {
@@ -88,7 +88,7 @@ export async function createReview(deps: Deps, auth: AuthUser, input: NewReview)
     ]);
     return getReview(deps, created.id);
   } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyExists('You have already reviewed this reservation');
+    if (isUniqueViolation(err)) throw alreadyExists('review.alreadyReviewedReservation');
     throw err;
   }
 }

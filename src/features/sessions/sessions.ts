@@ -8,7 +8,7 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { consoleSessions, sessions, users } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, unauthorized } from '../../errors';
+import { accessDenied, unauthorized, type Text } from '../../errors';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../lib/jwt';
 import { blacklistToken, isTokenRevoked, revokeUserTokensBefore } from '../../lib/token-revocation';
 import { audit } from '../audit/audit';
@@ -38,8 +38,8 @@ export type RevokeReason =
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-const refused = (message = 'Refresh token is invalid, expired or revoked') =>
-  unauthorized(message, { suggestions: ['Log in again to obtain a new token pair'] });
+const refused = (message: Text = 'auth.refreshTokenInvalidExpired') =>
+  unauthorized(message, { suggestions: ['auth.logAgainObtainNew'] });
 
 /** `jtis` and `now` given: the pair signed before with them (same claims, same bytes). */
 async function signPair(env: Env, userId: number, roles: string[], sid: string, now = nowSeconds(), jtis?: { access: string; refresh: string }) {
@@ -112,13 +112,13 @@ export async function rotateSession(deps: Deps, refreshToken: string, ip: string
     const again = await pairWithinGrace(env, session, claims.jti);
     if (again) return again;
     await revokeFamily(deps, session.id, userId, ip, 'spent refresh token presented');
-    throw refused('Refresh token was already used; every token of this session is revoked');
+    throw refused('auth.refreshTokenAlreadyUsed');
   }
 
   const [user] = await db.select({ roles: users.roles, enabled: users.enabled, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
   if (!user || !user.enabled || user.deletedAt) {
     await revokeSessions(deps, { sessionId: session.id }, 'ACCOUNT_UNAVAILABLE');
-    throw refused('The account is suspended or closed');
+    throw refused('auth.accountSuspendedClosed');
   }
 
   // Roles are read afresh so a role granted since the last refresh applies now.
@@ -144,7 +144,7 @@ export async function rotateSession(deps: Deps, refreshToken: string, ip: string
     const again = winner && !winner.revokedAt ? await pairWithinGrace(env, winner, claims.jti) : null;
     if (again) return again;
     await revokeFamily(deps, session.id, userId, ip, 'refresh token used twice concurrently');
-    throw refused('Refresh token was already used; every token of this session is revoked');
+    throw refused('auth.refreshTokenAlreadyUsed');
   }
   await blacklistToken(env.KV, session.accessJti, session.accessExp);
   return responsePair(access, refresh, now);
@@ -161,7 +161,7 @@ export async function closeSession(deps: Deps, auth: AuthUser, refreshToken: str
   const claims = await verifyToken(env, refreshToken, 'refresh');
   if (!claims) throw refused();
   if (Number(claims.sub) !== auth.id) {
-    throw accessDenied('The refresh token belongs to another account');
+    throw accessDenied('auth.refreshTokenBelongsAnother');
   }
   await Promise.all([blacklistToken(env.KV, auth.jti, auth.exp), blacklistToken(env.KV, claims.jti, claims.exp)]);
   if (claims.sid) await revokeSessions(deps, { sessionId: claims.sid }, 'LOGOUT');

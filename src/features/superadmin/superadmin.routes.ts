@@ -29,7 +29,7 @@ const AuditQuery = pageQuery({ sortable: AUDIT_SORT_FIELDS, defaultSort: 'create
   .superRefine((v, ctx) => {
     // Both bounds passed their own format (whenValid): Date.parse alone would accept '-1' as a year.
     if (v.from !== undefined && v.to !== undefined && normalise(v.from, 'from') > normalise(v.to, 'to')) {
-      ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'analytics.fromAfterTo' });
     }
   }, whenValid('from', 'to'));
 

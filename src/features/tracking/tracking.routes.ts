@@ -133,9 +133,9 @@ export const trackingRouter = createRouter()
       const { token } = c.req.valid('query');
       await assertLiveAccess(c.var.deps, id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
       if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
-        throw invalidArgument('This endpoint needs a WebSocket upgrade', {
+        throw invalidArgument('conversation.endpointNeedsWebSocketUpgrade', {
           headers: { Upgrade: 'websocket' },
-          suggestions: ['Open it with a WebSocket client'],
+          suggestions: ['tracking.openWebSocketClient'],
         });
       }
       const res = await trackingObject(c.env, id).fetch(c.req.raw);

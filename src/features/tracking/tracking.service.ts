@@ -50,15 +50,15 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
   points.forEach((p, i) => {
     const t = Date.parse(p.recordedAt);
     if (t > now + MAX_CLOCK_SKEW_MS) {
-      fieldErrors.push({ field: field(i), message: 'recordedAt is in the future', rejectedValue: p.recordedAt });
+      fieldErrors.push({ field: field(i), message: 'tracking.recordedAtFuture', rejectedValue: p.recordedAt });
     } else if (t < now - MAX_POINT_AGE_MS) {
-      fieldErrors.push({ field: field(i), message: 'recordedAt is older than 24 hours', rejectedValue: p.recordedAt });
+      fieldErrors.push({ field: field(i), message: 'tracking.recordedAtOlder24Hours', rejectedValue: p.recordedAt });
     }
   });
   if (fieldErrors.length > 0) {
-    throw validationError('Validation failed for body: recordedAt', {
+    throw validationError('tracking.validationFailedBodyRecordedAt', {
       fieldErrors,
-      suggestions: ['Send points recorded within the last 24 hours'],
+      suggestions: ['tracking.sendPointsRecordedWithin'],
     });
   }
 }
@@ -67,9 +67,9 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
 export async function postPositions(deps: Deps, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
   const { db, env } = deps;
   const row = await load(db, id);
-  if (!canAccess(auth, [row.carrierId], [])) throw accessDenied('Only the carrier of this reservation can post positions');
+  if (!canAccess(auth, [row.carrierId], [])) throw accessDenied('tracking.onlyCarrierReservationPost');
   if (!TRACKABLE.includes(row.status)) {
-    throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${row.status})`);
+    throw invalidState('tracking.positionsAcceptedOnlyWhile', { status: row.status });
   }
   checkTimestamps(points, field);
   let status = row.status;
@@ -89,7 +89,7 @@ export async function postPositions(deps: Deps, auth: AuthUser, id: number, poin
     // reservation left DEPOSITED/IN_TRANSIT meanwhile (refused like any other status).
     status = started?.status ?? (await load(db, id)).status;
     if (!TRACKABLE.includes(status)) {
-      throw invalidState(`Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${status})`);
+      throw invalidState('tracking.positionsAcceptedOnlyWhile', { status });
     }
   }
   const result = await trackingObject(env, id).append(points);
@@ -109,11 +109,11 @@ export async function trackingView(deps: Deps, auth: AuthUser, id: number) {
 export async function assertLiveAccess(deps: Deps, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
   const row = await load(deps.db, id);
   if (who.recipientToken !== undefined) {
-    if (!timingSafeEqual(who.recipientToken, row.recipientToken)) throw accessDenied('Invalid recipient token for this reservation');
-    if (['CANCELLED', 'EXPIRED', 'REJECTED'].includes(row.status)) throw accessDenied('This recipient link is no longer valid');
+    if (!timingSafeEqual(who.recipientToken, row.recipientToken)) throw accessDenied('tracking.invalidRecipientTokenReservation');
+    if (['CANCELLED', 'EXPIRED', 'REJECTED'].includes(row.status)) throw accessDenied('tracking.recipientLinkNoLonger');
     return row;
   }
-  if (!who.auth) throw unauthorized('Authentication required');
+  if (!who.auth) throw unauthorized('error.authenticationRequired');
   await assertReservationAccess(deps, who.auth, row, { sender: true, carrier: true, admins: true });
   return row;
 }

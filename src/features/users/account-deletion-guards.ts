@@ -4,6 +4,7 @@
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
 import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
 import type { Deps } from '../../env';
+import { msg, type Text } from '../../errors';
 import type { ReservationStatus } from '../reservations/reservation-state';
 import { heldAccount, walletAccount } from '../money';
 
@@ -17,7 +18,7 @@ export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [
   'DISPUTED',
 ];
 
-export async function openReservationGuard(deps: Deps, userId: number): Promise<string | null> {
+export async function openReservationGuard(deps: Deps, userId: number): Promise<Text | null> {
   const { db } = deps;
   const [row] = await db
     .select({ number: reservations.reservationNumber })
@@ -30,32 +31,32 @@ export async function openReservationGuard(deps: Deps, userId: number): Promise<
     )
     .limit(1);
   return row
-    ? `The account cannot be deleted while a reservation is in progress (${row.number}); wait until it is delivered, cancelled or its dispute is closed`
+    ? msg('user.deletionReservationInProgress', { number: row.number })
     : null;
 }
 
-export async function walletBalanceGuard(deps: Deps, userId: number): Promise<string | null> {
+export async function walletBalanceGuard(deps: Deps, userId: number): Promise<Text | null> {
   const { db } = deps;
   const [row] = await db
     .select({ cents: ledgerAccounts.balanceCents })
     .from(ledgerAccounts)
     // Held shares (CONTRACT section 19) are the user's money too, withdrawable once the dispute window closes.
     .where(and(inArray(ledgerAccounts.key, [walletAccount({ type: 'USER', id: userId }).key, heldAccount({ type: 'USER', id: userId }).key]), gt(ledgerAccounts.balanceCents, 0)));
-  return row ? 'The account cannot be deleted while the wallet holds money; withdraw the balance first' : null;
+  return row ? 'user.deletionWalletHoldsMoney' : null;
 }
 
-export async function pendingWithdrawalGuard(deps: Deps, userId: number): Promise<string | null> {
+export async function pendingWithdrawalGuard(deps: Deps, userId: number): Promise<Text | null> {
   const { db } = deps;
   const [row] = await db
     .select({ id: withdrawals.id })
     .from(withdrawals)
     .where(and(eq(withdrawals.ownerType, 'USER'), eq(withdrawals.ownerId, userId), eq(withdrawals.status, 'PENDING')))
     .limit(1);
-  return row ? 'The account cannot be deleted while a withdrawal is pending; wait until it completes' : null;
+  return row ? 'user.deletionWithdrawalPending' : null;
 }
 
-export async function agencyOwnerGuard(deps: Deps, userId: number): Promise<string | null> {
+export async function agencyOwnerGuard(deps: Deps, userId: number): Promise<Text | null> {
   const { db } = deps;
   const [row] = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.ownerId, userId)).limit(1);
-  return row ? `The account cannot be deleted while it owns an agency (${row.id}); contact support to close or transfer the agency` : null;
+  return row ? msg('user.deletionOwnsAgency', { id: row.id }) : null;
 }

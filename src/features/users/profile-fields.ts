@@ -8,7 +8,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export const EmailField = z.email().max(254).openapi({ example: 'jane@example.com' });
 /** CONTRACT section 19: at least 10 characters, and not one of the most common passwords. */
 export const PASSWORD_MIN_LENGTH = 10;
-export const COMMON_PASSWORD_MESSAGE = 'This password is among the most common passwords: choose another';
+export const COMMON_PASSWORD_MESSAGE = 'user.commonPassword';
 export const PasswordField = z
   .string()
   .min(PASSWORD_MIN_LENGTH)
@@ -25,24 +25,24 @@ export const ProfileFields = {
     .string()
     .min(3)
     .max(30)
-    .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, underscore and hyphen only'),
+    .regex(/^[A-Za-z0-9._-]+$/, 'user.lettersDigitsDotUnderscore'),
   phoneNumber: z
     .string()
-    .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, 'a phone number, e.g. +33612345678')
+    .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, 'user.phoneNumberFormat')
     .openapi({ example: '+33612345678' }),
   birthDate: z.iso
     .date()
     // Only well-formed dates reach the range check, so a malformed one reports one error.
-    .refine((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || (d >= '1900-01-01' && d < today()), 'must be a past date')
+    .refine((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || (d >= '1900-01-01' && d < today()), 'user.mustPastDate')
     .openapi({ example: '1990-04-21' }),
   nationality: z
     .string()
-    .regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 country code')
+    .regex(/^[A-Z]{2}$/, 'user.countryCodeFormat')
     .openapi({ example: 'FR' }),
   avatarUrl: z
     .string()
     .max(2048)
-    .refine((url) => isHttpsUrl(url) || UPLOADED_FILE_URL.test(url), 'An https URL, or the url POST /files answered for your uploaded avatar')
+    .refine((url) => isHttpsUrl(url) || UPLOADED_FILE_URL.test(url), 'user.avatarUrlFormat')
     .openapi({
       format: 'uri-reference',
       description: "An https URL, or the caller's own uploaded avatar exactly as POST /files answers it (`/v1/api/files/{id}`)",

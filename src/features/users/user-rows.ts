@@ -14,8 +14,8 @@ export async function loadUser(deps: Deps, id: number) {
 
 /** 409 ALREADY_EXISTS naming the taken field. */
 export const accountExists = (field: 'email' | 'username') =>
-  alreadyExists(`An account with this ${field} already exists`, {
-    suggestions: field === 'email' ? ['Log in, or reset the password if it is forgotten'] : ['Choose another username'],
+  alreadyExists('auth.accountAlreadyExists', { field }, {
+    suggestions: field === 'email' ? ['auth.logResetPasswordIf'] : ['auth.chooseAnotherUsername'],
   });
 
 /** The 409 for a failed insert or update on users, or null when the failure is something else. */

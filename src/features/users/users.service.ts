@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { files, oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
-import { invalidState, notFound, unauthorized, validationError } from '../../errors';
+import { invalidState, notFound, unauthorized, validationError, type Text } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { revokeAllUserTokens } from '../sessions/sessions';
 import { UPLOADED_FILE_URL } from './profile-fields';
@@ -23,7 +23,7 @@ export interface ProfileUpdate {
 /** The caller's row; a token that outlived its account is refused like any revoked token. */
 export async function currentUser(deps: Deps, userId: number): Promise<UserRow> {
   const user = await loadUser(deps, userId);
-  if (!user || user.deletedAt) throw unauthorized('The account no longer exists');
+  if (!user || user.deletedAt) throw unauthorized('auth.accountNoLongerExists');
   return user;
 }
 
@@ -53,9 +53,9 @@ async function assertOwnAvatar({ db }: Deps, userId: number, avatarUrl: string):
   if (!id) return;
   const [file] = await db.select({ ownerId: files.ownerId, purpose: files.purpose }).from(files).where(eq(files.id, Number(id)));
   if (file?.ownerId === userId && file.purpose === 'AVATAR') return;
-  throw validationError('Validation failed for body: avatarUrl', {
-    fieldErrors: [{ field: 'avatarUrl', message: 'Not an avatar you uploaded: upload it with POST /files (purpose AVATAR)', rejectedValue: avatarUrl }],
-    suggestions: ['Correct the fields listed in fieldErrors and retry'],
+  throw validationError('user.validationFailedBodyAvatarUrl', {
+    fieldErrors: [{ field: 'avatarUrl', message: 'user.notAvatarUploadedUpload', rejectedValue: avatarUrl }],
+    suggestions: ['validation.correctFields'],
   });
 }
 
@@ -63,7 +63,7 @@ async function assertOwnAvatar({ db }: Deps, userId: number, avatarUrl: string):
  * A check another feature registers to refuse deleting an account while it still matters to
  * others (an open reservation, money in the wallet): returns the reason, or null to allow.
  */
-export type AccountDeletionGuard = (deps: Deps, userId: number) => Promise<string | null>;
+export type AccountDeletionGuard = (deps: Deps, userId: number) => Promise<Text | null>;
 export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
   openReservationGuard,
   walletBalanceGuard,

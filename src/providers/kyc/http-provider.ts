@@ -47,7 +47,7 @@ export class HttpKycProvider implements KycProvider {
 
 // INTERNAL_ERROR is 500 in the error table (502 belongs to the payment provider's code).
 const providerFailure = (cause: unknown) =>
-  internalError('The identity verification provider is unavailable', {
-    suggestions: ['Retry in a few minutes'],
+  internalError('kyc.identityVerificationProviderUnavailable', {
+    suggestions: ['kyc.retryFewMinutes'],
     cause,
   });

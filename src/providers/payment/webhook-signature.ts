@@ -1,6 +1,7 @@
 // Verifying and producing provider webhook signatures (Stripe's scheme, 300 s tolerance either way). The
 // sandbox signs its events with the same secret so they travel the very same verification path.
 import Stripe from 'stripe';
+import type { Text } from '../../messages';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -12,7 +13,12 @@ export interface ProviderEvent {
 }
 
 export class SignatureError extends Error {}
-export class MalformedEventError extends Error {}
+/** The event body is not a provider event: `text` is the 400's message key. */
+export class MalformedEventError extends Error {
+  constructor(readonly text: Text) {
+    super(typeof text === 'string' ? text : text.key);
+  }
+}
 
 /**
  * STRIPE_WEBHOOK_SECRET is a comma-separated list: Stripe sends the events of the platform account
@@ -43,7 +49,7 @@ export async function verifyProviderEvent(rawBody: string, signature: string | u
     } catch (err) {
       // The SDK checks the signature (and timestamp) before parsing, so any other failure is a
       // well-signed body that is not JSON.
-      if ((err as { type?: string }).type !== 'StripeSignatureVerificationError') throw new MalformedEventError('Event body is not valid JSON');
+      if ((err as { type?: string }).type !== 'StripeSignatureVerificationError') throw new MalformedEventError('money.eventBodyNotValid');
       if (i === secrets.length - 1) throw new SignatureError((err as Error).message);
     }
   }
@@ -62,7 +68,7 @@ export async function verifyProviderEvent(rawBody: string, signature: string | u
     typeof e.data?.object !== 'object' ||
     e.data.object === null
   ) {
-    throw new MalformedEventError('Event must have id, type, created and data.object');
+    throw new MalformedEventError('money.eventMustIdType');
   }
   return e as ProviderEvent;
 }

@@ -11,8 +11,8 @@ import { apiUrl } from '../../../lib/urls';
 export const providerFailure = (err: unknown) =>
   err instanceof AppError
     ? err
-    : paymentProcessingError('The payment provider could not process the request', {
-        suggestions: ['Retry in a moment'],
+    : paymentProcessingError('money.paymentProviderNotProcess', {
+        suggestions: ['money.retryMoment'],
         cause: err,
       });
 

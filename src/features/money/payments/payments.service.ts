@@ -3,7 +3,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { paymentSessions, reservations, users } from '../../../db/schema';
 import type { AuthUser, Deps } from '../../../env';
-import { businessRule, invalidState, paymentError, paymentProcessingError } from '../../../errors';
+import { businessRule, invalidState, paymentError, paymentProcessingError, msg } from '../../../errors';
 import { formatMoney, fromGrams } from '../../../lib/money';
 import { assertCanAccess } from '../../../access/ownership';
 import { assertReservationAccess } from '../../../access/reservation-access';
@@ -24,8 +24,8 @@ const REUSE_MARGIN_S = 120;
 export function assertChargeable(totalAmountCents: number, currency: string): void {
   const minimum = minimumChargeCents(currency);
   if (totalAmountCents < minimum) {
-    throw businessRule(`The booking total ${formatMoney(totalAmountCents, currency)} is below the payment minimum of ${formatMoney(minimum, currency)}`, {
-      suggestions: [`Book more weight so that the total reaches ${formatMoney(minimum, currency)}`],
+    throw businessRule('money.bookingTotalBelowPayment', { total: formatMoney(totalAmountCents, currency), minimum: formatMoney(minimum, currency) }, {
+      suggestions: [msg('money.bookMoreWeightTotal', { minimum: formatMoney(minimum, currency) })],
     });
   }
 }
@@ -35,10 +35,10 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   const r = await loadReservation(db, reservationId);
   assertCanAccess(auth, [r.senderId], []); // only the sender pays
   if (r.status !== 'PENDING_PAYMENT') {
-    throw invalidState(`Reservation ${r.id} is ${r.status}; only a PENDING_PAYMENT reservation can be paid`);
+    throw invalidState('money.reservationOnlyPendingPayment', { id: r.id, status: r.status });
   }
   if (Date.parse(r.paymentDeadline) <= Date.now()) {
-    throw invalidState(`The payment window of reservation ${r.id} has closed`);
+    throw invalidState('money.paymentWindowReservationClosed', { id: r.id });
   }
   assertChargeable(r.totalAmountCents, r.currency);
   const nowS = Math.floor(Date.now() / 1000);
@@ -71,7 +71,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
     });
   } catch (err) {
     const raise = err instanceof ProviderRejectedError ? paymentError : paymentProcessingError;
-    throw raise('The payment provider could not open a checkout session', { suggestions: ['Retry in a moment'], cause: err });
+    throw raise('money.checkoutNotOpened', { suggestions: ['money.retryMoment'], cause: err });
   }
   const expiresAt = new Date(session.expiresAt * 1000).toISOString();
   await db.batch([

@@ -28,12 +28,12 @@ export async function handlePaymentWebhook(deps: Deps, rawBody: string, signatur
     event = await verifyProviderEvent(rawBody, signature, deps.env.STRIPE_WEBHOOK_SECRET);
   } catch (err) {
     if (err instanceof SignatureError) {
-      throw unauthorized('Invalid webhook signature', {
-        suggestions: ['Sign the raw body with the endpoint secret; timestamps more than 300 s in the past or the future are refused'],
+      throw unauthorized('money.invalidWebhookSignature', {
+        suggestions: ['money.signRawBodyEndpoint'],
       });
     }
     if (err instanceof MalformedEventError) {
-      throw invalidArgument(err.message, { suggestions: ['Send a provider event object'] });
+      throw invalidArgument(err.text, { suggestions: ['money.sendProviderEventObject'] });
     }
     throw err;
   }

@@ -12,7 +12,7 @@ import { signPayload, webhookSecrets } from '../../../providers/payment/webhook-
 import { escapeHtml, htmlPage } from './html';
 import { handlePaymentWebhook } from './payments.webhook';
 
-const notAvailable = () => endpointNotFound('The sandbox provider is not active');
+const notAvailable = () => endpointNotFound('money.sandboxProviderNotActive');
 
 function sandbox(deps: Deps) {
   if (!usesSandbox(deps.env)) throw notAvailable();

@@ -15,7 +15,7 @@ const amount = () =>
     .number()
     .positive()
     .max(1_000_000)
-    .refine((v) => Math.abs(toCents(v) / 100 - v) < 1e-9, { message: 'At most two decimals' });
+    .refine((v) => Math.abs(toCents(v) / 100 - v) < 1e-9, { message: 'money.atMost2Decimals' });
 
 const WithdrawalSchema = z
   .object({
@@ -36,7 +36,7 @@ const AutoBody = z
   .object({ enabled: z.boolean(), threshold: amount().optional() })
   .superRefine((v, ctx) => {
     if (v.enabled && v.threshold === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'threshold is required to enable automatic withdrawals' });
+      ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'money.thresholdRequiredEnableAutomatic' });
     }
   })
   .openapi('AutoWithdrawalRequest');

@@ -8,7 +8,7 @@ import type { Db } from '../../../db/client';
 import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
-import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
+import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError, msg } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
 import { fromCents } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
@@ -55,8 +55,8 @@ export async function requestWithdrawal(
   if (replay) return replay;
   const account = await findPayoutAccount(deps, owner);
   if (!account?.payoutsEnabled) {
-    throw connectNotConfigured('No connected payout account able to receive payouts', {
-      suggestions: [`Complete the onboarding with POST /v1/api${ownerPath(owner)}/pay-connect/onboarding`],
+    throw connectNotConfigured('money.noConnectedPayoutAccount', {
+      suggestions: [msg('money.completeOnboarding', { owner: ownerPath(owner) })],
     });
   }
   const currency = appConfig(env).platform.currency;
@@ -97,11 +97,11 @@ export async function requestWithdrawal(
     throw err;
   }
   if ((results[1] as D1Result).meta.changes !== 1) {
-    throw insufficientFunds('The wallet balance does not cover this withdrawal', {
+    throw insufficientFunds('money.walletBalanceNotCover', {
       suggestions: [
-        `Check the available balance with GET /v1/api${owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me'}/wallet`,
+        msg('money.checkAvailableBalanceGet', { type: owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me' }),
         // CONTRACT section 19: a delivered share is withdrawable only once its dispute window has closed.
-        'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed',
+        'money.heldBalanceAfterDisputeWindow',
       ],
     });
   }
@@ -117,8 +117,8 @@ async function replayWithdrawal(deps: Deps, owner: Owner, key: string, amountCen
     .where(and(ownerIs(owner), eq(withdrawals.idempotencyKey, key)));
   if (!existing) return null;
   if (existing.amountCents !== amountCents) {
-    throw invalidState('This Idempotency-Key was already used for another withdrawal', {
-      suggestions: ['Use a new Idempotency-Key for a new withdrawal'],
+    throw invalidState('money.idempotencyKeyAlreadyUsed', {
+      suggestions: ['money.useNewIdempotencyKey'],
     });
   }
   return existing;
@@ -157,8 +157,8 @@ export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<Withdr
   } catch (err) {
     if (!(err instanceof ProviderRejectedError)) return w; // transient: stays PENDING, the cron retries
     await failWithdrawal(db, w, err.message);
-    throw paymentProcessingError('The payment provider refused the transfer; the amount is back in the wallet', {
-      suggestions: ['Check the connected payout account, then retry'],
+    throw paymentProcessingError('money.paymentProviderRefusedTransfer', {
+      suggestions: ['money.checkConnectedPayoutAccount'],
       cause: err,
     });
   }
