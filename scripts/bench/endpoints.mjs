@@ -10,6 +10,9 @@
 //   prepare     optional async (ctx, api, round, apiUrl) => JSON, run by the harness before each measured run
 //               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
 //               `pool` array in it bounds the run to that many requests
+//   hot         a hot endpoint (issue 9): `npm run bench:quick` counts the instructions of these only
+//   singleUse   the prepared inputs are consumed (taken from ctx.confirmedReservations by round):
+//               the instruction count prepares them per batch from a slice of its own
 //   expect      statuses that count as success (others are reported as errors)
 //   overTarget  what the endpoint does beyond its primitives (printed when over the CPU target)
 //   roundTrips  the most D1 round trips a successful request may make (issue 9's targets: reads
@@ -114,6 +117,7 @@ export const ENDPOINTS = [
   // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
   {
     name: 'POST /v1/api/auth/login',
+    hot: true,
     overTarget: "Besides PBKDF2, the two signatures and the two rate limiters: a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
     roundTrips: 2,
     note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
@@ -130,6 +134,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/annonces',
+    hot: true,
     overTarget: 'One statement (the primitive runs two): a 3-table join (trip, carrier profile, rating) of up to 20 rows of 30-odd columns, each carrying the count of matching trips; the page primitive reads one table.',
     roundTrips: 1,
     note: 'search by route, departure date order',
@@ -141,6 +146,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
+    hot: true,
     overTarget: "One statement (the primitive runs two): the page of reservation views (a 4-table join of the 40 columns the Reservation shows, each row's items as one JSON column) carrying its total; then the Reservation DTO of each row.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
@@ -148,6 +154,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/{id}',
+    hot: true,
     overTarget: 'One statement like the primitive, but the reservation view is a 4-table join (the 40 columns the Reservation shows, the items as a JSON column) against a one-table read; then the Reservation DTO (45 fields).',
     roundTrips: 1,
     primitives: [...AUTH, 'd1_read'],
@@ -158,6 +165,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
+    hot: true,
     overTarget: "Two round trips as targeted: one read statement (the trip with its carrier and agency, the sender, the categories as a JSON column), then a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the carrier's notification; its e-mail, push and SMS rows in one insert, each reading the carrier's address, locale and preferences; each item), against one read and a 2-statement batch.",
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
@@ -182,10 +190,12 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
+    hot: true,
     overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (one conditional UPDATE): one batch of 4 statements (the sender's notification; one deliveries insert of the sender's e-mail, push and SMS and the recipient's e-mail and SMS, each guarded on the reservation's status and reading its address; the conditional UPDATE; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
     primitives: [...AUTH, 'do_call', 'd1_batch', 'queue_send'],
+    singleUse: true,
     async prepare(ctx, api, round = 1) {
       const pool = [];
       for (const r of ctx.confirmedReservations.slice((round - 1) * ctx.poolSize, round * ctx.poolSize)) {
@@ -202,6 +212,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/tracking/{reservationId}/positions',
+    hot: true,
     overTarget: 'The Durable Object call (its argument the validated batch of points, structured-cloned) inserts each point into the indexed history (the trim runs only past 1,000 points), where the primitive increments one stored value; the body is parsed and validated (zod) first.',
     roundTrips: 1,
     note: 'tracking ingest: one point per request into the reservation Durable Object',
@@ -226,6 +237,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings/{id}/messages',
+    hot: true,
     overTarget:
       "Besides its primitives: one read statement (the reservation, the caller's name, an agency trip's staff), the masking rule, the conversation object's two SQLite statements (store the message, its counters kept in memory) and the index upsert with the notification when one is due, where the primitive increments one stored value.",
     roundTrips: 2,
@@ -255,6 +267,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings/{id}/messages (to open sockets)',
+    hot: true,
     overTarget:
       'Message posting as above, while both parties hold the conversation open: the object also pushes the message to two sockets (one JSON frame each), and nobody is notified.',
     roundTrips: 2,
@@ -281,6 +294,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/notifications',
+    hot: true,
     overTarget: "Page and count of the caller's notifications, like the page primitive: near the target, within it in other runs of the same code.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
