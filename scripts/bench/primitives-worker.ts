@@ -50,9 +50,34 @@ interface RoundTrip {
 }
 const fixtures = new Map<string, RoundTrip[][]>();
 
+/**
+ * Replayed inserts would collide with the captured request's rows on unique values the app draws
+ * per request (a reservation number, a token, a code): in the statements that insert, a string
+ * parameter that looks drawn (letters and digits, at least 6, not a date) gets a fresh tail of the
+ * same length, the same one wherever it appears in the request's statements.
+ */
+const DRAWN = /^(?!\d{4}-\d{2}-\d{2})(?=.*\d)[A-Za-z0-9_-]{6,}$/;
+let drawn = 0;
+function freshen(roundTrips: RoundTrip[]): RoundTrip[] {
+  const fresh = new Map<string, string>();
+  for (const trip of roundTrips) {
+    for (const s of trip.statements) {
+      if (!/^\s*insert/i.test(s.sql)) continue;
+      for (const p of s.params) {
+        if (typeof p !== 'string' || !DRAWN.test(p) || fresh.has(p)) continue;
+        const tail = (++drawn).toString(36).padStart(6, '0');
+        fresh.set(p, p.length > tail.length ? p.slice(0, p.length - tail.length) + tail : tail);
+      }
+    }
+  }
+  if (!fresh.size) return roundTrips;
+  return roundTrips.map((t) => ({ ...t, statements: t.statements.map((s) => ({ sql: s.sql, params: s.params.map((p) => (typeof p === 'string' ? (fresh.get(p) ?? p) : p)) })) }));
+}
+
 /** The same statements through the binding, in a session opened as the API opens its own. */
-async function replay(env: BenchEnv, write: boolean, roundTrips: RoundTrip[]): Promise<number> {
+async function replay(env: BenchEnv, write: boolean, captured: RoundTrip[]): Promise<number> {
   const session = env.DB.withSession(write ? 'first-primary' : 'first-unconstrained');
+  const roundTrips = write ? freshen(captured) : captured;
   let rows = 0;
   for (const trip of roundTrips) {
     const statements = trip.statements.map((s) => session.prepare(s.sql).bind(...s.params));

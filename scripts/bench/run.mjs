@@ -222,7 +222,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
       rmSync(cgService.stateDir, { recursive: true, force: true });
     }
   }
-  return { scale, label, roundCount, dataset, seconds: elapsed() - started, ...wall, instructions, captureNotes: captured.notes, pending };
+  return { scale, label, roundCount, dataset, seconds: elapsed() - started, ...wall, instructions, captureNotes: captured.notes, pending, endpoints: endpoints.map((e) => e.name) };
 }
 
 /** The wall-clock rounds of one size (second opinion): throughput, CPU time and latency of every target. */
@@ -488,6 +488,7 @@ function instructionsSection(runs) {
     lines.push(`| bare Hono route (primitives worker) | ${mi(bare?.instructions)} | - | - | ${bare?.batches.map((x) => (x / 1e6).toFixed(2)).join(', ')} | | | | ${JSON.stringify(bare?.statuses ?? {})} |`);
     for (const e of ENDPOINTS) {
       const r = res.get(e.name);
+      if (e.notCounted && run.endpoints?.includes(e.name)) lines.push(`| ${e.name} | not counted | | | ${e.notCounted} | | | | |`);
       if (!r) continue;
       const ref = res.get(referenceName(e));
       const ratio = ref?.instructions ? r.instructions / ref.instructions : null;
@@ -577,7 +578,8 @@ function targetsSection({ size, runs }) {
       return { e, ratio: ref?.instructions ? r.instructions / ref.instructions : null };
     });
     const over = rows.filter((r) => r.ratio === null || r.ratio > TARGET_RATIO);
-    lines.push(`- Instructions per request within ${TARGET_RATIO}x of the raw reference, data set x${run.scale}: ${rows.length - over.length} of ${rows.length} endpoints hold${over.length ? `; over or not measured: ${over.map((r) => `${r.e.name} (${f(r.ratio)})`).join(', ')}` : ''}.`);
+    const skipped = ENDPOINTS.filter((e) => e.notCounted && run.endpoints?.includes(e.name)).map((e) => e.name);
+    lines.push(`- Instructions per request within ${TARGET_RATIO}x of the raw reference, data set x${run.scale}: ${rows.length - over.length} of ${rows.length} endpoints hold${over.length ? `; over or not measured: ${over.map((r) => `${r.e.name} (${f(r.ratio)})`).join(', ')}` : ''}${skipped.length ? `; not counted: ${skipped.join(', ')} (see its row)` : ''}.`);
   }
   for (const run of SETTINGS.wallClock ? runs : []) {
     const measured = measuredOf(run);

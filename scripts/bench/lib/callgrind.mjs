@@ -80,7 +80,7 @@ async function send(origin, r, i) {
   const headers = { 'CF-Connecting-IP': clientIp(i), ...(r.headers ?? {}) };
   const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
-  const res = await fetch(new URL(r.path, origin), { method: r.method, headers, body });
+  const res = await fetch(new URL(r.path, origin), { method: r.method, headers, body, signal: AbortSignal.timeout(120_000) });
   await res.arrayBuffer();
   return res;
 }
@@ -177,6 +177,7 @@ export async function measureInstructions({ service, dir, endpoints, ctx, fixtur
   const bare = { name: 'bare', origin: service.primitivesUrl, request: () => ({ method: PRIMITIVES.bare.method, path: PRIMITIVES.bare.path }) };
   const targets = [bare];
   for (const e of endpoints) {
+    if (e.notCounted) continue;
     targets.push({ name: e.name, e, origin: service.apiUrl, request: e.request });
     if (e.primitives.length && fixtures[e.name]?.length) targets.push({ ...referenceOf(e, ctx), of: e.name, origin: service.primitivesUrl });
   }
