@@ -16,8 +16,9 @@
 // 1,5; BENCH_SCALE=x runs the one size x), BENCH_ONLY (comma-separated substrings filter on names),
 // BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the top of the report).
 // Instructions: BENCH_INSTRUCTIONS (0 skips them), BENCH_CG_WARM (warm-up requests per target, not
-// counted, 10), BENCH_CG_BATCHES (5), BENCH_CG_BATCH (requests per batch, 10), BENCH_CAPTURE
-// (captured requests per endpoint, 10).
+// counted, 5), BENCH_CG_BATCHES (5), BENCH_CG_BATCH (requests per batch, 6), BENCH_CAPTURE
+// (captured requests per endpoint, 10). Under callgrind a request takes 0.3-1 s here (most of it
+// valgrind translating the JIT's fresh code), so batches are small and medians do the smoothing.
 // Wall clock: BENCH_WALLCLOCK (0 skips it), BENCH_SECONDS (throughput run, default 2),
 // BENCH_BARE_SECONDS (the bare run before each, 1), BENCH_LATENCY_SECONDS (1.5, first round only;
 // it also collects the D1 figures), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds per size,
@@ -25,7 +26,7 @@
 // which interleave all targets), BENCH_MAX_SECONDS (the wall-clock rounds' budget, 840; targets that
 // do not fit are reported as not run). BENCH_HARD_SECONDS bounds the whole run.
 // BENCH_QUICK=1 (`npm run bench:quick`, under 8 minutes on a 2-core machine): size 0.2 only,
-// instructions of the hot endpoints only (3 batches of 5), no wall clock; its figures are for checking, not
+// instructions of the hot endpoints only (3 batches of 4), no wall clock; its figures are for checking, not
 // for the record. The full run takes about 35 minutes on a 2-core machine.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,9 +60,9 @@ const SETTINGS = {
   // The primary figure: instructions per request under callgrind (lib/callgrind.mjs).
   instructions: num('BENCH_INSTRUCTIONS', 1) === 1 && callgrindAvailable(),
   callgrind: {
-    warm: num('BENCH_CG_WARM', QUICK ? 5 : 10),
+    warm: num('BENCH_CG_WARM', QUICK ? 3 : 5),
     batches: num('BENCH_CG_BATCHES', QUICK ? 3 : 5),
-    batchSize: num('BENCH_CG_BATCH', QUICK ? 5 : 10),
+    batchSize: num('BENCH_CG_BATCH', QUICK ? 4 : 6),
     capture: num('BENCH_CAPTURE', QUICK ? 5 : 10),
   },
 };

@@ -93,20 +93,6 @@ export function buildWorker({ config, outdir, minify = false, env, script }) {
   return { mainModule: modules['index.js'] ? 'index.js' : mainModule, modules, output };
 }
 
-/** Raw and gzip size of the minified bundle, as wrangler reports them (and measured, as a check). */
-export function bundleSize(config, outdir) {
-  const { modules, output } = buildWorker({ config, outdir, minify: true });
-  const match = output.match(/Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/);
-  const code = Object.values(modules)
-    .map((m) => m.contents)
-    .join('');
-  return {
-    rawKiB: match ? Number(match[1]) : Buffer.byteLength(code) / 1024,
-    gzipKiB: match ? Number(match[2]) : gzipSync(code).length / 1024,
-    reportedByWrangler: Boolean(match),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Configuration from wrangler.toml
 
@@ -201,12 +187,13 @@ function childPids(parent) {
  * The API and primitives bundles (`wrangler deploy --dry-run`), built once and reusable by several
  * services. The API's is the deployed one: `--env production` (minified, with its source maps).
  * `withCapture`: also the API with its D1 round trips recorded (scripts/bench/capture-worker.ts).
+ * `asDeployed: false`: the API unminified (profiles keep the functions' names).
  */
-export function buildBundles({ withPrimitives = true, withCapture = false } = {}) {
+export function buildBundles({ withPrimitives = true, withCapture = false, asDeployed = true } = {}) {
   const buildRoot = path.join(ROOT, '.wrangler/bench-build');
   const config = path.join(ROOT, 'wrangler.toml');
   return {
-    api: buildWorker({ config, outdir: path.join(buildRoot, 'api'), env: 'production' }),
+    api: buildWorker({ config, outdir: path.join(buildRoot, 'api'), ...(asDeployed ? { env: 'production' } : {}) }),
     primitives: withPrimitives ? buildWorker({ config: path.join(ROOT, 'scripts/bench/primitives.wrangler.toml'), outdir: path.join(buildRoot, 'primitives') }) : undefined,
     capture: withCapture ? buildWorker({ config, outdir: path.join(buildRoot, 'capture'), script: 'scripts/bench/capture-worker.ts' }) : undefined,
   };
