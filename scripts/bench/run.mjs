@@ -167,7 +167,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
   const endpoints = [];
   const pending = [];
   let wall = { bare: {}, primitiveNames: [], primitiveCost: {}, endpointRows: [], skipped: new Set() };
-  let captured = { fixtures: {}, notes: {} };
+  let captured = { fixtures: {}, indices: {}, notes: {} };
   try {
     dataset = await seed(sqlBatcher(service.primitivesUrl), { scale, passwordHash, log });
     const wallRounds = SETTINGS.wallClock ? roundCount : 0;
@@ -217,7 +217,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
       log(`${label}: workerd under callgrind (pid ${cgService.workerdPid}) ready in ${(elapsed() - t).toFixed(0)} s`);
       // Quick mode counts the hot endpoints only (BENCH_CG_ALL=1: every one).
       const counted = SETTINGS.quick && process.env.BENCH_CG_ALL !== '1' ? endpoints.filter((e) => e.hot) : endpoints;
-      instructions = await measureInstructions({ service: cgService, dir, endpoints: counted, ctx, fixtures: captured.fixtures, settings: cg, log: (...a) => log(`${label}`, ...a) });
+      instructions = await measureInstructions({ service: cgService, dir, endpoints: counted, ctx, fixtures: captured.fixtures, indices: captured.indices, settings: cg, log: (...a) => log(`${label}`, ...a) });
     } finally {
       await cgService.stop();
       rmSync(cgService.stateDir, { recursive: true, force: true });
@@ -506,7 +506,7 @@ function instructionsSection(runs) {
 
 function methodSection() {
   const lines = ['## Method', ''];
-  lines.push('- Instructions (the primary figure): after the wall-clock rounds of a size, its workerd is stopped and the same state is served again by a workerd under `valgrind --tool=callgrind --instr-atstart=no` (Miniflare runs it through MINIFLARE_WORKERD_PATH, a wrapper script in `.wrangler/bench-callgrind/`). Once it is up, counting goes on (`callgrind_control -i on`) and, target after target (each endpoint followed by its raw reference), a few warm-up requests run, then `callgrind_control -d` dumps the counters before the first batch and after each: instructions per request = the batch\'s total / its requests. Single-use inputs (deposit payloads) are fetched just before each batch, outside the counted span; the Durable Object targets use ten reservations, woken first. callgrind counts instructions, not time, so other processes on the machine do not move the figures; garbage collections do, hence medians over batches.');
+  lines.push('- Instructions (the primary figure): after the wall-clock rounds of a size, its workerd is stopped and the same state is served again by a workerd under `valgrind --tool=callgrind --instr-atstart=no` (Miniflare runs it through MINIFLARE_WORKERD_PATH, a wrapper script in `.wrangler/bench-callgrind/`). Once it is up, counting goes on (`callgrind_control -i on`) and, target after target (each endpoint followed by its raw reference), a few warm-up requests run, then `callgrind_control -d` dumps the counters before the first batch and after each: instructions per request = the batch\'s total / its requests. An endpoint and its reference send the same sequence of inputs: the captured requests\' in turn (request k is capture k mod their number), so both do the same work row for row; single-use inputs (deposit payloads) are the exception, fetched fresh just before each batch, outside the counted span; the Durable Object targets use ten reservations, woken first. callgrind counts instructions, not time, so other processes on the machine do not move the figures; garbage collections do, hence medians over batches.');
   lines.push('- Raw references: scripts/bench/capture-worker.ts is the API with the two transport methods of D1\'s session wrapped to record every round trip (statements and parameters); it serves beside the API on the same D1 during the capture, which sends a few requests of each endpoint through it (deposits on reservations of their own). The primitives worker replays request i\'s round trips at /ref (singles as raw() or run(), batches as batch()), after the endpoint\'s other primitives. A replayed write repeats what the capture did: a guarded transition (the deposit\'s) finds its reservation already moved and changes nothing, so that reference does a little less SQLite work than the endpoint.');
   lines.push('- Production bundle from `wrangler deploy --dry-run --env production --outdir` (the deployed, minified one), served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per size; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement). Each size gets its own workerd, stopped (by its PID) before the next starts.');
   lines.push('- Load from a second process (scripts/bench/load.mjs): autocannon, bounded in time (and in requests for single-use inputs); every measured run is preceded by a run of the bare route, and its req/s is reported as a ratio to that run.');

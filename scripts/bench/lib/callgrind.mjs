@@ -116,6 +116,7 @@ const CAPTURE_START = 900_000;
 export async function captureFixtures({ endpoints, ctx, captureUrl, perEndpoint, log }) {
   const api = (p, init) => fetch(new URL(p, captureUrl), init);
   const fixtures = {};
+  const indices = {};
   const notes = {};
   for (const e of endpoints) {
     let c = ctx;
@@ -138,11 +139,14 @@ export async function captureFixtures({ endpoints, ctx, captureUrl, perEndpoint,
       await send(captureUrl, e.request(c, i), i);
     }
     const captured = await (await api('/__capture')).json();
-    const ok = captured.filter((x) => (e.expect ?? [200]).includes(x.status));
+    const ok = captured.map((x, k) => ({ ...x, i: CAPTURE_START + k })).filter((x) => (e.expect ?? [200]).includes(x.status));
     fixtures[e.name] = ok.map((x) => x.roundTrips);
+    // The generator indices of the captured requests: the count sends the endpoint these same
+    // inputs, request k of both the endpoint and its reference being capture k % n.
+    indices[e.name] = ok.map((x) => x.i);
     if (!ok.length) notes[e.name] = `capture got no expected status (${captured.map((x) => x.status).join(', ')})`;
   }
-  return { fixtures, notes };
+  return { fixtures, indices, notes };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,7 +174,7 @@ export function referenceOf(e, ctx) {
  * Instructions per request of the bare route, every endpoint and every endpoint's reference.
  * `settings`: { warm, batches, batchSize }.
  */
-export async function measureInstructions({ service, dir, endpoints, ctx, fixtures, settings, log }) {
+export async function measureInstructions({ service, dir, endpoints, ctx, fixtures, indices = {}, settings, log }) {
   const { workerdPid: pid } = service;
   const api = (p, init) => fetch(new URL(p, service.apiUrl), init);
   await fetch(new URL('/__ref/load', service.primitivesUrl), { method: 'POST', body: JSON.stringify(fixtures) }).then((r) => r.arrayBuffer());
@@ -178,13 +182,16 @@ export async function measureInstructions({ service, dir, endpoints, ctx, fixtur
   const targets = [bare];
   for (const e of endpoints) {
     if (e.notCounted) continue;
-    targets.push({ name: e.name, e, origin: service.apiUrl, request: e.request });
+    // Same inputs as the reference (the captured requests'), except single-use ones.
+    const same = !e.singleUse && indices[e.name]?.length ? indices[e.name] : null;
+    targets.push({ name: e.name, e, origin: service.apiUrl, request: same ? (c, k) => e.request(c, same[k % same.length]) : e.request });
     if (e.primitives.length && fixtures[e.name]?.length) targets.push({ ...referenceOf(e, ctx), of: e.name, origin: service.primitivesUrl });
   }
   // Inputs. Single-use ones (deposit payloads) are fetched per batch, just before it (they expire),
   // from reservations of their own. The targets that call one object per reservation (tracking,
   // messages) use 10 reservations, woken before the target: their objects stay awake through its
   // batches, as during an exchange (workerd evicts an object after 10 s without a call).
+  // Each target counts its requests from 0: an endpoint and its reference send the same sequence.
   let next = 0;
   let used = 0;
   const ctxOf = (t) => (t.e?.prepare && !t.e.singleUse ? { ...ctx, inTransitReservations: ctx.inTransitReservations.slice(0, FEW) } : ctx);
@@ -212,6 +219,7 @@ export async function measureInstructions({ service, dir, endpoints, ctx, fixtur
   const results = new Map();
   for (const t of targets) {
     const t0 = Date.now();
+    next = 0;
     await wake(t);
     await run(t, settings.warm);
     const sink = { statuses: {}, roundTrips: [], rowsRead: [], rowsWritten: [] };
