@@ -52,32 +52,47 @@ const fixtures = new Map<string, RoundTrip[][]>();
 
 /**
  * Replayed inserts would collide with the captured request's rows on unique values the app draws
- * per request (a reservation number, a token, a code): in the statements that insert, a string
- * parameter that looks drawn (letters and digits, at least 6, not a date) gets a fresh tail of the
- * same length, the same one wherever it appears in the request's statements.
+ * per request (a reservation number, a token, a code). A string parameter of an insert is taken
+ * as drawn when it differs in every captured request of the endpoint (constants such as a status
+ * or a currency repeat) and is not a date; each replay gives it a fresh tail of the same length,
+ * the same one wherever it appears in the request's statements.
  */
-const DRAWN = /^(?!\d{4}-\d{2}-\d{2})(?=.*\d)[A-Za-z0-9_-]{6,}$/;
-let drawn = 0;
-function freshen(roundTrips: RoundTrip[]): RoundTrip[] {
+const drawnValues = new Map<string, Set<string>>();
+function findDrawn(list: RoundTrip[][]): Set<string> {
+  const drawn = new Set<string>();
+  const first = list[0] ?? [];
+  first.forEach((trip, t) =>
+    trip.statements.forEach((s, k) => {
+      if (!/^\s*insert/i.test(s.sql)) return;
+      s.params.forEach((_, p) => {
+        const values = list.map((r) => r[t]?.statements[k]?.params[p]);
+        if (!values.every((v) => typeof v === 'string' && v.length >= 6 && !/^\d{4}-\d{2}-\d{2}/.test(v))) return;
+        if (list.length > 1 && new Set(values).size !== values.length) return;
+        for (const v of values as string[]) drawn.add(v);
+      });
+    }),
+  );
+  return drawn;
+}
+let drawnCount = 0;
+function freshen(roundTrips: RoundTrip[], drawn: Set<string> | undefined): RoundTrip[] {
+  if (!drawn?.size) return roundTrips;
   const fresh = new Map<string, string>();
-  for (const trip of roundTrips) {
-    for (const s of trip.statements) {
-      if (!/^\s*insert/i.test(s.sql)) continue;
-      for (const p of s.params) {
-        if (typeof p !== 'string' || !DRAWN.test(p) || fresh.has(p)) continue;
-        const tail = (++drawn).toString(36).padStart(6, '0');
-        fresh.set(p, p.length > tail.length ? p.slice(0, p.length - tail.length) + tail : tail);
-      }
+  const swap = (p: unknown) => {
+    if (typeof p !== 'string' || !drawn.has(p)) return p;
+    if (!fresh.has(p)) {
+      const tail = (++drawnCount).toString(36).padStart(6, '0');
+      fresh.set(p, p.length > tail.length ? p.slice(0, p.length - tail.length) + tail : tail);
     }
-  }
-  if (!fresh.size) return roundTrips;
-  return roundTrips.map((t) => ({ ...t, statements: t.statements.map((s) => ({ sql: s.sql, params: s.params.map((p) => (typeof p === 'string' ? (fresh.get(p) ?? p) : p)) })) }));
+    return fresh.get(p);
+  };
+  return roundTrips.map((t) => ({ ...t, statements: t.statements.map((s) => ({ sql: s.sql, params: s.params.map(swap) })) }));
 }
 
 /** The same statements through the binding, in a session opened as the API opens its own. */
-async function replay(env: BenchEnv, write: boolean, captured: RoundTrip[]): Promise<number> {
+async function replay(env: BenchEnv, write: boolean, captured: RoundTrip[], drawn: Set<string> | undefined): Promise<number> {
   const session = env.DB.withSession(write ? 'first-primary' : 'first-unconstrained');
-  const roundTrips = write ? freshen(captured) : captured;
+  const roundTrips = write ? freshen(captured, drawn) : captured;
   let rows = 0;
   for (const trip of roundTrips) {
     const statements = trip.statements.map((s) => session.prepare(s.sql).bind(...s.params));
@@ -173,7 +188,10 @@ const app = new Hono<{ Bindings: BenchEnv }>()
   })
   // Harness helper: the captured round trips of each endpoint ({ name: RoundTrip[][] }).
   .post('/__ref/load', async (c) => {
-    for (const [name, list] of Object.entries(await c.req.json<Record<string, RoundTrip[][]>>())) fixtures.set(name, list);
+    for (const [name, list] of Object.entries(await c.req.json<Record<string, RoundTrip[][]>>())) {
+      fixtures.set(name, list);
+      drawnValues.set(name, findDrawn(list));
+    }
     return c.json({ loaded: fixtures.size });
   })
   // The raw reference of an endpoint: its i-th captured request's D1 round trips replayed through
@@ -183,7 +201,7 @@ const app = new Hono<{ Bindings: BenchEnv }>()
     if (!list?.length) return c.json({ error: 'no fixture' }, 404);
     const roundTrips = list[Number(c.req.query('i') ?? 0) % list.length];
     for (const name of (c.req.query('p') ?? '').split(',')) if (name) await REFERENCE_PRIMITIVES[name](c.env);
-    const rows = await replay(c.env, c.req.query('w') === '1', roundTrips);
+    const rows = await replay(c.env, c.req.query('w') === '1', roundTrips, drawnValues.get(c.req.query('e') ?? ''));
     return c.json({ rows });
   })
   .get('/pbkdf2', async (c) => {
