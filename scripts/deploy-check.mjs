@@ -17,6 +17,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const ENV = 'production';
 const MiB = 1024 * 1024;
 const LIMITS = { free: 3 * MiB, paid: 10 * MiB };
+// The project's own budget for the deployed (minified) bundle, gzip (issue 28; docs/BENCHMARKS.md).
+const BUDGET_GZIP_KIB = 500;
 
 const failures = [];
 const warnings = [];
@@ -96,6 +98,7 @@ try {
   const patterns = (config.routes ?? []).map((r) => (typeof r === 'string' ? r : r.pattern).replace(/\/.*$/, ''));
   if (host && patterns.length && !patterns.includes(host)) fail(`PUBLIC_BASE_URL's host ${host} is not among the routes (${patterns.join(', ')}): links would point elsewhere`);
   if (config.upload_source_maps !== true) fail(`[env.${ENV}] must set upload_source_maps = true`);
+  if (config.minify !== true) fail(`[env.${ENV}] must set minify = true (the bundle budget is for the minified bundle)`);
   if (config.observability?.enabled !== true) fail('[observability] enabled = true is required (Workers Logs)');
   if (!config.triggers?.crons?.length) fail('[triggers] crons is empty: expiry, payouts and clean-ups would never run');
 
@@ -117,7 +120,9 @@ try {
   if (!failures.some((f) => f.startsWith('wrangler deploy'))) {
     const script = readFileSync(path.join(outdir, 'index.js'));
     const gzipped = gzipSync(script, { level: 9 }).length;
-    bundleLine = `${mib(script.length)}, ${mib(gzipped)} gzip (limit ${mib(LIMITS.free)} on Workers Free, ${mib(LIMITS.paid)} on Workers Paid), built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+    bundleLine = `${kib(script.length)} minified, ${kib(gzipped)} gzip (budget ${BUDGET_GZIP_KIB} KiB gzip; limit ${mib(LIMITS.free)} on Workers Free, ${mib(LIMITS.paid)} on Workers Paid), source maps uploaded, built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    if (gzipped > BUDGET_GZIP_KIB * 1024) fail(`the deployed bundle (${kib(gzipped)} gzip) is over its ${BUDGET_GZIP_KIB} KiB budget`);
     if (gzipped > LIMITS.paid) fail(`the bundle (${mib(gzipped)} gzip) exceeds the Workers Paid limit`);
     else if (gzipped > LIMITS.free) warn(`the bundle (${mib(gzipped)} gzip) exceeds the Workers Free limit: a paid plan is required`);
   }

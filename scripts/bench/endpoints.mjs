@@ -10,6 +10,10 @@
 //   prepare     optional async (ctx, api, round, apiUrl) => JSON, run by the harness before each measured run
 //               (for single-use inputs such as QR payloads); its result is `ctx.prepared`, and a
 //               `pool` array in it bounds the run to that many requests
+//   hot         a hot endpoint (issue 9): `npm run bench:quick` counts the instructions of these only
+//   notCounted  why the instruction count skips the endpoint (reported in its row)
+//   singleUse   the prepared inputs are consumed (taken from ctx.confirmedReservations by round):
+//               the instruction count prepares them per batch from a slice of its own
 //   expect      statuses that count as success (others are reported as errors)
 //   overTarget  what the endpoint does beyond its primitives (printed when over the CPU target)
 //   roundTrips  the most D1 round trips a successful request may make (issue 9's targets: reads
@@ -114,6 +118,11 @@ export const ENDPOINTS = [
   // ---- hot endpoints of issue 9; measured as soon as their routes exist ----
   {
     name: 'POST /v1/api/auth/login',
+    hot: true,
+    // PBKDF2 (100,000 iterations) runs on every login, in the endpoint and in its reference alike:
+    // under callgrind on this machine one login took over ten seconds (a quick run spent four
+    // minutes without finishing its twenty), so the ratio would be PBKDF2's against itself.
+    notCounted: 'PBKDF2-SHA256 at 100,000 iterations dominates it, in the endpoint and in its reference alike, and takes over ten seconds a request under callgrind: see its wall-clock row',
     overTarget: "Besides PBKDF2, the two signatures and the two rate limiters: a write batch of 6 statements (login stamp, audit row, session row, and the three reads of the response's wallet numbers) where the primitive has 2.",
     roundTrips: 2,
     note: 'login is rate limited per IP and per email: requests spread over emails and CF-Connecting-IP values',
@@ -130,6 +139,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/annonces',
+    hot: true,
     overTarget: 'One statement (the primitive runs two): a 3-table join (trip, carrier profile, rating) of up to 20 rows of 30-odd columns, each carrying the count of matching trips; the page primitive reads one table.',
     roundTrips: 1,
     note: 'search by route, departure date order',
@@ -141,6 +151,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/as-carrier',
+    hot: true,
     overTarget: "One statement (the primitive runs two): the page of reservation views (a 4-table join of the 40 columns the Reservation shows, each row's items as one JSON column) carrying its total; then the Reservation DTO of each row.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],
@@ -148,6 +159,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/bookings/{id}',
+    hot: true,
     overTarget: 'One statement like the primitive, but the reservation view is a 4-table join (the 40 columns the Reservation shows, the items as a JSON column) against a one-table read; then the Reservation DTO (45 fields).',
     roundTrips: 1,
     primitives: [...AUTH, 'd1_read'],
@@ -158,6 +170,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings',
+    hot: true,
     overTarget: "Two round trips as targeted: one read statement (the trip with its carrier and agency, the sender, the categories as a JSON column), then a write batch of 4 plus one per item (a guarded insert into reservations, which carries 9 indexes; the capacity update; the carrier's notification; its e-mail, push and SMS rows in one insert, each reading the carrier's address, locale and preferences; each item), against one read and a 2-statement batch.",
     roundTrips: 2,
     note: 'one conditional capacity update + inserts in one batch',
@@ -182,10 +195,12 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/qrcode/process/depot',
+    hot: true,
     overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (one conditional UPDATE): one batch of 4 statements (the sender's notification; one deliveries insert of the sender's e-mail, push and SMS and the recipient's e-mail and SMS, each guarded on the reservation's status and reading its address; the conditional UPDATE; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
     primitives: [...AUTH, 'do_call', 'd1_batch', 'queue_send'],
+    singleUse: true,
     async prepare(ctx, api, round = 1) {
       const pool = [];
       for (const r of ctx.confirmedReservations.slice((round - 1) * ctx.poolSize, round * ctx.poolSize)) {
@@ -202,6 +217,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/tracking/{reservationId}/positions',
+    hot: true,
     overTarget: 'The Durable Object call (its argument the validated batch of points, structured-cloned) inserts each point into the indexed history (the trim runs only past 1,000 points), where the primitive increments one stored value; the body is parsed and validated (zod) first.',
     roundTrips: 1,
     note: 'tracking ingest: one point per request into the reservation Durable Object',
@@ -226,6 +242,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings/{id}/messages',
+    hot: true,
     overTarget:
       "Besides its primitives: one read statement (the reservation, the caller's name, an agency trip's staff), the masking rule, the conversation object's two SQLite statements (store the message, its counters kept in memory) and the index upsert with the notification when one is due, where the primitive increments one stored value.",
     roundTrips: 2,
@@ -255,6 +272,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'POST /v1/api/bookings/{id}/messages (to open sockets)',
+    hot: true,
     overTarget:
       'Message posting as above, while both parties hold the conversation open: the object also pushes the message to two sockets (one JSON frame each), and nobody is notified.',
     roundTrips: 2,
@@ -281,6 +299,7 @@ export const ENDPOINTS = [
   },
   {
     name: 'GET /v1/api/notifications',
+    hot: true,
     overTarget: "Page and count of the caller's notifications, like the page primitive: near the target, within it in other runs of the same code.",
     roundTrips: 1,
     primitives: [...AUTH, 'd1_page'],

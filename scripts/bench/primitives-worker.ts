@@ -39,6 +39,85 @@ const randomId = (env: BenchEnv) => 1 + Math.floor(Math.random() * Number(env.BE
 
 let accessToken: string | undefined;
 
+/**
+ * The raw references (scripts/bench/lib/callgrind.mjs): per endpoint, the D1 round trips each of
+ * its captured requests made (scripts/bench/capture-worker.ts), loaded once by the harness.
+ */
+interface RoundTrip {
+  batch: boolean;
+  endpoint: string;
+  statements: { sql: string; params: unknown[] }[];
+}
+const fixtures = new Map<string, RoundTrip[][]>();
+
+/**
+ * Replayed inserts would collide with the captured request's rows on unique values the app draws
+ * per request (a reservation number, a token, a code). A string parameter of an insert is taken
+ * as drawn when it differs in every captured request of the endpoint (constants such as a status
+ * or a currency repeat) and is not a date; each replay gives it a fresh tail of the same length,
+ * the same one wherever it appears in the request's statements.
+ */
+const drawnValues = new Map<string, Set<string>>();
+function findDrawn(list: RoundTrip[][]): Set<string> {
+  const drawn = new Set<string>();
+  const first = list[0] ?? [];
+  first.forEach((trip, t) =>
+    trip.statements.forEach((s, k) => {
+      if (!/^\s*insert/i.test(s.sql)) return;
+      s.params.forEach((_, p) => {
+        const values = list.map((r) => r[t]?.statements[k]?.params[p]);
+        if (!values.every((v) => typeof v === 'string' && v.length >= 6 && !/^\d{4}-\d{2}-\d{2}/.test(v))) return;
+        if (list.length > 1 && new Set(values).size !== values.length) return;
+        for (const v of values as string[]) drawn.add(v);
+      });
+    }),
+  );
+  return drawn;
+}
+let drawnCount = 0;
+function freshen(roundTrips: RoundTrip[], drawn: Set<string> | undefined): RoundTrip[] {
+  if (!drawn?.size) return roundTrips;
+  const fresh = new Map<string, string>();
+  const swap = (p: unknown) => {
+    if (typeof p !== 'string' || !drawn.has(p)) return p;
+    if (!fresh.has(p)) {
+      const tail = (++drawnCount).toString(36).padStart(6, '0');
+      fresh.set(p, p.length > tail.length ? p.slice(0, p.length - tail.length) + tail : tail);
+    }
+    return fresh.get(p);
+  };
+  return roundTrips.map((t) => ({ ...t, statements: t.statements.map((s) => ({ sql: s.sql, params: s.params.map(swap) })) }));
+}
+
+/** The same statements through the binding, in a session opened as the API opens its own. */
+async function replay(env: BenchEnv, write: boolean, captured: RoundTrip[], drawn: Set<string> | undefined): Promise<number> {
+  const session = env.DB.withSession(write ? 'first-primary' : 'first-unconstrained');
+  const roundTrips = write ? freshen(captured, drawn) : captured;
+  let rows = 0;
+  for (const trip of roundTrips) {
+    const statements = trip.statements.map((s) => session.prepare(s.sql).bind(...s.params));
+    if (trip.batch) for (const r of await session.batch(statements)) rows += r.results?.length ?? 0;
+    else if (trip.endpoint === '/execute') await statements[0].run();
+    else rows += (await statements[0].raw()).length;
+  }
+  return rows;
+}
+
+/** The non-D1 primitives an endpoint also uses, each done once as its own primitive route does it. */
+const REFERENCE_PRIMITIVES: Record<string, (env: BenchEnv) => Promise<unknown>> = {
+  jwt_verify: async (env) => {
+    accessToken ??= (await signToken(env, { sub: '1', typ: 'access', roles: ['ROLE_CLIENT'] }, ACCESS_TOKEN_TTL_SECONDS)).token;
+    return verifyToken(env, accessToken, 'access');
+  },
+  jwt_sign: (env) => signToken(env, { sub: '1', typ: 'access', roles: ['ROLE_CLIENT'] }, ACCESS_TOKEN_TTL_SECONDS),
+  kv_get: (env) => env.KV.get('bench:key'),
+  r2_head: (env) => env.UPLOADS.head('bench/probe'),
+  do_call: (env) => env.BENCH_COUNTER.get(env.BENCH_COUNTER.idFromName(`counter-${Math.floor(Math.random() * 100)}`)).increment(),
+  rate_limit: (env) => env.BENCH_RATE_LIMITER.limit({ key: `bench:ip:${Math.floor(Math.random() * 1e9)}` }),
+  queue_send: (env) => env.BENCH_QUEUE.sendBatch([{ body: { id: Math.floor(Math.random() * 1e9) }, contentType: 'json' }]),
+  pbkdf2: (env) => verifyPassword(env.BENCH_PASSWORD, env.BENCH_PASSWORD_HASH),
+};
+
 const app = new Hono<{ Bindings: BenchEnv }>()
   .get('/bare', (c) => c.json({ ok: true }))
   .get('/d1/read', async (c) => {
@@ -106,6 +185,24 @@ const app = new Hono<{ Bindings: BenchEnv }>()
     const statements = await c.req.json<{ sql: string; params: unknown[] }[]>();
     const results = await c.env.DB.batch(statements.map((s) => c.env.DB.prepare(s.sql).bind(...s.params)));
     return c.json({ changes: results.reduce((n, r) => n + (r.meta?.changes ?? 0), 0) });
+  })
+  // Harness helper: the captured round trips of each endpoint ({ name: RoundTrip[][] }).
+  .post('/__ref/load', async (c) => {
+    for (const [name, list] of Object.entries(await c.req.json<Record<string, RoundTrip[][]>>())) {
+      fixtures.set(name, list);
+      drawnValues.set(name, findDrawn(list));
+    }
+    return c.json({ loaded: fixtures.size });
+  })
+  // The raw reference of an endpoint: its i-th captured request's D1 round trips replayed through
+  // the binding, plus its other primitives (p=kv_get,jwt_verify,...), and a small JSON answer.
+  .get('/ref', async (c) => {
+    const list = fixtures.get(c.req.query('e') ?? '');
+    if (!list?.length) return c.json({ error: 'no fixture' }, 404);
+    const roundTrips = list[Number(c.req.query('i') ?? 0) % list.length];
+    for (const name of (c.req.query('p') ?? '').split(',')) if (name) await REFERENCE_PRIMITIVES[name](c.env);
+    const rows = await replay(c.env, c.req.query('w') === '1', roundTrips, drawnValues.get(c.req.query('e') ?? ''));
+    return c.json({ rows });
   })
   .get('/pbkdf2', async (c) => {
     const { valid } = await verifyPassword(c.env.BENCH_PASSWORD, c.env.BENCH_PASSWORD_HASH);

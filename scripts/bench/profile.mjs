@@ -202,7 +202,7 @@ function printTables(name, a, requests) {
 
 async function main() {
   const targets = args.split(',').filter(Boolean).map(resolveTarget);
-  const bundles = buildBundles();
+  const bundles = buildBundles({ asDeployed: false }); // unminified: the profile names functions
   const fileAt = { api: moduleMap(bundles.api.modules['index.js'].contents), primitives: moduleMap(bundles.primitives.modules[bundles.primitives.mainModule].contents) };
   const passwordHash = benchPasswordHash();
   const service = await startService({

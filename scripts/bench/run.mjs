@@ -1,36 +1,48 @@
-// `npm run bench`: builds the production bundle, serves it with Miniflare directly, seeds a
-// realistic data set, and measures every declared endpoint and primitive from a second process,
-// each run preceded by a bare baseline run. It does so at two data set sizes (the base one and five
-// times it, each in a fresh workerd and D1), and reports per endpoint and size the throughput, CPU
-// per request, its ratio to the primitives' sum, and the D1 round trips and rows read and written
-// per request, then what grows with the data. Writes docs/BENCHMARKS.md.
+// `npm run bench`: builds the deployed bundle (`--env production`: minified), serves it with
+// Miniflare directly, seeds a realistic data set, and measures every declared endpoint at two data
+// set sizes (the base one and five times it, each in a fresh workerd and D1). Per size:
+//  1. wall clock (second opinion): every endpoint and primitive from a second process, each run
+//     preceded by a bare baseline run: throughput, CPU per request against the primitives' sum,
+//     latency, and the D1 round trips and rows read and written per request;
+//  2. capture: a few requests of each endpoint through scripts/bench/capture-worker.ts, which
+//     records the D1 statements and parameters of each (the raw reference's fixtures);
+//  3. instructions (the primary figure, lib/callgrind.mjs): the same state served again by a workerd
+//     under valgrind's callgrind; per endpoint and per its raw reference (the captured statements
+//     replayed through the binding plus its other primitives, scripts/bench/primitives-worker.ts
+//     /ref), the median instructions per request over a few batches, with round trips and rows.
+// Writes docs/BENCHMARKS.md.
 //
-// Settings (environment): BENCH_SECONDS (throughput run, default 2), BENCH_BARE_SECONDS (the bare
-// run before each, 1), BENCH_LATENCY_SECONDS (1.5, first round only; it also collects the D1
-// figures), BENCH_CONNECTIONS (10), BENCH_SCALES (data set sizes, comma-separated, 1 = 5,000 users;
-// default 1,5; BENCH_SCALE=x runs the one size x), BENCH_ROUNDS (rounds per size, comma-separated,
-// the last repeated: default 3 at every size, e.g. 3,2 for fewer at the larger; every figure is
-// the median of a size's rounds, which interleave all targets, so the shared machine's drift
-// spreads over all of them), BENCH_MAX_SECONDS
-// (whole-run budget, 840; targets that do not fit are reported as not run), BENCH_ONLY (comma-separated substrings
-// filter on names), BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the
-// top of the report, e.g. "interim run"). BENCH_QUICK=1 checks the harness in under two minutes:
-// sizes 0.1 and 0.5, one round, 0.4 s runs (its figures are not for comparison). The full run
-// (sizes 1 and 5, 3 rounds each) takes about 11 minutes on a 2-core machine.
+// Settings (environment): BENCH_SCALES (data set sizes, comma-separated, 1 = 5,000 users; default
+// 1,5; BENCH_SCALE=x runs the one size x), BENCH_ONLY (comma-separated substrings filter on names),
+// BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the top of the report).
+// Instructions: BENCH_INSTRUCTIONS (0 skips them), BENCH_CG_WARM (warm-up requests per target, not
+// counted, 5), BENCH_CG_BATCHES (5), BENCH_CG_BATCH (requests per batch, 6), BENCH_CAPTURE
+// (captured requests per endpoint, 10). Under callgrind a request takes 0.3-1 s here (most of it
+// valgrind translating the JIT's fresh code), so batches are small and medians do the smoothing.
+// Wall clock: BENCH_WALLCLOCK (0 skips it), BENCH_SECONDS (throughput run, default 2),
+// BENCH_BARE_SECONDS (the bare run before each, 1), BENCH_LATENCY_SECONDS (1.5, first round only;
+// it also collects the D1 figures), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds per size,
+// comma-separated, the last repeated: default 1; every figure is the median of a size's rounds,
+// which interleave all targets), BENCH_MAX_SECONDS (the wall-clock rounds' budget, 840; targets that
+// do not fit are reported as not run). BENCH_HARD_SECONDS bounds the whole run.
+// BENCH_QUICK=1 (`npm run bench:quick`, under 8 minutes on a 2-core machine): size 0.2 only,
+// instructions of the hot endpoints only (3 batches of 4), no wall clock; its figures are for checking, not
+// for the record. The full run takes about 35 minutes on a 2-core machine.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENDPOINTS, PRIMITIVES } from './endpoints.mjs';
 import { buildContext, startLoadProcess } from './lib/harness.mjs';
-import { ROOT, buildBundles, bundleSize, cleanupAll, hardDeadline, startService } from './lib/serve.mjs';
+import { callgrindAvailable, captureFixtures, measureInstructions, referenceName, wrapper } from './lib/callgrind.mjs';
+import { ROOT, buildBundles, cleanupAll, hardDeadline, sizeOf as bundleSizeOf, startService } from './lib/serve.mjs';
 import { BENCH_PASSWORD, CITIES, benchPasswordHash, seed, sqlBatcher } from './lib/seed.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const num = (name, fallback) => (process.env[name] ? Number(process.env[name]) : fallback);
 const list = (name, fallback) => (process.env[name] ? process.env[name].split(',').map((x) => Number(x.trim())) : fallback);
-const scales = list('BENCH_SCALES', process.env.BENCH_SCALE ? [Number(process.env.BENCH_SCALE)] : QUICK ? [0.1, 0.5] : [1, 5]);
-const rounds = list('BENCH_ROUNDS', QUICK ? [1] : [3]);
+const scales = list('BENCH_SCALES', process.env.BENCH_SCALE ? [Number(process.env.BENCH_SCALE)] : QUICK ? [0.2] : [1, 5]);
+const rounds = list('BENCH_ROUNDS', [1]);
 const SETTINGS = {
   quick: QUICK,
   seconds: num('BENCH_SECONDS', QUICK ? 0.4 : 2),
@@ -43,13 +55,25 @@ const SETTINGS = {
   only: process.env.BENCH_ONLY ?? '',
   note: process.env.BENCH_NOTE ?? '',
   out: process.env.BENCH_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md'),
+  // The wall-clock tables (second opinion): throughput, CPU time and latency; not in quick mode.
+  wallClock: num('BENCH_WALLCLOCK', QUICK ? 0 : 1) === 1,
+  // The primary figure: instructions per request under callgrind (lib/callgrind.mjs).
+  instructions: num('BENCH_INSTRUCTIONS', 1) === 1 && callgrindAvailable(),
+  callgrind: {
+    warm: num('BENCH_CG_WARM', QUICK ? 3 : 5),
+    batches: num('BENCH_CG_BATCHES', QUICK ? 3 : 5),
+    batchSize: num('BENCH_CG_BATCH', QUICK ? 4 : 6),
+    capture: num('BENCH_CAPTURE', QUICK ? 5 : 10),
+  },
 };
+const cgInputs = (c) => c.warm + c.batches * c.batchSize;
 const onlyMatches = (name) => SETTINGS.only.split(',').some((part) => name.includes(part));
 const T0 = Date.now();
 const elapsed = () => (Date.now() - T0) / 1000;
 const log = (...args) => console.log(`[${elapsed().toFixed(0).padStart(3)} s]`, ...args);
 // Seeding and start-up of each size come on top of the measuring the budget bounds.
-hardDeadline(SETTINGS.maxSeconds + 180, 'npm run bench');
+// The wall-clock rounds have their own budget (maxSeconds); callgrind's phase comes on top.
+hardDeadline(num('BENCH_HARD_SECONDS', QUICK ? 600 : SETTINGS.maxSeconds + 2400), 'npm run bench');
 
 const TARGET_RATIO = 1.25;
 // The first round's latency run goes on until this many requests (8 s more at most): the D1 rows
@@ -96,12 +120,12 @@ async function main() {
   const m = machine();
   log(`machine: ${m.nproc} cores, ${m.cpu}, ${m.memoryGiB} GiB, load ${m.loadAverage}`);
   log(`sizes ${SETTINGS.scales.map((x, k) => `x${x} (${SETTINGS.rounds[k]} round${SETTINGS.rounds[k] === 1 ? '' : 's'})`).join(', ')}${SETTINGS.quick ? ', quick mode' : ''}`);
-  log('building the minified bundle for its size');
-  const size = bundleSize(path.join(ROOT, 'wrangler.toml'), path.join(ROOT, '.wrangler/bench-build/api-min'));
-  log(`bundle: ${size.rawKiB.toFixed(0)} KiB raw, ${size.gzipKiB.toFixed(0)} KiB gzip`);
   let t = Date.now();
-  const bundles = buildBundles();
-  log(`built the API and primitives bundles in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const bundles = buildBundles({ withCapture: SETTINGS.instructions });
+  const size = bundleSizeOf(bundles.api);
+  log(`built the API (as deployed: --env production, minified), primitives${SETTINGS.instructions ? ' and capture' : ''} bundles in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  log(`bundle: ${size.rawKiB.toFixed(0)} KiB raw, ${size.gzipKiB.toFixed(0)} KiB gzip`);
+  if (!SETTINGS.instructions) log('callgrind is not available (valgrind, callgrind_control): instructions per request are not counted');
 
   const passwordHash = benchPasswordHash();
   const load = startLoadProcess();
@@ -128,22 +152,37 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
   const started = elapsed();
   const label = `x${scale}`;
   const stateName = `bench-x${scale}`;
+  const extraEnv = { BENCH_USERS: Math.round(5000 * scale), BENCH_PASSWORD, BENCH_PASSWORD_HASH: passwordHash };
+  const cg = SETTINGS.callgrind;
   const service = await startService({
     stateName,
     queueConsumers: false, // a delivery is sent by its own queue invocation, not charged to the request that committed it
     bundles,
     log,
-    extraEnv: { BENCH_USERS: Math.round(5000 * scale), BENCH_PASSWORD, BENCH_PASSWORD_HASH: passwordHash },
+    extraEnv,
+    withCapture: SETTINGS.instructions,
   });
+  let dataset;
+  let ctx;
+  const endpoints = [];
+  const pending = [];
+  let wall = { bare: {}, primitiveNames: [], primitiveCost: {}, endpointRows: [], skipped: new Set() };
+  let captured = { fixtures: {}, indices: {}, notes: {} };
   try {
-    const dataset = await seed(sqlBatcher(service.primitivesUrl), { scale, passwordHash, log });
-    const ctx = await buildContext(dataset, service.db, roundCount, SETTINGS.seconds);
+    dataset = await seed(sqlBatcher(service.primitivesUrl), { scale, passwordHash, log });
+    const wallRounds = SETTINGS.wallClock ? roundCount : 0;
+    ctx = await buildContext(dataset, service.db, wallRounds, SETTINGS.seconds, SETTINGS.instructions ? cg.capture + cgInputs(cg) : 0);
+    if (SETTINGS.instructions) {
+      // Deposits consume their reservation: the rounds', the capture's and the count's are distinct.
+      const n = ctx.poolSize * wallRounds;
+      ctx.captureReservations = ctx.confirmedReservations.slice(n, n + cg.capture);
+      ctx.instructionReservations = ctx.confirmedReservations.slice(n + cg.capture);
+      ctx.confirmedReservations = ctx.confirmedReservations.slice(0, n);
+    }
     const api = (p, init) => fetch(new URL(p, service.apiUrl), init);
     await load.run({ type: 'context', ctx });
 
     // Which declared endpoints exist in this build?
-    const endpoints = [];
-    const pending = [];
     for (const e of ENDPOINTS) {
       if (SETTINGS.only && !onlyMatches(e.name)) continue;
       const r = e.request({ ...ctx, prepared: { pool: [{}] } }, 0);
@@ -158,6 +197,39 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
       (routeMissing ? pending : endpoints).push(e);
     }
     log(`${label}: endpoints ${endpoints.length} measured, ${pending.length} pending (${pending.map((e) => e.name).join(', ') || 'none'})`);
+    if (SETTINGS.wallClock) wall = await wallClockRounds({ label, roundCount, laterRounds, service, ctx, endpoints, load });
+    if (SETTINGS.instructions) {
+      const t = elapsed();
+      captured = await captureFixtures({ endpoints, ctx, captureUrl: service.captureUrl, perEndpoint: cg.capture, log });
+      log(`${label}: captured the D1 round trips of ${Object.keys(captured.fixtures).length} endpoints in ${(elapsed() - t).toFixed(0)} s${Object.keys(captured.notes).length ? ` (${JSON.stringify(captured.notes)})` : ''}`);
+    }
+  } finally {
+    await service.stop();
+    if (!SETTINGS.instructions) rmSync(service.stateDir, { recursive: true, force: true });
+  }
+  let instructions = null;
+  if (SETTINGS.instructions) {
+    // The same seeded state, served again by a workerd under callgrind.
+    const dir = path.join(ROOT, '.wrangler/bench-callgrind');
+    const t = elapsed();
+    const cgService = await startService({ stateName, keepState: true, workerdPath: wrapper(dir), queueConsumers: false, bundles, log, extraEnv });
+    try {
+      log(`${label}: workerd under callgrind (pid ${cgService.workerdPid}) ready in ${(elapsed() - t).toFixed(0)} s`);
+      // Quick mode counts the hot endpoints only (BENCH_CG_ALL=1: every one).
+      const counted = SETTINGS.quick && process.env.BENCH_CG_ALL !== '1' ? endpoints.filter((e) => e.hot) : endpoints;
+      instructions = await measureInstructions({ service: cgService, dir, endpoints: counted, ctx, fixtures: captured.fixtures, indices: captured.indices, settings: cg, log: (...a) => log(`${label}`, ...a) });
+    } finally {
+      await cgService.stop();
+      rmSync(cgService.stateDir, { recursive: true, force: true });
+    }
+  }
+  return { scale, label, roundCount, dataset, seconds: elapsed() - started, ...wall, instructions, captureNotes: captured.notes, pending, endpoints: endpoints.map((e) => e.name) };
+}
+
+/** The wall-clock rounds of one size (second opinion): throughput, CPU time and latency of every target. */
+async function wallClockRounds({ label, roundCount, laterRounds, service, ctx, endpoints, load }) {
+  const api = (p, init) => fetch(new URL(p, service.apiUrl), init);
+  {
 
     const primitiveNames = Object.keys(PRIMITIVES).filter((p) => p !== 'bare' && (!SETTINGS.only || onlyMatches(p) || endpoints.some((e) => e.primitives.includes(p))));
     const targets = [
@@ -171,8 +243,9 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
     const bareRuns = [];
     const bareLatency = [];
 
-    // This size's share of what is left of the whole-run budget, in proportion to its rounds.
-    const deadline = elapsed() + ((SETTINGS.maxSeconds - elapsed()) * roundCount) / (roundCount + laterRounds);
+    // This size's share of the wall-clock budget, in proportion to its rounds (seeding, the capture
+    // and the instruction count are outside it).
+    const deadline = elapsed() + (SETTINGS.maxSeconds * roundCount) / SETTINGS.rounds.reduce((a, b) => a + b, 0);
 
     // Warm every route (JIT, D1 page cache, Durable Object start) before measuring.
     await load.run({ type: 'latency', kind: 'primitive', name: 'bare', origin: service.primitivesUrl.origin, seconds: 0.3 });
@@ -213,10 +286,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
         if (pool) await load.run({ type: 'context', ctx });
       }
     }
-    return { scale, label, roundCount, dataset, seconds: elapsed() - started, ...aggregate({ primitiveNames, endpoints, results, bareRuns, bareLatency, skipped }), pending, skipped };
-  } finally {
-    await service.stop();
-    rmSync(service.stateDir, { recursive: true, force: true });
+    return { ...aggregate({ primitiveNames, endpoints, results, bareRuns, bareLatency, skipped }), skipped };
   }
 }
 
@@ -327,12 +397,23 @@ function renderReport({ m, size, runs }) {
   lines.push('');
   lines.push('## Bundle');
   lines.push('');
-  lines.push(`\`wrangler deploy --dry-run --minify\`: ${f(size.rawKiB, 0)} KiB raw, **${f(size.gzipKiB, 0)} KiB gzip** (target at most ${TARGET_GZIP_KIB} KiB gzip: ${size.gzipKiB <= TARGET_GZIP_KIB ? 'holds' : 'DOES NOT HOLD'}).`);
+  lines.push(`The deployed bundle (\`wrangler deploy --dry-run --env production\`: minified, source maps uploaded; the bundle measured below): ${f(size.rawKiB, 0)} KiB raw, **${f(size.gzipKiB, 0)} KiB gzip** as wrangler reports it (target at most ${TARGET_GZIP_KIB} KiB gzip: ${size.gzipKiB <= TARGET_GZIP_KIB ? 'holds' : 'DOES NOT HOLD'}; \`npm run deploy:check\` reports the same bundle, gzipped at level 9).`);
   lines.push('');
-  lines.push('## Primitives (scripts/bench/primitives-worker.ts, same workerd, same D1)');
+  lines.push(...instructionsSection(runs));
+  if (!SETTINGS.wallClock) {
+    lines.push('## Wall clock (second opinion)', '', 'Not run (BENCH_WALLCLOCK=0, the default in quick mode).', '');
+    lines.push(...targetsSection({ size, runs }));
+    lines.push(...methodSection());
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push('## Wall clock (second opinion)');
+  lines.push('');
+  lines.push('Throughput, CPU time and latency, measured as before the instruction count (noisy on this shared machine: +-15-30 % run to run).');
+  lines.push('');
+  lines.push('### Primitives (scripts/bench/primitives-worker.ts, same workerd, same D1)');
   lines.push('');
   for (const run of runs) {
-    lines.push(`### Data set ${sizeOf(run)}`);
+    lines.push(`#### Data set ${sizeOf(run)}`);
     lines.push('');
     lines.push('| primitive | req/s | ratio to bare | CPU ms/req | marginal CPU ms/req | p50 ms | p99 ms |');
     lines.push('|---|---|---|---|---|---|---|');
@@ -344,14 +425,14 @@ function renderReport({ m, size, runs }) {
     }
     lines.push('');
   }
-  lines.push('## Endpoints');
+  lines.push('### Endpoints');
   lines.push('');
   lines.push(`CPU budget = bare route + the marginal cost of each primitive the endpoint needs, measured at the same size; target: CPU/request at most ${TARGET_RATIO}x the budget. The CPU and budget columns are medians over the rounds; "CPU / budget" is the median of the per-round ratios (each round's endpoint against that round's primitives), with their range.`);
   lines.push('');
   lines.push(`D1 figures per successful request of the first round's latency run (at least ${D1_SAMPLES} requests), from the headers the app sets outside production: round trips (\`x-d1-round-trips\`, min-max, against the endpoint's target), rows read and rows written (\`x-d1-rows-read\`, \`x-d1-rows-written\`: the sum of D1's \`meta.rows_read\` / \`rows_written\` over the request's statements; mean, with min-max when requests differ).${ENDPOINTS.filter((e) => e.d1Uncounted).map((e) => ` Not counted for ${e.name}: ${e.d1Uncounted}.`).join('')}`);
   lines.push('');
   for (const run of runs) {
-    lines.push(`### Data set ${sizeOf(run)}`);
+    lines.push(`#### Data set ${sizeOf(run)}`);
     lines.push('');
     lines.push('| endpoint | primitives | req/s | ratio to bare | p50 ms | p99 ms | CPU ms/req | budget ms | CPU / budget | D1 round trips | rows read/req | rows written/req | expected statuses |');
     lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -382,18 +463,61 @@ function renderReport({ m, size, runs }) {
   }
   lines.push(...growthSection(runs));
   lines.push(...targetsSection({ size, runs }));
-  lines.push('## Method');
+  lines.push(...methodSection());
+  return `${lines.join('\n')}\n`;
+}
+
+const mi = (x) => (x === null || x === undefined ? 'n/a' : `${(x / 1e6).toFixed(2)} M`);
+
+/** The primary figures: instructions per request of every endpoint against its raw reference. */
+function instructionsSection(runs) {
+  const lines = ['## Instructions per request (callgrind)', ''];
+  if (!SETTINGS.instructions) return [...lines, 'Not counted: valgrind or callgrind_control is missing (Debian package `valgrind`), or BENCH_INSTRUCTIONS=0.', ''];
+  const c = SETTINGS.callgrind;
+  lines.push(
+    `Instructions the workerd process executes per request (its local D1, KV, Durable Objects, rate limiter and queue included, as in production they are not), counted by callgrind; each figure is the median of ${c.batches} batches of ${c.batchSize} requests from one closed-loop client, right after ${c.warm} warm-up requests of the same target. The **raw reference** of an endpoint replays, through the D1 binding in a session opened the same way, the very statements with the very parameters the endpoint executed (captured from ${c.capture} of its requests: scripts/bench/capture-worker.ts), plus one call of each other primitive it uses (token verify or sign, KV get, R2 head, Durable Object call, rate limiter, queue send, PBKDF2), and answers a small JSON: the gap is the stack's own work (routing, middleware, validation, building SQL, mapping rows, rendering JSON). Target: endpoint / reference at most ${TARGET_RATIO}x. Round trips and rows are the app's x-d1-* headers over the counted requests.`,
+  );
   lines.push('');
-  lines.push('- Production bundle from `wrangler deploy --dry-run --outdir`, served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per size; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement). Each size gets its own workerd, stopped (by its PID) before the next starts.');
+  for (const run of runs) {
+    const res = run.instructions;
+    if (!res) continue;
+    lines.push(`### Data set ${sizeOf(run)}`);
+    lines.push('');
+    lines.push('| endpoint | instructions/req | raw reference/req | endpoint / reference | batches (M instructions/req) | D1 round trips | rows read/req | rows written/req | statuses |');
+    lines.push('|---|---|---|---|---|---|---|---|---|');
+    const bare = res.get('bare');
+    lines.push(`| bare Hono route (primitives worker) | ${mi(bare?.instructions)} | - | - | ${bare?.batches.map((x) => (x / 1e6).toFixed(2)).join(', ')} | | | | ${JSON.stringify(bare?.statuses ?? {})} |`);
+    for (const e of ENDPOINTS) {
+      const r = res.get(e.name);
+      if (e.notCounted && run.endpoints?.includes(e.name)) lines.push(`| ${e.name} | not counted | | | ${e.notCounted} | | | | |`);
+      if (!r) continue;
+      const ref = res.get(referenceName(e));
+      const ratio = ref?.instructions ? r.instructions / ref.instructions : null;
+      const refCell = e.primitives.length === 0 ? 'bare route' : ref ? mi(ref.instructions) : `no reference${run.captureNotes?.[e.name] ? ` (${run.captureNotes[e.name]})` : ''}`;
+      const ratioCell = e.primitives.length === 0 ? `${f(r.instructions / bare.instructions)} (not a target: the app's floor)` : ratio === null ? 'n/a' : `${f(ratio)}${ratio > TARGET_RATIO ? ' **(over target)**' : ''}`;
+      const trips = e.d1Uncounted ? 'not counted' : r.roundTrips ? `${r.roundTrips.min === r.roundTrips.max ? r.roundTrips.max : `${r.roundTrips.min}-${r.roundTrips.max}`}${e.roundTrips === undefined ? '' : r.roundTrips.max <= e.roundTrips ? ` (target ${e.roundTrips}: holds)` : ` (target ${e.roundTrips}: **over**)`}` : 'n/a';
+      const rows = (x) => (e.d1Uncounted ? 'not counted' : !x ? 'n/a' : x.min === x.max ? f(x.mean, 0) : `${f(x.mean, 1)} (${x.min}-${x.max})`);
+      lines.push(`| ${e.name} | ${mi(r.instructions)} | ${refCell} | ${ratioCell} | ${r.batches.map((x) => (x / 1e6).toFixed(2)).join(', ')} | ${trips} | ${rows(r.rowsRead)} | ${rows(r.rowsWritten)} | ${JSON.stringify(r.statuses)} |`);
+    }
+    lines.push('');
+  }
+  return lines;
+}
+
+function methodSection() {
+  const lines = ['## Method', ''];
+  lines.push('- Instructions (the primary figure): after the wall-clock rounds of a size, its workerd is stopped and the same state is served again by a workerd under `valgrind --tool=callgrind --instr-atstart=no` (Miniflare runs it through MINIFLARE_WORKERD_PATH, a wrapper script in `.wrangler/bench-callgrind/`). Once it is up, counting goes on (`callgrind_control -i on`) and, target after target (each endpoint followed by its raw reference), a few warm-up requests run, then `callgrind_control -d` dumps the counters before the first batch and after each: instructions per request = the batch\'s total / its requests. An endpoint and its reference send the same sequence of inputs: the captured requests\' in turn (request k is capture k mod their number), so both do the same work row for row; single-use inputs (deposit payloads) are the exception, fetched fresh just before each batch, outside the counted span; the Durable Object targets use ten reservations, woken first. callgrind counts instructions, not time, so other processes on the machine do not move the figures; garbage collections do, hence medians over batches.');
+  lines.push('- Raw references: scripts/bench/capture-worker.ts is the API with the two transport methods of D1\'s session wrapped to record every round trip (statements and parameters); it serves beside the API on the same D1 during the capture, which sends a few requests of each endpoint through it (deposits on reservations of their own). The primitives worker replays request i\'s round trips at /ref (singles as raw() or run(), batches as batch()), after the endpoint\'s other primitives. A replayed write repeats what the capture did: a guarded transition (the deposit\'s) finds its reservation already moved and changes nothing, so that reference does a little less SQLite work than the endpoint.');
+  lines.push('- Production bundle from `wrangler deploy --dry-run --env production --outdir` (the deployed, minified one), served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per size; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement). Each size gets its own workerd, stopped (by its PID) before the next starts.');
   lines.push('- Load from a second process (scripts/bench/load.mjs): autocannon, bounded in time (and in requests for single-use inputs); every measured run is preceded by a run of the bare route, and its req/s is reported as a ratio to that run.');
   lines.push('- Durable Objects in their steady state: workerd evicts an object after 10 s without a call, and a round runs every other target between two runs of the same one, so the targets that call one object per reservation (tracking ingest, message posting) post once to each of their objects before every round (their `prepare`); the `do_call` primitive keeps its 100 objects busy throughout.');
   lines.push('- CPU per request = workerd utime+stime delta (/proc/<pid>/stat) over the requests of the run. The primitives worker runs in the same workerd, so its costs include the local D1/KV/DO simulators exactly as the endpoints do.');
   lines.push('- The rate limiter and the queue are bindings like KV, simulated locally by Miniflare with a Durable Object behind each (a limit() or a sendBatch() is a local round trip): the primitives `rate_limit` (one limit()) and `queue_send` (one sendBatch()) measure them in the same workerd, and an endpoint\'s budget counts one per call it makes (the guarded routes of middleware/rate-limit.ts, the login\'s two limits, the messages\' one; a request whose batch committed deliveries sends them to the queue after its response). The queue\'s consumer does not run during the bench: a delivery is sent by its own invocation, not by the request that committed it.');
   lines.push('- D1 rows: src/db/session.ts (outside production) sums `meta.rows_read` and `meta.rows_written` of every D1 result of the request, batches included, into `x-d1-rows-read` / `x-d1-rows-written`; the local D1 reports SQLite\'s own counts (a row visited by a scan or an index search counts as read, including the entry that ends a range; index entries written count as rows written), as D1 bills them.');
   lines.push('- Latency: one connection, closed loop, timed with process.hrtime (autocannon rounds to whole milliseconds).');
-  lines.push('- The machine is shared (2 cores, other engineers building and testing): absolute figures are noisy (+-15-30 %); ratios and CPU per request carry. Do not tune on one run.');
+  lines.push('- The machine is shared (2 cores, other engineers building and testing): absolute wall-clock figures are noisy (+-15-30 %); instructions are not. Do not tune on one wall-clock run.');
   lines.push('');
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /** Per endpoint, rows read and CPU at the smallest and the largest size, and which grow with the data. */
@@ -448,18 +572,29 @@ function targetsSection({ size, runs }) {
   const m = (name) => f(base.primitiveCost[name]?.marginal, 3);
   const lines = ['## Targets', ''];
   for (const run of runs) {
+    if (!run.instructions) continue;
+    const rows = ENDPOINTS.filter((e) => e.primitives.length && run.instructions.has(e.name)).map((e) => {
+      const r = run.instructions.get(e.name);
+      const ref = run.instructions.get(referenceName(e));
+      return { e, ratio: ref?.instructions ? r.instructions / ref.instructions : null };
+    });
+    const over = rows.filter((r) => r.ratio === null || r.ratio > TARGET_RATIO);
+    const skipped = ENDPOINTS.filter((e) => e.notCounted && run.endpoints?.includes(e.name)).map((e) => e.name);
+    lines.push(`- Instructions per request within ${TARGET_RATIO}x of the raw reference, data set x${run.scale}: ${rows.length - over.length} of ${rows.length} endpoints hold${over.length ? `; over or not measured: ${over.map((r) => `${r.e.name} (${f(r.ratio)})`).join(', ')}` : ''}${skipped.length ? `; not counted: ${skipped.join(', ')} (see its row)` : ''}.`);
+  }
+  for (const run of SETTINGS.wallClock ? runs : []) {
     const measured = measuredOf(run);
     const over = overOf(run);
     lines.push(`- CPU per request within ${TARGET_RATIO}x of the primitives' sum, data set x${run.scale}: ${measured.length - over.length} of ${measured.length} endpoints hold${over.length ? `; over: ${over.map((r) => `${r.e.name} (${f(r.cpuRatio)})`).join(', ')}` : ''}.`);
   }
-  for (const run of runs) {
+  for (const run of SETTINGS.wallClock ? runs : []) {
     const tripsOver = run.endpointRows.filter((r) => r.e.roundTrips !== undefined && r.s.roundTrips && r.s.roundTrips.max > r.e.roundTrips);
     lines.push(`- D1 round trips (reads one, booking creation a read then one write batch, deposit at most two), data set x${run.scale}: ${tripsOver.length === 0 ? 'every measured endpoint holds' : `over: ${tripsOver.map((r) => r.e.name).join(', ')}`} (column "D1 round trips"; also asserted per endpoint by test/round-trips.test.ts).`);
   }
   lines.push(`- Bundle at most ${TARGET_GZIP_KIB} KiB gzip: ${f(size.gzipKiB, 0)} KiB, ${size.gzipKiB <= TARGET_GZIP_KIB ? 'holds' : 'does not hold'}.`);
   lines.push('- No query whose cost grows with table size: test/query-plans.test.ts (in `npm test`) runs EXPLAIN QUERY PLAN on every SQL statement the hot endpoints execute and fails on any SCAN of a large table; all of them SEARCH by index. What remains proportional to data is bounded by the caller: a page total counts the rows matching its filter (one user\'s reservations, one trip search), OFFSET walks the pages before it (the public customer-reviews total is kept in review_totals, not counted). The measured rows read per size are under "What grows with data".');
   lines.push('');
-  const over = overOf(base);
+  const over = SETTINGS.wallClock ? overOf(base) : [];
   if (over.length) {
     lines.push(`### Why the endpoints over target are over (data set x${base.scale})`);
     lines.push('');

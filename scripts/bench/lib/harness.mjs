@@ -49,7 +49,7 @@ export function startLoadProcess() {
 // Context: tokens minted with the same JWT_KEYS the served worker verifies with
 
 /** Tokens and inputs the request generators of endpoints.mjs read; `seconds` sizes the single-use pools. */
-export async function buildContext(dataset, db, roundCount, seconds) {
+export async function buildContext(dataset, db, roundCount, seconds, extraConfirmed = 0) {
   const cfg = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml') }, { hideWarnings: true });
   const jwt = { JWT_KEYS: BENCH_JWT_KEYS, JWT_ISSUER: cfg.vars.JWT_ISSUER, JWT_AUDIENCE: cfg.vars.JWT_AUDIENCE };
   const cache = new Map();
@@ -83,7 +83,8 @@ export async function buildContext(dataset, db, roundCount, seconds) {
     senderTokens: await Promise.all(spread(200, dataset.userCount - dataset.carriers, dataset.carriers).map(async (id) => ({ id, token: await token(id) }))),
     userTokens: await Promise.all(spread(300, dataset.userCount).map(async (id) => ({ id, token: await token(id) }))),
     reservations: await withTokens(Object.keys(dataset.parties).map(Number).filter((_, k) => k % 13 === 0)),
-    confirmedReservations: await withTokens(s.CONFIRMED ?? [], Math.max(150, Math.round(seconds * 250)) * roundCount),
+    // The throughput rounds' slices first, then `extraConfirmed` more (the instruction count's).
+    confirmedReservations: await withTokens(s.CONFIRMED ?? [], Math.max(150, Math.round(seconds * 250)) * roundCount + extraConfirmed),
     // Tracking ingest in its steady state: the parcel is on its way (the first point's transition is a one-off).
     inTransitReservations: await withTokens(s.IN_TRANSIT ?? []),
   };

@@ -76,9 +76,9 @@ function wrangler(args, { timeoutMs = 120_000 } = {}) {
 }
 
 /** `wrangler deploy --dry-run --outdir`: the exact bundle a deploy would upload. */
-export function buildWorker({ config, outdir, minify = false }) {
+export function buildWorker({ config, outdir, minify = false, env, script }) {
   rmSync(outdir, { recursive: true, force: true });
-  const output = wrangler(['deploy', '--dry-run', '--config', config, '--outdir', outdir, ...(minify ? ['--minify'] : [])]);
+  const output = wrangler(['deploy', ...(script ? [script] : []), '--dry-run', '--config', config, '--outdir', outdir, ...(minify ? ['--minify'] : []), ...(env ? ['--env', env] : [])]);
   const modules = {};
   let mainModule;
   for (const name of readdirSync(outdir, { recursive: true })) {
@@ -91,20 +91,6 @@ export function buildWorker({ config, outdir, minify = false }) {
   }
   if (!modules['index.js'] && !mainModule) throw new Error(`no bundle in ${outdir}`);
   return { mainModule: modules['index.js'] ? 'index.js' : mainModule, modules, output };
-}
-
-/** Raw and gzip size of the minified bundle, as wrangler reports them (and measured, as a check). */
-export function bundleSize(config, outdir) {
-  const { modules, output } = buildWorker({ config, outdir, minify: true });
-  const match = output.match(/Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/);
-  const code = Object.values(modules)
-    .map((m) => m.contents)
-    .join('');
-  return {
-    rawKiB: match ? Number(match[1]) : Buffer.byteLength(code) / 1024,
-    gzipKiB: match ? Number(match[2]) : gzipSync(code).length / 1024,
-    reportedByWrangler: Boolean(match),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,13 +183,29 @@ function childPids(parent) {
   return pids;
 }
 
-/** The API and primitives bundles (`wrangler deploy --dry-run`), built once and reusable by several services. */
-export function buildBundles({ withPrimitives = true } = {}) {
+/**
+ * The API and primitives bundles (`wrangler deploy --dry-run`), built once and reusable by several
+ * services. The API's is the deployed one: `--env production` (minified, with its source maps).
+ * `withCapture`: also the API with its D1 round trips recorded (scripts/bench/capture-worker.ts).
+ * `asDeployed: false`: the API unminified (profiles keep the functions' names).
+ */
+export function buildBundles({ withPrimitives = true, withCapture = false, asDeployed = true } = {}) {
   const buildRoot = path.join(ROOT, '.wrangler/bench-build');
+  const config = path.join(ROOT, 'wrangler.toml');
   return {
-    api: buildWorker({ config: path.join(ROOT, 'wrangler.toml'), outdir: path.join(buildRoot, 'api') }),
+    api: buildWorker({ config, outdir: path.join(buildRoot, 'api'), ...(asDeployed ? { env: 'production' } : {}) }),
     primitives: withPrimitives ? buildWorker({ config: path.join(ROOT, 'scripts/bench/primitives.wrangler.toml'), outdir: path.join(buildRoot, 'primitives') }) : undefined,
+    capture: withCapture ? buildWorker({ config, outdir: path.join(buildRoot, 'capture'), script: 'scripts/bench/capture-worker.ts' }) : undefined,
   };
+}
+
+/** Raw and gzip size of a built bundle, as wrangler reported them (measured when it did not). */
+export function sizeOf(build) {
+  const match = build.output.match(/Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/);
+  const code = Object.values(build.modules)
+    .map((m) => m.contents)
+    .join('');
+  return { rawKiB: match ? Number(match[1]) : Buffer.byteLength(code) / 1024, gzipKiB: match ? Number(match[2]) : gzipSync(code).length / 1024, reportedByWrangler: Boolean(match) };
 }
 
 /**
@@ -211,10 +213,12 @@ export function buildBundles({ withPrimitives = true } = {}) {
  * workerd through Miniflare, applies migrations/*.sql to its D1 and returns the loopback URLs, the
  * workerd PID, a D1 handle and `stop()` (disposes Miniflare, then stops that workerd by its PID).
  */
-export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort, queueConsumers = true }) {
+export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort, queueConsumers = true, workerdPath, keepState = false, withCapture = false }) {
   const stateDir = path.join(ROOT, '.wrangler/bench-state', stateName);
-  rmSync(stateDir, { recursive: true, force: true });
-  mkdirSync(stateDir, { recursive: true });
+  if (!keepState) {
+    rmSync(stateDir, { recursive: true, force: true });
+    mkdirSync(stateDir, { recursive: true });
+  }
 
   let t = Date.now();
   const built = bundles ?? buildBundles({ withPrimitives });
@@ -240,10 +244,21 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
     }
     workers.push(primitives);
   }
+  if (built.capture && withCapture) {
+    // The API again, its D1 round trips recorded, on the API's storage; its objects are its own.
+    const capture = workerConfig({ name: 'capture', configPath: path.join(ROOT, 'wrangler.toml'), build: built.capture, extraEnv: { ...secrets, ...extraEnv }, queueConsumers: false });
+    for (const [key, binding] of Object.entries(workers[0].config.env)) {
+      if (['d1', 'kv', 'r2'].includes(binding.type)) capture.config.env[key] = binding;
+    }
+    workers.push(capture);
+  }
   if (!bundles) log(`built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 
   t = Date.now();
   const before = new Set(childPids(process.pid).map((p) => p.pid));
+  // Miniflare reads MINIFLARE_WORKERD_PATH when it spawns workerd (lib/callgrind.mjs's wrapper).
+  const previousWorkerd = process.env.MINIFLARE_WORKERD_PATH;
+  if (workerdPath) process.env.MINIFLARE_WORKERD_PATH = workerdPath;
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,
@@ -267,17 +282,26 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
       }
     })());
   onCleanup(stop);
-  await mf.ready;
-  const started = childPids(process.pid).filter((p) => !before.has(p.pid) && p.comm.startsWith('workerd'));
+  try {
+    await mf.ready;
+  } finally {
+    if (workerdPath) {
+      if (previousWorkerd === undefined) delete process.env.MINIFLARE_WORKERD_PATH;
+      else process.env.MINIFLARE_WORKERD_PATH = previousWorkerd;
+    }
+  }
+  // Under the callgrind wrapper the process is valgrind's tool ('callgrind-amd64-linux'), same PID.
+  const started = childPids(process.pid).filter((p) => !before.has(p.pid) && /^(workerd|callgrind|valgrind)/.test(p.comm));
   if (started.length !== 1) throw new Error(`expected one workerd child, found ${JSON.stringify(started)}`);
   workerdPid = started[0].pid;
   const apiUrl = new URL(await mf.unsafeGetDirectURL('api'));
   const primitivesUrl = withPrimitives ? new URL(await mf.unsafeGetDirectURL('primitives')) : undefined;
+  const captureUrl = built.capture && withCapture ? new URL(await mf.unsafeGetDirectURL('capture')) : undefined;
   log(`workerd pid ${workerdPid} ready in ${((Date.now() - t) / 1000).toFixed(1)} s on ${apiUrl.origin}`);
 
   const db = await mf.getD1Database('DB', 'api');
-  await applyMigrations(db);
-  return { mf, db, apiUrl, primitivesUrl, workerdPid, stateDir, stop };
+  if (!keepState) await applyMigrations(db);
+  return { mf, db, apiUrl, primitivesUrl, captureUrl, workerdPid, stateDir, stop };
 }
 
 /** The same flat migrations/*.sql wrangler applies, in order. */
