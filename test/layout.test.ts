@@ -89,8 +89,8 @@ describe('feature folders', () => {
 
 describe('providers', () => {
   // Each provider is chosen once per deps (providers/chosen.ts); a service that called a factory
-  // itself would build its own, from env, on every call.
-  const FACTORIES = /\b(getPaymentProvider|kycProvider|emailProvider|pushProvider|smsProvider|verifyGoogleIdToken|verifyAppleIdentityToken|new \w+Provider(?=\())/;
+  // (or `new`) itself would build its own, from env, on every call.
+  const FACTORIES = /\b(getPaymentProvider|kycProvider|emailProvider|pushProvider|smsProvider|verifyGoogleIdToken|verifyAppleIdentityToken|new \w+Provider)(?=\()/;
 
   it('are built only by providers/chosen.ts: services take them from deps.providers', () => {
     const callers = Object.entries(SOURCES)
