@@ -4,7 +4,7 @@
 import { z } from '@hono/zod-openapi';
 import { QR_TTL_MS } from './lib/qr-payload';
 import { rootUrl } from './lib/urls';
-import { POLICIES } from './middleware/rate-limit';
+import { POLICIES } from './lib/rate-limit-policies';
 import { PUBLISHED_DEV_VALUES } from './config.published';
 
 /** Settings that are not in the generated Env (no default in wrangler.toml; set as secrets). */

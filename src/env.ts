@@ -2,6 +2,7 @@
 // and the dependencies every service takes first (`deps`).
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { database, type Db } from './db/client';
+import { providersFor, type Providers } from './providers/chosen';
 import { isDocumentedOnly, validationHook } from './validation';
 
 /** The authenticated caller, set by `requireAuth`. */
@@ -19,15 +20,17 @@ export interface AuthUser {
 
 /**
  * What a service works with, passed explicitly as its first argument: the database handle
- * (the request's D1 session, or the primary outside a request) and the configuration.
+ * (the request's D1 session, or the primary outside a request), the configuration and the
+ * providers (payment, KYC, e-mail, push, SMS, social login), each chosen when first used.
  */
 export interface Deps {
   db: Db;
   env: Env;
+  providers: Providers;
 }
 
-/** Deps outside a request (cron, queue consumers, Durable Objects): queries go to the primary. */
-export const depsOf = (env: Env): Deps => ({ db: database(env.DB), env });
+/** Deps on `db`; outside a request (cron, queue consumers, Durable Objects) queries go to the primary. */
+export const depsOf = (env: Env, db: Db = database(env.DB)): Deps => ({ db, env, providers: providersFor(env) });
 
 export interface AppEnv {
   Bindings: Env;

@@ -30,9 +30,10 @@ import {
   aCategory,
   bookingInput,
 } from './helpers/factories';
+import { depsOf } from '../src/env';
 
 const db = database(env.DB);
-const deps = { db, env };
+const deps = depsOf(env, db);
 const userRow = async (id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
 async function agencyWithBranches() {

@@ -15,6 +15,7 @@ import {
 import { del, errorBody, get, post, put } from './helpers/http';
 import { daysFromToday, uniqueCity, aUser, tokenFor, aCarrier, anAdmin, aCategory, tripInput, publishTrip, aReservation } from './helpers/factories';
 import { runCron } from './helpers/db';
+import { depsOf } from '../src/env';
 
 const db = () => database(env.DB);
 const API = '/v1/api';
@@ -583,7 +584,7 @@ describe('closing departed trips', () => {
     await setDeparture(today.id, daysFromToday(0));
     await setDeparture(cancelled.id, daysFromToday(-2), 'CANCELLED');
 
-    expect(await closeDepartedAnnouncements({ db: db(), env }, daysFromToday(0))).toBeGreaterThanOrEqual(2);
+    expect(await closeDepartedAnnouncements(depsOf(env, db()), daysFromToday(0))).toBeGreaterThanOrEqual(2);
     const status = async (id: number) => (await db().select().from(announcements).where(eq(announcements.id, id)))[0].status;
     expect([await status(gone.id), await status(goneFull.id), await status(today.id), await status(cancelled.id)]).toEqual([
       'CLOSED',
@@ -605,13 +606,13 @@ describe('closing departed trips', () => {
 describe('dev seed', () => {
   it('creates the demo trips of carrier@demo.local once, departing in the future', async () => {
     const { runSeed } = await import('../src/features/dev/seed');
-    const first = await runSeed({ db: db(), env });
+    const first = await runSeed(depsOf(env, db()));
     const carrierId = first.accounts.find((a) => a.email === 'carrier@demo.local')!.id;
     const trips = await db().select().from(announcements).where(eq(announcements.carrierId, carrierId));
     // The catalog step makes four trips; later seed steps (hand-over demo) may add theirs.
     expect(trips.length).toBeGreaterThanOrEqual(4);
     expect(trips.every((t) => t.status === 'ACTIVE' && t.departureDate > daysFromToday(0) && t.arrivalDate >= t.departureDate)).toBe(true);
-    await runSeed({ db: db(), env });
+    await runSeed(depsOf(env, db()));
     expect(await db().select().from(announcements).where(eq(announcements.carrierId, carrierId))).toHaveLength(trips.length);
     const search = await get(`${API}/annonces?departureCity=paris&arrivalCity=DAKAR`);
     expect(search.body.content.map((x: { carrierId: number }) => x.carrierId)).toContain(carrierId);

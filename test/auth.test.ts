@@ -22,6 +22,7 @@ import {
 } from './helpers/auth';
 import { call, errorBody, get, post, put } from './helpers/http';
 import { aUser, anAdmin } from './helpers/factories';
+import { depsOf } from '../src/env';
 
 const db = database(env.DB);
 const ME = '/v1/api/user/me';
@@ -872,15 +873,15 @@ describe('housekeeping', () => {
     const { purgeExpiredIdentityRecords } = await import('../src/features/auth/identity-cleanup');
     // The verification e-mail through the sandbox (the queue's consumer may already have sent it).
     const [delivery] = await db.select().from(deliveries).where(eq(deliveries.to, reg.email));
-    await deliverOne({ db, env }, delivery.id, async () => null);
+    await deliverOne(depsOf(env, db), delivery.id, async () => null);
     const countFor = async () => ({
       sessions: (await db.select().from(sessions).where(eq(sessions.userId, reg.id))).length,
       tokens: (await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, reg.id))).length,
       mail: (await db.select().from(outboxMessages).where(eq(outboxMessages.to, reg.email))).length,
     });
-    await purgeExpiredIdentityRecords({ db, env });
+    await purgeExpiredIdentityRecords(depsOf(env, db));
     expect(await countFor()).toEqual({ sessions: 1, tokens: 1, mail: 1 });
-    await purgeExpiredIdentityRecords({ db, env }, Date.now() + 9 * 24 * 3600 * 1000);
+    await purgeExpiredIdentityRecords(depsOf(env, db), Date.now() + 9 * 24 * 3600 * 1000);
     expect(await countFor()).toEqual({ sessions: 0, tokens: 0, mail: 0 });
   });
 });

@@ -889,7 +889,7 @@ describe('super-admin reservations', () => {
 describe('dev seed', () => {
   it('books once for the demo sender on a demo carrier trip, and only once', async () => {
     const { carrier, sender, trip } = await setup();
-    const ctx = { db: db(), env, password: 'x', userIds: { 'sender@demo.local': sender.id, 'carrier@demo.local': carrier.id } };
+    const ctx = { ...depsOf(env, db()), password: 'x', userIds: { 'sender@demo.local': sender.id, 'carrier@demo.local': carrier.id } };
     await seedDemoBooking(ctx);
     await seedDemoBooking(ctx);
     const made = await db().select().from(reservations).where(eq(reservations.senderId, sender.id));

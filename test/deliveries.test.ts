@@ -20,6 +20,7 @@ import { db as database } from './helpers/db';
 import { consume, emailBinding } from './helpers/deliveries';
 import { aReservation, aUser } from './helpers/factories';
 import { call, post } from './helpers/http';
+import { depsOf } from '../src/env';
 
 const db = database();
 
@@ -223,7 +224,7 @@ describe('the cron sweep', () => {
     const sent = await aDelivery({ createdAt: minutesAgo(30), status: 'SENT' });
     const queued: number[] = [];
     const variant = { ...env, DELIVERIES: { sendBatch: async (messages: { body: { id: number } }[]) => void queued.push(...messages.map((m) => m.body.id)) } } as unknown as typeof env;
-    await requeueStaleDeliveries({ db, env: variant });
+    await requeueStaleDeliveries(depsOf(variant, db));
     expect(queued).toContain(stale.id);
     expect(queued).toContain(lost.id);
     for (const id of [fresh.id, retrying.id, sent.id]) expect(queued).not.toContain(id);

@@ -14,6 +14,7 @@ import { signQrPayload } from '../src/lib/qr-payload';
 import { errorBody, get, post } from './helpers/http';
 import { aUser, tokenFor, aCarrier, anAdmin, aReservation } from './helpers/factories';
 import { reservationStatus, qrStub } from './helpers/db';
+import { depsOf } from '../src/env';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -587,8 +588,8 @@ describe('recipient page and JSON twin', () => {
 
 describe('development seed', () => {
   it('creates, once, a handed-over demo reservation whose recipient page works', async () => {
-    await runSeed({ db: database(env.DB), env });
-    await runSeed({ db: database(env.DB), env });
+    await runSeed(depsOf(env));
+    await runSeed(depsOf(env));
     const rows = await database(env.DB).select().from(reservations).where(eq(reservations.recipientToken, DEMO_RECIPIENT_TOKEN));
     expect(rows.map((r) => [r.reservationNumber, r.status])).toEqual([['DEMO-HANDOVER-1', 'DEPOSITED']]);
     const view = await get(`/v1/api/public/recipient/${DEMO_RECIPIENT_TOKEN}`);

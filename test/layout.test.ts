@@ -86,3 +86,17 @@ describe('feature folders', () => {
     expect(crossing).toEqual([]);
   });
 });
+
+describe('providers', () => {
+  // Each provider is chosen once per deps (providers/chosen.ts); a service that called a factory
+  // (or `new`) itself would build its own, from env, on every call.
+  const FACTORIES = /\b(getPaymentProvider|kycProvider|emailProvider|pushProvider|smsProvider|verifyGoogleIdToken|verifyAppleIdentityToken|new \w+Provider)(?=\()/;
+
+  it('are built only by providers/chosen.ts: services take them from deps.providers', () => {
+    const callers = Object.entries(SOURCES)
+      .filter(([file]) => !file.startsWith('../src/providers/'))
+      .filter(([, text]) => FACTORIES.test(text))
+      .map(([file, text]) => `${file}: ${FACTORIES.exec(text)![1]}`);
+    expect(callers).toEqual([]);
+  });
+});

@@ -1,7 +1,8 @@
 // D1 read replication through the Sessions API: one session per request, anchored at the
 // client's last bookmark so a client always reads its own writes, even from a replica. The
-// middleware builds the request's `deps` (its database handle and env) once, in c.var; services
-// receive them as their first argument. Outside a request (cron, Durable Objects), depsOf(env).
+// middleware builds the request's `deps` (its database handle, env and providers) once, in
+// c.var; services receive them as their first argument. Outside a request (cron, Durable
+// Objects), depsOf(env).
 import { createMiddleware } from 'hono/factory';
 import { depsOf, type AppEnv } from '../env';
 import { setResponseHeaders } from '../lib/response-headers';
@@ -53,7 +54,7 @@ export const d1Session = createMiddleware<AppEnv>(async (c, next) => {
   const counter: D1Counter = { roundTrips: 0, rowsRead: 0, rowsWritten: 0 };
   const counted = c.env.ENVIRONMENT !== 'production';
   const session = counted ? countingSession(opened, counter) : opened;
-  c.set('deps', { db: database(session), env: c.env });
+  c.set('deps', depsOf(c.env, database(session)));
   await next();
   const headers: [string, string][] = [];
   const bookmark = opened.getBookmark();

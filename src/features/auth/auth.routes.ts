@@ -5,7 +5,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, type Deps } from '../../env';
 import { authenticationError, msg } from '../../errors';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, MessageSchema, signedIn } from '../../lib/openapi';
-import { SocialTokenError, verifyAppleIdentityToken, verifyGoogleIdToken, type SocialIdentity } from '../../providers/social-login/social-login';
+import { SocialTokenError, type SocialIdentity } from '../../providers/social-login/social-login';
 import { audit, clientIp } from '../audit/audit';
 import { EmailField, PasswordField, ProfileFields, normalizeEmail } from '../users/profile-fields';
 import { UserSchema, toUser, toUserWithWallet } from '../users/user-summary';
@@ -176,7 +176,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { idToken } = c.req.valid('json');
-      const identity = await verifySocial(() => verifyGoogleIdToken(c.env, idToken), 'Google');
+      const identity = await verifySocial(() => c.var.deps.providers.socialLogin.google(idToken), 'Google');
       const { deps } = c.var;
       return c.json(await authResponse(deps, await socialLogin(deps, identity, {}, clientIp(c))), 200);
     },
@@ -194,7 +194,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { identityToken, firstName, lastName } = c.req.valid('json');
-      const identity = await verifySocial(() => verifyAppleIdentityToken(c.env, identityToken), 'Apple');
+      const identity = await verifySocial(() => c.var.deps.providers.socialLogin.apple(identityToken), 'Apple');
       const { deps } = c.var;
       return c.json(await authResponse(deps, await socialLogin(deps, identity, { firstName, lastName }, clientIp(c))), 200);
     },

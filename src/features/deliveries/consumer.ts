@@ -11,11 +11,8 @@ import { checkConfig } from '../../config';
 import { deliveries, devices, reservations, type DeliveryRow, type MoneyDocumentKind } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
 import { apiUrl, rootUrl } from '../../lib/urls';
-import { emailProvider } from '../../providers/email';
 import type { EmailAttachmentFile } from '../../providers/email/email';
-import { pushProvider } from '../../providers/push';
 import type { SendOutcome } from '../../providers/push/push-provider';
-import { smsProvider } from '../../providers/sms';
 import type { DeliveryMessage } from './outbox';
 import { messageClassOf, renderEmail, renderPush, renderSms, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';
@@ -75,7 +72,7 @@ export async function deliverOne(deps: Deps, id: number, documentPdf: DocumentPd
 async function send(deps: Deps, stored: DeliveryRow, documentPdf: DocumentPdf): Promise<{ providerMessageId: string }> {
   const row = await withReservationNumber(deps, stored);
   if (row.channel === 'PUSH') return sendPush(deps, row);
-  if (row.channel === 'SMS') return sendSms(deps.env, row);
+  if (row.channel === 'SMS') return sendSms(deps, row);
   return sendEmail(deps, row, documentPdf);
 }
 
@@ -108,7 +105,7 @@ async function sendEmail(deps: Deps, row: DeliveryRow, documentPdf: DocumentPdf)
   // The visible unsubscribe link and the one-click header name the same signed token.
   const unsubscribeUrl = messageClassOf(row.template) === 'NOTIFICATION' && row.userId ? await unsubscribeLinks(env, row.userId, row.template) : null;
   const email: Rendered = rendered(() => renderEmail(env, row, { unsubscribeUrl: unsubscribeUrl?.page }));
-  return emailProvider(env).send({
+  return deps.providers.email.send({
     deliveryId: row.id,
     to: row.to,
     template: row.template,
@@ -156,7 +153,7 @@ async function sendPush(deps: Deps, row: DeliveryRow): Promise<{ providerMessage
   const push = rendered(() => renderPush(env, row));
   const targets = row.userId ? await db.select({ id: devices.id, token: devices.token }).from(devices).where(eq(devices.userId, row.userId)).orderBy(devices.id) : [];
   if (targets.length === 0) throw new PermanentFailure('No device registered for push');
-  const provider = pushProvider(env);
+  const provider = deps.providers.push;
   const outcomes: SendOutcome[] = [];
   for (const device of targets) {
     const outcome = await provider.send({ deliveryId: String(row.id), token: device.token, ...push, template: row.template, locale: row.locale });
@@ -171,9 +168,9 @@ async function sendPush(deps: Deps, row: DeliveryRow): Promise<{ providerMessage
   throw new PermanentFailure(reasons);
 }
 
-async function sendSms(env: Env, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+async function sendSms({ env, providers }: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
   const sms = rendered(() => renderSms(env, row));
-  return settled(await smsProvider(env).send({ deliveryId: String(row.id), to: row.to, body: sms.text, template: row.template, locale: row.locale, links: sms.links }));
+  return settled(await providers.sms.send({ deliveryId: String(row.id), to: row.to, body: sms.text, template: row.template, locale: row.locale, links: sms.links }));
 }
 
 /**

@@ -11,7 +11,7 @@ import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { revokeUserTokensBefore } from '../../lib/token-revocation';
 import { grantRoleStatement, removeRoleStatement } from '../../lib/user-roles';
 import { notify } from '../deliveries/notify';
-import { checkCallbackSignature, kycProvider, type KycEvent, type KycEventStatus } from '../../providers/kyc';
+import { checkCallbackSignature, type KycEvent, type KycEventStatus } from '../../providers/kyc';
 import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
 import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusalText, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
@@ -42,7 +42,7 @@ async function latestRecord(db: Db, userId: number) {
 }
 
 export async function startKycSession(deps: Deps, userId: number) {
-  const { db, env } = deps;
+  const { db } = deps;
   const [user] = await db.select({ email: users.email, kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
   if (user.kycStatus === 'VERIFIED') throw invalidState('kyc.identityAlreadyVerified');
@@ -61,7 +61,7 @@ export async function startKycSession(deps: Deps, userId: number) {
     return latest;
   }
   const externalUserId = externalUserIdOf(userId);
-  const session = await kycProvider(env).startSession({ userId, externalUserId, email: user.email });
+  const session = await deps.providers.kyc.startSession({ userId, externalUserId, email: user.email });
   const now = new Date().toISOString();
   const [inserted] = await db.batch([
     db

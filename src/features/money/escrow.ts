@@ -11,7 +11,7 @@ import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type Money
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { formatMoney as money, fromCents } from '../../lib/money';
-import { getPaymentProvider, ProviderUnavailableError } from '../../providers/payment';
+import { ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
 import { holdStatement } from './holds';
@@ -119,7 +119,7 @@ export async function authorizePayment(
 async function voidLatePayment(deps: Deps, r: ReservationRow, authorizationId: string) {
   if (r.authorizationId === authorizationId && r.paymentStatus === PAYMENT_STATUS.VOIDED) return;
   try {
-    await getPaymentProvider(deps.env).cancelAuthorization(authorizationId, `void-late-${authorizationId}`);
+    await deps.providers.payment.cancelAuthorization(authorizationId, `void-late-${authorizationId}`);
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', msg: 'late payment void failed', reservationId: r.id, error: String(err) }));
     return;
@@ -165,7 +165,7 @@ export async function markCaptured(deps: Deps, reservationId: number, chargeId: 
 export async function captureLoaded(deps: Deps, r: ReservationRow): Promise<ReservationRow> {
   if (r.paymentStatus !== PAYMENT_STATUS.AUTHORIZED || !r.authorizationId) return r;
   try {
-    const { chargeId } = await getPaymentProvider(deps.env).capture(r.authorizationId, { idempotencyKey: `capture-${r.id}` });
+    const { chargeId } = await deps.providers.payment.capture(r.authorizationId, { idempotencyKey: `capture-${r.id}` });
     const [updated] = await markCaptured(deps, r.id, chargeId);
     // No row changed: a concurrent capture (webhook, cron) recorded it first.
     return updated ?? (await loadReservation(deps.db, r.id));
@@ -281,7 +281,7 @@ export const needsSettlement = (row: Pick<ReservationRow, 'paymentStatus'>) => S
  * idempotency key per reservation. Leaves the *_PENDING status on a transient failure.
  */
 export async function settleWithProvider(deps: Deps, reservationId: number, retried = false): Promise<ReservationRow> {
-  const { db, env } = deps;
+  const { db } = deps;
   const r = await loadReservation(db, reservationId);
   // A reservation's money goes back at most once: by its escrow-out entry (rejection, cancellation,
   // a dispute before delivery) or by a dispute settlement after delivery (disputes feature).
@@ -293,7 +293,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
   const refundCents = refund?.amount ?? 0;
   const pi = r.authorizationId;
   if (!pi) return r;
-  const provider = getPaymentProvider(env);
+  const provider = deps.providers.payment;
   const set = async (values: ReservationSet) => {
     await db
       .update(reservations)

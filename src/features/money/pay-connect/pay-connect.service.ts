@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import { payoutAccounts, users, type PayoutAccountRow } from '../../../db/schema';
 import { AppError, notFound, paymentProcessingError } from '../../../errors';
-import { getPaymentProvider, ProviderRejectedError, type ConnectedAccountState } from '../../../providers/payment';
+import { ProviderRejectedError, type ConnectedAccountState } from '../../../providers/payment';
 import type { Owner } from '../ledger/posting-rules';
 import { apiUrl } from '../../../lib/urls';
 
@@ -45,7 +45,7 @@ export const refreshUrl = (env: Env, accountId: string) => apiUrl(env, `/pay-con
 
 /** Creates the Express account once per owner, then a fresh onboarding link. */
 export async function startOnboarding(deps: Deps, owner: Owner, email?: string) {
-  const provider = getPaymentProvider(deps.env);
+  const provider = deps.providers.payment;
   const db = deps.db;
   try {
     let account = await findPayoutAccount(deps, owner);
@@ -114,7 +114,7 @@ export async function accountStatus(deps: Deps, owner: Owner) {
   let account = await findPayoutAccount(deps, owner);
   if (account) {
     try {
-      account = (await syncConnectedAccount(deps, await getPaymentProvider(deps.env).retrieveAccount(account.providerAccountId))) ?? account;
+      account = (await syncConnectedAccount(deps, await deps.providers.payment.retrieveAccount(account.providerAccountId))) ?? account;
     } catch (err) {
       // The stored state is still a good answer when the provider is unreachable.
       if (err instanceof ProviderRejectedError) throw providerFailure(err);
@@ -151,7 +151,7 @@ export async function refreshFromProvider(deps: Deps, accountId: string) {
   // Only accounts we created are looked up: an arbitrary id never reaches the provider.
   await knownAccount(deps, accountId);
   try {
-    return await syncConnectedAccount(deps, await getPaymentProvider(deps.env).retrieveAccount(accountId));
+    return await syncConnectedAccount(deps, await deps.providers.payment.retrieveAccount(accountId));
   } catch (err) {
     throw providerFailure(err);
   }
@@ -161,7 +161,7 @@ export async function refreshFromProvider(deps: Deps, accountId: string) {
 export async function newOnboardingLink(deps: Deps, accountId: string) {
   await knownAccount(deps, accountId);
   try {
-    return await getPaymentProvider(deps.env).createAccountLink(accountId, refreshUrl(deps.env, accountId), returnUrl(deps.env, accountId));
+    return await deps.providers.payment.createAccountLink(accountId, refreshUrl(deps.env, accountId), returnUrl(deps.env, accountId));
   } catch (err) {
     throw providerFailure(err);
   }

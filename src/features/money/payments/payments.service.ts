@@ -7,7 +7,7 @@ import { businessRule, invalidState, paymentError, paymentProcessingError, msg }
 import { formatMoney, fromGrams } from '../../../lib/money';
 import { assertCanAccess } from '../../../access/ownership';
 import { assertReservationAccess } from '../../../access/reservation-access';
-import { getPaymentProvider, minimumChargeCents, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
+import { minimumChargeCents, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { apiUrl } from '../../../lib/urls';
 import { loadReservation } from '../../reservations/lifecycle';
@@ -56,7 +56,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   const callback = apiUrl(deps.env, '/payments/callback');
   let session: CheckoutSession;
   try {
-    session = await getPaymentProvider(deps.env).createCheckoutSession({
+    session = await deps.providers.payment.createCheckoutSession({
       reservationId: r.id,
       reservationNumber: r.reservationNumber,
       description: `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`,
@@ -79,7 +79,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
       .insert(paymentSessions)
       .values({
         reservationId: r.id,
-        provider: getPaymentProvider(deps.env).name,
+        provider: deps.providers.payment.name,
         sessionId: session.id,
         attempt,
         url: session.url,
@@ -119,7 +119,7 @@ export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'BO
 export async function closeCheckout(deps: Deps, r: { id: number; paymentId: string | null; paymentStatus: string | null }) {
   if (!r.paymentId || r.paymentStatus !== PAYMENT_STATUS.PENDING) return;
   try {
-    await getPaymentProvider(deps.env).expireCheckoutSession(r.paymentId);
+    await deps.providers.payment.expireCheckoutSession(r.paymentId);
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', msg: 'checkout session not closed', reservationId: r.id, error: String(err) }));
   }
@@ -129,7 +129,7 @@ export async function closeCheckout(deps: Deps, r: { id: number; paymentId: stri
 export async function checkoutReturned(deps: Deps, sessionId: string, cancelled: boolean) {
   let session: CheckoutSession;
   try {
-    session = await getPaymentProvider(deps.env).retrieveCheckoutSession(sessionId);
+    session = await deps.providers.payment.retrieveCheckoutSession(sessionId);
   } catch {
     return { outcome: 'UNKNOWN' as CallbackOutcome, reservationId: null };
   }

@@ -7,16 +7,18 @@ import { createRouter } from '../../../env';
 import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses } from '../../../lib/openapi';
 import { fromCents } from '../../../lib/money';
-import { SandboxPaymentProvider, usesSandbox } from '../../../providers/payment';
+import { SandboxPaymentProvider } from '../../../providers/payment';
 import { signPayload, webhookSecrets } from '../../../providers/payment/webhook-signature';
 import { escapeHtml, htmlPage } from './html';
 import { handlePaymentWebhook } from './payments.webhook';
 
 const notAvailable = () => endpointNotFound('money.sandboxProviderNotActive');
 
+/** The request's payment provider when the configuration chose the sandbox; 404 otherwise. */
 function sandbox(deps: Deps) {
-  if (!usesSandbox(deps.env)) throw notAvailable();
-  return new SandboxPaymentProvider(deps.env);
+  const provider = deps.providers.payment;
+  if (!(provider instanceof SandboxPaymentProvider)) throw notAvailable();
+  return provider;
 }
 
 /** The sandbox's checkout session, or 404. */

@@ -12,7 +12,7 @@ import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessin
 import { idempotencyConflict } from '../../../middleware/idempotency';
 import { fromCents } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
-import { getPaymentProvider, ProviderRejectedError } from '../../../providers/payment';
+import { ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
 import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
 import { notify } from '../../deliveries/notify';
@@ -128,7 +128,7 @@ async function replayWithdrawal(deps: Deps, owner: Owner, key: string, amountCen
 export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<WithdrawalRow> {
   const db = deps.db;
   try {
-    const { transferId } = await getPaymentProvider(deps.env).transfer({
+    const { transferId } = await deps.providers.payment.transfer({
       amountCents: w.amountCents,
       currency: w.currency,
       destination: w.destinationAccountId,
