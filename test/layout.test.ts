@@ -72,8 +72,6 @@ describe('feature folders', () => {
     expect(imports.some(({ file, target }) => featureOf(file) === 'auth' && featureOf(target) === 'users')).toBe(true);
   });
 
-  // The money and reservations circle is being taken apart on its own branch (issue 28); these
-  // folders leave this list with it.
   it('import each other in one direction: no circle between feature folders', () => {
     expect(folderCircles()).toEqual([]);
   });
