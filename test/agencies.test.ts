@@ -10,7 +10,7 @@ import {
   assertStaffCanPublish,
   canStaffManageAnnouncement,
   isAgencyVisible,
-  publishRefusal,
+  publishRefusalText,
   staffScope,
   visibleAgencyCondition,
   type StaffScope,
@@ -31,6 +31,13 @@ import {
   bookingInput,
 } from './helpers/factories';
 import { depsOf } from '../src/env';
+import { english } from '../src/errors';
+
+/** The publishing refusal as an English client reads it. */
+const publishRefusal = (scope: StaffScope) => {
+  const refusal = publishRefusalText(scope);
+  return refusal && english(refusal);
+};
 
 const db = database(env.DB);
 const deps = depsOf(env, db);

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { kycRecords, notifications, users } from '../src/db/schema';
-import { providerEventIgnored, reviewRefusal, type ReviewDecision } from '../src/features/kyc/kyc.rules';
+import { providerEventIgnored, reviewRefusalText, type ReviewDecision } from '../src/features/kyc/kyc.rules';
+import { english } from '../src/errors';
 import { signCallback } from '../src/providers/kyc';
 import { call, errorBody, get, post } from './helpers/http';
 import { aUser, tokenFor, aCarrier, aSuperAdmin } from './helpers/factories';
@@ -198,7 +199,10 @@ describe('super-admin review rule (pure, shared with agency documents)', () => {
     ['PENDING', 'REJECT', null],
     ['VERIFIED', 'REJECT', null],
     ['NOT_VERIFIED', 'REJECT', 'This record is already rejected'],
-  ] as const)('%s + %s -> %s', (status, decision: ReviewDecision, expected) => expect(reviewRefusal('This record', status, decision)).toBe(expected));
+  ] as const)('%s + %s -> %s', (status, decision: ReviewDecision, expected) => {
+    const refusal = reviewRefusalText('This record', status, decision);
+    expect(refusal && english(refusal)).toBe(expected);
+  });
 });
 
 describe('super-admin review', () => {

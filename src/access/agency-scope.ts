@@ -7,7 +7,7 @@ import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees, announcements } from '../db/schema';
 import type { Db } from '../db/client';
 import type { AuthUser, Deps } from '../env';
-import { accessDenied, businessRule, notFound, english, type Text } from '../errors';
+import { accessDenied, businessRule, notFound, type Text } from '../errors';
 import { assertCanAccess } from './ownership';
 
 export interface StaffScope {
@@ -124,12 +124,6 @@ export function publishRefusalText(scope: StaffScope): Text | null {
   if (scope.agencySuspended) return 'agency.suspendedCannotPublish';
   if (!scope.branchActive) return 'agency.ownBranchDeactivated';
   return null;
-}
-
-/** publishRefusalText in English. */
-export function publishRefusal(scope: StaffScope): string | null {
-  const refusal = publishRefusalText(scope);
-  return refusal && english(refusal);
 }
 
 /**

@@ -93,7 +93,7 @@ export const AGENCY_MESSAGES = {
   },
 
   'file.reservationIdAppliesOnly': { en: 'reservationId applies only to {purposes}', fr: "reservationId ne s'applique qu'à {purposes}" },
-  // publishRefusal (agencies.scope.ts)
+  // publishRefusalText (access/agency-scope.ts)
   'agency.suspendedCannotPublish': {
     en: 'Your agency is suspended: it cannot publish announcements',
     fr: 'Votre agence est suspendue : elle ne peut pas publier d’annonces',
@@ -102,7 +102,7 @@ export const AGENCY_MESSAGES = {
     en: 'Your branch is deactivated: it cannot publish announcements',
     fr: 'Votre succursale est désactivée : elle ne peut pas publier d’annonces',
   },
-  // reviewRefusal (kyc.rules.ts): `what` is This document or This KYC record.
+  // reviewRefusalText (kyc.rules.ts): `what` is This document or This KYC record.
   'kyc.alreadyVerified': {
     en: '{what} is already verified',
     fr: ({ what }) => (what === 'This document' ? 'Ce document est déjà vérifié' : what === 'This KYC record' ? 'Ce dossier KYC est déjà vérifié' : undefined),

@@ -2,7 +2,7 @@
 // handler), and which super-admin decisions apply to a reviewed document (user KYC and agency
 // documents alike).
 import type { KycRecordRow, KycStatus } from '../../db/schema';
-import { english, msg, type Text } from '../../errors';
+import { msg, type Text } from '../../errors';
 import type { KycEventStatus } from '../../providers/kyc';
 
 export const STATUS_OF_EVENT: Record<KycEventStatus, KycStatus> = {
@@ -42,10 +42,4 @@ export type ReviewDecision = keyof typeof REVIEW_OUTCOMES;
 export function reviewRefusalText(what: string, status: KycStatus, decision: ReviewDecision): Text | null {
   if (status !== REVIEW_OUTCOMES[decision]) return null;
   return msg(decision === 'APPROVE' ? 'kyc.alreadyVerified' : 'kyc.alreadyRejected', { what });
-}
-
-/** reviewRefusalText in English. */
-export function reviewRefusal(what: string, status: KycStatus, decision: ReviewDecision): string | null {
-  const refusal = reviewRefusalText(what, status, decision);
-  return refusal && english(refusal);
 }
