@@ -44,6 +44,8 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // The tests run the zod the bundle ships (wrangler.toml [alias]: zod without its translations).
+    resolve: { alias: [{ find: /^zod$/, replacement: path.join(import.meta.dirname, 'src/lib/zod-without-locales/index.ts') }] },
     test: {
       setupFiles: ['./test/setup.ts'],
       include: ['test/**/*.test.ts'],
