@@ -2,11 +2,10 @@
 // handler, one app.route() per feature, and the OpenAPI document. Production gets its own build
 // without the sandbox and development routes (not mounted, so absent from its document too).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { cors } from 'hono/cors';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { BOOKMARK_HEADER, requestDeps } from './db/session';
+import { requestDeps } from './db/session';
 import type { AppEnv } from './env';
 import { endpointNotFound, noEndpoint, toErrorResponse, msg } from './errors';
 import { favicon } from './lib/favicon';
@@ -41,6 +40,7 @@ import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
 import { consoleRouter } from './features/console/console.routes';
 import { bodySizeLimit } from './middleware/body-size';
+import { apiCors } from './middleware/cors';
 import { pageSecurityPolicy } from './middleware/content-security-policy';
 import { registerRateLimits } from './middleware/rate-limit';
 import { httpCache, registerPublicCaching } from './middleware/http-cache';
@@ -59,12 +59,6 @@ import { unsubscribePageRouter, unsubscribeRouter } from './features/deliveries/
 import { deliveriesAdminRouter } from './features/deliveries/deliveries.admin.routes';
 import { preferencesRouter } from './features/deliveries/preferences.routes';
 
-
-const corsOrigins = (env: Env) =>
-  (env.CORS_ORIGINS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 type App = OpenAPIHono<AppEnv>;
 
@@ -94,16 +88,7 @@ function useCrossCutting(app: App, production: boolean) {
   app.use(secureHeaders());
   app.use(configurationGate(production));
   app.use(pageSecurityPolicy);
-  app.use(
-    `${API_PREFIX}/*`,
-    cors({
-      origin: (origin, c) => (corsOrigins(c.env).includes(origin) ? origin : null),
-      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', BOOKMARK_HEADER],
-      exposeHeaders: ['X-Request-Id', 'Retry-After', BOOKMARK_HEADER],
-      maxAge: 600,
-    }),
-  );
+  app.use(`${API_PREFIX}/*`, apiCors);
   app.use(bodySizeLimit);
   app.use(requestDeps(API_PREFIX)); // the API's D1 session, the primary for pages outside it
   app.use(enqueueCommittedDeliveries); // after the response, the outbox rows the request committed

@@ -6,11 +6,12 @@
 // - every successful JSON GET carries a strong ETag (SHA-1 of the body) and answers 304 with no
 //   body to a matching If-None-Match. HTML pages are not tagged (their nonce changes every time);
 //   file downloads use the ETag R2 gives them; receipt PDFs are not tagged.
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { toHex } from '../lib/digest';
 import { routeTable } from '../lib/openapi';
+import { setResponseHeaders } from '../lib/response-headers';
 
 /** Anonymous GETs that anyone may cache, and for how long (seconds). */
 export const PUBLIC_CACHE: { path: string; maxAgeSeconds: number }[] = [
@@ -34,12 +35,25 @@ const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expir
 const ifNoneMatchHas = (header: string | undefined, etag: string) =>
   header !== undefined && (header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 
-async function strongEtag(body: ArrayBuffer): Promise<string> {
-  return `"${toHex(await crypto.subtle.digest('SHA-1', body))}"`;
+const strongEtag = async (body: BufferSource): Promise<string> => `"${toHex(await crypto.subtle.digest('SHA-1', body))}"`;
+
+type JsonText = { text?: string };
+
+/**
+ * c.json for this GET request, keeping the text it serialises: the ETag is hashed from that text, so
+ * the answer is neither read back nor rebuilt (that cost about a tenth of a small GET's instructions).
+ */
+function keepJsonText(c: Context<AppEnv>, kept: JsonText) {
+  c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
+    kept.text = JSON.stringify(object);
+    return c.body(kept.text, arg as never, { 'Content-Type': 'application/json', ...headers });
+  }) as unknown as typeof c.json;
 }
 
 /** Cache-Control on every answer, ETag and 304 on successful JSON GETs. */
 export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
+  const kept: JsonText = {};
+  if (c.req.method === 'GET') keepJsonText(c, kept);
   await next();
   const res = c.res;
   if (c.req.header('Authorization')) res.headers.set('Cache-Control', PRIVATE);
@@ -47,20 +61,14 @@ export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
 
   if (c.req.method !== 'GET' || res.status !== 200) return;
   let etag = res.headers.get('ETag');
-  let bodyRead = false;
   if (!etag) {
     if (!res.headers.get('Content-Type')?.startsWith('application/json')) return;
-    // The body read once and the answer rebuilt around the same bytes (hashing a clone tees the stream).
-    const body = await res.arrayBuffer();
-    etag = await strongEtag(body);
-    bodyRead = true;
-    const tagged = new Response(body, res);
-    tagged.headers.set('ETag', etag);
-    c.res = undefined; // replaced, not merged: the headers are already the answer's
-    c.res = tagged;
+    // Every JSON answer is made by c.json; the text kept is the body sent (headers may change after, the body not).
+    etag = await strongEtag(kept.text !== undefined ? new TextEncoder().encode(kept.text) : await res.clone().arrayBuffer());
+    setResponseHeaders(c, [['ETag', etag]]);
   }
   if (ifNoneMatchHas(c.req.header('If-None-Match'), etag)) {
-    if (!bodyRead) await res.body?.cancel();
+    await c.res.body?.cancel();
     const headers = new Headers();
     const answer = c.res;
     for (const name of KEPT_ON_304) {
