@@ -9,7 +9,23 @@ import { describe, expect, it } from 'vitest';
 import { checkConfig } from '../src/config';
 import { createRouter } from '../src/env';
 import { AppError, toErrorResponse } from '../src/errors';
-import { add, amountInCurrency, assertEnabled, currencyCodeSchema, formatAmount, fromMinor, money, parseMinor, sub, sum, toMinor, type Money } from '../src/lib/amount';
+import {
+  MAX_DECIMALS,
+  add,
+  amountInCurrency,
+  amountSchema,
+  assertEnabled,
+  currencyCodeSchema,
+  formatAmount,
+  fromMinor,
+  money,
+  parseMinor,
+  storedMoney,
+  sub,
+  sum,
+  toMinor,
+  type Money,
+} from '../src/lib/amount';
 import {
   CURRENCY_CODES,
   DEFAULT_CURRENCIES,
@@ -117,6 +133,11 @@ describe('Money carries its currency', () => {
     expect(() => add(fromDb[0], fromDb[1])).toThrow('cannot combine EUR and XAF');
   });
 
+  it('reads a stored amount with its stored code, refusing a code the table does not know', () => {
+    expect(storedMoney(1500, 'XOF')).toEqual({ minor: 1500, currency: 'XOF' });
+    expect(() => storedMoney(1500, 'XXX')).toThrow('unknown currency XXX');
+  });
+
   it('is whole minor units only', () => {
     expect(() => money(12.5, 'EUR')).toThrow();
     expect(() => money(Number.MAX_SAFE_INTEGER + 1, 'XOF')).toThrow();
@@ -163,6 +184,13 @@ describe('the edge: JSON numbers to minor units and back', () => {
     expect(error).toBeInstanceOf(AppError);
     expect([error.errorCode, error.status, error.message]).toEqual(['VALIDATION_ERROR', 400, 'Validation failed for body: declaredValue']);
     expect(error.fieldErrors).toEqual([{ field: 'declaredValue', message: parsed.text, rejectedValue: amount }]);
+  });
+
+  it('checks an amount whose currency comes later for the most decimals any currency has', () => {
+    expect(MAX_DECIMALS).toBe(2);
+    expect([12.34, 15000, 0.1 + 0.2].map((v) => amountSchema().safeParse(v).success)).toEqual([true, true, true]);
+    const refused = amountSchema().safeParse(12.345);
+    expect(refused.success || refused.error.issues.map((i) => i.message)).toEqual(['money.atMost2Decimals']);
   });
 
   it('keeps toCents, fromCents and formatMoney exactly as before for EUR', () => {

@@ -5,7 +5,7 @@ import { z } from '@hono/zod-openapi';
 import type { Locale } from '../db/schema';
 import { msg, validationError, type Text } from '../errors';
 import { issueOf } from '../validation';
-import { CURRENCY_CODES, isCurrencyCode, minorPerMajor, minorUnitOf, type CurrencyCode } from './currency';
+import { CURRENCY_CODES, CURRENCY_TABLE, isCurrencyCode, minorPerMajor, minorUnitOf, type CurrencyCode } from './currency';
 
 /** An amount of one currency in integer minor units (cents; whole francs for XOF and XAF). */
 export interface Money<C extends CurrencyCode = CurrencyCode> {
@@ -17,6 +17,12 @@ export interface Money<C extends CurrencyCode = CurrencyCode> {
 export function money<C extends CurrencyCode>(minor: number, currency: C): Money<C> {
   if (!Number.isSafeInteger(minor)) throw new Error(`${currency} amounts are integer minor units, not ${minor}`);
   return { minor: minor === 0 ? 0 : minor, currency };
+}
+
+/** A stored amount and its stored currency code (a row's `*Cents` and `currency`) as Money; an unknown code is corrupt data. */
+export function storedMoney(minor: number, currency: string): Money {
+  if (!isCurrencyCode(currency)) throw new Error(`unknown currency ${currency} in stored data`);
+  return money(minor, currency);
 }
 
 export const zero = <C extends CurrencyCode>(currency: C): Money<C> => ({ minor: 0, currency });
@@ -43,25 +49,36 @@ export const sum = <C extends CurrencyCode>(currency: C, amounts: readonly Money
  * A decimal number to the nearest minor unit, half away from zero (for EUR exactly the old
  * toCents). The epsilon absorbs binary error such as 1.005 * 100 = 100.49999999999999.
  */
-export function roundToMinor(amount: number, currency: CurrencyCode): number {
-  const factor = minorPerMajor(currency);
+export const roundToMinor = (amount: number, currency: CurrencyCode): number => roundAt(amount, minorUnitOf(currency));
+
+function roundAt(amount: number, decimals: number): number {
+  const factor = 10 ** decimals;
   return Math.sign(amount) * Math.round(Math.abs(amount) * factor + Number.EPSILON * factor);
+}
+
+/**
+ * `amount` in units of 10^-decimals when it has no more decimals than that, else why not. A
+ * decimal written with those decimals parses to the double nearest it, so it equals
+ * minor / 10^decimals within a few ulps; that tolerance also takes 0.1 + 0.2, while a real
+ * extra decimal (12.345, or 1e10 + 0.005) is far outside it.
+ */
+function exactMinor(amount: number, decimals: number): number | 'outOfRange' | 'tooManyDecimals' {
+  const minor = Number.isFinite(amount) ? roundAt(amount, decimals) : Number.NaN;
+  if (!Number.isSafeInteger(minor)) return 'outOfRange';
+  return Math.abs(minor / 10 ** decimals - amount) > Math.abs(amount) * 4 * Number.EPSILON ? 'tooManyDecimals' : minor;
 }
 
 export type MinorResult<C extends CurrencyCode> = { ok: true; money: Money<C> } | { ok: false; text: Text };
 
 /**
  * A JSON number of `currency` (12.34 EUR, 15000 XOF) to Money, or why not: more decimals than
- * the currency has (12.345 EUR, 150.5 XOF) is refused, not rounded. A decimal written with the
- * currency's decimals parses to the double nearest it, so it equals minor / 10^decimals within
- * a few ulps; that tolerance also takes 0.1 + 0.2, while a real extra decimal is far outside it.
+ * the currency has (12.345 EUR, 150.5 XOF) is refused, not rounded.
  */
 export function parseMinor<C extends CurrencyCode>(amount: number, currency: C): MinorResult<C> {
-  const minor = Number.isFinite(amount) ? roundToMinor(amount, currency) : Number.NaN;
-  if (!Number.isSafeInteger(minor)) return { ok: false, text: msg('amount.outOfRange', { currency }) };
-  const back = minor / minorPerMajor(currency);
-  if (Math.abs(back - amount) > Math.abs(amount) * 4 * Number.EPSILON) {
-    const decimals = minorUnitOf(currency);
+  const decimals = minorUnitOf(currency);
+  const minor = exactMinor(amount, decimals);
+  if (minor === 'outOfRange') return { ok: false, text: msg('amount.outOfRange', { currency }) };
+  if (minor === 'tooManyDecimals') {
     return { ok: false, text: decimals === 0 ? msg('amount.wholeUnitsOnly', { currency }) : msg('amount.tooManyDecimals', { currency, decimals }) };
   }
   return { ok: true, money: money(minor, currency) };
@@ -99,6 +116,17 @@ export function formatAmount(m: Money, locale: Locale): string {
   const sign = m.minor < 0 ? '-' : '';
   return `${sign}${grouped(whole, group)}${fraction ? point + fraction : ''}\u00a0${m.currency}`;
 }
+
+/** The most decimals any currency of the table has (2): what an amount can be checked for before its currency is known. */
+export const MAX_DECIMALS = Math.max(...Object.values(CURRENCY_TABLE).map((c) => c.minorUnit));
+
+/**
+ * An amount field whose currency is known only later (the trip's, in the service): a number with
+ * at most MAX_DECIMALS decimals here, then toMinor(amount, currency) once the currency is known.
+ */
+export const amountSchema = () =>
+  // The key says two: MAX_DECIMALS is 2 while the table holds no three-decimal currency (a test checks it).
+  z.number().refine((v) => typeof exactMinor(v, MAX_DECIMALS) === 'number', { message: 'money.atMost2Decimals' });
 
 /**
  * A currency field: an ISO code of the table, else 400 naming it (`currency.unknown`). Whether
