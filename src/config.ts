@@ -6,6 +6,7 @@ import { QR_TTL_MS } from './lib/qr-payload';
 import { rootUrl } from './lib/urls';
 import { POLICIES } from './lib/rate-limit-policies';
 import { PUBLISHED_DEV_VALUES } from './config.published';
+import { CURRENCY_CODES, parseCurrencyList, type CurrencyCode } from './lib/currency';
 
 /** Settings that are not in the generated Env (no default in wrangler.toml; set as secrets). */
 export interface OptionalSettings {
@@ -19,6 +20,8 @@ export interface OptionalSettings {
   TWILIO_ACCOUNT_SID?: string;
   TWILIO_AUTH_TOKEN?: string;
   TWILIO_FROM?: string;
+  /** The enabled currencies (CONTRACT section 20), comma-separated ISO codes; unset: lib/currency.ts DEFAULT_CURRENCIES. */
+  CURRENCIES?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -49,6 +52,8 @@ export interface AppConfig {
   sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
   /** The platform's money settings (CONTRACT section 1): commission and VAT rates in [0, 1), the one currency. */
   platform: { commissionRate: number; vatRate: number; currency: string };
+  /** The enabled currencies (CURRENCIES), in the order configured; EUR, the fallback of every trip, always among them. */
+  currencies: readonly CurrencyCode[];
   /** Lifetime of a handover QR payload: QR_TTL_SECONDS may shorten the default (browser test only), never lengthen it. */
   qrTtlMs: number;
 }
@@ -117,6 +122,14 @@ const fcmServiceAccount = text('a Firebase service account JSON key (project_id,
   { error: 'a Firebase service account JSON key (project_id, client_email, private_key)' },
 );
 const twilioAccountSid = prefixed(/^AC[0-9a-fA-F]{32}$/, 'a Twilio account SID (AC + 32 hex digits)');
+const CURRENCY_LIST = `comma-separated ISO 4217 codes among ${CURRENCY_CODES.join(', ')}, EUR included`;
+const currencyList = z.string({ error: CURRENCY_LIST }).refine(
+  (value) => {
+    const parsed = parseCurrencyList(value);
+    return parsed.ok && parsed.currencies.includes('EUR');
+  },
+  { error: CURRENCY_LIST },
+);
 const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
 
 /** What every environment needs: nothing works without these, and no sandbox stands in. */
@@ -147,6 +160,8 @@ const everywhere = {
   // Optional outside production (unset: the defaults), but never outside [0, 1).
   PLATFORM_COMMISSION_RATE: rate().optional(),
   PLATFORM_VAT_RATE: rate().optional(),
+  // Optional (unset: the default set), but an unknown code stops the service rather than being dropped.
+  CURRENCIES: currencyList.optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
@@ -183,7 +198,7 @@ const productionOnly = {
 const localSchema = z.object(everywhere);
 const productionSchema = z.object({ ...everywhere, ...productionOnly });
 
-const OPTIONAL = new Set(['SENTRY_DSN']);
+const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES']);
 
 /** Every configuration name production requires (the deploy runbook and the tests list them from here). */
 export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[]).filter(
@@ -241,6 +256,12 @@ function qrTtlMs(seconds: string | undefined): number {
   return Number.isFinite(value) && value > 0 ? Math.min(value * 1000, QR_TTL_MS) : QR_TTL_MS;
 }
 
+/** CURRENCIES once checked (check() refuses a list naming a code the table lacks). */
+function enabledCurrencies(env: OptionalSettings): CurrencyCode[] {
+  const parsed = parseCurrencyList(env.CURRENCIES);
+  return parsed.ok ? parsed.currencies : ['EUR'];
+}
+
 /** The choice of every provider, made here only. Production never gets a sandbox. */
 function choose(env: Env & OptionalSettings): AppConfig {
   const production = isProduction(env);
@@ -266,6 +287,7 @@ function choose(env: Env & OptionalSettings): AppConfig {
       vatRate: Number(env.PLATFORM_VAT_RATE || '0.20'),
       currency: env.PLATFORM_CURRENCY || 'EUR',
     },
+    currencies: enabledCurrencies(env),
     qrTtlMs: qrTtlMs(env.QR_TTL_SECONDS),
   };
 }
@@ -293,15 +315,20 @@ export function publishedSecrets(env: Env): string[] {
   });
 }
 
+/** The main currency (wallet fields, dashboards) must be one the platform offers. */
+const platformCurrencyEnabled = (env: Env & OptionalSettings) =>
+  (enabledCurrencies(env) as readonly string[]).includes(env.PLATFORM_CURRENCY || 'EUR');
+
 function check(env: Env): ConfigCheck {
   const strict = isProduction(env);
   const schema = strict ? productionSchema : localSchema;
   const parsed = schema.safeParse(env);
   const published = strict ? publishedSecrets(env) : [];
-  if (parsed.success && published.length === 0) return { ok: true, config: choose(env) };
+  if (parsed.success && published.length === 0 && platformCurrencyEnabled(env)) return { ok: true, config: choose(env) };
   const missing = new Set<string>();
   const invalid = new Map<string, string>();
   for (const name of published) invalid.set(name, 'a value of its own, not the one published in .dev.vars.example');
+  if (parsed.success && !platformCurrencyEnabled(env)) invalid.set('PLATFORM_CURRENCY', 'one of the enabled CURRENCIES');
   for (const issue of parsed.error?.issues ?? []) {
     const name = String(issue.path[0]);
     const value = (env as unknown as Record<string, unknown>)[name];

@@ -1,15 +1,24 @@
 // Money: integer cents inside, two-decimal numbers at the edge; the price split of CONTRACT section 1.
+// The EUR-era helpers, kept for their callers; their rounding is the per-currency one of
+// lib/amount.ts and lib/splits.ts (Money carries its currency there).
+import { roundToMinor } from './amount';
+import { isCurrencyCode, minorUnitOf } from './currency';
+import { commissionMinor, priceMinor, vatMinor } from './splits';
 
 /** Decimal amount (e.g. 12.34) to integer cents, rounding half away from zero. */
-export function toCents(amount: number): number {
-  return Math.sign(amount) * Math.round(Math.abs(amount) * 100 + Number.EPSILON * 100);
-}
+export const toCents = (amount: number): number => roundToMinor(amount, 'EUR');
 
 /** Integer cents to a two-decimal number for JSON. */
 export const fromCents = (cents: number): number => Math.round(cents) / 100;
 
-/** `750, 'EUR'` -> `7.50 EUR`: how an amount is written for people (messages, history, receipts). */
-export const formatMoney = (cents: number, currency: string): string => `${fromCents(cents).toFixed(2)} ${currency}`;
+/**
+ * `750, 'EUR'` -> `7.50 EUR`, `15000, 'XOF'` -> `15000 XOF`: minor units written with the
+ * currency's decimals (two for a code the table does not know), for messages, history, receipts.
+ */
+export function formatMoney(minor: number, currency: string): string {
+  const decimals = isCurrencyCode(currency) ? minorUnitOf(currency) : 2;
+  return `${(Math.round(minor) / 10 ** decimals).toFixed(decimals)} ${currency}`;
+}
 
 /** Weight in kg (up to 3 decimals) to integer grams. */
 export const toGrams = (kg: number): number => Math.round(kg * 1000);
@@ -27,13 +36,13 @@ export interface PriceSplit {
  */
 export function splitPrice(reservedWeightG: number, pricePerKgCents: number, commissionRate: number): PriceSplit {
   // grams * cents/kg / 1000 = cents; integer arithmetic first, one rounding.
-  const totalAmountCents = Math.round((reservedWeightG * pricePerKgCents) / 1000);
-  const platformCommissionCents = Math.round(totalAmountCents * commissionRate);
+  const totalAmountCents = priceMinor(reservedWeightG, pricePerKgCents);
+  const platformCommissionCents = commissionMinor(totalAmountCents, commissionRate);
   return { totalAmountCents, platformCommissionCents, carrierAmountCents: totalAmountCents - platformCommissionCents };
 }
 
 /** A VAT-inclusive amount split into its net part and its VAT at `rate` (the VAT rounded to the cent). */
 export function vatIncluded(grossCents: number, rate: number): { netCents: number; vatCents: number } {
-  const vatCents = Math.round((grossCents * rate) / (1 + rate));
+  const vatCents = vatMinor(grossCents, rate);
   return { netCents: grossCents - vatCents, vatCents };
 }

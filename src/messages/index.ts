@@ -7,6 +7,7 @@ import type { Locale } from '../db/schema';
 import { AGENCY_MESSAGES } from './agencies';
 import { AUTH_MESSAGES } from './auth';
 import { BOOKING_MESSAGES } from './bookings';
+import { CURRENCY_MESSAGES } from './currency';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
 import { MONEY_MESSAGES } from './money';
@@ -17,6 +18,7 @@ export const MESSAGES = {
   ...AUTH_MESSAGES,
   ...AGENCY_MESSAGES,
   ...MONEY_MESSAGES,
+  ...CURRENCY_MESSAGES,
   ...BOOKING_MESSAGES,
   ...HANDOVER_MESSAGES,
 } as const;
