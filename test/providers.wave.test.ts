@@ -4,11 +4,14 @@
 // is enabled.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appConfig, SANDBOX_WAVE_WEBHOOK_SECRET } from '../src/config';
 import worker from '../src/index';
 import { providersFor } from '../src/providers/chosen';
 import {
+  amountMinor,
+  amountString,
   MobileMoneyRejectedError,
   ProviderRejectedError,
   ProviderUnavailableError,
@@ -61,6 +64,15 @@ async function rejection(promise: Promise<unknown>) {
   expect(err, 'the call should have failed').not.toBeNull();
   return err as MobileMoneyRejectedError;
 }
+
+describe('amounts as Wave writes them (strings, XOF without decimals)', () => {
+  it('minor units and Wave’s strings convert both ways exactly', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (n) => amountMinor(amountString(n, 'XOF'), 'XOF') === n));
+    expect(amountString(5000, 'xof')).toBe('5000');
+    expect(amountMinor('5000.0', 'XOF')).toBe(5000);
+    for (const bad of ['12.5', '1e3', '', 'abc', null]) expect(amountMinor(bad, 'XOF'), String(bad)).toBeNaN();
+  });
+});
 
 describe('Wave adapter: checkout sessions', () => {
   it('creates a session with Wave’s fields (amount as a string, XOF without decimals) and the bearer key', async () => {
