@@ -18,6 +18,10 @@ export const PUBLISHED_DEV_VALUES: readonly { name: string; value: string }[] = 
     "value": "whsec_dev_sandbox_secret"
   },
   {
+    "name": "WAVE_WEBHOOK_SECRET",
+    "value": "wave_dev_sandbox_webhook_secret"
+  },
+  {
     "name": "KYC_WEBHOOK_SECRET",
     "value": "dev-only-kyc-secret"
   }

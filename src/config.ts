@@ -22,6 +22,9 @@ export interface OptionalSettings {
   TWILIO_FROM?: string;
   /** The enabled currencies (CONTRACT section 20), comma-separated ISO codes; unset: lib/currency.ts DEFAULT_CURRENCIES. */
   CURRENCIES?: string;
+  /** Wave (mobile money, XOF): the business wallet's API key and the webhook's signing secret. */
+  WAVE_API_KEY?: string;
+  WAVE_WEBHOOK_SECRET?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -48,6 +51,11 @@ export interface AppConfig {
   email: { mode: 'LIVE'; from: string } | { mode: 'SANDBOX' };
   /** LIVE: FCM HTTP v1 with the service account's JSON key; SANDBOX: the development outbox. */
   push: { mode: 'LIVE'; serviceAccount: string } | { mode: 'SANDBOX' };
+  /**
+   * LIVE: Wave's Checkout and Payout APIs; SANDBOX: the local stand-in, which signs its webhook
+   * events with `webhookSecret` (WAVE_WEBHOOK_SECRET, else SANDBOX_WAVE_WEBHOOK_SECRET).
+   */
+  wave: { mode: 'LIVE'; apiKey: string; webhookSecret: string } | { mode: 'SANDBOX'; webhookSecret: string };
   /** LIVE: Twilio's Messages API; SANDBOX: the development outbox. */
   sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
   /** The platform's money settings (CONTRACT section 1): commission and VAT rates in [0, 1), the one currency. */
@@ -130,6 +138,8 @@ const currencyList = z.string({ error: CURRENCY_LIST }).refine(
   },
   { error: CURRENCY_LIST },
 );
+// Wave's keys are bound to one business wallet and named after its country: wave_sn_prod_... (docs.wave.com/checkout).
+const waveApiKey = prefixed(/^wave_[a-z]{2}_prod_\S+$/, 'a Wave API key (wave_<country>_prod_...)');
 const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
 
 /** What every environment needs: nothing works without these, and no sandbox stands in. */
@@ -157,6 +167,8 @@ const everywhere = {
   TWILIO_ACCOUNT_SID: twilioAccountSid.optional(),
   TWILIO_AUTH_TOKEN: text().optional(),
   TWILIO_FROM: twilioFrom.optional(),
+  WAVE_API_KEY: waveApiKey.optional(),
+  WAVE_WEBHOOK_SECRET: text().optional(),
   // Optional outside production (unset: the defaults), but never outside [0, 1).
   PLATFORM_COMMISSION_RATE: rate().optional(),
   PLATFORM_VAT_RATE: rate().optional(),
@@ -193,6 +205,9 @@ const productionOnly = {
   TWILIO_ACCOUNT_SID: twilioAccountSid,
   TWILIO_AUTH_TOKEN: text(),
   TWILIO_FROM: twilioFrom,
+  // Required only while XOF is enabled (waveRequired): Wave is its mobile-money provider.
+  WAVE_API_KEY: waveApiKey,
+  WAVE_WEBHOOK_SECRET: text(),
 };
 
 const localSchema = z.object(everywhere);
@@ -225,6 +240,8 @@ export const PRODUCTION_SECRETS = [
   'TWILIO_ACCOUNT_SID',
   'TWILIO_AUTH_TOKEN',
   'TWILIO_FROM',
+  'WAVE_API_KEY',
+  'WAVE_WEBHOOK_SECRET',
 ] as const satisfies readonly (typeof PRODUCTION_REQUIREMENTS)[number][];
 
 /** Production requirements that are bindings (resources in wrangler.toml), not text. */
@@ -250,6 +267,17 @@ function socialIssuer(env: Env, provider: SocialProviderName): SocialIssuer {
   };
 }
 
+/**
+ * Whether Wave is needed: it is the mobile-money provider of XOF, so production requires its keys
+ * while XOF is enabled.
+ */
+export const waveRequired = (env: Pick<OptionalSettings, 'CURRENCIES'>) => enabledCurrencies(env).includes('XOF');
+
+const WAVE_SETTINGS: ReadonlySet<string> = new Set(['WAVE_API_KEY', 'WAVE_WEBHOOK_SECRET']);
+
+/** Signs the Wave sandbox's events when WAVE_WEBHOOK_SECRET is unset (never in production: Wave is LIVE there). */
+export const SANDBOX_WAVE_WEBHOOK_SECRET = 'wave_sandbox_webhook_secret';
+
 /** The default QR lifetime (QR_TTL_MS), or QR_TTL_SECONDS when it is a positive number of seconds below it. */
 function qrTtlMs(seconds: string | undefined): number {
   const value = Number(seconds ?? '');
@@ -257,7 +285,7 @@ function qrTtlMs(seconds: string | undefined): number {
 }
 
 /** CURRENCIES once checked (check() refuses a list naming a code the table lacks). */
-function enabledCurrencies(env: OptionalSettings): CurrencyCode[] {
+function enabledCurrencies(env: Pick<OptionalSettings, 'CURRENCIES'>): CurrencyCode[] {
   const parsed = parseCurrencyList(env.CURRENCIES);
   return parsed.ok ? parsed.currencies : ['EUR'];
 }
@@ -277,6 +305,9 @@ function choose(env: Env & OptionalSettings): AppConfig {
     // The real sender needs its binding and address; production has both or does not start.
     email: production || (env.EMAIL && env.EMAIL_FROM?.trim()) ? { mode: 'LIVE', from: env.EMAIL_FROM } : { mode: 'SANDBOX' },
     push: live(env.FCM_SERVICE_ACCOUNT) ? { mode: 'LIVE', serviceAccount: env.FCM_SERVICE_ACCOUNT ?? '' } : { mode: 'SANDBOX' },
+    wave: live(env.WAVE_API_KEY)
+      ? { mode: 'LIVE', apiKey: env.WAVE_API_KEY?.trim() ?? '', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() ?? '' }
+      : { mode: 'SANDBOX', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() || SANDBOX_WAVE_WEBHOOK_SECRET },
     // All three or the sandbox: half a Twilio configuration outside production is not a sender.
     sms:
       production || (env.TWILIO_ACCOUNT_SID?.trim() && env.TWILIO_AUTH_TOKEN?.trim() && env.TWILIO_FROM?.trim())
@@ -319,20 +350,28 @@ export function publishedSecrets(env: Env): string[] {
 const platformCurrencyEnabled = (env: Env & OptionalSettings) =>
   (enabledCurrencies(env) as readonly string[]).includes(env.PLATFORM_CURRENCY || 'EUR');
 
+const isUnset = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && !value.trim());
+
 function check(env: Env): ConfigCheck {
   const strict = isProduction(env);
   const schema = strict ? productionSchema : localSchema;
   const parsed = schema.safeParse(env);
   const published = strict ? publishedSecrets(env) : [];
-  if (parsed.success && published.length === 0 && platformCurrencyEnabled(env)) return { ok: true, config: choose(env) };
+  // Without XOF, production needs no Wave keys; a malformed one set anyway is still named.
+  const waveOptional = strict && !waveRequired(env as Env & OptionalSettings);
+  const issues = (parsed.error?.issues ?? []).filter(
+    (issue) => !(waveOptional && WAVE_SETTINGS.has(String(issue.path[0])) && isUnset((env as unknown as Record<string, unknown>)[String(issue.path[0])])),
+  );
+  const currencyOk = !parsed.success || platformCurrencyEnabled(env);
+  if (issues.length === 0 && published.length === 0 && currencyOk) return { ok: true, config: choose(env) };
   const missing = new Set<string>();
   const invalid = new Map<string, string>();
   for (const name of published) invalid.set(name, 'a value of its own, not the one published in .dev.vars.example');
-  if (parsed.success && !platformCurrencyEnabled(env)) invalid.set('PLATFORM_CURRENCY', 'one of the enabled CURRENCIES');
-  for (const issue of parsed.error?.issues ?? []) {
+  if (!currencyOk) invalid.set('PLATFORM_CURRENCY', 'one of the enabled CURRENCIES');
+  for (const issue of issues) {
     const name = String(issue.path[0]);
     const value = (env as unknown as Record<string, unknown>)[name];
-    if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) missing.add(name);
+    if (isUnset(value)) missing.add(name);
     else if (!invalid.has(name)) invalid.set(name, issue.message);
   }
   return {

@@ -104,6 +104,8 @@ describe('production without a secret or binding', () => {
         'TWILIO_AUTH_TOKEN',
         'TWILIO_FROM',
         'UPLOADS',
+        'WAVE_API_KEY',
+        'WAVE_WEBHOOK_SECRET',
       ].sort(),
     );
   });
@@ -144,6 +146,7 @@ describe('production without a secret or binding', () => {
       ['FCM_SERVICE_ACCOUNT', '{"project_id":"p","client_email":"e@p"}', 'a Firebase service account JSON key (project_id, client_email, private_key)'],
       ['TWILIO_ACCOUNT_SID', 'SK0123456789', 'a Twilio account SID (AC + 32 hex digits)'],
       ['TWILIO_FROM', '0612345678', 'an E.164 number (+...) or a Messaging Service SID (MG...)'],
+      ['WAVE_API_KEY', 'sk_live_notAWaveKey', 'a Wave API key (wave_<country>_prod_...)'],
       // Optional, but a malformed one is named rather than silently reporting nowhere.
       ['SENTRY_DSN', 'http://sentry.example.com/1', 'a Sentry DSN (https://<key>@<host>/<project>)'],
     ];
@@ -191,7 +194,7 @@ describe('production refuses the secrets published in .dev.vars.example', () => 
       .map(([, name, value]) => ({ name, value: value.trim() }))
       .filter(({ value }) => value.length > 0);
     expect(PUBLISHED_DEV_VALUES).toEqual(fromFile);
-    expect(PUBLISHED_DEV_VALUES.map((v) => v.name)).toEqual(['JWT_KEYS', 'QR_SIGNING_SECRET', 'RECEIPT_SIGNING_SECRET', 'STRIPE_WEBHOOK_SECRET', 'KYC_WEBHOOK_SECRET']);
+    expect(PUBLISHED_DEV_VALUES.map((v) => v.name)).toEqual(['JWT_KEYS', 'QR_SIGNING_SECRET', 'RECEIPT_SIGNING_SECRET', 'STRIPE_WEBHOOK_SECRET', 'WAVE_WEBHOOK_SECRET', 'KYC_WEBHOOK_SECRET']);
   });
 
   it('any secret set to a published value: 503 naming it, never echoing it', async () => {
@@ -235,7 +238,7 @@ describe('an environment neither development nor production (staging) follows th
   it('with every setting: every provider real, no sandbox or development route', async () => {
     const health = await send(STAGING, 'GET', '/v1/api/health');
     expect(health.status).toBe(200);
-    expect(health.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE' });
+    expect(health.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE' });
     for (const [method, path] of [
       ['GET', '/sandbox/social/google/sign-in'],
       ['POST', '/sandbox/social/google/sign-in'],
@@ -299,7 +302,7 @@ describe('production with every secret', () => {
   it('answers normally and reports every provider real', async () => {
     const res = await send(PRODUCTION, 'GET', '/v1/api/health');
     expect(res.status).toBe(200);
-    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE' });
+    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE' });
   });
 
   it("Stripe's two endpoints (platform and Connect) share the webhook URL: either signing secret is accepted, no other", async () => {

@@ -5,6 +5,7 @@
 import { emailProvider } from './email';
 import type { EmailProvider } from './email/email';
 import { kycProvider, type KycProvider } from './kyc';
+import { mobileMoneyProvider, type MobileMoneyProvider } from './mobile-money';
 import { getPaymentProvider, type PaymentProvider } from './payment';
 import { pushProvider } from './push';
 import type { PushProvider } from './push/push-provider';
@@ -20,6 +21,8 @@ export interface SocialLogin {
 
 export interface Providers {
   readonly payment: PaymentProvider;
+  /** Mobile money (Wave, XOF): checkout, refund, payout, the signed webhook. */
+  readonly mobileMoney: MobileMoneyProvider;
   readonly kyc: KycProvider;
   readonly email: EmailProvider;
   readonly push: PushProvider;
@@ -29,6 +32,7 @@ export interface Providers {
 
 export function providersFor(env: Env): Providers {
   let payment: PaymentProvider | undefined;
+  let mobileMoney: MobileMoneyProvider | undefined;
   let kyc: KycProvider | undefined;
   let email: EmailProvider | undefined;
   let push: PushProvider | undefined;
@@ -37,6 +41,9 @@ export function providersFor(env: Env): Providers {
   return {
     get payment() {
       return (payment ??= getPaymentProvider(env));
+    },
+    get mobileMoney() {
+      return (mobileMoney ??= mobileMoneyProvider(env));
     },
     get kyc() {
       return (kyc ??= kycProvider(env));

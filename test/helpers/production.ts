@@ -16,4 +16,7 @@ export const PRODUCTION_ENV = {
   TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
   TWILIO_AUTH_TOKEN: 'twilio-auth-token',
   TWILIO_FROM: '+33700000000',
+  // Wave (mobile money): production requires it while XOF is enabled (the default currencies).
+  WAVE_API_KEY: 'wave_sn_prod_production-test-key',
+  WAVE_WEBHOOK_SECRET: 'wave_sn_WHS_production-test-secret',
 } as Env;

@@ -7,7 +7,7 @@ import { jsonContent } from '../../lib/openapi';
 const CheckSchema = z.object({ status: z.enum(['UP', 'DOWN']), latencyMs: z.number(), error: z.string().optional() });
 const Mode = z.enum(['LIVE', 'SANDBOX']);
 const ProvidersSchema = z
-  .object({ payment: Mode, kyc: Mode, googleLogin: Mode, appleLogin: Mode, mailer: Mode, push: Mode, sms: Mode })
+  .object({ payment: Mode, kyc: Mode, googleLogin: Mode, appleLogin: Mode, mailer: Mode, push: Mode, sms: Mode, wave: Mode })
   .openapi({ description: 'LIVE: the real provider; SANDBOX: the local stand-in (never in production)' });
 const HealthSchema = z
   .object({
@@ -60,6 +60,7 @@ export const healthRouter = createRouter().openapi(
       mailer: config.email.mode,
       push: config.push.mode,
       sms: config.sms.mode,
+      wave: config.wave.mode,
     };
     const body = { status, version: '2.0.0', timestamp: new Date().toISOString(), checks: { d1, kv, r2 }, providers } as const;
     return status === 'UP' ? c.json(body, 200) : c.json(body, 503);
