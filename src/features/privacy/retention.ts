@@ -80,7 +80,8 @@ export async function purgeDeliveries({ db }: Deps, now: Date, limit = RETENTION
   return result.meta.changes;
 }
 
-const erasureOf = (column: SQLiteColumn) =>
+/** The reservation has no erasure of this kind recorded yet. */
+const notYetErased = (column: SQLiteColumn) =>
   notExists(
     sql`(SELECT 1 FROM ${reservationErasures} WHERE ${reservationErasures.reservationId} = ${reservations.id} AND ${column} IS NOT NULL)`,
   );
@@ -92,7 +93,7 @@ export async function purgeTrackingPoints(deps: Deps, now: Date, limit = RETENTI
   const due = await db
     .select({ id: reservations.id })
     .from(reservations)
-    .where(and(finishedBefore(cutoff(now, RETENTION_DAYS.trackingPoints)), isNotNull(reservations.depositedAt), erasureOf(reservationErasures.trackingAt)))
+    .where(and(finishedBefore(cutoff(now, RETENTION_DAYS.trackingPoints)), isNotNull(reservations.depositedAt), notYetErased(reservationErasures.trackingAt)))
     .limit(limit);
   const at = now.toISOString();
   for (const { id } of due) {
@@ -119,7 +120,7 @@ export async function erasePersonalReservationData(deps: Deps, now: Date, limit 
   const due = await db
     .select({ id: reservations.id })
     .from(reservations)
-    .where(and(finishedBefore(cutoff(now, RETENTION_DAYS.reservationPersonalData)), noOpenDispute, erasureOf(reservationErasures.personalAt)))
+    .where(and(finishedBefore(cutoff(now, RETENTION_DAYS.reservationPersonalData)), noOpenDispute, notYetErased(reservationErasures.personalAt)))
     .limit(limit);
   for (const { id } of due) await eraseReservationPersonalData(deps, id, null, now.toISOString());
   return due.length;
