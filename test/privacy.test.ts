@@ -39,10 +39,10 @@ import {
   purgeTrackingPoints,
   RETENTION_DAYS,
 } from '../src/features/privacy/retention';
-import { login, registerUser } from './helpers/auth';
+import { createIdp, login, registerUser, serveJwks, signIdToken, uniqueEmail } from './helpers/auth';
 import { del, errorBody, get, post } from './helpers/http';
 import { aCarrier, aFile, aReservation, aTrip, aUser, type TestUser } from './helpers/factories';
-import { trackingStub } from './helpers/db';
+import { runCron, trackingStub } from './helpers/db';
 
 const db = database(env.DB);
 const deps = () => depsOf(env);
@@ -163,6 +163,15 @@ describe('POST /user/me/exports and GET /user/me/exports/{id}', () => {
     expect(await purgeExpiredExports(deps(), new Date())).toBeGreaterThanOrEqual(1);
     expect(await env.UPLOADS.head(row.storageKey!)).toBeNull();
     expect(await db.select().from(dataExports).where(eq(dataExports.id, row.id))).toEqual([]);
+  });
+
+  it('is built by the cron, not on the request path', async () => {
+    const user = await aUser();
+    const asked = await post(EXPORTS, undefined, { token: user.token });
+    await runCron();
+    const res = await get(`${EXPORTS}/${asked.body.id}`, { token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.body.profile).toMatchObject({ id: user.id, email: user.email });
   });
 
   it('allows 3 exports a day, then 429', async () => {
@@ -291,6 +300,28 @@ describe('DELETE /user/me: erasure', () => {
   });
 });
 
+describe('DELETE /user/me: social sign-in afterwards', () => {
+  const GOOGLE = { url: 'https://www.googleapis.com/oauth2/v3/certs', iss: 'https://accounts.google.com', aud: 'test-google-client' };
+
+  it('the Google account no longer reaches the deleted account: signing in again opens a new, empty one', async () => {
+    const google = await createIdp('privacy-google-key');
+    serveJwks({ [GOOGLE.url]: [google.jwk] });
+    const email = uniqueEmail('gdel');
+    const sub = crypto.randomUUID();
+    const idToken = await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: sub, email, extra: { given_name: 'Gia', family_name: 'Google' } });
+    const first = await post('/v1/api/auth/oauth2/google', { idToken });
+    expect(first.status).toBe(200);
+    expect((await del(ME, { token: first.body.accessToken })).status).toBe(200);
+
+    const again = await post('/v1/api/auth/oauth2/google', { idToken });
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).not.toBe(first.body.user.id);
+    const [old] = await db.select().from(users).where(eq(users.id, first.body.user.id));
+    expect(old).toMatchObject({ googleSubject: null, enabled: false, email: `deleted-user-${old.id}@deleted.invalid` });
+    expect((await get(ME, { token: first.body.accessToken })).status).toBe(401);
+  });
+});
+
 // ---- Retention ---------------------------------------------------------------------------------
 
 describe('the retention job', () => {
@@ -386,6 +417,18 @@ describe('the retention job', () => {
     expect(await db.select().from(files).where(eq(files.id, purged.file.id))).toEqual([]);
     expect(await env.UPLOADS.head(purged.file.storageKey)).toBeNull();
     expect(await db.select().from(kycRecords).where(eq(kycRecords.userId, purged.user.id))).toHaveLength(1);
+  });
+
+  it('runs once a day, in the cron run of 03:00-03:04 UTC', async () => {
+    const user = await aUser();
+    const slot = new Date();
+    slot.setUTCHours(3, 2, 0, 0);
+    const offSlot = new Date(slot.getTime() + 10 * 60_000);
+    await db.insert(notifications).values({ userId: user.id, type: 'ALERT_MATCH', title: 'old', message: 'x', readAt: ago(200), createdAt: ago(200) });
+    await runCron(offSlot.getTime());
+    expect(await db.select().from(notifications).where(eq(notifications.userId, user.id))).toHaveLength(1);
+    await runCron(slot.getTime());
+    expect(await db.select().from(notifications).where(eq(notifications.userId, user.id))).toEqual([]);
   });
 
   it('runs every rule in one pass and logs the counts', async () => {
