@@ -64,11 +64,12 @@ export async function buildArchive(deps: Deps, userId: number, now: Date): Promi
   const own = (column: SQLiteColumn) => eq(column, userId);
   const reservationRows = await allById(deps, reservations, or(own(reservations.senderId), own(reservations.carrierId)));
   const reservationIds = reservationRows.map((r) => r.id);
+  // Only conversations that exist (an index row) are read from their objects.
+  const talked = await inChunks(reservationIds, (ids) =>
+    db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, ids)),
+  );
   const messages = [];
-  for (const id of reservationIds) {
-    const [indexed] = await db.select({ id: conversations.reservationId }).from(conversations).where(eq(conversations.reservationId, id));
-    if (indexed) messages.push({ reservationId: id, messages: await conversationMessages(env, id) });
-  }
+  for (const { id } of talked.sort((a, b) => a.id - b.id)) messages.push({ reservationId: id, messages: await conversationMessages(env, id) });
   const disputeRows = await inChunks(reservationIds, (ids) => allById(deps, disputes, inArray(disputes.reservationId, ids)));
   const disputeMessageRows = await inChunks(
     disputeRows.map((d) => d.id),

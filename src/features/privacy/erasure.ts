@@ -3,9 +3,11 @@
 // KYC documents (R2 and rows), the user's message bodies, the recipients' details of the user's
 // reservations, past exports. Money records, invoices, reviews' ratings and the rows others'
 // records point to stay, pseudonymised by the profile's placeholders (users.service deleteAccount).
-import { and, eq, ne, or } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import {
+  conversations,
   dataExports,
+  disputeMessages,
   deliveries,
   devices,
   files,
@@ -17,7 +19,8 @@ import {
 } from '../../db/schema';
 import type { Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { deleteFiles, ERASED_RECIPIENT, eraseReservationPersonalData } from './retention';
+import { conversationObject } from '../conversations/conversations.service';
+import { deleteFiles, ERASED_LAST_MESSAGE, ERASED_RECIPIENT } from './retention';
 
 /**
  * The work outside D1 first (R2 objects, the user's bodies in each conversation object, the
@@ -35,12 +38,19 @@ export async function eraseAccountData(deps: Deps, userId: number): Promise<Stat
   const archives = await db.select({ storageKey: dataExports.storageKey }).from(dataExports).where(eq(dataExports.userId, userId));
   const archiveKeys = archives.flatMap((a) => (a.storageKey ? [a.storageKey] : []));
   if (archiveKeys.length > 0) await env.UPLOADS.delete(archiveKeys);
-  const own = await db
+  // Only the conversations that exist (have an index row) are woken: one statement finds them.
+  const ownReservations = db
     .select({ id: reservations.id })
     .from(reservations)
     .where(or(eq(reservations.senderId, userId), eq(reservations.carrierId, userId)));
-  for (const { id } of own) await eraseReservationPersonalData(deps, id, userId, null);
+  const talked = await db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, ownReservations));
+  for (const { id } of talked) await conversationObject(env, id).eraseBodies(userId);
   return [
+    db
+      .update(conversations)
+      .set({ lastMessage: ERASED_LAST_MESSAGE })
+      .where(and(inArray(conversations.reservationId, ownReservations), sql`json_extract(${conversations.lastMessage}, '$.authorId') = ${userId}`)),
+    db.update(disputeMessages).set({ body: '' }).where(eq(disputeMessages.authorId, userId)),
     db.delete(devices).where(eq(devices.userId, userId)),
     db.delete(searchAlerts).where(eq(searchAlerts.userId, userId)),
     db.delete(notificationPreferences).where(eq(notificationPreferences.userId, userId)),

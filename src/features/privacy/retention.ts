@@ -55,6 +55,9 @@ export const ERASED_RECIPIENT: RecipientInfo = {
   instructions: null,
 };
 
+/** The D1 index's copy of the last message, its body and attachments emptied as in the object. */
+export const ERASED_LAST_MESSAGE = sql`json_set(json_set(${conversations.lastMessage}, '$.body', ''), '$.fileIds', json('[]'))`;
+
 export const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
 
 /** When a finished reservation finished: its delivery, its cancellation, else its last change. */
@@ -122,42 +125,34 @@ export async function erasePersonalReservationData(deps: Deps, now: Date, limit 
     .from(reservations)
     .where(and(finishedBefore(cutoff(now, RETENTION_DAYS.reservationPersonalData)), noOpenDispute, notYetErased(reservationErasures.personalAt)))
     .limit(limit);
-  for (const { id } of due) await eraseReservationPersonalData(deps, id, null, now.toISOString());
+  for (const { id } of due) await eraseReservationPersonalData(deps, id, now.toISOString());
   return due.length;
 }
 
 /**
- * One reservation's personal data: the message bodies of `authorId` (or everyone's), and with
- * everyone's, the recipient's details; recorded as done when `markedAt` is given. The object first:
- * a failure leaves the D1 side untouched, so the next run does it again.
+ * One finished reservation's personal data: every message body (conversation and dispute) and the
+ * recipient's details, recorded as done at `markedAt`. The object first: a failure leaves the D1
+ * side untouched, so the next run does it again.
  */
-export async function eraseReservationPersonalData(deps: Deps, reservationId: number, authorId: number | null, markedAt: string | null) {
+export async function eraseReservationPersonalData(deps: Deps, reservationId: number, markedAt: string) {
   const { db, env } = deps;
   const [conversation] = await db
     .select({ id: conversations.reservationId })
     .from(conversations)
     .where(eq(conversations.reservationId, reservationId));
-  if (conversation) await conversationObject(env, reservationId).eraseBodies(authorId);
-  const lastBy = authorId === null ? sql`1` : sql`json_extract(${conversations.lastMessage}, '$.authorId') = ${authorId}`;
+  if (conversation) await conversationObject(env, reservationId).eraseBodies(null);
   const disputeIds = db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, reservationId));
   await db.batch([
     db
       .update(conversations)
-      .set({ lastMessage: sql`json_set(json_set(${conversations.lastMessage}, '$.body', ''), '$.fileIds', json('[]'))` })
-      .where(and(eq(conversations.reservationId, reservationId), isNotNull(conversations.lastMessage), lastBy)),
+      .set({ lastMessage: ERASED_LAST_MESSAGE })
+      .where(and(eq(conversations.reservationId, reservationId), isNotNull(conversations.lastMessage))),
+    db.update(disputeMessages).set({ body: '' }).where(inArray(disputeMessages.disputeId, disputeIds)),
+    db.update(reservations).set({ recipient: ERASED_RECIPIENT }).where(eq(reservations.id, reservationId)),
     db
-      .update(disputeMessages)
-      .set({ body: '' })
-      .where(and(inArray(disputeMessages.disputeId, disputeIds), authorId === null ? undefined : eq(disputeMessages.authorId, authorId))),
-    ...(markedAt === null
-      ? []
-      : [
-          db.update(reservations).set({ recipient: ERASED_RECIPIENT }).where(eq(reservations.id, reservationId)),
-          db
-            .insert(reservationErasures)
-            .values({ reservationId, personalAt: markedAt })
-            .onConflictDoUpdate({ target: reservationErasures.reservationId, set: { personalAt: markedAt } }),
-        ]),
+      .insert(reservationErasures)
+      .values({ reservationId, personalAt: markedAt })
+      .onConflictDoUpdate({ target: reservationErasures.reservationId, set: { personalAt: markedAt } }),
   ]);
 }
 
