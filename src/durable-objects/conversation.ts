@@ -155,6 +155,17 @@ export class Conversation extends DurableObject<Env> {
     return { messages: rows.map((r) => toMessage(q.reservationId, r)), total };
   }
 
+  /**
+   * Personal data (CONTRACT 24): empties the bodies and attachments of one author's messages (an
+   * account deleted) or of all (the retention job); the rows stay so the thread keeps its shape.
+   */
+  eraseBodies(authorId: number | null): { erased: number } {
+    const erased = authorId === null
+      ? this.sql.exec("UPDATE messages SET body = '', file_ids = '[]' WHERE body <> '' OR file_ids <> '[]'").rowsWritten
+      : this.sql.exec("UPDATE messages SET body = '', file_ids = '[]' WHERE author_id = ? AND (body <> '' OR file_ids <> '[]')", authorId).rowsWritten;
+    return { erased };
+  }
+
   /** Marks everything so far read for the caller's side and tells the open sockets. */
   markRead(reservationId: number, userId: number, side: Side): { readAt: string; state: ConversationState } {
     const readAt = new Date().toISOString();

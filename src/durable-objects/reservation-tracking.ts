@@ -131,6 +131,14 @@ export class ReservationTracking extends DurableObject<Env> {
     return { lastPosition: positions.at(-1) ?? null, positions };
   }
 
+  /** The retention job (CONTRACT 24): every stored point deleted, 30 days after the reservation finished. */
+  purge(): { deleted: number } {
+    const deleted = this.sql.exec('DELETE FROM positions').rowsWritten;
+    this.last = null;
+    this.stored = 0;
+    return { deleted };
+  }
+
   lastPosition(): Position | null {
     if (this.last === undefined) {
       const [row] = this.sql.exec<PositionRow>('SELECT * FROM positions ORDER BY recorded_at DESC, seq DESC LIMIT 1').toArray();

@@ -11,6 +11,7 @@ import { CURRENCY_MESSAGES } from './currency';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
 import { MONEY_MESSAGES } from './money';
+import { PRIVACY_MESSAGES } from './privacy';
 import type { French } from './types';
 
 export const MESSAGES = {
@@ -21,6 +22,7 @@ export const MESSAGES = {
   ...CURRENCY_MESSAGES,
   ...BOOKING_MESSAGES,
   ...HANDOVER_MESSAGES,
+  ...PRIVACY_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

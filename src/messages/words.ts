@@ -14,6 +14,7 @@ export const NOUNS = {
   'Checkout session': 'Session de paiement',
   'Connected account': 'Compte connecté',
   Country: 'Pays',
+  'Data export': 'Export de données',
   Delivery: 'Envoi',
   Device: 'Appareil',
   Dispute: 'Litige',

@@ -2,7 +2,7 @@
 // would be stranded. Each guard is one small query on the tables (no feature service), so this
 // module can be imported by users.service without an import cycle.
 import { and, eq, gt, inArray, or } from 'drizzle-orm';
-import { agencies, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
+import { agencies, announcements, ledgerAccounts, reservations, withdrawals } from '../../db/schema';
 import type { Deps } from '../../env';
 import { msg, type Text } from '../../errors';
 import type { ReservationStatus } from '../reservations/reservation-state';
@@ -33,6 +33,17 @@ export async function openReservationGuard(deps: Deps, userId: number): Promise<
   return row
     ? msg('user.deletionReservationInProgress', { number: row.number })
     : null;
+}
+
+/** A trip still open to bookings (ACTIVE or FULL until it departs) has senders counting on its carrier. */
+export async function openTripGuard(deps: Deps, userId: number): Promise<Text | null> {
+  const { db } = deps;
+  const [row] = await db
+    .select({ id: announcements.id })
+    .from(announcements)
+    .where(and(eq(announcements.carrierId, userId), inArray(announcements.status, ['ACTIVE', 'FULL'])))
+    .limit(1);
+  return row ? msg('user.deletionTripOpen', { id: row.id }) : null;
 }
 
 export async function walletBalanceGuard(deps: Deps, userId: number): Promise<Text | null> {

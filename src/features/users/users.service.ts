@@ -7,7 +7,8 @@ import { auditInsert } from '../audit/audit';
 import { revokeAllUserTokens } from '../sessions/sessions';
 import { UPLOADED_FILE_URL } from './profile-fields';
 import { loadUser, uniqueConflict } from './user-rows';
-import { agencyOwnerGuard, openReservationGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
+import { agencyOwnerGuard, openReservationGuard, openTripGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
+import { eraseAccountData } from '../privacy/erasure';
 
 export interface ProfileUpdate {
   firstName?: string;
@@ -66,6 +67,7 @@ async function assertOwnAvatar({ db }: Deps, userId: number, avatarUrl: string):
 export type AccountDeletionGuard = (deps: Deps, userId: number) => Promise<Text | null>;
 export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
   openReservationGuard,
+  openTripGuard,
   walletBalanceGuard,
   pendingWithdrawalGuard,
   agencyOwnerGuard,
@@ -73,7 +75,8 @@ export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
 
 /**
  * DELETE /user/me: the row stays (reservations, ledger entries and reviews point to it) but
- * every personal field is erased, logins become impossible and every token is revoked.
+ * every personal field is erased, logins become impossible and every token is revoked; what else
+ * the account held is erased by privacy/erasure.ts (CONTRACT section 24, docs/PRIVACY.md).
  */
 export async function deleteAccount(deps: Deps, userId: number, ip: string | null): Promise<void> {
   const { db } = deps;
@@ -82,6 +85,7 @@ export async function deleteAccount(deps: Deps, userId: number, ip: string | nul
     const reason = await guard(deps, userId);
     if (reason) throw invalidState(reason);
   }
+  const erasure = await eraseAccountData(deps, userId);
   const now = new Date().toISOString();
   await db.batch([
     db
@@ -105,6 +109,7 @@ export async function deleteAccount(deps: Deps, userId: number, ip: string | nul
       })
       .where(eq(users.id, userId)),
     db.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, userId)),
+    ...erasure,
     auditInsert(db, { actorId: userId, action: 'ACCOUNT_DELETED', targetType: 'USER', targetId: userId, ip }),
   ]);
   await revokeAllUserTokens(deps, userId, 'ACCOUNT_DELETED');

@@ -1,5 +1,6 @@
 // The messages outside notifications, in French and English: e-mail verification, password reset,
-// password changed (security messages, sent whatever the preferences) and the recipient's link.
+// password changed (security messages, sent whatever the preferences), the recipient's link and
+// the data export's link.
 import type { Locale } from '../../../db/schema';
 import type { TransactionalTemplate } from '../outbox';
 import type { EmailBlocks } from './layout';
@@ -56,6 +57,23 @@ export const TRANSACTIONAL: Record<TransactionalTemplate, (locale: Locale, paylo
           greeting: hello(locale, str(p, 'firstName')),
           paragraphs: ['The password of your account was just changed and your other sessions were closed.'],
           footer: ['If it was not you, reset your password from the app and contact support.'],
+        },
+  // The archive the user asked for (privacy/, CONTRACT 24): sent whatever the preferences.
+  DATA_EXPORT_READY: (locale, p, link) =>
+    locale === 'fr'
+      ? {
+          subject: 'Votre export de données est prêt',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['Les données de votre compte que vous avez demandées sont prêtes. Téléchargez-les en étant connecté à votre compte :'],
+          action: { label: 'Télécharger mes données', url: link(str(p, 'path')) },
+          footer: [`Ce lien est valable jusqu’au ${str(p, 'expiresOn')}. Si vous n'avez pas demandé cet export, changez votre mot de passe.`],
+        }
+      : {
+          subject: 'Your data export is ready',
+          greeting: hello(locale, str(p, 'firstName')),
+          paragraphs: ['The data of your account you asked for is ready. Download it while signed in to your account:'],
+          action: { label: 'Download my data', url: link(str(p, 'path')) },
+          footer: [`The link is valid until ${str(p, 'expiresOn')}. If you did not ask for this export, change your password.`],
         },
   RECIPIENT_LINK: (locale, p, link) => {
     const deposited = str(p, 'step') === 'DEPOSITED';

@@ -1,0 +1,104 @@
+// What a personal data export holds (CONTRACT section 24, GDPR articles 15 and 20): every table
+// that names the user, read in pages by id (never one giant statement), the messages of the user's
+// conversations from their Durable Objects, and links to the user's files rather than their bytes.
+import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import {
+  announcements,
+  conversations,
+  devices,
+  disputeMessages,
+  disputes,
+  files,
+  kycRecords,
+  notificationPreferences,
+  notifications,
+  reservations,
+  reviews,
+  searchAlerts,
+  transactions,
+  users,
+} from '../../db/schema';
+import type { ConversationMessage } from '../../durable-objects/conversation';
+import type { Deps } from '../../env';
+import { conversationObject } from '../conversations/conversations.service';
+
+/** Rows per statement while building an archive. */
+export const ARCHIVE_PAGE = 200;
+
+/** Every row of `table` matching `where`, read page by page in id order. */
+async function allById<T extends SQLiteTable & { id: SQLiteColumn }>({ db }: Deps, table: T, where: SQL | undefined): Promise<T['$inferSelect'][]> {
+  const rows: T['$inferSelect'][] = [];
+  let after = 0;
+  for (;;) {
+    const page = (await db
+      .select()
+      .from(table as SQLiteTable)
+      .where(and(where, gt(table.id, after)))
+      .orderBy(asc(table.id))
+      .limit(ARCHIVE_PAGE)) as (T['$inferSelect'] & { id: number })[];
+    rows.push(...page);
+    if (page.length < ARCHIVE_PAGE) return rows;
+    after = page[page.length - 1].id;
+  }
+}
+
+/** Every message of one conversation, oldest first, page by page. */
+async function conversationMessages(env: Env, reservationId: number): Promise<ConversationMessage[]> {
+  const stub = conversationObject(env, reservationId);
+  const all: ConversationMessage[] = [];
+  for (;;) {
+    const afterId = all.at(-1)?.id ?? 0;
+    const { messages } = await stub.messages({ reservationId, afterId, order: 'asc', limit: ARCHIVE_PAGE, offset: 0 });
+    all.push(...messages);
+    if (messages.length < ARCHIVE_PAGE) return all;
+  }
+}
+
+/** The archive of one user, as the JSON document the export serves. */
+export async function buildArchive(deps: Deps, userId: number, now: Date): Promise<Record<string, unknown>> {
+  const { db, env } = deps;
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  // Secrets and the provider's internal ids are not personal data the user gave: left out.
+  const { passwordHash: _password, ...profile } = user;
+  const own = (column: SQLiteColumn) => eq(column, userId);
+  const reservationRows = await allById(deps, reservations, or(own(reservations.senderId), own(reservations.carrierId)));
+  const reservationIds = reservationRows.map((r) => r.id);
+  // Only conversations that exist (an index row) are read from their objects.
+  const talked = await inChunks(reservationIds, (ids) =>
+    db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, ids)),
+  );
+  const messages = [];
+  for (const { id } of talked.sort((a, b) => a.id - b.id)) messages.push({ reservationId: id, messages: await conversationMessages(env, id) });
+  const disputeRows = await inChunks(reservationIds, (ids) => allById(deps, disputes, inArray(disputes.reservationId, ids)));
+  const disputeMessageRows = await inChunks(
+    disputeRows.map((d) => d.id),
+    (ids) => allById(deps, disputeMessages, inArray(disputeMessages.disputeId, ids)),
+  );
+  const fileRows = await allById(deps, files, own(files.ownerId));
+  return {
+    exportedAt: now.toISOString(),
+    profile,
+    trips: await allById(deps, announcements, own(announcements.carrierId)),
+    reservations: reservationRows.map(({ depositCode: _d, deliveryCode: _c, recipientToken: _t, ...r }) => r),
+    messages,
+    reviews: await allById(deps, reviews, or(own(reviews.reviewerId), own(reviews.revieweeId))),
+    disputes: disputeRows.map(({ token: _token, ...d }) => ({ ...d, messages: disputeMessageRows.filter((m) => m.disputeId === d.id) })),
+    notifications: await allById(deps, notifications, own(notifications.userId)),
+    transactions: await allById(deps, transactions, and(eq(transactions.ownerType, 'USER'), own(transactions.ownerId))),
+    devices: (await allById(deps, devices, own(devices.userId))).map(({ token: _token, ...d }) => d),
+    preferences: {
+      notifications: await db.select().from(notificationPreferences).where(own(notificationPreferences.userId)),
+      searchAlerts: await allById(deps, searchAlerts, own(searchAlerts.userId)),
+    },
+    kyc: (await allById(deps, kycRecords, own(kycRecords.userId))).map(({ kycSessionToken: _token, ...k }) => k),
+    files: fileRows.map((f) => ({ id: f.id, purpose: f.purpose, contentType: f.contentType, sizeBytes: f.sizeBytes, originalName: f.originalName, createdAt: f.createdAt, url: `/v1/api/files/${f.id}` })),
+  };
+}
+
+/** D1 binds at most 100 parameters: an id list is read in slices. */
+async function inChunks<T>(ids: number[], read: (ids: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 90) out.push(...(await read(ids.slice(i, i + 90))));
+  return out;
+}
