@@ -1,6 +1,6 @@
 // /annonces: publish, search, read, list mine, update, delete (CONTRACT section 6).
 import { createRoute, z } from '@hono/zod-openapi';
-import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
+import { ANNOUNCEMENT_STATUSES, CANCELLATION_POLICIES, TRANSPORT_MODES } from '../../db/schema';
 import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
@@ -42,6 +42,10 @@ const AnnouncementInputObject = z
     deliveryPoint: z.string().trim().max(255).nullable().optional(),
     description: z.string().trim().max(2000).nullable().optional(),
     transportMode: TransportMode,
+    cancellationPolicy: z
+      .enum(CANCELLATION_POLICIES)
+      .optional()
+      .openapi({ description: 'What a sender cancelling a confirmed booking gets back (CONTRACT section 22); MODERATE when left out at publishing' }),
     branchId: z
       .number()
       .int()
@@ -95,6 +99,7 @@ export const AnnouncementSchema = z
     transportMode: TransportMode,
     acceptedCategoryIds: z.array(z.number().int()),
     status: z.enum(ANNOUNCEMENT_STATUSES),
+    cancellationPolicy: z.enum(CANCELLATION_POLICIES),
     carrier: PublicProfileSchema,
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -3,7 +3,7 @@
 import { and, count, eq, getTableColumns, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
-import { announcements, reservations, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
+import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
@@ -47,6 +47,8 @@ export interface AnnouncementInput {
   deliveryPoint?: string | null;
   description?: string | null;
   transportMode: TransportMode;
+  /** CONTRACT section 22; MODERATE when left out at publishing. */
+  cancellationPolicy?: CancellationPolicy;
   acceptedCategoryIds?: number[];
   /** Agency staff: the branch publishing the trip. */
   branchId?: number | null;
@@ -113,6 +115,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     transportMode: row.transportMode,
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
+    cancellationPolicy: row.cancellationPolicy,
     carrier: toPublicProfile({ ...carrier, id: row.carrierId }, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -208,6 +211,7 @@ export async function createAnnouncement(deps: Deps, auth: AuthUser, input: Anno
       deliveryPoint: input.deliveryPoint ?? null,
       description: input.description ?? null,
       transportMode: input.transportMode,
+      cancellationPolicy: input.cancellationPolicy ?? 'MODERATE',
       acceptedCategoryIds,
     })
     .returning();
@@ -381,7 +385,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   const set: Partial<typeof announcements.$inferInsert> = {};
   if (input.departureCity !== undefined) Object.assign(set, { departureCity: input.departureCity, departureCityKey: cityKey(input.departureCity) });
   if (input.arrivalCity !== undefined) Object.assign(set, { arrivalCity: input.arrivalCity, arrivalCityKey: cityKey(input.arrivalCity) });
-  for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode'] as const) {
+  for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode', 'cancellationPolicy'] as const) {
     if (input[key] !== undefined) Object.assign(set, { [key]: input[key] });
   }
   if (input.pricePerKg !== undefined) set.pricePerKgCents = toCents(input.pricePerKg);
