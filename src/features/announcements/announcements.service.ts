@@ -21,6 +21,7 @@ import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, type Notification } from '../deliveries/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
+import { cancellationCountColumns, cancellationRate } from '../users/cancellation-rate';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
 import { remainingCapacityG, remainingCapacitySql } from './capacity';
@@ -75,6 +76,8 @@ const carrierColumns = {
   ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'createdAt']),
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
+  // The carrier's cancellationRate (users/cancellation-rate.ts), two index searches per row.
+  ...cancellationCountColumns(announcements.carrierId),
 };
 /** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
 const { departureCityKey: _departureKey, arrivalCityKey: _arrivalKey, ...listedColumns } = getTableColumns(announcements);
@@ -90,6 +93,8 @@ type CarrierRow = {
   createdAt: string;
   ratingCount: number | null;
   ratingSum: number | null;
+  cancelCounted: number;
+  cancelCancelled: number;
 };
 
 export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) {
@@ -116,7 +121,11 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
     cancellationPolicy: row.cancellationPolicy,
-    carrier: toPublicProfile({ ...carrier, id: row.carrierId }, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
+    carrier: toPublicProfile(
+      { ...carrier, id: row.carrierId },
+      toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 }),
+      cancellationRate(Number(carrier.cancelCancelled), Number(carrier.cancelCounted)),
+    ),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
