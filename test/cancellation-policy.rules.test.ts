@@ -224,3 +224,14 @@ describe('the ledger posting of a policy cancellation', () => {
     expect(() => refundEscrow(aReservationMoney(), 0, 'REFUND', -1)).toThrow();
   });
 });
+
+describe('cancellationRate rounding', () => {
+  it('a fraction with 2 decimals, half up; 0 when nothing counts', async () => {
+    const { cancellationRate } = await import('../src/features/users/cancellation-rate');
+    expect(cancellationRate(0, 0)).toBe(0);
+    expect(cancellationRate(1, 3)).toBe(0.33);
+    expect(cancellationRate(2, 3)).toBe(0.67);
+    expect(cancellationRate(1, 8)).toBe(0.13);
+    expect(cancellationRate(5, 5)).toBe(1);
+  });
+});

@@ -186,3 +186,40 @@ describe('GET /bookings/{id}/cancellation-quote: who may read it, and when', () 
     expect(errorBody(refused).errorCode).toBe('INVALID_STATE');
   });
 });
+
+describe("the carrier's public cancellationRate", () => {
+  const at = new Date().toISOString();
+  it('carrier-side cancellations after payment over confirmed-or-so-cancelled reservations, on the profile and on every trip', async () => {
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    const trip = await publishTrip(carrier);
+    const on = { carrier, sender, trip: { id: trip.id } };
+    await aReservation({ ...on, status: 'DELIVERED', set: { paidAt: at, confirmedAt: at } });
+    await aReservation({ ...on, status: 'CONFIRMED', set: { paidAt: at, confirmedAt: at } });
+    // Cancelled by the carrier once paid (before acceptance): counts, and counts against it.
+    await aReservation({ ...on, status: 'CANCELLED', set: { paidAt: at, cancelledBy: carrier.id, cancelledAt: at } });
+    // The sender's own cancellation after acceptance: counts, not against the carrier.
+    await aReservation({ ...on, status: 'CANCELLED', set: { paidAt: at, confirmedAt: at, cancelledBy: sender.id, cancelledAt: at } });
+    // Never paid, or never confirmed: outside the rate.
+    await aReservation({ ...on, status: 'CANCELLED', set: { cancelledBy: carrier.id, cancelledAt: at } });
+    await aReservation({ ...on, status: 'PAID', set: { paidAt: at } });
+    await aReservation({ ...on, status: 'PENDING_PAYMENT' });
+
+    const profile = await get(`/v1/api/users/${carrier.id}`, { token: sender.token });
+    expect(profile.status).toBe(200);
+    expect(profile.body.cancellationRate).toBe(0.25);
+    expect((await get(`/v1/api/annonces/${trip.id}`)).body.carrier.cancellationRate).toBe(0.25);
+    const listed = await get(`/v1/api/annonces?departureCity=${encodeURIComponent(trip.departureCity)}&size=100`);
+    expect(listed.body.content.find((a: { id: number }) => a.id === trip.id).carrier.cancellationRate).toBe(0.25);
+    // The sender, who carries nothing, has a rate of 0.
+    expect((await get(`/v1/api/users/${sender.id}`, { token: carrier.token })).body.cancellationRate).toBe(0);
+  });
+
+  it("a carrier's cancellation through the API counts at once", async () => {
+    const fixture = await paidBooking('MODERATE', 4);
+    const profile = () => get(`/v1/api/users/${fixture.carrier.id}`, { token: fixture.sender.token });
+    expect((await profile()).body.cancellationRate).toBe(0);
+    expect((await post(`/v1/api/bookings/${fixture.reservation.id}/cancel`, {}, { token: fixture.carrier.token })).status).toBe(200);
+    expect((await profile()).body.cancellationRate).toBe(1);
+  });
+});

@@ -285,6 +285,7 @@ describe('GET /users/{id}', () => {
       ratingAverage: null,
       reviewCount: 0,
       memberSince: expect.any(String),
+      cancellationRate: 0,
     });
   });
 

@@ -21,7 +21,7 @@ import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, type Notification } from '../deliveries/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
-import { cancellationCountColumns, cancellationRate } from '../users/cancellation-rate';
+import { cancellationCountsColumn, cancellationRateOf } from '../users/cancellation-rate';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
 import { remainingCapacityG, remainingCapacitySql } from './capacity';
@@ -77,7 +77,7 @@ const carrierColumns = {
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
   // The carrier's cancellationRate (users/cancellation-rate.ts), two index searches per row.
-  ...cancellationCountColumns(announcements.carrierId),
+  cancellationCounts: cancellationCountsColumn(announcements.carrierId),
 };
 /** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
 const { departureCityKey: _departureKey, arrivalCityKey: _arrivalKey, ...listedColumns } = getTableColumns(announcements);
@@ -93,8 +93,7 @@ type CarrierRow = {
   createdAt: string;
   ratingCount: number | null;
   ratingSum: number | null;
-  cancelCounted: number;
-  cancelCancelled: number;
+  cancellationCounts: string | null;
 };
 
 export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) {
@@ -124,7 +123,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     carrier: toPublicProfile(
       { ...carrier, id: row.carrierId },
       toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 }),
-      cancellationRate(Number(carrier.cancelCancelled), Number(carrier.cancelCounted)),
+      cancellationRateOf(carrier.cancellationCounts),
     ),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
