@@ -93,6 +93,10 @@ describe('GET /annonces/price-suggestion', () => {
   it('is not taken for a trip id, and /annonces/{id} still answers', async () => {
     const trip = await tripAt(parisDakar, 1500);
     expect((await get(`/v1/api/annonces/${trip.id}`)).body.id).toBe(trip.id);
-    expect((await suggest('departureCountry=FR&arrivalCountry=SN&currency=EUR')).status).toBe(200);
+    const answer = await suggest('departureCountry=FR&arrivalCountry=SN&currency=EUR');
+    expect(answer.status).toBe(200);
+    // Public and cacheable for five minutes, rate limited like search.
+    expect(answer.headers.get('cache-control')).toContain('max-age=300');
+    expect(answer.headers.get('ratelimit-policy')).toBeTruthy();
   });
 });
