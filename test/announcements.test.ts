@@ -53,6 +53,7 @@ describe('POST /annonces', () => {
       transportMode: 'PLANE',
       acceptedCategoryIds: [category.id],
       status: 'ACTIVE',
+      cancellationPolicy: 'MODERATE',
       carrier: {
         id: carrier.id,
         firstName: 'Carla',
@@ -63,6 +64,7 @@ describe('POST /annonces', () => {
         ratingAverage: null,
         reviewCount: 0,
         memberSince: expect.any(String),
+        cancellationRate: 0,
       },
     });
     const [row] = await db().select().from(announcements).where(eq(announcements.id, id));

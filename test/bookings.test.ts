@@ -695,9 +695,9 @@ describe('accept, reject, cancel', () => {
     expect(told[0].data).toMatchObject({ reservationId: created.id, cancelledBy: 'SENDER', refundAmount: 0 });
   });
 
-  it('the sender cancelling a confirmed booking is refunded minus the commission', async () => {
+  it('the sender cancelling a confirmed booking is refunded minus the commission (STRICT, 72 h or more before departure)', async () => {
     const first = await paidBooking({ pricePerKgCents: 1000 }, 2);
-    await setReservation(first.created.id, { status: 'CONFIRMED' });
+    await setReservation(first.created.id, { status: 'CONFIRMED', cancellationPolicy: 'STRICT' });
     const bySender = await post(`/v1/api/bookings/${first.created.id}/cancel`, undefined, { token: first.sender.token });
     expect(bySender.status).toBe(200);
     const [note] = (await notificationsOf(first.carrier.id)).filter((n) => n.type === 'RESERVATION_CANCELLED');

@@ -20,6 +20,11 @@ const stripe = fakeStripeForThisFile();
 
 /** 50.00 EUR paid by card through the webhook (authorised, not captured), then moved on by `status`. */
 const paid = { payment: stripe, ...FIFTY_EUR };
+/**
+ * The same, booked under STRICT 10 days before departure: a sender cancelling after acceptance
+ * gets all but the commission (CONTRACT section 22, STRICT at 72 h or more).
+ */
+const paidStrict = { ...paid, set: { cancellationPolicy: 'STRICT' as const } };
 
 /** The capture the deposit (or the cron) makes; true when the payment is captured afterwards. */
 const capture = async (id: number) => (await captureLoaded(depsOf(env), await reservationRow(id))).paymentStatus === 'CAPTURED';
@@ -176,7 +181,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
   };
 
   it('a sender cancelling after CONFIRMED gets all but the commission: a partial capture of the commission, not a refund', async () => {
-    const { sender, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const { sender, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paidStrict });
     const before = stripe.requests.length;
 
     const cancelled = await cancelBy(sender, booking.id);
@@ -199,7 +204,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
   });
 
   it('a partial capture whose answer was lost is recorded from the provider event as a capture', async () => {
-    const { sender, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const { sender, reservation: booking, pi } = await aReservation({ status: 'CONFIRMED', ...paidStrict });
     const capturePath = `/v1/payment_intents/${pi.id}/capture`;
     stripe.outage.add(capturePath);
     try {
@@ -238,7 +243,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
   });
 
   it('a sender cancelling after acceptance once captured gets a partial refund (refundId), labelled a refund', async () => {
-    const { sender, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const { sender, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paidStrict });
     await capture(booking.id);
     const cancelled = await cancelBy(sender, booking.id);
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_REFUNDED' });
@@ -277,7 +282,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
   });
 
   it('a sender cancelling after acceptance is told the kept share is charged and the rest released', async () => {
-    const { sender, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const { sender, reservation: booking } = await aReservation({ status: 'CONFIRMED', ...paidStrict });
     expect((await cancelBy(sender, booking.id)).status).toBe(200);
     expect(await moneyNotices(sender.id)).toEqual([
       [
@@ -405,7 +410,7 @@ describe('money documents say what happened (CONTRACT section 19)', () => {
   });
 
   it('a partial capture (sender cancelling after acceptance) invoices the captured 7.50 EUR only; the figures follow', async () => {
-    const { sender, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const { sender, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paidStrict });
     const cancelled = await cancelBy(sender, r.id);
     expect(cancelled.body).toMatchObject({ paymentStatus: 'PARTIALLY_CAPTURED', carrierAmount: 0, platformCommission: 7.5, totalAmount: 50 });
     const [invoice, ...others] = await documentsOf(r.id);
@@ -441,7 +446,7 @@ describe('money documents say what happened (CONTRACT section 19)', () => {
   });
 
   it('a partial refund after capture: PARTIALLY_CREDITED, the credit note is the refunded 42.50 EUR, carrierAmount and platformCommission reduced', async () => {
-    const { sender, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paid });
+    const { sender, reservation: r } = await aReservation({ status: 'CONFIRMED', ...paidStrict });
     await capture(r.id);
     const cancelled = await cancelBy(sender, r.id);
     expect(cancelled.body).toMatchObject({ paymentStatus: 'PARTIALLY_REFUNDED', totalAmount: 50, carrierAmount: 0, platformCommission: 7.5 });

@@ -286,6 +286,7 @@ describe('GET /users/{id}', () => {
       ratingAverage: null,
       reviewCount: 0,
       memberSince: expect.any(String),
+      cancellationRate: 0,
     });
   });
 

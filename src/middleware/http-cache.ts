@@ -21,6 +21,8 @@ export const PUBLIC_CACHE: { path: string; maxAgeSeconds: number }[] = [
   { path: '/v1/api/openapi.json', maxAgeSeconds: 300 },
   { path: '/v1/api/annonces', maxAgeSeconds: 30 },
   { path: '/v1/api/annonces/{id}', maxAgeSeconds: 30 },
+  // Six months of prices barely move in five minutes.
+  { path: '/v1/api/annonces/price-suggestion', maxAgeSeconds: 300 },
   { path: '/v1/api/users/{id}', maxAgeSeconds: 60 },
   { path: '/v1/api/users/{id}/reviews', maxAgeSeconds: 60 },
   { path: '/v1/api/reviews/customers', maxAgeSeconds: 60 },

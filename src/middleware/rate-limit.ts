@@ -44,6 +44,7 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
   { method: 'post', path: '/v1/api/unsubscribe', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/annonces', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/annonces/{id}', policy: POLICIES.search },
+  { method: 'get', path: '/v1/api/annonces/price-suggestion', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/users/{id}', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/users/{id}/reviews', policy: POLICIES.search },
   { method: 'get', path: '/v1/api/reviews/customers', policy: POLICIES.search },

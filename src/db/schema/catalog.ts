@@ -21,6 +21,9 @@ export const categories = sqliteTable(
 
 export const TRANSPORT_MODES = ['PLANE', 'TRAIN', 'CAR', 'BUS', 'BOAT', 'OTHER'] as const;
 export const ANNOUNCEMENT_STATUSES = ['ACTIVE', 'FULL', 'CLOSED', 'CANCELLED'] as const;
+/** How much a sender gets back when cancelling a confirmed booking (CONTRACT section 22). */
+export const CANCELLATION_POLICIES = ['FLEXIBLE', 'MODERATE', 'STRICT'] as const;
+export type CancellationPolicy = (typeof CANCELLATION_POLICIES)[number];
 
 export const announcements = sqliteTable(
   'announcements',
@@ -51,6 +54,7 @@ export const announcements = sqliteTable(
     transportMode: text('transport_mode', { enum: TRANSPORT_MODES }).notNull(),
     acceptedCategoryIds: text('accepted_category_ids', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
     status: text('status', { enum: ANNOUNCEMENT_STATUSES }).notNull().default('ACTIVE'),
+    cancellationPolicy: text('cancellation_policy', { enum: CANCELLATION_POLICIES }).notNull().default('MODERATE'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -65,6 +69,8 @@ export const announcements = sqliteTable(
     index('announcements_agency_idx').on(t.agencyId),
     // Analytics: announcements created in a period.
     index('announcements_created_idx').on(t.createdAt),
+    // The price suggestion: a route's trips of the last 180 days (migration 0026).
+    index('announcements_country_route_idx').on(t.departureCountry, t.arrivalCountry, t.departureDate),
   ],
 );
 

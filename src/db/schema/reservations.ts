@@ -1,6 +1,6 @@
 // Reservations (bookings of capacity on an announcement) and their items.
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { announcements, categories } from './catalog';
+import { announcements, CANCELLATION_POLICIES, categories } from './catalog';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
 
@@ -79,6 +79,8 @@ export const reservations = sqliteTable(
     deliveryPoint: text('delivery_point'),
     /** When the trip's dates or points last changed under this booking: the sender may cancel for free until departure. */
     tripChangedAt: text('trip_changed_at'),
+    /** The trip's cancellation policy when booked (CONTRACT section 22): kept, never rewritten by a trip edit. */
+    cancellationPolicy: text('cancellation_policy', { enum: CANCELLATION_POLICIES }).notNull().default('MODERATE'),
     totalAmountCents: integer('total_amount_cents').notNull(),
     platformCommissionCents: integer('platform_commission_cents').notNull(),
     carrierAmountCents: integer('carrier_amount_cents').notNull(),

@@ -1,6 +1,6 @@
 // /annonces: publish, search, read, list mine, update, delete (CONTRACT section 6).
 import { createRoute, z } from '@hono/zod-openapi';
-import { ANNOUNCEMENT_STATUSES, TRANSPORT_MODES } from '../../db/schema';
+import { ANNOUNCEMENT_STATUSES, CANCELLATION_POLICIES, TRANSPORT_MODES } from '../../db/schema';
 import { PublicProfileSchema } from '../users/public-profile';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
@@ -19,6 +19,7 @@ import {
   updateAnnouncement,
 } from './announcements.service';
 import { idempotent } from '../../middleware/idempotency';
+import { LOOKBACK_DAYS, MIN_SAMPLE, priceSuggestion } from './price-suggestion';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -42,6 +43,10 @@ const AnnouncementInputObject = z
     deliveryPoint: z.string().trim().max(255).nullable().optional(),
     description: z.string().trim().max(2000).nullable().optional(),
     transportMode: TransportMode,
+    cancellationPolicy: z
+      .enum(CANCELLATION_POLICIES)
+      .optional()
+      .openapi({ description: 'What a sender cancelling a confirmed booking gets back (CONTRACT section 22); MODERATE when left out at publishing' }),
     branchId: z
       .number()
       .int()
@@ -95,6 +100,7 @@ export const AnnouncementSchema = z
     transportMode: TransportMode,
     acceptedCategoryIds: z.array(z.number().int()),
     status: z.enum(ANNOUNCEMENT_STATUSES),
+    cancellationPolicy: z.enum(CANCELLATION_POLICIES),
     carrier: PublicProfileSchema,
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -116,6 +122,28 @@ const SearchQuery = pageParams.extend({
   categoryId: decimalInt(z.number().int().positive().max(2_147_483_647)).optional().openapi({ type: 'integer' }),
   transportMode: TransportMode.optional(),
 });
+
+const PriceSuggestionQuery = z.object({
+  departureCountry: CountryCode,
+  arrivalCountry: CountryCode,
+  departureCity: City.optional().openapi({ description: 'Case- and accent-insensitive; used when the cities have at least 5 trips' }),
+  arrivalCity: City.optional().openapi({ description: 'Case- and accent-insensitive; used when the cities have at least 5 trips' }),
+  currency: z
+    .string()
+    .trim()
+    .regex(/^[A-Z]{3}$/, 'announcement.currencyCode')
+    .openapi({ example: 'EUR', description: 'Only trips priced in this currency count' }),
+});
+
+const PriceSuggestionSchema = z
+  .object({
+    currency: z.string(),
+    median: z.number().nullable().openapi({ description: 'Median price per kg; null below 5 trips' }),
+    p25: z.number().nullable().openapi({ description: 'First quartile; null below 5 trips' }),
+    p75: z.number().nullable().openapi({ description: 'Third quartile; null below 5 trips' }),
+    sampleSize: z.number().int().openapi({ description: 'Trips the figures are computed from' }),
+  })
+  .openapi('PriceSuggestion');
 
 export const announcementsRouter = createRouter()
   .openapi(
@@ -165,6 +193,21 @@ export const announcementsRouter = createRouter()
       const { status, ...p } = c.req.valid('query');
       return c.json(await listMyAnnouncements(c.var.deps, c.get('auth'), p, status), 200);
     },
+  )
+  // Declared before /annonces/{id}, which would otherwise take "price-suggestion" for an id.
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'suggestPrice',
+      path: '/annonces/price-suggestion',
+      tags: ['Announcements'],
+      summary: 'What carriers asked per kg on a route lately, before publishing',
+      description: `Prices per kg of the trips on the route departing in the last ${LOOKBACK_DAYS} days or later (cancelled trips excluded), in the given currency: by the cities when they have at least ${MIN_SAMPLE} trips, else by the countries. Quartiles are linear between the closest ranks, rounded to the currency's minor unit. Below ${MIN_SAMPLE} trips the figures are null and sampleSize says how many there were.`,
+      security: [],
+      request: { query: PriceSuggestionQuery },
+      responses: { 200: jsonContent(PriceSuggestionSchema, 'The suggestion'), ...errorResponses() },
+    }),
+    async (c) => c.json(await priceSuggestion(c.var.deps, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({

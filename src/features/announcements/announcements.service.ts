@@ -3,7 +3,7 @@
 import { and, count, eq, getTableColumns, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
-import { announcements, reservations, userRatings, users, type AnnouncementRow, type UserRow } from '../../db/schema';
+import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
 import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
@@ -21,6 +21,7 @@ import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, type Notification } from '../deliveries/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
+import { cancellationCountsColumn, cancellationRateOf } from '../users/cancellation-rate';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
 import { remainingCapacityG, remainingCapacitySql } from './capacity';
@@ -47,6 +48,8 @@ export interface AnnouncementInput {
   deliveryPoint?: string | null;
   description?: string | null;
   transportMode: TransportMode;
+  /** CONTRACT section 22; MODERATE when left out at publishing. */
+  cancellationPolicy?: CancellationPolicy;
   acceptedCategoryIds?: number[];
   /** Agency staff: the branch publishing the trip. */
   branchId?: number | null;
@@ -73,6 +76,8 @@ const carrierColumns = {
   ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'createdAt']),
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
+  // The carrier's cancellationRate (users/cancellation-rate.ts), two index searches per row.
+  cancellationCounts: cancellationCountsColumn(announcements.carrierId),
 };
 /** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
 const { departureCityKey: _departureKey, arrivalCityKey: _arrivalKey, ...listedColumns } = getTableColumns(announcements);
@@ -88,6 +93,7 @@ type CarrierRow = {
   createdAt: string;
   ratingCount: number | null;
   ratingSum: number | null;
+  cancellationCounts: string | null;
 };
 
 export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) {
@@ -113,7 +119,12 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     transportMode: row.transportMode,
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
-    carrier: toPublicProfile({ ...carrier, id: row.carrierId }, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
+    cancellationPolicy: row.cancellationPolicy,
+    carrier: toPublicProfile(
+      { ...carrier, id: row.carrierId },
+      toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 }),
+      cancellationRateOf(carrier.cancellationCounts),
+    ),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -208,6 +219,7 @@ export async function createAnnouncement(deps: Deps, auth: AuthUser, input: Anno
       deliveryPoint: input.deliveryPoint ?? null,
       description: input.description ?? null,
       transportMode: input.transportMode,
+      cancellationPolicy: input.cancellationPolicy ?? 'MODERATE',
       acceptedCategoryIds,
     })
     .returning();
@@ -381,7 +393,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   const set: Partial<typeof announcements.$inferInsert> = {};
   if (input.departureCity !== undefined) Object.assign(set, { departureCity: input.departureCity, departureCityKey: cityKey(input.departureCity) });
   if (input.arrivalCity !== undefined) Object.assign(set, { arrivalCity: input.arrivalCity, arrivalCityKey: cityKey(input.arrivalCity) });
-  for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode'] as const) {
+  for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode', 'cancellationPolicy'] as const) {
     if (input[key] !== undefined) Object.assign(set, { [key]: input[key] });
   }
   if (input.pricePerKg !== undefined) set.pricePerKgCents = toCents(input.pricePerKg);

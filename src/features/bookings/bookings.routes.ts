@@ -14,6 +14,9 @@ import { AdminReservationSchema, toAdminReservationDto } from './bookings.dto';
 import { ReservationSchema, toReservationDto } from '../reservations/reservation.schemas';
 import { assertCanRead } from '../../access/reservation-access';
 import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
+import { CANCELLATION_POLICIES } from '../../db/schema';
+import { CANCELLATION_RULES } from './cancellation-policy';
+import { cancellationQuote } from './cancellation-quote';
 
 const tags = ['Reservations'];
 
@@ -110,12 +113,22 @@ const actionRoute = (action: 'accept' | 'reject', summary: string) =>
     responses: actionResponses,
   }));
 
+const CancellationQuoteSchema = z
+  .object({
+    refundAmount: z.number().openapi({ description: 'Back to the sender' }),
+    keptAmount: z.number().openapi({ description: 'Kept: the commission, and the carrier share the policy keeps' }),
+    currency: z.string(),
+    policy: z.enum(CANCELLATION_POLICIES),
+    rule: z.enum(CANCELLATION_RULES).openapi({ description: 'Why: a case outside the table, or the time window of the policy table' }),
+  })
+  .openapi('CancellationQuote');
+
 const cancelRoute = createRoute(idempotent({
   method: 'post',
   operationId: 'cancelBooking',
   path: '/bookings/{id}/cancel',
   tags,
-  summary: 'Sender or carrier cancels before deposit; refund per CONTRACT section 7',
+  summary: "Sender or carrier cancels before deposit; refund per the trip's cancellation policy (CONTRACT section 22)",
   ...signedIn(),
   // The reason is optional, and so is the body.
   request: { params: IdParams, body: { required: false, content: { 'application/json': { schema: CancelSchema } } } },
@@ -208,6 +221,21 @@ export const bookingsRouter = createRouter()
     const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
     return c.json(await toReservationDto(c.env, await cancelReservation(c.var.deps, auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
   })
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'getCancellationQuote',
+      path: '/bookings/{id}/cancellation-quote',
+      tags,
+      summary: 'What cancelling now would refund and keep, exactly what POST /bookings/{id}/cancel then does',
+      description:
+        "Parties (the trip's agency staff included) and admins. The carrier side sees its own cancellation (always a full refund); the sender and admins the sender's, by the trip's policy and the time left before the start of the departure day (UTC).",
+      ...signedIn(),
+      request: { params: IdParams },
+      responses: { 200: jsonContent(CancellationQuoteSchema, 'The quote'), ...authErrorResponses(404, 409) },
+    }),
+    async (c) => c.json(await cancellationQuote(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+  )
   .openapi(
     createRoute({
       method: 'get',

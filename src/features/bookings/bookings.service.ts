@@ -42,7 +42,6 @@ import { fitsCapacity, remainingCapacityG, remainingCapacitySql } from '../annou
 import { carrierAvailableCondition, isCarrierAvailable } from '../announcements/carrier-availability';
 import {
   CARRIER_ANSWER_WINDOW_MS,
-  freeCancellationAfterTripChange,
   newRecipientToken,
   newReservationNumber,
   newSixDigitCode,
@@ -51,6 +50,7 @@ import {
   type CancellationActor,
 } from './booking-rules';
 import { appConfig } from '../../config';
+import { outcomeForReservation } from './cancellation-policy';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -256,6 +256,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
     pricePerKgCents: a.pricePerKgCents,
     ...termsOf(a),
     tripChangedAt: null,
+    cancellationPolicy: a.cancellationPolicy,
     ...split,
     currency: a.currency,
     paymentId: null,
@@ -283,7 +284,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
 }
 
 /** Reservation columns a booking binds (the trip's own fields are copied from the trip row by SQL). */
-const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', ...TRIP_TERM_FIELDS] as const;
+const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', 'cancellationPolicy', ...TRIP_TERM_FIELDS] as const;
 const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
 const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
 type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message';
@@ -303,6 +304,7 @@ const bookingWrites = {
         agencyId: announcements.agencyId,
         pricePerKgCents: announcements.pricePerKgCents,
         currency: announcements.currency,
+        cancellationPolicy: announcements.cancellationPolicy,
         // The terms as the trip has them when the booking is written (CONTRACT section 19).
         ...Object.fromEntries(TRIP_TERM_FIELDS.map((k) => [k, announcements[k]])),
       },
@@ -420,8 +422,12 @@ const releaseCapacity = (db: Db, r: ReservationRow, now: Date) => (guard: SQL) =
  * parties told, and the paid price returned (`refundCents`, null when nothing was paid), all in
  * the transition's batch.
  */
-export const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], refundCents: number | null, now: Date) =>
-  allEffects(releaseCapacity(db, r, now), (guard) => notify(db, notes, guard), refundCents === null ? undefined : refundEffects(db, r, refundCents));
+export const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], refundCents: number | null, now: Date, carrierKeptCents = 0) =>
+  allEffects(
+    releaseCapacity(db, r, now),
+    (guard) => notify(db, notes, guard),
+    refundCents === null ? undefined : refundEffects(db, r, refundCents, undefined, carrierKeptCents),
+  );
 
 /**
  * Commits one request's transition with the reservation's view read in the same batch; when
@@ -478,7 +484,8 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });
   const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
   const now = new Date();
-  const decision = refundForCancellation(r.status, actor, r, actor === 'SENDER' && freeCancellationAfterTripChange(r, today(now)));
+  // The trip's policy as booked (CONTRACT section 22): exactly what the cancellation quote said.
+  const decision = outcomeForReservation(r, actor, now);
   const refundText = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to the sender.` : '';
   const note = {
     userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
@@ -492,7 +499,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now),
+    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now, decision.keptCarrierCents),
   });
   await closeCheckout(deps, r);
   return view;

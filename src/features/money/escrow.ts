@@ -212,24 +212,25 @@ export function settlementAfterRefund(r: Pick<ReservationRow, 'paymentStatus' | 
 export const moneyBackType = (next: string): MoneyBackType => (next === PAYMENT_STATUS.REFUND_PENDING ? 'REFUND' : 'HOLD_RELEASE');
 
 /**
- * Rejection, cancellation, expiry: `refundCents` of the escrowed price goes back to the sender, the
- * rest (the commission, for a late sender cancellation) to platform revenue; the payment status
+ * Rejection, cancellation, expiry: `refundCents` of the escrowed price goes back to the sender,
+ * `carrierKeptCents` to the payee's wallet (a late sender cancellation, CONTRACT section 22), the
+ * rest (the commission) to platform revenue; the payment status
  * becomes the provider step still to do (void, partial capture or refund), or `settledStatus`
  * when the provider already released the money (a lapsed card hold). Nothing when nothing is in
  * escrow.
  */
-export function refundEffects(db: Db, r: ReservationRow, refundCents: number, settledStatus?: string): (guard: SQL) => Statement[] {
+export function refundEffects(db: Db, r: ReservationRow, refundCents: number, settledStatus?: string, carrierKeptCents = 0): (guard: SQL) => Statement[] {
   const token = newToken();
   const next = settledStatus ?? settlementAfterRefund(r, refundCents);
   const type = moneyBackType(next);
   return (guard) => [
-    ...postingStatements(db, refundEscrow(r, refundCents, type), token, { guard: and(guard, escrowed(db, r.id)) }),
+    ...postingStatements(db, refundEscrow(r, refundCents, type, carrierKeptCents), token, { guard: and(guard, escrowed(db, r.id)) }),
     db
       .update(reservations)
       .set({ paymentStatus: next })
       .where(and(eq(reservations.id, r.id), posted(db, token))),
     // What is kept goes to revenue (refundEscrow): the reservation's figures and documents follow.
-    ...moneyBackDocuments(db, r.id, { entryKey: escrowOutKey(r.id), token, refundCents, type, carrierCents: 0, commissionCents: r.totalAmountCents - refundCents }),
+    ...moneyBackDocuments(db, r.id, { entryKey: escrowOutKey(r.id), token, refundCents, type, carrierCents: carrierKeptCents, commissionCents: r.totalAmountCents - refundCents - carrierKeptCents }),
     ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents, next)),
   ];
 }

@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import type { UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { ratingSummaries, type RatingSummary } from '../reviews/reviews.service';
+import { cancellationRates } from './cancellation-rate';
 
 const NO_RATING: RatingSummary = { ratingAverage: null, reviewCount: 0 };
 
@@ -21,6 +22,11 @@ export const PublicProfileSchema = z
     ratingAverage: z.number().nullable(),
     reviewCount: z.number().int(),
     memberSince: z.string().openapi({ format: 'date-time' }),
+    cancellationRate: z.number().openapi({
+      description:
+        'Reservations the carrier side cancelled after payment over those confirmed or so cancelled, a fraction with 2 decimals (0.25 = one in four); 0 without any (CONTRACT section 22)',
+      example: 0.05,
+    }),
   })
   .openapi('PublicProfile');
 
@@ -28,7 +34,7 @@ export type PublicProfile = z.infer<typeof PublicProfileSchema>;
 
 type ProfileRow = Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'username' | 'avatarUrl' | 'kycStatus' | 'createdAt'>;
 
-export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATING): PublicProfile {
+export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATING, cancellationRate = 0): PublicProfile {
   return {
     id: row.id,
     firstName: row.firstName,
@@ -39,6 +45,7 @@ export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATI
     ratingAverage: rating.ratingAverage,
     reviewCount: rating.reviewCount,
     memberSince: row.createdAt,
+    cancellationRate,
   };
 }
 
@@ -48,5 +55,9 @@ export async function toPublicProfiles(deps: Deps, rows: ProfileRow[]): Promise<
     deps,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => toPublicProfile(r, ratings.get(r.id)));
+  const rates = await cancellationRates(
+    deps,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toPublicProfile(r, ratings.get(r.id), rates.get(r.id)));
 }

@@ -204,13 +204,19 @@ export function moneyBackDescription(r: Pick<ReservationMoney, 'reservationNumbe
 }
 
 /**
- * Rejection or cancellation: `refundCents` back to the sender, whatever is kept to platform revenue.
+ * Rejection or cancellation: `refundCents` back to the sender, `carrierKeptCents` (a sender's late
+ * cancellation under the trip's policy, CONTRACT section 22) to the payee's wallet at once (no
+ * dispute window: nothing is delivered), the rest (the commission) to platform revenue.
  * `type` is how the money goes back (see MONEY_BACK_TYPES): the sender's history line says so.
  */
-export function refundEscrow(r: ReservationMoney, refundCents: number, type: MoneyBackType): Posting {
+export function refundEscrow(r: ReservationMoney, refundCents: number, type: MoneyBackType, carrierKeptCents = 0): Posting {
   if (!Number.isSafeInteger(refundCents) || refundCents < 0 || refundCents > r.totalAmountCents) {
     throw new Error(`refund must be between 0 and ${r.totalAmountCents} cents`);
   }
+  if (!Number.isSafeInteger(carrierKeptCents) || carrierKeptCents < 0 || carrierKeptCents > r.totalAmountCents - refundCents) {
+    throw new Error(`the carrier's kept share must be between 0 and ${r.totalAmountCents - refundCents} cents`);
+  }
+  const payee = payeeOf(r);
   return posting({
     key: escrowOutKey(r.id),
     type: 'ESCROW_REFUNDED',
@@ -220,9 +226,13 @@ export function refundEscrow(r: ReservationMoney, refundCents: number, type: Mon
     lines: [
       { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
       { account: ACCOUNTS.clearing, amountCents: refundCents },
-      { account: ACCOUNTS.revenue, amountCents: r.totalAmountCents - refundCents },
+      { account: ACCOUNTS.revenue, amountCents: r.totalAmountCents - refundCents - carrierKeptCents },
+      { account: walletAccount(payee), amountCents: carrierKeptCents },
     ],
-    transactions: [{ owner: { type: 'USER', id: r.senderId }, type, amountCents: refundCents }],
+    transactions: [
+      { owner: { type: 'USER', id: r.senderId }, type, amountCents: refundCents },
+      { owner: payee, type: 'EARNING', amountCents: carrierKeptCents },
+    ],
   });
 }
 
