@@ -37,6 +37,7 @@ import { referenceRouter } from './features/reference/reference.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
 import { conversationsRouter } from './features/conversations/conversations.routes';
 import { usersRouter } from './features/users/users.routes';
+import { phoneVerificationRouter } from './features/users/phone-verification.routes';
 import { kycSandboxRouter } from './features/kyc/kyc-sandbox.routes';
 import { kycRouter } from './features/kyc/kyc.routes';
 import { consoleRouter } from './features/console/console.routes';
@@ -147,6 +148,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, superadminReservationsRouter);
   app.route(API_PREFIX, authRouter);
   app.route(API_PREFIX, usersRouter);
+  app.route(API_PREFIX, phoneVerificationRouter);
   app.route(API_PREFIX, adminUsersRouter);
   app.route(API_PREFIX, kycRouter);
   app.route(API_PREFIX, filesRouter);

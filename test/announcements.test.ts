@@ -60,6 +60,7 @@ describe('POST /annonces', () => {
         username: null,
         avatarUrl: null,
         verified: true,
+        phoneVerified: false,
         ratingAverage: null,
         reviewCount: 0,
         memberSince: expect.any(String),

@@ -10,6 +10,7 @@ import { BOOKING_MESSAGES } from './bookings';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
 import { MONEY_MESSAGES } from './money';
+import { PROTECT_MESSAGES } from './protect';
 import type { French } from './types';
 
 export const MESSAGES = {
@@ -19,6 +20,7 @@ export const MESSAGES = {
   ...MONEY_MESSAGES,
   ...BOOKING_MESSAGES,
   ...HANDOVER_MESSAGES,
+  ...PROTECT_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

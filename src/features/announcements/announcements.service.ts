@@ -70,7 +70,7 @@ export interface SearchFilters {
  * D1 batch results are keyed by column name, so users.id would overwrite announcements.id.
  */
 const carrierColumns = {
-  ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'createdAt']),
+  ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'phoneVerified', 'createdAt']),
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
 };
@@ -85,6 +85,7 @@ type CarrierRow = {
   username: string | null;
   avatarUrl: string | null;
   kycStatus: UserRow['kycStatus'];
+  phoneVerified: boolean;
   createdAt: string;
   ratingCount: number | null;
   ratingSum: number | null;

@@ -1,0 +1,27 @@
+// Protecting what is sent (CONTRACT 21): phone verification codes, proof of travel, the admins'
+// additions to the prohibited and restricted items per corridor.
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { createdAt } from './columns';
+import { users } from './users';
+
+/** One row per SMS code sent; only the salted SHA-256 of the code is stored. */
+export const phoneVerificationCodes = sqliteTable(
+  'phone_verification_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The E.164 number the code was sent to: the one that becomes the account's when verified. */
+    phone: text('phone').notNull(),
+    codeHash: text('code_hash').notNull(),
+    salt: text('salt').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: text('expires_at').notNull(),
+    /** Set when a newer code replaced this one. */
+    supersededAt: text('superseded_at'),
+    verifiedAt: text('verified_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('phone_verification_codes_user_idx').on(t.userId, t.createdAt)],
+);

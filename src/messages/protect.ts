@@ -1,0 +1,33 @@
+// Error texts of protecting what is sent (CONTRACT 21): phone verification, proof of travel,
+// prohibited and restricted items. Each key's English and French; `{name}` is a value, kept as is.
+import type { Entries } from './types';
+
+export const PROTECT_MESSAGES = {
+  'phone.e164Format': {
+    en: 'an international phone number in E.164 form, e.g. +33612345678',
+    fr: 'un numéro de téléphone international au format E.164, par exemple +33612345678',
+  },
+  'phone.codeFormat': { en: 'the 6-digit code received by SMS', fr: 'le code à 6 chiffres reçu par SMS' },
+  'phone.tooManyCodes': {
+    en: 'At most {limit} codes an hour can be sent',
+    fr: 'Au plus {limit} codes peuvent être envoyés par heure',
+  },
+  'phone.waitBeforeNewCode': {
+    en: 'Use the last code received, or wait {seconds} seconds before asking for a new one',
+    fr: 'Utilisez le dernier code reçu, ou attendez {seconds} secondes avant d’en demander un nouveau',
+  },
+  'phone.noPendingCode': { en: 'No phone verification code is pending', fr: 'Aucun code de vérification du téléphone en attente' },
+  'phone.requestCode': {
+    en: 'Ask for a code with POST /v1/api/user/me/phone/verification',
+    fr: 'Demandez un code avec POST /v1/api/user/me/phone/verification',
+  },
+  'phone.codeExpired': { en: 'The code has expired', fr: 'Le code a expiré' },
+  'phone.wrongCode': {
+    en: 'Wrong code: {attemptsLeft} attempt(s) left',
+    fr: 'Code erroné : il reste {attemptsLeft} essai(s)',
+  },
+  'phone.tooManyAttempts': {
+    en: 'Too many wrong codes: this code no longer works',
+    fr: 'Trop de codes erronés : ce code ne fonctionne plus',
+  },
+} as const satisfies Entries;
