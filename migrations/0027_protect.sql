@@ -19,3 +19,26 @@ CREATE TABLE `phone_verification_codes` (
 );
 --> statement-breakpoint
 CREATE INDEX `phone_verification_codes_user_idx` ON `phone_verification_codes` (`user_id`,`created_at`);
+--> statement-breakpoint
+-- Prohibited and restricted items added by admins to the maintained list (features/reference/
+-- prohibited-items.data.ts); a null country is every country.
+CREATE TABLE `prohibited_item_rules` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`code` text NOT NULL,
+	`level` text NOT NULL,
+	`category_code` text,
+	`from_country` text,
+	`to_country` text,
+	`name_en` text NOT NULL,
+	`name_fr` text NOT NULL,
+	`reason_en` text NOT NULL,
+	`reason_fr` text NOT NULL,
+	`created_by` integer,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`created_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `prohibited_item_rules_code_unique` ON `prohibited_item_rules` (`code`);
+--> statement-breakpoint
+-- What the sender declared at booking (noProhibitedItems, acknowledgedRestrictions), shown to the carrier.
+ALTER TABLE `reservations` ADD `declarations` text;

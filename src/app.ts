@@ -34,6 +34,7 @@ import { reviewsRouter } from './features/reviews/reviews.routes';
 import { notificationsRouter } from './features/notifications/notifications.routes';
 import { devicesRouter } from './features/devices/devices.routes';
 import { referenceRouter } from './features/reference/reference.routes';
+import { prohibitedItemsRouter } from './features/reference/prohibited-items.routes';
 import { trackingRouter } from './features/tracking/tracking.routes';
 import { conversationsRouter } from './features/conversations/conversations.routes';
 import { usersRouter } from './features/users/users.routes';
@@ -130,6 +131,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, reviewsRouter);
   app.route(API_PREFIX, reportsRouter);
   app.route(API_PREFIX, referenceRouter);
+  app.route(API_PREFIX, prohibitedItemsRouter);
   app.route(API_PREFIX, categoriesRouter);
   app.route(API_PREFIX, announcementsRouter);
   app.route(API_PREFIX, alertsRouter);

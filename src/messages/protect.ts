@@ -30,4 +30,21 @@ export const PROTECT_MESSAGES = {
     en: 'Too many wrong codes: this code no longer works',
     fr: 'Trop de codes erronés : ce code ne fonctionne plus',
   },
+  'booking.itemProhibitedOnCorridor': {
+    en: '"{item}" cannot be sent from {from} to {to}: prohibited ({code})',
+    fr: '« {item} » ne peut pas être envoyé de {from} vers {to} : interdit ({code})',
+  },
+  'booking.restrictionsNotAcknowledged': {
+    en: 'Restricted items from {from} to {to}: acknowledge {codes} in acknowledgedRestrictions',
+    fr: 'Objets soumis à restriction de {from} vers {to} : acceptez {codes} dans acknowledgedRestrictions',
+  },
+  'booking.seeProhibitedItems': {
+    en: 'See GET /v1/api/reference/prohibited-items?from={from}&to={to}',
+    fr: 'Consultez GET /v1/api/reference/prohibited-items?from={from}&to={to}',
+  },
+  'reference.prohibitedItemCodeTaken': {
+    en: 'A prohibited or restricted item with the code {code} already exists',
+    fr: 'Un objet interdit ou soumis à restriction avec le code {code} existe déjà',
+  },
+  'reference.itemCodeFormat': { en: 'capital letters, digits and underscores (2 to 60)', fr: 'majuscules, chiffres et tirets bas (2 à 60)' },
 } as const satisfies Entries;

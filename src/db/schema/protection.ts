@@ -1,6 +1,6 @@
 // Protecting what is sent (CONTRACT 21): phone verification codes, proof of travel, the admins'
 // additions to the prohibited and restricted items per corridor.
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt } from './columns';
 import { users } from './users';
 
@@ -24,4 +24,24 @@ export const phoneVerificationCodes = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('phone_verification_codes_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** Prohibited and restricted items admins added to the maintained list (a null country is every country). */
+export const prohibitedItemRules = sqliteTable(
+  'prohibited_item_rules',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    code: text('code').notNull(),
+    level: text('level', { enum: ['PROHIBITED', 'RESTRICTED'] }).notNull(),
+    categoryCode: text('category_code'),
+    fromCountry: text('from_country'),
+    toCountry: text('to_country'),
+    nameEn: text('name_en').notNull(),
+    nameFr: text('name_fr').notNull(),
+    reasonEn: text('reason_en').notNull(),
+    reasonFr: text('reason_fr').notNull(),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('prohibited_item_rules_code_unique').on(t.code)],
 );

@@ -13,6 +13,7 @@ import {
   reservations,
   users,
   type AnnouncementRow,
+  type BookingDeclarations,
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
@@ -51,6 +52,7 @@ import {
   type CancellationActor,
 } from './booking-rules';
 import { appConfig } from '../../config';
+import { assertCorridorAllows } from '../reference/prohibited-items.service';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -104,6 +106,9 @@ export interface CreateBookingInput {
   contentInfo?: string | null;
   items: ItemInput[];
   recipient: RecipientInfo;
+  /** The codes of the corridor's restricted entries the sender accepts (CONTRACT 21). */
+  acknowledgedRestrictions?: string[];
+  declarations?: { noProhibitedItems: boolean };
 }
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -151,6 +156,7 @@ export async function createBooking(
   const { a, carrier, categories: categoryRows } = trip;
   const sender = assertMayBook(auth, trip);
   const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
+  await assertCorridorAllows(deps, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
 
@@ -226,6 +232,12 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
   });
 }
 
+/** What the sender declared, kept with the reservation; null when a v1 client declared nothing. */
+const declarationsOf = ({ declarations, acknowledgedRestrictions }: CreateBookingInput): BookingDeclarations | null =>
+  declarations || acknowledgedRestrictions?.length
+    ? { noProhibitedItems: declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: [...new Set(acknowledgedRestrictions ?? [])] }
+    : null;
+
 interface NewBooking {
   auth: AuthUser;
   a: AnnouncementRow;
@@ -252,6 +264,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
     depositCode: newSixDigitCode(),
     deliveryCode: newSixDigitCode(),
     recipient,
+    declarations: declarationsOf(input),
     recipientToken: newRecipientToken(),
     pricePerKgCents: a.pricePerKgCents,
     ...termsOf(a),
