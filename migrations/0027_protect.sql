@@ -42,3 +42,25 @@ CREATE UNIQUE INDEX `prohibited_item_rules_code_unique` ON `prohibited_item_rule
 --> statement-breakpoint
 -- What the sender declared at booking (noProhibitedItems, acknowledgedRestrictions), shown to the carrier.
 ALTER TABLE `reservations` ADD `declarations` text;
+--> statement-breakpoint
+-- Proof of travel: a ticket or boarding pass attached to a trip, reviewed by operators.
+CREATE TABLE `travel_proofs` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`announcement_id` integer NOT NULL,
+	`file_id` integer NOT NULL,
+	`submitted_by` integer NOT NULL,
+	`status` text DEFAULT 'PENDING' NOT NULL,
+	`rejection_reason` text,
+	`reviewed_by` integer,
+	`reviewed_at` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	FOREIGN KEY (`announcement_id`) REFERENCES `announcements`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`file_id`) REFERENCES `files`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`submitted_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `travel_proofs_status_idx` ON `travel_proofs` (`status`,`created_at`);
+--> statement-breakpoint
+CREATE INDEX `travel_proofs_announcement_idx` ON `travel_proofs` (`announcement_id`);
+--> statement-breakpoint
+ALTER TABLE `announcements` ADD `travel_verified` integer DEFAULT false NOT NULL;

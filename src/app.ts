@@ -15,6 +15,7 @@ import { dashboardsRouter } from './features/dashboards/dashboards.routes';
 import { superadminRouter } from './features/superadmin/superadmin.routes';
 import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
+import { travelProofRouter } from './features/announcements/travel-proof.routes';
 import { categoriesRouter } from './features/categories/categories.routes';
 import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
@@ -134,6 +135,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, prohibitedItemsRouter);
   app.route(API_PREFIX, categoriesRouter);
   app.route(API_PREFIX, announcementsRouter);
+  app.route(API_PREFIX, travelProofRouter);
   app.route(API_PREFIX, alertsRouter);
   app.route(API_PREFIX, notificationsRouter);
   app.route(API_PREFIX, devicesRouter);

@@ -53,6 +53,7 @@ describe('POST /annonces', () => {
       transportMode: 'PLANE',
       acceptedCategoryIds: [category.id],
       status: 'ACTIVE',
+      travelVerified: false,
       carrier: {
         id: carrier.id,
         firstName: 'Carla',

@@ -47,4 +47,19 @@ export const PROTECT_MESSAGES = {
     fr: 'Un objet interdit ou soumis à restriction avec le code {code} existe déjà',
   },
   'reference.itemCodeFormat': { en: 'capital letters, digits and underscores (2 to 60)', fr: 'majuscules, chiffres et tirets bas (2 à 60)' },
+  'travel.validationFailed': { en: 'Validation failed for body: fileId', fr: 'Échec de validation du corps : fileId' },
+  'travel.notOwnTravelProofUpload': {
+    en: 'must be a file you uploaded with purpose TRAVEL_PROOF',
+    fr: 'doit être un fichier que vous avez envoyé avec le motif TRAVEL_PROOF',
+  },
+  'travel.uploadWithPurpose': {
+    en: 'Upload the ticket or boarding pass with POST /v1/api/files (purpose TRAVEL_PROOF), then send its id',
+    fr: 'Envoyez le billet ou la carte d’embarquement avec POST /v1/api/files (motif TRAVEL_PROOF), puis son identifiant',
+  },
+  'travel.tripNotOpen': {
+    en: 'A proof of travel can only be attached to an active or full trip (this one is {status})',
+    fr: 'Un justificatif de voyage ne peut être joint qu’à un trajet actif ou complet (celui-ci est {status})',
+  },
+  'travel.alreadyVerified': { en: 'This trip is already verified', fr: 'Ce trajet est déjà vérifié' },
+  'travel.notPending': { en: 'This proof of travel was already reviewed ({status})', fr: 'Ce justificatif de voyage a déjà été examiné ({status})' },
 } as const satisfies Entries;

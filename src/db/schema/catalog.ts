@@ -51,6 +51,8 @@ export const announcements = sqliteTable(
     transportMode: text('transport_mode', { enum: TRANSPORT_MODES }).notNull(),
     acceptedCategoryIds: text('accepted_category_ids', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
     status: text('status', { enum: ANNOUNCEMENT_STATUSES }).notNull().default('ACTIVE'),
+    /** An operator approved the carrier's proof of travel (CONTRACT 21). */
+    travelVerified: integer('travel_verified', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

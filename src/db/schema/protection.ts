@@ -2,6 +2,8 @@
 // additions to the prohibited and restricted items per corridor.
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt } from './columns';
+import { announcements } from './catalog';
+import { files } from './trust';
 import { users } from './users';
 
 /** One row per SMS code sent; only the salted SHA-256 of the code is stored. */
@@ -44,4 +46,31 @@ export const prohibitedItemRules = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('prohibited_item_rules_code_unique').on(t.code)],
+);
+
+export const TRAVEL_PROOF_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'SUPERSEDED'] as const;
+export type TravelProofStatus = (typeof TRAVEL_PROOF_STATUSES)[number];
+
+/** A ticket or boarding pass attached to a trip (a TRAVEL_PROOF file), reviewed by operators. */
+export const travelProofs = sqliteTable(
+  'travel_proofs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    announcementId: integer('announcement_id')
+      .notNull()
+      .references(() => announcements.id),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id),
+    submittedBy: integer('submitted_by')
+      .notNull()
+      .references(() => users.id),
+    /** A newer proof of the same trip supersedes a pending one. */
+    status: text('status', { enum: TRAVEL_PROOF_STATUSES }).notNull().default('PENDING'),
+    rejectionReason: text('rejection_reason'),
+    reviewedBy: integer('reviewed_by'),
+    reviewedAt: text('reviewed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('travel_proofs_status_idx').on(t.status, t.createdAt), index('travel_proofs_announcement_idx').on(t.announcementId)],
 );

@@ -63,6 +63,8 @@ export interface SearchFilters {
   maxPricePerKg?: number;
   categoryId?: number;
   transportMode?: TransportMode;
+  /** Only trips whose proof of travel an operator approved (true), or only the others (false). */
+  travelVerified?: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     transportMode: row.transportMode,
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
+    travelVerified: row.travelVerified,
     carrier: toPublicProfile({ ...carrier, id: row.carrierId }, toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 })),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -230,7 +233,7 @@ async function publisherPlacement(deps: Deps, auth: AuthUser, branchId: number |
 }
 
 /** The trip's carrier, staff of its agency allowed to manage it, and (when `admins`) admins. */
-async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
+export async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
   const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(deps, auth.id), a) ? [auth.id] : [];
   assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
 }
@@ -254,6 +257,7 @@ function searchValues(filters: SearchFilters, today: string) {
     maxPriceCents: filters.maxPricePerKg !== undefined ? toCents(filters.maxPricePerKg) : undefined,
     transportMode: filters.transportMode,
     categoryId: filters.categoryId,
+    travelVerified: filters.travelVerified,
   };
 }
 type SearchKey = keyof ReturnType<typeof searchValues>;
@@ -276,6 +280,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('minWeightG', () => sql`${remainingCapacitySql()} >= ${v.minWeightG}`),
     when('maxPriceCents', () => lte(a.pricePerKgCents, v.maxPriceCents as number)),
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
+    when('travelVerified', () => eq(a.travelVerified, v.travelVerified as boolean)),
     when(
       'categoryId',
       () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR ${jsonArrayIncludes(a.acceptedCategoryIds, v.categoryId)})`,
