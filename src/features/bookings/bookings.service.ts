@@ -52,7 +52,7 @@ import {
   type CancellationActor,
 } from './booking-rules';
 import { appConfig } from '../../config';
-import { assertCorridorAllows } from '../reference/prohibited-items.service';
+import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -148,15 +148,17 @@ export async function createBooking(
   const weightG = toGrams(input.reservedWeight);
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
-  const [[trip]] = await db.batch([
+  // The admins' prohibited items ride along (the corridor is known once the trip is read).
+  const [[trip], addedRules] = await db.batch([
     bookingRead({ n: categoryIds.length })(db, { id: input.announcementId, senderId: auth.id, ...Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id])) }),
+    addedItemRules(db),
   ]);
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
   if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
   const { a, carrier, categories: categoryRows } = trip;
   const sender = assertMayBook(auth, trip);
   const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
-  await assertCorridorAllows(deps, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
+  assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
 

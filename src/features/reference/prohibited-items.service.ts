@@ -1,7 +1,8 @@
 // Prohibited and restricted items per corridor (CONTRACT 21): the maintained list
 // (prohibited-items.data.ts) with the admins' additions, served by GET
 // /reference/prohibited-items and checked against every booking's items.
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { categories, prohibitedItemRules, type Locale } from '../../db/schema';
 import type { Deps } from '../../env';
 import { alreadyExists, businessRule, msg } from '../../errors';
@@ -9,32 +10,31 @@ import { isUniqueViolation } from '../../db/errors';
 import { auditInsert } from '../audit/audit';
 import { appliesTo, PROHIBITED_ITEMS, type ProhibitedItemEntry } from './prohibited-items.data';
 
-/** The entries of the corridor from -> to: the file's, then the admins' (one query). */
-export async function corridorEntries({ db }: Deps, from: string, to: string): Promise<ProhibitedItemEntry[]> {
-  const added = await db
-    .select()
-    .from(prohibitedItemRules)
-    .where(
-      and(
-        or(isNull(prohibitedItemRules.fromCountry), eq(prohibitedItemRules.fromCountry, from)),
-        or(isNull(prohibitedItemRules.toCountry), eq(prohibitedItemRules.toCountry, to)),
-      ),
-    )
-    .orderBy(prohibitedItemRules.id);
+/** Every entry admins added (a short list): read in the batch of the request that needs it. */
+export const addedItemRules = (db: Db) => db.select().from(prohibitedItemRules).orderBy(prohibitedItemRules.id);
+
+type AddedRule = typeof prohibitedItemRules.$inferSelect;
+
+/** The entries of the corridor from -> to: the file's, then the admins' (pure). */
+export function corridorOf(added: readonly AddedRule[], from: string, to: string): ProhibitedItemEntry[] {
   return [
     ...PROHIBITED_ITEMS.filter((e) => appliesTo(e, from, to)),
-    ...added.map(
-      (r): ProhibitedItemEntry => ({
-        code: r.code,
-        level: r.level,
-        ...(r.categoryCode ? { categoryCode: r.categoryCode } : {}),
-        name: { en: r.nameEn, fr: r.nameFr },
-        reason: { en: r.reasonEn, fr: r.reasonFr },
-        source: 'ADMIN',
-      }),
-    ),
+    ...added
+      .filter((r) => (r.fromCountry === null || r.fromCountry === from) && (r.toCountry === null || r.toCountry === to))
+      .map(
+        (r): ProhibitedItemEntry => ({
+          code: r.code,
+          level: r.level,
+          ...(r.categoryCode ? { categoryCode: r.categoryCode } : {}),
+          name: { en: r.nameEn, fr: r.nameFr },
+          reason: { en: r.reasonEn, fr: r.reasonFr },
+          source: 'ADMIN',
+        }),
+      ),
   ];
 }
+
+export const corridorEntries = async ({ db }: Deps, from: string, to: string) => corridorOf(await addedItemRules(db), from, to);
 
 export interface ListedItem {
   categoryId?: number;
@@ -80,8 +80,8 @@ export function corridorVerdict(entries: readonly ProhibitedItemEntry[], items: 
 }
 
 /** POST /bookings: refuses a prohibited item (422 naming it) and an unacknowledged restricted one. */
-export async function assertCorridorAllows(deps: Deps, from: string, to: string, items: readonly CheckedItem[], acknowledged: readonly string[]) {
-  const verdict = corridorVerdict(await corridorEntries(deps, from, to), items, acknowledged);
+export function assertCorridorAllows(added: readonly AddedRule[], from: string, to: string, items: readonly CheckedItem[], acknowledged: readonly string[]) {
+  const verdict = corridorVerdict(corridorOf(added, from, to), items, acknowledged);
   const see = msg('booking.seeProhibitedItems', { from, to });
   if ('prohibited' in verdict && verdict.prohibited) {
     const { item, entry } = verdict.prohibited;
