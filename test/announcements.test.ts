@@ -54,6 +54,7 @@ describe('POST /annonces', () => {
       acceptedCategoryIds: [category.id],
       status: 'ACTIVE',
       cancellationPolicy: 'MODERATE',
+      travelVerified: false,
       carrier: {
         id: carrier.id,
         firstName: 'Carla',
@@ -61,6 +62,7 @@ describe('POST /annonces', () => {
         username: null,
         avatarUrl: null,
         verified: true,
+        phoneVerified: false,
         ratingAverage: null,
         reviewCount: 0,
         memberSince: expect.any(String),

@@ -20,7 +20,7 @@ const RESERVATION_FIELDS = [
   'depositCode', 'deliveryCode', 'departureCity', 'arrivalCity', 'departureDate', 'arrivalDate', 'pickupPoint',
   'deliveryPoint', 'pricePerKg', 'totalAmount', 'platformCommission', 'carrierAmount', 'paymentId', 'authorizationId',
   'captureId', 'refundId', 'paymentStatus', 'paymentDate', 'paymentApprovalUrl', 'senderName', 'senderEmail',
-  'carrierName', 'carrierEmail', 'invoiceId', 'invoiceUrl', 'items', 'recipient', 'reservationDate',
+  'carrierName', 'carrierEmail', 'invoiceId', 'invoiceUrl', 'items', 'recipient', 'declarations', 'reservationDate',
 ].sort();
 
 async function setup(options: TripOverrides = {}) {

@@ -283,6 +283,7 @@ describe('GET /users/{id}', () => {
       username: null,
       avatarUrl: null,
       verified: true,
+      phoneVerified: false,
       ratingAverage: null,
       reviewCount: 0,
       memberSince: expect.any(String),
@@ -638,6 +639,8 @@ describe('OpenAPI document', () => {
       ['post', '/v1/api/admin/users/{id}/suspend'],
       ['post', '/v1/api/admin/users/{id}/activate'],
       ['put', '/v1/api/superadmin/users/{id}/roles'],
+      ['post', '/v1/api/user/me/phone/verification'],
+      ['post', '/v1/api/user/me/phone/verify'],
     ];
     for (const [method, path] of publicRoutes) expect(doc.paths[path]?.[method]?.security, `${method} ${path}`).toEqual([]);
     for (const [method, path] of bearerRoutes) {
@@ -651,7 +654,7 @@ describe('OpenAPI document', () => {
     }
     expect(Object.keys(doc.components.schemas.User.properties)).toEqual([
       'id', 'firstName', 'lastName', 'username', 'phoneNumber', 'nationality', 'email', 'birthDate', 'connectedAccountId', 'enabled',
-      'walletBalance', 'pendingWithdrawalAmount', 'totalEarned', 'totalWithdrawn', 'roles', 'kycStatus', 'emailVerified', 'avatarUrl', 'agencyId',
+      'walletBalance', 'pendingWithdrawalAmount', 'totalEarned', 'totalWithdrawn', 'roles', 'kycStatus', 'emailVerified', 'phoneVerified', 'avatarUrl', 'agencyId',
     ]);
     void tokenFor;
   });

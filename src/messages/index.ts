@@ -12,6 +12,7 @@ import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
 import { MONEY_MESSAGES } from './money';
 import { PRIVACY_MESSAGES } from './privacy';
+import { PROTECT_MESSAGES } from './protect';
 import type { French } from './types';
 
 export const MESSAGES = {
@@ -23,6 +24,7 @@ export const MESSAGES = {
   ...BOOKING_MESSAGES,
   ...HANDOVER_MESSAGES,
   ...PRIVACY_MESSAGES,
+  ...PROTECT_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

@@ -29,6 +29,7 @@ export const NOUNS = {
   Report: 'Signalement',
   Reservation: 'Réservation',
   Review: 'Avis',
+  'Travel proof': 'Justificatif de voyage',
   'Search alert': 'Alerte de recherche',
   Transaction: 'Transaction',
   User: 'Utilisateur',

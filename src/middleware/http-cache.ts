@@ -17,6 +17,8 @@ import { setResponseHeaders } from '../lib/response-headers';
 export const PUBLIC_CACHE: { path: string; maxAgeSeconds: number }[] = [
   { path: '/v1/api/reference/countries', maxAgeSeconds: 86_400 },
   { path: '/v1/api/reference/countries/{code}/cities', maxAgeSeconds: 86_400 },
+  // Admins may extend it: kept 5 minutes, like the categories.
+  { path: '/v1/api/reference/prohibited-items', maxAgeSeconds: 300 },
   { path: '/v1/api/categories', maxAgeSeconds: 300 },
   { path: '/v1/api/openapi.json', maxAgeSeconds: 300 },
   { path: '/v1/api/annonces', maxAgeSeconds: 30 },

@@ -58,6 +58,7 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
   { method: 'get', path: '/v1/api/categories', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/reference/countries', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/reference/countries/{code}/cities', policy: POLICIES.public },
+  { method: 'get', path: '/v1/api/reference/prohibited-items', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/payments/callback/success', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/payments/callback/cancel', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/pay-connect/return', policy: POLICIES.public },

@@ -55,6 +55,8 @@ export const announcements = sqliteTable(
     acceptedCategoryIds: text('accepted_category_ids', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
     status: text('status', { enum: ANNOUNCEMENT_STATUSES }).notNull().default('ACTIVE'),
     cancellationPolicy: text('cancellation_policy', { enum: CANCELLATION_POLICIES }).notNull().default('MODERATE'),
+    /** An operator approved the carrier's proof of travel (CONTRACT 21). */
+    travelVerified: integer('travel_verified', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

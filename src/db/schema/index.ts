@@ -14,3 +14,4 @@ export * from './conversations';
 export * from './deliveries';
 export * from './console';
 export * from './privacy';
+export * from './protection';

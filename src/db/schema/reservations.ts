@@ -29,6 +29,12 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 export const INVOICE_STATUSES = ['ISSUED', 'PARTIALLY_CREDITED', 'CREDITED'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
+/** The sender's declarations at booking (CONTRACT 21). */
+export interface BookingDeclarations {
+  noProhibitedItems: boolean;
+  acknowledgedRestrictions: string[];
+}
+
 export interface RecipientInfo {
   firstName: string;
   lastName: string;
@@ -62,6 +68,8 @@ export const reservations = sqliteTable(
     depositCode: text('deposit_code').notNull(),
     deliveryCode: text('delivery_code').notNull(),
     recipient: text('recipient', { mode: 'json' }).$type<RecipientInfo>().notNull(),
+    /** What the sender declared at booking (CONTRACT 21), shown to the carrier; null for v1 clients. */
+    declarations: text('declarations', { mode: 'json' }).$type<BookingDeclarations>(),
     /** Long random secret of the public recipient page. */
     recipientToken: text('recipient_token').notNull(),
     pricePerKgCents: integer('price_per_kg_cents').notNull(),

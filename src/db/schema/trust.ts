@@ -53,7 +53,7 @@ export const kycProviderEvents = sqliteTable('kyc_provider_events', {
   receivedAt: createdAt(),
 });
 
-export const FILE_PURPOSES = ['AVATAR', 'PARCEL_IMAGE', 'KYC_DOCUMENT', 'AGENCY_DOCUMENT', 'DISPUTE_EVIDENCE'] as const;
+export const FILE_PURPOSES = ['AVATAR', 'PARCEL_IMAGE', 'KYC_DOCUMENT', 'AGENCY_DOCUMENT', 'DISPUTE_EVIDENCE', 'TRAVEL_PROOF'] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
 export const AGENCY_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;

@@ -20,6 +20,8 @@ export const users = sqliteTable(
     roles: text('roles', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["ROLE_CLIENT"]'`),
     enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
     emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
+    /** The phone number was proved by an SMS code (CONTRACT 21); cleared when the number changes. */
+    phoneVerified: integer('phone_verified', { mode: 'boolean' }).notNull().default(false),
     kycStatus: text('kyc_status', { enum: ['NOT_VERIFIED', 'PENDING', 'VERIFIED'] }).notNull().default('NOT_VERIFIED'),
     googleSubject: text('google_subject'),
     appleSubject: text('apple_subject'),

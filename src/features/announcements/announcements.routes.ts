@@ -101,6 +101,7 @@ export const AnnouncementSchema = z
     acceptedCategoryIds: z.array(z.number().int()),
     status: z.enum(ANNOUNCEMENT_STATUSES),
     cancellationPolicy: z.enum(CANCELLATION_POLICIES),
+    travelVerified: z.boolean().openapi({ description: "An operator approved the carrier's proof of travel (ticket or boarding pass)" }),
     carrier: PublicProfileSchema,
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -121,6 +122,11 @@ const SearchQuery = pageParams.extend({
   maxPricePerKg: z.coerce.number().min(0).optional().openapi({ type: 'number' }),
   categoryId: decimalInt(z.number().int().positive().max(2_147_483_647)).optional().openapi({ type: 'integer' }),
   transportMode: TransportMode.optional(),
+  travelVerified: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .openapi({ type: 'boolean', description: 'true: only trips whose proof of travel an operator approved; false: only the others' }),
 });
 
 const PriceSuggestionQuery = z.object({

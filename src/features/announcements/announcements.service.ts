@@ -66,6 +66,8 @@ export interface SearchFilters {
   maxPricePerKg?: number;
   categoryId?: number;
   transportMode?: TransportMode;
+  /** Only trips whose proof of travel an operator approved (true), or only the others (false). */
+  travelVerified?: boolean;
 }
 
 /**
@@ -73,7 +75,7 @@ export interface SearchFilters {
  * D1 batch results are keyed by column name, so users.id would overwrite announcements.id.
  */
 const carrierColumns = {
-  ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'createdAt']),
+  ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'phoneVerified', 'createdAt']),
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
   // The carrier's cancellationRate (users/cancellation-rate.ts), two index searches per row.
@@ -90,6 +92,7 @@ type CarrierRow = {
   username: string | null;
   avatarUrl: string | null;
   kycStatus: UserRow['kycStatus'];
+  phoneVerified: boolean;
   createdAt: string;
   ratingCount: number | null;
   ratingSum: number | null;
@@ -120,6 +123,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     acceptedCategoryIds: row.acceptedCategoryIds,
     status: row.status,
     cancellationPolicy: row.cancellationPolicy,
+    travelVerified: row.travelVerified,
     carrier: toPublicProfile(
       { ...carrier, id: row.carrierId },
       toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 }),
@@ -241,7 +245,7 @@ async function publisherPlacement(deps: Deps, auth: AuthUser, branchId: number |
 }
 
 /** The trip's carrier, staff of its agency allowed to manage it, and (when `admins`) admins. */
-async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
+export async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
   const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(deps, auth.id), a) ? [auth.id] : [];
   assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
 }
@@ -265,6 +269,7 @@ function searchValues(filters: SearchFilters, today: string) {
     maxPriceCents: filters.maxPricePerKg !== undefined ? toCents(filters.maxPricePerKg) : undefined,
     transportMode: filters.transportMode,
     categoryId: filters.categoryId,
+    travelVerified: filters.travelVerified,
   };
 }
 type SearchKey = keyof ReturnType<typeof searchValues>;
@@ -287,6 +292,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('minWeightG', () => sql`${remainingCapacitySql()} >= ${v.minWeightG}`),
     when('maxPriceCents', () => lte(a.pricePerKgCents, v.maxPriceCents as number)),
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
+    when('travelVerified', () => eq(a.travelVerified, v.travelVerified as boolean)),
     when(
       'categoryId',
       () => sql`(json_array_length(${a.acceptedCategoryIds}) = 0 OR ${jsonArrayIncludes(a.acceptedCategoryIds, v.categoryId)})`,

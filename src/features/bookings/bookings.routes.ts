@@ -72,6 +72,15 @@ const CreateBookingSchema = z
     contentInfo: optionalText(1000),
     items: z.array(ItemInputSchema).min(1).max(20),
     recipient: RecipientInputSchema,
+    acknowledgedRestrictions: z
+      .array(z.string().min(1).max(60))
+      .max(50)
+      .optional()
+      .openapi({ description: "Codes of the corridor's restricted items the sender accepts (GET /reference/prohibited-items)" }),
+    declarations: z
+      .object({ noProhibitedItems: z.boolean() })
+      .optional()
+      .openapi({ description: 'What the sender declares about the contents, kept with the reservation and shown to the carrier' }),
   })
   // An item's `weight` is that line's weight (whatever its quantity); the booked kilos must hold
   // them all. Compared in grams, as stored.

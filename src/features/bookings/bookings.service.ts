@@ -13,6 +13,7 @@ import {
   reservations,
   users,
   type AnnouncementRow,
+  type BookingDeclarations,
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
@@ -51,6 +52,7 @@ import {
 } from './booking-rules';
 import { appConfig } from '../../config';
 import { outcomeForReservation } from './cancellation-policy';
+import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -104,6 +106,9 @@ export interface CreateBookingInput {
   contentInfo?: string | null;
   items: ItemInput[];
   recipient: RecipientInfo;
+  /** The codes of the corridor's restricted entries the sender accepts (CONTRACT 21). */
+  acknowledgedRestrictions?: string[];
+  declarations?: { noProhibitedItems: boolean };
 }
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -143,14 +148,17 @@ export async function createBooking(
   const weightG = toGrams(input.reservedWeight);
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
-  const [[trip]] = await db.batch([
+  // The admins' prohibited items ride along (the corridor is known once the trip is read).
+  const [[trip], addedRules] = await db.batch([
     bookingRead({ n: categoryIds.length })(db, { id: input.announcementId, senderId: auth.id, ...Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id])) }),
+    addedItemRules(db),
   ]);
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
   if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
   const { a, carrier, categories: categoryRows } = trip;
   const sender = assertMayBook(auth, trip);
   const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
+  assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
 
@@ -226,6 +234,12 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
   });
 }
 
+/** What the sender declared, kept with the reservation; null when a v1 client declared nothing. */
+const declarationsOf = ({ declarations, acknowledgedRestrictions }: CreateBookingInput): BookingDeclarations | null =>
+  declarations || acknowledgedRestrictions?.length
+    ? { noProhibitedItems: declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: [...new Set(acknowledgedRestrictions ?? [])] }
+    : null;
+
 interface NewBooking {
   auth: AuthUser;
   a: AnnouncementRow;
@@ -252,6 +266,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
     depositCode: newSixDigitCode(),
     deliveryCode: newSixDigitCode(),
     recipient,
+    declarations: declarationsOf(input),
     recipientToken: newRecipientToken(),
     pricePerKgCents: a.pricePerKgCents,
     ...termsOf(a),

@@ -122,6 +122,11 @@ const en = {
   nothing: 'Nothing to show.',
   agencyDocuments: 'Agency documents to review',
   kycApproved: 'KYC record {id} approved.',
+  travelProofs: 'Travel proofs',
+  travelProof: 'Proof of travel',
+  trip: 'Trip',
+  travelProofApproved: 'Proof of travel {id} approved: the trip shows as verified.',
+  travelProofRejected: 'Proof of travel {id} rejected.',
   kycRejected: 'KYC record {id} rejected.',
   disputeResolved: 'Dispute {id} resolved.',
   userSuspended: 'User {id} suspended.',
@@ -270,6 +275,11 @@ const fr: Words = {
   nothing: 'Rien à afficher.',
   agencyDocuments: 'Documents d’agence à examiner',
   kycApproved: 'Dossier KYC {id} approuvé.',
+  travelProofs: 'Justificatifs de voyage',
+  travelProof: 'Justificatif de voyage',
+  trip: 'Trajet',
+  travelProofApproved: 'Justificatif de voyage {id} approuvé : le trajet est affiché comme vérifié.',
+  travelProofRejected: 'Justificatif de voyage {id} refusé.',
   kycRejected: 'Dossier KYC {id} refusé.',
   disputeResolved: 'Litige {id} tranché.',
   userSuspended: 'Utilisateur {id} suspendu.',
@@ -320,7 +330,7 @@ const TRANSLATORS: Record<Locale, Translate> = { en: translatorOf(en), fr: trans
 export const translator = (locale: Locale): Translate => TRANSLATORS[locale];
 
 /** What kind of record a stored code belongs to: French agrees its words with the record's gender. */
-export type CodeKind = 'reservation' | 'kyc' | 'dispute' | 'resolution' | 'withdrawal' | 'account' | 'agency' | 'delivery';
+export type CodeKind = 'reservation' | 'kyc' | 'dispute' | 'resolution' | 'withdrawal' | 'account' | 'agency' | 'delivery' | 'travelProof';
 
 // Stored codes (statuses, resolutions) in the operator's words. English reads the code itself
 // spelled out; French names each, agreed with its record (une réservation annulée, un retrait échoué).
@@ -349,6 +359,7 @@ const FRENCH_CODES: Record<CodeKind, Record<string, string>> = {
   account: { ACTIVE: 'Actif', SUSPENDED: 'Suspendu', DELETED: 'Supprimé' },
   agency: { ACTIVE: 'Active', SUSPENDED: 'Suspendue' },
   delivery: { QUEUED: 'En file d’attente', SENT: 'Envoyé', FAILED: 'Échoué', DEAD: 'Abandonné' },
+  travelProof: { PENDING: 'En attente', APPROVED: 'Approuvé', REJECTED: 'Refusé', SUPERSEDED: 'Remplacé' },
 };
 
 const spelledOut = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');

@@ -109,6 +109,7 @@ const SCRIPT = `document.addEventListener('submit', function (e) {
 const NAV: [string, WordKey, boolean][] = [
   ['/console', 'overview', false],
   ['/console/kyc', 'kyc', true],
+  ['/console/travel-proofs', 'travelProofs', false],
   ['/console/disputes', 'disputes', false],
   ['/console/withdrawals', 'withdrawals', true],
   ['/console/users', 'users', false],

@@ -18,6 +18,7 @@ import { overviewRoutes } from './pages/overview';
 import { reservationRoutes } from './pages/reservation';
 import { reservationsRoutes } from './pages/reservations';
 import { signInRoutes, signOutRoutes } from './pages/sign-in';
+import { travelProofRoutes } from './pages/travel-proofs';
 import { userRoutes } from './pages/user';
 import { usersRoutes } from './pages/users';
 import { withdrawalsRoutes } from './pages/withdrawals';
@@ -35,6 +36,7 @@ const PAGES = [
   fileRoutes,
   kycQueueRoutes,
   kycRecordRoutes,
+  travelProofRoutes,
   disputesRoutes,
   disputeRoutes,
   withdrawalsRoutes,

@@ -49,6 +49,8 @@ export const NOTIFICATION_KINDS = [
   'AGENCY_ACTIVATED',
   'AGENCY_SUSPENDED',
   'NEW_MESSAGE',
+  'TRAVEL_PROOF_APPROVED',
+  'TRAVEL_PROOF_REJECTED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -14,6 +14,8 @@ export const ALLOWED_TYPES: Record<FilePurpose, readonly DetectedType[]> = {
   KYC_DOCUMENT: DOCUMENT_TYPES,
   AGENCY_DOCUMENT: DOCUMENT_TYPES,
   DISPUTE_EVIDENCE: DOCUMENT_TYPES,
+  // A ticket or boarding pass: a photo, a screenshot or the airline's PDF.
+  TRAVEL_PROOF: DOCUMENT_TYPES,
 };
 
 /** Purposes whose files belong to a reservation (its parties may read them). */

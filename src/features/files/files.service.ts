@@ -167,6 +167,9 @@ export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow
       const [agency] = await db.select({ ownerId: agencies.ownerId }).from(agencies).where(eq(agencies.id, row.agencyId));
       return assertCanAccess(auth, [agency?.ownerId], KYC_REVIEWERS);
     }
+    // A ticket names its traveller: the owner and the operators who review it.
+    case 'TRAVEL_PROOF':
+      return assertCanAccess(auth, [], ADMINS);
     case 'PARCEL_IMAGE':
     case 'DISPUTE_EVIDENCE': {
       if (hasRole(auth, ...ADMINS)) return;

@@ -83,6 +83,7 @@ const DTO_RESERVATION_FIELDS = [
   'invoiceId',
   'invoiceTransactionId',
   'recipient',
+  'declarations',
   'createdAt',
 ] as const satisfies readonly (keyof ReservationRow)[];
 const DTO_PARTY_FIELDS = ['id', 'firstName', 'lastName', 'email'] as const satisfies readonly (keyof PartyFields)[];

@@ -56,6 +56,11 @@ export const RecipientSchema = z
   })
   .openapi('Recipient');
 
+/** The sender's declarations at booking, kept with the reservation and shown to the carrier. */
+const DeclarationsSchema = z
+  .object({ noProhibitedItems: z.boolean(), acknowledgedRestrictions: z.array(z.string()) })
+  .openapi('BookingDeclarations');
+
 export const ReservationSchema = z
   .object({
     id: z.number().int(),
@@ -87,6 +92,7 @@ export const ReservationSchema = z
     invoiceUrl: INVOICE_URL,
     items: z.array(ReservationItemSchema),
     recipient: RecipientSchema,
+    declarations: DeclarationsSchema.nullable().openapi({ description: 'What the sender declared at booking (CONTRACT 21); null when nothing was' }),
     reservationDate: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Reservation');
@@ -164,6 +170,7 @@ export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId
       postalCode: r.recipient.postalCode ?? null,
       instructions: r.recipient.instructions ?? null,
     },
+    declarations: r.declarations ?? null,
     reservationDate: r.createdAt,
   };
 }

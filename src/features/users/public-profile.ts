@@ -1,5 +1,5 @@
 // The public profile of a user (GET /users/{id}, and the `carrier` of an announcement):
-// names, avatar, verified flag and rating. Nothing private (no email, phone, birth date).
+// names, avatar, verified flags (identity, phone) and rating. Nothing private (no email, phone, birth date).
 import { z } from '@hono/zod-openapi';
 import type { UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
@@ -19,6 +19,7 @@ export const PublicProfileSchema = z
     username: z.string().nullable(),
     avatarUrl: z.string().nullable(),
     verified: z.boolean().openapi({ description: 'Identity verified (KYC VERIFIED)' }),
+    phoneVerified: z.boolean().openapi({ description: 'Phone number proved by an SMS code' }),
     ratingAverage: z.number().nullable(),
     reviewCount: z.number().int(),
     memberSince: z.string().openapi({ format: 'date-time' }),
@@ -32,7 +33,7 @@ export const PublicProfileSchema = z
 
 export type PublicProfile = z.infer<typeof PublicProfileSchema>;
 
-type ProfileRow = Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'username' | 'avatarUrl' | 'kycStatus' | 'createdAt'>;
+type ProfileRow = Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'username' | 'avatarUrl' | 'kycStatus' | 'phoneVerified' | 'createdAt'>;
 
 export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATING, cancellationRate = 0): PublicProfile {
   return {
@@ -42,6 +43,7 @@ export function toPublicProfile(row: ProfileRow, rating: RatingSummary = NO_RATI
     username: row.username,
     avatarUrl: row.avatarUrl,
     verified: row.kycStatus === 'VERIFIED',
+    phoneVerified: row.phoneVerified,
     ratingAverage: rating.ratingAverage,
     reviewCount: rating.reviewCount,
     memberSince: row.createdAt,

@@ -28,6 +28,7 @@ export const UserSchema = z
     roles: z.array(z.string()),
     kycStatus: z.enum(['NOT_VERIFIED', 'PENDING', 'VERIFIED']),
     emailVerified: z.boolean(),
+    phoneVerified: z.boolean().openapi({ description: 'phoneNumber was proved by an SMS code (cleared when it changes)' }),
     avatarUrl: z.string().nullable(),
     agencyId: z.number().int().nullable(),
   })
@@ -54,6 +55,7 @@ export function toUser(row: UserRow, wallet: WalletFigures = ZERO_WALLET): UserD
     roles: row.roles,
     kycStatus: row.kycStatus,
     emailVerified: row.emailVerified,
+    phoneVerified: row.phoneVerified,
     avatarUrl: row.avatarUrl,
     agencyId: row.agencyId,
   };

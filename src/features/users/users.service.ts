@@ -9,6 +9,7 @@ import { UPLOADED_FILE_URL } from './profile-fields';
 import { loadUser, uniqueConflict } from './user-rows';
 import { agencyOwnerGuard, openReservationGuard, openTripGuard, pendingWithdrawalGuard, walletBalanceGuard } from './account-deletion-guards';
 import { eraseAccountData } from '../privacy/erasure';
+import { samePhone } from './phone-verification.rules';
 
 export interface ProfileUpdate {
   firstName?: string;
@@ -30,9 +31,11 @@ export async function currentUser(deps: Deps, userId: number): Promise<UserRow> 
 
 export async function updateProfile(deps: Deps, userId: number, update: ProfileUpdate): Promise<UserRow> {
   const { db } = deps;
-  await currentUser(deps, userId);
+  const current = await currentUser(deps, userId);
   if (update.avatarUrl) await assertOwnAvatar(deps, userId, update.avatarUrl);
-  const fields = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
+  const fields: Record<string, unknown> = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
+  // Another number is not the one an SMS code proved (CONTRACT 21).
+  if (update.phoneNumber !== undefined && !samePhone(update.phoneNumber, current.phoneNumber)) fields.phoneVerified = false;
   try {
     const [row] = await db
       .update(users)
@@ -104,6 +107,7 @@ export async function deleteAccount(deps: Deps, userId: number, ip: string | nul
         appleSubject: null,
         enabled: false,
         emailVerified: false,
+        phoneVerified: false,
         deletedAt: now,
         updatedAt: now,
       })

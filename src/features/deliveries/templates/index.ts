@@ -7,7 +7,7 @@ import { TRANSACTIONAL_TEMPLATES, type TransactionalTemplate } from '../outbox';
 import { itemUrl } from './item-link';
 import { renderBlocks, type RenderedEmail } from './layout';
 import { isNotificationKind, notificationBlocks, notificationLine } from './notifications';
-import { recipientLinkSms, TRANSACTIONAL } from './transactional';
+import { phoneCodeSms, recipientLinkSms, TRANSACTIONAL } from './transactional';
 
 export { NOTIFICATION_TEMPLATES } from './notifications';
 
@@ -74,12 +74,13 @@ export function renderPush(env: Pick<Env, 'PUBLIC_BASE_URL'>, row: Row): { title
   return { title: subject, body: line, data, links: [data.link] };
 }
 
-/** The SMS of a notification or of the recipient's link; throws for anything else (the row is FAILED). */
+/** The SMS of a notification, of the recipient's link or of a phone verification code; throws for anything else (the row is FAILED). */
 export function renderSms(env: Pick<Env, 'PUBLIC_BASE_URL'>, row: Row): { text: string; links: string[] } {
   if (row.template === 'RECIPIENT_LINK') {
     const url = rootUrl(env, String(row.payload.path ?? ''));
     return { text: recipientLinkSms(row.locale, row.payload, () => url), links: [url] };
   }
+  if (row.template === 'PHONE_VERIFICATION') return { text: phoneCodeSms(row.locale, row.payload), links: [] };
   if (!isNotificationKind(row.template)) throw new Error(`No SMS template named ${row.template}`);
   const { subject, line } = notificationLine(row.template, row.locale, row.payload);
   // French typography puts a space before the colon.

@@ -46,6 +46,8 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   AGENCY_ACTIVATED: { subject: { fr: 'Agence activée', en: 'Agency activated' }, fr: 'Votre agence est activée.' },
   AGENCY_SUSPENDED: { subject: { fr: 'Agence suspendue', en: 'Agency suspended' }, fr: 'Votre agence est suspendue.' },
   NEW_MESSAGE: { subject: { fr: 'Nouveau message', en: 'New message' }, fr: 'Vous avez reçu un nouveau message au sujet de la réservation{n}.' },
+  TRAVEL_PROOF_APPROVED: { subject: { fr: 'Justificatif de voyage accepté', en: 'Proof of travel accepted' }, fr: 'Votre justificatif de voyage a été accepté : votre trajet est affiché comme vérifié.' },
+  TRAVEL_PROOF_REJECTED: { subject: { fr: 'Justificatif de voyage refusé', en: 'Proof of travel refused' }, fr: "Votre justificatif de voyage n'a pas été accepté. Consultez le motif dans l'application." },
 };
 
 export const isNotificationKind = (template: string): template is NotificationKind => Object.hasOwn(NOTIFICATION_TEMPLATES, template);

@@ -75,6 +75,11 @@ export const TRANSACTIONAL: Record<TransactionalTemplate, (locale: Locale, paylo
           action: { label: 'Download my data', url: link(str(p, 'path')) },
           footer: [`The link is valid until ${str(p, 'expiresOn')}. If you did not ask for this export, change your password.`],
         },
+  // Sent by SMS only (phoneCodeSms); the e-mail form exists because every template has one.
+  PHONE_VERIFICATION: (locale, p) =>
+    locale === 'fr'
+      ? { subject: 'Votre code de vérification', greeting: hello(locale, ''), paragraphs: [phoneCodeSms(locale, p)], footer: [] }
+      : { subject: 'Your verification code', greeting: hello(locale, ''), paragraphs: [phoneCodeSms(locale, p)], footer: [] },
   RECIPIENT_LINK: (locale, p, link) => {
     const deposited = str(p, 'step') === 'DEPOSITED';
     const number = str(p, 'reservationNumber');
@@ -123,4 +128,12 @@ export function recipientLinkSms(locale: Locale, p: Payload, link: Link): string
   return deposited
     ? `Your parcel ${number} from ${sender} was handed over to the carrier. Tracking and handover code: ${url}`
     : `${sender} is sending you a parcel (reservation ${number}). Follow and receive it here: ${url}`;
+}
+
+/** The phone verification SMS: the code, how long it lasts, and that nobody else needs it. */
+export function phoneCodeSms(locale: Locale, p: Payload): string {
+  const code = str(p, 'code');
+  return locale === 'fr'
+    ? `Votre code de vérification Parcel Marketplace : ${code}. Valable 10 minutes. Ne le communiquez à personne.`
+    : `Your Parcel Marketplace verification code: ${code}. Valid for 10 minutes. Do not share it with anyone.`;
 }
