@@ -350,6 +350,7 @@ describe('templates', () => {
     PASSWORD_CHANGED: { firstName: 'Jeanne' },
     RECIPIENT_LINK: { recipientName: 'Paul', senderName: 'Jeanne', reservationNumber: 'R-1', path: '/r/abc', step: 'CONFIRMED' },
     DATA_EXPORT_READY: { firstName: 'Jeanne', path: '/v1/api/user/me/exports/1', expiresOn: '2026-12-04' },
+    PHONE_VERIFICATION: { code: '482913' },
   };
   const cases = [
     ...TRANSACTIONAL_TEMPLATES.map((t) => [t, payloads[t]] as const),
