@@ -78,6 +78,7 @@ describe('registration', () => {
       lastName: 'Lopez',
       username: expect.stringMatching(/^ana_/),
       phoneNumber: '+33612345678',
+      phoneVerified: false,
       nationality: 'ES',
       email,
       birthDate: '1990-04-21',
