@@ -13,3 +13,4 @@ export * from './devices';
 export * from './conversations';
 export * from './deliveries';
 export * from './console';
+export * from './mobile-money';

@@ -4,6 +4,7 @@
 // Routers, mounted by app.ts (the agency's money routes are the user's, built for the agency scope).
 export { paymentsRouter } from './payments/payments.routes';
 export { sandboxRouter } from './payments/sandbox.routes';
+export { waveRouter, waveSandboxRouter } from './payments/wave.routes';
 export { walletRouter } from './wallet/wallet.routes';
 export { withdrawalsRouter } from './withdrawals/withdrawals.routes';
 export { payConnectRouter } from './pay-connect/pay-connect.routes';
