@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { paymentSessions } from '../src/db/schema';
 import { db, reservationRow } from './helpers/db';
-import { aCarrier, aReservation, aTrip, aUser, type TestUser } from './helpers/factories';
+import { aCarrier, advance, aReservation, aTrip, aUser, deliverWithRelease, makeAvailable, type TestUser } from './helpers/factories';
 import { FAKE_WAVE_API_KEY, FAKE_WAVE_WEBHOOK_SECRET, FakeWave, waveDelivery } from './helpers/fake-wave';
-import { ledgerInvariantViolations, reservationMoney } from './helpers/money';
+import { accountBalance, ledgerInvariantViolations, reservationMoney, walletKey } from './helpers/money';
 
 const wave = new FakeWave();
 beforeAll(() => wave.server.listen({ onUnhandledRequest: 'error' }));
@@ -277,5 +277,130 @@ describe('the Wave sandbox page (no WAVE_API_KEY)', () => {
 
   it('with Wave keys the sandbox page is not served (404)', async () => {
     expect((await request('GET', '/sandbox/wave/checkout/cos-anything')).status).toBe(404);
+  });
+});
+
+describe('mobile payout accounts (/payout-accounts)', () => {
+  const add = (user: TestUser, body: Record<string, unknown>, headers?: HeadersInit) =>
+    request('POST', '/v1/api/payout-accounts', { token: user.token, body: { type: 'MOBILE_MONEY', provider: 'WAVE', name: 'Awa Diop', ...body }, headers });
+
+  it('adds a Wave wallet (the number normalised to E.164), lists it, and the newest is the XOF default', async () => {
+    const carrier = await aCarrier();
+    const first = await add(carrier, { phone: '+221 77 123 45 67' });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ type: 'MOBILE_MONEY', provider: 'WAVE', currency: 'XOF', phone: '+221771234567', name: 'Awa Diop', isDefault: true });
+    const second = await add(carrier, { phone: '+2250701020304', name: 'Awa D.' });
+    expect(second.status).toBe(201);
+    const list = await request('GET', '/v1/api/payout-accounts', { token: carrier.token });
+    expect(list.status).toBe(200);
+    expect(list.body.content.map((a: { id: number; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([
+      [second.body.id, true],
+      [first.body.id, false],
+    ]);
+    // The same wallet twice is 409.
+    expect((await add(carrier, { phone: '+221771234567' })).body.errorCode).toBe('ALREADY_EXISTS');
+    // Someone else sees none of them and cannot delete them.
+    const other = await aUser();
+    expect((await request('GET', '/v1/api/payout-accounts', { token: other.token })).body.content).toEqual([]);
+    expect((await request('DELETE', `/v1/api/payout-accounts/${second.body.id}`, { token: other.token })).status).toBe(404);
+    // Deleting the default makes the remaining one the default.
+    expect((await request('DELETE', `/v1/api/payout-accounts/${second.body.id}`, { token: carrier.token })).status).toBe(204);
+    const after = await request('GET', '/v1/api/payout-accounts', { token: carrier.token });
+    expect(after.body.content).toEqual([expect.objectContaining({ id: first.body.id, isDefault: true })]);
+  });
+
+  it('a number outside Wave’s countries, of the wrong length or not E.164 is 400 naming the phone field (English and French)', async () => {
+    const carrier = await aCarrier();
+    for (const phone of ['+33612345678', '+22177123456', '0771234567', '+221 77 123 45 678', 'wave']) {
+      const res = await add(carrier, { phone });
+      expect(res.status, phone).toBe(400);
+      expect(res.body.errorCode).toBe('VALIDATION_ERROR');
+      expect(res.body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['phone']);
+    }
+    const res = await add(carrier, { phone: '+33612345678' });
+    expect(res.body.fieldErrors[0]).toMatchObject({
+      field: 'phone',
+      rejectedValue: '+33612345678',
+      message: 'An E.164 mobile number of a Wave country: +221 (Senegal, 9 digits), +225 (Côte d’Ivoire, 10 digits), +223 (Mali, 8 digits) or +226 (Burkina Faso, 8 digits)',
+    });
+    const fr = await add(carrier, { phone: '+33612345678' }, { 'Accept-Language': 'fr' });
+    expect(fr.body.fieldErrors[0].message).toBe('Un numéro mobile E.164 d’un pays Wave : +221 (Sénégal, 9 chiffres), +225 (Côte d’Ivoire, 10 chiffres), +223 (Mali, 8 chiffres) ou +226 (Burkina Faso, 8 chiffres)');
+    const other = await add(carrier, { phone: '+221771234567', provider: 'ORANGE', type: 'BANK' });
+    expect(other.body.fieldErrors.map((f: { field: string }) => f.field).sort()).toEqual(['provider', 'type']);
+    expect((await request('GET', '/v1/api/payout-accounts', { token: carrier.token })).body.content).toEqual([]);
+  });
+});
+
+describe('withdrawals in XOF are Wave payouts', () => {
+  /** A carrier whose wallet holds 4250 XOF: a Wave-paid booking delivered, its dispute window passed. */
+  async function carrierWithXof() {
+    const { sender, carrier, reservation } = await xofBooking();
+    await payWithWave(sender, reservation.id);
+    await advance({ id: reservation.id, action: 'ACCEPT' });
+    await advance({ id: reservation.id, action: 'DEPOSIT' });
+    await deliverWithRelease(reservation.id);
+    await makeAvailable(reservation.id);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    return carrier;
+  }
+  const addWallet = (user: TestUser, phone: string) =>
+    request('POST', '/v1/api/payout-accounts', { token: user.token, body: { type: 'MOBILE_MONEY', provider: 'WAVE', phone, name: 'Moussa Ndiaye' } });
+  const withdraw = (user: TestUser, body: Record<string, unknown>) => request('POST', '/v1/api/withdrawals', { token: user.token, body });
+
+  it('pays the default wallet through Wave’s payout API, keyed by the withdrawal', async () => {
+    const carrier = await carrierWithXof();
+    await addWallet(carrier, '+221770000001');
+    const res = await withdraw(carrier, { amount: 4250, currency: 'XOF' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ amount: 4250, currency: 'XOF', status: 'COMPLETED', failureReason: null });
+    const [sent] = wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770000001');
+    expect(sent.idempotencyKey).toBe(`withdrawal-${res.body.id}`);
+    expect(sent.body).toEqual({ currency: 'XOF', receive_amount: '4250', mobile: '+221770000001', name: 'Moussa Ndiaye', client_reference: `withdrawal-${res.body.id}` });
+    expect(res.body.transferId).toBe(wave.payouts.get(res.body.transferId)!.id);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('a payout Wave refuses puts the money back in the wallet with Wave’s reason (502)', async () => {
+    const carrier = await carrierWithXof();
+    await addWallet(carrier, '+221770009999');
+    wave.refuse.set('+221770009999', { code: 'blocked-account', message: 'The recipient wallet is blocked' });
+    const res = await withdraw(carrier, { amount: 4250, currency: 'XOF' });
+    expect(res.status).toBe(502);
+    expect(stripTimestamp(res.body)).toMatchObject({
+      errorCode: 'PAYMENT_PROCESSING_ERROR',
+      message: 'The mobile-money provider refused the payout: blocked-account: The recipient wallet is blocked; the amount is back in the wallet',
+    });
+    const list = await request('GET', '/v1/api/withdrawals', { token: carrier.token });
+    expect(list.body.content[0]).toMatchObject({ status: 'FAILED', currency: 'XOF', amount: 4250, failureReason: 'blocked-account: The recipient wallet is blocked' });
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('without a mobile wallet an XOF withdrawal is 422; an XOF amount with decimals is 400', async () => {
+    const carrier = await carrierWithXof();
+    const res = await withdraw(carrier, { amount: 1000, currency: 'XOF' });
+    expect(res.status).toBe(422);
+    expect(stripTimestamp(res.body)).toMatchObject({ errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED', message: 'No mobile wallet to pay XOF out to: add one with POST /payout-accounts' });
+    const decimals = await withdraw(carrier, { amount: 10.5, currency: 'XOF' });
+    expect(decimals.status).toBe(400);
+    expect(decimals.body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['amount']);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+  });
+
+  it('can-receive-payments says per currency: XOF once a Wave wallet is the default, the others by the Stripe account', async () => {
+    const carrier = await aCarrier();
+    const before = await request('GET', '/v1/api/pay-connect/can-receive-payments', { token: carrier.token });
+    expect(before.status).toBe(200);
+    expect(before.body.canReceivePayments).toBe(false);
+    const xof = (body: any) => body.currencies.find((c: { currency: string }) => c.currency === 'XOF');
+    const eur = (body: any) => body.currencies.find((c: { currency: string }) => c.currency === 'EUR');
+    expect(xof(before.body)).toEqual({ currency: 'XOF', canReceive: false, reason: 'No mobile wallet for XOF: add a Wave account with POST /payout-accounts' });
+    expect(eur(before.body)).toEqual({ currency: 'EUR', canReceive: false, reason: 'No connected payout account: start the onboarding first' });
+    expect(before.body.currencies.map((c: { currency: string }) => c.currency)).toEqual(['EUR', 'XOF', 'XAF', 'MAD', 'GBP', 'USD', 'CAD']);
+    await addWallet(carrier, '+2250701020304');
+    const after = await request('GET', '/v1/api/pay-connect/can-receive-payments', { token: carrier.token });
+    expect(xof(after.body)).toEqual({ currency: 'XOF', canReceive: true, reason: null });
+    expect(eur(after.body).canReceive).toBe(false);
   });
 });

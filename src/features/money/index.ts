@@ -8,6 +8,7 @@ export { waveRouter, waveSandboxRouter } from './payments/wave.routes';
 export { walletRouter } from './wallet/wallet.routes';
 export { withdrawalsRouter } from './withdrawals/withdrawals.routes';
 export { payConnectRouter } from './pay-connect/pay-connect.routes';
+export { payoutAccountsRouter } from './payout-accounts/payout-accounts.routes';
 export { agencyMoneyRouter } from './agency-money.routes';
 
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.
