@@ -8,6 +8,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { paymentSessions } from '../src/db/schema';
+import { depsOf } from '../src/env';
+import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
 import { db, reservationRow } from './helpers/db';
 import { aCarrier, advance, aReservation, aTrip, aUser, deliverWithRelease, makeAvailable, type TestUser } from './helpers/factories';
 import { FAKE_WAVE_API_KEY, FAKE_WAVE_WEBHOOK_SECRET, FakeWave, waveDelivery } from './helpers/fake-wave';
@@ -402,5 +404,43 @@ describe('withdrawals in XOF are Wave payouts', () => {
     const after = await request('GET', '/v1/api/pay-connect/can-receive-payments', { token: carrier.token });
     expect(xof(after.body)).toEqual({ currency: 'XOF', canReceive: true, reason: null });
     expect(eur(after.body).canReceive).toBe(false);
+  });
+});
+
+describe('Wave edge cases', () => {
+  it('cancelling an unpaid booking expires its Wave session; a payment completing anyway is refunded at Wave', async () => {
+    const { sender, reservation } = await xofBooking();
+    const { res } = await waveCheckout(sender, reservation.id);
+    const cancel = await request('POST', `/v1/api/bookings/${reservation.id}/cancel`, { token: sender.token });
+    expect(cancel.status).toBe(200);
+    expect(wave.requestsTo('POST', `/v1/checkout/sessions/${res.body.paymentId}/expire`)).toHaveLength(1);
+    // The payer had already confirmed in the app: Wave reports the payment all the same.
+    const late = await deliver(wave.event('checkout.session.completed', wave.paySession(res.body.paymentId)));
+    expect(late.status).toBe(200);
+    expect(wave.requestsTo('POST', `/v1/checkout/sessions/${res.body.paymentId}/refund`)).toHaveLength(1);
+    expect(await reservationRow(reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    expect((await reservationMoney(reservation.id)).entries).toEqual([]);
+  });
+
+  it('a payout Wave is still processing stays PENDING with its id; the cron asks Wave and completes it', async () => {
+    const { sender, carrier, reservation } = await xofBooking();
+    await payWithWave(sender, reservation.id);
+    await advance({ id: reservation.id, action: 'ACCEPT' });
+    await advance({ id: reservation.id, action: 'DEPOSIT' });
+    await deliverWithRelease(reservation.id);
+    await makeAvailable(reservation.id);
+    await request('POST', '/v1/api/payout-accounts', { token: carrier.token, body: { type: 'MOBILE_MONEY', provider: 'WAVE', phone: '+22670123456', name: 'Issa Ouedraogo' } });
+    wave.holdPayouts = true;
+    const res = await request('POST', '/v1/api/withdrawals', { token: carrier.token, body: { amount: 4250, currency: 'XOF' } });
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe('PENDING');
+    expect(res.body.transferId).toMatch(/^pt-/);
+    wave.settlePayout(res.body.transferId, 'succeeded');
+    await retryPendingWithdrawals(depsOf(liveEnv), new Date(Date.now() + 10 * 60_000));
+    const list = await request('GET', '/v1/api/withdrawals', { token: carrier.token });
+    expect(list.body.content[0]).toMatchObject({ id: res.body.id, status: 'COMPLETED', transferId: res.body.transferId });
+    // Asked about, never sent twice.
+    expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+22670123456')).toHaveLength(1);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
   });
 });
