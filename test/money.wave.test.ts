@@ -333,18 +333,19 @@ describe('mobile payout accounts (/payout-accounts)', () => {
   });
 });
 
+/** A carrier whose wallet holds 4250 XOF: a Wave-paid booking delivered, its dispute window passed. */
+async function carrierWithXof() {
+  const { sender, carrier, reservation } = await xofBooking();
+  await payWithWave(sender, reservation.id);
+  await advance({ id: reservation.id, action: 'ACCEPT' });
+  await advance({ id: reservation.id, action: 'DEPOSIT' });
+  await deliverWithRelease(reservation.id);
+  await makeAvailable(reservation.id);
+  expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+  return carrier;
+}
+
 describe('withdrawals in XOF are Wave payouts', () => {
-  /** A carrier whose wallet holds 4250 XOF: a Wave-paid booking delivered, its dispute window passed. */
-  async function carrierWithXof() {
-    const { sender, carrier, reservation } = await xofBooking();
-    await payWithWave(sender, reservation.id);
-    await advance({ id: reservation.id, action: 'ACCEPT' });
-    await advance({ id: reservation.id, action: 'DEPOSIT' });
-    await deliverWithRelease(reservation.id);
-    await makeAvailable(reservation.id);
-    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
-    return carrier;
-  }
   const addWallet = (user: TestUser, phone: string) =>
     request('POST', '/v1/api/payout-accounts', { token: user.token, body: { type: 'MOBILE_MONEY', provider: 'WAVE', phone, name: 'Moussa Ndiaye' } });
   const withdraw = (user: TestUser, body: Record<string, unknown>) => request('POST', '/v1/api/withdrawals', { token: user.token, body });
@@ -423,12 +424,7 @@ describe('Wave edge cases', () => {
   });
 
   it('a payout Wave is still processing stays PENDING with its id; the cron asks Wave and completes it', async () => {
-    const { sender, carrier, reservation } = await xofBooking();
-    await payWithWave(sender, reservation.id);
-    await advance({ id: reservation.id, action: 'ACCEPT' });
-    await advance({ id: reservation.id, action: 'DEPOSIT' });
-    await deliverWithRelease(reservation.id);
-    await makeAvailable(reservation.id);
+    const carrier = await carrierWithXof();
     await request('POST', '/v1/api/payout-accounts', { token: carrier.token, body: { type: 'MOBILE_MONEY', provider: 'WAVE', phone: '+22670123456', name: 'Issa Ouedraogo' } });
     wave.holdPayouts = true;
     const res = await request('POST', '/v1/api/withdrawals', { token: carrier.token, body: { amount: 4250, currency: 'XOF' } });
