@@ -56,7 +56,7 @@ import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
-import { agencyMoneyRouter, payConnectRouter, paymentsRouter, sandboxRouter, walletRouter, withdrawalsRouter } from './features/money';
+import { agencyMoneyRouter, payConnectRouter, paymentsRouter, payoutAccountsRouter, sandboxRouter, walletRouter, waveRouter, waveSandboxRouter, withdrawalsRouter } from './features/money';
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
 import { enqueueCommittedDeliveries } from './features/deliveries/outbox';
 import { unsubscribePageRouter, unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
@@ -146,9 +146,11 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, agenciesRouter);
   app.route(API_PREFIX, agencyDocumentsRouter);
   app.route(API_PREFIX, paymentsRouter);
+  app.route(API_PREFIX, waveRouter);
   app.route(API_PREFIX, walletRouter);
   app.route(API_PREFIX, withdrawalsRouter);
   app.route(API_PREFIX, payConnectRouter);
+  app.route(API_PREFIX, payoutAccountsRouter);
   app.route(API_PREFIX, agencyMoneyRouter);
   app.route(API_PREFIX, disputesRouter);
   app.route(API_PREFIX, dashboardsRouter);
@@ -163,6 +165,7 @@ function mountFeatures(app: App, production: boolean) {
     app.route(API_PREFIX, devOutboxRouter);
     app.route('/', devOutboxPageRouter);
     app.route('/', sandboxRouter);
+    app.route('/', waveSandboxRouter);
     app.route('/', kycSandboxRouter);
     app.route('/', socialSandboxRouter);
   }

@@ -9,7 +9,7 @@ import { readReceiptToken, receiptToken } from '../src/lib/receipt-token';
 import { receiptUrl } from '../src/lib/urls';
 import { auditLogs, ledgerEntries, moneyDocuments, notifications, reservations } from '../src/db/schema';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
-import { minutesFromNow, secondsFromNow, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aReservation, FIFTY_EUR } from './helpers/factories';
+import { minutesFromNow, secondsFromNow, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aReservation, aTrip, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
 import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
@@ -26,6 +26,19 @@ const checkout = (reservationId: number, sender: TestUser, headers?: Record<stri
   post('/v1/api/payments/checkout', { reservationId }, { token: sender.token, headers });
 
 describe('checkout (POST /payments/checkout)', () => {
+  it('a card payment in XOF goes to Stripe in the trip currency, unscaled (XOF is zero-decimal)', async () => {
+    const sender = await aUser();
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier, { currency: 'XOF', pricePerKgCents: 2_500, reservedWeightG: 2_000 });
+    const { reservation } = await aReservation({ sender, carrier, trip, weightG: 2_000, set: { currency: 'XOF' } });
+    const before = stripe.requests.length;
+    const res = await checkout(reservation.id, sender);
+    expect(res.status).toBe(200);
+    const [req] = stripe.requests.slice(before);
+    expect(req.body.line_items[0].price_data.currency).toBe('xof');
+    expect(req.body.line_items[0].price_data.unit_amount).toBe('5000'); // 2 kg x 2500 XOF, not x100
+  });
+
   it('opens a manual-capture Checkout Session in cents with an idempotency key per reservation', async () => {
     const sender = await aUser();
     const booking = await unpaid(sender);

@@ -208,14 +208,16 @@ describe('pay-connect', () => {
   it('until the onboarding is finished the user cannot receive payments and is told why', async () => {
     const { user } = await onboarded();
     const notYet = await get('/v1/api/pay-connect/can-receive-payments', { token: user.token });
-    expect(notYet.body).toEqual({ canReceivePayments: false, chargesEnabled: false, payoutsEnabled: false, reason: 'Onboarding is not finished' });
+    expect(notYet.body).toEqual({ canReceivePayments: false, chargesEnabled: false, payoutsEnabled: false, reason: 'Onboarding is not finished', currencies: expect.any(Array) });
   });
 
   it('account.updated makes the account ACTIVE and the user eligible to receive payments', async () => {
     const { user, account } = await onboarded();
     await finishOnboarding(account);
     const ready = await get('/v1/api/pay-connect/can-receive-payments', { token: user.token });
-    expect(ready.body).toEqual({ canReceivePayments: true, chargesEnabled: true, payoutsEnabled: true, reason: null });
+    expect(ready.body).toEqual({ canReceivePayments: true, chargesEnabled: true, payoutsEnabled: true, reason: null, currencies: expect.any(Array) });
+    // Per currency (CONTRACT section 20): the Stripe currencies follow the connected account.
+    expect(ready.body.currencies).toContainEqual({ currency: 'EUR', canReceive: true, reason: null });
     const status = await get('/v1/api/pay-connect/account-status', { token: user.token });
     expect(status.body).toEqual({
       connectedAccountId: account.id,
@@ -251,6 +253,7 @@ describe('pay-connect', () => {
       chargesEnabled: false,
       payoutsEnabled: false,
       reason: 'No connected payout account: start the onboarding first',
+      currencies: expect.any(Array),
     });
   });
 

@@ -10,6 +10,7 @@ import { BOOKING_MESSAGES } from './bookings';
 import { CURRENCY_MESSAGES } from './currency';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
+import { MOBILE_MONEY_MESSAGES } from './mobile-money';
 import { MONEY_MESSAGES } from './money';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
@@ -20,6 +21,7 @@ export const MESSAGES = {
   ...AUTH_MESSAGES,
   ...AGENCY_MESSAGES,
   ...MONEY_MESSAGES,
+  ...MOBILE_MONEY_MESSAGES,
   ...CURRENCY_MESSAGES,
   ...BOOKING_MESSAGES,
   ...HANDOVER_MESSAGES,

@@ -25,6 +25,7 @@ export const NOUNS = {
   'KYC session': 'Session KYC',
   Notification: 'Notification',
   Page: 'Page',
+  'Payout account': 'Compte de versement',
   'Recipient link': 'Lien destinataire',
   Report: 'Signalement',
   Reservation: 'Réservation',

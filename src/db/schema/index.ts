@@ -15,3 +15,4 @@ export * from './deliveries';
 export * from './console';
 export * from './privacy';
 export * from './protection';
+export * from './mobile-money';

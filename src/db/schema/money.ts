@@ -211,6 +211,8 @@ export const paymentSessions = sqliteTable(
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
     expiresAt: text('expires_at').notNull(),
+    /** CARD (Stripe) or MOBILE_MONEY (Wave): where its refunds go (mobile-money.ts PAYMENT_METHODS). */
+    method: text('method', { enum: ['CARD', 'MOBILE_MONEY'] }).notNull().default('CARD'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -6,6 +6,7 @@ import { createRouter } from '../../env';
 import { assertCanAccess } from '../../access/ownership';
 import { IdParams } from '../../validation';
 import { payConnectRoutes } from './pay-connect/pay-connect.routes';
+import { payoutAccountRoutes } from './payout-accounts/payout-accounts.routes';
 import { CALLER_SCOPE, type OwnerScope } from './wallet/owner-scope';
 import { walletRoutes } from './wallet/wallet.routes';
 import { withdrawalRoutes } from './withdrawals/withdrawals.routes';
@@ -36,4 +37,5 @@ export const AGENCY_SCOPE: OwnerScope = {
 export const agencyMoneyRouter = createRouter()
   .route('/', walletRoutes(AGENCY_SCOPE))
   .route('/', withdrawalRoutes(AGENCY_SCOPE))
-  .route('/', payConnectRoutes(AGENCY_SCOPE));
+  .route('/', payConnectRoutes(AGENCY_SCOPE))
+  .route('/', payoutAccountRoutes(AGENCY_SCOPE));

@@ -19,6 +19,7 @@ import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStateme
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
 import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 import { appConfig } from '../../config';
+import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
 export const PAYMENT_STATUS = {
@@ -62,10 +63,12 @@ export type AuthorizeOutcome = 'APPLIED' | 'ALREADY_APPLIED' | 'NOT_PAYABLE';
 export async function authorizePayment(
   deps: Deps,
   reservationId: number,
-  payment: { paymentId?: string | null; authorizationId: string },
+  payment: { paymentId?: string | null; authorizationId: string; captureId?: string | null },
 ): Promise<AuthorizeOutcome> {
   const { db, env } = deps;
   const r = await loadReservation(db, reservationId);
+  // Mobile money is captured at once (CONTRACT section 20): CAPTURED, with its invoice, in the same batch.
+  const captured = payment.captureId !== undefined;
   if (r.status === 'PENDING_PAYMENT') {
     const now = new Date().toISOString();
     const token = newToken();
@@ -78,7 +81,8 @@ export async function authorizePayment(
           set: {
             paymentId: payment.paymentId ?? r.paymentId,
             authorizationId: payment.authorizationId,
-            paymentStatus: PAYMENT_STATUS.AUTHORIZED,
+            paymentStatus: captured ? PAYMENT_STATUS.CAPTURED : PAYMENT_STATUS.AUTHORIZED,
+            ...(captured ? { captureId: payment.captureId ?? null } : {}),
             paymentDate: now,
             paidAt: now,
           },
@@ -103,7 +107,7 @@ export async function authorizePayment(
             ]),
           ],
         },
-      ])
+      ], captured ? { reads: invoiceAtCapture(db, r.id, PAYMENT_STATUS.CAPTURED, appConfig(env).platform.vatRate) } : {})
     ).rows;
     if (applied) return 'APPLIED';
   }
@@ -111,7 +115,8 @@ export async function authorizePayment(
   const current = r.status === 'PENDING_PAYMENT' ? await loadReservation(db, r.id) : r;
   if (current.status === 'PENDING_PAYMENT') throw new Error('authorisation batch changed nothing');
   if (await hasEntry(db, escrowInKey(r.id))) return 'ALREADY_APPLIED';
-  await voidLatePayment(deps, current, payment.authorizationId);
+  // A captured payment is not voided: the caller refunds it with its provider.
+  if (!captured) await voidLatePayment(deps, current, payment.authorizationId);
   return 'NOT_PAYABLE';
 }
 
@@ -319,6 +324,12 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
       case PAYMENT_STATUS.REFUND_PENDING:
         if (refundCents === 0) {
           await set({ paymentStatus: PAYMENT_STATUS.CAPTURED });
+          break;
+        }
+        // Paid by mobile money: a Wave refund of that checkout, never a card refund.
+        if ((await paymentMethodOf(db, r.paymentId)) === 'MOBILE_MONEY') {
+          const refundId = await refundMobileMoney(deps, r, refundCents);
+          if (refundId) await set({ refundId, paymentStatus: PAYMENT_STATUS.REFUNDED });
           break;
         }
         {

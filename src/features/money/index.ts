@@ -4,9 +4,11 @@
 // Routers, mounted by app.ts (the agency's money routes are the user's, built for the agency scope).
 export { paymentsRouter } from './payments/payments.routes';
 export { sandboxRouter } from './payments/sandbox.routes';
+export { waveRouter, waveSandboxRouter } from './payments/wave.routes';
 export { walletRouter } from './wallet/wallet.routes';
 export { withdrawalsRouter } from './withdrawals/withdrawals.routes';
 export { payConnectRouter } from './pay-connect/pay-connect.routes';
+export { payoutAccountsRouter } from './payout-accounts/payout-accounts.routes';
 export { agencyMoneyRouter } from './agency-money.routes';
 
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.

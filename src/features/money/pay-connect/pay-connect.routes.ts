@@ -22,7 +22,15 @@ const StatusSchema = z
   })
   .openapi('PayConnectAccountStatus');
 const CanReceiveSchema = z
-  .object({ canReceivePayments: z.boolean(), chargesEnabled: z.boolean(), payoutsEnabled: z.boolean(), reason: z.string().nullable() })
+  .object({
+    canReceivePayments: z.boolean(),
+    chargesEnabled: z.boolean(),
+    payoutsEnabled: z.boolean(),
+    reason: z.string().nullable(),
+    currencies: z
+      .array(z.object({ currency: z.string(), canReceive: z.boolean(), reason: z.string().nullable() }))
+      .openapi({ description: 'Per enabled currency: XOF needs a default mobile wallet (/payout-accounts), the others the Stripe connected account' }),
+  })
   .openapi('PayConnectEligibility');
 const AccountQuery = z.object({ account: z.string().min(1).openapi({ param: { name: 'account', in: 'query' } }) });
 

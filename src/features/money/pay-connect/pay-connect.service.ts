@@ -7,6 +7,9 @@ import { AppError, notFound, paymentProcessingError } from '../../../errors';
 import { ProviderRejectedError, type ConnectedAccountState } from '../../../providers/payment';
 import type { Owner } from '../ledger/posting-rules';
 import { apiUrl } from '../../../lib/urls';
+import { appConfig } from '../../../config';
+import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
+import { listPayoutAccounts } from '../payout-accounts/payout-accounts.service';
 
 export const providerFailure = (err: unknown) =>
   err instanceof AppError
@@ -138,7 +141,17 @@ export function canReceive(account: PayoutAccountRow | null) {
   return { canReceivePayments: reason === null, chargesEnabled, payoutsEnabled, reason };
 }
 
-export const canReceivePayments = async (deps: Deps, owner: Owner) => canReceive(await findPayoutAccount(deps, owner));
+/** The connected account's eligibility, and per enabled currency whether a withdrawal in it can be paid out (CONTRACT section 20). */
+export async function canReceivePayments(deps: Deps, owner: Owner) {
+  const stripe = canReceive(await findPayoutAccount(deps, owner));
+  const wallets = await listPayoutAccounts(deps, owner);
+  const currencies = appConfig(deps.env).currencies.map((currency) => {
+    if (!(MOBILE_MONEY_CURRENCIES as readonly string[]).includes(currency)) return { currency, canReceive: stripe.canReceivePayments, reason: stripe.reason };
+    const ready = wallets.some((w) => w.currency === currency && w.isDefault);
+    return { currency, canReceive: ready, reason: ready ? null : `No mobile wallet for ${currency}: add a Wave account with POST /payout-accounts` };
+  });
+  return { ...stripe, currencies };
+}
 
 async function knownAccount(deps: Deps, accountId: string) {
   const [account] = await deps.db.select().from(payoutAccounts).where(eq(payoutAccounts.providerAccountId, accountId));

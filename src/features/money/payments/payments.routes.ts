@@ -3,13 +3,33 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
-import { pathId } from '../../../validation';
+import { decimalInt, pathId } from '../../../validation';
+import { PAYMENT_METHODS } from '../../../db/schema';
 import { htmlPage } from './html';
-import { checkoutReturned, createCheckout, paymentStatus, type CallbackOutcome } from './payments.service';
+import { checkoutReturned, createCheckout, paymentStatus, reservationPaymentMethods, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
 import { idempotent } from '../../../middleware/idempotency';
 
-const CheckoutBody = z.object({ reservationId: z.number().int().min(1).max(2_147_483_647) }).openapi('CheckoutRequest');
+const CheckoutBody = z
+  .object({
+    reservationId: z.number().int().min(1).max(2_147_483_647),
+    method: z.enum(PAYMENT_METHODS).optional().openapi({ description: 'CARD (default, Stripe) or MOBILE_MONEY (Wave, XOF): see GET /payments/methods' }),
+  })
+  .openapi('CheckoutRequest');
+const PaymentMethodsSchema = z
+  .object({
+    methods: z.array(
+      z.object({
+        method: z.enum(PAYMENT_METHODS),
+        provider: z.enum(['STRIPE', 'WAVE']),
+        currencies: z.array(z.string()).openapi({ description: 'ISO 4217 codes this method takes' }),
+      }),
+    ),
+  })
+  .openapi('PaymentMethods');
+const MethodsQuery = z.object({
+  reservationId: decimalInt(z.number().int().min(1).max(2_147_483_647)).openapi({ param: { name: 'reservationId', in: 'query' }, type: 'integer' }),
+});
 const CheckoutSchema = z
   .object({
     paymentId: z.string().openapi({ description: 'Checkout session id' }),
@@ -77,9 +97,25 @@ export const paymentsRouter = createRouter()
       summary: 'Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)',
       ...signedIn(),
       request: { body: jsonBody(CheckoutBody) },
-      responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 502) },
+      responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 422, 502) },
     })),
-    async (c) => c.json(await createCheckout(c.var.deps, c.get('auth'), c.req.valid('json').reservationId), 200),
+    async (c) => {
+      const body = c.req.valid('json');
+      return c.json(await createCheckout(c.var.deps, c.get('auth'), body.reservationId, body.method), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'listPaymentMethods',
+      path: '/payments/methods',
+      tags: ['Payments'],
+      summary: "What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF)",
+      ...signedIn(),
+      request: { query: MethodsQuery },
+      responses: { 200: jsonContent(PaymentMethodsSchema, 'Payment methods'), ...authErrorResponses(404) },
+    }),
+    async (c) => c.json(await reservationPaymentMethods(c.var.deps, c.get('auth'), c.req.valid('query').reservationId), 200),
   )
   .openapi(
     createRoute({

@@ -11,6 +11,12 @@ import { minimumChargeCents, ProviderRejectedError, type CheckoutSession } from 
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { apiUrl } from '../../../lib/urls';
 import { loadReservation } from '../../reservations/lifecycle';
+import { appConfig } from '../../../config';
+import type { PaymentMethod } from '../../../db/schema';
+import { toStripeAmount, type CurrencyCode } from '../../../lib/currency';
+import { assertMethodOffered, methodsFor } from './payment-methods';
+import { openWaveCheckout } from './wave-checkout';
+import { paymentMethodOf } from '../mobile-money-settlement';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
 const SESSION_LIFETIME_S = 30 * 60 + 60;
@@ -30,7 +36,7 @@ export function assertChargeable(totalAmountCents: number, currency: string): vo
   }
 }
 
-export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: number) {
+export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: number, method: PaymentMethod = 'CARD') {
   const db = deps.db;
   const r = await loadReservation(db, reservationId);
   assertCanAccess(auth, [r.senderId], []); // only the sender pays
@@ -40,7 +46,8 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   if (Date.parse(r.paymentDeadline) <= Date.now()) {
     throw invalidState('money.paymentWindowReservationClosed', { id: r.id });
   }
-  assertChargeable(r.totalAmountCents, r.currency);
+  assertMethodOffered(method, r.currency, appConfig(deps.env).currencies);
+  if (method === 'CARD') assertChargeable(r.totalAmountCents, r.currency);
   const nowS = Math.floor(Date.now() / 1000);
   const [latest] = await db
     .select()
@@ -48,10 +55,12 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
     .where(eq(paymentSessions.reservationId, r.id))
     .orderBy(desc(paymentSessions.attempt))
     .limit(1);
-  if (latest && Date.parse(latest.expiresAt) / 1000 > nowS + REUSE_MARGIN_S) {
+  // The open session is handed out again only for the same method.
+  if (latest && latest.method === method && Date.parse(latest.expiresAt) / 1000 > nowS + REUSE_MARGIN_S) {
     return { paymentId: latest.sessionId, paymentApprovalUrl: latest.url, expiresAt: latest.expiresAt };
   }
   const attempt = (latest?.attempt ?? 0) + 1;
+  if (method === 'MOBILE_MONEY') return openWaveCheckout(deps, r, attempt);
   const [sender] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.senderId));
   const callback = apiUrl(deps.env, '/payments/callback');
   let session: CheckoutSession;
@@ -60,7 +69,8 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
       reservationId: r.id,
       reservationNumber: r.reservationNumber,
       description: `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`,
-      amountCents: r.totalAmountCents,
+      // Stripe's own unit for the currency (zero-decimal currencies such as XOF unscaled).
+      amountCents: toStripeAmount(r.totalAmountCents, r.currency as CurrencyCode),
       currency: r.currency,
       customerEmail: sender?.email,
       successUrl: `${callback}/success?session_id={CHECKOUT_SESSION_ID}`,
@@ -101,6 +111,13 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   return { paymentId: session.id, paymentApprovalUrl: session.url, expiresAt };
 }
 
+/** What the sender of a reservation can pay it with (CONTRACT section 20): the methods taking its currency. */
+export async function reservationPaymentMethods(deps: Deps, auth: AuthUser, reservationId: number) {
+  const r = await loadReservation(deps.db, reservationId);
+  assertCanAccess(auth, [r.senderId], []);
+  return { methods: methodsFor(r.currency, appConfig(deps.env).currencies) };
+}
+
 export async function paymentStatus(deps: Deps, auth: AuthUser, reservationId: number) {
   const db = deps.db;
   const r = await loadReservation(db, reservationId);
@@ -119,7 +136,8 @@ export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'BO
 export async function closeCheckout(deps: Deps, r: { id: number; paymentId: string | null; paymentStatus: string | null }) {
   if (!r.paymentId || r.paymentStatus !== PAYMENT_STATUS.PENDING) return;
   try {
-    await deps.providers.payment.expireCheckoutSession(r.paymentId);
+    if ((await paymentMethodOf(deps.db, r.paymentId)) === 'MOBILE_MONEY') await deps.providers.mobileMoney.expireCheckout(r.paymentId);
+    else await deps.providers.payment.expireCheckoutSession(r.paymentId);
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', msg: 'checkout session not closed', reservationId: r.id, error: String(err) }));
   }

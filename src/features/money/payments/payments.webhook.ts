@@ -128,7 +128,7 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
 }
 
 /** The sender's payment did not go through: the booking waits for another try, the sender is told. */
-async function paymentFailed({ db }: Deps, reservationId: number): Promise<void> {
+export async function paymentFailed({ db }: Deps, reservationId: number): Promise<void> {
   const r = await loadReservation(db, reservationId);
   if (r.status !== 'PENDING_PAYMENT') return;
   await db.batch([

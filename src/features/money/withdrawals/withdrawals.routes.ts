@@ -4,6 +4,10 @@ import { createRouter } from '../../../env';
 import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
+import { amountInCurrency, assertEnabled, currencyCodeSchema, toMinor } from '../../../lib/amount';
+import { isCurrencyCode } from '../../../lib/currency';
+import { appConfig } from '../../../config';
+import { whenValid } from '../../../validation';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
@@ -42,7 +46,13 @@ const AutoBody = z
   .openapi('AutoWithdrawalRequest');
 
 // Built once: the factory below runs once per scope and a named schema must be one object.
-const WithdrawalRequest = z.object({ amount: amount() }).openapi('WithdrawalRequest');
+const WithdrawalRequest = z
+  .object({
+    amount: amount(),
+    currency: currencyCodeSchema().optional().openapi({ description: 'The wallet currency to withdraw (default the platform currency); XOF is paid out to the default mobile wallet' }),
+  })
+  .superRefine(amountInCurrency('amount', 'currency'), whenValid('amount', 'currency'))
+  .openapi('WithdrawalRequest');
 const WithdrawalPage = PageSchema(WithdrawalSchema, 'WithdrawalPage');
 
 /**
@@ -71,7 +81,11 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       ),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
-        const w = await requestWithdrawal(c.var.deps, owner, toCents(c.req.valid('json').amount), false, idempotencyKeyOf(c));
+        const body = c.req.valid('json');
+        const config = appConfig(c.env);
+        const currency = body.currency ? assertEnabled(body.currency, config.currencies) : config.platform.currency;
+        const minor = isCurrencyCode(currency) ? toMinor(body.amount, currency).minor : toCents(body.amount);
+        const w = await requestWithdrawal(c.var.deps, owner, minor, false, idempotencyKeyOf(c), currency);
         return c.json(toWithdrawal(w), 201);
       },
     )

@@ -10,7 +10,8 @@ import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError, msg } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
-import { fromCents } from '../../../lib/money';
+import { formatMoney, fromCents } from '../../../lib/money';
+import { fromMinor, storedMoney } from '../../../lib/amount';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
@@ -18,11 +19,14 @@ import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from
 import { notify } from '../../deliveries/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
 import { appConfig } from '../../../config';
+import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
+import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
+import { isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
 
 export function toWithdrawal(w: WithdrawalRow) {
   return {
     id: w.id,
-    amount: fromCents(w.amountCents),
+    amount: fromMinor(storedMoney(w.amountCents, w.currency)),
     currency: w.currency,
     status: w.status,
     automatic: w.automatic,
@@ -49,17 +53,12 @@ export async function requestWithdrawal(
   amountCents: number,
   automatic = false,
   idempotencyKey: string | null = null,
+  currency: string = appConfig(deps.env).platform.currency,
 ): Promise<WithdrawalRow> {
-  const { db, env } = deps;
+  const { db } = deps;
   const replay = idempotencyKey ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
   if (replay) return replay;
-  const account = await findPayoutAccount(deps, owner);
-  if (!account?.payoutsEnabled) {
-    throw connectNotConfigured('money.noConnectedPayoutAccount', {
-      suggestions: [msg('money.completeOnboarding', { owner: ownerPath(owner) })],
-    });
-  }
-  const currency = appConfig(env).platform.currency;
+  const destination = await payoutDestination(deps, owner, currency);
   const token = newToken();
   const wallet = walletAccount(owner);
   const ensure = ensureAccountStatements(db, [wallet], currency);
@@ -78,7 +77,7 @@ export async function requestWithdrawal(
           currency,
           status: 'PENDING',
           automatic,
-          destinationAccountId: account.providerAccountId,
+          destinationAccountId: destination,
           token,
           idempotencyKey,
         },
@@ -109,6 +108,26 @@ export async function requestWithdrawal(
   return sendTransfer(deps, row);
 }
 
+/**
+ * Where a withdrawal in `currency` goes: a mobile-money currency (XOF) to the owner's default
+ * mobile wallet (`mobile:<payout account id>`), any other to the Stripe connected account. 422
+ * STRIPE_CONNECT_NOT_CONFIGURED when there is none able to receive it.
+ */
+async function payoutDestination(deps: Deps, owner: Owner, currency: string): Promise<string> {
+  if ((MOBILE_MONEY_CURRENCIES as readonly string[]).includes(currency)) {
+    const wallet = await defaultPayoutAccount(deps, owner, currency);
+    if (!wallet) throw connectNotConfigured('payout.noMobileWallet', { currency });
+    return mobileDestination(wallet.id);
+  }
+  const account = await findPayoutAccount(deps, owner);
+  if (!account?.payoutsEnabled) {
+    throw connectNotConfigured('money.noConnectedPayoutAccount', {
+      suggestions: [msg('money.completeOnboarding', { owner: ownerPath(owner) })],
+    });
+  }
+  return account.providerAccountId;
+}
+
 /** The withdrawal made earlier with this Idempotency-Key; the same key for another amount is 409. */
 async function replayWithdrawal(deps: Deps, owner: Owner, key: string, amountCents: number): Promise<WithdrawalRow | null> {
   const [existing] = await deps.db
@@ -126,7 +145,7 @@ async function replayWithdrawal(deps: Deps, owner: Owner, key: string, amountCen
 
 /** Sends (or re-sends, same idempotency key) the transfer of a PENDING withdrawal. */
 export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<WithdrawalRow> {
-  const db = deps.db;
+  if (isMobileDestination(w.destinationAccountId)) return recordMobilePayout(deps, w);
   try {
     const { transferId } = await deps.providers.payment.transfer({
       amountCents: w.amountCents,
@@ -135,33 +154,56 @@ export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<Withdr
       idempotencyKey: `withdrawal-${w.id}`,
       metadata: { withdrawalId: String(w.id), ownerType: w.ownerType, ownerId: String(w.ownerId) },
     });
-    const [done] = await db.batch([
-      db
-        .update(withdrawals)
-        .set({ status: 'COMPLETED', transferId, completedAt: new Date().toISOString() })
-        .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')))
-        .returning(),
-      ...(w.ownerType === 'USER'
-        ? [
-            ...notify(db, {
-              userId: w.ownerId,
-              type: 'WITHDRAWAL_COMPLETED',
-              title: 'Withdrawal sent',
-              message: `${fromCents(w.amountCents).toFixed(2)} ${w.currency} is on its way to your payout account.`,
-              data: { withdrawalId: w.id },
-            }),
-          ]
-        : []),
-    ]);
-    return done[0] ?? w;
+    return await completeWithdrawal(deps.db, w, transferId);
   } catch (err) {
     if (!(err instanceof ProviderRejectedError)) return w; // transient: stays PENDING, the cron retries
-    await failWithdrawal(db, w, err.message);
+    await failWithdrawal(deps.db, w, err.message);
     throw paymentProcessingError('money.paymentProviderRefusedTransfer', {
       suggestions: ['money.checkConnectedPayoutAccount'],
       cause: err,
     });
   }
+}
+
+/** Pays a withdrawal out to a mobile wallet; a refusal puts the money back with the provider's reason (502). */
+async function recordMobilePayout(deps: Deps, w: WithdrawalRow): Promise<WithdrawalRow> {
+  const outcome = await sendMobilePayout(deps, w);
+  if (outcome.kind === 'completed') return completeWithdrawal(deps.db, w, outcome.payoutId);
+  if (outcome.kind === 'pending') {
+    // Wave still processing: the payout's id kept, so the cron asks Wave about it (mobile-payout.ts).
+    if (!outcome.payoutId || w.transferId) return w;
+    const [kept] = await deps.db
+      .update(withdrawals)
+      .set({ transferId: outcome.payoutId })
+      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')))
+      .returning();
+    return kept ?? w;
+  }
+  await failWithdrawal(deps.db, w, outcome.reason);
+  throw paymentProcessingError('payout.providerRefusedPayout', { reason: outcome.reason }, { suggestions: ['payout.checkWallet'] });
+}
+
+/** PENDING -> COMPLETED with the provider's transfer (or payout) id, the owner told, once. */
+export async function completeWithdrawal(db: Db, w: WithdrawalRow, transferId: string): Promise<WithdrawalRow> {
+  const [done] = await db.batch([
+    db
+      .update(withdrawals)
+      .set({ status: 'COMPLETED', transferId, completedAt: new Date().toISOString() })
+      .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')))
+      .returning(),
+    ...(w.ownerType === 'USER'
+      ? [
+          ...notify(db, {
+            userId: w.ownerId,
+            type: 'WITHDRAWAL_COMPLETED',
+            title: 'Withdrawal sent',
+            message: `${formatMoney(w.amountCents, w.currency)} is on its way to your payout account.`,
+            data: { withdrawalId: w.id },
+          }),
+        ]
+      : []),
+  ]);
+  return done[0] ?? w;
 }
 
 /** PENDING -> FAILED and the amount back to the wallet, in one batch, once. */
@@ -183,7 +225,7 @@ export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
             userId: owner.id,
             type: 'WITHDRAWAL_FAILED',
             title: 'Withdrawal failed',
-            message: `The transfer of ${fromCents(w.amountCents).toFixed(2)} ${w.currency} failed; the amount is back in your wallet.`,
+            message: `The transfer of ${formatMoney(w.amountCents, w.currency)} failed; the amount is back in your wallet.`,
             data: { withdrawalId: w.id },
           },
         ])

@@ -1,0 +1,105 @@
+// Wave (mobile money, CONTRACT section 20): the signed webhook, the pages Wave sends the payer back
+// to, and (outside production, without WAVE_API_KEY) the sandbox checkout page that stands in for
+// Wave's: its buttons sign the event as Wave would and hand it to the same webhook handler.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter, type Deps } from '../../../env';
+import { endpointNotFound, notFound } from '../../../errors';
+import { errorResponses, jsonContent } from '../../../lib/openapi';
+import { formatMoney } from '../../../lib/money';
+import { amountMinor, SandboxMobileMoneyProvider } from '../../../providers/mobile-money';
+import { escapeHtml, htmlPage } from './html';
+import { handleWaveWebhook } from './wave.webhook';
+
+const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() });
+const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+const RETURN_TEXT = {
+  success: ['Payment sent', 'Wave is confirming your payment; the booking shows it as paid in a moment. You can return to the app.'],
+  error: ['Payment not completed', 'The payment did not go through. You can return to the app and try again before the reservation expires.'],
+} as const;
+
+export const waveRouter = createRouter()
+  .openapi(
+    createRoute({
+      method: 'post',
+      operationId: 'receiveWaveEvent',
+      path: '/webhooks/wave',
+      tags: ['Webhooks'],
+      summary: 'Wave events (checkout.session.completed, checkout.session.payment_failed), authenticated by the Wave-Signature header on the raw body',
+      security: [],
+      request: { headers: z.object({ 'wave-signature': z.string().optional().openapi({ description: 't=<unix seconds>,v1=<HMAC-SHA256 hex>' }) }) },
+      responses: { 200: jsonContent(WebhookAckSchema, 'Event accepted (applied now or before)'), ...errorResponses(401) },
+    }),
+    async (c) => c.json(await handleWaveWebhook(c.var.deps, await c.req.text(), c.req.raw.headers), 200),
+  )
+  .openapi(
+    createRoute({
+      method: 'get',
+      operationId: 'waveReturnPage',
+      path: '/payments/callback/wave/{outcome}',
+      tags: ['Payments'],
+      summary: "Browser page Wave sends the payer back to (success_url, error_url); the webhook, not this page, records the payment",
+      security: [],
+      request: { params: z.object({ outcome: z.enum(['success', 'error']).openapi({ param: { name: 'outcome', in: 'path' } }) }) },
+      responses: { 200: html('Result page'), ...errorResponses() },
+    }),
+    (c) => {
+      const [title, text] = RETURN_TEXT[c.req.valid('param').outcome];
+      return c.html(htmlPage(title, text), 200);
+    },
+  );
+
+/** The request's mobile-money provider when the configuration chose the sandbox; 404 otherwise. */
+function sandbox(deps: Deps) {
+  const provider = deps.providers.mobileMoney;
+  if (!(provider instanceof SandboxMobileMoneyProvider)) throw endpointNotFound('money.sandboxProviderNotActive');
+  return provider;
+}
+
+async function sandboxSession(deps: Deps, id: string) {
+  return sandbox(deps)
+    .session(id)
+    .catch(() => {
+      throw notFound('Checkout session');
+    });
+}
+
+const SessionParams = z.object({ id: z.string().min(1).openapi({ param: { name: 'id', in: 'path' } }) });
+const redirect = { description: 'Back to the success_url or error_url of the session' };
+
+const sandboxRoute = <M extends 'get' | 'post', P extends string>(operationId: string, method: M, path: P, summary: string, ok: { 200: ReturnType<typeof html> } | { 303: typeof redirect }) =>
+  createRoute({ method, operationId, path, tags: ['Sandbox'], summary, security: [], request: { params: SessionParams }, responses: { ...ok, ...errorResponses(404) } });
+
+/** The sandbox's "Pay" or "Fail": the event Wave would send, signed, through the webhook handler. */
+async function complete(deps: Deps, id: string, outcome: 'succeeded' | 'failed') {
+  const session = await sandboxSession(deps, id);
+  if (session.checkout_status === 'open') {
+    const delivery = await sandbox(deps).completeCheckout(id, outcome);
+    await handleWaveWebhook(deps, delivery.rawBody, delivery.headers);
+  }
+  return outcome === 'succeeded' && session.checkout_status !== 'expired' ? session.success_url : session.error_url;
+}
+
+export const waveSandboxRouter = createRouter()
+  .openapi(
+    sandboxRoute('sandboxWaveCheckoutPage', 'get', '/sandbox/wave/checkout/{id}', 'Sandbox Wave checkout page (local runs without WAVE_API_KEY)', { 200: html('HTML page') }),
+    async (c) => {
+      const session = await sandboxSession(c.var.deps, c.req.valid('param').id);
+      const id = escapeHtml(session.id);
+      const amount = formatMoney(amountMinor(session.amount, session.currency), session.currency);
+      const buttons =
+        session.checkout_status === 'open'
+          ? `<form method="post" action="/sandbox/wave/checkout/${id}/pay" style="display:inline"><button type="submit">Pay with Wave</button></form>
+<form method="post" action="/sandbox/wave/checkout/${id}/fail" style="display:inline"><button type="submit">Fail</button></form>`
+          : `<p>This session is ${escapeHtml(session.checkout_status)}.</p>`;
+      return c.html(htmlPage('Sandbox Wave checkout', `${session.client_reference ?? session.id}: ${amount}`, buttons), 200);
+    },
+  )
+  .openapi(
+    sandboxRoute('sandboxWaveCheckoutPay', 'post', '/sandbox/wave/checkout/{id}/pay', 'Sandbox "Pay with Wave": a signed checkout.session.completed through the Wave webhook handler', { 303: redirect }),
+    async (c) => c.redirect(await complete(c.var.deps, c.req.valid('param').id, 'succeeded'), 303),
+  )
+  .openapi(
+    sandboxRoute('sandboxWaveCheckoutFail', 'post', '/sandbox/wave/checkout/{id}/fail', 'Sandbox "Fail": a signed checkout.session.payment_failed through the Wave webhook handler', { 303: redirect }),
+    async (c) => c.redirect(await complete(c.var.deps, c.req.valid('param').id, 'failed'), 303),
+  );

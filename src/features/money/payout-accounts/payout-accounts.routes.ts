@@ -1,0 +1,90 @@
+// Mobile payout accounts (CONTRACT section 20): POST/GET /payout-accounts, DELETE
+// /payout-accounts/{id}, for the caller and (its owner) for an agency under /agencies/{id}/.
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter } from '../../../env';
+import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
+import { pathId } from '../../../validation';
+import { idempotent } from '../../../middleware/idempotency';
+import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
+import { waveMobile } from './payout-accounts.rules';
+import { addPayoutAccount, deletePayoutAccount, listPayoutAccounts } from './payout-accounts.service';
+
+const PayoutAccountSchema = z
+  .object({
+    id: z.number().int(),
+    type: z.enum(['MOBILE_MONEY']),
+    provider: z.enum(['WAVE']),
+    currency: z.string().openapi({ description: 'What it is paid out in (XOF for Wave)' }),
+    phone: z.string().openapi({ description: 'E.164' }),
+    name: z.string(),
+    isDefault: z.boolean().openapi({ description: 'The one a withdrawal in its currency pays out to' }),
+    createdAt: z.string(),
+  })
+  .openapi('PayoutAccount');
+
+const PayoutAccountRequest = z
+  .object({
+    type: z.enum(['MOBILE_MONEY']),
+    provider: z.enum(['WAVE']),
+    phone: z
+      .string()
+      .max(32)
+      .refine((v) => waveMobile(v) !== null, { message: 'payout.invalidPhone' })
+      .transform((v) => waveMobile(v) ?? v)
+      .openapi({ description: 'E.164 mobile number of a Wave country: +221 (SN), +225 (CI), +223 (ML), +226 (BF)', example: '+221771234567' }),
+    name: z.string().trim().min(1).max(100).openapi({ description: 'The holder’s name as the wallet knows it' }),
+  })
+  .openapi('PayoutAccountRequest');
+
+const PayoutAccountList = z.object({ content: z.array(PayoutAccountSchema) }).openapi('PayoutAccountList');
+
+export const payoutAccountRoutes = (scope: OwnerScope) => {
+  const path = `${scope.prefix}/payout-accounts`;
+  const tags = ['Pay connect', ...scope.extraTags];
+  const params = scope.params ?? z.object({});
+  return createRouter()
+    .openapi(
+      createRoute(idempotent({
+        method: 'post',
+        operationId: `add${scope.operationOwner}PayoutAccount`,
+        path,
+        tags,
+        summary: `Add a mobile wallet to ${scope.whose} payout accounts; it becomes the default for its currency`,
+        ...signedIn(),
+        request: { params, body: jsonBody(PayoutAccountRequest) },
+        responses: { 201: jsonContent(PayoutAccountSchema, 'Payout account'), ...scopeErrors(scope, 409) },
+      })),
+      async (c) => c.json(await addPayoutAccount(c.var.deps, await scope.resolve(c, 'manage'), c.req.valid('json')), 201),
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        operationId: `list${scope.operationOwner}PayoutAccounts`,
+        path,
+        tags,
+        summary: `${scope.whose} mobile payout accounts, newest first`,
+        ...signedIn(),
+        request: { params },
+        responses: { 200: jsonContent(PayoutAccountList, 'Payout accounts'), ...scopeErrors(scope) },
+      }),
+      async (c) => c.json({ content: await listPayoutAccounts(c.var.deps, await scope.resolve(c, 'manage')) }, 200),
+    )
+    .openapi(
+      createRoute({
+        method: 'delete',
+        operationId: `delete${scope.operationOwner}PayoutAccount`,
+        path: `${path}/{accountId}`,
+        tags,
+        summary: `Remove one of ${scope.whose} payout accounts (the newest other one becomes the default)`,
+        ...signedIn(),
+        request: { params: params.extend({ accountId: pathId('accountId') }) },
+        responses: { 204: { description: 'Removed' }, ...scopeErrors(scope, 404) },
+      }),
+      async (c) => {
+        await deletePayoutAccount(c.var.deps, await scope.resolve(c, 'manage'), c.req.valid('param').accountId);
+        return c.body(null, 204);
+      },
+    );
+};
+
+export const payoutAccountsRouter = payoutAccountRoutes(CALLER_SCOPE);

@@ -1,0 +1,43 @@
+// Error texts of payment methods, mobile money (Wave) and mobile payout accounts: each key's
+// English and French; `{name}` is a value, kept as is.
+import type { Entries } from './types';
+
+export const MOBILE_MONEY_MESSAGES = {
+  'payment.methodNotOffered': {
+    en: '{method} is not offered for payments in {currency}; use one of {offered}',
+    fr: "{method} n'est pas proposé pour les paiements en {currency} ; utilisez l'un de ces moyens : {offered}",
+  },
+  'payment.listMethods': {
+    en: 'GET /payments/methods?reservationId= lists the methods this reservation can be paid with',
+    fr: 'GET /payments/methods?reservationId= liste les moyens de paiement possibles pour cette réservation',
+  },
+  'payment.invalidWaveSignature': { en: 'Invalid Wave-Signature', fr: 'Wave-Signature invalide' },
+  'payment.signWaveBody': {
+    en: 'Sign the timestamp followed by the raw body with the webhook secret (Wave-Signature: t=...,v1=...); timestamps more than 300 s away are refused',
+    fr: "Signez l'horodatage suivi du corps brut avec le secret du webhook (Wave-Signature: t=...,v1=...) ; les horodatages à plus de 300 s sont refusés",
+  },
+  'payment.malformedWaveEvent': {
+    en: 'The Wave event is not readable: {id, type, data} with a checkout session for checkout.session.* events',
+    fr: "L'événement Wave est illisible : {id, type, data} avec une session de paiement pour les événements checkout.session.*",
+  },
+  'payout.invalidPhone': {
+    en: 'An E.164 mobile number of a Wave country: +221 (Senegal, 9 digits), +225 (Côte d’Ivoire, 10 digits), +223 (Mali, 8 digits) or +226 (Burkina Faso, 8 digits)',
+    fr: 'Un numéro mobile E.164 d’un pays Wave : +221 (Sénégal, 9 chiffres), +225 (Côte d’Ivoire, 10 chiffres), +223 (Mali, 8 chiffres) ou +226 (Burkina Faso, 8 chiffres)',
+  },
+  'payout.alreadyRegistered': {
+    en: 'This mobile wallet is already one of your payout accounts',
+    fr: 'Ce portefeuille mobile fait déjà partie de vos comptes de versement',
+  },
+  'payout.noMobileWallet': {
+    en: 'No mobile wallet to pay {currency} out to: add one with POST /payout-accounts',
+    fr: 'Aucun portefeuille mobile pour verser des {currency} : ajoutez-en un avec POST /payout-accounts',
+  },
+  'payout.providerRefusedPayout': {
+    en: 'The mobile-money provider refused the payout: {reason}; the amount is back in the wallet',
+    fr: 'Le prestataire de mobile money a refusé le versement : {reason} ; le montant est revenu dans le portefeuille',
+  },
+  'payout.checkWallet': {
+    en: 'Check the payout account’s number and name (GET /payout-accounts)',
+    fr: 'Vérifiez le numéro et le nom du compte de versement (GET /payout-accounts)',
+  },
+} as const satisfies Entries;
