@@ -10,6 +10,7 @@ import { BOOKING_MESSAGES } from './bookings';
 import { CURRENCY_MESSAGES } from './currency';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
+import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
 import type { French } from './types';
 
@@ -21,6 +22,7 @@ export const MESSAGES = {
   ...CURRENCY_MESSAGES,
   ...BOOKING_MESSAGES,
   ...HANDOVER_MESSAGES,
+  ...LEDGER_CURRENCY_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

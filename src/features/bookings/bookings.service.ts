@@ -19,7 +19,7 @@ import {
 import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
-import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
+import { formatMoney, splitPrice, toGrams, type PriceSplit } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
@@ -479,7 +479,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
   const now = new Date();
   const decision = refundForCancellation(r.status, actor, r, actor === 'SENDER' && freeCancellationAfterTripChange(r, today(now)));
-  const refundText = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to the sender.` : '';
+  const refundText = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to the sender.` : '';
   const note = {
     userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
     type: 'RESERVATION_CANCELLED' as const,

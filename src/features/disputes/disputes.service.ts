@@ -22,7 +22,7 @@ import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
 import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound, msg } from '../../errors';
-import { fromCents, toCents } from '../../lib/money';
+import { formatMoney, fromCents, toCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -337,7 +337,7 @@ function resolutionNotes(r: ReservationRow, disputeId: number, resolution: Dispu
   const outcome =
     resolution === 'RELEASE_TO_CARRIER'
       ? 'the payment is released to the carrier'
-      : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
+      : `${formatMoney(refundCents, r.currency)} is refunded to the sender`;
   return partiesOf(r).map((userId) => ({
     userId,
     type: 'DISPUTE_RESOLVED' as const,

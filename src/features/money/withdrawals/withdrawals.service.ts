@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError, msg } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
-import { fromCents } from '../../../lib/money';
+import { amountOf, formatMoney, fromCents } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
@@ -22,7 +22,7 @@ import { appConfig } from '../../../config';
 export function toWithdrawal(w: WithdrawalRow) {
   return {
     id: w.id,
-    amount: fromCents(w.amountCents),
+    amount: amountOf(w.amountCents, w.currency),
     currency: w.currency,
     status: w.status,
     automatic: w.automatic,
@@ -147,7 +147,7 @@ export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<Withdr
               userId: w.ownerId,
               type: 'WITHDRAWAL_COMPLETED',
               title: 'Withdrawal sent',
-              message: `${fromCents(w.amountCents).toFixed(2)} ${w.currency} is on its way to your payout account.`,
+              message: `${formatMoney(w.amountCents, w.currency)} is on its way to your payout account.`,
               data: { withdrawalId: w.id },
             }),
           ]
@@ -183,7 +183,7 @@ export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
             userId: owner.id,
             type: 'WITHDRAWAL_FAILED',
             title: 'Withdrawal failed',
-            message: `The transfer of ${fromCents(w.amountCents).toFixed(2)} ${w.currency} failed; the amount is back in your wallet.`,
+            message: `The transfer of ${formatMoney(w.amountCents, w.currency)} failed; the amount is back in your wallet.`,
             data: { withdrawalId: w.id },
           },
         ])
