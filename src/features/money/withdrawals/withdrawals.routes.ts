@@ -7,7 +7,8 @@ import { toCents } from '../../../lib/money';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
-import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal } from './withdrawals.service';
+import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal, withdrawalAmount } from './withdrawals.service';
+import { currencyCodeSchema } from '../../../lib/amount';
 
 /** A positive amount in the platform currency with at most two decimals. */
 const amount = () =>
@@ -42,7 +43,12 @@ const AutoBody = z
   .openapi('AutoWithdrawalRequest');
 
 // Built once: the factory below runs once per scope and a named schema must be one object.
-const WithdrawalRequest = z.object({ amount: amount() }).openapi('WithdrawalRequest');
+const WithdrawalRequest = z
+  .object({
+    amount: amount(),
+    currency: currencyCodeSchema().optional().openapi({ description: 'The wallet currency to withdraw from; default the main one. The amount has its decimals' }),
+  })
+  .openapi('WithdrawalRequest');
 const WithdrawalPage = PageSchema(WithdrawalSchema, 'WithdrawalPage');
 
 /**
@@ -71,7 +77,8 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       ),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
-        const w = await requestWithdrawal(c.var.deps, owner, toCents(c.req.valid('json').amount), false, idempotencyKeyOf(c));
+        const { minor, currency } = withdrawalAmount(c.env, c.req.valid('json'));
+        const w = await requestWithdrawal(c.var.deps, owner, minor, false, idempotencyKeyOf(c), currency);
         return c.json(toWithdrawal(w), 201);
       },
     )
