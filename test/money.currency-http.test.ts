@@ -231,3 +231,14 @@ describe('ledger and wallets per currency', () => {
     expect(await accountBalance(walletKey(carrier.id), 'EUR')).toBe(250);
   });
 });
+
+describe('demo seed', () => {
+  it('shows the corridor: Paris to Dakar in EUR, Dakar to Paris in XOF', async () => {
+    const { runSeed } = await import('../src/features/dev/seed');
+    const { depsOf } = await import('../src/env');
+    await runSeed(depsOf(env, db()));
+    const search = async (from: string, to: string) => (await get(`${API}/annonces?departureCity=${from}&arrivalCity=${to}`)).body.content as { currency: string; pricePerKg: number }[];
+    expect((await search('paris', 'dakar')).map((t) => [t.currency, t.pricePerKg])).toContainEqual(['EUR', 8]);
+    expect((await search('dakar', 'paris')).map((t) => [t.currency, t.pricePerKg])).toContainEqual(['XOF', 5000]);
+  });
+});
