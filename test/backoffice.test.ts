@@ -19,7 +19,9 @@ import { call, del, errorBody, get, post, put } from './helpers/http';
 import { anAgency, aBranch, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aTrip, aReservation } from './helpers/factories';
 
 const db = () => database(env.DB);
-async function account(key: string, kind: 'ESCROW' | 'PLATFORM_REVENUE' | 'PROVIDER_CLEARING' | 'WALLET', balanceCents = 0) {
+/** The EUR account named `name`: every account is per currency, its key ends with it (migration 0028). */
+async function account(name: string, kind: 'ESCROW' | 'PLATFORM_REVENUE' | 'PROVIDER_CLEARING' | 'WALLET', balanceCents = 0) {
+  const key = `${name}:EUR`;
   await db().insert(ledgerAccounts).values({ key, kind, currency: 'EUR', balanceCents }).onConflictDoNothing();
   const [row] = await db().select().from(ledgerAccounts).where(eq(ledgerAccounts.key, key));
   return row.id;

@@ -18,7 +18,7 @@ import { db, reservationRow, tripRow, setReservation, runCron } from './helpers/
 const RESERVATION_FIELDS = [
   'id', 'reservationNumber', 'announcementId', 'senderId', 'carrierId', 'status', 'reservedWeight', 'contentInfo',
   'depositCode', 'deliveryCode', 'departureCity', 'arrivalCity', 'departureDate', 'arrivalDate', 'pickupPoint',
-  'deliveryPoint', 'pricePerKg', 'totalAmount', 'platformCommission', 'carrierAmount', 'paymentId', 'authorizationId',
+  'deliveryPoint', 'pricePerKg', 'totalAmount', 'platformCommission', 'carrierAmount', 'currency', 'paymentId', 'authorizationId',
   'captureId', 'refundId', 'paymentStatus', 'paymentDate', 'paymentApprovalUrl', 'senderName', 'senderEmail',
   'carrierName', 'carrierEmail', 'invoiceId', 'invoiceUrl', 'items', 'recipient', 'declarations', 'reservationDate',
 ].sort();

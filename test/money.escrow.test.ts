@@ -317,7 +317,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     const r = await loadReservation(db(), booking.id);
     // The refund's effects, then a statement that fails inside the same batch (a duplicate account key).
     const failing = allEffects(refundEffects(db(), r, r.totalAmountCents), () => [
-      db().insert(ledgerAccounts).values({ key: 'ESCROW', kind: 'ESCROW', currency: 'EUR' }),
+      db().insert(ledgerAccounts).values({ key: 'ESCROW:EUR', kind: 'ESCROW', currency: 'EUR' }),
     ]);
     await expect(commitTransitions(db(), [{ id: r.id, from: 'PAID', action: 'REJECT', effects: failing }])).rejects.toThrow(/UNIQUE/);
     expect(await reservationRow(booking.id)).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
@@ -498,7 +498,7 @@ describe('money documents say what happened (CONTRACT section 19)', () => {
     await db().update(reservations).set({ paymentStatus: 'CAPTURED' }).where(eq(reservations.id, r.id));
     const before = await last();
     // The invoice's statements, then one that fails in the same batch.
-    await expect(db().batch([...invoiceAtCapture(db(), r.id, "CAPTURED", 0.2), db().insert(ledgerAccounts).values({ key: "ESCROW", kind: "ESCROW", currency: "EUR" })] as never)).rejects.toThrow(/UNIQUE/);
+    await expect(db().batch([...invoiceAtCapture(db(), r.id, "CAPTURED", 0.2), db().insert(ledgerAccounts).values({ key: "ESCROW:EUR", kind: "ESCROW", currency: "EUR" })] as never)).rejects.toThrow(/UNIQUE/);
     expect(await last()).toBe(before);
     expect(await documentsOf(r.id)).toEqual([]);
     await db().batch([...invoiceAtCapture(db(), r.id, 'CAPTURED', 0.2)] as never);

@@ -29,6 +29,7 @@ describe('wallet (GET /user/me/wallet)', () => {
       totalWithdrawn: 0,
       currency: 'EUR',
       autoWithdrawal: { enabled: false, threshold: null },
+      balances: [{ currency: 'EUR', balance: 0, heldBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 0, totalWithdrawn: 0 }],
     });
   });
 

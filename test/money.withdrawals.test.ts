@@ -288,6 +288,7 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
       totalWithdrawn: 0,
       currency: 'EUR',
       autoWithdrawal: { enabled: false, threshold: null },
+      balances: [{ currency: 'EUR', balance: 42.5, heldBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 42.5, totalWithdrawn: 0 }],
     });
   });
 

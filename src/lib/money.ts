@@ -20,6 +20,12 @@ export function formatMoney(minor: number, currency: string): string {
   return `${(Math.round(minor) / 10 ** decimals).toFixed(decimals)} ${currency}`;
 }
 
+/** Minor units of `currency` as the JSON number of its decimals (1250 EUR -> 12.5, 15000 XOF -> 15000). */
+export function amountOf(minor: number, currency: string): number {
+  const decimals = isCurrencyCode(currency) ? minorUnitOf(currency) : 2;
+  return Math.round(minor) / 10 ** decimals;
+}
+
 /** Weight in kg (up to 3 decimals) to integer grams. */
 export const toGrams = (kg: number): number => Math.round(kg * 1000);
 export const fromGrams = (grams: number): number => grams / 1000;

@@ -11,6 +11,7 @@ import { CURRENCY_MESSAGES } from './currency';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
 import { MOBILE_MONEY_MESSAGES } from './mobile-money';
+import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
@@ -27,6 +28,7 @@ export const MESSAGES = {
   ...HANDOVER_MESSAGES,
   ...PRIVACY_MESSAGES,
   ...PROTECT_MESSAGES,
+  ...LEDGER_CURRENCY_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

@@ -29,8 +29,9 @@ export async function sendPaymentEvent(event: object) {
   return sendWebhookRaw(payload, await stripeSignature(payload));
 }
 
-export async function accountBalance(key: string): Promise<number> {
-  const row = await db().get<{ b: number }>(sql`SELECT balance_cents AS b FROM ledger_accounts WHERE key = ${key}`);
+/** The balance of account `key` (`WALLET:USER:12`, `ESCROW`) in `currency`: every account is per currency. */
+export async function accountBalance(key: string, currency = 'EUR'): Promise<number> {
+  const row = await db().get<{ b: number }>(sql`SELECT balance_cents AS b FROM ledger_accounts WHERE key = ${`${key}:${currency}`}`);
   return row?.b ?? 0;
 }
 

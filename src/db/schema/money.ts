@@ -21,7 +21,7 @@ export const ledgerAccounts = sqliteTable(
   'ledger_accounts',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    /** Stable name: `WALLET:USER:12`, `WALLET:AGENCY:3`, `ESCROW`, `PLATFORM_REVENUE`, ... */
+    /** Stable name ending with the currency (migration 0028): `WALLET:USER:12:EUR`, `WALLET:AGENCY:3:XOF`, `ESCROW:EUR`, ... */
     key: text('key').notNull(),
     kind: text('kind', { enum: ACCOUNT_KINDS }).notNull(),
     ownerType: text('owner_type', { enum: OWNER_TYPES }),

@@ -9,12 +9,13 @@ import type { Db } from '../../db/client';
 import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, transactions, users } from '../../db/schema';
 import type { Deps } from '../../env';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
-import { ACCOUNTS } from '../money';
+import { accountKey, ACCOUNTS } from '../money';
 import { buckets, type Interval, type Metric, type Period } from './analytics.rules';
 
 const inPeriod = (column: AnySQLiteColumn, p: Period) => and(gte(column, p.fromIso), lt(column, p.toIso));
 
-const clearing = sql`${ledgerAccounts.key} = ${ACCOUNTS.clearing.key}`;
+// The platform's figures in EUR, its main currency: never a sum across currencies (CONTRACT section 20).
+const clearing = sql`${ledgerAccounts.key} = ${accountKey(ACCOUNTS.clearing, 'EUR')}`;
 /**
  * Money back to a payer is a refund only when it was charged (its entry's payer line is a REFUND):
  * a released authorisation (HOLD_RELEASE: a void, a lapsed hold, the released part of a partial
@@ -25,7 +26,7 @@ const moneyFigures = {
   grossVolumeCents: sql<number>`coalesce(sum(CASE WHEN ${clearing} AND ${ledgerLines.amountCents} < 0 THEN -${ledgerLines.amountCents} ELSE 0 END), 0)`,
   refundsCents: sql<number>`coalesce(sum(CASE WHEN ${refunded} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
   refundCount: sql<number>`coalesce(sum(CASE WHEN ${refunded} THEN 1 ELSE 0 END), 0)`,
-  platformRevenueCents: sql<number>`coalesce(sum(CASE WHEN ${ledgerAccounts.key} = ${ACCOUNTS.revenue.key} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
+  platformRevenueCents: sql<number>`coalesce(sum(CASE WHEN ${ledgerAccounts.key} = ${accountKey(ACCOUNTS.revenue, 'EUR')} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
 };
 
 /** Ledger lines of entries posted in the period, walked from the entries' created_at index. */

@@ -20,6 +20,7 @@ import {
 } from './announcements.service';
 import { idempotent } from '../../middleware/idempotency';
 import { LOOKBACK_DAYS, MIN_SAMPLE, priceSuggestion } from './price-suggestion';
+import { currencyCodeSchema } from '../../lib/amount';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -38,7 +39,10 @@ const AnnouncementInputObject = z
     departureDate: IsoDate,
     arrivalDate: IsoDate,
     totalWeight: Kilograms.openapi({ description: 'Capacity in kg' }),
-    pricePerKg: Price.openapi({ description: 'Price per kg in the platform currency' }),
+    pricePerKg: Price.openapi({ description: "Price per kg in the trip's currency, with at most its decimals (none for XOF and XAF)" }),
+    currency: currencyCodeSchema()
+      .optional()
+      .openapi({ description: "The trip's currency (enabled ISO 4217 code); default: the departure country's (XOF from Senegal), else EUR" }),
     pickupPoint: z.string().trim().max(255).nullable().optional(),
     deliveryPoint: z.string().trim().max(255).nullable().optional(),
     description: z.string().trim().max(2000).nullable().optional(),
@@ -119,7 +123,13 @@ const SearchQuery = pageParams.extend({
   dateFrom: IsoDate.optional().openapi({ description: 'Earliest departure date' }),
   dateTo: IsoDate.optional().openapi({ description: 'Latest departure date' }),
   minWeight: z.coerce.number().positive().optional().openapi({ type: 'number', description: 'Minimum remaining capacity in kg' }),
-  maxPricePerKg: z.coerce.number().min(0).optional().openapi({ type: 'number' }),
+  currency: currencyCodeSchema().optional().openapi({ description: 'Only trips priced in this currency' }),
+  maxPricePerKg: z.coerce
+    .number()
+    .min(0)
+    .optional()
+    .openapi({ type: 'number', description: "Compared within one currency: `currency`, else the departure country's, else the platform's; trips in other currencies are left out" }),
+  minPricePerKg: z.coerce.number().min(0).optional().openapi({ type: 'number', description: 'Compared like maxPricePerKg' }),
   categoryId: decimalInt(z.number().int().positive().max(2_147_483_647)).optional().openapi({ type: 'integer' }),
   transportMode: TransportMode.optional(),
   travelVerified: z
@@ -163,10 +173,7 @@ export const announcementsRouter = createRouter()
       request: { body: jsonBody(AnnouncementInputSchema) },
       responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
     })),
-    async (c) => {
-      const currency = c.env.PLATFORM_CURRENCY || 'EUR';
-      return c.json(await createAnnouncement(c.var.deps, c.get('auth'), c.req.valid('json'), currency), 201);
-    },
+    async (c) => c.json(await createAnnouncement(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({

@@ -6,7 +6,11 @@ import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, withTot
 import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
-import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
+import { fromGrams, toGrams } from '../../lib/money';
+import type { CurrencyCode } from '../../lib/currency';
+import { mainCurrency } from '../../lib/main-currency';
+import { appConfig } from '../../config';
+import { currencyFixed, NO_CURRENCIES, priceBoundMinor, priceFilterCurrency, pricePerKgMinor, pricePerKgOut, tripCurrency, updatedPrice, type CurrencySettings } from './trip-currency';
 import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
@@ -53,6 +57,8 @@ export interface AnnouncementInput {
   acceptedCategoryIds?: number[];
   /** Agency staff: the branch publishing the trip. */
   branchId?: number | null;
+  /** ISO 4217; default the departure country's (trip-currency.ts). */
+  currency?: string;
 }
 
 export interface SearchFilters {
@@ -63,7 +69,9 @@ export interface SearchFilters {
   dateFrom?: string;
   dateTo?: string;
   minWeight?: number;
+  currency?: string;
   maxPricePerKg?: number;
+  minPricePerKg?: number;
   categoryId?: number;
   transportMode?: TransportMode;
   /** Only trips whose proof of travel an operator approved (true), or only the others (false). */
@@ -114,7 +122,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     totalWeight: fromGrams(row.totalWeightG),
     reservedWeight: fromGrams(row.reservedWeightG),
     remainingWeight: fromGrams(remainingCapacityG(row)),
-    pricePerKg: fromCents(row.pricePerKgCents),
+    pricePerKg: pricePerKgOut(row.pricePerKgCents, row.currency),
     currency: row.currency,
     pickupPoint: row.pickupPoint,
     deliveryPoint: row.deliveryPoint,
@@ -197,9 +205,11 @@ async function mayReadWithdrawnTrip(deps: Deps, viewer: AuthUser | null, a: Anno
   return booked !== undefined;
 }
 
-export async function createAnnouncement(deps: Deps, auth: AuthUser, input: AnnouncementInput, currency: string) {
+export async function createAnnouncement(deps: Deps, auth: AuthUser, input: AnnouncementInput) {
   const { db } = deps;
   const acceptedCategoryIds = [...new Set(input.acceptedCategoryIds ?? [])];
+  const currency = tripCurrency(input.currency, input.departureCountry, appConfig(deps.env).currencies);
+  const pricePerKgCents = pricePerKgMinor(input.pricePerKg, currency);
   await assertValid(deps, input, acceptedCategoryIds);
   const placement = await publisherPlacement(deps, auth, input.branchId);
   const [row] = await db
@@ -217,7 +227,7 @@ export async function createAnnouncement(deps: Deps, auth: AuthUser, input: Anno
       departureDate: input.departureDate,
       arrivalDate: input.arrivalDate,
       totalWeightG: toGrams(input.totalWeight),
-      pricePerKgCents: toCents(input.pricePerKg),
+      pricePerKgCents,
       currency,
       pickupPoint: input.pickupPoint ?? null,
       deliveryPoint: input.deliveryPoint ?? null,
@@ -257,7 +267,12 @@ const sortColumns = {
 };
 
 /** The search's parameters as the WHERE binds them (units converted); undefined when not filtered on. */
-function searchValues(filters: SearchFilters, today: string) {
+function searchValues(filters: SearchFilters, today: string, currencies: CurrencySettings = NO_CURRENCIES) {
+  const priced = filters.maxPricePerKg !== undefined || filters.minPricePerKg !== undefined;
+  // A price compares within one currency (CONTRACT section 20): a price filter fixes the currency.
+  const currency = priced ? priceFilterCurrency(filters, currencies.enabled, currencies.main) : filters.currency;
+  const bound = (value: number | undefined, side: 'max' | 'min') =>
+    value !== undefined && currency !== undefined ? priceBoundMinor(value, currency as CurrencyCode, side) : undefined;
   return {
     from: filters.dateFrom && filters.dateFrom > today ? filters.dateFrom : today,
     dateTo: filters.dateTo,
@@ -266,13 +281,16 @@ function searchValues(filters: SearchFilters, today: string) {
     departureCountry: filters.departureCountry,
     arrivalCountry: filters.arrivalCountry,
     minWeightG: filters.minWeight !== undefined ? toGrams(filters.minWeight) : undefined,
-    maxPriceCents: filters.maxPricePerKg !== undefined ? toCents(filters.maxPricePerKg) : undefined,
+    currency,
+    maxPriceCents: bound(filters.maxPricePerKg, 'max'),
+    minPriceCents: bound(filters.minPricePerKg, 'min'),
     transportMode: filters.transportMode,
     categoryId: filters.categoryId,
     travelVerified: filters.travelVerified,
   };
 }
 type SearchKey = keyof ReturnType<typeof searchValues>;
+
 const SEARCH_KEYS = Object.keys(searchValues({}, '')) as SearchKey[];
 
 /** The WHERE over `has` filters, each bound to `v[key]` (a value, or a placeholder when compiled). */
@@ -290,7 +308,9 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
     when('departureCountry', () => eq(a.departureCountry, v.departureCountry as string)),
     when('arrivalCountry', () => eq(a.arrivalCountry, v.arrivalCountry as string)),
     when('minWeightG', () => sql`${remainingCapacitySql()} >= ${v.minWeightG}`),
+    when('currency', () => eq(a.currency, v.currency as string)),
     when('maxPriceCents', () => lte(a.pricePerKgCents, v.maxPriceCents as number)),
+    when('minPriceCents', () => gte(a.pricePerKgCents, v.minPriceCents as number)),
     when('transportMode', () => eq(a.transportMode, v.transportMode as TransportMode)),
     when('travelVerified', () => eq(a.travelVerified, v.travelVerified as boolean)),
     when(
@@ -361,7 +381,8 @@ const searchShape = compiledShapes((shape: { filters: string; field: Announcemen
  */
 export async function searchAnnouncements(deps: Deps, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
   const { db } = deps;
-  const values = searchValues(filters, todayUtc());
+  const config = appConfig(deps.env);
+  const values = searchValues(filters, todayUtc(), { enabled: config.currencies, main: mainCurrency(config) });
   const has = presentKeys(values);
   const shape = searchShape({ filters: [...has].join(','), field: p.sort.field, direction: p.sort.direction });
   const bound = { ...values, limit: p.size, offset: offsetOf(p) };
@@ -384,6 +405,8 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState('announcement.notChangeable', { status: current.status });
   }
+  const price = updatedPrice(current, input, appConfig(deps.env).currencies);
+  const currencyChanged = price.currency !== current.currency;
   const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
   const acceptedCategoryIds = input.acceptedCategoryIds ? [...new Set(input.acceptedCategoryIds)] : undefined;
   await assertValid(
@@ -402,7 +425,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   for (const key of ['departureCountry', 'arrivalCountry', 'departureDate', 'arrivalDate', 'pickupPoint', 'deliveryPoint', 'description', 'transportMode', 'cancellationPolicy'] as const) {
     if (input[key] !== undefined) Object.assign(set, { [key]: input[key] });
   }
-  if (input.pricePerKg !== undefined) set.pricePerKgCents = toCents(input.pricePerKg);
+  if (input.pricePerKg !== undefined || currencyChanged) Object.assign(set, { pricePerKgCents: price.pricePerKgCents, currency: price.currency });
   if (acceptedCategoryIds) set.acceptedCategoryIds = acceptedCategoryIds;
 
   // CONTRACT section 19: the route and the price are frozen while a reservation is paid and live;
@@ -436,6 +459,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
             inArray(announcements.status, [...OPEN_STATUSES]),
             lte(announcements.reservedWeightG, totalWeightG),
             routeOrPrice ? notExists(paidInProgress(db, id)) : undefined,
+            currencyChanged ? notExists(anyReservation(db, id)) : undefined,
             changed.length ? notExists(newerLiveReservations(db, id, newest)) : undefined,
           ),
         )
@@ -449,10 +473,15 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
     if (routeOrPrice && (await db.select({ one: sql`1` }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES]))).limit(1)).length) {
       throw invalidState('announcement.routePriceTripPaid');
     }
+    if (currencyChanged && (await hasReservations(db, id))) throw currencyFixed(current.currency);
     if (attempt === 2) throw invalidState('announcement.announcementChangedMeanwhileReload');
   }
   return getAnnouncement(deps, id);
 }
+
+/** Any reservation of the trip, whatever its status: its amounts are in the trip's currency, which then stays. */
+const anyReservation = (db: Db, id: number) => db.select({ one: sql`1` }).from(reservations).where(eq(reservations.announcementId, id));
+const hasReservations = async (db: Db, id: number) => (await anyReservation(db, id).limit(1)).length > 0;
 
 /** Reservations of the trip PAID or later and not finished: they freeze its route and price. */
 const paidInProgress = (db: Db, id: number) =>

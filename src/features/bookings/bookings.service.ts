@@ -20,7 +20,7 @@ import {
 import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
-import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
+import { formatMoney, splitPrice, toGrams, type PriceSplit } from '../../lib/money';
 import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
@@ -501,7 +501,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const now = new Date();
   // The trip's policy as booked (CONTRACT section 22): exactly what the cancellation quote said.
   const decision = outcomeForReservation(r, actor, now);
-  const refundText = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to the sender.` : '';
+  const refundText = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to the sender.` : '';
   const note = {
     userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
     type: 'RESERVATION_CANCELLED' as const,

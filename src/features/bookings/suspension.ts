@@ -11,6 +11,7 @@ import { closeCheckout, needsSettlement, PAYMENT_STATUS, settleWithProvider } fr
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { refundForCancellation } from './booking-rules';
+import { formatMoney } from '../../lib/money';
 import { checkoutEnded, endingEffects, ref } from './bookings.service';
 
 /**
@@ -77,7 +78,7 @@ export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedPa
   const { db } = deps;
   // The carrier's suspension is the carrier failing the booking: the sender gets everything back.
   const decision = refundForCancellation(r.status, 'CARRIER', r);
-  const back = decision.paid ? ` ${(decision.refundCents / 100).toFixed(2)} ${r.currency} goes back to you in full.` : '';
+  const back = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to you in full.` : '';
   const note =
     party === 'CARRIER'
       ? {

@@ -22,7 +22,7 @@ import {
 import type { Deps } from '../../env';
 import { notFound } from '../../errors';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
-import { walletAccount, type Owner } from '../money';
+import { accountKey, walletAccount, type Owner } from '../money';
 
 /** Paid and not yet delivered: the carrier's share waits in escrow. */
 export const IN_ESCROW_STATUSES = ['PAID', 'CONFIRMED', 'DEPOSITED', 'IN_TRANSIT', 'DISPUTED'] as const satisfies readonly ReservationStatus[];
@@ -53,8 +53,9 @@ const transactionSums = (db: Db, owner: Owner, ...types: TransactionType[]) =>
     .from(transactions)
     .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), inArray(transactions.type, types)));
 
-const walletBalance = (db: Db, owner: Owner) =>
-  db.select({ balance: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(eq(ledgerAccounts.key, walletAccount(owner).key));
+/** The wallet in the platform's main currency (EUR unless configured): the dashboard's figures are of one currency. */
+const walletBalance = (db: Db, owner: Owner, currency = 'EUR') =>
+  db.select({ balance: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(eq(ledgerAccounts.key, accountKey(walletAccount(owner), currency)));
 
 const upcomingTrips = (db: Db, where: SQL | undefined) =>
   db

@@ -22,7 +22,7 @@ import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
 import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound, msg } from '../../errors';
-import { fromCents, toCents } from '../../lib/money';
+import { formatMoney, fromCents, toCents } from '../../lib/money';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -42,6 +42,7 @@ import {
   settlementAfterRefund,
   settleWithProvider,
   walletAccount,
+  accountKey,
 } from '../money';
 import { notify, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
@@ -160,7 +161,7 @@ async function freezeAtOpening(db: Db, r: ReservationRow) {
   // share credited straight to the wallet (delivered before holds existed) is frozen back.
   const held = delivered && (await holdRow(db, r.id)) !== null;
   const released = delivered && !held;
-  const payeeKey = walletAccount(payeeOf(r)).key;
+  const payeeKey = accountKey(walletAccount(payeeOf(r)), r.currency);
   const { frozenCents, shortfallCents } = released
     ? freezeAmounts(r.carrierAmountCents, await walletBalance(db, payeeKey))
     : { frozenCents: 0, shortfallCents: 0 };
@@ -337,7 +338,7 @@ function resolutionNotes(r: ReservationRow, disputeId: number, resolution: Dispu
   const outcome =
     resolution === 'RELEASE_TO_CARRIER'
       ? 'the payment is released to the carrier'
-      : `${fromCents(refundCents).toFixed(2)} ${r.currency} is refunded to the sender`;
+      : `${formatMoney(refundCents, r.currency)} is refunded to the sender`;
   return partiesOf(r).map((userId) => ({
     userId,
     type: 'DISPUTE_RESOLVED' as const,
@@ -408,7 +409,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
   if (!released && refundCents < r.totalAmountCents) r = await captureLoaded(deps, r);
   const escrowed = await hasEntry(db, `escrow-in:${r.id}`);
   const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents);
-  const payeeKey = walletAccount(payeeOf(r)).key;
+  const payeeKey = accountKey(walletAccount(payeeOf(r)), r.currency);
 
   for (let attempt = 0; ; attempt += 1) {
     // After delivery the payee gives back what it no longer earns: from the held share, then its

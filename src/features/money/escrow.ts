@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { formatMoney as money, fromCents } from '../../lib/money';
+import { amountOf, formatMoney as money } from '../../lib/money';
 import { ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
@@ -247,7 +247,7 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
 export function moneyBackNotice(r: Pick<ReservationRow, 'id' | 'senderId' | 'reservationNumber' | 'totalAmountCents' | 'currency'>, refundCents: number, next: string): Notification[] {
   if (refundCents <= 0) return [];
   const back = money(refundCents, r.currency);
-  const data = { reservationId: r.id, amount: fromCents(refundCents) };
+  const data = { reservationId: r.id, amount: amountOf(refundCents, r.currency) };
   const notice = (type: NotificationKind, title: string, message: string): Notification[] => [{ userId: r.senderId, type, title, message, data }];
   switch (next) {
     case PAYMENT_STATUS.REFUND_PENDING:

@@ -10,7 +10,7 @@ import { guardedInsert, rowExists, runBatch, type Statement } from '../../db/sta
 import type { Deps } from '../../env';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS } from '../reservations/reservation-state';
 import { entryExists, newToken, posted, postingStatements } from './ledger/ledger.statements';
-import { heldReleaseKey, receivableAccount, recoveryCents, releaseHeld, type Owner, type ReservationMoney } from './ledger/posting-rules';
+import { accountKey, heldReleaseKey, receivableAccount, recoveryCents, releaseHeld, type Owner, type ReservationMoney } from './ledger/posting-rules';
 
 /** Holds released per cron run, and per batch (a release is about a dozen statements). */
 const RELEASES_PER_RUN = 50;
@@ -87,7 +87,7 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
   if (due.length === 0) return 0;
 
   // What each owner owes now (minus its receivable's balance); repaid in order, share by share.
-  const owners = new Map(due.map(({ hold }) => [receivableAccount({ type: hold.ownerType, id: hold.ownerId }).key, 0]));
+  const owners = new Map(due.map(({ hold }) => [accountKey(receivableAccount({ type: hold.ownerType, id: hold.ownerId }), hold.currency), 0]));
   const debts = await db
     .select({ key: ledgerAccounts.key, cents: ledgerAccounts.balanceCents })
     .from(ledgerAccounts)
@@ -100,7 +100,8 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
     const holdUpdates: number[] = [];
     for (const { hold, reservationNumber } of due.slice(i, i + RELEASES_PER_BATCH)) {
       const owner: Owner = { type: hold.ownerType, id: hold.ownerId };
-      const receivable = receivableAccount(owner);
+      // What the owner owes in the hold's currency only: a franc debt is repaid in francs.
+      const receivable = { key: accountKey(receivableAccount(owner), hold.currency) };
       const token = newToken();
       const releasedAt = now.toISOString();
       if (hold.amountCents === 0) {

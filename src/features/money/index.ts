@@ -26,6 +26,7 @@ export { hasEntry, newToken, posted, postingStatements } from './ledger/ledger.s
 // Money documents: what a refund does to the reservation's figures and its credit note (disputes).
 export { moneyBackDocuments } from './wallet/money-documents';
 export {
+  accountKey,
   ACCOUNTS,
   cancellationRefundCents,
   chargebackSources,

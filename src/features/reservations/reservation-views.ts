@@ -73,6 +73,7 @@ const DTO_RESERVATION_FIELDS = [
   'totalAmountCents',
   'platformCommissionCents',
   'carrierAmountCents',
+  'currency',
   'paymentId',
   'authorizationId',
   'captureId',

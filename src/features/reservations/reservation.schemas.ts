@@ -1,7 +1,8 @@
 // The specification's Reservation (English field names) and its zod schema for the OpenAPI
 // document; the pieces the super-admin detail (bookings/bookings.dto.ts) shares with it.
 import { z } from '@hono/zod-openapi';
-import { fromCents, fromGrams } from '../../lib/money';
+import { fromGrams } from '../../lib/money';
+import { fromMinor, storedMoney } from '../../lib/amount';
 import { receiptUrl } from '../../lib/urls';
 import type { ItemView, PartyFields, ReservationDtoView } from './reservation-views';
 
@@ -83,6 +84,7 @@ export const ReservationSchema = z
     totalAmount: z.number(),
     platformCommission: z.number(),
     carrierAmount: z.number(),
+    currency: z.string().openapi({ example: 'EUR', description: "The trip's currency: every amount of the reservation is in it, with its decimals" }),
     ...paymentFields,
     senderName: z.string(),
     senderEmail: z.string(),
@@ -98,6 +100,9 @@ export const ReservationSchema = z
   .openapi('Reservation');
 
 export type ReservationDto = z.infer<typeof ReservationSchema>;
+
+/** Minor units of the reservation's currency as its JSON number (15000 XOF stays 15000, 1250 EUR is 12.5). */
+const amountOut = (minor: number, currency: string) => fromMinor(storedMoney(minor, currency));
 
 export const fullName = (u: Pick<PartyFields, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`.trim();
 
@@ -148,10 +153,11 @@ export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId
     arrivalDate: a.arrivalDate,
     pickupPoint: a.pickupPoint,
     deliveryPoint: a.deliveryPoint,
-    pricePerKg: fromCents(r.pricePerKgCents),
-    totalAmount: fromCents(r.totalAmountCents),
-    platformCommission: fromCents(r.platformCommissionCents),
-    carrierAmount: fromCents(r.carrierAmountCents),
+    pricePerKg: amountOut(r.pricePerKgCents, r.currency),
+    totalAmount: amountOut(r.totalAmountCents, r.currency),
+    platformCommission: amountOut(r.platformCommissionCents, r.currency),
+    carrierAmount: amountOut(r.carrierAmountCents, r.currency),
+    currency: r.currency,
     ...paymentFieldsOf(r),
     senderName: fullName(sender),
     senderEmail: sender.email,

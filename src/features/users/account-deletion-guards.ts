@@ -6,7 +6,6 @@ import { agencies, announcements, ledgerAccounts, reservations, withdrawals } fr
 import type { Deps } from '../../env';
 import { msg, type Text } from '../../errors';
 import type { ReservationStatus } from '../reservations/reservation-state';
-import { heldAccount, walletAccount } from '../money';
 
 /** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
 export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [
@@ -52,7 +51,8 @@ export async function walletBalanceGuard(deps: Deps, userId: number): Promise<Te
     .select({ cents: ledgerAccounts.balanceCents })
     .from(ledgerAccounts)
     // Held shares (CONTRACT section 19) are the user's money too, withdrawable once the dispute window closes.
-    .where(and(inArray(ledgerAccounts.key, [walletAccount({ type: 'USER', id: userId }).key, heldAccount({ type: 'USER', id: userId }).key]), gt(ledgerAccounts.balanceCents, 0)));
+    // In any currency: every account is per currency (CONTRACT section 20).
+    .where(and(eq(ledgerAccounts.ownerType, 'USER'), eq(ledgerAccounts.ownerId, userId), inArray(ledgerAccounts.kind, ['WALLET', 'HELD']), gt(ledgerAccounts.balanceCents, 0)));
   return row ? 'user.deletionWalletHoldsMoney' : null;
 }
 

@@ -5,6 +5,7 @@ import { announcements, categories } from '../../../db/schema';
 import type { SeedContext } from './context';
 import { todayUtc } from '../../announcements/announcement-rules';
 import { cityKey } from '../../reference/city-key';
+import { minorPerMajor, type CurrencyCode } from '../../../lib/currency';
 
 const DEMO_CATEGORIES = [
   { code: 'DOCUMENTS', name: 'Documents', prohibited: false },
@@ -18,7 +19,12 @@ const DEMO_TRIPS = [
   { from: ['Lyon', 'FR'], to: ['Casablanca', 'MA'], inDays: 12, days: 2, kg: 35, price: 5.5, mode: 'CAR' },
   { from: ['Brussels', 'BE'], to: ['Abidjan', 'CI'], inDays: 20, days: 1, kg: 15, price: 9.9, mode: 'PLANE' },
   { from: ['Montréal', 'CA'], to: ['Douala', 'CM'], inDays: 30, days: 1, kg: 23, price: 12, mode: 'PLANE' },
+  // The corridor's other way, priced in CFA francs (CONTRACT section 20): whole francs per kg.
+  { from: ['Dakar', 'SN'], to: ['Paris', 'FR'], inDays: 10, days: 1, kg: 23, price: 5000, mode: 'PLANE', currency: 'XOF' },
 ] as const;
+
+/** The demo trips are in EUR (Paris to Dakar among them) unless they say otherwise. */
+const currencyOf = (trip: (typeof DEMO_TRIPS)[number]): CurrencyCode => ('currency' in trip ? trip.currency : 'EUR');
 
 const addDays = (date: string, days: number) => {
   const d = new Date(`${date}T00:00:00Z`);
@@ -58,8 +64,8 @@ export async function seedCatalog({ db, env, userIds }: SeedContext) {
       departureDate,
       arrivalDate: addDays(departureDate, trip.days),
       totalWeightG: trip.kg * 1000,
-      pricePerKgCents: Math.round(trip.price * 100),
-      currency: env.PLATFORM_CURRENCY || 'EUR',
+      pricePerKgCents: Math.round(trip.price * minorPerMajor(currencyOf(trip))),
+      currency: currencyOf(trip),
       pickupPoint: `${trip.from[0]} city centre`,
       deliveryPoint: `${trip.to[0]} city centre`,
       description: 'Demo trip',

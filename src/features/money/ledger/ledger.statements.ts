@@ -6,7 +6,7 @@ import type { Db } from '../../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerLines, transactions, withdrawals } from '../../../db/schema';
 import { guardedInsert, rowExists, type Statement } from '../../../db/statements';
 import { notify, type Notification } from '../../deliveries/notify';
-import type { AccountRef, Posting } from './posting-rules';
+import { accountKey, type AccountRef, type Posting } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();
 
@@ -21,7 +21,7 @@ export function ensureAccountStatements(db: Db, accounts: AccountRef[], currency
   return unique.map((a) =>
     db
       .insert(ledgerAccounts)
-      .values({ key: a.key, kind: a.kind, ownerType: a.owner?.type ?? null, ownerId: a.owner?.id ?? null, currency })
+      .values({ key: accountKey(a, currency), kind: a.kind, ownerType: a.owner?.type ?? null, ownerId: a.owner?.id ?? null, currency })
       .onConflictDoNothing({ target: ledgerAccounts.key }),
   );
 }
@@ -62,18 +62,19 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
   ];
   const written = posted(db, token);
   for (const line of p.lines) {
+    const key = accountKey(line.account, p.currency);
     statements.push(
       guardedInsert(
         db,
         ledgerLines,
-        { entryId, accountId: idOf(db, ledgerAccounts, eq(ledgerAccounts.key, line.account.key)), amountCents: line.amountCents },
+        { entryId, accountId: idOf(db, ledgerAccounts, eq(ledgerAccounts.key, key)), amountCents: line.amountCents },
         undefined,
         written,
       ),
       db
         .update(ledgerAccounts)
         .set({ balanceCents: sql`${ledgerAccounts.balanceCents} + ${line.amountCents}` })
-        .where(and(eq(ledgerAccounts.key, line.account.key), written)),
+        .where(and(eq(ledgerAccounts.key, key), written)),
     );
   }
   for (const t of p.transactions) {

@@ -58,6 +58,13 @@ export const ACCOUNTS = {
   clearing: { key: 'PROVIDER_CLEARING', kind: 'PROVIDER_CLEARING' },
 } as const satisfies Record<string, AccountRef>;
 
+/**
+ * The stored key of an account in one currency: every account is per currency (CONTRACT section
+ * 20), `WALLET:USER:12:EUR`, `ESCROW:XOF`. The refs above name the account; a posting's currency
+ * picks which one (ledger.statements.ts), so no posting can move two currencies.
+ */
+export const accountKey = (account: AccountRef | string, currency: string): string => `${typeof account === 'string' ? account : account.key}:${currency}`;
+
 export const walletAccount = (owner: Owner): AccountRef => ({ key: `WALLET:${owner.type}:${owner.id}`, kind: 'WALLET', owner });
 /** Delivered shares inside the dispute window: the owner's, but not withdrawable (CONTRACT section 19). */
 export const heldAccount = (owner: Owner): AccountRef => ({ key: `HELD:${owner.type}:${owner.id}`, kind: 'HELD', owner });

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
+import { currencyCodeSchema } from '../../../lib/amount';
 import { TRANSACTION_TYPES, type TransactionRow } from '../../../db/schema';
 import { IdParams } from '../../../validation';
 import {
@@ -27,8 +28,22 @@ export const WalletSchema = z
     pendingWithdrawalAmount: z.number(),
     totalEarned: z.number(),
     totalWithdrawn: z.number(),
-    currency: z.string(),
+    currency: z.string().openapi({ description: 'The currency of the figures above: `?currency=`, else the platform main currency' }),
     autoWithdrawal: z.object({ enabled: z.boolean(), threshold: z.number().nullable() }),
+    balances: z
+      .array(
+        z
+          .object({
+            currency: z.string(),
+            balance: z.number(),
+            heldBalance: z.number(),
+            pendingWithdrawalAmount: z.number(),
+            totalEarned: z.number(),
+            totalWithdrawn: z.number(),
+          })
+          .openapi('CurrencyBalance'),
+      )
+      .openapi({ description: 'One per currency the owner has money in, plus the main one (first); never summed across currencies' }),
   })
   .openapi('Wallet');
 
@@ -99,10 +114,10 @@ export const walletRoutes = (scope: OwnerScope) =>
       tags: ['Wallet', ...scope.extraTags],
       summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
       ...signedIn(),
-      request: { params: scope.params },
+      request: { params: scope.params, query: z.object({ currency: currencyCodeSchema().optional().openapi({ description: 'The currency of the top-level figures; default the main one' }) }) },
       responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
     }),
-    async (c) => c.json(await getWallet(c.var.deps, await scope.resolve(c, 'read')), 200),
+    async (c) => c.json(await getWallet(c.var.deps, await scope.resolve(c, 'read'), c.req.valid('query').currency), 200),
   );
 
 export const walletRouter = walletRoutes(CALLER_SCOPE)

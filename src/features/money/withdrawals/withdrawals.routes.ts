@@ -4,14 +4,11 @@ import { createRouter } from '../../../env';
 import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
-import { amountInCurrency, assertEnabled, currencyCodeSchema, toMinor } from '../../../lib/amount';
-import { isCurrencyCode } from '../../../lib/currency';
-import { appConfig } from '../../../config';
-import { whenValid } from '../../../validation';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
-import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal } from './withdrawals.service';
+import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal, withdrawalAmount } from './withdrawals.service';
+import { currencyCodeSchema } from '../../../lib/amount';
 
 /** A positive amount in the platform currency with at most two decimals. */
 const amount = () =>
@@ -49,9 +46,8 @@ const AutoBody = z
 const WithdrawalRequest = z
   .object({
     amount: amount(),
-    currency: currencyCodeSchema().optional().openapi({ description: 'The wallet currency to withdraw (default the platform currency); XOF is paid out to the default mobile wallet' }),
+    currency: currencyCodeSchema().optional().openapi({ description: 'The wallet currency to withdraw from; default the main one. The amount has its decimals; XOF is paid out to the default mobile wallet' }),
   })
-  .superRefine(amountInCurrency('amount', 'currency'), whenValid('amount', 'currency'))
   .openapi('WithdrawalRequest');
 const WithdrawalPage = PageSchema(WithdrawalSchema, 'WithdrawalPage');
 
@@ -81,10 +77,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       ),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
-        const body = c.req.valid('json');
-        const config = appConfig(c.env);
-        const currency = body.currency ? assertEnabled(body.currency, config.currencies) : config.platform.currency;
-        const minor = isCurrencyCode(currency) ? toMinor(body.amount, currency).minor : toCents(body.amount);
+        const { minor, currency } = withdrawalAmount(c.env, c.req.valid('json'));
         const w = await requestWithdrawal(c.var.deps, owner, minor, false, idempotencyKeyOf(c), currency);
         return c.json(toWithdrawal(w), 201);
       },

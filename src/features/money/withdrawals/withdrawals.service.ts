@@ -10,14 +10,15 @@ import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError, msg } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
-import { formatMoney, fromCents } from '../../../lib/money';
-import { fromMinor, storedMoney } from '../../../lib/amount';
+import { amountOf, formatMoney, fromCents } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
-import { walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
+import { accountKey, walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
 import { notify } from '../../deliveries/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
+import { mainCurrency } from '../../../lib/main-currency';
+import { assertEnabled, toMinor } from '../../../lib/amount';
 import { appConfig } from '../../../config';
 import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
 import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
@@ -26,7 +27,7 @@ import { isMobileDestination, mobileDestination, sendMobilePayout } from './mobi
 export function toWithdrawal(w: WithdrawalRow) {
   return {
     id: w.id,
-    amount: fromMinor(storedMoney(w.amountCents, w.currency)),
+    amount: amountOf(w.amountCents, w.currency),
     currency: w.currency,
     status: w.status,
     automatic: w.automatic,
@@ -44,6 +45,16 @@ const ownerIs = (owner: Owner) => and(eq(withdrawals.ownerType, owner.type), eq(
  * STRIPE_CONNECT_NOT_CONFIGURED without a payout-ready account, 422 INSUFFICIENT_FUNDS when the
  * balance does not cover it. A refused transfer puts the money back and answers 502.
  */
+/**
+ * A withdrawal body's amount in minor units of its currency: the one named (enabled, else 400),
+ * else the main one; more decimals than that currency has is the 400 naming `amount`.
+ */
+export function withdrawalAmount(env: Env, body: { amount: number; currency?: string }) {
+  const config = appConfig(env);
+  const currency = body.currency !== undefined ? assertEnabled(body.currency, config.currencies) : mainCurrency(config);
+  return { minor: toMinor(body.amount, currency).minor, currency };
+}
+
 /** Where the owner's own money routes live, for suggestions. */
 const ownerPath = (owner: Owner) => (owner.type === 'AGENCY' ? `/agencies/${owner.id}` : '');
 
@@ -53,7 +64,8 @@ export async function requestWithdrawal(
   amountCents: number,
   automatic = false,
   idempotencyKey: string | null = null,
-  currency: string = appConfig(deps.env).platform.currency,
+  /** The wallet's currency (CONTRACT section 20); default the main one. */
+  currency: string = mainCurrency(appConfig(deps.env)),
 ): Promise<WithdrawalRow> {
   const { db } = deps;
   const replay = idempotencyKey ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
@@ -82,7 +94,7 @@ export async function requestWithdrawal(
           idempotencyKey,
         },
         ledgerAccounts,
-        and(eq(ledgerAccounts.key, wallet.key), gte(ledgerAccounts.balanceCents, amountCents)),
+        and(eq(ledgerAccounts.key, accountKey(wallet, currency)), gte(ledgerAccounts.balanceCents, amountCents)),
       ),
       ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
         guard: rowExists(db, withdrawals, eq(withdrawals.token, token)),
@@ -263,7 +275,7 @@ export async function setAutoWithdrawal(deps: Deps, owner: Owner, enabled: boole
 export async function runAutoWithdrawals(deps: Deps): Promise<number> {
   const db = deps.db;
   const due = await db
-    .select({ ownerType: withdrawalSettings.ownerType, ownerId: withdrawalSettings.ownerId, balance: ledgerAccounts.balanceCents })
+    .select({ ownerType: withdrawalSettings.ownerType, ownerId: withdrawalSettings.ownerId, balance: ledgerAccounts.balanceCents, currency: ledgerAccounts.currency })
     .from(withdrawalSettings)
     .innerJoin(
       ledgerAccounts,
@@ -271,6 +283,9 @@ export async function runAutoWithdrawals(deps: Deps): Promise<number> {
         eq(ledgerAccounts.kind, 'WALLET'),
         eq(ledgerAccounts.ownerType, withdrawalSettings.ownerType),
         eq(ledgerAccounts.ownerId, withdrawalSettings.ownerId),
+        // The threshold is an amount of the main currency: only that wallet is paid out by itself;
+        // other currencies are withdrawn by hand (comparing francs with a euro threshold means nothing).
+        eq(ledgerAccounts.currency, mainCurrency(appConfig(deps.env))),
       ),
     )
     .where(and(eq(withdrawalSettings.enabled, true), gte(ledgerAccounts.balanceCents, withdrawalSettings.thresholdCents), sql`${ledgerAccounts.balanceCents} > 0`))
@@ -278,7 +293,7 @@ export async function runAutoWithdrawals(deps: Deps): Promise<number> {
   let paid = 0;
   for (const d of due) {
     try {
-      await requestWithdrawal(deps, { type: d.ownerType!, id: d.ownerId! }, d.balance, true);
+      await requestWithdrawal(deps, { type: d.ownerType!, id: d.ownerId! }, d.balance, true, null, d.currency);
       paid += 1;
     } catch (err) {
       // One owner's missing payout account or refused transfer must not stop the others.

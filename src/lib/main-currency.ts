@@ -1,0 +1,9 @@
+// The platform's main currency (PLATFORM_CURRENCY) as a code of the table: the currency a wallet
+// shows by default and a withdrawal takes when none is named (CONTRACT section 20).
+import { isCurrencyCode, type CurrencyCode } from './currency';
+
+/** PLATFORM_CURRENCY when it is an enabled code of the table, else EUR (always enabled). */
+export function mainCurrency(config: { platform: { currency: string }; currencies: readonly CurrencyCode[] }): CurrencyCode {
+  const c = config.platform.currency;
+  return isCurrencyCode(c) && config.currencies.includes(c) ? c : 'EUR';
+}
