@@ -213,6 +213,9 @@ describe('ledger and wallets per currency', () => {
   it('POST /withdrawals takes a currency and checks the balance in that currency only', async () => {
     const carrier = await carrierPaidInTwoCurrencies();
     await aPayoutAccount(carrier, stripe.addAccount().id);
+    // XOF is paid out to a Wave wallet (CONTRACT section 20), EUR through the connected account.
+    const wallet = await post(`${API}/payout-accounts`, { type: 'MOBILE_MONEY', provider: 'WAVE', phone: '+221771234567', name: 'Awa Diop' }, { token: carrier.token });
+    expect(wallet.status).toBe(201);
     // 8 500 XOF available: 9 000 is refused although the EUR wallet is there too.
     const short = await post(`${API}/withdrawals`, { amount: 9000, currency: 'XOF' }, { token: carrier.token });
     expect(short.status).toBe(422);

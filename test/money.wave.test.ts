@@ -341,7 +341,7 @@ async function carrierWithXof() {
   await advance({ id: reservation.id, action: 'DEPOSIT' });
   await deliverWithRelease(reservation.id);
   await makeAvailable(reservation.id);
-  expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+  expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(4250);
   return carrier;
 }
 
@@ -360,7 +360,7 @@ describe('withdrawals in XOF are Wave payouts', () => {
     expect(sent.idempotencyKey).toBe(`withdrawal-${res.body.id}`);
     expect(sent.body).toEqual({ currency: 'XOF', receive_amount: '4250', mobile: '+221770000001', name: 'Moussa Ndiaye', client_reference: `withdrawal-${res.body.id}` });
     expect(res.body.transferId).toBe(wave.payouts.get(res.body.transferId)!.id);
-    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(0);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
@@ -376,7 +376,7 @@ describe('withdrawals in XOF are Wave payouts', () => {
     });
     const list = await request('GET', '/v1/api/withdrawals', { token: carrier.token });
     expect(list.body.content[0]).toMatchObject({ status: 'FAILED', currency: 'XOF', amount: 4250, failureReason: 'blocked-account: The recipient wallet is blocked' });
-    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(4250);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
@@ -388,7 +388,7 @@ describe('withdrawals in XOF are Wave payouts', () => {
     const decimals = await withdraw(carrier, { amount: 10.5, currency: 'XOF' });
     expect(decimals.status).toBe(400);
     expect(decimals.body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['amount']);
-    expect(await accountBalance(walletKey(carrier.id))).toBe(4250);
+    expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(4250);
   });
 
   it('can-receive-payments says per currency: XOF once a Wave wallet is the default, the others by the Stripe account', async () => {
@@ -437,6 +437,6 @@ describe('Wave edge cases', () => {
     expect(list.body.content[0]).toMatchObject({ id: res.body.id, status: 'COMPLETED', transferId: res.body.transferId });
     // Asked about, never sent twice.
     expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+22670123456')).toHaveLength(1);
-    expect(await accountBalance(walletKey(carrier.id))).toBe(0);
+    expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(0);
   });
 });
