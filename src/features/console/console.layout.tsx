@@ -365,3 +365,22 @@ export const StatusSelect: FC<{ v: View; kind: CodeKind; values: readonly string
     options={[['', v.t('all')], ...values.map((s): [string, string] => [s, codeLabel(v.locale, kind, s)])]}
   />
 );
+
+/** A review's two decisions (KYC, proof of travel): approve, or reject with a reason; posted to `${base}/approve|reject`. */
+export const ReviewDecisionForms: FC<{ v: View; base: string; state?: FormState }> = ({ v, base, state }) => (
+  <div class="card actions">
+    <form method="post" action={`${base}/approve`}>
+      <Csrf v={v} action={`${base}/approve`} />
+      <button type="submit" class="primary">
+        {v.t('approve')}
+      </button>
+    </form>
+    <form method="post" action={`${base}/reject`}>
+      <Csrf v={v} action={`${base}/reject`} />
+      <Field name="reason" label={v.t('reason')} state={state} multiline required attrs={{ maxlength: 500 }} />
+      <button type="submit" class="danger">
+        {v.t('reject')}
+      </button>
+    </form>
+  </div>
+);

@@ -6,7 +6,7 @@ import { clientIp } from '../../audit/audit';
 import { getKycRecord, reviewKyc } from '../../kyc/kyc.service';
 import { ReviewRejectionSchema } from '../../kyc/kyc.schemas';
 import { act, assertSuperAdmin, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
-import { Badge, Csrf, Field, shortDate, userName, type FormState, type View } from '../console.layout';
+import { Badge, ReviewDecisionForms, shortDate, userName, type FormState, type View } from '../console.layout';
 import { pathId } from '../console.params';
 import { kycDocumentsOf } from '../console.queries';
 
@@ -71,21 +71,7 @@ async function kycDetail(c: ConsoleContext, state?: FormState) {
             )}
           </dl>
         </div>
-        <div class="card actions">
-          <form method="post" action={`/console/kyc/${record.id}/approve`}>
-            <Csrf v={v} action={`/console/kyc/${record.id}/approve`} />
-            <button type="submit" class="primary">
-              {v.t('approve')}
-            </button>
-          </form>
-          <form method="post" action={`/console/kyc/${record.id}/reject`}>
-            <Csrf v={v} action={`/console/kyc/${record.id}/reject`} />
-            <Field name="reason" label={v.t('reason')} state={state} multiline required attrs={{ maxlength: 500 }} />
-            <button type="submit" class="danger">
-              {v.t('reject')}
-            </button>
-          </form>
-        </div>
+        <ReviewDecisionForms v={v} base={`/console/kyc/${record.id}`} state={state} />
       </section>
     </div>,
     (state?.status ?? 200) as 200,

@@ -6,7 +6,7 @@ import { ReviewRejectionSchema } from '../../kyc/kyc.schemas';
 import { clientIp } from '../../audit/audit';
 import { getTravelProof, listTravelProofs, reviewTravelProof } from '../../announcements/travel-proof.service';
 import { act, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
-import { Badge, Csrf, Field, ListCard, shortDate, StatusSelect, type FormState } from '../console.layout';
+import { Badge, ListCard, ReviewDecisionForms, shortDate, StatusSelect, type FormState } from '../console.layout';
 import { listPage, oneOf, pathId } from '../console.params';
 
 export const travelProofRoutes = new Hono<ConsoleEnv>();
@@ -94,21 +94,7 @@ async function proofDetail(c: ConsoleContext, state?: FormState) {
           </dl>
         </div>
         {proof.status === 'PENDING' && (
-          <div class="card actions">
-            <form method="post" action={`/console/travel-proofs/${proof.id}/approve`}>
-              <Csrf v={v} action={`/console/travel-proofs/${proof.id}/approve`} />
-              <button type="submit" class="primary">
-                {v.t('approve')}
-              </button>
-            </form>
-            <form method="post" action={`/console/travel-proofs/${proof.id}/reject`}>
-              <Csrf v={v} action={`/console/travel-proofs/${proof.id}/reject`} />
-              <Field name="reason" label={v.t('reason')} state={state} multiline required attrs={{ maxlength: 500 }} />
-              <button type="submit" class="danger">
-                {v.t('reject')}
-              </button>
-            </form>
-          </div>
+          <ReviewDecisionForms v={v} base={`/console/travel-proofs/${proof.id}`} state={state} />
         )}
       </section>
     </div>,
