@@ -30,6 +30,7 @@ import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
 import { remainingCapacityG, remainingCapacitySql } from './capacity';
 import { notifyMatchingAlerts } from './alert-matching';
+import { anyReservation, hasReservations, liveReservations, newerLiveReservations, paidInProgress } from './trip-reservations';
 import { carrierAvailableCondition, isCarrierAvailable } from './carrier-availability';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
@@ -470,7 +471,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
     const { announcement: found } = await loadWithCarrier(db, id);
     if (found.reservedWeightG > totalWeightG) throw belowReserved(found.reservedWeightG);
     if (!(OPEN_STATUSES as readonly string[]).includes(found.status)) throw invalidState('announcement.notChangeable', { status: found.status });
-    if (routeOrPrice && (await db.select({ one: sql`1` }).from(reservations).where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES]))).limit(1)).length) {
+    if (routeOrPrice && (await paidInProgress(db, id).limit(1)).length) {
       throw invalidState('announcement.routePriceTripPaid');
     }
     if (currencyChanged && (await hasReservations(db, id))) throw currencyFixed(current.currency);
@@ -478,29 +479,6 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   }
   return getAnnouncement(deps, id);
 }
-
-/** Any reservation of the trip, whatever its status: its amounts are in the trip's currency, which then stays. */
-const anyReservation = (db: Db, id: number) => db.select({ one: sql`1` }).from(reservations).where(eq(reservations.announcementId, id));
-const hasReservations = async (db: Db, id: number) => (await anyReservation(db, id).limit(1)).length > 0;
-
-/** Reservations of the trip PAID or later and not finished: they freeze its route and price. */
-const paidInProgress = (db: Db, id: number) =>
-  db
-    .select({ one: sql`1` })
-    .from(reservations)
-    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...IN_PROGRESS_PAID_STATUSES])));
-
-const liveReservations = (db: Db, id: number) =>
-  db
-    .select({ id: reservations.id, senderId: reservations.senderId, reservationNumber: reservations.reservationNumber, status: reservations.status })
-    .from(reservations)
-    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...RETERMED_STATUSES])));
-
-const newerLiveReservations = (db: Db, id: number, newest: number) =>
-  db
-    .select({ one: sql`1` })
-    .from(reservations)
-    .where(and(eq(reservations.announcementId, id), inArray(reservations.status, [...RETERMED_STATUSES]), gt(reservations.id, newest)));
 
 /**
  * The new terms written into the trip's reservations not yet deposited, and each sender's
