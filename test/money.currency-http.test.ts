@@ -197,6 +197,22 @@ describe('ledger and wallets per currency', () => {
     expect((await get(`${API}/user/me/wallet?currency=ZZZ`, { token: carrier.token })).status).toBe(400);
   });
 
+  it('every amount of an XOF reservation is in whole francs: history, summary, cancellation quote', async () => {
+    const carrier = await carrierPaidInTwoCurrencies();
+    const history = await get(`${API}/transactions?size=50`, { token: carrier.token });
+    const amounts = (history.body.content as { currency: string; amount: number }[]).map((t) => [t.currency, t.amount]);
+    expect(amounts).toContainEqual(['XOF', 8500]);
+    expect(amounts).toContainEqual(['EUR', 42.5]);
+    // The summary totals one currency, the main one: the francs are not added to the euros.
+    const summary = await get(`${API}/transactions/summary?period=ALL`, { token: carrier.token });
+    expect(summary.body).toMatchObject({ currency: 'EUR', totalEarned: 42.5 });
+
+    const xofTrip = await aTrip(carrier, { currency: 'XOF', pricePerKgCents: 5000, departureCountry: 'SN', departureCity: 'Dakar' });
+    const { sender, reservation } = await aReservation({ trip: xofTrip, status: 'PAID', payment: stripe, weightG: 2_000, set: { currency: 'XOF' } });
+    const quote = await get(`${API}/bookings/${reservation.id}/cancellation-quote`, { token: (sender as { token: string }).token });
+    expect(quote.body).toEqual({ refundAmount: 10000, keptAmount: 0, currency: 'XOF', policy: 'MODERATE', rule: 'NOT_CONFIRMED' });
+  });
+
   it('the ledger sums to zero in each currency, and each account holds one currency', async () => {
     await carrierPaidInTwoCurrencies();
     const sums = await db().all<{ currency: string; s: number }>(sql`SELECT currency, SUM(balance_cents) AS s FROM ledger_accounts GROUP BY currency ORDER BY currency`);

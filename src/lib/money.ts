@@ -2,7 +2,7 @@
 // The EUR-era helpers, kept for their callers; their rounding is the per-currency one of
 // lib/amount.ts and lib/splits.ts (Money carries its currency there).
 import { roundToMinor } from './amount';
-import { isCurrencyCode, minorUnitOf } from './currency';
+import { isCurrencyCode, minorUnitOf, type CurrencyCode } from './currency';
 import { commissionMinor, priceMinor, vatMinor } from './splits';
 
 /** Decimal amount (e.g. 12.34) to integer cents, rounding half away from zero. */
@@ -16,8 +16,13 @@ export const fromCents = (cents: number): number => Math.round(cents) / 100;
  * currency's decimals (two for a code the table does not know), for messages, history, receipts.
  */
 export function formatMoney(minor: number, currency: string): string {
-  const decimals = isCurrencyCode(currency) ? minorUnitOf(currency) : 2;
-  return `${(Math.round(minor) / 10 ** decimals).toFixed(decimals)} ${currency}`;
+  return `${decimalText(minor, currency)} ${currency}`;
+}
+
+/** Minor units as text with the currency's decimals, without the code: `750, 'EUR'` -> `7.50`. */
+export function decimalText(minor: number, currency: string): string {
+  const decimals = isCurrencyCode(currency.toUpperCase()) ? minorUnitOf(currency.toUpperCase() as CurrencyCode) : 2;
+  return (Math.round(minor) / 10 ** decimals).toFixed(decimals);
 }
 
 /** Minor units of `currency` as the JSON number of its decimals (1250 EUR -> 12.5, 15000 XOF -> 15000). */

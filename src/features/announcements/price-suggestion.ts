@@ -4,7 +4,7 @@
 import { and, asc, eq, gte, ne, type SQL } from 'drizzle-orm';
 import { announcements } from '../../db/schema';
 import type { Deps } from '../../env';
-import { fromCents } from '../../lib/money';
+import { amountOf } from '../../lib/money';
 import { cityKey } from '../reference/city-key';
 
 /** Fewer trips than this say nothing reliable: no figures. */
@@ -79,7 +79,7 @@ export async function priceSuggestion(deps: Deps, q: SuggestionQuery, now = new 
     if (byCity.sampleSize >= MIN_SAMPLE) figures = byCity;
   }
   figures ??= figuresOf(await pricesWhere(deps, route));
-  const amount = (cents: number | null) => (cents === null ? null : fromCents(cents));
+  const amount = (minor: number | null) => (minor === null ? null : amountOf(minor, q.currency));
   return {
     currency: q.currency,
     median: amount(figures.medianCents),

@@ -2,7 +2,7 @@
 // the same function the cancel uses (cancellation-policy.ts outcomeForReservation).
 import type { AuthUser, Deps } from '../../env';
 import { assertCanRead, isCarrierSide } from '../../access/reservation-access';
-import { fromCents } from '../../lib/money';
+import { amountOf } from '../../lib/money';
 import { loadReservation } from '../reservations/lifecycle';
 import { outcomeForReservation, type Canceller } from './cancellation-policy';
 
@@ -14,8 +14,8 @@ export async function cancellationQuote(deps: Deps, auth: AuthUser, id: number, 
   const by: Canceller = auth.id !== r.senderId && (await isCarrierSide(deps, auth, r)) ? 'CARRIER' : 'SENDER';
   const o = outcomeForReservation(r, by, now);
   return {
-    refundAmount: fromCents(o.refundCents),
-    keptAmount: fromCents(o.keptCents),
+    refundAmount: amountOf(o.refundCents, r.currency),
+    keptAmount: amountOf(o.keptCents, r.currency),
     currency: r.currency,
     policy: r.cancellationPolicy,
     rule: o.rule,

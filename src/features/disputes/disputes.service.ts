@@ -22,7 +22,8 @@ import type { DISPUTE_REASONS, DISPUTE_STATUSES } from '../../db/schema';
 import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound, msg } from '../../errors';
-import { formatMoney, fromCents, toCents } from '../../lib/money';
+import { amountOf, formatMoney } from '../../lib/money';
+import { roundToMinor, storedMoney } from '../../lib/amount';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
@@ -77,10 +78,10 @@ export const toDisputeJson = (d: DisputeRow, currency: string) => ({
   description: d.description,
   status: d.status,
   previousReservationStatus: d.previousStatus,
-  frozenAmount: fromCents(d.frozenCents),
-  shortfallAmount: fromCents(d.shortfallCents),
+  frozenAmount: amountOf(d.frozenCents, currency),
+  shortfallAmount: amountOf(d.shortfallCents, currency),
   resolution: d.resolution,
-  refundAmount: d.refundCents === null ? null : fromCents(d.refundCents),
+  refundAmount: d.refundCents === null ? null : amountOf(d.refundCents, currency),
   resolutionNote: d.resolutionNote,
   resolvedBy: d.resolvedBy,
   resolvedAt: d.resolvedAt,
@@ -316,12 +317,13 @@ export interface ResolveInput {
 
 /** The refund a resolution gives: a PARTIAL_REFUND's amount lies strictly between 0 and the price; the others take no amount. */
 function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
-  const amountCents = input.amount === undefined ? undefined : toCents(input.amount);
+  // In the reservation's currency: whole francs for XOF, cents for EUR.
+  const amountCents = input.amount === undefined ? undefined : roundToMinor(input.amount, storedMoney(0, r.currency).currency);
   if (input.resolution === 'PARTIAL_REFUND') {
     if (amountCents === undefined || amountCents <= 0 || amountCents >= r.totalAmountCents) {
       throw invalidArgument('dispute.partialRefundNeedsAmount', {
         fieldErrors: [
-          { field: 'amount', message: msg('dispute.amountBounds', { total: fromCents(r.totalAmountCents).toFixed(2) }), rejectedValue: input.amount ?? null },
+          { field: 'amount', message: msg('dispute.amountBounds', { total: formatMoney(r.totalAmountCents, r.currency) }), rejectedValue: input.amount ?? null },
         ],
       });
     }

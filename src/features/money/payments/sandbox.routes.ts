@@ -6,7 +6,7 @@ import type { Deps } from '../../../env';
 import { createRouter } from '../../../env';
 import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses } from '../../../lib/openapi';
-import { fromCents } from '../../../lib/money';
+import { decimalText } from '../../../lib/money';
 import { SandboxPaymentProvider } from '../../../providers/payment';
 import { signPayload, webhookSecrets } from '../../../providers/payment/webhook-signature';
 import { escapeHtml, htmlPage } from './html';
@@ -93,7 +93,8 @@ export const sandboxRouter = createRouter()
     async (c) => {
       const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
       const id = escapeHtml(session.id);
-      const amount = `${fromCents(session.amountCents).toFixed(2)} ${session.currency}`;
+      // Stripe's amounts are the currency's minor units (XOF has none: 5000 is 5000 F CFA).
+      const amount = `${decimalText(session.amountCents, session.currency)} ${session.currency}`;
       const buttons =
         session.status === 'open'
           ? `<form method="post" action="/sandbox/checkout/${id}/pay" style="display:inline"><button type="submit">Pay</button></form>

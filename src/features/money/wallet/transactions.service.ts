@@ -7,7 +7,8 @@ import { readReceiptToken } from '../../../lib/receipt-token';
 import { readPage } from '../../../db/statements';
 import { agencies, EARNING_TYPES, moneyDocuments, reservations, transactions, users, type MoneyDocumentKind, type TransactionRow, type TransactionType } from '../../../db/schema';
 import { accessDenied, notFound } from '../../../errors';
-import { fromCents } from '../../../lib/money';
+import { amountOf } from '../../../lib/money';
+import { mainCurrency } from '../../../lib/main-currency';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import type { Owner } from '../ledger/posting-rules';
 import { receiptUrl } from '../../../lib/urls';
@@ -19,7 +20,7 @@ export async function toTransaction(env: Env, t: TransactionRow) {
   return {
     id: t.id,
     type: t.type,
-    amount: fromCents(t.amountCents),
+    amount: amountOf(t.amountCents, t.currency),
     currency: t.currency,
     description: t.description,
     reservationId: t.reservationId,
@@ -79,7 +80,9 @@ export function periodStart(period: SummaryPeriod, now: Date): Date | null {
 
 export async function transactionSummary(deps: Deps, owner: Owner, period: SummaryPeriod, now = new Date()) {
   const from = periodStart(period, now);
-  const where = and(ownerIs(owner), from ? gte(transactions.createdAt, from.toISOString()) : undefined);
+  // Totals of one currency, the main one: amounts of two currencies never add up (CONTRACT section 20).
+  const currency = mainCurrency(appConfig(deps.env));
+  const where = and(ownerIs(owner), eq(transactions.currency, currency), from ? gte(transactions.createdAt, from.toISOString()) : undefined);
   const sumOf = (...types: TransactionType[]) =>
     sql<number>`COALESCE(SUM(CASE WHEN ${inArray(transactions.type, types)} THEN ${transactions.amountCents} END), 0)`;
   const [row] = await deps.db
@@ -99,13 +102,13 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     period,
     from: from?.toISOString() ?? null,
     to: now.toISOString(),
-    currency: appConfig(deps.env).platform.currency,
-    totalPaid: fromCents(-row.paid),
-    totalRefunded: fromCents(row.refunded),
-    totalReleased: fromCents(row.released),
-    totalEarned: fromCents(row.earned),
-    totalWithdrawn: fromCents(-(row.withdrawn + row.reversed)),
-    net: fromCents(row.net),
+    currency,
+    totalPaid: amountOf(-row.paid, currency),
+    totalRefunded: amountOf(row.refunded, currency),
+    totalReleased: amountOf(row.released, currency),
+    totalEarned: amountOf(row.earned, currency),
+    totalWithdrawn: amountOf(-(row.withdrawn + row.reversed), currency),
+    net: amountOf(row.net, currency),
     count: row.count,
   };
 }
