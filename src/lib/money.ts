@@ -2,7 +2,7 @@
 // The EUR-era helpers, kept for their callers; their rounding is the per-currency one of
 // lib/amount.ts and lib/splits.ts (Money carries its currency there).
 import { roundToMinor } from './amount';
-import { isCurrencyCode, minorUnitOf, type CurrencyCode } from './currency';
+import { isCurrencyCode, minorUnitOf } from './currency';
 import { commissionMinor, priceMinor, vatMinor } from './splits';
 
 /** Decimal amount (e.g. 12.34) to integer cents, rounding half away from zero. */
@@ -21,14 +21,19 @@ export function formatMoney(minor: number, currency: string): string {
 
 /** Minor units as text with the currency's decimals, without the code: `750, 'EUR'` -> `7.50`. */
 export function decimalText(minor: number, currency: string): string {
-  const decimals = isCurrencyCode(currency.toUpperCase()) ? minorUnitOf(currency.toUpperCase() as CurrencyCode) : 2;
+  const decimals = decimalsOf(currency);
   return (Math.round(minor) / 10 ** decimals).toFixed(decimals);
+}
+
+/** The currency's ISO decimals (a provider's lower-case code too); two for a code the table does not know. */
+function decimalsOf(currency: string): number {
+  const code = currency.toUpperCase();
+  return isCurrencyCode(code) ? minorUnitOf(code) : 2;
 }
 
 /** Minor units of `currency` as the JSON number of its decimals (1250 EUR -> 12.5, 15000 XOF -> 15000). */
 export function amountOf(minor: number, currency: string): number {
-  const decimals = isCurrencyCode(currency) ? minorUnitOf(currency) : 2;
-  return Math.round(minor) / 10 ** decimals;
+  return Math.round(minor) / 10 ** decimalsOf(currency);
 }
 
 /** Weight in kg (up to 3 decimals) to integer grams. */
