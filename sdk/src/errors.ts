@@ -7,7 +7,7 @@ export type ErrorCode = ErrorBody['errorCode'];
 export type FieldError = components['schemas']['FieldError'];
 
 export class ApiError extends Error {
-  readonly name = 'ApiError';
+  override readonly name = 'ApiError';
   readonly status: number;
   /** The specification's code; `UNKNOWN` when the body was not the error body (a proxy's page, say). */
   readonly errorCode: ErrorCode | 'UNKNOWN';
@@ -40,8 +40,8 @@ export class ApiError extends Error {
 
 /** The request never got an answer (offline, DNS, connection reset), after the retries allowed. */
 export class NetworkError extends Error {
-  readonly name = 'NetworkError';
-  constructor(readonly cause: unknown, readonly attempts: number) {
+  override readonly name = 'NetworkError';
+  constructor(override readonly cause: unknown, readonly attempts: number) {
     super(`Network error after ${attempts} attempt(s): ${cause instanceof Error ? cause.message : String(cause)}`);
   }
 }
