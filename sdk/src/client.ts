@@ -11,7 +11,8 @@ import { Transport } from './transport.js';
 
 export type User = components['schemas']['User'];
 export type ChatMessage = components['schemas']['ConversationMessage'];
-export type Position = components['schemas']['Position'];
+/** A tracking point (the document's component is nullable: a last position may be none). */
+export type Position = NonNullable<components['schemas']['Position']>;
 export type ApiClient = Client<paths>;
 
 export interface MarketplaceClientOptions {

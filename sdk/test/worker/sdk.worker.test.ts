@@ -3,7 +3,7 @@
 import { env, exports } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMarketplaceClient, type ChatMessage, type MarketplaceClientOptions } from '../../src/index';
+import { createMarketplaceClient, type ChatMessage, type MarketplaceClientOptions, type Position } from '../../src/index';
 import { PASSWORD, registerUser } from '../../../test/helpers/auth';
 import { aCarrier, aCategory, aReservation, aTrip, bookingInput } from '../../../test/helpers/factories';
 import { WorkerSocket } from './worker-socket';
@@ -163,6 +163,40 @@ describe('the SDK against the worker', () => {
     await until(() => got.length === 3);
     expect(got.map((m) => m.body)).toEqual(['bonjour', 'vous êtes là ?', 'à demain']);
     expect(new Set(got.map((m) => m.id)).size).toBe(3);
+    socket.close();
+  });
+});
+
+describe('the tracking socket against the worker', () => {
+  it('reconnects after the worker closes it; the new connection starts from the last position', async () => {
+    const account = await registerUser();
+    const { reservation, carrier } = await aReservation({ sender: { id: account.id }, status: 'DEPOSITED' });
+    const { client } = sdkOn({ sleep: async () => {} });
+    await client.signIn(account.email, PASSWORD);
+    const snapshots: (Position | null)[] = [];
+    const positions: Position[] = [];
+    const socket = client.tracking(reservation.id, { onSnapshot: (p) => snapshots.push(p), onPosition: (p) => positions.push(p) });
+    const post = (lat: number) =>
+      workerFetch(
+        new Request(`${BASE}/v1/api/tracking/${reservation.id}/positions`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${carrier.token}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ lat, lng: 2.35, recordedAt: new Date().toISOString() }),
+        }),
+      );
+    await until(() => snapshots.length === 1);
+    expect(snapshots[0]).toBeNull();
+    expect((await post(48.1)).status).toBe(201);
+    await until(() => positions.length === 1);
+
+    const stub = env.RESERVATION_TRACKING.get(env.RESERVATION_TRACKING.idFromName(String(reservation.id)));
+    await runInDurableObject(stub, (_instance, state) => state.getWebSockets().forEach((ws) => ws.close(1012, 'restarting')));
+    await until(() => snapshots.length === 2);
+    expect(snapshots[1]?.lat).toBe(48.1);
+    expect((await post(48.2)).status).toBe(201);
+    await until(() => positions.length === 2);
+    expect(positions.map((p) => p.lat)).toEqual([48.1, 48.2]);
+    expect(socket.connections).toBe(2);
     socket.close();
   });
 });
