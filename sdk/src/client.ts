@@ -4,7 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULT_RETRY, realSleep, type RetryPolicy } from './backoff.js';
 import { ApiError } from './errors.js';
 import type { components, paths } from './generated/api.js';
-import { idempotencyMiddleware } from './idempotency.js';
+import { idempotencyMiddleware, randomKey } from './idempotency.js';
 import { Session, type StoredTokens } from './session.js';
 import { LiveSocket, type SocketState, type WebSocketFactory } from './sockets.js';
 import { Transport } from './transport.js';
@@ -73,7 +73,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
   if (options.tokens) session.set(options.tokens);
 
   const api: ApiClient = createClient<paths>({ baseUrl, fetch: transport.fetch });
-  api.use(idempotencyMiddleware(options.idempotencyKey ?? (() => crypto.randomUUID())));
+  api.use(idempotencyMiddleware(options.idempotencyKey ?? randomKey));
 
   const webSocket: WebSocketFactory = options.webSocket ?? ((url, protocols) => new WebSocket(url, protocols));
   const wsBase = baseUrl.replace(/^http/, 'ws');

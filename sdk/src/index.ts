@@ -8,7 +8,7 @@ export type { StoredTokens, TokenPair } from './session.js';
 export { LiveSocket, CLOSE_TOKEN_EXPIRED, CLOSE_TOKEN_REVOKED } from './sockets.js';
 export type { SocketState, WebSocketFactory, WebSocketLike } from './sockets.js';
 export { Transport, BOOKMARK_HEADER, IDEMPOTENCY_HEADER } from './transport.js';
-export { acceptsIdempotencyKey } from './idempotency.js';
+export { acceptsIdempotencyKey, randomKey } from './idempotency.js';
 export { DEFAULT_RETRY, backoffDelay } from './backoff.js';
 export type { RetryPolicy } from './backoff.js';
 export { IDEMPOTENT_OPERATIONS, API_VERSION } from './generated/operations.js';

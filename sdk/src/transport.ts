@@ -33,8 +33,9 @@ export class Transport {
 
   /** openapi-fetch's fetch: one logical request, as many attempts as the rules allow. */
   readonly fetch = async (request: Request): Promise<Response> => {
-    const body = request.body ? await request.arrayBuffer() : undefined;
-    const authenticate = !request.headers.has('Authorization') && !UNAUTHENTICATED.test(new URL(request.url).pathname);
+    const body = await bodyOf(request);
+    // The URL as a string: React Native's URL has no pathname.
+    const authenticate = !request.headers.has('Authorization') && !UNAUTHENTICATED.test(request.url.split('?')[0]);
     const repeatable = IDEMPOTENT_METHODS.has(request.method) || request.headers.has(IDEMPOTENCY_HEADER);
     const { retry } = this.options;
     let refreshedAfter401 = false;
@@ -78,4 +79,11 @@ export class Transport {
     if (this.options.language && !headers.has('Accept-Language')) headers.set('Accept-Language', this.options.language);
     return new Request(request.url, { method: request.method, headers, body, signal: request.signal, redirect: request.redirect });
   }
+}
+
+/** The body, read once so every attempt can send it (React Native's Request has no `body` stream: read it whole). */
+async function bodyOf(request: Request): Promise<ArrayBuffer | undefined> {
+  if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  const buffer = await request.arrayBuffer();
+  return buffer.byteLength ? buffer : undefined;
 }

@@ -2,7 +2,7 @@
 // retries, typed errors, sockets. The same behaviours run against the worker in test/worker/.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, NetworkError, backoffDelay, createMarketplaceClient, unwrap } from '../dist/index.js';
+import { ApiError, NetworkError, backoffDelay, createMarketplaceClient, randomKey, unwrap } from '../dist/index.js';
 import { FakeSocket, errorBody, fakeClock, fakeFetch, json, tick, tokenPair, type Handler } from './fakes.ts';
 
 const USER = { id: 7, email: 'awa@example.com' };
@@ -88,6 +88,42 @@ describe('session', () => {
     assert.deepEqual(JSON.parse(logout.body), { refreshToken: 'refresh-1' });
     await listBookings(t.client);
     assert.equal(t.server.seen.at(-1)!.headers.get('Authorization'), null);
+  });
+});
+
+describe('restored tokens and headers', () => {
+  it('uses tokens kept from an earlier run, refreshes them when expired, and hands the new ones to onTokens', async () => {
+    const clock = fakeClock();
+    const server = fakeFetch((req) => (req.path === '/v1/api/auth/refresh' ? json(tokenPair(9)) : ok()));
+    const stored: unknown[] = [];
+    const client = createMarketplaceClient({
+      baseUrl: BASE,
+      fetch: server.fetch,
+      now: clock.now,
+      language: 'fr',
+      tokens: { accessToken: 'old', refreshToken: 'old-refresh', accessExpiresAt: clock.now() - 1, refreshExpiresAt: clock.now() + 1e9 },
+      onTokens: (t) => stored.push(t),
+    });
+    await listBookings(client);
+    assert.deepEqual(JSON.parse(server.seen[0].body), { refreshToken: 'old-refresh' });
+    assert.equal(server.seen[1].headers.get('Authorization'), 'Bearer access-9');
+    assert.equal(server.seen[1].headers.get('Accept-Language'), 'fr');
+    assert.equal((stored.at(-1) as { refreshToken: string }).refreshToken, 'refresh-9');
+  });
+
+  it('sends a JSON body on every attempt and none on GET', async () => {
+    let n = 0;
+    const t = setup(() => (++n === 1 ? new Response('{}', { status: 503 }) : json({ id: 1 }, 201)));
+    await t.client.api.POST('/v1/api/bookings', { body: { announcementId: 3 } as never });
+    assert.deepEqual(t.server.seen.map((s) => JSON.parse(s.body)), [{ announcementId: 3 }, { announcementId: 3 }]);
+    await listBookings(t.client);
+    assert.equal(t.server.seen.at(-1)!.body, '');
+  });
+
+  it('random keys are UUID v4 and differ', () => {
+    const a = randomKey();
+    assert.match(a, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.notEqual(a, randomKey());
   });
 });
 
