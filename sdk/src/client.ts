@@ -38,6 +38,8 @@ export interface MarketplaceClientOptions {
 }
 
 export interface ChatHandlers {
+  /** The last message id the app already shows (read over REST): the server replays only what follows. */
+  afterId?: number;
   onMessage: (message: ChatMessage) => void;
   onRead?: (read: { userId: number; readAt: string }) => void;
   onState?: (state: SocketState) => void;
@@ -118,7 +120,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
 
     /** The reservation's live conversation; after a reconnection the server replays what was missed. */
     chat(reservationId: number, handlers: ChatHandlers): LiveSocket {
-      let lastId = 0;
+      let lastId = handlers.afterId ?? 0;
       const url = () => `${wsBase}/v1/api/bookings/${reservationId}/messages/live${lastId ? `?afterId=${lastId}` : ''}`;
       return live(
         url,

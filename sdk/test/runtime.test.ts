@@ -275,6 +275,19 @@ describe('sockets', () => {
     assert.equal(t.sockets.length, 2);
   });
 
+  it('starts after the last message the app already has', async () => {
+    const t = socketSetup();
+    await t.client.signIn('a@b.c', 'x');
+    const got: number[] = [];
+    t.client.chat(42, { afterId: 10, onMessage: (m) => got.push(m.id) });
+    await tick();
+    assert.equal(t.sockets[0].url, 'ws://api.test/v1/api/bookings/42/messages/live?afterId=10');
+    t.sockets[0].open();
+    t.sockets[0].receive({ type: 'message', message: { id: 10 } });
+    t.sockets[0].receive({ type: 'message', message: { id: 11 } });
+    assert.deepEqual(got, [11]);
+  });
+
   it('on the token-expired close (4401) refreshes and reconnects with the new token, at once', async () => {
     const t = socketSetup();
     await t.client.signIn('a@b.c', 'x');

@@ -3,7 +3,7 @@
 // `npm run test:worker --prefix sdk`.
 import path from 'node:path';
 import { defineConfig, type UserConfig } from 'vitest/config';
-import root from '../../../vitest.config';
+import root from '../../../vitest.config.ts';
 
 export default defineConfig(async (env) => {
   const base = (await (root as unknown as (e: typeof env) => Promise<UserConfig>)(env)) as UserConfig;
