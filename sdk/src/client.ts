@@ -109,6 +109,8 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
 
     /** Blacklists both tokens on the server, then forgets them (forgotten even if the server is unreachable). */
     async signOut(): Promise<void> {
+      // Refresh first if due, so the refresh token sent is the live one, not one the refresh spent.
+      await session.accessToken().catch(() => null);
       const tokens = session.current;
       if (!tokens) return;
       try {

@@ -22,7 +22,7 @@ export function idempotencyMiddleware(newKey: () => string): Middleware {
 
 /** A random UUID v4: crypto.randomUUID where it exists, else from getRandomValues (React Native with a polyfill of it). */
 export function randomKey(): string {
-  const c = globalThis.crypto;
+  const c: Crypto | undefined = typeof crypto === 'undefined' ? undefined : crypto;
   if (typeof c?.randomUUID === 'function') return c.randomUUID();
   const bytes = new Uint8Array(16);
   if (typeof c?.getRandomValues === 'function') c.getRandomValues(bytes);

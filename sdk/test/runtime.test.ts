@@ -89,6 +89,17 @@ describe('session', () => {
     await listBookings(t.client);
     assert.equal(t.server.seen.at(-1)!.headers.get('Authorization'), null);
   });
+
+  it('signing out with an expired access token refreshes first and logs out the live refresh token', async () => {
+    const t = setup((req) => (req.path === '/v1/api/auth/logout' ? json({ message: 'ok' }) : ok()));
+    await t.client.signIn('a@b.c', 'x');
+    t.clock.advance(900_000);
+    await t.client.signOut();
+    const logout = t.server.seen.find((r) => r.path === '/v1/api/auth/logout')!;
+    assert.equal(logout.headers.get('Authorization'), 'Bearer access-2');
+    assert.deepEqual(JSON.parse(logout.body), { refreshToken: 'refresh-2' });
+    assert.equal(t.refreshes().length, 1);
+  });
 });
 
 describe('restored tokens and headers', () => {
