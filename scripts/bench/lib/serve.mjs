@@ -167,7 +167,7 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids, queueCons
 // ---------------------------------------------------------------------------------------------
 // Serving
 
-function childPids(parent) {
+export function childPids(parent) {
   const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
