@@ -173,7 +173,8 @@ async function conversationsIntact(chats, byId) {
     // The fault drill: a post the kill cut may have been stored without its 201 (counted below).
     const missing = expected.filter((m) => !found.includes(m)).length;
     const extra = found.length - (expected.length - missing);
-    if (!increasing || new Set(found).size !== found.length || missing > 0 || (extra > 0 && !fault)) {
+    const duplicated = new Set(found).size !== found.length || new Set(expected).size !== expected.length;
+    if (!increasing || duplicated || missing > 0 || (extra > 0 && !fault)) {
       wrong.push(`reservation ${chat.id}: sent ${chat.sent.length}, read back ${seen.length}${increasing ? '' : ' (ids out of order)'}`);
     }
     unanswered += extra;
