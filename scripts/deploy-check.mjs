@@ -2,8 +2,14 @@
 // `npm run deploy:check`: what can be checked before `wrangler deploy --env production`, offline and
 // without a Cloudflare account. Builds the production bundle (wrangler's dry run) and reports its
 // compressed size against the Workers limits; checks wrangler.toml's [env.production] against what
-// src/config.ts requires (bindings and vars there, secrets never there); reports placeholders still
-// to fill in (warnings, so a fresh clone passes) and lists the secrets to set. Exit 1 on a failure.
+// src/config.ts requires (bindings and vars there, secrets never there); refuses the repository's
+// placeholder app-link identifiers and legal identity, a schedule without the daily retention run
+// and a bundle that is not minified (scripts/lib/deploy-rules.mjs); reports the other placeholders
+// (resource ids, domains) and lists the secrets to set. Exit 1 on a failure.
+//
+// Options: --config <wrangler.toml> (another configuration file); --template (the repository's own
+// template, as CI checks it: what only an operator's values can lift, app links and legal identity,
+// is listed as "refused at deploy" without failing).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { unstable_readConfig } from 'wrangler';
+import { appLinkProblems, bundleProblems, LEGAL_IDENTITY, legalIdentityProblems, retentionProblems } from './lib/deploy-rules.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ENV = 'production';
@@ -23,6 +30,12 @@ const BUDGET_GZIP_KIB = 500;
 const failures = [];
 const warnings = [];
 const fail = (message) => failures.push(message);
+const argument = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const CONFIG = path.resolve(argument('--config') ?? path.join(ROOT, 'wrangler.toml'));
+const TEMPLATE = process.argv.includes('--template');
+// What the operator's own values lift: refused, except when checking the repository's template.
+const deferred = [];
+const refuse = (message) => (TEMPLATE ? deferred.push(message) : fail(message));
 const warn = (message) => warnings.push(message);
 // Example domains, and the sample legal details (an "Exemple" street, all-zero numbers).
 const PLACEHOLDER = /\bexample\.(com|org|net)\b|\bexemple\b|0{3}[\s]?0{3}/i;
@@ -54,7 +67,7 @@ try {
   const vars = PRODUCTION_REQUIREMENTS.filter((name) => !secrets.has(name) && !bindings.has(name));
 
   // 2. wrangler.toml as wrangler resolves it for the environment (inherited keys included).
-  const config = unstable_readConfig({ config: path.join(ROOT, 'wrangler.toml'), env: ENV });
+  const config = unstable_readConfig({ config: CONFIG, env: ENV });
   if (!config.definedEnvironments?.includes(ENV)) fail(`wrangler.toml has no [env.${ENV}]`);
   if (config.vars.ENVIRONMENT !== ENV) fail(`[env.${ENV}.vars] ENVIRONMENT must be "${ENV}" (is ${JSON.stringify(config.vars.ENVIRONMENT)})`);
 
@@ -80,8 +93,12 @@ try {
   }
   if ('SENTRY_DSN' in config.vars) fail('SENTRY_DSN is a secret: remove it from wrangler.toml');
 
+  for (const problem of [...appLinkProblems(config.vars), ...legalIdentityProblems(config.vars)]) refuse(problem);
+  for (const problem of retentionProblems(config.triggers?.crons)) fail(problem);
+  const ruled = new Set([...LEGAL_IDENTITY, 'APPLE_APP_IDS', 'ANDROID_APP_PACKAGE', 'ANDROID_CERT_FINGERPRINTS']);
+
   const placeholders = [
-    ...Object.entries(config.vars).map(([name, value]) => [`var ${name}`, String(value)]),
+    ...Object.entries(config.vars).filter(([name]) => !ruled.has(name)).map(([name, value]) => [`var ${name}`, String(value)]),
     ...(config.routes ?? []).map((r) => ['route', typeof r === 'string' ? r : r.pattern]),
   ].filter(([, value]) => PLACEHOLDER.test(value));
   for (const [what, value] of placeholders) warn(`${what} = ${value}: placeholder`);
@@ -106,7 +123,7 @@ try {
   const outdir = path.join(work, 'bundle');
   const started = Date.now();
   try {
-    execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--env', ENV, '--outdir', outdir], {
+    execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--config', CONFIG, '--env', ENV, '--outdir', outdir], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
@@ -119,9 +136,11 @@ try {
   let bundleLine = 'not built';
   if (!failures.some((f) => f.startsWith('wrangler deploy'))) {
     const script = readFileSync(path.join(outdir, 'index.js'));
+    const unminified = bundleProblems(script.toString('utf8'));
+    for (const problem of unminified) fail(problem);
     const gzipped = gzipSync(script, { level: 9 }).length;
     const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
-    bundleLine = `${kib(script.length)} minified, ${kib(gzipped)} gzip (budget ${BUDGET_GZIP_KIB} KiB gzip; limit ${mib(LIMITS.free)} on Workers Free, ${mib(LIMITS.paid)} on Workers Paid), source maps uploaded, built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    bundleLine = `${kib(script.length)} ${unminified.length ? 'NOT minified' : 'minified'}, ${kib(gzipped)} gzip (budget ${BUDGET_GZIP_KIB} KiB gzip; limit ${mib(LIMITS.free)} on Workers Free, ${mib(LIMITS.paid)} on Workers Paid), source maps uploaded, built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
     if (gzipped > BUDGET_GZIP_KIB * 1024) fail(`the deployed bundle (${kib(gzipped)} gzip) is over its ${BUDGET_GZIP_KIB} KiB budget`);
     if (gzipped > LIMITS.paid) fail(`the bundle (${mib(gzipped)} gzip) exceeds the Workers Paid limit`);
     else if (gzipped > LIMITS.free) warn(`the bundle (${mib(gzipped)} gzip) exceeds the Workers Free limit: a paid plan is required`);
@@ -135,8 +154,10 @@ try {
   for (const name of secrets) console.log(`    npx wrangler secret put ${name} --env ${ENV}`);
   console.log(`    optional: npx wrangler secret put SENTRY_DSN --env ${ENV}   (error tracking; unset, errors are reported nowhere)`);
   for (const w of warnings) console.log(`  to fill in: ${w}`);
+  for (const d of deferred) console.log(`  refused at deploy (template checked): ${d}`);
   for (const f of failures) console.error(`  FAIL: ${f}`);
-  console.log(failures.length ? `deploy:check failed (${failures.length})` : `deploy:check passed${warnings.length ? ` with ${warnings.length} placeholder(s) to fill in` : ''}`);
+  const left = [warnings.length && `${warnings.length} placeholder(s) to fill in`, deferred.length && `${deferred.length} value(s) a deploy refuses until set`].filter(Boolean);
+  console.log(failures.length ? `deploy:check failed (${failures.length})` : `deploy:check passed${TEMPLATE ? ' (template)' : ''}${left.length ? ` with ${left.join(' and ')}` : ''}`);
   process.exitCode = failures.length ? 1 : 0;
 } finally {
   rmSync(work, { recursive: true, force: true });

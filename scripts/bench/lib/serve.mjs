@@ -167,7 +167,7 @@ function workerConfig({ name, configPath, build, extraEnv = {}, d1Ids, queueCons
 // ---------------------------------------------------------------------------------------------
 // Serving
 
-function childPids(parent) {
+export function childPids(parent) {
   const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -213,7 +213,7 @@ export function sizeOf(build) {
  * workerd through Miniflare, applies migrations/*.sql to its D1 and returns the loopback URLs, the
  * workerd PID, a D1 handle and `stop()` (disposes Miniflare, then stops that workerd by its PID).
  */
-export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort, queueConsumers = true, workerdPath, keepState = false, withCapture = false }) {
+export async function startService({ stateName, withPrimitives = true, extraEnv = {}, log = console.log, bundles, inspectorPort, queueConsumers = true, workerdPath, keepState = false, withCapture = false, onLog }) {
   const stateDir = path.join(ROOT, '.wrangler/bench-state', stateName);
   if (!keepState) {
     rmSync(stateDir, { recursive: true, force: true });
@@ -263,7 +263,9 @@ export async function startService({ stateName, withPrimitives = true, extraEnv 
     host: '127.0.0.1',
     port: 0,
     resourcePersistencePath: stateDir,
-    handleStructuredLogs: () => {}, // the API logs one line per request; printing them would cost more than serving them
+    // The API logs one line per request; printing them would cost more than serving them. `onLog`
+    // sees each (the soak's fault drill looks for the errors of its restart).
+    handleStructuredLogs: onLog ?? (() => {}),
     // scripts/bench/profile.mjs: workerd's own inspector (CDP) on 127.0.0.1, 0 = any free port.
     ...(inspectorPort !== undefined ? { inspectorPort, inspectorHost: '127.0.0.1' } : {}),
     workers,

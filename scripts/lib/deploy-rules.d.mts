@@ -1,0 +1,9 @@
+// Types of deploy-rules.mjs for the test suite.
+export type Vars = Record<string, unknown>;
+export function appLinkProblems(vars: Vars): string[];
+export const LEGAL_IDENTITY: string[];
+export function legalIdentityProblems(vars: Vars): string[];
+export const RETENTION_SLOT: { hour: number; minutes: number[] };
+export function firesInRetentionSlot(cron: string): boolean;
+export function retentionProblems(crons: string[] | undefined): string[];
+export function bundleProblems(code: string): string[];
