@@ -277,7 +277,7 @@ async function customsDeclarationTest(browser, base) {
   const carrier = await apiLogin(base, 'carrier@demo.local');
   const auth = { Authorization: `Bearer ${carrier.body.accessToken}` };
   const list = await (await fetch(`${base}/v1/api/bookings/as-carrier?size=50`, { headers: auth })).json();
-  const demo = list.content.find((r) => r.reservationNumber === 'DEMO-HANDOVER-1');
+  const demo = list.data.find((r) => r.reservationNumber === 'DEMO-HANDOVER-1');
   check(Boolean(demo), 'the demo carrier sees the demo DEPOSITED reservation');
   const res = await fetch(`${base}/v1/api/bookings/${demo.id}/customs-declaration?format=pdf`, { headers: { ...auth, 'Accept-Language': 'fr-FR,fr;q=0.9' } });
   const bytes = Buffer.from(await res.arrayBuffer());
