@@ -4,11 +4,11 @@
 // the demo data, signs in on the sandbox Google page and sends its token to the API, opens
 // /dev/outbox and clicks the verification and reset links of a new account's e-mails, opens
 // /r/<demo token>, checks the QR image and that it is replaced by a new one before the old expires,
-// works the operator console (KYC, dispute, suspension, roles, the retry of a DEAD delivery, each
+// prints the demo reservation's customs declaration (CN23 PDF, in Chromium's viewer), works the operator console (KYC, dispute, suspension, roles, the retry of a DEAD delivery, each
 // checked through the API), opens the API reference with every non-local request blocked, keeps screenshots in test-artifacts/,
 // and stops only the process group it started, by PID.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -269,6 +269,33 @@ async function consoleTests(browser, base) {
   check(true, `console screenshots kept in ${ARTIFACTS}/console-*.png`);
 }
 
+/**
+ * The CN23-style customs declaration of the demo DEPOSITED reservation as its carrier prints it, in
+ * French, opened in Chromium's PDF viewer for a screenshot (test-artifacts/customs-declaration-fr.png).
+ */
+async function customsDeclarationTest(browser, base) {
+  const carrier = await apiLogin(base, 'carrier@demo.local');
+  const auth = { Authorization: `Bearer ${carrier.body.accessToken}` };
+  const list = await (await fetch(`${base}/v1/api/bookings/as-carrier?size=50`, { headers: auth })).json();
+  const demo = list.data.find((r) => r.reservationNumber === 'DEMO-HANDOVER-1');
+  check(Boolean(demo), 'the demo carrier sees the demo DEPOSITED reservation');
+  const res = await fetch(`${base}/v1/api/bookings/${demo.id}/customs-declaration?format=pdf`, { headers: { ...auth, 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const text = bytes.toString('latin1');
+  check(
+    res.status === 200 && res.headers.get('content-type') === 'application/pdf' && text.startsWith('%PDF-1.4') && text.includes('(D\\311CLARATION EN DOUANE) Tj') && text.includes('DEMO-HANDOVER-1'),
+    'the carrier gets the customs declaration as a French CN23 PDF',
+  );
+  const file = path.resolve(ARTIFACTS, 'customs-declaration-fr.pdf');
+  writeFileSync(file, bytes);
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1300 } });
+  await page.goto(`file://${file}`);
+  await page.waitForTimeout(2500);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'customs-declaration-fr.png') });
+  await page.close();
+  check(true, `the customs declaration as Chromium shows it kept in ${ARTIFACTS}/customs-declaration-fr.png`);
+}
+
 let browser;
 let failed = false;
 try {
@@ -395,6 +422,7 @@ try {
   const missing = await page.goto(`${base}/r/not-a-real-token-000000000000000`);
   check(missing?.status() === 404 && (await page.textContent('h1')) === 'Lien introuvable', 'unknown link shows the 404 page (in French)');
 
+  await customsDeclarationTest(browser, base);
   await consoleTests(browser, base);
 
   // The API reference, offline: every request that is not to the local service is refused.

@@ -1,7 +1,8 @@
 // Development seed step: one trip of the demo carrier and one reservation of the demo sender already
-// handed over (DEPOSITED), so the recipient page has something to show at a known link.
-import { eq } from 'drizzle-orm';
-import { announcements, reservations } from '../../../db/schema';
+// handed over (DEPOSITED), so the recipient page has something to show at a known link, and its
+// customs declaration two declared items.
+import { eq, inArray } from 'drizzle-orm';
+import { announcements, categories, reservationItems, reservations } from '../../../db/schema';
 import { termsOf } from '../../reservations/reservation-terms';
 import { parisDakarTrip, type SeedContext } from './context';
 
@@ -30,7 +31,7 @@ export async function seedHandoverDemo(ctx: SeedContext) {
     })
     .returning();
   const now = new Date().toISOString();
-  await ctx.db.insert(reservations).values({
+  const [reservation] = await ctx.db.insert(reservations).values({
     reservationNumber: DEMO_HANDOVER_RESERVATION_NUMBER,
     announcementId: trip.id,
     senderId,
@@ -52,5 +53,12 @@ export async function seedHandoverDemo(ctx: SeedContext) {
     paidAt: now,
     confirmedAt: now,
     depositedAt: now,
-  });
+  }).returning({ id: reservations.id });
+  const byCode = new Map(
+    (await ctx.db.select({ id: categories.id, code: categories.code }).from(categories).where(inArray(categories.code, ['BOOKS', 'CLOTHING']))).map((c) => [c.code, c.id]),
+  );
+  await ctx.db.insert(reservationItems).values([
+    { reservationId: reservation.id, categoryId: byCode.get('BOOKS') ?? null, code: 'BOOKS', name: 'Livres', reservedQuantity: 4, weight: 1.6, declaredValueMinor: 6_000 },
+    { reservationId: reservation.id, categoryId: byCode.get('CLOTHING') ?? null, code: 'CLOTHING', name: 'Vêtements', description: 'Robes et chemises', reservedQuantity: 5, weight: 1.2, declaredValueMinor: 8_500 },
+  ]);
 }
