@@ -122,6 +122,8 @@ describe('the e2e lifecycle against the production document', () => {
     ok(await post('/v1/api/annonces', {}, { token: stranger.token }), 403);
     ok(await call('DELETE', '/v1/api/notifications/999999', { token: stranger.token }), 404);
     ok(await del('/v1/api/devices/999999', { token: stranger.token }), 404);
+    const unknownDocument = ok(await post('/v1/api/kyc/sessions', { documentType: 'SELFIE' }, { token: stranger.token }), 400);
+    expect(unknownDocument).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'documentType', rejectedValue: 'SELFIE' }] });
     expect(validator.mismatches).toEqual([]);
   });
 

@@ -58,6 +58,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
               title: 'Parcel Transport Marketplace API',
               version: '2.0.0',
               description: 'Peer-to-peer parcel transport: trips, bookings, payments in escrow, QR handover, tracking.',
+              contact: { name: 'API reference', url: `${origin}${API_PREFIX}/docs` },
             },
             servers: [{ url: origin }],
             security: [{ bearerAuth: [] }],

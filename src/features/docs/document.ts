@@ -164,5 +164,8 @@ export function finishDocument(doc: OpenApiDocument, apiPrefix: string): OpenApi
       }
     }
   }
+  // Only the headers some answer uses (Deprecation, Sunset and Link wait for a deprecated operation).
+  const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/headers\/[\w-]+/g) ?? []);
+  doc.components.headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => used.has(`#/components/headers/${name}`))) as never;
   return truthfulSchemas(doc);
 }
