@@ -49,10 +49,20 @@ export interface AppEnv {
  * A route whose headers are marked `documentedOnly()` is documented with them and mounted without
  * a header validator: its own middleware reads and checks them.
  */
+/**
+ * The roles a route's requireRole() middleware checks (they ride on it as `roles`), written into
+ * the route's operation as `x-required-roles`: the document then says who may call it.
+ */
+function withRequiredRoles<R extends { middleware?: unknown }>(route: R): R {
+  const roles = [...new Set([route.middleware].flat().flatMap((m) => (m as { roles?: string[] } | undefined)?.roles ?? []))];
+  return roles.length ? { ...route, 'x-required-roles': roles } : route;
+}
+
 export function createRouter(): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const mount = router.openapi;
-  router.openapi = ((route, handler, hook) => {
+  router.openapi = ((config, handler, hook) => {
+    const route = withRequiredRoles(config);
     if (!isDocumentedOnly(route.request?.headers)) return mount(route, handler, hook);
     const { middleware: _middleware, hide, ...documented } = route;
     if (!hide) router.openAPIRegistry.registerPath(documented);

@@ -580,9 +580,14 @@ describe('recipient page and JSON twin', () => {
       ]),
     );
     expect(doc.paths['/r/{recipientToken}'].get.responses['200'].content).toHaveProperty('text/html');
+    // Both bodies the server takes: one point alone, or a batch (issue 32: a validating proxy refused the single point).
     expect(doc.paths['/v1/api/tracking/{reservationId}/positions'].post.requestBody.content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/PositionBatch',
+      $ref: '#/components/schemas/PositionsBody',
     });
+    expect(doc.components.schemas.PositionsBody.anyOf).toEqual([
+      { $ref: '#/components/schemas/PositionInput' },
+      { $ref: '#/components/schemas/PositionBatch' },
+    ]);
   });
 });
 

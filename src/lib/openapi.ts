@@ -50,6 +50,21 @@ export const MessageSchema = z.object({ message: z.string() }).openapi('Message'
 
 export const bearerSecurity = [{ bearerAuth: [] }];
 
+/**
+ * The sockets' real authentication: the access token as the subprotocol `bearer.<accessToken>`
+ * (browsers cannot set headers on a WebSocket), or, outside browsers, the usual bearer header.
+ * The scheme is registered with the document (features/docs/docs.routes.ts).
+ */
+export const SOCKET_SCHEME = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'Sec-WebSocket-Protocol',
+  description:
+    'WebSockets: offer the subprotocol `bearer.<accessToken>` (e.g. `new WebSocket(url, [`bearer.${accessToken}`])`); the handshake ' +
+    'selects another subprotocol offered beside it, else that one. Clients that can set headers may send Authorization: Bearer instead.',
+} as const;
+export const socketSecurity: Record<string, string[]>[] = [{ socketSubprotocol: [] }, { bearerAuth: [] }];
+
 /** The bearer scheme and the route's middleware, as a tuple so the handler's env is inferred from each one. */
 const bearerRoute = <M extends MiddlewareHandler<AppEnv>[]>(...middleware: M) => ({ security: bearerSecurity, middleware });
 

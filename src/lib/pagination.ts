@@ -34,14 +34,18 @@ export function pageQuery<F extends string>({ sortable, defaultSort, defaultSize
   return z.object({
     page: decimalInt(z.number().int().min(0).max(2_147_483_647))
       .default(0)
-      .openapi({ param: { name: 'page', in: 'query' }, type: 'integer', description: 'Zero-based page index' }),
+      .openapi({ param: { name: 'page', in: 'query' }, type: 'integer', format: 'int32', minimum: 0, default: 0, description: 'Zero-based page index' }),
     size: decimalInt(z.number().int().min(1).max(2_147_483_647))
       .default(defaultSize)
       .transform((n) => Math.min(n, MAX_PAGE_SIZE))
       .openapi({
         param: { name: 'size', in: 'query' },
         type: 'integer',
-        description: `Items per page (default ${defaultSize}); values above ${MAX_PAGE_SIZE} are capped to ${MAX_PAGE_SIZE}`,
+        format: 'int32',
+        minimum: 1,
+        default: defaultSize,
+        // Larger values are accepted and capped (the specification), so the cap is no `maximum`.
+        description: `Items per page; values above ${MAX_PAGE_SIZE} are accepted and capped to ${MAX_PAGE_SIZE}`,
       }),
     sort: z
       .string()
@@ -60,7 +64,8 @@ export function pageQuery<F extends string>({ sortable, defaultSort, defaultSize
       .openapi({
         param: { name: 'sort', in: 'query' },
         type: 'string',
-        description: `<field>,<asc|desc>; fields: ${sortable.join(', ')} (default ${defaultSort})`,
+        description: `<field>,<asc|desc>; fields: ${sortable.join(', ')}`,
+        default: defaultSort,
         example: defaultSort,
       }),
   });

@@ -47,8 +47,12 @@ export const hasRole = (auth: AuthUser, ...roles: Role[]) =>
 
 /** Passes callers holding any of the roles (a super-admin holds them all). Use after requireAuth. */
 export const requireRole = (...roles: Role[]) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(msg('request.requiresRole', { roles: roles.join(', ') }));
-    await next();
-  });
+  // The roles ride on the middleware so the OpenAPI document can say who may call the route.
+  Object.assign(
+    createMiddleware<AppEnv>(async (c, next) => {
+      if (!hasRole(c.get('auth'), ...roles)) throw accessDenied(msg('request.requiresRole', { roles: roles.join(', ') }));
+      await next();
+    }),
+    { roles },
+  );
 

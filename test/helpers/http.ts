@@ -17,6 +17,23 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** What a request sent and got back, for an observer (test/openapi-lifecycle.test.ts validates them). */
+export interface Exchange {
+  method: string;
+  path: string;
+  requestBody: unknown;
+  status: number;
+  contentType: string | null;
+  body: unknown;
+}
+
+let observer: ((exchange: Exchange) => void) | undefined;
+
+/** Sees every call() of the test file from now on (undefined to stop). */
+export const observeCalls = (fn: ((exchange: Exchange) => void) | undefined) => {
+  observer = fn;
+};
+
 export async function call<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers = new Headers(options.headers);
   let body: BodyInit | undefined = options.raw;
@@ -29,6 +46,7 @@ export async function call<T = any>(method: string, path: string, options: Reque
   const text = await res.text();
   let parsed: unknown = text;
   if (res.headers.get('Content-Type')?.includes('application/json') && text) parsed = JSON.parse(text);
+  observer?.({ method, path, requestBody: options.body, status: res.status, contentType: res.headers.get('Content-Type'), body: parsed });
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 

@@ -3,7 +3,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn, socketSecurity, withRole } from '../../lib/openapi';
 import { toPage } from '../../lib/pagination';
 import { authenticate } from '../../middleware/auth';
 import { idempotent } from '../../middleware/idempotency';
@@ -101,7 +101,7 @@ export const conversationsRouter = createRouter()
         '`{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}` and the socket stays open. ' +
         'The socket closes with 4401 when the token expires and 4403 once it is revoked (logout). ' +
         'Without the upgrade header: 400 INVALID_ARGUMENT.',
-      security: bearerSecurity,
+      security: socketSecurity,
       middleware: [requireSocketAuth] as const,
       request: { params: IdParams, query: LiveQuery },
       responses: { 101: { description: 'Switching protocols: the live conversation' }, ...authErrorResponses(404) },

@@ -5,6 +5,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import type { AppEnv } from '../../env';
 import { ErrorResponseSchema } from '../../errors';
+import { SOCKET_SCHEME } from '../../lib/openapi';
 import { API_PREFIX } from '../../lib/urls';
 import { cspNonce } from '../../middleware/content-security-policy';
 import { finishDocument, type OpenApiDocument } from './document';
@@ -34,6 +35,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
     bearerFormat: 'JWT',
     description: 'Access token from /v1/api/auth/login (15 minutes)',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'socketSubprotocol', SOCKET_SCHEME);
   app.openAPIRegistry.register('ErrorResponse', ErrorResponseSchema);
   app.openapi(
     createRoute({
@@ -56,6 +58,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
               title: 'Parcel Transport Marketplace API',
               version: '2.0.0',
               description: 'Peer-to-peer parcel transport: trips, bookings, payments in escrow, QR handover, tracking.',
+              contact: { name: 'API reference', url: `${origin}${API_PREFIX}/docs` },
             },
             servers: [{ url: origin }],
             security: [{ bearerAuth: [] }],

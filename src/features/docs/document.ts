@@ -7,6 +7,8 @@ import { BOOKMARK_HEADER } from '../../db/session';
 import { IDEMPOTENCY_HEADER } from '../../middleware/idempotency';
 import { GUARDED_ROUTES, policyHeader } from '../../middleware/rate-limit';
 import { ERROR_DESCRIPTIONS } from '../../lib/openapi';
+import { accessSentence } from './access';
+import { truthfulSchemas } from './truth';
 
 /** Declared tags, in reading order: sign in first, then the marketplace, money, back office, plumbing. */
 export const TAGS: { name: string; description: string }[] = [
@@ -79,6 +81,18 @@ const HEADERS = {
       'Language of the error texts (message, fieldErrors[].message, suggestions): fr when the Accept-Language request header prefers French, en otherwise; the errorCode is the same in both',
     schema: { type: 'string', enum: ['en', 'fr'] },
   },
+  Deprecation: {
+    description: 'On a deprecated operation (RFC 9745): when it was deprecated, as @<unix seconds>; docs/VERSIONING.md says how it is retired',
+    schema: { type: 'string' },
+  },
+  Sunset: {
+    description: 'On a deprecated operation (RFC 8594): the HTTP date after which it may be removed',
+    schema: { type: 'string' },
+  },
+  Link: {
+    description: 'On a deprecated operation that has a successor: <path>; rel="successor-version"',
+    schema: { type: 'string' },
+  },
   RateLimit: {
     description: 'Sent with a 429: "<name>";r=0;t=<seconds until the window resets> (IETF httpapi draft)',
     schema: { type: 'string' },
@@ -118,7 +132,11 @@ function responseHeaders(status: string, get: boolean, apiPath: boolean, idempot
   return names;
 }
 
-/** Adds the declared tags and the documented response headers to the generated document. */
+/**
+ * Adds the declared tags and the documented response headers to the generated document; every
+ * operation's description says what it does (its own text, else its summary) and who may call it
+ * (the roles its middleware requires, `x-required-roles`, else its security).
+ */
 export function finishDocument(doc: OpenApiDocument, apiPrefix: string): OpenApiDocument {
   doc.tags = TAGS;
   // OpenAPI 3.1 names a license by SPDX identifier; the generator's config type predates the field.
@@ -129,6 +147,8 @@ export function finishDocument(doc: OpenApiDocument, apiPrefix: string): OpenApi
       const op = item[method];
       if (!op) continue;
       const idempotent = (op.parameters ?? []).some((p) => 'name' in p && p.name === IDEMPOTENCY_HEADER);
+      const what = op.description ?? (op.summary ? `${op.summary.replace(/\.$/, '')}.` : '');
+      op.description = [what, accessSentence((op as { 'x-required-roles'?: string[] })['x-required-roles'], op.security ?? doc.security)].filter(Boolean).join('\n\n');
       const guard = GUARDED_ROUTES.find((r) => r.method === method && r.path === path);
       if (guard) {
         op.responses = { ...op.responses, 429: TOO_MANY_REQUESTS };
@@ -139,9 +159,13 @@ export function finishDocument(doc: OpenApiDocument, apiPrefix: string): OpenApi
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if ('$ref' in response) continue;
         const headers = responseHeaders(status, method === 'get', path.startsWith(apiPrefix), idempotent, guard !== undefined);
+        if (op.deprecated) headers.push('Deprecation', 'Sunset', 'Link');
         response.headers = { ...response.headers, ...Object.fromEntries(headers.map((h) => [h, ref(h)])) };
       }
     }
   }
-  return doc;
+  // Only the headers some answer uses (Deprecation, Sunset and Link wait for a deprecated operation).
+  const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/headers\/[\w-]+/g) ?? []);
+  doc.components.headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => used.has(`#/components/headers/${name}`))) as never;
+  return truthfulSchemas(doc);
 }

@@ -15,7 +15,8 @@ export const FileSchema = z
     url: z.string(),
     createdAt: z.string().openapi({ format: 'date-time' }),
   })
-  .openapi('File');
+  // Not 'File': generated clients (orval) would declare a type shadowing the platform's File, which uploads need.
+  .openapi('UploadedFile');
 
 /** Multipart bodies are described with a plain schema: the handler reads the parts itself. */
 export const uploadBody = (extra: Record<string, object> = {}, required: string[] = []) => ({

@@ -53,6 +53,13 @@ const KycStatusSchema = z
   .object({ status: z.enum(KYC_STATUSES), record: KycRecordSchema.nullable() })
   .openapi('KycStatus');
 
+/** Optional: the document the user means to present, kept on the record until the provider reports the one it checked. */
+const KycSessionRequestSchema = z
+  .object({
+    documentType: z.enum(KYC_DOCUMENT_TYPES).optional().openapi({ description: 'The identity document the user will present' }),
+  })
+  .openapi('KycSessionRequest');
+
 const superAdmin = [requireAuth, requireRole('ROLE_SUPERADMIN')];
 
 export const kycRouter = createRouter()
@@ -63,11 +70,16 @@ export const kycRouter = createRouter()
       path: '/kyc/sessions',
       tags: ['KYC'],
       summary: 'Start (or resume) an identity verification session',
+      description:
+        'Any signed-in user not yet verified. Opens a session with the identity provider (or hands back the unfinished one) and ' +
+        'answers the URL to complete it at; the body is optional. 409 INVALID_STATE when already verified or while a review is pending.',
       middleware: [requireAuth] as const,
+      request: { body: { ...jsonBody(KycSessionRequestSchema), required: false } },
       responses: { 201: jsonContent(KycSessionSchema, 'Session to complete at kycSessionUrl'), ...authErrorResponses(409) },
     })),
     async (c) => {
-      const r = await startKycSession(c.var.deps, c.get('auth').id);
+      const { documentType } = c.req.valid('json') ?? {};
+      const r = await startKycSession(c.var.deps, c.get('auth').id, documentType);
       return c.json({ id: r.id, kycSessionUrl: r.kycSessionUrl, status: r.status, kycSessionToken: r.kycSessionToken, tokenExpiry: r.tokenExpiry }, 201);
     },
   )

@@ -41,7 +41,7 @@ async function latestRecord(db: Db, userId: number) {
   return row;
 }
 
-export async function startKycSession(deps: Deps, userId: number) {
+export async function startKycSession(deps: Deps, userId: number, documentType?: KycDocumentType) {
   const { db } = deps;
   const [user] = await db.select({ email: users.email, kycStatus: users.kycStatus }).from(users).where(eq(users.id, userId));
   if (!user) throw notFound('User', userId);
@@ -75,6 +75,7 @@ export async function startKycSession(deps: Deps, userId: number) {
         kycSessionToken: session.sessionToken,
         tokenExpiry: session.expiresAt,
         submittedAt: now,
+        documentType: documentType ?? null,
       })
       .returning(),
     db.update(users).set({ kycStatus: 'PENDING', updatedAt: now }).where(eq(users.id, userId)),

@@ -4,11 +4,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
 import { createRouter, type AppEnv } from '../../env';
 import { invalidArgument } from '../../errors';
-import { authErrorResponses, bearerSecurity, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
+import { authErrorResponses, jsonBody, jsonContent, signedIn, socketSecurity } from '../../lib/openapi';
 import { authenticate } from '../../middleware/auth';
 import { socketToken } from '../conversations/conversations.service';
 import { pathId, toValidationError } from '../../validation';
-import { PositionSchema, PositionsBodySchema } from './tracking.schemas';
+import { PositionSchema, PositionsBodyDocumented, PositionsBodySchema } from './tracking.schemas';
 import { assertLiveAccess, postPositions, trackingObject, trackingView } from './tracking.service';
 
 const tags = ['Tracking'];
@@ -66,22 +66,29 @@ const bearerUnlessRecipientToken = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-export const trackingRouter = createRouter()
+/** POST positions: mounted hidden, documented with the body shapes a client may send (PositionsBodyDocumented). */
+const postPositionsRoute = createRoute({
+  method: 'post',
+  operationId: 'postTrackingPositions',
+  path: '/tracking/{reservationId}/positions',
+  tags,
+  summary: 'Post one position or a batch (carrier; reservation DEPOSITED or IN_TRANSIT)',
+  description:
+    'Body: one point, or `{positions: [...]}` with 1 to 100 points. lat in [-90, 90], lng in [-180, 180], ' +
+    'accuracy >= 0, speed 0-350 m/s, heading in [0, 360), recordedAt not in the future (60 s skew) nor older ' +
+    'than 24 h. The first point moves a DEPOSITED reservation to IN_TRANSIT. Other statuses: 409 INVALID_STATE.',
+  ...signedIn(),
+  request: { params: Params, body: jsonBody(PositionsBodySchema) },
+  responses: { 201: jsonContent(PostResultSchema, 'Points stored and pushed to live viewers'), ...authErrorResponses(404, 409) },
+});
+
+const router = createRouter();
+const { middleware: _middleware, ...documentedPost } = postPositionsRoute;
+router.openAPIRegistry.registerPath({ ...documentedPost, request: { ...postPositionsRoute.request, body: jsonBody(PositionsBodyDocumented) } });
+
+export const trackingRouter = router
   .openapi(
-    createRoute({
-      method: 'post',
-      operationId: 'postTrackingPositions',
-      path: '/tracking/{reservationId}/positions',
-      tags,
-      summary: 'Post one position or a batch (carrier; reservation DEPOSITED or IN_TRANSIT)',
-      description:
-        'Body: one point, or `{positions: [...]}` with 1 to 100 points. lat in [-90, 90], lng in [-180, 180], ' +
-        'accuracy >= 0, speed 0-350 m/s, heading in [0, 360), recordedAt not in the future (60 s skew) nor older ' +
-        'than 24 h. The first point moves a DEPOSITED reservation to IN_TRANSIT. Other statuses: 409 INVALID_STATE.',
-      ...signedIn(),
-      request: { params: Params, body: jsonBody(PositionsBodySchema) },
-      responses: { 201: jsonContent(PostResultSchema, 'Points stored and pushed to live viewers'), ...authErrorResponses(404, 409) },
-    }),
+    { ...postPositionsRoute, hide: true },
     async (c) => {
       const { positions } = c.req.valid('json');
       const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions.${i}.recordedAt`;
@@ -120,7 +127,7 @@ export const trackingRouter = createRouter()
         '`{"type":"position","position":{...}}` for every new point. Text "ping" is answered "pong"; any other frame ' +
         'is answered `{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}` (the feed is read-only). ' +
         'Without the upgrade header: 400 INVALID_ARGUMENT (CONTRACT section 2 has no 426).',
-      security: [...bearerSecurity, {}],
+      security: [...socketSecurity, {}],
       middleware: [bearerUnlessRecipientToken] as const,
       request: { params: Params, query: LiveQuery },
       responses: {
