@@ -8,6 +8,7 @@ import {
   agencies,
   agencyEmployees,
   announcements,
+  offers,
   categories,
   reservationItems,
   reservations,
@@ -17,7 +18,7 @@ import {
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
 import { formatMoney, splitPrice, toGrams, type PriceSplit } from '../../lib/money';
@@ -47,11 +48,13 @@ import {
   newReservationNumber,
   newSixDigitCode,
   PAYMENT_WINDOW_MS,
+  normaliseRecipient,
   refundForCancellation,
   type CancellationActor,
 } from './booking-rules';
 import { appConfig } from '../../config';
 import { outcomeForReservation } from './cancellation-policy';
+import type { AgreedTerms } from './agreed-terms';
 import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
 
 // ---------------------------------------------------------------------------------------------
@@ -139,9 +142,10 @@ const UNIQUE_NUMBER = /UNIQUE constraint failed: reservations\.(reservation_numb
  */
 export async function createBooking(
   deps: Deps,
-  auth: AuthUser,
+  auth: { id: number } & Partial<AuthUser>,
   input: CreateBookingInput,
   idempotencyKey: string | null,
+  agreed?: AgreedTerms,
 ): Promise<ReservationView> {
   const { db, env } = deps;
   const now = new Date();
@@ -162,15 +166,16 @@ export async function createBooking(
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
 
-  const split = splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate);
+  const pricePerKg = agreed?.pricePerKgMinor ?? a.pricePerKgCents;
+  const split = splitPrice(weightG, pricePerKg, appConfig(env).platform.commissionRate);
   assertChargeable(split.totalAmountCents, a.currency);
   const recipient = normaliseRecipient(input.recipient);
 
   // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
   for (let attempt = 0; ; attempt++) {
-    const r = newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now });
+    const r = { ...newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now }), pricePerKgCents: pricePerKg };
     try {
-      const id = await insertBooking(db, r, a, items, now);
+      const id = await insertBooking(db, r, a, items, now, agreed);
       return { r: { ...r, id }, a, sender, carrier, items };
     } catch (err) {
       const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
@@ -187,7 +192,7 @@ type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>
  * Who may book this trip: an enabled sender, not its carrier nor one of its agency's staff, while
  * its carrier is available. Returns the sender.
  */
-function assertMayBook(auth: AuthUser, { a, carrier, sender, senderIsMember }: BookingTrip) {
+function assertMayBook(auth: Pick<AuthUser, 'id'>, { a, carrier, sender, senderIsMember }: BookingTrip) {
   if (!sender || !sender.enabled) throw accessDenied('booking.accountCannotBook');
   if (a.carrierId === auth.id) throw businessRule('booking.cannotBookOwnAnnouncement');
   if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
@@ -241,7 +246,7 @@ const declarationsOf = ({ declarations, acknowledgedRestrictions }: CreateBookin
     : null;
 
 interface NewBooking {
-  auth: AuthUser;
+  auth: Pick<AuthUser, 'id'>;
   a: AnnouncementRow;
   input: CreateBookingInput;
   weightG: number;
@@ -302,7 +307,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
 const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', 'cancellationPolicy', ...TRIP_TERM_FIELDS] as const;
 const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
 const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
-type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message';
+type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message' | 'agreedPrice' | 'offerId' | 'offerStatus';
 
 const placeholdersFor = <K extends string>(keys: readonly K[], p: Record<string, Placeholder>) => Object.fromEntries(keys.map((k) => [k, p[k]]));
 
@@ -317,7 +322,7 @@ const bookingWrites = {
         ...placeholdersFor(BOOKED_KEYS, p),
         carrierId: announcements.carrierId,
         agencyId: announcements.agencyId,
-        pricePerKgCents: announcements.pricePerKgCents,
+        pricePerKgCents: sql`coalesce(${p.agreedPrice}, ${announcements.pricePerKgCents})`,
         currency: announcements.currency,
         cancellationPolicy: announcements.cancellationPolicy,
         // The terms as the trip has them when the booking is written (CONTRACT section 19).
@@ -329,7 +334,9 @@ const bookingWrites = {
         eq(announcements.status, 'ACTIVE'),
         gte(announcements.departureDate, p.today),
         ne(announcements.carrierId, p.senderId),
-        eq(announcements.pricePerKgCents, p.seenPrice),
+        // The listed price unchanged since the read, or the offer agreed on still unanswered.
+        sql`((${p.agreedPrice} IS NULL AND ${eq(announcements.pricePerKgCents, p.seenPrice)} AND ${p.offerId} IS NULL)
+          OR (${p.agreedPrice} IS NOT NULL AND ${rowExists(db, offers, and(eq(offers.id, p.offerId), eq(offers.status, p.offerStatus)))}))`,
         sql`${p.reservedWeightG} <= ${remainingCapacitySql()}`,
         // The carrier suspended since the read: no booking slips past the suspension's sweep.
         carrierAvailableCondition(),
@@ -355,7 +362,7 @@ const bookingWrites = {
       data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
       createdAt: p.now,
     },
-    guard: eq(reservations.reservationNumber, p.reservationNumber),
+    guard: and(eq(reservations.reservationNumber, p.reservationNumber), sql`${p.offerId} IS NULL`),
     source: reservations,
   })),
   trip: compiled((db, p: Record<BookingKey, Placeholder>) =>
@@ -371,9 +378,12 @@ const bookingWrites = {
 };
 
 /** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
-async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date): Promise<number> {
+async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date, agreed?: AgreedTerms): Promise<number> {
   const values = {
     ...r,
+    agreedPrice: agreed?.pricePerKgMinor ?? null,
+    offerId: agreed?.offerId ?? null,
+    offerStatus: agreed?.offerStatus ?? null,
     tripId: seen.id,
     today: today(now),
     seenPrice: seen.pricePerKgCents,
@@ -387,29 +397,19 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     bookingWrites.capacity(db, values),
     ...bookingWrites.notification(db, values),
     ...items.map((item) => bookingWrites.item(db, { ...item, reservationNumber: r.reservationNumber })),
+    ...(agreed?.alongside(db, r.reservationNumber) ?? []),
   ]);
   const inserted = results[0];
   if (inserted.length === 1) return inserted[0].id;
+  const moved = await agreed?.refusal();
+  if (moved) throw moved;
   // Refused (rare): the trip as it is now says why.
   const [[current]] = await db.batch([bookingWrites.trip(db, values)]);
   if (current && !isCarrierAvailable(current, current.carrierEnabled)) throw carrierUnavailable();
-  if (current && current.pricePerKgCents !== seen.pricePerKgCents) {
+  if (current && !agreed && current.pricePerKgCents !== seen.pricePerKgCents) {
     throw invalidState('booking.priceAnnouncementChangedWhile');
   }
   throw (current && capacityRefusal(current, r.reservedWeightG, now)) ?? businessRule('booking.notEnoughRemainingCapacity');
-}
-
-function normaliseRecipient(r: RecipientInfo): RecipientInfo {
-  return {
-    firstName: r.firstName,
-    lastName: r.lastName,
-    email: r.email ?? null,
-    phone: r.phone ?? null,
-    address: r.address ?? null,
-    city: r.city ?? null,
-    postalCode: r.postalCode ?? null,
-    instructions: r.instructions ?? null,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
