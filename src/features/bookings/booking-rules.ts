@@ -1,6 +1,6 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
-import type { RecipientInfo } from '../../db/schema';
+import type { BookingDeclarations, RecipientInfo } from '../../db/schema';
 import { invalidState } from '../../errors';
 import { randomBase64Url } from '../../lib/digest';
 import { cancellationRefundCents } from '../money';
@@ -116,3 +116,9 @@ export function normaliseRecipient(r: RecipientInfo): RecipientInfo {
     instructions: r.instructions ?? null,
   };
 }
+
+/** What the sender declared, kept with the reservation; null when a v1 client declared nothing. */
+export const declarationsOf = ({ declarations, acknowledgedRestrictions }: { declarations?: { noProhibitedItems: boolean }; acknowledgedRestrictions?: string[] }): BookingDeclarations | null =>
+  declarations || acknowledgedRestrictions?.length
+    ? { noProhibitedItems: declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: [...new Set(acknowledgedRestrictions ?? [])] }
+    : null;

@@ -14,7 +14,6 @@ import {
   reservations,
   users,
   type AnnouncementRow,
-  type BookingDeclarations,
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
@@ -48,6 +47,7 @@ import {
   newReservationNumber,
   newSixDigitCode,
   PAYMENT_WINDOW_MS,
+  declarationsOf,
   normaliseRecipient,
   refundForCancellation,
   type CancellationActor,
@@ -135,10 +135,9 @@ const UNIQUE_IDEMPOTENCY = /UNIQUE constraint failed: reservations\.sender_id, r
 const UNIQUE_NUMBER = /UNIQUE constraint failed: reservations\.(reservation_number|recipient_token)/;
 
 /**
- * Books capacity on an announcement in two D1 round trips: one batch reads the trip, the caller
- * and the categories; one batch inserts the reservation only if the trip still has the capacity
- * (INSERT ... SELECT ... WHERE), then moves the counter, inserts the items and the carrier's
- * notification, each guarded on that reservation existing. A refused booking leaves nothing.
+ * Books capacity in two D1 round trips: checkBooking's read; one batch inserting the reservation
+ * only if the trip still has the room (INSERT ... SELECT ... WHERE), then the counter, the items and
+ * the carrier's notice, each guarded on that reservation. A refused booking leaves nothing.
  */
 export async function createBooking(
   deps: Deps,
@@ -150,21 +149,7 @@ export async function createBooking(
   const { db, env } = deps;
   const now = new Date();
   const weightG = toGrams(input.reservedWeight);
-  const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
-
-  // The admins' prohibited items ride along (the corridor is known once the trip is read).
-  const [[trip], addedRules] = await db.batch([
-    bookingRead({ n: categoryIds.length })(db, { id: input.announcementId, senderId: auth.id, ...Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id])) }),
-    addedItemRules(db),
-  ]);
-  // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
-  if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
-  const { a, carrier, categories: categoryRows } = trip;
-  const sender = assertMayBook(auth, trip);
-  const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
-  assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
-  const early = capacityRefusal(a, weightG, now);
-  if (early) throw early;
+  const { a, sender, carrier, items } = await checkBooking(deps, auth, input, now);
 
   const pricePerKg = agreed?.pricePerKgMinor ?? a.pricePerKgCents;
   const split = splitPrice(weightG, pricePerKg, appConfig(env).platform.commissionRate);
@@ -184,6 +169,32 @@ export async function createBooking(
       throw err;
     }
   }
+}
+
+/**
+ * Everything a booking checks before writing, in one round trip: the trip (visible, taking
+ * bookings, not departed, room left), who books it, the items and the corridor. Offers check the
+ * same when they are made (offers/).
+ */
+export async function checkBooking(deps: Deps, auth: { id: number }, input: CreateBookingInput, now = new Date()) {
+  const { db } = deps;
+  const weightG = toGrams(input.reservedWeight);
+  const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
+
+  // The admins' prohibited items ride along (the corridor is known once the trip is read).
+  const [[trip], addedRules] = await db.batch([
+    bookingRead({ n: categoryIds.length })(db, { id: input.announcementId, senderId: auth.id, ...Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id])) }),
+    addedItemRules(db),
+  ]);
+  // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
+  if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
+  const { a, carrier, categories: categoryRows } = trip;
+  const sender = assertMayBook(auth, trip);
+  const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
+  assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
+  const early = capacityRefusal(a, weightG, now);
+  if (early) throw early;
+  return { a, sender, carrier, items };
 }
 
 type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>>>[number]>;
@@ -238,12 +249,6 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
     };
   });
 }
-
-/** What the sender declared, kept with the reservation; null when a v1 client declared nothing. */
-const declarationsOf = ({ declarations, acknowledgedRestrictions }: CreateBookingInput): BookingDeclarations | null =>
-  declarations || acknowledgedRestrictions?.length
-    ? { noProhibitedItems: declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: [...new Set(acknowledgedRestrictions ?? [])] }
-    : null;
 
 interface NewBooking {
   auth: Pick<AuthUser, 'id'>;
