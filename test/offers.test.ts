@@ -2,11 +2,14 @@
 // booking), the carrier's accept / decline / counter, the sender's answer to a counter, the
 // reservation at the agreed price with the capacity held atomically, notices to the other side
 // (notifications and the outbox), the expiry by the cron, the listing, and the chat afterwards.
+import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { agencyEmployees, announcements, deliveries, notifications, offers, reservations } from '../src/db/schema';
+import { depsOf } from '../src/env';
+import { runOfferExpiry } from '../src/features/offers/offers.jobs';
 import { agreedPricePerKg, offerExpiry, offerStep, OFFER_TTL_MS } from '../src/features/offers/offers.rules';
-import { errorBody, get, post } from './helpers/http';
+import { del, errorBody, get, post } from './helpers/http';
 import { aBranch, aCarrier, aCategory, anAdmin, anAgency, aTrip, aUser, daysFromToday, type TestUser, type TripOverrides } from './helpers/factories';
 import { db, runCron, tripRow } from './helpers/db';
 
@@ -339,6 +342,12 @@ describe('expiry', () => {
     expect((await offerRow(offer.id)).status).toBe('EXPIRED');
     expect((await offerRow(countered.id)).status).toBe('EXPIRED');
     await runCron(Date.now() + 50 * 3600_000);
+    // Idempotent: nothing left to expire, nothing told twice.
+    expect(await runOfferExpiry(depsOf(env), Date.now() + 51 * 3600_000)).toBe(0);
+    const third = (await makeOffer(await aUser(), trip.id, offerInput(category.id))).body;
+    expect(await runOfferExpiry(depsOf(env), Date.parse(third.expiresAt) - 1000)).toBe(0);
+    expect(await runOfferExpiry(depsOf(env), Date.parse(third.expiresAt))).toBe(1);
+    expect((await offerRow(third.id)).status).toBe('EXPIRED');
     expect(await notesOf(sender.id, 'OFFER_EXPIRED')).toHaveLength(1);
     expect(await notesOf(carrier.id, 'OFFER_EXPIRED')).toHaveLength(2);
     expect((await outboxOf(sender.id, 'OFFER_EXPIRED')).map((d) => d.channel)).toEqual(['EMAIL']);
@@ -382,6 +391,21 @@ describe('GET /offers/mine and the conversation afterwards', () => {
     expect(posted.body.body).toBe('Merci ! Appelez-moi au [hidden until payment]');
     const read = await get(`/v1/api/bookings/${reservationId}/messages`, { token: carrier.token });
     expect(read.body.content.map((m: { authorId: number }) => m.authorId)).toEqual([sender.id]);
+  });
+});
+
+describe('erasure', () => {
+  it("deleting the sender's account withdraws their open offer and erases its recipient and message", async () => {
+    const { carrier, sender, category, trip } = await setup();
+    const offer = (await makeOffer(sender, trip.id, offerInput(category.id))).body;
+    expect((await del('/v1/api/user/me', { token: sender.token })).status).toBe(200);
+    const row = await offerRow(offer.id);
+    expect(row).toMatchObject({ status: 'WITHDRAWN', message: null });
+    expect(row.details.recipient).toMatchObject({ phone: null, email: null });
+    expect(row.details.recipient.firstName).not.toBe('Awa');
+    expect(row.details.contentInfo).toBeNull();
+    expect(row.details.items).toHaveLength(1);
+    expect((await act(carrier, offer.id, 'accept')).status).toBe(409);
   });
 });
 

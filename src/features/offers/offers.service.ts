@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { announcements, offers, reservations, type OfferRow, type OfferStatus } from '../../db/schema';
-import { guardedInsert, readPage, rowExists, type Statement } from '../../db/statements';
+import { guardedInsert, readPage, rowExists, runBatch, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidState, notFound } from '../../errors';
 import { assertCanAccess } from '../../access/ownership';
@@ -268,15 +268,18 @@ export async function expireOffers(deps: Deps, now = new Date()): Promise<number
     .orderBy(asc(offers.expiresAt))
     .limit(EXPIRY_BATCH);
   if (due.length === 0) return 0;
-  const statements = due.flatMap(({ offer, trip }) => {
+  const updates: number[] = [];
+  const statements: Statement[] = [];
+  for (const { offer, trip } of due) {
     const text = `The offer on ${route(trip)} got no answer in time and has expired`;
     const notes: Notification[] = [offer.senderId, offer.carrierId].map((userId) => ({ userId, type: 'OFFER_EXPIRED', title: 'Offer expired', message: text, data: dataOf(offer) }));
-    return [
+    updates.push(statements.length);
+    statements.push(
       db.update(offers).set({ status: 'EXPIRED', updatedAt: at }).where(and(eq(offers.id, offer.id), eq(offers.status, offer.status))).returning({ id: offers.id }),
       ...notify(db, notes, rowExists(db, offers, and(eq(offers.id, offer.id), eq(offers.status, 'EXPIRED'), eq(offers.updatedAt, at)))),
-    ];
-  });
-  const results = (await db.batch(statements as [Statement, ...Statement[]])) as unknown[];
-  // The updates' RETURNING rows are arrays of { id }; count the offers this run expired.
-  return results.filter((r) => Array.isArray(r) && r.length === 1 && typeof (r[0] as { id?: unknown }).id === 'number' && Object.keys(r[0] as object).length === 1).length;
+    );
+  }
+  const results = (await runBatch(db, statements)) as unknown[][];
+  // What this run expired (an offer answered meanwhile is left as it is).
+  return updates.filter((i) => results[i].length === 1).length;
 }
