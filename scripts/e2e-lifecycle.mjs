@@ -1,5 +1,5 @@
 // The full parcel lifecycle against a running local service (`npm start`), as the apps would do it:
-// book, chat before payment (contact details hidden), pay in the sandbox checkout (the "Pay"
+// negotiate a booking (offer, counter-offer, acceptance), chat before payment (contact details hidden), pay in the sandbox checkout (the "Pay"
 // button), accept, chat over the live socket, deposit by QR, track, deliver by the recipient page's
 // QR, and check the carrier's wallet (the share held for the dispute window). Usage: `npm run e2e` (BASE_URL to change
 // the target; loopback only). Exits non-zero on the first step that does not behave.
@@ -52,13 +52,24 @@ const category = categories.content.find(
   (c) => !c.prohibited && (trip.acceptedCategoryIds.length === 0 || trip.acceptedCategoryIds.includes(c.id)),
 );
 
-const booking = expect(
-  'book 1 kg',
-  await call('POST', '/bookings', {
+// Agreeing on terms (CONTRACT 22): the sender offers less than the listed price, the carrier
+// counters, the sender accepts the counter: a PENDING_PAYMENT reservation at the agreed price.
+const decimals = ['XOF', 'XAF'].includes(trip.currency) ? 0 : 2;
+const priced = (v) => Math.round(v * 10 ** decimals) / 10 ** decimals;
+const offered = priced(trip.pricePerKg * 0.8);
+const countered = priced((offered + trip.pricePerKg) / 2);
+const earlier = expect('sender offers so far', await call('GET', '/offers/mine?role=sender&size=100', { token: sender.accessToken }), 200);
+for (const open of earlier.content.filter((o) => o.announcementId === trip.id && ['PENDING', 'COUNTERED'].includes(o.status))) {
+  expect(`withdraw the open offer ${open.id} of an earlier run`, await call('POST', `/offers/${open.id}/withdraw`, { token: sender.accessToken }), 200);
+}
+const offer = expect(
+  `sender offers 1 kg at ${offered} ${trip.currency}/kg`,
+  await call('POST', `/annonces/${trip.id}/offers`, {
     token: sender.accessToken,
     body: {
-      announcementId: trip.id,
       reservedWeight: 1,
+      pricePerKg: offered,
+      message: 'Would you take a little less?',
       contentInfo: 'Two books',
       items: [{ categoryId: category.id, name: 'Books', reservedQuantity: 2, weight: 1 }],
       recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221770000000', city: trip.arrivalCity },
@@ -66,6 +77,20 @@ const booking = expect(
   }),
   201,
 );
+const incoming = expect('carrier sees the offer', await call('GET', '/offers/mine?role=carrier&status=PENDING&size=100', { token: carrier.accessToken }), 200);
+if (!incoming.content.some((o) => o.id === offer.id)) throw new Error(`offer ${offer.id} not in the carrier's pending offers`);
+const counter = expect(
+  `carrier counters at ${countered} ${trip.currency}/kg`,
+  await call('POST', `/offers/${offer.id}/counter`, { token: carrier.accessToken, body: { pricePerKg: countered } }),
+  200,
+);
+if (counter.status !== 'COUNTERED') throw new Error(`expected COUNTERED, got ${counter.status}`);
+const agreed = expect('sender accepts the counter-offer', await call('POST', `/offers/${offer.id}/accept`, { token: sender.accessToken }), 200);
+if (agreed.status !== 'ACCEPTED' || !agreed.reservationId) throw new Error(`offer not accepted: ${JSON.stringify(agreed)}`);
+const booking = expect('the booking at the agreed price', await call('GET', `/bookings/${agreed.reservationId}`, { token: sender.accessToken }), 200);
+if (booking.status !== 'PENDING_PAYMENT' || booking.pricePerKg !== countered) {
+  throw new Error(`expected PENDING_PAYMENT at ${countered}/kg, got ${booking.status} at ${booking.pricePerKg}/kg`);
+}
 
 const masked = expect(
   'sender writes before payment',

@@ -18,6 +18,7 @@ import { travelProofRouter } from './features/announcements/travel-proof.routes'
 import { categoriesRouter } from './features/categories/categories.routes';
 import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
 import { customsRouter } from './features/customs/customs.routes';
+import { offersRouter } from './features/offers/offers.routes';
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
@@ -138,6 +139,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);
   app.route(API_PREFIX, customsRouter);
+  app.route(API_PREFIX, offersRouter);
   app.route(API_PREFIX, authRouter);
   app.route(API_PREFIX, usersRouter);
   app.route(API_PREFIX, privacyRouter);

@@ -7,6 +7,7 @@ import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
 import { enqueuePendingDeliveries, requeueStaleDeliveries } from './features/deliveries/outbox';
 import { runMoneyJobs } from './features/money/money.jobs';
+import { runOfferExpiry } from './features/offers/offers.jobs';
 import { runPrivacyJobs } from './features/privacy/privacy.jobs';
 
 type Job = (deps: Deps, scheduledTime: number) => Promise<unknown>;
@@ -18,6 +19,7 @@ export const SCHEDULED_JOBS: Record<string, Job> = {
   money: (deps, at) => runMoneyJobs(deps, new Date(at)),
   requeueStaleDeliveries: (deps, at) => requeueStaleDeliveries(deps, new Date(at)),
   privacy: (deps, at) => runPrivacyJobs(deps, new Date(at)),
+  offerExpiry: (deps, at) => runOfferExpiry(deps, at),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {

@@ -14,6 +14,7 @@ import { HTTP_MESSAGES } from './http';
 import { MOBILE_MONEY_MESSAGES } from './mobile-money';
 import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
+import { OFFER_MESSAGES } from './offers';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
 import type { French } from './types';
@@ -31,6 +32,7 @@ export const MESSAGES = {
   ...PROTECT_MESSAGES,
   ...LEDGER_CURRENCY_MESSAGES,
   ...CUSTOMS_MESSAGES,
+  ...OFFER_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

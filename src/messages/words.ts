@@ -24,6 +24,7 @@ export const NOUNS = {
   'KYC record': 'Dossier KYC',
   'KYC session': 'Session KYC',
   Notification: 'Notification',
+  Offer: 'Offre',
   Page: 'Page',
   'Payout account': 'Compte de versement',
   'Recipient link': 'Lien destinataire',

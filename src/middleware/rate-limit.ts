@@ -51,6 +51,7 @@ export const GUARDED_ROUTES: { method: Method; path: string; policy: RateLimitPo
   { method: 'post', path: '/v1/api/files', policy: POLICIES.upload },
   { method: 'post', path: '/v1/api/agencies/{id}/documents', policy: POLICIES.upload },
   { method: 'post', path: '/v1/api/bookings', policy: POLICIES.checkout },
+  { method: 'post', path: '/v1/api/annonces/{id}/offers', policy: POLICIES.checkout },
   { method: 'post', path: '/v1/api/payments/checkout', policy: POLICIES.checkout },
   { method: 'get', path: '/v1/api/health', policy: POLICIES.public },
   { method: 'get', path: '/v1/api/openapi.json', policy: POLICIES.public },

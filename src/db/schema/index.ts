@@ -16,3 +16,4 @@ export * from './console';
 export * from './privacy';
 export * from './protection';
 export * from './mobile-money';
+export * from './offers';

@@ -53,6 +53,7 @@ const SECTION_NAMES: Record<AppSection, Record<Locale, string>> = {
   kyc: { fr: "Votre vérification d'identité", en: 'Your identity verification' },
   wallet: { fr: 'Votre portefeuille', en: 'Your wallet' },
   notifications: { fr: 'Vos notifications', en: 'Your notifications' },
+  offers: { fr: 'Votre offre', en: 'Your offer' },
 };
 
 const FALLBACK_TEXT: Record<Locale, { open: string; install: string; notFound: string; title404: string }> = {

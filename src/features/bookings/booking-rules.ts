@@ -1,5 +1,6 @@
 // Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
 // (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
+import type { BookingDeclarations, RecipientInfo } from '../../db/schema';
 import { invalidState } from '../../errors';
 import { randomBase64Url } from '../../lib/digest';
 import { cancellationRefundCents } from '../money';
@@ -101,3 +102,23 @@ export const newRecipientToken = (): string => randomBase64Url(32);
 export const PAYMENT_WINDOW_MS = 30 * 60 * 1000;
 /** A paid reservation the carrier has not answered within this delay is rejected. */
 export const CARRIER_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The recipient as stored: every optional field present, null when not given. */
+export function normaliseRecipient(r: RecipientInfo): RecipientInfo {
+  return {
+    firstName: r.firstName,
+    lastName: r.lastName,
+    email: r.email ?? null,
+    phone: r.phone ?? null,
+    address: r.address ?? null,
+    city: r.city ?? null,
+    postalCode: r.postalCode ?? null,
+    instructions: r.instructions ?? null,
+  };
+}
+
+/** What the sender declared, kept with the reservation; null when a v1 client declared nothing. */
+export const declarationsOf = ({ declarations, acknowledgedRestrictions }: { declarations?: { noProhibitedItems: boolean }; acknowledgedRestrictions?: string[] }): BookingDeclarations | null =>
+  declarations || acknowledgedRestrictions?.length
+    ? { noProhibitedItems: declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: [...new Set(acknowledgedRestrictions ?? [])] }
+    : null;

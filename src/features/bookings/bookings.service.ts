@@ -8,16 +8,16 @@ import {
   agencies,
   agencyEmployees,
   announcements,
+  offers,
   categories,
   reservationItems,
   reservations,
   users,
   type AnnouncementRow,
-  type BookingDeclarations,
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
 import { formatMoney, splitPrice, toGrams, type PriceSplit } from '../../lib/money';
@@ -47,11 +47,14 @@ import {
   newReservationNumber,
   newSixDigitCode,
   PAYMENT_WINDOW_MS,
+  declarationsOf,
+  normaliseRecipient,
   refundForCancellation,
   type CancellationActor,
 } from './booking-rules';
 import { appConfig } from '../../config';
 import { outcomeForReservation } from './cancellation-policy';
+import type { AgreedTerms } from './agreed-terms';
 import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
 import { declaredValuesMinor } from '../reservations/declared-value';
 
@@ -135,19 +138,49 @@ const UNIQUE_IDEMPOTENCY = /UNIQUE constraint failed: reservations\.sender_id, r
 const UNIQUE_NUMBER = /UNIQUE constraint failed: reservations\.(reservation_number|recipient_token)/;
 
 /**
- * Books capacity on an announcement in two D1 round trips: one batch reads the trip, the caller
- * and the categories; one batch inserts the reservation only if the trip still has the capacity
- * (INSERT ... SELECT ... WHERE), then moves the counter, inserts the items and the carrier's
- * notification, each guarded on that reservation existing. A refused booking leaves nothing.
+ * Books capacity in two D1 round trips: checkBooking's read; one batch inserting the reservation
+ * only if the trip still has the room (INSERT ... SELECT ... WHERE), then the counter, the items and
+ * the carrier's notice, each guarded on that reservation. A refused booking leaves nothing.
  */
 export async function createBooking(
   deps: Deps,
-  auth: AuthUser,
+  auth: { id: number } & Partial<AuthUser>,
   input: CreateBookingInput,
   idempotencyKey: string | null,
+  agreed?: AgreedTerms,
 ): Promise<ReservationView> {
   const { db, env } = deps;
   const now = new Date();
+  const weightG = toGrams(input.reservedWeight);
+  const { a, sender, carrier, items } = await checkBooking(deps, auth, input, now);
+
+  const pricePerKg = agreed?.pricePerKgMinor ?? a.pricePerKgCents;
+  const split = splitPrice(weightG, pricePerKg, appConfig(env).platform.commissionRate);
+  assertChargeable(split.totalAmountCents, a.currency);
+  const recipient = normaliseRecipient(input.recipient);
+
+  // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
+  for (let attempt = 0; ; attempt++) {
+    const r = { ...newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now }), pricePerKgCents: pricePerKg };
+    try {
+      const id = await insertBooking(db, r, a, items, now, agreed);
+      return { r: { ...r, id }, a, sender, carrier, items };
+    } catch (err) {
+      const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
+      if (UNIQUE_IDEMPOTENCY.test(message)) throw idempotencyConflict();
+      if (UNIQUE_NUMBER.test(message) && attempt === 0) continue;
+      throw err;
+    }
+  }
+}
+
+/**
+ * Everything a booking checks before writing, in one round trip: the trip (visible, taking
+ * bookings, not departed, room left), who books it, the items and the corridor. Offers check the
+ * same when they are made (offers/).
+ */
+export async function checkBooking(deps: Deps, auth: { id: number }, input: CreateBookingInput, now = new Date()) {
+  const { db } = deps;
   const weightG = toGrams(input.reservedWeight);
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
@@ -164,24 +197,7 @@ export async function createBooking(
   assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
-
-  const split = splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate);
-  assertChargeable(split.totalAmountCents, a.currency);
-  const recipient = normaliseRecipient(input.recipient);
-
-  // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
-  for (let attempt = 0; ; attempt++) {
-    const r = newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now });
-    try {
-      const id = await insertBooking(db, r, a, items, now);
-      return { r: { ...r, id }, a, sender, carrier, items };
-    } catch (err) {
-      const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
-      if (UNIQUE_IDEMPOTENCY.test(message)) throw idempotencyConflict();
-      if (UNIQUE_NUMBER.test(message) && attempt === 0) continue;
-      throw err;
-    }
-  }
+  return { a, sender, carrier, items };
 }
 
 type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>>>[number]>;
@@ -190,7 +206,7 @@ type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>
  * Who may book this trip: an enabled sender, not its carrier nor one of its agency's staff, while
  * its carrier is available. Returns the sender.
  */
-function assertMayBook(auth: AuthUser, { a, carrier, sender, senderIsMember }: BookingTrip) {
+function assertMayBook(auth: Pick<AuthUser, 'id'>, { a, carrier, sender, senderIsMember }: BookingTrip) {
   if (!sender || !sender.enabled) throw accessDenied('booking.accountCannotBook');
   if (a.carrierId === auth.id) throw businessRule('booking.cannotBookOwnAnnouncement');
   if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
@@ -238,14 +254,8 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
   });
 }
 
-/** What the sender declared, kept with the reservation; null when a v1 client declared nothing. */
-const declarationsOf = ({ declarations, acknowledgedRestrictions }: CreateBookingInput): BookingDeclarations | null =>
-  declarations || acknowledgedRestrictions?.length
-    ? { noProhibitedItems: declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: [...new Set(acknowledgedRestrictions ?? [])] }
-    : null;
-
 interface NewBooking {
-  auth: AuthUser;
+  auth: Pick<AuthUser, 'id'>;
   a: AnnouncementRow;
   input: CreateBookingInput;
   weightG: number;
@@ -306,7 +316,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
 const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', 'cancellationPolicy', ...TRIP_TERM_FIELDS] as const;
 const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
 const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
-type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message';
+type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message' | 'agreedPrice' | 'offerId' | 'offerStatus';
 
 const placeholdersFor = <K extends string>(keys: readonly K[], p: Record<string, Placeholder>) => Object.fromEntries(keys.map((k) => [k, p[k]]));
 
@@ -321,7 +331,7 @@ const bookingWrites = {
         ...placeholdersFor(BOOKED_KEYS, p),
         carrierId: announcements.carrierId,
         agencyId: announcements.agencyId,
-        pricePerKgCents: announcements.pricePerKgCents,
+        pricePerKgCents: sql`coalesce(${p.agreedPrice}, ${announcements.pricePerKgCents})`,
         currency: announcements.currency,
         cancellationPolicy: announcements.cancellationPolicy,
         // The terms as the trip has them when the booking is written (CONTRACT section 19).
@@ -333,7 +343,9 @@ const bookingWrites = {
         eq(announcements.status, 'ACTIVE'),
         gte(announcements.departureDate, p.today),
         ne(announcements.carrierId, p.senderId),
-        eq(announcements.pricePerKgCents, p.seenPrice),
+        // The listed price unchanged since the read, or the offer agreed on still unanswered.
+        sql`((${p.agreedPrice} IS NULL AND ${eq(announcements.pricePerKgCents, p.seenPrice)} AND ${p.offerId} IS NULL)
+          OR (${p.agreedPrice} IS NOT NULL AND ${rowExists(db, offers, and(eq(offers.id, p.offerId), eq(offers.status, p.offerStatus)))}))`,
         sql`${p.reservedWeightG} <= ${remainingCapacitySql()}`,
         // The carrier suspended since the read: no booking slips past the suspension's sweep.
         carrierAvailableCondition(),
@@ -359,7 +371,7 @@ const bookingWrites = {
       data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
       createdAt: p.now,
     },
-    guard: eq(reservations.reservationNumber, p.reservationNumber),
+    guard: and(eq(reservations.reservationNumber, p.reservationNumber), sql`${p.offerId} IS NULL`),
     source: reservations,
   })),
   trip: compiled((db, p: Record<BookingKey, Placeholder>) =>
@@ -375,9 +387,12 @@ const bookingWrites = {
 };
 
 /** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
-async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date): Promise<number> {
+async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date, agreed?: AgreedTerms): Promise<number> {
   const values = {
     ...r,
+    agreedPrice: agreed?.pricePerKgMinor ?? null,
+    offerId: agreed?.offerId ?? null,
+    offerStatus: agreed?.offerStatus ?? null,
     tripId: seen.id,
     today: today(now),
     seenPrice: seen.pricePerKgCents,
@@ -391,29 +406,19 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     bookingWrites.capacity(db, values),
     ...bookingWrites.notification(db, values),
     ...items.map((item) => bookingWrites.item(db, { ...item, reservationNumber: r.reservationNumber })),
+    ...(agreed?.alongside(db, r.reservationNumber) ?? []),
   ]);
   const inserted = results[0];
   if (inserted.length === 1) return inserted[0].id;
+  const moved = await agreed?.refusal();
+  if (moved) throw moved;
   // Refused (rare): the trip as it is now says why.
   const [[current]] = await db.batch([bookingWrites.trip(db, values)]);
   if (current && !isCarrierAvailable(current, current.carrierEnabled)) throw carrierUnavailable();
-  if (current && current.pricePerKgCents !== seen.pricePerKgCents) {
+  if (current && !agreed && current.pricePerKgCents !== seen.pricePerKgCents) {
     throw invalidState('booking.priceAnnouncementChangedWhile');
   }
   throw (current && capacityRefusal(current, r.reservedWeightG, now)) ?? businessRule('booking.notEnoughRemainingCapacity');
-}
-
-function normaliseRecipient(r: RecipientInfo): RecipientInfo {
-  return {
-    firstName: r.firstName,
-    lastName: r.lastName,
-    email: r.email ?? null,
-    phone: r.phone ?? null,
-    address: r.address ?? null,
-    city: r.city ?? null,
-    postalCode: r.postalCode ?? null,
-    instructions: r.instructions ?? null,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,12 @@ export const NOTIFICATION_KINDS = [
   'NEW_MESSAGE',
   'TRAVEL_PROOF_APPROVED',
   'TRAVEL_PROOF_REJECTED',
+  'OFFER_RECEIVED',
+  'OFFER_COUNTERED',
+  'OFFER_ACCEPTED',
+  'OFFER_DECLINED',
+  'OFFER_WITHDRAWN',
+  'OFFER_EXPIRED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -19,6 +19,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Announcements', description: 'Trips with spare luggage capacity: publish, search, update, cancel.' },
   { name: 'Search alerts', description: 'Saved searches that notify the caller when a matching trip is published.' },
   { name: 'Reservations', description: 'Booking kilos on a trip and the reservation’s life: accept, reject, cancel.' },
+  { name: 'Offers', description: 'Agreeing on terms before booking: a sender’s offer, the carrier’s counter-offer, acceptance as a reservation (CONTRACT 22).' },
   { name: 'Payments', description: 'Hosted checkout with the payment held in escrow until delivery, and the payment status.' },
   { name: 'Handover', description: 'Deposit and delivery by dynamic QR code or 6-digit code, and the recipient’s public view.' },
   { name: 'Tracking', description: 'The carrier’s GPS positions, their history and a live WebSocket feed.' },

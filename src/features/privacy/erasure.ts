@@ -1,7 +1,7 @@
 // What deleting an account erases besides the profile (CONTRACT section 24, GDPR article 17):
 // devices and push tokens, alerts, preferences, notifications and their deliveries, uploads and
 // KYC documents (R2 and rows), the user's message bodies, the recipients' details of the user's
-// reservations, past exports. Money records, invoices, reviews' ratings and the rows others'
+// reservations and offers, past exports. Money records, invoices, reviews' ratings and the rows others'
 // records point to stay, pseudonymised by the profile's placeholders (users.service deleteAccount).
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import {
@@ -14,6 +14,7 @@ import {
   kycRecords,
   notificationPreferences,
   notifications,
+  offers,
   reservations,
   searchAlerts,
 } from '../../db/schema';
@@ -61,5 +62,14 @@ export async function eraseAccountData(deps: Deps, userId: number): Promise<Stat
     db.update(kycRecords).set({ kycSessionToken: null, rejectionReason: null }).where(eq(kycRecords.userId, userId)),
     // The people the user sent parcels to: their name, address and contacts.
     db.update(reservations).set({ recipient: ERASED_RECIPIENT, contentInfo: null }).where(eq(reservations.senderId, userId)),
+    // The same in the user's offers (CONTRACT 22), and an open one is withdrawn: nobody can accept it any more.
+    db
+      .update(offers)
+      .set({
+        details: sql`json_set(${offers.details}, '$.recipient', json(${JSON.stringify(ERASED_RECIPIENT)}), '$.contentInfo', NULL)`,
+        message: null,
+        status: sql`CASE WHEN ${offers.status} IN ('PENDING', 'COUNTERED') THEN 'WITHDRAWN' ELSE ${offers.status} END`,
+      })
+      .where(eq(offers.senderId, userId)),
   ];
 }

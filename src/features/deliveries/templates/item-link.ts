@@ -9,6 +9,7 @@ const BY_ID: ReadonlyArray<{ key: string; section: string }> = [
   { key: 'disputeId', section: 'disputes' },
   { key: 'invitationId', section: 'agency-invitations' },
   { key: 'reservationId', section: 'bookings' },
+  { key: 'offerId', section: 'offers' },
   { key: 'withdrawalId', section: 'withdrawals' },
   { key: 'announcementId', section: 'annonces' },
   { key: 'reportId', section: 'reports' },
@@ -16,7 +17,7 @@ const BY_ID: ReadonlyArray<{ key: string; section: string }> = [
 ];
 
 /** The sections an item link may name: the web fallback page knows each of them. */
-export const APP_SECTIONS = ['bookings', 'conversations', 'disputes', 'agency-invitations', 'withdrawals', 'annonces', 'reports', 'agencies', 'kyc', 'wallet', 'notifications'] as const;
+export const APP_SECTIONS = ['bookings', 'conversations', 'disputes', 'agency-invitations', 'withdrawals', 'annonces', 'reports', 'agencies', 'kyc', 'wallet', 'notifications', 'offers'] as const;
 export type AppSection = (typeof APP_SECTIONS)[number];
 
 const idOf = (value: unknown): string | null => {

@@ -48,6 +48,12 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   NEW_MESSAGE: { subject: { fr: 'Nouveau message', en: 'New message' }, fr: 'Vous avez reçu un nouveau message au sujet de la réservation{n}.' },
   TRAVEL_PROOF_APPROVED: { subject: { fr: 'Justificatif de voyage accepté', en: 'Proof of travel accepted' }, fr: 'Votre justificatif de voyage a été accepté : votre trajet est affiché comme vérifié.' },
   TRAVEL_PROOF_REJECTED: { subject: { fr: 'Justificatif de voyage refusé', en: 'Proof of travel refused' }, fr: "Votre justificatif de voyage n'a pas été accepté. Consultez le motif dans l'application." },
+  OFFER_RECEIVED: { subject: { fr: 'Nouvelle offre sur votre trajet', en: 'New offer on your trip' }, fr: 'Un expéditeur vous propose un prix pour votre trajet. Acceptez, refusez ou faites une contre-offre sous 48 heures.' },
+  OFFER_COUNTERED: { subject: { fr: 'Contre-offre du transporteur', en: 'Counter-offer from the carrier' }, fr: 'Le transporteur vous fait une contre-offre. Acceptez-la ou refusez-la sous 48 heures.' },
+  OFFER_ACCEPTED: { subject: { fr: 'Offre acceptée', en: 'Offer accepted' }, fr: "L'offre est acceptée : la réservation{n} est créée au prix convenu et attend le paiement." },
+  OFFER_DECLINED: { subject: { fr: 'Offre refusée', en: 'Offer declined' }, fr: "L'offre a été refusée." },
+  OFFER_WITHDRAWN: { subject: { fr: 'Offre retirée', en: 'Offer withdrawn' }, fr: "L'expéditeur a retiré son offre." },
+  OFFER_EXPIRED: { subject: { fr: 'Offre expirée', en: 'Offer expired' }, fr: "L'offre n'a pas reçu de réponse à temps et a expiré." },
 };
 
 export const isNotificationKind = (template: string): template is NotificationKind => Object.hasOwn(NOTIFICATION_TEMPLATES, template);
