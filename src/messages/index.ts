@@ -13,6 +13,7 @@ import { HTTP_MESSAGES } from './http';
 import { MOBILE_MONEY_MESSAGES } from './mobile-money';
 import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
+import { OPERATIONS_MESSAGES } from './operations';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
 import type { French } from './types';
@@ -29,6 +30,7 @@ export const MESSAGES = {
   ...PRIVACY_MESSAGES,
   ...PROTECT_MESSAGES,
   ...LEDGER_CURRENCY_MESSAGES,
+  ...OPERATIONS_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;
