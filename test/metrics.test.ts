@@ -14,6 +14,9 @@ import { BASE, call, errorBody, get } from './helpers/http';
 import { sendPaymentEvent, sendWebhookRaw } from './helpers/money';
 import { PRODUCTION_ENV } from './helpers/production';
 import { deliveries } from '../src/db/schema';
+import { ALERT_RULES, breachedRules } from '../src/features/superadmin/alert-rules';
+import type { WindowSummary } from '../src/providers/metrics';
+import operationsDoc from '../docs/OPERATIONS.md?raw';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -200,3 +203,41 @@ describe('production: Workers Analytics Engine', () => {
     expect(points).toEqual([{ indexes: ['PAYOUT_FAILED'], blobs: ['PAYOUT_FAILED', 'mobile XOF', ''], doubles: [0, 0] }]);
   });
 });
+
+describe('the alert rules', () => {
+  it('docs/OPERATIONS.md lists exactly the rules the console marks', () => {
+    const rows = operationsDoc
+      .split('\n')
+      .filter((line) => /^\| `\w+` \| (1h|24h) \|/.test(line))
+      .map((line) => {
+        const [figure, window, threshold, severity] = line.split('|').slice(1, 5).map((cell) => cell.trim());
+        return { figure: figure.replaceAll('`', ''), window, threshold: Number(threshold.split(' ')[0]), severity };
+      });
+    expect(rows).toEqual(ALERT_RULES.map(({ figure, window, threshold, severity }) => ({ figure, window, threshold, severity })));
+  });
+
+  it('a window breaches a rule at its threshold, rates and latency only from 50 requests', () => {
+    const hour = { ...windowSummaryFixture('1h'), requests: 100, serverErrors: 2, errorRate: 0.02, payoutsFailed: 1 };
+    expect(breachedRules(hour).map((r) => r.figure)).toEqual(['errorRate', 'payoutsFailed']);
+    expect(breachedRules({ ...hour, requests: 49 }).map((r) => r.figure)).toEqual(['payoutsFailed']);
+    expect(breachedRules({ ...windowSummaryFixture('24h'), deliveriesDead: 1 }).map((r) => [r.figure, r.severity])).toEqual([['deliveriesDead', 'TICKET']]);
+    expect(breachedRules(windowSummaryFixture('1h'))).toEqual([]);
+  });
+});
+
+function windowSummaryFixture(window: '1h' | '24h'): WindowSummary {
+  return {
+    window,
+    from: '2026-01-01T00:00:00.000Z',
+    to: '2026-01-01T01:00:00.000Z',
+    requests: 0,
+    serverErrors: 0,
+    clientErrors: 0,
+    errorRate: 0,
+    latencyMs: { p50: null, p95: null, p99: null },
+    paymentsFailed: 0,
+    payoutsFailed: 0,
+    deliveriesDead: 0,
+    webhooksRefused: 0,
+  };
+}
