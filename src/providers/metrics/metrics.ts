@@ -57,12 +57,17 @@ export function windowSummary(
   now: Date,
   figures: Omit<WindowSummary, 'window' | 'from' | 'to' | 'errorRate'>,
 ): WindowSummary {
+  const { requests, serverErrors, clientErrors, latencyMs, ...events } = figures;
   return {
     window,
     from: new Date(now.getTime() - WINDOW_MS[window]).toISOString(),
     to: now.toISOString(),
-    ...figures,
-    errorRate: figures.requests > 0 ? Math.round((figures.serverErrors / figures.requests) * 10_000) / 10_000 : 0,
+    requests,
+    serverErrors,
+    clientErrors,
+    errorRate: requests > 0 ? Math.round((serverErrors / requests) * 10_000) / 10_000 : 0,
+    latencyMs,
+    ...events,
   };
 }
 
