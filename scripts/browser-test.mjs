@@ -125,6 +125,52 @@ async function consoleSignIn(page, base, email) {
   return response;
 }
 
+/**
+ * Erasing an account from the console (CONTRACT section 24): refused with the reason while the
+ * demo carrier has open trips, done for a fresh account (which then cannot sign in); the
+ * Métriques page with real figures, in English and in French.
+ */
+async function erasureAndMetricsTests(browser, page, base, asSuperadmin) {
+  await page.goto(`${base}/console/users?q=carrier%40demo.local`);
+  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: /Carla Carrier/ }).click()]);
+  const blocker = await page.textContent('#erase-blocker');
+  check(Boolean(blocker?.includes('The account cannot be deleted')), `the user page says why the demo carrier cannot be erased yet (${blocker?.trim()})`);
+  await page.getByLabel('Type the account’s e-mail address to confirm').fill('carrier@demo.local');
+  const [refusedErase] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Erase the account' }).click()]);
+  check(refusedErase?.status() === 409 && Boolean((await page.textContent('.flash.error'))?.includes('The account cannot be deleted')), 'erasing the demo carrier is refused (409) with the reason on the page');
+  await shot(page, 'console-user-erase-refused.png');
+
+  const email = `erase-me-${Date.now()}@example.test`;
+  const registered = await fetch(`${base}/v1/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD, firstName: 'Erin', lastName: 'Erased' }),
+  });
+  const { user } = await registered.json();
+  await page.goto(`${base}/console/users/${user.id}`);
+  await page.getByLabel('Type the account’s e-mail address to confirm').fill(email);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Erase the account' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes(`Account ${user.id} erased`), 'erasing a fresh account from the console says so');
+  check((await page.textContent('#erase'))?.includes('Personal data erased on'), 'the user page shows the erasure and no more form');
+  await shot(page, 'console-user-erased.png');
+  const erasedLogin = await fetch(`${base}/v1/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: DEMO_PASSWORD }) });
+  check(erasedLogin.status === 401, `the erased account cannot sign in (${erasedLogin.status})`);
+  const audited = await asSuperadmin(`superadmin/audit-logs?action=ACCOUNT_DELETED&targetId=${user.id}`);
+  check(audited.content?.[0]?.details?.erasedBy === 'SUPERADMIN', 'the audit log records the erasure by the super-admin');
+
+  const metricsPage = await page.goto(`${base}/console/metrics`);
+  check(metricsPage?.status() === 200 && (await page.locator('#metrics tbody tr').count()) === 11, 'the Metrics page shows its eleven figures');
+  const requests = Number((await page.locator('#metrics tbody tr').first().locator('td').nth(1).textContent())?.replace(/\D/g, ''));
+  check(requests > 0, `the Metrics page counts this run's requests (${requests} in the last hour)`);
+  await shot(page, 'console-metrics.png');
+  const french = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'fr-FR', storageState: await page.context().storageState() });
+  const frenchPage = await french.newPage();
+  await frenchPage.goto(`${base}/console/metrics`);
+  check((await frenchPage.textContent('h1')) === 'Métriques' && (await frenchPage.textContent('#metrics'))?.includes('Dernière heure'), 'the Métriques page is in French for a French browser');
+  await shot(frenchPage, 'console-metrics-fr.png');
+  await french.close();
+}
+
 /** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
 async function consoleTests(browser, base) {
   const violations = [];
@@ -193,7 +239,11 @@ async function consoleTests(browser, base) {
   await page.goto(`${base}/console/disputes`);
   await shot(page, 'console-disputes.png');
   await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Open' }).first().click()]);
-  check((await page.locator('#dispute-messages .msg').count()) === 2 && (await page.$eval('.doc img', (img) => img.naturalWidth)) > 100, 'the dispute shows the conversation and the evidence');
+  // The evidence image loads after the page: wait for it, as for the KYC document.
+  await page.waitForFunction(() => document.querySelector('.doc img')?.complete, null, { timeout: 10_000 }).catch(() => {});
+  const disputeMessages = await page.locator('#dispute-messages .msg').count();
+  const evidenceWidth = await page.$eval('.doc img', (img) => img.naturalWidth).catch(() => 0);
+  check(disputeMessages === 2 && evidenceWidth > 100, `the dispute shows the conversation and the evidence (${disputeMessages} messages, image ${evidenceWidth} px wide)`);
   await shot(page, 'console-dispute.png');
   await page.getByLabel('Release to the carrier').check();
   await page.getByLabel('Note').fill('The photo shows transport damage covered by the carrier; released.');
@@ -254,6 +304,8 @@ async function consoleTests(browser, base) {
   await page.goto(`${base}/console/deliveries?status=ALL&template=PASSWORD_CHANGED`);
   check((await page.locator('tr', { hasText: 'c***@demo.local' }).first().textContent())?.includes('Sent'), 'the deliveries page shows it SENT');
   await shot(page, 'console-deliveries-retried.png');
+
+  await erasureAndMetricsTests(browser, page, base, asSuperadmin);
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
     const res = await page.goto(`${base}${pathname}`);

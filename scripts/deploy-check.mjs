@@ -79,6 +79,7 @@ try {
     ...config.ratelimits.map((b) => [b.name, { kind: 'rate limit', id: b.namespace_id }]),
     ...(config.queues.producers ?? []).map((b) => [b.binding, { kind: 'queue producer', id: b.queue }]),
     ...config.send_email.map((b) => [b.name, { kind: 'send_email', id: b.name }]),
+    ...(config.analytics_engine_datasets ?? []).map((b) => [b.binding, { kind: 'Analytics Engine dataset', id: b.dataset }]),
   ]);
   for (const name of bindings) {
     const binding = declared.get(name);

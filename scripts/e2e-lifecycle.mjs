@@ -1,7 +1,8 @@
 // The full parcel lifecycle against a running local service (`npm start`), as the apps would do it:
 // negotiate a booking (offer, counter-offer, acceptance), chat before payment (contact details hidden), pay in the sandbox checkout (the "Pay"
 // button), accept, chat over the live socket, deposit by QR, track, deliver by the recipient page's
-// QR, and check the carrier's wallet (the share held for the dispute window). Usage: `npm run e2e` (BASE_URL to change
+// QR, and check the carrier's wallet (the share held for the dispute window); then a fresh account's
+// data export (built by the cron, linked by e-mail, downloaded by its owner) and another's erasure. Usage: `npm run e2e` (BASE_URL to change
 // the target; loopback only). Exits non-zero on the first step that does not behave.
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
 const API = `${BASE}/v1/api`;
@@ -165,4 +166,50 @@ const gained = Math.round((walletAfter.heldBalance - walletBefore.heldBalance) *
 if (gained !== delivered.carrierAmount) throw new Error(`held balance grew by ${gained}, carrier amount is ${delivered.carrierAmount}`);
 if (walletAfter.balance !== walletBefore.balance) throw new Error(`the available balance moved (${walletBefore.balance} -> ${walletAfter.balance}) before the dispute window closed`);
 console.log(`✓ carrier wallet: +${gained} ${walletAfter.currency} held for the dispute window (total ${delivered.totalAmount}, commission ${delivered.platformCommission})`);
+
+// Personal data (CONTRACT section 24): a fresh account asks for its archive, the cron builds it,
+// the link arrives in the development outbox, only its owner downloads it; another fresh account
+// is erased and can no longer sign in.
+const fresh = async (name) =>
+  expect(
+    `register ${name}`,
+    await call('POST', '/auth/register', {
+      body: { email: `e2e-${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`, password: PASSWORD, firstName: 'Eve', lastName: 'Tester' },
+    }),
+    201,
+  );
+
+/** Polls `probe` until it returns a value (every 250 ms, for `seconds`), or fails the step. */
+async function eventually(step, probe, seconds = 20) {
+  for (const until = Date.now() + seconds * 1000; ; await new Promise((r) => setTimeout(r, 250))) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > until) {
+      console.error(`✗ ${step}: nothing after ${seconds} s`);
+      process.exit(1);
+    }
+  }
+}
+
+const owner = await fresh('export');
+const asked = expect('ask for a data export', await call('POST', '/user/me/exports', { token: owner.accessToken }), 202);
+if (asked.status !== 'PENDING') throw new Error(`a new export is PENDING, got ${asked.status}`);
+// The archive is built by the cron (never on the request path): fire it as production's would fire.
+const cron = await fetch(`${BASE}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);
+console.log(`✓ the cron runs (${cron.status})`);
+const mail = await eventually('the export e-mail in the development outbox', async () => {
+  const outbox = await call('GET', `/dev/outbox?to=${encodeURIComponent(owner.user.email)}&channel=EMAIL`);
+  return outbox.body?.content?.find((m) => m.template === 'DATA_EXPORT_READY');
+});
+const exportLink = mail.links.find((l) => l.includes(`/exports/${asked.id}`));
+if (!exportLink) throw new Error(`the export e-mail carries no link to export ${asked.id}: ${JSON.stringify(mail.links)}`);
+console.log(`✓ the e-mail links to the archive (${exportLink})`);
+const archive = expect('the owner downloads the archive', await call('GET', `/user/me/exports/${asked.id}`, { token: owner.accessToken }), 200);
+if (archive.profile?.email !== owner.user.email) throw new Error(`the archive is not the owner's: ${JSON.stringify(archive.profile)}`);
+expect("anyone else gets 404 for it", await call('GET', `/user/me/exports/${asked.id}`, { token: sender.accessToken }), 404);
+
+const leaving = await fresh('erasure');
+expect('erase the account (DELETE /user/me)', await call('DELETE', '/user/me', { token: leaving.accessToken }), 200);
+expect('the erased account cannot sign in', await call('POST', '/auth/login', { body: { email: leaving.user.email, password: PASSWORD } }), 401);
+expect("the erased account's token is refused", await call('GET', '/user/me', { token: leaving.accessToken }), 401);
 console.log('lifecycle OK');

@@ -25,6 +25,9 @@ export interface OptionalSettings {
   /** Wave (mobile money, XOF): the business wallet's API key and the webhook's signing secret. */
   WAVE_API_KEY?: string;
   WAVE_WEBHOOK_SECRET?: string;
+  /** Reading the metrics (Analytics Engine SQL API): the Cloudflare account id and an API token with Account Analytics Read. */
+  METRICS_ACCOUNT_ID?: string;
+  METRICS_API_TOKEN?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -58,6 +61,11 @@ export interface AppConfig {
   wave: { mode: 'LIVE'; apiKey: string; webhookSecret: string } | { mode: 'SANDBOX'; webhookSecret: string };
   /** LIVE: Twilio's Messages API; SANDBOX: the development outbox. */
   sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
+  /**
+   * LIVE: per-request metrics and business events written to Workers Analytics Engine (the METRICS
+   * binding), read back through its SQL API; LOCAL: kept in the isolate's memory (providers/metrics).
+   */
+  metrics: { mode: 'LIVE'; accountId: string; apiToken: string } | { mode: 'LOCAL' };
   /** The platform's money settings (CONTRACT section 1): commission and VAT rates in [0, 1), the one currency. */
   platform: { commissionRate: number; vatRate: number; currency: string };
   /** The enabled currencies (CURRENCIES), in the order configured; EUR, the fallback of every trip, always among them. */
@@ -208,6 +216,10 @@ const productionOnly = {
   // Required only while XOF is enabled (waveRequired): Wave is its mobile-money provider.
   WAVE_API_KEY: waveApiKey,
   WAVE_WEBHOOK_SECRET: text(),
+  // Seeing trouble (CONTRACT 24): the Analytics Engine dataset written, the account and token that read it.
+  METRICS: binding,
+  METRICS_ACCOUNT_ID: text('a Cloudflare account id (32 hex digits)').regex(/^[0-9a-f]{32}$/, { error: 'a Cloudflare account id (32 hex digits)' }),
+  METRICS_API_TOKEN: text(),
 };
 
 const localSchema = z.object(everywhere);
@@ -242,6 +254,8 @@ export const PRODUCTION_SECRETS = [
   'TWILIO_FROM',
   'WAVE_API_KEY',
   'WAVE_WEBHOOK_SECRET',
+  'METRICS_ACCOUNT_ID',
+  'METRICS_API_TOKEN',
 ] as const satisfies readonly (typeof PRODUCTION_REQUIREMENTS)[number][];
 
 /** Production requirements that are bindings (resources in wrangler.toml), not text. */
@@ -318,6 +332,11 @@ function choose(env: Env & OptionalSettings): AppConfig {
       vatRate: Number(env.PLATFORM_VAT_RATE || '0.20'),
       currency: env.PLATFORM_CURRENCY || 'EUR',
     },
+    // Analytics Engine in production; elsewhere only when its binding, account and token are all set.
+    metrics:
+      production || (env.METRICS && env.METRICS_ACCOUNT_ID?.trim() && env.METRICS_API_TOKEN?.trim())
+        ? { mode: 'LIVE', accountId: env.METRICS_ACCOUNT_ID?.trim() ?? '', apiToken: env.METRICS_API_TOKEN?.trim() ?? '' }
+        : { mode: 'LOCAL' },
     currencies: enabledCurrencies(env),
     qrTtlMs: qrTtlMs(env.QR_TTL_SECONDS),
   };

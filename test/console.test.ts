@@ -8,6 +8,8 @@ import { createApp } from '../src/app';
 import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, deliveries, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
 import { DEMO_DEAD_DELIVERY_REASON, DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
 import { hashPassword } from '../src/lib/password';
+import { depsOf } from '../src/env';
+import { eraseAccountAsOperator } from '../src/features/users/users.service';
 import { PASSWORD, randomIp } from './helpers/auth';
 import { db } from './helpers/db';
 import { aCarrier, aDeadDelivery as deadDelivery, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
@@ -685,5 +687,93 @@ describe('console: words, identity documents, searches', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('Content-Type')).toBe('image/svg+xml');
     expect(await res.text()).toMatch(/^<svg /);
+  });
+});
+
+describe('erasing an account from the console (CONTRACT section 24)', () => {
+  it('is refused while a reservation is unfinished, with the reason on the page, and erases nothing', async () => {
+    const root = await withPassword(aSuperAdmin);
+    const sender = await aUser();
+    const { reservation } = await aReservation({ sender, status: 'CONFIRMED' });
+    const b = await signedIn(root);
+    b.language = 'fr';
+    const userPage = await b.get(`/console/users/${sender.id}`);
+    expect(userPage.text).toContain('Effacer les données personnelles');
+    expect(userPage.text).toContain(`Ne peut pas encore être effacé : Le compte ne peut pas être supprimé tant qu’une réservation est en cours (${reservation.reservationNumber})`);
+    const res = await b.request('POST', `/console/users/${sender.id}/erase`, { csrf: b.csrf(`/console/users/${sender.id}/erase`), confirmEmail: sender.email });
+    expect(res.status).toBe(409);
+    expect(res.text).toContain(`Le compte ne peut pas être supprimé tant qu’une réservation est en cours (${reservation.reservationNumber})`);
+    const [row] = await db().select().from(users).where(eq(users.id, sender.id));
+    expect(row).toMatchObject({ email: sender.email, deletedAt: null });
+    const entries = await db().select().from(auditLogs).where(eq(auditLogs.targetId, String(sender.id)));
+    expect(entries.filter((e) => e.action === 'ACCOUNT_DELETED')).toEqual([]);
+  });
+
+  it('asks for the account’s e-mail address, then erases it like DELETE /user/me, audited with the operator as actor', async () => {
+    const root = await withPassword(aSuperAdmin);
+    const user = await withPassword(aUser);
+    const { reservation } = await aReservation({ sender: user, status: 'DELIVERED' });
+    const b = await signedIn(root);
+    const action = `/console/users/${user.id}/erase`;
+    const mismatch = await b.submit(`/console/users/${user.id}`, action, { confirmEmail: 'someone-else@example.test' });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.text).toContain('Not this account’s e-mail address');
+    expect((await db().select().from(users).where(eq(users.id, user.id)))[0].deletedAt).toBeNull();
+
+    const res = await b.submit(`/console/users/${user.id}`, action, { confirmEmail: user.email.toUpperCase() });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/console/users/${user.id}`);
+    const after = await b.get(`/console/users/${user.id}`);
+    expect(after.text).toContain(`Account ${user.id} erased.`);
+    expect(after.text).toContain('Personal data erased on');
+    expect(after.text).not.toContain(`action="${action}"`);
+
+    const [row] = await db().select().from(users).where(eq(users.id, user.id));
+    expect(row).toMatchObject({ email: `deleted-user-${user.id}@deleted.invalid`, firstName: 'Deleted', passwordHash: null, enabled: false });
+    expect(row.deletedAt).not.toBeNull();
+    const [kept] = await db().select().from(reservations).where(eq(reservations.id, reservation.id));
+    expect(kept.senderId).toBe(user.id); // the money record stays, pointing at the pseudonymised row
+    const entries = await db().select().from(auditLogs).where(eq(auditLogs.targetId, String(user.id)));
+    expect(entries.find((e) => e.action === 'ACCOUNT_DELETED')).toMatchObject({ actorId: root.id, targetType: 'USER', ip: b.ip, details: { erasedBy: 'SUPERADMIN' } });
+    expect((await get('/v1/api/user/me', { token: user.token })).status).toBe(401);
+    expect((await post('/v1/api/auth/login', { email: user.email, password: PASSWORD }, { headers: { 'CF-Connecting-IP': randomIp() } })).status).toBe(401);
+  });
+
+  it('is for super-administrators only: an admin sees no erase form, and the service refuses them', async () => {
+    const admin = await withPassword(anAdmin);
+    const user = await aUser();
+    const b = await signedIn(admin);
+    const page = await b.get(`/console/users/${user.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain(`/console/users/${user.id}/erase`);
+    await expect(eraseAccountAsOperator(depsOf(env), { id: admin.id, roles: ['ROLE_CLIENT', 'ROLE_ADMIN'] }, user.id, null)).rejects.toMatchObject({ errorCode: 'ACCESS_DENIED' });
+    const root = await aSuperAdmin();
+    await eraseAccountAsOperator(depsOf(env), { id: root.id, roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] }, user.id, null);
+    await expect(eraseAccountAsOperator(depsOf(env), { id: root.id, roles: ['ROLE_CLIENT', 'ROLE_SUPERADMIN'] }, user.id, null)).rejects.toMatchObject({
+      errorCode: 'INVALID_STATE',
+      status: 409,
+    });
+  });
+});
+
+describe('the Métriques page', () => {
+  it('shows a super-admin the last hour and day in French; an admin gets the 403 page and no menu entry', async () => {
+    const root = await withPassword(aSuperAdmin);
+    const b = await signedIn(root);
+    b.language = 'fr';
+    const res = await b.get('/console/metrics');
+    expect(res.status).toBe(200);
+    for (const text of ['Métriques', 'Dernière heure', 'Dernières 24 heures', 'Taux d’erreur (5xx)', 'Latence p95', 'Paiements échoués', 'Virements échoués', 'Messages abandonnés', 'Webhooks refusés']) {
+      expect(res.text).toContain(text);
+    }
+    expect(res.text).toContain('Exécution locale');
+    // The requests of this test file are counted: the sign-in and this page at least.
+    const requests = res.text.match(/<td>Requêtes<\/td><td class="num">([\d\s  ]+)<\/td>/);
+    expect(Number(requests?.[1].replace(/\D/g, ''))).toBeGreaterThan(0);
+
+    const admin = await signedIn(await withPassword(anAdmin));
+    const refused = await admin.get('/console/metrics');
+    expect(refused.status).toBe(403);
+    expect((await admin.get('/console')).text).not.toContain('href="/console/metrics"');
   });
 });

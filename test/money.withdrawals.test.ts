@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { payoutAccounts, withdrawals } from '../src/db/schema';
+import { localMetrics } from '../src/providers/metrics/local-metrics';
 import { db, runCron } from './helpers/db';
 import { anAdmin, aPayoutAccount, aReservation, aUser, FIFTY_EUR, tokenFor } from './helpers/factories';
 import { call, errorBody, get, post, put } from './helpers/http';
@@ -108,8 +109,11 @@ describe('withdrawals (POST /withdrawals)', () => {
   it('a refused transfer returns the money to the wallet: 502, withdrawal FAILED', async () => {
     const { carrier, balance, account } = await carrierWithBalance(5000);
     stripe.refuseTransfersTo.add(account.id);
+    const failedBefore = (await localMetrics.summary('1h', new Date())).payoutsFailed;
     const res = await post('/v1/api/withdrawals', { amount: 10 }, { token: carrier.token });
     expect(res.status).toBe(502);
+    // The refusal is a PAYOUT_FAILED metric (docs/OPERATIONS.md: it pages the on-call operator).
+    expect((await localMetrics.summary('1h', new Date())).payoutsFailed - failedBefore).toBe(1);
     expect(errorBody(res)).toMatchObject({ errorCode: 'PAYMENT_PROCESSING_ERROR' });
     expect(await accountBalance(walletKey(carrier.id))).toBe(balance);
     const [w] = await db().select().from(withdrawals).where(eq(withdrawals.ownerId, carrier.id));

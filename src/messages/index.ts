@@ -15,6 +15,7 @@ import { MOBILE_MONEY_MESSAGES } from './mobile-money';
 import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
 import { OFFER_MESSAGES } from './offers';
+import { OPERATIONS_MESSAGES } from './operations';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
 import type { French } from './types';
@@ -33,6 +34,7 @@ export const MESSAGES = {
   ...LEDGER_CURRENCY_MESSAGES,
   ...CUSTOMS_MESSAGES,
   ...OFFER_MESSAGES,
+  ...OPERATIONS_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

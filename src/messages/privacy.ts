@@ -17,4 +17,9 @@ export const PRIVACY_MESSAGES = {
     en: 'The account cannot be deleted while a trip is open ({id}); close or cancel it first',
     fr: 'Le compte ne peut pas être supprimé tant qu’un trajet est ouvert ({id}) ; clôturez-le ou annulez-le d’abord',
   },
+  // users/users.service.ts eraseAccountAsOperator (the console)
+  'user.alreadyErased': {
+    en: 'This account was already erased ({date})',
+    fr: 'Ce compte a déjà été effacé ({date})',
+  },
 } as const satisfies Entries;

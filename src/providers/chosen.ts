@@ -5,6 +5,7 @@
 import { emailProvider } from './email';
 import type { EmailProvider } from './email/email';
 import { kycProvider, type KycProvider } from './kyc';
+import { metricsProvider, type MetricsProvider } from './metrics';
 import { mobileMoneyProvider, type MobileMoneyProvider } from './mobile-money';
 import { getPaymentProvider, type PaymentProvider } from './payment';
 import { pushProvider } from './push';
@@ -28,6 +29,8 @@ export interface Providers {
   readonly push: PushProvider;
   readonly sms: SmsProvider;
   readonly socialLogin: SocialLogin;
+  /** Per-request metrics and business events (Analytics Engine, or the isolate's memory), and their summary. */
+  readonly metrics: MetricsProvider;
 }
 
 export function providersFor(env: Env): Providers {
@@ -39,6 +42,9 @@ export function providersFor(env: Env): Providers {
   let sms: SmsProvider | undefined;
   let socialLogin: SocialLogin | undefined;
   return {
+    get metrics() {
+      return metricsProvider(env);
+    },
     get payment() {
       return (payment ??= getPaymentProvider(env));
     },

@@ -116,6 +116,7 @@ const NAV: [string, WordKey, boolean][] = [
   ['/console/agencies', 'agencies', true],
   ['/console/reservations', 'reservations', true],
   ['/console/deliveries', 'deliveries', true],
+  ['/console/metrics', 'metrics', true],
   ['/console/audit', 'audit', true],
 ];
 

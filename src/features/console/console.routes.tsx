@@ -14,6 +14,7 @@ import { disputesRoutes } from './pages/disputes';
 import { fileRoutes } from './pages/files';
 import { kycQueueRoutes } from './pages/kyc-queue';
 import { kycRecordRoutes } from './pages/kyc-record';
+import { metricsRoutes } from './pages/metrics';
 import { overviewRoutes } from './pages/overview';
 import { reservationRoutes } from './pages/reservation';
 import { reservationsRoutes } from './pages/reservations';
@@ -46,6 +47,7 @@ const PAGES = [
   reservationsRoutes,
   reservationRoutes,
   deliveriesRoutes,
+  metricsRoutes,
   auditRoutes,
 ];
 for (const pageRoutes of PAGES) consoleRouter.route('/', pageRoutes);

@@ -63,6 +63,7 @@ export async function deliverOne(deps: Deps, id: number, documentPdf: DocumentPd
     const lastError = reasonOf(err);
     const status = err instanceof PermanentFailure ? 'FAILED' : attempts >= MAX_ATTEMPTS ? 'DEAD' : 'QUEUED';
     await db.update(deliveries).set({ status, lastError }).where(and(eq(deliveries.id, id), eq(deliveries.status, 'QUEUED')));
+    if (status === 'DEAD') deps.providers.metrics.event('DELIVERY_DEAD', row.channel);
     console.error(JSON.stringify({ level: 'error', event: 'delivery.failed', deliveryId: id, template: row.template, attempts, status, error: lastError }));
     return status === 'QUEUED' ? { retryAfterSeconds: backoffSeconds(attempts) } : null;
   }
@@ -199,10 +200,12 @@ export async function consumeDeliveries(batch: MessageBatch<DeliveryMessage>, en
     }
     try {
       if (batch.queue === DEAD_LETTER_QUEUE) {
-        await deps.db
+        const dead = await deps.db
           .update(deliveries)
           .set({ status: 'DEAD', lastError: 'The delivery queue gave up on this message (dead-letter queue)' })
-          .where(and(eq(deliveries.id, id), eq(deliveries.status, 'QUEUED')));
+          .where(and(eq(deliveries.id, id), eq(deliveries.status, 'QUEUED')))
+          .run();
+        if (dead.meta.changes > 0) deps.providers.metrics.event('DELIVERY_DEAD', 'dead-letter queue');
         message.ack();
         continue;
       }

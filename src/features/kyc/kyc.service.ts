@@ -222,6 +222,7 @@ export async function handleKycCallback(
   const { db, env } = deps;
   const failure = await checkCallbackSignature(env.KYC_WEBHOOK_SECRET, headers, raw);
   if (failure) {
+    deps.providers.metrics.event('WEBHOOK_REFUSED', 'kyc');
     throw unauthorized(
       failure === 'missing' ? 'kyc.missingCallbackSignature' : failure === 'stale' ? 'kyc.callbackTimestampOutsideTolerance' : 'kyc.invalidCallbackSignature',
     );

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { files, oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
-import { invalidState, notFound, unauthorized, validationError, type Text } from '../../errors';
+import { accessDenied, invalidState, notFound, unauthorized, validationError, type Text } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import { revokeAllUserTokens } from '../sessions/sessions';
 import { UPLOADED_FILE_URL } from './profile-fields';
@@ -80,14 +80,12 @@ export const ACCOUNT_DELETION_GUARDS: AccountDeletionGuard[] = [
  * DELETE /user/me: the row stays (reservations, ledger entries and reviews point to it) but
  * every personal field is erased, logins become impossible and every token is revoked; what else
  * the account held is erased by privacy/erasure.ts (CONTRACT section 24, docs/PRIVACY.md).
+ * `operatorId`: a super-admin erasing the account from the console, the audit entry's actor.
  */
-export async function deleteAccount(deps: Deps, userId: number, ip: string | null): Promise<void> {
+export async function deleteAccount(deps: Deps, userId: number, ip: string | null, operatorId?: number): Promise<void> {
   const { db } = deps;
   await currentUser(deps, userId);
-  for (const guard of ACCOUNT_DELETION_GUARDS) {
-    const reason = await guard(deps, userId);
-    if (reason) throw invalidState(reason);
-  }
+  await assertDeletable(deps, userId);
   const erasure = await eraseAccountData(deps, userId);
   const now = new Date().toISOString();
   await db.batch([
@@ -114,9 +112,43 @@ export async function deleteAccount(deps: Deps, userId: number, ip: string | nul
       .where(eq(users.id, userId)),
     db.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, userId)),
     ...erasure,
-    auditInsert(db, { actorId: userId, action: 'ACCOUNT_DELETED', targetType: 'USER', targetId: userId, ip }),
+    auditInsert(db, {
+      actorId: operatorId ?? userId,
+      action: 'ACCOUNT_DELETED',
+      targetType: 'USER',
+      targetId: userId,
+      ip,
+      ...(operatorId === undefined ? {} : { details: { erasedBy: 'SUPERADMIN' } }),
+    }),
   ]);
   await revokeAllUserTokens(deps, userId, 'ACCOUNT_DELETED');
+}
+
+/** The first reason the account cannot be erased yet, or null. */
+export async function deletionBlocker(deps: Deps, userId: number): Promise<Text | null> {
+  for (const guard of ACCOUNT_DELETION_GUARDS) {
+    const reason = await guard(deps, userId);
+    if (reason) return reason;
+  }
+  return null;
+}
+
+/** 409 INVALID_STATE naming the first reason the account cannot be erased yet. */
+export async function assertDeletable(deps: Deps, userId: number): Promise<void> {
+  const reason = await deletionBlocker(deps, userId);
+  if (reason) throw invalidState(reason);
+}
+
+/**
+ * A super-admin erases an account from the console (CONTRACT section 24): the same erasure and
+ * refusals as DELETE /user/me, audited with the operator as actor; an erased account is 409.
+ */
+export async function eraseAccountAsOperator(deps: Deps, operator: { id: number; roles: string[] }, userId: number, ip: string | null): Promise<void> {
+  if (!operator.roles.includes('ROLE_SUPERADMIN')) throw accessDenied('console.requiresRoleSuperadmin');
+  const user = await loadUser(deps, userId);
+  if (!user) throw notFound('User', userId);
+  if (user.deletedAt) throw invalidState('user.alreadyErased', { date: user.deletedAt.slice(0, 10) });
+  await deleteAccount(deps, userId, ip, operator.id);
 }
 
 export async function publicUser(deps: Deps, id: number): Promise<UserRow> {

@@ -1,11 +1,16 @@
-// One user (/console/users/:id): the account, suspend or activate it, and (super-admins) its roles.
+// One user (/console/users/:id): the account, suspend or activate it, and (super-admins) its roles
+// and the erasure of its personal data (CONTRACT section 24).
 import { Hono } from 'hono';
+import { render } from '../../../messages';
+import { deletionBlocker, eraseAccountAsOperator } from '../../users/users.service';
 import { ROLES, type Role } from '../../../middleware/auth';
 import { activateUser, changeRolesAsSuperAdmin, getUser, suspendUser } from '../../admin-users/admin-users.service';
 import { SuspendSchema } from '../../admin-users/admin-users.schemas';
 import { clientIp } from '../../audit/audit';
-import { act, isSuperAdmin, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
-import { accountState, Badge, Csrf, Field, shortDate, userName, type FormState } from '../console.layout';
+import { act, FormInvalid, isSuperAdmin, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
+import { accountState, Badge, Csrf, Field, shortDate, userName, type FormState, type View } from '../console.layout';
+import type { UserRow } from '../../../db/schema';
+import { msg } from '../../../errors';
 import { pathId } from '../console.params';
 
 export const userRoutes = new Hono<ConsoleEnv>();
@@ -14,6 +19,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
   const op = c.get('operator');
   const user = await getUser(c.var.deps, pathId(c));
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
+  const blocker = isSuperAdmin(op) && !user.deletedAt ? await deletionBlocker(c.var.deps, user.id) : null;
   return page(
     c,
     v,
@@ -79,13 +85,58 @@ async function userPage(c: ConsoleContext, state?: FormState) {
             </button>
           </form>
         )}
+        {isSuperAdmin(op) && <EraseCard v={v} user={user} blocker={blocker && render(blocker, v.locale)} state={state?.form === 'erase' ? state : undefined} />}
       </section>
     </div>,
     (state?.status ?? 200) as 200,
   );
 }
 
+/** Erasing the account's personal data: the reason it cannot be yet, or the form confirmed by its e-mail address. */
+function EraseCard({ v, user, blocker, state }: { v: View; user: UserRow; blocker: string | null; state?: FormState }) {
+  const action = `/console/users/${user.id}/erase`;
+  return (
+    <section class="card" id="erase" aria-labelledby="erase-title">
+      <h2 id="erase-title">{v.t('eraseTitle')}</h2>
+      {user.deletedAt ? (
+        <p>{v.t('erasedOn', { date: shortDate(user.deletedAt) })}</p>
+      ) : (
+        <form method="post" action={action}>
+          <Csrf v={v} action={action} />
+          <p class="help">{v.t('eraseHelp')}</p>
+          {blocker && (
+            <p class="error-text" id="erase-blocker">
+              {v.t('eraseBlocked', { reason: blocker })}
+            </p>
+          )}
+          <Field name="confirmEmail" type="email" label={v.t('eraseConfirm')} state={state} attrs={{ autocomplete: 'off' }} />
+          <button type="submit" class="danger">
+            {v.t('erase')}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
 userRoutes.get('/users/:id', (c) => userPage(c));
+
+userRoutes.post('/users/:id/erase', (c) =>
+  act(c, {
+    back: `/console/users/${pathId(c)}`,
+    form: 'erase',
+    again: (state) => userPage(c, state),
+    run: async (form, op, t) => {
+      const user = await getUser(c.var.deps, pathId(c));
+      // A typed address, not a click: erasure cannot be undone.
+      if ((form.confirmEmail ?? '').trim().toLowerCase() !== user.email.toLowerCase()) {
+        throw new FormInvalid({ confirmEmail: msg('error.external', { text: t('eraseMismatch') }) });
+      }
+      await eraseAccountAsOperator(c.var.deps, op.auth, user.id, clientIp(c));
+      return t('userErased', { id: user.id });
+    },
+  }),
+);
 
 userRoutes.post('/users/:id/suspend', (c) =>
   act(c, {

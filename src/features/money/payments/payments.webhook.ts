@@ -28,6 +28,7 @@ export async function handlePaymentWebhook(deps: Deps, rawBody: string, signatur
     event = await verifyProviderEvent(rawBody, signature, deps.env.STRIPE_WEBHOOK_SECRET);
   } catch (err) {
     if (err instanceof SignatureError) {
+      deps.providers.metrics.event('WEBHOOK_REFUSED', 'stripe');
       throw unauthorized('money.invalidWebhookSignature', {
         suggestions: ['money.signRawBodyEndpoint'],
       });
@@ -128,7 +129,7 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
 }
 
 /** The sender's payment did not go through: the booking waits for another try, the sender is told. */
-export async function paymentFailed({ db }: Deps, reservationId: number): Promise<void> {
+export async function paymentFailed({ db, providers }: Deps, reservationId: number): Promise<void> {
   const r = await loadReservation(db, reservationId);
   if (r.status !== 'PENDING_PAYMENT') return;
   await db.batch([
@@ -144,6 +145,7 @@ export async function paymentFailed({ db }: Deps, reservationId: number): Promis
       data: { reservationId: r.id },
     }),
   ]);
+  providers.metrics.event('PAYMENT_FAILED', r.currency);
 }
 
 /** A card hold ended: the void we asked for, or a hold that lapsed (before or after the handover). */

@@ -17,6 +17,7 @@ export async function handleWaveWebhook(deps: Deps, rawBody: string, headers: He
   if (!verified.ok) {
     // CONTRACT section 1: a missing, bad or stale signature is 401; a well-signed but unreadable event 400.
     if (verified.reason === 'malformed-event') throw invalidArgument('payment.malformedWaveEvent');
+    deps.providers.metrics.event('WEBHOOK_REFUSED', 'wave');
     throw unauthorized('payment.invalidWaveSignature', { suggestions: ['payment.signWaveBody'] });
   }
   const event = verified.event;

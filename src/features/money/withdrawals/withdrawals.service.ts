@@ -170,6 +170,7 @@ export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<Withdr
   } catch (err) {
     if (!(err instanceof ProviderRejectedError)) return w; // transient: stays PENDING, the cron retries
     await failWithdrawal(deps.db, w, err.message);
+    deps.providers.metrics.event('PAYOUT_FAILED', `transfer ${w.currency}`);
     throw paymentProcessingError('money.paymentProviderRefusedTransfer', {
       suggestions: ['money.checkConnectedPayoutAccount'],
       cause: err,
@@ -192,6 +193,7 @@ async function recordMobilePayout(deps: Deps, w: WithdrawalRow): Promise<Withdra
     return kept ?? w;
   }
   await failWithdrawal(deps.db, w, outcome.reason);
+  deps.providers.metrics.event('PAYOUT_FAILED', `mobile ${w.currency}`);
   throw paymentProcessingError('payout.providerRefusedPayout', { reason: outcome.reason }, { suggestions: ['payout.checkWallet'] });
 }
 
