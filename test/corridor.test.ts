@@ -1,0 +1,130 @@
+// What was left of the corridor (issue 29, CONTRACT section 20): the search never orders EUR
+// against XOF, dashboards and analytics show each currency apart, automatic payouts per currency,
+// and partial refunds of Wave payments.
+import { describe, expect, it } from 'vitest';
+import { errorBody, get } from './helpers/http';
+import { aCarrier, anAdmin, aReservation, aTrip, aUser, FIFTY_EUR, publishTrip, uniqueCity } from './helpers/factories';
+import { fakeStripeForThisFile } from './helpers/money';
+
+const API = '/v1/api';
+const stripe = fakeStripeForThisFile();
+
+/** A carrier with a delivered 50.00 EUR reservation and a delivered 10 000 XOF one, both withdrawable. */
+async function paidInTwoCurrencies(sender?: { id: number; token: string }) {
+  const carrier = await aCarrier();
+  await aReservation({ carrier, sender, status: 'DELIVERED', available: true, payment: stripe, ...FIFTY_EUR });
+  const xofTrip = await aTrip(carrier, { currency: 'XOF', pricePerKgCents: 5000, departureCountry: 'SN', departureCity: 'Dakar' });
+  const { reservation } = await aReservation({ trip: xofTrip, sender, status: 'DELIVERED', available: true, payment: stripe, weightG: 2_000, set: { currency: 'XOF' } });
+  expect(reservation).toMatchObject({ currency: 'XOF', totalAmountCents: 10_000, carrierAmountCents: 8_500 });
+  return carrier;
+}
+
+describe('search: a sort by price compares within one currency', () => {
+  it('sorting by pricePerKg keeps to one currency: the `currency` filter, else the departure country, else the main one', async () => {
+    const carrier = await aCarrier();
+    const city = uniqueCity('Kaolack');
+    const cheapXof = await publishTrip(carrier, { departureCity: city, departureCountry: 'SN', pricePerKg: 3000 });
+    const dearXof = await publishTrip(carrier, { departureCity: city, departureCountry: 'SN', pricePerKg: 6000 });
+    const eur = await publishTrip(carrier, { departureCity: city, departureCountry: 'SN', currency: 'EUR', pricePerKg: 9 });
+    const ids = async (q: string) => {
+      const res = await get(`${API}/annonces?departureCity=${encodeURIComponent(city)}&${q}`);
+      expect(res.status).toBe(200);
+      return (res.body.content as { id: number; currency: string }[]).map((t) => t.id);
+    };
+    // Without a price order every trip is listed, whatever its currency.
+    expect((await ids('sort=departureDate,asc')).sort()).toEqual([cheapXof.id, dearXof.id, eur.id].sort());
+    // 9 EUR must not come before 3000 XOF because 900 < 3000 as minor units.
+    expect(await ids('sort=pricePerKg,asc&currency=XOF')).toEqual([cheapXof.id, dearXof.id]);
+    expect(await ids('sort=pricePerKg,desc&currency=XOF')).toEqual([dearXof.id, cheapXof.id]);
+    expect(await ids('sort=pricePerKg,asc&currency=EUR')).toEqual([eur.id]);
+    expect(await ids('sort=pricePerKg,asc&departureCountry=SN')).toEqual([cheapXof.id, dearXof.id]);
+    expect(await ids('sort=pricePerKg,asc')).toEqual([eur.id]);
+  });
+});
+
+describe('dashboards per currency, never a sum across currencies', () => {
+  it('GET /dashboard/carrier: `earnings` in the main currency, `earningsByCurrency` with XOF in whole francs', async () => {
+    const carrier = await paidInTwoCurrencies();
+    const res = await get(`${API}/dashboard/carrier`, { token: carrier.token });
+    expect(res.status).toBe(200);
+    const eur = { currency: 'EUR', totalEarned: 42.5, earnedThisMonth: 42.5, pendingInEscrow: 0, walletBalance: 42.5 };
+    expect(res.body.earnings).toEqual(eur);
+    // 8 500 XOF, not 85 (cents) and not added to the 42.50 EUR.
+    expect(res.body.earningsByCurrency).toEqual([eur, { currency: 'XOF', totalEarned: 8500, earnedThisMonth: 8500, pendingInEscrow: 0, walletBalance: 8500 }]);
+  });
+
+  it('a paid XOF reservation waits in escrow in francs; a carrier without money still gets the main currency at zero', async () => {
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier, { currency: 'XOF', pricePerKgCents: 5000, departureCountry: 'SN', departureCity: 'Dakar' });
+    await aReservation({ trip, status: 'PAID', payment: stripe, weightG: 3_000, set: { currency: 'XOF' } });
+    const res = await get(`${API}/dashboard/carrier`, { token: carrier.token });
+    expect(res.body.earningsByCurrency).toEqual([
+      { currency: 'EUR', totalEarned: 0, earnedThisMonth: 0, pendingInEscrow: 0, walletBalance: 0 },
+      { currency: 'XOF', totalEarned: 0, earnedThisMonth: 0, pendingInEscrow: 12750, walletBalance: 0 },
+    ]);
+    const empty = await aCarrier();
+    expect((await get(`${API}/dashboard/carrier`, { token: empty.token })).body.earningsByCurrency).toEqual([
+      { currency: 'EUR', totalEarned: 0, earnedThisMonth: 0, pendingInEscrow: 0, walletBalance: 0 },
+    ]);
+  });
+
+  it('GET /dashboard/sender: spending per currency, each upcoming shipment in its own currency', async () => {
+    const sender = await aUser();
+    await paidInTwoCurrencies(sender);
+    const carrier = await aCarrier();
+    const trip = await aTrip(carrier, { currency: 'XOF', pricePerKgCents: 5000, departureCountry: 'SN', departureCity: 'Dakar' });
+    await aReservation({ trip, sender, status: 'PAID', payment: stripe, weightG: 1_000, set: { currency: 'XOF' } });
+    const res = await get(`${API}/dashboard/sender`, { token: sender.token });
+    expect(res.status).toBe(200);
+    const eur = { currency: 'EUR', totalSpent: 50, totalRefunded: 0, totalReleased: 0, netSpent: 50, netSpentThisMonth: 50 };
+    expect(res.body.spending).toEqual(eur);
+    expect(res.body.spendingByCurrency).toEqual([eur, { currency: 'XOF', totalSpent: 15000, totalRefunded: 0, totalReleased: 0, netSpent: 15000, netSpentThisMonth: 15000 }]);
+    expect(res.body.upcomingShipments).toEqual([expect.objectContaining({ status: 'PAID', totalAmount: 5000, currency: 'XOF' })]);
+  });
+});
+
+describe('analytics per currency', () => {
+  const overview = async (token: string) => {
+    const res = await get(`${API}/admin/analytics/overview`, { token });
+    expect(res.status).toBe(200);
+    return res.body as { currency: string; grossVolume: number; platformRevenue: number; byCurrency: { currency: string; grossVolume: number; platformRevenue: number }[] };
+  };
+  const inCurrency = (o: Awaited<ReturnType<typeof overview>>, code: string) =>
+    o.byCurrency.find((f) => f.currency === code) ?? { currency: code, grossVolume: 0, platformRevenue: 0 };
+
+  it('the overview keeps its main-currency fields and lists every currency apart, XOF in whole francs', async () => {
+    const admin = await anAdmin();
+    const before = await overview(admin.token);
+    await paidInTwoCurrencies();
+    const after = await overview(admin.token);
+    expect(after.currency).toBe('EUR');
+    expect(after.byCurrency[0]).toMatchObject({ currency: 'EUR', grossVolume: after.grossVolume, platformRevenue: after.platformRevenue });
+    // 50.00 EUR taken (7.50 commission) and 10 000 XOF (1 500 commission): never 50 + 10 000.
+    expect(after.grossVolume - before.grossVolume).toBeCloseTo(50, 6);
+    expect(after.platformRevenue - before.platformRevenue).toBeCloseTo(7.5, 6);
+    expect(inCurrency(after, 'XOF').grossVolume - inCurrency(before, 'XOF').grossVolume).toBe(10_000);
+    expect(inCurrency(after, 'XOF').platformRevenue - inCurrency(before, 'XOF').platformRevenue).toBe(1_500);
+    expect(after.byCurrency.map((f) => f.currency)).toEqual(['EUR', ...after.byCurrency.slice(1).map((f) => f.currency).sort()]);
+  });
+
+  it('a money time series is of one currency (`currency`, default the main one); counts have none', async () => {
+    const admin = await anAdmin();
+    const series = async (q: string) => {
+      const res = await get(`${API}/admin/analytics/timeseries?${q}`, { token: admin.token });
+      expect(res.status).toBe(200);
+      return res.body as { currency: string | null; points: { periodStart: string; value: number }[] };
+    };
+    const today = new Date().toISOString().slice(0, 10);
+    const todayValue = async (q: string) => (await series(`${q}&from=${today}&to=${today}`)).points[0].value;
+    const [xofBefore, eurBefore] = [await todayValue('metric=grossVolume&currency=XOF'), await todayValue('metric=grossVolume')];
+    await paidInTwoCurrencies();
+    expect((await todayValue('metric=grossVolume&currency=XOF')) - xofBefore).toBe(10_000);
+    expect((await todayValue('metric=grossVolume')) - eurBefore).toBeCloseTo(50, 6);
+    expect((await series('metric=grossVolume&currency=XOF')).currency).toBe('XOF');
+    expect((await series('metric=platformRevenue')).currency).toBe('EUR');
+    expect((await series('metric=reservations')).currency).toBeNull();
+    const bad = await get(`${API}/admin/analytics/timeseries?metric=grossVolume&currency=ZZZ`, { token: admin.token });
+    expect(bad.status).toBe(400);
+    expect(errorBody(bad)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'currency', rejectedValue: 'ZZZ' }] });
+  });
+});
