@@ -2,9 +2,12 @@
 // against XOF, dashboards and analytics show each currency apart, automatic payouts per currency,
 // and partial refunds of Wave payments.
 import { describe, expect, it } from 'vitest';
-import { errorBody, get } from './helpers/http';
+import { errorBody, get, post, put } from './helpers/http';
+import { eq } from 'drizzle-orm';
+import { notifications, withdrawals } from '../src/db/schema';
+import { db, runCron } from './helpers/db';
 import { aCarrier, anAdmin, aReservation, aTrip, aUser, FIFTY_EUR, publishTrip, uniqueCity } from './helpers/factories';
-import { fakeStripeForThisFile } from './helpers/money';
+import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, walletKey } from './helpers/money';
 
 const API = '/v1/api';
 const stripe = fakeStripeForThisFile();
@@ -126,5 +129,64 @@ describe('analytics per currency', () => {
     const bad = await get(`${API}/admin/analytics/timeseries?metric=grossVolume&currency=ZZZ`, { token: admin.token });
     expect(bad.status).toBe(400);
     expect(errorBody(bad)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'currency', rejectedValue: 'ZZZ' }] });
+  });
+});
+
+describe('automatic payouts per currency', () => {
+  it('each currency has its own setting, its threshold in its own decimals', async () => {
+    const carrier = await aCarrier();
+    const xof = await put(`${API}/withdrawals/auto`, { enabled: true, threshold: 5000, currency: 'XOF' }, { token: carrier.token });
+    expect(xof.status).toBe(200);
+    expect(xof.body).toEqual({ enabled: true, threshold: 5000, currency: 'XOF' });
+    // The main currency's setting is another one, still off.
+    expect((await get(`${API}/withdrawals/auto`, { token: carrier.token })).body).toEqual({ enabled: false, threshold: null, currency: 'EUR' });
+    expect((await get(`${API}/withdrawals/auto?currency=XOF`, { token: carrier.token })).body).toEqual({ enabled: true, threshold: 5000, currency: 'XOF' });
+    const cents = await put(`${API}/withdrawals/auto`, { enabled: true, threshold: 5000.5, currency: 'XOF' }, { token: carrier.token });
+    expect(cents.status).toBe(400);
+    expect(errorBody(cents)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'threshold', rejectedValue: 5000.5 }] });
+    const unknown = await get(`${API}/withdrawals/auto?currency=ZZZ`, { token: carrier.token });
+    expect(unknown.status).toBe(400);
+    expect(errorBody(unknown)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'currency' }] });
+    // The wallet shows the setting of the currency it shows.
+    expect((await get(`${API}/user/me/wallet?currency=XOF`, { token: carrier.token })).body.autoWithdrawal).toEqual({ enabled: true, threshold: 5000 });
+  });
+
+  it('the cron pays each wallet against its own threshold, XOF through the Wave payout to the default mobile wallet', async () => {
+    const carrier = await paidInTwoCurrencies();
+    const wallet = await post(`${API}/payout-accounts`, { type: 'MOBILE_MONEY', provider: 'WAVE', phone: '+221770000042', name: 'Awa Diop' }, { token: carrier.token });
+    expect(wallet.status).toBe(201);
+    // 8 500 XOF >= 5 000 XOF: paid out; 42.50 EUR < 100 EUR: stays (never 8 500 compared with a euro threshold).
+    await put(`${API}/withdrawals/auto`, { enabled: true, threshold: 5000, currency: 'XOF' }, { token: carrier.token });
+    await put(`${API}/withdrawals/auto`, { enabled: true, threshold: 100 }, { token: carrier.token });
+    await runCron();
+    expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(0);
+    expect(await accountBalance(walletKey(carrier.id), 'EUR')).toBe(4250);
+    const rows = await db().select().from(withdrawals).where(eq(withdrawals.ownerId, carrier.id));
+    expect(rows).toEqual([expect.objectContaining({ currency: 'XOF', amountCents: 8500, automatic: true, status: 'COMPLETED', destinationAccountId: `mobile:${wallet.body.id}` })]);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+});
+
+describe('search alerts: a price limit is of one currency', () => {
+  it('a limit in EUR matches EUR trips under it, never a 500 XOF trip (500 < 1000 as minor units)', async () => {
+    const watcher = await aUser();
+    const carrier = await aCarrier();
+    const city = uniqueCity('Ziguinchor');
+    const created = await post(`${API}/search-alerts`, { departureCity: city, maxPricePerKg: 10, currency: 'EUR' }, { token: watcher.token });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ maxPricePerKg: 10, currency: 'EUR' });
+    // Without `currency`, the departure country's: francs from Senegal, in whole francs.
+    const fromSn = await post(`${API}/search-alerts`, { departureCity: city, departureCountry: 'SN', maxPricePerKg: 4000 }, { token: watcher.token });
+    expect(fromSn.body).toMatchObject({ maxPricePerKg: 4000, currency: 'XOF' });
+    const cents = await post(`${API}/search-alerts`, { departureCity: city, departureCountry: 'SN', maxPricePerKg: 4000.5 }, { token: watcher.token });
+    expect(cents.status).toBe(400);
+    expect(errorBody(cents)).toMatchObject({ errorCode: 'VALIDATION_ERROR', fieldErrors: [{ field: 'maxPricePerKg', rejectedValue: 4000.5 }] });
+
+    const xof = await publishTrip(carrier, { departureCity: city, departureCountry: 'SN', pricePerKg: 500 });
+    const eur = await publishTrip(carrier, { departureCity: city, departureCountry: 'SN', currency: 'EUR', pricePerKg: 9 });
+    const matches = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
+    const alertOf = (tripId: number) => matches.filter((n) => (n.data as { announcementId?: number }).announcementId === tripId).map((n) => (n.data as { alertId: number }).alertId);
+    expect(alertOf(xof.id)).toEqual([fromSn.body.id]);
+    expect(alertOf(eur.id)).toEqual([created.body.id]);
   });
 });
