@@ -57,6 +57,9 @@ const AutoBody = z
   })
   .openapi('AutoWithdrawalRequest');
 
+const SET_AUTO_DOC =
+  "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.";
+
 // Built once: the factory below runs once per scope and a named schema must be one object.
 const WithdrawalRequest = z
   .object({
@@ -134,8 +137,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
-        description:
-          "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.",
+        description: SET_AUTO_DOC,
         ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
