@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { errorBody, get, post, put } from './helpers/http';
 import { eq } from 'drizzle-orm';
-import { notifications, withdrawals } from '../src/db/schema';
+import { announcements, mobilePayoutAccounts, notifications, withdrawals } from '../src/db/schema';
+import { env } from 'cloudflare:workers';
 import { db, runCron } from './helpers/db';
 import { aCarrier, anAdmin, aReservation, aTrip, aUser, FIFTY_EUR, publishTrip, uniqueCity } from './helpers/factories';
 import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, walletKey } from './helpers/money';
@@ -188,5 +189,22 @@ describe('search alerts: a price limit is of one currency', () => {
     const alertOf = (tripId: number) => matches.filter((n) => (n.data as { announcementId?: number }).announcementId === tripId).map((n) => (n.data as { alertId: number }).alertId);
     expect(alertOf(xof.id)).toEqual([fromSn.body.id]);
     expect(alertOf(eur.id)).toEqual([created.body.id]);
+  });
+});
+
+describe('demo seed: the corridor', () => {
+  it('a carrier in Dakar with a default Wave wallet and an XOF trip Dakar -> Abidjan, printed with the demo accounts; a rerun adds nothing', async () => {
+    const { runSeed } = await import('../src/features/dev/seed');
+    const { depsOf } = await import('../src/env');
+    const first = await runSeed(depsOf(env, db()));
+    const second = await runSeed(depsOf(env, db()));
+    const dakar = first.accounts.find((a) => a.email === 'carrier.dakar@demo.local')!;
+    expect(dakar.roles).toEqual(['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
+    expect(second.accounts).toEqual(first.accounts);
+    const wallets = await db().select().from(mobilePayoutAccounts).where(eq(mobilePayoutAccounts.ownerId, dakar.id));
+    expect(wallets).toEqual([expect.objectContaining({ ownerType: 'USER', provider: 'WAVE', currency: 'XOF', phone: '+221770000100', isDefault: true })]);
+    expect(await db().select().from(announcements).where(eq(announcements.carrierId, dakar.id))).toHaveLength(1);
+    const search = await get(`${API}/annonces?departureCity=dakar&arrivalCity=abidjan&currency=XOF`);
+    expect(search.body.content).toEqual([expect.objectContaining({ currency: 'XOF', pricePerKg: 3000, departureCountry: 'SN', arrivalCountry: 'CI' })]);
   });
 });
