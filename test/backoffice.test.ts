@@ -111,6 +111,7 @@ describe('admin analytics', () => {
       platformRevenue: 5.25,
       refunds: { count: 1, amount: 12.75 },
       openDisputes: 0,
+      byCurrency: [{ currency: 'EUR', grossVolume: 73, platformRevenue: 5.25, refunds: { count: 1, amount: 12.75 } }],
     });
 
     const weekly = await get('/v1/api/admin/analytics/timeseries?metric=reservations&from=2001-03-01&to=2001-03-31&interval=week', {
@@ -122,6 +123,7 @@ describe('admin analytics', () => {
       interval: 'week',
       from: '2001-03-01',
       to: '2001-03-31',
+      currency: null,
       points: [
         { periodStart: '2001-02-26', value: 1 },
         { periodStart: '2001-03-05', value: 2 },
@@ -281,6 +283,7 @@ describe('dashboards', () => {
     expect(res.body.upcomingTrips.map((t: { id: number }) => t.id)).toEqual([soon.id, later.id]);
     expect(res.body.upcomingTrips[0]).toMatchObject({ totalWeight: 20, reservedWeight: 2, availableWeight: 18, status: 'ACTIVE', departureCity: 'Paris' });
     expect(res.body.earnings).toEqual({ currency: 'EUR', totalEarned: 22, earnedThisMonth: 17, pendingInEscrow: 17, walletBalance: 17 });
+    expect(res.body.earningsByCurrency).toEqual([res.body.earnings]);
     expect(res.body.rating).toEqual({ average: 4.33, count: 3 });
   });
 
@@ -316,9 +319,11 @@ describe('dashboards', () => {
         arrivalDate: trip.arrivalDate,
         reservedWeight: 3,
         totalAmount: 30,
+        currency: 'EUR',
       },
     ]);
     expect(res.body.spending).toEqual({ currency: 'EUR', totalSpent: 50, totalRefunded: 5, totalReleased: 10, netSpent: 35, netSpentThisMonth: 35 });
+    expect(res.body.spendingByCurrency).toEqual([res.body.spending]);
     expect(res.body.rating).toEqual({ average: null, count: 0 });
 
     const anonymous = await get('/v1/api/dashboard/sender');

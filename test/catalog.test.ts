@@ -257,7 +257,8 @@ describe('search alerts', () => {
     const created = await post(`${API}/search-alerts`, alertBody(), { token: user.token });
     expect(created.status).toBe(201);
     const { id, createdAt, updatedAt, ...rest } = created.body;
-    expect(rest).toEqual({ userId: user.id, ...alertBody(), active: true });
+    // The price limit's currency: the departure country's (EUR from France), CONTRACT section 20.
+    expect(rest).toEqual({ userId: user.id, ...alertBody(), currency: 'EUR', active: true });
     expect(Date.parse(createdAt)).not.toBeNaN();
     expect(updatedAt).toBe(createdAt);
 

@@ -7,9 +7,10 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { paymentSessions } from '../src/db/schema';
+import { paymentSessions, users } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
+import { settleWithProvider } from '../src/features/money';
 import { db, reservationRow } from './helpers/db';
 import { aCarrier, advance, aReservation, aTrip, aUser, deliverWithRelease, makeAvailable, type TestUser } from './helpers/factories';
 import { FAKE_WAVE_API_KEY, FAKE_WAVE_WEBHOOK_SECRET, FakeWave, waveDelivery } from './helpers/fake-wave';
@@ -438,5 +439,52 @@ describe('Wave edge cases', () => {
     // Asked about, never sent twice.
     expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+22670123456')).toHaveLength(1);
     expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(0);
+  });
+});
+
+describe('a partial refund of a Wave payment (Wave refunds whole checkouts only)', () => {
+  /** A 5000 XOF Wave-paid booking on a STRICT trip, accepted: a sender cancelling keeps 750 XOF back (commission). */
+  async function acceptedStrictBooking(phone: { number: string; verified: boolean } | null) {
+    const carrier = await aCarrier();
+    const sender = await aUser();
+    if (phone) await db().update(users).set({ phoneNumber: phone.number, phoneVerified: phone.verified }).where(eq(users.id, sender.id));
+    const trip = await aTrip(carrier, { currency: 'XOF', departureCountry: 'SN', pricePerKgCents: 2_500, reservedWeightG: 2_000, cancellationPolicy: 'STRICT' });
+    const { reservation } = await aReservation({ sender, carrier, trip, weightG: 2_000, set: { currency: 'XOF', cancellationPolicy: 'STRICT' } });
+    const { checkoutId } = await payWithWave(sender, reservation.id);
+    await advance({ id: reservation.id, action: 'ACCEPT' });
+    return { sender, reservation, checkoutId };
+  }
+  const cancel = (sender: TestUser, id: number) => request('POST', `/v1/api/bookings/${id}/cancel`, { token: sender.token, body: { reason: 'Plans changed' } });
+
+  it('is paid back by a Wave payout to the sender’s verified number, keyed by the reservation: PARTIALLY_REFUNDED', async () => {
+    const { sender, reservation, checkoutId } = await acceptedStrictBooking({ number: '+221770001234', verified: true });
+    expect((await cancel(sender, reservation.id)).status).toBe(200);
+    const [sent] = wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770001234');
+    expect(sent.idempotencyKey).toBe(`refund-${reservation.id}`);
+    expect(sent.body).toMatchObject({ currency: 'XOF', receive_amount: '4250', mobile: '+221770001234', client_reference: `refund-${reservation.reservationNumber}` });
+    // Never a refund of the whole checkout: the kept 750 XOF would go back too.
+    expect(wave.requestsTo('POST', `/v1/checkout/sessions/${checkoutId}/refund`)).toHaveLength(0);
+    const row = await reservationRow(reservation.id);
+    expect(row).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_REFUNDED' });
+    expect(row.refundId).toMatch(/^payout-/);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
+  it('without a verified Wave number it stays REFUND_PENDING, with nothing sent; once the number is verified the retry pays it', async () => {
+    const { sender, reservation } = await acceptedStrictBooking({ number: '+221770005678', verified: false });
+    expect((await cancel(sender, reservation.id)).status).toBe(200);
+    expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770005678')).toHaveLength(0);
+    expect(await reservationRow(reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_PENDING', refundId: null });
+    await db().update(users).set({ phoneVerified: true }).where(eq(users.id, sender.id));
+    await settleWithProvider(depsOf(liveEnv), reservation.id);
+    expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770005678')).toHaveLength(1);
+    expect(await reservationRow(reservation.id)).toMatchObject({ paymentStatus: 'PARTIALLY_REFUNDED' });
+  });
+
+  it('a payout Wave refuses leaves it REFUND_PENDING for the retry and the operators', async () => {
+    const { sender, reservation } = await acceptedStrictBooking({ number: '+221770009876', verified: true });
+    wave.refuse.set('+221770009876', { code: 'blocked-account', message: 'The recipient wallet is blocked' });
+    expect((await cancel(sender, reservation.id)).status).toBe(200);
+    expect(await reservationRow(reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_PENDING' });
   });
 });

@@ -143,9 +143,9 @@ describe('withdrawals (POST /withdrawals)', () => {
 describe('automatic withdrawals (/withdrawals/auto)', () => {
   it('are off by default; the settings saved are read back and shown in the wallet', async () => {
     const { carrier } = await carrierWithBalance(5000);
-    expect((await get('/v1/api/withdrawals/auto', { token: carrier.token })).body).toEqual({ enabled: false, threshold: null });
+    expect((await get('/v1/api/withdrawals/auto', { token: carrier.token })).body).toEqual({ enabled: false, threshold: null, currency: 'EUR' });
     const set = await put('/v1/api/withdrawals/auto', { enabled: true, threshold: 40 }, { token: carrier.token });
-    expect(set.body).toEqual({ enabled: true, threshold: 40 });
+    expect(set.body).toEqual({ enabled: true, threshold: 40, currency: 'EUR' });
     expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.autoWithdrawal).toEqual({ enabled: true, threshold: 40 });
   });
 
@@ -350,9 +350,9 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
   it("the agency's automatic withdrawal settings are its own, not the owner's", async () => {
     const { owner, agencyId } = await agencyWithEarnings();
     const auto = await put(`/v1/api/agencies/${agencyId}/withdrawals/auto`, { enabled: true, threshold: 50 }, { token: owner.token });
-    expect(auto.body).toEqual({ enabled: true, threshold: 50 });
-    expect((await get(`/v1/api/agencies/${agencyId}/withdrawals/auto`, { token: owner.token })).body).toEqual({ enabled: true, threshold: 50 });
-    expect((await get('/v1/api/withdrawals/auto', { token: owner.token })).body).toEqual({ enabled: false, threshold: null });
+    expect(auto.body).toEqual({ enabled: true, threshold: 50, currency: 'EUR' });
+    expect((await get(`/v1/api/agencies/${agencyId}/withdrawals/auto`, { token: owner.token })).body).toEqual({ enabled: true, threshold: 50, currency: 'EUR' });
+    expect((await get('/v1/api/withdrawals/auto', { token: owner.token })).body).toEqual({ enabled: false, threshold: null, currency: 'EUR' });
   });
 
   it('without the agency’s own payout account: 422 pointing to the agency onboarding (the owner’s account does not count)', async () => {

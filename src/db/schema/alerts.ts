@@ -23,6 +23,8 @@ export const searchAlerts = sqliteTable(
     dateTo: text('date_to'),
     minWeightG: integer('min_weight_g'),
     maxPricePerKgCents: integer('max_price_per_kg_cents'),
+    /** The currency of the price limit (migration 0033): only trips priced in it match; null without a limit. */
+    currency: text('currency'),
     categoryId: integer('category_id'),
     transportMode: text('transport_mode', { enum: TRANSPORT_MODES }),
     active: integer('active', { mode: 'boolean' }).notNull().default(true),

@@ -313,9 +313,11 @@ export const withdrawalSettings = sqliteTable(
     ownerId: integer('owner_id').notNull(),
     enabled: integer('enabled', { mode: 'boolean' }).notNull().default(false),
     thresholdCents: integer('threshold_cents').notNull(),
+    /** The wallet currency this setting pays out, its threshold in its minor units (migration 0033). */
+    currency: text('currency').notNull().default('EUR'),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('withdrawal_settings_owner_unique').on(t.ownerType, t.ownerId)],
+  (t) => [uniqueIndex('withdrawal_settings_owner_currency_unique').on(t.ownerType, t.ownerId, t.currency)],
 );
 
 export type LedgerAccountRow = typeof ledgerAccounts.$inferSelect;

@@ -8,6 +8,7 @@ import { IdParams, whenValid } from '../../validation';
 import { CountryCode } from '../reference/country-code';
 import { createAlert, deleteAlert, getAlert, listAlerts, replaceAlert } from './alerts.service';
 import { idempotent } from '../../middleware/idempotency';
+import { currencyCodeSchema } from '../../lib/amount';
 
 const AlertInputSchema = z
   .object({
@@ -20,6 +21,10 @@ const AlertInputSchema = z
     dateTo: z.iso.date().nullable().optional(),
     minWeight: z.number().positive().max(1000).nullable().optional(),
     maxPricePerKg: z.number().min(0).max(100_000).nullable().optional(),
+    currency: currencyCodeSchema()
+      .nullable()
+      .optional()
+      .openapi({ description: "The currency of maxPricePerKg (its decimals); default the departure country's, else the main one. Only trips priced in it match the limit" }),
     categoryId: z.number().int().positive().nullable().optional(),
     transportMode: z.enum(TRANSPORT_MODES).nullable().optional(),
     active: z.boolean().optional(),
@@ -54,6 +59,7 @@ const AlertSchema = z
     dateTo: z.string().nullable(),
     minWeight: z.number().nullable(),
     maxPricePerKg: z.number().nullable(),
+    currency: z.string().nullable().openapi({ description: 'The currency of maxPricePerKg; null without a price limit' }),
     categoryId: z.number().int().nullable(),
     transportMode: z.enum(TRANSPORT_MODES).nullable(),
     active: z.boolean(),

@@ -5,7 +5,11 @@ import type { Db } from '../../db/client';
 import { readPage } from '../../db/statements';
 import { searchAlerts, type SearchAlertRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
-import { fromCents, fromGrams, toCents, toGrams } from '../../lib/money';
+import { amountOf, fromGrams, toGrams } from '../../lib/money';
+import { toMinor } from '../../lib/amount';
+import { mainCurrency } from '../../lib/main-currency';
+import { appConfig } from '../../config';
+import { priceFilterCurrency } from '../announcements/trip-currency';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanAccess } from '../../access/ownership';
 import { notFound } from '../../errors';
@@ -22,6 +26,7 @@ export interface AlertInput {
   dateTo?: string | null;
   minWeight?: number | null;
   maxPricePerKg?: number | null;
+  currency?: string | null;
   categoryId?: number | null;
   transportMode?: (typeof TRANSPORT_MODES)[number] | null;
   active?: boolean;
@@ -38,7 +43,8 @@ export const toAlert = (row: SearchAlertRow) => ({
   dateFrom: row.dateFrom,
   dateTo: row.dateTo,
   minWeight: row.minWeightG === null ? null : fromGrams(row.minWeightG),
-  maxPricePerKg: row.maxPricePerKgCents === null ? null : fromCents(row.maxPricePerKgCents),
+  maxPricePerKg: row.maxPricePerKgCents === null ? null : amountOf(row.maxPricePerKgCents, row.currency ?? 'EUR'),
+  currency: row.currency,
   categoryId: row.categoryId,
   transportMode: row.transportMode,
   active: row.active,
@@ -47,7 +53,19 @@ export const toAlert = (row: SearchAlertRow) => ({
 });
 
 /** PUT replaces every criterion, so absent fields become null, as on create. */
-const columnsOf = (input: AlertInput) => ({
+/**
+ * A price limit and its currency, as the search compares prices (CONTRACT section 20): the
+ * `currency` given, else the departure country's, else the main one; the limit in its decimals.
+ */
+function priceLimit(env: Env, input: AlertInput) {
+  if (input.maxPricePerKg == null) return { maxPricePerKgCents: null, currency: null };
+  const config = appConfig(env);
+  const filters = { currency: input.currency ?? undefined, departureCountry: input.departureCountry ?? undefined };
+  const currency = priceFilterCurrency(filters, config.currencies, mainCurrency(config));
+  return { maxPricePerKgCents: toMinor(input.maxPricePerKg, currency, 'maxPricePerKg').minor, currency };
+}
+
+const columnsOf = (env: Env, input: AlertInput) => ({
   name: input.name ?? null,
   departureCity: input.departureCity ?? null,
   arrivalCity: input.arrivalCity ?? null,
@@ -58,7 +76,7 @@ const columnsOf = (input: AlertInput) => ({
   dateFrom: input.dateFrom ?? null,
   dateTo: input.dateTo ?? null,
   minWeightG: input.minWeight == null ? null : toGrams(input.minWeight),
-  maxPricePerKgCents: input.maxPricePerKg == null ? null : toCents(input.maxPricePerKg),
+  ...priceLimit(env, input),
   categoryId: input.categoryId ?? null,
   transportMode: input.transportMode ?? null,
   active: input.active ?? true,
@@ -73,7 +91,7 @@ async function loadOwned(db: Db, auth: AuthUser, id: number) {
 
 export async function createAlert(deps: Deps, auth: AuthUser, input: AlertInput) {
   const { db } = deps;
-  const [row] = await db.insert(searchAlerts).values({ userId: auth.id, ...columnsOf(input) }).returning();
+  const [row] = await db.insert(searchAlerts).values({ userId: auth.id, ...columnsOf(deps.env, input) }).returning();
   return toAlert(row);
 }
 
@@ -92,7 +110,7 @@ export async function replaceAlert(deps: Deps, auth: AuthUser, id: number, input
   await loadOwned(db, auth, id);
   const [row] = await db
     .update(searchAlerts)
-    .set({ ...columnsOf(input), updatedAt: new Date().toISOString() })
+    .set({ ...columnsOf(deps.env, input), updatedAt: new Date().toISOString() })
     .where(eq(searchAlerts.id, id))
     .returning();
   if (!row) throw notFound('Search alert', id);

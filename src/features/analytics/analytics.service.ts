@@ -9,13 +9,13 @@ import type { Db } from '../../db/client';
 import { announcements, disputes, ledgerAccounts, ledgerEntries, ledgerLines, reservations, transactions, users } from '../../db/schema';
 import type { Deps } from '../../env';
 import { RESERVATION_STATUSES, type ReservationStatus } from '../reservations/reservation-state';
-import { accountKey, ACCOUNTS } from '../money';
 import { buckets, type Interval, type Metric, type Period } from './analytics.rules';
 
 const inPeriod = (column: AnySQLiteColumn, p: Period) => and(gte(column, p.fromIso), lt(column, p.toIso));
 
-// The platform's figures in EUR, its main currency: never a sum across currencies (CONTRACT section 20).
-const clearing = sql`${ledgerAccounts.key} = ${accountKey(ACCOUNTS.clearing, 'EUR')}`;
+// Figures per currency, grouped by the account's currency: never a sum across currencies (CONTRACT
+// section 20). Every account of a kind has one per currency (`PROVIDER_CLEARING:XOF`, ...).
+const clearing = sql`${ledgerAccounts.kind} = 'PROVIDER_CLEARING'`;
 /**
  * Money back to a payer is a refund only when it was charged (its entry's payer line is a REFUND):
  * a released authorisation (HOLD_RELEASE: a void, a lapsed hold, the released part of a partial
@@ -26,25 +26,27 @@ const moneyFigures = {
   grossVolumeCents: sql<number>`coalesce(sum(CASE WHEN ${clearing} AND ${ledgerLines.amountCents} < 0 THEN -${ledgerLines.amountCents} ELSE 0 END), 0)`,
   refundsCents: sql<number>`coalesce(sum(CASE WHEN ${refunded} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
   refundCount: sql<number>`coalesce(sum(CASE WHEN ${refunded} THEN 1 ELSE 0 END), 0)`,
-  platformRevenueCents: sql<number>`coalesce(sum(CASE WHEN ${ledgerAccounts.key} = ${accountKey(ACCOUNTS.revenue, 'EUR')} THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
+  platformRevenueCents: sql<number>`coalesce(sum(CASE WHEN ${ledgerAccounts.kind} = 'PLATFORM_REVENUE' THEN ${ledgerLines.amountCents} ELSE 0 END), 0)`,
 };
 
 /** Ledger lines of entries posted in the period, walked from the entries' created_at index. */
 const ledgerMoney = (db: Db, p: Period) =>
   db
-    .select(moneyFigures)
+    .select({ currency: ledgerAccounts.currency, ...moneyFigures })
     .from(ledgerEntries)
     .innerJoin(ledgerLines, eq(ledgerLines.entryId, ledgerEntries.id))
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
-    .where(inPeriod(ledgerEntries.createdAt, p));
+    .where(inPeriod(ledgerEntries.createdAt, p))
+    .groupBy(ledgerAccounts.currency);
 
-const ledgerSeries = (db: Db, p: Period, bucket: SQL<string>, value: SQL<number>) =>
+/** A money series of one currency's accounts. */
+const ledgerSeries = (db: Db, p: Period, bucket: SQL<string>, value: SQL<number>, currency: string) =>
   db
     .select({ bucket: bucket.as('bucket'), value: value.as('value') })
     .from(ledgerEntries)
     .innerJoin(ledgerLines, eq(ledgerLines.entryId, ledgerEntries.id))
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerLines.accountId))
-    .where(inPeriod(ledgerEntries.createdAt, p))
+    .where(and(inPeriod(ledgerEntries.createdAt, p), eq(ledgerAccounts.currency, currency)))
     .groupBy(bucket);
 
 /** Disputes currently open (a state, not a period figure). */
@@ -68,10 +70,36 @@ export const overviewQueries = (db: Db, p: Period) => ({
   money: ledgerMoney(db, p),
 });
 
-export async function overview(deps: Deps, p: Period) {
+/** One currency's money figures of a period, in its minor units. */
+export interface CurrencyFigures {
+  currency: string;
+  grossVolumeCents: number;
+  platformRevenueCents: number;
+  refunds: { count: number; amountCents: number };
+}
+
+/**
+ * The per-currency rows of the ledger query, the main currency first (zero when nothing moved in
+ * it), then the others by code; a currency whose figures are all zero is left out.
+ */
+export function figuresByCurrency(rows: readonly Record<keyof typeof moneyFigures | 'currency', unknown>[], main: string): CurrencyFigures[] {
+  const of = (r: (typeof rows)[number] | undefined, currency: string): CurrencyFigures => ({
+    currency,
+    grossVolumeCents: Number(r?.grossVolumeCents ?? 0),
+    platformRevenueCents: Number(r?.platformRevenueCents ?? 0),
+    refunds: { count: Number(r?.refundCount ?? 0), amountCents: Number(r?.refundsCents ?? 0) },
+  });
+  const others = rows
+    .map((r) => of(r, String(r.currency)))
+    .filter((f) => f.currency !== main && (f.grossVolumeCents || f.platformRevenueCents || f.refunds.count || f.refunds.amountCents))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+  return [of(rows.find((r) => r.currency === main), main), ...others];
+}
+
+export async function overview(deps: Deps, p: Period, main: string) {
   const { db } = deps;
   const q = overviewQueries(db, p);
-  const [[newUsers], [totalUsers], [verifiedUsers], [newAnnouncements], byStatus, [money]] = await db.batch([
+  const [[newUsers], [totalUsers], [verifiedUsers], [newAnnouncements], byStatus, money] = await db.batch([
     q.newUsers,
     q.totalUsers,
     q.verifiedUsers,
@@ -85,9 +113,8 @@ export async function overview(deps: Deps, p: Period) {
     users: { total: totalUsers.n, new: newUsers.n, verified: verifiedUsers.n },
     announcements: newAnnouncements.n,
     reservations: { total: byStatus.reduce((s, r) => s + r.n, 0), byStatus: reservationsByStatus },
-    grossVolumeCents: Number(money?.grossVolumeCents ?? 0),
-    platformRevenueCents: Number(money?.platformRevenueCents ?? 0),
-    refunds: { count: Number(money?.refundCount ?? 0), amountCents: Number(money?.refundsCents ?? 0) },
+    /** The main currency's figures first, then every other currency money moved in. */
+    money: figuresByCurrency(money, main),
     openDisputes: await countOpenDisputes(deps),
   };
 }
@@ -99,7 +126,7 @@ export function bucketSql(column: AnySQLiteColumn, interval: Interval): SQL<stri
   return sql<string>`date(substr(${column}, 1, 10), '-6 days', 'weekday 1')`;
 }
 
-function seriesQuery(db: Db, metric: Metric, p: Period, interval: Interval) {
+function seriesQuery(db: Db, metric: Metric, p: Period, interval: Interval, currency = 'EUR') {
   const countBy = (column: AnySQLiteColumn) => {
     const bucket = bucketSql(column, interval);
     return { bucket, fields: { bucket: bucket.as('bucket'), value: sql<number>`count(*)`.as('value') } };
@@ -122,17 +149,17 @@ function seriesQuery(db: Db, metric: Metric, p: Period, interval: Interval) {
     case 'platformRevenue': {
       const bucket = bucketSql(ledgerEntries.createdAt, interval);
       const value = metric === 'grossVolume' ? moneyFigures.grossVolumeCents : metric === 'refunds' ? moneyFigures.refundsCents : moneyFigures.platformRevenueCents;
-      return ledgerSeries(db, p, bucket, value);
+      return ledgerSeries(db, p, bucket, value, currency);
     }
   }
 }
 
 export const MONEY_METRICS: ReadonlySet<Metric> = new Set(['grossVolume', 'refunds', 'platformRevenue']);
 
-/** One point per bucket of the period (zero where nothing happened); money values in cents. */
-export async function timeseries(deps: Deps, metric: Metric, p: Period, interval: Interval) {
+/** One point per bucket of the period (zero where nothing happened); money values in minor units of `currency`. */
+export async function timeseries(deps: Deps, metric: Metric, p: Period, interval: Interval, currency: string) {
   const { db } = deps;
-  const rows = (await seriesQuery(db, metric, p, interval)) as { bucket: string; value: number }[];
+  const rows = (await seriesQuery(db, metric, p, interval, currency)) as { bucket: string; value: number }[];
   const byBucket = new Map(rows.map((r) => [r.bucket, Number(r.value)]));
   return buckets(p.from, p.to, interval).map((b) => ({ periodStart: b, value: byBucket.get(b) ?? 0 }));
 }

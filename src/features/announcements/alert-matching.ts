@@ -26,7 +26,8 @@ export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
         or(isNull(a.dateFrom), lte(a.dateFrom, row.departureDate)),
         or(isNull(a.dateTo), gte(a.dateTo, row.departureDate)),
         or(isNull(a.minWeightG), lte(a.minWeightG, remaining)),
-        or(isNull(a.maxPricePerKgCents), gte(a.maxPricePerKgCents, row.pricePerKgCents)),
+        // A price limit is of one currency: it matches trips priced in it only (CONTRACT section 20).
+        or(isNull(a.maxPricePerKgCents), and(eq(a.currency, row.currency), gte(a.maxPricePerKgCents, row.pricePerKgCents))),
         or(isNull(a.transportMode), eq(a.transportMode, row.transportMode)),
         // An empty acceptedCategoryIds accepts every allowed category.
         accepted.length ? or(isNull(a.categoryId), inArray(a.categoryId, accepted)) : undefined,

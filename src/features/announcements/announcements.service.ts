@@ -268,9 +268,10 @@ const sortColumns = {
 };
 
 /** The search's parameters as the WHERE binds them (units converted); undefined when not filtered on. */
-function searchValues(filters: SearchFilters, today: string, currencies: CurrencySettings = NO_CURRENCIES) {
-  const priced = filters.maxPricePerKg !== undefined || filters.minPricePerKg !== undefined;
-  // A price compares within one currency (CONTRACT section 20): a price filter fixes the currency.
+function searchValues(filters: SearchFilters, today: string, currencies: CurrencySettings = NO_CURRENCIES, sortField?: AnnouncementSort) {
+  const priced = filters.maxPricePerKg !== undefined || filters.minPricePerKg !== undefined || sortField === 'pricePerKg';
+  // A price compares within one currency (CONTRACT section 20): a price filter or a sort by price
+  // fixes the currency (9 EUR is not cheaper than 5000 XOF as numbers).
   const currency = priced ? priceFilterCurrency(filters, currencies.enabled, currencies.main) : filters.currency;
   const bound = (value: number | undefined, side: 'max' | 'min') =>
     value !== undefined && currency !== undefined ? priceBoundMinor(value, currency as CurrencyCode, side) : undefined;
@@ -383,7 +384,7 @@ const searchShape = compiledShapes((shape: { filters: string; field: Announcemen
 export async function searchAnnouncements(deps: Deps, filters: SearchFilters, p: PageParams<AnnouncementSort>) {
   const { db } = deps;
   const config = appConfig(deps.env);
-  const values = searchValues(filters, todayUtc(), { enabled: config.currencies, main: mainCurrency(config) });
+  const values = searchValues(filters, todayUtc(), { enabled: config.currencies, main: mainCurrency(config) }, p.sort.field);
   const has = presentKeys(values);
   const shape = searchShape({ filters: [...has].join(','), field: p.sort.field, direction: p.sort.direction });
   const bound = { ...values, limit: p.size, offset: offsetOf(p) };

@@ -1,6 +1,7 @@
 // The overview's chart drawn on the server: reservations per day as bars (left axis) and gross
 // volume per day as a line (right axis), in one SVG with its own text alternative.
 import type { FC } from 'hono/jsx';
+import { amountOf } from '../../lib/money';
 
 export interface DayPoint {
   day: string;
@@ -24,7 +25,7 @@ export const DailyChart: FC<{ points: DayPoint[]; title: string; currency: strin
   const plotH = H - PAD.top - PAD.bottom;
   // Counts are whole numbers: a multiple of 4 keeps the four gridlines on integers.
   const maxR = Math.max(4, Math.ceil(niceMax(Math.max(0, ...points.map((p) => p.reservations))) / 4) * 4);
-  const maxV = niceMax(Math.max(0, ...points.map((p) => p.volumeCents)) / 100);
+  const maxV = niceMax(amountOf(Math.max(0, ...points.map((p) => p.volumeCents)), currency));
   const step = plotW / Math.max(1, points.length);
   const x = (i: number) => PAD.left + i * step + step / 2;
   const yR = (n: number) => PAD.top + plotH - (n / maxR) * plotH;
@@ -32,8 +33,8 @@ export const DailyChart: FC<{ points: DayPoint[]; title: string; currency: strin
   const money = new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0 });
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   const labelEvery = Math.max(1, Math.ceil(points.length / 8));
-  const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yV(p.volumeCents / 100).toFixed(1)}`).join(' ');
-  const summary = points.map((p) => `${p.day}: ${p.reservations}, ${money.format(p.volumeCents / 100)}`).join('; ');
+  const line = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(i).toFixed(1)},${yV(amountOf(p.volumeCents, currency)).toFixed(1)}`).join(' ');
+  const summary = points.map((p) => `${p.day}: ${p.reservations}, ${money.format(amountOf(p.volumeCents, currency))}`).join('; ');
   return (
     <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}. ${summary}`} xmlns="http://www.w3.org/2000/svg">
       {ticks.map((f) => (
@@ -54,8 +55,8 @@ export const DailyChart: FC<{ points: DayPoint[]; title: string; currency: strin
       ))}
       <path d={line} fill="none" stroke="#e0701b" stroke-width="2.2" stroke-linejoin="round" />
       {points.map((p, i) => (
-        <circle cx={x(i)} cy={yV(p.volumeCents / 100)} r="2.6" fill="#e0701b">
-          <title>{`${p.day}: ${money.format(p.volumeCents / 100)}`}</title>
+        <circle cx={x(i)} cy={yV(amountOf(p.volumeCents, currency))} r="2.6" fill="#e0701b">
+          <title>{`${p.day}: ${money.format(amountOf(p.volumeCents, currency))}`}</title>
         </circle>
       ))}
       {points.map((p, i) =>

@@ -3,7 +3,7 @@
 // money, dates and names are written.
 import type { Child, FC } from 'hono/jsx';
 import type { UserRow } from '../../db/schema';
-import { fromCents } from '../../lib/money';
+import { amountOf } from '../../lib/money';
 import { codeLabel, type CodeKind, type Locale, type Translate, type WordKey } from './console.i18n';
 
 export interface View {
@@ -286,8 +286,11 @@ export const Empty: FC<{ v: View; cols: number }> = ({ v, cols }) => (
 
 export const shortDate = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
 
-export const money = (v: View, cents: number, currency = 'EUR') =>
-  new Intl.NumberFormat(v.locale, { style: 'currency', currency }).format(fromCents(cents));
+/** Minor units of `currency` written with its own decimals (15 000 F CFA has none, 12,50 € two). */
+export const money = (v: View, minor: number, currency = 'EUR') => amountText(v, amountOf(minor, currency), currency);
+
+/** A decimal amount as the API shows it (12.5 EUR, 15000 XOF), written for the operator's language. */
+export const amountText = (v: View, amount: number, currency = 'EUR') => new Intl.NumberFormat(v.locale, { style: 'currency', currency }).format(amount);
 
 export const userName = (u: Pick<UserRow, 'firstName' | 'lastName'>) => `${u.firstName} ${u.lastName}`;
 export const accountState = (u: Pick<UserRow, 'deletedAt' | 'enabled'>) => (u.deletedAt ? 'DELETED' : u.enabled ? 'ACTIVE' : 'SUSPENDED');

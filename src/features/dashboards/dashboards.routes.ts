@@ -3,14 +3,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ANNOUNCEMENT_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
-import { fromCents, fromGrams } from '../../lib/money';
+import { amountOf, fromGrams } from '../../lib/money';
+import { mainCurrency } from '../../lib/main-currency';
+import { appConfig } from '../../config';
 import { authErrorResponses, jsonContent, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import { agencyForMember } from '../../access/agency-scope';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
 import { agencyDashboard, carrierDashboard, senderDashboard } from './dashboards.service';
 
-const Money = z.number().openapi({ description: 'Amount in the platform currency (2 decimals)' });
+const Money = z.number().openapi({ format: 'double', description: "Amount with its currency's decimals (2 for EUR, none for XOF)" });
 const counts = <S extends readonly [string, ...string[]]>(statuses: S) =>
   z.object({ total: z.number().int(), byStatus: z.record(z.enum(statuses), z.number().int()) });
 
@@ -43,6 +45,9 @@ const EarningsSchema = z
     walletBalance: Money,
   })
   .openapi('DashboardEarnings');
+const EarningsByCurrency = z
+  .array(EarningsSchema)
+  .openapi({ description: 'The same figures per currency, never summed across currencies: the main currency first (as `earnings`), then every other one' });
 
 const CarrierDashboardSchema = z
   .object({
@@ -50,9 +55,21 @@ const CarrierDashboardSchema = z
     reservations: counts(RESERVATION_STATUSES),
     upcomingTrips: z.array(UpcomingTripSchema),
     earnings: EarningsSchema,
+    earningsByCurrency: EarningsByCurrency,
     rating: RatingSchema,
   })
   .openapi('CarrierDashboard');
+
+const SpendingSchema = z
+  .object({
+    currency: z.string(),
+    totalSpent: Money.openapi({ description: 'Payments, all time' }),
+    totalRefunded: Money.openapi({ description: 'Refunded to the card after capture' }),
+    totalReleased: Money.openapi({ description: 'Card holds released before capture: never charged' }),
+    netSpent: Money,
+    netSpentThisMonth: Money,
+  })
+  .openapi('DashboardSpending');
 
 const SenderDashboardSchema = z
   .object({
@@ -68,17 +85,14 @@ const SenderDashboardSchema = z
         departureDate: z.string().openapi({ format: 'date' }),
         arrivalDate: z.string().openapi({ format: 'date' }),
         reservedWeight: z.number().openapi({ description: 'kg' }),
-        totalAmount: Money,
+        totalAmount: Money.openapi({ description: "In the reservation's currency" }),
+        currency: z.string().openapi({ description: "The reservation's currency (its trip's)" }),
       }),
     ),
-    spending: z.object({
-      currency: z.string(),
-      totalSpent: Money.openapi({ description: 'Payments, all time' }),
-      totalRefunded: Money.openapi({ description: 'Refunded to the card after capture' }),
-      totalReleased: Money.openapi({ description: 'Card holds released before capture: never charged' }),
-      netSpent: Money,
-      netSpentThisMonth: Money,
-    }),
+    spending: SpendingSchema,
+    spendingByCurrency: z
+      .array(SpendingSchema)
+      .openapi({ description: 'The same figures per currency, never summed across currencies: the main currency first (as `spending`), then every other one' }),
     rating: RatingSchema,
   })
   .openapi('SenderDashboard');
@@ -91,6 +105,7 @@ const AgencyDashboardSchema = z
     reservations: counts(RESERVATION_STATUSES),
     upcomingTrips: z.array(UpcomingTripSchema),
     earnings: EarningsSchema,
+    earningsByCurrency: EarningsByCurrency,
     staff: z.object({ branches: z.number().int(), activeBranches: z.number().int(), employees: z.number().int() }),
     rating: RatingSchema,
   })
@@ -104,14 +119,30 @@ const toTrip = ({ totalWeightG, reservedWeightG, ...t }: Trip) => ({
   availableWeight: fromGrams(totalWeightG - reservedWeightG),
 });
 
-type Earnings = Awaited<ReturnType<typeof carrierDashboard>>['earnings'];
-const toEarnings = (e: Earnings, currency: string) => ({
-  currency,
-  totalEarned: fromCents(e.totalEarnedCents),
-  earnedThisMonth: fromCents(e.thisMonthCents),
-  pendingInEscrow: fromCents(e.pendingInEscrowCents),
-  walletBalance: fromCents(e.walletBalanceCents),
+type Earnings = Awaited<ReturnType<typeof carrierDashboard>>['earnings'][number];
+const toEarnings = (e: Earnings) => ({
+  currency: e.currency,
+  totalEarned: amountOf(e.totalEarnedCents, e.currency),
+  earnedThisMonth: amountOf(e.thisMonthCents, e.currency),
+  pendingInEscrow: amountOf(e.pendingInEscrowCents, e.currency),
+  walletBalance: amountOf(e.walletBalanceCents, e.currency),
 });
+
+type Spending = Awaited<ReturnType<typeof senderDashboard>>['spending'][number];
+const toSpending = (d: Spending) => ({
+  currency: d.currency,
+  totalSpent: amountOf(d.totalSpentCents, d.currency),
+  totalRefunded: amountOf(d.totalRefundedCents, d.currency),
+  totalReleased: amountOf(d.totalReleasedCents, d.currency),
+  netSpent: amountOf(d.netSpentCents, d.currency),
+  netSpentThisMonth: amountOf(d.thisMonthCents, d.currency),
+});
+
+/** The main currency's figures (listed first) as the spec's object, and the whole list beside it. */
+const earningsFields = (rows: Earnings[]) => {
+  const list = rows.map(toEarnings);
+  return { earnings: list[0], earningsByCurrency: list };
+};
 
 const TAGS = ['Dashboards'];
 
@@ -127,8 +158,8 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(CarrierDashboardSchema, 'Carrier dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
-      const d = await carrierDashboard(c.var.deps, c.get('auth').id);
-      return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), earnings: toEarnings(d.earnings, c.env.PLATFORM_CURRENCY) }, 200);
+      const d = await carrierDashboard(c.var.deps, c.get('auth').id, mainCurrency(appConfig(c.env)));
+      return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), ...earningsFields(d.earnings) }, 200);
     },
   )
   .openapi(
@@ -142,7 +173,8 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(SenderDashboardSchema, 'Sender dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
-      const d = await senderDashboard(c.var.deps, c.get('auth').id);
+      const d = await senderDashboard(c.var.deps, c.get('auth').id, mainCurrency(appConfig(c.env)));
+      const spending = d.spending.map(toSpending);
       return c.json(
         {
           reservations: d.reservations,
@@ -150,16 +182,10 @@ export const dashboardsRouter = createRouter()
             ...s,
             status: reservationStatus,
             reservedWeight: fromGrams(reservedWeightG),
-            totalAmount: fromCents(totalAmountCents),
+            totalAmount: amountOf(totalAmountCents, s.currency),
           })),
-          spending: {
-            currency: c.env.PLATFORM_CURRENCY,
-            totalSpent: fromCents(d.spending.totalSpentCents),
-            totalRefunded: fromCents(d.spending.totalRefundedCents),
-            totalReleased: fromCents(d.spending.totalReleasedCents),
-            netSpent: fromCents(d.spending.netSpentCents),
-            netSpentThisMonth: fromCents(d.spending.thisMonthCents),
-          },
+          spending: spending[0],
+          spendingByCurrency: spending,
           rating: d.rating,
         },
         200,
@@ -181,7 +207,7 @@ export const dashboardsRouter = createRouter()
       const { deps } = c.var;
       const { id } = c.req.valid('param');
       await agencyForMember(deps, c.get('auth'), id);
-      const d = await agencyDashboard(deps, id);
-      return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), earnings: toEarnings(d.earnings, c.env.PLATFORM_CURRENCY) }, 200);
+      const d = await agencyDashboard(deps, id, mainCurrency(appConfig(c.env)));
+      return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), ...earningsFields(d.earnings) }, 200);
     },
   );

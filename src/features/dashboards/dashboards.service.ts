@@ -1,7 +1,7 @@
 // Dashboards of carriers, senders and agencies (CONTRACT section 14): counts by status, upcoming
 // trips, money from the ledger (wallet balance) and the transactions history (earnings, spending),
 // ratings from user_ratings / reviews. One db.batch() per dashboard.
-import { and, asc, count, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -43,19 +43,29 @@ export const averageOf = (sum: number, n: number) => (n > 0 ? Math.round((sum / 
 
 const sumCents = (column: SQL | AnySQLiteColumn) => sql<number>`coalesce(sum(${column}), 0)`;
 
-/** Sums of an owner's transactions of a type: all time and since the first of this month. */
+/** Sums of an owner's transactions of a type per currency: all time and since the first of this month. */
 const transactionSums = (db: Db, owner: Owner, ...types: TransactionType[]) =>
   db
     .select({
+      currency: transactions.currency,
       allTime: sumCents(transactions.amountCents),
       thisMonth: sumCents(sql`CASE WHEN ${transactions.createdAt} >= ${monthStart()} THEN ${transactions.amountCents} ELSE 0 END`),
     })
     .from(transactions)
-    .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), inArray(transactions.type, types)));
+    .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), inArray(transactions.type, types)))
+    .groupBy(transactions.currency);
 
-/** The wallet in the platform's main currency (EUR unless configured): the dashboard's figures are of one currency. */
-const walletBalance = (db: Db, owner: Owner, currency = 'EUR') =>
-  db.select({ balance: ledgerAccounts.balanceCents }).from(ledgerAccounts).where(eq(ledgerAccounts.key, accountKey(walletAccount(owner), currency)));
+/**
+ * The owner's wallet in every currency it has one in: the keys `WALLET:USER:12:<currency>`, read
+ * as a range of the unique key index (':' is followed by ';').
+ */
+const walletBalance = (db: Db, owner: Owner) => {
+  const prefix = accountKey(walletAccount(owner), '');
+  return db
+    .select({ currency: ledgerAccounts.currency, balance: ledgerAccounts.balanceCents })
+    .from(ledgerAccounts)
+    .where(and(gte(ledgerAccounts.key, prefix), lt(ledgerAccounts.key, `${prefix.slice(0, -1)};`)));
+};
 
 const upcomingTrips = (db: Db, where: SQL | undefined) =>
   db
@@ -78,24 +88,54 @@ const upcomingTrips = (db: Db, where: SQL | undefined) =>
 
 const escrowSum = (db: Db, where: SQL | undefined) =>
   db
-    .select({ cents: sumCents(reservations.carrierAmountCents) })
+    .select({ currency: reservations.currency, cents: sumCents(reservations.carrierAmountCents) })
     .from(reservations)
-    .where(and(where, inArray(reservations.status, IN_ESCROW_STATUSES)));
+    .where(and(where, inArray(reservations.status, IN_ESCROW_STATUSES)))
+    .groupBy(reservations.currency);
 
 const ratingOf = (db: Db, userId: number) =>
   db.select({ count: userRatings.reviewCount, sum: userRatings.ratingSum }).from(userRatings).where(eq(userRatings.userId, userId));
 
 const rating = (rows: { count: number; sum: number }[]) => ({ average: averageOf(rows[0]?.sum ?? 0, rows[0]?.count ?? 0), count: rows[0]?.count ?? 0 });
 
-/** A carrier's or an agency's earnings: earned (all time, this month), still in escrow, in its wallet. */
-const earningsFigures = (earnings: { allTime: number; thisMonth: number }[], escrow: { cents: number }[], balance: { balance: number }[]) => ({
-  totalEarnedCents: Number(earnings[0]?.allTime ?? 0),
-  thisMonthCents: Number(earnings[0]?.thisMonth ?? 0),
-  pendingInEscrowCents: Number(escrow[0]?.cents ?? 0),
-  walletBalanceCents: balance[0]?.balance ?? 0,
-});
+/** The currencies of per-currency rows, the main one first (always there), then the others by code. */
+export function currenciesOf(main: string, ...groups: readonly (readonly { currency: string }[])[]): string[] {
+  const others = new Set(groups.flat().map((r) => r.currency));
+  others.delete(main);
+  return [main, ...[...others].sort()];
+}
 
-export async function carrierDashboard(deps: Deps, userId: number) {
+type Sums = { currency: string; allTime: number; thisMonth: number }[];
+const sumsIn = (rows: Sums, currency: string) => rows.find((r) => r.currency === currency);
+
+/** A carrier's or an agency's earnings per currency: earned (all time, this month), still in escrow, in its wallet. */
+const earningsFigures = (main: string, earnings: Sums, escrow: { currency: string; cents: number }[], balance: { currency: string; balance: number }[]) =>
+  currenciesOf(main, earnings, escrow, balance).map((currency) => ({
+    currency,
+    totalEarnedCents: Number(sumsIn(earnings, currency)?.allTime ?? 0),
+    thisMonthCents: Number(sumsIn(earnings, currency)?.thisMonth ?? 0),
+    pendingInEscrowCents: Number(escrow.find((r) => r.currency === currency)?.cents ?? 0),
+    walletBalanceCents: balance.find((r) => r.currency === currency)?.balance ?? 0,
+  }));
+
+/** A sender's spending per currency; payments are negative from the sender's side, refunds and released holds positive. */
+const spendingFigures = (main: string, payments: Sums, refunds: Sums, releases: Sums) =>
+  currenciesOf(main, payments, refunds, releases).map((currency) => {
+    const [paid, back, released] = [payments, refunds, releases].map((rows) => sumsIn(rows, currency));
+    const spent = -Number(paid?.allTime ?? 0);
+    const refunded = Number(back?.allTime ?? 0);
+    const freed = Number(released?.allTime ?? 0);
+    return {
+      currency,
+      totalSpentCents: spent,
+      totalRefundedCents: refunded,
+      totalReleasedCents: freed,
+      netSpentCents: spent - refunded - freed,
+      thisMonthCents: -Number(paid?.thisMonth ?? 0) - Number(back?.thisMonth ?? 0) - Number(released?.thisMonth ?? 0),
+    };
+  });
+
+export async function carrierDashboard(deps: Deps, userId: number, main: string) {
   const { db } = deps;
   const owner: Owner = { type: 'USER', id: userId };
   // Trips published for an agency pay the agency: the carrier's own money figures cover private trips.
@@ -113,12 +153,12 @@ export async function carrierDashboard(deps: Deps, userId: number) {
     announcements: tally(ANNOUNCEMENT_STATUSES, annRows),
     reservations: tally(RESERVATION_STATUSES, resRows),
     upcomingTrips: upcoming,
-    earnings: earningsFigures(earnings, escrow, balance),
+    earnings: earningsFigures(main, earnings, escrow, balance),
     rating: rating(ratings),
   };
 }
 
-export async function senderDashboard(deps: Deps, userId: number) {
+export async function senderDashboard(deps: Deps, userId: number, main: string) {
   const { db } = deps;
   const owner: Owner = { type: 'USER', id: userId };
   const [resRows, upcoming, payments, refunds, releases, ratings] = await db.batch([
@@ -136,6 +176,7 @@ export async function senderDashboard(deps: Deps, userId: number) {
         arrivalDate: reservations.arrivalDate,
         reservedWeightG: reservations.reservedWeightG,
         totalAmountCents: reservations.totalAmountCents,
+        currency: reservations.currency,
       })
       .from(reservations)
       .where(and(eq(reservations.senderId, userId), inArray(reservations.status, ACTIVE_SHIPMENT_STATUSES)))
@@ -146,25 +187,15 @@ export async function senderDashboard(deps: Deps, userId: number) {
     transactionSums(db, owner, 'HOLD_RELEASE'),
     ratingOf(db, userId),
   ]);
-  // Payments are negative from the sender's point of view, refunds and released holds positive.
-  const spent = -Number(payments[0]?.allTime ?? 0);
-  const refunded = Number(refunds[0]?.allTime ?? 0);
-  const released = Number(releases[0]?.allTime ?? 0);
   return {
     reservations: tally(RESERVATION_STATUSES, resRows),
     upcomingShipments: upcoming,
-    spending: {
-      totalSpentCents: spent,
-      totalRefundedCents: refunded,
-      totalReleasedCents: released,
-      netSpentCents: spent - refunded - released,
-      thisMonthCents: -Number(payments[0]?.thisMonth ?? 0) - Number(refunds[0]?.thisMonth ?? 0) - Number(releases[0]?.thisMonth ?? 0),
-    },
+    spending: spendingFigures(main, payments, refunds, releases),
     rating: rating(ratings),
   };
 }
 
-export async function agencyDashboard(deps: Deps, agencyId: number) {
+export async function agencyDashboard(deps: Deps, agencyId: number, main: string) {
   const { db } = deps;
   const owner: Owner = { type: 'AGENCY', id: agencyId };
   const [agency, annRows, resRows, upcoming, earnings, balance, escrow, branches, employees, ratings] = await db.batch([
@@ -194,7 +225,7 @@ export async function agencyDashboard(deps: Deps, agencyId: number) {
     announcements: tally(ANNOUNCEMENT_STATUSES, annRows),
     reservations: tally(RESERVATION_STATUSES, resRows),
     upcomingTrips: upcoming,
-    earnings: earningsFigures(earnings, escrow, balance),
+    earnings: earningsFigures(main, earnings, escrow, balance),
     staff: { branches: branches[0]?.total ?? 0, activeBranches: Number(branches[0]?.active ?? 0), employees: employees[0]?.n ?? 0 },
     rating: rating(ratings.map((r) => ({ count: r.count, sum: Number(r.sum) }))),
   };

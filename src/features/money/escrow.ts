@@ -328,8 +328,8 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
         }
         // Paid by mobile money: a Wave refund of that checkout, never a card refund.
         if ((await paymentMethodOf(db, r.paymentId)) === 'MOBILE_MONEY') {
-          const refundId = await refundMobileMoney(deps, r, refundCents);
-          if (refundId) await set({ refundId, paymentStatus: PAYMENT_STATUS.REFUNDED });
+          const refund = await refundMobileMoney(deps, r, refundCents);
+          if (refund) await set({ refundId: refund.refundId, paymentStatus: refund.partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED });
           break;
         }
         {

@@ -7,7 +7,7 @@ import { disputeDetail, resolveDispute } from '../../disputes/disputes.service';
 import { ResolveSchema } from '../../disputes/disputes.schemas';
 import { getReservationView } from '../../reservations/reservation-views';
 import { act, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
-import { Badge, Csrf, Field, money, shortDate, userName, type FormState, type View } from '../console.layout';
+import { amountText, Badge, Csrf, Field, money, shortDate, userName, type FormState, type View } from '../console.layout';
 import { pathId } from '../console.params';
 import { userLabels } from '../console.queries';
 
@@ -47,12 +47,12 @@ const DisputeFacts: FC<{ v: View; d: Dispute; r: ReservationView; labels: Labels
       <dt>{v.t('description')}</dt>
       <dd>{d.description}</dd>
       <dt>{v.t('frozen')}</dt>
-      <dd>{money(v, Math.round(d.frozenAmount * 100), d.currency)}</dd>
+      <dd>{amountText(v, d.frozenAmount, d.currency)}</dd>
       {d.resolutionNote && (
         <>
           <dt>{v.t('note')}</dt>
           <dd>
-            {d.resolutionNote} {d.refundAmount !== null && `(${money(v, Math.round(d.refundAmount * 100), d.currency)})`}
+            {d.resolutionNote} {d.refundAmount !== null && `(${amountText(v, d.refundAmount, d.currency)})`}
           </dd>
         </>
       )}

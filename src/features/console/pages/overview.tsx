@@ -5,6 +5,8 @@ import { MAX_RANGE_DAYS, period, rangeDays } from '../../analytics/analytics.rul
 import { DailyChart } from '../console.chart';
 import { page, view, type ConsoleEnv } from '../console.http';
 import { Badge, Field, money, type FormState, type View } from '../console.layout';
+import { appConfig } from '../../../config';
+import { mainCurrency } from '../../../lib/main-currency';
 
 export const overviewRoutes = new Hono<ConsoleEnv>();
 
@@ -23,11 +25,16 @@ function periodOf(v: View, q: Record<string, string>) {
   return { p, errors };
 }
 
-const figuresOf = (v: View, o: Awaited<ReturnType<typeof overview>>, currency: string): [string, string][] => [
+type Overview = Awaited<ReturnType<typeof overview>>;
+
+/** The counts, then each currency's money figures (main first): never a sum across currencies. */
+const figuresOf = (v: View, o: Overview): [string, string][] => [
   [v.t('reservationsCount'), String(o.reservations.total)],
-  [v.t('grossVolume'), money(v, o.grossVolumeCents, currency)],
-  [v.t('platformRevenue'), money(v, o.platformRevenueCents, currency)],
-  [v.t('refunds'), `${money(v, o.refunds.amountCents, currency)} (${o.refunds.count})`],
+  ...o.money.flatMap((f): [string, string][] => [
+    [`${v.t('grossVolume')} · ${f.currency}`, money(v, f.grossVolumeCents, f.currency)],
+    [`${v.t('platformRevenue')} · ${f.currency}`, money(v, f.platformRevenueCents, f.currency)],
+    [`${v.t('refunds')} · ${f.currency}`, `${money(v, f.refunds.amountCents, f.currency)} (${f.refunds.count})`],
+  ]),
   [v.t('openDisputes'), String(o.openDisputes)],
   [v.t('newUsers'), String(o.users.new)],
   [v.t('totalUsers'), String(o.users.total)],
@@ -40,14 +47,16 @@ overviewRoutes.get('/', async (c) => {
   const q = c.req.query();
   const { p, errors } = periodOf(v, q);
   const deps = c.var.deps;
+  // The chart's volume is of one currency (`?currency=`, an enabled one, else the main one).
+  const config = appConfig(c.env);
+  const currency = config.currencies.find((code) => code === q.currency) ?? mainCurrency(config);
   const [o, reservations, volume] = await Promise.all([
-    overview(deps, p),
-    timeseries(deps, 'reservations', p, 'day'),
-    timeseries(deps, 'grossVolume', p, 'day'),
+    overview(deps, p, mainCurrency(config)),
+    timeseries(deps, 'reservations', p, 'day', currency),
+    timeseries(deps, 'grossVolume', p, 'day', currency),
   ]);
-  const currency = c.env.PLATFORM_CURRENCY ?? 'EUR';
   const points = reservations.map((r, i) => ({ day: r.periodStart, reservations: r.value, volumeCents: volume[i]?.value ?? 0 }));
-  const figures = figuresOf(v, o, currency);
+  const figures = figuresOf(v, o);
   const state: FormState = { values: { from: q.from ?? p.from, to: q.to ?? p.to }, errors };
   return page(
     c,
@@ -58,6 +67,16 @@ overviewRoutes.get('/', async (c) => {
       <form class="filters" method="get" action="/console">
         <Field name="from" type="date" label={v.t('from')} state={state} idPrefix="q" />
         <Field name="to" type="date" label={v.t('to')} state={state} idPrefix="q" />
+        <label>
+          {v.t('currency')}
+          <select name="currency">
+            {config.currencies.map((code) => (
+              <option value={code} selected={code === currency}>
+                {code}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit" class="secondary">
           {v.t('apply')}
         </button>
@@ -73,7 +92,7 @@ overviewRoutes.get('/', async (c) => {
       <div class="two">
         <section class="card chart" aria-labelledby="chart-title">
           <h2 id="chart-title">
-            {v.t('chartTitle')} <span class="muted">({p.from} → {p.to})</span>
+            {v.t('chartTitle')} <span class="muted">({p.from} → {p.to} · {currency})</span>
           </h2>
           <DailyChart points={points} title={v.t('chartTitle')} currency={currency} locale={v.locale} />
           <div class="legend">

@@ -12,6 +12,8 @@ export const DEMO_ACCOUNTS = [
   { email: 'admin@demo.local', firstName: 'Ada', lastName: 'Admin', roles: ['ROLE_CLIENT', 'ROLE_ADMIN'] },
   { email: 'carrier@demo.local', firstName: 'Carla', lastName: 'Carrier', roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], kyc: true },
   { email: 'sender@demo.local', firstName: 'Sid', lastName: 'Sender', roles: ['ROLE_CLIENT'] },
+  // The corridor (CONTRACT section 20): a carrier in Dakar paid out to a Wave wallet, trips in XOF.
+  { email: 'carrier.dakar@demo.local', firstName: 'Awa', lastName: 'Diop', roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], kyc: true },
 ] as const;
 
 export interface SeedContext extends Deps {

@@ -7,6 +7,7 @@ import { hashPassword } from '../../../lib/password';
 import { seedDemoBooking } from './bookings';
 import { seedCatalog } from './catalog';
 import { seedConsoleDemo } from './console';
+import { seedCorridor } from './corridor';
 import { DEFAULT_DEMO_PASSWORD, DEMO_ACCOUNTS, type SeedContext, type SeedStep } from './context';
 import { seedHandoverDemo } from './handover';
 import { seedPaidReservation } from './money';
@@ -36,7 +37,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 
 /** Steps run in order. */
 // seedDemoBooking needs the catalogue's categories and trips: keep it after their steps.
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo, seedCorridor];
 
 export async function runSeed(deps: Deps) {
   const { env } = deps;

@@ -88,9 +88,9 @@ export async function getWallet(deps: Deps, owner: Owner, currency?: string) {
   const main = mainCurrency(config);
   // The top-level figures are of one currency: the one asked for (enabled, else 400), else the main one.
   const shown = currency !== undefined ? assertEnabled(currency, config.currencies, 'currency') : main;
-  const [balances, autoWithdrawal] = await Promise.all([walletBalancesOf(deps.db, owner, main), getAutoWithdrawal(deps, owner)]);
+  const [balances, autoWithdrawal] = await Promise.all([walletBalancesOf(deps.db, owner, main), getAutoWithdrawal(deps, owner, shown)]);
   const { currency: _c, ...figures } = balances.find((b) => b.currency === shown) ?? { ...ZERO_BALANCE, currency: shown };
-  return { ...figures, currency: shown, autoWithdrawal, balances };
+  return { ...figures, currency: shown, autoWithdrawal: { enabled: autoWithdrawal.enabled, threshold: autoWithdrawal.threshold }, balances };
 }
 
 const ZERO_BALANCE = { balance: 0, heldBalance: 0, pendingWithdrawalAmount: 0, totalEarned: 0, totalWithdrawn: 0 };

@@ -7,10 +7,10 @@ import { toCents } from '../../../lib/money';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
-import { getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal, withdrawalAmount } from './withdrawals.service';
+import { walletCurrency, getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal, withdrawalAmount } from './withdrawals.service';
 import { currencyCodeSchema } from '../../../lib/amount';
 
-/** A positive amount in the platform currency with at most two decimals. */
+/** A positive amount with at most two decimals; its currency's own decimals are checked once the currency is known. */
 const amount = () =>
   z
     .number()
@@ -32,15 +32,33 @@ const WithdrawalSchema = z
   })
   .openapi('Withdrawal');
 
-const AutoSchema = z.object({ enabled: z.boolean(), threshold: z.number().nullable() }).openapi('AutoWithdrawal');
+const AutoSchema = z
+  .object({
+    enabled: z.boolean(),
+    threshold: z.number().nullable().openapi({ format: 'double', description: "In `currency`, with its decimals; null when never set" }),
+    currency: z.string().openapi({ description: 'The wallet currency this setting pays out (one setting per currency)' }),
+  })
+  .openapi('AutoWithdrawal');
+const AutoQuery = z.object({
+  currency: currencyCodeSchema()
+    .optional()
+    .openapi({ param: { name: 'currency', in: 'query' }, description: "The wallet currency whose setting to read (an enabled ISO code; default the main one)" }),
+});
 const AutoBody = z
-  .object({ enabled: z.boolean(), threshold: amount().optional() })
+  .object({
+    enabled: z.boolean(),
+    threshold: amount().optional(),
+    currency: currencyCodeSchema().optional().openapi({ description: 'The wallet currency this setting pays out; default the main one. The threshold has its decimals (whole francs for XOF)' }),
+  })
   .superRefine((v, ctx) => {
     if (v.enabled && v.threshold === undefined) {
       ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'money.thresholdRequiredEnableAutomatic' });
     }
   })
   .openapi('AutoWithdrawalRequest');
+
+const SET_AUTO_DOC =
+  "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.";
 
 // Built once: the factory below runs once per scope and a named schema must be one object.
 const WithdrawalRequest = z
@@ -102,11 +120,15 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
+        description: `The automatic withdrawal of ${scope.whose} wallet in one currency (\`currency\`, default the main one); each currency has its own.`,
         ...signedIn(),
-        request: { params: scope.params },
+        request: { params: scope.params, query: AutoQuery },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
       }),
-      async (c) => c.json(await getAutoWithdrawal(c.var.deps, await scope.resolve(c, 'read')), 200),
+      async (c) => {
+        const owner = await scope.resolve(c, 'read');
+        return c.json(await getAutoWithdrawal(c.var.deps, owner, walletCurrency(c.env, c.req.valid('query').currency)), 200);
+      },
     )
     .openapi(
       createRoute({
@@ -115,6 +137,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
+        description: SET_AUTO_DOC,
         ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
@@ -122,9 +145,11 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
         const body = c.req.valid('json');
-        const current = await getAutoWithdrawal(c.var.deps, owner);
+        const currency = walletCurrency(c.env, body.currency);
+        const current = await getAutoWithdrawal(c.var.deps, owner, currency);
         const threshold = body.threshold ?? current.threshold ?? 0;
-        return c.json(await setAutoWithdrawal(c.var.deps, owner, body.enabled, toCents(threshold)), 200);
+        const { minor } = withdrawalAmount(c.env, { amount: threshold, currency }, 'threshold');
+        return c.json(await setAutoWithdrawal(c.var.deps, owner, body.enabled, minor, currency), 200);
       },
     );
 };

@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError, msg } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
-import { amountOf, formatMoney, fromCents } from '../../../lib/money';
+import { amountOf, formatMoney } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
@@ -49,10 +49,15 @@ const ownerIs = (owner: Owner) => and(eq(withdrawals.ownerType, owner.type), eq(
  * A withdrawal body's amount in minor units of its currency: the one named (enabled, else 400),
  * else the main one; more decimals than that currency has is the 400 naming `amount`.
  */
-export function withdrawalAmount(env: Env, body: { amount: number; currency?: string }) {
+export function withdrawalAmount(env: Env, body: { amount: number; currency?: string }, field = 'amount') {
+  const currency = walletCurrency(env, body.currency);
+  return { minor: toMinor(body.amount, currency, field).minor, currency };
+}
+
+/** The currency named (enabled, else the 400 naming `currency`), else the main one. */
+export function walletCurrency(env: Env, asked: string | undefined) {
   const config = appConfig(env);
-  const currency = body.currency !== undefined ? assertEnabled(body.currency, config.currencies) : mainCurrency(config);
-  return { minor: toMinor(body.amount, currency).minor, currency };
+  return asked !== undefined ? assertEnabled(asked, config.currencies) : mainCurrency(config);
 }
 
 /** Where the owner's own money routes live, for suggestions. */
@@ -254,26 +259,32 @@ export async function listWithdrawals(deps: Deps, owner: Owner, q: PageParams<'c
   return toPage(rows.map(toWithdrawal), total, q);
 }
 
-export async function getAutoWithdrawal(deps: Deps, owner: Owner) {
+/** The automatic-withdrawal setting of the owner's wallet in `currency` (CONTRACT section 20: one per currency). */
+export async function getAutoWithdrawal(deps: Deps, owner: Owner, currency: string) {
   const [row] = await deps.db
     .select()
     .from(withdrawalSettings)
-    .where(and(eq(withdrawalSettings.ownerType, owner.type), eq(withdrawalSettings.ownerId, owner.id)));
-  return { enabled: row?.enabled ?? false, threshold: row ? fromCents(row.thresholdCents) : null };
+    .where(and(eq(withdrawalSettings.ownerType, owner.type), eq(withdrawalSettings.ownerId, owner.id), eq(withdrawalSettings.currency, currency)));
+  return { enabled: row?.enabled ?? false, threshold: row ? amountOf(row.thresholdCents, currency) : null, currency };
 }
 
-export async function setAutoWithdrawal(deps: Deps, owner: Owner, enabled: boolean, thresholdCents: number) {
+/** Sets the automatic withdrawal of the owner's wallet in `currency`; the threshold in its minor units. */
+export async function setAutoWithdrawal(deps: Deps, owner: Owner, enabled: boolean, thresholdMinor: number, currency: string) {
   await deps.db
     .insert(withdrawalSettings)
-    .values({ ownerType: owner.type, ownerId: owner.id, enabled, thresholdCents })
+    .values({ ownerType: owner.type, ownerId: owner.id, enabled, thresholdCents: thresholdMinor, currency })
     .onConflictDoUpdate({
-      target: [withdrawalSettings.ownerType, withdrawalSettings.ownerId],
-      set: { enabled, thresholdCents, updatedAt: new Date().toISOString() },
+      target: [withdrawalSettings.ownerType, withdrawalSettings.ownerId, withdrawalSettings.currency],
+      set: { enabled, thresholdCents: thresholdMinor, updatedAt: new Date().toISOString() },
     });
-  return getAutoWithdrawal(deps, owner);
+  return getAutoWithdrawal(deps, owner, currency);
 }
 
-/** Cron: every wallet at or above its enabled threshold is paid out in full. */
+/**
+ * Cron: every wallet at or above its enabled threshold is paid out in full, each currency against
+ * its own threshold and through its own rail (requestWithdrawal: XOF to the default mobile wallet,
+ * a Stripe currency through Connect).
+ */
 export async function runAutoWithdrawals(deps: Deps): Promise<number> {
   const db = deps.db;
   const due = await db
@@ -285,9 +296,8 @@ export async function runAutoWithdrawals(deps: Deps): Promise<number> {
         eq(ledgerAccounts.kind, 'WALLET'),
         eq(ledgerAccounts.ownerType, withdrawalSettings.ownerType),
         eq(ledgerAccounts.ownerId, withdrawalSettings.ownerId),
-        // The threshold is an amount of the main currency: only that wallet is paid out by itself;
-        // other currencies are withdrawn by hand (comparing francs with a euro threshold means nothing).
-        eq(ledgerAccounts.currency, mainCurrency(appConfig(deps.env))),
+        // A threshold is an amount of its own currency: only that currency's wallet is compared with it.
+        eq(ledgerAccounts.currency, withdrawalSettings.currency),
       ),
     )
     .where(and(eq(withdrawalSettings.enabled, true), gte(ledgerAccounts.balanceCents, withdrawalSettings.thresholdCents), sql`${ledgerAccounts.balanceCents} > 0`))
