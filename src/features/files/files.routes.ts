@@ -46,7 +46,13 @@ export const filesRouter = createRouter()
       middleware: [requireAuth] as const,
       request: { params: IdParams },
       responses: {
-        200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        // The stored type, detected from the bytes at upload: one of the four uploads accept.
+        200: {
+          description: 'The file, with the content type detected at upload',
+          content: Object.fromEntries(
+            ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'].map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }]),
+          ),
+        },
         ...authErrorResponses(404),
       },
     }),
