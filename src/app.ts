@@ -17,6 +17,7 @@ import { announcementsRouter } from './features/announcements/announcements.rout
 import { travelProofRouter } from './features/announcements/travel-proof.routes';
 import { categoriesRouter } from './features/categories/categories.routes';
 import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
+import { protectionRouter } from './features/protection/protection.routes';
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
@@ -136,6 +137,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route('/', unsubscribePageRouter);
   app.route(API_PREFIX, bookingsRouter);
   app.route(API_PREFIX, superadminReservationsRouter);
+  app.route(API_PREFIX, protectionRouter);
   app.route(API_PREFIX, authRouter);
   app.route(API_PREFIX, usersRouter);
   app.route(API_PREFIX, privacyRouter);

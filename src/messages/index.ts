@@ -15,6 +15,7 @@ import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
+import { PROTECTION_MESSAGES } from './protection';
 import type { French } from './types';
 
 export const MESSAGES = {
@@ -28,6 +29,7 @@ export const MESSAGES = {
   ...HANDOVER_MESSAGES,
   ...PRIVACY_MESSAGES,
   ...PROTECT_MESSAGES,
+  ...PROTECTION_MESSAGES,
   ...LEDGER_CURRENCY_MESSAGES,
 } as const;
 

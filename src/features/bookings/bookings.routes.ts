@@ -81,6 +81,10 @@ const CreateBookingSchema = z
       .object({ noProhibitedItems: z.boolean() })
       .optional()
       .openapi({ description: 'What the sender declares about the contents, kept with the reservation and shown to the carrier' }),
+    protection: z.boolean().optional().openapi({
+      description:
+        "Protect the parcel (CONTRACT section 21): needs every item's declaredValue; the premium (PROTECTION_RATE of the declared value, within the currency's minimum and maximum covered value) is charged beside the transport price, which totalAmount stays. See GET /bookings/{id}/protection.",
+    }),
   })
   // An item's `weight` is that line's weight (whatever its quantity); the booked kilos must hold
   // them all. Compared in grams, as stored.

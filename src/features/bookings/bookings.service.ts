@@ -53,6 +53,7 @@ import {
 import { appConfig } from '../../config';
 import { outcomeForReservation } from './cancellation-policy';
 import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
+import { bookingProtection, type ProtectionColumns } from '../protection/protection.rules';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -109,6 +110,7 @@ export interface CreateBookingInput {
   /** The codes of the corridor's restricted entries the sender accepts (CONTRACT 21). */
   acknowledgedRestrictions?: string[];
   declarations?: { noProhibitedItems: boolean };
+  protection?: boolean;
 }
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -162,7 +164,7 @@ export async function createBooking(
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
 
-  const split = splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate);
+  const split = { ...splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate), ...bookingProtection(appConfig(env).protection, input.protection, items.map(() => null), a.currency) };
   assertChargeable(split.totalAmountCents, a.currency);
   const recipient = normaliseRecipient(input.recipient);
 
@@ -245,7 +247,7 @@ interface NewBooking {
   a: AnnouncementRow;
   input: CreateBookingInput;
   weightG: number;
-  split: PriceSplit;
+  split: PriceSplit & ProtectionColumns;
   recipient: RecipientInfo;
   idempotencyKey: string | null;
   now: Date;
@@ -514,7 +516,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now, decision.keptCarrierCents),
+    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents - decision.premiumBackCents : null, now, decision.keptCarrierCents),
   });
   await closeCheckout(deps, r);
   return view;

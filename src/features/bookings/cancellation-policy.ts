@@ -53,6 +53,8 @@ export interface CancellationOutcome {
   keptCarrierCents: number;
   /** To the protection reserve. */
   keptPremiumCents: number;
+  /** The part of refundCents that is the premium (the rest is the transport price). */
+  premiumBackCents: number;
   rule: CancellationRule;
 }
 
@@ -107,6 +109,7 @@ function outcome(rule: CancellationRule, cell: Cell, m: CancellationMoney): Canc
     keptCommissionCents: split.commission,
     keptCarrierCents: split.carrier,
     keptPremiumCents,
+    premiumBackCents: premiumBack,
     rule,
   };
 }
@@ -119,7 +122,7 @@ function outcome(rule: CancellationRule, cell: Cell, m: CancellationMoney): Canc
 export function cancellationOutcome(input: CancellationInput): CancellationOutcome {
   const { status, by, money } = input;
   if (status === 'PENDING_PAYMENT') {
-    return { paid: false, refundCents: 0, keptCents: 0, keptCommissionCents: 0, keptCarrierCents: 0, keptPremiumCents: 0, rule: 'NOT_PAID' };
+    return { paid: false, refundCents: 0, keptCents: 0, keptCommissionCents: 0, keptCarrierCents: 0, keptPremiumCents: 0, premiumBackCents: 0, rule: 'NOT_PAID' };
   }
   if (status !== 'PAID' && status !== 'CONFIRMED') {
     throw invalidState('booking.notCancellable', { status }, { suggestions: ['booking.cancellationPossibleBeforeParcel'] });
@@ -141,6 +144,8 @@ export type CancellableReservation = {
   totalAmountCents: number;
   platformCommissionCents: number;
   carrierAmountCents: number;
+  /** The protection premium paid (CONTRACT 21); absent: none. */
+  protectionPremiumCents?: number;
 };
 
 /** The outcome for a stored reservation cancelled at `now` by `by` (the quote and the cancel). */
@@ -151,6 +156,6 @@ export function outcomeForReservation(r: CancellableReservation, by: Canceller, 
     status: r.status,
     msBeforeDeparture: departureInstant(r.departureDate) - now.getTime(),
     tripChanged: freeCancellationAfterTripChange(r, now.toISOString().slice(0, 10)),
-    money: { totalCents: r.totalAmountCents, commissionCents: r.platformCommissionCents, carrierCents: r.carrierAmountCents },
+    money: { totalCents: r.totalAmountCents, commissionCents: r.platformCommissionCents, carrierCents: r.carrierAmountCents, premiumCents: r.protectionPremiumCents },
   });
 }

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { paymentSessions, type PaymentMethod } from '../../db/schema';
 import type { Deps } from '../../env';
+import { chargedCents } from './ledger/posting-rules';
 
 /** How the checkout `paymentId` was paid: MOBILE_MONEY for a Wave session, CARD otherwise. */
 export async function paymentMethodOf(db: Db, paymentId: string | null): Promise<PaymentMethod> {
@@ -18,10 +19,15 @@ export async function paymentMethodOf(db: Db, paymentId: string | null): Promise
  * Refunds a Wave checkout in full (idempotency key per reservation). Returns the refund's id for
  * the reservation's refundId, or null when the refund is partial and cannot be sent.
  */
-export async function refundMobileMoney(deps: Deps, r: { id: number; authorizationId: string | null; totalAmountCents: number }, refundCents: number): Promise<string | null> {
+export async function refundMobileMoney(
+  deps: Deps,
+  r: { id: number; authorizationId: string | null; totalAmountCents: number; protectionPremiumCents?: number },
+  refundCents: number,
+): Promise<string | null> {
   const checkoutId = r.authorizationId;
   if (!checkoutId) return null;
-  if (refundCents !== r.totalAmountCents) {
+  // Whole means what was charged: the price and the protection premium.
+  if (refundCents !== chargedCents(r)) {
     console.error(JSON.stringify({ level: 'error', msg: 'partial refund of a Wave payment left to operators', reservationId: r.id, refundCents }));
     return null;
   }
