@@ -8,6 +8,7 @@ import { AGENCY_MESSAGES } from './agencies';
 import { AUTH_MESSAGES } from './auth';
 import { BOOKING_MESSAGES } from './bookings';
 import { CURRENCY_MESSAGES } from './currency';
+import { CUSTOMS_MESSAGES } from './customs';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
 import { MOBILE_MONEY_MESSAGES } from './mobile-money';
@@ -31,6 +32,7 @@ export const MESSAGES = {
   ...PROTECT_MESSAGES,
   ...PROTECTION_MESSAGES,
   ...LEDGER_CURRENCY_MESSAGES,
+  ...CUSTOMS_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

@@ -161,6 +161,8 @@ export const reservationItems = sqliteTable(
     isFragile: integer('is_fragile', { mode: 'boolean' }).notNull().default(false),
     containsLiquids: integer('contains_liquids', { mode: 'boolean' }).notNull().default(false),
     imageUrl: text('image_url'),
+    /** What the sender declares the item is worth (CONTRACT 21), in the reservation's currency's minor units; null when not declared. */
+    declaredValueMinor: integer('declared_value'),
   },
   (t) => [index('reservation_items_reservation_idx').on(t.reservationId), index('reservation_items_category_idx').on(t.categoryId)],
 );

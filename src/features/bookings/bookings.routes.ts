@@ -6,6 +6,7 @@ import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '.
 import { PageSchema, pageQuery, ReservationPageSchema, toPage, toReservationPage } from '../../lib/pagination';
 import { idempotent, idempotencyKeyOf } from '../../middleware/idempotency';
 import { IdParams, whenValid } from '../../validation';
+import { amountSchema } from '../../lib/amount';
 import { isHttpsUrl } from '../users/profile-fields';
 import { loadWalletFigures } from '../users/user-summary';
 import { RESERVATION_STATUSES } from '../reservations/reservation-state';
@@ -42,6 +43,15 @@ const ItemInputSchema = z.object({
   containsLiquids: z.boolean().default(false),
   // Shown to the carrier: https only, never javascript:, data: or file: (CONTRACT section 19).
   imageUrl: z.url().max(2000).refine(isHttpsUrl, 'booking.httpsUrl').nullish(),
+  declaredValue: amountSchema()
+    .min(0, { message: 'customs.negativeValue' })
+    .max(1_000_000_000)
+    .nullish()
+    .openapi({
+      format: 'double',
+      example: 120,
+      description: "What the item is worth, in the trip's currency with at most its decimals (CONTRACT 21); needed for protection and shown on the customs declaration",
+    }),
 });
 
 const RecipientInputSchema = z

@@ -53,6 +53,7 @@ import {
 import { appConfig } from '../../config';
 import { outcomeForReservation } from './cancellation-policy';
 import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
+import { declaredValuesMinor } from '../reservations/declared-value';
 import { bookingProtection, type ProtectionColumns } from '../protection/protection.rules';
 
 // ---------------------------------------------------------------------------------------------
@@ -99,6 +100,8 @@ export interface ItemInput {
   isFragile?: boolean;
   containsLiquids?: boolean;
   imageUrl?: string | null;
+  /** In the trip's currency, as a JSON number (CONTRACT 21). */
+  declaredValue?: number | null;
 }
 
 export interface CreateBookingInput {
@@ -159,7 +162,7 @@ export async function createBooking(
   if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
   const { a, carrier, categories: categoryRows } = trip;
   const sender = assertMayBook(auth, trip);
-  const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? []);
+  const items = bookedItems(input.items, categoryRows, a.acceptedCategoryIds ?? [], declaredValuesMinor(input.items, a.currency));
   assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
@@ -201,7 +204,7 @@ function assertMayBook(auth: AuthUser, { a, carrier, sender, senderIsMember }: B
  * The parcel's items as booked: each of a known category, none prohibited, each accepted by the
  * trip (a trip that lists no category accepts all), with their defaults filled in.
  */
-function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories'], accepted: number[]): ItemView[] {
+function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories'], accepted: number[], declared: (number | null)[]): ItemView[] {
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
   const unknown = input.flatMap((item, i): FieldError[] =>
     categoryById.has(item.categoryId) ? [] : [{ field: `items.${i}.categoryId`, message: 'booking.unknownCategory', rejectedValue: item.categoryId }],
@@ -217,7 +220,7 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
   const refused = accepted.length > 0 ? categoryRows.filter((c) => !accepted.includes(c.id)) : [];
   if (refused.length > 0) throw businessRule('booking.tripNotAccept', { refused: refused.map((c) => c.name).join(', ') });
 
-  return input.map((item) => {
+  return input.map((item, i) => {
     const category = categoryById.get(item.categoryId)!;
     return {
       categoryId: category.id,
@@ -232,6 +235,7 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
       isFragile: item.isFragile ?? false,
       containsLiquids: item.containsLiquids ?? false,
       imageUrl: item.imageUrl ?? null,
+      declaredValueMinor: declared[i],
     };
   });
 }

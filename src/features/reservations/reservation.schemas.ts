@@ -41,6 +41,10 @@ export const ReservationItemSchema = z
     isFragile: z.boolean(),
     containsLiquids: z.boolean(),
     imageUrl: str(),
+    declaredValue: num().openapi({
+      format: 'double',
+      description: "What the sender declared the item is worth, in the reservation's currency (CONTRACT 21); null when not declared",
+    }),
   })
   .openapi('ReservationItem');
 
@@ -117,7 +121,7 @@ export const paymentFieldsOf = (r: ReservationDtoView['r']) => ({
   paymentApprovalUrl: r.paymentApprovalUrl,
 });
 
-const itemDto = (i: ItemView) => ({
+const itemDto = (currency: string) => (i: ItemView) => ({
   categoryId: i.categoryId,
   code: i.code,
   name: i.name,
@@ -130,6 +134,7 @@ const itemDto = (i: ItemView) => ({
   isFragile: i.isFragile,
   containsLiquids: i.containsLiquids,
   imageUrl: i.imageUrl,
+  declaredValue: i.declaredValueMinor === null ? null : amountOut(i.declaredValueMinor, currency),
 });
 
 /** The Reservation as `viewerId` may see it: codes only for the sender (CONTRACT section 7). */
@@ -165,7 +170,7 @@ export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId
     carrierEmail: carrier.email,
     invoiceId: r.invoiceId,
     invoiceUrl: await invoiceUrlOf(env, r),
-    items: v.items.map(itemDto),
+    items: v.items.map(itemDto(r.currency)),
     recipient: {
       firstName: r.recipient.firstName,
       lastName: r.recipient.lastName,
