@@ -124,9 +124,9 @@ describe('the ledger: premiums, their refunds and protection payouts', () => {
     expect(refundEscrow(r, 5000, 'REFUND').transactions[0]!.amountCents).toBe(5300);
     expect(lines(refundEscrow(r, 4250, 'REFUND'))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
   });
-  it('a payout beyond the reserve takes the rest from platform revenue', () => {
+  it('a payout beyond the reserve is funded by the platform, not from revenue', () => {
     const r = protectedBooking(5000, 300);
-    expect(lines(protectionPayout(r, 9, 10_000, 300))).toEqual({ PROTECTION_RESERVE: -300, PLATFORM_REVENUE: -9_700, 'WALLET:USER:1': 10_000 });
+    expect(lines(protectionPayout(r, 9, 10_000, 300))).toEqual({ PROTECTION_RESERVE: -300, PROTECTION_FUNDING: -9_700, 'WALLET:USER:1': 10_000 });
     expect(lines(protectionPayout(r, 9, 200, 300))).toEqual({ PROTECTION_RESERVE: -200, 'WALLET:USER:1': 200 });
     expect(protectionPayout(r, 9, 200, 300).transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type: 'PROTECTION_PAYOUT', amountCents: 200 }]);
   });

@@ -14,7 +14,7 @@ export type OwnerType = (typeof OWNER_TYPES)[number];
  * RECEIVABLE: what an owner owes after a chargeback their balance could not cover; its balance is
  * minus the debt (0 or below), recovered from their next released shares.
  */
-export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE', 'PROTECTION_RESERVE'] as const;
+export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE', 'PROTECTION_RESERVE', 'PROTECTION_FUNDING'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 export const ledgerAccounts = sqliteTable(

@@ -167,7 +167,7 @@ export async function createBooking(
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
 
-  const split = { ...splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate), ...bookingProtection(appConfig(env).protection, input.protection, items.map(() => null), a.currency) };
+  const split = { ...splitPrice(weightG, a.pricePerKgCents, appConfig(env).platform.commissionRate), ...bookingProtection(appConfig(env).protection, input.protection, items.map((i) => i.declaredValueMinor), a.currency) };
   assertChargeable(split.totalAmountCents, a.currency);
   const recipient = normaliseRecipient(input.recipient);
 

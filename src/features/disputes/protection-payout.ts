@@ -1,8 +1,8 @@
 // The PROTECTION_PAYOUT resolution (CONTRACT section 21, docs/decisions-protection.md): on a
 // protected reservation disputed for loss or damage, the price is refunded as by REFUND_SENDER
 // (the premium stays in the reserve: it bought the cover) and `amount`, at most the coverage, is
-// paid to the sender's wallet from the protection reserve. A reserve too small for the payout is
-// topped up by platform revenue, so the reserve never goes below zero. The sender withdraws the
+// paid to the sender's wallet from the protection reserve. What the reserve cannot cover the
+// platform funds (ACCOUNTS.protectionFunding, never revenue), so the reserve never goes below zero. The sender withdraws the
 // money like any wallet balance (Connect or a mobile wallet).
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -21,7 +21,7 @@ export const protectionPayoutKey = (disputeId: number) => `protection-payout:${d
 
 /**
  * The payout's posting: `amountCents` to the sender's wallet, from the reserve as far as its
- * balance `reserveCents` goes, the rest from platform revenue.
+ * balance `reserveCents` goes, the rest funded by the platform.
  */
 export function protectionPayout(r: Pick<ReservationMoney, 'id' | 'reservationNumber' | 'senderId' | 'currency'>, disputeId: number, amountCents: number, reserveCents: number): Posting {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error('a protection payout must be positive minor units');
@@ -35,7 +35,7 @@ export function protectionPayout(r: Pick<ReservationMoney, 'id' | 'reservationNu
     reservationId: r.id,
     lines: [
       { account: ACCOUNTS.reserve, amountCents: -fromReserve },
-      { account: ACCOUNTS.revenue, amountCents: -(amountCents - fromReserve) },
+      { account: ACCOUNTS.protectionFunding, amountCents: -(amountCents - fromReserve) },
       { account: walletAccount(sender), amountCents },
     ],
     transactions: [{ owner: sender, type: 'PROTECTION_PAYOUT', amountCents }],

@@ -67,6 +67,11 @@ export const ACCOUNTS = {
   clearing: { key: 'PROVIDER_CLEARING', kind: 'PROVIDER_CLEARING' },
   /** Protection premiums; protection payouts are paid from it (docs/decisions-protection.md). */
   reserve: { key: 'PROTECTION_RESERVE', kind: 'PROTECTION_RESERVE' },
+  /**
+   * What the platform puts into protection payouts beyond the reserve (its balance is minus that):
+   * the platform underwrites the cover, out of its own funds, never silently out of revenue.
+   */
+  protectionFunding: { key: 'PROTECTION_FUNDING', kind: 'PROTECTION_FUNDING' },
 } as const satisfies Record<string, AccountRef>;
 
 /**
