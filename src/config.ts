@@ -225,7 +225,7 @@ const productionOnly = {
 const localSchema = z.object(everywhere);
 const productionSchema = z.object({ ...everywhere, ...productionOnly });
 
-const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES']);
+const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES', 'PROTECTION_RATE', 'PROTECTION_LIMITS']);
 
 /** Every configuration name production requires (the deploy runbook and the tests list them from here). */
 export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[]).filter(

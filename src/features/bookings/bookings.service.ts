@@ -520,7 +520,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents - decision.premiumBackCents : null, now, decision.keptCarrierCents),
+    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents - (r.protectionPremiumCents - decision.keptPremiumCents) : null, now, decision.keptCarrierCents),
   });
   await closeCheckout(deps, r);
   return view;

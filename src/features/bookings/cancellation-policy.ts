@@ -53,8 +53,6 @@ export interface CancellationOutcome {
   keptCarrierCents: number;
   /** To the protection reserve. */
   keptPremiumCents: number;
-  /** The part of refundCents that is the premium (the rest is the transport price). */
-  premiumBackCents: number;
   rule: CancellationRule;
 }
 
@@ -109,7 +107,6 @@ function outcome(rule: CancellationRule, cell: Cell, m: CancellationMoney): Canc
     keptCommissionCents: split.commission,
     keptCarrierCents: split.carrier,
     keptPremiumCents,
-    premiumBackCents: premiumBack,
     rule,
   };
 }
@@ -122,7 +119,7 @@ function outcome(rule: CancellationRule, cell: Cell, m: CancellationMoney): Canc
 export function cancellationOutcome(input: CancellationInput): CancellationOutcome {
   const { status, by, money } = input;
   if (status === 'PENDING_PAYMENT') {
-    return { paid: false, refundCents: 0, keptCents: 0, keptCommissionCents: 0, keptCarrierCents: 0, keptPremiumCents: 0, premiumBackCents: 0, rule: 'NOT_PAID' };
+    return { paid: false, refundCents: 0, keptCents: 0, keptCommissionCents: 0, keptCarrierCents: 0, keptPremiumCents: 0, rule: 'NOT_PAID' };
   }
   if (status !== 'PAID' && status !== 'CONFIRMED') {
     throw invalidState('booking.notCancellable', { status }, { suggestions: ['booking.cancellationPossibleBeforeParcel'] });
