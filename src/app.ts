@@ -20,6 +20,7 @@ import { categoriesRouter } from './features/categories/categories.routes';
 import { bookingsRouter, superadminReservationsRouter } from './features/bookings/bookings.routes';
 import { customsRouter } from './features/customs/customs.routes';
 import { offersRouter } from './features/offers/offers.routes';
+import { protectionRouter } from './features/protection/protection.routes';
 import { adminUsersRouter } from './features/admin-users/admin-users.routes';
 import { authRouter } from './features/auth/auth.routes';
 import { agenciesRouter } from './features/agencies/agencies.routes';
@@ -141,6 +142,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, superadminReservationsRouter);
   app.route(API_PREFIX, customsRouter);
   app.route(API_PREFIX, offersRouter);
+  app.route(API_PREFIX, protectionRouter);
   app.route(API_PREFIX, authRouter);
   app.route(API_PREFIX, usersRouter);
   app.route(API_PREFIX, privacyRouter);

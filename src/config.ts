@@ -7,6 +7,7 @@ import { rootUrl } from './lib/urls';
 import { POLICIES } from './lib/rate-limit-policies';
 import { PUBLISHED_DEV_VALUES } from './config.published';
 import { CURRENCY_CODES, parseCurrencyList, type CurrencyCode } from './lib/currency';
+import { DEFAULT_PROTECTION_RATE, parseProtectionLimits, type ProtectionLimit } from './lib/protection';
 
 /** Settings that are not in the generated Env (no default in wrangler.toml; set as secrets). */
 export interface OptionalSettings {
@@ -28,6 +29,10 @@ export interface OptionalSettings {
   /** Reading the metrics (Analytics Engine SQL API): the Cloudflare account id and an API token with Account Analytics Read. */
   METRICS_ACCOUNT_ID?: string;
   METRICS_API_TOKEN?: string;
+  /** The protection premium's rate in [0, 1) (CONTRACT section 21); unset: 0.03. */
+  PROTECTION_RATE?: string;
+  /** Minimum and maximum covered value per currency, `EUR:20:2000,XOF:13000:1300000`; unset: lib/protection.ts defaults. */
+  PROTECTION_LIMITS?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -70,6 +75,8 @@ export interface AppConfig {
   platform: { commissionRate: number; vatRate: number; currency: string };
   /** The enabled currencies (CURRENCIES), in the order configured; EUR, the fallback of every trip, always among them. */
   currencies: readonly CurrencyCode[];
+  /** The protection option (CONTRACT section 21): premium rate, covered value limits per currency (major units). */
+  protection: { rate: number; limits: Readonly<Record<CurrencyCode, ProtectionLimit>> };
   /** Lifetime of a handover QR payload: QR_TTL_SECONDS may shorten the default (browser test only), never lengthen it. */
   qrTtlMs: number;
 }
@@ -146,6 +153,8 @@ const currencyList = z.string({ error: CURRENCY_LIST }).refine(
   },
   { error: CURRENCY_LIST },
 );
+const PROTECTION_LIMITS_FORMAT = 'CUR:min:max pairs, comma-separated, whole units, min <= max (EUR:20:2000,XOF:13000:1300000)';
+const protectionLimits = z.string({ error: PROTECTION_LIMITS_FORMAT }).refine((value) => parseProtectionLimits(value) !== null, { error: PROTECTION_LIMITS_FORMAT });
 // Wave's keys are bound to one business wallet and named after its country: wave_sn_prod_... (docs.wave.com/checkout).
 const waveApiKey = prefixed(/^wave_[a-z]{2}_prod_\S+$/, 'a Wave API key (wave_<country>_prod_...)');
 const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
@@ -182,6 +191,9 @@ const everywhere = {
   PLATFORM_VAT_RATE: rate().optional(),
   // Optional (unset: the default set), but an unknown code stops the service rather than being dropped.
   CURRENCIES: currencyList.optional(),
+  // Optional (unset: 3 % and lib/protection.ts's limits), but a malformed value stops the service.
+  PROTECTION_RATE: rate().optional(),
+  PROTECTION_LIMITS: protectionLimits.optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
@@ -225,7 +237,7 @@ const productionOnly = {
 const localSchema = z.object(everywhere);
 const productionSchema = z.object({ ...everywhere, ...productionOnly });
 
-const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES']);
+const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES', 'PROTECTION_RATE', 'PROTECTION_LIMITS']);
 
 /** Every configuration name production requires (the deploy runbook and the tests list them from here). */
 export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[]).filter(
@@ -338,6 +350,10 @@ function choose(env: Env & OptionalSettings): AppConfig {
         ? { mode: 'LIVE', accountId: env.METRICS_ACCOUNT_ID?.trim() ?? '', apiToken: env.METRICS_API_TOKEN?.trim() ?? '' }
         : { mode: 'LOCAL' },
     currencies: enabledCurrencies(env),
+    protection: {
+      rate: env.PROTECTION_RATE?.trim() ? Number(env.PROTECTION_RATE) : DEFAULT_PROTECTION_RATE,
+      limits: parseProtectionLimits(env.PROTECTION_LIMITS)!,
+    },
     qrTtlMs: qrTtlMs(env.QR_TTL_SECONDS),
   };
 }

@@ -410,6 +410,30 @@ describe('console actions', () => {
     expect(dispute.body).toMatchObject({ status: 'RESOLVED', resolution: 'PARTIAL_REFUND', refundAmount: 12.5 });
   });
 
+  it('dispute: a protected parcel offers PROTECTION_PAYOUT with its coverage; paid to the sender wallet (read through the API)', async () => {
+    const admin = await withPassword(anAdmin);
+    const sender = await aUser();
+    const { reservation } = await aReservation({
+      sender,
+      status: 'IN_TRANSIT',
+      payment: stripe,
+      ...FIFTY_EUR,
+      set: { protectionPremiumCents: 300, protectionDeclaredCents: 10_000, protectionCoverageCents: 10_000 },
+    });
+    const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'LOST', description: 'Never arrived.' }, { token: sender.token });
+    const id = opened.body.id as number;
+    const b = await signedIn(admin);
+    const page = await b.get(`/console/disputes/${id}`);
+    expect(page.text).toContain('value="PROTECTION_PAYOUT"');
+    expect(page.text).toContain('Protected parcel, coverage €100.00: a protection payout pays up to that amount from the protection reserve.');
+    const res = await b.submit(`/console/disputes/${id}`, `/console/disputes/${id}/resolve`, { resolution: 'PROTECTION_PAYOUT', amount: '75,50', note: 'Lost parcel' });
+    expect(res.status).toBe(303);
+    const wallet = await get('/v1/api/user/me/wallet', { token: sender.token });
+    expect(wallet.body.balance).toBe(75.5);
+    const unprotected = await anOpenDispute();
+    expect((await (await signedIn(unprotected.admin)).get(`/console/disputes/${unprotected.id}`)).text).not.toContain('PROTECTION_PAYOUT');
+  });
+
   it('a user suspended from the console cannot log in', async () => {
     const admin = await withPassword(anAdmin);
     const user = await withPassword(aUser);

@@ -18,6 +18,7 @@ import { OFFER_MESSAGES } from './offers';
 import { OPERATIONS_MESSAGES } from './operations';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
+import { PROTECTION_MESSAGES } from './protection';
 import type { French } from './types';
 
 export const MESSAGES = {
@@ -31,6 +32,7 @@ export const MESSAGES = {
   ...HANDOVER_MESSAGES,
   ...PRIVACY_MESSAGES,
   ...PROTECT_MESSAGES,
+  ...PROTECTION_MESSAGES,
   ...LEDGER_CURRENCY_MESSAGES,
   ...CUSTOMS_MESSAGES,
   ...OFFER_MESSAGES,

@@ -345,7 +345,8 @@ export async function aReservation<S extends { id: number } = TestUser, C extend
 
   const stripe = options.payment;
   const id = inserted.id;
-  const pi = stripe.authorizedPaymentIntent(inserted.totalAmountCents, inserted.currency.toLowerCase(), { reservationId: String(id) });
+  // The checkout charges the price and the protection premium together (CONTRACT 21).
+  const pi = stripe.authorizedPaymentIntent(inserted.totalAmountCents + inserted.protectionPremiumCents, inserted.currency.toLowerCase(), { reservationId: String(id) });
   expect((await sendPaymentEvent(stripe.event('payment_intent.amount_capturable_updated', pi))).status).toBe(200);
   const stage = PAID_STAGES.indexOf(status);
   const reached = (s: ReservationStatus) => stage >= PAID_STAGES.indexOf(s);

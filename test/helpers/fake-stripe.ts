@@ -111,7 +111,8 @@ export class FakeStripe {
         status: 'open',
         payment_status: 'unpaid',
         url: `https://checkout.stripe.com/c/pay/${id}`,
-        amount_total: Number(item.price_data.unit_amount) * Number(item.quantity ?? 1),
+        // Every line counts (the transport price, the protection premium).
+        amount_total: (body.line_items as Obj[]).reduce((sum, l) => sum + Number(l.price_data.unit_amount) * Number(l.quantity ?? 1), 0),
         currency: item.price_data.currency,
         expires_at: expiresAt,
         metadata: body.metadata ?? {},

@@ -6,7 +6,7 @@ import { files } from './trust';
 import { users } from './users';
 
 export const DISPUTE_STATUSES = ['OPEN', 'RESOLVED'] as const;
-export const DISPUTE_RESOLUTIONS = ['REFUND_SENDER', 'RELEASE_TO_CARRIER', 'PARTIAL_REFUND'] as const;
+export const DISPUTE_RESOLUTIONS = ['REFUND_SENDER', 'RELEASE_TO_CARRIER', 'PARTIAL_REFUND', 'PROTECTION_PAYOUT'] as const;
 export const DISPUTE_REASONS = ['DAMAGED', 'LOST', 'NOT_DELIVERED', 'LATE', 'CONTENT_MISMATCH', 'OTHER'] as const;
 export const DISPUTE_OPENER_ROLES = ['SENDER', 'CARRIER'] as const;
 
@@ -34,6 +34,8 @@ export const disputes = sqliteTable(
     shortfallCents: integer('shortfall_cents').notNull().default(0),
     resolution: text('resolution', { enum: DISPUTE_RESOLUTIONS }),
     refundCents: integer('refund_cents'),
+    /** PROTECTION_PAYOUT: what the sender received from the protection reserve (CONTRACT 21). */
+    protectionPayoutCents: integer('protection_payout_cents'),
     resolutionNote: text('resolution_note'),
     resolvedBy: integer('resolved_by'),
     resolvedAt: text('resolved_at'),

@@ -14,7 +14,7 @@ export type OwnerType = (typeof OWNER_TYPES)[number];
  * RECEIVABLE: what an owner owes after a chargeback their balance could not cover; its balance is
  * minus the debt (0 or below), recovered from their next released shares.
  */
-export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE'] as const;
+export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE', 'PROTECTION_RESERVE', 'PROTECTION_FUNDING'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 export const ledgerAccounts = sqliteTable(
@@ -48,6 +48,7 @@ export const LEDGER_ENTRY_TYPES = [
   'DISPUTE_FREEZE',
   'DISPUTE_SETTLED',
   'HELD_RELEASED',
+  'PROTECTION_PAYOUT',
 ] as const;
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
@@ -99,6 +100,7 @@ export const TRANSACTION_TYPES = [
   'WITHDRAWAL_REVERSAL',
   'DISPUTE_HOLD',
   'DISPUTE_HOLD_RELEASE',
+  'PROTECTION_PAYOUT',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 /**
@@ -184,6 +186,8 @@ export const moneyDocuments = sqliteTable(
     commissionCents: integer('commission_cents').notNull(),
     vatCents: integer('vat_cents').notNull(),
     vatRate: real('vat_rate').notNull(),
+    /** The protection premium captured (invoice) or refunded (credit note), beside the transport total (CONTRACT 21). */
+    protectionCents: integer('protection_cents').notNull().default(0),
     /** Set with the number: the year of the number is the year of this date (UTC). */
     issuedAt: text('issued_at').notNull(),
   },

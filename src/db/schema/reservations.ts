@@ -93,6 +93,10 @@ export const reservations = sqliteTable(
     platformCommissionCents: integer('platform_commission_cents').notNull(),
     carrierAmountCents: integer('carrier_amount_cents').notNull(),
     currency: text('currency').notNull(),
+    /** The protection option (CONTRACT 21): premium charged beside the price (0: not protected), declared value, coverage. */
+    protectionPremiumCents: integer('protection_premium_cents').notNull().default(0),
+    protectionDeclaredCents: integer('protection_declared_cents'),
+    protectionCoverageCents: integer('protection_coverage_cents'),
     paymentId: text('payment_id'),
     authorizationId: text('authorization_id'),
     captureId: text('capture_id'),

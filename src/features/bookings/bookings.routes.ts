@@ -25,6 +25,10 @@ const CreateBookingSchema = z
     announcementId: z.number().int().positive(),
     reservedWeight: kilograms.openapi({ description: 'Kilograms, up to 3 decimals', example: 2.5 }),
     ...BOOKING_DETAILS,
+    protection: z.boolean().optional().openapi({
+      description:
+        "Protect the parcel (CONTRACT section 21): needs every item's declaredValue; the premium (PROTECTION_RATE of the declared value, within the currency's minimum and maximum covered value) is charged beside the transport price, which totalAmount stays. See GET /bookings/{id}/protection.",
+    }),
   })
   .refine(...itemsFitWeight)
   .openapi('CreateBooking');

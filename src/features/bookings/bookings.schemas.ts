@@ -4,6 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { whenValid } from '../../validation';
 import { amountSchema } from '../../lib/amount';
 import { isHttpsUrl } from '../users/profile-fields';
+import type { RecipientInfo } from '../../db/schema';
 
 export const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
@@ -83,3 +84,32 @@ export const itemsFitWeight: [(b: { reservedWeight: number; items: { weight?: nu
   (b) => b.items.reduce((g, i) => g + Math.round((i.weight ?? 0) * 1000), 0) <= Math.round(b.reservedWeight * 1000),
   { message: 'booking.weightsItemsAddUp', path: ['items'], ...whenValid('reservedWeight', 'items') },
 ];
+
+// The same shapes as the service takes them (after validation).
+export interface ItemInput {
+  categoryId: number;
+  name?: string | null;
+  reservedQuantity?: number;
+  description?: string | null;
+  weight?: number | null;
+  lengthCm?: number | null;
+  widthCm?: number | null;
+  heightCm?: number | null;
+  isFragile?: boolean;
+  containsLiquids?: boolean;
+  imageUrl?: string | null;
+  /** In the trip's currency, as a JSON number (CONTRACT 21). */
+  declaredValue?: number | null;
+}
+
+export interface CreateBookingInput {
+  announcementId: number;
+  reservedWeight: number;
+  contentInfo?: string | null;
+  items: ItemInput[];
+  recipient: RecipientInfo;
+  /** The codes of the corridor's restricted entries the sender accepts (CONTRACT 21). */
+  acknowledgedRestrictions?: string[];
+  declarations?: { noProhibitedItems: boolean };
+  protection?: boolean;
+}

@@ -55,8 +55,10 @@ import {
 import { appConfig } from '../../config';
 import { outcomeForReservation } from './cancellation-policy';
 import type { AgreedTerms } from './agreed-terms';
+import type { CreateBookingInput, ItemInput } from './bookings.schemas';
 import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
 import { declaredValuesMinor } from '../reservations/declared-value';
+import { bookingProtection, type ProtectionColumns } from '../protection/protection.rules';
 
 // ---------------------------------------------------------------------------------------------
 // Creation
@@ -89,33 +91,6 @@ const bookingRead = compiledShapes((shape: { n: number }) =>
       .where(eq(announcements.id, p.id)),
   ),
 );
-
-export interface ItemInput {
-  categoryId: number;
-  name?: string | null;
-  reservedQuantity?: number;
-  description?: string | null;
-  weight?: number | null;
-  lengthCm?: number | null;
-  widthCm?: number | null;
-  heightCm?: number | null;
-  isFragile?: boolean;
-  containsLiquids?: boolean;
-  imageUrl?: string | null;
-  /** In the trip's currency, as a JSON number (CONTRACT 21). */
-  declaredValue?: number | null;
-}
-
-export interface CreateBookingInput {
-  announcementId: number;
-  reservedWeight: number;
-  contentInfo?: string | null;
-  items: ItemInput[];
-  recipient: RecipientInfo;
-  /** The codes of the corridor's restricted entries the sender accepts (CONTRACT 21). */
-  acknowledgedRestrictions?: string[];
-  declarations?: { noProhibitedItems: boolean };
-}
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
@@ -155,7 +130,9 @@ export async function createBooking(
   const { a, sender, carrier, items } = await checkBooking(deps, auth, input, now);
 
   const pricePerKg = agreed?.pricePerKgMinor ?? a.pricePerKgCents;
-  const split = splitPrice(weightG, pricePerKg, appConfig(env).platform.commissionRate);
+  const config = appConfig(env);
+  const premium = bookingProtection(config.protection, input.protection, items.map((i) => i.declaredValueMinor), a.currency);
+  const split = { ...splitPrice(weightG, pricePerKg, config.platform.commissionRate), ...premium };
   assertChargeable(split.totalAmountCents, a.currency);
   const recipient = normaliseRecipient(input.recipient);
 
@@ -259,7 +236,7 @@ interface NewBooking {
   a: AnnouncementRow;
   input: CreateBookingInput;
   weightG: number;
-  split: PriceSplit;
+  split: PriceSplit & ProtectionColumns;
   recipient: RecipientInfo;
   idempotencyKey: string | null;
   now: Date;
@@ -523,7 +500,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now, decision.keptCarrierCents),
+    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents - (r.protectionPremiumCents - decision.keptPremiumCents) : null, now, decision.keptCarrierCents),
   });
   await closeCheckout(deps, r);
   return view;

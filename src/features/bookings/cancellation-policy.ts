@@ -141,6 +141,8 @@ export type CancellableReservation = {
   totalAmountCents: number;
   platformCommissionCents: number;
   carrierAmountCents: number;
+  /** The protection premium paid (CONTRACT 21); absent: none. */
+  protectionPremiumCents?: number;
 };
 
 /** The outcome for a stored reservation cancelled at `now` by `by` (the quote and the cancel). */
@@ -151,6 +153,6 @@ export function outcomeForReservation(r: CancellableReservation, by: Canceller, 
     status: r.status,
     msBeforeDeparture: departureInstant(r.departureDate) - now.getTime(),
     tripChanged: freeCancellationAfterTripChange(r, now.toISOString().slice(0, 10)),
-    money: { totalCents: r.totalAmountCents, commissionCents: r.platformCommissionCents, carrierCents: r.carrierAmountCents },
+    money: { totalCents: r.totalAmountCents, commissionCents: r.platformCommissionCents, carrierCents: r.carrierAmountCents, premiumCents: r.protectionPremiumCents },
   });
 }

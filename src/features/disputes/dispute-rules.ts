@@ -13,9 +13,10 @@ import {
   type Posting,
   type ReservationMoney,
 } from '../money';
-import type { MoneyBackType } from '../../db/schema';
+import type { DISPUTE_RESOLUTIONS, MoneyBackType } from '../../db/schema';
 
-export type DisputeResolution = 'REFUND_SENDER' | 'RELEASE_TO_CARRIER' | 'PARTIAL_REFUND';
+/** PROTECTION_PAYOUT refunds the price like REFUND_SENDER, and pays the cover on top (protection-payout.ts). */
+export type DisputeResolution = (typeof DISPUTE_RESOLUTIONS)[number];
 
 /** Keyed by the dispute's token: the freeze is written in the batch that creates the dispute. */
 export const disputeFreezeKey = (disputeToken: string) => `dispute-freeze:${disputeToken}`;
@@ -54,6 +55,7 @@ export function disputeFreeze(r: ReservationMoney, disputeToken: string, frozenC
 export function resolutionRefundCents(resolution: DisputeResolution, totalAmountCents: number, amountCents?: number): number {
   switch (resolution) {
     case 'REFUND_SENDER':
+    case 'PROTECTION_PAYOUT':
       return totalAmountCents;
     case 'RELEASE_TO_CARRIER':
       return 0;
@@ -95,6 +97,8 @@ export interface SettlementInput {
   availableCents?: number;
   /** How the sender's share goes back: refunded after capture, or released from the card hold before. */
   moneyBack: MoneyBackType;
+  /** The protection premium going back from the reserve with the price (REFUND_SENDER of a protected booking). */
+  premiumBackCents?: number;
 }
 
 /** After delivery: what the payee gives back (the loss) and where it comes from (chargebackSources). */
@@ -128,6 +132,10 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
   const { carrierCents, commissionCents } = retainedSplit(r, refundCents, input.rate);
   const sender = { type: 'USER' as const, id: r.senderId };
   const description = `Reservation ${r.reservationNumber}: dispute resolved`;
+  const premiumBack = input.premiumBackCents ?? 0;
+  if (!Number.isSafeInteger(premiumBack) || premiumBack < 0 || premiumBack > (r.protectionPremiumCents ?? 0)) {
+    throw new Error('the premium given back must be between 0 and the premium paid');
+  }
   if (frozenCents === null) {
     return posting({
       key: escrowOutKey(r.id),
@@ -137,12 +145,13 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
       reservationId: r.id,
       lines: [
         { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
-        { account: ACCOUNTS.clearing, amountCents: refundCents },
+        { account: ACCOUNTS.reserve, amountCents: -premiumBack },
+        { account: ACCOUNTS.clearing, amountCents: refundCents + premiumBack },
         { account: walletAccount(payee), amountCents: carrierCents },
         { account: ACCOUNTS.revenue, amountCents: commissionCents },
       ],
       transactions: [
-        { owner: sender, type: input.moneyBack, amountCents: refundCents },
+        { owner: sender, type: input.moneyBack, amountCents: refundCents + premiumBack },
         { owner: payee, type: 'EARNING', amountCents: carrierCents },
       ],
     });
@@ -163,11 +172,12 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
       { account: heldAccount(payee), amountCents: -src.fromHeld },
       { account: walletAccount(payee), amountCents: src.frozenToWallet - src.fromWallet },
       { account: receivableAccount(payee), amountCents: -src.receivableCents },
-      { account: ACCOUNTS.clearing, amountCents: refundCents },
+      { account: ACCOUNTS.reserve, amountCents: -premiumBack },
+      { account: ACCOUNTS.clearing, amountCents: refundCents + premiumBack },
       { account: ACCOUNTS.revenue, amountCents: commissionCents - r.platformCommissionCents },
     ],
     transactions: [
-      { owner: sender, type: input.moneyBack, amountCents: refundCents },
+      { owner: sender, type: input.moneyBack, amountCents: refundCents + premiumBack },
       { owner: payee, type: 'DISPUTE_HOLD_RELEASE', amountCents: src.frozenToWallet },
       { owner: payee, type: 'DISPUTE_HOLD', amountCents: -takenBack },
     ],

@@ -51,6 +51,7 @@ import { isCarrierSide } from '../../access/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
+import { ensureProtectionPayout, protectionPayoutStatements, requestedPayoutCents } from './protection-payout';
 import { appConfig } from '../../config';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
@@ -327,7 +328,7 @@ function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
         ],
       });
     }
-  } else if (amountCents !== undefined) {
+  } else if (amountCents !== undefined && input.resolution !== 'PROTECTION_PAYOUT') {
     throw invalidArgument('dispute.noAmountWith', { resolution: input.resolution }, {
       fieldErrors: [{ field: 'amount', message: 'dispute.onlyPartialRefundTakes', rejectedValue: input.amount }],
     });
@@ -336,11 +337,13 @@ function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
 }
 
 /** Both parties are told the outcome. */
-function resolutionNotes(r: ReservationRow, disputeId: number, resolution: DisputeResolution, refundCents: number): Notification[] {
+function resolutionNotes(r: ReservationRow, disputeId: number, resolution: DisputeResolution, refundCents: number, payoutCents = 0): Notification[] {
   const outcome =
     resolution === 'RELEASE_TO_CARRIER'
       ? 'the payment is released to the carrier'
-      : `${formatMoney(refundCents, r.currency)} is refunded to the sender`;
+      : `${formatMoney(refundCents, r.currency)} is refunded to the sender${
+          payoutCents > 0 ? ` and ${formatMoney(payoutCents, r.currency)} of protection is paid to the sender's wallet` : ''
+        }`;
   return partiesOf(r).map((userId) => ({
     userId,
     type: 'DISPUTE_RESOLVED' as const,
@@ -359,10 +362,11 @@ interface Resolved {
   sources: ReturnType<typeof settlementSources> | null;
   ip: string | null;
   resolvedAt: string;
+  payoutCents: number;
 }
 
 /** The dispute's OPEN -> RESOLVED and its audit line, with the reservation's transition (`guard`). */
-function markResolved(db: Db, { disputeId, reservationId, auth, input, refundCents, sources, ip, resolvedAt }: Resolved, guard: SQL): Statement[] {
+function markResolved(db: Db, { disputeId, reservationId, auth, input, refundCents, sources, ip, resolvedAt, payoutCents }: Resolved, guard: SQL): Statement[] {
   return [
     // Reached only with the reservation DISPUTED, i.e. while its one dispute is OPEN: a losing
     // concurrent resolve finds it REFUNDED/DELIVERED and changes nothing.
@@ -372,6 +376,7 @@ function markResolved(db: Db, { disputeId, reservationId, auth, input, refundCen
         status: 'RESOLVED',
         resolution: input.resolution,
         refundCents,
+        ...(payoutCents > 0 ? { protectionPayoutCents: payoutCents } : {}),
         // After delivery: what the payee still owes once its held and available money is taken.
         ...(sources ? { shortfallCents: sources.receivableCents } : {}),
         resolutionNote: input.note,
@@ -386,7 +391,13 @@ function markResolved(db: Db, { disputeId, reservationId, auth, input, refundCen
       targetType: 'DISPUTE',
       targetId: disputeId,
       ip,
-      details: { reservationId, resolution: input.resolution, refundCents, ...(sources?.receivableCents ? { receivableCents: sources.receivableCents } : {}) },
+      details: {
+        reservationId,
+        resolution: input.resolution,
+        refundCents,
+        ...(payoutCents > 0 ? { protectionPayoutCents: payoutCents } : {}),
+        ...(sources?.receivableCents ? { receivableCents: sources.receivableCents } : {}),
+      },
     }),
   ];
 }
@@ -405,12 +416,13 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
   if (r.status !== 'DISPUTED') throw invalidState('dispute.reservationNotDisputed', { id: r.id, status: r.status });
 
   const refundCents = resolutionRefund(input, r);
-
+  // A protection payout keeps the premium (it bought the cover); a full refund gives it back.
+  const [payoutCents, premiumBackCents] = [requestedPayoutCents(input, r, d.reason), input.resolution === 'REFUND_SENDER' ? r.protectionPremiumCents : 0];
   const released = await releasedAtDelivery(db, r.id);
   // Money released to a wallet must have been captured: capture first when only authorised.
   if (!released && refundCents < r.totalAmountCents) r = await captureLoaded(deps, r);
   const escrowed = await hasEntry(db, `escrow-in:${r.id}`);
-  const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents);
+  const pending = refundCents === 0 ? null : settlementAfterRefund(r, refundCents, premiumBackCents);
   const payeeKey = accountKey(walletAccount(payeeOf(r)), r.currency);
 
   for (let attempt = 0; ; attempt += 1) {
@@ -426,6 +438,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       heldCents: stillHeld?.amountCents ?? 0,
       availableCents: released ? await walletBalance(db, payeeKey) : 0,
       moneyBack: moneyBackType(pending ?? ''),
+      premiumBackCents,
     };
     const posting = disputeSettlement(r, settlement);
     const sources = released ? settlementSources(r, settlement) : null;
@@ -438,17 +451,19 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
     );
     const token = newToken();
     const writesPosting = escrowed && posting.lines.length > 0;
+    const payout = await protectionPayoutStatements(db, r, d.id, payoutCents, resolvedByMe);
     const effects = (guard: SQL): Statement[] => [
-      ...markResolved(db, { disputeId: d.id, reservationId: r.id, auth, input, refundCents, sources, ip, resolvedAt }, guard),
+      ...markResolved(db, { disputeId: d.id, reservationId: r.id, auth, input, refundCents, sources, ip, resolvedAt, payoutCents }, guard),
       ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
       // The refunded share leaves the reservation's figures; after capture it has its credit note.
       ...(writesPosting
-        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), ...retainedSplit(r, refundCents, appConfig(env).platform.commissionRate) })
+        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), premiumBackCents, ...retainedSplit(r, refundCents, appConfig(env).platform.commissionRate) })
         : []),
       // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
       ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),
       ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
-      ...notify(db, resolutionNotes(r, d.id, input.resolution, refundCents), resolvedByMe),
+      ...payout,
+      ...notify(db, resolutionNotes(r, d.id, input.resolution, refundCents, payoutCents), resolvedByMe),
     ];
     const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
     let row: ReservationRow | null | undefined;
@@ -461,6 +476,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       throw err;
     }
     if (!row) throw invalidState('dispute.disputeAlreadyResolved', { id });
+    await ensureProtectionPayout(deps, r, d.id, payoutCents);
     if (stillHeld && sources && stillHeld.amountCents > sources.fromHeld) {
       await releaseHeldShares(deps, new Date(), { reservationId: r.id }).catch((err) =>
         console.error(JSON.stringify({ level: 'error', msg: 'held share release failed', reservationId: r.id, error: String(err) })),

@@ -17,7 +17,7 @@ import { notify, type Notification, type NotificationKind } from '../deliveries/
 import { holdStatement } from './holds';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
-import { escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, refundEscrow, releaseEscrow } from './ledger/posting-rules';
+import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, premiumBackCents, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 import { appConfig } from '../../config';
 import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
 
@@ -94,7 +94,7 @@ export async function authorizePayment(
                 userId: r.senderId,
                 type: 'PAYMENT_AUTHORIZED',
                 title: 'Payment received',
-                message: `Your payment of ${money(r.totalAmountCents, r.currency)} for reservation ${r.reservationNumber} is held until delivery.`,
+                message: `Your payment of ${money(chargedCents(r), r.currency)} for reservation ${r.reservationNumber} is held until delivery.`,
                 data: { reservationId: r.id },
               },
               {
@@ -207,10 +207,18 @@ export function releaseEffects(db: Db, r: ReservationRow): (guard: SQL) => State
   ];
 }
 
-/** Where the provider side of a refund goes next, from what the provider holds now. */
-export function settlementAfterRefund(r: Pick<ReservationRow, 'paymentStatus' | 'totalAmountCents'>, refundCents: number): string {
+/**
+ * Where the provider side of a refund goes next, from what the provider holds now. A hold is voided
+ * only when everything charged goes back: the price and the premium (`premiumBack`, by default
+ * the premium when the price goes back in full; a protection payout keeps it).
+ */
+export function settlementAfterRefund(
+  r: Pick<ReservationRow, 'paymentStatus' | 'totalAmountCents' | 'protectionPremiumCents'>,
+  refundCents: number,
+  premiumBack = premiumBackCents(r, refundCents),
+): string {
   if (r.paymentStatus === PAYMENT_STATUS.CAPTURED) return PAYMENT_STATUS.REFUND_PENDING;
-  return refundCents === r.totalAmountCents ? PAYMENT_STATUS.VOID_PENDING : PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
+  return refundCents + premiumBack === chargedCents(r) ? PAYMENT_STATUS.VOID_PENDING : PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
 }
 
 /** How the money goes back for a settlement step: a refund only once captured; before, a hold released. */
@@ -228,6 +236,7 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
   const token = newToken();
   const next = settledStatus ?? settlementAfterRefund(r, refundCents);
   const type = moneyBackType(next);
+  const premiumBack = premiumBackCents(r, refundCents);
   return (guard) => [
     ...postingStatements(db, refundEscrow(r, refundCents, type, carrierKeptCents), token, { guard: and(guard, escrowed(db, r.id)) }),
     db
@@ -235,8 +244,16 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
       .set({ paymentStatus: next })
       .where(and(eq(reservations.id, r.id), posted(db, token))),
     // What is kept goes to revenue (refundEscrow): the reservation's figures and documents follow.
-    ...moneyBackDocuments(db, r.id, { entryKey: escrowOutKey(r.id), token, refundCents, type, carrierCents: carrierKeptCents, commissionCents: r.totalAmountCents - refundCents - carrierKeptCents }),
-    ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents, next)),
+    ...moneyBackDocuments(db, r.id, {
+      entryKey: escrowOutKey(r.id),
+      token,
+      refundCents,
+      type,
+      carrierCents: carrierKeptCents,
+      commissionCents: r.totalAmountCents - refundCents - carrierKeptCents,
+      premiumBackCents: premiumBack,
+    }),
+    ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents + premiumBack, next)),
   ];
 }
 
@@ -244,7 +261,11 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
  * What the sender is told happens to the money, by what the provider does with it: a hold that is
  * only released is not a refund, and a partial capture charges the kept part (CONTRACT section 10).
  */
-export function moneyBackNotice(r: Pick<ReservationRow, 'id' | 'senderId' | 'reservationNumber' | 'totalAmountCents' | 'currency'>, refundCents: number, next: string): Notification[] {
+export function moneyBackNotice(
+  r: Pick<ReservationRow, 'id' | 'senderId' | 'reservationNumber' | 'totalAmountCents' | 'currency' | 'protectionPremiumCents'>,
+  refundCents: number,
+  next: string,
+): Notification[] {
   if (refundCents <= 0) return [];
   const back = money(refundCents, r.currency);
   const data = { reservationId: r.id, amount: amountOf(refundCents, r.currency) };
@@ -253,7 +274,7 @@ export function moneyBackNotice(r: Pick<ReservationRow, 'id' | 'senderId' | 'res
     case PAYMENT_STATUS.REFUND_PENDING:
       return notice('PAYMENT_REFUNDED', 'Refund on its way', `${back} for reservation ${r.reservationNumber} is being refunded to your card.`);
     case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING: {
-      const kept = money(r.totalAmountCents - refundCents, r.currency);
+      const kept = money(chargedCents(r) - refundCents, r.currency);
       return notice(
         'PAYMENT_PARTIALLY_CAPTURED',
         'Part of the card hold charged',
@@ -296,6 +317,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     .from(transactions)
     .innerJoin(ledgerEntries, eq(ledgerEntries.id, transactions.ledgerEntryId))
     .where(and(eq(ledgerEntries.reservationId, r.id), inArray(transactions.type, [...MONEY_BACK_TYPES])));
+  // What goes back: the price refunded and, with a full refund, the protection premium.
   const refundCents = refund?.amount ?? 0;
   const pi = r.authorizationId;
   if (!pi) return r;
@@ -314,7 +336,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
         break;
       case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING: {
         const { chargeId } = await provider.capture(pi, {
-          amountCents: r.totalAmountCents - refundCents,
+          amountCents: chargedCents(r) - refundCents,
           idempotencyKey: `capture-${r.id}`,
         });
         // The kept share is charged and the rest released: a capture, not a refund (no refundId).
@@ -336,7 +358,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
           const { refundId } = await provider.refund(pi, refundCents, `refund-${r.id}`);
           await set({
             refundId,
-            paymentStatus: refundCents === r.totalAmountCents ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
+            paymentStatus: refundCents === chargedCents(r) ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
           });
         }
         break;

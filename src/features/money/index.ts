@@ -30,6 +30,7 @@ export {
   ACCOUNTS,
   cancellationRefundCents,
   chargebackSources,
+  chargedCents,
   escrowOutKey,
   heldAccount,
   payeeOf,

@@ -10,6 +10,7 @@ import { paymentSessions, users, type PaymentMethod } from '../../db/schema';
 import type { Deps } from '../../env';
 import { MobileMoneyRejectedError, ProviderRejectedError } from '../../providers/mobile-money';
 import { waveMobile } from './payout-accounts/payout-accounts.rules';
+import { chargedCents } from './ledger/posting-rules';
 
 /** How the checkout `paymentId` was paid: MOBILE_MONEY for a Wave session, CARD otherwise. */
 export async function paymentMethodOf(db: Db, paymentId: string | null): Promise<PaymentMethod> {
@@ -30,6 +31,7 @@ interface RefundedReservation {
   senderId: number;
   authorizationId: string | null;
   totalAmountCents: number;
+  protectionPremiumCents?: number;
   currency: string;
 }
 
@@ -41,7 +43,8 @@ interface RefundedReservation {
 export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refundCents: number): Promise<MobileRefund | null> {
   const checkoutId = r.authorizationId;
   if (!checkoutId) return null;
-  if (refundCents !== r.totalAmountCents) return partialRefundByPayout(deps, r, refundCents);
+  // Whole means what was charged: the price and the protection premium.
+  if (refundCents !== chargedCents(r)) return partialRefundByPayout(deps, r, refundCents);
   await deps.providers.mobileMoney.refundCheckout(checkoutId, `refund-${r.id}`);
   return { refundId: `refund-${checkoutId}`, partial: false };
 }

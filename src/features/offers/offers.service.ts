@@ -19,7 +19,8 @@ import { orderBy, type PageParams } from '../../lib/pagination';
 import { assertChargeable } from '../money';
 import { notify, type Notification } from '../deliveries/notify';
 import { pricePerKgMinor } from '../announcements/trip-currency';
-import { checkBooking, createBooking, type CreateBookingInput, type ItemInput } from '../bookings/bookings.service';
+import { checkBooking, createBooking } from '../bookings/bookings.service';
+import type { CreateBookingInput, ItemInput } from '../bookings/bookings.schemas';
 import { declarationsOf, normaliseRecipient } from '../bookings/booking-rules';
 import { agreedPricePerKg, isPastExpiry, offerExpiry, offerStep, OPEN_OFFER_STATUSES, type OfferAction, type OfferSide } from './offers.rules';
 

@@ -3,11 +3,19 @@
 // local sandbox used outside production when no STRIPE_SECRET_KEY is configured (config.ts).
 import type { OwnerType } from '../../db/schema/money';
 
+/** One line of a checkout, in the provider's unit; the lines add up to the checkout's amount. */
+export interface CheckoutLine {
+  description: string;
+  amountCents: number;
+}
+
 export interface CheckoutSessionInput {
   reservationId: number;
   reservationNumber: string;
   description: string;
   amountCents: number;
+  /** The charge's lines (the transport price, the protection premium); absent: one line of `description`. */
+  lines?: CheckoutLine[];
   currency: string;
   customerEmail?: string;
   successUrl: string;

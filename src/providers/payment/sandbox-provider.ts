@@ -10,6 +10,7 @@ export interface SandboxSession extends CheckoutSession {
   amountCents: number;
   currency: string;
   description: string;
+  lines?: CheckoutSessionInput['lines'];
   successUrl: string;
   cancelUrl: string;
 }
@@ -43,6 +44,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       amountCents: input.amountCents,
       currency: input.currency,
       description: input.description,
+      lines: input.lines,
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
     };

@@ -67,16 +67,10 @@ export class StripePaymentProvider implements PaymentProvider {
         await this.stripe.checkout.sessions.create(
           {
             mode: 'payment',
-            line_items: [
-              {
-                quantity: 1,
-                price_data: {
-                  currency: input.currency.toLowerCase(),
-                  unit_amount: input.amountCents,
-                  product_data: { name: input.description },
-                },
-              },
-            ],
+            line_items: (input.lines ?? [{ description: input.description, amountCents: input.amountCents }]).map((l) => ({
+              quantity: 1,
+              price_data: { currency: input.currency.toLowerCase(), unit_amount: l.amountCents, product_data: { name: l.description } },
+            })),
             payment_intent_data: { capture_method: 'manual', metadata },
             metadata,
             client_reference_id: String(input.reservationId),

@@ -103,15 +103,17 @@ const Evidence: FC<{ v: View; d: Dispute }> = ({ v, d }) => (
   </div>
 );
 
-const ResolveForm: FC<{ v: View; d: Dispute; state?: FormState }> = ({ v, d, state }) => {
+/** `coverage`: the protected reservation's coverage, formatted; null when not protected (no PROTECTION_PAYOUT). */
+const ResolveForm: FC<{ v: View; d: Dispute; coverage: string | null; state?: FormState }> = ({ v, d, coverage, state }) => {
   const chosen = state?.values.resolution ?? 'REFUND_SENDER';
+  const resolutions = coverage === null ? (['REFUND_SENDER', 'RELEASE_TO_CARRIER', 'PARTIAL_REFUND'] as const) : (['REFUND_SENDER', 'RELEASE_TO_CARRIER', 'PARTIAL_REFUND', 'PROTECTION_PAYOUT'] as const);
   return (
     <form class="card" method="post" action={`/console/disputes/${d.id}/resolve`} novalidate>
       <h2>{v.t('resolve')}</h2>
       <Csrf v={v} action={`/console/disputes/${d.id}/resolve`} />
       <fieldset style="border:0;padding:0;margin:0 0 12px">
         <legend style="font-weight:600;font-size:13.5px;margin-bottom:6px">{v.t('resolution')}</legend>
-        {(['REFUND_SENDER', 'RELEASE_TO_CARRIER', 'PARTIAL_REFUND'] as const).map((res) => (
+        {resolutions.map((res) => (
           <div>
             <input type="radio" name="resolution" id={`res-${res}`} value={res} checked={chosen === res} />{' '}
             <label for={`res-${res}`} style="font-weight:400">
@@ -121,7 +123,14 @@ const ResolveForm: FC<{ v: View; d: Dispute; state?: FormState }> = ({ v, d, sta
         ))}
         {state?.errors.resolution && <span class="error-text">{state.errors.resolution}</span>}
       </fieldset>
-      <Field name="amount" type="text" label={v.t('amount')} state={state} help={v.t('amountHelp')} attrs={{ inputmode: 'decimal' }} />
+      <Field
+        name="amount"
+        type="text"
+        label={v.t('amount')}
+        state={state}
+        help={coverage === null ? v.t('amountHelp') : `${v.t('amountHelp')} ${v.t('protectionHelp', { coverage })}`}
+        attrs={{ inputmode: 'decimal' }}
+      />
       <Field name="note" label={v.t('note')} state={state} multiline required attrs={{ maxlength: 2000 }} />
       <button type="submit" class="primary">
         {v.t('resolve')}
@@ -148,7 +157,9 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
       </section>
       <section>
         <Evidence v={v} d={d} />
-        {d.status === 'OPEN' && <ResolveForm v={v} d={d} state={state} />}
+        {d.status === 'OPEN' && (
+          <ResolveForm v={v} d={d} coverage={r.r.protectionCoverageCents === null ? null : money(v, r.r.protectionCoverageCents, r.r.currency)} state={state} />
+        )}
       </section>
     </div>,
     (state?.status ?? 200) as 200,

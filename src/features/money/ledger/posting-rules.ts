@@ -48,7 +48,16 @@ export interface ReservationMoney {
   platformCommissionCents: number;
   carrierAmountCents: number;
   currency: string;
+  /** The protection premium paid beside the price (CONTRACT 21); absent or 0 without protection. */
+  protectionPremiumCents?: number;
 }
+
+/** What the sender was charged: the transport price and the protection premium. */
+export const chargedCents = (r: Pick<ReservationMoney, 'totalAmountCents' | 'protectionPremiumCents'>) => r.totalAmountCents + (r.protectionPremiumCents ?? 0);
+
+/** The premium goes back with the transport price only when that price goes back in full. */
+export const premiumBackCents = (r: Pick<ReservationMoney, 'totalAmountCents' | 'protectionPremiumCents'>, refundCents: number) =>
+  refundCents === r.totalAmountCents ? (r.protectionPremiumCents ?? 0) : 0;
 
 export const ACCOUNTS = {
   escrow: { key: 'ESCROW', kind: 'ESCROW' },
@@ -56,6 +65,13 @@ export const ACCOUNTS = {
   payouts: { key: 'PAYOUTS', kind: 'PAYOUTS' },
   /** The outside world on the provider side: money paid in is taken from it, refunds go back to it. */
   clearing: { key: 'PROVIDER_CLEARING', kind: 'PROVIDER_CLEARING' },
+  /** Protection premiums; protection payouts are paid from it (docs/decisions-protection.md). */
+  reserve: { key: 'PROTECTION_RESERVE', kind: 'PROTECTION_RESERVE' },
+  /**
+   * What the platform puts into protection payouts beyond the reserve (its balance is minus that):
+   * the platform underwrites the cover, out of its own funds, never silently out of revenue.
+   */
+  protectionFunding: { key: 'PROTECTION_FUNDING', kind: 'PROTECTION_FUNDING' },
 } as const satisfies Record<string, AccountRef>;
 
 /**
@@ -95,19 +111,24 @@ export function posting(p: Posting): Posting {
   return { ...p, lines, transactions: p.transactions.filter((t) => t.amountCents !== 0) };
 }
 
-/** Authorised payment: the whole price is held in escrow. */
+/** Authorised payment: the whole price is held in escrow, the protection premium goes to the reserve. */
 export function escrowPayment(r: ReservationMoney): Posting {
+  const premium = r.protectionPremiumCents ?? 0;
   return posting({
     key: escrowInKey(r.id),
     type: 'PAYMENT_ESCROWED',
-    description: `Payment for reservation ${r.reservationNumber} held in escrow`,
+    description:
+      premium > 0
+        ? `Payment for reservation ${r.reservationNumber} held in escrow, protection ${formatMoney(premium, r.currency)}`
+        : `Payment for reservation ${r.reservationNumber} held in escrow`,
     currency: r.currency,
     reservationId: r.id,
     lines: [
-      { account: ACCOUNTS.clearing, amountCents: -r.totalAmountCents },
+      { account: ACCOUNTS.clearing, amountCents: -chargedCents(r) },
       { account: ACCOUNTS.escrow, amountCents: r.totalAmountCents },
+      { account: ACCOUNTS.reserve, amountCents: premium },
     ],
-    transactions: [{ owner: { type: 'USER', id: r.senderId }, type: 'PAYMENT', amountCents: -r.totalAmountCents }],
+    transactions: [{ owner: { type: 'USER', id: r.senderId }, type: 'PAYMENT', amountCents: -chargedCents(r) }],
   });
 }
 
@@ -199,10 +220,14 @@ export function chargebackSources(input: { lossCents: number; frozenCents: numbe
  * a refund (after capture), a hold released in full (void, lapsed hold), or a partial capture of
  * the kept share with the rest released.
  */
-export function moneyBackDescription(r: Pick<ReservationMoney, 'reservationNumber' | 'totalAmountCents' | 'currency'>, backCents: number, type: MoneyBackType): string {
+export function moneyBackDescription(
+  r: Pick<ReservationMoney, 'reservationNumber' | 'totalAmountCents' | 'currency' | 'protectionPremiumCents'>,
+  backCents: number,
+  type: MoneyBackType,
+): string {
   const back = formatMoney(backCents, r.currency);
-  const kept = formatMoney(r.totalAmountCents - backCents, r.currency);
-  const full = backCents === r.totalAmountCents;
+  const kept = formatMoney(chargedCents(r) - backCents, r.currency);
+  const full = backCents === chargedCents(r);
   const subject = `Reservation ${r.reservationNumber}`;
   if (type === 'REFUND') return full ? `${subject}: ${back} refunded to the card` : `${subject}: ${back} refunded to the card, ${kept} kept`;
   return full
@@ -224,20 +249,23 @@ export function refundEscrow(r: ReservationMoney, refundCents: number, type: Mon
     throw new Error(`the carrier's kept share must be between 0 and ${r.totalAmountCents - refundCents} cents`);
   }
   const payee = payeeOf(r);
+  // A full refund of the price takes the premium back from the reserve too (CONTRACT 21).
+  const premiumBack = premiumBackCents(r, refundCents);
   return posting({
     key: escrowOutKey(r.id),
     type: 'ESCROW_REFUNDED',
-    description: moneyBackDescription(r, refundCents, type),
+    description: moneyBackDescription(r, refundCents + premiumBack, type),
     currency: r.currency,
     reservationId: r.id,
     lines: [
       { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
-      { account: ACCOUNTS.clearing, amountCents: refundCents },
+      { account: ACCOUNTS.reserve, amountCents: -premiumBack },
+      { account: ACCOUNTS.clearing, amountCents: refundCents + premiumBack },
       { account: ACCOUNTS.revenue, amountCents: r.totalAmountCents - refundCents - carrierKeptCents },
       { account: walletAccount(payee), amountCents: carrierKeptCents },
     ],
     transactions: [
-      { owner: { type: 'USER', id: r.senderId }, type, amountCents: refundCents },
+      { owner: { type: 'USER', id: r.senderId }, type, amountCents: refundCents + premiumBack },
       { owner: payee, type: 'EARNING', amountCents: carrierKeptCents },
     ],
   });

@@ -9,6 +9,7 @@ import type { Db } from '../../../db/client';
 import { paymentSessions, reservations } from '../../../db/schema';
 import type { ProviderEvent } from '../../../providers/payment/webhook-signature';
 import { auditInsert } from '../../audit/audit';
+import { chargedCents } from '../ledger/posting-rules';
 
 /** The events that authorise or capture a payment; the others change no money. */
 const PAYING_EVENTS = new Set(['checkout.session.completed', 'payment_intent.amount_capturable_updated', 'payment_intent.succeeded']);
@@ -23,11 +24,13 @@ export async function checkoutMismatch(db: Db, event: ProviderEvent, reservation
   if (!PAYING_EVENTS.has(event.type)) return null;
   const object = event.data.object;
   const isSession = event.type.startsWith('checkout.session.');
-  const [r] = await db
-    .select({ amountCents: reservations.totalAmountCents, currency: reservations.currency })
+  const [row] = await db
+    .select({ totalAmountCents: reservations.totalAmountCents, protectionPremiumCents: reservations.protectionPremiumCents, currency: reservations.currency })
     .from(reservations)
     .where(eq(reservations.id, reservationId));
-  if (!r) return null;
+  if (!row) return null;
+  // The checkout asked for the price and the protection premium together (CONTRACT 21).
+  const r = { amountCents: chargedCents(row), currency: row.currency };
   // A session carries its total as amount_total; a PaymentIntent the amount it was authorised for
   // (a partial capture keeps it, only amount_received is lower).
   const amount = isSession ? object.amount_total : object.amount;

@@ -17,6 +17,8 @@ import { toStripeAmount, type CurrencyCode } from '../../../lib/currency';
 import { assertMethodOffered, methodsFor } from './payment-methods';
 import { openWaveCheckout } from './wave-checkout';
 import { paymentMethodOf } from '../mobile-money-settlement';
+import { checkoutLines } from './checkout-lines';
+import { chargedCents } from '../ledger/posting-rules';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
 const SESSION_LIFETIME_S = 30 * 60 + 60;
@@ -69,8 +71,10 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
       reservationId: r.id,
       reservationNumber: r.reservationNumber,
       description: `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`,
-      // Stripe's own unit for the currency (zero-decimal currencies such as XOF unscaled).
-      amountCents: toStripeAmount(r.totalAmountCents, r.currency as CurrencyCode),
+      // Stripe's own unit for the currency (zero-decimal currencies such as XOF unscaled): the
+      // price and the protection premium, each its own line (CONTRACT 21).
+      amountCents: toStripeAmount(chargedCents(r), r.currency as CurrencyCode),
+      lines: checkoutLines(r, `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`),
       currency: r.currency,
       customerEmail: sender?.email,
       successUrl: `${callback}/success?session_id={CHECKOUT_SESSION_ID}`,
@@ -93,7 +97,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
         sessionId: session.id,
         attempt,
         url: session.url,
-        amountCents: r.totalAmountCents,
+        amountCents: chargedCents(r),
         currency: r.currency,
         expiresAt,
       })

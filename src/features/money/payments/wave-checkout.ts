@@ -8,6 +8,7 @@ import { paymentError, paymentProcessingError } from '../../../errors';
 import { apiUrl } from '../../../lib/urls';
 import { ProviderRejectedError, type MobileMoneyCheckout } from '../../../providers/mobile-money';
 import { PAYMENT_STATUS } from '../escrow';
+import { chargedCents } from '../ledger/posting-rules';
 
 /** Where Wave sends the payer back: a page that only says to return to the app (the webhook decides). */
 export const waveReturnUrl = (env: Env, outcome: 'success' | 'error') => apiUrl(env, `/payments/callback/wave/${outcome}`);
@@ -17,7 +18,8 @@ export async function openWaveCheckout(deps: Deps, r: ReservationRow, attempt: n
   let checkout: MobileMoneyCheckout;
   try {
     checkout = await deps.providers.mobileMoney.createCheckout({
-      amountMinor: r.totalAmountCents,
+      // The price and the protection premium, in one payment (CONTRACT 21).
+      amountMinor: chargedCents(r),
       currency: r.currency,
       clientReference: r.reservationNumber,
       successUrl: waveReturnUrl(deps.env, 'success'),
@@ -39,7 +41,7 @@ export async function openWaveCheckout(deps: Deps, r: ReservationRow, attempt: n
         sessionId: checkout.id,
         attempt,
         url: checkout.launchUrl,
-        amountCents: r.totalAmountCents,
+        amountCents: chargedCents(r),
         currency: r.currency,
         expiresAt,
       })

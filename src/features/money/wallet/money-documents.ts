@@ -93,6 +93,8 @@ function invoiceStatements(db: Db, reservationId: number, lines: { carrier: SQL 
     .where(and(eq(transactions.reservationId, reservationId), eq(transactions.type, 'PAYMENT')))
     .limit(1)})`;
   const currency = sql`(${db.select({ v: r.currency }).from(r).where(eq(r.id, reservationId))})`;
+  // The premium is captured whole with any capture: only a full refund of the price gives it back.
+  const premium = sql`(${db.select({ v: r.protectionPremiumCents }).from(r).where(eq(r.id, reservationId))})`;
   return [
     ...numberedDocument(
       db,
@@ -108,6 +110,7 @@ function invoiceStatements(db: Db, reservationId: number, lines: { carrier: SQL 
         commissionCents: sql`${lines.commission}`,
         vatCents: vatOf(sql`${lines.commission}`, vatRate),
         vatRate,
+        protectionCents: premium,
       },
       when,
     ),
@@ -132,6 +135,8 @@ export interface MoneyBack {
   /** What the carrier and the platform keep once it is back (they add up to the price minus the refund). */
   carrierCents: number;
   commissionCents: number;
+  /** The protection premium going back with the price (a full refund of it only). */
+  premiumBackCents?: number;
 }
 
 /**
@@ -172,6 +177,7 @@ export function moneyBackDocuments(db: Db, reservationId: number, back: MoneyBac
             // The VAT credited: the invoice's minus the VAT of the commission still kept.
             vatCents: sql`${invoice(moneyDocuments.vatCents)} - ${vatOf(sql`${back.commissionCents}`, invoice(moneyDocuments.vatRate))}`,
             vatRate: invoice(moneyDocuments.vatRate),
+            protectionCents: back.premiumBackCents ?? 0,
           },
           and(posted, documentExists(db, invoiceKey(reservationId))),
         )

@@ -39,7 +39,7 @@ export interface ReceiptReservation {
 export type ReceiptMoneyDocument = Pick<
   MoneyDocumentRow,
   'kind' | 'number' | 'issuedAt' | 'currency' | 'totalCents' | 'carrierCents' | 'commissionCents' | 'vatCents' | 'vatRate'
-> & { creditedInvoice: string | null };
+> & { protectionCents?: number } & { creditedInvoice: string | null };
 
 export interface ReceiptInput {
   transaction: Pick<TransactionRow, 'id' | 'type' | 'amountCents' | 'currency' | 'description' | 'createdAt'>;
@@ -94,11 +94,13 @@ export function receiptDocument(input: ReceiptInput): { title: string; lines: Pd
     line(`Platform service fee excl. VAT${credited}: ${money(doc.commissionCents - doc.vatCents)}`);
     line(`VAT ${percent(doc.vatRate)} on the platform service fee${credited}: ${money(doc.vatCents)}`);
     line(`Platform service fee incl. VAT${credited}: ${money(doc.commissionCents)}`);
+    // The protection premium is its own line, beside the transport price (CONTRACT 21).
+    if (doc.protectionCents) line(`Protection of the declared value${credited}: ${money(doc.protectionCents)} (no VAT)`);
   }
   if (credit && r?.refundId) line(`Refund reference: ${r.refundId}`);
   else if (r?.authorizationId) line(`Payment reference: ${r.authorizationId}`);
   lines.push({
-    text: doc ? `${credit ? 'Total refunded' : 'Total paid'}: ${formatMoney(doc.totalCents, doc.currency)}` : `Amount: ${formatMoney(Math.abs(t.amountCents), t.currency)}`,
+    text: doc ? `${credit ? 'Total refunded' : 'Total paid'}: ${formatMoney(doc.totalCents + (doc.protectionCents ?? 0), doc.currency)}` : `Amount: ${formatMoney(Math.abs(t.amountCents), t.currency)}`,
     bold: true,
     size: 14,
     gapBefore: 10,

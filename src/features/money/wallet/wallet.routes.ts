@@ -52,7 +52,7 @@ const TransactionSchema = z
     id: z.number().int(),
     type: z.enum(TRANSACTION_TYPES).openapi({
       description:
-        'PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements.',
+        'PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements. PROTECTION_PAYOUT: a protection payout to the sender wallet (CONTRACT 21).',
     }),
     amount: z.number().openapi({ description: 'Signed from the caller’s point of view: payments and withdrawals are negative' }),
     currency: z.string(),
