@@ -9,7 +9,11 @@ export interface paths {
         };
         /**
          * Service health and reachability of its storage
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Service health and reachability of its storage.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["getHealth"];
         put?: never;
@@ -32,6 +36,8 @@ export interface paths {
         /**
          * Review the other party of a delivered reservation (once)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createReview"];
         delete?: never;
@@ -49,7 +55,11 @@ export interface paths {
         };
         /**
          * Reviews a user received, newest first, with the rating summary
-         * @description Rate limited per client IP: "search";q=120;w=60.
+         * @description Reviews a user received, newest first, with the rating summary.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "search";q=120;w=60.
          */
         get: operations["listUserReviews"];
         put?: never;
@@ -69,7 +79,11 @@ export interface paths {
         };
         /**
          * Public page of recent customer (sender) reviews
-         * @description Rate limited per client IP: "search";q=120;w=60.
+         * @description Public page of recent customer (sender) reviews.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "search";q=120;w=60.
          */
         get: operations["listCustomerReviews"];
         put?: never;
@@ -92,6 +106,8 @@ export interface paths {
         /**
          * Report a user, an announcement or a review
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createReport"];
         delete?: never;
@@ -107,7 +123,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reports I filed */
+        /**
+         * Reports I filed
+         * @description Reports I filed.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listMyReports"];
         put?: never;
         post?: never;
@@ -124,7 +145,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Moderation queue */
+        /**
+         * Moderation queue
+         * @description Moderation queue.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         get: operations["adminListReports"];
         put?: never;
         post?: never;
@@ -143,7 +169,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a report, applying an action (hide the announcement or review, suspend the user) */
+        /**
+         * Close a report, applying an action (hide the announcement or review, suspend the user)
+         * @description Close a report, applying an action (hide the announcement or review, suspend the user).
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         post: operations["closeReport"];
         delete?: never;
         options?: never;
@@ -160,7 +191,11 @@ export interface paths {
         };
         /**
          * ISO 3166-1 countries, by code
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description ISO 3166-1 countries, by code.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["listCountries"];
         put?: never;
@@ -180,7 +215,11 @@ export interface paths {
         };
         /**
          * Main cities of a country, most populous first
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Main cities of a country, most populous first.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["listCountryCities"];
         put?: never;
@@ -202,6 +241,8 @@ export interface paths {
          * Prohibited and restricted items from one country to another, in the caller's language
          * @description Booking an item of a prohibited category is 422 BUSINESS_RULE_VIOLATION naming it; an item of a restricted category needs its code in the booking's acknowledgedRestrictions.
          *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
          *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["listProhibitedItems"];
@@ -222,7 +263,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a prohibited or restricted item to the list (audited) */
+        /**
+         * Add a prohibited or restricted item to the list (audited)
+         * @description Add a prohibited or restricted item to the list (audited).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["addProhibitedItem"];
         delete?: never;
         options?: never;
@@ -239,7 +285,11 @@ export interface paths {
         };
         /**
          * Parcel categories: allowed ones first, then prohibited ones, each in the sort order
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Parcel categories: allowed ones first, then prohibited ones, each in the sort order.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["listCategories"];
         put?: never;
@@ -262,6 +312,8 @@ export interface paths {
         /**
          * Create a category (admins)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
         post: operations["createCategory"];
         delete?: never;
@@ -278,10 +330,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Update a category (admins; fields left out are kept) */
+        /**
+         * Update a category (admins; fields left out are kept)
+         * @description Update a category (admins; fields left out are kept).
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         put: operations["updateCategory"];
         post?: never;
-        /** Delete a category (admins); refused while in use */
+        /**
+         * Delete a category (admins); refused while in use
+         * @description Delete a category (admins); refused while in use.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         delete: operations["deleteCategory"];
         options?: never;
         head?: never;
@@ -297,13 +359,19 @@ export interface paths {
         };
         /**
          * Search ACTIVE trips departing today or later
-         * @description Rate limited per client IP: "search";q=120;w=60.
+         * @description Search ACTIVE trips departing today or later.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "search";q=120;w=60.
          */
         get: operations["searchAnnouncements"];
         put?: never;
         /**
          * Publish a trip (verified users and agency staff)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: signed-in users holding ROLE_VERIFIED_USER or ROLE_AGENCY_OWNER or ROLE_AGENCY_EMPLOYEE (a super-admin holds every role).
          */
         post: operations["createAnnouncement"];
         delete?: never;
@@ -319,7 +387,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's trips, every status */
+        /**
+         * The caller's trips, every status
+         * @description The caller's trips, every status.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listMyAnnouncements"];
         put?: never;
         post?: never;
@@ -339,6 +412,8 @@ export interface paths {
         /**
          * What carriers asked per kg on a route lately, before publishing
          * @description Prices per kg of the trips on the route departing in the last 180 days or later (cancelled trips excluded), in the given currency: by the cities when they have at least 5 trips, else by the countries. Quartiles are linear between the closest ranks, rounded to the currency's minor unit. Below 5 trips the figures are null and sampleSize says how many there were.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
          *     Rate limited per client IP: "search";q=120;w=60.
          */
@@ -362,13 +437,25 @@ export interface paths {
          * One trip
          * @description Public. A suspended carrier's trip is 404 to the public; with a bearer token, its carrier, admins and senders who booked it still read it.
          *
+         *     Who may call it: anyone; signed-in callers send their access token (what else a caller without one sends is named above).
+         *
          *     Rate limited per client IP: "search";q=120;w=60.
          */
         get: operations["getAnnouncement"];
-        /** Update a trip (owner; fields left out are kept) */
+        /**
+         * Update a trip (owner; fields left out are kept)
+         * @description Update a trip (owner; fields left out are kept).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["updateAnnouncement"];
         post?: never;
-        /** Cancel a trip (owner or admin); unpaid reservations are cancelled with it */
+        /**
+         * Cancel a trip (owner or admin); unpaid reservations are cancelled with it
+         * @description Cancel a trip (owner or admin); unpaid reservations are cancelled with it.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["cancelAnnouncement"];
         options?: never;
         head?: never;
@@ -387,6 +474,8 @@ export interface paths {
         /**
          * Attach a ticket or boarding pass to a trip, for an operator to review
          * @description The trip's carrier, or the staff of its branch for an agency trip. A file of another owner or purpose: 400 VALIDATION_ERROR on fileId. A trip closed or cancelled, or already verified: 409 INVALID_STATE. A newer proof replaces a pending one. The trip shows travelVerified once an operator approves it.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["submitTravelProof"];
         delete?: never;
@@ -402,12 +491,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's alerts, newest first */
+        /**
+         * The caller's alerts, newest first
+         * @description The caller's alerts, newest first.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listSearchAlerts"];
         put?: never;
         /**
          * Save a search; new matching trips notify the caller
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createSearchAlert"];
         delete?: never;
@@ -423,12 +519,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One alert (owner) */
+        /**
+         * One alert (owner)
+         * @description One alert (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getSearchAlert"];
-        /** Replace an alert (owner) */
+        /**
+         * Replace an alert (owner)
+         * @description Replace an alert (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["replaceSearchAlert"];
         post?: never;
-        /** Delete an alert (owner) */
+        /**
+         * Delete an alert (owner)
+         * @description Delete an alert (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deleteSearchAlert"];
         options?: never;
         head?: never;
@@ -442,7 +553,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notifications, newest first */
+        /**
+         * The caller's notifications, newest first
+         * @description The caller's notifications, newest first.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -459,7 +575,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many notifications are unread */
+        /**
+         * How many notifications are unread
+         * @description How many notifications are unread.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["countUnreadNotifications"];
         put?: never;
         post?: never;
@@ -477,7 +598,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Mark all the caller's notifications read */
+        /**
+         * Mark all the caller's notifications read
+         * @description Mark all the caller's notifications read.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["markAllNotificationsRead"];
         post?: never;
         delete?: never;
@@ -494,7 +620,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Mark one notification read (owner) */
+        /**
+         * Mark one notification read (owner)
+         * @description Mark one notification read (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["markNotificationRead"];
         post?: never;
         delete?: never;
@@ -513,7 +644,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete one notification (owner) */
+        /**
+         * Delete one notification (owner)
+         * @description Delete one notification (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deleteNotification"];
         options?: never;
         head?: never;
@@ -527,10 +663,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's registered devices, newest first */
+        /**
+         * The caller's registered devices, newest first
+         * @description The caller's registered devices, newest first.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listDevices"];
         put?: never;
-        /** Register this device for push; a token another account held moves to the caller */
+        /**
+         * Register this device for push; a token another account held moves to the caller
+         * @description Register this device for push; a token another account held moves to the caller.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         post: operations["registerDevice"];
         delete?: never;
         options?: never;
@@ -548,7 +694,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Stop push to a device (owner) */
+        /**
+         * Stop push to a device (owner)
+         * @description Stop push to a device (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deleteDevice"];
         options?: never;
         head?: never;
@@ -566,7 +717,11 @@ export interface paths {
         put?: never;
         /**
          * One-click unsubscribe (RFC 8058): turns the e-mail of one notification kind off, without a login
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description One-click unsubscribe (RFC 8058): turns the e-mail of one notification kind off, without a login.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         post: operations["unsubscribeOneClick"];
         delete?: never;
@@ -582,9 +737,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's language and, per notification kind, the channels it goes out on */
+        /**
+         * The caller's language and, per notification kind, the channels it goes out on
+         * @description The caller's language and, per notification kind, the channels it goes out on.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getMyNotificationPreferences"];
-        /** Change the caller's language and the channels of the kinds listed */
+        /**
+         * Change the caller's language and the channels of the kinds listed
+         * @description Change the caller's language and the channels of the kinds listed.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["updateMyNotificationPreferences"];
         post?: never;
         delete?: never;
@@ -603,6 +768,8 @@ export interface paths {
         /**
          * Current dynamic deposit QR code (sender; reservation CONFIRMED)
          * @description Issues a new signed payload valid 60 s; it replaces the previous deposit payload.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getDepositQrCode"];
         put?: never;
@@ -627,6 +794,8 @@ export interface paths {
          * @description Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or reservation not CONFIRMED: 409 INVALID_STATE. Caller is not the reservation carrier: 403 ACCESS_DENIED.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["processDepositQrCode"];
         delete?: never;
@@ -649,6 +818,8 @@ export interface paths {
          * @description Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["depositWithCode"];
         delete?: never;
@@ -671,6 +842,8 @@ export interface paths {
          * @description Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["processDeliveryQrCode"];
         delete?: never;
@@ -693,6 +866,8 @@ export interface paths {
          * @description Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["deliverWithCode"];
         delete?: never;
@@ -711,6 +886,8 @@ export interface paths {
         /**
          * Recipient view (no account): parcel summary, last position, delivery QR
          * @description JSON twin of the page GET /r/{recipientToken}. Unknown or revoked token: 404 RESOURCE_NOT_FOUND.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
          *     Rate limited per client IP: "recipient";q=30;w=60.
          */
@@ -735,6 +912,8 @@ export interface paths {
         /**
          * Post one position or a batch (carrier; reservation DEPOSITED or IN_TRANSIT)
          * @description Body: one point, or `{positions: [...]}` with 1 to 100 points. lat in [-90, 90], lng in [-180, 180], accuracy >= 0, speed 0-350 m/s, heading in [0, 360), recordedAt not in the future (60 s skew) nor older than 24 h. The first point moves a DEPOSITED reservation to IN_TRANSIT. Other statuses: 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["postTrackingPositions"];
         delete?: never;
@@ -750,7 +929,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tracking history (sender, carrier, admins) */
+        /**
+         * Tracking history (sender, carrier, admins)
+         * @description Tracking history (sender, carrier, admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getTrackingHistory"];
         put?: never;
         post?: never;
@@ -770,6 +954,8 @@ export interface paths {
         /**
          * Live positions over WebSocket (parties with bearer token, or the recipient with ?token=)
          * @description Send `Upgrade: websocket`; a party sends the access token as the subprotocol `Sec-WebSocket-Protocol: bearer.<accessToken>` (browsers cannot set headers; the server selects another offered subprotocol if any, else that one) or the Authorization header. The server first sends `{"type":"snapshot","lastPosition":...}`, then `{"type":"position","position":{...}}` for every new point. Text "ping" is answered "pong"; any other frame is answered `{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}` (the feed is read-only). Without the upgrade header: 400 INVALID_ARGUMENT (CONTRACT section 2 has no 426).
+         *
+         *     Who may call it: anyone; signed-in callers send their access token (what else a caller without one sends is named above).
          *
          *     Rate limited per client IP: "recipient";q=30;w=60.
          */
@@ -792,6 +978,8 @@ export interface paths {
         /**
          * A reservation's conversation (its sender and carrier side), newest first
          * @description Page of messages. Catch up after a disconnection with `afterId=<last id seen>&sort=id,asc`, then the next pages: the same messages in the same order as the live feed, without gaps or duplicates.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["listBookingMessages"];
         put?: never;
@@ -800,6 +988,8 @@ export interface paths {
          * @description Reaches open live sockets at once; a counterpart without an open socket gets a NEW_MESSAGE notification (at most one per conversation per 10 minutes). Read-only 30 days after DELIVERED, 7 days after CANCELLED or REJECTED: 409 INVALID_STATE. More than 30 messages a minute from one user in one conversation: 429.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["postBookingMessage"];
         delete?: never;
@@ -816,7 +1006,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Mark the conversation read for the caller's side */
+        /**
+         * Mark the conversation read for the caller's side
+         * @description Mark the conversation read for the caller's side.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["markBookingMessagesRead"];
         post?: never;
         delete?: never;
@@ -835,6 +1030,8 @@ export interface paths {
         /**
          * Live conversation over WebSocket (sender or carrier side)
          * @description Send `Upgrade: websocket` with the access token as the subprotocol: `Sec-WebSocket-Protocol: bearer.<accessToken>` (browsers cannot set headers; the server selects another offered subprotocol if any, else that one). The server pushes `{"type":"message","message":{...}}` and `{"type":"read","userId":...,"readAt":...}`; with `afterId` it first replays the messages after it. Text "ping" is answered "pong"; any other frame is answered `{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}` and the socket stays open. The socket closes with 4401 when the token expires and 4403 once it is revoked (logout). Without the upgrade header: 400 INVALID_ARGUMENT.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["openConversationLive"];
         put?: never;
@@ -852,7 +1049,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's conversations, latest activity first, with unread counts */
+        /**
+         * The caller's conversations, latest activity first, with unread counts
+         * @description The caller's conversations, latest activity first, with unread counts.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listConversations"];
         put?: never;
         post?: never;
@@ -869,7 +1071,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unread messages over all the caller's conversations */
+        /**
+         * Unread messages over all the caller's conversations
+         * @description Unread messages over all the caller's conversations.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getConversationsUnreadCount"];
         put?: never;
         post?: never;
@@ -886,7 +1093,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A reservation's conversation, for super-admins (every read is audited) */
+        /**
+         * A reservation's conversation, for super-admins (every read is audited)
+         * @description A reservation's conversation, for super-admins (every read is audited).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["superadminListReservationMessages"];
         put?: never;
         post?: never;
@@ -907,6 +1119,8 @@ export interface paths {
          * Recipient's page (HTML, no account): parcel status, where it is, delivery QR
          * @description In the recipient's language (that of their SMS: the arrival country's, else the sender's); `lang` then Accept-Language override it. Places by name, times in words (UTC); no position once delivered; 404 for an unknown link and 30 days after the reservation finishes.
          *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
          *     Rate limited per client IP: "recipient";q=30;w=60.
          */
         get: operations["recipientPage"];
@@ -925,7 +1139,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The page of the verification link: confirms the e-mail address and says so (HTML, fr/en) */
+        /**
+         * The page of the verification link: confirms the e-mail address and says so (HTML, fr/en)
+         * @description The page of the verification link: confirms the e-mail address and says so (HTML, fr/en).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["verifyEmailPage"];
         put?: never;
         post?: never;
@@ -942,12 +1161,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The page of the password reset link: a form with the password rules (HTML, fr/en) */
+        /**
+         * The page of the password reset link: a form with the password rules (HTML, fr/en)
+         * @description The page of the password reset link: a form with the password rules (HTML, fr/en).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["resetPasswordPage"];
         put?: never;
         /**
          * The reset form posted: sets the new password, or shows the error next to its field (HTML, fr/en)
-         * @description Rate limited per client IP: "auth-ip";q=20;w=60.
+         * @description The reset form posted: sets the new password, or shows the error next to its field (HTML, fr/en).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "auth-ip";q=20;w=60.
          */
         post: operations["submitResetPasswordPage"];
         delete?: never;
@@ -963,7 +1191,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Web fallback of an item link that names a section of the app (HTML; the app opens the link when installed) */
+        /**
+         * Web fallback of an item link that names a section of the app (HTML; the app opens the link when installed)
+         * @description Web fallback of an item link that names a section of the app (HTML; the app opens the link when installed).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["appSectionLinkPage"];
         put?: never;
         post?: never;
@@ -980,7 +1213,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Web fallback of a notification's item link, e.g. /app/bookings/42 (HTML; the app opens the link when installed) */
+        /**
+         * Web fallback of a notification's item link, e.g. /app/bookings/42 (HTML; the app opens the link when installed)
+         * @description Web fallback of a notification's item link, e.g. /app/bookings/42 (HTML; the app opens the link when installed).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["appItemLinkPage"];
         put?: never;
         post?: never;
@@ -997,7 +1235,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** iOS universal links: the app ids that open the e-mail links */
+        /**
+         * iOS universal links: the app ids that open the e-mail links
+         * @description iOS universal links: the app ids that open the e-mail links.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["appleAppSiteAssociation"];
         put?: never;
         post?: never;
@@ -1014,7 +1257,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Android app links: the app package and signing certificates that open the e-mail links */
+        /**
+         * Android app links: the app package and signing certificates that open the e-mail links
+         * @description Android app links: the app package and signing certificates that open the e-mail links.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["androidAssetLinks"];
         put?: never;
         post?: never;
@@ -1031,10 +1279,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML) */
+        /**
+         * The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML)
+         * @description The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["unsubscribePage"];
         put?: never;
-        /** The unsubscribe page's button: turns that kind's e-mail off (HTML) */
+        /**
+         * The unsubscribe page's button: turns that kind's e-mail off (HTML)
+         * @description The unsubscribe page's button: turns that kind's e-mail off (HTML).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["submitUnsubscribePage"];
         delete?: never;
         options?: never;
@@ -1055,6 +1313,8 @@ export interface paths {
          * Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         *
          *     Rate limited per client IP: "checkout";q=20;w=60.
          */
         post: operations["createBooking"];
@@ -1071,7 +1331,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reservations on the caller's trips, newest first (Reservation page, default size 5) */
+        /**
+         * Reservations on the caller's trips, newest first (Reservation page, default size 5)
+         * @description Reservations on the caller's trips, newest first (Reservation page, default size 5).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listCarrierReservations"];
         put?: never;
         post?: never;
@@ -1088,7 +1353,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's own bookings (page) */
+        /**
+         * The caller's own bookings (page)
+         * @description The caller's own bookings (page).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listSenderBookings"];
         put?: never;
         post?: never;
@@ -1105,7 +1375,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One reservation (its sender, its carrier, admins); codes only for the sender */
+        /**
+         * One reservation (its sender, its carrier, admins); codes only for the sender
+         * @description One reservation (its sender, its carrier, admins); codes only for the sender.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getBooking"];
         put?: never;
         post?: never;
@@ -1127,6 +1402,8 @@ export interface paths {
         /**
          * Carrier accepts a paid booking (PAID to CONFIRMED)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["acceptBooking"];
         delete?: never;
@@ -1147,6 +1424,8 @@ export interface paths {
         /**
          * Carrier rejects a paid booking (PAID to REJECTED); the payment is released
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["rejectBooking"];
         delete?: never;
@@ -1167,6 +1446,8 @@ export interface paths {
         /**
          * Sender or carrier cancels before deposit; refund per the trip's cancellation policy (CONTRACT section 22)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["cancelBooking"];
         delete?: never;
@@ -1185,6 +1466,8 @@ export interface paths {
         /**
          * What cancelling now would refund and keep, exactly what POST /bookings/{id}/cancel then does
          * @description Parties (the trip's agency staff included) and admins. The carrier side sees its own cancellation (always a full refund); the sender and admins the sender's, by the trip's policy and the time left before the start of the departure day (UTC).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getCancellationQuote"];
         put?: never;
@@ -1202,7 +1485,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The public recipient page link to share with the recipient (sender only) */
+        /**
+         * The public recipient page link to share with the recipient (sender only)
+         * @description The public recipient page link to share with the recipient (sender only).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getRecipientLink"];
         put?: never;
         post?: never;
@@ -1219,7 +1507,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every reservation (page of super-admin details) */
+        /**
+         * Every reservation (page of super-admin details)
+         * @description Every reservation (page of super-admin details).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["superadminListReservations"];
         put?: never;
         post?: never;
@@ -1236,8 +1529,223 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One reservation with the French field names of the specification */
+        /**
+         * One reservation with the French field names of the specification
+         * @description One reservation with the French field names of the specification.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["superadminGetReservation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/bookings/{id}/customs-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customs declaration of a paid reservation, as JSON or as a printable CN23-style PDF
+         * @description For the reservation's sender and its carrier side (the carrier, or the owner and the trip's branch staff of the carrying agency); anyone else gets 403. It exists once the reservation is paid and while the parcel is carried or delivered (PAID, CONFIRMED, DEPOSITED, IN_TRANSIT, DELIVERED, DISPUTED): before payment, or for a reservation cancelled, rejected, expired or refunded, 409 INVALID_STATE. The values are those the sender declared per item at booking, in the reservation's currency. With format=pdf the answer is the form to print and show at the border, in French or English by Accept-Language.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        get: operations["getCustomsDeclaration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/annonces/{id}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Propose a weight and a price per kg on a trip, with the booking details
+         * @description Any signed-in user but the trip's carrier and its agency's staff. Checked like POST /bookings (the trip takes bookings, has not departed, has the room; the items, the corridor's prohibited and restricted items), the price in the trip currency's decimals. One open offer per sender and trip (409 ALREADY_EXISTS). The carrier is notified (OFFER_RECEIVED); the offer expires after 48 hours or at departure.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         *
+         *     Rate limited per client IP: "checkout";q=20;w=60.
+         */
+        post: operations["makeOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/offers/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's offers, as sender or as carrier (page)
+         * @description Any signed-in user: `role=sender` (default) lists the offers the caller made; `role=carrier` those on the trips the caller carries or acts for.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        get: operations["listMyOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/offers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One offer
+         * @description Its sender, the trip's carrier side (the carrier, or the agency branch's staff) and admins; anyone else 403.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        get: operations["getOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/offers/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an offer (carrier) or a counter-offer (sender): a PENDING_PAYMENT reservation at the agreed price
+         * @description A PENDING offer is the carrier side's to accept, a COUNTERED one the sender's (the other side: 403). The reservation is booked for the sender exactly as POST /bookings books (same checks, capacity held atomically: 422 when the kilos are gone), at the agreed price; the offer answers with its reservationId. An offer no longer PENDING or COUNTERED, or past its expiresAt: 409 INVALID_STATE.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        post: operations["acceptOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/offers/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an offer (carrier) or a counter-offer (sender)
+         * @description A PENDING offer is the carrier side's to decline, a COUNTERED one the sender's (the other side: 403). An offer no longer PENDING or COUNTERED, or past its expiresAt: 409 INVALID_STATE.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        post: operations["declineOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/offers/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The sender withdraws an open offer
+         * @description The sender only (anyone else 403). An offer no longer PENDING or COUNTERED, or past its expiresAt: 409 INVALID_STATE.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        post: operations["withdrawOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/offers/{id}/counter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The carrier counters a pending offer with its own price per kg
+         * @description The trip's carrier side only (the sender: 403). Only a PENDING offer can be countered (else 409 INVALID_STATE). The sender is notified (OFFER_COUNTERED) and has 48 hours (at the latest until departure) to accept or decline.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        post: operations["counterOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/bookings/{id}/protection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reservation's protection: declared value, premium, coverage and claim
+         * @description Whether the reservation was booked with protection (CONTRACT section 21), its declared value, the premium paid beside the transport price, the coverage a PROTECTION_PAYOUT can reach, and the claim (its dispute, with the payout once resolved). The reservation's parties (the trip's agency staff included) and admins, like GET /bookings/{id}.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        get: operations["getBookingProtection"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1255,7 +1763,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account (sends a verification email) and log in */
+        /**
+         * Create an account (sends a verification email) and log in
+         * @description Create an account (sends a verification email) and log in.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -1272,7 +1785,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with email and password */
+        /**
+         * Log in with email and password
+         * @description Log in with email and password.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -1292,6 +1810,8 @@ export interface paths {
         /**
          * Exchange a refresh token for a new pair (the presented token is spent)
          * @description Presenting a spent refresh token revokes every token of its session, except the token just replaced within 30 s of its use: that returns the same new pair (parallel refreshes of an app). Any refused token is 401 UNAUTHORIZED.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
         post: operations["refreshTokens"];
         delete?: never;
@@ -1309,7 +1829,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log out: the access token (header) and the refresh token (body) are blacklisted */
+        /**
+         * Log out: the access token (header) and the refresh token (body) are blacklisted
+         * @description Log out: the access token (header) and the refresh token (body) are blacklisted.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -1328,7 +1853,11 @@ export interface paths {
         put?: never;
         /**
          * Log in with a Google ID token (account created or linked by verified email)
-         * @description Rate limited per client IP: "auth-ip";q=20;w=60.
+         * @description Log in with a Google ID token (account created or linked by verified email).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "auth-ip";q=20;w=60.
          */
         post: operations["loginWithGoogle"];
         delete?: never;
@@ -1348,7 +1877,11 @@ export interface paths {
         put?: never;
         /**
          * Log in with an Apple identity token (account created or linked by verified email)
-         * @description Rate limited per client IP: "auth-ip";q=20;w=60.
+         * @description Log in with an Apple identity token (account created or linked by verified email).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "auth-ip";q=20;w=60.
          */
         post: operations["loginWithApple"];
         delete?: never;
@@ -1366,7 +1899,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm the email address with the token sent by mail (single use, one hour) */
+        /**
+         * Confirm the email address with the token sent by mail (single use, one hour)
+         * @description Confirm the email address with the token sent by mail (single use, one hour).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["verifyEmail"];
         delete?: never;
         options?: never;
@@ -1383,7 +1921,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a new verification email to the caller (older links stop working) */
+        /**
+         * Send a new verification email to the caller (older links stop working)
+         * @description Send a new verification email to the caller (older links stop working).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         post: operations["resendVerificationEmail"];
         delete?: never;
         options?: never;
@@ -1400,7 +1943,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Request a password reset email; always 202, whether or not the email has an account */
+        /**
+         * Request a password reset email; always 202, whether or not the email has an account
+         * @description Request a password reset email; always 202, whether or not the email has an account.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["forgotPassword"];
         delete?: never;
         options?: never;
@@ -1419,7 +1967,11 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the reset token (single use, one hour); revokes all sessions
-         * @description Rate limited per client IP: "auth-ip";q=20;w=60.
+         * @description Set a new password with the reset token (single use, one hour); revokes all sessions.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "auth-ip";q=20;w=60.
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -1436,7 +1988,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Change the caller's password; every other session is revoked */
+        /**
+         * Change the caller's password; every other session is revoked
+         * @description Change the caller's password; every other session is revoked.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["changePassword"];
         post?: never;
         delete?: never;
@@ -1452,12 +2009,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's profile */
+        /**
+         * The caller's profile
+         * @description The caller's profile.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getMyProfile"];
-        /** Update the caller's profile fields */
+        /**
+         * Update the caller's profile fields
+         * @description Update the caller's profile fields.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["updateMyProfile"];
         post?: never;
-        /** Delete the caller's account: personal data anonymised, records kept, tokens revoked */
+        /**
+         * Delete the caller's account: personal data anonymised, records kept, tokens revoked
+         * @description Delete the caller's account: personal data anonymised, records kept, tokens revoked.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deleteMyAccount"];
         options?: never;
         head?: never;
@@ -1473,7 +2045,11 @@ export interface paths {
         };
         /**
          * Public profile of a user
-         * @description Rate limited per client IP: "search";q=120;w=60.
+         * @description Public profile of a user.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         *
+         *     Rate limited per client IP: "search";q=120;w=60.
          */
         get: operations["getUserProfile"];
         put?: never;
@@ -1496,6 +2072,8 @@ export interface paths {
         /**
          * Ask for an archive of the caller's personal data; an e-mail with its link follows when it is ready
          * @description One export in progress at a time (409 INVALID_STATE), at most 3 a day (429).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["requestMyDataExport"];
         delete?: never;
@@ -1511,7 +2089,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The archive (JSON) once ready, for 7 days; its status before. Owner only: 404 for anyone else and once expired */
+        /**
+         * The archive (JSON) once ready, for 7 days; its status before. Owner only: 404 for anyone else and once expired
+         * @description The archive (JSON) once ready, for 7 days; its status before. Owner only: 404 for anyone else and once expired.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getMyDataExport"];
         put?: never;
         post?: never;
@@ -1533,6 +2116,8 @@ export interface paths {
         /**
          * Send a 6-digit code by SMS to prove a phone number
          * @description The code is valid 10 minutes and allows 5 attempts; a new code replaces the previous one. More than 3 codes in an hour: 429 BUSINESS_RULE_VIOLATION with Retry-After. The number becomes the account's when the code is verified.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["sendPhoneVerificationCode"];
         delete?: never;
@@ -1553,6 +2138,8 @@ export interface paths {
         /**
          * Check the SMS code: the number becomes the account's, phoneVerified
          * @description Wrong or expired code: 400 INVALID_ARGUMENT. No code pending: 409 INVALID_STATE. After 5 wrong codes: 422 BUSINESS_RULE_VIOLATION (ask for a new code).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["verifyPhone"];
         delete?: never;
@@ -1568,7 +2155,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users (page, filters) */
+        /**
+         * List users (page, filters)
+         * @description List users (page, filters).
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         get: operations["adminListUsers"];
         put?: never;
         post?: never;
@@ -1585,7 +2177,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One user, with administrative fields */
+        /**
+         * One user, with administrative fields
+         * @description One user, with administrative fields.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         get: operations["adminGetUser"];
         put?: never;
         post?: never;
@@ -1604,7 +2201,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend a user: logins refused, every token revoked (administrators: super-admin only) */
+        /**
+         * Suspend a user: logins refused, every token revoked (administrators: super-admin only)
+         * @description Suspend a user: logins refused, every token revoked (administrators: super-admin only).
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         post: operations["suspendUser"];
         delete?: never;
         options?: never;
@@ -1621,7 +2223,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Lift a suspension */
+        /**
+         * Lift a suspension
+         * @description Lift a suspension.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         post: operations["activateUser"];
         delete?: never;
         options?: never;
@@ -1637,7 +2244,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh) */
+        /**
+         * Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh)
+         * @description Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         put: operations["setUserRoles"];
         post?: never;
         delete?: never;
@@ -1657,7 +2269,11 @@ export interface paths {
         put?: never;
         /**
          * Start (or resume) an identity verification session
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Any signed-in user not yet verified. Opens a session with the identity provider (or hands back the unfinished one) and answers the URL to complete it at; the body is optional. 409 INVALID_STATE when already verified or while a review is pending.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["startKycSession"];
         delete?: never;
@@ -1673,7 +2289,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's verification status and current record */
+        /**
+         * The caller's verification status and current record
+         * @description The caller's verification status and current record.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getKycStatus"];
         put?: never;
         post?: never;
@@ -1695,6 +2316,8 @@ export interface paths {
         /**
          * Status callback of the identity provider (HMAC-signed)
          * @description The body is a JSON string holding the event {eventId, sessionId, status: APPROVED|REJECTED|REVIEW|REVOKED, documentType?, reason?}. X-Kyc-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the shared secret>; X-Kyc-Timestamp: unix seconds, accepted within 5 minutes. Each eventId is applied once. Answers a JSON string: APPLIED, ALREADY_PROCESSED or IGNORED.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
         post: operations["receiveKycProviderEvent"];
         delete?: never;
@@ -1710,7 +2333,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** KYC records, newest first, optionally by status */
+        /**
+         * KYC records, newest first, optionally by status
+         * @description KYC records, newest first, optionally by status.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["superadminListKyc"];
         put?: never;
         post?: never;
@@ -1727,7 +2355,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One KYC record */
+        /**
+         * One KYC record
+         * @description One KYC record.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["superadminGetKyc"];
         put?: never;
         post?: never;
@@ -1746,7 +2379,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a KYC record by hand (grants ROLE_VERIFIED_USER) */
+        /**
+         * Approve a KYC record by hand (grants ROLE_VERIFIED_USER)
+         * @description Approve a KYC record by hand (grants ROLE_VERIFIED_USER).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["approveKyc"];
         delete?: never;
         options?: never;
@@ -1763,7 +2401,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified) */
+        /**
+         * Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified)
+         * @description Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["rejectKyc"];
         delete?: never;
         options?: never;
@@ -1782,7 +2425,11 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB)
-         * @description Rate limited per client IP: "upload";q=30;w=60.
+         * @description Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         *
+         *     Rate limited per client IP: "upload";q=30;w=60.
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -1798,7 +2445,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file (owner; reservation parties; admins for identity and agency documents) */
+        /**
+         * Download a file (owner; reservation parties; admins for identity and agency documents)
+         * @description Download a file (owner; reservation parties; admins for identity and agency documents).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["downloadFile"];
         put?: never;
         post?: never;
@@ -1820,6 +2472,8 @@ export interface paths {
         /**
          * Register an agency (the caller becomes its owner, ROLE_AGENCY_OWNER)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createAgency"];
         delete?: never;
@@ -1835,7 +2489,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's agency (as owner or employee) and their place in it */
+        /**
+         * The caller's agency (as owner or employee) and their place in it
+         * @description The caller's agency (as owner or employee) and their place in it.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getMyAgency"];
         put?: never;
         post?: never;
@@ -1852,9 +2511,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An agency (its owner, its employees, admins) */
+        /**
+         * An agency (its owner, its employees, admins)
+         * @description An agency (its owner, its employees, admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getAgency"];
-        /** Update the agency (owner) */
+        /**
+         * Update the agency (owner)
+         * @description Update the agency (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["updateAgency"];
         post?: never;
         delete?: never;
@@ -1870,12 +2539,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The agency's branches, oldest first (owner, employees, admins) */
+        /**
+         * The agency's branches, oldest first (owner, employees, admins)
+         * @description The agency's branches, oldest first (owner, employees, admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listBranches"];
         put?: never;
         /**
          * Create a branch (owner)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createBranch"];
         delete?: never;
@@ -1891,12 +2567,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One branch */
+        /**
+         * One branch
+         * @description One branch.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getBranch"];
-        /** Update a branch (owner) */
+        /**
+         * Update a branch (owner)
+         * @description Update a branch (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["updateBranch"];
         post?: never;
-        /** Delete a branch without employees or active announcements (owner) */
+        /**
+         * Delete a branch without employees or active announcements (owner)
+         * @description Delete a branch without employees or active announcements (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deleteBranch"];
         options?: never;
         head?: never;
@@ -1912,7 +2603,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate a branch (owner) */
+        /**
+         * Activate a branch (owner)
+         * @description Activate a branch (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         post: operations["activateBranch"];
         delete?: never;
         options?: never;
@@ -1929,7 +2625,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Deactivate a branch: its staff can no longer publish (owner) */
+        /**
+         * Deactivate a branch: its staff can no longer publish (owner)
+         * @description Deactivate a branch: its staff can no longer publish (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         post: operations["deactivateBranch"];
         delete?: never;
         options?: never;
@@ -1944,7 +2645,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Employees of the agency (owner), optionally of one branch */
+        /**
+         * Employees of the agency (owner), optionally of one branch
+         * @description Employees of the agency (owner), optionally of one branch.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listEmployees"];
         put?: never;
         /**
@@ -1952,6 +2658,8 @@ export interface paths {
          * @description The invited user is notified (AGENCY_INVITATION) and answers through /agency-invitations. Inviting again while an invitation is unanswered renews it (branch, 7 more days). A user already in an agency: 409 ALREADY_EXISTS.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["addEmployee"];
         delete?: never;
@@ -1968,10 +2676,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Move an employee to another branch (owner) */
+        /**
+         * Move an employee to another branch (owner)
+         * @description Move an employee to another branch (owner).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["moveEmployee"];
         post?: never;
-        /** Remove an employee (owner; removes the role and revokes the employee's tokens) */
+        /**
+         * Remove an employee (owner; removes the role and revokes the employee's tokens)
+         * @description Remove an employee (owner; removes the role and revokes the employee's tokens).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["removeEmployee"];
         options?: never;
         head?: never;
@@ -1985,7 +2703,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's pending agency invitations (not answered, not expired), newest first */
+        /**
+         * The caller's pending agency invitations (not answered, not expired), newest first
+         * @description The caller's pending agency invitations (not answered, not expired), newest first.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listMyAgencyInvitations"];
         put?: never;
         post?: never;
@@ -2007,6 +2730,8 @@ export interface paths {
         /**
          * Accept an invitation (the invited user): they become an employee of its branch (ROLE_AGENCY_EMPLOYEE)
          * @description Answered or expired: 409 INVALID_STATE. Already in an agency: 409 ALREADY_EXISTS. Someone else's invitation: 403.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["acceptAgencyInvitation"];
         delete?: never;
@@ -2027,6 +2752,8 @@ export interface paths {
         /**
          * Decline an invitation (the invited user)
          * @description Answered or expired: 409 INVALID_STATE. Someone else's invitation: 403.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["declineAgencyInvitation"];
         delete?: never;
@@ -2042,7 +2769,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All agencies, optionally by status */
+        /**
+         * All agencies, optionally by status
+         * @description All agencies, optionally by status.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["superadminListAgencies"];
         put?: never;
         post?: never;
@@ -2061,7 +2793,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suspend an agency: its announcements are hidden and its staff cannot publish */
+        /**
+         * Suspend an agency: its announcements are hidden and its staff cannot publish
+         * @description Suspend an agency: its announcements are hidden and its staff cannot publish.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["suspendAgency"];
         delete?: never;
         options?: never;
@@ -2078,7 +2815,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reactivate a suspended agency */
+        /**
+         * Reactivate a suspended agency
+         * @description Reactivate a suspended agency.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["activateAgency"];
         delete?: never;
         options?: never;
@@ -2093,12 +2835,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The agency's documents with their review, newest first, optionally by status (owner, admins) */
+        /**
+         * The agency's documents with their review, newest first, optionally by status (owner, admins)
+         * @description The agency's documents with their review, newest first, optionally by status (owner, admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listAgencyDocuments"];
         put?: never;
         /**
          * Upload an agency verification document with its type (PDF or image, at most 10 MB; owner); it waits for review
-         * @description Rate limited per client IP: "upload";q=30;w=60.
+         * @description Upload an agency verification document with its type (PDF or image, at most 10 MB; owner); it waits for review.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         *
+         *     Rate limited per client IP: "upload";q=30;w=60.
          */
         post: operations["uploadAgencyDocument"];
         delete?: never;
@@ -2114,7 +2865,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every agency's documents, newest first, optionally by status (status=PENDING: the review queue) */
+        /**
+         * Every agency's documents, newest first, optionally by status (status=PENDING: the review queue)
+         * @description Every agency's documents, newest first, optionally by status (status=PENDING: the review queue).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["listAgencyDocumentsForReview"];
         put?: never;
         post?: never;
@@ -2131,7 +2887,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One agency document with its review (its bytes: url) */
+        /**
+         * One agency document with its review (its bytes: url)
+         * @description One agency document with its review (its bytes: url).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["getAgencyDocumentForReview"];
         put?: never;
         post?: never;
@@ -2150,7 +2911,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve an agency document (VERIFIED); the owner is notified */
+        /**
+         * Approve an agency document (VERIFIED); the owner is notified
+         * @description Approve an agency document (VERIFIED); the owner is notified.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["approveAgencyDocument"];
         delete?: never;
         options?: never;
@@ -2167,7 +2933,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject an agency document with a reason (NOT_VERIFIED); the owner is notified */
+        /**
+         * Reject an agency document with a reason (NOT_VERIFIED); the owner is notified
+         * @description Reject an agency document with a reason (NOT_VERIFIED); the owner is notified.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["rejectAgencyDocument"];
         delete?: never;
         options?: never;
@@ -2188,6 +2959,8 @@ export interface paths {
          * Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         *
          *     Rate limited per client IP: "checkout";q=20;w=60.
          */
         post: operations["createCheckout"];
@@ -2204,7 +2977,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF) */
+        /**
+         * What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF)
+         * @description What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listPaymentMethods"];
         put?: never;
         post?: never;
@@ -2221,7 +2999,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Payment status of a reservation (parties and admins) */
+        /**
+         * Payment status of a reservation (parties and admins)
+         * @description Payment status of a reservation (parties and admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getPaymentStatus"];
         put?: never;
         post?: never;
@@ -2240,7 +3023,11 @@ export interface paths {
         };
         /**
          * Browser return page after checkout; re-checks the session with the provider
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Browser return page after checkout; re-checks the session with the provider.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["checkoutSuccessPage"];
         put?: never;
@@ -2260,7 +3047,11 @@ export interface paths {
         };
         /**
          * Browser page after an abandoned checkout; re-checks the session with the provider
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Browser page after an abandoned checkout; re-checks the session with the provider.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["checkoutCancelPage"];
         put?: never;
@@ -2280,7 +3071,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body */
+        /**
+         * Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body
+         * @description Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["receivePaymentProviderEvent"];
         delete?: never;
         options?: never;
@@ -2297,7 +3093,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wave events (checkout.session.completed, checkout.session.payment_failed), authenticated by the Wave-Signature header on the raw body */
+        /**
+         * Wave events (checkout.session.completed, checkout.session.payment_failed), authenticated by the Wave-Signature header on the raw body
+         * @description Wave events (checkout.session.completed, checkout.session.payment_failed), authenticated by the Wave-Signature header on the raw body.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         post: operations["receiveWaveEvent"];
         delete?: never;
         options?: never;
@@ -2312,7 +3113,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Browser page Wave sends the payer back to (success_url, error_url); the webhook, not this page, records the payment */
+        /**
+         * Browser page Wave sends the payer back to (success_url, error_url); the webhook, not this page, records the payment
+         * @description Browser page Wave sends the payer back to (success_url, error_url); the webhook, not this page, records the payment.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
         get: operations["waveReturnPage"];
         put?: never;
         post?: never;
@@ -2329,7 +3135,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallet of the caller’s: balance, pending withdrawals, totals, automatic withdrawal setting */
+        /**
+         * Wallet of the caller’s: balance, pending withdrawals, totals, automatic withdrawal setting
+         * @description Wallet of the caller’s: balance, pending withdrawals, totals, automatic withdrawal setting.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getWallet"];
         put?: never;
         post?: never;
@@ -2346,7 +3157,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s money history (page; filters type, dateFrom, dateTo) */
+        /**
+         * The caller’s money history (page; filters type, dateFrom, dateTo)
+         * @description The caller’s money history (page; filters type, dateFrom, dateTo).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listTransactions"];
         put?: never;
         post?: never;
@@ -2363,7 +3179,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Totals of the caller’s transactions over a period (default MONTH: the last month) */
+        /**
+         * Totals of the caller’s transactions over a period (default MONTH: the last month)
+         * @description Totals of the caller’s transactions over a period (default MONTH: the last month).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getTransactionSummary"];
         put?: never;
         post?: never;
@@ -2380,7 +3201,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One transaction of the caller */
+        /**
+         * One transaction of the caller
+         * @description One transaction of the caller.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getTransaction"];
         put?: never;
         post?: never;
@@ -2397,7 +3223,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** PDF receipt of a transaction (owner only); made once and kept */
+        /**
+         * PDF receipt of a transaction (owner only); made once and kept
+         * @description PDF receipt of a transaction (owner only); made once and kept.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getTransactionReceipt"];
         put?: never;
         post?: never;
@@ -2418,6 +3249,8 @@ export interface paths {
          * PDF receipt through its signed link (invoiceUrl, receiptUrl): no bearer token
          * @description The link is signed for one transaction and expires about a day after it was handed out; read the reservation or the transaction again for a fresh one. A malformed, forged or expired link is 403 ACCESS_DENIED; a transaction that no longer exists is 404.
          *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
          *     Rate limited per client IP: "recipient";q=30;w=60.
          */
         get: operations["getReceiptBySignedLink"];
@@ -2436,12 +3269,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Withdrawals of the caller’s wallet (page) */
+        /**
+         * Withdrawals of the caller’s wallet (page)
+         * @description Withdrawals of the caller’s wallet (page).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listWithdrawals"];
         put?: never;
         /**
          * Withdraw from the caller’s wallet to the caller’s connected payout account
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createWithdrawal"];
         delete?: never;
@@ -2457,9 +3297,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Automatic withdrawal setting of the caller’s wallet */
+        /**
+         * Automatic withdrawal setting of the caller’s wallet
+         * @description The automatic withdrawal of the caller’s wallet in one currency (`currency`, default the main one); each currency has its own.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getAutoWithdrawal"];
-        /** Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold */
+        /**
+         * Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold
+         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["setAutoWithdrawal"];
         post?: never;
         delete?: never;
@@ -2480,6 +3330,8 @@ export interface paths {
         /**
          * Create (once) the caller’s Express account and return a fresh onboarding link
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["startPayConnectOnboarding"];
         delete?: never;
@@ -2495,7 +3347,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** State of the caller’s connected account, read afresh from the provider */
+        /**
+         * State of the caller’s connected account, read afresh from the provider
+         * @description State of the caller’s connected account, read afresh from the provider.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getPayConnectAccountStatus"];
         put?: never;
         post?: never;
@@ -2512,7 +3369,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the caller’s connected account can receive payments, and why not */
+        /**
+         * Whether the caller’s connected account can receive payments, and why not
+         * @description Whether the caller’s connected account can receive payments, and why not.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["checkCanReceivePayments"];
         put?: never;
         post?: never;
@@ -2531,7 +3393,11 @@ export interface paths {
         };
         /**
          * Browser return target of the onboarding; re-reads the account from the provider
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Browser return target of the onboarding; re-reads the account from the provider.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["payConnectReturnPage"];
         put?: never;
@@ -2551,7 +3417,11 @@ export interface paths {
         };
         /**
          * Browser target when an onboarding link expired; redirects to a fresh link
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Browser target when an onboarding link expired; redirects to a fresh link.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["payConnectRefreshPage"];
         put?: never;
@@ -2569,12 +3439,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** the caller’s mobile payout accounts, newest first */
+        /**
+         * the caller’s mobile payout accounts, newest first
+         * @description the caller’s mobile payout accounts, newest first.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listPayoutAccounts"];
         put?: never;
         /**
          * Add a mobile wallet to the caller’s payout accounts; it becomes the default for its currency
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["addPayoutAccount"];
         delete?: never;
@@ -2593,7 +3470,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one of the caller’s payout accounts (the newest other one becomes the default) */
+        /**
+         * Remove one of the caller’s payout accounts (the newest other one becomes the default)
+         * @description Remove one of the caller’s payout accounts (the newest other one becomes the default).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deletePayoutAccount"];
         options?: never;
         head?: never;
@@ -2607,7 +3489,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallet of the agency’s: balance, pending withdrawals, totals, automatic withdrawal setting */
+        /**
+         * Wallet of the agency’s: balance, pending withdrawals, totals, automatic withdrawal setting
+         * @description Wallet of the agency’s: balance, pending withdrawals, totals, automatic withdrawal setting.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getAgencyWallet"];
         put?: never;
         post?: never;
@@ -2624,12 +3511,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Withdrawals of the agency’s wallet (page) */
+        /**
+         * Withdrawals of the agency’s wallet (page)
+         * @description Withdrawals of the agency’s wallet (page).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listAgencyWithdrawals"];
         put?: never;
         /**
          * Withdraw from the agency’s wallet to the agency’s connected payout account
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["createAgencyWithdrawal"];
         delete?: never;
@@ -2645,9 +3539,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Automatic withdrawal setting of the agency’s wallet */
+        /**
+         * Automatic withdrawal setting of the agency’s wallet
+         * @description The automatic withdrawal of the agency’s wallet in one currency (`currency`, default the main one); each currency has its own.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getAgencyAutoWithdrawal"];
-        /** Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold */
+        /**
+         * Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold
+         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         put: operations["setAgencyAutoWithdrawal"];
         post?: never;
         delete?: never;
@@ -2668,6 +3572,8 @@ export interface paths {
         /**
          * Create (once) the agency’s Express account and return a fresh onboarding link
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["startAgencyPayConnectOnboarding"];
         delete?: never;
@@ -2683,7 +3589,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** State of the agency’s connected account, read afresh from the provider */
+        /**
+         * State of the agency’s connected account, read afresh from the provider
+         * @description State of the agency’s connected account, read afresh from the provider.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getAgencyPayConnectAccountStatus"];
         put?: never;
         post?: never;
@@ -2700,7 +3611,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether the agency’s connected account can receive payments, and why not */
+        /**
+         * Whether the agency’s connected account can receive payments, and why not
+         * @description Whether the agency’s connected account can receive payments, and why not.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["checkAgencyCanReceivePayments"];
         put?: never;
         post?: never;
@@ -2717,12 +3633,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** the agency’s mobile payout accounts, newest first */
+        /**
+         * the agency’s mobile payout accounts, newest first
+         * @description the agency’s mobile payout accounts, newest first.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listAgencyPayoutAccounts"];
         put?: never;
         /**
          * Add a mobile wallet to the agency’s payout accounts; it becomes the default for its currency
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["addAgencyPayoutAccount"];
         delete?: never;
@@ -2741,7 +3664,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove one of the agency’s payout accounts (the newest other one becomes the default) */
+        /**
+         * Remove one of the agency’s payout accounts (the newest other one becomes the default)
+         * @description Remove one of the agency’s payout accounts (the newest other one becomes the default).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         delete: operations["deleteAgencyPayoutAccount"];
         options?: never;
         head?: never;
@@ -2760,6 +3688,8 @@ export interface paths {
         /**
          * Open a dispute on a reservation (freezes the carrier's payout)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["openDispute"];
         delete?: never;
@@ -2775,7 +3705,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Disputes on my reservations */
+        /**
+         * Disputes on my reservations
+         * @description Disputes on my reservations.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["listMyDisputes"];
         put?: never;
         post?: never;
@@ -2792,7 +3727,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A dispute with its evidence and messages (parties and admins) */
+        /**
+         * A dispute with its evidence and messages (parties and admins)
+         * @description A dispute with its evidence and messages (parties and admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getDispute"];
         put?: never;
         post?: never;
@@ -2814,6 +3754,8 @@ export interface paths {
         /**
          * Post a message on an open dispute (parties and admins)
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         post: operations["postDisputeMessage"];
         delete?: never;
@@ -2829,7 +3771,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dispute queue */
+        /**
+         * Dispute queue
+         * @description Dispute queue.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         get: operations["adminListDisputes"];
         put?: never;
         post?: never;
@@ -2851,6 +3798,8 @@ export interface paths {
         /**
          * Resolve a dispute: refund the sender, release to the carrier, or split
          * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
         post: operations["resolveDispute"];
         delete?: never;
@@ -2866,7 +3815,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's carrier dashboard: trips, reservations, earnings, rating */
+        /**
+         * The caller's carrier dashboard: trips, reservations, earnings, rating
+         * @description The caller's carrier dashboard: trips, reservations, earnings, rating.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getCarrierDashboard"];
         put?: never;
         post?: never;
@@ -2883,7 +3837,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's sender dashboard: reservations, upcoming shipments, spending, rating */
+        /**
+         * The caller's sender dashboard: reservations, upcoming shipments, spending, rating
+         * @description The caller's sender dashboard: reservations, upcoming shipments, spending, rating.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getSenderDashboard"];
         put?: never;
         post?: never;
@@ -2900,7 +3859,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An agency's dashboard (its owner, its employees, admins) */
+        /**
+         * An agency's dashboard (its owner, its employees, admins)
+         * @description An agency's dashboard (its owner, its employees, admins).
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
         get: operations["getAgencyDashboard"];
         put?: never;
         post?: never;
@@ -2917,7 +3881,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Platform figures for a period */
+        /**
+         * Platform figures for a period
+         * @description Users, announcements, reservations and the money figures of a period, the money per currency (admins).
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         get: operations["getAnalyticsOverview"];
         put?: never;
         post?: never;
@@ -2934,7 +3903,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One metric per day, week or month of a period */
+        /**
+         * One metric per day, week or month of a period
+         * @description A count or a money metric per bucket; money metrics are of one currency (`currency`, default the main one). Admins.
+         *
+         *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
+         */
         get: operations["getAnalyticsTimeseries"];
         put?: never;
         post?: never;
@@ -2951,7 +3925,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Browse the audit log (admin actions and security events) */
+        /**
+         * Browse the audit log (admin actions and security events)
+         * @description Browse the audit log (admin actions and security events).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["listAuditLogs"];
         put?: never;
         post?: never;
@@ -2968,7 +3947,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Hits, misses and size of each named cache */
+        /**
+         * Hits, misses and size of each named cache
+         * @description Hits, misses and size of each named cache.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["getCacheStats"];
         put?: never;
         post?: never;
@@ -2988,7 +3972,12 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Empty a named cache (audited) */
+        /**
+         * Empty a named cache (audited)
+         * @description Empty a named cache (audited).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         delete: operations["clearCache"];
         options?: never;
         head?: never;
@@ -3002,8 +3991,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets) */
+        /**
+         * Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets)
+         * @description Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["getSupervision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Error rate, latency and failed payments, payouts, deliveries and webhooks of the last hour and day
+         * @description Super-administrators only. Summarises the per-request metrics (status, duration) and the business events (payment failed, payout failed, delivery dead, webhook refused) written to Workers Analytics Engine, for the last hour and the last 24 hours, or the one `window` asked for. The alert rules an operator sets on these figures are in docs/OPERATIONS.md. 500 (INTERNAL_ERROR) when Analytics Engine cannot be read.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3019,7 +4035,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Outgoing messages (e-mail, push, SMS), newest first, addresses masked */
+        /**
+         * Outgoing messages (e-mail, push, SMS), newest first, addresses masked
+         * @description Outgoing messages (e-mail, push, SMS), newest first, addresses masked.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         get: operations["listDeliveries"];
         put?: never;
         post?: never;
@@ -3038,7 +4059,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a FAILED or DEAD delivery again: back to QUEUED with its attempts reset (audited) */
+        /**
+         * Send a FAILED or DEAD delivery again: back to QUEUED with its attempts reset (audited)
+         * @description Send a FAILED or DEAD delivery again: back to QUEUED with its attempts reset (audited).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
         post: operations["retryDelivery"];
         delete?: never;
         options?: never;
@@ -3055,7 +4081,11 @@ export interface paths {
         };
         /**
          * This OpenAPI 3.1 document
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description This OpenAPI 3.1 document.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["getOpenApiDocument"];
         put?: never;
@@ -3075,7 +4105,11 @@ export interface paths {
         };
         /**
          * Interactive API reference (served by the worker, works offline)
-         * @description Rate limited per client IP: "public";q=300;w=60.
+         * @description Interactive API reference (served by the worker, works offline).
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         *
+         *     Rate limited per client IP: "public";q=300;w=60.
          */
         get: operations["apiReferencePage"];
         put?: never;
@@ -3091,6 +4125,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ErrorResponse: {
+            /** Format: int32 */
             status: number;
             /** @enum {string} */
             errorCode: "VALIDATION_ERROR" | "INVALID_ARGUMENT" | "MISSING_PARAMETER" | "TYPE_MISMATCH" | "AUTHENTICATION_ERROR" | "UNAUTHORIZED" | "ACCESS_DENIED" | "RESOURCE_NOT_FOUND" | "ENDPOINT_NOT_FOUND" | "ALREADY_EXISTS" | "INVALID_STATE" | "BUSINESS_RULE_VIOLATION" | "INSUFFICIENT_FUNDS" | "STRIPE_CONNECT_NOT_CONFIGURED" | "PAYMENT_ERROR" | "PAYMENT_PROCESSING_ERROR" | "INTERNAL_ERROR";
@@ -3122,18 +4157,21 @@ export interface components {
                 d1: {
                     /** @enum {string} */
                     status: "UP" | "DOWN";
+                    /** Format: double */
                     latencyMs: number;
                     error?: string;
                 };
                 kv: {
                     /** @enum {string} */
                     status: "UP" | "DOWN";
+                    /** Format: double */
                     latencyMs: number;
                     error?: string;
                 };
                 r2: {
                     /** @enum {string} */
                     status: "UP" | "DOWN";
+                    /** Format: double */
                     latencyMs: number;
                     error?: string;
                 };
@@ -3159,52 +4197,72 @@ export interface components {
             };
         };
         Review: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             reservationId: number;
+            /** Format: int32 */
             revieweeId: number;
             /** @enum {string} */
             reviewerRole: "SENDER" | "CARRIER";
+            /** Format: int32 */
             rating: number;
             comment: string | null;
             createdAt: string;
             reviewer: {
+                /** Format: int32 */
                 id: number;
                 name: string;
                 avatarUrl: string | null;
             };
         };
         NewReview: {
+            /** Format: int32 */
             reservationId: number;
+            /** Format: int32 */
             rating: number;
             comment?: string;
         };
         RatingSummary: {
+            /** Format: double */
             ratingAverage: number | null;
+            /** Format: int32 */
             reviewCount: number;
         };
         ReviewPage: {
             content: components["schemas"]["Review"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         CustomerReviewPage: {
             content: components["schemas"]["Review"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         Report: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             reporterId: number;
             /** @enum {string} */
             targetType: "USER" | "ANNOUNCEMENT" | "REVIEW";
+            /** Format: int32 */
             targetId: number;
             reason: string;
             description: string | null;
@@ -3213,6 +4271,7 @@ export interface components {
             /** @enum {string|null} */
             action: "NONE" | "HIDE_ANNOUNCEMENT" | "HIDE_REVIEW" | "SUSPEND_USER" | null;
             resolutionNote: string | null;
+            /** Format: int32 */
             closedBy: number | null;
             closedAt: string | null;
             createdAt: string;
@@ -3220,6 +4279,7 @@ export interface components {
         NewReport: {
             /** @enum {string} */
             targetType: "USER" | "ANNOUNCEMENT" | "REVIEW";
+            /** Format: int32 */
             targetId: number;
             reason: string;
             description?: string;
@@ -3227,9 +4287,13 @@ export interface components {
         ReportPage: {
             content: components["schemas"]["Report"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -3241,9 +4305,13 @@ export interface components {
         CountryPage: {
             content: components["schemas"]["Country"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -3257,17 +4325,24 @@ export interface components {
         CityPage: {
             content: components["schemas"]["City"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         City: {
             name: string;
             countryCode: string;
+            /** Format: int32 */
             population: number;
+            /** Format: double */
             latitude: number;
+            /** Format: double */
             longitude: number;
         };
         CorridorProhibitedItems: {
@@ -3277,13 +4352,17 @@ export interface components {
             restricted: components["schemas"]["ProhibitedItem"][];
         };
         ProhibitedItem: {
-            /** @description The parcel category this entry refuses or restricts at booking */
+            /**
+             * Format: int32
+             * @description The parcel category this entry refuses or restricts at booking
+             */
             categoryId?: number;
             code: string;
             name: string;
             reason: string;
         };
         AddedProhibitedItem: {
+            /** Format: int32 */
             id: number;
             code: string;
             /** @enum {string} */
@@ -3314,13 +4393,18 @@ export interface components {
         CategoryPage: {
             content: components["schemas"]["Category"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         Category: {
+            /** Format: int32 */
             id: number;
             code: string;
             name: string;
@@ -3337,9 +4421,13 @@ export interface components {
             prohibited?: boolean;
         };
         Announcement: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             carrierId: number;
+            /** Format: int32 */
             agencyId: number | null;
+            /** Format: int32 */
             branchId: number | null;
             departureCity: string;
             departureCountry: string;
@@ -3347,9 +4435,13 @@ export interface components {
             arrivalCountry: string;
             departureDate: string;
             arrivalDate: string;
+            /** Format: double */
             totalWeight: number;
+            /** Format: double */
             reservedWeight: number;
+            /** Format: double */
             remainingWeight: number;
+            /** Format: double */
             pricePerKg: number;
             currency: string;
             pickupPoint: string | null;
@@ -3369,6 +4461,7 @@ export interface components {
             updatedAt: string;
         };
         PublicProfile: {
+            /** Format: int32 */
             id: number;
             firstName: string;
             lastName: string;
@@ -3378,11 +4471,14 @@ export interface components {
             verified: boolean;
             /** @description Phone number proved by an SMS code */
             phoneVerified: boolean;
+            /** Format: double */
             ratingAverage: number | null;
+            /** Format: int32 */
             reviewCount: number;
             /** Format: date-time */
             memberSince: string;
             /**
+             * Format: double
              * @description Reservations the carrier side cancelled after payment over those confirmed or so cancelled, a fraction with 2 decimals (0.25 = one in four); 0 without any (CONTRACT section 22)
              * @example 0.05
              */
@@ -3405,9 +4501,15 @@ export interface components {
              * @example 2030-01-31
              */
             arrivalDate: string;
-            /** @description Capacity in kg */
+            /**
+             * Format: double
+             * @description Capacity in kg
+             */
             totalWeight: number;
-            /** @description Price per kg in the trip's currency, with at most its decimals (none for XOF and XAF) */
+            /**
+             * Format: double
+             * @description Price per kg in the trip's currency, with at most its decimals (none for XOF and XAF)
+             */
             pricePerKg: number;
             /**
              * @description The trip's currency (enabled ISO 4217 code); default: the departure country's (XOF from Senegal), else EUR
@@ -3424,7 +4526,10 @@ export interface components {
              * @enum {string}
              */
             cancellationPolicy?: "FLEXIBLE" | "MODERATE" | "STRICT";
-            /** @description Agency staff only: the branch publishing the trip (an employee always publishes for their own branch) */
+            /**
+             * Format: int32
+             * @description Agency staff only: the branch publishing the trip (an employee always publishes for their own branch)
+             */
             branchId?: number | null;
             /** @description Accepted categories; empty or absent = every allowed category */
             acceptedCategoryIds?: number[];
@@ -3432,26 +4537,45 @@ export interface components {
         AnnouncementPage: {
             content: components["schemas"]["Announcement"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         PriceSuggestion: {
             currency: string;
-            /** @description Median price per kg; null below 5 trips */
+            /**
+             * Format: double
+             * @description Median price per kg; null below 5 trips
+             */
             median: number | null;
-            /** @description First quartile; null below 5 trips */
+            /**
+             * Format: double
+             * @description First quartile; null below 5 trips
+             */
             p25: number | null;
-            /** @description Third quartile; null below 5 trips */
+            /**
+             * Format: double
+             * @description Third quartile; null below 5 trips
+             */
             p75: number | null;
-            /** @description Trips the figures are computed from */
+            /**
+             * Format: int32
+             * @description Trips the figures are computed from
+             */
             sampleSize: number;
         };
         TravelProof: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             announcementId: number;
+            /** Format: int32 */
             fileId: number;
             /** @enum {string} */
             status: "PENDING" | "APPROVED" | "REJECTED" | "SUPERSEDED";
@@ -3459,11 +4583,16 @@ export interface components {
             createdAt: string;
         };
         TravelProofRequest: {
-            /** @description A file the caller uploaded with purpose TRAVEL_PROOF */
+            /**
+             * Format: int32
+             * @description A file the caller uploaded with purpose TRAVEL_PROOF
+             */
             fileId: number;
         };
         SearchAlert: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             userId: number;
             name: string | null;
             departureCity: string | null;
@@ -3472,8 +4601,13 @@ export interface components {
             arrivalCountry: string | null;
             dateFrom: string | null;
             dateTo: string | null;
+            /** Format: double */
             minWeight: number | null;
+            /** Format: double */
             maxPricePerKg: number | null;
+            /** @description The currency of maxPricePerKg; null without a price limit */
+            currency: string | null;
+            /** Format: int32 */
             categoryId: number | null;
             /** @enum {string|null} */
             transportMode: "PLANE" | "TRAIN" | "CAR" | "BUS" | "BOAT" | "OTHER" | null;
@@ -3493,8 +4627,16 @@ export interface components {
             dateFrom?: string | null;
             /** Format: date */
             dateTo?: string | null;
+            /** Format: double */
             minWeight?: number | null;
+            /** Format: double */
             maxPricePerKg?: number | null;
+            /**
+             * @description The currency of maxPricePerKg (its decimals); default the departure country's, else the main one. Only trips priced in it match the limit
+             * @example EUR
+             */
+            currency?: string | null;
+            /** Format: int32 */
             categoryId?: number | null;
             /** @enum {string|null} */
             transportMode?: "PLANE" | "TRAIN" | "CAR" | "BUS" | "BOAT" | "OTHER" | null;
@@ -3503,22 +4645,31 @@ export interface components {
         SearchAlertPage: {
             content: components["schemas"]["SearchAlert"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         NotificationPage: {
             content: components["schemas"]["Notification"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         Notification: {
+            /** Format: int32 */
             id: number;
             /** @example ALERT_MATCH */
             type: string;
@@ -3533,12 +4684,15 @@ export interface components {
             createdAt: string;
         };
         UnreadCount: {
+            /** Format: int32 */
             count: number;
         };
         ReadAllResult: {
+            /** Format: int32 */
             updated: number;
         };
         Device: {
+            /** Format: int32 */
             id: number;
             /** @enum {string} */
             platform: "ANDROID" | "IOS" | "WEB";
@@ -3554,9 +4708,13 @@ export interface components {
         DevicePage: {
             content: components["schemas"]["Device"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -3576,7 +4734,7 @@ export interface components {
         };
         NotificationChannels: {
             /** @enum {string} */
-            kind: "RESERVATION_CREATED" | "RESERVATION_PAID" | "RESERVATION_CONFIRMED" | "RESERVATION_REJECTED" | "RESERVATION_CANCELLED" | "RESERVATION_EXPIRED" | "RESERVATION_DEPOSITED" | "RESERVATION_IN_TRANSIT" | "RESERVATION_DELIVERED" | "TRIP_CHANGED" | "PAYMENT_AUTHORIZED" | "PAYMENT_FAILED" | "PAYMENT_REFUNDED" | "PAYMENT_PARTIALLY_CAPTURED" | "PAYMENT_RELEASED" | "FUNDS_RELEASED" | "WITHDRAWAL_COMPLETED" | "WITHDRAWAL_FAILED" | "KYC_APPROVED" | "KYC_REJECTED" | "KYC_REVOKED" | "DISPUTE_OPENED" | "DISPUTE_MESSAGE" | "DISPUTE_RESOLVED" | "ALERT_MATCH" | "REPORT_CLOSED" | "AGENCY_EMPLOYEE_ADDED" | "AGENCY_INVITATION" | "AGENCY_EMPLOYEE_REMOVED" | "AGENCY_DOCUMENT_APPROVED" | "AGENCY_DOCUMENT_REJECTED" | "AGENCY_ACTIVATED" | "AGENCY_SUSPENDED" | "NEW_MESSAGE" | "TRAVEL_PROOF_APPROVED" | "TRAVEL_PROOF_REJECTED";
+            kind: "RESERVATION_CREATED" | "RESERVATION_PAID" | "RESERVATION_CONFIRMED" | "RESERVATION_REJECTED" | "RESERVATION_CANCELLED" | "RESERVATION_EXPIRED" | "RESERVATION_DEPOSITED" | "RESERVATION_IN_TRANSIT" | "RESERVATION_DELIVERED" | "TRIP_CHANGED" | "PAYMENT_AUTHORIZED" | "PAYMENT_FAILED" | "PAYMENT_REFUNDED" | "PAYMENT_PARTIALLY_CAPTURED" | "PAYMENT_RELEASED" | "FUNDS_RELEASED" | "WITHDRAWAL_COMPLETED" | "WITHDRAWAL_FAILED" | "KYC_APPROVED" | "KYC_REJECTED" | "KYC_REVOKED" | "DISPUTE_OPENED" | "DISPUTE_MESSAGE" | "DISPUTE_RESOLVED" | "ALERT_MATCH" | "REPORT_CLOSED" | "AGENCY_EMPLOYEE_ADDED" | "AGENCY_INVITATION" | "AGENCY_EMPLOYEE_REMOVED" | "AGENCY_DOCUMENT_APPROVED" | "AGENCY_DOCUMENT_REJECTED" | "AGENCY_ACTIVATED" | "AGENCY_SUSPENDED" | "NEW_MESSAGE" | "TRAVEL_PROOF_APPROVED" | "TRAVEL_PROOF_REJECTED" | "OFFER_RECEIVED" | "OFFER_COUNTERED" | "OFFER_ACCEPTED" | "OFFER_DECLINED" | "OFFER_WITHDRAWN" | "OFFER_EXPIRED";
             email: boolean;
             push: boolean;
             /** @description Sent only to an international number (+...) in the profile */
@@ -3600,14 +4758,19 @@ export interface components {
             svg: string;
         };
         Reservation: {
+            /** Format: int32 */
             id: number;
             /** @example PX-7K3M9Q2A */
             reservationNumber: string;
+            /** Format: int32 */
             announcementId: number;
+            /** Format: int32 */
             senderId: number;
+            /** Format: int32 */
             carrierId: number;
             /** @example PENDING_PAYMENT */
             status: string;
+            /** Format: double */
             reservedWeight: number;
             contentInfo: string | null;
             /** @description Shown to the sender only; null for anyone else */
@@ -3622,9 +4785,13 @@ export interface components {
             arrivalDate: string;
             pickupPoint: string | null;
             deliveryPoint: string | null;
+            /** Format: double */
             pricePerKg: number;
+            /** Format: double */
             totalAmount: number;
+            /** Format: double */
             platformCommission: number;
+            /** Format: double */
             carrierAmount: number;
             /**
              * @description The trip's currency: every amount of the reservation is in it, with its decimals
@@ -3653,18 +4820,29 @@ export interface components {
             reservationDate: string;
         };
         ReservationItem: {
+            /** Format: int32 */
             categoryId: number | null;
             code: string | null;
             name: string;
+            /** Format: double */
             reservedQuantity: number;
             description: string | null;
+            /** Format: double */
             weight: number | null;
+            /** Format: double */
             lengthCm: number | null;
+            /** Format: double */
             widthCm: number | null;
+            /** Format: double */
             heightCm: number | null;
             isFragile: boolean;
             containsLiquids: boolean;
             imageUrl: string | null;
+            /**
+             * Format: double
+             * @description What the sender declared the item is worth, in the reservation's currency (CONTRACT 21); null when not declared
+             */
+            declaredValue: number | null;
         };
         Recipient: {
             firstName: string;
@@ -3701,16 +4879,28 @@ export interface components {
             /** @description First name and initial of the carrier */
             carrierName: string;
             lastPosition: components["schemas"]["Position"];
-            deliveryQr: components["schemas"]["QrCode"] & (Record<string, never> | null);
+            /** @description Present while the parcel is DEPOSITED or IN_TRANSIT */
+            deliveryQr: components["schemas"]["QrCode"] | null;
         };
         Position: {
+            /** Format: double */
             lat: number;
+            /** Format: double */
             lng: number;
-            /** @description Metres */
+            /**
+             * Format: double
+             * @description Metres
+             */
             accuracy: number | null;
-            /** @description Metres per second */
+            /**
+             * Format: double
+             * @description Metres per second
+             */
             speed: number | null;
-            /** @description Degrees clockwise from north */
+            /**
+             * Format: double
+             * @description Degrees clockwise from north
+             */
             heading: number | null;
             /** Format: date-time */
             recordedAt: string;
@@ -3718,21 +4908,28 @@ export interface components {
             receivedAt: string;
         } | null;
         PositionsAccepted: {
+            /** Format: int32 */
             reservationId: number;
             status: string;
+            /** Format: int32 */
             accepted: number;
             lastPosition: components["schemas"]["Position"];
         };
-        /** @description A batch of 1 to 100 points, or a single point object */
-        PositionBatch: {
-            positions: components["schemas"]["PositionInput"][];
-        };
+        /** @description One point sent alone, or a batch `{positions: [...]}` of 1 to 100 points */
+        PositionsBody: components["schemas"]["PositionInput"] | components["schemas"]["PositionBatch"];
         PositionInput: {
+            /** Format: double */
             lat: number;
+            /** Format: double */
             lng: number;
+            /** Format: double */
             accuracy?: number | null;
-            /** @description Metres per second (at most 350, a plane) */
+            /**
+             * Format: double
+             * @description Metres per second (at most 350, a plane)
+             */
             speed?: number | null;
+            /** Format: double */
             heading?: number | null;
             /**
              * Format: date-time
@@ -3740,7 +4937,12 @@ export interface components {
              */
             recordedAt: string;
         };
+        /** @description A batch of 1 to 100 points, or a single point object */
+        PositionBatch: {
+            positions: components["schemas"]["PositionInput"][];
+        };
         Tracking: {
+            /** Format: int32 */
             reservationId: number;
             status: string;
             lastPosition: components["schemas"]["Position"];
@@ -3749,16 +4951,25 @@ export interface components {
         ConversationMessagePage: {
             content: components["schemas"]["ConversationMessage"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         ConversationMessage: {
-            /** @description Increasing within the conversation: the order of REST pages and of the live feed */
+            /**
+             * Format: int32
+             * @description Increasing within the conversation: the order of REST pages and of the live feed
+             */
             id: number;
+            /** Format: int32 */
             reservationId: number;
+            /** Format: int32 */
             authorId: number;
             authorName: string;
             body: string;
@@ -3778,23 +4989,31 @@ export interface components {
         ConversationPage: {
             content: components["schemas"]["Conversation"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         Conversation: {
+            /** Format: int32 */
             reservationId: number;
             reservationNumber: string;
             counterpart: {
+                /** Format: int32 */
                 id: number;
                 name: string;
             };
-            lastMessage: components["schemas"]["ConversationMessage"] & (Record<string, never> | null);
+            lastMessage: components["schemas"]["ConversationMessage"] | null;
+            /** Format: int32 */
             unreadCount: number;
         };
         ConversationUnreadCount: {
+            /** Format: int32 */
             count: number;
         };
         AppleAppSiteAssociation: {
@@ -3817,22 +5036,32 @@ export interface components {
             };
         }[];
         CreateBooking: {
+            /** Format: int32 */
             announcementId: number;
             /**
+             * Format: double
              * @description Kilograms, up to 3 decimals
              * @example 2.5
              */
             reservedWeight: number;
             contentInfo?: string | null;
             items: {
+                /** Format: int32 */
                 categoryId: number;
                 name?: string | null;
-                /** @default 1 */
+                /**
+                 * Format: double
+                 * @default 1
+                 */
                 reservedQuantity?: number;
                 description?: string | null;
+                /** Format: double */
                 weight?: number | null;
+                /** Format: double */
                 lengthCm?: number | null;
+                /** Format: double */
                 widthCm?: number | null;
+                /** Format: double */
                 heightCm?: number | null;
                 /** @default false */
                 isFragile?: boolean;
@@ -3840,6 +5069,12 @@ export interface components {
                 containsLiquids?: boolean;
                 /** Format: uri */
                 imageUrl?: string | null;
+                /**
+                 * Format: double
+                 * @description What the item is worth, in the trip's currency with at most its decimals (CONTRACT 21); needed for protection and shown on the customs declaration
+                 * @example 120
+                 */
+                declaredValue?: number | null;
             }[];
             recipient: {
                 firstName: string;
@@ -3858,20 +5093,30 @@ export interface components {
             declarations?: {
                 noProhibitedItems: boolean;
             };
+            /** @description Protect the parcel (CONTRACT section 21): needs every item's declaredValue; the premium (PROTECTION_RATE of the declared value, within the currency's minimum and maximum covered value) is charged beside the transport price, which totalAmount stays. See GET /bookings/{id}/protection. */
+            protection?: boolean;
         };
         ReservationPage: {
             data: components["schemas"]["Reservation"][];
+            /** Format: int32 */
             page: number;
+            /** Format: int32 */
             limit: number;
+            /** Format: int64 */
             total: number;
+            /** Format: int32 */
             totalPages: number;
         };
         ReservationGenericPage: {
             content: components["schemas"]["Reservation"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -3879,9 +5124,15 @@ export interface components {
             reason?: string | null;
         };
         CancellationQuote: {
-            /** @description Back to the sender */
+            /**
+             * Format: double
+             * @description Back to the sender
+             */
             refundAmount: number;
-            /** @description Kept: the commission, and the carrier share the policy keeps */
+            /**
+             * Format: double
+             * @description Kept: the commission, and the carrier share the policy keeps
+             */
             keptAmount: number;
             currency: string;
             /** @enum {string} */
@@ -3899,21 +5150,34 @@ export interface components {
         AdminReservationPage: {
             content: components["schemas"]["AdminReservationDetail"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         AdminReservationDetail: {
+            /** Format: int32 */
             id: number;
             reservationNumber: string;
-            /** @description Carrier user id */
+            /**
+             * Format: int32
+             * @description Carrier user id
+             */
             idCreateur: number;
-            /** @description Sender user id */
+            /**
+             * Format: int32
+             * @description Sender user id
+             */
             idExpediteur: number;
             statut: string;
+            /** Format: int32 */
             annonceId: number;
+            /** Format: double */
             poidsReserve: number;
             expediteur: components["schemas"]["UserSummary"];
             createurProfil: components["schemas"]["UserSummary"];
@@ -3944,8 +5208,10 @@ export interface components {
             /** Format: date-time */
             reservationDate: string;
             items: {
+                /** Format: int32 */
                 categorieId: number | null;
                 nom: string;
+                /** Format: double */
                 quantiteReserve: number;
                 code: string | null;
             }[];
@@ -3959,6 +5225,7 @@ export interface components {
             invoiceStatus: "ISSUED" | "PARTIALLY_CREDITED" | "CREDITED" | null;
         };
         UserSummary: {
+            /** Format: int32 */
             id: number;
             firstName: string;
             lastName: string;
@@ -3969,15 +5236,291 @@ export interface components {
             birthDate: string | null;
             connectedAccountId: string | null;
             enabled: boolean;
+            /** Format: double */
             walletBalance: number;
+            /** Format: double */
             pendingWithdrawalAmount: number;
+            /** Format: double */
             totalEarned: number;
+            /** Format: double */
             totalWithdrawn: number;
         };
+        CustomsDeclaration: {
+            /** @example PX-7K3M9Q2A */
+            reservationNumber: string;
+            sender: components["schemas"]["CustomsParty"];
+            recipient: components["schemas"]["CustomsParty"];
+            /** @example FR */
+            originCountry: string;
+            /** @example SN */
+            destinationCountry: string;
+            items: components["schemas"]["CustomsItem"][];
+            /**
+             * Format: double
+             * @description The sum of the declared values (items without one count 0)
+             */
+            totalValue: number;
+            /**
+             * @description The reservation's currency
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: date-time
+             * @description When the sender declared the contents (the booking)
+             */
+            declaredAt: string;
+        };
+        CustomsParty: {
+            name: string;
+            email: string | null;
+            /** @description The sender's phone is shown to the sender only; the recipient's as booked */
+            phone: string | null;
+            address: string | null;
+            city: string | null;
+            postalCode: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2
+             * @example SN
+             */
+            country: string;
+        };
+        CustomsItem: {
+            /** @description The item's name, with the sender's description after a colon when there is one */
+            description: string;
+            /** Format: double */
+            quantity: number;
+            /**
+             * Format: double
+             * @description The line's net weight in kg; null when the sender gave none
+             */
+            weight: number | null;
+            /**
+             * Format: double
+             * @description In the currency of the declaration; null when the sender declared none
+             */
+            declaredValue: number | null;
+            /**
+             * @description Harmonized System heading, only where the item's category names the goods unambiguously
+             * @example 4901
+             */
+            hsCode?: string;
+        };
+        Offer: {
+            /** Format: int32 */
+            id: number;
+            /** Format: int32 */
+            announcementId: number;
+            /** Format: int32 */
+            senderId: number;
+            /** Format: int32 */
+            carrierId: number;
+            /** Format: int32 */
+            agencyId: number | null;
+            /**
+             * Format: double
+             * @description Kilograms
+             */
+            reservedWeight: number;
+            /**
+             * Format: double
+             * @description The sender's price per kg, in `currency`
+             */
+            pricePerKg: number;
+            /**
+             * Format: double
+             * @description The carrier's counter price per kg; null until countered
+             */
+            counterPricePerKg: number | null;
+            /** @description The trip's currency (ISO 4217) */
+            currency: string;
+            /** @enum {string} */
+            status: "PENDING" | "COUNTERED" | "ACCEPTED" | "DECLINED" | "EXPIRED" | "WITHDRAWN";
+            message: string | null;
+            contentInfo: string | null;
+            items: components["schemas"]["OfferItem"][];
+            /** @description Shown to the sender only; the carrier sees it on the reservation once the offer is accepted */
+            recipient: {
+                firstName: string;
+                lastName: string;
+                email: string | null;
+                phone: string | null;
+                address: string | null;
+                city: string | null;
+                postalCode: string | null;
+                instructions: string | null;
+            } | null;
+            declarations: {
+                noProhibitedItems: boolean;
+                acknowledgedRestrictions: string[];
+            } | null;
+            /**
+             * Format: int32
+             * @description The PENDING_PAYMENT reservation created when the offer was accepted
+             */
+            reservationId: number | null;
+            /**
+             * Format: date-time
+             * @description 48 hours after the offer (or the counter), at the latest the start of the departure day (UTC)
+             */
+            expiresAt: string;
+            /** Format: date-time */
+            answeredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OfferItem: {
+            /** Format: int32 */
+            categoryId: number;
+            name: string | null;
+            /** Format: double */
+            reservedQuantity: number;
+            description: string | null;
+            /** Format: double */
+            weight: number | null;
+            /** Format: double */
+            lengthCm: number | null;
+            /** Format: double */
+            widthCm: number | null;
+            /** Format: double */
+            heightCm: number | null;
+            isFragile: boolean;
+            containsLiquids: boolean;
+            imageUrl: string | null;
+        };
+        MakeOffer: {
+            /**
+             * Format: double
+             * @description Kilograms, up to 3 decimals
+             * @example 2.5
+             */
+            reservedWeight: number;
+            /**
+             * Format: double
+             * @description The price per kg the sender proposes, in the trip's currency with at most its decimals (2 for EUR, none for XOF)
+             * @example 9.5
+             */
+            pricePerKg: number;
+            /** @description A word for the carrier */
+            message?: string | null;
+            contentInfo?: string | null;
+            items: {
+                /** Format: int32 */
+                categoryId: number;
+                name?: string | null;
+                /**
+                 * Format: double
+                 * @default 1
+                 */
+                reservedQuantity?: number;
+                description?: string | null;
+                /** Format: double */
+                weight?: number | null;
+                /** Format: double */
+                lengthCm?: number | null;
+                /** Format: double */
+                widthCm?: number | null;
+                /** Format: double */
+                heightCm?: number | null;
+                /** @default false */
+                isFragile?: boolean;
+                /** @default false */
+                containsLiquids?: boolean;
+                /** Format: uri */
+                imageUrl?: string | null;
+                /**
+                 * Format: double
+                 * @description What the item is worth, in the trip's currency with at most its decimals (CONTRACT 21); needed for protection and shown on the customs declaration
+                 * @example 120
+                 */
+                declaredValue?: number | null;
+            }[];
+            recipient: {
+                firstName: string;
+                lastName: string;
+                /** Format: email */
+                email?: string | null;
+                phone?: string | null;
+                address?: string | null;
+                city?: string | null;
+                postalCode?: string | null;
+                instructions?: string | null;
+            };
+            /** @description Codes of the corridor's restricted items the sender accepts (GET /reference/prohibited-items) */
+            acknowledgedRestrictions?: string[];
+            /** @description What the sender declares about the contents, kept with the reservation and shown to the carrier */
+            declarations?: {
+                noProhibitedItems: boolean;
+            };
+        };
+        OfferPage: {
+            content: components["schemas"]["Offer"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+            };
+        };
+        CounterOffer: {
+            /**
+             * Format: double
+             * @description The carrier's counter price per kg, in the trip's currency with at most its decimals (2 for EUR, none for XOF)
+             * @example 9.5
+             */
+            pricePerKg: number;
+        };
+        Protection: {
+            protected: boolean;
+            /**
+             * Format: double
+             * @description The items' declared value in total, in the reservation's currency; null when not protected
+             */
+            declaredValue: number | null;
+            /**
+             * Format: double
+             * @description The premium charged beside the transport price; 0 when not protected
+             */
+            premium: number;
+            /**
+             * Format: double
+             * @description The most a protection payout can reach: the declared value capped at the maximum covered value; null when not protected
+             */
+            coverage: number | null;
+            currency: string;
+            claim: components["schemas"]["ProtectionClaim"];
+        };
+        /** @description The reservation's dispute, the claim on its protection; null when none or not protected */
+        ProtectionClaim: {
+            /** Format: int32 */
+            disputeId: number;
+            /** @enum {string} */
+            status: "OPEN" | "RESOLVED";
+            /** @enum {string} */
+            reason: "DAMAGED" | "LOST" | "NOT_DELIVERED" | "LATE" | "CONTENT_MISMATCH" | "OTHER";
+            /** @enum {string|null} */
+            resolution: "REFUND_SENDER" | "RELEASE_TO_CARRIER" | "PARTIAL_REFUND" | "PROTECTION_PAYOUT" | null;
+            /**
+             * Format: double
+             * @description Paid to the sender from the protection reserve (PROTECTION_PAYOUT); null otherwise
+             */
+            payoutAmount: number | null;
+            /** Format: date-time */
+            openedAt: string;
+            /** Format: date-time */
+            resolvedAt: string | null;
+        } | null;
         AuthResponse: components["schemas"]["TokenPair"] & {
             user: components["schemas"]["User"];
         };
         User: {
+            /** Format: int32 */
             id: number;
             firstName: string;
             lastName: string;
@@ -3989,9 +5532,13 @@ export interface components {
             birthDate: string | null;
             connectedAccountId: string | null;
             enabled: boolean;
+            /** Format: double */
             walletBalance: number;
+            /** Format: double */
             pendingWithdrawalAmount: number;
+            /** Format: double */
             totalEarned: number;
+            /** Format: double */
             totalWithdrawn: number;
             roles: string[];
             /** @enum {string} */
@@ -4000,6 +5547,7 @@ export interface components {
             /** @description phoneNumber was proved by an SMS code (cleared when it changes) */
             phoneVerified: boolean;
             avatarUrl: string | null;
+            /** Format: int32 */
             agencyId: number | null;
         };
         TokenPair: {
@@ -4008,11 +5556,13 @@ export interface components {
             /** @description JWT, 7 days, usable once (presented again within 30 s of its use: the same new pair) */
             refreshToken: string;
             /**
+             * Format: int32
              * @description Seconds the access token has left
              * @example 900
              */
             expiresIn: number;
             /**
+             * Format: int32
              * @description Seconds the refresh token has left
              * @example 604800
              */
@@ -4123,6 +5673,7 @@ export interface components {
             locale?: "fr" | "en";
         };
         DataExport: {
+            /** Format: int32 */
             id: number;
             /**
              * @description PENDING while the archive is built (within minutes); READY once it can be downloaded; FAILED: ask again
@@ -4153,9 +5704,13 @@ export interface components {
         AdminUserPage: {
             content: components["schemas"]["AdminUser"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -4181,6 +5736,7 @@ export interface components {
             roles: ("ROLE_CLIENT" | "ROLE_VERIFIED_USER" | "ROLE_AGENCY_OWNER" | "ROLE_AGENCY_EMPLOYEE" | "ROLE_ADMIN" | "ROLE_SUPERADMIN")[];
         };
         KycSession: {
+            /** Format: int32 */
             id: number;
             kycSessionUrl: string;
             /** @enum {string} */
@@ -4189,17 +5745,26 @@ export interface components {
             /** Format: date-time */
             tokenExpiry: string | null;
         };
+        KycSessionRequest: {
+            /**
+             * @description The identity document the user will present
+             * @enum {string}
+             */
+            documentType?: "PASSPORT" | "RESIDENCE_PERMIT" | "ID_CARD" | "DRIVER_LICENSE";
+        };
         KycStatus: {
             /** @enum {string} */
             status: "VERIFIED" | "PENDING" | "NOT_VERIFIED";
             record: components["schemas"]["KycRecord"];
         };
         KycRecord: {
+            /** Format: int32 */
             id: number;
             /** @enum {string} */
             status: "VERIFIED" | "PENDING" | "NOT_VERIFIED";
             /** @enum {string|null} */
             documentType: "PASSPORT" | "RESIDENCE_PERMIT" | "ID_CARD" | "DRIVER_LICENSE" | null;
+            /** Format: int32 */
             userId: number;
             rejectionReason: string | null;
             /** Format: date-time */
@@ -4216,30 +5781,39 @@ export interface components {
         KycRecordPage: {
             content: components["schemas"]["KycRecord"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         ReviewRejection: {
             reason: string;
         };
-        File: {
+        UploadedFile: {
+            /** Format: int32 */
             id: number;
             /** @enum {string} */
             purpose: "AVATAR" | "PARCEL_IMAGE" | "KYC_DOCUMENT" | "AGENCY_DOCUMENT" | "DISPUTE_EVIDENCE" | "TRAVEL_PROOF";
             /** @description Detected from the bytes: image/jpeg, image/png, image/webp or application/pdf */
             contentType: string;
+            /** Format: int32 */
             size: number;
             originalName: string | null;
+            /** Format: int32 */
             reservationId: number | null;
+            /** Format: int32 */
             agencyId: number | null;
             url: string;
             /** Format: date-time */
             createdAt: string;
         };
         Agency: {
+            /** Format: int32 */
             id: number;
             name: string;
             legalName: string | null;
@@ -4250,6 +5824,7 @@ export interface components {
             city: string | null;
             country: string | null;
             description: string | null;
+            /** Format: int32 */
             ownerId: number;
             /** @enum {string} */
             status: "ACTIVE" | "SUSPENDED";
@@ -4276,7 +5851,10 @@ export interface components {
         MyAgency: components["schemas"]["Agency"] & {
             /** @enum {string} */
             role: "ROLE_AGENCY_OWNER" | "ROLE_AGENCY_EMPLOYEE";
-            /** @description The employee's branch; null for the owner */
+            /**
+             * Format: int32
+             * @description The employee's branch; null for the owner
+             */
             branchId: number | null;
             branchActive: boolean;
         };
@@ -4294,7 +5872,9 @@ export interface components {
             description?: string | null;
         };
         AgencyBranch: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             agencyId: number;
             name: string;
             address: string | null;
@@ -4317,9 +5897,13 @@ export interface components {
         AgencyBranchPage: {
             content: components["schemas"]["AgencyBranch"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -4332,8 +5916,10 @@ export interface components {
             phoneNumber?: string | null;
         };
         AgencyInvitationStatus: {
+            /** Format: int32 */
             invitationId: number;
             email: string;
+            /** Format: int32 */
             branchId: number;
             /** @enum {string} */
             status: "INVITED" | "ACCEPTED" | "DECLINED";
@@ -4341,20 +5927,28 @@ export interface components {
         AgencyEmployeeCreate: {
             /** Format: email */
             email: string;
+            /** Format: int32 */
             branchId: number;
         };
         AgencyEmployeePage: {
             content: components["schemas"]["AgencyEmployee"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         AgencyEmployee: {
+            /** Format: int32 */
             userId: number;
+            /** Format: int32 */
             agencyId: number;
+            /** Format: int32 */
             branchId: number;
             email: string;
             firstName: string;
@@ -4363,21 +5957,29 @@ export interface components {
             joinedAt: string;
         };
         AgencyEmployeeUpdate: {
+            /** Format: int32 */
             branchId: number;
         };
         AgencyInvitationPage: {
             content: components["schemas"]["AgencyInvitation"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         AgencyInvitation: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             agencyId: number;
             agencyName: string;
+            /** Format: int32 */
             branchId: number;
             /** Format: date-time */
             createdAt: string;
@@ -4387,16 +5989,20 @@ export interface components {
         AgencyPage: {
             content: components["schemas"]["Agency"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         AgencySuspension: {
             reason: string;
         };
-        AgencyDocument: components["schemas"]["File"] & {
+        AgencyDocument: components["schemas"]["UploadedFile"] & {
             /** @enum {string} */
             documentType: "BUSINESS_REGISTRATION" | "TAX_REGISTRATION" | "OWNER_IDENTITY" | "PROOF_OF_ADDRESS" | "INSURANCE" | "TRANSPORT_LICENSE" | "OTHER";
             /**
@@ -4411,9 +6017,13 @@ export interface components {
         AgencyDocumentPage: {
             content: components["schemas"]["AgencyDocument"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -4426,6 +6036,7 @@ export interface components {
             expiresAt: string;
         };
         CheckoutRequest: {
+            /** Format: int32 */
             reservationId: number;
             /**
              * @description CARD (default, Stripe) or MOBILE_MONEY (Wave, XOF): see GET /payments/methods
@@ -4444,6 +6055,7 @@ export interface components {
             }[];
         };
         PaymentStatus: {
+            /** Format: int32 */
             reservationId: number;
             paymentId: string | null;
             /** @description What the payment provider did: PENDING (checkout open), FAILED, EXPIRED (checkout ended unpaid), AUTHORIZED (card hold), CAPTURED (charged, captureId), VOID_PENDING then VOIDED (hold released, nothing charged), PARTIAL_CAPTURE_PENDING then PARTIALLY_CAPTURED (the kept share charged, captureId, the rest of the hold released; no refund), REFUND_PENDING then REFUNDED or PARTIALLY_REFUNDED (money returned after capture, refundId), AUTHORIZATION_EXPIRED (the hold lapsed) */
@@ -4455,17 +6067,27 @@ export interface components {
             duplicate: boolean;
         };
         Wallet: {
-            /** @description Available: what can be withdrawn, by hand or automatically */
+            /**
+             * Format: double
+             * @description Available: what can be withdrawn, by hand or automatically
+             */
             balance: number;
-            /** @description Delivered shares held until the 72-hour dispute window closes (or a dispute is resolved); not withdrawable yet */
+            /**
+             * Format: double
+             * @description Delivered shares held until the 72-hour dispute window closes (or a dispute is resolved); not withdrawable yet
+             */
             heldBalance: number;
+            /** Format: double */
             pendingWithdrawalAmount: number;
+            /** Format: double */
             totalEarned: number;
+            /** Format: double */
             totalWithdrawn: number;
             /** @description The currency of the figures above: `?currency=`, else the platform main currency */
             currency: string;
             autoWithdrawal: {
                 enabled: boolean;
+                /** Format: double */
                 threshold: number | null;
             };
             /** @description One per currency the owner has money in, plus the main one (first); never summed across currencies */
@@ -4473,33 +6095,48 @@ export interface components {
         };
         CurrencyBalance: {
             currency: string;
+            /** Format: double */
             balance: number;
+            /** Format: double */
             heldBalance: number;
+            /** Format: double */
             pendingWithdrawalAmount: number;
+            /** Format: double */
             totalEarned: number;
+            /** Format: double */
             totalWithdrawn: number;
         };
         TransactionPage: {
             content: components["schemas"]["Transaction"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         Transaction: {
+            /** Format: int32 */
             id: number;
             /**
-             * @description PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements.
+             * @description PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements. PROTECTION_PAYOUT: a protection payout to the sender wallet (CONTRACT 21).
              * @enum {string}
              */
-            type: "PAYMENT" | "REFUND" | "HOLD_RELEASE" | "EARNING" | "WITHDRAWAL" | "WITHDRAWAL_REVERSAL" | "DISPUTE_HOLD" | "DISPUTE_HOLD_RELEASE";
-            /** @description Signed from the caller’s point of view: payments and withdrawals are negative */
+            type: "PAYMENT" | "REFUND" | "HOLD_RELEASE" | "EARNING" | "WITHDRAWAL" | "WITHDRAWAL_REVERSAL" | "DISPUTE_HOLD" | "DISPUTE_HOLD_RELEASE" | "PROTECTION_PAYOUT";
+            /**
+             * Format: double
+             * @description Signed from the caller’s point of view: payments and withdrawals are negative
+             */
             amount: number;
             currency: string;
             description: string;
+            /** Format: int32 */
             reservationId: number | null;
+            /** Format: int32 */
             withdrawalId: number | null;
             receiptUrl: string;
             /** Format: date-time */
@@ -4511,18 +6148,31 @@ export interface components {
             from: string | null;
             to: string;
             currency: string;
+            /** Format: double */
             totalPaid: number;
-            /** @description Refunded to the card after capture (REFUND) */
+            /**
+             * Format: double
+             * @description Refunded to the card after capture (REFUND)
+             */
             totalRefunded: number;
-            /** @description Card holds released before capture, never charged (HOLD_RELEASE) */
+            /**
+             * Format: double
+             * @description Card holds released before capture, never charged (HOLD_RELEASE)
+             */
             totalReleased: number;
+            /** Format: double */
             totalEarned: number;
+            /** Format: double */
             totalWithdrawn: number;
+            /** Format: double */
             net: number;
+            /** Format: int32 */
             count: number;
         };
         Withdrawal: {
+            /** Format: int32 */
             id: number;
+            /** Format: double */
             amount: number;
             currency: string;
             /** @enum {string} */
@@ -4534,6 +6184,7 @@ export interface components {
             completedAt: string | null;
         };
         WithdrawalRequest: {
+            /** Format: double */
             amount: number;
             /**
              * @description The wallet currency to withdraw from; default the main one. The amount has its decimals; XOF is paid out to the default mobile wallet
@@ -4544,19 +6195,35 @@ export interface components {
         WithdrawalPage: {
             content: components["schemas"]["Withdrawal"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         AutoWithdrawal: {
             enabled: boolean;
+            /**
+             * Format: double
+             * @description In `currency`, with its decimals; null when never set
+             */
             threshold: number | null;
+            /** @description The wallet currency this setting pays out (one setting per currency) */
+            currency: string;
         };
         AutoWithdrawalRequest: {
             enabled: boolean;
+            /** Format: double */
             threshold?: number;
+            /**
+             * @description The wallet currency this setting pays out; default the main one. The threshold has its decimals (whole francs for XOF)
+             * @example EUR
+             */
+            currency?: string;
         };
         PayConnectOnboarding: {
             connectedAccountId: string;
@@ -4585,6 +6252,7 @@ export interface components {
             }[];
         };
         PayoutAccount: {
+            /** Format: int32 */
             id: number;
             /** @enum {string} */
             type: "MOBILE_MONEY";
@@ -4620,7 +6288,9 @@ export interface components {
             reservationStatus: string;
             evidenceFileIds: number[];
             messages: {
+                /** Format: int32 */
                 id: number;
+                /** Format: int32 */
                 authorId: number;
                 body: string;
                 createdAt: string;
@@ -4629,8 +6299,11 @@ export interface components {
             conversation: components["schemas"]["ConversationMessage"][];
         };
         Dispute: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             reservationId: number;
+            /** Format: int32 */
             openedBy: number;
             /** @enum {string} */
             openerRole: "SENDER" | "CARRIER";
@@ -4640,14 +6313,22 @@ export interface components {
             /** @enum {string} */
             status: "OPEN" | "RESOLVED";
             previousReservationStatus: string;
-            /** @description Taken back from the payee's wallet (dispute after delivery) */
+            /**
+             * Format: double
+             * @description Taken back from the payee's wallet (dispute after delivery)
+             */
             frozenAmount: number;
-            /** @description Already withdrawn when the dispute was opened (not recovered) */
+            /**
+             * Format: double
+             * @description Already withdrawn when the dispute was opened (not recovered)
+             */
             shortfallAmount: number;
             /** @enum {string|null} */
-            resolution: "REFUND_SENDER" | "RELEASE_TO_CARRIER" | "PARTIAL_REFUND" | null;
+            resolution: "REFUND_SENDER" | "RELEASE_TO_CARRIER" | "PARTIAL_REFUND" | "PROTECTION_PAYOUT" | null;
+            /** Format: double */
             refundAmount: number | null;
             resolutionNote: string | null;
+            /** Format: int32 */
             resolvedBy: number | null;
             resolvedAt: string | null;
             currency: string;
@@ -4655,6 +6336,7 @@ export interface components {
             updatedAt: string;
         };
         NewDispute: {
+            /** Format: int32 */
             reservationId: number;
             /** @enum {string} */
             reason: "DAMAGED" | "LOST" | "NOT_DELIVERED" | "LATE" | "CONTENT_MISMATCH" | "OTHER";
@@ -4664,9 +6346,13 @@ export interface components {
         DisputePage: {
             content: components["schemas"]["Dispute"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
@@ -4675,42 +6361,65 @@ export interface components {
         };
         ResolveDispute: {
             /** @enum {string} */
-            resolution: "REFUND_SENDER" | "RELEASE_TO_CARRIER" | "PARTIAL_REFUND";
-            /** @description PARTIAL_REFUND only: refunded to the sender, 0 < amount < total */
+            resolution: "REFUND_SENDER" | "RELEASE_TO_CARRIER" | "PARTIAL_REFUND" | "PROTECTION_PAYOUT";
+            /**
+             * Format: double
+             * @description PARTIAL_REFUND: refunded to the sender, 0 < amount < total. PROTECTION_PAYOUT (a protected reservation disputed as LOST, DAMAGED or NOT_DELIVERED): paid to the sender's wallet from the protection reserve on top of the full refund of the price, 0 < amount <= the coverage (GET /bookings/{id}/protection). The others take none.
+             */
             amount?: number;
             note: string;
         };
         CarrierDashboard: {
             announcements: {
+                /** Format: int64 */
                 total: number;
                 byStatus: {
+                    /** Format: int32 */
                     ACTIVE?: number;
+                    /** Format: int32 */
                     FULL?: number;
+                    /** Format: int32 */
                     CLOSED?: number;
+                    /** Format: int32 */
                     CANCELLED?: number;
                 };
             };
             reservations: {
+                /** Format: int64 */
                 total: number;
                 byStatus: {
+                    /** Format: int32 */
                     PENDING_PAYMENT?: number;
+                    /** Format: int32 */
                     PAID?: number;
+                    /** Format: int32 */
                     CONFIRMED?: number;
+                    /** Format: int32 */
                     REJECTED?: number;
+                    /** Format: int32 */
                     DEPOSITED?: number;
+                    /** Format: int32 */
                     IN_TRANSIT?: number;
+                    /** Format: int32 */
                     DELIVERED?: number;
+                    /** Format: int32 */
                     CANCELLED?: number;
+                    /** Format: int32 */
                     EXPIRED?: number;
+                    /** Format: int32 */
                     DISPUTED?: number;
+                    /** Format: int32 */
                     REFUNDED?: number;
                 };
             };
             upcomingTrips: components["schemas"]["DashboardUpcomingTrip"][];
             earnings: components["schemas"]["DashboardEarnings"];
+            /** @description The same figures per currency, never summed across currencies: the main currency first (as `earnings`), then every other one */
+            earningsByCurrency: components["schemas"]["DashboardEarnings"][];
             rating: components["schemas"]["DashboardRating"];
         };
         DashboardUpcomingTrip: {
+            /** Format: int32 */
             id: number;
             departureCity: string;
             departureCountry: string;
@@ -4722,51 +6431,90 @@ export interface components {
             arrivalDate: string;
             /** @enum {string} */
             status: "ACTIVE" | "FULL" | "CLOSED" | "CANCELLED";
-            /** @description kg */
+            /**
+             * Format: double
+             * @description kg
+             */
             totalWeight: number;
-            /** @description kg */
+            /**
+             * Format: double
+             * @description kg
+             */
             reservedWeight: number;
-            /** @description kg */
+            /**
+             * Format: double
+             * @description kg
+             */
             availableWeight: number;
         };
         DashboardEarnings: {
             currency: string;
-            /** @description Earnings credited to the wallet, all time */
+            /**
+             * Format: double
+             * @description Earnings credited to the wallet, all time
+             */
             totalEarned: number;
-            /** @description Amount in the platform currency (2 decimals) */
+            /**
+             * Format: double
+             * @description Amount with its currency's decimals (2 for EUR, none for XOF)
+             */
             earnedThisMonth: number;
-            /** @description Share of paid, not yet delivered reservations */
+            /**
+             * Format: double
+             * @description Share of paid, not yet delivered reservations
+             */
             pendingInEscrow: number;
-            /** @description Amount in the platform currency (2 decimals) */
+            /**
+             * Format: double
+             * @description Amount with its currency's decimals (2 for EUR, none for XOF)
+             */
             walletBalance: number;
         };
         DashboardRating: {
-            /** @description 1-5, 2 decimals; null without reviews */
+            /**
+             * Format: double
+             * @description 1-5, 2 decimals; null without reviews
+             */
             average: number | null;
+            /** Format: int32 */
             count: number;
         };
         SenderDashboard: {
             reservations: {
+                /** Format: int64 */
                 total: number;
                 byStatus: {
+                    /** Format: int32 */
                     PENDING_PAYMENT?: number;
+                    /** Format: int32 */
                     PAID?: number;
+                    /** Format: int32 */
                     CONFIRMED?: number;
+                    /** Format: int32 */
                     REJECTED?: number;
+                    /** Format: int32 */
                     DEPOSITED?: number;
+                    /** Format: int32 */
                     IN_TRANSIT?: number;
+                    /** Format: int32 */
                     DELIVERED?: number;
+                    /** Format: int32 */
                     CANCELLED?: number;
+                    /** Format: int32 */
                     EXPIRED?: number;
+                    /** Format: int32 */
                     DISPUTED?: number;
+                    /** Format: int32 */
                     REFUNDED?: number;
                 };
             };
             upcomingShipments: {
+                /** Format: int32 */
                 reservationId: number;
                 reservationNumber: string;
                 /** @enum {string} */
                 status: "PENDING_PAYMENT" | "PAID" | "CONFIRMED" | "REJECTED" | "DEPOSITED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED" | "EXPIRED" | "DISPUTED" | "REFUNDED";
+                /** Format: int32 */
                 announcementId: number;
                 departureCity: string;
                 arrivalCity: string;
@@ -4774,60 +6522,109 @@ export interface components {
                 departureDate: string;
                 /** Format: date */
                 arrivalDate: string;
-                /** @description kg */
+                /**
+                 * Format: double
+                 * @description kg
+                 */
                 reservedWeight: number;
-                /** @description Amount in the platform currency (2 decimals) */
+                /**
+                 * Format: double
+                 * @description In the reservation's currency
+                 */
                 totalAmount: number;
-            }[];
-            spending: {
+                /** @description The reservation's currency (its trip's) */
                 currency: string;
-                /** @description Payments, all time */
-                totalSpent: number;
-                /** @description Refunded to the card after capture */
-                totalRefunded: number;
-                /** @description Card holds released before capture: never charged */
-                totalReleased: number;
-                /** @description Amount in the platform currency (2 decimals) */
-                netSpent: number;
-                /** @description Amount in the platform currency (2 decimals) */
-                netSpentThisMonth: number;
-            };
+            }[];
+            spending: components["schemas"]["DashboardSpending"];
+            /** @description The same figures per currency, never summed across currencies: the main currency first (as `spending`), then every other one */
+            spendingByCurrency: components["schemas"]["DashboardSpending"][];
             rating: components["schemas"]["DashboardRating"];
         };
+        DashboardSpending: {
+            currency: string;
+            /**
+             * Format: double
+             * @description Payments, all time
+             */
+            totalSpent: number;
+            /**
+             * Format: double
+             * @description Refunded to the card after capture
+             */
+            totalRefunded: number;
+            /**
+             * Format: double
+             * @description Card holds released before capture: never charged
+             */
+            totalReleased: number;
+            /**
+             * Format: double
+             * @description Amount with its currency's decimals (2 for EUR, none for XOF)
+             */
+            netSpent: number;
+            /**
+             * Format: double
+             * @description Amount with its currency's decimals (2 for EUR, none for XOF)
+             */
+            netSpentThisMonth: number;
+        };
         AgencyDashboard: {
+            /** Format: int32 */
             agencyId: number;
             /** @enum {string} */
             agencyStatus: "ACTIVE" | "SUSPENDED";
             announcements: {
+                /** Format: int64 */
                 total: number;
                 byStatus: {
+                    /** Format: int32 */
                     ACTIVE?: number;
+                    /** Format: int32 */
                     FULL?: number;
+                    /** Format: int32 */
                     CLOSED?: number;
+                    /** Format: int32 */
                     CANCELLED?: number;
                 };
             };
             reservations: {
+                /** Format: int64 */
                 total: number;
                 byStatus: {
+                    /** Format: int32 */
                     PENDING_PAYMENT?: number;
+                    /** Format: int32 */
                     PAID?: number;
+                    /** Format: int32 */
                     CONFIRMED?: number;
+                    /** Format: int32 */
                     REJECTED?: number;
+                    /** Format: int32 */
                     DEPOSITED?: number;
+                    /** Format: int32 */
                     IN_TRANSIT?: number;
+                    /** Format: int32 */
                     DELIVERED?: number;
+                    /** Format: int32 */
                     CANCELLED?: number;
+                    /** Format: int32 */
                     EXPIRED?: number;
+                    /** Format: int32 */
                     DISPUTED?: number;
+                    /** Format: int32 */
                     REFUNDED?: number;
                 };
             };
             upcomingTrips: components["schemas"]["DashboardUpcomingTrip"][];
             earnings: components["schemas"]["DashboardEarnings"];
+            /** @description The same figures per currency, never summed across currencies: the main currency first (as `earnings`), then every other one */
+            earningsByCurrency: components["schemas"]["DashboardEarnings"][];
             staff: {
+                /** Format: int32 */
                 branches: number;
+                /** Format: int32 */
                 activeBranches: number;
+                /** Format: int32 */
                 employees: number;
             };
             rating: components["schemas"]["DashboardRating"];
@@ -4837,46 +6634,111 @@ export interface components {
             from: string;
             /** Format: date */
             to: string;
+            /** @description The main currency: grossVolume, platformRevenue and refunds are in it */
             currency: string;
             users: {
-                /** @description Accounts created up to the end of the period */
+                /**
+                 * Format: int64
+                 * @description Accounts created up to the end of the period
+                 */
                 total: number;
-                /** @description Accounts created in the period */
+                /**
+                 * Format: int32
+                 * @description Accounts created in the period
+                 */
                 new: number;
-                /** @description Of the total, accounts whose KYC is VERIFIED now */
+                /**
+                 * Format: int32
+                 * @description Of the total, accounts whose KYC is VERIFIED now
+                 */
                 verified: number;
             };
-            /** @description Announcements published in the period */
+            /**
+             * Format: int32
+             * @description Announcements published in the period
+             */
             announcements: number;
             reservations: {
-                /** @description Reservations made in the period */
+                /**
+                 * Format: int64
+                 * @description Reservations made in the period
+                 */
                 total: number;
                 /** @description Their current status */
                 byStatus: {
+                    /** Format: int32 */
                     PENDING_PAYMENT?: number;
+                    /** Format: int32 */
                     PAID?: number;
+                    /** Format: int32 */
                     CONFIRMED?: number;
+                    /** Format: int32 */
                     REJECTED?: number;
+                    /** Format: int32 */
                     DEPOSITED?: number;
+                    /** Format: int32 */
                     IN_TRANSIT?: number;
+                    /** Format: int32 */
                     DELIVERED?: number;
+                    /** Format: int32 */
                     CANCELLED?: number;
+                    /** Format: int32 */
                     EXPIRED?: number;
+                    /** Format: int32 */
                     DISPUTED?: number;
+                    /** Format: int32 */
                     REFUNDED?: number;
                 };
             };
-            /** @description Payments taken in the period (ledger) */
+            /**
+             * Format: double
+             * @description Payments taken in the period (ledger)
+             */
             grossVolume: number;
-            /** @description Platform revenue posted in the period (ledger) */
+            /**
+             * Format: double
+             * @description Platform revenue posted in the period (ledger)
+             */
             platformRevenue: number;
             refunds: {
+                /** Format: int32 */
                 count: number;
-                /** @description Amount in the platform currency (2 decimals) */
+                /**
+                 * Format: double
+                 * @description Amount with the currency's decimals (2 for EUR, none for XOF)
+                 */
                 amount: number;
             };
-            /** @description Disputes open now */
+            /**
+             * Format: int32
+             * @description Disputes open now
+             */
             openDisputes: number;
+            /** @description The money figures per currency, never summed across currencies: the main currency first, then every other one money moved in */
+            byCurrency: components["schemas"]["AnalyticsCurrencyFigures"][];
+        };
+        AnalyticsCurrencyFigures: {
+            /** @description ISO 4217 code */
+            currency: string;
+            /**
+             * Format: double
+             * @description Payments taken in the period in this currency (ledger)
+             */
+            grossVolume: number;
+            /**
+             * Format: double
+             * @description Platform revenue posted in the period in this currency (ledger)
+             */
+            platformRevenue: number;
+            refunds: {
+                /** Format: int32 */
+                count: number;
+                /**
+                 * Format: double
+                 * @description Amount with the currency's decimals (2 for EUR, none for XOF)
+                 */
+                amount: number;
+            };
         };
         AnalyticsTimeseries: {
             /** @enum {string} */
@@ -4887,27 +6749,38 @@ export interface components {
             from: string;
             /** Format: date */
             to: string;
+            /** @description The currency of a money metric's values; null for counts */
+            currency: string | null;
             points: {
                 /**
                  * Format: date
                  * @description First day of the bucket
                  */
                 periodStart: string;
-                /** @description A count, or an amount in the platform currency for money metrics */
+                /**
+                 * Format: double
+                 * @description A count, or for money metrics an amount of `currency` with its decimals
+                 */
                 value: number;
             }[];
         };
         AuditLogPage: {
             content: components["schemas"]["AuditLog"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         AuditLog: {
+            /** Format: int32 */
             id: number;
+            /** Format: int32 */
             actorId: number | null;
             action: string;
             targetType: string | null;
@@ -4929,12 +6802,16 @@ export interface components {
         };
         CacheStats: {
             name: string;
+            /** Format: int32 */
             hits: number;
+            /** Format: int32 */
             misses: number;
+            /** Format: int32 */
             size: number;
         };
         CachePurge: {
             name: string;
+            /** Format: int32 */
             purgedEntries: number;
         };
         Supervision: {
@@ -4947,6 +6824,7 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 status: "UP" | "DOWN";
+                /** Format: int32 */
                 latencyMs: number;
                 error?: string;
             }[];
@@ -4965,26 +6843,122 @@ export interface components {
                     webhookSecretConfigured: boolean;
                 };
                 socialLogin: {
+                    /** Format: int32 */
                     googleClientIds: number;
+                    /** Format: int32 */
                     appleClientIds: number;
                 };
                 jwt: {
+                    /** Format: int32 */
                     keyCount: number;
                 };
             };
         };
+        Metrics: {
+            /**
+             * @description ANALYTICS_ENGINE: the whole platform (production); LOCAL: what the answering isolate recorded since it started (local runs, tests)
+             * @enum {string}
+             */
+            source: "ANALYTICS_ENGINE" | "LOCAL";
+            /** Format: date-time */
+            generatedAt: string;
+            windows: components["schemas"]["MetricsWindow"][];
+        };
+        MetricsWindow: {
+            /**
+             * @description The window: the last hour or the last 24 hours
+             * @enum {string}
+             */
+            window: "1h" | "24h";
+            /**
+             * Format: date-time
+             * @description Start of the window (excluded)
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description End of the window (included): when the figures were read
+             */
+            to: string;
+            /**
+             * Format: int64
+             * @description Requests answered
+             */
+            requests: number;
+            /**
+             * Format: int64
+             * @description Answers with a 5xx status
+             */
+            serverErrors: number;
+            /**
+             * Format: int64
+             * @description Answers with a 4xx status
+             */
+            clientErrors: number;
+            /**
+             * Format: double
+             * @description serverErrors / requests (0 without requests)
+             */
+            errorRate: number;
+            /** @description Latency percentiles; null without requests */
+            latencyMs: {
+                /**
+                 * Format: double
+                 * @description Median, in milliseconds
+                 */
+                p50: number | null;
+                /**
+                 * Format: double
+                 * @description 95th percentile
+                 */
+                p95: number | null;
+                /**
+                 * Format: double
+                 * @description 99th percentile
+                 */
+                p99: number | null;
+            };
+            /**
+             * Format: int64
+             * @description Payments refused by the provider (card or Wave)
+             */
+            paymentsFailed: number;
+            /**
+             * Format: int64
+             * @description Withdrawals the provider refused (transfer or mobile payout)
+             */
+            payoutsFailed: number;
+            /**
+             * Format: int64
+             * @description E-mails, pushes and SMS given up after their last attempt
+             */
+            deliveriesDead: number;
+            /**
+             * Format: int64
+             * @description Provider webhooks refused for their signature (Stripe, Wave, KYC)
+             */
+            webhooksRefused: number;
+        };
         DeliveryPage: {
             content: components["schemas"]["Delivery"][];
             page: {
+                /** Format: int32 */
                 number: number;
+                /** Format: int32 */
                 size: number;
+                /** Format: int64 */
                 totalElements: number;
+                /** Format: int32 */
                 totalPages: number;
             };
         };
         Delivery: {
+            /** Format: int32 */
             id: number;
-            /** @description Null for a parcel's recipient, who has no account */
+            /**
+             * Format: int32
+             * @description Null for a parcel's recipient, who has no account
+             */
             userId: number | null;
             /** @enum {string} */
             channel: "EMAIL" | "PUSH" | "SMS";
@@ -4999,6 +6973,7 @@ export interface components {
             locale: "fr" | "en";
             /** @enum {string} */
             status: "QUEUED" | "SENT" | "FAILED" | "DEAD";
+            /** Format: int32 */
             attempts: number;
             /** @description The provider's reason for the last failure */
             lastError: string | null;
@@ -5247,9 +7222,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -5368,9 +7343,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -5607,9 +7582,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -5717,9 +7692,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
                 status?: "OPEN" | "CLOSED";
                 targetType?: "USER" | "ANNOUNCEMENT" | "REVIEW";
@@ -5950,9 +7925,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: code, name (default code,asc) */
+                /** @description <field>,<asc|desc>; fields: code, name */
                 sort?: string;
             };
             header?: never;
@@ -6053,9 +8028,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: population, name (default population,desc) */
+                /** @description <field>,<asc|desc>; fields: population, name */
                 sort?: string;
                 /** @description Name prefix, case- and accent-insensitive */
                 q?: string;
@@ -6379,9 +8354,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: name, code, createdAt (default name,asc) */
+                /** @description <field>,<asc|desc>; fields: name, code, createdAt */
                 sort?: string;
             };
             header?: never;
@@ -6833,9 +8808,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: departureDate, pricePerKg, createdAt (default departureDate,asc) */
+                /** @description <field>,<asc|desc>; fields: departureDate, pricePerKg, createdAt */
                 sort?: string;
                 /** @description Case- and accent-insensitive */
                 departureCity?: string;
@@ -7055,9 +9030,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: departureDate, pricePerKg, createdAt (default departureDate,asc) */
+                /** @description <field>,<asc|desc>; fields: departureDate, pricePerKg, createdAt */
                 sort?: string;
                 status?: "ACTIVE" | "FULL" | "CLOSED" | "CANCELLED";
             };
@@ -7406,9 +9381,15 @@ export interface operations {
                      * @example 2030-01-31
                      */
                     arrivalDate?: string;
-                    /** @description Capacity in kg */
+                    /**
+                     * Format: double
+                     * @description Capacity in kg
+                     */
                     totalWeight?: number;
-                    /** @description Price per kg in the trip's currency, with at most its decimals (none for XOF and XAF) */
+                    /**
+                     * Format: double
+                     * @description Price per kg in the trip's currency, with at most its decimals (none for XOF and XAF)
+                     */
                     pricePerKg?: number;
                     /**
                      * @description The trip's currency (enabled ISO 4217 code); default: the departure country's (XOF from Senegal), else EUR
@@ -7425,7 +9406,10 @@ export interface operations {
                      * @enum {string}
                      */
                     cancellationPolicy?: "FLEXIBLE" | "MODERATE" | "STRICT";
-                    /** @description Agency staff only: the branch publishing the trip (an employee always publishes for their own branch) */
+                    /**
+                     * Format: int32
+                     * @description Agency staff only: the branch publishing the trip (an employee always publishes for their own branch)
+                     */
                     branchId?: number | null;
                     /** @description Accepted categories; empty or absent = every allowed category */
                     acceptedCategoryIds?: number[];
@@ -7793,9 +9777,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -8328,9 +10312,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
                 /** @description Only unread ones */
                 unreadOnly?: boolean;
@@ -8838,9 +10822,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -10252,7 +12236,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["PositionBatch"];
+                "application/json": components["schemas"]["PositionsBody"];
             };
         };
         responses: {
@@ -10612,9 +12596,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: id, createdAt (default id,desc) */
+                /** @description <field>,<asc|desc>; fields: id, createdAt */
                 sort?: string;
                 /** @description Only messages after this id: catch up from the last id seen (with sort=id,asc, page forward; no gaps, no duplicates) */
                 afterId?: number;
@@ -11089,9 +13073,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: lastActivity (default lastActivity,desc) */
+                /** @description <field>,<asc|desc>; fields: lastActivity */
                 sort?: string;
             };
             header?: never;
@@ -11302,9 +13286,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: id, createdAt (default id,desc) */
+                /** @description <field>,<asc|desc>; fields: id, createdAt */
                 sort?: string;
                 /** @description Only messages after this id: catch up from the last id seen (with sort=id,asc, page forward; no gaps, no duplicates) */
                 afterId?: number;
@@ -11721,7 +13705,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description One of bookings, conversations, disputes, agency-invitations, withdrawals, annonces, reports, agencies, kyc, wallet, notifications */
+                /** @description One of bookings, conversations, disputes, agency-invitations, withdrawals, annonces, reports, agencies, kyc, wallet, notifications, offers */
                 section: string;
             };
             cookie?: never;
@@ -11786,7 +13770,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description One of bookings, conversations, disputes, agency-invitations, withdrawals, annonces, reports, agencies, kyc, wallet, notifications */
+                /** @description One of bookings, conversations, disputes, agency-invitations, withdrawals, annonces, reports, agencies, kyc, wallet, notifications, offers */
                 section: string;
                 /** @description The item id (letters, digits, _ and -, at most 64) */
                 id: string;
@@ -12229,9 +14213,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 5); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: reservationDate (default reservationDate,desc) */
+                /** @description <field>,<asc|desc>; fields: reservationDate */
                 sort?: string;
                 /** @description Only reservations in this status */
                 status?: "PENDING_PAYMENT" | "PAID" | "CONFIRMED" | "REJECTED" | "DEPOSITED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED" | "EXPIRED" | "DISPUTED" | "REFUNDED";
@@ -12341,9 +14325,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, reservationDate, status, reservedWeight, totalAmount (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, reservationDate, status, reservedWeight, totalAmount */
                 sort?: string;
                 /** @description Only reservations in this status */
                 status?: "PENDING_PAYMENT" | "PAID" | "CONFIRMED" | "REJECTED" | "DEPOSITED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED" | "EXPIRED" | "DISPUTED" | "REFUNDED";
@@ -13187,9 +15171,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, reservationDate, status, reservedWeight, totalAmount (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, reservationDate, status, reservedWeight, totalAmount */
                 sort?: string;
                 /** @description Only reservations in this status */
                 status?: "PENDING_PAYMENT" | "PAID" | "CONFIRMED" | "REJECTED" | "DEPOSITED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED" | "EXPIRED" | "DISPUTED" | "REFUNDED";
@@ -13316,6 +15300,1193 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminReservationDetail"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCustomsDeclaration: {
+        parameters: {
+            query?: {
+                /** @description json (default) or pdf: the printable CN23-style form in the language of Accept-Language (English unless French is preferred) */
+                format?: "json" | "pdf";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The declaration (JSON), or the CN23-style form (PDF) with format=pdf */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomsDeclaration"];
+                    "application/pdf": string;
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    makeOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MakeOffer"];
+            };
+        };
+        responses: {
+            /** @description The offer, PENDING */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests (BUSINESS_RULE_VIOLATION, with Retry-After) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMyOffers: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
+                size?: number;
+                /** @description <field>,<asc|desc>; fields: createdAt, expiresAt */
+                sort?: string;
+                /** @description sender: the caller's offers; carrier: offers on the caller's trips (and, for agency staff, their agency's or branch's) */
+                role?: "sender" | "carrier";
+                /** @description Only offers in this status */
+                status?: "PENDING" | "COUNTERED" | "ACCEPTED" | "DECLINED" | "EXPIRED" | "WITHDRAWN";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page of offers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferPage"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    acceptOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer after the answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    declineOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer after the answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    withdrawOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer after the answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    counterOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same key and same body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CounterOffer"];
+            };
+        };
+        responses: {
+            /** @description The offer after the answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getBookingProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Protection"];
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
@@ -15411,9 +18582,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, email, lastName, lastLoginAt, id (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, email, lastName, lastLoginAt, id */
                 sort?: string;
                 /** @description Case-insensitive search in email, first name, last name and username */
                 q?: string;
@@ -16053,7 +19224,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["KycSessionRequest"];
+            };
+        };
         responses: {
             /** @description Session to complete at kycSessionUrl */
             201: {
@@ -16340,9 +19515,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: submittedAt, reviewedAt (default submittedAt,desc) */
+                /** @description <field>,<asc|desc>; fields: submittedAt, reviewedAt */
                 sort?: string;
                 status?: "VERIFIED" | "PENDING" | "NOT_VERIFIED";
             };
@@ -16819,7 +19994,10 @@ export interface operations {
                     file: string;
                     /** @enum {string} */
                     purpose: "AVATAR" | "PARCEL_IMAGE" | "KYC_DOCUMENT" | "AGENCY_DOCUMENT" | "DISPUTE_EVIDENCE" | "TRAVEL_PROOF";
-                    /** @description For PARCEL_IMAGE and DISPUTE_EVIDENCE: the reservation it belongs to */
+                    /**
+                     * Format: int32
+                     * @description For PARCEL_IMAGE and DISPUTE_EVIDENCE: the reservation it belongs to
+                     */
                     reservationId?: number;
                 };
             };
@@ -16835,7 +20013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["File"];
+                    "application/json": components["schemas"]["UploadedFile"];
                 };
             };
             /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
@@ -16979,7 +20157,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
+            /** @description The file, with the content type detected at upload */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16989,7 +20167,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
@@ -17543,9 +20724,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, name (default createdAt,asc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, name */
                 sort?: string;
             };
             header?: never;
@@ -18360,9 +21541,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: joinedAt (default joinedAt,asc) */
+                /** @description <field>,<asc|desc>; fields: joinedAt */
                 sort?: string;
                 branchId?: number;
             };
@@ -18823,9 +22004,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -19167,9 +22348,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, name (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, name */
                 sort?: string;
                 status?: "ACTIVE" | "SUSPENDED";
             };
@@ -19516,9 +22697,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, reviewedAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, reviewedAt */
                 sort?: string;
                 status?: "VERIFIED" | "PENDING" | "NOT_VERIFIED";
             };
@@ -19808,9 +22989,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, reviewedAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, reviewedAt */
                 sort?: string;
                 status?: "VERIFIED" | "PENDING" | "NOT_VERIFIED";
             };
@@ -21241,11 +24422,11 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, amount (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, amount */
                 sort?: string;
-                type?: "PAYMENT" | "REFUND" | "HOLD_RELEASE" | "EARNING" | "WITHDRAWAL" | "WITHDRAWAL_REVERSAL" | "DISPUTE_HOLD" | "DISPUTE_HOLD_RELEASE";
+                type?: "PAYMENT" | "REFUND" | "HOLD_RELEASE" | "EARNING" | "WITHDRAWAL" | "WITHDRAWAL_REVERSAL" | "DISPUTE_HOLD" | "DISPUTE_HOLD_RELEASE" | "PROTECTION_PAYOUT";
                 /** @description YYYY-MM-DD (inclusive) */
                 dateFrom?: string;
                 /** @description YYYY-MM-DD (inclusive) */
@@ -21824,9 +25005,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, amount (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, amount */
                 sort?: string;
             };
             header?: never;
@@ -22067,7 +25248,10 @@ export interface operations {
     };
     getAutoWithdrawal: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The wallet currency whose setting to read (an enabled ISO code; default the main one) */
+                currency?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -23277,9 +26461,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, amount (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, amount */
                 sort?: string;
             };
             header?: never;
@@ -23550,7 +26734,10 @@ export interface operations {
     };
     getAgencyAutoWithdrawal: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The wallet currency whose setting to read (an enabled ISO code; default the main one) */
+                currency?: string;
+            };
             header?: never;
             path: {
                 id: number;
@@ -24631,9 +27818,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
             };
             header?: never;
@@ -24984,9 +28171,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt */
                 sort?: string;
                 status?: "OPEN" | "RESOLVED";
             };
@@ -25656,6 +28843,8 @@ export interface operations {
                 from?: string;
                 /** @description Last day included (YYYY-MM-DD, UTC); default: today */
                 to?: string;
+                /** @description The currency of a money metric's amounts (an enabled ISO code; default the main one); ignored by counts */
+                currency?: string;
                 /** @description Bucket size; weeks start on Monday (default day) */
                 interval?: "day" | "week" | "month";
             };
@@ -25764,9 +28953,9 @@ export interface operations {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, id (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, id */
                 sort?: string;
                 /** @description Who acted */
                 actorId?: number;
@@ -26191,14 +29380,120 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: {
+                /** @description One window only (1h or 24h); both when absent */
+                window?: "1h" | "24h";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary of each window */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Metrics"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listDeliveries: {
         parameters: {
             query?: {
                 /** @description Zero-based page index */
                 page?: number;
-                /** @description Items per page (default 20); values above 100 are capped to 100 */
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
                 size?: number;
-                /** @description <field>,<asc|desc>; fields: createdAt, id (default createdAt,desc) */
+                /** @description <field>,<asc|desc>; fields: createdAt, id */
                 sort?: string;
                 /** @description Only deliveries in this status */
                 status?: "QUEUED" | "SENT" | "FAILED" | "DEAD";
