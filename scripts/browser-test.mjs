@@ -171,6 +171,40 @@ async function erasureAndMetricsTests(browser, page, base, asSuperadmin) {
   await french.close();
 }
 
+/**
+ * Proof of travel (CONTRACT 21): the demo carrier uploads a ticket (PDF) for an open trip through
+ * the API and attaches it; the operator finds it in the console's queue, opens it and approves it;
+ * the API then shows the trip travelVerified.
+ */
+async function travelProofTest(page, base) {
+  const carrier = await apiLogin(base, 'carrier@demo.local');
+  const auth = { Authorization: `Bearer ${carrier.body.accessToken}` };
+  const mine = await (await fetch(`${base}/v1/api/annonces/mine?status=ACTIVE&size=50`, { headers: auth })).json();
+  const trip = mine.content?.find((a) => !a.travelVerified);
+  check(Boolean(trip), 'the demo carrier has an open trip without proof of travel');
+  const form = new FormData();
+  form.set('purpose', 'TRAVEL_PROOF');
+  form.set('file', new Blob(['%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'], { type: 'application/pdf' }), 'boarding-pass.pdf');
+  const file = await (await fetch(`${base}/v1/api/files`, { method: 'POST', headers: auth, body: form })).json();
+  const attached = await fetch(`${base}/v1/api/annonces/${trip.id}/travel-proof`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ fileId: file.id }),
+  });
+  check(attached.status === 201, `the carrier attaches the boarding pass to trip ${trip.id} (${attached.status})`);
+
+  await page.goto(`${base}/console/travel-proofs`);
+  const row = page.locator('tr', { hasText: `${trip.departureCity} → ${trip.arrivalCity} (${trip.departureDate})` }).first();
+  check((await row.count()) === 1, 'the proof-of-travel queue lists the pending proof');
+  await shot(page, 'console-travel-proofs.png');
+  await Promise.all([page.waitForNavigation(), row.getByRole('link', { name: 'Open' }).click()]);
+  await shot(page, 'console-travel-proof.png');
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Approve' }).click()]);
+  check((await page.textContent('.flash.ok'))?.length > 0, 'approving the proof says so');
+  const read = await (await fetch(`${base}/v1/api/annonces/${trip.id}`)).json();
+  check(read.travelVerified === true, 'the API shows the trip travelVerified once approved');
+}
+
 /** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
 async function consoleTests(browser, base) {
   const violations = [];
@@ -305,6 +339,7 @@ async function consoleTests(browser, base) {
   check((await page.locator('tr', { hasText: 'c***@demo.local' }).first().textContent())?.includes('Sent'), 'the deliveries page shows it SENT');
   await shot(page, 'console-deliveries-retried.png');
 
+  await travelProofTest(page, base);
   await erasureAndMetricsTests(browser, page, base, asSuperadmin);
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
