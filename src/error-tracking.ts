@@ -1,89 +1,115 @@
-// Error tracking: unexpected errors (500 answers, failed cron jobs, a crashing queue consumer) go to Sentry through its
-// Cloudflare SDK when SENTRY_DSN is configured, and nowhere when it is not: without a DSN no Sentry
-// code runs at all, so nothing can leave the worker. Events never carry a secret: no default PII,
-// no header, no request body, recipient tokens and token parameters
-// masked wherever they appear.
-import { captureException, withSentry, type CloudflareOptions, type ErrorEvent } from '@sentry/cloudflare';
+// Error tracking: unexpected errors (500 answers, failed cron jobs, a crashing queue consumer) go to
+// Sentry when SENTRY_DSN is configured, and nowhere when it is not: without a DSN nothing leaves the
+// worker. Events never carry a secret: no user, header, cookie or body, and recipient tokens and
+// token parameters masked wherever they appear.
+//
+// Why not Sentry's SDK: with everything but error events turned off, @sentry/cloudflare still put
+// 185 KiB (minified) of tracing, breadcrumbs and integrations in the bundle, over a third of the
+// 500 KiB gzip budget's room. What is used of it is one documented call: an event posted as an
+// envelope to the project's ingest endpoint (https://develop.sentry.dev/sdk/data-model/envelopes/).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { checkConfig } from './config';
 import { redactUrlSecrets } from './lib/urls';
 
-/** Headers that authenticate a caller or a provider: never sent. */
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'stripe-signature', 'x-kyc-signature', 'idempotency-key']);
+/** The invocation an error belongs to: its context (to keep the report alive) and its request. */
+interface Invocation {
+  ctx: Pick<ExecutionContext, 'waitUntil'>;
+  request?: { url: string; method: string };
+}
+const invocation = new AsyncLocalStorage<Invocation>();
 
 const trackingOf = (env: Env) => {
   const result = checkConfig(env);
   return result.ok ? result.config.errorTracking : null;
 };
 
-/** The event as sent: secret headers and bodies dropped, every string with its URL secrets masked. */
-export function scrubEvent<E extends ErrorEvent>(event: E): E {
-  const request = event.request;
-  if (request) {
-    for (const name of Object.keys(request.headers ?? {})) if (SECRET_HEADERS.has(name.toLowerCase())) delete request.headers?.[name];
-    delete request.cookies;
-    delete request.data;
+/** `https://<key>@<host>/<project>` -> the envelope endpoint and the key that authenticates it. */
+export function ingestOf(dsn: string): { url: string; key: string } | null {
+  try {
+    const u = new URL(dsn);
+    const project = u.pathname.split('/').filter(Boolean).pop();
+    if (!u.username || !project) return null;
+    const prefix = u.pathname.slice(0, u.pathname.lastIndexOf(project));
+    return { url: `${u.protocol}//${u.host}${prefix}api/${project}/envelope/`, key: u.username };
+  } catch {
+    return null;
   }
-  // Error events are rare: one pass over the serialised event reaches messages, breadcrumbs and URLs alike.
-  return JSON.parse(redactUrlSecrets(JSON.stringify(event))) as E;
 }
 
-const sentryOptions = (env: Env): CloudflareOptions => ({
-  dsn: trackingOf(env)?.dsn,
-  environment: env.ENVIRONMENT,
-  // SDK 11's replacement for `sendDefaultPii: false`: no user, cookie, header, body, query or local variable.
-  dataCollection: {
-    userInfo: false,
-    cookies: false,
-    httpHeaders: false,
-    httpBodies: [],
-    urlQueryParams: false,
-    databaseQueryData: false,
-    stackFrameVariables: false,
-    queues: false,
-    genAI: { inputs: false, outputs: false },
-  },
-  // Errors only: no performance tracing, and no trace headers added to calls to Stripe or the KYC provider.
-  tracesSampleRate: 0,
-  tracePropagationTargets: [],
-  beforeSend: scrubEvent,
-  beforeBreadcrumb: (breadcrumb) => JSON.parse(redactUrlSecrets(JSON.stringify(breadcrumb))),
-});
+/** V8's "    at fn (file:line:col)" lines as Sentry frames, oldest call first. */
+function framesOf(stack: string | undefined) {
+  const frames = [];
+  for (const line of (stack ?? '').split('\n')) {
+    const m = /^\s*at (?:(.+?) \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+    if (m) frames.push({ function: m[1] ?? '?', filename: m[2], lineno: Number(m[3]), colno: Number(m[4]), in_app: !m[2].includes('node_modules') });
+  }
+  return frames.reverse();
+}
+
+/** The event as sent: only what names the error and where it happened, every URL secret masked. */
+export function errorEvent(err: unknown, environment: string | undefined, request: Invocation['request'], tags?: Record<string, string>) {
+  const error = err instanceof Error ? err : new Error(String(err));
+  const event = {
+    event_id: crypto.randomUUID().replaceAll('-', ''),
+    timestamp: Date.now() / 1000,
+    platform: 'javascript',
+    level: 'error',
+    environment,
+    exception: { values: [{ type: error.name, value: error.message, stacktrace: { frames: framesOf(error.stack) } }] },
+    ...(request ? { request: { url: request.url.split('?')[0], method: request.method } } : {}),
+    ...(tags ? { tags } : {}),
+  };
+  // One pass over the serialised event reaches the message, the frames and the URL alike.
+  return JSON.parse(redactUrlSecrets(JSON.stringify(event))) as typeof event;
+}
+
+async function send(dsn: string, event: ReturnType<typeof errorEvent>) {
+  const ingest = ingestOf(dsn);
+  if (!ingest) return;
+  const body = [JSON.stringify({ event_id: event.event_id, sent_at: new Date().toISOString() }), JSON.stringify({ type: 'event' }), JSON.stringify(event)].join('\n');
+  try {
+    const res = await fetch(ingest.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-sentry-envelope', 'X-Sentry-Auth': `Sentry sentry_version=7, sentry_key=${ingest.key}, sentry_client=parcel-marketplace/1` },
+      body,
+    });
+    await res.body?.cancel();
+  } catch (err) {
+    // Reporting must never take the request or the job down with it.
+    console.error(JSON.stringify({ level: 'error', msg: 'error report not sent', error: String(err) }));
+  }
+}
 
 /** Reports an unexpected error of this request or job; does nothing without a DSN. */
 export function reportUnexpected(env: Env, err: unknown, tags?: Record<string, string>) {
-  if (!trackingOf(env)) return;
-  captureException(err, tags ? { tags } : undefined);
+  const tracking = trackingOf(env);
+  if (!tracking) return;
+  const current = invocation.getStore();
+  const sending = send(tracking.dsn, errorEvent(err, env.ENVIRONMENT, current?.request, tags));
+  // The report outlives the answer: the invocation waits for it.
+  current?.ctx.waitUntil(sending);
 }
 
 type Handler<Message> = Required<Pick<ExportedHandler<Env, Message>, 'fetch' | 'scheduled' | 'queue'>>;
 
-/**
- * The worker entry with Sentry around it when a DSN is configured. The wrapped handler is given
- * the runtime's own env rather than the SDK's per-request proxy of it, so the configuration is
- * still validated once per isolate (config.ts caches by env object).
- */
+/** Runs one invocation with its context known to reportUnexpected; a thrown error is reported, then rethrown. */
+async function tracked<T>(env: Env, at: Invocation, run: () => Promise<T>, tags?: Record<string, string>): Promise<T> {
+  if (!trackingOf(env)) return run();
+  return invocation.run(at, async () => {
+    try {
+      return await run();
+    } catch (err) {
+      reportUnexpected(env, err, tags);
+      throw err;
+    }
+  });
+}
+
+/** The worker entry inside error tracking when a DSN is configured. */
 export function withErrorTracking<Message>(handler: Handler<Message>): Handler<Message> {
-  const envs = new WeakMap<object, Env>();
-  const tracked = withSentry(sentryOptions, {
-    fetch: (request, env, ctx) => handler.fetch(request, envs.get(request) ?? env, ctx),
-    scheduled: (controller, env, ctx) => handler.scheduled(controller, envs.get(controller) ?? env, ctx),
-    queue: (batch, env, ctx) => handler.queue(batch, envs.get(batch) ?? env, ctx),
-  } satisfies Handler<Message>) as Handler<Message>;
   return {
-    fetch(request, env, ctx) {
-      if (!trackingOf(env)) return handler.fetch(request, env, ctx);
-      envs.set(request, env);
-      return tracked.fetch(request, env, ctx);
-    },
-    scheduled(controller, env, ctx) {
-      if (!trackingOf(env)) return handler.scheduled(controller, env, ctx);
-      envs.set(controller, env);
-      return tracked.scheduled(controller, env, ctx);
-    },
-    queue(batch, env, ctx) {
-      if (!trackingOf(env)) return handler.queue(batch, env, ctx);
-      envs.set(batch, env);
-      return tracked.queue(batch, env, ctx);
-    },
+    fetch: (request, env, ctx) => tracked(env, { ctx, request: { url: request.url, method: request.method } }, async () => handler.fetch(request, env, ctx)),
+    scheduled: (controller, env, ctx) => tracked(env, { ctx }, async () => handler.scheduled(controller, env, ctx), { cron: controller.cron }),
+    queue: (batch, env, ctx) => tracked(env, { ctx }, async () => handler.queue(batch, env, ctx), { queue: batch.queue }),
   };
 }

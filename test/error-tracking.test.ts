@@ -1,14 +1,14 @@
 // Error tracking: an unexpected error reaches Sentry (a fake ingest intercepted by msw) once, without
 // secrets; a client's error never does; without a DSN nothing leaves the worker at all.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import { createRouter } from '../src/env';
-import { withErrorTracking } from '../src/error-tracking';
+import { ingestOf, withErrorTracking } from '../src/error-tracking';
 import worker from '../src/index';
 import { jsonContent } from '../src/lib/openapi';
 import { SCHEDULED_JOBS } from '../src/scheduled';
@@ -18,6 +18,9 @@ const DSN = 'https://publickey@sentry.test/42';
 const INGEST = 'https://sentry.test/api/42/envelope/';
 const BEARER = 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI3In0.c2VjcmV0LXNpZ25hdHVyZQ';
 const RECIPIENT_TOKEN = 'rcpt_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
+
+/** msw records a request once it has read its body, a little after the worker's fetch settled. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 /** Every outbound request the worker makes, whatever its destination. */
 const outbound: { method: string; url: string; body: string }[] = [];
@@ -61,6 +64,7 @@ async function send(path: string, bindings: Env) {
   const res = await tracked.fetch(new Request(`https://api.example.com${path}`, { headers: { Authorization: BEARER } }), bindings, ctx);
   const body = (await res.json()) as { errorCode: string };
   await waitOnExecutionContext(ctx);
+  await settle();
   return { status: res.status, body };
 }
 
@@ -68,6 +72,7 @@ async function runCron(bindings: Env) {
   const ctx = createExecutionContext();
   await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), bindings, ctx);
   await waitOnExecutionContext(ctx);
+  await settle();
 }
 
 /** The event items of the envelopes posted to the fake ingest. */
@@ -147,5 +152,27 @@ describe('error tracking with a DSN', () => {
     expect(events).toHaveLength(1);
     expect(events[0].exception.values[0]).toMatchObject({ type: 'Error', value: 'payout run failed' });
     expect(events[0].tags).toMatchObject({ job: 'money' });
+  });
+
+  it('a crashing queue consumer is reported with its queue named, and still fails the batch', async () => {
+    const crashing = withErrorTracking({ fetch: probeApp.fetch, scheduled: async () => {}, queue: async () => { throw new Error('consumer crashed'); } });
+    const ctx = createExecutionContext();
+    const batch = createMessageBatch('deliveries', [{ id: 'm1', timestamp: new Date(), attempts: 1, body: {} }]);
+    await expect(crashing.queue(batch, withDsn, ctx)).rejects.toThrow('consumer crashed');
+    await waitOnExecutionContext(ctx);
+    await settle();
+    const events = reportedEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0].exception.values[0]).toMatchObject({ type: 'Error', value: 'consumer crashed' });
+    expect(events[0].tags).toEqual({ queue: 'deliveries' });
+  });
+});
+
+describe('the DSN', () => {
+  it('names the envelope endpoint and its key; a DSN without key or project is refused', () => {
+    expect(ingestOf('https://publickey@sentry.test/42')).toEqual({ url: 'https://sentry.test/api/42/envelope/', key: 'publickey' });
+    expect(ingestOf('https://k@o1.ingest.example.io/sub/7')).toEqual({ url: 'https://o1.ingest.example.io/sub/api/7/envelope/', key: 'k' });
+    expect(ingestOf('https://sentry.test/42')).toBeNull();
+    expect(ingestOf('not a url')).toBeNull();
   });
 });
