@@ -262,10 +262,11 @@ export const ACTIONS = [
     role: 'carrier',
     weight: 2,
     run: async (u, s, call) => {
-      // In one of its currencies (the one it believes holds more, else either): all of it, half,
+      // In one of its currencies (XOF most often when it believes it holds francs: XOF shares come
+      // later in a run than EUR ones, and the Wave payout must happen too): all of it, half,
       // all of it twice at once (the race the wallet guard must win), or more than it holds (422
       // INSUFFICIENT_FUNDS). XOF goes to the carrier's Wave wallet, EUR through Stripe Connect.
-      const currency = u.balance.XOF > 0 && (u.balance.EUR <= 0 || Math.random() < 0.5) ? 'XOF' : 'EUR';
+      const currency = u.balance.XOF > 0 && (u.balance.EUR <= 0 || Math.random() < 0.7) ? 'XOF' : 'EUR';
       const known = u.balance[currency];
       const whole = (m) => major(m, currency);
       const r = Math.random();

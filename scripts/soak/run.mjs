@@ -445,7 +445,12 @@ async function main() {
   const faultText = fault ? faultSummary(fault, started) : null;
   if (faultText) console.log(faultText);
   for (const e of fault?.errors ?? []) console.error(`  restarted worker logged: ${e}`);
+  const mixText =
+    `Mixed EUR card / XOF mobile money: of the ${flow.paid} bookings paid, ${flow.paidBy.CARD} were in EUR by card (Stripe sandbox) and ${flow.paidBy.MOBILE_MONEY} in XOF by mobile money (Wave sandbox); ` +
+    `${flow.withdrawals.XOF} Wave payouts (${flow.withdrawn.XOF} XOF) beside ${flow.withdrawals.EUR} EUR withdrawals (${eur(flow.withdrawn.EUR)} EUR); ` +
+    `the money invariants below are checked per currency (${violated.length === 0 ? 'all held' : `${violated.length} violated`}).`;
   writeSoakSection({
+    mixText,
     summary,
     checks,
     flowText,
@@ -473,7 +478,7 @@ function faultSummary(f, started) {
 }
 
 /** Replaces the soak section of docs/BENCHMARKS.md (the benchmark keeps it when it rewrites the file). */
-function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, failures, faultText }) {
+function writeSoakSection({ mixText, summary, checks, flowText, bookedByStatus, entries, failures, faultText }) {
   const file = process.env.SOAK_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md');
   const lines = [
     fault ? FAULT_HEADING : SOAK_HEADING,
@@ -484,7 +489,6 @@ function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, 
     '- Money flow through the API only (scripts/soak/actions.mjs): book, sandbox checkout and "Pay", accept, the sender reads the codes, deposit, deliver, withdraw; carriers connect a payout account through the sandbox onboarding and add a Wave wallet first',
     '- Mixed EUR card / XOF mobile money: besides the EUR trips (Paris -> Dakar, paid by CARD on the Stripe sandbox page), one roomy trip per simulated carrier is priced in CFA francs (Dakar -> Abidjan, XOF): those bookings pay by MOBILE_MONEY on the Wave sandbox page ("Pay with Wave", the signed event through the Wave webhook code), and carriers withdraw XOF to their Wave wallet (Wave sandbox payout). The money invariants hold per currency',
     `- Delivery pipeline as in production: each notification's e-mail row written in the batch of its change, sent by the DELIVERIES queue's consumer through the sandbox; after the load the run waits up to ${DELIVERY_WAIT_SECONDS} s for every row to leave QUEUED, then checks none was sent twice`,
-    '',
     ...(faultText
       ? [
           '- The fault drill (scripts/soak/fault.mjs): halfway through the load, right after a write that queued notifications (a "Pay", an acceptance or a delivery answered), the workerd serving the API is killed (SIGKILL, by its PID) and started again on the same persisted state (D1, KV, R2, Durable Objects); calls wait while it is down. Then every write answered 2xx (303 for the sandbox "Pay") before the kill is looked up, and every delivery row written before the kill must be SENT with exactly one send',
@@ -496,6 +500,8 @@ function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, 
     summary,
     ...(faultText ? [faultText] : []),
     '```',
+    '',
+    mixText,
     '',
     `- ${flowText}`,
     `- Reservations booked during the run, by status at the end: ${Object.entries(bookedByStatus).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
