@@ -3,7 +3,10 @@
 // button), accept, chat over the live socket, deposit by QR, track, deliver by the recipient page's
 // QR, and check the carrier's wallet (the share held for the dispute window); then a fresh account's
 // data export (built by the cron, linked by e-mail, downloaded by its owner) and another's erasure. Usage: `npm run e2e` (BASE_URL to change
-// the target; loopback only). Exits non-zero on the first step that does not behave.
+// the target; loopback only). Exits non-zero on the first step that does not behave. Then the corridor in XOF
+// (scripts/e2e-xof.mjs): a booking paid on the Wave sandbox page through delivery to a Wave payout.
+import { walkXof } from './e2e-xof.mjs';
+
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
 const API = `${BASE}/v1/api`;
 const PASSWORD = process.env.DEMO_PASSWORD || 'Demo-password-1';
@@ -166,6 +169,8 @@ const gained = Math.round((walletAfter.heldBalance - walletBefore.heldBalance) *
 if (gained !== delivered.carrierAmount) throw new Error(`held balance grew by ${gained}, carrier amount is ${delivered.carrierAmount}`);
 if (walletAfter.balance !== walletBefore.balance) throw new Error(`the available balance moved (${walletBefore.balance} -> ${walletAfter.balance}) before the dispute window closed`);
 console.log(`✓ carrier wallet: +${gained} ${walletAfter.currency} held for the dispute window (total ${delivered.totalAmount}, commission ${delivered.platformCommission})`);
+
+await walkXof({ call, expect, login, BASE });
 
 // Personal data (CONTRACT section 24): a fresh account asks for its archive, the cron builds it,
 // the link arrives in the development outbox, only its owner downloads it; another fresh account

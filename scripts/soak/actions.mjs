@@ -2,10 +2,13 @@
 // lists, wallet) run beside a money flow that follows each booking to the end:
 //
 //   sender books (a hot trip: the overbooking race; or a roomy one, so that bookings keep going
-//   through) -> sender opens the sandbox checkout and presses "Pay" -> carrier accepts -> sender
+//   through; or a roomy trip in CFA francs, Dakar -> Abidjan) -> sender opens the checkout and
+//   presses "Pay" (EUR: CARD on the Stripe sandbox page; XOF: MOBILE_MONEY on the Wave sandbox
+//   page, whose "Pay with Wave" goes through the Wave webhook code) -> carrier accepts -> sender
 //   reads the deposit and delivery codes (shown to the sender only) and hands them to the
 //   carrier -> carrier deposits with the deposit code -> carrier delivers with the delivery code
-//   (escrow released to the carrier's wallet) -> carrier withdraws from the wallet.
+//   (escrow released to the carrier's wallet) -> carrier withdraws from the wallet, in one of its
+//   currencies (EUR through the Stripe connected account, XOF to its Wave wallet).
 //
 // Some presses are doubled (two identical requests at once, as a double click or a retry would
 // send them): the "Pay" button, deposit, delivery, withdrawal. At most one deposit or delivery of a
@@ -30,11 +33,13 @@ const takeLive = (list) => {
   }
   return undefined;
 };
-const cents = (amount) => Math.round(Number(amount) * 100);
+/** Minor units per major unit of the currencies the soak uses (XOF has no minor unit). */
+const SCALE = { EUR: 100, XOF: 1 };
+const minor = (amount, currency) => Math.round(Number(amount) * SCALE[currency]);
 const DOUBLE_PRESS = 0.15;
 /** Sends `req` once, or twice at once with probability DOUBLE_PRESS; returns every answer. */
 const press = (call, name, u, req) => Promise.all(Array.from({ length: Math.random() < DOUBLE_PRESS ? 2 : 1 }, () => call(name, u, req)));
-const euros = (c) => Math.floor(c) / 100;
+const major = (m, currency) => Math.floor(m) / SCALE[currency];
 
 /** A carrier-facing reservation must never carry the codes (CONTRACT section 7). */
 function codesHidden(s, where, reservation) {
@@ -43,12 +48,12 @@ function codesHidden(s, where, reservation) {
   }
 }
 
-const bookingBody = (s, announcementId) => ({
-  announcementId,
+const bookingBody = (s, trip) => ({
+  announcementId: trip.id,
   reservedWeight: pick([0.5, 1, 1.5, 2]),
   contentInfo: 'Clothes',
   items: [{ categoryId: s.categoryId, name: 'Clothes', reservedQuantity: 1, weight: 0.5 }],
-  recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', city: 'Dakar' },
+  recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221700000000', city: trip.arrivalCity },
 });
 
 function book(name, trips, hot) {
@@ -58,14 +63,15 @@ function book(name, trips, hot) {
     weight: 3,
     run: async (u, s, call) => {
       const trip = pick(trips(s));
-      const res = await call(name, u, { method: 'POST', path: '/v1/api/bookings', body: bookingBody(s, trip.id) });
+      const res = await call(name, u, { method: 'POST', path: '/v1/api/bookings', body: bookingBody(s, trip) });
       if (res.status !== 201) return true;
       if (!Number.isInteger(res.body?.id) || res.body.carrierId !== trip.carrierId) {
         s.problems.push(`${name}: 201 without the reservation id or with another carrier: ${JSON.stringify(res.body).slice(0, 200)}`);
         return true;
       }
       s.flow.booked += 1;
-      u.unpaid.push({ id: res.body.id, senderId: u.id, carrierId: trip.carrierId, hot });
+      if (res.body.currency !== trip.currency) s.problems.push(`${name}: a ${trip.currency} trip booked in ${res.body.currency}`);
+      u.unpaid.push({ id: res.body.id, senderId: u.id, carrierId: trip.carrierId, currency: trip.currency, hot });
       // The conversation opens with the booking, for both parties.
       const chat = { id: res.body.id, sent: [] };
       s.chats.push(chat);
@@ -151,6 +157,7 @@ export const ACTIONS = [
   // Sender side of the flow.
   book('book a hot trip', (s) => s.hotTrips, true),
   book('book a roomy trip', (s) => s.roomyTrips, false),
+  book('book an XOF trip', (s) => s.xofTrips, false),
   {
     name: 'pay a booking',
     role: 'sender',
@@ -158,16 +165,23 @@ export const ACTIONS = [
     run: async (u, s, call) => {
       if (!u.unpaid.length) return false;
       const b = u.unpaid.splice(Math.floor(Math.random() * u.unpaid.length), 1)[0];
-      const checkout = await call('pay: open the checkout', u, { method: 'POST', path: '/v1/api/payments/checkout', body: { reservationId: b.id } });
+      // XOF pays by mobile money (Wave), EUR by card (Stripe): each through its own sandbox page.
+      const wave = b.currency === 'XOF';
+      const body = wave ? { reservationId: b.id, method: 'MOBILE_MONEY' } : { reservationId: b.id };
+      const checkout = await call(wave ? 'pay: open the Wave checkout' : 'pay: open the checkout', u, { method: 'POST', path: '/v1/api/payments/checkout', body });
       if (checkout.status !== 200) return true;
       if (typeof checkout.body?.paymentId !== 'string' || typeof checkout.body?.paymentApprovalUrl !== 'string') {
         s.problems.push(`pay: checkout 200 without paymentId/paymentApprovalUrl: ${JSON.stringify(checkout.body).slice(0, 200)}`);
         return true;
       }
       // The sandbox page's "Pay" button (root path, a browser form post answered 303).
-      const pay = await press(call, 'pay: sandbox "Pay" button', null, { method: 'POST', path: `/sandbox/checkout/${encodeURIComponent(checkout.body.paymentId)}/pay` });
+      const id = encodeURIComponent(checkout.body.paymentId);
+      const pay = wave
+        ? await press(call, 'pay: Wave sandbox "Pay with Wave" button', null, { method: 'POST', path: `/sandbox/wave/checkout/${id}/pay` })
+        : await press(call, 'pay: sandbox "Pay" button', null, { method: 'POST', path: `/sandbox/checkout/${id}/pay` });
       if (!pay.some((res) => res.status === 303)) return true;
       s.flow.paid += 1;
+      s.flow.paidBy[wave ? 'MOBILE_MONEY' : 'CARD'] += 1;
       u.paid.push(b);
       s.carrier(b.carrierId).toAccept.push(b);
       return true;
@@ -237,29 +251,36 @@ export const ACTIONS = [
     s.flow.deposited += 1;
     u.toDeliver.push(b);
   }),
-  handover('deliver with the code', 'toDeliver', 'deliver', (b) => ({ deliveryCode: b.deliveryCode }), 'DELIVERED', (u, s, _b, body) => {
+  handover('deliver with the code', 'toDeliver', 'deliver', (b) => ({ deliveryCode: b.deliveryCode }), 'DELIVERED', (u, s, b, body) => {
     s.flow.delivered += 1;
-    s.flow.earnedCents += cents(body?.carrierAmount ?? 0);
-    u.balanceCents += cents(body?.carrierAmount ?? 0);
+    const earned = minor(body?.carrierAmount ?? 0, b.currency);
+    s.flow.earned[b.currency] += earned;
+    u.balance[b.currency] += earned;
   }),
   {
     name: 'withdraw',
     role: 'carrier',
     weight: 2,
     run: async (u, s, call) => {
-      // From what the carrier believes it holds: all of it, half, all of it twice at once (the
-      // race the wallet guard must win), or more than it holds (422 INSUFFICIENT_FUNDS).
-      const known = u.balanceCents;
+      // In one of its currencies (XOF most often when it believes it holds francs: XOF shares come
+      // later in a run than EUR ones, and the Wave payout must happen too): all of it, half,
+      // all of it twice at once (the race the wallet guard must win), or more than it holds (422
+      // INSUFFICIENT_FUNDS). XOF goes to the carrier's Wave wallet, EUR through Stripe Connect.
+      const currency = u.balance.XOF > 0 && (u.balance.EUR <= 0 || Math.random() < 0.7) ? 'XOF' : 'EUR';
+      const known = u.balance[currency];
+      const whole = (m) => major(m, currency);
       const r = Math.random();
       const amounts =
-        known < 1 ? [1] : r < 0.4 ? [euros(known)] : r < 0.7 ? [euros(Math.max(1, known / 2))] : r < 0.85 ? [euros(known), euros(known)] : [euros(known + 100_000)];
-      const results = await Promise.all(amounts.map((amount) => call('withdraw', u, { method: 'POST', path: '/v1/api/withdrawals', body: { amount } })));
+        known < 1 ? [whole(SCALE[currency])] : r < 0.4 ? [whole(known)] : r < 0.7 ? [whole(Math.max(1, known / 2))] : r < 0.85 ? [whole(known), whole(known)] : [whole(known + 100_000)];
+      const results = await Promise.all(amounts.map((amount) => call(`withdraw ${currency}`, u, { method: 'POST', path: '/v1/api/withdrawals', body: { amount, currency } })));
       for (const res of results) {
         if (res.status !== 201) continue;
         if (!['COMPLETED', 'PENDING'].includes(res.body?.status)) s.problems.push(`withdraw: 201 with status ${res.body?.status}`);
-        s.flow.withdrawals += 1;
-        s.flow.withdrawnCents += cents(res.body?.amount ?? 0);
-        u.balanceCents -= cents(res.body?.amount ?? 0);
+        if (res.body?.currency !== currency) s.problems.push(`withdraw: asked ${currency}, answered ${res.body?.currency}`);
+        const paidOut = minor(res.body?.amount ?? 0, currency);
+        s.flow.withdrawals[currency] += 1;
+        s.flow.withdrawn[currency] += paidOut;
+        u.balance[currency] -= paidOut;
       }
       return true;
     },
@@ -270,7 +291,9 @@ export const ACTIONS = [
     weight: 1,
     run: async (u, _s, call) => {
       const res = await call('wallet', u, { method: 'GET', path: '/v1/api/user/me/wallet' });
-      if (res.status === 200 && typeof res.body?.balance === 'number') u.balanceCents = cents(res.body.balance);
+      for (const b of res.status === 200 && Array.isArray(res.body?.balances) ? res.body.balances : []) {
+        if (b.currency in u.balance) u.balance[b.currency] = minor(b.balance, b.currency);
+      }
       return true;
     },
   },

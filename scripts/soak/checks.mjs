@@ -8,7 +8,8 @@
 // Posting rules: src/features/money/ledger/posting-rules.ts (payment: clearing -> escrow under key
 // `escrow-in:<id>`; delivery: escrow -> held + revenue, or refund: escrow -> clearing + revenue, under
 // `escrow-out:<id>`; the dispute window closed: held -> wallet under `held-release:<id>`, with a
-// payout_holds row per delivered share; withdrawal: wallet -> payouts).
+// payout_holds row per delivered share; withdrawal: wallet -> payouts). Every account has its
+// `currency` (migration 0028): the money checks hold per currency, never summed across currencies.
 
 export const CAPACITY_HOLDING = "('PENDING_PAYMENT','PAID','CONFIRMED','DEPOSITED','IN_TRANSIT','DELIVERED','DISPUTED','REFUNDED')";
 
@@ -57,6 +58,18 @@ export const CHECKS = [
            GROUP BY a.currency HAVING SUM(l.amount_cents) != 0`,
   },
   {
+    // CONTRACT section 20: money never changes currency inside the ledger (no conversion): one entry, one currency,
+    // and an entry of a reservation moves that reservation's currency.
+    name: "no entry mixes currencies; a reservation's entries are in its currency",
+    needs: { ledger_lines: ['entry_id', 'account_id'], ledger_accounts: ['id', 'currency'], ledger_entries: ['id', 'reservation_id'], reservations: ['id', 'currency'] },
+    sql: `SELECT 'mixed' AS problem, l.entry_id AS id FROM ledger_lines l JOIN ledger_accounts a ON a.id = l.account_id
+           GROUP BY l.entry_id HAVING COUNT(DISTINCT a.currency) > 1
+          UNION ALL
+          SELECT 'not the reservation currency' AS problem, e.id FROM ledger_entries e JOIN reservations r ON r.id = e.reservation_id
+            JOIN ledger_lines l ON l.entry_id = e.id JOIN ledger_accounts a ON a.id = l.account_id WHERE a.currency != r.currency
+          LIMIT 5`,
+  },
+  {
     name: "every account's cached balance = the sum of its lines",
     needs: { ledger_accounts: ['id', 'key', 'balance_cents'], ledger_lines: ['account_id', 'amount_cents'] },
     sql: `SELECT a.key, a.balance_cents, COALESCE(SUM(l.amount_cents), 0) AS lines FROM ledger_accounts a
@@ -72,13 +85,14 @@ export const CHECKS = [
   },
   {
     // Disputes move money in and out of escrow through their own entries (none in the soak): counted as they are.
-    name: 'escrow holds exactly the paid reservations not yet released or refunded',
-    needs: { ledger_accounts: ['kind', 'balance_cents'], ledger_entries: ['key', 'type'], reservations: ['total_amount_cents'] },
-    sql: `SELECT * FROM (SELECT
-            (SELECT COALESCE(SUM(balance_cents), 0) FROM ledger_accounts WHERE kind = 'ESCROW') AS escrow,
-            (SELECT COALESCE(SUM(r.total_amount_cents), 0) FROM reservations r WHERE ${escrowedIn('r')} AND NOT ${settledOut('r')})
+    name: 'escrow holds exactly the paid reservations not yet released or refunded (per currency)',
+    needs: { ledger_accounts: ['kind', 'currency', 'balance_cents'], ledger_entries: ['key', 'type'], reservations: ['total_amount_cents', 'currency'] },
+    sql: `SELECT * FROM (SELECT c.currency,
+            (SELECT COALESCE(SUM(balance_cents), 0) FROM ledger_accounts WHERE kind = 'ESCROW' AND currency = c.currency) AS escrow,
+            (SELECT COALESCE(SUM(r.total_amount_cents), 0) FROM reservations r WHERE r.currency = c.currency AND ${escrowedIn('r')} AND NOT ${settledOut('r')})
             + (SELECT COALESCE(SUM(l.amount_cents), 0) FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
-                 JOIN ledger_accounts a ON a.id = l.account_id WHERE a.kind = 'ESCROW' AND e.type LIKE 'DISPUTE%') AS expected)
+                 JOIN ledger_accounts a ON a.id = l.account_id WHERE a.kind = 'ESCROW' AND a.currency = c.currency AND e.type LIKE 'DISPUTE%') AS expected
+            FROM (SELECT currency FROM ledger_accounts UNION SELECT currency FROM reservations) c)
            WHERE escrow != expected`,
   },
   {
@@ -95,19 +109,19 @@ export const CHECKS = [
   },
   {
     // CONTRACT section 19: a delivered share waits in HELD for the dispute window; withdrawals debit WALLET only.
-    name: 'a held share is never withdrawn (no withdrawal touches HELD; HELD = the open holds, never negative)',
+    name: 'a held share is never withdrawn (no withdrawal touches HELD; HELD = the open holds of its currency, never negative)',
     needs: {
-      ledger_accounts: ['id', 'key', 'kind', 'owner_type', 'owner_id', 'balance_cents'],
+      ledger_accounts: ['id', 'key', 'kind', 'owner_type', 'owner_id', 'currency', 'balance_cents'],
       ledger_entries: ['id', 'type'],
       ledger_lines: ['entry_id', 'account_id'],
-      payout_holds: ['owner_type', 'owner_id', 'amount_cents', 'released_at'],
+      payout_holds: ['owner_type', 'owner_id', 'currency', 'amount_cents', 'released_at'],
     },
     sql: `SELECT 'withdrawn from held' AS problem, a.key FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
             JOIN ledger_accounts a ON a.id = l.account_id WHERE a.kind = 'HELD' AND e.type IN ('WITHDRAWAL', 'WITHDRAWAL_REVERSED')
           UNION ALL
           SELECT 'held is not the open holds' AS problem, a.key FROM ledger_accounts a WHERE a.kind = 'HELD' AND (a.balance_cents < 0
             OR a.balance_cents != COALESCE((SELECT SUM(h.amount_cents) FROM payout_holds h WHERE h.owner_type = a.owner_type
-              AND h.owner_id = a.owner_id AND h.released_at IS NULL), 0))
+              AND h.owner_id = a.owner_id AND h.currency = a.currency AND h.released_at IS NULL), 0))
           LIMIT 5`,
   },
   {
@@ -166,11 +180,12 @@ export const CHECKS = [
     sql: 'SELECT id, amount_cents FROM withdrawals WHERE amount_cents <= 0 LIMIT 5',
   },
   {
-    name: 'payouts account = sum of withdrawals not failed',
-    needs: { ledger_accounts: ['kind', 'balance_cents'], withdrawals: ['amount_cents', 'status'] },
-    sql: `SELECT * FROM (SELECT
-            (SELECT COALESCE(SUM(balance_cents), 0) FROM ledger_accounts WHERE kind = 'PAYOUTS') AS payouts,
-            (SELECT COALESCE(SUM(amount_cents), 0) FROM withdrawals WHERE status != 'FAILED') AS withdrawn)
+    name: 'payouts account = sum of withdrawals not failed (per currency)',
+    needs: { ledger_accounts: ['kind', 'currency', 'balance_cents'], withdrawals: ['amount_cents', 'currency', 'status'] },
+    sql: `SELECT * FROM (SELECT c.currency,
+            (SELECT COALESCE(SUM(balance_cents), 0) FROM ledger_accounts WHERE kind = 'PAYOUTS' AND currency = c.currency) AS payouts,
+            (SELECT COALESCE(SUM(amount_cents), 0) FROM withdrawals WHERE status != 'FAILED' AND currency = c.currency) AS withdrawn
+            FROM (SELECT currency FROM ledger_accounts UNION SELECT currency FROM withdrawals) c)
            WHERE payouts != withdrawn`,
   },
 ];

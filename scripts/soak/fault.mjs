@@ -14,7 +14,7 @@ import { compared } from './checks.mjs';
 
 const SWEEP_AGE_MINUTES = 2 * 60 + 1; // LOST_RETRY_AFTER_MS (2 h) and STALE_AFTER_MS (5 min), passed
 
-const NOTIFYING = new Set(['pay: sandbox "Pay" button', 'accept a paid booking', 'deliver with the code']);
+const NOTIFYING = new Set(['pay: sandbox "Pay" button', 'pay: Wave sandbox "Pay with Wave" button', 'accept a paid booking', 'deliver with the code']);
 
 export function faultState() {
   let release;
@@ -97,6 +97,12 @@ const idOf = (path, verb) => Number(path.match(new RegExp(`/bookings/(\\d+)/${ve
 const FINDERS = {
   'book a hot trip': (a) => ['SELECT id FROM reservations WHERE id = ?', a.body?.id],
   'book a roomy trip': (a) => ['SELECT id FROM reservations WHERE id = ?', a.body?.id],
+  'book an XOF trip': (a) => ['SELECT id FROM reservations WHERE id = ?', a.body?.id],
+  'pay: open the Wave checkout': (a) => ['SELECT id FROM payment_sessions WHERE session_id = ?', a.body?.paymentId],
+  'pay: Wave sandbox "Pay with Wave" button': (a) => [
+    "SELECT e.id FROM payment_sessions s JOIN ledger_entries e ON e.key = 'escrow-in:' || s.reservation_id WHERE s.session_id = ?",
+    decodeURIComponent(a.path.match(/\/sandbox\/wave\/checkout\/([^/]+)\/pay$/)?.[1] ?? ''),
+  ],
   'pay: open the checkout': (a) => ['SELECT id FROM payment_sessions WHERE session_id = ?', a.body?.paymentId],
   'pay: sandbox "Pay" button': (a) => [
     "SELECT e.id FROM payment_sessions s JOIN ledger_entries e ON e.key = 'escrow-in:' || s.reservation_id WHERE s.session_id = ?",
@@ -107,7 +113,9 @@ const FINDERS = {
   // Bound as text: a bound JS number is a REAL to SQLite, and 'escrow-out:' || 4008.0 is not the key.
   'deliver with the code': (a) => ["SELECT e.id FROM ledger_entries e WHERE e.key = ? AND e.type = 'ESCROW_RELEASED'", `escrow-out:${idOf(a.path, 'deliver')}`],
   'cancel a booking': (a) => ["SELECT id FROM reservations WHERE id = ? AND status IN ('CANCELLED', 'REFUNDED')", idOf(a.path, 'cancel')],
-  withdraw: (a) => ['SELECT id FROM withdrawals WHERE id = ? AND amount_cents = ?', a.body?.id, Math.round(Number(a.body?.amount) * 100)],
+  'withdraw EUR': (a) => ['SELECT id FROM withdrawals WHERE id = ? AND amount_cents = ?', a.body?.id, Math.round(Number(a.body?.amount) * 100)],
+  // XOF has no minor unit: the amount is in francs.
+  'withdraw XOF': (a) => ['SELECT id FROM withdrawals WHERE id = ? AND amount_cents = ?', a.body?.id, Math.round(Number(a.body?.amount))],
   'report a user': (a) => ['SELECT id FROM reports WHERE id = ?', a.body?.id],
 };
 
@@ -170,29 +178,37 @@ export async function deliveriesExactlyOnce(db, fault) {
  */
 export async function reconcileAcrossKill(db, fault, flow) {
   const cutOf = (name) => fault.cut.filter((c) => c.name === name).length;
-  const all = async (sql) => (await db.prepare(sql).all()).results;
-  const [withdrawn] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM withdrawals WHERE status != 'FAILED'");
-  const [released] = await all(
-    "SELECT COUNT(*) AS n, COALESCE(SUM(r.carrier_amount_cents), 0) AS cents FROM ledger_entries e JOIN reservations r ON e.key = 'escrow-out:' || r.id WHERE e.type = 'ESCROW_RELEASED'",
-  );
-  const [wallets] = await all("SELECT COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind IN ('WALLET', 'HELD')");
-  const extraWithdrawals = withdrawn.n - flow.withdrawals;
-  const extraReleases = released.n - flow.delivered;
-  return [
-    compared(
-      'withdrawal rows = withdrawals answered 201, plus at most the withdrawals the kill cut',
-      extraWithdrawals >= 0 && extraWithdrawals <= cutOf('withdraw'),
-      `rows ${withdrawn.n}, answered ${flow.withdrawals}, cut by the kill ${cutOf('withdraw')}`,
-    ),
+  const all = async (sql, ...params) => (await db.prepare(sql).bind(...params).all()).results;
+  const [releases] = await all("SELECT COUNT(*) AS n FROM ledger_entries WHERE type = 'ESCROW_RELEASED'");
+  const extraReleases = releases.n - flow.delivered;
+  const checks = [
     compared(
       'escrow releases = deliveries answered 200, plus at most the deliveries the kill cut',
       extraReleases >= 0 && extraReleases <= cutOf('deliver with the code'),
-      `releases ${released.n}, answered ${flow.delivered}, cut by the kill ${cutOf('deliver with the code')}`,
-    ),
-    compared(
-      'wallets and held shares = carrier amounts of the released deliveries - withdrawal rows (answered or cut)',
-      wallets.cents === released.cents - withdrawn.cents && (extraWithdrawals > 0 || extraReleases > 0 || wallets.cents === flow.earnedCents - flow.withdrawnCents),
-      `wallets ${wallets.cents} cents; released ${released.cents}, withdrawn ${withdrawn.cents}; answered: earned ${flow.earnedCents}, withdrawn ${flow.withdrawnCents}`,
+      `releases ${releases.n}, answered ${flow.delivered}, cut by the kill ${cutOf('deliver with the code')}`,
     ),
   ];
+  // The money per currency (CONTRACT section 20), in minor units: never summed across currencies.
+  for (const cur of ['EUR', 'XOF']) {
+    const [withdrawn] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM withdrawals WHERE status != 'FAILED' AND currency = ?", cur);
+    const [released] = await all(
+      "SELECT COALESCE(SUM(r.carrier_amount_cents), 0) AS cents FROM ledger_entries e JOIN reservations r ON e.key = 'escrow-out:' || r.id WHERE e.type = 'ESCROW_RELEASED' AND r.currency = ?",
+      cur,
+    );
+    const [wallets] = await all("SELECT COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind IN ('WALLET', 'HELD') AND currency = ?", cur);
+    const extraWithdrawals = withdrawn.n - flow.withdrawals[cur];
+    checks.push(
+      compared(
+        `withdrawal rows = withdrawals answered 201, plus at most the withdrawals the kill cut, ${cur}`,
+        extraWithdrawals >= 0 && extraWithdrawals <= cutOf(`withdraw ${cur}`),
+        `rows ${withdrawn.n}, answered ${flow.withdrawals[cur]}, cut by the kill ${cutOf(`withdraw ${cur}`)}`,
+      ),
+      compared(
+        `wallets and held shares = carrier amounts of the released deliveries - withdrawal rows (answered or cut), ${cur}`,
+        wallets.cents === released.cents - withdrawn.cents && (extraWithdrawals > 0 || extraReleases > 0 || wallets.cents === flow.earned[cur] - flow.withdrawn[cur]),
+        `wallets ${wallets.cents}; released ${released.cents}, withdrawn ${withdrawn.cents}; answered: earned ${flow.earned[cur]}, withdrawn ${flow.withdrawn[cur]}`,
+      ),
+    );
+  }
+  return checks;
 }

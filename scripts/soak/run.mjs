@@ -138,12 +138,21 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const eur = (c) => (c / 100).toFixed(2);
 const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-/** Trips the soak adds: `[carrierId, capacityG, pricePerKgCents]` rows, tagged so their ids can be read back. */
-async function addTrips(exec, db, tag, trips) {
-  const rows = trips.map(([carrierId, capacityG, price]) => [carrierId, 'Paris', 'FR', 'Dakar', 'SN', 'paris', 'dakar', day(5), day(6), capacityG, price, 'EUR', 'PLANE', tag]);
+const PARIS_DAKAR = { from: ['Paris', 'FR'], to: ['Dakar', 'SN'], currency: 'EUR' };
+/** The corridor in CFA francs (CONTRACT section 20): prices in whole francs, paid with Wave. */
+const DAKAR_ABIDJAN = { from: ['Dakar', 'SN'], to: ['Abidjan', 'CI'], currency: 'XOF' };
+
+/**
+ * Trips the soak adds on one route: `[carrierId, capacityG, pricePerKg in minor units]` rows, tagged
+ * so their ids can be read back (with the route's currency and arrival city, which bookings need).
+ */
+async function addTrips(exec, db, tag, trips, route = PARIS_DAKAR) {
+  const [fromCity, fromCountry] = route.from;
+  const [toCity, toCountry] = route.to;
+  const rows = trips.map(([carrierId, capacityG, price]) => [carrierId, fromCity, fromCountry, toCity, toCountry, fromCity.toLowerCase(), toCity.toLowerCase(), day(5), day(6), capacityG, price, route.currency, 'PLANE', tag]);
   const columns = ['carrier_id', 'departure_city', 'departure_country', 'arrival_city', 'arrival_country', 'departure_city_key', 'arrival_city_key', 'departure_date', 'arrival_date', 'total_weight_g', 'price_per_kg_cents', 'currency', 'transport_mode', 'description'];
   await insertRows(exec, 'announcements', columns, rows);
-  const found = await db.prepare('SELECT id, carrier_id AS carrierId FROM announcements WHERE description = ? ORDER BY id').bind(tag).all();
+  const found = await db.prepare('SELECT id, carrier_id AS carrierId, currency, arrival_city AS arrivalCity FROM announcements WHERE description = ? ORDER BY id').bind(tag).all();
   return found.results;
 }
 
@@ -205,8 +214,15 @@ async function deliveriesSettled(db, seconds) {
   return { queued, waitedSeconds: (Date.now() - started) / 1000 };
 }
 
-/** Each carrier connects a payout account through the API and the sandbox onboarding page. */
+/**
+ * Each carrier connects a payout account through the API and the sandbox onboarding page, and adds
+ * a Wave wallet for its XOF payouts (a Senegalese number of its own; a carrier simulated twice gets
+ * 409 the second time, the same number).
+ */
 async function onboard(u, problems) {
+  const phone = `+22177${String(u.id).padStart(7, '0')}`;
+  const wallet = await call('payout account: Wave wallet', u, { method: 'POST', path: '/v1/api/payout-accounts', body: { type: 'MOBILE_MONEY', provider: 'WAVE', phone, name: `Carrier ${u.id}` } });
+  if (wallet.status !== 201 && wallet.status !== 409) problems.push(`Wave wallet of user ${u.id}: ${wallet.status} ${JSON.stringify(wallet.body).slice(0, 200)}`);
   const link = await call('payout onboarding', u, { method: 'POST', path: '/v1/api/pay-connect/onboarding' });
   const account = link.body?.connectedAccountId;
   if (link.status !== 200 || typeof account !== 'string') return problems.push(`payout onboarding of user ${u.id}: ${link.status} ${JSON.stringify(link.body).slice(0, 200)}`);
@@ -255,7 +271,8 @@ async function main() {
       toAccept: [],
       toDeposit: [],
       toDeliver: [],
-      balanceCents: 0,
+      // per currency, in minor units (XOF: francs)
+      balance: { EUR: 0, XOF: 0 },
       // conversations this user takes part in (both parties hold the same object)
       chats: [],
     });
@@ -267,14 +284,31 @@ async function main() {
   // keep bookings going through once the hot ones are full, so the money flow has material.
   const hotTrips = await addTrips(exec, service.db, 'soak: hot trip', Array.from({ length: HOT_TRIPS }, (_, k) => [carriers[k % carriers.length].id, HOT_CAPACITY_G, 1000]));
   const roomyTrips = await addTrips(exec, service.db, 'soak: roomy trip', carriers.map((c, k) => [c.id, ROOMY_CAPACITY_G, 800 + 100 * (k % 8)]));
+  // One roomy XOF trip per carrier too: a share of the bookings is in francs, paid with Wave.
+  const xofTrips = await addTrips(exec, service.db, 'soak: XOF trip', carriers.map((c, k) => [c.id, ROOMY_CAPACITY_G, 2_000 + 250 * (k % 8)]), DAKAR_ABIDJAN);
   const categoryId = await service.db.prepare("SELECT id FROM categories WHERE code = 'CLOTHING'").first('id');
-  const flow = { messages: 0, booked: 0, paid: 0, accepted: 0, deposited: 0, delivered: 0, cancelled: 0, withdrawals: 0, withdrawnCents: 0, earnedCents: 0 };
+  const perCurrency = () => ({ EUR: 0, XOF: 0 });
+  const flow = {
+    messages: 0,
+    booked: 0,
+    paid: 0,
+    paidBy: { CARD: 0, MOBILE_MONEY: 0 },
+    accepted: 0,
+    deposited: 0,
+    delivered: 0,
+    cancelled: 0,
+    // per currency, amounts in minor units
+    withdrawals: perCurrency(),
+    withdrawn: perCurrency(),
+    earned: perCurrency(),
+  };
   const problems = [];
   const state = {
     categoryId,
     carrierCount: dataset.carriers,
     hotTrips,
     roomyTrips,
+    xofTrips,
     flow,
     problems,
     carrier: (id) => byId.get(id),
@@ -298,12 +332,12 @@ async function main() {
   };
   await Promise.all([...users.map((u) => userLoop(u, state, deadline)), windowCloses(() => service, deadline, problems), fault ? drill() : null]);
 
-  // Each carrier reads its wallet once more: the API must answer what the ledger holds.
+  // Each carrier reads its wallet once more: the API must answer what the ledger holds, per currency.
   const apiWallets = new Map();
   await Promise.all(
     carriers.map(async (u) => {
       const res = await call('wallet (final read)', u, { method: 'GET', path: '/v1/api/user/me/wallet' });
-      if (res.status === 200) apiWallets.set(u.id, Math.round(res.body.balance * 100));
+      for (const b of res.status === 200 ? res.body.balances : []) apiWallets.set(`${u.id}:${b.currency}`, Math.round(b.balance * (b.currency === 'XOF' ? 1 : 100)));
     }),
   );
 
@@ -333,29 +367,35 @@ async function main() {
   // What the database says happened, against what the API answered.
   const all = async (sql, ...params) => (await service.db.prepare(sql).bind(...params).all()).results;
   const entries = Object.fromEntries((await all('SELECT type, COUNT(*) AS n FROM ledger_entries GROUP BY type')).map((r) => [r.type, r.n]));
-  const [withdrawn] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM withdrawals WHERE status != 'FAILED'");
+  // Per currency, never summed across currencies (CONTRACT section 20).
+  const byCurrency = (rows) => ({ EUR: { n: 0, cents: 0 }, XOF: { n: 0, cents: 0 }, ...Object.fromEntries(rows.map((r) => [r.currency, r])) });
+  const withdrawn = byCurrency(await all("SELECT currency, COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents FROM withdrawals WHERE status != 'FAILED' GROUP BY currency"));
   // Delivered shares wait in HELD for the dispute window (CONTRACT section 19): wallets and held together.
-  const [wallets] = await all("SELECT COUNT(*) AS n, COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind IN ('WALLET', 'HELD')");
-  const ledgerWallets = new Map((await all("SELECT owner_id AS id, balance_cents AS cents FROM ledger_accounts WHERE kind = 'WALLET' AND owner_type = 'USER'")).map((r) => [r.id, r.cents]));
+  const wallets = byCurrency(await all("SELECT currency, COUNT(*) AS n, COALESCE(SUM(balance_cents), 0) AS cents FROM ledger_accounts WHERE kind IN ('WALLET', 'HELD') GROUP BY currency"));
+  const ledgerWallets = new Map((await all("SELECT owner_id AS id, currency, balance_cents AS cents FROM ledger_accounts WHERE kind = 'WALLET' AND owner_type = 'USER'")).map((r) => [`${r.id}:${r.currency}`, r.cents]));
   const bookedByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM reservations WHERE created_at >= ? GROUP BY status', runStart)).map((r) => [r.status, r.n]));
   const deliveriesByStatus = Object.fromEntries((await all('SELECT status, COUNT(*) AS n FROM deliveries GROUP BY status').catch(() => [])).map((r) => [r.status, r.n]));
   const deliveryFailures = await all("SELECT status, channel, last_error AS reason, COUNT(*) AS n FROM deliveries WHERE status IN ('FAILED', 'DEAD') GROUP BY 1, 2, 3 ORDER BY n DESC LIMIT 5").catch(() => []);
-  const walletMismatch = carriers.filter((u) => apiWallets.get(u.id) !== (ledgerWallets.get(u.id) ?? 0)).map((u) => `user ${u.id}: API ${apiWallets.get(u.id)} ledger ${ledgerWallets.get(u.id) ?? 0}`);
+  // Every (carrier, currency) either side knows of: an API balance missing for a ledger wallet is a mismatch too.
+  const walletKeys = [...new Set([...carriers.flatMap((u) => [`${u.id}:EUR`, `${u.id}:XOF`]), ...[...ledgerWallets.keys()].filter((k) => byId.get(Number(k.split(':')[0]))?.role === 'carrier')])];
+  const walletMismatch = walletKeys.filter((k) => (apiWallets.get(k) ?? 0) !== (ledgerWallets.get(k) ?? 0)).map((k) => `user:currency ${k}: API ${apiWallets.get(k)} ledger ${ledgerWallets.get(k) ?? 0}`);
   // Across a kill, a request cut in flight may have committed without an answer (fault.mjs).
   const answersAgainstRows = fault
     ? [...(await reconcileAcrossKill(service.db, fault, flow)), await answeredFound(service.db, fault), await deliveriesExactlyOnce(service.db, fault)]
     : [
         compared('one escrow release per delivery answered 200', (entries.ESCROW_RELEASED ?? 0) === flow.delivered, `${entries.ESCROW_RELEASED ?? 0} ESCROW_RELEASED entries, ${flow.delivered} deliveries answered 200`),
-        compared(
-          'withdrawals answered 201 = withdrawal rows not failed (count and amount)',
-          withdrawn.n === flow.withdrawals && withdrawn.cents === flow.withdrawnCents,
-          `rows ${withdrawn.n} / ${withdrawn.cents} cents, answered ${flow.withdrawals} / ${flow.withdrawnCents} cents`,
-        ),
-        compared(
-          'wallets and held shares hold what deliveries paid in minus what was withdrawn',
-          wallets.cents === flow.earnedCents - flow.withdrawnCents,
-          `wallets ${wallets.cents} cents, delivered carrier amounts ${flow.earnedCents} - withdrawn ${flow.withdrawnCents}`,
-        ),
+        ...['EUR', 'XOF'].flatMap((cur) => [
+          compared(
+            `withdrawals answered 201 = withdrawal rows not failed (count and amount), ${cur}`,
+            withdrawn[cur].n === flow.withdrawals[cur] && withdrawn[cur].cents === flow.withdrawn[cur],
+            `rows ${withdrawn[cur].n} / ${withdrawn[cur].cents}, answered ${flow.withdrawals[cur]} / ${flow.withdrawn[cur]} (minor units)`,
+          ),
+          compared(
+            `wallets and held shares hold what deliveries paid in minus what was withdrawn, ${cur}`,
+            wallets[cur].cents === flow.earned[cur] - flow.withdrawn[cur],
+            `wallets ${wallets[cur].cents}, delivered carrier amounts ${flow.earned[cur]} - withdrawn ${flow.withdrawn[cur]} (minor units)`,
+          ),
+        ]),
       ];
   checks.push(
     ...answersAgainstRows,
@@ -364,12 +404,14 @@ async function main() {
 
   // A soak that silently does nothing is a failure: the money flow must have happened end to end.
   const flowMissing = [
-    ['booking paid (Pay button)', flow.paid],
+    ['booking paid by card (Pay button)', flow.paidBy.CARD],
+    ['booking paid by mobile money (Pay with Wave button)', flow.paidBy.MOBILE_MONEY],
     ['payment escrowed (ledger)', entries.PAYMENT_ESCROWED ?? 0],
     ['booking accepted', flow.accepted],
     ['parcel deposited', flow.deposited],
     ['parcel delivered', flow.delivered],
-    ['withdrawal', flow.withdrawals],
+    ['withdrawal in EUR', flow.withdrawals.EUR],
+    ['withdrawal in XOF (Wave payout)', flow.withdrawals.XOF],
     ['message in a conversation', flow.messages],
     ['delivery sent by the DELIVERIES queue', deliveriesByStatus.SENT ?? 0],
   ]
@@ -391,8 +433,9 @@ async function main() {
   for (const f of deliveryFailures) console.error(`  deliveries ${f.status} on ${f.channel}: ${f.n} × ${f.reason}`);
 
   const flowText =
-    `flow: ${flow.booked} booked, ${flow.paid} paid, ${flow.accepted} accepted, ${flow.deposited} deposited, ${flow.delivered} delivered, ` +
-    `${flow.cancelled} cancelled, ${flow.messages} messages, ${flow.withdrawals} withdrawals (${eur(flow.withdrawnCents)} EUR), ${wallets.n} wallets hold ${eur(wallets.cents)} EUR; ` +
+    `flow: ${flow.booked} booked, ${flow.paid} paid (${flow.paidBy.CARD} by card in EUR, ${flow.paidBy.MOBILE_MONEY} by mobile money in XOF), ${flow.accepted} accepted, ${flow.deposited} deposited, ${flow.delivered} delivered, ` +
+    `${flow.cancelled} cancelled, ${flow.messages} messages, withdrawals ${flow.withdrawals.EUR} in EUR (${eur(flow.withdrawn.EUR)} EUR) and ${flow.withdrawals.XOF} in XOF (${flow.withdrawn.XOF} XOF), ` +
+    `wallets and held shares hold ${eur(wallets.EUR.cents)} EUR and ${wallets.XOF.cents} XOF; ` +
     `deliveries ${Object.entries(deliveriesByStatus).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'} (${settled.waitedSeconds.toFixed(0)} s for the queue to drain after the load)`;
   const summary =
     `soak ${failed ? 'FAILED' : 'OK'}: ${SECONDS} s, ${USERS} users, ${stats.requests} requests (${(stats.requests / SECONDS).toFixed(0)} req/s), ` +
@@ -402,7 +445,12 @@ async function main() {
   const faultText = fault ? faultSummary(fault, started) : null;
   if (faultText) console.log(faultText);
   for (const e of fault?.errors ?? []) console.error(`  restarted worker logged: ${e}`);
+  const mixText =
+    `Mixed EUR card / XOF mobile money: of the ${flow.paid} bookings paid, ${flow.paidBy.CARD} were in EUR by card (Stripe sandbox) and ${flow.paidBy.MOBILE_MONEY} in XOF by mobile money (Wave sandbox); ` +
+    `${flow.withdrawals.XOF} Wave payouts (${flow.withdrawn.XOF} XOF) beside ${flow.withdrawals.EUR} EUR withdrawals (${eur(flow.withdrawn.EUR)} EUR); ` +
+    `the money invariants below are checked per currency (${violated.length === 0 ? 'all held' : `${violated.length} violated`}).`;
   writeSoakSection({
+    mixText,
     summary,
     checks,
     flowText,
@@ -430,7 +478,7 @@ function faultSummary(f, started) {
 }
 
 /** Replaces the soak section of docs/BENCHMARKS.md (the benchmark keeps it when it rewrites the file). */
-function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, failures, faultText }) {
+function writeSoakSection({ mixText, summary, checks, flowText, bookedByStatus, entries, failures, faultText }) {
   const file = process.env.SOAK_OUT ?? path.join(ROOT, 'docs/BENCHMARKS.md');
   const lines = [
     fault ? FAULT_HEADING : SOAK_HEADING,
@@ -438,9 +486,9 @@ function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, 
     `- Date: ${new Date().toISOString()}; ${os.cpus().length} cores; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     `- ${SECONDS} s, ${USERS} simulated users (half senders, half carriers, think time 0-20 ms), data set scale ${SCALE}; ` +
       `${HOT_TRIPS} small trips (${HOT_CAPACITY_G / 1000} kg) everyone books, one roomy trip (${ROOMY_CAPACITY_G / 1000} kg) per simulated carrier`,
-    '- Money flow through the API only (scripts/soak/actions.mjs): book, sandbox checkout and "Pay", accept, the sender reads the codes, deposit, deliver, withdraw; carriers connect a payout account through the sandbox onboarding first',
+    '- Money flow through the API only (scripts/soak/actions.mjs): book, sandbox checkout and "Pay", accept, the sender reads the codes, deposit, deliver, withdraw; carriers connect a payout account through the sandbox onboarding and add a Wave wallet first',
+    '- Mixed EUR card / XOF mobile money: besides the EUR trips (Paris -> Dakar, paid by CARD on the Stripe sandbox page), one roomy trip per simulated carrier is priced in CFA francs (Dakar -> Abidjan, XOF): those bookings pay by MOBILE_MONEY on the Wave sandbox page ("Pay with Wave", the signed event through the Wave webhook code), and carriers withdraw XOF to their Wave wallet (Wave sandbox payout). The money invariants hold per currency',
     `- Delivery pipeline as in production: each notification's e-mail row written in the batch of its change, sent by the DELIVERIES queue's consumer through the sandbox; after the load the run waits up to ${DELIVERY_WAIT_SECONDS} s for every row to leave QUEUED, then checks none was sent twice`,
-    '',
     ...(faultText
       ? [
           '- The fault drill (scripts/soak/fault.mjs): halfway through the load, right after a write that queued notifications (a "Pay", an acceptance or a delivery answered), the workerd serving the API is killed (SIGKILL, by its PID) and started again on the same persisted state (D1, KV, R2, Durable Objects); calls wait while it is down. Then every write answered 2xx (303 for the sandbox "Pay") before the kill is looked up, and every delivery row written before the kill must be SENT with exactly one send',
@@ -452,6 +500,8 @@ function writeSoakSection({ summary, checks, flowText, bookedByStatus, entries, 
     summary,
     ...(faultText ? [faultText] : []),
     '```',
+    '',
+    mixText,
     '',
     `- ${flowText}`,
     `- Reservations booked during the run, by status at the end: ${Object.entries(bookedByStatus).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
