@@ -232,11 +232,12 @@ async function protectionPayoutTest(page, base) {
   check((await page.textContent('body'))?.includes('Protected parcel, coverage'), "the page shows the reservation's coverage");
   const amount = Math.round(terms.coverage * 0.625 * 100) / 100;
   await option.check();
-  await page.getByLabel('Amount').fill(String(amount));
+  await page.getByLabel('Amount', { exact: true }).fill(String(amount));
   await page.getByLabel('Note').fill('Lost in transit: paid by the protection.');
   await shot(page, 'console-dispute-protection.png');
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Resolve' }).click()]);
   check((await page.textContent('.flash.ok'))?.includes(`Dispute ${lost.id} resolved`), 'resolving with a protection payout says so');
+  check((await page.textContent('#protection-payout'))?.includes(String(amount)), `the resolved dispute shows the protection payout (${await page.textContent('#protection-payout')})`);
   await shot(page, 'console-dispute-protection-resolved.png');
   const claim = (await api(`/bookings/${lost.reservationId}/protection`)).claim;
   check(claim?.resolution === 'PROTECTION_PAYOUT' && claim.payoutAmount === amount, `the API shows the claim paid (${claim?.resolution}, ${claim?.payoutAmount} ${terms.currency})`);
