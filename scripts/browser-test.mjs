@@ -205,6 +205,46 @@ async function travelProofTest(page, base) {
   check(read.travelVerified === true, 'the API shows the trip travelVerified once approved');
 }
 
+/** The demo sender's disputes, through the API. */
+async function senderDisputes(base) {
+  const sender = await apiLogin(base, 'sender@demo.local');
+  const res = await fetch(`${base}/v1/api/disputes/mine?size=50`, { headers: { Authorization: `Bearer ${sender.body.accessToken}` } });
+  return (await res.json()).content ?? [];
+}
+
+/**
+ * Protection (CONTRACT 21): the seeded protected reservation DEMO-PROTECTED-1, reported LOST, is
+ * resolved PROTECTION_PAYOUT with an amount from the console's dispute page; the API then shows
+ * the claim paid and the sender's wallet credited with the amount.
+ */
+async function protectionPayoutTest(page, base) {
+  const sender = await apiLogin(base, 'sender@demo.local');
+  const api = (p) => fetch(`${base}/v1/api${p}`, { headers: { Authorization: `Bearer ${sender.body.accessToken}` } }).then((r) => r.json());
+  const lost = (await senderDisputes(base)).find((d) => d.reason === 'LOST' && d.status === 'OPEN');
+  check(Boolean(lost), 'the demo sender has an open LOST dispute (DEMO-PROTECTED-1)');
+  const terms = await api(`/bookings/${lost.reservationId}/protection`);
+  check(terms.protected === true && terms.coverage > 0 && terms.claim?.status === 'OPEN', `the reservation is protected (coverage ${terms.coverage} ${terms.currency}), its claim open`);
+  const balance = async () => (await api(`/user/me/wallet?currency=${terms.currency}`)).balance;
+  const before = await balance();
+  await page.goto(`${base}/console/disputes/${lost.id}`);
+  const option = page.getByLabel('Protection payout (amount) on top of a full refund');
+  check((await option.count()) === 1, 'the dispute page offers PROTECTION_PAYOUT for the protected reservation');
+  check((await page.textContent('body'))?.includes('Protected parcel, coverage'), "the page shows the reservation's coverage");
+  const amount = Math.round(terms.coverage * 0.625 * 100) / 100;
+  await option.check();
+  await page.getByLabel('Amount', { exact: true }).fill(String(amount));
+  await page.getByLabel('Note').fill('Lost in transit: paid by the protection.');
+  await shot(page, 'console-dispute-protection.png');
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Resolve' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes(`Dispute ${lost.id} resolved`), 'resolving with a protection payout says so');
+  check((await page.textContent('#protection-payout'))?.includes(String(amount)), `the resolved dispute shows the protection payout (${await page.textContent('#protection-payout')})`);
+  await shot(page, 'console-dispute-protection-resolved.png');
+  const claim = (await api(`/bookings/${lost.reservationId}/protection`)).claim;
+  check(claim?.resolution === 'PROTECTION_PAYOUT' && claim.payoutAmount === amount, `the API shows the claim paid (${claim?.resolution}, ${claim?.payoutAmount} ${terms.currency})`);
+  const after = await balance();
+  check(Math.round((after - before) * 100) / 100 === amount, `the sender's wallet got the payout (${before} -> ${after} ${terms.currency})`);
+}
+
 /** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
 async function consoleTests(browser, base) {
   const violations = [];
@@ -272,7 +312,10 @@ async function consoleTests(browser, base) {
   const before = await wallet();
   await page.goto(`${base}/console/disputes`);
   await shot(page, 'console-disputes.png');
-  await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'Open' }).first().click()]);
+  // Two demo disputes (CONTRACT 21 added DEMO-PROTECTED-1, LOST): open DEMO-DISPUTE-1's (DAMAGED).
+  const demoDisputes = await senderDisputes(base);
+  const damaged = demoDisputes.find((d) => d.reason === 'DAMAGED' && d.status === 'OPEN');
+  await Promise.all([page.waitForNavigation(), page.locator(`a[href="/console/disputes/${damaged?.id}"]`).click()]);
   // The evidence image loads after the page: wait for it, as for the KYC document.
   await page.waitForFunction(() => document.querySelector('.doc img')?.complete, null, { timeout: 10_000 }).catch(() => {});
   const disputeMessages = await page.locator('#dispute-messages .msg').count();
@@ -288,6 +331,7 @@ async function consoleTests(browser, base) {
   await Promise.all([page.waitForNavigation(), page.getByRole('link', { name: 'DEMO-DISPUTE-1' }).click()]);
   check((await page.locator('#ledger tbody tr').count()) >= 4, 'the reservation shows its ledger entries');
   await shot(page, 'console-reservation.png');
+  await protectionPayoutTest(page, base);
 
   // Users: suspend the demo sender, who then cannot log in.
   await page.goto(`${base}/console/users`);

@@ -4,8 +4,10 @@
 // QR, and check the carrier's wallet (the share held for the dispute window); then a fresh account's
 // data export (built by the cron, linked by e-mail, downloaded by its owner) and another's erasure. Usage: `npm run e2e` (BASE_URL to change
 // the target; loopback only). Exits non-zero on the first step that does not behave. Then the corridor in XOF
-// (scripts/e2e-xof.mjs): a booking paid on the Wave sandbox page through delivery to a Wave payout.
+// (scripts/e2e-xof.mjs): a booking paid on the Wave sandbox page through delivery to a Wave payout; and a
+// protected parcel (scripts/e2e/protection-walk.mjs): customs declaration, a loss paid by the protection.
 import { walkXof } from './e2e-xof.mjs';
+import { protectionWalk } from './e2e/protection-walk.mjs';
 
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
 const API = `${BASE}/v1/api`;
@@ -217,4 +219,5 @@ const leaving = await fresh('erasure');
 expect('erase the account (DELETE /user/me)', await call('DELETE', '/user/me', { token: leaving.accessToken }), 200);
 expect('the erased account cannot sign in', await call('POST', '/auth/login', { body: { email: leaving.user.email, password: PASSWORD } }), 401);
 expect("the erased account's token is refused", await call('GET', '/user/me', { token: leaving.accessToken }), 401);
+await protectionWalk({ call, expect, base: BASE, api: API, password: PASSWORD });
 console.log('lifecycle OK');

@@ -430,6 +430,7 @@ describe('console actions', () => {
     expect(res.status).toBe(303);
     const wallet = await get('/v1/api/user/me/wallet', { token: sender.token });
     expect(wallet.body.balance).toBe(75.5);
+    expect((await b.get(`/console/disputes/${id}`)).text).toContain('<dt>Protection payout</dt><dd id="protection-payout">€75.50</dd>');
     const unprotected = await anOpenDispute();
     expect((await (await signedIn(unprotected.admin)).get(`/console/disputes/${unprotected.id}`)).text).not.toContain('PROTECTION_PAYOUT');
   });

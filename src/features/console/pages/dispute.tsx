@@ -5,6 +5,7 @@ import type { FC } from 'hono/jsx';
 import { clientIp } from '../../audit/audit';
 import { disputeDetail, resolveDispute } from '../../disputes/disputes.service';
 import { ResolveSchema } from '../../disputes/disputes.schemas';
+import { reservationProtection } from '../../protection/protection.service';
 import { getReservationView } from '../../reservations/reservation-views';
 import { act, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
 import { amountText, Badge, Csrf, Field, money, shortDate, userName, type FormState, type View } from '../console.layout';
@@ -17,7 +18,8 @@ type Dispute = Awaited<ReturnType<typeof disputeDetail>>;
 type ReservationView = Awaited<ReturnType<typeof getReservationView>>;
 type Labels = Awaited<ReturnType<typeof userLabels>>;
 
-const DisputeFacts: FC<{ v: View; d: Dispute; r: ReservationView; labels: Labels }> = ({ v, d, r, labels }) => (
+/** `payout`: what a PROTECTION_PAYOUT resolution paid the sender (major units); null otherwise. */
+const DisputeFacts: FC<{ v: View; d: Dispute; r: ReservationView; labels: Labels; payout: number | null }> = ({ v, d, r, labels, payout }) => (
   <div class="card">
     <dl class="facts">
       <dt>{v.t('status')}</dt>
@@ -54,6 +56,12 @@ const DisputeFacts: FC<{ v: View; d: Dispute; r: ReservationView; labels: Labels
           <dd>
             {d.resolutionNote} {d.refundAmount !== null && `(${amountText(v, d.refundAmount, d.currency)})`}
           </dd>
+        </>
+      )}
+      {payout !== null && (
+        <>
+          <dt>{v.t('protectionPayout')}</dt>
+          <dd id="protection-payout">{amountText(v, payout, d.currency)}</dd>
         </>
       )}
     </dl>
@@ -144,6 +152,8 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
   const deps = c.var.deps;
   const d = await disputeDetail(deps, op.auth, pathId(c));
   const [r, labels] = await Promise.all([getReservationView(deps.db, d.reservationId), userLabels(deps, [d.openedBy, ...d.messages.map((m) => m.authorId)])]);
+  // The sender's protection payout is on the claim, not the dispute's JSON: read it where the API does.
+  const payout = d.resolution === 'PROTECTION_PAYOUT' ? ((await reservationProtection(deps, op.auth, d.reservationId)).claim?.payoutAmount ?? null) : null;
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
   return page(
     c,
@@ -152,7 +162,7 @@ async function disputePage(c: ConsoleContext, state?: FormState) {
     '/console/disputes',
     <div class="two">
       <section>
-        <DisputeFacts v={v} d={d} r={r} labels={labels} />
+        <DisputeFacts v={v} d={d} r={r} labels={labels} payout={payout} />
         <DisputeThreads v={v} d={d} labels={labels} />
       </section>
       <section>

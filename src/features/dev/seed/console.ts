@@ -10,9 +10,7 @@ import type { AuthUser } from '../../../env';
 import { hashPassword } from '../../../lib/password';
 import { usesSandbox } from '../../../providers/payment';
 import { addMessage, openDispute } from '../../disputes/disputes.service';
-import { acceptReservation } from '../../bookings/bookings.service';
-import { processCode } from '../../handover/handover.service';
-import { createCheckout, paySandboxSession } from '../../money';
+import { carryToDeposited } from './carry';
 import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
 import { damagedParcel, identityCard } from './demo-image';
 import { appConfig } from '../../../config';
@@ -96,22 +94,10 @@ async function seedOpenDispute(ctx: SeedContext) {
       .returning();
     if (!r) return;
   }
-  if (r.status === 'PENDING_PAYMENT') {
-    const checkout = await createCheckout(ctx, as(senderId), r.id);
-    await paySandboxSession(ctx, checkout.paymentId);
-    [r] = await db.select().from(reservations).where(eq(reservations.id, r.id));
-  }
+  const status = await carryToDeposited(ctx, r, senderId, carrierId);
   const carrier = as(carrierId, ['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
-  if (r.status === 'PAID') {
-    await acceptReservation(ctx, carrier, r.id);
-    r.status = 'CONFIRMED';
-  }
-  if (r.status === 'CONFIRMED') {
-    await processCode(ctx, carrier, r.id, r.depositCode, 'DEPOSIT');
-    r.status = 'DEPOSITED';
-  }
   const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
-  if (existing || r.status !== 'DEPOSITED') return;
+  if (existing || status !== 'DEPOSITED') return;
   const photo = await storeImage(ctx, senderId, 'DISPUTE_EVIDENCE', await damagedParcel(), { reservationId: r.id });
   const dispute = await openDispute(ctx, as(senderId), {
     reservationId: r.id,

@@ -11,6 +11,7 @@ import { seedCorridor } from './corridor';
 import { DEFAULT_DEMO_PASSWORD, DEMO_ACCOUNTS, type SeedContext, type SeedStep } from './context';
 import { seedHandoverDemo } from './handover';
 import { seedPaidReservation } from './money';
+import { seedProtectedDispute } from './protection';
 
 async function seedDemoAccounts(ctx: SeedContext) {
   for (const account of DEMO_ACCOUNTS) {
@@ -37,7 +38,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 
 /** Steps run in order. */
 // seedDemoBooking needs the catalogue's categories and trips: keep it after their steps.
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo, seedCorridor];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo, seedCorridor, seedProtectedDispute];
 
 export async function runSeed(deps: Deps) {
   const { env } = deps;
