@@ -92,10 +92,10 @@ async function serve(source) {
 }
 
 /** The source's activity: the demo seed, then one booking walked from payment to delivery. */
-async function activity() {
+async function activity(source) {
   const seed = await fetch(`${BASE}/v1/api/dev/seed`, { method: 'POST' });
   if (!seed.ok) throw new Error(`seed answered ${seed.status}: ${await seed.text()}`);
-  const e2e = spawnSync(process.execPath, [path.join(ROOT, 'scripts/e2e-lifecycle.mjs')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BASE_URL: BASE }, timeout: 120_000, killSignal: 'SIGKILL' });
+  const e2e = spawnSync(process.execPath, [path.join(ROOT, 'scripts/e2e-lifecycle.mjs')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BASE_URL: BASE, E2E_PERSIST_TO: source.state }, timeout: 180_000, killSignal: 'SIGKILL' });
   if (e2e.status !== 0) throw new Error(`npm run e2e against the source failed:\n${e2e.stdout}${e2e.stderr}`);
   return e2e.stdout.split('\n').filter((l) => l.startsWith('✓')).length;
 }
@@ -167,7 +167,7 @@ async function main() {
   step(`source: ${await migrate(source)} migrations applied`);
   const stop = await serve(source);
   step(`source: wrangler dev healthy on ${BASE}`);
-  const steps = await activity();
+  const steps = await activity(source);
   step(`source: demo seed and one booking lifecycle (${steps} e2e steps)`);
   await stop();
 

@@ -15,9 +15,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DAKAR_CARRIER = 'carrier.dakar@demo.local';
 
-/** Runs one SQL statement on the local D1 of this checkout (the one `npm start` serves). */
+/**
+ * Runs one SQL statement on the local D1 of this checkout (the one `npm start` serves), or on the
+ * state directory E2E_PERSIST_TO names (a `wrangler dev --persist-to`, as the backup drill runs).
+ */
 function localSql(sql) {
-  const run = spawnSync(`${ROOT}node_modules/.bin/wrangler`, ['d1', 'execute', 'DB', '--local', '--command', sql], {
+  const persist = process.env.E2E_PERSIST_TO ? ['--persist-to', process.env.E2E_PERSIST_TO] : [];
+  const run = spawnSync(`${ROOT}node_modules/.bin/wrangler`, ['d1', 'execute', 'DB', '--local', ...persist, '--command', sql], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, CI: 'true' },
