@@ -104,7 +104,7 @@ export const PAYMENT_WINDOW_MS = 30 * 60 * 1000;
 export const CARRIER_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** The recipient as stored: every optional field present, null when not given. */
-export function normaliseRecipient(r: RecipientInfo): RecipientInfo {
+export function normaliseRecipient(r: RecipientInfo): Required<RecipientInfo> {
   return {
     firstName: r.firstName,
     lastName: r.lastName,

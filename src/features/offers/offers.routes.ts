@@ -10,6 +10,7 @@ import { amountOf } from '../../lib/money';
 import { idempotent } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
 import { BOOKING_DETAILS, itemsFitWeight, kilograms, optionalText } from '../bookings/bookings.schemas';
+import { declarationsOf, normaliseRecipient } from '../bookings/booking-rules';
 import { answerOffer, getOffer, listOffers, makeOffer } from './offers.service';
 import type { OfferAction } from './offers.rules';
 
@@ -125,8 +126,8 @@ function toOfferDto(o: OfferRow, viewer: number): OfferDto {
     message: o.message,
     contentInfo: d.contentInfo,
     items: d.items.map(itemDto),
-    recipient: viewer === o.senderId ? { ...d.recipient, email: d.recipient.email ?? null, phone: d.recipient.phone ?? null, address: d.recipient.address ?? null, city: d.recipient.city ?? null, postalCode: d.recipient.postalCode ?? null, instructions: d.recipient.instructions ?? null } : null,
-    declarations: d.declarations || d.acknowledgedRestrictions.length > 0 ? { noProhibitedItems: d.declarations?.noProhibitedItems ?? false, acknowledgedRestrictions: d.acknowledgedRestrictions } : null,
+    recipient: viewer === o.senderId ? normaliseRecipient(d.recipient) : null,
+    declarations: declarationsOf({ declarations: d.declarations ?? undefined, acknowledgedRestrictions: d.acknowledgedRestrictions }),
     reservationId: o.reservationId,
     expiresAt: o.expiresAt,
     answeredAt: o.answeredAt,
