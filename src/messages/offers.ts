@@ -29,5 +29,4 @@ export const OFFER_MESSAGES = {
     en: 'See your offers with GET /v1/api/offers/mine?role=sender',
     fr: 'Consultez vos offres avec GET /v1/api/offers/mine?role=sender',
   },
-  'offer.pricePositive': { en: 'must be greater than 0', fr: 'doit être supérieur à 0' },
 } as const satisfies Entries;
