@@ -265,6 +265,8 @@ describe('PROTECTION_PAYOUT', () => {
 
   it('on an unprotected reservation, or a dispute about lateness: 422 BUSINESS_RULE_VIOLATION', async () => {
     const bare = await disputed('LOST', {});
+    // Unprotected: its dispute is no claim on a protection.
+    expect((await protectionOf(bare.sender.token, bare.reservation.id)).body).toMatchObject({ protected: false, claim: null });
     const res = await resolve(bare.admin.token, bare.disputeId, { resolution: 'PROTECTION_PAYOUT', amount: 10 });
     expect(res.status).toBe(422);
     expect(errorBody(res)).toMatchObject({
