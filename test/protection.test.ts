@@ -259,12 +259,19 @@ describe('PROTECTION_PAYOUT', () => {
       fieldErrors: [{ field: 'amount', message: 'Must be > 0 and <= 100.00 EUR', rejectedValue: 100.01 }],
     });
     const none = await resolve(admin.token, disputeId, { resolution: 'PROTECTION_PAYOUT' }, { 'Accept-Language': 'fr' });
+    expect(none.status).toBe(400);
     expect(errorBody(none)).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'Une indemnisation par la protection exige un montant supérieur à 0 et au plus égal à la valeur couverte' });
     expect((await reservationRow(reservation.id)).status).toBe('DISPUTED');
+    // Nothing moves: no payout line for the sender, the dispute still open.
+    const payouts = await db().select().from(transactions).where(and(eq(transactions.ownerId, reservation.senderId), eq(transactions.type, 'PROTECTION_PAYOUT')));
+    expect(payouts).toEqual([]);
+    expect((await protectionOf(admin.token, reservation.id)).body.claim).toMatchObject({ disputeId, status: 'OPEN', resolution: null, payoutAmount: null });
   });
 
   it('on an unprotected reservation, or a dispute about lateness: 422 BUSINESS_RULE_VIOLATION', async () => {
     const bare = await disputed('LOST', {});
+    // Unprotected: its dispute is no claim on a protection.
+    expect((await protectionOf(bare.sender.token, bare.reservation.id)).body).toMatchObject({ protected: false, claim: null });
     const res = await resolve(bare.admin.token, bare.disputeId, { resolution: 'PROTECTION_PAYOUT', amount: 10 });
     expect(res.status).toBe(422);
     expect(errorBody(res)).toMatchObject({

@@ -6,11 +6,10 @@
 // previous run stopped, so running the seed again changes nothing.
 import { and, eq, sql } from 'drizzle-orm';
 import { announcements, deliveries, disputes, files, kycRecords, reservations, users } from '../../../db/schema';
-import type { AuthUser } from '../../../env';
 import { hashPassword } from '../../../lib/password';
 import { usesSandbox } from '../../../providers/payment';
 import { addMessage, openDispute } from '../../disputes/disputes.service';
-import { carryToDeposited } from './carry';
+import { carryToDeposited, seedAs } from './carry';
 import { parisDakarTrip, unpaidDemoReservation, type SeedContext } from './context';
 import { damagedParcel, identityCard } from './demo-image';
 import { appConfig } from '../../../config';
@@ -19,8 +18,6 @@ export const DEMO_KYC_EMAIL = 'kyc-pending@demo.local';
 export const DEMO_DISPUTE_RESERVATION = 'DEMO-DISPUTE-1';
 /** The provider's answer on the demo's DEAD delivery (a Cloudflare Email Service refusal). */
 export const DEMO_DEAD_DELIVERY_REASON = 'E_RECIPIENT_SUPPRESSED: the destination address is on the suppression list (5 attempts)';
-
-const as = (id: number, roles = ['ROLE_CLIENT']): AuthUser => ({ id, roles, jti: 'seed', exp: 0 });
 
 async function storeImage(ctx: SeedContext, ownerId: number, purpose: 'KYC_DOCUMENT' | 'DISPUTE_EVIDENCE', png: Uint8Array, extra: { reservationId?: number } = {}) {
   const key = `seed/${purpose.toLowerCase()}/${ownerId}-${crypto.randomUUID()}.png`;
@@ -95,17 +92,17 @@ async function seedOpenDispute(ctx: SeedContext) {
     if (!r) return;
   }
   const status = await carryToDeposited(ctx, r, senderId, carrierId);
-  const carrier = as(carrierId, ['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
+  const carrier = seedAs(carrierId, ['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
   const [existing] = await db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
   if (existing || status !== 'DEPOSITED') return;
   const photo = await storeImage(ctx, senderId, 'DISPUTE_EVIDENCE', await damagedParcel(), { reservationId: r.id });
-  const dispute = await openDispute(ctx, as(senderId), {
+  const dispute = await openDispute(ctx, seedAs(senderId), {
     reservationId: r.id,
     reason: 'DAMAGED',
     description: 'The box was torn open at the hand-over point and the vase inside is cracked.',
     evidenceFileIds: [photo],
   });
-  await addMessage(ctx, as(senderId), dispute.id, 'Here is a photo of the box as I received it back at the relay point.');
+  await addMessage(ctx, seedAs(senderId), dispute.id, 'Here is a photo of the box as I received it back at the relay point.');
   await addMessage(ctx, carrier, dispute.id, 'The box was intact when I took it; it was handled by the airline after that.');
 }
 
