@@ -3,8 +3,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
 import { amountOf } from '../../lib/money';
-import { assertEnabled, currencyCodeSchema } from '../../lib/amount';
-import { mainCurrency } from '../../lib/main-currency';
+import { currencyCodeSchema } from '../../lib/amount';
+import { currencyOrMain, mainCurrency } from '../../lib/main-currency';
 import { appConfig } from '../../config';
 import { msg } from '../../errors';
 import { issueCode, issueOf, whenValid } from '../../validation';
@@ -176,8 +176,7 @@ export const analyticsRouter = createRouter()
     }),
     async (c) => {
       const { metric, from, to, interval, currency: asked } = c.req.valid('query');
-      const config = appConfig(c.env);
-      const currency = asked !== undefined ? assertEnabled(asked, config.currencies) : mainCurrency(config);
+      const currency = currencyOrMain(appConfig(c.env), asked);
       const p = period(from, to);
       const points = await timeseries(c.var.deps, metric, p, interval, currency);
       const money = MONEY_METRICS.has(metric);

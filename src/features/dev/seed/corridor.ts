@@ -5,14 +5,13 @@
 import { and, eq } from 'drizzle-orm';
 import { announcements, categories, mobilePayoutAccounts } from '../../../db/schema';
 import { todayUtc } from '../../announcements/announcement-rules';
+import { addDays } from '../../analytics/analytics.rules';
 import { cityKey } from '../../reference/city-key';
 import type { SeedContext } from './context';
 
 export const DAKAR_CARRIER = 'carrier.dakar@demo.local';
 /** A Senegalese Wave number (+221, 9 digits) of the demo's own, never a real person's. */
 export const DAKAR_WAVE_PHONE = '+221770000100';
-
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 export async function seedCorridor({ db, userIds }: SeedContext) {
   const carrierId = userIds[DAKAR_CARRIER];

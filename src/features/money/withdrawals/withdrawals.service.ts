@@ -17,8 +17,8 @@ import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } 
 import { accountKey, walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
 import { notify } from '../../deliveries/notify';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
-import { mainCurrency } from '../../../lib/main-currency';
-import { assertEnabled, toMinor } from '../../../lib/amount';
+import { currencyOrMain, mainCurrency } from '../../../lib/main-currency';
+import { toMinor } from '../../../lib/amount';
 import { appConfig } from '../../../config';
 import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
 import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
@@ -55,10 +55,7 @@ export function withdrawalAmount(env: Env, body: { amount: number; currency?: st
 }
 
 /** The currency named (enabled, else the 400 naming `currency`), else the main one. */
-export function walletCurrency(env: Env, asked: string | undefined) {
-  const config = appConfig(env);
-  return asked !== undefined ? assertEnabled(asked, config.currencies) : mainCurrency(config);
-}
+export const walletCurrency = (env: Env, asked: string | undefined) => currencyOrMain(appConfig(env), asked);
 
 /** Where the owner's own money routes live, for suggestions. */
 const ownerPath = (owner: Owner) => (owner.type === 'AGENCY' ? `/agencies/${owner.id}` : '');
