@@ -45,11 +45,6 @@ export interface AppEnv {
 }
 
 /**
- * Every router is an OpenAPIHono so its routes reach the document and share the validation hook.
- * A route whose headers are marked `documentedOnly()` is documented with them and mounted without
- * a header validator: its own middleware reads and checks them.
- */
-/**
  * The roles a route's requireRole() middleware checks (they ride on it as `roles`), written into
  * the route's operation as `x-required-roles`: the document then says who may call it.
  */
@@ -58,6 +53,11 @@ function withRequiredRoles<R extends { middleware?: unknown }>(route: R): R {
   return roles.length ? { ...route, 'x-required-roles': roles } : route;
 }
 
+/**
+ * Every router is an OpenAPIHono so its routes reach the document and share the validation hook.
+ * A route whose headers are marked `documentedOnly()` is documented with them and mounted without
+ * a header validator: its own middleware reads and checks them.
+ */
 export function createRouter(): OpenAPIHono<AppEnv> {
   const router = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const mount = router.openapi;

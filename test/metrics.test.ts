@@ -158,6 +158,11 @@ describe('production: Workers Analytics Engine', () => {
     const res = await send(production, `/v1/api/users/${root.id}`, root.token);
     expect(res.status).toBe(200);
     expect(points.at(-1)).toEqual({ indexes: ['REQUEST'], blobs: ['REQUEST', '/v1/api/users/:id', 'GET'], doubles: [expect.any(Number), 200] });
+    // A path no route matches is counted too, under a pattern: what it carried (here a token) stays out.
+    expect((await send(production, '/v1/api/no-such-endpoint/rcpt_secret0123456789')).status).toBe(404);
+    const unmatched = points.at(-1)!;
+    expect(unmatched.doubles).toEqual([expect.any(Number), 404]);
+    expect(JSON.stringify(unmatched.blobs)).not.toContain('rcpt_secret');
 
     const metrics = await send(production, '/v1/api/superadmin/metrics', root.token);
     expect(metrics.status).toBe(200);

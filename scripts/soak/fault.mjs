@@ -51,7 +51,7 @@ export function faultState() {
 export function observe(fault, name, req, res, startedAt) {
   if (!fault) return false;
   if (res === null) {
-    const cut = fault.killedAt !== null && startedAt <= (fault.restartedAt ?? Date.now()) && (fault.restartedAt === null || startedAt < fault.restartedAt);
+    const cut = fault.killedAt !== null && (fault.restartedAt === null || startedAt < fault.restartedAt);
     if (cut) fault.cut.push({ name, method: req.method, path: req.path });
     return cut;
   }

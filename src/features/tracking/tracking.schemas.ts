@@ -33,6 +33,11 @@ const PositionBatchSchema = z
  * A batch `{positions: [...]}`, or one point sent alone (normalised to a batch of one, so field
  * errors always read `positions.<i>.<field>`).
  */
+export const PositionsBodySchema = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && !('positions' in v) ? { positions: [v] } : v),
+  PositionBatchSchema,
+);
+
 /**
  * What the document shows for that body: the two shapes the server takes. The generator would show
  * only the batch (the output of the normalisation), so the route registers this one for the document.
@@ -40,8 +45,3 @@ const PositionBatchSchema = z
 export const PositionsBodyDocumented = z
   .union([PositionInputSchema, PositionBatchSchema])
   .openapi('PositionsBody', { description: `One point sent alone, or a batch \`{positions: [...]}\` of 1 to ${MAX_BATCH_SIZE} points` });
-
-export const PositionsBodySchema = z.preprocess(
-  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && !('positions' in v) ? { positions: [v] } : v),
-  PositionBatchSchema,
-);
