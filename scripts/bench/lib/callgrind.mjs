@@ -10,13 +10,15 @@
 //   of requests from one closed-loop client; a target's figure is the median of its batches (a
 //   garbage collection now and then inflates one). Each endpoint is followed by its reference.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PRIMITIVES } from '../endpoints.mjs';
 import { ROOT } from './serve.mjs';
 
 const VALGRIND = process.env.BENCH_VALGRIND ?? 'valgrind';
+const KEEP = process.env.BENCH_CG_KEEP;
+if (KEEP) mkdirSync(KEEP, { recursive: true });
 const CALLGRIND_CONTROL = process.env.BENCH_CALLGRIND_CONTROL ?? 'callgrind_control';
 
 /** True when valgrind and callgrind_control run on this machine. */
@@ -52,8 +54,11 @@ function control(pid, ...args) {
   execFileSync(CALLGRIND_CONTROL, [...args, String(pid)], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 }
 
-/** Dumps the counters and returns the instructions since the previous dump (the dump file is removed). */
-async function dump(pid, dir) {
+/**
+ * Dumps the counters and returns the instructions since the previous dump (the dump file is removed,
+ * or, with BENCH_CG_KEEP=<directory>, moved there as `<keepAs>.out` for callgrind_annotate).
+ */
+async function dump(pid, dir, keepAs) {
   const before = new Set(readdirSync(dir));
   control(pid, '-d');
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -62,7 +67,8 @@ async function dump(pid, dir) {
       const text = readFileSync(path.join(dir, f), 'utf8');
       const m = text.match(/^totals:\s*(\d+)/m) ?? (text.includes('\ntotals:') ? null : undefined);
       if (m) {
-        rmSync(path.join(dir, f), { force: true });
+        if (KEEP && keepAs) renameSync(path.join(dir, f), path.join(KEEP, `${keepAs.replace(/[^\w.-]+/g, '_')}.out`));
+        else rmSync(path.join(dir, f), { force: true });
         return Number(m[1]);
       }
     }
@@ -231,7 +237,7 @@ export async function measureInstructions({ service, dir, endpoints, ctx, fixtur
       const start = c.prepared?.pool ? 0 : next;
       if (!c.prepared?.pool) next += settings.batchSize;
       await closedLoop(t, c, start, settings.batchSize, sink);
-      perBatch.push((await dump(pid, dir)) / settings.batchSize);
+      perBatch.push((await dump(pid, dir, `${t.name}.${b}`)) / settings.batchSize);
     }
     const r = { name: t.name, of: t.of, instructions: median(perBatch), batches: perBatch, ...sink, roundTrips: spread(sink.roundTrips), rowsRead: spread(sink.rowsRead), rowsWritten: spread(sink.rowsWritten) };
     results.set(t.name, r);
