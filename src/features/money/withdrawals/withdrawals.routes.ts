@@ -6,7 +6,7 @@ import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
-import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { walletCurrency, getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal, withdrawalAmount } from './withdrawals.service';
 import { currencyCodeSchema } from '../../../lib/amount';
 
@@ -85,6 +85,11 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
           path,
           tags,
           summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
+          description: scopeDescription(
+            scope,
+            'manage',
+            `Takes the amount out of ${scope.whose} available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST ${scope.prefix}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE.`,
+          ),
           ...signedIn(),
           request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
           responses: {
@@ -107,6 +112,11 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path,
         tags,
         summary: `Withdrawals of ${scope.whose} wallet (page)`,
+        description: scopeDescription(
+          scope,
+          'read',
+          `A page of ${scope.whose} withdrawals, newest first by default (sortable by createdAt and amount), by hand and automatic, each with its amount and currency, status (PENDING, COMPLETED, FAILED), the provider's transfer id and the failure reason of a refused one.`,
+        ),
         ...signedIn(),
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
         responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...scopeErrors(scope) },
