@@ -3332,7 +3332,7 @@ export interface paths {
         get: operations["getAutoWithdrawal"];
         /**
          * Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold
-         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.
+         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3573,14 +3573,14 @@ export interface paths {
         };
         /**
          * Automatic withdrawal setting of the agency’s wallet
-         * @description The automatic withdrawal of the agency’s wallet in one currency (`currency`, default the main one); each currency has its own.
+         * @description The automatic withdrawal of the agency’s wallet in one currency (`currency`, default the main one); each currency has its own. The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getAgencyAutoWithdrawal"];
         /**
          * Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold
-         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.
+         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */

@@ -58,7 +58,7 @@ const AutoBody = z
   .openapi('AutoWithdrawalRequest');
 
 const SET_AUTO_DOC =
-  "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.";
+  "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect).";
 
 /** The summary and description of a withdrawal, for one owner scope. */
 const withdrawDoc = (scope: OwnerScope) => ({
@@ -140,7 +140,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
-        description: `The automatic withdrawal of ${scope.whose} wallet in one currency (\`currency\`, default the main one); each currency has its own.`,
+        description: scopeDescription(scope, 'read', `The automatic withdrawal of ${scope.whose} wallet in one currency (\`currency\`, default the main one); each currency has its own.`),
         ...signedIn(),
         request: { params: scope.params, query: AutoQuery },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
@@ -157,7 +157,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
-        description: SET_AUTO_DOC,
+        description: scopeDescription(scope, 'manage', SET_AUTO_DOC),
         ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
