@@ -941,7 +941,7 @@ export interface paths {
         };
         /**
          * Tracking history (sender, carrier, admins)
-         * @description The reservation's status, the carrier's last reported position (null before the first) and the kept history, oldest first, as the carrier side posted them with POST /tracking/{reservationId}/positions; the object keeps the latest 1000 points, and deleted 30 days after the reservation finishes. For live updates open GET /tracking/{reservationId}/live. The reservation's sender, its carrier side and admins; anyone else gets 403 ACCESS_DENIED, an unknown reservation 404.
+         * @description The reservation's status, the carrier's last reported position (null before the first) and the kept history, oldest first, as the carrier side posted them with POST /tracking/{reservationId}/positions; the latest 1000 points are kept, and all are deleted 30 days after the reservation finishes. For live updates open GET /tracking/{reservationId}/live. The reservation's sender, its carrier side and admins; anyone else gets 403 ACCESS_DENIED, an unknown reservation 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1181,7 +1181,7 @@ export interface paths {
         put?: never;
         /**
          * The reset form posted: sets the new password, or shows the error next to its field (HTML, fr/en)
-         * @description The form of GET /reset-password, posted as application/x-www-form-urlencoded: a password breaking the rules shows the form again with the error next to the field (400); otherwise it resets the password like POST /auth/password/reset (every session revoked, a PASSWORD_CHANGED e-mail queued) and answers a confirmation page. An unknown, expired or used token answers 400 with a page asking for a new link. Rate limited per client IP.
+         * @description The form of GET /reset-password, posted as application/x-www-form-urlencoded: a password breaking the rules shows the form again with the error next to the field (400); otherwise it resets the password like POST /auth/password/reset (every session revoked, a PASSWORD_CHANGED e-mail queued) and answers a confirmation page. An unknown, expired or used token answers 400 with a page asking for a new link.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -2817,7 +2817,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend an agency: its announcements are hidden and its staff cannot publish
-         * @description Sets the agency SUSPENDED with the reason given: its trips leave the search and listings, and neither its owner nor its employees can publish (422 BUSINESS_RULE_VIOLATION). The owner is notified (AGENCY_SUSPENDED) and the action is audited. An agency already suspended is 409 INVALID_STATE; an unknown id 404.
+         * @description Sets the agency SUSPENDED with the reason given: its trips leave the public search and read as 404 to the public (booking them too), and neither its owner nor its employees can publish (422 BUSINESS_RULE_VIOLATION). The owner is notified (AGENCY_SUSPENDED) and the action is audited. An agency already suspended is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2979,7 +2979,7 @@ export interface paths {
         put?: never;
         /**
          * Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)
-         * @description Opens a hosted checkout for the reservation's total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured at delivery), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider's webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR.
+         * @description Opens a hosted checkout for the reservation's total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider's webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *

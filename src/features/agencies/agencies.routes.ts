@@ -456,7 +456,7 @@ export const agenciesRouter = createRouter()
       path: '/superadmin/agencies/{id}/suspend',
       tags: ['Agencies', 'Super-admin'],
       summary: "Suspend an agency: its announcements are hidden and its staff cannot publish",
-      description: 'Sets the agency SUSPENDED with the reason given: its trips leave the search and listings, and neither its owner nor its employees can publish (422 BUSINESS_RULE_VIOLATION). The owner is notified (AGENCY_SUSPENDED) and the action is audited. An agency already suspended is 409 INVALID_STATE; an unknown id 404.',
+      description: 'Sets the agency SUSPENDED with the reason given: its trips leave the public search and read as 404 to the public (booking them too), and neither its owner nor its employees can publish (422 BUSINESS_RULE_VIOLATION). The owner is notified (AGENCY_SUSPENDED) and the action is audited. An agency already suspended is 409 INVALID_STATE; an unknown id 404.',
       middleware: superAdmin,
       request: { params: IdParams, body: jsonBody(z.object({ reason: z.string().trim().min(1).max(500) }).openapi('AgencySuspension')) },
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },

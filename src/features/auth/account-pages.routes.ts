@@ -140,7 +140,7 @@ export const accountPagesRouter = createRouter()
       path: '/reset-password',
       tags: TAGS,
       summary: 'The reset form posted: sets the new password, or shows the error next to its field (HTML, fr/en)',
-      description: 'The form of GET /reset-password, posted as application/x-www-form-urlencoded: a password breaking the rules shows the form again with the error next to the field (400); otherwise it resets the password like POST /auth/password/reset (every session revoked, a PASSWORD_CHANGED e-mail queued) and answers a confirmation page. An unknown, expired or used token answers 400 with a page asking for a new link. Rate limited per client IP.',
+      description: 'The form of GET /reset-password, posted as application/x-www-form-urlencoded: a password breaking the rules shows the form again with the error next to the field (400); otherwise it resets the password like POST /auth/password/reset (every session revoked, a PASSWORD_CHANGED e-mail queued) and answers a confirmation page. An unknown, expired or used token answers 400 with a page asking for a new link.',
       security: [],
       request: { body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ResetForm } } } },
       responses: { 200: htmlResponse('Password changed'), 400: htmlResponse('The form again with the error, or the link is no longer valid') },
