@@ -777,7 +777,7 @@ export interface paths {
         };
         /**
          * Current dynamic deposit QR code (sender; reservation CONFIRMED)
-         * @description Issues a new signed payload valid 60 s; it replaces the previous deposit payload.
+         * @description Issues a new signed QR payload (with its SVG) for the carrier to scan at deposit, valid 60 s; it replaces the previous deposit payload, which then no longer works. Only the reservation's sender (anyone else 403 ACCESS_DENIED), and only while the reservation is CONFIRMED (else 409 INVALID_STATE naming its status).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -801,7 +801,7 @@ export interface paths {
         put?: never;
         /**
          * Process a scanned deposit QR code (carrier): CONFIRMED to DEPOSITED
-         * @description Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or reservation not CONFIRMED: 409 INVALID_STATE. Caller is not the reservation carrier: 403 ACCESS_DENIED.
+         * @description Spends the scanned payload once and moves the reservation from CONFIRMED to DEPOSITED: the sender is notified (RESERVATION_DEPOSITED), the recipient gets their link again (their page now shows the delivery QR), and a card payment is captured right after. Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or reservation not CONFIRMED: 409 INVALID_STATE. Caller not on the carrier side (the carrier, or the carrying agency's owner and the trip's branch staff): 403 ACCESS_DENIED.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -825,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * Deposit by manual 6-digit code (carrier): CONFIRMED to DEPOSITED
-         * @description Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.
+         * @description The fallback of the deposit scan: the carrier side types the sender's 6-digit deposit code, and the reservation moves from CONFIRMED to DEPOSITED with the same effects (sender notified, recipient's link, capture). Not CONFIRMED: 409 INVALID_STATE, without spending an attempt. Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -849,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Process the delivery QR code scanned on the recipient's page (carrier): to DELIVERED
-         * @description Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.
+         * @description Spends the payload scanned on the recipient's page once and moves the reservation to DELIVERED in one batch with the money: a payment still only authorised is captured first, the carrier's (or agency's) share goes to its wallet, held until the 72-hour dispute window closes, and the commission to revenue; sender and carrier are notified (RESERVATION_DELIVERED). Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -873,7 +873,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver by manual 6-digit code given by the recipient (carrier): to DELIVERED
-         * @description Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After.
+         * @description The fallback of the delivery scan: the carrier side types the 6-digit delivery code the recipient gives, and the reservation moves from DEPOSITED or IN_TRANSIT to DELIVERED with the same effects (capture if needed, share to the wallet held 72 hours, notifications). Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After; another status: 409 INVALID_STATE.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -895,7 +895,7 @@ export interface paths {
         };
         /**
          * Recipient view (no account): parcel summary, last position, delivery QR
-         * @description JSON twin of the page GET /r/{recipientToken}. Unknown or revoked token: 404 RESOURCE_NOT_FOUND.
+         * @description JSON twin of the page GET /r/{recipientToken}, for whoever holds the link: the reservation number and status, the route and arrival date, the carrier's name, the last position, and while the parcel is DEPOSITED or IN_TRANSIT the delivery QR to show the carrier (null otherwise); never e-mails, phones, codes or sender details. Unknown or revoked token, a reservation cancelled, expired or rejected, or 30 days after it finished: 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
