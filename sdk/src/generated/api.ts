@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Service health and reachability of its storage
-         * @description Service health and reachability of its storage.
+         * @description Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check's error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -35,7 +35,9 @@ export interface paths {
         put?: never;
         /**
          * Review the other party of a delivered reservation (once)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Records the caller's rating (1 to 5) and optional comment of the other party of a DELIVERED reservation: the sender reviews the carrier, the carrier the sender. The reviewee's rating summary is updated in the same batch. Only the reservation's sender or carrier of record (anyone else, the carrying agency's staff included: 403 ACCESS_DENIED); a reservation not DELIVERED is 422 BUSINESS_RULE_VIOLATION; a second review of the same reservation by the same party is 409 ALREADY_EXISTS; an unknown reservation 404.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -55,7 +57,7 @@ export interface paths {
         };
         /**
          * Reviews a user received, newest first, with the rating summary
-         * @description Reviews a user received, newest first, with the rating summary.
+         * @description A public page of the visible reviews the user received, as carrier or as sender, newest first, each with its reviewer's name, plus the user's rating summary (average and count). Reviews hidden by moderation are left out of both. An unknown user is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -79,7 +81,7 @@ export interface paths {
         };
         /**
          * Public page of recent customer (sender) reviews
-         * @description Public page of recent customer (sender) reviews.
+         * @description A public page of the visible reviews written by senders about their carriers, newest first, for the marketing site and the app's home screen. Reviews hidden by moderation are left out.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -105,7 +107,9 @@ export interface paths {
         put?: never;
         /**
          * Report a user, an announcement or a review
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Files an OPEN report about a user, a trip (announcement) or a review, with a reason and an optional description, for the moderators' queue; nothing changes for the target until an admin closes it with an action. A target that does not exist is 404 RESOURCE_NOT_FOUND; reporting oneself is 422 BUSINESS_RULE_VIOLATION; a second open report of the caller on the same target is 409 ALREADY_EXISTS. The reporter is notified when it is closed.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -125,7 +129,7 @@ export interface paths {
         };
         /**
          * Reports I filed
-         * @description Reports I filed.
+         * @description A page of the reports the caller filed, newest first by default, with their status and, once closed, the action taken and the moderator's note.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -147,7 +151,7 @@ export interface paths {
         };
         /**
          * Moderation queue
-         * @description Moderation queue.
+         * @description A page of every report, newest first by default; status keeps the OPEN (the queue) or CLOSED ones, targetType those about users, trips or reviews.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -171,7 +175,7 @@ export interface paths {
         put?: never;
         /**
          * Close a report, applying an action (hide the announcement or review, suspend the user)
-         * @description Close a report, applying an action (hide the announcement or review, suspend the user).
+         * @description Closes an OPEN report with an action and an optional note, in one batch with the action, the reporter's REPORT_CLOSED notification and the audit entry. NONE changes nothing; HIDE_ANNOUNCEMENT (a trip report) sets the trip CANCELLED, out of the search, without changing its reservations; HIDE_REVIEW (a review report) hides the review and takes it out of the ratings; SUSPEND_USER suspends the target's user (the trip's carrier, the review's author) as POST /admin/users/{id}/suspend does, tokens revoked and reservations cancelled. An action that does not fit the target is 400 INVALID_ARGUMENT; a closed report 409 INVALID_STATE; suspending a staff account needs a super-admin (403).
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -191,7 +195,7 @@ export interface paths {
         };
         /**
          * ISO 3166-1 countries, by code
-         * @description ISO 3166-1 countries, by code.
+         * @description A page of the ISO 3166-1 countries (alpha-2 code, alpha-3 code, English name), by code by default or by name. The list is built into the service, changes only with a release, and may be cached a day (Cache-Control public, max-age=86400). Public, no account needed.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -215,7 +219,7 @@ export interface paths {
         };
         /**
          * Main cities of a country, most populous first
-         * @description Main cities of a country, most populous first.
+         * @description A page of the main cities of the country (code case-insensitive), most populous first by default, with population and coordinates; q keeps the names starting with it, case- and accent-insensitively. For pickers when publishing a trip or searching; any city name is still accepted elsewhere. An unknown country is 404 RESOURCE_NOT_FOUND. Built in, cacheable a day; public.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -265,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * Add a prohibited or restricted item to the list (audited)
-         * @description Add a prohibited or restricted item to the list (audited).
+         * @description Adds an entry to the prohibited and restricted items list, for one corridor (from and to countries) or every origin or destination when left out, in English and French, tied to the parcel category of categoryCode, else to the category whose code is its own (audited as PROHIBITED_ITEM_ADDED). From then on, booking an item of that category on the corridor is refused (PROHIBITED, 422 BUSINESS_RULE_VIOLATION) or needs its code in acknowledgedRestrictions (RESTRICTED), and GET /reference/prohibited-items lists it. A code already used, built-in or added, is 409 ALREADY_EXISTS.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -285,7 +289,7 @@ export interface paths {
         };
         /**
          * Parcel categories: allowed ones first, then prohibited ones, each in the sort order
-         * @description Parcel categories: allowed ones first, then prohibited ones, each in the sort order.
+         * @description A public page of the parcel categories a booking's items name: the allowed ones first, then the prohibited ones (a booking naming one is refused), each group in the requested order (name, code or createdAt). Trips list the categories they accept by id; no account needed.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -311,7 +315,9 @@ export interface paths {
         put?: never;
         /**
          * Create a category (admins)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Adds a category with its unique code, name, description and whether it is prohibited (false by default), audited as CATEGORY_CREATED. A code already used is 409 ALREADY_EXISTS. A prohibited category can no longer be named by new trips, alerts or bookings.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -332,7 +338,7 @@ export interface paths {
         get?: never;
         /**
          * Update a category (admins; fields left out are kept)
-         * @description Update a category (admins; fields left out are kept).
+         * @description Changes the fields sent, audited as CATEGORY_UPDATED with the names of the fields changed. Marking a category prohibited refuses it in new bookings and trips; existing reservations keep their items. A code another category uses is 409 ALREADY_EXISTS; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -340,7 +346,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a category (admins); refused while in use
-         * @description Delete a category (admins); refused while in use.
+         * @description Deletes the category (audited as CATEGORY_DELETED) in one conditional statement that refuses while any reservation item or any trip's accepted categories name it: then 409 INVALID_STATE, and marking it prohibited is the way to retire it. An unknown id is 404.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -359,7 +365,7 @@ export interface paths {
         };
         /**
          * Search ACTIVE trips departing today or later
-         * @description Search ACTIVE trips departing today or later.
+         * @description A page of ACTIVE trips departing today (UTC) or later, from carriers and agencies that are not suspended, soonest first by default (sortable by departureDate, pricePerKg and createdAt). Cities match case- and accent-insensitively; the remaining capacity must reach minWeight; a categoryId keeps the trips accepting it (or every category). A price filter or a price sort compares within one currency (currency, else the departure country's, else the platform's) and leaves trips in other currencies out.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -369,7 +375,9 @@ export interface paths {
         put?: never;
         /**
          * Publish a trip (verified users and agency staff)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Publishes an ACTIVE trip with the caller as carrier: capacity in kg, price per kg in the trip's currency (default the departure country's, else EUR; at most its decimals), cancellation policy (default MODERATE), accepted categories. Agency staff publish for their agency: an employee for their own branch (another branchId is 403), the owner for any active branch or none; a suspended agency or an inactive branch is 422 BUSINESS_RULE_VIOLATION. Anyone else needs ROLE_VERIFIED_USER, and a branchId from them is 403 ACCESS_DENIED. Dates in the past, an arrival before the departure, or an unknown or prohibited category: 400 VALIDATION_ERROR. Other users' search alerts matching the trip notify their owners (ALERT_MATCH).
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: signed-in users holding ROLE_VERIFIED_USER or ROLE_AGENCY_OWNER or ROLE_AGENCY_EMPLOYEE (a super-admin holds every role).
          */
@@ -389,7 +397,7 @@ export interface paths {
         };
         /**
          * The caller's trips, every status
-         * @description The caller's trips, every status.
+         * @description A page of the trips the caller published as carrier, whatever their status (ACTIVE, FULL, CLOSED, CANCELLED), or only those of status; soonest departure first by default. Trips published by other staff of the caller's agency are not included.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -444,7 +452,7 @@ export interface paths {
         get: operations["getAnnouncement"];
         /**
          * Update a trip (owner; fields left out are kept)
-         * @description Update a trip (owner; fields left out are kept).
+         * @description Changes the fields sent; the trip must be ACTIVE or FULL (else 409 INVALID_STATE), and its status follows the remaining capacity. The route and the price are frozen while a reservation is paid and not finished, and the currency once any reservation exists (409 INVALID_STATE); lowering the capacity below the kilos reserved is 422 BUSINESS_RULE_VIOLATION. New dates and points are written into the reservations not yet deposited and each sender is notified (TRIP_CHANGED); a paid sender may then cancel for a full refund until departure. The trip's carrier, or staff of its agency allowed to manage it; anyone else gets 403 ACCESS_DENIED (no admin override).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -452,7 +460,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a trip (owner or admin); unpaid reservations are cancelled with it
-         * @description Cancel a trip (owner or admin); unpaid reservations are cancelled with it.
+         * @description Sets the trip CANCELLED (the record stays) and, in the same batch, cancels its PENDING_PAYMENT reservations, each sender notified (RESERVATION_CANCELLED) and its open checkout closed. Refused with 409 INVALID_STATE while a reservation is paid and not finished (PAID to IN_TRANSIT, or DISPUTED), and when the trip is no longer ACTIVE or FULL. The trip's carrier, staff of its agency allowed to manage it, and admins; anyone else gets 403 ACCESS_DENIED.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -493,7 +501,7 @@ export interface paths {
         };
         /**
          * The caller's alerts, newest first
-         * @description The caller's alerts, newest first.
+         * @description A page of the caller's own alerts, active and inactive, newest first by default, with their criteria (prices in the alert's currency).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -501,7 +509,9 @@ export interface paths {
         put?: never;
         /**
          * Save a search; new matching trips notify the caller
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Saves the criteria as an active alert owned by the caller (at least one place: a city or a country; dateTo not before dateFrom; else 400 VALIDATION_ERROR). From then on every trip another user publishes that meets each criterion set sends the caller one ALERT_MATCH notification. maxPricePerKg is read in the alert's currency (default the departure country's, else the main one), and only trips priced in that currency meet it.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -521,14 +531,14 @@ export interface paths {
         };
         /**
          * One alert (owner)
-         * @description One alert (owner).
+         * @description One of the caller's alerts with its criteria. Another user's alert is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getSearchAlert"];
         /**
          * Replace an alert (owner)
-         * @description Replace an alert (owner).
+         * @description Replaces every criterion of the alert with the body: fields left out become null, and active defaults to true. Validated like the creation (a place needed, dateTo not before dateFrom: 400 VALIDATION_ERROR). Another user's alert is 403 ACCESS_DENIED, an unknown id 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -536,7 +546,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an alert (owner)
-         * @description Delete an alert (owner).
+         * @description Deletes the alert: new trips no longer notify the caller through it (notifications already sent stay). Another user's alert is 403 ACCESS_DENIED, an unknown id 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -555,7 +565,7 @@ export interface paths {
         };
         /**
          * The caller's notifications, newest first
-         * @description The caller's notifications, newest first.
+         * @description A page of the caller's in-app notifications, newest first by default; unreadOnly=true keeps the unread ones. Each has its kind (type), title and message, the ids the app navigates to (data) and when it was read. Every notification of the service lands here, whatever the caller's e-mail, push and SMS preferences; read ones are deleted after 90 days, unread ones after a year.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -577,7 +587,7 @@ export interface paths {
         };
         /**
          * How many notifications are unread
-         * @description How many notifications are unread.
+         * @description How many of the caller's in-app notifications are unread, for the app's badge; marking them read (one or all) or deleting them lowers it.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -600,7 +610,7 @@ export interface paths {
         get?: never;
         /**
          * Mark all the caller's notifications read
-         * @description Mark all the caller's notifications read.
+         * @description Stamps every unread notification of the caller with the same read time in one statement and answers how many changed; notifications already read keep their first read time.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -622,7 +632,7 @@ export interface paths {
         get?: never;
         /**
          * Mark one notification read (owner)
-         * @description Mark one notification read (owner).
+         * @description Marks one of the caller's notifications read and answers it; one already read keeps its first read time (the call changes nothing). Another user's notification is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -646,7 +656,7 @@ export interface paths {
         post?: never;
         /**
          * Delete one notification (owner)
-         * @description Delete one notification (owner).
+         * @description Deletes one of the caller's notifications from the in-app list. Another user's notification is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -665,7 +675,7 @@ export interface paths {
         };
         /**
          * The caller's registered devices, newest first
-         * @description The caller's registered devices, newest first.
+         * @description A page of the caller's registered push devices (id, platform, when registered), newest first; the tokens themselves are not returned.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -673,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Register this device for push; a token another account held moves to the caller
-         * @description Register this device for push; a token another account held moves to the caller.
+         * @description Records the device's push registration token (FCM) and platform (ANDROID, IOS, WEB) for the caller, so that notifications whose kind has push on reach it. A token is one device: registering a token already held, by the caller or another account, moves it to the caller in the same statement, so a phone never receives two people's notifications. Call it after each sign-in and whenever the token changes.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -696,7 +706,7 @@ export interface paths {
         post?: never;
         /**
          * Stop push to a device (owner)
-         * @description Stop push to a device (owner).
+         * @description Forgets the device: push notifications stop going to it (an app calls it at sign-out). Another user's device is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -717,7 +727,7 @@ export interface paths {
         put?: never;
         /**
          * One-click unsubscribe (RFC 8058): turns the e-mail of one notification kind off, without a login
-         * @description One-click unsubscribe (RFC 8058): turns the e-mail of one notification kind off, without a login.
+         * @description The URL of a notification e-mail's List-Unsubscribe header, POSTed by the mail client (RFC 8058): the signed token names the user and the notification kind, whose e-mail is switched off; push, SMS, the in-app list and the other kinds keep their choice. A forged, altered or expired token is 400 INVALID_ARGUMENT on the token field. Repeating it changes nothing more.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -739,14 +749,14 @@ export interface paths {
         };
         /**
          * The caller's language and, per notification kind, the channels it goes out on
-         * @description The caller's language and, per notification kind, the channels it goes out on.
+         * @description The language the caller's e-mails, push and SMS are written in, and for every notification kind whether it goes out by e-mail, push and SMS. Kinds never changed show the defaults: e-mail and push on, SMS on for the handover steps only; SMS reach only an international number (+...) of the profile. Security e-mails (verification, reset, password changed) and the in-app notification list ignore these choices.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getMyNotificationPreferences"];
         /**
          * Change the caller's language and the channels of the kinds listed
-         * @description Change the caller's language and the channels of the kinds listed.
+         * @description Sets the language when locale is given and, for each kind listed, its three channels; kinds not listed keep their choice. A kind listed twice is 400 VALIDATION_ERROR. The e-mails' unsubscribe links (GET /unsubscribe, POST /unsubscribe) switch the same e-mail choice off for one kind without signing in. Answers the whole preferences after the change.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -767,7 +777,7 @@ export interface paths {
         };
         /**
          * Current dynamic deposit QR code (sender; reservation CONFIRMED)
-         * @description Issues a new signed payload valid 60 s; it replaces the previous deposit payload.
+         * @description Issues a new signed QR payload (with its SVG) for the carrier to scan at deposit, valid 60 s; it replaces the previous deposit payload, which then no longer works. Only the reservation's sender (anyone else 403 ACCESS_DENIED), and only while the reservation is CONFIRMED (else 409 INVALID_STATE naming its status).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -791,7 +801,7 @@ export interface paths {
         put?: never;
         /**
          * Process a scanned deposit QR code (carrier): CONFIRMED to DEPOSITED
-         * @description Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or reservation not CONFIRMED: 409 INVALID_STATE. Caller is not the reservation carrier: 403 ACCESS_DENIED.
+         * @description Spends the scanned payload once and moves the reservation from CONFIRMED to DEPOSITED: the sender is notified (RESERVATION_DEPOSITED), the recipient gets their link again (their page now shows the delivery QR), and a card payment is captured right after. Malformed, forged, expired, replaced or wrong-purpose payloads: 400 INVALID_ARGUMENT. Already used or reservation not CONFIRMED: 409 INVALID_STATE. Caller not on the carrier side (the carrier, or the carrying agency's owner and the trip's branch staff): 403 ACCESS_DENIED.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -815,7 +825,7 @@ export interface paths {
         put?: never;
         /**
          * Deposit by manual 6-digit code (carrier): CONFIRMED to DEPOSITED
-         * @description Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.
+         * @description The fallback of the deposit scan: the carrier side types the sender's 6-digit deposit code, and the reservation moves from CONFIRMED to DEPOSITED with the same effects (sender notified, recipient's link, capture). Not CONFIRMED: 409 INVALID_STATE, without spending an attempt. Wrong code: 400 INVALID_ARGUMENT. After 5 wrong deposit or delivery codes, code entry for the reservation is locked 15 minutes: 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -839,7 +849,7 @@ export interface paths {
         put?: never;
         /**
          * Process the delivery QR code scanned on the recipient's page (carrier): to DELIVERED
-         * @description Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.
+         * @description Spends the payload scanned on the recipient's page once and moves the reservation to DELIVERED in one batch with the money: a payment still only authorised is captured first, the carrier's (or agency's) share goes to its wallet, held until the 72-hour dispute window closes, and the commission to revenue; sender and carrier are notified (RESERVATION_DELIVERED). Same refusals as the deposit scan; the reservation must be DEPOSITED or IN_TRANSIT.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -863,7 +873,7 @@ export interface paths {
         put?: never;
         /**
          * Deliver by manual 6-digit code given by the recipient (carrier): to DELIVERED
-         * @description Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After.
+         * @description The fallback of the delivery scan: the carrier side types the 6-digit delivery code the recipient gives, and the reservation moves from DEPOSITED or IN_TRANSIT to DELIVERED with the same effects (capture if needed, share to the wallet held 72 hours, notifications). Wrong code: 400 INVALID_ARGUMENT; locked code entry: 429 BUSINESS_RULE_VIOLATION with Retry-After; another status: 409 INVALID_STATE.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -885,7 +895,7 @@ export interface paths {
         };
         /**
          * Recipient view (no account): parcel summary, last position, delivery QR
-         * @description JSON twin of the page GET /r/{recipientToken}. Unknown or revoked token: 404 RESOURCE_NOT_FOUND.
+         * @description JSON twin of the page GET /r/{recipientToken}, for whoever holds the link: the reservation number and status, the route and arrival date, the carrier's name, the last position, and while the parcel is DEPOSITED or IN_TRANSIT the delivery QR to show the carrier (null otherwise); never e-mails, phones, codes or sender details. Unknown or revoked token, a reservation cancelled, expired or rejected, or 30 days after it finished: 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -931,7 +941,7 @@ export interface paths {
         };
         /**
          * Tracking history (sender, carrier, admins)
-         * @description Tracking history (sender, carrier, admins).
+         * @description The reservation's status, the carrier's last reported position (null before the first) and the kept history, oldest first, as the carrier side posted them with POST /tracking/{reservationId}/positions; the latest 1000 points are kept, and all are deleted 30 days after the reservation finishes. For live updates open GET /tracking/{reservationId}/live. The reservation's sender, its carrier side and admins; anyone else gets 403 ACCESS_DENIED, an unknown reservation 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1008,7 +1018,7 @@ export interface paths {
         get?: never;
         /**
          * Mark the conversation read for the caller's side
-         * @description Mark the conversation read for the caller's side.
+         * @description Marks every message of the conversation so far as read for the caller's side (the sender's, or the carrier side's shared by the carrier and the agency staff acting for the trip): that side's unread count drops to 0 and open live sockets receive a `read` event. Answers when it was read. The sender or the carrier side only; anyone else, admins included, gets 403 ACCESS_DENIED, an unknown reservation 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1051,7 +1061,7 @@ export interface paths {
         };
         /**
          * The caller's conversations, latest activity first, with unread counts
-         * @description The caller's conversations, latest activity first, with unread counts.
+         * @description A page of the conversations of the reservations the caller takes part in (as sender, as carrier, or as staff of the carrying agency: an employee for their branch's trips), latest activity first (the last message, else the booking). Each has the counterpart's names, the last message (null before the first) and the caller's side's unread count. Reservations that expired, were cancelled or rejected without a message are left out.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1073,7 +1083,7 @@ export interface paths {
         };
         /**
          * Unread messages over all the caller's conversations
-         * @description Unread messages over all the caller's conversations.
+         * @description The number of messages unread by the caller's side over all the conversations they take part in (as sender, carrier, or staff of the carrying agency), for a badge. Marking a conversation read (PUT /bookings/{id}/messages/read) lowers it.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1095,7 +1105,7 @@ export interface paths {
         };
         /**
          * A reservation's conversation, for super-admins (every read is audited)
-         * @description A reservation's conversation, for super-admins (every read is audited).
+         * @description A page of the reservation's messages, whoever took part, for a super-admin investigating it; each read is audited as CONVERSATION_READ with the page asked and how many messages it returned. Paged and sorted like GET /bookings/{id}/messages. An unknown reservation is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -1141,7 +1151,7 @@ export interface paths {
         };
         /**
          * The page of the verification link: confirms the e-mail address and says so (HTML, fr/en)
-         * @description The page of the verification link: confirms the e-mail address and says so (HTML, fr/en).
+         * @description What the verification e-mail's link opens in a browser (a phone with the app opens the app instead): spends the token and marks the e-mail address verified, like POST /auth/verify-email, then says so in an HTML page in the Accept-Language's language (French or English). A missing, unknown, expired or used token answers 400 with a page asking for a new e-mail from the app. Not cached, and sends no Referer.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1163,7 +1173,7 @@ export interface paths {
         };
         /**
          * The page of the password reset link: a form with the password rules (HTML, fr/en)
-         * @description The page of the password reset link: a form with the password rules (HTML, fr/en).
+         * @description What the reset e-mail's link opens in a browser: an HTML form (French or English, by Accept-Language) for the new password, with its rules (10 to 128 characters, not a common password), posting to POST /reset-password. The token is only checked when the form is posted; a missing or implausible one answers 400 with a page asking for a new link. Not cached, and sends no Referer.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1171,7 +1181,7 @@ export interface paths {
         put?: never;
         /**
          * The reset form posted: sets the new password, or shows the error next to its field (HTML, fr/en)
-         * @description The reset form posted: sets the new password, or shows the error next to its field (HTML, fr/en).
+         * @description The form of GET /reset-password, posted as application/x-www-form-urlencoded: a password breaking the rules shows the form again with the error next to the field (400); otherwise it resets the password like POST /auth/password/reset (every session revoked, a PASSWORD_CHANGED e-mail queued) and answers a confirmation page. An unknown, expired or used token answers 400 with a page asking for a new link.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -1193,7 +1203,7 @@ export interface paths {
         };
         /**
          * Web fallback of an item link that names a section of the app (HTML; the app opens the link when installed)
-         * @description Web fallback of an item link that names a section of the app (HTML; the app opens the link when installed).
+         * @description The page a browser shows for a link into a section of the app (/app/wallet, /app/notifications...) on a device without the app; with the app installed the phone opens the app instead. Known sections get a page saying what the link is and how to open it (French or English by Accept-Language, cached 5 minutes); any other section an HTML 404 page, never a JSON error.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1215,7 +1225,7 @@ export interface paths {
         };
         /**
          * Web fallback of a notification's item link, e.g. /app/bookings/42 (HTML; the app opens the link when installed)
-         * @description Web fallback of a notification's item link, e.g. /app/bookings/42 (HTML; the app opens the link when installed).
+         * @description The page a browser shows for a notification's item link (/app/bookings/42) on a device without the app; with the app installed the phone opens the app instead. A known section with an id of letters, digits, _ and - (at most 64) gets a page naming the item and how to open it in the app (French or English, cached 5 minutes); anything else an HTML 404 page.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1237,7 +1247,7 @@ export interface paths {
         };
         /**
          * iOS universal links: the app ids that open the e-mail links
-         * @description iOS universal links: the app ids that open the e-mail links.
+         * @description The association file iOS reads to open the e-mail and notification links (/verify-email, /reset-password, /r/*, /app/*) in the app: one entry with the app ids of APPLE_APP_IDS, or no entry when none is configured. Public JSON, cached one hour.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1259,7 +1269,7 @@ export interface paths {
         };
         /**
          * Android app links: the app package and signing certificates that open the e-mail links
-         * @description Android app links: the app package and signing certificates that open the e-mail links.
+         * @description The Digital Asset Links statement Android reads to open the same links in the app: the package of ANDROID_APP_PACKAGE with the certificate fingerprints of ANDROID_CERT_FINGERPRINTS, or an empty list while either is unset. Public JSON, cached one hour.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1281,7 +1291,7 @@ export interface paths {
         };
         /**
          * The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML)
-         * @description The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML).
+         * @description What the visible unsubscribe link of a notification e-mail opens: an HTML page (French or English by Accept-Language) naming the kind of e-mail and asking for confirmation, with a button posting to POST /unsubscribe. Opening it changes nothing, since mail link checkers open every link. A forged or expired token answers 400 with a page saying so.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1289,7 +1299,7 @@ export interface paths {
         put?: never;
         /**
          * The unsubscribe page's button: turns that kind's e-mail off (HTML)
-         * @description The unsubscribe page's button: turns that kind's e-mail off (HTML).
+         * @description The confirmation button of GET /unsubscribe: switches that kind's e-mail off for the token's user, like POST /v1/api/unsubscribe, and answers a page saying it is done and that it can be turned back on in the app's preferences. A forged or expired token answers 400 with a page saying so.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1311,7 +1321,9 @@ export interface paths {
         put?: never;
         /**
          * Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Books reservedWeight kilos of the trip for the caller as PENDING_PAYMENT, priced at the trip's price per kg (commission included; the protection premium beside it when asked), with 30 minutes to pay before it expires; the kilos are held at once and the carrier is notified. The trip must be visible, ACTIVE, not departed and have the room (else 422 BUSINESS_RULE_VIOLATION), and its price unchanged since it was read (409 INVALID_STATE); its carrier, or staff of its agency, cannot book it (422). Items must be of categories the trip accepts and the corridor allows (a prohibited item 422; a restricted one needs its code in acknowledgedRestrictions). An unknown or hidden trip is 404 RESOURCE_NOT_FOUND; a suspended account 403.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          *
@@ -1333,7 +1345,7 @@ export interface paths {
         };
         /**
          * Reservations on the caller's trips, newest first (Reservation page, default size 5)
-         * @description Reservations on the caller's trips, newest first (Reservation page, default size 5).
+         * @description A page of the reservations on trips the caller carries (as their carrier of record), newest reservationDate first, 5 per page by default; status keeps one status. The delivery and deposit codes are never shown to the carrier.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1355,7 +1367,7 @@ export interface paths {
         };
         /**
          * The caller's own bookings (page)
-         * @description The caller's own bookings (page).
+         * @description A page of the reservations the caller booked as sender, newest first by default (sortable by createdAt, reservationDate, status, reservedWeight, totalAmount); status keeps one status. The deposit and delivery codes are included, since the sender hands them over.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1377,7 +1389,7 @@ export interface paths {
         };
         /**
          * One reservation (its sender, its carrier, admins); codes only for the sender
-         * @description One reservation (its sender, its carrier, admins); codes only for the sender.
+         * @description One reservation with its trip terms, items, amounts, payment status and recipient. Its sender, its carrier side (the carrier, or the carrying agency's owner and the trip's branch staff) and admins read it; anyone else gets 403 ACCESS_DENIED, an unknown id 404. The deposit and delivery codes appear only for the sender.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1401,7 +1413,9 @@ export interface paths {
         put?: never;
         /**
          * Carrier accepts a paid booking (PAID to CONFIRMED)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Moves the reservation from PAID to CONFIRMED: the sender is notified (RESERVATION_CONFIRMED) and the recipient gets the link to the parcel's public page by e-mail and SMS, in the same batch. The parcel is then handed over at deposit. The carrier side only: the trip's carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED, admins included). A reservation not PAID is 409 INVALID_STATE naming its status; left unanswered 24 hours after payment, the booking is rejected automatically.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1423,7 +1437,9 @@ export interface paths {
         put?: never;
         /**
          * Carrier rejects a paid booking (PAID to REJECTED); the payment is released
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Moves the reservation from PAID to REJECTED in one batch: the kilos go back to the trip (a FULL trip is ACTIVE again), the sender is notified (RESERVATION_REJECTED) and the whole amount paid is returned (in the ledger at once; the provider voids or refunds the payment right after). The carrier side only: the trip's carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED). A reservation not PAID is 409 INVALID_STATE naming its status.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1445,7 +1461,9 @@ export interface paths {
         put?: never;
         /**
          * Sender or carrier cancels before deposit; refund per the trip's cancellation policy (CONTRACT section 22)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Cancels a PENDING_PAYMENT, PAID or CONFIRMED reservation (later statuses: 409 INVALID_STATE) with the optional reason, in one batch: the kilos back to the trip, the other party notified (RESERVATION_CANCELLED), an open checkout closed, and for a paid one the refund GET /bookings/{id}/cancellation-quote announces (the sender's by the trip's policy and the time left before departure; the carrier side's always in full), the provider settling right after. The sender or the carrier side (the carrier, or the carrying agency's owner and the trip's branch staff); anyone else, admins included, 403 ACCESS_DENIED.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1487,7 +1505,7 @@ export interface paths {
         };
         /**
          * The public recipient page link to share with the recipient (sender only)
-         * @description The public recipient page link to share with the recipient (sender only).
+         * @description The URL of the public page (GET /r/{recipientToken}) where the recipient follows the parcel without an account, and its token, for the sender to share; the recipient also gets it by e-mail and SMS once the carrier accepts. Only the reservation's sender (anyone else 403 ACCESS_DENIED); an unknown id is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1509,7 +1527,7 @@ export interface paths {
         };
         /**
          * Every reservation (page of super-admin details)
-         * @description Every reservation (page of super-admin details).
+         * @description A page of every reservation on the platform with the super-admin details (French field names of the specification, both parties with their wallet figures), newest first by default; status keeps one status, and the same sorts as GET /bookings/as-sender apply.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -1531,7 +1549,7 @@ export interface paths {
         };
         /**
          * One reservation with the French field names of the specification
-         * @description One reservation with the French field names of the specification.
+         * @description One reservation with the super-admin details: the French field names of the specification, the trip, both parties with their wallet figures, the amounts and the payment status. An unknown id is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -1765,7 +1783,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account (sends a verification email) and log in
-         * @description Create an account (sends a verification email) and log in.
+         * @description Creates the account (roles ROLE_CLIENT, messages in the Accept-Language's language, French by default), queues a verification e-mail whose link is valid one hour, and opens a session: the answer carries the token pair and the user. An e-mail address or username already taken is 409 ALREADY_EXISTS; a weak password or a bad field 400 VALIDATION_ERROR; too many attempts from one IP or for one address 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1787,7 +1805,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Log in with email and password.
+         * @description Checks the password of the live account with this e-mail and opens a session: the token pair (access 15 minutes, refresh 7 days) and the user with their wallet figures. A wrong e-mail or password is 401 AUTHENTICATION_ERROR (the same for both, and audited); a suspended account 403 ACCESS_DENIED; too many attempts from one IP or for one address 429 BUSINESS_RULE_VIOLATION with Retry-After. Accounts made by Google or Apple sign-in have no password until one is set through the reset e-mail.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1831,7 +1849,7 @@ export interface paths {
         put?: never;
         /**
          * Log out: the access token (header) and the refresh token (body) are blacklisted
-         * @description Log out: the access token (header) and the refresh token (body) are blacklisted.
+         * @description Ends the session of the refresh token in the body: that token and the access token of the header are blacklisted at once, and the session is revoked (audited as LOGOUT); other sessions of the user stay open. A refresh token that is invalid or expired is 401 UNAUTHORIZED; one of another user 403 ACCESS_DENIED.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1853,7 +1871,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a Google ID token (account created or linked by verified email)
-         * @description Log in with a Google ID token (account created or linked by verified email).
+         * @description Verifies the Google ID token against Google's keys, then signs in the account holding that Google identity, else links the live account with the same verified e-mail, else creates one (e-mail verified). Linking to an account whose e-mail was never verified removes its password and ends its sessions. An invalid or expired token, a Google account without a verified e-mail, or an account already linked to another Google identity is 401 AUTHENTICATION_ERROR; a suspended account 403 ACCESS_DENIED.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -1877,7 +1895,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with an Apple identity token (account created or linked by verified email)
-         * @description Log in with an Apple identity token (account created or linked by verified email).
+         * @description Verifies the Apple identity token against Apple's keys, then signs in the account holding that Apple identity, else links the live account with the same verified e-mail, else creates one; firstName and lastName are used only at creation (Apple sends them on the first authorization alone). Linking to an account whose e-mail was never verified removes its password and ends its sessions. An invalid or expired token, no verified e-mail, or an account already linked to another Apple identity is 401 AUTHENTICATION_ERROR; a suspended account 403 ACCESS_DENIED.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -1901,7 +1919,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the email address with the token sent by mail (single use, one hour)
-         * @description Confirm the email address with the token sent by mail (single use, one hour).
+         * @description Spends the token of the verification e-mail and marks the account's e-mail address verified (audited as EMAIL_VERIFIED). A token unknown, expired (one hour), already used or replaced by a newer one is 400 INVALID_ARGUMENT. The link of the e-mail opens GET /verify-email, which does the same as a page.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1923,7 +1941,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new verification email to the caller (older links stop working)
-         * @description Send a new verification email to the caller (older links stop working).
+         * @description Queues a new verification e-mail to the caller's address; its token replaces the previous one, whose link stops working. An address already verified is 409 INVALID_STATE; too many requests for the account are 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -1945,7 +1963,7 @@ export interface paths {
         put?: never;
         /**
          * Request a password reset email; always 202, whether or not the email has an account
-         * @description Request a password reset email; always 202, whether or not the email has an account.
+         * @description When a live account has this e-mail, queues a reset e-mail whose link (GET /reset-password) is valid one hour and replaces any earlier one; the answer is the same 202 whether or not the account exists, so it reveals nothing. Too many requests from one IP or for one address are 429 BUSINESS_RULE_VIOLATION with Retry-After.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -1967,7 +1985,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with the reset token (single use, one hour); revokes all sessions
-         * @description Set a new password with the reset token (single use, one hour); revokes all sessions.
+         * @description Spends the reset token, sets the new password, marks the e-mail verified (the link proved the mailbox), queues a PASSWORD_CHANGED security e-mail and revokes every session of the account: the user signs in again everywhere. A token unknown, expired, used or replaced is 400 INVALID_ARGUMENT; a password below the rules 400 VALIDATION_ERROR.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -1990,7 +2008,7 @@ export interface paths {
         get?: never;
         /**
          * Change the caller's password; every other session is revoked
-         * @description Change the caller's password; every other session is revoked.
+         * @description Checks currentPassword, sets the new password, queues a PASSWORD_CHANGED security e-mail and revokes every other session of the account (the caller's stays signed in). A wrong current password is 400 VALIDATION_ERROR on currentPassword (not 401); an account without a password yet (social sign-in) is 422 BUSINESS_RULE_VIOLATION (use the reset e-mail); a concurrent change is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2011,14 +2029,14 @@ export interface paths {
         };
         /**
          * The caller's profile
-         * @description The caller's profile.
+         * @description The caller's own account: names, e-mail and whether it is verified, phone and whether an SMS code proved it, birth date, nationality, avatar, roles, KYC status, agency, connected payout account id, and the wallet figures in the main currency. A deleted account's token gets 401 UNAUTHORIZED.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getMyProfile"];
         /**
          * Update the caller's profile fields
-         * @description Update the caller's profile fields.
+         * @description Changes the profile fields sent; null clears an optional one, and e-mail and roles are not editable here. A new phone number is no longer verified until an SMS code proves it again (POST /user/me/phone/verification); an avatarUrl pointing at an uploaded file must be the caller's own AVATAR upload (else 400 VALIDATION_ERROR). A username another account holds is 409 ALREADY_EXISTS. Answers the whole profile.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2026,7 +2044,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the caller's account: personal data anonymised, records kept, tokens revoked
-         * @description Delete the caller's account: personal data anonymised, records kept, tokens revoked.
+         * @description Erases the caller's account in one batch: personal fields blanked (the row stays, pseudonymised, for the reservations, money records and invoices the law keeps 10 years), devices, alerts, preferences, uploads, KYC documents, message bodies and recipients' details erased, logins made impossible; then every token is revoked. Refused with 409 INVALID_STATE, naming the first reason, while the caller has an unfinished reservation or trip, money in a wallet, a withdrawal pending, or owns an agency. Audited as ACCOUNT_DELETED.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2045,7 +2063,7 @@ export interface paths {
         };
         /**
          * Public profile of a user
-         * @description Public profile of a user.
+         * @description Another user's public profile: first and last name, username, avatar, whether the identity and the phone are verified, rating average and count, member since, and the carrier-side cancellation rate. Never the e-mail, phone or birth date. An unknown id is 404 RESOURCE_NOT_FOUND; an erased account shows as "Deleted User".
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          *
@@ -2091,7 +2109,7 @@ export interface paths {
         };
         /**
          * The archive (JSON) once ready, for 7 days; its status before. Owner only: 404 for anyone else and once expired
-         * @description The archive (JSON) once ready, for 7 days; its status before. Owner only: 404 for anyone else and once expired.
+         * @description While the export made by POST /user/me/exports is being built (PENDING) or after it FAILED, answers 202 with its status; once READY, answers 200 with the archive as a JSON attachment: the profile, trips, reservations, messages, reviews, disputes, notifications, transactions, devices and preferences, with links to the user's files. The user is e-mailed when it is ready, and it stays downloadable 7 days. Another user's export, an unknown id and an expired one are all 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2157,7 +2175,7 @@ export interface paths {
         };
         /**
          * List users (page, filters)
-         * @description List users (page, filters).
+         * @description A page of accounts with their administrative fields (creation, last login, suspension, deletion), newest first by default. q searches case-insensitively within email, first name, last name and username (at most 100 characters: longer is 400 VALIDATION_ERROR); role, kycStatus, enabled, emailVerified and deleted filter, and combine with AND. Sortable by createdAt, email, lastName, lastLoginAt and id.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -2179,7 +2197,7 @@ export interface paths {
         };
         /**
          * One user, with administrative fields
-         * @description One user, with administrative fields.
+         * @description One account, deleted (anonymised) ones included, with its administrative fields: createdAt, lastLoginAt, suspendedAt and suspensionReason, deletedAt. An unknown id is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -2203,7 +2221,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend a user: logins refused, every token revoked (administrators: super-admin only)
-         * @description Suspend a user: logins refused, every token revoked (administrators: super-admin only).
+         * @description Sets the account disabled with the optional reason (audited as USER_SUSPENDED), revokes every token it holds, then cancels what the suspension ends: on its own trips the reservations not yet deposited (fully refunded, senders told), as a sender its unpaid reservations; its trips leave the search. Only a super-admin may suspend an admin or super-admin (else 403 ACCESS_DENIED); suspending oneself is 422 BUSINESS_RULE_VIOLATION; an account already suspended or deleted is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -2225,7 +2243,7 @@ export interface paths {
         put?: never;
         /**
          * Lift a suspension
-         * @description Lift a suspension.
+         * @description Re-enables a suspended account and clears its suspension reason (audited as USER_ACTIVATED); the user signs in again, and nothing the suspension cancelled comes back. An account that is not suspended, or is deleted, is 409 INVALID_STATE; activating oneself is 422 BUSINESS_RULE_VIOLATION; only a super-admin may act on a staff account (else 403 ACCESS_DENIED).
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -2246,7 +2264,7 @@ export interface paths {
         get?: never;
         /**
          * Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh)
-         * @description Set a user's roles (removing a role revokes the user's tokens; a new role applies from the next refresh).
+         * @description Replaces the account's roles with the given set (ROLE_CLIENT is always kept), audited as ROLES_CHANGED with what was added and removed. A removed role revokes every token of the user at once; an added one applies from their next refresh. A super-admin removing their own ROLE_SUPERADMIN is 422 BUSINESS_RULE_VIOLATION; a deleted account, or roles changed meanwhile by someone else, is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2291,7 +2309,7 @@ export interface paths {
         };
         /**
          * The caller's verification status and current record
-         * @description The caller's verification status and current record.
+         * @description The caller's verification status (NOT_VERIFIED, PENDING, VERIFIED) and their latest KYC record, or null before the first session: its document type, rejection reason, dates, and while unfinished the session URL and token to resume it at. A VERIFIED status carries ROLE_VERIFIED_USER, needed to publish trips as an individual.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2335,7 +2353,7 @@ export interface paths {
         };
         /**
          * KYC records, newest first, optionally by status
-         * @description KYC records, newest first, optionally by status.
+         * @description A page of the identity verification records of every user, newest submission first by default (sortable by submittedAt and reviewedAt); status keeps one status, PENDING being the records waiting for a verdict. Session tokens are never shown here.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2357,7 +2375,7 @@ export interface paths {
         };
         /**
          * One KYC record
-         * @description One KYC record.
+         * @description One identity verification record: its user, status, document type, rejection reason, submission and review dates and the provider's session URL; the session token is never shown here. An unknown id is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2381,7 +2399,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a KYC record by hand (grants ROLE_VERIFIED_USER)
-         * @description Approve a KYC record by hand (grants ROLE_VERIFIED_USER).
+         * @description Sets the record and its user VERIFIED and grants ROLE_VERIFIED_USER in one batch, with a KYC_APPROVED notification to the user and the audit entry; the role applies from the user's next token refresh. A record already VERIFIED is 409 INVALID_STATE; an unknown id 404. Later provider events no longer override this decision.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2403,7 +2421,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified)
-         * @description Reject a KYC record (revokes ROLE_VERIFIED_USER if it was verified).
+         * @description Sets the record and its user NOT_VERIFIED with the reason given, in one batch with the notification (KYC_REJECTED, or KYC_REVOKED for a user who was verified) and the audit entry. A verified user loses ROLE_VERIFIED_USER and every token at once, so publishing stops immediately. A record already NOT_VERIFIED is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2425,7 +2443,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB)
-         * @description Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB).
+         * @description A multipart form with the file part, its purpose and, for PARCEL_IMAGE and DISPUTE_EVIDENCE, the reservationId it belongs to. The type is detected from the bytes, not the name: images for AVATAR and PARCEL_IMAGE, images or PDF for the others; a PDF with scripts, launch actions or embedded files is refused. Over 10 MB: 413; a type the purpose does not take, or an executable: 415; a reservationId for another purpose: 400 VALIDATION_ERROR; a reservation the caller is no party to: 403 ACCESS_DENIED. The caller owns the stored file; the answer gives its id and url.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          *
@@ -2446,8 +2464,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download a file (owner; reservation parties; admins for identity and agency documents)
-         * @description Download a file (owner; reservation parties; admins for identity and agency documents).
+         * Download a file (owner; reservation parties; super-admins for identity and agency documents)
+         * @description Streams the stored bytes with the content type detected at upload (images inline, PDF as an attachment, sandboxed). Its owner may always read it; any signed-in user an avatar; parcel images and dispute evidence the reservation's parties (the carrying agency's staff included) and admins; identity and agency documents super-admins (and the agency's owner for its documents); travel proofs admins. Anyone else gets 403 ACCESS_DENIED, an unknown file 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2471,7 +2489,9 @@ export interface paths {
         put?: never;
         /**
          * Register an agency (the caller becomes its owner, ROLE_AGENCY_OWNER)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Creates the agency with the caller as its owner and grants them ROLE_AGENCY_OWNER in the same batch (audited as AGENCY_REGISTERED); the agency is ACTIVE at once, and the owner's rights are read from the database, so they apply before the next token refresh. A caller who already owns an agency or works for one is 409 ALREADY_EXISTS (one agency per user).
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2491,7 +2511,7 @@ export interface paths {
         };
         /**
          * The caller's agency (as owner or employee) and their place in it
-         * @description The caller's agency (as owner or employee) and their place in it.
+         * @description The agency the caller owns, or works for as an employee, with their role in it (ROLE_AGENCY_OWNER or ROLE_AGENCY_EMPLOYEE), their branchId (null for the owner) and whether that branch is active. Read from the database, not from the token's roles. A caller in no agency gets 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2513,14 +2533,14 @@ export interface paths {
         };
         /**
          * An agency (its owner, its employees, admins)
-         * @description An agency (its owner, its employees, admins).
+         * @description The agency's profile, status and suspension. Its owner, its employees and admins read it; any other caller gets 403 ACCESS_DENIED, an unknown id 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getAgency"];
         /**
          * Update the agency (owner)
-         * @description Update the agency (owner).
+         * @description Changes the profile fields sent (name, legal name, registration number, contact details, address, description); fields left out keep their value. Only the agency's owner or a super-admin: anyone else gets 403 ACCESS_DENIED, an unknown agency 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2541,7 +2561,7 @@ export interface paths {
         };
         /**
          * The agency's branches, oldest first (owner, employees, admins)
-         * @description The agency's branches, oldest first (owner, employees, admins).
+         * @description A page of the agency's branches, active and inactive, oldest first by default (sortable by createdAt and name). Its owner, its employees and admins; anyone else gets 403 ACCESS_DENIED, an unknown agency 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2549,7 +2569,9 @@ export interface paths {
         put?: never;
         /**
          * Create a branch (owner)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Adds an active branch to the agency; employees are invited into a branch, and an employee publishes trips for their own branch only. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); an unknown agency is 404.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2569,14 +2591,14 @@ export interface paths {
         };
         /**
          * One branch
-         * @description One branch.
+         * @description One branch of the agency, with whether it is active. Its owner, its employees and admins (else 403 ACCESS_DENIED); a branch that does not exist or belongs to another agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getBranch"];
         /**
          * Update a branch (owner)
-         * @description Update a branch (owner).
+         * @description Changes the branch's name, address, city, country or phone number; fields left out keep their value. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); a branch of another agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2584,7 +2606,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a branch without employees or active announcements (owner)
-         * @description Delete a branch without employees or active announcements (owner).
+         * @description Deletes the branch (audited as AGENCY_BRANCH_DELETED). A branch that still has employees, or trips ACTIVE or FULL, is 409 INVALID_STATE: move the employees and close the trips first. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); a branch of another agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2605,7 +2627,7 @@ export interface paths {
         put?: never;
         /**
          * Activate a branch (owner)
-         * @description Activate a branch (owner).
+         * @description Lets the branch's staff publish trips again (audited as AGENCY_BRANCH_ACTIVATED). A branch already active is 409 INVALID_STATE. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); a branch of another agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2627,7 +2649,7 @@ export interface paths {
         put?: never;
         /**
          * Deactivate a branch: its staff can no longer publish (owner)
-         * @description Deactivate a branch: its staff can no longer publish (owner).
+         * @description Marks the branch inactive (audited as AGENCY_BRANCH_DEACTIVATED): its employees' new trips are refused with 422 BUSINESS_RULE_VIOLATION, and the owner cannot publish for it; its published trips and reservations go on. A branch already inactive is 409 INVALID_STATE. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2647,7 +2669,7 @@ export interface paths {
         };
         /**
          * Employees of the agency (owner), optionally of one branch
-         * @description Employees of the agency (owner), optionally of one branch.
+         * @description A page of the agency's employees (user id, name, email, branch, joinedAt), in joining order by default; branchId keeps one branch's. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); an unknown agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2678,7 +2700,7 @@ export interface paths {
         get?: never;
         /**
          * Move an employee to another branch (owner)
-         * @description Move an employee to another branch (owner).
+         * @description Puts the employee in another branch of the same agency (audited as AGENCY_EMPLOYEE_MOVED); from then on they act for that branch's trips only, the old branch's no longer. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); a user who is not an employee of this agency, or a branch of another agency, is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2686,7 +2708,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an employee (owner; removes the role and revokes the employee's tokens)
-         * @description Remove an employee (owner; removes the role and revokes the employee's tokens).
+         * @description Removes the employee from the agency in one batch: the membership, ROLE_AGENCY_EMPLOYEE, an AGENCY_EMPLOYEE_REMOVED notification to them and the audit entry; their existing tokens are revoked so the old role stops at once. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); a user who is not an employee of this agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2705,7 +2727,7 @@ export interface paths {
         };
         /**
          * The caller's pending agency invitations (not answered, not expired), newest first
-         * @description The caller's pending agency invitations (not answered, not expired), newest first.
+         * @description A page of the invitations addressed to the caller that are still INVITED and not past their expiresAt, with the agency's name and the branch, newest first. Answer one with POST /agency-invitations/{id}/accept or /decline.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2771,7 +2793,7 @@ export interface paths {
         };
         /**
          * All agencies, optionally by status
-         * @description All agencies, optionally by status.
+         * @description A page of every agency, ACTIVE and SUSPENDED (status keeps one of them), newest first by default; sortable by createdAt and name.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2795,7 +2817,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend an agency: its announcements are hidden and its staff cannot publish
-         * @description Suspend an agency: its announcements are hidden and its staff cannot publish.
+         * @description Sets the agency SUSPENDED with the reason given: its trips leave the public search and read as 404 to the public (booking them too), and neither its owner nor its employees can publish (422 BUSINESS_RULE_VIOLATION). The owner is notified (AGENCY_SUSPENDED) and the action is audited. An agency already suspended is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2817,7 +2839,7 @@ export interface paths {
         put?: never;
         /**
          * Reactivate a suspended agency
-         * @description Reactivate a suspended agency.
+         * @description Sets a suspended agency ACTIVE again and clears its suspension reason: its trips show again and its staff may publish. The owner is notified (AGENCY_ACTIVATED) and the action is audited. An agency already active is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2837,7 +2859,7 @@ export interface paths {
         };
         /**
          * The agency's documents with their review, newest first, optionally by status (owner, admins)
-         * @description The agency's documents with their review, newest first, optionally by status (owner, admins).
+         * @description A page of the agency's uploaded documents with their type, review status (PENDING, VERIFIED, NOT_VERIFIED), rejection reason and reviewedAt, newest first by default; status keeps one review status. The bytes are at each document's url (GET /files/{id}). The agency's owner and admins (else 403 ACCESS_DENIED); an unknown agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -2845,7 +2867,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an agency verification document with its type (PDF or image, at most 10 MB; owner); it waits for review
-         * @description Upload an agency verification document with its type (PDF or image, at most 10 MB; owner); it waits for review.
+         * @description A multipart form with the file part and its documentType. The type is detected from the bytes (JPEG, PNG, WEBP or PDF; a PDF with scripts or embedded files is refused), stored in R2, and the document starts PENDING for a super-admin's review. Over 10 MB is 413, another type 415. Only the agency's owner or a super-admin (else 403 ACCESS_DENIED); an unknown agency is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          *
@@ -2867,7 +2889,7 @@ export interface paths {
         };
         /**
          * Every agency's documents, newest first, optionally by status (status=PENDING: the review queue)
-         * @description Every agency's documents, newest first, optionally by status (status=PENDING: the review queue).
+         * @description A page of the documents of every agency with their review, newest first by default (sortable by createdAt and reviewedAt); status=PENDING is the queue of documents to review.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2889,7 +2911,7 @@ export interface paths {
         };
         /**
          * One agency document with its review (its bytes: url)
-         * @description One agency document with its review (its bytes: url).
+         * @description The document's metadata, type and review (status, rejection reason, reviewedAt); its bytes are served at its url (GET /files/{id}). An id that is not an agency document is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2913,7 +2935,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an agency document (VERIFIED); the owner is notified
-         * @description Approve an agency document (VERIFIED); the owner is notified.
+         * @description Sets the document VERIFIED and clears any rejection reason, audited as AGENCY_DOCUMENT_APPROVED, and notifies the agency's owner (AGENCY_DOCUMENT_APPROVED), all in one batch. A document already VERIFIED, or reviewed by someone else at the same moment, is 409 INVALID_STATE; a rejected one may still be approved.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2935,7 +2957,7 @@ export interface paths {
         put?: never;
         /**
          * Reject an agency document with a reason (NOT_VERIFIED); the owner is notified
-         * @description Reject an agency document with a reason (NOT_VERIFIED); the owner is notified.
+         * @description Sets the document NOT_VERIFIED with the reason given, audited as AGENCY_DOCUMENT_REJECTED, and notifies the agency's owner with the reason (AGENCY_DOCUMENT_REJECTED), all in one batch. A document already NOT_VERIFIED, or reviewed by someone else at the same moment, is 409 INVALID_STATE; an approved one may still be rejected.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -2957,7 +2979,9 @@ export interface paths {
         put?: never;
         /**
          * Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Opens a hosted checkout for the reservation's total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider's webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          *
@@ -2979,7 +3003,7 @@ export interface paths {
         };
         /**
          * What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF)
-         * @description What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF).
+         * @description The methods the reservation's currency can be paid with among the enabled ones: CARD (Stripe) for the currencies Stripe takes, MOBILE_MONEY (Wave) for XOF, each with its provider and currencies. Only the reservation's sender (anyone else 403 ACCESS_DENIED); an unknown reservation is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3001,7 +3025,7 @@ export interface paths {
         };
         /**
          * Payment status of a reservation (parties and admins)
-         * @description Payment status of a reservation (parties and admins).
+         * @description The reservation's payment as the provider left it: the checkout session id and the payment status (PENDING, AUTHORIZED, CAPTURED, VOIDED, REFUNDED, ... as the field lists), with the reservation's status. Apps poll it after the checkout page closes. The reservation's sender, its carrier side and admins (anyone else 403 ACCESS_DENIED); an unknown reservation is 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3023,7 +3047,7 @@ export interface paths {
         };
         /**
          * Browser return page after checkout; re-checks the session with the provider
-         * @description Browser return page after checkout; re-checks the session with the provider.
+         * @description Where the card checkout sends the payer's browser back (its session_id in the query). The session is read from the provider, not trusted from the URL: a completed one is applied like the webhook would (PENDING_PAYMENT to PAID, once), and the page says whether the payment is held, not completed, or the booking ended meanwhile (a late hold is then released). An unknown session gets a page saying so. Public, HTML.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -3047,7 +3071,7 @@ export interface paths {
         };
         /**
          * Browser page after an abandoned checkout; re-checks the session with the provider
-         * @description Browser page after an abandoned checkout; re-checks the session with the provider.
+         * @description Where the card checkout sends the browser when the payer leaves it. The session is still read from the provider: if it was paid after all the payment is applied, else the page says that no money was taken and the booking can be paid again before it expires. Public, HTML.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -3073,7 +3097,7 @@ export interface paths {
         put?: never;
         /**
          * Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body
-         * @description Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body.
+         * @description Stripe's events, verified by the Stripe-Signature HMAC over the raw body (missing or wrong: 401 UNAUTHORIZED; a body that is no event 400 INVALID_ARGUMENT). Each event id is applied once (a repeat answers duplicate true): checkout.session.completed and payment_intent.amount_capturable_updated authorise (PENDING_PAYMENT to PAID, the price into escrow, both parties notified); payment_intent.succeeded marks the capture; payment_failed, canceled, charge.refunded and checkout.session.expired record their outcome; account.updated refreshes a connected account. Events for objects that are not ours are acknowledged and ignored.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -3095,7 +3119,7 @@ export interface paths {
         put?: never;
         /**
          * Wave events (checkout.session.completed, checkout.session.payment_failed), authenticated by the Wave-Signature header on the raw body
-         * @description Wave events (checkout.session.completed, checkout.session.payment_failed), authenticated by the Wave-Signature header on the raw body.
+         * @description Wave's events, verified by the Wave-Signature HMAC over the raw body with a 5-minute timestamp tolerance (missing, wrong or stale: 401 UNAUTHORIZED; a signed body that is no event 400 INVALID_ARGUMENT). Each event id is applied once (a repeat answers duplicate true). checkout.session.completed for a session this service opened, with the same amount and currency, moves the reservation from PENDING_PAYMENT to PAID (money into escrow, both parties notified); paid after the booking ended, the payment is refunded at once; payment_failed marks the payment FAILED and tells the sender. Other events and sessions not ours are acknowledged and ignored; an amount mismatch is reported, not applied.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -3115,7 +3139,7 @@ export interface paths {
         };
         /**
          * Browser page Wave sends the payer back to (success_url, error_url); the webhook, not this page, records the payment
-         * @description Browser page Wave sends the payer back to (success_url, error_url); the webhook, not this page, records the payment.
+         * @description The static page Wave sends the payer's browser back to: success says the payment is being confirmed, error that it did not go through and may be tried again before the reservation expires. It records nothing: the signed webhook alone moves the reservation to PAID. Public, HTML.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -3136,8 +3160,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Wallet of the caller’s: balance, pending withdrawals, totals, automatic withdrawal setting
-         * @description Wallet of the caller’s: balance, pending withdrawals, totals, automatic withdrawal setting.
+         * The caller’s wallet: balance, pending withdrawals, totals, automatic withdrawal setting
+         * @description The figures of the caller’s wallet in one currency (`currency`, an enabled code, else 400 VALIDATION_ERROR; default the main one): the available balance, the delivered shares still held during their 72-hour dispute window, the withdrawals pending, the totals earned and withdrawn, and that currency's automatic withdrawal setting. `balances` repeats the figures for every currency it holds money in, never summed across currencies. Read from the ledger; nothing changes.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3159,7 +3183,7 @@ export interface paths {
         };
         /**
          * The caller’s money history (page; filters type, dateFrom, dateTo)
-         * @description The caller’s money history (page; filters type, dateFrom, dateTo).
+         * @description A page of the caller's own money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds, protection payouts. Amounts are signed from the caller's side in each transaction's currency; type, dateFrom and dateTo (inclusive, UTC days) filter. Each has a signed receiptUrl. An agency's money is not listed here.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3181,7 +3205,7 @@ export interface paths {
         };
         /**
          * Totals of the caller’s transactions over a period (default MONTH: the last month)
-         * @description Totals of the caller’s transactions over a period (default MONTH: the last month).
+         * @description The caller's totals over the period (DAY and WEEK: the last 24 hours or 7 days; MONTH and YEAR: since that date a month or a year ago; ALL), in the main currency only, since amounts of two currencies never add up: paid, refunded after capture, card holds released, earned, withdrawn, the net and how many transactions count.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3203,7 +3227,7 @@ export interface paths {
         };
         /**
          * One transaction of the caller
-         * @description One transaction of the caller.
+         * @description One of the caller's own transactions with its signed receipt link. A transaction of another user or of an agency is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3225,7 +3249,7 @@ export interface paths {
         };
         /**
          * PDF receipt of a transaction (owner only); made once and kept
-         * @description PDF receipt of a transaction (owner only); made once and kept.
+         * @description The PDF receipt of one of the caller's transactions, made on the first request and kept in storage, then served the same; a payment's receipt is its invoice, which exists only once the money was captured (before, or when the hold was released without capture: 404). Another owner's transaction is 403 ACCESS_DENIED. The signed-link twin GET /public/receipts/{token} needs no access token.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3271,7 +3295,7 @@ export interface paths {
         };
         /**
          * Withdrawals of the caller’s wallet (page)
-         * @description Withdrawals of the caller’s wallet (page).
+         * @description A page of the caller’s withdrawals, newest first by default (sortable by createdAt and amount), by hand and automatic, each with its amount and currency, status (PENDING, COMPLETED, FAILED), the provider's transfer id and the failure reason of a refused one.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3279,7 +3303,9 @@ export interface paths {
         put?: never;
         /**
          * Withdraw from the caller’s wallet to the caller’s connected payout account
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Takes the amount out of the caller’s available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST /payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3306,7 +3332,7 @@ export interface paths {
         get: operations["getAutoWithdrawal"];
         /**
          * Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold
-         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.
+         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3329,7 +3355,9 @@ export interface paths {
         put?: never;
         /**
          * Create (once) the caller’s Express account and return a fresh onboarding link
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Creates the caller’s Stripe Connect Express account the first time (one per owner, with its contact e-mail), then answers a new single-use onboarding link and its expiry. The browser comes back to GET /pay-connect/return when done, or to GET /pay-connect/refresh for a new link once it expired. The provider failing is 502 PAYMENT_PROCESSING_ERROR.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3349,7 +3377,7 @@ export interface paths {
         };
         /**
          * State of the caller’s connected account, read afresh from the provider
-         * @description State of the caller’s connected account, read afresh from the provider.
+         * @description Reads the caller’s connected account from the provider, stores what it says, and answers its status: NOT_CONNECTED (no account yet), ONBOARDING (details not submitted), RESTRICTED (submitted, payments or payouts not enabled) or ACTIVE, with the provider's outstanding requirements. When the provider cannot be reached the stored state is answered; a refusal by the provider is 502 PAYMENT_PROCESSING_ERROR.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3371,7 +3399,7 @@ export interface paths {
         };
         /**
          * Whether the caller’s connected account can receive payments, and why not
-         * @description Whether the caller’s connected account can receive payments, and why not.
+         * @description From the stored state, without calling the provider: whether the caller’s connected account has payments and payouts enabled, the reason when not (no account, onboarding unfinished, not yet enabled), and per enabled currency whether a withdrawal in it can be paid out (XOF needs a default mobile wallet, the others the connected account).
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3393,7 +3421,7 @@ export interface paths {
         };
         /**
          * Browser return target of the onboarding; re-reads the account from the provider
-         * @description Browser return target of the onboarding; re-reads the account from the provider.
+         * @description Where Stripe sends the browser back at the end of a Connect onboarding (the account id in the query, for a user's or an agency's account alike). The account is read again from the provider and stored, and the page says whether payouts can now be received or details are still missing. Only accounts this service created are looked up: another id is 404 RESOURCE_NOT_FOUND; the provider failing is 502 PAYMENT_PROCESSING_ERROR. Public, HTML.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -3417,7 +3445,7 @@ export interface paths {
         };
         /**
          * Browser target when an onboarding link expired; redirects to a fresh link
-         * @description Browser target when an onboarding link expired; redirects to a fresh link.
+         * @description Where Stripe sends the browser when an onboarding link expired or was already used: a new link is made for the same account and the browser redirected (302) to it. Only accounts this service created: another id is 404 RESOURCE_NOT_FOUND; the provider failing is 502 PAYMENT_PROCESSING_ERROR. Public.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -3440,8 +3468,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * the caller’s mobile payout accounts, newest first
-         * @description the caller’s mobile payout accounts, newest first.
+         * The caller’s mobile payout accounts, newest first
+         * @description Every mobile wallet of the caller’s payout accounts, newest first, with its currency, number, holder's name and whether it is the default its currency's withdrawals pay out to. Not paged: an owner has a handful.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3449,7 +3477,9 @@ export interface paths {
         put?: never;
         /**
          * Add a mobile wallet to the caller’s payout accounts; it becomes the default for its currency
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Registers a Wave wallet (a mobile number of a Wave country, the holder's name) paid out in XOF; in the same batch it becomes the default of its currency, the previous default staying as a non-default account. XOF withdrawals, by hand or automatic, go to the default. A number the same owner already registered is 409 ALREADY_EXISTS; a number outside the Wave countries 400 VALIDATION_ERROR.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3472,7 +3502,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of the caller’s payout accounts (the newest other one becomes the default)
-         * @description Remove one of the caller’s payout accounts (the newest other one becomes the default).
+         * @description Deletes the mobile wallet; when it was its currency's default, the newest remaining wallet of that currency becomes the default in the same batch (none left: XOF withdrawals are refused until one is added). A wallet of another owner is answered 404 RESOURCE_NOT_FOUND, as if it did not exist. Withdrawals already sent keep their destination.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3490,8 +3520,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Wallet of the agency’s: balance, pending withdrawals, totals, automatic withdrawal setting
-         * @description Wallet of the agency’s: balance, pending withdrawals, totals, automatic withdrawal setting.
+         * The agency’s wallet: balance, pending withdrawals, totals, automatic withdrawal setting
+         * @description The figures of the agency’s wallet in one currency (`currency`, an enabled code, else 400 VALIDATION_ERROR; default the main one): the available balance, the delivered shares still held during their 72-hour dispute window, the withdrawals pending, the totals earned and withdrawn, and that currency's automatic withdrawal setting. `balances` repeats the figures for every currency it holds money in, never summed across currencies. Read from the ledger; nothing changes. The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3513,7 +3543,7 @@ export interface paths {
         };
         /**
          * Withdrawals of the agency’s wallet (page)
-         * @description Withdrawals of the agency’s wallet (page).
+         * @description A page of the agency’s withdrawals, newest first by default (sortable by createdAt and amount), by hand and automatic, each with its amount and currency, status (PENDING, COMPLETED, FAILED), the provider's transfer id and the failure reason of a refused one. The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3521,7 +3551,9 @@ export interface paths {
         put?: never;
         /**
          * Withdraw from the agency’s wallet to the agency’s connected payout account
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Takes the amount out of the agency’s available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST /agencies/{id}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3541,14 +3573,14 @@ export interface paths {
         };
         /**
          * Automatic withdrawal setting of the agency’s wallet
-         * @description The automatic withdrawal of the agency’s wallet in one currency (`currency`, default the main one); each currency has its own.
+         * @description The automatic withdrawal of the agency’s wallet in one currency (`currency`, default the main one); each currency has its own. The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getAgencyAutoWithdrawal"];
         /**
          * Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold
-         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.
+         * @description Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3571,7 +3603,9 @@ export interface paths {
         put?: never;
         /**
          * Create (once) the agency’s Express account and return a fresh onboarding link
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Creates the agency’s Stripe Connect Express account the first time (one per owner, with its contact e-mail), then answers a new single-use onboarding link and its expiry. The browser comes back to GET /pay-connect/return when done, or to GET /pay-connect/refresh for a new link once it expired. The provider failing is 502 PAYMENT_PROCESSING_ERROR. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3591,7 +3625,7 @@ export interface paths {
         };
         /**
          * State of the agency’s connected account, read afresh from the provider
-         * @description State of the agency’s connected account, read afresh from the provider.
+         * @description Reads the agency’s connected account from the provider, stores what it says, and answers its status: NOT_CONNECTED (no account yet), ONBOARDING (details not submitted), RESTRICTED (submitted, payments or payouts not enabled) or ACTIVE, with the provider's outstanding requirements. When the provider cannot be reached the stored state is answered; a refusal by the provider is 502 PAYMENT_PROCESSING_ERROR. The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3613,7 +3647,7 @@ export interface paths {
         };
         /**
          * Whether the agency’s connected account can receive payments, and why not
-         * @description Whether the agency’s connected account can receive payments, and why not.
+         * @description From the stored state, without calling the provider: whether the agency’s connected account has payments and payouts enabled, the reason when not (no account, onboarding unfinished, not yet enabled), and per enabled currency whether a withdrawal in it can be paid out (XOF needs a default mobile wallet, the others the connected account). The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3634,8 +3668,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * the agency’s mobile payout accounts, newest first
-         * @description the agency’s mobile payout accounts, newest first.
+         * The agency’s mobile payout accounts, newest first
+         * @description Every mobile wallet of the agency’s payout accounts, newest first, with its currency, number, holder's name and whether it is the default its currency's withdrawals pay out to. Not paged: an owner has a handful. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3643,7 +3677,9 @@ export interface paths {
         put?: never;
         /**
          * Add a mobile wallet to the agency’s payout accounts; it becomes the default for its currency
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Registers a Wave wallet (a mobile number of a Wave country, the holder's name) paid out in XOF; in the same batch it becomes the default of its currency, the previous default staying as a non-default account. XOF withdrawals, by hand or automatic, go to the default. A number the same owner already registered is 409 ALREADY_EXISTS; a number outside the Wave countries 400 VALIDATION_ERROR. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3666,7 +3702,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of the agency’s payout accounts (the newest other one becomes the default)
-         * @description Remove one of the agency’s payout accounts (the newest other one becomes the default).
+         * @description Deletes the mobile wallet; when it was its currency's default, the newest remaining wallet of that currency becomes the default in the same batch (none left: XOF withdrawals are refused until one is added). A wallet of another owner is answered 404 RESOURCE_NOT_FOUND, as if it did not exist. Withdrawals already sent keep their destination. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3687,7 +3723,9 @@ export interface paths {
         put?: never;
         /**
          * Open a dispute on a reservation (freezes the carrier's payout)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Opens the reservation's one dispute, with a reason, a description and up to 10 evidence files the caller uploaded as DISPUTE_EVIDENCE (another file is 400 INVALID_ARGUMENT). The reservation moves to DISPUTED and the carrier's payout stays held until an admin resolves it; the other party is notified (DISPUTE_OPENED). Only while DEPOSITED or IN_TRANSIT, or within 72 hours of delivery (else 409 INVALID_STATE); a second dispute is 409 ALREADY_EXISTS. The reservation's sender or carrier side only (anyone else 403 ACCESS_DENIED).
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3707,7 +3745,7 @@ export interface paths {
         };
         /**
          * Disputes on my reservations
-         * @description Disputes on my reservations.
+         * @description A page of the disputes on reservations where the caller is the sender or the carrier of record, and of those the caller opened, newest first, open and resolved, with their amounts in the reservation's currency.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3729,7 +3767,7 @@ export interface paths {
         };
         /**
          * A dispute with its evidence and messages (parties and admins)
-         * @description A dispute with its evidence and messages (parties and admins).
+         * @description The dispute with its evidence file ids (readable through GET /files/{id}), its messages, the outcome once resolved, and the latest 100 messages of the reservation's own conversation, oldest first. The reservation's sender, its carrier side (the carrier, or the carrying agency's owner and the trip's branch staff) and admins; anyone else gets 403 ACCESS_DENIED, an unknown id 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3753,7 +3791,9 @@ export interface paths {
         put?: never;
         /**
          * Post a message on an open dispute (parties and admins)
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Adds the caller's message to the dispute's thread and notifies the sender and the carrier other than the caller (DISPUTE_MESSAGE); answers the dispute with its messages. A resolved dispute takes no more messages (409 INVALID_STATE). The reservation's parties and admins; anyone else gets 403 ACCESS_DENIED.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3773,7 +3813,7 @@ export interface paths {
         };
         /**
          * Dispute queue
-         * @description Dispute queue.
+         * @description A page of every dispute, newest first by default, with status keeping the OPEN ones (the queue to resolve) or the RESOLVED ones; each with its reason, the reservation's status before the dispute and its amounts.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -3797,7 +3837,9 @@ export interface paths {
         put?: never;
         /**
          * Resolve a dispute: refund the sender, release to the carrier, or split
-         * @description Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
+         * @description Resolves an OPEN dispute once, in one batch with the money: REFUND_SENDER refunds the whole price (and the protection premium), PARTIAL_REFUND the amount given (strictly between 0 and the price, else 400 INVALID_ARGUMENT), RELEASE_TO_CARRIER releases the payment to the carrier (reservation back to DELIVERED), PROTECTION_PAYOUT refunds the price and pays the amount given, up to the coverage, to the sender's wallet (only on a protected reservation and for LOST, DAMAGED or NOT_DELIVERED: else 422 BUSINESS_RULE_VIOLATION). A refund moves the reservation to REFUNDED; after delivery the carrier gives back from its held share, then its balance, the rest becoming what it owes. Both parties are notified (DISPUTE_RESOLVED) and the resolution is audited; a dispute already resolved is 409 INVALID_STATE.
+         *
+         *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
          *     Who may call it: signed-in users holding ROLE_ADMIN (a super-admin holds every role).
          */
@@ -3817,7 +3859,7 @@ export interface paths {
         };
         /**
          * The caller's carrier dashboard: trips, reservations, earnings, rating
-         * @description The caller's carrier dashboard: trips, reservations, earnings, rating.
+         * @description The caller as carrier: their trips and the reservations on them counted by status, their next 5 trips departing today or later with the kilos left, their earnings (credited to the wallet all time and this calendar month, the share of paid undelivered private-trip reservations still in escrow, the wallet balance) in the main currency and then per currency, never summed across currencies, and their rating. Money earned on agency trips belongs to the agency and is not counted here.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3839,7 +3881,7 @@ export interface paths {
         };
         /**
          * The caller's sender dashboard: reservations, upcoming shipments, spending, rating
-         * @description The caller's sender dashboard: reservations, upcoming shipments, spending, rating.
+         * @description The caller as sender: their reservations counted by status, their next 5 shipments not yet delivered (PENDING_PAYMENT to IN_TRANSIT, soonest departure first, with the reservation's own terms), their spending (paid, refunded, card holds released, net, net this calendar month) in the main currency and then per currency, never summed across currencies, and their rating.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3861,7 +3903,7 @@ export interface paths {
         };
         /**
          * An agency's dashboard (its owner, its employees, admins)
-         * @description An agency's dashboard (its owner, its employees, admins).
+         * @description The agency's trips and reservations counted by status, its next 5 trips, its earnings (wallet credits all time and this month, escrow of paid undelivered reservations, wallet balance) in the main currency and per currency, its branches (all and active) and employees counted, its status, and its rating from senders' visible reviews of its trips. Its owner, its employees and admins; anyone else gets 403 ACCESS_DENIED, an unknown agency 404.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3927,7 +3969,7 @@ export interface paths {
         };
         /**
          * Browse the audit log (admin actions and security events)
-         * @description Browse the audit log (admin actions and security events).
+         * @description A page of the audit log, newest first by default: administrative actions (suspensions, role changes, reviews, resolutions, cache purges...) and security events (logins, failed logins, password changes), each with its actor, target, client IP and details. Filters combine: actorId, exact action, targetType, targetId, and from/to as a day (UTC, whole) or an instant; from after to is 400 VALIDATION_ERROR. The log is only read here, never changed.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -3949,7 +3991,7 @@ export interface paths {
         };
         /**
          * Hits, misses and size of each named cache
-         * @description Hits, misses and size of each named cache.
+         * @description Hits, misses and entry count of each named in-memory cache (reference data, compiled statements...). Caches live per worker isolate, so the figures are those of the isolate that answered, not of the whole deployment.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -3974,7 +4016,7 @@ export interface paths {
         post?: never;
         /**
          * Empty a named cache (audited)
-         * @description Empty a named cache (audited).
+         * @description Empties the named in-memory cache of the isolate that answers (other isolates keep theirs until they refill or restart) and answers how many entries it held; audited as CACHE_PURGED. An unknown cache name is 404 RESOURCE_NOT_FOUND.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -3993,7 +4035,7 @@ export interface paths {
         };
         /**
          * Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets)
-         * @description Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets).
+         * @description Probes D1, KV, R2 and the two Durable Object namespaces (QR codes, tracking) at once and answers UP, or DEGRADED when one fails, with each check's latency and error name, the environment, and how the providers are configured: payment and KYC modes and whether their keys and webhook secrets are set, how many Google and Apple client ids and JWT keys there are. Never a secret's value.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -4037,7 +4079,7 @@ export interface paths {
         };
         /**
          * Outgoing messages (e-mail, push, SMS), newest first, addresses masked
-         * @description Outgoing messages (e-mail, push, SMS), newest first, addresses masked.
+         * @description A page of the outbox: every e-mail, push and SMS the service queued (notifications, transactional e-mails, recipients' links), newest first by default, with its status (QUEUED, SENT, FAILED, DEAD), attempts, the provider's last error and message id. Addresses are masked. Filters: status, channel, exact template, userId.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -4061,7 +4103,7 @@ export interface paths {
         put?: never;
         /**
          * Send a FAILED or DEAD delivery again: back to QUEUED with its attempts reset (audited)
-         * @description Send a FAILED or DEAD delivery again: back to QUEUED with its attempts reset (audited).
+         * @description Puts a FAILED or DEAD delivery back to QUEUED with its attempts and last error reset, and hands it to the delivery queue once committed; the audit entry (DELIVERY_RETRIED) keeps the previous status, attempts and error. Any other status, or a delivery changed meanwhile, is 409 INVALID_STATE; an unknown id 404.
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -4081,7 +4123,7 @@ export interface paths {
         };
         /**
          * This OpenAPI 3.1 document
-         * @description This OpenAPI 3.1 document.
+         * @description The machine-readable description of every operation this deployment serves, built once per origin from the route definitions themselves (so it lists exactly the routes mounted here; the development-only ones are absent in production), with the server set to the requesting origin. The SDK's types are generated from it. Public, no account needed.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -4105,7 +4147,7 @@ export interface paths {
         };
         /**
          * Interactive API reference (served by the worker, works offline)
-         * @description Interactive API reference (served by the worker, works offline).
+         * @description An HTML page rendering this document with the Scalar API reference, whose script is served by the worker itself (no third-party request, so it works offline), under a content security policy with a per-response nonce. Public, no account needed.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *

@@ -55,6 +55,7 @@ export const socialSandboxRouter = createRouter()
       operationId: 'getSandboxSocialJwks',
       tags: ['Sandbox'],
       summary: 'Public keys of the sandbox identity issuer (local runs only)',
+      description: 'The JSON Web Key Set of the local identity issuer that stands in for Google and Apple when no client id is configured; POST /auth/oauth2/{provider} verifies the sandbox ID tokens with these keys, as it verifies real ones with the providers\'. 404 ENDPOINT_NOT_FOUND when neither provider is in sandbox mode (always in production).',
       security: [],
       responses: { 200: jsonContent(JwksSchema, 'JSON Web Key Set'), ...errorResponses(404) },
     }),
@@ -71,6 +72,7 @@ export const socialSandboxRouter = createRouter()
       operationId: 'showSandboxSocialSignIn',
       tags: ['Sandbox'],
       summary: 'Sandbox sign-in page standing in for Google or Apple (local runs only)',
+      description: 'An HTML form standing in for the Google or Apple sign-in screen: whoever types an e-mail and a name gets an ID token for it. No real account is involved. 404 ENDPOINT_NOT_FOUND when that provider is configured for real (always in production).',
       security: [],
       request: { params: ProviderParams },
       responses: { 200: htmlResponse('Sign-in form'), ...errorResponses(404) },
@@ -104,6 +106,7 @@ export const socialSandboxRouter = createRouter()
       operationId: 'signInWithSandboxSocial',
       tags: ['Sandbox'],
       summary: 'Sandbox sign-in: an ID token signed by the local issuer for the e-mail typed',
+      description: 'Signs an ID token, valid one hour, for the e-mail (marked verified) and names posted, and shows it with the body to send to POST /auth/oauth2/{provider}, which then signs in, links or creates the account exactly as with a real token. 404 ENDPOINT_NOT_FOUND when that provider is configured for real; an invalid e-mail is 400 VALIDATION_ERROR.',
       security: [],
       request: {
         params: ProviderParams,

@@ -52,13 +52,14 @@ const RecipientLinkSchema = z.object({ url: z.string(), token: z.string() }).ope
 
 const actionResponses = { 200: jsonContent(ReservationSchema, 'The reservation after the change'), ...authErrorResponses(404, 409) };
 
-const actionRoute = (action: 'accept' | 'reject', summary: string) =>
+const actionRoute = (action: 'accept' | 'reject', summary: string, description: string) =>
   createRoute(idempotent({
     method: 'post',
     operationId: `${action}Booking`,
     path: `/bookings/{id}/${action}`,
     tags,
     summary,
+    description,
     ...signedIn(),
     request: { params: IdParams },
     responses: actionResponses,
@@ -80,6 +81,7 @@ const cancelRoute = createRoute(idempotent({
   path: '/bookings/{id}/cancel',
   tags,
   summary: "Sender or carrier cancels before deposit; refund per the trip's cancellation policy (CONTRACT section 22)",
+  description: 'Cancels a PENDING_PAYMENT, PAID or CONFIRMED reservation (later statuses: 409 INVALID_STATE) with the optional reason, in one batch: the kilos back to the trip, the other party notified (RESERVATION_CANCELLED), an open checkout closed, and for a paid one the refund GET /bookings/{id}/cancellation-quote announces (the sender\'s by the trip\'s policy and the time left before departure; the carrier side\'s always in full), the provider settling right after. The sender or the carrier side (the carrier, or the carrying agency\'s owner and the trip\'s branch staff); anyone else, admins included, 403 ACCESS_DENIED.',
   ...signedIn(),
   // The reason is optional, and so is the body.
   request: { params: IdParams, body: { required: false, content: { 'application/json': { schema: CancelSchema } } } },
@@ -94,6 +96,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings',
       tags,
       summary: 'Book capacity on an announcement (status PENDING_PAYMENT, 30 minutes to pay)',
+      description: 'Books reservedWeight kilos of the trip for the caller as PENDING_PAYMENT, priced at the trip\'s price per kg (commission included; the protection premium beside it when asked), with 30 minutes to pay before it expires; the kilos are held at once and the carrier is notified. The trip must be visible, ACTIVE, not departed and have the room (else 422 BUSINESS_RULE_VIOLATION), and its price unchanged since it was read (409 INVALID_STATE); its carrier, or staff of its agency, cannot book it (422). Items must be of categories the trip accepts and the corridor allows (a prohibited item 422; a restricted one needs its code in acknowledgedRestrictions). An unknown or hidden trip is 404 RESOURCE_NOT_FOUND; a suspended account 403.',
       ...signedIn(),
       request: { body: jsonBody(CreateBookingSchema) },
       responses: { 201: jsonContent(ReservationSchema, 'The new reservation'), ...authErrorResponses(404, 409, 422) },
@@ -111,6 +114,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/as-carrier',
       tags,
       summary: "Reservations on the caller's trips, newest first (Reservation page, default size 5)",
+      description: 'A page of the reservations on trips the caller carries (as their carrier of record), newest reservationDate first, 5 per page by default; status keeps one status. The delivery and deposit codes are never shown to the carrier.',
       ...signedIn(),
       request: { query: CarrierQuery },
       responses: { 200: jsonContent(ReservationPageSchema(ReservationSchema), 'Reservation page'), ...authErrorResponses() },
@@ -129,6 +133,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/as-sender',
       tags,
       summary: "The caller's own bookings (page)",
+      description: 'A page of the reservations the caller booked as sender, newest first by default (sortable by createdAt, reservationDate, status, reservedWeight, totalAmount); status keeps one status. The deposit and delivery codes are included, since the sender hands them over.',
       ...signedIn(),
       request: { query: ListQuery },
       responses: { 200: jsonContent(PageSchema(ReservationSchema, 'ReservationGenericPage'), 'Page of reservations'), ...authErrorResponses() },
@@ -147,6 +152,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/{id}',
       tags,
       summary: 'One reservation (its sender, its carrier, admins); codes only for the sender',
+      description: 'One reservation with its trip terms, items, amounts, payment status and recipient. Its sender, its carrier side (the carrier, or the carrying agency\'s owner and the trip\'s branch staff) and admins read it; anyone else gets 403 ACCESS_DENIED, an unknown id 404. The deposit and delivery codes appear only for the sender.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(ReservationSchema, 'The reservation'), ...authErrorResponses(404) },
@@ -159,11 +165,19 @@ export const bookingsRouter = createRouter()
       return c.json(await toReservationDto(c.env, view, auth.id), 200);
     },
   )
-  .openapi(actionRoute('accept', 'Carrier accepts a paid booking (PAID to CONFIRMED)'), async (c) => {
+  .openapi(actionRoute(
+    'accept',
+    'Carrier accepts a paid booking (PAID to CONFIRMED)',
+    "Moves the reservation from PAID to CONFIRMED: the sender is notified (RESERVATION_CONFIRMED) and the recipient gets the link to the parcel's public page by e-mail and SMS, in the same batch. The parcel is then handed over at deposit. The carrier side only: the trip's carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED, admins included). A reservation not PAID is 409 INVALID_STATE naming its status; left unanswered 24 hours after payment, the booking is rejected automatically.",
+  ), async (c) => {
     const auth = c.get('auth');
     return c.json(await toReservationDto(c.env, await acceptReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
   })
-  .openapi(actionRoute('reject', 'Carrier rejects a paid booking (PAID to REJECTED); the payment is released'), async (c) => {
+  .openapi(actionRoute(
+    'reject',
+    'Carrier rejects a paid booking (PAID to REJECTED); the payment is released',
+    'Moves the reservation from PAID to REJECTED in one batch: the kilos go back to the trip (a FULL trip is ACTIVE again), the sender is notified (RESERVATION_REJECTED) and the whole amount paid is returned (in the ledger at once; the provider voids or refunds the payment right after). The carrier side only: the trip\'s carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED). A reservation not PAID is 409 INVALID_STATE naming its status.',
+  ), async (c) => {
     const auth = c.get('auth');
     return c.json(await toReservationDto(c.env, await rejectReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
   })
@@ -194,6 +208,7 @@ export const bookingsRouter = createRouter()
       path: '/bookings/{id}/recipient-link',
       tags,
       summary: 'The public recipient page link to share with the recipient (sender only)',
+      description: 'The URL of the public page (GET /r/{recipientToken}) where the recipient follows the parcel without an account, and its token, for the sender to share; the recipient also gets it by e-mail and SMS once the carrier accepts. Only the reservation\'s sender (anyone else 403 ACCESS_DENIED); an unknown id is 404.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(RecipientLinkSchema, 'Link and token'), ...authErrorResponses(404) },
@@ -209,6 +224,7 @@ export const superadminReservationsRouter = createRouter()
       path: '/superadmin/reservations',
       tags: ['Super-admin'],
       summary: 'Every reservation (page of super-admin details)',
+      description: 'A page of every reservation on the platform with the super-admin details (French field names of the specification, both parties with their wallet figures), newest first by default; status keeps one status, and the same sorts as GET /bookings/as-sender apply.',
       ...withRole('ROLE_SUPERADMIN'),
       request: { query: ListQuery },
       responses: {
@@ -232,6 +248,7 @@ export const superadminReservationsRouter = createRouter()
       path: '/superadmin/reservations/{id}',
       tags: ['Super-admin'],
       summary: 'One reservation with the French field names of the specification',
+      description: 'One reservation with the super-admin details: the French field names of the specification, the trip, both parties with their wallet figures, the amounts and the payment status. An unknown id is 404 RESOURCE_NOT_FOUND.',
       ...withRole('ROLE_SUPERADMIN'),
       request: { params: IdParams },
       responses: { 200: jsonContent(AdminReservationSchema, 'Super-admin reservation detail'), ...authErrorResponses(404) },

@@ -43,6 +43,7 @@ export const unsubscribeRouter = createRouter().openapi(
     path: '/unsubscribe',
     tags: ['Notifications'],
     summary: "One-click unsubscribe (RFC 8058): turns the e-mail of one notification kind off, without a login",
+    description: 'The URL of a notification e-mail\'s List-Unsubscribe header, POSTed by the mail client (RFC 8058): the signed token names the user and the notification kind, whose e-mail is switched off; push, SMS, the in-app list and the other kinds keep their choice. A forged, altered or expired token is 400 INVALID_ARGUMENT on the token field. Repeating it changes nothing more.',
     security: [],
     request: { query: z.object({ token: z.string().min(1).max(1000).openapi({ param: { name: 'token', in: 'query' }, description: 'From the List-Unsubscribe header' }) }) },
     responses: {
@@ -112,6 +113,7 @@ export const unsubscribePageRouter = createRouter()
       path: '/unsubscribe',
       tags: ['Notifications'],
       summary: "The page of an e-mail's visible unsubscribe link: asks before turning that kind's e-mail off (HTML)",
+      description: 'What the visible unsubscribe link of a notification e-mail opens: an HTML page (French or English by Accept-Language) naming the kind of e-mail and asking for confirmation, with a button posting to POST /unsubscribe. Opening it changes nothing, since mail link checkers open every link. A forged or expired token answers 400 with a page saying so.',
       security: [],
       request: { query: PageQuery },
       responses: { 200: htmlResponse('The question, with a button'), 400: htmlResponse('An invalid or expired link') },
@@ -125,6 +127,7 @@ export const unsubscribePageRouter = createRouter()
       path: '/unsubscribe',
       tags: ['Notifications'],
       summary: "The unsubscribe page's button: turns that kind's e-mail off (HTML)",
+      description: 'The confirmation button of GET /unsubscribe: switches that kind\'s e-mail off for the token\'s user, like POST /v1/api/unsubscribe, and answers a page saying it is done and that it can be turned back on in the app\'s preferences. A forged or expired token answers 400 with a page saying so.',
       security: [],
       request: { query: PageQuery },
       responses: { 200: htmlResponse('Done'), 400: htmlResponse('An invalid or expired link') },

@@ -16,6 +16,7 @@ export const filesRouter = createRouter()
       path: '/files',
       tags: ['Files'],
       summary: 'Upload a file (JPEG, PNG, WEBP or PDF by content; at most 10 MB)',
+      description: 'A multipart form with the file part, its purpose and, for PARCEL_IMAGE and DISPUTE_EVIDENCE, the reservationId it belongs to. The type is detected from the bytes, not the name: images for AVATAR and PARCEL_IMAGE, images or PDF for the others; a PDF with scripts, launch actions or embedded files is refused. Over 10 MB: 413; a type the purpose does not take, or an executable: 415; a reservationId for another purpose: 400 VALIDATION_ERROR; a reservation the caller is no party to: 403 ACCESS_DENIED. The caller owns the stored file; the answer gives its id and url.',
       middleware: [requireAuth] as const,
       request: {
         body: uploadBody(
@@ -42,7 +43,8 @@ export const filesRouter = createRouter()
       operationId: 'downloadFile',
       path: '/files/{id}',
       tags: ['Files'],
-      summary: 'Download a file (owner; reservation parties; admins for identity and agency documents)',
+      summary: 'Download a file (owner; reservation parties; super-admins for identity and agency documents)',
+      description: 'Streams the stored bytes with the content type detected at upload (images inline, PDF as an attachment, sandboxed). Its owner may always read it; any signed-in user an avatar; parcel images and dispute evidence the reservation\'s parties (the carrying agency\'s staff included) and admins; identity and agency documents super-admins (and the agency\'s owner for its documents); travel proofs admins. Anyone else gets 403 ACCESS_DENIED, an unknown file 404.',
       middleware: [requireAuth] as const,
       request: { params: IdParams },
       responses: {

@@ -38,6 +38,7 @@ export const healthRouter = createRouter().openapi(
     path: '/health',
     tags: ['Service'],
     summary: 'Service health and reachability of its storage',
+    description: 'Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check\'s error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.',
     security: [],
     responses: {
       200: jsonContent(HealthSchema, 'Every dependency is reachable'),

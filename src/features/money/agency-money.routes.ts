@@ -17,6 +17,10 @@ export const AGENCY_SCOPE: OwnerScope = {
   walletPath: '/agencies/{id}/wallet',
   params: IdParams,
   whose: 'the agency’s',
+  who: {
+    read: 'The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.',
+    manage: 'Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.',
+  },
   operationOwner: 'Agency',
   extraTags: ['Agencies'],
   errorStatuses: [404],

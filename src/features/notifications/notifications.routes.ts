@@ -29,6 +29,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications',
       tags,
       summary: "The caller's notifications, newest first",
+      description: 'A page of the caller\'s in-app notifications, newest first by default; unreadOnly=true keeps the unread ones. Each has its kind (type), title and message, the ids the app navigates to (data) and when it was read. Every notification of the service lands here, whatever the caller\'s e-mail, push and SMS preferences; read ones are deleted after 90 days, unread ones after a year.',
       ...signedIn(),
       request: {
         query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }).extend({
@@ -46,6 +47,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/unread-count',
       tags,
       summary: 'How many notifications are unread',
+      description: 'How many of the caller\'s in-app notifications are unread, for the app\'s badge; marking them read (one or all) or deleting them lowers it.',
       ...signedIn(),
       responses: { 200: jsonContent(z.object({ count: z.number().int() }).openapi('UnreadCount'), 'The count'), ...authErrorResponses() },
     }),
@@ -58,6 +60,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/read-all',
       tags,
       summary: "Mark all the caller's notifications read",
+      description: 'Stamps every unread notification of the caller with the same read time in one statement and answers how many changed; notifications already read keep their first read time.',
       ...signedIn(),
       responses: {
         200: jsonContent(z.object({ updated: z.number().int() }).openapi('ReadAllResult'), 'How many were marked'),
@@ -73,6 +76,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/{id}/read',
       tags,
       summary: 'Mark one notification read (owner)',
+      description: 'Marks one of the caller\'s notifications read and answers it; one already read keeps its first read time (the call changes nothing). Another user\'s notification is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(NotificationSchema, 'The notification'), ...authErrorResponses(404) },
@@ -86,6 +90,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications/{id}',
       tags,
       summary: 'Delete one notification (owner)',
+      description: 'Deletes one of the caller\'s notifications from the in-app list. Another user\'s notification is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },

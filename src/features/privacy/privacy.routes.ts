@@ -35,6 +35,7 @@ export const privacyRouter = createRouter()
       path: '/user/me/exports/{id}',
       tags: TAGS,
       summary: 'The archive (JSON) once ready, for 7 days; its status before. Owner only: 404 for anyone else and once expired',
+      description: 'While the export made by POST /user/me/exports is being built (PENDING) or after it FAILED, answers 202 with its status; once READY, answers 200 with the archive as a JSON attachment: the profile, trips, reservations, messages, reviews, disputes, notifications, transactions, devices and preferences, with links to the user\'s files. The user is e-mailed when it is ready, and it stays downloadable 7 days. Another user\'s export, an unknown id and an expired one are all 404 RESOURCE_NOT_FOUND.',
       ...signedIn(),
       request: { params: IdParams },
       responses: {

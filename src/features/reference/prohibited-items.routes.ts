@@ -76,6 +76,7 @@ export const prohibitedItemsRouter = createRouter()
       path: '/superadmin/prohibited-items',
       tags: ['Reference data'],
       summary: 'Add a prohibited or restricted item to the list (audited)',
+      description: 'Adds an entry to the prohibited and restricted items list, for one corridor (from and to countries) or every origin or destination when left out, in English and French, tied to the parcel category of categoryCode, else to the category whose code is its own (audited as PROHIBITED_ITEM_ADDED). From then on, booking an item of that category on the corridor is refused (PROHIBITED, 422 BUSINESS_RULE_VIOLATION) or needs its code in acknowledgedRestrictions (RESTRICTED), and GET /reference/prohibited-items lists it. A code already used, built-in or added, is 409 ALREADY_EXISTS.',
       ...withRole('ROLE_SUPERADMIN'),
       request: { body: jsonBody(NewItemSchema) },
       responses: { 201: jsonContent(AddedItemSchema, 'The entry added'), ...authErrorResponses(409) },

@@ -33,6 +33,7 @@ export const referenceRouter = createRouter()
       path: '/reference/countries',
       tags: ['Reference data'],
       summary: 'ISO 3166-1 countries, by code',
+      description: 'A page of the ISO 3166-1 countries (alpha-2 code, alpha-3 code, English name), by code by default or by name. The list is built into the service, changes only with a release, and may be cached a day (Cache-Control public, max-age=86400). Public, no account needed.',
       security: [],
       request: { query: pageQuery({ sortable: ['code', 'name'], defaultSort: 'code,asc' }) },
       responses: { 200: jsonContent(PageSchema(CountrySchema, 'CountryPage'), 'Page of countries'), ...errorResponses() },
@@ -46,6 +47,7 @@ export const referenceRouter = createRouter()
       path: '/reference/countries/{code}/cities',
       tags: ['Reference data'],
       summary: 'Main cities of a country, most populous first',
+      description: 'A page of the main cities of the country (code case-insensitive), most populous first by default, with population and coordinates; q keeps the names starting with it, case- and accent-insensitively. For pickers when publishing a trip or searching; any city name is still accepted elsewhere. An unknown country is 404 RESOURCE_NOT_FOUND. Built in, cacheable a day; public.',
       security: [],
       request: {
         params: z.object({ code: z.string().openapi({ param: { name: 'code', in: 'path' }, example: 'FR' }) }),

@@ -50,6 +50,7 @@ export const reportsRouter = createRouter()
       path: '/reports',
       tags: ['Reports'],
       summary: 'Report a user, an announcement or a review',
+      description: 'Files an OPEN report about a user, a trip (announcement) or a review, with a reason and an optional description, for the moderators\' queue; nothing changes for the target until an admin closes it with an action. A target that does not exist is 404 RESOURCE_NOT_FOUND; reporting oneself is 422 BUSINESS_RULE_VIOLATION; a second open report of the caller on the same target is 409 ALREADY_EXISTS. The reporter is notified when it is closed.',
       ...signedIn(),
       request: { body: jsonBody(NewReportSchema) },
       responses: { 201: jsonContent(ReportSchema, 'The report'), ...authErrorResponses(404, 409, 422) },
@@ -63,6 +64,7 @@ export const reportsRouter = createRouter()
       path: '/reports/mine',
       tags: ['Reports'],
       summary: 'Reports I filed',
+      description: 'A page of the reports the caller filed, newest first by default, with their status and, once closed, the action taken and the moderator\'s note.',
       ...signedIn(),
       request: { query: reportsPage },
       responses: { 200: jsonContent(ReportPageSchema, 'Reports page'), ...authErrorResponses() },
@@ -76,6 +78,7 @@ export const reportsRouter = createRouter()
       path: '/admin/reports',
       tags: ['Reports', 'Administration'],
       summary: 'Moderation queue',
+      description: 'A page of every report, newest first by default; status keeps the OPEN (the queue) or CLOSED ones, targetType those about users, trips or reviews.',
       ...withRole('ROLE_ADMIN'),
       request: {
         query: reportsPage.extend({
@@ -97,6 +100,7 @@ export const reportsRouter = createRouter()
       path: '/admin/reports/{id}/close',
       tags: ['Reports', 'Administration'],
       summary: 'Close a report, applying an action (hide the announcement or review, suspend the user)',
+      description: 'Closes an OPEN report with an action and an optional note, in one batch with the action, the reporter\'s REPORT_CLOSED notification and the audit entry. NONE changes nothing; HIDE_ANNOUNCEMENT (a trip report) sets the trip CANCELLED, out of the search, without changing its reservations; HIDE_REVIEW (a review report) hides the review and takes it out of the ratings; SUSPEND_USER suspends the target\'s user (the trip\'s carrier, the review\'s author) as POST /admin/users/{id}/suspend does, tokens revoked and reservations cancelled. An action that does not fit the target is 400 INVALID_ARGUMENT; a closed report 409 INVALID_STATE; suspending a staff account needs a super-admin (403).',
       ...withRole('ROLE_ADMIN'),
       request: { params: IdParams, body: jsonBody(CloseReportSchema) },
       responses: { 200: jsonContent(ReportSchema, 'The closed report'), ...authErrorResponses(404, 409) },

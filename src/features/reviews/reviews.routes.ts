@@ -40,6 +40,7 @@ export const reviewsRouter = createRouter()
       path: '/reviews',
       tags: ['Reviews'],
       summary: 'Review the other party of a delivered reservation (once)',
+      description: 'Records the caller\'s rating (1 to 5) and optional comment of the other party of a DELIVERED reservation: the sender reviews the carrier, the carrier the sender. The reviewee\'s rating summary is updated in the same batch. Only the reservation\'s sender or carrier of record (anyone else, the carrying agency\'s staff included: 403 ACCESS_DENIED); a reservation not DELIVERED is 422 BUSINESS_RULE_VIOLATION; a second review of the same reservation by the same party is 409 ALREADY_EXISTS; an unknown reservation 404.',
       ...signedIn(),
       request: { body: jsonBody(NewReviewSchema) },
       responses: { 201: jsonContent(ReviewSchema, 'The review'), ...authErrorResponses(404, 409, 422) },
@@ -53,6 +54,7 @@ export const reviewsRouter = createRouter()
       path: '/users/{id}/reviews',
       tags: ['Reviews'],
       summary: 'Reviews a user received, newest first, with the rating summary',
+      description: 'A public page of the visible reviews the user received, as carrier or as sender, newest first, each with its reviewer\'s name, plus the user\'s rating summary (average and count). Reviews hidden by moderation are left out of both. An unknown user is 404 RESOURCE_NOT_FOUND.',
       security: [],
       request: { params: z.object({ id: pathId('id') }), query: reviewsPage },
       responses: {
@@ -69,6 +71,7 @@ export const reviewsRouter = createRouter()
       path: '/reviews/customers',
       tags: ['Reviews'],
       summary: 'Public page of recent customer (sender) reviews',
+      description: 'A public page of the visible reviews written by senders about their carriers, newest first, for the marketing site and the app\'s home screen. Reviews hidden by moderation are left out.',
       security: [],
       request: { query: reviewsPage },
       responses: { 200: jsonContent(PageSchema(ReviewSchema, 'CustomerReviewPage'), 'Reviews page'), ...errorResponses() },

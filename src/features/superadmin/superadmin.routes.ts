@@ -100,6 +100,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/audit-logs',
       tags: TAGS,
       summary: 'Browse the audit log (admin actions and security events)',
+      description: 'A page of the audit log, newest first by default: administrative actions (suspensions, role changes, reviews, resolutions, cache purges...) and security events (logins, failed logins, password changes), each with its actor, target, client IP and details. Filters combine: actorId, exact action, targetType, targetId, and from/to as a day (UTC, whole) or an instant; from after to is 400 VALIDATION_ERROR. The log is only read here, never changed.',
       ...withRole('ROLE_SUPERADMIN'),
       request: { query: AuditQuery },
       responses: { 200: jsonContent(PageSchema(AuditLogSchema, 'AuditLogPage'), 'Page of audit entries'), ...authErrorResponses() },
@@ -126,6 +127,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/cache/stats',
       tags: TAGS,
       summary: 'Hits, misses and size of each named cache',
+      description: 'Hits, misses and entry count of each named in-memory cache (reference data, compiled statements...). Caches live per worker isolate, so the figures are those of the isolate that answered, not of the whole deployment.',
       ...withRole('ROLE_SUPERADMIN'),
       responses: { 200: jsonContent(CacheStatsListSchema, 'Cache statistics'), ...authErrorResponses() },
     }),
@@ -138,6 +140,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/cache/{name}',
       tags: TAGS,
       summary: 'Empty a named cache (audited)',
+      description: 'Empties the named in-memory cache of the isolate that answers (other isolates keep theirs until they refill or restart) and answers how many entries it held; audited as CACHE_PURGED. An unknown cache name is 404 RESOURCE_NOT_FOUND.',
       ...withRole('ROLE_SUPERADMIN'),
       request: {
         params: z.object({
@@ -169,6 +172,7 @@ export const superadminRouter = createRouter()
       path: '/superadmin/supervision',
       tags: TAGS,
       summary: "Health of D1, KV, R2, the Durable Objects and the providers' configuration (never secrets)",
+      description: 'Probes D1, KV, R2 and the two Durable Object namespaces (QR codes, tracking) at once and answers UP, or DEGRADED when one fails, with each check\'s latency and error name, the environment, and how the providers are configured: payment and KYC modes and whether their keys and webhook secrets are set, how many Google and Apple client ids and JWT keys there are. Never a secret\'s value.',
       ...withRole('ROLE_SUPERADMIN'),
       responses: { 200: jsonContent(SupervisionSchema, 'Supervision report'), ...authErrorResponses() },
     }),

@@ -107,6 +107,7 @@ export const trackingRouter = router
       path: '/tracking/{reservationId}',
       tags,
       summary: 'Tracking history (sender, carrier, admins)',
+      description: 'The reservation\'s status, the carrier\'s last reported position (null before the first) and the kept history, oldest first, as the carrier side posted them with POST /tracking/{reservationId}/positions; the latest 1000 points are kept, and all are deleted 30 days after the reservation finishes. For live updates open GET /tracking/{reservationId}/live. The reservation\'s sender, its carrier side and admins; anyone else gets 403 ACCESS_DENIED, an unknown reservation 404.',
       ...signedIn(),
       request: { params: Params },
       responses: { 200: jsonContent(TrackingSchema, 'Last position and the kept history, oldest first'), ...authErrorResponses(404) },

@@ -5,7 +5,7 @@ import { createRouter } from '../../../env';
 import { errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { idempotent } from '../../../middleware/idempotency';
 import { htmlPage } from '../payments/html';
-import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { accountStatus, canReceive, canReceivePayments, newOnboardingLink, refreshFromProvider, startOnboarding } from './pay-connect.service';
 
 const OnboardingSchema = z
@@ -50,6 +50,11 @@ export const payConnectRoutes = (scope: OwnerScope) => {
           path: `${scope.prefix}/pay-connect/onboarding`,
           tags,
           summary: `Create (once) ${scope.whose} Express account and return a fresh onboarding link`,
+          description: scopeDescription(
+            scope,
+            'manage',
+            `Creates ${scope.whose} Stripe Connect Express account the first time (one per owner, with its contact e-mail), then answers a new single-use onboarding link and its expiry. The browser comes back to GET /pay-connect/return when done, or to GET /pay-connect/refresh for a new link once it expired. The provider failing is 502 PAYMENT_PROCESSING_ERROR.`,
+          ),
           ...signedIn(),
           request: { params: scope.params },
           responses: { 200: jsonContent(OnboardingSchema, 'Onboarding link'), ...scopeErrors(scope, 409, 502) },
@@ -67,6 +72,11 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         path: `${scope.prefix}/pay-connect/account-status`,
         tags,
         summary: `State of ${scope.whose} connected account, read afresh from the provider`,
+        description: scopeDescription(
+          scope,
+          'read',
+          `Reads ${scope.whose} connected account from the provider, stores what it says, and answers its status: NOT_CONNECTED (no account yet), ONBOARDING (details not submitted), RESTRICTED (submitted, payments or payouts not enabled) or ACTIVE, with the provider's outstanding requirements. When the provider cannot be reached the stored state is answered; a refusal by the provider is 502 PAYMENT_PROCESSING_ERROR.`,
+        ),
         ...signedIn(),
         request: { params: scope.params },
         responses: { 200: jsonContent(StatusSchema, 'Account status'), ...scopeErrors(scope, 502) },
@@ -80,6 +90,11 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         path: `${scope.prefix}/pay-connect/can-receive-payments`,
         tags,
         summary: `Whether ${scope.whose} connected account can receive payments, and why not`,
+        description: scopeDescription(
+          scope,
+          'read',
+          `From the stored state, without calling the provider: whether ${scope.whose} connected account has payments and payouts enabled, the reason when not (no account, onboarding unfinished, not yet enabled), and per enabled currency whether a withdrawal in it can be paid out (XOF needs a default mobile wallet, the others the connected account).`,
+        ),
         ...signedIn(),
         request: { params: scope.params },
         responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...scopeErrors(scope) },
@@ -96,6 +111,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
       path: '/pay-connect/return',
       tags: ['Pay connect'],
       summary: 'Browser return target of the onboarding; re-reads the account from the provider',
+      description: 'Where Stripe sends the browser back at the end of a Connect onboarding (the account id in the query, for a user\'s or an agency\'s account alike). The account is read again from the provider and stored, and the page says whether payouts can now be received or details are still missing. Only accounts this service created are looked up: another id is 404 RESOURCE_NOT_FOUND; the provider failing is 502 PAYMENT_PROCESSING_ERROR. Public, HTML.',
       security: [],
       request: { query: AccountQuery },
       responses: { 200: { description: 'Result page', content: { 'text/html': { schema: z.string() } } }, ...errorResponses(404, 502) },
@@ -119,6 +135,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
       path: '/pay-connect/refresh',
       tags: ['Pay connect'],
       summary: 'Browser target when an onboarding link expired; redirects to a fresh link',
+      description: 'Where Stripe sends the browser when an onboarding link expired or was already used: a new link is made for the same account and the browser redirected (302) to it. Only accounts this service created: another id is 404 RESOURCE_NOT_FOUND; the provider failing is 502 PAYMENT_PROCESSING_ERROR. Public.',
       security: [],
       request: { query: AccountQuery },
       responses: { 302: { description: 'Redirect to a new onboarding link' }, ...errorResponses(404, 502) },

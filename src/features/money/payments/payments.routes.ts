@@ -69,13 +69,14 @@ const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
 };
 
 /** A browser return page from the checkout: public, keyed by the provider's session id. */
-const callbackRoute = <P extends string>(operationId: string, path: P, summary: string) =>
+const callbackRoute = <P extends string>(operationId: string, path: P, summary: string, description: string) =>
   createRoute({
     method: 'get',
     operationId,
     path,
     tags: ['Payments'],
     summary,
+    description,
     security: [],
     request: { query: CallbackQuery },
     responses: { 200: html('Result page'), ...errorResponses() },
@@ -95,6 +96,7 @@ export const paymentsRouter = createRouter()
       path: '/payments/checkout',
       tags: ['Payments'],
       summary: 'Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)',
+      description: 'Opens a hosted checkout for the reservation\'s total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider\'s webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR.',
       ...signedIn(),
       request: { body: jsonBody(CheckoutBody) },
       responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 422, 502) },
@@ -111,6 +113,7 @@ export const paymentsRouter = createRouter()
       path: '/payments/methods',
       tags: ['Payments'],
       summary: "What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF)",
+      description: 'The methods the reservation\'s currency can be paid with among the enabled ones: CARD (Stripe) for the currencies Stripe takes, MOBILE_MONEY (Wave) for XOF, each with its provider and currencies. Only the reservation\'s sender (anyone else 403 ACCESS_DENIED); an unknown reservation is 404.',
       ...signedIn(),
       request: { query: MethodsQuery },
       responses: { 200: jsonContent(PaymentMethodsSchema, 'Payment methods'), ...authErrorResponses(404) },
@@ -124,14 +127,25 @@ export const paymentsRouter = createRouter()
       path: '/payments/{reservationId}/status',
       tags: ['Payments'],
       summary: 'Payment status of a reservation (parties and admins)',
+      description: 'The reservation\'s payment as the provider left it: the checkout session id and the payment status (PENDING, AUTHORIZED, CAPTURED, VOIDED, REFUNDED, ... as the field lists), with the reservation\'s status. Apps poll it after the checkout page closes. The reservation\'s sender, its carrier side and admins (anyone else 403 ACCESS_DENIED); an unknown reservation is 404.',
       ...signedIn(),
       request: { params: z.object({ reservationId: pathId('reservationId') }) },
       responses: { 200: jsonContent(PaymentStatusSchema, 'Payment status'), ...authErrorResponses(404) },
     }),
     async (c) => c.json(await paymentStatus(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
   )
-  .openapi(callbackRoute('checkoutSuccessPage', '/payments/callback/success', 'Browser return page after checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, false))
-  .openapi(callbackRoute('checkoutCancelPage', '/payments/callback/cancel', 'Browser page after an abandoned checkout; re-checks the session with the provider'), (c) => callbackPage(c, c.req.valid('query').session_id, true))
+  .openapi(callbackRoute(
+      'checkoutSuccessPage',
+      '/payments/callback/success',
+      'Browser return page after checkout; re-checks the session with the provider',
+      "Where the card checkout sends the payer's browser back (its session_id in the query). The session is read from the provider, not trusted from the URL: a completed one is applied like the webhook would (PENDING_PAYMENT to PAID, once), and the page says whether the payment is held, not completed, or the booking ended meanwhile (a late hold is then released). An unknown session gets a page saying so. Public, HTML.",
+    ), (c) => callbackPage(c, c.req.valid('query').session_id, false))
+  .openapi(callbackRoute(
+      'checkoutCancelPage',
+      '/payments/callback/cancel',
+      'Browser page after an abandoned checkout; re-checks the session with the provider',
+      'Where the card checkout sends the browser when the payer leaves it. The session is still read from the provider: if it was paid after all the payment is applied, else the page says that no money was taken and the booking can be paid again before it expires. Public, HTML.',
+    ), (c) => callbackPage(c, c.req.valid('query').session_id, true))
   .openapi(
     createRoute({
       method: 'post',
@@ -139,6 +153,7 @@ export const paymentsRouter = createRouter()
       path: '/webhooks/payment-provider',
       tags: ['Webhooks'],
       summary: 'Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body',
+      description: 'Stripe\'s events, verified by the Stripe-Signature HMAC over the raw body (missing or wrong: 401 UNAUTHORIZED; a body that is no event 400 INVALID_ARGUMENT). Each event id is applied once (a repeat answers duplicate true): checkout.session.completed and payment_intent.amount_capturable_updated authorise (PENDING_PAYMENT to PAID, the price into escrow, both parties notified); payment_intent.succeeded marks the capture; payment_failed, canceled, charge.refunded and checkout.session.expired record their outcome; account.updated refreshes a connected account. Events for objects that are not ours are acknowledged and ignored.',
       security: [],
       request: {
         headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256>' }) }),

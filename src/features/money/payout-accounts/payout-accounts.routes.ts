@@ -5,7 +5,7 @@ import { createRouter } from '../../../env';
 import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { pathId } from '../../../validation';
 import { idempotent } from '../../../middleware/idempotency';
-import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { waveMobile } from './payout-accounts.rules';
 import { addPayoutAccount, deletePayoutAccount, listPayoutAccounts } from './payout-accounts.service';
 
@@ -50,6 +50,11 @@ export const payoutAccountRoutes = (scope: OwnerScope) => {
         path,
         tags,
         summary: `Add a mobile wallet to ${scope.whose} payout accounts; it becomes the default for its currency`,
+        description: scopeDescription(
+          scope,
+          'manage',
+          `Registers a Wave wallet (a mobile number of a Wave country, the holder's name) paid out in XOF; in the same batch it becomes the default of its currency, the previous default staying as a non-default account. XOF withdrawals, by hand or automatic, go to the default. A number the same owner already registered is 409 ALREADY_EXISTS; a number outside the Wave countries 400 VALIDATION_ERROR.`,
+        ),
         ...signedIn(),
         request: { params, body: jsonBody(PayoutAccountRequest) },
         responses: { 201: jsonContent(PayoutAccountSchema, 'Payout account'), ...scopeErrors(scope, 409) },
@@ -62,7 +67,12 @@ export const payoutAccountRoutes = (scope: OwnerScope) => {
         operationId: `list${scope.operationOwner}PayoutAccounts`,
         path,
         tags,
-        summary: `${scope.whose} mobile payout accounts, newest first`,
+        summary: `${whoseTitle(scope)} mobile payout accounts, newest first`,
+        description: scopeDescription(
+          scope,
+          'manage',
+          `Every mobile wallet of ${scope.whose} payout accounts, newest first, with its currency, number, holder's name and whether it is the default its currency's withdrawals pay out to. Not paged: an owner has a handful.`,
+        ),
         ...signedIn(),
         request: { params },
         responses: { 200: jsonContent(PayoutAccountList, 'Payout accounts'), ...scopeErrors(scope) },
@@ -76,6 +86,11 @@ export const payoutAccountRoutes = (scope: OwnerScope) => {
         path: `${path}/{accountId}`,
         tags,
         summary: `Remove one of ${scope.whose} payout accounts (the newest other one becomes the default)`,
+        description: scopeDescription(
+          scope,
+          'manage',
+          `Deletes the mobile wallet; when it was its currency's default, the newest remaining wallet of that currency becomes the default in the same batch (none left: XOF withdrawals are refused until one is added). A wallet of another owner is answered 404 RESOURCE_NOT_FOUND, as if it did not exist. Withdrawals already sent keep their destination.`,
+        ),
         ...signedIn(),
         request: { params: params.extend({ accountId: pathId('accountId') }) },
         responses: { 204: { description: 'Removed' }, ...scopeErrors(scope, 404) },

@@ -22,6 +22,8 @@ export interface OwnerScope {
   params?: typeof IdParams;
   /** Names the owner in summaries: "the caller’s", "the agency’s". */
   whose: string;
+  /** Who may call a route of the scope, per access, for its description ('' for the caller's own money). */
+  who: Record<MoneyAccess, string>;
   /** Owner word in operationIds: '' for the caller (getWallet), 'Agency' for an agency (getAgencyWallet). */
   operationOwner: '' | 'Agency';
   /** OpenAPI tags added to the feature's own. */
@@ -34,6 +36,12 @@ export interface OwnerScope {
   contactEmail(c: Context<AppEnv>, owner: Owner): Promise<string | undefined>;
 }
 
+/** A scoped route's description: what it does, then who may call it for this scope. */
+export const scopeDescription = (scope: OwnerScope, access: MoneyAccess, what: string) => [what, scope.who[access]].filter(Boolean).join(' ');
+
+/** `whose` at the start of a sentence. */
+export const whoseTitle = (scope: OwnerScope) => scope.whose.charAt(0).toUpperCase() + scope.whose.slice(1);
+
 /** The error responses of a scoped route: the authenticated set, the scope's own (404 for an agency) and the route's. */
 export const scopeErrors = (scope: OwnerScope, ...statuses: number[]) => authErrorResponses(...scope.errorStatuses, ...statuses);
 
@@ -42,6 +50,7 @@ export const CALLER_SCOPE: OwnerScope = {
   prefix: '',
   walletPath: '/user/me/wallet',
   whose: 'the caller’s',
+  who: { read: '', manage: '' },
   operationOwner: '',
   extraTags: [],
   errorStatuses: [],

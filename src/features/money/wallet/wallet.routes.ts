@@ -17,7 +17,7 @@ import {
   transactionSummary,
 } from './transactions.service';
 import { getWallet } from './wallet.service';
-import { CALLER_SCOPE, scopeErrors, type OwnerScope } from './owner-scope';
+import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from './owner-scope';
 
 export const WalletSchema = z
   .object({
@@ -112,7 +112,12 @@ export const walletRoutes = (scope: OwnerScope) =>
       operationId: `get${scope.operationOwner}Wallet`,
       path: scope.walletPath,
       tags: ['Wallet', ...scope.extraTags],
-      summary: `Wallet of ${scope.whose}: balance, pending withdrawals, totals, automatic withdrawal setting`,
+      summary: `${whoseTitle(scope)} wallet: balance, pending withdrawals, totals, automatic withdrawal setting`,
+      description: scopeDescription(
+        scope,
+        'read',
+        `The figures of ${scope.whose} wallet in one currency (\`currency\`, an enabled code, else 400 VALIDATION_ERROR; default the main one): the available balance, the delivered shares still held during their 72-hour dispute window, the withdrawals pending, the totals earned and withdrawn, and that currency's automatic withdrawal setting. \`balances\` repeats the figures for every currency it holds money in, never summed across currencies. Read from the ledger; nothing changes.`,
+      ),
       ...signedIn(),
       request: { params: scope.params, query: z.object({ currency: currencyCodeSchema().optional().openapi({ description: 'The currency of the top-level figures; default the main one' }) }) },
       responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
@@ -128,6 +133,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions',
       tags: ['Transactions'],
       summary: 'The caller’s money history (page; filters type, dateFrom, dateTo)',
+      description: 'A page of the caller\'s own money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds, protection payouts. Amounts are signed from the caller\'s side in each transaction\'s currency; type, dateFrom and dateTo (inclusive, UTC days) filter. Each has a signed receiptUrl. An agency\'s money is not listed here.',
       ...signedIn(),
       request: { query: TransactionQuery },
       responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
@@ -141,6 +147,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/summary',
       tags: ['Transactions'],
       summary: 'Totals of the caller’s transactions over a period (default MONTH: the last month)',
+      description: 'The caller\'s totals over the period (DAY and WEEK: the last 24 hours or 7 days; MONTH and YEAR: since that date a month or a year ago; ALL), in the main currency only, since amounts of two currencies never add up: paid, refunded after capture, card holds released, earned, withdrawn, the net and how many transactions count.',
       ...signedIn(),
       request: {
         query: z.object({
@@ -158,6 +165,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/{id}',
       tags: ['Transactions'],
       summary: 'One transaction of the caller',
+      description: 'One of the caller\'s own transactions with its signed receipt link. A transaction of another user or of an agency is 403 ACCESS_DENIED (no admin override), an unknown id 404 RESOURCE_NOT_FOUND.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
@@ -171,6 +179,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/{id}/receipt',
       tags: ['Transactions'],
       summary: 'PDF receipt of a transaction (owner only); made once and kept',
+      description: 'The PDF receipt of one of the caller\'s transactions, made on the first request and kept in storage, then served the same; a payment\'s receipt is its invoice, which exists only once the money was captured (before, or when the hold was released without capture: 404). Another owner\'s transaction is 403 ACCESS_DENIED. The signed-link twin GET /public/receipts/{token} needs no access token.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 200: PDF_RESPONSE, ...authErrorResponses(404) },

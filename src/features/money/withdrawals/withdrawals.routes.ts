@@ -6,7 +6,7 @@ import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { toCents } from '../../../lib/money';
 import { WITHDRAWAL_STATUSES } from '../../../db/schema';
 import { idempotent, idempotencyKeyOf } from '../../../middleware/idempotency';
-import { CALLER_SCOPE, scopeErrors, type OwnerScope } from '../wallet/owner-scope';
+import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { walletCurrency, getAutoWithdrawal, listWithdrawals, requestWithdrawal, setAutoWithdrawal, toWithdrawal, withdrawalAmount } from './withdrawals.service';
 import { currencyCodeSchema } from '../../../lib/amount';
 
@@ -58,7 +58,27 @@ const AutoBody = z
   .openapi('AutoWithdrawalRequest');
 
 const SET_AUTO_DOC =
-  "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect). Owner only.";
+  "Sets the automatic withdrawal of one wallet currency (`currency`, default the main one): the cron pays that wallet out in full once it reaches the threshold, in that currency's decimals, through its rail (XOF to the default mobile wallet, a Stripe currency through Connect).";
+
+/** The summary and description of a withdrawal, for one owner scope. */
+const withdrawDoc = (scope: OwnerScope) => ({
+  summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
+  description: scopeDescription(
+    scope,
+    'manage',
+    `Takes the amount out of ${scope.whose} available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST ${scope.prefix}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE.`,
+  ),
+});
+
+/** The summary and description of the withdrawal history, for one owner scope. */
+const historyDoc = (scope: OwnerScope) => ({
+  summary: `Withdrawals of ${scope.whose} wallet (page)`,
+  description: scopeDescription(
+    scope,
+    'read',
+    `A page of ${scope.whose} withdrawals, newest first by default (sortable by createdAt and amount), by hand and automatic, each with its amount and currency, status (PENDING, COMPLETED, FAILED), the provider's transfer id and the failure reason of a refused one.`,
+  ),
+});
 
 // Built once: the factory below runs once per scope and a named schema must be one object.
 const WithdrawalRequest = z
@@ -84,7 +104,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
           operationId: `create${scope.operationOwner}Withdrawal`,
           path,
           tags,
-          summary: `Withdraw from ${scope.whose} wallet to ${scope.whose} connected payout account`,
+          ...withdrawDoc(scope),
           ...signedIn(),
           request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
           responses: {
@@ -106,7 +126,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         operationId: `list${scope.operationOwner}Withdrawals`,
         path,
         tags,
-        summary: `Withdrawals of ${scope.whose} wallet (page)`,
+        ...historyDoc(scope),
         ...signedIn(),
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
         responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...scopeErrors(scope) },
@@ -120,7 +140,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: `Automatic withdrawal setting of ${scope.whose} wallet`,
-        description: `The automatic withdrawal of ${scope.whose} wallet in one currency (\`currency\`, default the main one); each currency has its own.`,
+        description: scopeDescription(scope, 'read', `The automatic withdrawal of ${scope.whose} wallet in one currency (\`currency\`, default the main one); each currency has its own.`),
         ...signedIn(),
         request: { params: scope.params, query: AutoQuery },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
@@ -137,7 +157,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         path: `${path}/auto`,
         tags,
         summary: 'Enable or disable automatic withdrawals; the cron pays out wallets at or above the threshold',
-        description: SET_AUTO_DOC,
+        description: scopeDescription(scope, 'manage', SET_AUTO_DOC),
         ...signedIn(),
         request: { params: scope.params, body: jsonBody(AutoBody) },
         responses: { 200: jsonContent(AutoSchema, 'Setting'), ...scopeErrors(scope) },
