@@ -111,22 +111,30 @@ export const CONTROL_CHARACTER_MESSAGE: MessageKey = 'validation.controlCharacte
  */
 export function controlCharacterIssues(value: unknown): Issue[] {
   const issues: Issue[] = [];
-  const stack: { value: unknown; path: PropertyKey[]; field: string | null }[] = [{ value, path: [], field: null }];
+  // Each entry links to its parent: the path is built only for a refused string (most requests have none).
+  type Entry = { value: unknown; parent: Entry | null; key: PropertyKey; field: string | null };
+  const stack: Entry[] = [{ value, parent: null, key: '', field: null }];
   while (stack.length) {
     const next = stack.pop()!;
     const v = next.value;
     if (typeof v === 'string') {
       const refused = CONTROL_CHARACTER.test(v) || (!(next.field !== null && FREE_TEXT_FIELDS.has(next.field)) && LINE_CONTROL.test(v));
-      if (refused) issues.push({ code: 'custom', path: next.path, message: CONTROL_CHARACTER_MESSAGE, input: v } as Issue);
+      if (refused) issues.push({ code: 'custom', path: pathOf(next), message: CONTROL_CHARACTER_MESSAGE, input: v } as Issue);
     } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: [...next.path, i], field: next.field });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: next, key: i, field: next.field });
     } else if (v !== null && typeof v === 'object') {
       const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], path: [...next.path, entries[i][0]], field: entries[i][0] });
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], parent: next, key: entries[i][0], field: entries[i][0] });
     }
   }
   return issues;
 }
+
+const pathOf = (entry: { parent: { parent: unknown; key: PropertyKey } | null; key: PropertyKey }): PropertyKey[] => {
+  const path: PropertyKey[] = [];
+  for (let e = entry as typeof entry | null; e?.parent; e = e.parent as typeof entry) path.unshift(e.key);
+  return path;
+};
 
 export function toValidationError(issues: readonly Issue[], raw: unknown, target: string): AppError {
   const fieldErrors: FieldError[] = issues.map((issue) => ({

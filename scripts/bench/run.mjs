@@ -16,9 +16,10 @@
 // 1,5; BENCH_SCALE=x runs the one size x), BENCH_ONLY (comma-separated substrings filter on names),
 // BENCH_OUT (report path, docs/BENCHMARKS.md), BENCH_NOTE (a line printed at the top of the report).
 // Instructions: BENCH_INSTRUCTIONS (0 skips them), BENCH_CG_WARM (warm-up requests per target, not
-// counted, 5), BENCH_CG_BATCHES (5), BENCH_CG_BATCH (requests per batch, 6), BENCH_CAPTURE
-// (captured requests per endpoint, 10). Under callgrind a request takes 0.3-1 s here (most of it
-// valgrind translating the JIT's fresh code), so batches are small and medians do the smoothing.
+// counted, 200), BENCH_CG_BATCHES (5), BENCH_CG_BATCH (requests per batch, 40), BENCH_CAPTURE
+// (captured requests per endpoint, 10), BENCH_CG_KEEP (a directory: keep each batch's callgrind
+// dump there for callgrind_annotate). Once warm a request takes 20-100 ms under callgrind here
+// (the first ones up to 1 s: valgrind translating the JIT's fresh code); medians over batches.
 // Wall clock: BENCH_WALLCLOCK (0 skips it), BENCH_SECONDS (throughput run, default 2),
 // BENCH_BARE_SECONDS (the bare run before each, 1), BENCH_LATENCY_SECONDS (1.5, first round only;
 // it also collects the D1 figures), BENCH_CONNECTIONS (10), BENCH_ROUNDS (rounds per size,
@@ -60,9 +61,12 @@ const SETTINGS = {
   // The primary figure: instructions per request under callgrind (lib/callgrind.mjs).
   instructions: num('BENCH_INSTRUCTIONS', 1) === 1 && callgrindAvailable(),
   callgrind: {
-    warm: num('BENCH_CG_WARM', QUICK ? 3 : 5),
+    // Warm until V8 has compiled the route's code: with 20 warm-up requests, optimising compilation
+    // still ran during the counted batches (up to 0.3 M instructions a request of the 404 floor's 1.1 M),
+    // a cost an isolate pays once, not per request. Batches of 40 keep a garbage collection's share small.
+    warm: num('BENCH_CG_WARM', QUICK ? 3 : 200),
     batches: num('BENCH_CG_BATCHES', QUICK ? 3 : 5),
-    batchSize: num('BENCH_CG_BATCH', QUICK ? 4 : 6),
+    batchSize: num('BENCH_CG_BATCH', QUICK ? 4 : 40),
     capture: num('BENCH_CAPTURE', QUICK ? 5 : 10),
   },
 };

@@ -161,10 +161,17 @@ export function compiled<B extends object, V extends Record<string, unknown>>(bu
 /** The plain values that decide a statement's SQL text (which filters are present, which sort). */
 export type Shape = Readonly<Record<string, string | number | boolean | null>>;
 
+/**
+ * A shape's cache key. Strings are tagged, so "1" and 1 or "null" and null differ; shape values
+ * are names the code chooses (filters present, sort, action), never free text.
+ */
 const shapeKey = (shape: Shape) =>
   Object.keys(shape)
     .sort()
-    .map((k) => `${k}=${JSON.stringify(shape[k])}`)
+    .map((k) => {
+      const v = shape[k];
+      return `${k}=${typeof v === 'string' ? `s:${v}` : String(v)}`;
+    })
     .join('&');
 
 /**

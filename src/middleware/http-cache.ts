@@ -41,23 +41,26 @@ const ifNoneMatchHas = (header: string | undefined, etag: string) =>
 
 const strongEtag = async (body: BufferSource): Promise<string> => `"${toHex(await crypto.subtle.digest('SHA-1', body))}"`;
 
-type JsonText = { text?: string };
+type JsonBytes = { bytes?: Uint8Array };
+
+const utf8 = new TextEncoder();
 
 /**
- * c.json for this GET request, keeping the text it serialises: the ETag is hashed from that text, so
- * the answer is neither read back nor rebuilt (that cost about a tenth of a small GET's instructions).
+ * c.json for this GET request, keeping the bytes it sends: the ETag is hashed from them, so the
+ * answer is neither read back nor rebuilt (that cost about a tenth of a small GET's instructions),
+ * and the text is encoded once, not once for the hash and again for the body.
  */
-function keepJsonText(c: Context<AppEnv>, kept: JsonText) {
+function keepJsonBytes(c: Context<AppEnv>, kept: JsonBytes) {
   c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) => {
-    kept.text = JSON.stringify(object);
-    return c.body(kept.text, arg as never, { 'Content-Type': 'application/json', ...headers });
+    kept.bytes = utf8.encode(JSON.stringify(object));
+    return c.body(kept.bytes as Uint8Array<ArrayBuffer>, arg as never, { 'Content-Type': 'application/json', ...headers });
   }) as unknown as typeof c.json;
 }
 
 /** Cache-Control on every answer, ETag and 304 on successful JSON GETs. */
 export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
-  const kept: JsonText = {};
-  if (c.req.method === 'GET') keepJsonText(c, kept);
+  const kept: JsonBytes = {};
+  if (c.req.method === 'GET') keepJsonBytes(c, kept);
   await next();
   const res = c.res;
   if (c.req.header('Authorization')) res.headers.set('Cache-Control', PRIVATE);
@@ -67,8 +70,8 @@ export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
   let etag = res.headers.get('ETag');
   if (!etag) {
     if (!res.headers.get('Content-Type')?.startsWith('application/json')) return;
-    // Every JSON answer is made by c.json; the text kept is the body sent (headers may change after, the body not).
-    etag = await strongEtag(kept.text !== undefined ? new TextEncoder().encode(kept.text) : await res.clone().arrayBuffer());
+    // Every JSON answer is made by c.json; the bytes kept are the body sent (headers may change after, the body not).
+    etag = await strongEtag((kept.bytes as Uint8Array<ArrayBuffer> | undefined) ?? (await res.clone().arrayBuffer()));
     setResponseHeaders(c, [['ETag', etag]]);
   }
   if (ifNoneMatchHas(c.req.header('If-None-Match'), etag)) {
