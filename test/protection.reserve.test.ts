@@ -116,6 +116,28 @@ describe('the protection reserve never goes below zero', () => {
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
+  it('concurrently: two payouts and a full refund at once leave the reserve >= 0, every payout paid in full, the ledger balanced', async () => {
+    const admin = await anAdmin();
+    const a = await aReservation({ status: 'PAID', ...paidProtected });
+    const [b, c] = [await aReservation({ status: 'DEPOSITED', ...paidProtected }), await aReservation({ status: 'DEPOSITED', ...paidProtected })];
+    const [db1, dc1] = [await dispute(b.sender.token, b.reservation.id, 'LOST'), await dispute(c.sender.token, c.reservation.id, 'DAMAGED')];
+    const before = await balances();
+    const results = await Promise.all([
+      resolve(admin.token, db1, { resolution: 'PROTECTION_PAYOUT', amount: 60 }),
+      post(`/v1/api/bookings/${a.reservation.id}/cancel`, {}, { token: a.sender.token }),
+      resolve(admin.token, dc1, { resolution: 'PROTECTION_PAYOUT', amount: 40 }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect([await accountBalance(walletKey(b.sender.id)), await accountBalance(walletKey(c.sender.id))]).toEqual([6_000, 4_000]);
+    const after = await balances();
+    // A's premium went back; B's and C's were earned and spent first; the platform paid the rest, exactly.
+    expect(after.premiums).toBe(before.premiums - 900);
+    // 100.00 paid out: the reserve (with B's and C's 6.00) empties, the platform funds exactly the rest.
+    expect(after.reserve).toBe(Math.max(0, before.reserve + 600 - 10_000));
+    expect(after.funding - before.funding).toBe(-(10_000 - (before.reserve + 600 - after.reserve)));
+    expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+
   it('the database itself refuses a reserve or unearned premiums below zero (migration 0034), as a CHECK failure the services retry on', async () => {
     const reserve = await accountBalance(RESERVE);
     const refused = async (statement: ReturnType<typeof sql>) => {
