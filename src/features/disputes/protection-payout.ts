@@ -1,9 +1,10 @@
 // The PROTECTION_PAYOUT resolution (CONTRACT section 21, docs/decisions-protection.md): on a
 // protected reservation disputed for loss or damage, the price is refunded as by REFUND_SENDER
 // (the premium is kept: it bought the cover, and the payout hands it to the reserve) and `amount`,
-// at most the coverage, is paid to the sender's wallet from the protection reserve. What the reserve cannot cover the
-// platform funds (ACCOUNTS.protectionFunding, never revenue), so the reserve never goes below zero. The sender withdraws the
-// money like any wallet balance (Connect or a mobile wallet).
+// at most the coverage, is paid to the sender's wallet from the protection reserve. What the
+// reserve cannot cover the platform funds (ACCOUNTS.protectionFunding, never revenue), so the
+// reserve never goes below zero. The sender withdraws the money like any wallet balance (Connect
+// or a mobile wallet).
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, type ReservationRow } from '../../db/schema';
