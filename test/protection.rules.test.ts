@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors';
 import { CURRENCY_CODES, minorPerMajor, type CurrencyCode } from '../src/lib/currency';
 import { DEFAULT_PROTECTION_LIMITS, DEFAULT_PROTECTION_RATE, parseProtectionLimits, protectionTerms } from '../src/lib/protection';
-import { ACCOUNTS, accountKey, escrowPayment, refundEscrow, type Posting } from '../src/features/money/ledger/posting-rules';
+import { ACCOUNTS, accountKey, escrowPayment, premiumEarned, refundEscrow, type Posting } from '../src/features/money/ledger/posting-rules';
 import { disputeSettlement } from '../src/features/disputes/dispute-rules';
 import { protectionPayout } from '../src/features/disputes/protection-payout';
 import { bookingProtection } from '../src/features/protection/protection.rules';
@@ -113,14 +113,16 @@ describe('the ledger: premiums, their refunds and protection payouts', () => {
     aReservationMoney({ totalAmountCents: total, platformCommissionCents: Math.round(total * 0.15), carrierAmountCents: total - Math.round(total * 0.15), protectionPremiumCents: premium });
   const lines = (p: Posting) => Object.fromEntries(p.lines.map((l) => [l.account.key, l.amountCents]));
 
-  it('the payment puts the premium in the reserve; the sender pays both', () => {
+  it('the payment puts the premium in the unearned premiums (not yet the reserve); the sender pays both', () => {
     const p = escrowPayment(protectedBooking(5000, 300));
-    expect(lines(p)).toEqual({ PROVIDER_CLEARING: -5300, ESCROW: 5000, PROTECTION_RESERVE: 300 });
+    expect(lines(p)).toEqual({ PROVIDER_CLEARING: -5300, ESCROW: 5000, PROTECTION_PREMIUMS: 300 });
     expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type: 'PAYMENT', amountCents: -5300 }]);
   });
-  it('a full refund of the price gives the premium back; a partial one keeps it', () => {
+  it('a full refund of the price gives the premium back from the unearned premiums; a partial one keeps it (premiumEarned then hands it to the reserve)', () => {
     const r = protectedBooking(5000, 300);
-    expect(lines(refundEscrow(r, 5000, 'REFUND'))).toEqual({ ESCROW: -5000, PROTECTION_RESERVE: -300, PROVIDER_CLEARING: 5300 });
+    expect(lines(refundEscrow(r, 5000, 'REFUND'))).toEqual({ ESCROW: -5000, PROTECTION_PREMIUMS: -300, PROVIDER_CLEARING: 5300 });
+    expect(lines(premiumEarned(r))).toEqual({ PROTECTION_PREMIUMS: -300, PROTECTION_RESERVE: 300 });
+    expect(premiumEarned(r)).toMatchObject({ key: `premium-earned:${r.id}`, type: 'PROTECTION_PREMIUM_EARNED', transactions: [] });
     expect(refundEscrow(r, 5000, 'REFUND').transactions[0]!.amountCents).toBe(5300);
     expect(lines(refundEscrow(r, 4250, 'REFUND'))).toEqual({ ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
   });
@@ -129,6 +131,24 @@ describe('the ledger: premiums, their refunds and protection payouts', () => {
     expect(lines(protectionPayout(r, 9, 10_000, 300))).toEqual({ PROTECTION_RESERVE: -300, PROTECTION_FUNDING: -9_700, 'WALLET:USER:1': 10_000 });
     expect(lines(protectionPayout(r, 9, 200, 300))).toEqual({ PROTECTION_RESERVE: -200, 'WALLET:USER:1': 200 });
     expect(protectionPayout(r, 9, 200, 300).transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type: 'PROTECTION_PAYOUT', amountCents: 200 }]);
+  });
+  it("a payout on a booking whose premium is still unearned hands that premium to the reserve in the same posting, then pays from it", () => {
+    const r = protectedBooking(5000, 300);
+    // Empty reserve: the booking's own 3.00 pays part of the cover, the platform the rest.
+    expect(lines(protectionPayout(r, 9, 10_000, 0, 300))).toEqual({ PROTECTION_PREMIUMS: -300, PROTECTION_FUNDING: -9_700, 'WALLET:USER:1': 10_000 });
+    // A payout below the premium: the rest of the premium stays in the reserve.
+    expect(lines(protectionPayout(r, 9, 200, 0, 300))).toEqual({ PROTECTION_PREMIUMS: -300, PROTECTION_RESERVE: 100, 'WALLET:USER:1': 200 });
+    // Reserve 5.00 and the premium 3.00 pay 8.00 of a 10.00 payout, the platform the other 2.00.
+    expect(lines(protectionPayout(r, 9, 1_000, 500, 300))).toEqual({ PROTECTION_PREMIUMS: -300, PROTECTION_RESERVE: -500, PROTECTION_FUNDING: -200, 'WALLET:USER:1': 1_000 });
+  });
+  it('a dispute refund of a premium the reserve already earned is funded by the platform, the reserve untouched', () => {
+    const r = protectedBooking(5000, 300);
+    const base = { disputeId: 1, refundCents: 5000, rate: 0.15, frozenCents: null, moneyBack: 'REFUND' as const, premiumBackCents: 300 };
+    expect(lines(disputeSettlement(r, base))).toMatchObject({ PROTECTION_PREMIUMS: -300, PROVIDER_CLEARING: 5300 });
+    const funded = lines(disputeSettlement(r, { ...base, premiumEarned: true }));
+    expect(funded).toMatchObject({ PROTECTION_FUNDING: -300, PROVIDER_CLEARING: 5300 });
+    expect(funded).not.toHaveProperty('PROTECTION_RESERVE');
+    expect(funded).not.toHaveProperty('PROTECTION_PREMIUMS');
   });
 
   it('property: any sequence of protected bookings, refunds and payouts balances, the reserve never below zero', () => {
@@ -146,19 +166,24 @@ describe('the ledger: premiums, their refunds and protection payouts', () => {
           for (const l of p.lines) balances.set(accountKey(l.account, p.currency), (balances.get(accountKey(l.account, p.currency)) ?? 0) + l.amountCents);
         };
         const reserve = () => balances.get(accountKey(ACCOUNTS.reserve, 'EUR')) ?? 0;
+        const premiums = () => balances.get(accountKey(ACCOUNTS.premiums, 'EUR')) ?? 0;
         steps.forEach((s, i) => {
           const r = { ...protectedBooking(s.total, s.premium), id: i + 1 };
           apply(escrowPayment(r));
           if (s.end === 'FULL_REFUND') apply(refundEscrow(r, r.totalAmountCents, 'REFUND'));
-          else if (s.end === 'PARTIAL_REFUND') apply(refundEscrow(r, Math.floor(r.totalAmountCents * s.part * 0.99), 'REFUND'));
+          else if (s.end === 'PARTIAL_REFUND') {
+            apply(refundEscrow(r, Math.floor(r.totalAmountCents * s.part * 0.99), 'REFUND'));
+            apply(premiumEarned(r));
+          }
           else if (s.end === 'DISPUTE_REFUND')
             apply(disputeSettlement(r, { disputeId: i, refundCents: r.totalAmountCents, rate: 0.15, frozenCents: null, moneyBack: 'REFUND', premiumBackCents: s.premium }));
           else {
-            // PROTECTION_PAYOUT: the price back, the premium kept, the cover paid from the reserve first.
+            // PROTECTION_PAYOUT: the price back, the premium earned, the cover paid from the reserve first.
             apply(disputeSettlement(r, { disputeId: i, refundCents: r.totalAmountCents, rate: 0.15, frozenCents: null, moneyBack: 'REFUND' }));
-            apply(protectionPayout(r, i, s.payout, reserve()));
+            apply(protectionPayout(r, i, s.payout, reserve(), s.premium));
           }
           expect(reserve()).toBeGreaterThanOrEqual(0);
+          expect(premiums()).toBe(0);
         });
         expect([...balances.values()].reduce((a, b) => a + b, 0)).toBe(0);
         // The reserve holds exactly the premiums kept, less what payouts took from it.

@@ -1,6 +1,6 @@
 // The protection option at the HTTP level (CONTRACT section 21): booking with protection (declared
-// values required), the premium charged beside the price (Stripe lines, Wave amount), posted to
-// the protection reserve, given back with a full refund of the price on every path and kept
+// values required), the premium charged beside the price (Stripe lines, Wave amount), held as
+// unearned, given back with a full refund of the price on every path and earned by the reserve
 // otherwise (the cancellation quote says the same), GET /bookings/{id}/protection, and the
 // PROTECTION_PAYOUT resolution of a dispute paid from the reserve.
 import { env } from 'cloudflare:workers';
@@ -14,6 +14,7 @@ import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, reser
 
 const stripe = fakeStripeForThisFile();
 const RESERVE = 'PROTECTION_RESERVE';
+const PREMIUMS = 'PROTECTION_PREMIUMS';
 
 /** 50.00 EUR paid by card, declared 100.00 EUR, premium 3.00 EUR (3 % of the 20.00 minimum is less). */
 const PROTECTED = { protectionPremiumCents: 300, protectionDeclaredCents: 10_000, protectionCoverageCents: 10_000 };
@@ -130,9 +131,9 @@ describe('the premium charged beside the price', () => {
     ]);
   });
 
-  it('the authorised payment: 50.00 in escrow, 3.00 in the reserve, the sender paid 53.00; a payment of 50.00 alone changes nothing', async () => {
+  it('the authorised payment: 50.00 in escrow, 3.00 in the unearned premiums (not the reserve), the sender paid 53.00', async () => {
     const { reservation } = await aReservation({ status: 'PAID', ...paidProtected });
-    expect(await reservationMoney(reservation.id)).toMatchObject({ ESCROW: 5_000, PROTECTION_RESERVE: 300, PROVIDER_CLEARING: -5_300 });
+    expect(await reservationMoney(reservation.id)).toMatchObject({ ESCROW: 5_000, PROTECTION_PREMIUMS: 300, PROTECTION_RESERVE: 0, PROVIDER_CLEARING: -5_300 });
     const [payment] = await db().select().from(transactions).where(and(eq(transactions.reservationId, reservation.id), eq(transactions.type, 'PAYMENT')));
     expect(payment.amountCents).toBe(-5_300);
     expect(await ledgerInvariantViolations()).toEqual([]);
@@ -148,24 +149,25 @@ describe('the premium charged beside the price', () => {
 });
 
 describe('the premium goes back with a full refund of the price, and only then', () => {
-  it('the sender cancels a PAID booking: the quote says 53.00 back, the whole hold is voided, the reserve gives the premium back', async () => {
+  it('the sender cancels a PAID booking: the quote says 53.00 back, the whole hold is voided, the unearned premiums give the premium back', async () => {
     const { sender, reservation } = await aReservation({ status: 'PAID', ...paidProtected });
-    const reserveBefore = await accountBalance(RESERVE);
+    const [reserveBefore, premiumsBefore] = [await accountBalance(RESERVE), await accountBalance(PREMIUMS)];
     const quote = await get(`/v1/api/bookings/${reservation.id}/cancellation-quote`, { token: sender.token });
     expect(quote.body).toMatchObject({ refundAmount: 53, keptAmount: 0, rule: 'NOT_CONFIRMED' });
     const pi = (await reservationRow(reservation.id)).authorizationId!;
     const res = await post(`/v1/api/bookings/${reservation.id}/cancel`, {}, { token: sender.token });
     expect(res.status).toBe(200);
     expect(stripe.requestsTo('POST', `/v1/payment_intents/${pi}/cancel`)).toHaveLength(1);
-    expect(await accountBalance(RESERVE)).toBe(reserveBefore - 300);
+    expect(await accountBalance(PREMIUMS)).toBe(premiumsBefore - 300);
+    expect(await accountBalance(RESERVE)).toBe(reserveBefore);
     const back = await db().select().from(transactions).where(and(eq(transactions.reservationId, reservation.id), eq(transactions.type, 'HOLD_RELEASE')));
     expect(back.map((t) => t.amountCents)).toEqual([5_300]);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
-  it('a STRICT late cancellation keeps part of the price: the premium is kept, the quote and the partial capture agree', async () => {
+  it('a STRICT late cancellation keeps part of the price: the premium is kept (earned by the reserve), the quote and the partial capture agree', async () => {
     const { sender, reservation } = await aReservation({ status: 'CONFIRMED', payment: stripe, ...FIFTY_EUR, set: { ...PROTECTED, cancellationPolicy: 'STRICT' } });
-    const reserveBefore = await accountBalance(RESERVE);
+    const [reserveBefore, premiumsBefore] = [await accountBalance(RESERVE), await accountBalance(PREMIUMS)];
     const quote = await get(`/v1/api/bookings/${reservation.id}/cancellation-quote`, { token: sender.token });
     // STRICT, 72 h or more ahead: all but the commission (42.50) back; the premium (3.00) is kept.
     expect(quote.body).toMatchObject({ refundAmount: 42.5, keptAmount: 10.5, rule: 'DEPARTURE_72H_OR_MORE' });
@@ -173,7 +175,9 @@ describe('the premium goes back with a full refund of the price, and only then',
     expect((await post(`/v1/api/bookings/${reservation.id}/cancel`, {}, { token: sender.token })).status).toBe(200);
     const [capture] = stripe.requestsTo('POST', `/v1/payment_intents/${pi}/capture`);
     expect(capture.body.amount_to_capture).toBe('1050'); // the commission and the premium
-    expect(await accountBalance(RESERVE)).toBe(reserveBefore);
+    expect(await accountBalance(RESERVE)).toBe(reserveBefore + 300);
+    expect(await accountBalance(PREMIUMS)).toBe(premiumsBefore - 300);
+    expect((await reservationMoney(reservation.id)).entries.map((e) => e.type)).toContain('PROTECTION_PREMIUM_EARNED');
     const back = await db().select().from(transactions).where(and(eq(transactions.reservationId, reservation.id), eq(transactions.type, 'HOLD_RELEASE')));
     expect(back.map((t) => t.amountCents)).toEqual([4_250]);
     expect(await ledgerInvariantViolations()).toEqual([]);
@@ -196,14 +200,15 @@ describe('the premium goes back with a full refund of the price, and only then',
   it('a dispute resolved REFUND_SENDER after capture refunds 53.00 and credits the premium', async () => {
     const { sender, reservation } = await aReservation({ status: 'DEPOSITED', ...paidProtected });
     const admin = await anAdmin();
-    const reserveBefore = await accountBalance(RESERVE);
+    const [reserveBefore, premiumsBefore] = [await accountBalance(RESERVE), await accountBalance(PREMIUMS)];
     const opened = await post('/v1/api/disputes', { reservationId: reservation.id, reason: 'DAMAGED', description: 'Broken screen.' }, { token: sender.token });
     const res = await post(`/v1/api/admin/disputes/${opened.body.id}/resolve`, { resolution: 'REFUND_SENDER', note: 'Carrier at fault' }, { token: admin.token });
     expect(res.status).toBe(200);
     const pi = (await reservationRow(reservation.id)).authorizationId!;
     const [refund] = stripe.requestsTo('POST', '/v1/refunds').filter((r) => r.body.payment_intent === pi);
     expect(refund.body.amount).toBe('5300');
-    expect(await accountBalance(RESERVE)).toBe(reserveBefore - 300);
+    expect(await accountBalance(PREMIUMS)).toBe(premiumsBefore - 300);
+    expect(await accountBalance(RESERVE)).toBe(reserveBefore);
     const [credit] = await db().select().from(moneyDocuments).where(and(eq(moneyDocuments.reservationId, reservation.id), eq(moneyDocuments.kind, 'CREDIT_NOTE')));
     expect(credit).toMatchObject({ totalCents: 5_000, protectionCents: 300 });
     expect((await reservationRow(reservation.id)).paymentStatus).toBe('REFUNDED');
@@ -223,7 +228,7 @@ describe('PROTECTION_PAYOUT', () => {
 
   it('pays the amount to the sender from the reserve on top of the refund of the price; the premium is kept; audited; GET /protection shows the claim', async () => {
     const { sender, reservation, disputeId, admin } = await disputed();
-    const reserveBefore = await accountBalance(RESERVE);
+    const [reserveBefore, premiumsBefore] = [await accountBalance(RESERVE), await accountBalance(PREMIUMS)];
     const fundingBefore = await accountBalance('PROTECTION_FUNDING');
     const res = await resolve(admin.token, disputeId, { resolution: 'PROTECTION_PAYOUT', amount: 80 });
     expect(res.status).toBe(200);
@@ -233,9 +238,11 @@ describe('PROTECTION_PAYOUT', () => {
     const [refund] = stripe.requestsTo('POST', '/v1/refunds').filter((r) => r.body.payment_intent === pi);
     expect(refund.body.amount).toBe('5000'); // the price; the premium bought the cover
     expect(await accountBalance(walletKey(sender.id))).toBe(8_000);
-    // From the reserve as far as it goes (at least this booking's 3.00), the rest funded by the platform.
-    const fromReserve = Math.min(8_000, reserveBefore);
-    expect(await accountBalance(RESERVE)).toBe(reserveBefore - fromReserve);
+    // This booking's 3.00 earned by the reserve in the same posting; from the reserve as far as it
+    // goes, the rest funded by the platform.
+    expect(await accountBalance(PREMIUMS)).toBe(premiumsBefore - 300);
+    const fromReserve = Math.min(8_000, reserveBefore + 300);
+    expect(await accountBalance(RESERVE)).toBe(reserveBefore + 300 - fromReserve);
     expect(await accountBalance('PROTECTION_FUNDING')).toBe(fundingBefore - (8_000 - fromReserve));
     const lines = await db().select().from(transactions).where(and(eq(transactions.ownerId, sender.id), eq(transactions.type, 'PROTECTION_PAYOUT')));
     expect(lines.map((t) => t.amountCents)).toEqual([8_000]);

@@ -4,7 +4,8 @@
 //
 // Ledger (src/db/schema/money.ts): ledger_entries are journal entries, ledger_lines their signed
 // lines (entry_id, account_id, amount_cents), ledger_accounts the accounts (key, kind in
-// WALLET/ESCROW/PLATFORM_REVENUE/PAYOUTS/PROVIDER_CLEARING/HELD/RECEIVABLE, cached balance_cents).
+// WALLET/ESCROW/PLATFORM_REVENUE/PAYOUTS/PROVIDER_CLEARING/HELD/RECEIVABLE/PROTECTION_PREMIUMS/
+// PROTECTION_RESERVE/PROTECTION_FUNDING, cached balance_cents).
 // Posting rules: src/features/money/ledger/posting-rules.ts (payment: clearing -> escrow under key
 // `escrow-in:<id>`; delivery: escrow -> held + revenue, or refund: escrow -> clearing + revenue, under
 // `escrow-out:<id>`; the dispute window closed: held -> wallet under `held-release:<id>`, with a
@@ -174,6 +175,25 @@ export const CHECKS = [
           UNION ALL
           SELECT 'gap in ' || substr(number, 1, 6) AS problem, COUNT(*) FROM money_documents GROUP BY substr(number, 1, 6)
            HAVING COUNT(*) != MAX(CAST(substr(number, 8) AS INTEGER))
+          LIMIT 5`,
+  },
+  {
+    // CONTRACT section 21 (docs/decisions-protection.md): a premium waits in PROTECTION_PREMIUMS until it can no
+    // longer go back, then the reserve earns it; payouts take only what the reserve holds. Neither goes below
+    // zero, and a reservation's lines on the unearned premiums sum to its premium (still refundable) or 0.
+    name: 'protection reserve and unearned premiums never negative; each premium out of the unearned premiums at most once',
+    needs: {
+      ledger_accounts: ['id', 'key', 'kind', 'balance_cents'],
+      ledger_entries: ['id', 'reservation_id'],
+      ledger_lines: ['entry_id', 'account_id', 'amount_cents'],
+      reservations: ['protection_premium_cents'],
+    },
+    sql: `SELECT 'below zero' AS problem, a.key AS id FROM ledger_accounts a
+           WHERE a.kind IN ('PROTECTION_RESERVE', 'PROTECTION_PREMIUMS') AND a.balance_cents < 0
+          UNION ALL
+          SELECT 'unearned premium is neither the premium nor 0' AS problem, e.reservation_id FROM ledger_lines l
+            JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id JOIN reservations r ON r.id = e.reservation_id
+           WHERE a.kind = 'PROTECTION_PREMIUMS' GROUP BY e.reservation_id HAVING SUM(l.amount_cents) NOT IN (0, MAX(r.protection_premium_cents))
           LIMIT 5`,
   },
   {

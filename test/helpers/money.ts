@@ -45,7 +45,7 @@ export async function reservationMoney(reservationId: number) {
     SELECT a.kind AS kind, a.key AS key, SUM(l.amount_cents) AS net
     FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id JOIN ledger_accounts a ON a.id = l.account_id
     WHERE e.reservation_id = ${reservationId} GROUP BY a.id`);
-  const byKind = { ESCROW: 0, WALLET: 0, HELD: 0, RECEIVABLE: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0, PROTECTION_RESERVE: 0, PROTECTION_FUNDING: 0 };
+  const byKind = { ESCROW: 0, WALLET: 0, HELD: 0, RECEIVABLE: 0, PLATFORM_REVENUE: 0, PROVIDER_CLEARING: 0, PAYOUTS: 0, PROTECTION_RESERVE: 0, PROTECTION_FUNDING: 0, PROTECTION_PREMIUMS: 0 };
   for (const r of rows) byKind[r.kind as keyof typeof byKind] += r.net;
   const entries = await db().all<{ key: string; type: string }>(
     sql`SELECT key, type FROM ledger_entries WHERE reservation_id = ${reservationId} ORDER BY id`,
@@ -70,9 +70,18 @@ export async function ledgerInvariantViolations(): Promise<string[]> {
     sql`SELECT key, balance_cents AS b FROM ledger_accounts WHERE kind = 'WALLET' AND balance_cents < 0`,
   );
   for (const n of negative) problems.push(`wallet ${n.key} is ${n.b}`);
-  // CONTRACT 21: the protection reserve pays out only what it holds.
-  const reserves = await db().all<{ key: string; b: number }>(sql`SELECT key, balance_cents AS b FROM ledger_accounts WHERE kind = 'PROTECTION_RESERVE' AND balance_cents < 0`);
+  // CONTRACT 21: the protection reserve pays out only what it holds; the unearned premiums are
+  // each booking's own, never below zero either.
+  const reserves = await db().all<{ key: string; b: number }>(
+    sql`SELECT key, balance_cents AS b FROM ledger_accounts WHERE kind IN ('PROTECTION_RESERVE', 'PROTECTION_PREMIUMS') AND balance_cents < 0`,
+  );
   for (const n of reserves) problems.push(`reserve ${n.key} is ${n.b}`);
+  // A reservation's lines on the unearned premiums: its premium while it may go back, then 0.
+  const premiums = await db().all<{ id: number; s: number }>(sql`
+    SELECT e.reservation_id AS id, SUM(l.amount_cents) AS s FROM ledger_lines l JOIN ledger_entries e ON e.id = l.entry_id
+      JOIN ledger_accounts a ON a.id = l.account_id JOIN reservations r ON r.id = e.reservation_id
+     WHERE a.kind = 'PROTECTION_PREMIUMS' GROUP BY e.reservation_id HAVING SUM(l.amount_cents) NOT IN (0, MAX(r.protection_premium_cents))`);
+  for (const n of premiums) problems.push(`reservation ${n.id} has ${n.s} in the unearned premiums`);
   const drift = await db().all<{ key: string; b: number; s: number }>(sql`
     SELECT a.key AS key, a.balance_cents AS b, COALESCE((SELECT SUM(amount_cents) FROM ledger_lines l WHERE l.account_id = a.id), 0) AS s
     FROM ledger_accounts a WHERE a.balance_cents <> COALESCE((SELECT SUM(amount_cents) FROM ledger_lines l WHERE l.account_id = a.id), 0)`);

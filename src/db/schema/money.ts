@@ -13,8 +13,10 @@ export type OwnerType = (typeof OWNER_TYPES)[number];
  * HELD: an owner's delivered shares still inside the dispute window (never withdrawable).
  * RECEIVABLE: what an owner owes after a chargeback their balance could not cover; its balance is
  * minus the debt (0 or below), recovered from their next released shares.
+ * PROTECTION_PREMIUMS: premiums of protected bookings that may still go back (unearned); a premium
+ * moves to PROTECTION_RESERVE only once earned, so payouts never spend a refundable premium.
  */
-export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE', 'PROTECTION_RESERVE', 'PROTECTION_FUNDING'] as const;
+export const ACCOUNT_KINDS = ['WALLET', 'ESCROW', 'PLATFORM_REVENUE', 'PAYOUTS', 'PROVIDER_CLEARING', 'HELD', 'RECEIVABLE', 'PROTECTION_RESERVE', 'PROTECTION_FUNDING', 'PROTECTION_PREMIUMS'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 export const ledgerAccounts = sqliteTable(
@@ -49,6 +51,10 @@ export const LEDGER_ENTRY_TYPES = [
   'DISPUTE_SETTLED',
   'HELD_RELEASED',
   'PROTECTION_PAYOUT',
+  /** A protected reservation's premium can no longer go back: unearned premiums -> reserve. */
+  'PROTECTION_PREMIUM_EARNED',
+  /** One-off (migration 0034): open premiums out of the reserve, and what the platform refilled. */
+  'PROTECTION_PREMIUM_MOVED',
 ] as const;
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 

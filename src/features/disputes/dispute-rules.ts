@@ -97,8 +97,14 @@ export interface SettlementInput {
   availableCents?: number;
   /** How the sender's share goes back: refunded after capture, or released from the card hold before. */
   moneyBack: MoneyBackType;
-  /** The protection premium going back from the reserve with the price (REFUND_SENDER of a protected booking). */
+  /** The protection premium going back with the price (REFUND_SENDER of a protected booking). */
   premiumBackCents?: number;
+  /**
+   * The premium is no longer unearned (earned by the reserve before this dispute, a race at the
+   * end of the dispute window): what goes back is funded by the platform, never taken from a
+   * reserve that may have paid it out (docs/decisions-protection.md).
+   */
+  premiumEarned?: boolean;
 }
 
 /** After delivery: what the payee gives back (the loss) and where it comes from (chargebackSources). */
@@ -136,6 +142,7 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
   if (!Number.isSafeInteger(premiumBack) || premiumBack < 0 || premiumBack > (r.protectionPremiumCents ?? 0)) {
     throw new Error('the premium given back must be between 0 and the premium paid');
   }
+  const premiumFrom = input.premiumEarned ? ACCOUNTS.protectionFunding : ACCOUNTS.premiums;
   if (frozenCents === null) {
     return posting({
       key: escrowOutKey(r.id),
@@ -145,7 +152,7 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
       reservationId: r.id,
       lines: [
         { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
-        { account: ACCOUNTS.reserve, amountCents: -premiumBack },
+        { account: premiumFrom, amountCents: -premiumBack },
         { account: ACCOUNTS.clearing, amountCents: refundCents + premiumBack },
         { account: walletAccount(payee), amountCents: carrierCents },
         { account: ACCOUNTS.revenue, amountCents: commissionCents },
@@ -172,7 +179,7 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
       { account: heldAccount(payee), amountCents: -src.fromHeld },
       { account: walletAccount(payee), amountCents: src.frozenToWallet - src.fromWallet },
       { account: receivableAccount(payee), amountCents: -src.receivableCents },
-      { account: ACCOUNTS.reserve, amountCents: -premiumBack },
+      { account: premiumFrom, amountCents: -premiumBack },
       { account: ACCOUNTS.clearing, amountCents: refundCents + premiumBack },
       { account: ACCOUNTS.revenue, amountCents: commissionCents - r.platformCommissionCents },
     ],

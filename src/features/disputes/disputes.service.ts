@@ -44,6 +44,8 @@ import {
   settleWithProvider,
   walletAccount,
   accountKey,
+  premiumEarnedStatements,
+  unearnedPremiumCents,
 } from '../money';
 import { notify, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
@@ -353,6 +355,19 @@ function resolutionNotes(r: ReservationRow, disputeId: number, resolution: Dispu
   }));
 }
 
+/**
+ * What a resolution does with the protection premium (docs/decisions-protection.md): REFUND_SENDER
+ * gives it back (`earned`: the reserve had already earned it, so the platform funds it); a
+ * PROTECTION_PAYOUT keeps it and its posting hands it to the reserve; PARTIAL_REFUND and
+ * RELEASE_TO_CARRIER decide that it can no longer go back, so the reserve earns it (`earns`).
+ * Read while the dispute is OPEN: nothing else earns a premium then (holds.ts waits for it).
+ */
+async function premiumOutcome(db: Db, r: ReservationRow, resolution: DisputeResolution) {
+  const unearned = await unearnedPremiumCents(db, r);
+  const back = resolution === 'REFUND_SENDER';
+  return { backCents: back ? r.protectionPremiumCents : 0, earned: back && unearned === 0, earns: !back && resolution !== 'PROTECTION_PAYOUT' };
+}
+
 interface Resolved {
   disputeId: number;
   reservationId: number;
@@ -416,8 +431,8 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
   if (r.status !== 'DISPUTED') throw invalidState('dispute.reservationNotDisputed', { id: r.id, status: r.status });
 
   const refundCents = resolutionRefund(input, r);
-  // A protection payout keeps the premium (it bought the cover); a full refund gives it back.
-  const [payoutCents, premiumBackCents] = [requestedPayoutCents(input, r, d.reason), input.resolution === 'REFUND_SENDER' ? r.protectionPremiumCents : 0];
+  const [payoutCents, premium] = [requestedPayoutCents(input, r, d.reason), await premiumOutcome(db, r, input.resolution)];
+  const premiumBackCents = premium.backCents;
   const released = await releasedAtDelivery(db, r.id);
   // Money released to a wallet must have been captured: capture first when only authorised.
   if (!released && refundCents < r.totalAmountCents) r = await captureLoaded(deps, r);
@@ -439,6 +454,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       availableCents: released ? await walletBalance(db, payeeKey) : 0,
       moneyBack: moneyBackType(pending ?? ''),
       premiumBackCents,
+      premiumEarned: premium.earned,
     };
     const posting = disputeSettlement(r, settlement);
     const sources = released ? settlementSources(r, settlement) : null;
@@ -462,6 +478,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
       ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),
       ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
+      ...(premium.earns ? premiumEarnedStatements(db, r, resolvedByMe) : []),
       ...payout,
       ...notify(db, resolutionNotes(r, d.id, input.resolution, refundCents, payoutCents), resolvedByMe),
     ];

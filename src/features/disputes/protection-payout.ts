@@ -1,9 +1,10 @@
 // The PROTECTION_PAYOUT resolution (CONTRACT section 21, docs/decisions-protection.md): on a
 // protected reservation disputed for loss or damage, the price is refunded as by REFUND_SENDER
-// (the premium stays in the reserve: it bought the cover) and `amount`, at most the coverage, is
-// paid to the sender's wallet from the protection reserve. What the reserve cannot cover the
-// platform funds (ACCOUNTS.protectionFunding, never revenue), so the reserve never goes below zero. The sender withdraws the
-// money like any wallet balance (Connect or a mobile wallet).
+// (the premium is kept: it bought the cover, and the payout hands it to the reserve) and `amount`,
+// at most the coverage, is paid to the sender's wallet from the protection reserve. What the
+// reserve cannot cover the platform funds (ACCOUNTS.protectionFunding, never revenue), so the
+// reserve never goes below zero. The sender withdraws the money like any wallet balance (Connect
+// or a mobile wallet).
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerAccounts, type ReservationRow } from '../../db/schema';
@@ -12,7 +13,19 @@ import type { Deps } from '../../env';
 import { businessRule, invalidArgument, msg } from '../../errors';
 import { roundToMinor, storedMoney } from '../../lib/amount';
 import { formatMoney } from '../../lib/money';
-import { accountKey, ACCOUNTS, hasEntry, newToken, posting, postingStatements, walletAccount, type Posting, type ReservationMoney } from '../money';
+import {
+  accountKey,
+  ACCOUNTS,
+  hasEntry,
+  newToken,
+  posting,
+  postingStatements,
+  premiumUnearned,
+  unearnedPremiumCents,
+  walletAccount,
+  type Posting,
+  type ReservationMoney,
+} from '../money';
 
 /** The dispute reasons protection covers: a parcel lost (or never delivered) or damaged. */
 export const COVERED_REASONS: readonly string[] = ['LOST', 'DAMAGED', 'NOT_DELIVERED'];
@@ -20,12 +33,21 @@ export const COVERED_REASONS: readonly string[] = ['LOST', 'DAMAGED', 'NOT_DELIV
 export const protectionPayoutKey = (disputeId: number) => `protection-payout:${disputeId}`;
 
 /**
- * The payout's posting: `amountCents` to the sender's wallet, from the reserve as far as its
- * balance `reserveCents` goes, the rest funded by the platform.
+ * The payout's posting: the booking's own premium, while still unearned (`unearnedCents`), moves
+ * to the reserve (the cover is used: it can no longer go back); then `amountCents` to the sender's
+ * wallet, from the reserve as far as its balance `reserveCents` and that premium go, the rest
+ * funded by the platform.
  */
-export function protectionPayout(r: Pick<ReservationMoney, 'id' | 'reservationNumber' | 'senderId' | 'currency'>, disputeId: number, amountCents: number, reserveCents: number): Posting {
+export function protectionPayout(
+  r: Pick<ReservationMoney, 'id' | 'reservationNumber' | 'senderId' | 'currency'>,
+  disputeId: number,
+  amountCents: number,
+  reserveCents: number,
+  unearnedCents = 0,
+): Posting {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error('a protection payout must be positive minor units');
-  const fromReserve = Math.min(amountCents, Math.max(0, reserveCents));
+  if (!Number.isSafeInteger(unearnedCents) || unearnedCents < 0) throw new Error('an unearned premium must be non-negative minor units');
+  const fromReserve = Math.min(amountCents, Math.max(0, reserveCents) + unearnedCents);
   const sender = { type: 'USER' as const, id: r.senderId };
   return posting({
     key: protectionPayoutKey(disputeId),
@@ -34,7 +56,8 @@ export function protectionPayout(r: Pick<ReservationMoney, 'id' | 'reservationNu
     currency: r.currency,
     reservationId: r.id,
     lines: [
-      { account: ACCOUNTS.reserve, amountCents: -fromReserve },
+      { account: ACCOUNTS.premiums, amountCents: -unearnedCents },
+      { account: ACCOUNTS.reserve, amountCents: unearnedCents - fromReserve },
       { account: ACCOUNTS.protectionFunding, amountCents: -(amountCents - fromReserve) },
       { account: walletAccount(sender), amountCents },
     ],
@@ -78,16 +101,20 @@ async function reserveBalance(db: Db, currency: string): Promise<number> {
 }
 
 /**
- * The payout's statements for the resolution's batch, guarded by `when` (the resolution happened)
- * and by the reserve still holding what was read: a concurrent payout that emptied it meanwhile
- * leaves the entry unwritten, and ensureProtectionPayout posts it again from a fresh balance.
+ * The payout's statements for the resolution's batch, guarded by `when` (the resolution happened),
+ * by the reserve still holding what was read and by the booking's premium still being as read
+ * (unearned or not): a concurrent payout that emptied the reserve meanwhile leaves the entry
+ * unwritten, and ensureProtectionPayout posts it again from fresh figures.
  */
 export async function protectionPayoutStatements(db: Db, r: ReservationRow, disputeId: number, amountCents: number, when: SQL): Promise<Statement[]> {
   if (amountCents <= 0) return [];
-  const p = protectionPayout(r, disputeId, amountCents, await reserveBalance(db, r.currency));
+  const unearned = await unearnedPremiumCents(db, r);
+  const p = protectionPayout(r, disputeId, amountCents, await reserveBalance(db, r.currency), unearned);
+  // What the posting takes from the reserve's balance, net of the premium it brings in.
   const fromReserve = -(p.lines.find((l) => l.account.key === ACCOUNTS.reserve.key)?.amountCents ?? 0);
   const holds = rowExists(db, ledgerAccounts, and(eq(ledgerAccounts.key, reserveKey(r.currency)), gte(ledgerAccounts.balanceCents, fromReserve)));
-  return postingStatements(db, p, newToken(), { guard: fromReserve > 0 ? and(when, holds) : when });
+  const premiumAsRead = unearned > 0 ? premiumUnearned(db, r) : undefined;
+  return postingStatements(db, p, newToken(), { guard: and(when, fromReserve > 0 ? holds : undefined, premiumAsRead) });
 }
 
 /** After the resolution's commit: the payout is posted, once (its key), even if the batch's guard skipped it. */

@@ -15,6 +15,7 @@ import { ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
 import { holdStatement } from './holds';
+import { premiumEarnedStatements } from './ledger/premiums';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
 import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, premiumBackCents, refundEscrow, releaseEscrow } from './ledger/posting-rules';
@@ -239,6 +240,8 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
   const premiumBack = premiumBackCents(r, refundCents);
   return (guard) => [
     ...postingStatements(db, refundEscrow(r, refundCents, type, carrierKeptCents), token, { guard: and(guard, escrowed(db, r.id)) }),
+    // A premium kept with the price (a partial refund) can no longer go back: the reserve earns it.
+    ...(premiumBack === 0 ? premiumEarnedStatements(db, r, posted(db, token)) : []),
     db
       .update(reservations)
       .set({ paymentStatus: next })

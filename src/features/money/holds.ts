@@ -10,6 +10,7 @@ import { guardedInsert, rowExists, runBatch, type Statement } from '../../db/sta
 import type { Deps } from '../../env';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS } from '../reservations/reservation-state';
 import { entryExists, newToken, posted, postingStatements } from './ledger/ledger.statements';
+import { premiumEarnedStatements } from './ledger/premiums';
 import { accountKey, heldReleaseKey, receivableAccount, recoveryCents, releaseHeld, type Owner, type ReservationMoney } from './ledger/posting-rules';
 
 /** Holds released per cron run, and per batch (a release is about a dozen statements). */
@@ -71,7 +72,7 @@ const noOpenDispute = (db: Db): SQL => not(rowExists(db, disputes, and(eq(disput
 export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { reservationId: number }): Promise<number> {
   const { db } = deps;
   const due = await db
-    .select({ hold: payoutHolds, reservationNumber: reservations.reservationNumber })
+    .select({ hold: payoutHolds, reservationNumber: reservations.reservationNumber, premium: reservations.protectionPremiumCents })
     .from(payoutHolds)
     .innerJoin(reservations, eq(reservations.id, payoutHolds.reservationId))
     .where(
@@ -98,14 +99,17 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
   for (let i = 0; i < due.length; i += RELEASES_PER_BATCH) {
     const statements: Statement[] = [];
     const holdUpdates: number[] = [];
-    for (const { hold, reservationNumber } of due.slice(i, i + RELEASES_PER_BATCH)) {
+    for (const { hold, reservationNumber, premium } of due.slice(i, i + RELEASES_PER_BATCH)) {
       const owner: Owner = { type: hold.ownerType, id: hold.ownerId };
+      // The window closed: a protection premium still unearned can no longer go back (the reserve earns it).
+      const protectedRow = { id: hold.reservationId, reservationNumber, currency: hold.currency, protectionPremiumCents: premium };
       // What the owner owes in the hold's currency only: a franc debt is repaid in francs.
       const receivable = { key: accountKey(receivableAccount(owner), hold.currency) };
       const token = newToken();
       const releasedAt = now.toISOString();
       if (hold.amountCents === 0) {
         statements.push(db.update(payoutHolds).set({ releasedAt }).where(and(eq(payoutHolds.reservationId, hold.reservationId), isNull(payoutHolds.releasedAt))));
+        statements.push(...premiumEarnedStatements(db, protectedRow, noOpenDisputeOn(db, hold.reservationId)));
         continue;
       }
       const recovered = recoveryCents(hold.amountCents, owners.get(receivable.key) ?? 0);
@@ -118,6 +122,7 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
         recovered > 0 ? rowExists(db, ledgerAccounts, and(eq(ledgerAccounts.key, receivable.key), lte(ledgerAccounts.balanceCents, -recovered))) : undefined,
       );
       statements.push(...postingStatements(db, p, token, { guard }));
+      statements.push(...premiumEarnedStatements(db, protectedRow, posted(db, token)));
       holdUpdates.push(statements.length);
       statements.push(
         db

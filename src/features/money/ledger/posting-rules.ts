@@ -65,7 +65,12 @@ export const ACCOUNTS = {
   payouts: { key: 'PAYOUTS', kind: 'PAYOUTS' },
   /** The outside world on the provider side: money paid in is taken from it, refunds go back to it. */
   clearing: { key: 'PROVIDER_CLEARING', kind: 'PROVIDER_CLEARING' },
-  /** Protection premiums; protection payouts are paid from it (docs/decisions-protection.md). */
+  /**
+   * Premiums that may still go back with a full refund (docs/decisions-protection.md): each one is
+   * that booking's own until it is earned (premiumEarned) or refunded, never spent by a payout.
+   */
+  premiums: { key: 'PROTECTION_PREMIUMS', kind: 'PROTECTION_PREMIUMS' },
+  /** Earned protection premiums; protection payouts are paid from it (docs/decisions-protection.md). */
   reserve: { key: 'PROTECTION_RESERVE', kind: 'PROTECTION_RESERVE' },
   /**
    * What the platform puts into protection payouts beyond the reserve (its balance is minus that):
@@ -111,7 +116,7 @@ export function posting(p: Posting): Posting {
   return { ...p, lines, transactions: p.transactions.filter((t) => t.amountCents !== 0) };
 }
 
-/** Authorised payment: the whole price is held in escrow, the protection premium goes to the reserve. */
+/** Authorised payment: the whole price is held in escrow, the protection premium with the unearned premiums. */
 export function escrowPayment(r: ReservationMoney): Posting {
   const premium = r.protectionPremiumCents ?? 0;
   return posting({
@@ -126,7 +131,7 @@ export function escrowPayment(r: ReservationMoney): Posting {
     lines: [
       { account: ACCOUNTS.clearing, amountCents: -chargedCents(r) },
       { account: ACCOUNTS.escrow, amountCents: r.totalAmountCents },
-      { account: ACCOUNTS.reserve, amountCents: premium },
+      { account: ACCOUNTS.premiums, amountCents: premium },
     ],
     transactions: [{ owner: { type: 'USER', id: r.senderId }, type: 'PAYMENT', amountCents: -chargedCents(r) }],
   });
@@ -249,7 +254,8 @@ export function refundEscrow(r: ReservationMoney, refundCents: number, type: Mon
     throw new Error(`the carrier's kept share must be between 0 and ${r.totalAmountCents - refundCents} cents`);
   }
   const payee = payeeOf(r);
-  // A full refund of the price takes the premium back from the reserve too (CONTRACT 21).
+  // A full refund of the price takes the premium back too (CONTRACT 21): from the unearned
+  // premiums, where it always still is before this escrow-out (a kept premium is earned after it).
   const premiumBack = premiumBackCents(r, refundCents);
   return posting({
     key: escrowOutKey(r.id),
@@ -259,7 +265,7 @@ export function refundEscrow(r: ReservationMoney, refundCents: number, type: Mon
     reservationId: r.id,
     lines: [
       { account: ACCOUNTS.escrow, amountCents: -r.totalAmountCents },
-      { account: ACCOUNTS.reserve, amountCents: -premiumBack },
+      { account: ACCOUNTS.premiums, amountCents: -premiumBack },
       { account: ACCOUNTS.clearing, amountCents: refundCents + premiumBack },
       { account: ACCOUNTS.revenue, amountCents: r.totalAmountCents - refundCents - carrierKeptCents },
       { account: walletAccount(payee), amountCents: carrierKeptCents },
@@ -268,6 +274,31 @@ export function refundEscrow(r: ReservationMoney, refundCents: number, type: Mon
       { owner: { type: 'USER', id: r.senderId }, type, amountCents: refundCents + premiumBack },
       { owner: payee, type: 'EARNING', amountCents: carrierKeptCents },
     ],
+  });
+}
+
+export const premiumEarnedKey = (reservationId: number) => `premium-earned:${reservationId}`;
+
+/**
+ * The reservation's premium can no longer go back (the price kept in part, the dispute window
+ * closed, a dispute decided without a full refund): it leaves the unearned premiums for the
+ * reserve, which pays protection payouts. Once per reservation (its key, and the guard of
+ * ledger/premiums.ts: only while that premium is still unearned). No history row: the sender's
+ * payment line already shows the premium.
+ */
+export function premiumEarned(r: Pick<ReservationMoney, 'id' | 'reservationNumber' | 'currency' | 'protectionPremiumCents'>): Posting {
+  const premium = r.protectionPremiumCents ?? 0;
+  return posting({
+    key: premiumEarnedKey(r.id),
+    type: 'PROTECTION_PREMIUM_EARNED',
+    description: `Reservation ${r.reservationNumber}: protection premium of ${formatMoney(premium, r.currency)} earned by the reserve`,
+    currency: r.currency,
+    reservationId: r.id,
+    lines: [
+      { account: ACCOUNTS.premiums, amountCents: -premium },
+      { account: ACCOUNTS.reserve, amountCents: premium },
+    ],
+    transactions: [],
   });
 }
 
