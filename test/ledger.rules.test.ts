@@ -88,8 +88,8 @@ describe('posting rules', () => {
   });
 
   it.each([
-    ['REFUND', 5000, 'Reservation PX-0007: 50.00 EUR refunded to the card'],
-    ['REFUND', 4250, 'Reservation PX-0007: 42.50 EUR refunded to the card, 7.50 EUR kept'],
+    ['REFUND', 5000, 'Reservation PX-0007: 50.00 EUR refunded to the payment method'],
+    ['REFUND', 4250, 'Reservation PX-0007: 42.50 EUR refunded to the payment method, 7.50 EUR kept'],
     ['HOLD_RELEASE', 5000, 'Reservation PX-0007: card hold of 50.00 EUR released, nothing charged'],
     ['HOLD_RELEASE', 4250, 'Reservation PX-0007: 7.50 EUR of the card hold captured (kept), the other 42.50 EUR released'],
   ] as const)("the sender's line says what the provider does: %s of %i", (type, back, description) => {

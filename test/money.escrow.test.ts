@@ -239,7 +239,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     expect(refund).toMatchObject({ path: '/v1/refunds', idempotencyKey: `refund-${booking.id}`, body: { payment_intent: pi.id, amount: '5000' } });
     expect(cancelled.body).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
     expect(cancelled.body.refundId).toMatch(/^re_/);
-    expect((await historyOf(sender, booking.id)).at(-1)).toEqual(['REFUND', 50, `Reservation ${booking.reservationNumber}: 50.00 EUR refunded to the card`]);
+    expect((await historyOf(sender, booking.id)).at(-1)).toEqual(['REFUND', 50, `Reservation ${booking.reservationNumber}: 50.00 EUR refunded to the payment method`]);
   });
 
   it('a sender cancelling after acceptance once captured gets a partial refund (refundId), labelled a refund', async () => {
@@ -251,7 +251,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     expect((await historyOf(sender, booking.id)).at(-1)).toEqual([
       'REFUND',
       42.5,
-      `Reservation ${booking.reservationNumber}: 42.50 EUR refunded to the card, 7.50 EUR kept`,
+      `Reservation ${booking.reservationNumber}: 42.50 EUR refunded to the payment method, 7.50 EUR kept`,
     ]);
   });
 
@@ -263,7 +263,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     expect(rejected.body).toMatchObject({ status: 'REJECTED', paymentStatus: 'REFUNDED' });
     expect(stripe.requestsTo('POST', '/v1/refunds').at(-1)).toMatchObject({ body: { payment_intent: pi.id, amount: '5000' } });
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, PROVIDER_CLEARING: 0 });
-    expect((await historyOf(sender, booking.id)).at(-1)).toEqual(['REFUND', 50, `Reservation ${booking.reservationNumber}: 50.00 EUR refunded to the card`]);
+    expect((await historyOf(sender, booking.id)).at(-1)).toEqual(['REFUND', 50, `Reservation ${booking.reservationNumber}: 50.00 EUR refunded to the payment method`]);
     expect((await moneyNotices(sender.id)).map(([type]) => type)).toEqual(['PAYMENT_RELEASED', 'PAYMENT_REFUNDED']);
   });
 
@@ -298,7 +298,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     await capture(booking.id);
     expect((await cancelBy(carrier, booking.id)).status).toBe(200);
     expect(await moneyNotices(sender.id)).toEqual([
-      ['PAYMENT_REFUNDED', 'Refund on its way', `50.00 EUR for reservation ${booking.reservationNumber} is being refunded to your card.`],
+      ['PAYMENT_REFUNDED', 'Refund on its way', `50.00 EUR for reservation ${booking.reservationNumber} is being refunded to the card or mobile money account you paid with.`],
     ]);
   });
 
@@ -717,7 +717,7 @@ describe('suspension of a carrier (CONTRACT section 19)', () => {
     ]);
     expect(await cancellationNotices(accepted.sender.id)).toEqual([
       ['RESERVATION_CANCELLED', `Booking ${accepted.reservation.reservationNumber} was cancelled: the carrier can no longer carry it. 50.00 EUR goes back to you in full.`],
-      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} is being refunded to your card.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} is being refunded to the card or mobile money account you paid with.`],
     ]);
     expect(await cancellationNotices(deposited.sender.id)).toEqual([]);
   });

@@ -275,7 +275,7 @@ export function moneyBackNotice(
   const notice = (type: NotificationKind, title: string, message: string): Notification[] => [{ userId: r.senderId, type, title, message, data }];
   switch (next) {
     case PAYMENT_STATUS.REFUND_PENDING:
-      return notice('PAYMENT_REFUNDED', 'Refund on its way', `${back} for reservation ${r.reservationNumber} is being refunded to your card.`);
+      return notice('PAYMENT_REFUNDED', 'Refund on its way', `${back} for reservation ${r.reservationNumber} is being refunded to the card or mobile money account you paid with.`);
     case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING: {
       const kept = money(chargedCents(r) - refundCents, r.currency);
       return notice(

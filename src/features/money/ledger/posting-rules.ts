@@ -234,7 +234,7 @@ export function moneyBackDescription(
   const kept = formatMoney(chargedCents(r) - backCents, r.currency);
   const full = backCents === chargedCents(r);
   const subject = `Reservation ${r.reservationNumber}`;
-  if (type === 'REFUND') return full ? `${subject}: ${back} refunded to the card` : `${subject}: ${back} refunded to the card, ${kept} kept`;
+  if (type === 'REFUND') return full ? `${subject}: ${back} refunded to the payment method` : `${subject}: ${back} refunded to the payment method, ${kept} kept`;
   return full
     ? `${subject}: card hold of ${back} released, nothing charged`
     : `${subject}: ${kept} of the card hold captured (kept), the other ${back} released`;
