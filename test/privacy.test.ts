@@ -19,13 +19,16 @@ import {
   kycRecords,
   ledgerAccounts,
   ledgerEntries,
+  mobilePayoutAccounts,
   notificationPreferences,
   notifications,
+  reports,
   reservationErasures,
   reservations,
   searchAlerts,
   transactions,
   users,
+  withdrawals,
 } from '../src/db/schema';
 import { renderEmail } from '../src/features/deliveries/templates';
 import { buildPendingExports, EXPORT_TTL_MS, purgeExpiredExports } from '../src/features/privacy/export.service';
@@ -41,7 +44,7 @@ import {
 } from '../src/features/privacy/retention';
 import { createIdp, login, registerUser, serveJwks, signIdToken, uniqueEmail } from './helpers/auth';
 import { del, errorBody, get, post } from './helpers/http';
-import { aCarrier, aFile, aReservation, aTrip, aUser, type TestUser } from './helpers/factories';
+import { aCarrier, aCategory, aFile, aReservation, aTrip, aUser, type TestUser } from './helpers/factories';
 import { runCron, trackingStub } from './helpers/db';
 
 const db = database(env.DB);
@@ -110,6 +113,26 @@ describe('POST /user/me/exports and GET /user/me/exports/{id}', () => {
     expect(hidden.body.errorCode).toBe('RESOURCE_NOT_FOUND');
     expect((await get(path, { token: carrier.token })).status).toBe(404);
 
+    // What else names the sender: an offer made, a report filed, a Wave account, a withdrawal.
+    const openTrip = await aTrip(carrier, { pricePerKgCents: 1_000, totalWeightG: 20_000 });
+    const category = await aCategory({ name: 'Livres' });
+    const offer = await post(
+      `/v1/api/annonces/${openTrip.id}/offers`,
+      {
+        reservedWeight: 2,
+        pricePerKg: 8.5,
+        contentInfo: 'Livres',
+        items: [{ categoryId: category.id, name: 'Romans', reservedQuantity: 2, weight: 1.5 }],
+        recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67', city: 'Dakar' },
+        declarations: { noProhibitedItems: true },
+      },
+      { token: sender.token },
+    );
+    expect(offer.status).toBe(201);
+    await db.insert(reports).values({ reporterId: sender.id, targetType: 'ANNOUNCEMENT', targetId: openTrip.id, reason: 'SCAM' });
+    await db.insert(mobilePayoutAccounts).values({ ownerType: 'USER', ownerId: sender.id, provider: 'WAVE', currency: 'XOF', phone: '+221771234567', name: 'Awa Diop' });
+    await db.insert(withdrawals).values({ ownerType: 'USER', ownerId: sender.id, amountCents: 5_000, currency: 'XOF', destinationAccountId: 'wave:+221771234567', token: 'secret-withdrawal-token' });
+
     expect(await buildPendingExports(deps())).toBeGreaterThanOrEqual(1);
     const [row] = await db.select().from(dataExports).where(eq(dataExports.id, asked.body.id));
     expect(row.status).toBe('READY');
@@ -143,11 +166,16 @@ describe('POST /user/me/exports and GET /user/me/exports/{id}', () => {
     expect(Object.keys(body)).toEqual(
       expect.arrayContaining(['profile', 'trips', 'reservations', 'messages', 'reviews', 'disputes', 'notifications', 'transactions', 'devices', 'preferences', 'files']),
     );
+    expect(body.offers.map((o: any) => [o.id, o.senderId])).toEqual([[offer.body.id, sender.id]]);
+    expect(body.reportsFiled).toEqual([expect.objectContaining({ targetType: 'ANNOUNCEMENT', targetId: openTrip.id, reason: 'SCAM' })]);
+    expect(body.payoutAccounts.mobileMoney).toEqual([expect.objectContaining({ provider: 'WAVE', phone: '+221771234567' })]);
+    expect(body.withdrawals).toEqual([expect.objectContaining({ amountCents: 5_000, currency: 'XOF' })]);
+    expect(body.withdrawals[0]).not.toHaveProperty('token');
     // The carrier's archive holds the trip.
     await post(EXPORTS, undefined, { token: carrier.token });
     await buildPendingExports(deps());
     const [carrierExport] = await db.select().from(dataExports).where(eq(dataExports.userId, carrier.id));
-    expect((await get(`${EXPORTS}/${carrierExport.id}`, { token: carrier.token })).body.trips.map((t: any) => t.id)).toEqual([trip.id]);
+    expect((await get(`${EXPORTS}/${carrierExport.id}`, { token: carrier.token })).body.trips.map((t: any) => t.id)).toEqual([trip.id, openTrip.id]);
 
     // Only its owner downloads it.
     expect((await get(path, { token: stranger.token })).status).toBe(404);

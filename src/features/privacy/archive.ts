@@ -11,13 +11,18 @@ import {
   disputes,
   files,
   kycRecords,
+  mobilePayoutAccounts,
   notificationPreferences,
   notifications,
+  offers,
+  payoutAccounts,
+  reports,
   reservations,
   reviews,
   searchAlerts,
   transactions,
   users,
+  withdrawals,
 } from '../../db/schema';
 import type { ConversationMessage } from '../../durable-objects/conversation';
 import type { Deps } from '../../env';
@@ -81,11 +86,20 @@ export async function buildArchive(deps: Deps, userId: number, now: Date): Promi
     profile,
     trips: await allById(deps, announcements, own(announcements.carrierId)),
     reservations: reservationRows.map(({ depositCode: _d, deliveryCode: _c, recipientToken: _t, ...r }) => r),
+    offers: await allById(deps, offers, or(own(offers.senderId), own(offers.carrierId))),
     messages,
     reviews: await allById(deps, reviews, or(own(reviews.reviewerId), own(reviews.revieweeId))),
     disputes: disputeRows.map(({ token: _token, ...d }) => ({ ...d, messages: disputeMessageRows.filter((m) => m.disputeId === d.id) })),
     notifications: await allById(deps, notifications, own(notifications.userId)),
     transactions: await allById(deps, transactions, and(eq(transactions.ownerType, 'USER'), own(transactions.ownerId))),
+    withdrawals: (await allById(deps, withdrawals, and(eq(withdrawals.ownerType, 'USER'), own(withdrawals.ownerId)))).map(
+      ({ token: _token, idempotencyKey: _key, ...w }) => w,
+    ),
+    payoutAccounts: {
+      card: await allById(deps, payoutAccounts, and(eq(payoutAccounts.ownerType, 'USER'), own(payoutAccounts.ownerId))),
+      mobileMoney: await allById(deps, mobilePayoutAccounts, and(eq(mobilePayoutAccounts.ownerType, 'USER'), own(mobilePayoutAccounts.ownerId))),
+    },
+    reportsFiled: await allById(deps, reports, own(reports.reporterId)),
     devices: (await allById(deps, devices, own(devices.userId))).map(({ token: _token, ...d }) => d),
     preferences: {
       notifications: await db.select().from(notificationPreferences).where(own(notificationPreferences.userId)),
