@@ -2,6 +2,7 @@
 // handler, one app.route() per feature, and the OpenAPI document. Production gets its own build
 // without the sandbox and development routes (not mounted, so absent from its document too).
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ErrorHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
@@ -50,8 +51,9 @@ import { consoleRouter } from './features/console/console.routes';
 import { bodySizeLimit } from './middleware/body-size';
 import { apiCors } from './middleware/cors';
 import { pageSecurityPolicy } from './middleware/content-security-policy';
-import { registerRateLimits } from './middleware/rate-limit';
-import { httpCache, registerPublicCaching } from './middleware/http-cache';
+import { rateLimits } from './middleware/rate-limit';
+import { chain, under } from './middleware/chain';
+import { httpCache, publicCaching } from './middleware/http-cache';
 import { configurationGate } from './middleware/configuration';
 import { isProduction } from './config';
 import { reportUnexpected } from './error-tracking';
@@ -73,48 +75,61 @@ type App = OpenAPIHono<AppEnv>;
 export function createApp({ production = false }: { production?: boolean } = {}) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   useCrossCutting(app, production);
-  registerRateLimits(app);
-  registerPublicCaching(app);
   mountFeatures(app, production);
   registerDocs(app);
 
   app.notFound((c) => toErrorResponse(c, noEndpoint(c.req.method, c.req.path)));
-  app.onError((err, c) => {
-    const res = toErrorResponse(c, err);
-    // Only the unexpected reach error tracking: a 4xx is the client's, a 502/503 a provider's or the configuration's.
-    if (res.status === 500) reportUnexpected(c.env, err, { requestId: c.get('requestId') });
-    return res;
-  });
+  app.onError(handleError);
   return app;
 }
 
-/** The middleware every request passes, in order: id, log, caching, headers, configuration, CSP, CORS, size, deps, 405. */
+/** The one error handler: the error's response, and the unexpected ones to error tracking. */
+const handleError: ErrorHandler<AppEnv> = (err, c) => {
+  const res = toErrorResponse(c, err);
+  // Only the unexpected reach error tracking: a 4xx is the client's, a 502/503 a provider's or the configuration's.
+  if (res.status === 500) reportUnexpected(c.env, err, { requestId: c.get('requestId') });
+  return res;
+};
+
+/**
+ * The middleware every request passes, in order: id, log, caching, headers, configuration, CSP,
+ * CORS, size, deps, 405, rate limits, public caching; registered as one (middleware/chain.ts).
+ */
 function useCrossCutting(app: App, production: boolean) {
-  app.use(requestId({ headerName: 'X-Request-Id' }));
-  app.use(requestLog);
-  app.use(httpCache);
-  app.use(secureHeaders());
-  app.use(configurationGate(production));
-  app.use(pageSecurityPolicy);
-  app.use(`${API_PREFIX}/*`, apiCors);
-  app.use(bodySizeLimit);
-  app.use(requestDeps(API_PREFIX)); // the API's D1 session, the primary for pages outside it
-  app.use(enqueueCommittedDeliveries); // after the response, the outbox rows the request committed
   app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        toErrorResponse(
-          c,
-          endpointNotFound('request.methodNotAllowed', { method: c.req.method, path: c.req.path }, {
-            status: 405,
-            headers: { Allow: methods.join(', ') },
-            suggestions: [msg('request.allowedMethods', { methods: methods.join(', ') })],
-          }),
-        ),
-    }),
+    chain(
+      handleError,
+      requestId({ headerName: 'X-Request-Id' }),
+      requestLog,
+      httpCache,
+      secureHeaders(),
+      configurationGate(production),
+      pageSecurityPolicy,
+      under(API_PREFIX, apiCors),
+      bodySizeLimit,
+      requestDeps(API_PREFIX), // the API's D1 session, the primary for pages outside it
+      enqueueCommittedDeliveries, // after the response, the outbox rows the request committed
+      notAllowed(app),
+      rateLimits,
+      publicCaching,
+    ),
   );
 }
+
+/** 405 with `Allow` when the path exists under other methods. */
+const notAllowed = (app: App) =>
+  methodNotAllowed({
+    app,
+    onMethodNotAllowed: (c, methods) =>
+      toErrorResponse(
+        c,
+        endpointNotFound('request.methodNotAllowed', { method: c.req.method, path: c.req.path }, {
+          status: 405,
+          headers: { Allow: methods.join(', ') },
+          suggestions: [msg('request.allowedMethods', { methods: methods.join(', ') })],
+        }),
+      ),
+  });
 
 /** One app.route() per feature (this order is the OpenAPI document's); the sandboxes and the seed outside production. */
 function mountFeatures(app: App, production: boolean) {

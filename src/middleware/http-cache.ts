@@ -6,7 +6,7 @@
 // - every successful JSON GET carries a strong ETag (SHA-1 of the body) and answers 304 with no
 //   body to a matching If-None-Match. HTML pages are not tagged (their nonce changes every time);
 //   file downloads use the ETag R2 gives them; receipt PDFs are not tagged.
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { toHex } from '../lib/digest';
@@ -89,14 +89,10 @@ export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
 const maxAgeOf = routeTable(PUBLIC_CACHE.map(({ path, maxAgeSeconds }) => ({ method: 'GET', path, value: maxAgeSeconds })));
 
 /** `public, max-age` on the anonymous 200s of the table's routes: one middleware for the whole table. */
-const publicCaching = createMiddleware<AppEnv>(async (c, next) => {
+export const publicCaching = createMiddleware<AppEnv>(async (c, next) => {
   const maxAgeSeconds = maxAgeOf(c.req.method, c.req.path);
   await next();
   if (maxAgeSeconds === undefined || c.res.status !== 200 || c.req.header('Authorization')) return;
   c.res.headers.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
   c.res.headers.append('Vary', 'Authorization');
 });
-
-export function registerPublicCaching(app: Hono<AppEnv>) {
-  app.use(publicCaching);
-}

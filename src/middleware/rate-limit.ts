@@ -8,7 +8,6 @@
 //
 // Requests that did not come through Cloudflare's edge carry no client IP (tests calling the worker
 // directly); they are not counted. `wrangler dev` sets CF-Connecting-IP, so local runs are limited.
-import type { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
 import { tooManyRequests, msg, type Text } from '../errors';
@@ -81,8 +80,8 @@ export async function consumeRateLimit(env: Env, policy: RateLimitPolicy, key: s
 
 const policyOf = routeTable(GUARDED_ROUTES.map(({ method, path, policy }) => ({ method, path, value: policy })));
 
-/** The limit of the request's route, if guarded: one middleware for the whole table. */
-const rateLimits = createMiddleware<AppEnv>(async (c, next) => {
+/** The limit of the request's route, if guarded: one middleware for the whole table, before the routes, so a refused request does no work. */
+export const rateLimits = createMiddleware<AppEnv>(async (c, next) => {
   const policy = policyOf(c.req.method, c.req.path);
   if (!policy) return next();
   const ip = c.req.header('CF-Connecting-IP');
@@ -90,8 +89,3 @@ const rateLimits = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   setResponseHeaders(c, [['RateLimit-Policy', policyHeader(policy)]]);
 });
-
-/** Registers the limits before the routes, so a refused request does no work. */
-export function registerRateLimits(app: Hono<AppEnv>) {
-  app.use(rateLimits);
-}
