@@ -10,9 +10,10 @@ import type { AuthUser, Deps } from '../../env';
 import { alreadyExists, businessRule, invalidArgument, invalidState, notFound, msg, type Noun } from '../../errors';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { applySuspension, assertCanModerate, getUser } from '../admin-users/admin-users.service';
-import { auditInsert, auditInsertIfChanged } from '../audit/audit';
+import { auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
 import { hideReviewStatements } from '../reviews/reviews.service';
+import { afterTripHidden, hideTripStatements } from './hide-trip';
 
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 export type ReportAction = (typeof REPORT_ACTIONS)[number];
@@ -131,7 +132,7 @@ export async function closeReport(
 
   const statements: BatchItem<'sqlite'>[] = [];
   if (input.action === 'HIDE_ANNOUNCEMENT') {
-    statements.push(db.update(announcements).set({ status: 'CANCELLED', updatedAt: closedAt }).where(and(eq(announcements.id, report.targetId), closedByMe)));
+    statements.push(...(await hideTripStatements(db, { reportId: id, announcementId: report.targetId, actorId: auth.id, note: input.note ?? null, closedAt, closedByMe, ip })));
   }
   if (input.action === 'HIDE_REVIEW') {
     const [review] = await db.select().from(reviews).where(eq(reviews.id, report.targetId));
@@ -154,6 +155,8 @@ export async function closeReport(
       .set({ status: 'CLOSED', action: input.action, resolutionNote: input.note ?? null, closedBy: auth.id, closedAt })
       .where(and(eq(reports.id, id), eq(reports.status, 'OPEN')))
       .returning(),
+    // Right after the close: a concurrent close that lost leaves no audit entry either.
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
     ...statements,
     ...notify(
       db,
@@ -166,10 +169,10 @@ export async function closeReport(
       },
       closedByMe,
     ),
-    auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
   if (!closed) throw invalidState('report.reportAlreadyClosed', { id });
   if (input.action === 'SUSPEND_USER' && owner !== null) await applySuspension(deps, owner, auth.id);
+  if (input.action === 'HIDE_ANNOUNCEMENT') await afterTripHidden(deps, report.targetId, auth.id);
   return toReportJson(closed);
 }
 
