@@ -53,7 +53,10 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
   it('cancels the reservations not yet handed over with a full refund, tells every party, keeps the handed-over parcel on its way', async () => {
     const { carrier, admin, trip, reportId } = await reportedTrip();
     const on = { trip, carrier, reserveOnTrip: true };
-    const unpaid = await aReservation({ ...on, status: 'PENDING_PAYMENT', weightG: 4_000 });
+    const unpaid = await aReservation({ ...on, status: 'PENDING_PAYMENT', ...FIFTY_EUR });
+    const opened = await post('/v1/api/payments/checkout', { reservationId: unpaid.reservation.id }, { token: unpaid.sender.token });
+    expect(opened.status).toBe(200); // its sender is on the provider's checkout page
+    const sessionId = opened.body.paymentId as string;
     const authorised = await aReservation({ ...on, status: 'PAID', ...paid });
     const accepted = await aReservation({ ...on, status: 'CONFIRMED', ...paid });
     expect(await capture(accepted.reservation.id)).toBe(true); // captured early: the money goes back as a refund
@@ -68,16 +71,19 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     // The trip: hidden, only the handed-over parcel's kilos still reserved.
     expect(await tripRow(trip.id)).toMatchObject({ status: 'CANCELLED', reservedWeightG: 4_000 });
     const cancelled = { status: 'CANCELLED', cancellationReason: 'TRIP_REMOVED', cancelledBy: admin.id };
-    expect(await reservationRow(unpaid.reservation.id)).toMatchObject(cancelled);
+    expect(await reservationRow(unpaid.reservation.id)).toMatchObject({ ...cancelled, paymentStatus: 'EXPIRED' });
     expect(await reservationRow(authorised.reservation.id)).toMatchObject({ ...cancelled, paymentStatus: 'VOIDED' });
     expect(await reservationRow(accepted.reservation.id)).toMatchObject({ ...cancelled, paymentStatus: 'REFUNDED', refundId: expect.stringMatching(/^re_/) });
     expect(await reservationRow(deposited.reservation.id)).toMatchObject({ status: 'DEPOSITED', paymentStatus: 'CAPTURED', cancelledAt: null });
 
-    // The provider: one void of the hold, one refund of the full 50.00 EUR, nothing for the deposited one.
+    // The provider: the open checkout closed (its page can no longer be paid), one void of the hold,
+    // one refund of the full 50.00 EUR, nothing for the deposited one.
     const calls = stripe.requests.slice(before);
-    expect(calls).toHaveLength(2);
+    expect(calls).toHaveLength(3);
+    expect(stripe.sessions.get(sessionId)!.status).toBe('expired');
     expect(calls).toEqual(
       expect.arrayContaining([
+        expect.objectContaining({ method: 'POST', path: `/v1/checkout/sessions/${sessionId}/expire` }),
         expect.objectContaining({ path: `/v1/payment_intents/${authorised.pi.id}/cancel`, idempotencyKey: `void-${authorised.reservation.id}` }),
         expect.objectContaining({ path: '/v1/refunds', body: expect.objectContaining({ payment_intent: accepted.pi.id, amount: '5000' }) }),
       ]),
@@ -134,7 +140,7 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     expect(await reservationRow(deposited.reservation.id)).toMatchObject({ status: 'DELIVERED' });
   });
 
-  it('refuses new bookings and offers on the hidden trip (422) and closes its open offers, the sender told', async () => {
+  it('takes the trip out of the search, refuses new bookings and offers on it (422) and closes its open offers, the sender told', async () => {
     const { admin, trip, reportId } = await reportedTrip();
     const category = await aCategory({ name: 'Books' });
     const offerer = await aUser();
@@ -144,8 +150,12 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
       { token: offerer.token },
     );
     expect(offer.status).toBe(201);
+    const listed = async () => ((await get('/v1/api/annonces?departureCity=Paris&arrivalCity=Dakar&size=100')).body.content as { id: number }[]).map((a) => a.id);
+    expect(await listed()).toContain(trip.id);
 
     expect((await hide(admin, reportId)).status).toBe(200);
+
+    expect(await listed()).not.toContain(trip.id);
 
     expect((await db().select().from(offers).where(eq(offers.id, offer.body.id)))[0]).toMatchObject({ status: 'EXPIRED' });
     const [note] = await db().select().from(notifications).where(and(eq(notifications.userId, offerer.id), eq(notifications.type, 'OFFER_EXPIRED')));
