@@ -198,6 +198,18 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
+  it("the same admin's double click (often the same millisecond in the runtime): one close, every notice and audit entry once", async () => {
+    for (let i = 0; i < 5; i++) {
+      const { carrier, admin, reporter, trip, reportId } = await reportedTrip();
+      const results = await Promise.all([hide(admin, reportId), hide(admin, reportId)]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect((await db().select().from(notifications).where(eq(notifications.userId, carrier.id))).map((n) => n.type)).toEqual(['TRIP_REMOVED']);
+      expect((await db().select().from(notifications).where(eq(notifications.userId, reporter.id))).map((n) => n.type)).toEqual(['REPORT_CLOSED']);
+      expect(await auditOf('REPORT_CLOSED', reportId)).toHaveLength(1);
+      expect(await auditOf('ANNOUNCEMENT_HIDDEN', trip.id)).toHaveLength(1);
+    }
+  });
+
   it('a booking racing the close is either refused or cancelled; never left open on the hidden trip', async () => {
     const category = await aCategory({ name: 'Books' });
     for (let i = 0; i < 3; i++) {
