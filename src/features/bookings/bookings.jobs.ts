@@ -2,10 +2,12 @@
 import type { Deps } from '../../env';
 import { expireReservations } from './bookings.service';
 import { cancelForSuspension } from './suspension';
+import { cancelOnRemovedTrip } from './trip-removal';
 
 /**
  * Expires unpaid reservations (30 min) and rejects unanswered paid ones (24 h); then finishes any
- * suspension's cancellations left over (one batch a run). Never throws: the next run retries.
+ * suspension's cancellations left over (one batch a run), and those of trips the moderation hid
+ * (trip-removal.ts). Never throws: the next run retries.
  */
 export async function runReservationExpiry(deps: Deps, scheduledTime: number = Date.now()) {
   let result: Awaited<ReturnType<typeof expireReservations>> | null = null;
@@ -22,6 +24,12 @@ export async function runReservationExpiry(deps: Deps, scheduledTime: number = D
     if (cancelled > 0) console.log(JSON.stringify({ level: 'info', job: 'suspension-sweep', cancelled }));
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', job: 'suspension-sweep', error: err instanceof Error ? err.message : String(err) }));
+  }
+  try {
+    const cancelled = await cancelOnRemovedTrip(deps, null, null, 1);
+    if (cancelled > 0) console.log(JSON.stringify({ level: 'info', job: 'removed-trip-sweep', cancelled }));
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', job: 'removed-trip-sweep', error: err instanceof Error ? err.message : String(err) }));
   }
   return result;
 }

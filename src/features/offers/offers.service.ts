@@ -269,15 +269,54 @@ export async function expireOffers(deps: Deps, now = new Date()): Promise<number
     .orderBy(asc(offers.expiresAt))
     .limit(EXPIRY_BATCH);
   if (due.length === 0) return 0;
+  return expireEach(db, due, at, (offer, trip) => {
+    const text = `The offer on ${route(trip)} got no answer in time and has expired`;
+    return [offer.senderId, offer.carrierId].map((userId) => ({ userId, type: 'OFFER_EXPIRED', title: 'Offer expired', message: text, data: dataOf(offer) }));
+  });
+}
+
+/**
+ * Open offers on a trip the moderation removed (a report closed with HIDE_ANNOUNCEMENT): EXPIRED
+ * at once, the sender told why (the carrier has the trip's own notice). Accepting one would be
+ * refused anyway (the trip takes no booking); this ends the wait. Returns how many expired.
+ */
+export async function expireOffersOfRemovedTrip(deps: Deps, announcementId: number, now = new Date()): Promise<number> {
+  const { db } = deps;
+  const at = now.toISOString();
+  let expired = 0;
+  // Rounds of EXPIRY_BATCH; an offer answered meanwhile is not read again (it is no longer open).
+  for (let round = 0; round < 10; round++) {
+    const due = await db
+      .select({ offer: offers, trip: TRIP_OF_OFFER })
+      .from(offers)
+      .innerJoin(announcements, eq(announcements.id, offers.announcementId))
+      .where(and(eq(offers.announcementId, announcementId), inArray(offers.status, [...OPEN_OFFER_STATUSES])))
+      .orderBy(asc(offers.id))
+      .limit(EXPIRY_BATCH);
+    if (due.length === 0) break;
+    expired += await expireEach(db, due, at, (offer, trip) => [
+      {
+        userId: offer.senderId,
+        type: 'OFFER_EXPIRED',
+        title: 'Offer closed',
+        message: `Your offer on ${route(trip)} is closed: the trip was removed by the moderation team`,
+        data: { ...dataOf(offer), reason: 'TRIP_REMOVED' },
+      },
+    ]);
+    if (due.length < EXPIRY_BATCH) break;
+  }
+  return expired;
+}
+
+/** Each offer EXPIRED if still in the status read, with its notices under that: one batch; how many expired. */
+async function expireEach(db: Db, due: OfferView[], at: string, notesOf: (offer: OfferRow, trip: OfferView['trip']) => Notification[]): Promise<number> {
   const updates: number[] = [];
   const statements: Statement[] = [];
   for (const { offer, trip } of due) {
-    const text = `The offer on ${route(trip)} got no answer in time and has expired`;
-    const notes: Notification[] = [offer.senderId, offer.carrierId].map((userId) => ({ userId, type: 'OFFER_EXPIRED', title: 'Offer expired', message: text, data: dataOf(offer) }));
     updates.push(statements.length);
     statements.push(
       db.update(offers).set({ status: 'EXPIRED', updatedAt: at }).where(and(eq(offers.id, offer.id), eq(offers.status, offer.status))).returning({ id: offers.id }),
-      ...notify(db, notes, rowExists(db, offers, and(eq(offers.id, offer.id), eq(offers.status, 'EXPIRED'), eq(offers.updatedAt, at)))),
+      ...notify(db, notesOf(offer, trip), rowExists(db, offers, and(eq(offers.id, offer.id), eq(offers.status, 'EXPIRED'), eq(offers.updatedAt, at)))),
     );
   }
   const results = (await runBatch(db, statements)) as unknown[][];

@@ -1,18 +1,20 @@
 // Reports on users, announcements and reviews, and their moderation by admins.
-import { and, eq, exists, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
-import { readPage } from '../../db/statements';
-import { announcements, reports, reviews, users, type ReportRow } from '../../db/schema';
+import { readPage, rowExists } from '../../db/statements';
+import { announcements, auditLogs, reports, reviews, users, type ReportRow } from '../../db/schema';
 import type { REPORT_ACTIONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { alreadyExists, businessRule, invalidArgument, invalidState, notFound, msg, type Noun } from '../../errors';
+import { randomHex } from '../../lib/digest';
 import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { applySuspension, assertCanModerate, getUser } from '../admin-users/admin-users.service';
-import { auditInsert, auditInsertIfChanged } from '../audit/audit';
+import { auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
 import { hideReviewStatements } from '../reviews/reviews.service';
+import { afterTripHidden, hideTripStatements } from './hide-trip';
 
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 export type ReportAction = (typeof REPORT_ACTIONS)[number];
@@ -101,7 +103,8 @@ const ACTION_TARGETS: Record<ReportAction, readonly ReportTargetType[]> = {
 
 /**
  * Closes an OPEN report and applies its action in one batch. The action statements are guarded
- * by this close having happened (same closer, same instant), so a concurrent close applies nothing.
+ * by this close having happened (its own audit entry, written only if its UPDATE closed the
+ * report), so a concurrent close, even the same admin's double click, applies nothing.
  */
 export async function closeReport(
   deps: Deps,
@@ -120,18 +123,25 @@ export async function closeReport(
     });
   }
   const closedAt = new Date().toISOString();
-  const closedByMe = exists(
-    db
-      .select({ one: sql`1` })
-      .from(reports)
-      .where(and(eq(reports.id, id), eq(reports.status, 'CLOSED'), eq(reports.closedBy, auth.id), eq(reports.closedAt, closedAt))),
+  // This close's own REPORT_CLOSED audit entry, written only if its UPDATE closed the report: the
+  // attempt token tells two closes apart even by the same admin at the same millisecond.
+  const attempt = randomHex(8);
+  const closedByMe = rowExists(
+    db,
+    auditLogs,
+    and(
+      eq(auditLogs.targetType, 'REPORT'),
+      eq(auditLogs.targetId, String(id)),
+      eq(auditLogs.action, 'REPORT_CLOSED'),
+      sql`json_extract(${auditLogs.details}, '$.attempt') = ${attempt}`,
+    ),
   );
   const owner = await targetOwner(db, report.targetType, report.targetId);
   if (input.action === 'SUSPEND_USER' && owner !== null) assertCanModerate(auth, await getUser(deps, owner));
 
   const statements: BatchItem<'sqlite'>[] = [];
   if (input.action === 'HIDE_ANNOUNCEMENT') {
-    statements.push(db.update(announcements).set({ status: 'CANCELLED', updatedAt: closedAt }).where(and(eq(announcements.id, report.targetId), closedByMe)));
+    statements.push(...(await hideTripStatements(db, { reportId: id, announcementId: report.targetId, actorId: auth.id, note: input.note ?? null, closedAt, closedByMe, ip })));
   }
   if (input.action === 'HIDE_REVIEW') {
     const [review] = await db.select().from(reviews).where(eq(reviews.id, report.targetId));
@@ -154,6 +164,8 @@ export async function closeReport(
       .set({ status: 'CLOSED', action: input.action, resolutionNote: input.note ?? null, closedBy: auth.id, closedAt })
       .where(and(eq(reports.id, id), eq(reports.status, 'OPEN')))
       .returning(),
+    // Right after the close (changes() is the UPDATE's): a close that lost writes no entry, and so applies nothing.
+    auditInsertIfChanged(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action, attempt } }),
     ...statements,
     ...notify(
       db,
@@ -166,10 +178,10 @@ export async function closeReport(
       },
       closedByMe,
     ),
-    auditInsert(db, { actorId: auth.id, action: 'REPORT_CLOSED', targetType: 'REPORT', targetId: id, ip, details: { action: input.action } }),
   ]);
   if (!closed) throw invalidState('report.reportAlreadyClosed', { id });
   if (input.action === 'SUSPEND_USER' && owner !== null) await applySuspension(deps, owner, auth.id);
+  if (input.action === 'HIDE_ANNOUNCEMENT') await afterTripHidden(deps, report.targetId, auth.id);
   return toReportJson(closed);
 }
 

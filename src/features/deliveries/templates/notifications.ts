@@ -7,13 +7,23 @@ import type { EmailBlocks } from './layout';
 
 type Text = Record<Locale, string>;
 
-/** Subject and French line of each kind; `{n}` is the reservation number when the data has it. */
-export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; fr: string }> = {
+/**
+ * Subject and French line of each kind; `{n}` is the reservation number when the data has it,
+ * `{note}` the moderator's note. `because` holds the French line of a kind for a `data.reason`
+ * whose English message says more than the usual line (a booking cancelled as its trip was removed).
+ */
+export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; fr: string; because?: Record<string, string> }> = {
   RESERVATION_CREATED: { subject: { fr: 'Nouvelle réservation', en: 'New booking' }, fr: 'Une nouvelle réservation{n} a été faite sur votre trajet ; elle attend le paiement.' },
   RESERVATION_PAID: { subject: { fr: 'Nouvelle réservation payée', en: 'New paid reservation' }, fr: 'La réservation{n} a été payée. Acceptez-la ou refusez-la.' },
   RESERVATION_CONFIRMED: { subject: { fr: 'Réservation acceptée', en: 'Booking accepted' }, fr: 'Le transporteur a accepté votre réservation{n}.' },
   RESERVATION_REJECTED: { subject: { fr: 'Réservation refusée', en: 'Booking rejected' }, fr: 'La réservation{n} a été refusée.' },
-  RESERVATION_CANCELLED: { subject: { fr: 'Réservation annulée', en: 'Booking cancelled' }, fr: 'La réservation{n} a été annulée.' },
+  RESERVATION_CANCELLED: {
+    subject: { fr: 'Réservation annulée', en: 'Booking cancelled' },
+    fr: 'La réservation{n} a été annulée.',
+    because: {
+      TRIP_REMOVED: "La réservation{n} a été annulée : son trajet a été retiré par l'équipe de modération. Si vous l'aviez payée, elle vous est remboursée en totalité.",
+    },
+  },
   RESERVATION_EXPIRED: { subject: { fr: 'Réservation expirée', en: 'Booking expired' }, fr: "La réservation{n} n'a pas été payée à temps et a expiré." },
   RESERVATION_DEPOSITED: { subject: { fr: 'Colis remis au transporteur', en: 'Parcel handed over' }, fr: 'Votre colis (réservation{n}) a été remis au transporteur.' },
   RESERVATION_IN_TRANSIT: { subject: { fr: 'Colis en route', en: 'Parcel on its way' }, fr: 'Votre colis (réservation{n}) est en route.' },
@@ -21,6 +31,10 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   TRIP_CHANGED: {
     subject: { fr: 'Votre trajet a changé', en: 'Your trip changed' },
     fr: "Le transporteur a modifié les dates ou les lieux de rendez-vous du trajet de votre réservation{n}. Vous pouvez l'annuler avec un remboursement complet jusqu'au départ.",
+  },
+  TRIP_REMOVED: {
+    subject: { fr: 'Trajet retiré par la modération', en: 'Trip removed by moderation' },
+    fr: "Votre trajet a été retiré par l'équipe de modération{note}. Les réservations pas encore remises sont annulées et leurs expéditeurs remboursés en totalité ; les colis qui vous ont déjà été remis doivent être livrés.",
   },
   PAYMENT_AUTHORIZED: { subject: { fr: 'Paiement reçu', en: 'Payment received' }, fr: 'Votre paiement pour la réservation{n} est conservé jusqu’à la livraison.' },
   PAYMENT_FAILED: { subject: { fr: 'Paiement refusé', en: 'Payment failed' }, fr: "Le paiement de la réservation{n} n'a pas abouti. Vous pouvez réessayer." },
@@ -53,7 +67,11 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   OFFER_ACCEPTED: { subject: { fr: 'Offre acceptée', en: 'Offer accepted' }, fr: "L'offre est acceptée : la réservation{n} est créée au prix convenu et attend le paiement." },
   OFFER_DECLINED: { subject: { fr: 'Offre refusée', en: 'Offer declined' }, fr: "L'offre a été refusée." },
   OFFER_WITHDRAWN: { subject: { fr: 'Offre retirée', en: 'Offer withdrawn' }, fr: "L'expéditeur a retiré son offre." },
-  OFFER_EXPIRED: { subject: { fr: 'Offre expirée', en: 'Offer expired' }, fr: "L'offre n'a pas reçu de réponse à temps et a expiré." },
+  OFFER_EXPIRED: {
+    subject: { fr: 'Offre expirée', en: 'Offer expired' },
+    fr: "L'offre n'a pas reçu de réponse à temps et a expiré.",
+    because: { TRIP_REMOVED: "Votre offre est close : le trajet a été retiré par l'équipe de modération." },
+  },
 };
 
 export const isNotificationKind = (template: string): template is NotificationKind => Object.hasOwn(NOTIFICATION_TEMPLATES, template);
@@ -64,7 +82,9 @@ export function notificationLine(kind: NotificationKind, locale: Locale, payload
   const data = (payload.data ?? {}) as Record<string, unknown>;
   const number = typeof data.reservationNumber === 'string' ? ` ${data.reservationNumber}` : '';
   const message = typeof payload.message === 'string' && payload.message ? payload.message : template.subject.en;
-  return { subject: template.subject[locale], line: locale === 'fr' ? template.fr.replace('{n}', number) : message };
+  const fr = (typeof data.reason === 'string' && template.because?.[data.reason]) || template.fr;
+  const note = typeof data.note === 'string' && data.note ? ` (motif : « ${data.note} »)` : '';
+  return { subject: template.subject[locale], line: locale === 'fr' ? fr.replace('{n}', number).replace('{note}', note) : message };
 }
 
 /** The e-mail of a notification (payload: {title, message, data} as notify() wrote it). */

@@ -1,0 +1,79 @@
+// A report closed with HIDE_ANNOUNCEMENT (docs/decisions-moderation.md): in the close's batch the
+// trip becomes CANCELLED (out of the search, no booking or offer accepted from then on), with its
+// audit entry and the carrier's TRIP_REMOVED notice; after the commit, its reservations not yet
+// handed over are cancelled and refunded in full (bookings/trip-removal.ts) and its open offers
+// closed. Parcels already handed over keep their delivery: the trip stays readable to its parties.
+import { and, eq, ne, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { announcements } from '../../db/schema';
+import { rowExists, type Statement } from '../../db/statements';
+import type { Deps } from '../../env';
+import { auditInsertIfChanged } from '../audit/audit';
+import { cancelOnRemovedTrip } from '../bookings/trip-removal';
+import { notify } from '../deliveries/notify';
+import { expireOffersOfRemovedTrip } from '../offers/offers.service';
+
+export interface TripHiding {
+  reportId: number;
+  announcementId: number;
+  actorId: number;
+  note: string | null;
+  closedAt: string;
+  /** True only in the batch that closed the report (a concurrent close hides nothing). */
+  closedByMe: SQL;
+  ip: string | null;
+}
+
+/** The close's statements: the trip CANCELLED unless it already was, its audit entry, the carrier told. */
+export async function hideTripStatements(db: Db, h: TripHiding): Promise<Statement[]> {
+  const [trip] = await db.select().from(announcements).where(eq(announcements.id, h.announcementId));
+  if (!trip) return [];
+  // This close hid it: the only write stamping the trip CANCELLED at this instant.
+  const hiddenNow = rowExists(db, announcements, and(eq(announcements.id, trip.id), eq(announcements.status, 'CANCELLED'), eq(announcements.updatedAt, h.closedAt)));
+  const because = h.note ? `: ${h.note}` : '';
+  return [
+    db
+      .update(announcements)
+      .set({ status: 'CANCELLED', updatedAt: h.closedAt })
+      .where(and(eq(announcements.id, trip.id), ne(announcements.status, 'CANCELLED'), h.closedByMe)),
+    auditInsertIfChanged(db, {
+      actorId: h.actorId,
+      action: 'ANNOUNCEMENT_HIDDEN',
+      targetType: 'ANNOUNCEMENT',
+      targetId: trip.id,
+      ip: h.ip,
+      details: { reportId: h.reportId, previousStatus: trip.status },
+    }),
+    ...notify(
+      db,
+      {
+        userId: trip.carrierId,
+        type: 'TRIP_REMOVED',
+        title: 'Trip removed by moderation',
+        message:
+          `Your trip ${trip.departureCity} - ${trip.arrivalCity} of ${trip.departureDate} was removed by the moderation team (report #${h.reportId})${because}. ` +
+          'Bookings not yet handed over are cancelled and their senders refunded in full; parcels already handed over to you must still be delivered.',
+        data: { announcementId: trip.id, reportId: h.reportId, note: h.note },
+      },
+      and(h.closedByMe, hiddenNow),
+    ),
+  ];
+}
+
+/**
+ * After the close committed: the trip's reservations before deposit cancelled and refunded, its
+ * open offers closed. A failure here is logged: the trip is already hidden, and the cron's sweep
+ * (bookings.jobs.ts) finishes the reservations.
+ */
+export async function afterTripHidden(deps: Deps, announcementId: number, actorId: number): Promise<void> {
+  try {
+    await cancelOnRemovedTrip(deps, announcementId, actorId);
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'hidden trip sweep failed', announcementId, error: String(err) }));
+  }
+  try {
+    await expireOffersOfRemovedTrip(deps, announcementId);
+  } catch (err) {
+    console.error(JSON.stringify({ level: 'error', msg: 'hidden trip offers not closed', announcementId, error: String(err) }));
+  }
+}
