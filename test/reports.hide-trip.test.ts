@@ -105,7 +105,7 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     ]);
     expect(await notesOf(accepted.sender.id)).toEqual([
       ['RESERVATION_CANCELLED', `${removed(accepted)} 50.00 EUR goes back to you in full.`],
-      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${n(accepted)} is being refunded to your card.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${n(accepted)} is being refunded to the card or mobile money account you paid with.`],
     ]);
     expect(await notesOf(deposited.sender.id)).toEqual([]);
     const carrierNotes = await db().select().from(notifications).where(and(eq(notifications.userId, carrier.id), eq(notifications.type, 'TRIP_REMOVED')));
