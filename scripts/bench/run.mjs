@@ -175,7 +175,7 @@ async function measureScale({ scale, roundCount, laterRounds, bundles, passwordH
   try {
     dataset = await seed(sqlBatcher(service.primitivesUrl), { scale, passwordHash, log });
     const wallRounds = SETTINGS.wallClock ? roundCount : 0;
-    ctx = await buildContext(dataset, service.db, wallRounds, SETTINGS.seconds, SETTINGS.instructions ? cg.capture + 2 * cgInputs(cg) : 0);
+    ctx = await buildContext(dataset, service.db, wallRounds, SETTINGS.seconds, SETTINGS.instructions ? cg.capture + 2 * Math.ceil(1.1 * cgInputs(cg)) + 2 * cg.batches + 2 : 0);
     if (SETTINGS.instructions) {
       // Deposits consume their reservation: the rounds', the capture's and the count's are distinct.
       const n = ctx.poolSize * wallRounds;
