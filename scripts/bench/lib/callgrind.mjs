@@ -113,6 +113,16 @@ async function closedLoop(target, ctx, start, n, sink) {
 const D1_PRIMITIVES = new Set(['d1_read', 'd1_page', 'd1_batch']);
 /** Reservations the Durable Object targets use (their objects woken first, kept awake by the batches). */
 const FEW = 10;
+
+/**
+ * The Durable Object targets' reservations: ten of their own each (the first target the first ten,
+ * the next the ten after), in the capture as in the count. Sharing them, the second messages target
+ * met the first one's rate limit (30 messages a minute per user and conversation) in the same minute.
+ */
+function fewFor(endpoints, ctx) {
+  const windows = new Map(endpoints.filter((e) => e.prepare && !e.singleUse).map((e, k) => [e.name, k]));
+  return (e) => ctx.inTransitReservations.slice(FEW * windows.get(e.name), FEW * (windows.get(e.name) + 1));
+}
 const CAPTURE_START = 900_000;
 
 /**
@@ -124,11 +134,12 @@ export async function captureFixtures({ endpoints, ctx, captureUrl, perEndpoint,
   const fixtures = {};
   const indices = {};
   const notes = {};
+  const few = fewFor(endpoints, ctx);
   for (const e of endpoints) {
     let c = ctx;
     if (e.prepare && !e.singleUse) {
       // The capture worker's own objects (and sockets) for the few reservations the requests use.
-      c = { ...ctx, inTransitReservations: ctx.inTransitReservations.slice(0, FEW) };
+      c = { ...ctx, inTransitReservations: few(e) };
       await e.prepare(c, api, 1, captureUrl);
     } else if (e.prepare) {
       // Single-use inputs for the capture from a slice of their own (after the measured rounds').
@@ -200,7 +211,8 @@ export async function measureInstructions({ service, dir, endpoints, ctx, fixtur
   // Each target counts its requests from 0: an endpoint and its reference send the same sequence.
   let next = 0;
   let used = 0;
-  const ctxOf = (t) => (t.e?.prepare && !t.e.singleUse ? { ...ctx, inTransitReservations: ctx.inTransitReservations.slice(0, FEW) } : ctx);
+  const few = fewFor(endpoints, ctx);
+  const ctxOf = (t) => (t.e?.prepare && !t.e.singleUse ? { ...ctx, inTransitReservations: few(t.e) } : ctx);
   const inputs = async (t, n) => {
     if (!t.e?.singleUse) return ctxOf(t);
     // A tenth more than needed: a few seeded reservations give no payload (their deposit is refused).
