@@ -80,6 +80,8 @@ const log = (...args) => console.log(`[${elapsed().toFixed(0).padStart(3)} s]`, 
 hardDeadline(num('BENCH_HARD_SECONDS', QUICK ? 600 : SETTINGS.maxSeconds + 2400), 'npm run bench');
 
 const TARGET_RATIO = 1.25;
+/** Whether every answer counted for `r` had one of the endpoint's expected statuses (default 200). */
+const onlyExpected = (e, r) => Object.keys(r.statuses ?? {}).every((code) => (e.expect ?? [200]).includes(Number(code)));
 // The first round's latency run goes on until this many requests (8 s more at most): the D1 rows
 // per request are averaged over at least that many inputs.
 const D1_SAMPLES = QUICK ? 10 : 30;
@@ -498,7 +500,7 @@ function instructionsSection(runs) {
       const ref = res.get(referenceName(e));
       const ratio = ref?.instructions ? r.instructions / ref.instructions : null;
       const refCell = e.primitives.length === 0 ? 'bare route' : ref ? mi(ref.instructions) : `no reference${run.captureNotes?.[e.name] ? ` (${run.captureNotes[e.name]})` : ''}`;
-      const ratioCell = e.primitives.length === 0 ? `${f(r.instructions / bare.instructions)} (not a target: the app's floor)` : ratio === null ? 'n/a' : `${f(ratio)}${ratio > TARGET_RATIO ? ' **(over target)**' : ''}`;
+      const ratioCell = e.primitives.length === 0 ? `${f(r.instructions / bare.instructions)} (not a target: the app's floor)` : ratio === null ? 'n/a' : `${f(ratio)}${ratio > TARGET_RATIO ? ' **(over target)**' : ''}${onlyExpected(e, r) ? '' : ' **(statuses outside the expected: not a valid measure)**'}`;
       const trips = e.d1Uncounted ? 'not counted' : r.roundTrips ? `${r.roundTrips.min === r.roundTrips.max ? r.roundTrips.max : `${r.roundTrips.min}-${r.roundTrips.max}`}${e.roundTrips === undefined ? '' : r.roundTrips.max <= e.roundTrips ? ` (target ${e.roundTrips}: holds)` : ` (target ${e.roundTrips}: **over**)`}` : 'n/a';
       const rows = (x) => (e.d1Uncounted ? 'not counted' : !x ? 'n/a' : x.min === x.max ? f(x.mean, 0) : `${f(x.mean, 1)} (${x.min}-${x.max})`);
       lines.push(`| ${e.name} | ${mi(r.instructions)} | ${refCell} | ${ratioCell} | ${r.batches.map((x) => (x / 1e6).toFixed(2)).join(', ')} | ${trips} | ${rows(r.rowsRead)} | ${rows(r.rowsWritten)} | ${JSON.stringify(r.statuses)} |`);
@@ -510,7 +512,7 @@ function instructionsSection(runs) {
 
 function methodSection() {
   const lines = ['## Method', ''];
-  lines.push('- Instructions (the primary figure): after the wall-clock rounds of a size, its workerd is stopped and the same state is served again by a workerd under `valgrind --tool=callgrind --instr-atstart=no` (Miniflare runs it through MINIFLARE_WORKERD_PATH, a wrapper script in `.wrangler/bench-callgrind/`). Once it is up, counting goes on (`callgrind_control -i on`) and, target after target (each endpoint followed by its raw reference), a few warm-up requests run, then `callgrind_control -d` dumps the counters before the first batch and after each: instructions per request = the batch\'s total / its requests. An endpoint and its reference send the same sequence of inputs: the captured requests\' in turn (request k is capture k mod their number), so both do the same work row for row; single-use inputs (deposit payloads) are the exception, fetched fresh just before each batch, outside the counted span; the Durable Object targets use ten reservations, woken first. callgrind counts instructions, not time, so other processes on the machine do not move the figures; garbage collections do, hence medians over batches.');
+  lines.push('- Instructions (the primary figure): after the wall-clock rounds of a size, its workerd is stopped and the same state is served again by a workerd under `valgrind --tool=callgrind --instr-atstart=no` (Miniflare runs it through MINIFLARE_WORKERD_PATH, a wrapper script in `.wrangler/bench-callgrind/`). Once it is up, counting goes on (`callgrind_control -i on`) and, target after target (each endpoint followed by its raw reference), a few warm-up requests run, then `callgrind_control -d` dumps the counters before the first batch and after each: instructions per request = the batch\'s total / its requests. An endpoint and its reference send the same sequence of inputs: the captured requests\' in turn (request k is capture k mod their number), so both do the same work row for row; single-use inputs (deposit payloads) are the exception, fetched fresh just before each batch, outside the counted span; the Durable Object targets use ten reservations each, of their own, woken first; a target whose answers include a status outside its expected ones is marked not valid and does not hold. callgrind counts instructions, not time, so other processes on the machine do not move the figures; garbage collections do, hence medians over batches.');
   lines.push('- Raw references: scripts/bench/capture-worker.ts is the API with the two transport methods of D1\'s session wrapped to record every round trip (statements and parameters); it serves beside the API on the same D1 during the capture, which sends a few requests of each endpoint through it (deposits on reservations of their own). The primitives worker replays request i\'s round trips at /ref (singles as raw() or run(), batches as batch()), after the endpoint\'s other primitives. A replayed write repeats what the capture did: a guarded transition (the deposit\'s) finds its reservation already moved and changes nothing, so that reference does a little less SQLite work than the endpoint.');
   lines.push('- Production bundle from `wrangler deploy --dry-run --env production --outdir` (the deployed, minified one), served by Miniflare directly: one workerd process on 127.0.0.1 (direct sockets, no wrangler dev proxy), D1/KV/R2/Durable Object bindings from wrangler.toml, state in `.wrangler/bench-state/` wiped per size; migrations/*.sql applied, then the data set inserted with multi-row INSERT batches (at most 100 bound parameters per statement). Each size gets its own workerd, stopped (by its PID) before the next starts.');
   lines.push('- Load from a second process (scripts/bench/load.mjs): autocannon, bounded in time (and in requests for single-use inputs); every measured run is preceded by a run of the bare route, and its req/s is reported as a ratio to that run.');
@@ -580,11 +582,12 @@ function targetsSection({ size, runs }) {
     const rows = ENDPOINTS.filter((e) => e.primitives.length && run.instructions.has(e.name)).map((e) => {
       const r = run.instructions.get(e.name);
       const ref = run.instructions.get(referenceName(e));
-      return { e, ratio: ref?.instructions ? r.instructions / ref.instructions : null };
+      return { e, ratio: ref?.instructions ? r.instructions / ref.instructions : null, valid: onlyExpected(e, r) && (!ref || onlyExpected({ expect: [200] }, ref)) };
     });
-    const over = rows.filter((r) => r.ratio === null || r.ratio > TARGET_RATIO);
+    // A batch with answers outside the expected statuses (a 401, a 429) measured something else.
+    const over = rows.filter((r) => r.ratio === null || r.ratio > TARGET_RATIO || !r.valid);
     const skipped = ENDPOINTS.filter((e) => e.notCounted && run.endpoints?.includes(e.name)).map((e) => e.name);
-    lines.push(`- Instructions per request within ${TARGET_RATIO}x of the raw reference, data set x${run.scale}: ${rows.length - over.length} of ${rows.length} endpoints hold${over.length ? `; over or not measured: ${over.map((r) => `${r.e.name} (${f(r.ratio)})`).join(', ')}` : ''}${skipped.length ? `; not counted: ${skipped.join(', ')} (see its row)` : ''}.`);
+    lines.push(`- Instructions per request within ${TARGET_RATIO}x of the raw reference, data set x${run.scale}: ${rows.length - over.length} of ${rows.length} endpoints hold${over.length ? `; over or not measured: ${over.map((r) => `${r.e.name} (${f(r.ratio)}${r.valid ? '' : ', statuses outside the expected'})`).join(', ')}` : ''}${skipped.length ? `; not counted: ${skipped.join(', ')} (see its row)` : ''}.`);
   }
   for (const run of SETTINGS.wallClock ? runs : []) {
     const measured = measuredOf(run);
