@@ -423,7 +423,9 @@ describe('resolving', () => {
     expect(errorBody(loser).errorCode).toBe('INVALID_STATE');
     const winner = results.find((r) => r.status === 200)!;
     const settled = await db.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM ledger_entries WHERE type = 'DISPUTE_SETTLED' AND reservation_id = ${b.id}`);
-    expect(settled[0].n).toBe(1);
+    // Only the winner's entry. Either request may win: a release after delivery moves nothing
+    // through the ledger (the share was released at delivery and nothing is taken back).
+    expect(settled[0].n).toBe(winner.body.resolution === 'REFUND_SENDER' ? 1 : 0);
     expect(refundRequests(pi.id)).toHaveLength(winner.body.resolution === 'REFUND_SENDER' ? 1 : 0);
     expect((await reservationRow(b.id)).status).toBe(winner.body.resolution === 'REFUND_SENDER' ? 'REFUNDED' : 'DELIVERED');
     const audit = await db.select().from(auditLogs).where(eq(auditLogs.targetId, String(id)));
