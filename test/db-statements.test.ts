@@ -8,7 +8,7 @@ import { database } from '../src/db/client';
 import { categories, notifications, users } from '../src/db/schema';
 import packageJson from '../package.json';
 import { prepareBuilder } from '../src/db/internals';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, guardedInsertAll, rowExists, runBatch } from '../src/db/statements';
+import { aliasedColumns, compiled, compiledShapes, guardedInsert, guardedInsertAll, rowExists, runAlone, runBatch } from '../src/db/statements';
 import { getReservationView } from '../src/features/reservations/reservation-views';
 import { aCarrier, aCategory, aReservation, aTrip, aUser, bookingInput } from './helpers/factories';
 import { get, post } from './helpers/http';
@@ -70,6 +70,11 @@ describe('compiled statements', () => {
     const [builtEmpty, built] = await runBatch(db, [joinedSelect(db).where(eq(users.id, a.id)), joinedSelect(db).where(eq(users.id, b.id))]);
     expect(joinedEmpty).toEqual(builtEmpty);
     expect(joined).toEqual(built);
+    // Run alone (D1's raw(): arrays, not the batch's objects), the same rows.
+    expect(await runAlone(withNotes(db, { id: b.id }))).toEqual(joined);
+    expect(await runAlone(userById(db, { id: -1 }))).toEqual([]);
+    // Key for key in the same order too (a response serialises them as they come).
+    expect(JSON.stringify([first, joinedEmpty, joined])).toBe(JSON.stringify([await db.select().from(users).where(eq(users.id, a.id)), builtEmpty, built]));
     expect((joinedEmpty as { n: { id: unknown } }[])[0].n.id).toBeNull();
     expect((joined as { u: { id: number }; n: { data: unknown } }[])[0]).toMatchObject({ u: { id: b.id }, n: { data: { n: 1, nested: [true] } } });
   });

@@ -232,14 +232,20 @@ describe('a listing page carries its total (one statement)', () => {
 
 describe('D1 rows read and written per request (x-d1-rows-read, x-d1-rows-written)', () => {
   it('are the rows D1 reports in its results, summed over the request', async () => {
-    const { sender, reservation } = await aReservation({ status: 'CONFIRMED' });
+    const { sender, carrier, reservation } = await aReservation({ status: 'CONFIRMED' });
     const counted = countedFromOutside();
-    const res = await fetchWith(counted, `/v1/api/bookings/${reservation.id}`, sender.token);
+    const res = await fetchWith(counted, `/v1/api/users/${carrier.id}/reviews`, sender.token);
     expect(res.status).toBe(200);
-    // The detail is one batch: every result carries its meta, so the outside sum is complete.
-    expect(counted.seen).toMatchObject({ trips: 1, withoutMeta: 0 });
+    // The profile's reviews are one batch of two: every result carries its meta, so the outside sum is complete.
+    expect(counted.seen).toMatchObject({ trips: 1, statements: 2, withoutMeta: 0 });
     expect(counted.seen.rowsRead).toBeGreaterThan(0);
     expect(rows(res)).toEqual({ read: counted.seen.rowsRead, written: counted.seen.rowsWritten });
+    // The detail is one statement run alone (raw(): the public API drops its meta), still counted.
+    const alone = countedFromOutside();
+    const detail = await fetchWith(alone, `/v1/api/bookings/${reservation.id}`, sender.token);
+    expect(detail.status).toBe(200);
+    expect(alone.seen).toMatchObject({ trips: 1, statements: 1, withoutMeta: 1 });
+    expect(rows(detail).read).toBeGreaterThan(0);
   });
 
   it('a read by id reads a bounded number of rows and writes none', async () => {

@@ -3,7 +3,7 @@
 // request's round trips and rows, session.ts). Nothing else in src names a private member.
 // drizzle-orm is pinned to one exact version in package.json; test/db-statements.test.ts and
 // test/round-trips.test.ts fail when an upgrade of drizzle-orm or workerd changes what is used here.
-import { Column, fillPlaceholders, getTableName, is, SQL, Subquery } from 'drizzle-orm';
+import { Column, fillPlaceholders, getTableName, is, noopDecoder, SQL, Subquery } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from './client';
 
@@ -44,31 +44,59 @@ type NotNullableJoins = Record<string, boolean> | undefined;
 type Decoder = { mapFromDriverValue(value: unknown): unknown };
 type RowsMapper = (rows: unknown[][]) => Record<string, unknown>[];
 
+/** Decoders that return the driver value as it is: a cell they would decode is taken as it comes. */
+const IDENTITY_DECODERS = new Set<unknown>([Column.prototype.mapFromDriverValue, noopDecoder.mapFromDriverValue]);
+
 /**
  * drizzle's mapResultRow with its per-cell work done once per statement: for every cell it asks
- * which kind of field gives the decoder (`is()` walks prototypes) and which table a column
- * belongs to. The result is the same object (test/db-statements.test.ts compares them): each
- * value decoded unless NULL, nested by path, and a left-joined table whose columns are all NULL
- * turned into null.
+ * which kind of field gives the decoder (`is()` walks prototypes), which table a column belongs
+ * to, and walks the result path from the top. Here each cell knows its decoder (none when the
+ * column's is the identity) and the object it lands in, by index. The result is the same object
+ * (test/db-statements.test.ts compares them): each value decoded unless NULL, nested by path, keys
+ * in the same order, and a left-joined table whose columns are all NULL turned into null.
  */
 export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap: NotNullableJoins): RowsMapper {
+  // The nested objects of a row: 0 is the row itself; each other one hangs under `key` of `parent`.
+  const nodes: { parent: number; key: string }[] = [{ parent: -1, key: '' }];
+  const nodeOf = new Map<string, number>([['', 0]]);
   const plan = fields.map(({ path, field }) => {
     const f = field as { decoder: Decoder; table: SQLiteTable; _: { sql: { decoder: Decoder } }; sql: { decoder: Decoder } };
     const decoder: Decoder = is(field, Column) ? (field as Decoder) : is(field, SQL) ? f.decoder : is(field, Subquery) ? f._.sql.decoder : f.sql.decoder;
     const tableName = joinsNotNullableMap && is(field, Column) && path.length === 2 ? getTableName(f.table) : undefined;
-    return { parents: path.slice(0, -1), key: path[path.length - 1], decoder, tableName };
+    let node = 0;
+    for (let depth = 1; depth < path.length; depth++) {
+      const id = path.slice(0, depth).join('\u0000');
+      let found = nodeOf.get(id);
+      if (found === undefined) {
+        found = nodes.push({ parent: node, key: path[depth - 1] }) - 1;
+        nodeOf.set(id, found);
+      }
+      node = found;
+    }
+    const decode = IDENTITY_DECODERS.has(decoder.mapFromDriverValue) ? null : decoder;
+    return { node, key: path[path.length - 1], decode, tableName, objectName: path[0] };
   });
   const mapRow = (row: unknown[]) => {
+    // Created on their first cell, as mapResultRow does: the parent's keys keep its order.
+    const made: (Record<string, unknown> | undefined)[] = new Array(nodes.length);
     const result: Record<string, unknown> = {};
+    made[0] = result;
+    const objectOf = (n: number): Record<string, unknown> => {
+      let object = made[n];
+      if (object === undefined) {
+        object = {};
+        objectOf(nodes[n].parent)[nodes[n].key] = object;
+        made[n] = object;
+      }
+      return object;
+    };
     let nullify: Record<string, string | false> | undefined;
     for (let i = 0; i < plan.length; i++) {
-      const { parents, key, decoder, tableName } = plan[i];
-      let node = result;
-      for (const chunk of parents) node = (node[chunk] ??= {}) as Record<string, unknown>;
+      const { node, key, decode, tableName, objectName } = plan[i];
       const raw = row[i];
-      const value = (node[key] = raw === null ? null : decoder.mapFromDriverValue(raw));
+      const value = raw === null ? null : decode === null ? raw : decode.mapFromDriverValue(raw);
+      (made[node] ?? objectOf(node))[key] = value;
       if (tableName !== undefined) {
-        const objectName = parents[0];
         nullify ??= {};
         if (!(objectName in nullify)) nullify[objectName] = value === null ? tableName : false;
         else if (typeof nullify[objectName] === 'string' && nullify[objectName] !== tableName) nullify[objectName] = false;
@@ -87,6 +115,13 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
 
 /** A builder's prepared form (drizzle-internal `_prepare`). */
 export const prepareBuilder = (builder: unknown): DrizzlePrepared => (builder as { _prepare(): DrizzlePrepared })._prepare();
+
+/**
+ * A builder or compiled statement executed alone (the prepared query's own `execute`): a select
+ * reads its rows with D1's raw(), as arrays, where a batch of one gets objects that are then
+ * turned back into arrays.
+ */
+export const executeAlone = (builder: unknown): Promise<unknown> => (prepareBuilder(builder) as DrizzlePrepared & { execute(): Promise<unknown> }).execute();
 
 /** A builder turned into what binding it needs: its SQL text with placeholders, and how its rows are decoded. */
 export interface CompiledQuery {
@@ -119,6 +154,13 @@ export function boundQuery<B>(db: Db, compiled: CompiledQuery, values: Record<st
       const session = (db as unknown as { session: DrizzleSession }).session;
       const prepared = session.prepareOneTimeQuery({ sql, params: fillPlaceholders(params, values) }, fields, method, true, mapRows ?? undefined);
       prepared.joinsNotNullableMap = joinsNotNullableMap;
+      if (mapRows) {
+        // Inside a batch D1 answers rows as objects keyed by column (aliased: no two share a name),
+        // which drizzle turns back into arrays key by key; Object.values gives the same arrays.
+        const prepare = prepared as DrizzlePrepared & { mapAllResult(result: unknown, isFromBatch?: boolean): unknown };
+        prepare.mapAllResult = (result, isFromBatch) =>
+          mapRows(isFromBatch ? (result as { results: Record<string, unknown>[] }).results.map(Object.values) : (result as unknown[][]));
+      }
       return prepared;
     },
   };

@@ -2,7 +2,7 @@
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
 import { and, count, eq, getTableColumns, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
+import { aliasedColumns, compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
 import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy, type UserRow } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
@@ -356,7 +356,7 @@ async function runPage(db: Db, where: SQL | undefined, p: PageParams<Announcemen
 
 async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStatements>, p: PageParams<AnnouncementSort>) {
   // One statement: the page carries its total (withTotal); the count alone only past the last page.
-  const [rows] = await db.batch([page]);
+  const rows = await runAlone(page);
   const n = await pageTotal(db, rows, offsetOf(p), () => total);
   return toPage(
     rows.map((r) => toAnnouncement(r.announcement, r.carrier)),

@@ -17,7 +17,7 @@ import {
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, guardedInsert, rowExists, rowsAsJson, type Statement } from '../../db/statements';
+import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowExists, rowsAsJson, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
 import { formatMoney, splitPrice, toGrams, type PriceSplit } from '../../lib/money';
@@ -390,7 +390,7 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
   const moved = await agreed?.refusal();
   if (moved) throw moved;
   // Refused (rare): the trip as it is now says why.
-  const [[current]] = await db.batch([bookingWrites.trip(db, values)]);
+  const [current] = await runAlone(bookingWrites.trip(db, values));
   if (current && !isCarrierAvailable(current, current.carrierEnabled)) throw carrierUnavailable();
   if (current && !agreed && current.pricePerKgCents !== seen.pricePerKgCents) {
     throw invalidState('booking.priceAnnouncementChangedWhile');

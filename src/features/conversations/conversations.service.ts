@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, notInArray, or, sql, typ
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { announcements, conversations, files, reservations, users, type ReservationRow } from '../../db/schema';
-import { compiled, pageTotal, runBatch, withTotal, type Statement, type Placeholders } from '../../db/statements';
+import { compiled, runAlone, pageTotal, runBatch, withTotal, type Statement, type Placeholders } from '../../db/statements';
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
 import type { AuthUser, Deps } from '../../env';
@@ -95,7 +95,7 @@ const indexUpsert = compiled((db, p: Placeholders<IndexValues>) => {
 });
 
 async function load(db: Db, id: number): Promise<ConversationReservation> {
-  const [[row]] = await db.batch([reservationById(db, id)]);
+  const [row] = await runAlone(reservationById(db, id));
   if (!row) throw notFound('Reservation', id);
   return row;
 }
@@ -145,7 +145,7 @@ async function asParty(deps: Deps, auth: AuthUser, id: number, row: PartyRow | u
 /** The reservation, the caller's side and display name: one statement. */
 async function loadForParty(deps: Deps, auth: AuthUser, id: number) {
   const { db } = deps;
-  const [[row]] = await db.batch([partyRead(db, { id, me: auth.id })]);
+  const [row] = await runAlone(partyRead(db, { id, me: auth.id }));
   return asParty(deps, auth, id, row);
 }
 
@@ -187,7 +187,7 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
 export async function postMessage(deps: Deps, auth: AuthUser, id: number, input: { body: string; fileIds?: number[] }) {
   const { db, env } = deps;
   // With the party's read, the carrier side's staff, told like the carrier (CONTRACT section 17).
-  const [[row]] = await db.batch([postRead(db, { id, me: auth.id })]);
+  const [row] = await runAlone(postRead(db, { id, me: auth.id }));
   const { r, side, name } = await asParty(deps, auth, id, row);
   const staff = row.staffIds;
   const closedAt = readOnlyFrom(r);

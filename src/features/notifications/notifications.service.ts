@@ -1,7 +1,7 @@
 // In-app notifications of the caller: list, unread count, mark read, delete. Owner only.
 import { and, count, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, compiledShapes, pageTotal, withTotal, type Placeholders } from '../../db/statements';
+import { compiled, runAlone, compiledShapes, pageTotal, withTotal, type Placeholders } from '../../db/statements';
 import { notifications, type NotificationRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
@@ -46,7 +46,7 @@ export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParam
   const { db } = deps;
   const page = notificationPage({ unreadOnly: Boolean(p.unreadOnly), field: p.sort.field, direction: p.sort.direction });
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
-  const [rows] = await db.batch([page.rows(db, values)]);
+  const rows = await runAlone(page.rows(db, values));
   const n = await pageTotal(db, rows, values.offset, () => page.total(db, values));
   return toPage(rows.map(toNotification), n, p);
 }

@@ -13,7 +13,7 @@ import {
   type ReservationStatus,
   type UserRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal, type Placeholders } from '../../db/statements';
+import { aliasedColumns, compiled, runAlone, compiledShapes, pageTotal, rowsAsJson, totalledPage, withTotal, type Placeholders } from '../../db/statements';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, type SortSpec } from '../../lib/pagination';
 
@@ -148,7 +148,7 @@ function onlyView<T>(id: number, rows: readonly T[]): T {
 
 /** One reservation with every column (the super-admin detail), or 404. */
 export async function getReservationView(db: Db, id: number): Promise<ReservationView> {
-  const [rows] = await db.batch([viewById(db, id)]);
+  const rows = await runAlone(viewById(db, id));
   return onlyView(id, rows);
 }
 
@@ -164,7 +164,7 @@ export const dtoViewFromReads = (id: number, reads: unknown[]): ReservationDtoVi
 
 /** One reservation with the columns of the Reservation DTO (GET /bookings/{id}), or 404. */
 export async function getReservationDtoView(db: Db, id: number): Promise<ReservationDtoView> {
-  const [rows] = await db.batch([dtoViewById(db, { id })]);
+  const rows = await runAlone(dtoViewById(db, { id }));
   return onlyView(id, rows as ReservationDtoView[]);
 }
 
@@ -224,7 +224,7 @@ export async function listPartyReservationViews(
 ): Promise<{ rows: ReservationDtoView[]; total: number }> {
   const shape = partyPage({ party, byStatus: status !== undefined, field: sort.field, direction: sort.direction });
   const values = { owner: ownerId, status: status ?? null, limit: p.size, offset: offsetOf(p) };
-  const [rows] = await db.batch([shape.rows(db, values)]);
+  const rows = await runAlone(shape.rows(db, values));
   const total = await pageTotal(db, rows, values.offset, () => shape.total(db, values));
   return { rows, total };
 }

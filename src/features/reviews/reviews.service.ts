@@ -2,7 +2,7 @@
 // kept in user_ratings in the same batch.
 import { and, count, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, compiledShapes, pageTotal, withTotal, type Statement, type Placeholders } from '../../db/statements';
+import { compiled, runAlone, compiledShapes, pageTotal, withTotal, type Statement, type Placeholders } from '../../db/statements';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
@@ -202,7 +202,7 @@ export async function listCustomerReviews(deps: Deps, p: PageParams<'createdAt'>
   const { db } = deps;
   const page = customerPage({ field: p.sort.field, direction: p.sort.direction });
   const values = { userId: null, limit: p.size, offset: offsetOf(p) };
-  const [rows] = await db.batch([page.rows(db, values)]);
+  const rows = await runAlone(page.rows(db, values));
   const total = await pageTotal(db, rows, values.offset, () => page.total(db, values));
   return toPage(rows.map(toReviewJson), total, p);
 }

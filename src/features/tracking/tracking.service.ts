@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
-import { aliasedColumns, compiled, type Placeholders } from '../../db/statements';
+import { aliasedColumns, compiled, runAlone, type Placeholders } from '../../db/statements';
 import type { Position, PositionInput } from '../../durable-objects/reservation-tracking';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
@@ -39,7 +39,7 @@ const reservationById = compiled((db, p: Placeholders<{ id: number }>) =>
 );
 
 async function load(db: Db, id: number): Promise<TrackedReservation> {
-  const [[row]] = await db.batch([reservationById(db, { id })]);
+  const [row] = await runAlone(reservationById(db, { id }));
   if (!row) throw notFound('Reservation', id);
   return row;
 }
