@@ -68,6 +68,8 @@ export const PRIMITIVES = {
   d1_page: { label: 'D1 page of 20 + COUNT (one batch)', method: 'GET', path: '/d1/page' },
   d1_batch: { label: 'D1 batch: insert + update', method: 'POST', path: '/d1/batch' },
   kv_get: { label: 'KV get', method: 'GET', path: '/kv/get' },
+  kv_bulk_get: { label: 'KV bulk get of two keys (the token revocation check)', method: 'GET', path: '/kv/bulk-get' },
+  hmac_verify: { label: 'signed token HMAC-SHA256 verify (src/lib/signed-claims.ts: the QR payload)', method: 'GET', path: '/hmac/verify' },
   r2_head: { label: 'R2 head', method: 'GET', path: '/r2/head' },
   do_call: { label: 'Durable Object RPC (storage increment)', method: 'GET', path: '/do/call' },
   rate_limit: { label: 'rate limiter: one limit() call (Workers rate-limiting binding)', method: 'GET', path: '/ratelimit' },
@@ -83,7 +85,7 @@ export const PRIMITIVES = {
 // rate_limit: one limit() per guarded route (middleware/rate-limit.ts GUARDED_ROUTES, the login's two
 // in features/auth/rate-limit.ts, the messages' per conversation), as the load sends CF-Connecting-IP.
 // queue_send: one sendBatch() after the response of a request whose batch committed deliveries.
-const AUTH = ['jwt_verify', 'kv_get'];
+const AUTH = ['jwt_verify', 'kv_bulk_get'];
 
 export const ENDPOINTS = [
   {
@@ -199,7 +201,7 @@ export const ENDPOINTS = [
     overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (one conditional UPDATE): one batch of 4 statements (the sender's notification; one deliveries insert of the sender's e-mail, push and SMS and the recipient's e-mail and SMS, each guarded on the reservation's status and reading its address; the conditional UPDATE; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
-    primitives: [...AUTH, 'do_call', 'd1_batch', 'queue_send'],
+    primitives: [...AUTH, 'hmac_verify', 'do_call', 'd1_batch', 'queue_send'],
     singleUse: true,
     async prepare(ctx, api, round = 1) {
       const pool = [];

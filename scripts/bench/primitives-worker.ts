@@ -8,6 +8,7 @@ import { database } from '../../src/db/client';
 import { notifications, reservations, users } from '../../src/db/schema';
 import { ACCESS_TOKEN_TTL_SECONDS, signToken, verifyToken } from '../../src/lib/jwt';
 import { verifyPassword } from '../../src/lib/password';
+import { openSignedClaims, signClaims } from '../../src/lib/signed-claims';
 import { pageStatements, searchConditions } from '../../src/features/announcements/announcements.service';
 
 interface BenchEnv {
@@ -103,6 +104,20 @@ async function replay(env: BenchEnv, write: boolean, captured: RoundTrip[], draw
   return rows;
 }
 
+/**
+ * The read every authenticated request makes (src/lib/token-revocation.ts): one KV bulk get of the
+ * token's blacklist key and its user's cut-off, both absent as they usually are.
+ */
+const kvBulkGet = (env: BenchEnv) => env.KV.get(['bl:00000000-0000-4000-8000-000000000000', 'rv:1'], 'text');
+
+/** A signed token of lib/signed-claims.ts (a QR payload's shape), checked as the handover checks one. */
+const HMAC_SECRET = 'bench-qr-signing-secret-0123456789abcdef';
+let signedPayload: string | undefined;
+async function hmacVerify() {
+  signedPayload ??= await signClaims(HMAC_SECRET, { rid: 1, car: 1, pur: 'DEPOSIT', non: crypto.randomUUID(), exp: Date.now() + 3_600_000 });
+  return openSignedClaims(HMAC_SECRET, signedPayload);
+}
+
 /** The non-D1 primitives an endpoint also uses, each done once as its own primitive route does it. */
 const REFERENCE_PRIMITIVES: Record<string, (env: BenchEnv) => Promise<unknown>> = {
   jwt_verify: async (env) => {
@@ -111,6 +126,8 @@ const REFERENCE_PRIMITIVES: Record<string, (env: BenchEnv) => Promise<unknown>> 
   },
   jwt_sign: (env) => signToken(env, { sub: '1', typ: 'access', roles: ['ROLE_CLIENT'] }, ACCESS_TOKEN_TTL_SECONDS),
   kv_get: (env) => env.KV.get('bench:key'),
+  kv_bulk_get: (env) => kvBulkGet(env),
+  hmac_verify: () => hmacVerify(),
   r2_head: (env) => env.UPLOADS.head('bench/probe'),
   do_call: (env) => env.BENCH_COUNTER.get(env.BENCH_COUNTER.idFromName(`counter-${Math.floor(Math.random() * 100)}`)).increment(),
   rate_limit: (env) => env.BENCH_RATE_LIMITER.limit({ key: `bench:ip:${Math.floor(Math.random() * 1e9)}` }),
@@ -155,6 +172,8 @@ const app = new Hono<{ Bindings: BenchEnv }>()
     return c.json({ length: page.toSQL().sql.length + total.toSQL().sql.length });
   })
   .get('/kv/get', async (c) => c.json({ value: await c.env.KV.get('bench:key') }))
+  .get('/kv/bulk-get', async (c) => c.json({ found: (await kvBulkGet(c.env)).size }))
+  .get('/hmac/verify', async (c) => c.json({ ok: (await hmacVerify()).ok }))
   .get('/r2/head', async (c) => c.json({ found: (await c.env.UPLOADS.head('bench/probe')) !== null }))
   .get('/do/call', async (c) => {
     const stub = c.env.BENCH_COUNTER.get(c.env.BENCH_COUNTER.idFromName(`counter-${Math.floor(Math.random() * 100)}`));
