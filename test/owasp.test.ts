@@ -498,6 +498,13 @@ describe('API8 security misconfiguration', () => {
     expect(res.headers.get('X-Frame-Options')).toBe('SAMEORIGIN');
     expect(res.headers.get('Strict-Transport-Security')).toContain('max-age=');
     expect(res.headers.get('X-Powered-By')).toBeNull();
+    expect(res.headers.get('Referrer-Policy')).toBe('no-referrer');
+    expect(res.headers.get('Cross-Origin-Resource-Policy')).toBe('same-origin');
+    expect(res.headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin');
+    // The legacy ones no browser in use reads are not sent (src/app.ts SECURE_HEADERS).
+    for (const legacy of ['X-XSS-Protection', 'X-Download-Options', 'X-Permitted-Cross-Domain-Policies', 'X-DNS-Prefetch-Control', 'Origin-Agent-Cluster']) {
+      expect([legacy, res.headers.get(legacy)]).toEqual([legacy, null]);
+    }
   });
 
   it('a 500 has no stack trace outside development', async () => {
