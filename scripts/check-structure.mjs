@@ -122,6 +122,10 @@ for (const file of files) {
   if (lines > MAX_FILE_LINES) problems.push(`file over ${MAX_FILE_LINES} lines: ${file} (${lines} lines)`);
   const ast = parseFile(file, text);
   for (const f of longFunctions(file, ast)) problems.push(`function over ${MAX_FUNCTION_LINES} lines: ${f}`);
+  // hono's `c.var` copies every request variable into a new object on each read; `c.get(name)` reads one.
+  text.split('\n').forEach((line, i) => {
+    if (/\bc\.var\b/.test(line)) problems.push(`c.var read (use c.get): ${file}:${i + 1}`);
+  });
   fileGraph.set(file, [...new Set(importsOf(ast).map((spec) => resolve(known, file, spec)).filter(Boolean))]);
 }
 

@@ -1,7 +1,7 @@
 // D1 read replication through the Sessions API: one session per request, anchored at the
 // client's last bookmark so a client always reads its own writes, even from a replica. The
-// middleware builds the request's `deps` (its database handle, env and providers) once, in
-// c.var; services receive them as their first argument. Outside a request (cron, Durable
+// middleware builds the request's `deps` (its database handle, env and providers) once (read with
+// c.get('deps')); services receive them as their first argument. Outside a request (cron, Durable
 // Objects), depsOf(env).
 import { createMiddleware } from 'hono/factory';
 import { depsOf, type AppEnv } from '../env';

@@ -78,7 +78,7 @@ export const adminUsersRouter = createRouter()
     }),
     async (c) => {
       const { page, size, sort, ...filters } = c.req.valid('query');
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const { rows, total } = await listUsers(deps, filters, { page, size, sort });
       return c.json(toPage(await toAdminUsers(deps, rows), total, { page, size }), 200);
     },
@@ -96,7 +96,7 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The user'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       return c.json(await toAdminUser(deps, await getUser(deps, c.req.valid('param').id)), 200);
     },
   )
@@ -113,7 +113,7 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The suspended user'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const { reason } = c.req.valid('json') ?? {};
       const row = await suspendUser(deps, c.get('auth'), c.req.valid('param').id, reason ?? null, clientIp(c));
       return c.json(await toAdminUser(deps, row), 200);
@@ -132,7 +132,7 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The reactivated user'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const row = await activateUser(deps, c.get('auth'), c.req.valid('param').id, clientIp(c));
       return c.json(await toAdminUser(deps, row), 200);
     },
@@ -150,7 +150,7 @@ export const adminUsersRouter = createRouter()
       responses: { 200: jsonContent(AdminUserSchema, 'The user with the new roles'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const row = await changeRolesAsSuperAdmin(deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json').roles, clientIp(c));
       return c.json(await toAdminUser(deps, row), 200);
     },

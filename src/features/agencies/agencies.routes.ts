@@ -149,7 +149,7 @@ export const agenciesRouter = createRouter()
       request: { body: jsonBody(AgencyCreateSchema) },
       responses: { 201: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(409) },
     })),
-    async (c) => c.json(agencyView(await registerAgency(c.var.deps, c.get('auth').id, c.req.valid('json'), clientIp(c))), 201),
+    async (c) => c.json(agencyView(await registerAgency(c.get('deps'), c.get('auth').id, c.req.valid('json'), clientIp(c))), 201),
   )
   .openapi(
     createRoute({
@@ -162,7 +162,7 @@ export const agenciesRouter = createRouter()
       middleware: authed,
       responses: { 200: jsonContent(MyAgencySchema, 'The agency'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await myAgency(c.var.deps, c.get('auth').id), 200),
+    async (c) => c.json(await myAgency(c.get('deps'), c.get('auth').id), 200),
   )
   .openapi(
     createRoute({
@@ -176,7 +176,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(agencyView(await agencyForMember(c.var.deps, c.get('auth'), c.req.valid('param').id)), 200),
+    async (c) => c.json(agencyView(await agencyForMember(c.get('deps'), c.get('auth'), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -191,7 +191,7 @@ export const agenciesRouter = createRouter()
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const row = await updateAgency(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      const row = await updateAgency(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(agencyView(row), 200);
     },
   )
@@ -209,7 +209,7 @@ export const agenciesRouter = createRouter()
       responses: { 201: jsonContent(BranchSchema, 'The branch'), ...authErrorResponses(404) },
     })),
     async (c) => {
-      const row = await createBranch(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      const row = await createBranch(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(branchView(row), 201);
     },
   )
@@ -225,7 +225,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams, query: pageQuery({ sortable: ['createdAt', 'name'], defaultSort: 'createdAt,asc' }) },
       responses: { 200: jsonContent(PageSchema(BranchSchema, 'AgencyBranchPage'), 'Page of branches'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await listBranches(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listBranches(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -241,7 +241,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await branchForMember(c.var.deps, c.get('auth'), id, branchId)), 200);
+      return c.json(branchView(await branchForMember(c.get('deps'), c.get('auth'), id, branchId)), 200);
     },
   )
   .openapi(
@@ -258,7 +258,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await updateBranch(c.var.deps, c.get('auth'), id, branchId, c.req.valid('json'))), 200);
+      return c.json(branchView(await updateBranch(c.get('deps'), c.get('auth'), id, branchId, c.req.valid('json'))), 200);
     },
   )
   .openapi(
@@ -275,7 +275,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      await deleteBranch(c.var.deps, c.get('auth'), id, branchId, clientIp(c));
+      await deleteBranch(c.get('deps'), c.get('auth'), id, branchId, clientIp(c));
       return c.body(null, 204);
     },
   )
@@ -293,7 +293,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, true, clientIp(c))), 200);
+      return c.json(branchView(await setBranchActive(c.get('deps'), c.get('auth'), id, branchId, true, clientIp(c))), 200);
     },
   )
   .openapi(
@@ -310,7 +310,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, branchId } = c.req.valid('param');
-      return c.json(branchView(await setBranchActive(c.var.deps, c.get('auth'), id, branchId, false, clientIp(c))), 200);
+      return c.json(branchView(await setBranchActive(c.get('deps'), c.get('auth'), id, branchId, false, clientIp(c))), 200);
     },
   )
   // ---- employees
@@ -331,7 +331,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 201: jsonContent(InvitationAnswerSchema, 'The invitation'), ...authErrorResponses(404, 409) },
     })),
-    async (c) => c.json(await inviteEmployee(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 201),
+    async (c) => c.json(await inviteEmployee(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 201),
   )
   .openapi(
     createRoute({
@@ -350,7 +350,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(EmployeeSchema, 'AgencyEmployeePage'), 'Page of employees'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await listEmployees(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listEmployees(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -366,7 +366,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      return c.json(await moveEmployee(c.var.deps, c.get('auth'), id, userId, c.req.valid('json').branchId, clientIp(c)), 200);
+      return c.json(await moveEmployee(c.get('deps'), c.get('auth'), id, userId, c.req.valid('json').branchId, clientIp(c)), 200);
     },
   )
   .openapi(
@@ -383,7 +383,7 @@ export const agenciesRouter = createRouter()
     }),
     async (c) => {
       const { id, userId } = c.req.valid('param');
-      await removeEmployee(c.var.deps, c.get('auth'), id, userId, clientIp(c));
+      await removeEmployee(c.get('deps'), c.get('auth'), id, userId, clientIp(c));
       return c.body(null, 204);
     },
   )
@@ -400,7 +400,7 @@ export const agenciesRouter = createRouter()
       request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
       responses: { 200: jsonContent(PageSchema(InvitationSchema, 'AgencyInvitationPage'), 'Page of invitations'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await myInvitations(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await myInvitations(c.get('deps'), c.get('auth'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -414,7 +414,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(InvitationAnswerSchema, 'The accepted invitation'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await acceptInvitation(c.var.deps, c.get('auth'), c.req.valid('param').id, clientIp(c)), 200),
+    async (c) => c.json(await acceptInvitation(c.get('deps'), c.get('auth'), c.req.valid('param').id, clientIp(c)), 200),
   )
   .openapi(
     createRoute({
@@ -428,7 +428,7 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(InvitationAnswerSchema, 'The declined invitation'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await declineInvitation(c.var.deps, c.get('auth'), c.req.valid('param').id, clientIp(c)), 200),
+    async (c) => c.json(await declineInvitation(c.get('deps'), c.get('auth'), c.req.valid('param').id, clientIp(c)), 200),
   )
   // ---- super-admin
   .openapi(
@@ -447,7 +447,7 @@ export const agenciesRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(AgencySchema, 'AgencyPage'), 'Page of agencies'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listAgencies(c.var.deps, c.req.valid('query')), 200),
+    async (c) => c.json(await listAgencies(c.get('deps'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -462,7 +462,7 @@ export const agenciesRouter = createRouter()
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const row = await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, true, clientIp(c), c.req.valid('json').reason);
+      const row = await setAgencySuspended(c.get('deps'), c.get('auth').id, c.req.valid('param').id, true, clientIp(c), c.req.valid('json').reason);
       return c.json(agencyView(row), 200);
     },
   )
@@ -478,5 +478,5 @@ export const agenciesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AgencySchema, 'The agency'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(agencyView(await setAgencySuspended(c.var.deps, c.get('auth').id, c.req.valid('param').id, false, clientIp(c))), 200),
+    async (c) => c.json(agencyView(await setAgencySuspended(c.get('deps'), c.get('auth').id, c.req.valid('param').id, false, clientIp(c))), 200),
   );

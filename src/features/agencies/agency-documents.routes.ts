@@ -57,7 +57,7 @@ export const agencyDocumentsRouter = createRouter()
       responses: { 201: jsonContent(AgencyDocumentSchema, 'Stored document, PENDING'), ...authErrorResponses(404, 413, 415) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const auth = c.get('auth');
       const agency = await agencyForOwner(deps, auth, c.req.valid('param').id);
       const { file, fields } = await readUploadForm(c);
@@ -77,7 +77,7 @@ export const agencyDocumentsRouter = createRouter()
       request: { params: IdParams, query: documentQuery },
       responses: { 200: DocumentPage, ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await listAgencyDocuments(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listAgencyDocuments(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -91,7 +91,7 @@ export const agencyDocumentsRouter = createRouter()
       request: { query: documentQuery },
       responses: { 200: DocumentPage, ...authErrorResponses() },
     }),
-    async (c) => c.json(await listAllAgencyDocuments(c.var.deps, c.req.valid('query')), 200),
+    async (c) => c.json(await listAllAgencyDocuments(c.get('deps'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -105,7 +105,7 @@ export const agencyDocumentsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: DocumentContent, ...authErrorResponses(404) },
     }),
-    async (c) => c.json(agencyDocumentView(await getAgencyDocument(c.var.deps, c.req.valid('param').id)), 200),
+    async (c) => c.json(agencyDocumentView(await getAgencyDocument(c.get('deps'), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -121,7 +121,7 @@ export const agencyDocumentsRouter = createRouter()
     }),
     async (c) => {
       const admin = { id: c.get('auth').id, ip: clientIp(c) };
-      return c.json(agencyDocumentView(await reviewAgencyDocument(c.var.deps, admin, c.req.valid('param').id, 'APPROVE')), 200);
+      return c.json(agencyDocumentView(await reviewAgencyDocument(c.get('deps'), admin, c.req.valid('param').id, 'APPROVE')), 200);
     },
   )
   .openapi(
@@ -139,6 +139,6 @@ export const agencyDocumentsRouter = createRouter()
     async (c) => {
       const admin = { id: c.get('auth').id, ip: clientIp(c) };
       const { reason } = c.req.valid('json');
-      return c.json(agencyDocumentView(await reviewAgencyDocument(c.var.deps, admin, c.req.valid('param').id, 'REJECT', reason)), 200);
+      return c.json(agencyDocumentView(await reviewAgencyDocument(c.get('deps'), admin, c.req.valid('param').id, 'REJECT', reason)), 200);
     },
   );

@@ -83,7 +83,7 @@ export const alertsRouter = createRouter()
       request: { body: jsonBody(AlertInputSchema) },
       responses: { 201: jsonContent(AlertSchema, 'Created'), ...authErrorResponses() },
     })),
-    async (c) => c.json(await createAlert(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await createAlert(c.get('deps'), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -97,7 +97,7 @@ export const alertsRouter = createRouter()
       request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
       responses: { 200: jsonContent(PageSchema(AlertSchema, 'SearchAlertPage'), 'A page of alerts'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listAlerts(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listAlerts(c.get('deps'), c.get('auth'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -111,7 +111,7 @@ export const alertsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AlertSchema, 'The alert'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await getAlert(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await getAlert(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
@@ -125,7 +125,7 @@ export const alertsRouter = createRouter()
       request: { params: IdParams, body: jsonBody(AlertInputSchema) },
       responses: { 200: jsonContent(AlertSchema, 'Replaced'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await replaceAlert(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await replaceAlert(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -140,7 +140,7 @@ export const alertsRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
     }),
     async (c) => {
-      await deleteAlert(c.var.deps, c.get('auth'), c.req.valid('param').id);
+      await deleteAlert(c.get('deps'), c.get('auth'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

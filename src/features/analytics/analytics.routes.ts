@@ -141,7 +141,7 @@ export const analyticsRouter = createRouter()
     async (c) => {
       const { from, to } = c.req.valid('query');
       const p = period(from, to);
-      const o = await overview(c.var.deps, p, mainCurrency(appConfig(c.env)));
+      const o = await overview(c.get('deps'), p, mainCurrency(appConfig(c.env)));
       const [main, ...others] = o.money.map(toFigures);
       const { currency, grossVolume, platformRevenue, refunds } = main;
       return c.json(
@@ -178,7 +178,7 @@ export const analyticsRouter = createRouter()
       const { metric, from, to, interval, currency: asked } = c.req.valid('query');
       const currency = currencyOrMain(appConfig(c.env), asked);
       const p = period(from, to);
-      const points = await timeseries(c.var.deps, metric, p, interval, currency);
+      const points = await timeseries(c.get('deps'), metric, p, interval, currency);
       const money = MONEY_METRICS.has(metric);
       const scale = money ? (n: number) => amountOf(n, currency) : (n: number) => n;
       return c.json(

@@ -174,7 +174,7 @@ export const announcementsRouter = createRouter()
       request: { body: jsonBody(AnnouncementInputSchema) },
       responses: { 201: jsonContent(AnnouncementSchema, 'Published'), ...authErrorResponses() },
     })),
-    async (c) => c.json(await createAnnouncement(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await createAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -190,7 +190,7 @@ export const announcementsRouter = createRouter()
     }),
     async (c) => {
       const { page, size, sort, ...filters } = c.req.valid('query');
-      return c.json(await searchAnnouncements(c.var.deps, filters, { page, size, sort }), 200);
+      return c.json(await searchAnnouncements(c.get('deps'), filters, { page, size, sort }), 200);
     },
   )
   .openapi(
@@ -207,7 +207,7 @@ export const announcementsRouter = createRouter()
     }),
     async (c) => {
       const { status, ...p } = c.req.valid('query');
-      return c.json(await listMyAnnouncements(c.var.deps, c.get('auth'), p, status), 200);
+      return c.json(await listMyAnnouncements(c.get('deps'), c.get('auth'), p, status), 200);
     },
   )
   // Declared before /annonces/{id}, which would otherwise take "price-suggestion" for an id.
@@ -223,7 +223,7 @@ export const announcementsRouter = createRouter()
       request: { query: PriceSuggestionQuery },
       responses: { 200: jsonContent(PriceSuggestionSchema, 'The suggestion'), ...errorResponses() },
     }),
-    async (c) => c.json(await priceSuggestion(c.var.deps, c.req.valid('query')), 200),
+    async (c) => c.json(await priceSuggestion(c.get('deps'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -238,7 +238,7 @@ export const announcementsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(AnnouncementSchema, 'The trip'), ...errorResponses(404) },
     }),
-    async (c) => c.json(await getVisibleAnnouncement(c.var.deps, c.req.valid('param').id, () => optionalCaller(c.env, c.req.header('Authorization'))), 200),
+    async (c) => c.json(await getVisibleAnnouncement(c.get('deps'), c.req.valid('param').id, () => optionalCaller(c.env, c.req.header('Authorization'))), 200),
   )
   .openapi(
     createRoute({
@@ -253,7 +253,7 @@ export const announcementsRouter = createRouter()
       responses: { 200: jsonContent(AnnouncementSchema, 'Updated'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) =>
-      c.json(await updateAnnouncement(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+      c.json(await updateAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -268,7 +268,7 @@ export const announcementsRouter = createRouter()
       responses: { 204: { description: 'Cancelled' }, ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      await deleteAnnouncement(c.var.deps, c.get('auth'), c.req.valid('param').id);
+      await deleteAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

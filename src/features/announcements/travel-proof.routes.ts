@@ -35,7 +35,7 @@ export const travelProofRouter = createRouter().openapi(
     responses: { 201: jsonContent(TravelProofSchema, 'The proof, pending review'), ...authErrorResponses(404, 409) },
   }),
   async (c) => {
-    const proof = await submitTravelProof(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json').fileId);
+    const proof = await submitTravelProof(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json').fileId);
     const { id, announcementId, fileId, status, createdAt } = proof;
     return c.json({ id, announcementId, fileId, status, createdAt }, 201);
   },

@@ -106,7 +106,7 @@ export const accountPagesRouter = createRouter()
       const { token } = c.req.valid('query');
       try {
         if (!plausible(token)) throw invalidArgument('auth.tokenInvalidExpiredAlready');
-        await verifyEmail(c.var.deps, token, clientIp(c));
+        await verifyEmail(c.get('deps'), token, clientIp(c));
       } catch (err) {
         if (!isTokenRefusal(err)) throw err;
         return page(c, t.badLink, html`<p id="outcome">${t.badVerify}</p>`, 400);
@@ -152,7 +152,7 @@ export const accountPagesRouter = createRouter()
       if (!rule.success) return page(c, t.resetTitle, resetForm(c, token, password.length < PASSWORD_MIN_LENGTH ? t.tooShort : password.length > 128 ? t.tooLong : t.tooCommon), 400);
       try {
         if (!plausible(token)) throw invalidArgument('auth.tokenInvalidExpiredAlready');
-        await resetPassword(c.var.deps, token, password, clientIp(c));
+        await resetPassword(c.get('deps'), token, password, clientIp(c));
       } catch (err) {
         if (!isTokenRefusal(err)) throw err;
         return page(c, t.badLink, html`<p id="outcome">${t.badReset}</p>`, 400);

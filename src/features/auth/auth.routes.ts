@@ -104,8 +104,8 @@ export const authRouter = createRouter()
     async (c) => {
       const input = c.req.valid('json');
       const ip = clientIp(c);
-      await enforceAuthRateLimit(c.var.deps, 'register', ip, normalizeEmail(input.email));
-      const { deps } = c.var;
+      await enforceAuthRateLimit(c.get('deps'), 'register', ip, normalizeEmail(input.email));
+      const deps = c.get('deps');
       return c.json(await authResponse(deps, await register(deps, input, ip, localeFromAcceptLanguage(c.req.header('Accept-Language')))), 201);
     },
   )
@@ -124,8 +124,8 @@ export const authRouter = createRouter()
     async (c) => {
       const input = c.req.valid('json');
       const ip = clientIp(c);
-      await enforceAuthRateLimit(c.var.deps, 'login', ip, normalizeEmail(input.email));
-      const { deps } = c.var;
+      await enforceAuthRateLimit(c.get('deps'), 'login', ip, normalizeEmail(input.email));
+      const deps = c.get('deps');
       return c.json(await authResponse(deps, await login(deps, input, ip)), 200);
     },
   )
@@ -143,7 +143,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { refreshToken } = c.req.valid('json');
-      return c.json(await rotateSession(c.var.deps, refreshToken, clientIp(c)), 200);
+      return c.json(await rotateSession(c.get('deps'), refreshToken, clientIp(c)), 200);
     },
   )
   .openapi(
@@ -159,7 +159,7 @@ export const authRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Logged out'), ...authErrorResponses() },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const auth = c.get('auth');
       await closeSession(deps, auth, c.req.valid('json').refreshToken);
       await audit(deps, { actorId: auth.id, action: 'LOGOUT', targetType: 'SESSION', targetId: auth.sid, ip: clientIp(c) });
@@ -180,8 +180,8 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { idToken } = c.req.valid('json');
-      const identity = await verifySocial(() => c.var.deps.providers.socialLogin.google(idToken), 'Google');
-      const { deps } = c.var;
+      const identity = await verifySocial(() => c.get('deps').providers.socialLogin.google(idToken), 'Google');
+      const deps = c.get('deps');
       return c.json(await authResponse(deps, await socialLogin(deps, identity, {}, clientIp(c))), 200);
     },
   )
@@ -199,8 +199,8 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { identityToken, firstName, lastName } = c.req.valid('json');
-      const identity = await verifySocial(() => c.var.deps.providers.socialLogin.apple(identityToken), 'Apple');
-      const { deps } = c.var;
+      const identity = await verifySocial(() => c.get('deps').providers.socialLogin.apple(identityToken), 'Apple');
+      const deps = c.get('deps');
       return c.json(await authResponse(deps, await socialLogin(deps, identity, { firstName, lastName }, clientIp(c))), 200);
     },
   )
@@ -217,7 +217,7 @@ export const authRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Email verified'), ...errorResponses() },
     }),
     async (c) => {
-      await verifyEmail(c.var.deps, c.req.valid('json').token, clientIp(c));
+      await verifyEmail(c.get('deps'), c.req.valid('json').token, clientIp(c));
       return c.json({ message: 'Email address verified' }, 200);
     },
   )
@@ -234,8 +234,8 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const auth = c.get('auth');
-      await enforceAuthRateLimit(c.var.deps, 'verify-email', null, `user:${auth.id}`);
-      await resendVerification(c.var.deps, auth.id);
+      await enforceAuthRateLimit(c.get('deps'), 'verify-email', null, `user:${auth.id}`);
+      await resendVerification(c.get('deps'), auth.id);
       return c.json({ message: 'Verification email sent' }, 202);
     },
   )
@@ -254,8 +254,8 @@ export const authRouter = createRouter()
     async (c) => {
       const { email } = c.req.valid('json');
       const ip = clientIp(c);
-      await enforceAuthRateLimit(c.var.deps, 'forgot-password', ip, normalizeEmail(email));
-      await forgotPassword(c.var.deps, email, ip);
+      await enforceAuthRateLimit(c.get('deps'), 'forgot-password', ip, normalizeEmail(email));
+      await forgotPassword(c.get('deps'), email, ip);
       return c.json({ message: 'If an account exists for this email, a reset link has been sent' }, 202);
     },
   )
@@ -273,7 +273,7 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const { token, newPassword } = c.req.valid('json');
-      await resetPassword(c.var.deps, token, newPassword, clientIp(c));
+      await resetPassword(c.get('deps'), token, newPassword, clientIp(c));
       return c.json({ message: 'Password reset; log in with the new password' }, 200);
     },
   )
@@ -290,7 +290,7 @@ export const authRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Password changed'), ...authErrorResponses(409, 422) },
     }),
     async (c) => {
-      await changePassword(c.var.deps, c.get('auth'), c.req.valid('json'), clientIp(c));
+      await changePassword(c.get('deps'), c.get('auth'), c.req.valid('json'), clientIp(c));
       return c.json({ message: 'Password changed; other sessions have been logged out' }, 200);
     },
   );

@@ -103,7 +103,7 @@ export const bookingsRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      const view = await createBooking(c.var.deps, auth, c.req.valid('json'), idempotencyKeyOf(c));
+      const view = await createBooking(c.get('deps'), auth, c.req.valid('json'), idempotencyKeyOf(c));
       return c.json(await toReservationDto(c.env, view, auth.id), 201);
     },
   )
@@ -122,7 +122,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const { rows, total } = await listPartyReservationViews(c.var.deps.db, 'carrierId', auth.id, q.status, q.sort, q);
+      const { rows, total } = await listPartyReservationViews(c.get('deps').db, 'carrierId', auth.id, q.status, q.sort, q);
       return c.json(toReservationPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth.id))), total, q), 200);
     },
   )
@@ -141,7 +141,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const { rows, total } = await listPartyReservationViews(c.var.deps.db, 'senderId', auth.id, q.status, q.sort, q);
+      const { rows, total } = await listPartyReservationViews(c.get('deps').db, 'senderId', auth.id, q.status, q.sort, q);
       return c.json(toPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth.id))), total, q), 200);
     },
   )
@@ -159,9 +159,9 @@ export const bookingsRouter = createRouter()
     }),
     async (c) => {
       const auth = c.get('auth');
-      const { db } = c.var.deps;
+      const { db } = c.get('deps');
       const view = await getReservationDtoView(db, c.req.valid('param').id);
-      await assertCanRead(c.var.deps, auth, view.r);
+      await assertCanRead(c.get('deps'), auth, view.r);
       return c.json(await toReservationDto(c.env, view, auth.id), 200);
     },
   )
@@ -171,7 +171,7 @@ export const bookingsRouter = createRouter()
     "Moves the reservation from PAID to CONFIRMED: the sender is notified (RESERVATION_CONFIRMED) and the recipient gets the link to the parcel's public page by e-mail and SMS, in the same batch. The parcel is then handed over at deposit. The carrier side only: the trip's carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED, admins included). A reservation not PAID is 409 INVALID_STATE naming its status; left unanswered 24 hours after payment, the booking is rejected automatically.",
   ), async (c) => {
     const auth = c.get('auth');
-    return c.json(await toReservationDto(c.env, await acceptReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await acceptReservation(c.get('deps'), auth, c.req.valid('param').id), auth.id), 200);
   })
   .openapi(actionRoute(
     'reject',
@@ -179,12 +179,12 @@ export const bookingsRouter = createRouter()
     'Moves the reservation from PAID to REJECTED in one batch: the kilos go back to the trip (a FULL trip is ACTIVE again), the sender is notified (RESERVATION_REJECTED) and the whole amount paid is returned (in the ledger at once; the provider voids or refunds the payment right after). The carrier side only: the trip\'s carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED). A reservation not PAID is 409 INVALID_STATE naming its status.',
   ), async (c) => {
     const auth = c.get('auth');
-    return c.json(await toReservationDto(c.env, await rejectReservation(c.var.deps, auth, c.req.valid('param').id), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await rejectReservation(c.get('deps'), auth, c.req.valid('param').id), auth.id), 200);
   })
   .openapi(cancelRoute, async (c) => {
     const auth = c.get('auth');
     const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
-    return c.json(await toReservationDto(c.env, await cancelReservation(c.var.deps, auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await cancelReservation(c.get('deps'), auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
   })
   .openapi(
     createRoute({
@@ -199,7 +199,7 @@ export const bookingsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(CancellationQuoteSchema, 'The quote'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await cancellationQuote(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await cancellationQuote(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
@@ -213,7 +213,7 @@ export const bookingsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(RecipientLinkSchema, 'Link and token'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await recipientLink(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await recipientLink(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   );
 
 export const superadminReservationsRouter = createRouter()
@@ -234,9 +234,9 @@ export const superadminReservationsRouter = createRouter()
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const { db } = c.var.deps;
+      const { db } = c.get('deps');
       const { rows, total } = await listReservationViews(db, q.status, q.sort, q);
-      const wallets = await loadWalletFigures(c.var.deps, rows.flatMap((v) => [v.sender.id, v.carrier.id]));
+      const wallets = await loadWalletFigures(c.get('deps'), rows.flatMap((v) => [v.sender.id, v.carrier.id]));
       const viewer = c.get('auth').id;
       return c.json(toPage(await Promise.all(rows.map((v) => toAdminReservationDto(c.env, v, viewer, wallets))), total, q), 200);
     },
@@ -254,9 +254,9 @@ export const superadminReservationsRouter = createRouter()
       responses: { 200: jsonContent(AdminReservationSchema, 'Super-admin reservation detail'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const { db } = c.var.deps;
+      const { db } = c.get('deps');
       const view = await getReservationView(db, c.req.valid('param').id);
-      const wallets = await loadWalletFigures(c.var.deps, [view.sender.id, view.carrier.id]);
+      const wallets = await loadWalletFigures(c.get('deps'), [view.sender.id, view.carrier.id]);
       return c.json(await toAdminReservationDto(c.env, view, c.get('auth').id, wallets), 200);
     },
   );

@@ -50,7 +50,7 @@ export const categoriesRouter = createRouter()
       request: { query: pageQuery({ sortable: ['name', 'code', 'createdAt'], defaultSort: 'name,asc' }) },
       responses: { 200: jsonContent(PageSchema(CategorySchema, 'CategoryPage'), 'Page of categories'), ...errorResponses() },
     }),
-    async (c) => c.json(await listCategories(c.var.deps, c.req.valid('query')), 200),
+    async (c) => c.json(await listCategories(c.get('deps'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -64,7 +64,7 @@ export const categoriesRouter = createRouter()
       request: { body: jsonBody(CategoryInputSchema) },
       responses: { 201: jsonContent(CategorySchema, 'Created'), ...authErrorResponses(409) },
     })),
-    async (c) => c.json(await createCategory(c.var.deps, operator(c), c.req.valid('json')), 201),
+    async (c) => c.json(await createCategory(c.get('deps'), operator(c), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -78,7 +78,7 @@ export const categoriesRouter = createRouter()
       request: { params: IdParams, body: jsonBody(CategoryInputSchema.partial()) },
       responses: { 200: jsonContent(CategorySchema, 'Updated'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await updateCategory(c.var.deps, operator(c), c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await updateCategory(c.get('deps'), operator(c), c.req.valid('param').id, c.req.valid('json')), 200),
   )
   .openapi(
     createRoute({
@@ -93,7 +93,7 @@ export const categoriesRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      await deleteCategory(c.var.deps, operator(c), c.req.valid('param').id);
+      await deleteCategory(c.get('deps'), operator(c), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

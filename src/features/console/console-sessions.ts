@@ -62,7 +62,7 @@ const cookieAge = (createdAt: string, now = Math.floor(Date.now() / 1000)) =>
 
 /** Opens a session for an operator who passed the password check; sets its cookie. */
 export async function openConsoleSession(c: AnyContext, user: UserRow) {
-  const { db } = c.var.deps as Deps;
+  const { db } = c.get('deps') as Deps;
   const secret = randomBase64Url(32);
   const now = new Date().toISOString();
   await db.insert(consoleSessions).values({ id: await sha256Hex(secret), userId: user.id, csrfKey: randomBase64Url(32), lastSeenAt: now, createdAt: now });
@@ -85,7 +85,7 @@ async function endSession(deps: Deps, id: string, reason: string) {
 export async function currentOperator(c: AnyContext): Promise<Operator | null> {
   const secret = getCookie(c, SESSION_COOKIE);
   if (!secret) return null;
-  const deps: Deps = c.var.deps;
+  const deps: Deps = c.get('deps');
   const [row] = await deps.db
     .select({ session: consoleSessions, user: users })
     .from(consoleSessions)
@@ -120,7 +120,7 @@ export async function currentOperator(c: AnyContext): Promise<Operator | null> {
 
 /** POST /console/logout. */
 export async function closeConsoleSession(c: AnyContext, operator: Operator) {
-  await endSession(c.var.deps as Deps, operator.session.id, 'LOGOUT');
+  await endSession(c.get('deps') as Deps, operator.session.id, 'LOGOUT');
   deleteCookie(c, SESSION_COOKIE, cookieOptions(c.env));
 }
 

@@ -161,7 +161,7 @@ export async function act(c: ConsoleContext, a: Action): Promise<Response> {
   delete form.csrf;
   const locale = localeOf(c);
   const t = translator(locale);
-  if (!(await spendFormToken(c.var.deps, op.session.id, nonce))) return redirectWith(c, a.back, { kind: 'ok', text: t('alreadySubmitted') });
+  if (!(await spendFormToken(c.get('deps'), op.session.id, nonce))) return redirectWith(c, a.back, { kind: 'ok', text: t('alreadySubmitted') });
   try {
     const text = await a.run(form, op, t);
     return redirectWith(c, a.back, { kind: 'ok', text });

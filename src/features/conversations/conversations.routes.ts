@@ -47,7 +47,7 @@ export const conversationsRouter = createRouter()
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const { messages, total } = await listMessages(c.var.deps, c.get('auth'), c.req.valid('param').id, q);
+      const { messages, total } = await listMessages(c.get('deps'), c.get('auth'), c.req.valid('param').id, q);
       return c.json(toPage(messages, total, q), 200);
     },
   )
@@ -69,7 +69,7 @@ export const conversationsRouter = createRouter()
       }),
     ),
     async (c) => {
-      const message = await postMessage(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
+      const message = await postMessage(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'));
       return c.json(message, 201);
     },
   )
@@ -85,7 +85,7 @@ export const conversationsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(ReadSchema, 'When it was read'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await markRead(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await markRead(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
@@ -109,7 +109,7 @@ export const conversationsRouter = createRouter()
     }),
     async (c) => {
       const { protocol } = socketToken(c.req.raw);
-      return openLive(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.raw, protocol, c.req.valid('query').afterId);
+      return openLive(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.raw, protocol, c.req.valid('query').afterId);
     },
   )
   .openapi(
@@ -126,7 +126,7 @@ export const conversationsRouter = createRouter()
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const { content, total } = await listConversations(c.var.deps, c.get('auth'), q);
+      const { content, total } = await listConversations(c.get('deps'), c.get('auth'), q);
       return c.json(toPage(content, total, q), 200);
     },
   )
@@ -141,7 +141,7 @@ export const conversationsRouter = createRouter()
       ...signedIn(),
       responses: { 200: jsonContent(UnreadCountSchema, 'The count'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await unreadCount(c.var.deps, c.get('auth')), 200),
+    async (c) => c.json(await unreadCount(c.get('deps'), c.get('auth')), 200),
   )
   .openapi(
     createRoute({
@@ -157,7 +157,7 @@ export const conversationsRouter = createRouter()
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const { messages, total } = await superadminMessages(c.var.deps, c.get('auth'), c.req.valid('param').id, q, clientIp(c));
+      const { messages, total } = await superadminMessages(c.get('deps'), c.get('auth'), c.req.valid('param').id, q, clientIp(c));
       return c.json(toPage(messages, total, q), 200);
     },
   );

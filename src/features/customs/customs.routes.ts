@@ -39,9 +39,9 @@ export const customsRouter = createRouter().openapi(
   }),
   async (c) => {
     const { id } = c.req.valid('param');
-    if (c.req.valid('query').format === 'json') return c.json(await getCustomsDeclaration(c.var.deps, c.get('auth'), id), 200);
+    if (c.req.valid('query').format === 'json') return c.json(await getCustomsDeclaration(c.get('deps'), c.get('auth'), id), 200);
     const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
-    const { pdf, reservationNumber } = await getCustomsDeclarationPdf(c.var.deps, c.get('auth'), id, locale);
+    const { pdf, reservationNumber } = await getCustomsDeclarationPdf(c.get('deps'), c.get('auth'), id, locale);
     return c.body(pdf, 200, {
       'Content-Type': 'application/pdf',
       'Content-Disposition': `inline; filename="customs-declaration-${reservationNumber}.pdf"`,

@@ -159,7 +159,7 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(CarrierDashboardSchema, 'Carrier dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
-      const d = await carrierDashboard(c.var.deps, c.get('auth').id, mainCurrency(appConfig(c.env)));
+      const d = await carrierDashboard(c.get('deps'), c.get('auth').id, mainCurrency(appConfig(c.env)));
       return c.json({ ...d, upcomingTrips: d.upcomingTrips.map(toTrip), ...earningsFields(d.earnings) }, 200);
     },
   )
@@ -175,7 +175,7 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(SenderDashboardSchema, 'Sender dashboard'), ...authErrorResponses() },
     }),
     async (c) => {
-      const d = await senderDashboard(c.var.deps, c.get('auth').id, mainCurrency(appConfig(c.env)));
+      const d = await senderDashboard(c.get('deps'), c.get('auth').id, mainCurrency(appConfig(c.env)));
       const spending = d.spending.map(toSpending);
       return c.json(
         {
@@ -207,7 +207,7 @@ export const dashboardsRouter = createRouter()
       responses: { 200: jsonContent(AgencyDashboardSchema, 'Agency dashboard'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const { id } = c.req.valid('param');
       await agencyForMember(deps, c.get('auth'), id);
       const d = await agencyDashboard(deps, id, mainCurrency(appConfig(c.env)));

@@ -52,7 +52,7 @@ export const deliveriesAdminRouter = createRouter()
     }),
     async (c) => {
       const { page, size, sort, ...filters } = c.req.valid('query');
-      const { content, total } = await listDeliveries(c.var.deps, filters, { page, size, sort });
+      const { content, total } = await listDeliveries(c.get('deps'), filters, { page, size, sort });
       return c.json(toPage(content, total, { page, size }), 200);
     },
   )
@@ -69,7 +69,7 @@ export const deliveriesAdminRouter = createRouter()
       responses: { 200: jsonContent(DeliverySchema, 'The delivery, QUEUED again'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const delivery = await retryDelivery(c.var.deps, { id: c.get('auth').id, ip: clientIp(c) }, c.req.valid('param').id);
+      const delivery = await retryDelivery(c.get('deps'), { id: c.get('auth').id, ip: clientIp(c) }, c.req.valid('param').id);
       return c.json(delivery, 200);
     },
   );

@@ -72,7 +72,7 @@ export const devOutboxRouter = createRouter().openapi(
     responses: { 200: jsonContent(PageSchema(OutboxMessageSchema, 'OutboxMessagePage'), 'A page'), ...errorResponses(404) },
   }),
   async (c) => {
-    return c.json(await listOutbox(c.var.deps, c.req.valid('query')), 200);
+    return c.json(await listOutbox(c.get('deps'), c.req.valid('query')), 200);
   },
 );
 
@@ -96,7 +96,7 @@ export const devOutboxPageRouter = createRouter().openapi(
   }),
   async (c) => {
     const query = c.req.valid('query');
-    const page = await listOutbox(c.var.deps, query);
+    const page = await listOutbox(c.get('deps'), query);
     c.header('Cache-Control', 'no-store');
     const body = html`<form method="get" action="/dev/outbox">
         <input name="to" type="search" placeholder="to (address)" value="${query.to ?? ''}" aria-label="Recipient" />

@@ -198,7 +198,7 @@ export async function enqueuePendingDeliveries({ db, env }: { db: Db; env: Pick<
  */
 export const enqueueCommittedDeliveries = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   if (!deps || deps.db.$work.deliveries.size === 0) return;
   let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
   try {

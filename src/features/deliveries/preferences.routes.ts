@@ -56,7 +56,7 @@ export const preferencesRouter = createRouter()
       ...signedIn(),
       responses: { 200: jsonContent(PreferencesSchema, 'The preferences'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await getPreferences(c.var.deps, c.get('auth').id), 200),
+    async (c) => c.json(await getPreferences(c.get('deps'), c.get('auth').id), 200),
   )
   .openapi(
     createRoute({
@@ -70,5 +70,5 @@ export const preferencesRouter = createRouter()
       request: { body: jsonBody(PreferencesUpdateSchema) },
       responses: { 200: jsonContent(PreferencesSchema, 'The preferences after the change'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await putPreferences(c.var.deps, c.get('auth').id, c.req.valid('json')), 200),
+    async (c) => c.json(await putPreferences(c.get('deps'), c.get('auth').id, c.req.valid('json')), 200),
   );

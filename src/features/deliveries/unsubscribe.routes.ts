@@ -52,7 +52,7 @@ export const unsubscribeRouter = createRouter().openapi(
     },
   }),
   async (c) => {
-    const { kind } = await unsubscribe(c.var.deps, c.req.valid('query').token);
+    const { kind } = await unsubscribe(c.get('deps'), c.req.valid('query').token);
     return c.json({ message: 'You will no longer receive this kind of e-mail', kind }, 200);
   },
 );
@@ -97,7 +97,7 @@ async function unsubscribePage(c: Context<AppEnv>, token: string, confirm: boole
         <form method="post" action="/unsubscribe?token=${encodeURIComponent(token)}"><button type="submit">${t.button}</button></form>`;
       return c.html(htmlPage(t.title, body, '', locale), 200);
     }
-    const { kind } = await unsubscribe(c.var.deps, token);
+    const { kind } = await unsubscribe(c.get('deps'), token);
     return c.html(htmlPage(t.title, html`<p id="done">${t.done(kindName(kind, locale))}</p>`, '', locale), 200);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

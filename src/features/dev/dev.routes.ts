@@ -25,5 +25,5 @@ export const devRouter = createRouter().openapi(
     middleware: [developmentOnly] as const,
     responses: { 200: jsonContent(SeedResultSchema, 'Demo accounts'), ...errorResponses(404) },
   }),
-  async (c) => c.json(await runSeed(c.var.deps), 200),
+  async (c) => c.json(await runSeed(c.get('deps')), 200),
 );

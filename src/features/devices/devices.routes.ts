@@ -33,7 +33,7 @@ export const devicesRouter = createRouter()
       request: { body: jsonBody(DeviceInput) },
       responses: { 201: jsonContent(DeviceSchema, 'Registered'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await registerDevice(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await registerDevice(c.get('deps'), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -47,7 +47,7 @@ export const devicesRouter = createRouter()
       request: { query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }) },
       responses: { 200: jsonContent(PageSchema(DeviceSchema, 'DevicePage'), 'A page of devices'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listDevices(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listDevices(c.get('deps'), c.get('auth'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -62,7 +62,7 @@ export const devicesRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
     }),
     async (c) => {
-      await deleteDevice(c.var.deps, c.get('auth'), c.req.valid('param').id);
+      await deleteDevice(c.get('deps'), c.get('auth'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

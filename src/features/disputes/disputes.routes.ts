@@ -71,7 +71,7 @@ export const disputesRouter = createRouter()
       request: { body: jsonBody(NewDisputeSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(400, 404, 409) },
     })),
-    async (c) => c.json(await openDispute(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await openDispute(c.get('deps'), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -85,7 +85,7 @@ export const disputesRouter = createRouter()
       request: { query: disputesPage },
       responses: { 200: jsonContent(DisputePageSchema, 'Disputes page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listDisputes(c.var.deps, c.req.valid('query'), { partyId: c.get('auth').id }), 200),
+    async (c) => c.json(await listDisputes(c.get('deps'), c.req.valid('query'), { partyId: c.get('auth').id }), 200),
   )
   .openapi(
     createRoute({
@@ -99,7 +99,7 @@ export const disputesRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(DisputeDetailSchema, 'The dispute'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await disputeDetail(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await disputeDetail(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -113,7 +113,7 @@ export const disputesRouter = createRouter()
       request: { params: IdParams, body: jsonBody(MessageSchema) },
       responses: { 201: jsonContent(DisputeDetailSchema, 'The dispute with its messages'), ...authErrorResponses(404, 409) },
     })),
-    async (c) => c.json(await addMessage(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json').body), 201),
+    async (c) => c.json(await addMessage(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json').body), 201),
   )
   .openapi(
     createRoute({
@@ -129,7 +129,7 @@ export const disputesRouter = createRouter()
     }),
     async (c) => {
       const { status, ...page } = c.req.valid('query');
-      return c.json(await listDisputes(c.var.deps, page, { status }), 200);
+      return c.json(await listDisputes(c.get('deps'), page, { status }), 200);
     },
   )
   .openapi(
@@ -145,5 +145,5 @@ export const disputesRouter = createRouter()
       responses: { 200: jsonContent(DisputeDetailSchema, 'The resolved dispute'), ...authErrorResponses(400, 404, 409) },
     })),
     async (c) =>
-      c.json(await resolveDispute(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
+      c.json(await resolveDispute(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
   );

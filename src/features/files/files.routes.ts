@@ -33,7 +33,7 @@ export const filesRouter = createRouter()
       const { file, fields } = await readUploadForm(c);
       const { purpose, reservationId } = parseFields(UploadFieldsSchema, fields);
       const auth = c.get('auth');
-      const row = await storeFile(c.var.deps, auth, { ownerId: auth.id, purpose, file, reservationId });
+      const row = await storeFile(c.get('deps'), auth, { ownerId: auth.id, purpose, file, reservationId });
       return c.json(fileView(row), 201);
     },
   )
@@ -59,7 +59,7 @@ export const filesRouter = createRouter()
       },
     }),
     async (c) => {
-      const { row, object } = await openFile(c.var.deps, c.get('auth'), c.req.valid('param').id);
+      const { row, object } = await openFile(c.get('deps'), c.get('auth'), c.req.valid('param').id);
       // Cache-Control comes from middleware/http-cache.ts (private, no-store); the ETag lets it answer 304.
       return fileResponse(row, object);
     },

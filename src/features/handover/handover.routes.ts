@@ -36,7 +36,7 @@ export const handoverRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(QrImageSchema, 'The deposit QR code'), ...authErrorResponses(404, 409) },
     }),
-    async (c) => c.json(await depositQr(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await depositQr(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute(idempotent({
@@ -57,7 +57,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.get('deps'), auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -78,7 +78,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
     },
   )
   .openapi(
@@ -99,7 +99,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processQr(c.var.deps, auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.get('deps'), auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -120,7 +120,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processCode(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
     },
   )
   .openapi(
@@ -140,7 +140,7 @@ export const handoverRouter = createRouter()
       responses: { 200: jsonContent(RecipientViewSchema, 'What the recipient may see'), ...errorResponses(404) },
     }),
     async (c) => {
-      const view = await recipientView(c.var.deps, c.req.valid('param').recipientToken);
+      const view = await recipientView(c.get('deps'), c.req.valid('param').recipientToken);
       if (!view) throw notFound('Recipient link');
       c.header('Cache-Control', 'no-store');
       return c.json(view, 200);

@@ -205,7 +205,7 @@ export const recipientPageRouter = createRouter().openapi(
   }),
   async (c) => {
     const token = c.req.valid('param').recipientToken;
-    const data = RecipientTokenParams.safeParse({ recipientToken: token }).success ? await recipientPageData(c.var.deps, token) : null;
+    const data = RecipientTokenParams.safeParse({ recipientToken: token }).success ? await recipientPageData(c.get('deps'), token) : null;
     c.header('Cache-Control', 'no-store');
     if (!data) return c.html(notFoundPage(pageLanguage(c, 'fr')), 404);
     const locale = pageLanguage(c, recipientLocale(data.arrivalCountry, data.senderLocale));

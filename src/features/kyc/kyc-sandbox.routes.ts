@@ -43,7 +43,7 @@ export const kycSandboxRouter = createRouter()
     }),
     async (c) => {
       const { sessionId } = c.req.valid('param');
-      const record = await sandboxRecord(c.var.deps, sessionId);
+      const record = await sandboxRecord(c.get('deps'), sessionId);
       const base = `/sandbox/kyc/${sessionId}`;
       return c.html(
         htmlPage(
@@ -71,7 +71,7 @@ export const kycSandboxRouter = createRouter()
     }),
     async (c) => {
       const { sessionId, decision } = c.req.valid('param');
-      await sandboxRecord(c.var.deps, sessionId);
+      await sandboxRecord(c.get('deps'), sessionId);
       const event = {
         eventId: `sbx_evt_${crypto.randomUUID()}`,
         sessionId,
@@ -82,7 +82,7 @@ export const kycSandboxRouter = createRouter()
       // Exactly what a provider sends: a JSON string holding the event, signed on its raw bytes.
       const raw = new TextEncoder().encode(JSON.stringify(JSON.stringify(event)));
       const headers = await signCallback(c.env.KYC_WEBHOOK_SECRET, raw);
-      const outcome = await handleKycCallback(c.var.deps, raw, {
+      const outcome = await handleKycCallback(c.get('deps'), raw, {
         signature: headers['X-Kyc-Signature'],
         timestamp: headers['X-Kyc-Timestamp'],
       });

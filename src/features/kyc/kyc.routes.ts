@@ -79,7 +79,7 @@ export const kycRouter = createRouter()
     })),
     async (c) => {
       const { documentType } = c.req.valid('json') ?? {};
-      const r = await startKycSession(c.var.deps, c.get('auth').id, documentType);
+      const r = await startKycSession(c.get('deps'), c.get('auth').id, documentType);
       return c.json({ id: r.id, kycSessionUrl: r.kycSessionUrl, status: r.status, kycSessionToken: r.kycSessionToken, tokenExpiry: r.tokenExpiry }, 201);
     },
   )
@@ -94,7 +94,7 @@ export const kycRouter = createRouter()
       middleware: [requireAuth] as const,
       responses: { 200: jsonContent(KycStatusSchema, 'Status'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await kycStatusOf(c.var.deps, c.get('auth').id), 200),
+    async (c) => c.json(await kycStatusOf(c.get('deps'), c.get('auth').id), 200),
   )
   .openapi(
     createRoute({
@@ -120,7 +120,7 @@ export const kycRouter = createRouter()
     }),
     async (c) => {
       const raw = new Uint8Array(await c.req.arrayBuffer());
-      const outcome = await handleKycCallback(c.var.deps, raw, {
+      const outcome = await handleKycCallback(c.get('deps'), raw, {
         signature: c.req.header(SIGNATURE_HEADER),
         timestamp: c.req.header(TIMESTAMP_HEADER),
       });
@@ -143,7 +143,7 @@ export const kycRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(KycRecordSchema, 'KycRecordPage'), 'Page of KYC records'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listKycRecords(c.var.deps, c.req.valid('query')), 200),
+    async (c) => c.json(await listKycRecords(c.get('deps'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -157,7 +157,7 @@ export const kycRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(adminView(await getKycRecord(c.var.deps, c.req.valid('param').id)), 200),
+    async (c) => c.json(adminView(await getKycRecord(c.get('deps'), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -172,7 +172,7 @@ export const kycRouter = createRouter()
       responses: { 200: jsonContent(KycRecordSchema, 'KYC record'), ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      const record = await reviewKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, 'APPROVE', clientIp(c));
+      const record = await reviewKyc(c.get('deps'), c.req.valid('param').id, c.get('auth').id, 'APPROVE', clientIp(c));
       return c.json(adminView(record), 200);
     },
   )
@@ -190,7 +190,7 @@ export const kycRouter = createRouter()
     }),
     async (c) => {
       const { reason } = c.req.valid('json');
-      const record = await reviewKyc(c.var.deps, c.req.valid('param').id, c.get('auth').id, 'REJECT', clientIp(c), reason);
+      const record = await reviewKyc(c.get('deps'), c.req.valid('param').id, c.get('auth').id, 'REJECT', clientIp(c), reason);
       return c.json(adminView(record), 200);
     },
   );

@@ -26,14 +26,14 @@ export const AGENCY_SCOPE: OwnerScope = {
   errorStatuses: [404],
   resolve: async (c, access) => {
     const id = IdParams.parse(c.req.param()).id;
-    if (access === 'manage') return { type: 'AGENCY', id: (await agencyForOwner(c.var.deps, c.get('auth'), id)).id };
-    const agency = await getAgency(c.var.deps, id);
+    if (access === 'manage') return { type: 'AGENCY', id: (await agencyForOwner(c.get('deps'), c.get('auth'), id)).id };
+    const agency = await getAgency(c.get('deps'), id);
     assertCanAccess(c.get('auth'), [agency.ownerId], ['ROLE_ADMIN']);
     return { type: 'AGENCY', id: agency.id };
   },
   // The agency's contact address, else its owner's (the provider's form asks for it anyway).
   contactEmail: async (c, owner) => {
-    const agency = await getAgency(c.var.deps, owner.id);
+    const agency = await getAgency(c.get('deps'), owner.id);
     return agency.email ?? CALLER_SCOPE.contactEmail(c, { type: 'USER', id: agency.ownerId });
   },
 };

@@ -38,7 +38,7 @@ export const notificationsRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(NotificationSchema, 'NotificationPage'), 'A page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listNotifications(c.var.deps, c.get('auth'), c.req.valid('query')), 200),
+    async (c) => c.json(await listNotifications(c.get('deps'), c.get('auth'), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -51,7 +51,7 @@ export const notificationsRouter = createRouter()
       ...signedIn(),
       responses: { 200: jsonContent(z.object({ count: z.number().int() }).openapi('UnreadCount'), 'The count'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await unreadCount(c.var.deps, c.get('auth')), 200),
+    async (c) => c.json(await unreadCount(c.get('deps'), c.get('auth')), 200),
   )
   .openapi(
     createRoute({
@@ -67,7 +67,7 @@ export const notificationsRouter = createRouter()
         ...authErrorResponses(),
       },
     }),
-    async (c) => c.json(await markAllRead(c.var.deps, c.get('auth')), 200),
+    async (c) => c.json(await markAllRead(c.get('deps'), c.get('auth')), 200),
   )
   .openapi(
     createRoute({
@@ -81,7 +81,7 @@ export const notificationsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(NotificationSchema, 'The notification'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await markRead(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => c.json(await markRead(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
   )
   .openapi(
     createRoute({
@@ -96,7 +96,7 @@ export const notificationsRouter = createRouter()
       responses: { 204: { description: 'Deleted' }, ...authErrorResponses(404) },
     }),
     async (c) => {
-      await deleteNotification(c.var.deps, c.get('auth'), c.req.valid('param').id);
+      await deleteNotification(c.get('deps'), c.get('auth'), c.req.valid('param').id);
       return c.body(null, 204);
     },
   );

@@ -188,7 +188,7 @@ export const offersRouter = createRouter()
     ),
     async (c) => {
       const auth = c.get('auth');
-      const view = await makeOffer(c.var.deps, auth, c.req.valid('param').id, c.req.valid('json'));
+      const view = await makeOffer(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json'));
       return c.json(toOfferDto(view.offer, auth.id), 201);
     },
   )
@@ -207,7 +207,7 @@ export const offersRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const q = c.req.valid('query');
-      const { rows, total } = await listOffers(c.var.deps, auth, q.role, q.status, q);
+      const { rows, total } = await listOffers(c.get('deps'), auth, q.role, q.status, q);
       return c.json(toPage(rows.map((offer) => toOfferDto(offer, auth.id)), total, q), 200);
     },
   )
@@ -225,7 +225,7 @@ export const offersRouter = createRouter()
     }),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toOfferDto((await getOffer(c.var.deps, auth, c.req.valid('param').id)).offer, auth.id), 200);
+      return c.json(toOfferDto((await getOffer(c.get('deps'), auth, c.req.valid('param').id)).offer, auth.id), 200);
     },
   )
   .openapi(
@@ -238,21 +238,21 @@ export const offersRouter = createRouter()
     ),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toOfferDto((await answerOffer(c.var.deps, auth, c.req.valid('param').id, ACTIONS.accept)).offer, auth.id), 200);
+      return c.json(toOfferDto((await answerOffer(c.get('deps'), auth, c.req.valid('param').id, ACTIONS.accept)).offer, auth.id), 200);
     },
   )
   .openapi(
     answerRoute('decline', 'Decline an offer (carrier) or a counter-offer (sender)', "A PENDING offer is the carrier side's to decline, a COUNTERED one the sender's (the other side: 403). " + NOT_OPEN),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toOfferDto((await answerOffer(c.var.deps, auth, c.req.valid('param').id, ACTIONS.decline)).offer, auth.id), 200);
+      return c.json(toOfferDto((await answerOffer(c.get('deps'), auth, c.req.valid('param').id, ACTIONS.decline)).offer, auth.id), 200);
     },
   )
   .openapi(
     answerRoute('withdraw', 'The sender withdraws an open offer', 'The sender only (anyone else 403). ' + NOT_OPEN),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toOfferDto((await answerOffer(c.var.deps, auth, c.req.valid('param').id, ACTIONS.withdraw)).offer, auth.id), 200);
+      return c.json(toOfferDto((await answerOffer(c.get('deps'), auth, c.req.valid('param').id, ACTIONS.withdraw)).offer, auth.id), 200);
     },
   )
   .openapi(
@@ -273,6 +273,6 @@ export const offersRouter = createRouter()
     ),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(toOfferDto((await answerOffer(c.var.deps, auth, c.req.valid('param').id, 'COUNTER', c.req.valid('json').pricePerKg)).offer, auth.id), 200);
+      return c.json(toOfferDto((await answerOffer(c.get('deps'), auth, c.req.valid('param').id, 'COUNTER', c.req.valid('json').pricePerKg)).offer, auth.id), 200);
     },
   );

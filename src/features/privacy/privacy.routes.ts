@@ -24,7 +24,7 @@ export const privacyRouter = createRouter()
       responses: { 202: jsonContent(DataExportSchema, 'The export, PENDING'), ...authErrorResponses(409, 429) },
     }),
     async (c) => {
-      const row = await requestExport(c.var.deps, c.get('auth').id, clientIp(c));
+      const row = await requestExport(c.get('deps'), c.get('auth').id, clientIp(c));
       return c.json(toDataExportDto(row), 202);
     },
   )
@@ -48,7 +48,7 @@ export const privacyRouter = createRouter()
       },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const { id } = c.req.valid('param');
       const row = await ownExport(deps, c.get('auth').id, id);
       if (row.status !== 'READY') return c.json(toDataExportDto(row), 202);

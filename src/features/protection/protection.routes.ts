@@ -44,5 +44,5 @@ export const protectionRouter = createRouter().openapi(
     request: { params: IdParams },
     responses: { 200: jsonContent(ProtectionSchema, 'The protection'), ...authErrorResponses(404) },
   }),
-  async (c) => c.json(await reservationProtection(c.var.deps, c.get('auth'), c.req.valid('param').id), 200),
+  async (c) => c.json(await reservationProtection(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
 );

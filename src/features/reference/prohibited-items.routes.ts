@@ -65,7 +65,7 @@ export const prohibitedItemsRouter = createRouter()
     }),
     async (c) => {
       const { from, to } = c.req.valid('query');
-      const body = await listProhibitedItems(c.var.deps, from, to, preferredLocale(c.req.header('Accept-Language'), 'en'));
+      const body = await listProhibitedItems(c.get('deps'), from, to, preferredLocale(c.req.header('Accept-Language'), 'en'));
       return c.json(body, 200, { Vary: 'Accept-Language' });
     },
   )
@@ -82,7 +82,7 @@ export const prohibitedItemsRouter = createRouter()
       responses: { 201: jsonContent(AddedItemSchema, 'The entry added'), ...authErrorResponses(409) },
     }),
     async (c) => {
-      const row = await addProhibitedItem(c.var.deps, c.get('auth').id, clientIp(c), c.req.valid('json'));
+      const row = await addProhibitedItem(c.get('deps'), c.get('auth').id, clientIp(c), c.req.valid('json'));
       const { id, code, level, categoryCode, fromCountry, toCountry, createdAt } = row;
       return c.json({ id, code, level, categoryCode, fromCountry, toCountry, createdAt }, 201);
     },

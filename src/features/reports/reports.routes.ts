@@ -55,7 +55,7 @@ export const reportsRouter = createRouter()
       request: { body: jsonBody(NewReportSchema) },
       responses: { 201: jsonContent(ReportSchema, 'The report'), ...authErrorResponses(404, 409, 422) },
     })),
-    async (c) => c.json(await createReport(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await createReport(c.get('deps'), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -69,7 +69,7 @@ export const reportsRouter = createRouter()
       request: { query: reportsPage },
       responses: { 200: jsonContent(ReportPageSchema, 'Reports page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listReports(c.var.deps, c.req.valid('query'), { reporterId: c.get('auth').id }), 200),
+    async (c) => c.json(await listReports(c.get('deps'), c.req.valid('query'), { reporterId: c.get('auth').id }), 200),
   )
   .openapi(
     createRoute({
@@ -90,7 +90,7 @@ export const reportsRouter = createRouter()
     }),
     async (c) => {
       const { status, targetType, ...page } = c.req.valid('query');
-      return c.json(await listReports(c.var.deps, page, { status, targetType }), 200);
+      return c.json(await listReports(c.get('deps'), page, { status, targetType }), 200);
     },
   )
   .openapi(
@@ -106,5 +106,5 @@ export const reportsRouter = createRouter()
       responses: { 200: jsonContent(ReportSchema, 'The closed report'), ...authErrorResponses(404, 409) },
     }),
     async (c) =>
-      c.json(await closeReport(c.var.deps, c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
+      c.json(await closeReport(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
   );

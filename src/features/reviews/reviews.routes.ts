@@ -45,7 +45,7 @@ export const reviewsRouter = createRouter()
       request: { body: jsonBody(NewReviewSchema) },
       responses: { 201: jsonContent(ReviewSchema, 'The review'), ...authErrorResponses(404, 409, 422) },
     })),
-    async (c) => c.json(await createReview(c.var.deps, c.get('auth'), c.req.valid('json')), 201),
+    async (c) => c.json(await createReview(c.get('deps'), c.get('auth'), c.req.valid('json')), 201),
   )
   .openapi(
     createRoute({
@@ -62,7 +62,7 @@ export const reviewsRouter = createRouter()
         ...errorResponses(404),
       },
     }),
-    async (c) => c.json(await listUserReviews(c.var.deps, c.req.valid('param').id, c.req.valid('query')), 200),
+    async (c) => c.json(await listUserReviews(c.get('deps'), c.req.valid('param').id, c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -76,5 +76,5 @@ export const reviewsRouter = createRouter()
       request: { query: reviewsPage },
       responses: { 200: jsonContent(PageSchema(ReviewSchema, 'CustomerReviewPage'), 'Reviews page'), ...errorResponses() },
     }),
-    async (c) => c.json(await listCustomerReviews(c.var.deps, c.req.valid('query')), 200),
+    async (c) => c.json(await listCustomerReviews(c.get('deps'), c.req.valid('query')), 200),
   );

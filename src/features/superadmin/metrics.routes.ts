@@ -61,5 +61,5 @@ export const metricsRouter = createRouter().openapi(
     request: { query: WindowQuery },
     responses: { 200: jsonContent(MetricsSchema, 'The summary of each window'), ...authErrorResponses() },
   }),
-  async (c) => c.json(await metricsReport(c.var.deps, c.req.valid('query').window), 200),
+  async (c) => c.json(await metricsReport(c.get('deps'), c.req.valid('query').window), 200),
 );

@@ -108,7 +108,7 @@ export const superadminRouter = createRouter()
     async (c) => {
       const { page, size, sort, from, to, ...filters } = c.req.valid('query');
       const { rows, total } = await listAuditLogs(
-        c.var.deps,
+        c.get('deps'),
         {
           ...filters,
           from: from ? normalise(from, 'from') : undefined,
@@ -154,7 +154,7 @@ export const superadminRouter = createRouter()
       const cache = findCache(name);
       if (!cache) throw notFound('Cache', name);
       const purgedEntries = cache.clear();
-      await audit(c.var.deps, {
+      await audit(c.get('deps'), {
         actorId: c.get('auth').id,
         action: 'CACHE_PURGED',
         targetType: 'CACHE',
@@ -177,14 +177,14 @@ export const superadminRouter = createRouter()
       responses: { 200: jsonContent(SupervisionSchema, 'Supervision report'), ...authErrorResponses() },
     }),
     async (c) => {
-      const checks = await bindingChecks(c.var.deps);
+      const checks = await bindingChecks(c.get('deps'));
       return c.json(
         {
           status: checks.every((x) => x.status === 'UP') ? ('UP' as const) : ('DEGRADED' as const),
           environment: c.env.ENVIRONMENT,
           checkedAt: new Date().toISOString(),
           checks,
-          providers: providerConfiguration(c.var.deps),
+          providers: providerConfiguration(c.get('deps')),
         },
         200,
       );

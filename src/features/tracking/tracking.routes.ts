@@ -92,7 +92,7 @@ export const trackingRouter = router
     async (c) => {
       const { positions } = c.req.valid('json');
       const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions.${i}.recordedAt`;
-      const result = await postPositions(c.var.deps, c.get('auth'), c.req.valid('param').reservationId, positions, field);
+      const result = await postPositions(c.get('deps'), c.get('auth'), c.req.valid('param').reservationId, positions, field);
       return c.json(result, 201);
     },
     (result) => {
@@ -112,7 +112,7 @@ export const trackingRouter = router
       request: { params: Params },
       responses: { 200: jsonContent(TrackingSchema, 'Last position and the kept history, oldest first'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await trackingView(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
+    async (c) => c.json(await trackingView(c.get('deps'), c.get('auth'), c.req.valid('param').reservationId), 200),
   )
   .openapi(
     createRoute({
@@ -139,7 +139,7 @@ export const trackingRouter = router
     async (c) => {
       const id = c.req.valid('param').reservationId;
       const { token } = c.req.valid('query');
-      await assertLiveAccess(c.var.deps, id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
+      await assertLiveAccess(c.get('deps'), id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
       if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
         throw invalidArgument('conversation.endpointNeedsWebSocketUpgrade', {
           headers: { Upgrade: 'websocket' },

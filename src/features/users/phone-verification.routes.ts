@@ -34,7 +34,7 @@ export const phoneVerificationRouter = createRouter()
     }),
     async (c) => {
       const { phone } = c.req.valid('json');
-      const { expiresAt } = await sendPhoneCode(c.var.deps, c.get('auth').id, phone);
+      const { expiresAt } = await sendPhoneCode(c.get('deps'), c.get('auth').id, phone);
       return c.json({ phone, expiresAt }, 202);
     },
   )
@@ -53,7 +53,7 @@ export const phoneVerificationRouter = createRouter()
       responses: { 200: jsonContent(UserSchema, 'The user, phoneVerified'), ...authErrorResponses(409, 422) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const user = await verifyPhoneCode(deps, c.get('auth').id, c.req.valid('json').code);
       return c.json(await toUserWithWallet(deps, user), 200);
     },

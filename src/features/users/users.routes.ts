@@ -40,7 +40,7 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(UserSchema, 'The user'), ...authErrorResponses() },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       return c.json(await toUserWithWallet(deps, await currentUser(deps, c.get('auth').id)), 200);
     },
   )
@@ -57,7 +57,7 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(UserSchema, 'The updated user'), ...authErrorResponses(409) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       return c.json(await toUserWithWallet(deps, await updateProfile(deps, c.get('auth').id, c.req.valid('json'))), 200);
     },
   )
@@ -73,7 +73,7 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(MessageSchema, 'Account deleted'), ...authErrorResponses(409) },
     }),
     async (c) => {
-      await deleteAccount(c.var.deps, c.get('auth').id, clientIp(c));
+      await deleteAccount(c.get('deps'), c.get('auth').id, clientIp(c));
       return c.json({ message: 'Account deleted' }, 200);
     },
   )
@@ -90,7 +90,7 @@ export const usersRouter = createRouter()
       responses: { 200: jsonContent(PublicProfileSchema, 'Public profile'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const { deps } = c.var;
+      const deps = c.get('deps');
       const [profile] = await toPublicProfiles(deps, [await publicUser(deps, c.req.valid('param').id)]);
       return c.json(profile, 200);
     },

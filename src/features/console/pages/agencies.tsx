@@ -52,7 +52,7 @@ async function agenciesPage(c: ConsoleContext, state?: FormState) {
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
   const status = oneOf(['ACTIVE', 'SUSPENDED'] as const, c.req.query('status'));
   const p = agenciesPaging(c);
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   const [result, documents] = await Promise.all([
     listAgencies(deps, { ...p, status }),
     listAllAgencyDocuments(deps, { page: 0, size: 20, sort: { field: 'createdAt', direction: 'asc' }, status: 'PENDING' }),
@@ -116,7 +116,7 @@ for (const suspend of [true, false]) {
       run: async (form, op, t) => {
         assertSuperAdmin(op);
         const reason = suspend ? parseForm(ReviewRejectionSchema, form, t).reason : undefined;
-        await setAgencySuspended(c.var.deps, op.user.id, pathId(c), suspend, clientIp(c), reason);
+        await setAgencySuspended(c.get('deps'), op.user.id, pathId(c), suspend, clientIp(c), reason);
         return t(suspend ? 'agencySuspended' : 'agencyActivated', { id: pathId(c) });
       },
     }),
@@ -132,7 +132,7 @@ for (const decision of ['APPROVE', 'REJECT'] as const) {
       run: async (form, op, t) => {
         assertSuperAdmin(op);
         const reason = decision === 'REJECT' ? parseForm(ReviewRejectionSchema, form, t).reason : undefined;
-        await reviewAgencyDocument(c.var.deps, { id: op.user.id, ip: clientIp(c) }, pathId(c), decision, reason);
+        await reviewAgencyDocument(c.get('deps'), { id: op.user.id, ip: clientIp(c) }, pathId(c), decision, reason);
         return t(decision === 'APPROVE' ? 'documentApproved' : 'documentRejected', { id: pathId(c) });
       },
     }),

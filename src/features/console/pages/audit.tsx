@@ -17,8 +17,8 @@ auditRoutes.get('/audit', async (c) => {
   const actor = (c.req.query('actorId') ?? '').trim();
   const p = auditPaging(c);
   const filters = { action: action || undefined, actorId: /^\d{1,9}$/.test(actor) ? Number(actor) : undefined };
-  const { rows, total } = await listAuditLogs(c.var.deps, filters, p);
-  const labels = await userLabels(c.var.deps, rows.flatMap((r) => (r.actorId === null ? [] : [r.actorId])));
+  const { rows, total } = await listAuditLogs(c.get('deps'), filters, p);
+  const labels = await userLabels(c.get('deps'), rows.flatMap((r) => (r.actorId === null ? [] : [r.actorId])));
   const errors: Record<string, string> = actor && filters.actorId === undefined ? { actorId: v.t('id') } : {};
   return page(
     c,

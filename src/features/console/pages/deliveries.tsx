@@ -22,7 +22,7 @@ async function deliveriesPage(c: ConsoleContext, state?: FormState) {
   const channel = oneOf(DELIVERY_CHANNELS, c.req.query('channel'));
   const template = (c.req.query('template') ?? '').trim().toUpperCase().slice(0, 100);
   const p = deliveriesPaging(c);
-  const { content, total } = await listDeliveries(c.var.deps, { status, channel, template: template || undefined }, p);
+  const { content, total } = await listDeliveries(c.get('deps'), { status, channel, template: template || undefined }, p);
   const retryable = (s: string) => (RETRYABLE_STATUSES as readonly string[]).includes(s);
   return page(
     c,
@@ -95,7 +95,7 @@ deliveriesRoutes.post('/deliveries/:id/retry', (c) =>
     again: (state) => deliveriesPage(c, state),
     run: async (_form, op, t) => {
       assertSuperAdmin(op);
-      await retryDelivery(c.var.deps, { id: op.user.id, ip: clientIp(c) }, pathId(c));
+      await retryDelivery(c.get('deps'), { id: op.user.id, ip: clientIp(c) }, pathId(c));
       return t('deliveryRetried', { id: pathId(c) });
     },
   }),

@@ -149,7 +149,7 @@ const ResolveForm: FC<{ v: View; d: Dispute; coverage: string | null; state?: Fo
 
 async function disputePage(c: ConsoleContext, state?: FormState) {
   const op = c.get('operator');
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   const d = await disputeDetail(deps, op.auth, pathId(c));
   const [r, labels] = await Promise.all([getReservationView(deps.db, d.reservationId), userLabels(deps, [d.openedBy, ...d.messages.map((m) => m.authorId)])]);
   // The sender's protection payout is on the claim, not the dispute's JSON: read it where the API does.
@@ -186,7 +186,7 @@ disputeRoutes.post('/disputes/:id/resolve', (c) =>
       // The API's body: an empty amount is no amount, anything else must be a number.
       const amount = form.amount?.trim() ? (Number.isFinite(Number(form.amount.replace(',', '.'))) ? Number(form.amount.replace(',', '.')) : form.amount) : undefined;
       const input = parseForm(ResolveSchema, { ...form, amount }, t);
-      await resolveDispute(c.var.deps, op.auth, pathId(c), input, clientIp(c));
+      await resolveDispute(c.get('deps'), op.auth, pathId(c), input, clientIp(c));
       return t('disputeResolved', { id: pathId(c) });
     },
   }),

@@ -14,7 +14,7 @@ disputesRoutes.get('/disputes', async (c) => {
   const v = await view(c);
   const status = c.req.query('status') === '' ? undefined : (oneOf(DISPUTE_STATUSES, c.req.query('status')) ?? 'OPEN');
   const p = disputesPaging(c);
-  const result = await listDisputes(c.var.deps, p, { status });
+  const result = await listDisputes(c.get('deps'), p, { status });
   return page(
     c,
     v,

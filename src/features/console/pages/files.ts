@@ -7,6 +7,6 @@ import { pathId } from '../console.params';
 export const fileRoutes = new Hono<ConsoleEnv>();
 
 fileRoutes.get('/files/:id', async (c) => {
-  const { row, object } = await openFile(c.var.deps, c.get('operator').auth, pathId(c));
+  const { row, object } = await openFile(c.get('deps'), c.get('operator').auth, pathId(c));
   return fileResponse(row, object, 'private, no-store');
 });

@@ -16,8 +16,8 @@ kycQueueRoutes.get('/kyc', async (c) => {
   const v = await view(c);
   const status = c.req.query('status') === '' ? undefined : (oneOf(KYC_STATUSES, c.req.query('status')) ?? 'PENDING');
   const p = kycPaging(c);
-  const result = await listKycRecords(c.var.deps, { ...p, status });
-  const labels = await userLabels(c.var.deps, result.content.map((r) => r.userId));
+  const result = await listKycRecords(c.get('deps'), { ...p, status });
+  const labels = await userLabels(c.get('deps'), result.content.map((r) => r.userId));
   return page(
     c,
     v,

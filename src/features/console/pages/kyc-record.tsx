@@ -30,7 +30,7 @@ const FileView = ({ v, file }: { v: View; file: { id: number; contentType: strin
 async function kycDetail(c: ConsoleContext, state?: FormState) {
   assertSuperAdmin(c.get('operator'));
   const id = pathId(c);
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   const record = await getKycRecord(deps, id);
   const [user, documents] = await Promise.all([getUser(deps, record.userId), kycDocumentsOf(deps, record.userId)]);
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
@@ -86,7 +86,7 @@ kycRecordRoutes.post('/kyc/:id/approve', (c) =>
     again: (state) => kycDetail(c, state),
     run: async (_form, op, t) => {
       assertSuperAdmin(op);
-      await reviewKyc(c.var.deps, pathId(c), op.user.id, 'APPROVE', clientIp(c));
+      await reviewKyc(c.get('deps'), pathId(c), op.user.id, 'APPROVE', clientIp(c));
       return t('kycApproved', { id: pathId(c) });
     },
   }),
@@ -99,7 +99,7 @@ kycRecordRoutes.post('/kyc/:id/reject', (c) =>
     run: async (form, op, t) => {
       assertSuperAdmin(op);
       const { reason } = parseForm(ReviewRejectionSchema, form, t);
-      await reviewKyc(c.var.deps, pathId(c), op.user.id, 'REJECT', clientIp(c), reason);
+      await reviewKyc(c.get('deps'), pathId(c), op.user.id, 'REJECT', clientIp(c), reason);
       return t('kycRejected', { id: pathId(c) });
     },
   }),

@@ -42,7 +42,7 @@ function cell(v: View, text: string, figure: AlertedFigure | null, breached: Ale
 metricsRoutes.get('/metrics', async (c) => {
   assertSuperAdmin(c.get('operator'));
   const v = await view(c);
-  const report = await metricsReport(c.var.deps);
+  const report = await metricsReport(c.get('deps'));
   const [hour, day] = report.windows;
   const breached = [breachedRules(hour), breachedRules(day)];
   const alerts = breached.flat().length;

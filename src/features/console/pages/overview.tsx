@@ -46,7 +46,7 @@ overviewRoutes.get('/', async (c) => {
   const v = await view(c);
   const q = c.req.query();
   const { p, errors } = periodOf(v, q);
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   // The chart's volume is of one currency (`?currency=`, an enabled one, else the main one).
   const config = appConfig(c.env);
   const currency = config.currencies.find((code) => code === q.currency) ?? mainCurrency(config);

@@ -12,7 +12,7 @@ export const reservationRoutes = new Hono<ConsoleEnv>();
 reservationRoutes.get('/reservations/:id', async (c) => {
   assertSuperAdmin(c.get('operator'));
   const id = pathId(c);
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   const x = await getReservationView(deps.db, id);
   const [ledger, position] = await Promise.all([reservationLedger(deps, id), lastPosition(c.env, id).catch(() => null)]);
   const v = await view(c);

@@ -18,14 +18,14 @@ reservationsRoutes.get('/reservations', async (c) => {
   const number = (c.req.query('number') ?? '').trim();
   let flash = null;
   if (number) {
-    const id = await reservationIdByNumber(c.var.deps, number);
+    const id = await reservationIdByNumber(c.get('deps'), number);
     if (id !== null) return c.redirect(`/console/reservations/${id}`, 303);
   }
   const v = await view(c);
   if (number) flash = { kind: 'error' as const, text: v.t('notFoundNumber') };
   const status = oneOf(RESERVATION_STATUSES, c.req.query('status'));
   const p = reservationsPaging(c);
-  const { rows, total } = await listReservationViews(c.var.deps.db, status, p.sort, p);
+  const { rows, total } = await listReservationViews(c.get('deps').db, status, p.sort, p);
   const state: FormState = { values: { number }, errors: number ? { number: v.t('notFoundNumber') } : {} };
   return page(
     c,

@@ -58,7 +58,7 @@ signInRoutes.post('/login', async (c) => {
     }
     return loginPage(c, { values, errors }, 400);
   }
-  const deps = c.var.deps;
+  const deps = c.get('deps');
   const ip = clientIp(c);
   try {
     await enforceAuthRateLimit(deps, 'login', ip, normalizeEmail(parsed.data.email));
@@ -89,6 +89,6 @@ signOutRoutes.post('/logout', async (c) => {
   const form = await formOf(c);
   if (!(await checkFormToken(op.session, form.csrf, c.req.path))) return csrfRefusal(c);
   await closeConsoleSession(c, op);
-  await audit(c.var.deps, { actorId: op.user.id, action: 'CONSOLE_LOGOUT', targetType: 'USER', targetId: op.user.id, ip: clientIp(c) });
+  await audit(c.get('deps'), { actorId: op.user.id, action: 'CONSOLE_LOGOUT', targetType: 'USER', targetId: op.user.id, ip: clientIp(c) });
   return c.redirect('/console/login', 303);
 });

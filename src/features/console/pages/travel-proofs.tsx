@@ -16,7 +16,7 @@ const paging = listPage(['createdAt'] as const, 'createdAt,asc');
 travelProofRoutes.get('/travel-proofs', async (c) => {
   const v = await view(c);
   const status = c.req.query('status') === '' ? undefined : (oneOf(TRAVEL_PROOF_STATUSES, c.req.query('status')) ?? 'PENDING');
-  const result = await listTravelProofs(c.var.deps, status, paging(c));
+  const result = await listTravelProofs(c.get('deps'), status, paging(c));
   return page(
     c,
     v,
@@ -47,7 +47,7 @@ travelProofRoutes.get('/travel-proofs', async (c) => {
 
 async function proofDetail(c: ConsoleContext, state?: FormState) {
   const id = pathId(c);
-  const { proof, trip, file } = await getTravelProof(c.var.deps, id);
+  const { proof, trip, file } = await getTravelProof(c.get('deps'), id);
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
   const fileUrl = `/console/files/${proof.fileId}`;
   return page(
@@ -109,7 +109,7 @@ travelProofRoutes.post('/travel-proofs/:id/approve', (c) =>
     back: `/console/travel-proofs/${pathId(c)}`,
     again: (state) => proofDetail(c, state),
     run: async (_form, op, t) => {
-      await reviewTravelProof(c.var.deps, pathId(c), op.user.id, 'APPROVE', clientIp(c));
+      await reviewTravelProof(c.get('deps'), pathId(c), op.user.id, 'APPROVE', clientIp(c));
       return t('travelProofApproved', { id: pathId(c) });
     },
   }),
@@ -121,7 +121,7 @@ travelProofRoutes.post('/travel-proofs/:id/reject', (c) =>
     again: (state) => proofDetail(c, state),
     run: async (form, op, t) => {
       const { reason } = parseForm(ReviewRejectionSchema, form, t);
-      await reviewTravelProof(c.var.deps, pathId(c), op.user.id, 'REJECT', clientIp(c), reason);
+      await reviewTravelProof(c.get('deps'), pathId(c), op.user.id, 'REJECT', clientIp(c), reason);
       return t('travelProofRejected', { id: pathId(c) });
     },
   }),

@@ -17,9 +17,9 @@ export const userRoutes = new Hono<ConsoleEnv>();
 
 async function userPage(c: ConsoleContext, state?: FormState) {
   const op = c.get('operator');
-  const user = await getUser(c.var.deps, pathId(c));
+  const user = await getUser(c.get('deps'), pathId(c));
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
-  const blocker = isSuperAdmin(op) && !user.deletedAt ? await deletionBlocker(c.var.deps, user.id) : null;
+  const blocker = isSuperAdmin(op) && !user.deletedAt ? await deletionBlocker(c.get('deps'), user.id) : null;
   return page(
     c,
     v,
@@ -127,12 +127,12 @@ userRoutes.post('/users/:id/erase', (c) =>
     form: 'erase',
     again: (state) => userPage(c, state),
     run: async (form, op, t) => {
-      const user = await getUser(c.var.deps, pathId(c));
+      const user = await getUser(c.get('deps'), pathId(c));
       // A typed address, not a click: erasure cannot be undone.
       if ((form.confirmEmail ?? '').trim().toLowerCase() !== user.email.toLowerCase()) {
         throw new FormInvalid({ confirmEmail: msg('error.external', { text: t('eraseMismatch') }) });
       }
-      await eraseAccountAsOperator(c.var.deps, op.auth, user.id, clientIp(c));
+      await eraseAccountAsOperator(c.get('deps'), op.auth, user.id, clientIp(c));
       return t('userErased', { id: user.id });
     },
   }),
@@ -145,7 +145,7 @@ userRoutes.post('/users/:id/suspend', (c) =>
     again: (state) => userPage(c, state),
     run: async (form, op, t) => {
       const { reason } = parseForm(SuspendSchema, { reason: form.reason?.trim() ? form.reason : undefined }, t);
-      await suspendUser(c.var.deps, op.auth, pathId(c), reason ?? null, clientIp(c));
+      await suspendUser(c.get('deps'), op.auth, pathId(c), reason ?? null, clientIp(c));
       return t('userSuspended', { id: pathId(c) });
     },
   }),
@@ -156,7 +156,7 @@ userRoutes.post('/users/:id/activate', (c) =>
     back: `/console/users/${pathId(c)}`,
     again: (state) => userPage(c, state),
     run: async (_form, op, t) => {
-      await activateUser(c.var.deps, op.auth, pathId(c), clientIp(c));
+      await activateUser(c.get('deps'), op.auth, pathId(c), clientIp(c));
       return t('userActivated', { id: pathId(c) });
     },
   }),
@@ -168,7 +168,7 @@ userRoutes.post('/users/:id/roles', (c) =>
     again: (state) => userPage(c, state),
     run: async (form, op, t) => {
       const roles = (form.roles ?? '').split(',').filter((r): r is Role => (ROLES as readonly string[]).includes(r));
-      await changeRolesAsSuperAdmin(c.var.deps, op.auth, pathId(c), roles, clientIp(c));
+      await changeRolesAsSuperAdmin(c.get('deps'), op.auth, pathId(c), roles, clientIp(c));
       return t('rolesSaved', { id: pathId(c) });
     },
   }),

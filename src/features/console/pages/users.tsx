@@ -19,7 +19,7 @@ usersRoutes.get('/users', async (c) => {
   const role = oneOf(ROLES, c.req.query('role'));
   const p = usersPaging(c);
   const filters = { q: q || undefined, role, enabled: state === 'active' ? true : state === 'suspended' ? false : undefined };
-  const { rows, total } = await listUsers(c.var.deps, filters, p);
+  const { rows, total } = await listUsers(c.get('deps'), filters, p);
   return page(
     c,
     v,

@@ -15,8 +15,8 @@ withdrawalsRoutes.get('/withdrawals', async (c) => {
   const v = await view(c);
   const status = oneOf(WITHDRAWAL_STATUSES, c.req.query('status'));
   const p = withdrawalsPaging(c);
-  const result = await listAllWithdrawals(c.var.deps, { ...p, status });
-  const labels = await userLabels(c.var.deps, result.content.filter((w) => w.ownerType === 'USER').map((w) => w.ownerId));
+  const result = await listAllWithdrawals(c.get('deps'), { ...p, status });
+  const labels = await userLabels(c.get('deps'), result.content.filter((w) => w.ownerType === 'USER').map((w) => w.ownerId));
   return page(
     c,
     v,

@@ -62,7 +62,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
       ),
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
-        return c.json(await startOnboarding(c.var.deps, owner, await scope.contactEmail(c, owner)), 200);
+        return c.json(await startOnboarding(c.get('deps'), owner, await scope.contactEmail(c, owner)), 200);
       },
     )
     .openapi(
@@ -81,7 +81,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         request: { params: scope.params },
         responses: { 200: jsonContent(StatusSchema, 'Account status'), ...scopeErrors(scope, 502) },
       }),
-      async (c) => c.json(await accountStatus(c.var.deps, await scope.resolve(c, 'read')), 200),
+      async (c) => c.json(await accountStatus(c.get('deps'), await scope.resolve(c, 'read')), 200),
     )
     .openapi(
       createRoute({
@@ -99,7 +99,7 @@ export const payConnectRoutes = (scope: OwnerScope) => {
         request: { params: scope.params },
         responses: { 200: jsonContent(CanReceiveSchema, 'Eligibility'), ...scopeErrors(scope) },
       }),
-      async (c) => c.json(await canReceivePayments(c.var.deps, await scope.resolve(c, 'read')), 200),
+      async (c) => c.json(await canReceivePayments(c.get('deps'), await scope.resolve(c, 'read')), 200),
     );
 };
 
@@ -117,7 +117,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
       responses: { 200: { description: 'Result page', content: { 'text/html': { schema: z.string() } } }, ...errorResponses(404, 502) },
     }),
     async (c) => {
-      const account = await refreshFromProvider(c.var.deps, c.req.valid('query').account);
+      const account = await refreshFromProvider(c.get('deps'), c.req.valid('query').account);
       const ok = canReceive(account).canReceivePayments;
       return c.html(
         htmlPage(
@@ -140,5 +140,5 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
       request: { query: AccountQuery },
       responses: { 302: { description: 'Redirect to a new onboarding link' }, ...errorResponses(404, 502) },
     }),
-    async (c) => c.redirect((await newOnboardingLink(c.var.deps, c.req.valid('query').account)).url, 302),
+    async (c) => c.redirect((await newOnboardingLink(c.get('deps'), c.req.valid('query').account)).url, 302),
   );

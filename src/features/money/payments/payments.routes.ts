@@ -84,7 +84,7 @@ const callbackRoute = <P extends string>(operationId: string, path: P, summary: 
 
 /** What the return page says: what happened to the booking, re-checked with the provider. */
 async function callbackPage(c: Context<AppEnv>, sessionId: string, cancelled: boolean) {
-  const { outcome } = await checkoutReturned(c.var.deps, sessionId, cancelled);
+  const { outcome } = await checkoutReturned(c.get('deps'), sessionId, cancelled);
   return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
 }
 
@@ -103,7 +103,7 @@ export const paymentsRouter = createRouter()
     })),
     async (c) => {
       const body = c.req.valid('json');
-      return c.json(await createCheckout(c.var.deps, c.get('auth'), body.reservationId, body.method), 200);
+      return c.json(await createCheckout(c.get('deps'), c.get('auth'), body.reservationId, body.method), 200);
     },
   )
   .openapi(
@@ -118,7 +118,7 @@ export const paymentsRouter = createRouter()
       request: { query: MethodsQuery },
       responses: { 200: jsonContent(PaymentMethodsSchema, 'Payment methods'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await reservationPaymentMethods(c.var.deps, c.get('auth'), c.req.valid('query').reservationId), 200),
+    async (c) => c.json(await reservationPaymentMethods(c.get('deps'), c.get('auth'), c.req.valid('query').reservationId), 200),
   )
   .openapi(
     createRoute({
@@ -132,7 +132,7 @@ export const paymentsRouter = createRouter()
       request: { params: z.object({ reservationId: pathId('reservationId') }) },
       responses: { 200: jsonContent(PaymentStatusSchema, 'Payment status'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await paymentStatus(c.var.deps, c.get('auth'), c.req.valid('param').reservationId), 200),
+    async (c) => c.json(await paymentStatus(c.get('deps'), c.get('auth'), c.req.valid('param').reservationId), 200),
   )
   .openapi(callbackRoute(
       'checkoutSuccessPage',
@@ -165,6 +165,6 @@ export const paymentsRouter = createRouter()
     }),
     async (c) => {
       const raw = await c.req.text();
-      return c.json(await handlePaymentWebhook(c.var.deps, raw, c.req.header('stripe-signature')), 200);
+      return c.json(await handlePaymentWebhook(c.get('deps'), raw, c.req.header('stripe-signature')), 200);
     },
   );

@@ -96,7 +96,7 @@ export const sandboxRouter = createRouter()
   .openapi(
     sandboxRoute('sandboxCheckoutPage', 'get', '/sandbox/checkout/{id}', 'Sandbox checkout page (local runs without provider keys)', { 200: html }, "The page a sandbox checkout session's URL opens, standing in for Stripe's hosted checkout: the booking's description and amount in its currency's minor units, and while the session is open the Pay and Cancel buttons. 404 ENDPOINT_NOT_FOUND unless the sandbox payment provider is the configured one (no STRIPE_SECRET_KEY; never in production); an unknown session is 404 RESOURCE_NOT_FOUND."),
     async (c) => {
-      const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
+      const session = await checkoutSession(sandbox(c.get('deps')), c.req.valid('param').id);
       const id = escapeHtml(session.id);
       // Stripe's amounts are the currency's minor units (XOF has none: 5000 is 5000 F CFA).
       const amount = `${decimalText(session.amountCents, session.currency)} ${session.currency}`;
@@ -111,21 +111,21 @@ export const sandboxRouter = createRouter()
   .openapi(
     sandboxRoute('sandboxCheckoutPay', 'post', '/sandbox/checkout/{id}/pay', 'Sandbox "Pay": authorises the payment through the signed webhook path', { 303: redirect }, 'Marks the open session complete with a new payment intent, then sends checkout.session.completed, signed with STRIPE_WEBHOOK_SECRET, through the real webhook handler: the reservation becomes PAID exactly as with Stripe. An expired session (its booking ended) sends nothing. Then redirects (303) to the success return page, which says what happened. 404 ENDPOINT_NOT_FOUND unless the sandbox payment provider is the configured one (no STRIPE_SECRET_KEY; never in production).'),
     async (c) => {
-      const session = await paySandboxSession(c.var.deps, c.req.valid('param').id);
+      const session = await paySandboxSession(c.get('deps'), c.req.valid('param').id);
       return c.redirect(session.successUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
   .openapi(
     sandboxRoute('sandboxCheckoutCancel', 'post', '/sandbox/checkout/{id}/cancel', 'Sandbox "Cancel": leaves without paying', { 303: redirect }, 'Leaves the checkout without paying: nothing is sent and the reservation stays PENDING_PAYMENT until it is paid or expires. Redirects (303) to the cancel return page.' + NA_TEXT + '.'),
     async (c) => {
-      const session = await checkoutSession(sandbox(c.var.deps), c.req.valid('param').id);
+      const session = await checkoutSession(sandbox(c.get('deps')), c.req.valid('param').id);
       return c.redirect(session.cancelUrl.replace('{CHECKOUT_SESSION_ID}', session.id), 303);
     },
   )
   .openapi(
     sandboxRoute('sandboxConnectPage', 'get', '/sandbox/connect/{id}', 'Sandbox Connect onboarding page', { 200: html }, 'The page a sandbox onboarding link opens, standing in for Stripe Connect\'s: the connected account and a Complete button.' + NA_TEXT + '; an unknown account is 404 RESOURCE_NOT_FOUND.'),
     async (c) => {
-      const account = await sandbox(c.var.deps).retrieveAccount(c.req.valid('param').id).catch(() => null);
+      const account = await sandbox(c.get('deps')).retrieveAccount(c.req.valid('param').id).catch(() => null);
       if (!account) throw notFound('Connected account');
       const id = escapeHtml(account.id);
       return c.html(
@@ -141,13 +141,13 @@ export const sandboxRouter = createRouter()
   .openapi(
     sandboxRoute('sandboxConnectComplete', 'post', '/sandbox/connect/{id}/complete', 'Sandbox "Complete": enables the account and sends account.updated through the webhook', { 303: redirect }, 'Enables payments and payouts on the sandbox connected account and sends the signed account.updated event through the real webhook handler, which stores the new state; withdrawals to it then work. Redirects (303) to GET /v1/api/pay-connect/return for that account.' + NA_TEXT + '; an unknown account is 404 RESOURCE_NOT_FOUND.'),
     async (c) => {
-      const provider = sandbox(c.var.deps);
+      const provider = sandbox(c.get('deps'));
       const id = c.req.valid('param').id;
       await provider.retrieveAccount(id).catch(() => {
         throw notFound('Connected account');
       });
       const account = await provider.completeOnboarding(id);
-      await sendSignedEvent(c.var.deps, 'account.updated', {
+      await sendSignedEvent(c.get('deps'), 'account.updated', {
         id: account.id,
         object: 'account',
         charges_enabled: true,

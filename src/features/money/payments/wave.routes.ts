@@ -31,7 +31,7 @@ export const waveRouter = createRouter()
       request: { headers: z.object({ 'wave-signature': z.string().optional().openapi({ description: 't=<unix seconds>,v1=<HMAC-SHA256 hex>' }) }) },
       responses: { 200: jsonContent(WebhookAckSchema, 'Event accepted (applied now or before)'), ...errorResponses(401) },
     }),
-    async (c) => c.json(await handleWaveWebhook(c.var.deps, await c.req.text(), c.req.raw.headers), 200),
+    async (c) => c.json(await handleWaveWebhook(c.get('deps'), await c.req.text(), c.req.raw.headers), 200),
   )
   .openapi(
     createRoute({
@@ -92,7 +92,7 @@ export const waveSandboxRouter = createRouter()
   .openapi(
     sandboxRoute('sandboxWaveCheckoutPage', 'get', '/sandbox/wave/checkout/{id}', 'Sandbox Wave checkout page (local runs without WAVE_API_KEY)', { 200: html('HTML page') }, "The page a sandbox Wave checkout's launch URL opens, standing in for Wave's: the reservation's reference and amount, and while the session is open the \"Pay with Wave\" and \"Fail\" buttons. 404 ENDPOINT_NOT_FOUND unless the Wave sandbox is the configured provider (never in production); an unknown session is 404 RESOURCE_NOT_FOUND."),
     async (c) => {
-      const session = await sandboxSession(c.var.deps, c.req.valid('param').id);
+      const session = await sandboxSession(c.get('deps'), c.req.valid('param').id);
       const id = escapeHtml(session.id);
       const amount = formatMoney(amountMinor(session.amount, session.currency), session.currency);
       const buttons =
@@ -105,9 +105,9 @@ export const waveSandboxRouter = createRouter()
   )
   .openapi(
     sandboxRoute('sandboxWaveCheckoutPay', 'post', '/sandbox/wave/checkout/{id}/pay', 'Sandbox "Pay with Wave": a signed checkout.session.completed through the Wave webhook handler', { 303: redirect }, 'Completes an open sandbox session as paid and hands the event, signed with the webhook secret as Wave signs it, to the Wave webhook handler: the reservation becomes PAID exactly as with Wave. Then redirects (303) to the session\'s success_url (its error_url when the session had expired). A session no longer open is only redirected. 404 unless the Wave sandbox is active.'),
-    async (c) => c.redirect(await complete(c.var.deps, c.req.valid('param').id, 'succeeded'), 303),
+    async (c) => c.redirect(await complete(c.get('deps'), c.req.valid('param').id, 'succeeded'), 303),
   )
   .openapi(
     sandboxRoute('sandboxWaveCheckoutFail', 'post', '/sandbox/wave/checkout/{id}/fail', 'Sandbox "Fail": a signed checkout.session.payment_failed through the Wave webhook handler', { 303: redirect }, 'Fails an open sandbox session and hands the signed checkout.session.payment_failed event to the Wave webhook handler: the reservation stays PENDING_PAYMENT with its payment FAILED, and the sender may try again before it expires. Then redirects (303) to the session\'s error_url. 404 unless the Wave sandbox is active.'),
-    async (c) => c.redirect(await complete(c.var.deps, c.req.valid('param').id, 'failed'), 303),
+    async (c) => c.redirect(await complete(c.get('deps'), c.req.valid('param').id, 'failed'), 303),
   );

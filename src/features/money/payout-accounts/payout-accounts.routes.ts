@@ -59,7 +59,7 @@ export const payoutAccountRoutes = (scope: OwnerScope) => {
         request: { params, body: jsonBody(PayoutAccountRequest) },
         responses: { 201: jsonContent(PayoutAccountSchema, 'Payout account'), ...scopeErrors(scope, 409) },
       })),
-      async (c) => c.json(await addPayoutAccount(c.var.deps, await scope.resolve(c, 'manage'), c.req.valid('json')), 201),
+      async (c) => c.json(await addPayoutAccount(c.get('deps'), await scope.resolve(c, 'manage'), c.req.valid('json')), 201),
     )
     .openapi(
       createRoute({
@@ -77,7 +77,7 @@ export const payoutAccountRoutes = (scope: OwnerScope) => {
         request: { params },
         responses: { 200: jsonContent(PayoutAccountList, 'Payout accounts'), ...scopeErrors(scope) },
       }),
-      async (c) => c.json({ content: await listPayoutAccounts(c.var.deps, await scope.resolve(c, 'manage')) }, 200),
+      async (c) => c.json({ content: await listPayoutAccounts(c.get('deps'), await scope.resolve(c, 'manage')) }, 200),
     )
     .openapi(
       createRoute({
@@ -96,7 +96,7 @@ export const payoutAccountRoutes = (scope: OwnerScope) => {
         responses: { 204: { description: 'Removed' }, ...scopeErrors(scope, 404) },
       }),
       async (c) => {
-        await deletePayoutAccount(c.var.deps, await scope.resolve(c, 'manage'), c.req.valid('param').accountId);
+        await deletePayoutAccount(c.get('deps'), await scope.resolve(c, 'manage'), c.req.valid('param').accountId);
         return c.body(null, 204);
       },
     );

@@ -56,7 +56,7 @@ export const CALLER_SCOPE: OwnerScope = {
   errorStatuses: [],
   resolve: async (c) => ({ type: 'USER', id: c.get('auth').id }),
   contactEmail: async (c, owner) => {
-    const [user] = await c.var.deps.db.select({ email: users.email }).from(users).where(eq(users.id, owner.id));
+    const [user] = await c.get('deps').db.select({ email: users.email }).from(users).where(eq(users.id, owner.id));
     return user?.email;
   },
 };

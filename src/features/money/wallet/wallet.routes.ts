@@ -95,7 +95,7 @@ const PDF_RESPONSE = { description: 'PDF receipt', content: { 'application/pdf':
 
 /** The receipt of a transaction the caller may read, as an inline PDF (the link never leaks through a Referer). */
 async function pdfReceipt(c: Context<AppEnv>, t: TransactionRow) {
-  const pdf = await receiptPdf(c.var.deps, t);
+  const pdf = await receiptPdf(c.get('deps'), t);
   return c.body(pdf, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,
@@ -122,7 +122,7 @@ export const walletRoutes = (scope: OwnerScope) =>
       request: { params: scope.params, query: z.object({ currency: currencyCodeSchema().optional().openapi({ description: 'The currency of the top-level figures; default the main one' }) }) },
       responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
     }),
-    async (c) => c.json(await getWallet(c.var.deps, await scope.resolve(c, 'read'), c.req.valid('query').currency), 200),
+    async (c) => c.json(await getWallet(c.get('deps'), await scope.resolve(c, 'read'), c.req.valid('query').currency), 200),
   );
 
 export const walletRouter = walletRoutes(CALLER_SCOPE)
@@ -138,7 +138,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { query: TransactionQuery },
       responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listTransactions(c.var.deps, me(c.get('auth').id), c.req.valid('query')), 200),
+    async (c) => c.json(await listTransactions(c.get('deps'), me(c.get('auth').id), c.req.valid('query')), 200),
   )
   .openapi(
     createRoute({
@@ -156,7 +156,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       },
       responses: { 200: jsonContent(SummarySchema, 'Summary'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await transactionSummary(c.var.deps, me(c.get('auth').id), c.req.valid('query').period), 200),
+    async (c) => c.json(await transactionSummary(c.get('deps'), me(c.get('auth').id), c.req.valid('query').period), 200),
   )
   .openapi(
     createRoute({
@@ -170,7 +170,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { params: IdParams },
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await toTransaction(c.env, await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id)), 200),
+    async (c) => c.json(await toTransaction(c.env, await getOwnTransaction(c.get('deps'), me(c.get('auth').id), c.req.valid('param').id)), 200),
   )
   .openapi(
     createRoute({
@@ -184,7 +184,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { params: IdParams },
       responses: { 200: PDF_RESPONSE, ...authErrorResponses(404) },
     }),
-    async (c) => pdfReceipt(c, await getOwnTransaction(c.var.deps, me(c.get('auth').id), c.req.valid('param').id)),
+    async (c) => pdfReceipt(c, await getOwnTransaction(c.get('deps'), me(c.get('auth').id), c.req.valid('param').id)),
   )
   .openapi(
     createRoute({
@@ -199,5 +199,5 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { params: z.object({ token: z.string().max(512).openapi({ param: { name: 'token', in: 'path' }, description: 'The signed token of the link' }) }) },
       responses: { 200: PDF_RESPONSE, ...errorResponses(403, 404) },
     }),
-    async (c) => pdfReceipt(c, await transactionOfReceiptLink(c.var.deps, c.req.valid('param').token)),
+    async (c) => pdfReceipt(c, await transactionOfReceiptLink(c.get('deps'), c.req.valid('param').token)),
   );

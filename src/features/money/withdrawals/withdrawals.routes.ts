@@ -116,7 +116,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       async (c) => {
         const owner = await scope.resolve(c, 'manage');
         const { minor, currency } = withdrawalAmount(c.env, c.req.valid('json'));
-        const w = await requestWithdrawal(c.var.deps, owner, minor, false, idempotencyKeyOf(c), currency);
+        const w = await requestWithdrawal(c.get('deps'), owner, minor, false, idempotencyKeyOf(c), currency);
         return c.json(toWithdrawal(w), 201);
       },
     )
@@ -131,7 +131,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         request: { params: scope.params, query: pageQuery({ sortable: ['createdAt', 'amount'], defaultSort: 'createdAt,desc' }) },
         responses: { 200: jsonContent(WithdrawalPage, 'Page of withdrawals'), ...scopeErrors(scope) },
       }),
-      async (c) => c.json(await listWithdrawals(c.var.deps, await scope.resolve(c, 'read'), c.req.valid('query')), 200),
+      async (c) => c.json(await listWithdrawals(c.get('deps'), await scope.resolve(c, 'read'), c.req.valid('query')), 200),
     )
     .openapi(
       createRoute({
@@ -147,7 +147,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
       }),
       async (c) => {
         const owner = await scope.resolve(c, 'read');
-        return c.json(await getAutoWithdrawal(c.var.deps, owner, walletCurrency(c.env, c.req.valid('query').currency)), 200);
+        return c.json(await getAutoWithdrawal(c.get('deps'), owner, walletCurrency(c.env, c.req.valid('query').currency)), 200);
       },
     )
     .openapi(
@@ -166,10 +166,10 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
         const owner = await scope.resolve(c, 'manage');
         const body = c.req.valid('json');
         const currency = walletCurrency(c.env, body.currency);
-        const current = await getAutoWithdrawal(c.var.deps, owner, currency);
+        const current = await getAutoWithdrawal(c.get('deps'), owner, currency);
         const threshold = body.threshold ?? current.threshold ?? 0;
         const { minor } = withdrawalAmount(c.env, { amount: threshold, currency }, 'threshold');
-        return c.json(await setAutoWithdrawal(c.var.deps, owner, body.enabled, minor, currency), 200);
+        return c.json(await setAutoWithdrawal(c.get('deps'), owner, body.enabled, minor, currency), 200);
       },
     );
 };
