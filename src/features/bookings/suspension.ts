@@ -7,12 +7,12 @@
 import { and, eq, getTableColumns, inArray, isNull, type SQL } from 'drizzle-orm';
 import { reservations, users, type ReservationRow } from '../../db/schema';
 import type { Deps } from '../../env';
-import { closeCheckout, needsSettlement, PAYMENT_STATUS, settleWithProvider } from '../money';
-import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
+import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { refundForCancellation } from './booking-rules';
 import { formatMoney } from '../../lib/money';
 import { checkoutEnded, endingEffects, ref } from './bookings.service';
+import { sweepCancellations } from './cancellation-sweep';
 
 /**
  * Plans per batch: about 15 statements each for a paid one (ledger, notices, capacity), and every
@@ -109,23 +109,11 @@ export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedPa
  * cancel, in batches of SUSPENSION_BATCH, then does the provider side (voids, refunds, open
  * checkouts closed). Returns how many reservations were cancelled.
  */
-export async function cancelForSuspension(deps: Deps, userId: number | null, actorId: number | null, rounds = REQUEST_ROUNDS): Promise<number> {
-  let cancelled = 0;
-  for (let round = 0; round < rounds; round++) {
-    const due = await dueForSuspension(deps, userId, SUSPENSION_BATCH);
-    if (due.length === 0) break;
-    const now = new Date();
-    const { rows } = await commitTransitions(
-      deps.db,
-      due.map(({ r, party }) => suspensionPlan(deps, r, party, actorId, now)),
-    );
-    for (const [i, row] of rows.entries()) {
-      if (!row) continue; // moved meanwhile (deposited, cancelled): the next read decides again
-      cancelled += 1;
-      if (needsSettlement(row)) await settleWithProvider(deps, row.id);
-      else if (due[i].r.paymentStatus === PAYMENT_STATUS.PENDING) await closeCheckout(deps, due[i].r);
-    }
-    if (due.length < SUSPENSION_BATCH) break;
-  }
-  return cancelled;
+export function cancelForSuspension(deps: Deps, userId: number | null, actorId: number | null, rounds = REQUEST_ROUNDS): Promise<number> {
+  return sweepCancellations(deps, {
+    rounds,
+    batch: SUSPENSION_BATCH,
+    due: (limit) => dueForSuspension(deps, userId, limit),
+    plan: ({ r, party }, now) => suspensionPlan(deps, r, party, actorId, now),
+  });
 }

@@ -12,11 +12,11 @@ import { announcements, reservations, type ReservationRow } from '../../db/schem
 import type { Deps } from '../../env';
 import { fromMinor, storedMoney } from '../../lib/amount';
 import { formatMoney } from '../../lib/money';
-import { closeCheckout, needsSettlement, PAYMENT_STATUS, settleWithProvider } from '../money';
-import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
+import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { refundForCancellation } from './booking-rules';
 import { checkoutEnded, endingEffects, ref } from './bookings.service';
+import { sweepCancellations } from './cancellation-sweep';
 
 /** Why the reservation was cancelled (reservations.cancellation_reason, the notice's data.reason). */
 export const TRIP_REMOVED_REASON = 'TRIP_REMOVED';
@@ -77,22 +77,11 @@ export function tripRemovalPlan(deps: Deps, r: ReservationRow, actorId: number |
  * closed). A plan that lost a race (paid meanwhile) is read again in the next round. Returns how
  * many were cancelled.
  */
-export async function cancelOnRemovedTrip(deps: Deps, announcementId: number | null, actorId: number | null, rounds = REQUEST_ROUNDS): Promise<number> {
-  let cancelled = 0;
-  for (let round = 0; round < rounds; round++) {
-    const due = await dueOnRemovedTrips(deps, announcementId, BATCH);
-    if (due.length === 0) break;
-    const now = new Date();
-    const { rows } = await commitTransitions(
-      deps.db,
-      due.map((r) => tripRemovalPlan(deps, r, actorId, now)),
-    );
-    for (const [i, row] of rows.entries()) {
-      if (!row) continue; // moved meanwhile (paid, deposited): the next round reads it again
-      cancelled += 1;
-      if (needsSettlement(row)) await settleWithProvider(deps, row.id);
-      else if (due[i].paymentStatus === PAYMENT_STATUS.PENDING) await closeCheckout(deps, due[i]);
-    }
-  }
-  return cancelled;
+export function cancelOnRemovedTrip(deps: Deps, announcementId: number | null, actorId: number | null, rounds = REQUEST_ROUNDS): Promise<number> {
+  return sweepCancellations(deps, {
+    rounds,
+    batch: BATCH,
+    due: async (limit) => (await dueOnRemovedTrips(deps, announcementId, limit)).map((r) => ({ r })),
+    plan: ({ r }, now) => tripRemovalPlan(deps, r, actorId, now),
+  });
 }
