@@ -299,6 +299,15 @@ describe('answering an offer', () => {
     expect(accepted.status).toBe(200);
     const [r] = await db().select().from(reservations).where(eq(reservations.id, accepted.body.reservationId));
     expect(r).toMatchObject({ agencyId: agency.id, carrierId: alice.id, pricePerKgCents: 900 });
+
+    // Alice published the trip; once she leaves the agency its offers are no longer hers to list
+    // (opening one is 403), while Ann, still on the branch, keeps them.
+    const alicesBefore = await get('/v1/api/offers/mine?role=carrier', { token: alice.token });
+    expect(alicesBefore.body.content.map((o: { id: number }) => o.id)).toEqual([offer.id]);
+    await db().delete(agencyEmployees).where(eq(agencyEmployees.userId, alice.id));
+    expect((await get('/v1/api/offers/mine?role=carrier', { token: alice.token })).body.page.totalElements).toBe(0);
+    expect((await get(`/v1/api/offers/${offer.id}`, { token: alice.token })).status).toBe(403);
+    expect((await get('/v1/api/offers/mine?role=carrier', { token: ann.token })).body.page.totalElements).toBe(1);
   });
 });
 

@@ -3,7 +3,7 @@
 // sender answers a counter or withdraws. Accepting books through the one booking path
 // (bookings.service createBooking, with the agreed terms), so the capacity is held exactly as a
 // booking holds it. Every step notifies the other side in the batch that makes it.
-import { and, asc, eq, inArray, lte, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { announcements, offers, reservations, type OfferRow, type OfferStatus } from '../../db/schema';
 import { guardedInsert, readPage, rowExists, runBatch, type Statement } from '../../db/statements';
@@ -124,7 +124,10 @@ export async function listOffers(deps: Deps, auth: AuthUser, role: 'sender' | 'c
   if (role === 'carrier') {
     const scope = await staffScope(deps, auth.id);
     const branch = scope?.branchId ? rowExists(db, announcements, and(eq(announcements.id, offers.announcementId), eq(announcements.branchId, scope.branchId))) : undefined;
-    party = scope && !scope.agencySuspended ? or(eq(offers.carrierId, auth.id), and(eq(offers.agencyId, scope.agencyId), branch)) : eq(offers.carrierId, auth.id);
+    // An agency trip's offers are the agency's (isCarrierSide): whoever acts for it now sees them,
+    // not the staff member who published the trip once they moved branch or left.
+    const ownTrips = and(eq(offers.carrierId, auth.id), isNull(offers.agencyId));
+    party = scope && !scope.agencySuspended ? or(ownTrips, and(eq(offers.agencyId, scope.agencyId), branch)) : ownTrips;
   }
   const where = and(party, status ? eq(offers.status, status) : undefined);
   const { rows, total } = await readPage(db, offers, where, orderBy(page.sort, { createdAt: offers.createdAt, expiresAt: offers.expiresAt }, offers.id), page);
