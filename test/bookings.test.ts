@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { notifications, reservationItems, reservations } from '../src/db/schema';
+import { agencyEmployees, notifications, reservationItems, reservations } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { AppError } from '../src/errors';
 import { seedDemoBooking } from '../src/features/dev/seed/bookings';
@@ -12,7 +12,7 @@ import { createBooking } from '../src/features/bookings/bookings.service';
 import { freeCancellationAfterTripChange, refundForCancellation } from '../src/features/bookings/booking-rules';
 import worker from '../src/index';
 import { BASE, errorBody, get, post, put } from './helpers/http';
-import { TripOverrides, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, bookingInput, bookThroughApi } from './helpers/factories';
+import { TripOverrides, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, aBranch, anAgency, bookingInput, bookThroughApi } from './helpers/factories';
 import { db, reservationRow, tripRow, setReservation, runCron } from './helpers/db';
 
 const RESERVATION_FIELDS = [
@@ -407,6 +407,38 @@ describe('Idempotency-Key on POST /bookings', () => {
 });
 
 describe('listings', () => {
+  it("GET /bookings/as-carrier lists an agency trip's bookings to its publisher only while they act for the trip", async () => {
+    const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
+    const agency = await anAgency(owner);
+    const [branchA, branchB] = [await aBranch(agency), await aBranch(agency)];
+    const alice = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_EMPLOYEE'] });
+    await db().insert(agencyEmployees).values({ userId: alice.id, agencyId: agency.id, branchId: branchA.id });
+    const category = await aCategory();
+    const trip = await aTrip(alice, { agencyId: agency.id, branchId: branchA.id });
+    const ownTrip = await aTrip(alice);
+    const sender = await aUser();
+    const onAgencyTrip = await bookThroughApi(sender, trip.id, category.id, 1);
+    const onOwnTrip = await bookThroughApi(sender, ownTrip.id, category.id, 1);
+    const listed = async () => {
+      const res = await get('/v1/api/bookings/as-carrier?size=10', { token: alice.token });
+      expect(res.status).toBe(200);
+      return { ids: res.body.data.map((r: { id: number }) => r.id), total: res.body.total };
+    };
+    expect(await listed()).toEqual({ ids: [onOwnTrip.id, onAgencyTrip.id], total: 2 });
+    // Moved to another branch: the trip is branch A's, so are its bookings (the detail is 403 too).
+    await db().update(agencyEmployees).set({ branchId: branchB.id }).where(eq(agencyEmployees.userId, alice.id));
+    expect(await listed()).toEqual({ ids: [onOwnTrip.id], total: 1 });
+    expect((await get(`/v1/api/bookings/${onAgencyTrip.id}`, { token: alice.token })).status).toBe(403);
+    // Back on branch A, then gone from the agency.
+    await db().update(agencyEmployees).set({ branchId: branchA.id }).where(eq(agencyEmployees.userId, alice.id));
+    expect(await listed()).toEqual({ ids: [onOwnTrip.id, onAgencyTrip.id], total: 2 });
+    await db().delete(agencyEmployees).where(eq(agencyEmployees.userId, alice.id));
+    expect(await listed()).toEqual({ ids: [onOwnTrip.id], total: 1 });
+    // Its status filter obeys the same rule.
+    const pending = await get('/v1/api/bookings/as-carrier?status=PENDING_PAYMENT', { token: alice.token });
+    expect(pending.body.data.map((r: { id: number }) => r.id)).toEqual([onOwnTrip.id]);
+  });
+
   it('GET /bookings/as-carrier is the Reservation page: default 5, newest first, cap 100, status filter, codes hidden', async () => {
     const carrier = await aCarrier();
     const category = await aCategory();

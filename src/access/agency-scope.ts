@@ -2,10 +2,11 @@
 // agency and branch (staffScope, staffActsForTrip), the publishing rule (a suspended agency or a
 // deactivated branch cannot publish; an employee only for their branch) and the search condition
 // that hides suspended agencies' trips.
-import { and, eq, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, eq, notExists, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { agencies, agencyBranches, agencyEmployees, announcements } from '../db/schema';
 import type { Db } from '../db/client';
+import { rowExists } from '../db/statements';
 import type { AuthUser, Deps } from '../env';
 import { accessDenied, businessRule, notFound, type Text } from '../errors';
 import { assertCanAccess } from './ownership';
@@ -94,6 +95,25 @@ export async function staffActsForTrip(deps: Deps, userId: number, trip: { agenc
   ]);
   return canStaffManageAnnouncement(scopeOf(owned, employed), { agencyId: trip.agencyId, branchId: announcement?.branchId ?? null });
 }
+
+/**
+ * staffActsForTrip() as a condition of a statement, for listings: `userId` owns the agency of the
+ * trip `announcementId`, or is an employee of that trip's branch. The arguments are the row's
+ * columns (or a placeholder for the user), so a page filters without a read of its own.
+ */
+export const actsForAgencyTrip = (db: Db, userId: SQL | Placeholder, agencyId: AnySQLiteColumn, announcementId: AnySQLiteColumn): SQL =>
+  or(
+    rowExists(db, agencies, and(eq(agencies.id, agencyId), eq(agencies.ownerId, userId))),
+    rowExists(
+      db,
+      agencyEmployees,
+      and(
+        eq(agencyEmployees.userId, userId),
+        eq(agencyEmployees.agencyId, agencyId),
+        rowExists(db, announcements, and(eq(announcements.id, announcementId), eq(announcements.branchId, agencyEmployees.branchId))),
+      ),
+    ),
+  )!;
 
 /** Pure: may this staff member edit or delete an announcement of (agencyId, branchId)? */
 export function canStaffManageAnnouncement(scope: StaffScope | null, announcement: { agencyId: number | null; branchId: number | null }) {

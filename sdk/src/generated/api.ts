@@ -1345,7 +1345,7 @@ export interface paths {
         };
         /**
          * Reservations on the caller's trips, newest first (Reservation page, default size 5)
-         * @description A page of the reservations on trips the caller carries (as their carrier of record), newest reservationDate first, 5 per page by default; status keeps one status. The delivery and deposit codes are never shown to the carrier.
+         * @description A page of the reservations on trips the caller carries (as their carrier of record), newest reservationDate first, 5 per page by default; status keeps one status. On an agency trip only while the caller still acts for it (the agency's owner, or an employee of the trip's branch): a publisher who moved branch or left no longer lists its bookings. The delivery and deposit codes are never shown to the carrier.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */

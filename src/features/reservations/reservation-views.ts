@@ -1,7 +1,8 @@
 // The Reservation read model: one reservation with its trip, its two parties and its items, and
 // the listings of them. The busiest reads are compiled once (db/statements.ts) and only bound per
 // request; every read is one D1 round trip, alone or at the end of a write batch.
-import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { actsForAgencyTrip } from '../../access/agency-scope';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -201,13 +202,17 @@ type Party = 'carrierId' | 'senderId';
 // per shape (party, status filter or not, sort).
 const partyPage = compiledShapes((shape: { party: Party; byStatus: boolean; field: ReservationSortField; direction: 'asc' | 'desc' }) => {
   const order = orderBy({ field: shape.field, direction: shape.direction }, RESERVATION_SORT_COLUMNS, reservations.id);
-  const where = (p: Placeholders<PageValues>) =>
-    and(eq(reservations[shape.party], p.owner), shape.byStatus ? eq(reservations.status, p.status) : undefined);
-  const total = (db: Db, p: Placeholders<PageValues>) => db.select({ total: count() }).from(reservations).where(where(p));
+  // A reservation on an agency trip is listed to its carrier only while they act for the trip
+  // (isCarrierSide): an employee who moved branch or left no longer sees its sender and recipient.
+  const stillActs = (db: Db, p: Placeholders<PageValues>) =>
+    shape.party === 'carrierId' ? or(isNull(reservations.agencyId), actsForAgencyTrip(db, p.owner, reservations.agencyId, reservations.announcementId)) : undefined;
+  const where = (db: Db, p: Placeholders<PageValues>) =>
+    and(eq(reservations[shape.party], p.owner), shape.byStatus ? eq(reservations.status, p.status) : undefined, stillActs(db, p));
+  const total = (db: Db, p: Placeholders<PageValues>) => db.select({ total: count() }).from(reservations).where(where(db, p));
   return {
     // The page carries its total (withTotal): one statement.
     rows: compiled((db, p: Placeholders<PageValues>) =>
-      joinedView(db, DTO_RESERVATION_FIELDS, DTO_PARTY_FIELDS, withTotal({}, total(db, p))).where(where(p)).orderBy(...order).limit(p.limit).offset(p.offset),
+      joinedView(db, DTO_RESERVATION_FIELDS, DTO_PARTY_FIELDS, withTotal({}, total(db, p))).where(where(db, p)).orderBy(...order).limit(p.limit).offset(p.offset),
     ),
     total: compiled(total),
   };
