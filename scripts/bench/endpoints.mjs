@@ -15,6 +15,8 @@
 //   singleUse   the prepared inputs are consumed (taken from ctx.confirmedReservations by round):
 //               the instruction count prepares them per batch from a slice of its own
 //   expect      statuses that count as success (others are reported as errors)
+//   spreadInputs the instruction count sends requests over all the target's reservations rather than
+//               the captured requests' again and again (a per-user rate limit would refuse those)
 //   overTarget  what the endpoint does beyond its primitives (printed when over the CPU target)
 //   roundTrips  the most D1 round trips a successful request may make (issue 9's targets: reads
 //               one, booking creation a read then one write batch, deposit at most two)
@@ -251,6 +253,9 @@ export const ENDPOINTS = [
     note: 'message posting: sender and carrier take turns over the in-transit reservations (30 messages a minute per user and conversation)',
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
     expect: [201],
+    // Counted over all its reservations, not the ten captured requests again and again: those are
+    // five conversations, whose 30 messages a minute per user a fast enough count exceeds (429).
+    spreadInputs: true,
     // Steady state: every conversation object exists (its first message creates its SQLite tables,
     // a one-off per reservation), is awake as during an exchange, and its counterpart was already
     // notified (one per 10 minutes).
@@ -281,6 +286,7 @@ export const ENDPOINTS = [
     note: `message posting and its broadcast: ${LIVE_CONVERSATIONS} conversations, each with the sender's and the carrier's socket open`,
     primitives: [...AUTH, 'rate_limit', 'd1_read', 'do_call', 'd1_batch'],
     expect: [201],
+    spreadInputs: true,
     // The sockets stay open across rounds; an object holding only hibernated sockets is evicted
     // like any other, so each round wakes its conversations with one message each first.
     async prepare(ctx, api, _round, apiUrl) {

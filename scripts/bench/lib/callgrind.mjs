@@ -112,12 +112,13 @@ async function closedLoop(target, ctx, start, n, sink) {
 
 const D1_PRIMITIVES = new Set(['d1_read', 'd1_page', 'd1_batch']);
 /** Reservations the Durable Object targets use (their objects woken first, kept awake by the batches). */
-const FEW = 10;
+const FEW = 20;
 
 /**
- * The Durable Object targets' reservations: ten of their own each (the first target the first ten,
- * the next the ten after), in the capture as in the count. Sharing them, the second messages target
- * met the first one's rate limit (30 messages a minute per user and conversation) in the same minute.
+ * The Durable Object targets' reservations: twenty of their own each (the first target the first
+ * twenty, the next the twenty after), in the capture as in the count. Sharing them, the second
+ * messages target met the first one's rate limit (30 messages a minute per user and conversation)
+ * in the same minute.
  */
 function fewFor(endpoints, ctx) {
   const windows = new Map(endpoints.filter((e) => e.prepare && !e.singleUse).map((e, k) => [e.name, k]));
@@ -199,8 +200,9 @@ export async function measureInstructions({ service, dir, endpoints, ctx, fixtur
   const targets = [bare];
   for (const e of endpoints) {
     if (e.notCounted) continue;
-    // Same inputs as the reference (the captured requests'), except single-use ones.
-    const same = !e.singleUse && indices[e.name]?.length ? indices[e.name] : null;
+    // Same inputs as the reference (the captured requests'), except single-use ones and those a
+    // per-user rate limit would refuse when repeated (spreadInputs: every reservation of its window).
+    const same = !e.singleUse && !e.spreadInputs && indices[e.name]?.length ? indices[e.name] : null;
     targets.push({ name: e.name, e, origin: service.apiUrl, request: same ? (c, k) => e.request(c, same[k % same.length]) : e.request });
     if (e.primitives.length && fixtures[e.name]?.length) targets.push({ ...referenceOf(e, ctx), of: e.name, origin: service.primitivesUrl });
   }
