@@ -34,6 +34,9 @@ describe('what compiled statements rely on inside drizzle-orm', () => {
     expect(select.executeMethod).toBe('all');
     const update = prepareBuilder(db.update(users).set({ firstName: 'B' }).where(eq(users.id, 1)).returning());
     expect(update.executeMethod).toBe('all');
+    // Run alone (runAlone) and read back from a batch (compiled selects replace the latter).
+    const prepared = select as unknown as { execute?: unknown; mapAllResult?: unknown };
+    expect([typeof prepared.execute, typeof prepared.mapAllResult]).toEqual(['function', 'function']);
   });
 
   it('the D1 session prepares a one-time query from SQL text, fields and method', () => {

@@ -15,7 +15,8 @@ import type { Db } from './client';
 // prepared query with `getQuery()`, `fields` (as drizzle's orderSelectedFields gives them),
 // `joinsNotNullableMap` and `executeMethod`; the D1 session (`db.session`) and its
 // `prepareOneTimeQuery(query, fields, executeMethod, isResponseInArrayMode, customResultMapper)`,
-// whose mapper receives a select's rows as arrays.
+// whose mapper receives a select's rows as arrays; the prepared query's `execute()` (a statement
+// run alone) and its `mapAllResult(result, isFromBatch)`, replaced for compiled selects.
 
 /** The parts of drizzle's prepared query a compiled statement keeps. */
 export interface DrizzlePrepared {
