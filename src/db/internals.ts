@@ -48,6 +48,9 @@ type RowsMapper = (rows: unknown[][]) => Record<string, unknown>[];
 /** Decoders that return the driver value as it is: a cell they would decode is taken as it comes. */
 const IDENTITY_DECODERS = new Set<unknown>([Column.prototype.mapFromDriverValue, noopDecoder.mapFromDriverValue]);
 
+/** Whether decoding with `decoder` changes nothing (a plain integer or text column, an unmapped SQL). */
+export const decodesAsIs = (decoder: Decoder): boolean => IDENTITY_DECODERS.has(decoder.mapFromDriverValue);
+
 /**
  * drizzle's mapResultRow with its per-cell work done once per statement: for every cell it asks
  * which kind of field gives the decoder (`is()` walks prototypes), which table a column belongs
@@ -74,7 +77,7 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
       }
       node = found;
     }
-    const decode = IDENTITY_DECODERS.has(decoder.mapFromDriverValue) ? null : decoder;
+    const decode = decodesAsIs(decoder) ? null : decoder;
     return { node, key: path[path.length - 1], decode, tableName, objectName: path[0] };
   });
   const mapRow = (row: unknown[]) => {

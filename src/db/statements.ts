@@ -7,7 +7,7 @@ import type { BatchItem, BatchResponse } from 'drizzle-orm/batch';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { offsetOf } from '../lib/pagination';
 import type { Db } from './client';
-import { boundQuery, compileBuilder, executeAlone, type CompiledQuery } from './internals';
+import { boundQuery, compileBuilder, decodesAsIs, executeAlone, type CompiledQuery } from './internals';
 
 export type Statement = BatchItem<'sqlite'>;
 
@@ -112,7 +112,7 @@ export function rowsAsJson<T extends SQLiteTable, K extends keyof T['$inferSelec
   const columns = Object.entries(getTableColumns(table)).filter(([key]) => !(options.omit as readonly string[] | undefined)?.includes(key));
   // json_object() gives every column under its key, in order: only the cells a column decodes
   // (booleans, JSON) are rewritten, in place.
-  const decoded = columns.filter(([, column]) => column.mapFromDriverValue !== Column.prototype.mapFromDriverValue);
+  const decoded = columns.filter(([, column]) => !decodesAsIs(column));
   const decode = (raw: Record<string, unknown>) => {
     for (const [key, column] of decoded) if (raw[key] !== null) raw[key] = column.mapFromDriverValue(raw[key]);
     return raw;
