@@ -21,6 +21,7 @@ import {
   type Posting,
 } from '../src/features/money/ledger/posting-rules';
 import { splitPrice, vatIncluded } from '../src/lib/money';
+import { renderLine } from '../src/features/money/ledger/ledger-text';
 import { disputeSettlement, settlementSources } from '../src/features/disputes/dispute-rules';
 import { aReservationMoney } from './helpers/factories';
 
@@ -88,14 +89,25 @@ describe('posting rules', () => {
   });
 
   it.each([
-    ['REFUND', 5000, 'Reservation PX-0007: 50.00 EUR refunded to the payment method'],
-    ['REFUND', 4250, 'Reservation PX-0007: 42.50 EUR refunded to the payment method, 7.50 EUR kept'],
-    ['HOLD_RELEASE', 5000, 'Reservation PX-0007: card hold of 50.00 EUR released, nothing charged'],
-    ['HOLD_RELEASE', 4250, 'Reservation PX-0007: 7.50 EUR of the card hold captured (kept), the other 42.50 EUR released'],
-  ] as const)("the sender's line says what the provider does: %s of %i", (type, back, description) => {
+    ['REFUND', 5000, 'Reservation PX-0007: 50.00 EUR refunded to the payment method', 'Réservation PX-0007 : 50,00\u00a0EUR remboursés sur le moyen de paiement'],
+    [
+      'REFUND',
+      4250,
+      'Reservation PX-0007: 42.50 EUR refunded to the payment method, 7.50 EUR kept',
+      'Réservation PX-0007 : 42,50\u00a0EUR remboursés sur le moyen de paiement, 7,50\u00a0EUR retenus',
+    ],
+    ['HOLD_RELEASE', 5000, 'Reservation PX-0007: card hold of 50.00 EUR released, nothing charged', "Réservation PX-0007 : blocage de 50,00\u00a0EUR sur la carte levé, rien n'a été débité"],
+    [
+      'HOLD_RELEASE',
+      4250,
+      'Reservation PX-0007: 7.50 EUR of the card hold captured (kept), the other 42.50 EUR released',
+      'Réservation PX-0007 : 7,50\u00a0EUR du blocage sur la carte débités (retenus), les 42,50\u00a0EUR restants libérés',
+    ],
+  ] as const)("the sender's line says what the provider does: %s of %i, in English and French", (type, back, english, french) => {
     const p = refundEscrow(aReservationMoney({ reservationNumber: 'PX-0007' }), back, type);
     expect(p.transactions).toEqual([{ owner: { type: 'USER', id: 1 }, type, amountCents: back }]);
-    expect(p.description).toBe(description);
+    expect(renderLine(p.description, 'en')).toBe(english);
+    expect(renderLine(p.description, 'fr')).toBe(french);
     expect(lines(p)).toEqual(back === 5000 ? { ESCROW: -5000, PROVIDER_CLEARING: 5000 } : { ESCROW: -5000, PROVIDER_CLEARING: 4250, PLATFORM_REVENUE: 750 });
   });
 

@@ -8,7 +8,8 @@ import { db, reservationRow, runCron } from './helpers/db';
 import { aCarrier, aPayoutAccount, aReservation, aUser, daysFromToday, FIFTY_EUR } from './helpers/factories';
 import { call, errorBody, get, post, put } from './helpers/http';
 import { accountBalance, fakeStripeForThisFile, heldKey, ledgerInvariantViolations, walletKey } from './helpers/money';
-import { ledgerEntries, withdrawals } from '../src/db/schema';
+import { ledgerEntries, transactions, withdrawals } from '../src/db/schema';
+import { pdfString } from '../src/lib/pdf';
 import { eq } from 'drizzle-orm';
 
 const stripe = fakeStripeForThisFile();
@@ -164,6 +165,88 @@ describe('transactions and receipts', () => {
     const byToken = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token });
     expect(byToken.status).toBe(200);
     expect(bySignedLink.body).toBe(byToken.body);
+  });
+
+  it("the history speaks the reader's language: French when Accept-Language prefers it, else English; a line written before keeps its English", async () => {
+    const { sender, booking, payment } = await senderWithTransactions();
+    const FR = { 'Accept-Language': 'fr-FR,fr;q=0.9,en;q=0.8' };
+    const linesOf = async (headers?: Record<string, string>) => {
+      const page = await get('/v1/api/transactions?size=10&sort=createdAt,asc', { token: sender.token, headers });
+      expect(page.status).toBe(200);
+      return page;
+    };
+    const second = (await linesOf()).body.content[1].reservationId;
+    const secondNumber = (await reservationRow(second)).reservationNumber;
+
+    const french = await linesOf(FR);
+    expect(french.headers.get('Content-Language')).toBe('fr');
+    expect(french.headers.get('Vary')).toContain('Accept-Language');
+    expect(french.body.content.map((t: { description: string }) => t.description)).toEqual([
+      `Paiement de la réservation ${booking.reservationNumber} conservé sous séquestre`,
+      `Paiement de la réservation ${secondNumber} conservé sous séquestre`,
+      `Réservation ${secondNumber} : blocage de 50,00\u00a0EUR sur la carte levé, rien n'a été débité`,
+    ]);
+    const english = await linesOf({ 'Accept-Language': 'de-DE,en;q=0.5' });
+    expect(english.headers.get('Content-Language')).toBe('en');
+    expect(english.body.content.map((t: { description: string }) => t.description)).toEqual([
+      `Payment for reservation ${booking.reservationNumber} held in escrow`,
+      `Payment for reservation ${secondNumber} held in escrow`,
+      `Reservation ${secondNumber}: card hold of 50.00 EUR released, nothing charged`,
+    ]);
+    // The stored English is what the line says in English, word for word.
+    const stored = await db().select({ description: transactions.description }).from(transactions).where(eq(transactions.ownerId, sender.id)).orderBy(transactions.id);
+    expect(stored.map((t) => t.description)).toEqual(english.body.content.map((t: { description: string }) => t.description));
+
+    const detail = await get(`/v1/api/transactions/${payment}`, { token: sender.token, headers: FR });
+    expect(detail.body.description).toBe(`Paiement de la réservation ${booking.reservationNumber} conservé sous séquestre`);
+
+    // A line from before migration 0035 has no key: it stays in the English it was written in.
+    await db().update(transactions).set({ descriptionText: null }).where(eq(transactions.id, Number(payment)));
+    expect((await get(`/v1/api/transactions/${payment}`, { token: sender.token, headers: FR })).body.description).toBe(
+      `Payment for reservation ${booking.reservationNumber} held in escrow`,
+    );
+  });
+
+  it('the invoice and a receipt in French when Accept-Language prefers it: each language made once, kept apart, both stating the same amounts', async () => {
+    const { sender, booking, payment } = await senderWithTransactions();
+    const FR = { 'Accept-Language': 'fr' };
+    const invoice = await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token, headers: FR });
+    expect(invoice.status).toBe(200);
+    expect(invoice.headers.get('Content-Language')).toBe('fr');
+    const french = String(invoice.body);
+    const { invoiceId } = await reservationRow(booking.id);
+    for (const text of [
+      'Facture',
+      `Numéro de facture\u00a0: ${invoiceId}`,
+      'Émis par la plateforme, agissant en qualité de place de marché pour le compte du transporteur\u00a0:',
+      `Réservation\u00a0: ${booking.reservationNumber}`,
+      'Frais de service de la plateforme TTC\u00a0: 7,50\u00a0EUR',
+      'Total payé\u00a0: 50,00\u00a0EUR',
+    ]) {
+      expect(french).toContain(`${pdfString(text)} Tj`);
+    }
+    expect(await env.UPLOADS.get(`receipts/user-${sender.id}/transaction-${payment}.fr.pdf`)).not.toBeNull();
+    // English is its own copy, the same figures.
+    const english = String((await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token })).body);
+    expect(english).toContain(`${pdfString('Total paid: 50.00 EUR')} Tj`);
+    expect(english).toContain(`${pdfString('Platform service fee incl. VAT: 7.50 EUR')} Tj`);
+    expect(String((await call('GET', `/v1/api/transactions/${payment}/receipt`, { token: sender.token, headers: FR })).body)).toBe(french);
+
+    // A movement without a document: its receipt names the movement and its line in French.
+    const page = await get('/v1/api/transactions?type=HOLD_RELEASE', { token: sender.token });
+    const [released] = page.body.content;
+    const receipt = String((await call('GET', new URL(released.receiptUrl).pathname, { headers: FR })).body);
+    const number = (await reservationRow(released.reservationId)).reservationNumber;
+    // The text as read on the page: a line too long for it wraps onto the next.
+    const shown = [...receipt.matchAll(/\(((?:[^()\\]|\\.)*)\) Tj/g)].map((m) => m[1]).join(' ');
+    for (const text of [
+      'Reçu de transaction',
+      'Type\u00a0: Blocage de la carte levé (HOLD_RELEASE)',
+      `Libellé\u00a0: Réservation ${number} : blocage de 50,00\u00a0EUR sur la carte levé, rien n'a été débité`,
+      'Montant\u00a0: 50,00\u00a0EUR',
+    ]) {
+      expect(shown).toContain(pdfString(text).slice(1, -1));
+    }
   });
 
   it("another user's receipt is 403", async () => {

@@ -38,10 +38,18 @@ describe('textPdf', () => {
     expect(pdfString('李 ok\n')).toBe('(? ok?)');
   });
 
-  it('cuts a line too long for the page instead of running off it', () => {
-    const pdf = decode(textPdf('t', [{ text: 'x'.repeat(500) }]));
-    const shown = pdf.match(/Td \((x+)\.\.\.\) Tj/)![1];
-    expect(shown.length).toBeLessThan(100);
+  it('wraps a line too long for the page at its spaces instead of running off it, and cuts it after four lines', () => {
+    const shownOf = (pdf: string) => [...pdf.matchAll(/Td \(([^)]*)\) Tj/g)].map((m) => m[1]);
+    const sentence = 'Réservation R-2026-0001 : blocage de 50,00\u00a0EUR sur la carte levé, rien n’a été débité. '.repeat(2).trim();
+    const wrapped = shownOf(decode(textPdf('t', [{ text: sentence }, { text: 'after' }])));
+    expect(wrapped).toHaveLength(3);
+    expect(wrapped.at(-1)).toBe('after');
+    // Nothing lost, the no-break space kept between the amount and its currency.
+    expect(wrapped.slice(0, 2).join(' ')).toBe(pdfString(sentence).slice(1, -1));
+
+    const endless = shownOf(decode(textPdf('t', [{ text: 'x'.repeat(500) }])));
+    expect(endless).toHaveLength(4);
+    expect(endless[3].endsWith('...')).toBe(true);
   });
 });
 

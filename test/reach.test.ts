@@ -23,6 +23,7 @@ import { aReservation, aUser, type TestUser } from './helpers/factories';
 import { registerUser } from './helpers/auth';
 import { call, get, post, put } from './helpers/http';
 import { fakeStripeForThisFile } from './helpers/money';
+import { pdfString } from '../src/lib/pdf';
 
 const db = database();
 // One msw server for the file: the fake Stripe's, with FCM and Twilio added per test.
@@ -452,7 +453,7 @@ describe('the recipient’s language (recipient.ts, the statement’s own rule)'
 describe('money documents travel with the e-mail about them (CONTRACT section 19)', () => {
   const copy = ({ userId, channel, to, template, locale, payload }: DeliveryRow, as?: string) => aDelivery({ userId, channel, to, template: as ?? template, locale, payload });
 
-  it('the payment confirmation carries no invoice (nothing is charged at authorisation); the delivery notice carries the invoice', async () => {
+  it('the payment confirmation carries no invoice (nothing is charged at authorisation); the delivery notice carries the invoice, in its language', async () => {
     const { sender, reservation } = await aReservation({ status: 'DELIVERED', payment: stripe });
     const [authorised] = (await rowsOf(sender.id, 'PAYMENT_AUTHORIZED')).filter((r) => r.channel === 'EMAIL');
     const { sent, env: live } = emailBinding();
@@ -466,6 +467,16 @@ describe('money documents travel with the e-mail about them (CONTRACT section 19
     expect(delivered.attachments).toHaveLength(1);
     expect(delivered.attachments[0]).toMatchObject({ disposition: 'attachment', filename: `${invoiceId}.pdf`, type: 'application/pdf' });
     expect(new TextDecoder().decode(new Uint8Array(delivered.attachments[0].content).slice(0, 5))).toBe('%PDF-');
+
+    // The e-mail's language is the invoice's: French for this sender (the default), English for an English copy.
+    const pdfText = (content: ArrayBuffer) => new TextDecoder('latin1').decode(new Uint8Array(content));
+    expect(authorised.locale).toBe('fr');
+    expect(pdfText(delivered.attachments[0].content)).toContain(`${pdfString(`Facture`)} Tj`);
+    expect(pdfText(delivered.attachments[0].content)).toContain(`${pdfString(`Numéro de facture\u00a0: ${invoiceId}`)} Tj`);
+    await consume((await copy({ ...authorised, locale: 'en' }, 'RESERVATION_DELIVERED')).id, { variant: live });
+    const english = pdfText(sent[2].attachments[0].content);
+    expect(english).toContain(`${pdfString(`Invoice number: ${invoiceId}`)} Tj`);
+    expect(english).not.toContain(pdfString('Facture'));
   });
 
   it('the refund notice carries the credit note; other e-mails carry none', async () => {

@@ -24,3 +24,15 @@ export function preferredLocale(header: string | undefined | null, fallback: Loc
   const found = ranked.find((entry) => entry.language === 'fr' || entry.language === 'en');
   return (found?.language as Locale | undefined) ?? fallback;
 }
+
+/** YYYY-MM-DD of an ISO date-time, as the language writes it (27/11/2026 in French). */
+export const dateText = (iso: string, locale: Locale) => {
+  const [y, m, d] = iso.slice(0, 10).split('-');
+  return locale === 'fr' ? `${d}/${m}/${y}` : `${y}-${m}-${d}`;
+};
+
+/** An ISO date-time to the minute, in UTC, as the language writes it (27/11/2026 10:05 UTC in French). */
+export const dateTimeText = (iso: string, locale: Locale) => `${dateText(iso, locale)} ${iso.slice(11, 16)} UTC`;
+
+/** A decimal number as the language writes it (1.5, 1,5). */
+export const localDecimal = (n: number | string, locale: Locale) => (locale === 'fr' ? String(n).replace('.', ',') : String(n));

@@ -1,7 +1,8 @@
 // Money: integer cents inside, two-decimal numbers at the edge; the price split of CONTRACT section 1.
 // The EUR-era helpers, kept for their callers; their rounding is the per-currency one of
 // lib/amount.ts and lib/splits.ts (Money carries its currency there).
-import { roundToMinor } from './amount';
+import type { Locale } from '../db/schema';
+import { formatAmount, roundToMinor, storedMoney } from './amount';
 import { isCurrencyCode, minorUnitOf } from './currency';
 import { commissionMinor, priceMinor, vatMinor } from './splits';
 
@@ -17,6 +18,14 @@ export const fromCents = (cents: number): number => Math.round(cents) / 100;
  */
 export function formatMoney(minor: number, currency: string): string {
   return `${decimalText(minor, currency)} ${currency}`;
+}
+
+/**
+ * Minor units as the language writes them: `1234.50 EUR` in English (the form the money history
+ * and receipts have always had), `1 234,50 EUR` in French (lib/amount.ts formatAmount).
+ */
+export function formatMoneyIn(minor: number, currency: string, locale: Locale): string {
+  return locale === 'fr' && isCurrencyCode(currency) ? formatAmount(storedMoney(minor, currency), locale) : formatMoney(minor, currency);
 }
 
 /** Minor units as text with the currency's decimals, without the code: `750, 'EUR'` -> `7.50`. */

@@ -1,8 +1,9 @@
-// Error texts by message key. A raise site names a key and its values
-// (`throw invalidState('reservation.notCancellable', { status })`); onError (errors.ts
-// toErrorResponse) and the console render it in the request's language. Each key has an English
-// and a French text with the same `{name}` slots (test/error-locale.test.ts checks it); the key
-// type comes from the catalogue, so an unknown key, or a missing value, fails the typecheck.
+// Texts by message key: the errors, and the lines of the money history (messages/ledger.ts). A
+// raise site names a key and its values (`throw invalidState('reservation.notCancellable',
+// { status })`); onError (errors.ts toErrorResponse) and the console render it in the request's
+// language. Each key has an English and a French text with the same `{name}` slots
+// (test/error-locale.test.ts checks it); the key type comes from the catalogue, so an unknown key,
+// or a missing value, fails the typecheck.
 import type { Locale } from '../db/schema';
 import { AGENCY_MESSAGES } from './agencies';
 import { AUTH_MESSAGES } from './auth';
@@ -11,6 +12,7 @@ import { CURRENCY_MESSAGES } from './currency';
 import { CUSTOMS_MESSAGES } from './customs';
 import { HANDOVER_MESSAGES } from './handover';
 import { HTTP_MESSAGES } from './http';
+import { LEDGER_MESSAGES } from './ledger';
 import { MOBILE_MONEY_MESSAGES } from './mobile-money';
 import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
@@ -34,6 +36,7 @@ export const MESSAGES = {
   ...PROTECT_MESSAGES,
   ...PROTECTION_MESSAGES,
   ...LEDGER_CURRENCY_MESSAGES,
+  ...LEDGER_MESSAGES,
   ...CUSTOMS_MESSAGES,
   ...OFFER_MESSAGES,
   ...OPERATIONS_MESSAGES,

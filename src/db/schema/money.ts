@@ -138,7 +138,10 @@ export const transactions = sqliteTable(
       .references(() => ledgerEntries.id),
     reservationId: integer('reservation_id').references(() => reservations.id),
     withdrawalId: integer('withdrawal_id'),
+    /** The line in English, as written when the money moved. */
     description: text('description').notNull(),
+    /** The same line as a message key and its values (JSON, money/ledger/ledger-text.ts), rendered in the reader's language; null before migration 0035. */
+    descriptionText: text('description_text'),
     /** R2 key of the generated PDF receipt (payments only), set on first download. */
     receiptKey: text('receipt_key'),
     createdAt: createdAt(),

@@ -6,6 +6,7 @@ import type { Locale } from '../../db/schema';
 import { formatAmount, roundToMinor, storedMoney } from '../../lib/amount';
 import { isCurrencyCode } from '../../lib/currency';
 import { A4, fitText, newPage, pdfDocument, wrapText, type PdfPage } from '../../lib/pdf/document';
+import { dateText, localDecimal } from '../../lib/locale';
 import { cn23Texts, type Cn23Texts } from './cn23.texts';
 import type { Cn23Extras, CustomsDeclaration, CustomsItem, CustomsParty, ItemCategory } from './customs.rules';
 
@@ -42,19 +43,11 @@ export function countryName(code: string, locale: Locale): string {
   }
 }
 
-const decimal = (n: number, locale: Locale) => (locale === 'fr' ? String(n).replace('.', ',') : String(n));
-
 /** An amount of the declaration's currency as people write it in the language (1 234,50 EUR; 15,000 XOF). */
 export function amountText(value: number, currency: string, locale: Locale): string {
   if (!isCurrencyCode(currency)) return `${value} ${currency}`;
   return formatAmount(storedMoney(roundToMinor(value, currency), currency), locale);
 }
-
-/** YYYY-MM-DD of an ISO date-time, as the language writes it (27/11/2026 in French). */
-export const dateText = (iso: string, locale: Locale) => {
-  const [y, m, d] = iso.slice(0, 10).split('-');
-  return locale === 'fr' ? `${d}/${m}/${y}` : `${y}-${m}-${d}`;
-};
 
 function header(page: PdfPage, { d, t }: Ctx, continued: boolean): number {
   page.rect(M, M, W, 38, { fill: 0.15, stroke: false });
@@ -118,8 +111,8 @@ function tableHeader(page: PdfPage, { t }: Ctx, y: number): number {
 function rowCells({ d, t, locale }: Ctx, item: CustomsItem): string[][] {
   return [
     wrapText(item.description, COLUMNS[0].width - 2 * CELL_PAD, 9, { maxLines: 2 }),
-    [decimal(item.quantity, locale)],
-    [item.weight === null ? '' : decimal(item.weight, locale)],
+    [localDecimal(item.quantity, locale)],
+    [item.weight === null ? '' : localDecimal(item.weight, locale)],
     [item.declaredValue === null ? t.notDeclared : amountText(item.declaredValue, d.currency, locale)],
     [item.hsCode ?? ''],
     [countryName(d.originCountry, locale)],
@@ -149,7 +142,7 @@ function row(page: PdfPage, cells: string[][], y: number): number {
 function totals(page: PdfPage, { d, x, t, locale }: Ctx, y: number): number {
   const height = 30;
   const cells = [
-    [t.grossWeight, `${decimal(x.grossWeightKg, locale)} kg`, 0, 253],
+    [t.grossWeight, `${localDecimal(x.grossWeightKg, locale)} kg`, 0, 253],
     [t.totalValue, amountText(d.totalValue, d.currency, locale), 253, 136],
     [t.charges, amountText(x.transportPrice, d.currency, locale), 389, W - 389],
   ] as const;

@@ -8,7 +8,7 @@
 // so deliveries stays below money.
 import { and, eq } from 'drizzle-orm';
 import { checkConfig } from '../../config';
-import { deliveries, devices, reservations, type DeliveryRow, type MoneyDocumentKind } from '../../db/schema';
+import { deliveries, devices, reservations, type DeliveryRow, type Locale, type MoneyDocumentKind } from '../../db/schema';
 import { depsOf, type Deps } from '../../env';
 import { apiUrl, rootUrl } from '../../lib/urls';
 import type { EmailAttachmentFile } from '../../providers/email/email';
@@ -26,12 +26,13 @@ export const backoffSeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(
 
 type Outcome = { retryAfterSeconds: number } | null;
 
-/** The invoice or credit note of a user for a reservation (money's reservationDocumentPdf); null when there is none. */
+/** The invoice or credit note of a user for a reservation, in the e-mail's language (money's reservationDocumentPdf); null when there is none. */
 export type DocumentPdf = (
   deps: Deps,
   userId: number,
   reservationId: number,
   kind: MoneyDocumentKind,
+  locale: Locale,
 ) => Promise<{ filename: string; pdf: ArrayBuffer } | null>;
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
@@ -132,7 +133,7 @@ async function attachmentsOf(deps: Deps, row: DeliveryRow, documentPdf: Document
   if (!kind || !row.userId) return [];
   const reservationId = Number((row.payload.data as { reservationId?: unknown } | null)?.reservationId);
   if (!Number.isInteger(reservationId)) return [];
-  const document = await documentPdf(deps, row.userId, reservationId, kind);
+  const document = await documentPdf(deps, row.userId, reservationId, kind, row.locale);
   return document ? [{ filename: document.filename, type: 'application/pdf', content: document.pdf }] : [];
 }
 

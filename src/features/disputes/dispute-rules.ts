@@ -14,6 +14,7 @@ import {
   type ReservationMoney,
 } from '../money';
 import type { DISPUTE_RESOLUTIONS, MoneyBackType } from '../../db/schema';
+import { msg } from '../../messages';
 
 /** PROTECTION_PAYOUT refunds the price like REFUND_SENDER, and pays the cover on top (protection-payout.ts). */
 export type DisputeResolution = (typeof DISPUTE_RESOLUTIONS)[number];
@@ -40,7 +41,7 @@ export function disputeFreeze(r: ReservationMoney, disputeToken: string, frozenC
   return posting({
     key: disputeFreezeKey(disputeToken),
     type: 'DISPUTE_FREEZE',
-    description: `Reservation ${r.reservationNumber} disputed: payout held`,
+    description: msg('ledger.disputeFreeze', { number: r.reservationNumber }),
     currency: r.currency,
     reservationId: r.id,
     lines: [
@@ -137,7 +138,7 @@ export function disputeSettlement(r: ReservationMoney, input: SettlementInput): 
   const payee = payeeOf(r);
   const { carrierCents, commissionCents } = retainedSplit(r, refundCents, input.rate);
   const sender = { type: 'USER' as const, id: r.senderId };
-  const description = `Reservation ${r.reservationNumber}: dispute resolved`;
+  const description = msg('ledger.disputeResolved', { number: r.reservationNumber });
   const premiumBack = input.premiumBackCents ?? 0;
   if (!Number.isSafeInteger(premiumBack) || premiumBack < 0 || premiumBack > (r.protectionPremiumCents ?? 0)) {
     throw new Error('the premium given back must be between 0 and the premium paid');

@@ -17,6 +17,7 @@ import {
   accountKey,
   ACCOUNTS,
   hasEntry,
+  lineAmount,
   newToken,
   posting,
   postingStatements,
@@ -52,7 +53,7 @@ export function protectionPayout(
   return posting({
     key: protectionPayoutKey(disputeId),
     type: 'PROTECTION_PAYOUT',
-    description: `Reservation ${r.reservationNumber}: protection payout of ${formatMoney(amountCents, r.currency)}`,
+    description: msg('ledger.protectionPayout', { number: r.reservationNumber, amount: lineAmount(amountCents, r.currency) }),
     currency: r.currency,
     reservationId: r.id,
     lines: [

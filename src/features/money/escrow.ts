@@ -18,6 +18,7 @@ import { holdStatement } from './holds';
 import { premiumEarnedStatements } from './ledger/premiums';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
+import { renderLine, storedLine } from './ledger/ledger-text';
 import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, premiumBackCents, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 import { appConfig } from '../../config';
 import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
@@ -406,12 +407,13 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
     rowExists(db, transactions, released),
     rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING))),
   )!;
+  const refundLine = moneyBackDescription(r, refundCents, 'REFUND');
   return [
     ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING), relabelling),
     // The escrow-out entry's line takes the rule's wording; a dispute settlement's keeps its own.
     db
       .update(transactions)
-      .set({ type: 'REFUND', description: moneyBackDescription(r, refundCents, 'REFUND') })
+      .set({ type: 'REFUND', description: renderLine(refundLine, 'en'), descriptionText: storedLine(refundLine) })
       .where(and(released, inArray(transactions.ledgerEntryId, escrowOut))),
     db.update(transactions).set({ type: 'REFUND' }).where(released),
   ];

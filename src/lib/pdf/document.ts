@@ -87,7 +87,8 @@ export function wrapText(text: string, maxWidth: number, size: number, options: 
   const fits = (s: string) => textWidth(s, size, options.bold) <= maxWidth;
   const lines: string[] = [];
   let current = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  // Split at spaces only: a no-break space (`50,00 EUR`, `Total :` in French) keeps its words together.
+  for (const word of text.split(/[ \t\r\n]+/).filter(Boolean)) {
     const joined = current ? `${current} ${word}` : word;
     if (fits(joined)) {
       current = joined;

@@ -6,6 +6,7 @@ import type { Db } from '../../../db/client';
 import { ledgerAccounts, ledgerEntries, ledgerLines, transactions, withdrawals } from '../../../db/schema';
 import { guardedInsert, rowExists, type Statement } from '../../../db/statements';
 import { notify, type Notification } from '../../deliveries/notify';
+import { renderLine, storedLine } from './ledger-text';
 import { accountKey, type AccountRef, type Posting } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();
@@ -54,13 +55,16 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
         type: p.type,
         reservationId: p.reservationId ?? null,
         withdrawalId: options.withdrawalToken ? idOf(db, withdrawals, eq(withdrawals.token, options.withdrawalToken)) : null,
-        description: p.description,
+        // The ledger is the operators' record: in English. Each history line keeps the key and
+        // values too, for its reader's language.
+        description: renderLine(p.description, 'en'),
       },
       undefined,
       and(not(entryExists(db, p.key)), options.guard),
     ),
   ];
   const written = posted(db, token);
+  const line = storedLine(p.description);
   for (const line of p.lines) {
     const key = accountKey(line.account, p.currency);
     statements.push(
@@ -92,6 +96,7 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
           reservationId: ledgerEntries.reservationId,
           withdrawalId: ledgerEntries.withdrawalId,
           description: ledgerEntries.description,
+          descriptionText: line,
         },
         ledgerEntries,
         eq(ledgerEntries.token, token),

@@ -1,7 +1,8 @@
 // The posting rules of the double-entry ledger as pure functions: which accounts move, by how
 // much, and which history rows the owners see. No I/O here; ledger.service.ts writes them.
 import type { AccountKind, LedgerEntryType, MoneyBackType, OwnerType, TransactionType } from '../../../db/schema/money';
-import { formatMoney } from '../../../lib/money';
+import { msg, type Message } from '../../../messages';
+import { lineAmount } from './ledger-text';
 
 /** A wallet owner: a user, or an agency (agency wallets get their own accounts). */
 export interface Owner {
@@ -30,7 +31,8 @@ export interface Posting {
   /** At most one entry per key, ever. */
   key: string;
   type: LedgerEntryType;
-  description: string;
+  /** What the history line says, in every language (ledger-text.ts); the entry keeps its English. */
+  description: Message;
   currency: string;
   reservationId?: number;
   lines: PostingLine[];
@@ -124,8 +126,8 @@ export function escrowPayment(r: ReservationMoney): Posting {
     type: 'PAYMENT_ESCROWED',
     description:
       premium > 0
-        ? `Payment for reservation ${r.reservationNumber} held in escrow, protection ${formatMoney(premium, r.currency)}`
-        : `Payment for reservation ${r.reservationNumber} held in escrow`,
+        ? msg('ledger.paymentEscrowedProtected', { number: r.reservationNumber, premium: lineAmount(premium, r.currency) })
+        : msg('ledger.paymentEscrowed', { number: r.reservationNumber }),
     currency: r.currency,
     reservationId: r.id,
     lines: [
@@ -146,7 +148,7 @@ export function releaseEscrow(r: ReservationMoney): Posting {
   return posting({
     key: escrowOutKey(r.id),
     type: 'ESCROW_RELEASED',
-    description: `Reservation ${r.reservationNumber} delivered: escrow released, the carrier's share held during the dispute window`,
+    description: msg('ledger.escrowReleased', { number: r.reservationNumber }),
     currency: r.currency,
     reservationId: r.id,
     lines: [
@@ -180,8 +182,8 @@ export function releaseHeld(
     type: 'HELD_RELEASED',
     description:
       recoveredCents > 0
-        ? `Reservation ${r.reservationNumber}: share available, ${formatMoney(recoveredCents, r.currency)} of it repays what is owed`
-        : `Reservation ${r.reservationNumber}: share available after the dispute window`,
+        ? msg('ledger.shareAvailableRepaying', { number: r.reservationNumber, recovered: lineAmount(recoveredCents, r.currency) })
+        : msg('ledger.shareAvailable', { number: r.reservationNumber }),
     currency: r.currency,
     reservationId: r.id,
     lines: [
@@ -229,15 +231,13 @@ export function moneyBackDescription(
   r: Pick<ReservationMoney, 'reservationNumber' | 'totalAmountCents' | 'currency' | 'protectionPremiumCents'>,
   backCents: number,
   type: MoneyBackType,
-): string {
-  const back = formatMoney(backCents, r.currency);
-  const kept = formatMoney(chargedCents(r) - backCents, r.currency);
+): Message {
+  const number = r.reservationNumber;
+  const back = lineAmount(backCents, r.currency);
+  const kept = lineAmount(chargedCents(r) - backCents, r.currency);
   const full = backCents === chargedCents(r);
-  const subject = `Reservation ${r.reservationNumber}`;
-  if (type === 'REFUND') return full ? `${subject}: ${back} refunded to the payment method` : `${subject}: ${back} refunded to the payment method, ${kept} kept`;
-  return full
-    ? `${subject}: card hold of ${back} released, nothing charged`
-    : `${subject}: ${kept} of the card hold captured (kept), the other ${back} released`;
+  if (type === 'REFUND') return full ? msg('ledger.refunded', { number, back }) : msg('ledger.refundedPart', { number, back, kept });
+  return full ? msg('ledger.holdReleased', { number, back }) : msg('ledger.holdCapturedPart', { number, back, kept });
 }
 
 /**
@@ -291,7 +291,7 @@ export function premiumEarned(r: Pick<ReservationMoney, 'id' | 'reservationNumbe
   return posting({
     key: premiumEarnedKey(r.id),
     type: 'PROTECTION_PREMIUM_EARNED',
-    description: `Reservation ${r.reservationNumber}: protection premium of ${formatMoney(premium, r.currency)} earned by the reserve`,
+    description: msg('ledger.premiumEarned', { number: r.reservationNumber, premium: lineAmount(premium, r.currency) }),
     currency: r.currency,
     reservationId: r.id,
     lines: [
@@ -308,7 +308,7 @@ export function withdrawalPosting(owner: Owner, amountCents: number, currency: s
   return posting({
     key: `withdrawal:${token}`,
     type: 'WITHDRAWAL',
-    description: 'Withdrawal to the connected payout account',
+    description: msg('ledger.withdrawal'),
     currency,
     lines: [
       { account: walletAccount(owner), amountCents: -amountCents },
@@ -323,7 +323,7 @@ export function withdrawalReversal(owner: Owner, amountCents: number, currency: 
   return posting({
     key: `withdrawal-reversal:${withdrawalId}`,
     type: 'WITHDRAWAL_REVERSED',
-    description: `Withdrawal ${withdrawalId} failed: amount returned to the wallet`,
+    description: msg('ledger.withdrawalReversed', { id: withdrawalId }),
     currency,
     lines: [
       { account: ACCOUNTS.payouts, amountCents: -amountCents },

@@ -3,11 +3,14 @@
 // receipt of a captured payment is its invoice, of a refund after capture its credit note: numbered
 // and dated, issued by the platform acting as marketplace on behalf of the carrier (who supplies the
 // transport), with the platform's own service (its commission, VAT included) and its VAT apart, for
-// the amount the document states (captured, refunded). Pure: transactions.service.ts reads the rows.
-import type { MoneyDocumentRow, TransactionRow } from '../../../db/schema';
-import { formatMoney } from '../../../lib/money';
+// the amount the document states (captured, refunded). In the reader's language (receipt.texts.ts).
+// Pure: transactions.service.ts reads the rows.
+import type { Locale, MoneyDocumentRow, TransactionRow } from '../../../db/schema';
+import { dateText, dateTimeText, localDecimal } from '../../../lib/locale';
+import { formatMoneyIn } from '../../../lib/money';
 import type { PdfLine } from '../../../lib/pdf';
 import { appConfig } from '../../../config';
+import { receiptTexts } from './receipt.texts';
 
 export interface LegalDetails {
   name: string;
@@ -42,7 +45,9 @@ export type ReceiptMoneyDocument = Pick<
 > & { protectionCents?: number } & { creditedInvoice: string | null };
 
 export interface ReceiptInput {
-  transaction: Pick<TransactionRow, 'id' | 'type' | 'amountCents' | 'currency' | 'description' | 'createdAt'>;
+  transaction: Pick<TransactionRow, 'id' | 'type' | 'amountCents' | 'currency' | 'createdAt'>;
+  /** The transaction's history line, in the document's language (ledger-text.ts). */
+  description: string;
   /** The transaction's invoice or credit note; null: a plain receipt of the movement. */
   document: ReceiptMoneyDocument | null;
   legal: LegalDetails;
@@ -53,57 +58,60 @@ export interface ReceiptInput {
   carrierName: string | null;
 }
 
-const percent = (rate: number) => `${Math.round(rate * 10_000) / 100}%`;
+const percent = (rate: number, locale: Locale) => `${localDecimal(Math.round(rate * 10_000) / 100, locale)}${locale === 'fr' ? '\u00a0%' : '%'}`;
 
-/** The document's title and lines, top to bottom. */
-export function receiptDocument(input: ReceiptInput): { title: string; lines: PdfLine[] } {
+/** The document's title and lines, top to bottom, in `locale`. */
+export function receiptDocument(input: ReceiptInput, locale: Locale): { title: string; lines: PdfLine[] } {
   const { transaction: t, document: doc, legal, customer, reservation: r } = input;
-  const credit = doc?.kind === 'CREDIT_NOTE';
-  const name = doc ? (credit ? 'Credit note' : 'Invoice') : null;
-  const lines: PdfLine[] = [{ text: name ?? 'Transaction receipt', bold: true, size: 20 }];
+  const w = receiptTexts(locale);
+  const kind = doc ? doc.kind : 'RECEIPT';
+  const credit = kind === 'CREDIT_NOTE';
+  const lines: PdfLine[] = [{ text: w.title[kind], bold: true, size: 20 }];
   const line = (text: string, gapBefore = 0) => lines.push({ text, gapBefore });
+  const field = (label: string, value: string, gapBefore = 0) => line(w.field(label, value), gapBefore);
 
   if (doc) {
-    line(`${name} number: ${doc.number}`, 10);
-    line(`${name} date: ${doc.issuedAt.slice(0, 10)}`);
-    if (credit && doc.creditedInvoice) line(`Credits invoice: ${doc.creditedInvoice}`);
+    field(w.number[doc.kind], doc.number, 10);
+    field(w.date[doc.kind], dateText(doc.issuedAt, locale));
+    if (credit && doc.creditedInvoice) field(w.creditsInvoice, doc.creditedInvoice);
   } else {
-    line(`Transaction: ${t.id}`, 10);
-    line(`Date: ${t.createdAt}`);
+    field(w.transaction, String(t.id), 10);
+    field(w.dateOfMovement, dateTimeText(t.createdAt, locale));
   }
-  line(doc ? 'Issued by the platform, acting as marketplace on behalf of the carrier:' : 'Issued by:', 10);
+  line(doc ? w.issuedByMarketplace : w.issuedBy, 10);
   line(legal.name);
   line(legal.address);
-  line(`VAT number: ${legal.vatNumber}`);
-  line(`Company registration: ${legal.companyRegistration}`);
+  field(w.vatNumber, legal.vatNumber);
+  field(w.companyRegistration, legal.companyRegistration);
 
-  if (doc && input.carrierName) line(`Carrier (supplier of the transport): ${input.carrierName}`, 10);
-  if (customer) line(`Customer: ${customer.name} <${customer.email}>`, doc && input.carrierName ? 0 : 10);
+  if (doc && input.carrierName) field(w.carrier, input.carrierName, 10);
+  if (customer) field(w.customer, `${customer.name} <${customer.email}>`, doc && input.carrierName ? 0 : 10);
   if (!doc) {
-    line(`Type: ${t.type}`);
-    line(`Description: ${t.description}`);
+    field(w.type, w.typeName(t.type));
+    field(w.description, input.description);
   }
   if (r) {
-    line(`Reservation: ${r.reservationNumber}`);
-    line(`Weight: ${(r.reservedWeightG / 1000).toFixed(3)} kg at ${formatMoney(r.pricePerKgCents, r.currency)}/kg`);
+    field(w.reservation, r.reservationNumber);
+    line(w.weight(localDecimal((r.reservedWeightG / 1000).toFixed(3), locale), formatMoneyIn(r.pricePerKgCents, r.currency, locale)));
   }
   if (doc) {
-    const money = (cents: number) => formatMoney(cents, doc.currency);
-    const credited = credit ? ' credited' : '';
-    line(`Transport by the carrier${credited}: ${money(doc.carrierCents)} (no VAT charged by the platform)`, 10);
-    line(`Platform service fee excl. VAT${credited}: ${money(doc.commissionCents - doc.vatCents)}`);
-    line(`VAT ${percent(doc.vatRate)} on the platform service fee${credited}: ${money(doc.vatCents)}`);
-    line(`Platform service fee incl. VAT${credited}: ${money(doc.commissionCents)}`);
+    const money = (cents: number) => formatMoneyIn(cents, doc.currency, locale);
+    field(w.transport(credit), `${money(doc.carrierCents)} ${w.noVatByPlatform}`, 10);
+    field(w.feeExclVat(credit), money(doc.commissionCents - doc.vatCents));
+    field(w.vatOnFee(percent(doc.vatRate, locale), credit), money(doc.vatCents));
+    field(w.feeInclVat(credit), money(doc.commissionCents));
     // The protection premium is its own line, beside the transport price (CONTRACT 21).
-    if (doc.protectionCents) line(`Protection of the declared value${credited}: ${money(doc.protectionCents)} (no VAT)`);
+    if (doc.protectionCents) field(w.protection(credit), `${money(doc.protectionCents)} ${w.noVat}`);
   }
-  if (credit && r?.refundId) line(`Refund reference: ${r.refundId}`);
-  else if (r?.authorizationId) line(`Payment reference: ${r.authorizationId}`);
+  if (credit && r?.refundId) field(w.refundReference, r.refundId);
+  else if (r?.authorizationId) field(w.paymentReference, r.authorizationId);
   lines.push({
-    text: doc ? `${credit ? 'Total refunded' : 'Total paid'}: ${formatMoney(doc.totalCents + (doc.protectionCents ?? 0), doc.currency)}` : `Amount: ${formatMoney(Math.abs(t.amountCents), t.currency)}`,
+    text: doc
+      ? w.field(credit ? w.totalRefunded : w.totalPaid, formatMoneyIn(doc.totalCents + (doc.protectionCents ?? 0), doc.currency, locale))
+      : w.field(w.amount, formatMoneyIn(Math.abs(t.amountCents), t.currency, locale)),
     bold: true,
     size: 14,
     gapBefore: 10,
   });
-  return { title: doc ? `${name} ${doc.number}` : `Receipt ${t.id}`, lines };
+  return { title: w.documentTitle(kind, doc ? doc.number : String(t.id)), lines };
 }

@@ -15,14 +15,17 @@ import { receiptUrl } from '../../../lib/urls';
 import { documentOfTransaction } from './money-documents';
 import { legalDetails, receiptDocument, type ReceiptMoneyDocument } from './receipt-document';
 import { appConfig } from '../../../config';
+import type { Locale } from '../../../db/schema';
+import { transactionDescription } from '../ledger/ledger-text';
 
-export async function toTransaction(env: Env, t: TransactionRow) {
+/** A history line as the API answers it, its description in `locale`. */
+export async function toTransaction(env: Env, t: TransactionRow, locale: Locale) {
   return {
     id: t.id,
     type: t.type,
     amount: amountOf(t.amountCents, t.currency),
     currency: t.currency,
-    description: t.description,
+    description: transactionDescription(t, locale),
     reservationId: t.reservationId,
     withdrawalId: t.withdrawalId,
     receiptUrl: await receiptUrl(env, t.id),
@@ -41,7 +44,7 @@ export interface TransactionFilters {
   dateTo?: string;
 }
 
-export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'createdAt' | 'amount'> & TransactionFilters) {
+export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'createdAt' | 'amount'> & TransactionFilters, locale: Locale) {
   const db = deps.db;
   const conditions: (SQL | undefined)[] = [ownerIs(owner)];
   if (q.type) conditions.push(eq(transactions.type, q.type));
@@ -51,7 +54,7 @@ export async function listTransactions(deps: Deps, owner: Owner, q: PageParams<'
   const order = orderBy(q.sort, { createdAt: transactions.createdAt, amount: transactions.amountCents }, transactions.id);
   const { rows, total } = await readPage(db, transactions, where, order, q);
   return toPage(
-    await Promise.all(rows.map((t) => toTransaction(deps.env, t))),
+    await Promise.all(rows.map((t) => toTransaction(deps.env, t, locale))),
     total,
     q,
   );
@@ -122,25 +125,25 @@ export async function getOwnTransaction(deps: Deps, owner: Owner, id: number): P
 }
 
 /**
- * The receipt PDF: from R2 when made before, else made now and kept. A payment's receipt is its
- * invoice, which exists only once money was captured: before (or when the hold was released
- * without a capture) there is none, 404.
+ * The receipt PDF in `locale`: from R2 when made before in that language, else made now and kept.
+ * Each language's copy is made once and then served the same; both state the same figures. A
+ * payment's receipt is its invoice, which exists only once money was captured: before (or when the
+ * hold was released without a capture) there is none, 404.
  */
-export async function receiptPdf(deps: Deps, t: TransactionRow): Promise<ArrayBuffer> {
+export async function receiptPdf(deps: Deps, t: TransactionRow, locale: Locale): Promise<ArrayBuffer> {
   const doc = await documentOfTransaction(deps, t.id);
   if (!doc && t.type === 'PAYMENT') throw notFound('Invoice of transaction', t.id);
-  if (t.receiptKey) {
-    const stored = await deps.env.UPLOADS.get(t.receiptKey);
-    if (stored) return stored.arrayBuffer();
-  }
-  const bytes = await renderReceipt(deps, t, doc);
-  const key = `receipts/${t.ownerType.toLowerCase()}-${t.ownerId}/transaction-${t.id}.pdf`;
+  // The English copy keeps the key receipts always had; receipt_key names the first copy made.
+  const key = `receipts/${t.ownerType.toLowerCase()}-${t.ownerId}/transaction-${t.id}${locale === 'en' ? '' : `.${locale}`}.pdf`;
+  const stored = await deps.env.UPLOADS.get(key);
+  if (stored) return stored.arrayBuffer();
+  const bytes = await renderReceipt(deps, t, doc, locale);
   await deps.env.UPLOADS.put(key, bytes, { httpMetadata: { contentType: 'application/pdf' } });
-  await deps.db.update(transactions).set({ receiptKey: key }).where(eq(transactions.id, t.id));
+  if (!t.receiptKey) await deps.db.update(transactions).set({ receiptKey: key }).where(eq(transactions.id, t.id));
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-async function renderReceipt(deps: Deps, t: TransactionRow, document: ReceiptMoneyDocument | null): Promise<Uint8Array> {
+async function renderReceipt(deps: Deps, t: TransactionRow, document: ReceiptMoneyDocument | null, locale: Locale): Promise<Uint8Array> {
   const db = deps.db;
   const [reservation] = t.reservationId
     ? await db.select().from(reservations).where(eq(reservations.id, t.reservationId))
@@ -154,14 +157,18 @@ async function renderReceipt(deps: Deps, t: TransactionRow, document: ReceiptMon
       ? await db.select({ name: sql<string>`coalesce(${agencies.legalName}, ${agencies.name})` }).from(agencies).where(eq(agencies.id, reservation.agencyId))
       : await db.select({ name: sql<string>`${users.firstName} || ' ' || ${users.lastName}` }).from(users).where(eq(users.id, reservation.carrierId))
     : [undefined];
-  const { title, lines } = receiptDocument({
+  const { title, lines } = receiptDocument(
+    {
     transaction: t,
+    description: transactionDescription(t, locale),
     document,
     legal: legalDetails(deps.env),
     customer: owner ? { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email } : null,
     reservation: reservation ?? null,
     carrierName: carrier?.name ?? null,
-  });
+    },
+    locale,
+  );
   return textPdf(title, lines);
 }
 
@@ -174,6 +181,7 @@ export async function reservationDocumentPdf(
   userId: number,
   reservationId: number,
   kind: MoneyDocumentKind,
+  locale: Locale,
 ): Promise<{ filename: string; pdf: ArrayBuffer } | null> {
   const [found] = await deps.db
     .select({ t: transactions, number: moneyDocuments.number })
@@ -183,7 +191,7 @@ export async function reservationDocumentPdf(
     .orderBy(desc(moneyDocuments.id))
     .limit(1);
   if (!found) return null;
-  return { filename: `${found.number}.pdf`, pdf: await receiptPdf(deps, found.t) };
+  return { filename: `${found.number}.pdf`, pdf: await receiptPdf(deps, found.t, locale) };
 }
 
 /** The transaction a signed receipt link names (403 for a bad or expired link, 404 when it is gone). */

@@ -5,7 +5,8 @@ import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { currencyCodeSchema } from '../../../lib/amount';
-import { TRANSACTION_TYPES, type TransactionRow } from '../../../db/schema';
+import { TRANSACTION_TYPES, type Locale, type TransactionRow } from '../../../db/schema';
+import { preferredLocale } from '../../../lib/locale';
 import { IdParams } from '../../../validation';
 import {
   getOwnTransaction,
@@ -56,7 +57,7 @@ const TransactionSchema = z
     }),
     amount: z.number().openapi({ description: 'Signed from the caller’s point of view: payments and withdrawals are negative' }),
     currency: z.string(),
-    description: z.string(),
+    description: z.string().openapi({ description: 'What moved and why, in the language of Accept-Language (French when preferred, else English); lines written before 2026-11-27 stay in English' }),
     reservationId: z.number().int().nullable(),
     withdrawalId: z.number().int().nullable(),
     receiptUrl: z.string(),
@@ -93,14 +94,20 @@ const me = (id: number) => ({ type: 'USER' as const, id });
 
 const PDF_RESPONSE = { description: 'PDF receipt', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } };
 
+/** The history's words follow Accept-Language (French when preferred, else English), like the error texts. */
+const readerLocale = (c: Context<AppEnv>) => preferredLocale(c.req.header('Accept-Language'), 'en');
+const LANGUAGE_HEADERS = (locale: Locale) => ({ 'Content-Language': locale, Vary: 'Accept-Language' });
+
 /** The receipt of a transaction the caller may read, as an inline PDF (the link never leaks through a Referer). */
 async function pdfReceipt(c: Context<AppEnv>, t: TransactionRow) {
-  const pdf = await receiptPdf(c.get('deps'), t);
+  const locale = readerLocale(c);
+  const pdf = await receiptPdf(c.get('deps'), t, locale);
   return c.body(pdf, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,
     'Cache-Control': 'private, max-age=0',
     'Referrer-Policy': 'no-referrer',
+    ...LANGUAGE_HEADERS(locale),
   });
 }
 
@@ -138,7 +145,10 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { query: TransactionQuery },
       responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listTransactions(c.get('deps'), me(c.get('auth').id), c.req.valid('query')), 200),
+    async (c) => {
+      const locale = readerLocale(c);
+      return c.json(await listTransactions(c.get('deps'), me(c.get('auth').id), c.req.valid('query'), locale), 200, LANGUAGE_HEADERS(locale));
+    },
   )
   .openapi(
     createRoute({
@@ -170,7 +180,11 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       request: { params: IdParams },
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await toTransaction(c.env, await getOwnTransaction(c.get('deps'), me(c.get('auth').id), c.req.valid('param').id)), 200),
+    async (c) => {
+      const locale = readerLocale(c);
+      const t = await getOwnTransaction(c.get('deps'), me(c.get('auth').id), c.req.valid('param').id);
+      return c.json(await toTransaction(c.env, t, locale), 200, LANGUAGE_HEADERS(locale));
+    },
   )
   .openapi(
     createRoute({
@@ -179,7 +193,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       path: '/transactions/{id}/receipt',
       tags: ['Transactions'],
       summary: 'PDF receipt of a transaction (owner only); made once and kept',
-      description: 'The PDF receipt of one of the caller\'s transactions, made on the first request and kept in storage, then served the same; a payment\'s receipt is its invoice, which exists only once the money was captured (before, or when the hold was released without capture: 404). Another owner\'s transaction is 403 ACCESS_DENIED. The signed-link twin GET /public/receipts/{token} needs no access token.',
+      description: 'The PDF receipt of one of the caller\'s transactions, in the language of Accept-Language (French when preferred, else English), made on the first request in that language and kept in storage, then served the same; a payment\'s receipt is its invoice, which exists only once the money was captured (before, or when the hold was released without capture: 404). Another owner\'s transaction is 403 ACCESS_DENIED. The signed-link twin GET /public/receipts/{token} needs no access token.',
       ...signedIn(),
       request: { params: IdParams },
       responses: { 200: PDF_RESPONSE, ...authErrorResponses(404) },
@@ -194,7 +208,7 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       tags: ['Transactions'],
       summary: 'PDF receipt through its signed link (invoiceUrl, receiptUrl): no bearer token',
       description:
-        'The link is signed for one transaction and expires about a day after it was handed out; read the reservation or the transaction again for a fresh one. A malformed, forged or expired link is 403 ACCESS_DENIED; a transaction that no longer exists is 404.',
+        'The same PDF as the authenticated route, in the language of Accept-Language (French when preferred, else English). The link is signed for one transaction and expires about a day after it was handed out; read the reservation or the transaction again for a fresh one. A malformed, forged or expired link is 403 ACCESS_DENIED; a transaction that no longer exists is 404.',
       security: [],
       request: { params: z.object({ token: z.string().max(512).openapi({ param: { name: 'token', in: 'path' }, description: 'The signed token of the link' }) }) },
       responses: { 200: PDF_RESPONSE, ...errorResponses(403, 404) },

@@ -1,0 +1,44 @@
+// The words of a money history line: a message key of messages/ledger.ts with its values, kept as
+// JSON beside the transaction (transactions.description_text) and rendered in the reader's
+// language when read. Amounts stay minor units and a currency until then, so each language writes
+// them its own way (`7.50 EUR`, `7,50 EUR`).
+import type { Locale } from '../../../db/schema';
+import { formatAmount, storedMoney } from '../../../lib/amount';
+import { isCurrencyCode } from '../../../lib/currency';
+import { formatMoney } from '../../../lib/money';
+import { isMessageKey, render, type Message } from '../../../messages';
+
+/** An amount inside a history line's values. */
+export interface LineAmount {
+  minor: number;
+  currency: string;
+}
+
+export const lineAmount = (minor: number, currency: string): LineAmount => ({ minor, currency });
+
+const isLineAmount = (v: unknown): v is LineAmount =>
+  typeof v === 'object' && v !== null && typeof (v as LineAmount).minor === 'number' && typeof (v as LineAmount).currency === 'string';
+
+// English keeps the form the history has always had (`1234.50 EUR`); French groups and uses a comma.
+const amountText = (a: LineAmount, locale: Locale) =>
+  locale === 'fr' && isCurrencyCode(a.currency) ? formatAmount(storedMoney(a.minor, a.currency), locale) : formatMoney(a.minor, a.currency);
+
+/** The line in `locale`. */
+export function renderLine(text: Message, locale: Locale): string {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(text.params ?? {})) params[name] = isLineAmount(value) ? amountText(value, locale) : value;
+  return render({ key: text.key, params }, locale);
+}
+
+/** The stored form of a line (description_text). */
+export const storedLine = (text: Message): string => JSON.stringify(text);
+
+/**
+ * A transaction's description in `locale`: from its stored key and values, or, for a line written
+ * before they were kept (or with a key no longer known), the English text it was written with.
+ */
+export function transactionDescription(t: { description: string; descriptionText: string | null }, locale: Locale): string {
+  if (!t.descriptionText) return t.description;
+  const text = JSON.parse(t.descriptionText) as Message;
+  return isMessageKey(text.key) ? renderLine(text, locale) : t.description;
+}
