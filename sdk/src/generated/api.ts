@@ -3249,7 +3249,7 @@ export interface paths {
         };
         /**
          * PDF receipt of a transaction (owner only); made once and kept
-         * @description The PDF receipt of one of the caller's transactions, made on the first request and kept in storage, then served the same; a payment's receipt is its invoice, which exists only once the money was captured (before, or when the hold was released without capture: 404). Another owner's transaction is 403 ACCESS_DENIED. The signed-link twin GET /public/receipts/{token} needs no access token.
+         * @description The PDF receipt of one of the caller's transactions, in the language of Accept-Language (French when preferred, else English), made on the first request in that language and kept in storage, then served the same; a payment's receipt is its invoice, which exists only once the money was captured (before, or when the hold was released without capture: 404). Another owner's transaction is 403 ACCESS_DENIED. The signed-link twin GET /public/receipts/{token} needs no access token.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3271,7 +3271,7 @@ export interface paths {
         };
         /**
          * PDF receipt through its signed link (invoiceUrl, receiptUrl): no bearer token
-         * @description The link is signed for one transaction and expires about a day after it was handed out; read the reservation or the transaction again for a fresh one. A malformed, forged or expired link is 403 ACCESS_DENIED; a transaction that no longer exists is 404.
+         * @description The same PDF as the authenticated route, in the language of Accept-Language (French when preferred, else English). The link is signed for one transaction and expires about a day after it was handed out; read the reservation or the transaction again for a fresh one. A malformed, forged or expired link is 403 ACCESS_DENIED; a transaction that no longer exists is 404.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -6175,6 +6175,7 @@ export interface components {
              */
             amount: number;
             currency: string;
+            /** @description What moved and why, in the language of Accept-Language (French when preferred, else English); lines written before 2026-11-27 stay in English */
             description: string;
             /** Format: int32 */
             reservationId: number | null;
