@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, moneyDocuments, transactions } from '../src/db/schema';
+import { auditLogs, moneyDocuments, transactions, users } from '../src/db/schema';
 import { db, reservationRow } from './helpers/db';
 import { aCarrier, aCategory, anAdmin, aReservation, aTrip, aUser, bookingInput, FIFTY_EUR } from './helpers/factories';
 import { errorBody, get, post } from './helpers/http';
@@ -118,17 +118,30 @@ describe('POST /bookings with protection', () => {
 });
 
 describe('the premium charged beside the price', () => {
-  it('the card checkout has the transport line and the protection line, the session the sum', async () => {
-    const sender = await aUser();
-    const { reservation } = await aReservation({ sender, ...FIFTY_EUR, set: PROTECTED });
-    const before = stripe.requests.length;
-    const res = await post('/v1/api/payments/checkout', { reservationId: reservation.id }, { token: sender.token });
-    expect(res.status).toBe(200);
-    const [req] = stripe.requests.slice(before);
-    expect(req.body.line_items.map((l: any) => [l.price_data.product_data.name, l.price_data.unit_amount])).toEqual([
-      [`Parcel transport ${reservation.reservationNumber} (4 kg)`, '5000'],
-      [`Protection of the declared value, reservation ${reservation.reservationNumber}`, '300'],
-    ]);
+  it("the card checkout has the transport line and the protection line, the session the sum, in the payer's language", async () => {
+    const checkoutOf = async (locale: 'fr' | 'en', price: { weightG: number; pricePerKgCents: number }) => {
+      const sender = await aUser();
+      await db().update(users).set({ locale }).where(eq(users.id, sender.id));
+      const { reservation } = await aReservation({ sender, ...price, set: PROTECTED });
+      const before = stripe.requests.length;
+      // The request's Accept-Language does not change what the provider is sent: the stored preference does.
+      const res = await post('/v1/api/payments/checkout', { reservationId: reservation.id }, { token: sender.token, headers: { 'Accept-Language': locale === 'fr' ? 'en' : 'fr' } });
+      expect(res.status).toBe(200);
+      const [req] = stripe.requests.slice(before);
+      return { number: reservation.reservationNumber, locale: req.body.locale, lines: req.body.line_items.map((l: any) => [l.price_data.product_data.name, l.price_data.unit_amount]) };
+    };
+    const english = await checkoutOf('en', FIFTY_EUR);
+    expect(english).toEqual({
+      number: english.number,
+      locale: 'en',
+      lines: [
+        [`Parcel transport ${english.number} (4 kg)`, '5000'],
+        [`Protection of the declared value, reservation ${english.number}`, '300'],
+      ],
+    });
+    const french = await checkoutOf('fr', { weightG: 2_500, pricePerKgCents: 2_000 });
+    expect(french.locale).toBe('fr');
+    expect(french.lines.map(([name]: string[]) => name)).toEqual([`Transport de colis ${french.number} (2,5 kg)`, `Protection de la valeur déclarée, réservation ${french.number}`]);
   });
 
   it('the authorised payment: 50.00 in escrow, 3.00 in the unearned premiums (not the reserve), the sender paid 53.00', async () => {

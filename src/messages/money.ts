@@ -3,6 +3,12 @@
 import type { Entries } from './types';
 
 export const MONEY_MESSAGES = {
+  // The lines of a card checkout, as the provider's page shows them (payments/checkout-lines.ts).
+  'money.checkoutTransport': { en: 'Parcel transport {number} ({kg} kg)', fr: 'Transport de colis {number} ({kg} kg)' },
+  'money.checkoutProtection': {
+    en: 'Protection of the declared value, reservation {number}',
+    fr: 'Protection de la valeur déclarée, réservation {number}',
+  },
   'money.paymentProviderNotProcess': {
     en: 'The payment provider could not process the request',
     fr: "Le prestataire de paiement n'a pas pu traiter la requête",

@@ -8,6 +8,8 @@ import { setupServer } from 'msw/node';
 import { env } from 'cloudflare:workers';
 import Stripe from 'stripe';
 
+const CHECKOUT_LOCALES = 'auto bg cs da de el en en-GB es es-419 et fi fil fr fr-CA hr hu id it ja ko lt lv ms mt nb nl pl pt pt-BR ro ru sk sl sv th tr vi zh zh-HK zh-TW'.split(' ');
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -102,6 +104,10 @@ export class FakeStripe {
       if (expiresAt < now + 30 * 60 - 5 || expiresAt > now + 24 * 3600) {
         return stripeError(400, 'invalid_request_error', 'The `expires_at` timestamp must be between 30 minutes and 24 hours.', 'parameter_invalid_integer');
       }
+      // Stripe's Checkout languages (the `locale` parameter); any other value is refused.
+      if (body.locale !== undefined && !CHECKOUT_LOCALES.includes(body.locale)) {
+        return stripeError(400, 'invalid_request_error', `Invalid locale: must be one of ${CHECKOUT_LOCALES.join(', ')}`, 'parameter_invalid_string');
+      }
       const item = body.line_items[0];
       const id = this.id('cs_test');
       const session = {
@@ -120,6 +126,7 @@ export class FakeStripe {
         success_url: body.success_url,
         cancel_url: body.cancel_url,
         customer_email: body.customer_email ?? null,
+        locale: body.locale ?? null,
         livemode: false,
         _paymentIntentData: body.payment_intent_data ?? {},
       };

@@ -18,6 +18,8 @@ export interface CheckoutSessionInput {
   lines?: CheckoutLine[];
   currency: string;
   customerEmail?: string;
+  /** The payer's language: the provider's page is shown in it. */
+  locale: 'fr' | 'en';
   successUrl: string;
   cancelUrl: string;
   /** Seconds since epoch. */

@@ -75,6 +75,7 @@ export class StripePaymentProvider implements PaymentProvider {
             metadata,
             client_reference_id: String(input.reservationId),
             customer_email: input.customerEmail,
+            locale: input.locale,
             success_url: input.successUrl,
             cancel_url: input.cancelUrl,
             expires_at: input.expiresAt,

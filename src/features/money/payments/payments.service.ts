@@ -4,7 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { paymentSessions, reservations, users } from '../../../db/schema';
 import type { AuthUser, Deps } from '../../../env';
 import { businessRule, invalidState, paymentError, paymentProcessingError, msg } from '../../../errors';
-import { formatMoney, fromGrams } from '../../../lib/money';
+import { formatMoney } from '../../../lib/money';
 import { assertCanAccess } from '../../../access/ownership';
 import { assertReservationAccess } from '../../../access/reservation-access';
 import { minimumChargeCents, ProviderRejectedError, type CheckoutSession } from '../../../providers/payment';
@@ -17,7 +17,7 @@ import { toStripeAmount, type CurrencyCode } from '../../../lib/currency';
 import { assertMethodOffered, methodsFor } from './payment-methods';
 import { openWaveCheckout } from './wave-checkout';
 import { paymentMethodOf } from '../mobile-money-settlement';
-import { checkoutLines } from './checkout-lines';
+import { checkoutLines, transportLineName } from './checkout-lines';
 import { chargedCents } from '../ledger/posting-rules';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
@@ -63,18 +63,22 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   }
   const attempt = (latest?.attempt ?? 0) + 1;
   if (method === 'MOBILE_MONEY') return openWaveCheckout(deps, r, attempt);
-  const [sender] = await db.select({ email: users.email }).from(users).where(eq(users.id, r.senderId));
+  // The payer's stored language names the lines and the provider's page: the same on every attempt,
+  // whatever the request says, so a retried request sends the parameters of the first (idempotency).
+  const [sender] = await db.select({ email: users.email, locale: users.locale }).from(users).where(eq(users.id, r.senderId));
+  const locale = sender?.locale ?? 'fr';
   const callback = apiUrl(deps.env, '/payments/callback');
   let session: CheckoutSession;
   try {
     session = await deps.providers.payment.createCheckoutSession({
       reservationId: r.id,
       reservationNumber: r.reservationNumber,
-      description: `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`,
+      description: transportLineName(r, locale),
       // Stripe's own unit for the currency (zero-decimal currencies such as XOF unscaled): the
       // price and the protection premium, each its own line (CONTRACT 21).
       amountCents: toStripeAmount(chargedCents(r), r.currency as CurrencyCode),
-      lines: checkoutLines(r, `Parcel transport ${r.reservationNumber} (${fromGrams(r.reservedWeightG)} kg)`),
+      lines: checkoutLines(r, locale),
+      locale,
       currency: r.currency,
       customerEmail: sender?.email,
       successUrl: `${callback}/success?session_id={CHECKOUT_SESSION_ID}`,
