@@ -5,7 +5,7 @@ import { env, exports } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, deliveries, disputeMessages, disputes, files, kycRecords, reservations, users } from '../src/db/schema';
+import { AGENCY_DOCUMENT_TYPES, agencyDocuments, auditLogs, consoleSessions, deliveries, disputeMessages, disputes, files, kycRecords, ledgerEntries, reservations, users } from '../src/db/schema';
 import { DEMO_DEAD_DELIVERY_REASON, DEMO_DISPUTE_RESERVATION, DEMO_KYC_EMAIL } from '../src/features/dev/seed/console';
 import { hashPassword } from '../src/lib/password';
 import { depsOf } from '../src/env';
@@ -673,6 +673,19 @@ describe('console: words, identity documents, searches', () => {
     expect(empty.text).not.toContain('Page 0');
     const one = await b.get(`/console/users?q=${encodeURIComponent(sender.email)}`);
     expect(one.text).toContain('Page 1 sur 1 · 1 élément<');
+  });
+
+  it("a reservation's ledger lines read in the operator's language; an entry from before their keys were kept shows its English", async () => {
+    const b = await signedIn(await withPassword(aSuperAdmin));
+    const { reservation } = await aReservation({ sender: await aUser(), carrier: await aCarrier(), status: 'PAID', payment: stripe, ...FIFTY_EUR });
+    const number = reservation.reservationNumber;
+    b.language = 'fr';
+    expect((await b.get(`/console/reservations/${reservation.id}`)).text).toContain(`<span class="muted">Paiement de la réservation ${number} conservé sous séquestre</span>`);
+    b.language = 'en';
+    expect((await b.get(`/console/reservations/${reservation.id}`)).text).toContain(`<span class="muted">Payment for reservation ${number} held in escrow</span>`);
+    await db().update(ledgerEntries).set({ descriptionText: null }).where(eq(ledgerEntries.reservationId, reservation.id));
+    b.language = 'fr';
+    expect((await b.get(`/console/reservations/${reservation.id}`)).text).toContain(`<span class="muted">Payment for reservation ${number} held in escrow</span>`);
   });
 
   it('a search of 49 characters or more answers (console and API), never a 500; over 100 the API says 400', async () => {

@@ -69,7 +69,10 @@ export const ledgerEntries = sqliteTable(
     type: text('type', { enum: LEDGER_ENTRY_TYPES }).notNull(),
     reservationId: integer('reservation_id').references(() => reservations.id),
     withdrawalId: integer('withdrawal_id'),
+    /** The line in English, as written when the money moved. */
     description: text('description').notNull(),
+    /** The same line as a message key and its values (JSON, money/ledger/ledger-text.ts); null before migration 0035. */
+    descriptionText: text('description_text'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -140,7 +143,7 @@ export const transactions = sqliteTable(
     withdrawalId: integer('withdrawal_id'),
     /** The line in English, as written when the money moved. */
     description: text('description').notNull(),
-    /** The same line as a message key and its values (JSON, money/ledger/ledger-text.ts), rendered in the reader's language; null before migration 0035. */
+    /** The entry's line as a message key and its values (JSON, money/ledger/ledger-text.ts); null before migration 0035. */
     descriptionText: text('description_text'),
     /** R2 key of the generated PDF receipt (payments only), set on first download. */
     receiptKey: text('receipt_key'),

@@ -26,6 +26,7 @@ export const reservationLedger = (deps: Deps, reservationId: number) =>
       entryId: ledgerEntries.id,
       type: ledgerEntries.type,
       description: ledgerEntries.description,
+      descriptionText: ledgerEntries.descriptionText,
       createdAt: ledgerEntries.createdAt,
       account: ledgerAccounts.key,
       amountCents: ledgerLines.amountCents,

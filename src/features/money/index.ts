@@ -23,8 +23,8 @@ export {
   settleWithProvider,
 } from './escrow';
 export { hasEntry, newToken, posted, postingStatements } from './ledger/ledger.statements';
-// The words of a history line: amounts inside them (disputes' postings).
-export { lineAmount } from './ledger/ledger-text';
+// The words of a history line: amounts inside them (disputes' postings), a line in a language (the console).
+export { lineAmount, lineText } from './ledger/ledger-text';
 // Unearned protection premiums: the guard and the posting that hands one to the reserve (disputes).
 export { premiumEarnedStatements, premiumUnearned, unearnedPremiumCents } from './ledger/premiums';
 // Money documents: what a refund does to the reservation's figures and its credit note (disputes).

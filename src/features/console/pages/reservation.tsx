@@ -1,5 +1,6 @@
 // One reservation (/console/reservations/:id): its parties, last tracked position and ledger lines.
 import { Hono } from 'hono';
+import { lineText } from '../../money';
 import { getReservationView } from '../../reservations/reservation-views';
 import { lastPosition } from '../../tracking/tracking.service';
 import { assertSuperAdmin, page, view, type ConsoleEnv } from '../console.http';
@@ -74,7 +75,7 @@ reservationRoutes.get('/reservations/:id', async (c) => {
             <>
               {l.type}
               <br />
-              <span class="muted">{l.description}</span>
+              <span class="muted">{lineText(l, v.locale)}</span>
             </>,
             l.account,
             money(v, l.amountCents, l.currency),

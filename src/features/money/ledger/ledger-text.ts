@@ -1,6 +1,6 @@
 // The words of a money history line: a message key of messages/ledger.ts with its values, kept as
-// JSON beside the transaction (transactions.description_text) and rendered in the reader's
-// language when read. Amounts stay minor units and a currency until then, so each language writes
+// JSON beside the ledger entry and its transactions (description_text) and rendered in the
+// reader's language when read (the history, the receipts, the console). Amounts stay minor units and a currency until then, so each language writes
 // them its own way (`7.50 EUR`, `7,50 EUR`).
 import type { Locale } from '../../../db/schema';
 import { formatAmount, storedMoney } from '../../../lib/amount';
@@ -34,10 +34,10 @@ export function renderLine(text: Message, locale: Locale): string {
 export const storedLine = (text: Message): string => JSON.stringify(text);
 
 /**
- * A transaction's description in `locale`: from its stored key and values, or, for a line written
- * before they were kept (or with a key no longer known), the English text it was written with.
+ * A ledger entry's or a transaction's line in `locale`: from its stored key and values, or, for a
+ * line written before they were kept (or with a key no longer known), the English it was written with.
  */
-export function transactionDescription(t: { description: string; descriptionText: string | null }, locale: Locale): string {
+export function lineText(t: { description: string; descriptionText: string | null }, locale: Locale): string {
   if (!t.descriptionText) return t.description;
   const text = JSON.parse(t.descriptionText) as Message;
   return isMessageKey(text.key) ? renderLine(text, locale) : t.description;

@@ -55,16 +55,15 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
         type: p.type,
         reservationId: p.reservationId ?? null,
         withdrawalId: options.withdrawalToken ? idOf(db, withdrawals, eq(withdrawals.token, options.withdrawalToken)) : null,
-        // The ledger is the operators' record: in English. Each history line keeps the key and
-        // values too, for its reader's language.
+        // The English as written, and the key with its values for each reader's language.
         description: renderLine(p.description, 'en'),
+        descriptionText: storedLine(p.description),
       },
       undefined,
       and(not(entryExists(db, p.key)), options.guard),
     ),
   ];
   const written = posted(db, token);
-  const line = storedLine(p.description);
   for (const line of p.lines) {
     const key = accountKey(line.account, p.currency);
     statements.push(
@@ -96,7 +95,7 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
           reservationId: ledgerEntries.reservationId,
           withdrawalId: ledgerEntries.withdrawalId,
           description: ledgerEntries.description,
-          descriptionText: line,
+          descriptionText: ledgerEntries.descriptionText,
         },
         ledgerEntries,
         eq(ledgerEntries.token, token),

@@ -16,7 +16,7 @@ import { documentOfTransaction } from './money-documents';
 import { legalDetails, receiptDocument, type ReceiptMoneyDocument } from './receipt-document';
 import { appConfig } from '../../../config';
 import type { Locale } from '../../../db/schema';
-import { transactionDescription } from '../ledger/ledger-text';
+import { lineText } from '../ledger/ledger-text';
 
 /** A history line as the API answers it, its description in `locale`. */
 export async function toTransaction(env: Env, t: TransactionRow, locale: Locale) {
@@ -25,7 +25,7 @@ export async function toTransaction(env: Env, t: TransactionRow, locale: Locale)
     type: t.type,
     amount: amountOf(t.amountCents, t.currency),
     currency: t.currency,
-    description: transactionDescription(t, locale),
+    description: lineText(t, locale),
     reservationId: t.reservationId,
     withdrawalId: t.withdrawalId,
     receiptUrl: await receiptUrl(env, t.id),
@@ -160,7 +160,7 @@ async function renderReceipt(deps: Deps, t: TransactionRow, document: ReceiptMon
   const { title, lines } = receiptDocument(
     {
     transaction: t,
-    description: transactionDescription(t, locale),
+    description: lineText(t, locale),
     document,
     legal: legalDetails(deps.env),
     customer: owner ? { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email } : null,
