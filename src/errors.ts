@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { preferredLocale } from './lib/locale';
+import { readerLocale } from './lib/locale';
 import { hasParams, msg, render, type KeyWithParams, type Params, type Text } from './messages';
 import type { Noun } from './messages/words';
 
@@ -157,7 +157,7 @@ export type ErrorBody = z.infer<typeof ErrorResponseSchema>;
 export function toErrorResponse(c: Context<any>, err: unknown): Response {
   const appError = asAppError(err);
   // Raised as keys; written in the language the client prefers (fr or en, en otherwise).
-  const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
+  const locale = readerLocale(c.req.header('Accept-Language'));
   const text = (t: Text) => render(t, locale);
   const body: ErrorBody = {
     status: appError.status,

@@ -460,6 +460,32 @@ describe('notifications', () => {
     expect(await db().select().from(notifications).where(eq(notifications.id, row.id))).toEqual([]);
   });
 
+  it("a notification reads in the reader's language: French from its kind and data when Accept-Language prefers it, as written otherwise", async () => {
+    const user = await aUser();
+    const [created] = await db()
+      .insert(notifications)
+      .values({ userId: user.id, type: 'RESERVATION_CREATED', title: 'New booking', message: '2 kg booked on your trip Paris - Dakar (R-2026-000042), awaiting payment', data: { reservationId: 42, reservationNumber: 'R-2026-000042' } })
+      .returning();
+    const [unknownKind] = await notify(user, 1);
+    const FR = { 'Accept-Language': 'fr-FR,fr;q=0.9' };
+    const french = await get(`${API}/notifications?sort=createdAt,asc`, { token: user.token, headers: FR });
+    expect(french.headers.get('Content-Language')).toBe('fr');
+    expect(french.headers.get('Vary')).toContain('Accept-Language');
+    expect(french.body.content.map((n: { title: string; message: string }) => [n.title, n.message])).toEqual([
+      ['Nouvelle réservation', 'Une nouvelle réservation R-2026-000042 a été faite sur votre trajet ; elle attend le paiement.'],
+      // A kind without French words keeps what was written.
+      ['Title 0', 'Message 0'],
+    ]);
+    expect(french.body.content[0].data).toEqual({ reservationId: 42, reservationNumber: 'R-2026-000042' });
+    const english = await get(`${API}/notifications?sort=createdAt,asc`, { token: user.token });
+    expect(english.headers.get('Content-Language')).toBe('en');
+    expect(english.body.content[0]).toMatchObject({ title: 'New booking', message: '2 kg booked on your trip Paris - Dakar (R-2026-000042), awaiting payment' });
+    // Marking one read answers it in the same language.
+    const read = await put(`${API}/notifications/${created.id}/read`, undefined, { token: user.token, headers: FR });
+    expect(read.body).toMatchObject({ id: created.id, title: 'Nouvelle réservation', read: true });
+    expect(unknownKind.type).toBe('TEST');
+  });
+
   it('notifications written by the one writer appear in the API', async () => {
     const user = await aUser();
     await runBatch(db(), notificationStatements(db(), { userId: user.id, type: 'KYC_APPROVED', title: 'Verified', message: 'You can publish trips' }));

@@ -25,6 +25,16 @@ export function preferredLocale(header: string | undefined | null, fallback: Loc
   return (found?.language as Locale | undefined) ?? fallback;
 }
 
+/**
+ * The language of an API answer's words (error texts, the money history, notifications, PDFs):
+ * French when Accept-Language prefers it, English otherwise. Messages sent to a person use their
+ * stored locale instead.
+ */
+export const readerLocale = (acceptLanguage: string | undefined | null): Locale => preferredLocale(acceptLanguage, 'en');
+
+/** The headers of an answer whose words follow Accept-Language. */
+export const languageHeaders = (locale: Locale) => ({ 'Content-Language': locale, Vary: 'Accept-Language' });
+
 /** YYYY-MM-DD of an ISO date-time, as the language writes it (27/11/2026 in French). */
 export const dateText = (iso: string, locale: Locale) => {
   const [y, m, d] = iso.slice(0, 10).split('-');

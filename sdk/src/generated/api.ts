@@ -565,7 +565,7 @@ export interface paths {
         };
         /**
          * The caller's notifications, newest first
-         * @description A page of the caller's in-app notifications, newest first by default; unreadOnly=true keeps the unread ones. Each has its kind (type), title and message, the ids the app navigates to (data) and when it was read. Every notification of the service lands here, whatever the caller's e-mail, push and SMS preferences; read ones are deleted after 90 days, unread ones after a year.
+         * @description A page of the caller's in-app notifications, newest first by default; unreadOnly=true keeps the unread ones. Each has its kind (type), title and message (in French when Accept-Language prefers it, else in English), the ids the app navigates to (data) and when it was read. Every notification of the service lands here, whatever the caller's e-mail, push and SMS preferences; read ones are deleted after 90 days, unread ones after a year.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */

@@ -2,7 +2,7 @@
 // printable form in the caller's language. Thin: customs.service.ts decides.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { preferredLocale } from '../../lib/locale';
+import { languageHeaders, readerLocale } from '../../lib/locale';
 import { authErrorResponses, signedIn } from '../../lib/openapi';
 import { IdParams } from '../../validation';
 import { CustomsDeclarationSchema } from './customs.schemas';
@@ -40,14 +40,13 @@ export const customsRouter = createRouter().openapi(
   async (c) => {
     const { id } = c.req.valid('param');
     if (c.req.valid('query').format === 'json') return c.json(await getCustomsDeclaration(c.get('deps'), c.get('auth'), id), 200);
-    const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
+    const locale = readerLocale(c.req.header('Accept-Language'));
     const { pdf, reservationNumber } = await getCustomsDeclarationPdf(c.get('deps'), c.get('auth'), id, locale);
     return c.body(pdf, 200, {
       'Content-Type': 'application/pdf',
       'Content-Disposition': `inline; filename="customs-declaration-${reservationNumber}.pdf"`,
-      'Content-Language': locale,
       'Cache-Control': 'private, max-age=0',
-      Vary: 'Accept-Language',
+      ...languageHeaders(locale),
     });
   },
 );

@@ -4,6 +4,7 @@ import { createRouter } from '../../env';
 import { authErrorResponses, jsonContent, signedIn } from '../../lib/openapi';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { IdParams } from '../../validation';
+import { languageHeaders, readerLocale } from '../../lib/locale';
 import { deleteNotification, listNotifications, markAllRead, markRead, unreadCount } from './notifications.service';
 
 const NotificationSchema = z
@@ -29,7 +30,7 @@ export const notificationsRouter = createRouter()
       path: '/notifications',
       tags,
       summary: "The caller's notifications, newest first",
-      description: 'A page of the caller\'s in-app notifications, newest first by default; unreadOnly=true keeps the unread ones. Each has its kind (type), title and message, the ids the app navigates to (data) and when it was read. Every notification of the service lands here, whatever the caller\'s e-mail, push and SMS preferences; read ones are deleted after 90 days, unread ones after a year.',
+      description: 'A page of the caller\'s in-app notifications, newest first by default; unreadOnly=true keeps the unread ones. Each has its kind (type), title and message (in French when Accept-Language prefers it, else in English), the ids the app navigates to (data) and when it was read. Every notification of the service lands here, whatever the caller\'s e-mail, push and SMS preferences; read ones are deleted after 90 days, unread ones after a year.',
       ...signedIn(),
       request: {
         query: pageQuery({ sortable: ['createdAt'], defaultSort: 'createdAt,desc' }).extend({
@@ -38,7 +39,10 @@ export const notificationsRouter = createRouter()
       },
       responses: { 200: jsonContent(PageSchema(NotificationSchema, 'NotificationPage'), 'A page'), ...authErrorResponses() },
     }),
-    async (c) => c.json(await listNotifications(c.get('deps'), c.get('auth'), c.req.valid('query')), 200),
+    async (c) => {
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      return c.json(await listNotifications(c.get('deps'), c.get('auth'), c.req.valid('query'), locale), 200, languageHeaders(locale));
+    },
   )
   .openapi(
     createRoute({
@@ -81,7 +85,10 @@ export const notificationsRouter = createRouter()
       request: { params: IdParams },
       responses: { 200: jsonContent(NotificationSchema, 'The notification'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await markRead(c.get('deps'), c.get('auth'), c.req.valid('param').id), 200),
+    async (c) => {
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      return c.json(await markRead(c.get('deps'), c.get('auth'), c.req.valid('param').id, locale), 200, languageHeaders(locale));
+    },
   )
   .openapi(
     createRoute({

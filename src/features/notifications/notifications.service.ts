@@ -2,22 +2,37 @@
 import { and, count, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiled, runAlone, compiledShapes, pageTotal, withTotal, type Placeholders } from '../../db/statements';
-import { notifications, type NotificationRow } from '../../db/schema';
+import { notifications, type Locale, type NotificationRow } from '../../db/schema';
+import type { NotificationKind } from '../deliveries/notify';
+import { isNotificationKind, notificationLine } from '../deliveries/templates/notifications';
 import type { AuthUser, Deps } from '../../env';
 import { notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams, type SortSpec } from '../../lib/pagination';
 import { assertCanAccess } from '../../access/ownership';
 
-export const toNotification = (row: NotificationRow) => ({
-  id: row.id,
-  type: row.type,
-  title: row.title,
-  message: row.message,
-  data: row.data ?? null,
-  read: row.readAt !== null,
-  readAt: row.readAt,
-  createdAt: row.createdAt,
-});
+/**
+ * A notification as the API answers it, in `locale`. Stored in English (with its amounts, written
+ * where the change is made); French says the same from the notification's kind and data, the
+ * words its e-mail, push and SMS use (deliveries/templates/notifications.ts).
+ */
+export function toNotification(row: NotificationRow, locale: Locale) {
+  const { title, message } = locale === 'fr' && isNotificationKind(row.type) ? frenchOf(row.type, row) : row;
+  return {
+    id: row.id,
+    type: row.type,
+    title,
+    message,
+    data: row.data ?? null,
+    read: row.readAt !== null,
+    readAt: row.readAt,
+    createdAt: row.createdAt,
+  };
+}
+
+function frenchOf(kind: NotificationKind, row: NotificationRow) {
+  const { subject, line } = notificationLine(kind, 'fr', { message: row.message, data: row.data ?? {} });
+  return { title: subject, message: line };
+}
 
 /** What a page of notifications binds. */
 type PageValues = { userId: number; limit: number; offset: number };
@@ -42,13 +57,17 @@ const notificationPage = compiledShapes(({ unreadOnly, field, direction }: { unr
   };
 });
 
-export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }) {
+export async function listNotifications(deps: Deps, auth: AuthUser, p: PageParams<'createdAt'> & { unreadOnly?: boolean }, locale: Locale) {
   const { db } = deps;
   const page = notificationPage({ unreadOnly: Boolean(p.unreadOnly), field: p.sort.field, direction: p.sort.direction });
   const values = { userId: auth.id, limit: p.size, offset: offsetOf(p) };
   const rows = await runAlone(page.rows(db, values));
   const n = await pageTotal(db, rows, values.offset, () => page.total(db, values));
-  return toPage(rows.map(toNotification), n, p);
+  return toPage(
+    rows.map((row) => toNotification(row, locale)),
+    n,
+    p,
+  );
 }
 
 export async function unreadCount(deps: Deps, auth: AuthUser) {
@@ -68,16 +87,16 @@ async function loadOwned(db: Db, auth: AuthUser, id: number) {
   return row;
 }
 
-export async function markRead(deps: Deps, auth: AuthUser, id: number) {
+export async function markRead(deps: Deps, auth: AuthUser, id: number, locale: Locale) {
   const { db } = deps;
   const row = await loadOwned(db, auth, id);
-  if (row.readAt) return toNotification(row); // already read: keep the first read time
+  if (row.readAt) return toNotification(row, locale); // already read: keep the first read time
   const [updated] = await db
     .update(notifications)
     .set({ readAt: new Date().toISOString() })
     .where(and(eq(notifications.id, id), isNull(notifications.readAt)))
     .returning();
-  return toNotification(updated ?? (await loadOwned(db, auth, id)));
+  return toNotification(updated ?? (await loadOwned(db, auth, id)), locale);
 }
 
 export async function markAllRead(deps: Deps, auth: AuthUser) {

@@ -4,7 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } from '../../lib/openapi';
-import { preferredLocale } from '../../lib/locale';
+import { languageHeaders, readerLocale } from '../../lib/locale';
 import { clientIp } from '../audit/audit';
 import { addProhibitedItem, listProhibitedItems } from './prohibited-items.service';
 
@@ -65,8 +65,8 @@ export const prohibitedItemsRouter = createRouter()
     }),
     async (c) => {
       const { from, to } = c.req.valid('query');
-      const body = await listProhibitedItems(c.get('deps'), from, to, preferredLocale(c.req.header('Accept-Language'), 'en'));
-      return c.json(body, 200, { Vary: 'Accept-Language' });
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      return c.json(await listProhibitedItems(c.get('deps'), from, to, locale), 200, languageHeaders(locale));
     },
   )
   .openapi(

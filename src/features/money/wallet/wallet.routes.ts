@@ -5,8 +5,8 @@ import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { currencyCodeSchema } from '../../../lib/amount';
-import { TRANSACTION_TYPES, type Locale, type TransactionRow } from '../../../db/schema';
-import { preferredLocale } from '../../../lib/locale';
+import { TRANSACTION_TYPES, type TransactionRow } from '../../../db/schema';
+import { languageHeaders, readerLocale } from '../../../lib/locale';
 import { IdParams } from '../../../validation';
 import {
   getOwnTransaction,
@@ -94,20 +94,16 @@ const me = (id: number) => ({ type: 'USER' as const, id });
 
 const PDF_RESPONSE = { description: 'PDF receipt', content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } } };
 
-/** The history's words follow Accept-Language (French when preferred, else English), like the error texts. */
-const readerLocale = (c: Context<AppEnv>) => preferredLocale(c.req.header('Accept-Language'), 'en');
-const LANGUAGE_HEADERS = (locale: Locale) => ({ 'Content-Language': locale, Vary: 'Accept-Language' });
-
 /** The receipt of a transaction the caller may read, as an inline PDF (the link never leaks through a Referer). */
 async function pdfReceipt(c: Context<AppEnv>, t: TransactionRow) {
-  const locale = readerLocale(c);
+  const locale = readerLocale(c.req.header('Accept-Language'));
   const pdf = await receiptPdf(c.get('deps'), t, locale);
   return c.body(pdf, 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `inline; filename="receipt-${t.id}.pdf"`,
     'Cache-Control': 'private, max-age=0',
     'Referrer-Policy': 'no-referrer',
-    ...LANGUAGE_HEADERS(locale),
+    ...languageHeaders(locale),
   });
 }
 
@@ -146,8 +142,8 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
     }),
     async (c) => {
-      const locale = readerLocale(c);
-      return c.json(await listTransactions(c.get('deps'), me(c.get('auth').id), c.req.valid('query'), locale), 200, LANGUAGE_HEADERS(locale));
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      return c.json(await listTransactions(c.get('deps'), me(c.get('auth').id), c.req.valid('query'), locale), 200, languageHeaders(locale));
     },
   )
   .openapi(
@@ -181,9 +177,9 @@ export const walletRouter = walletRoutes(CALLER_SCOPE)
       responses: { 200: jsonContent(TransactionSchema, 'Transaction'), ...authErrorResponses(404) },
     }),
     async (c) => {
-      const locale = readerLocale(c);
+      const locale = readerLocale(c.req.header('Accept-Language'));
       const t = await getOwnTransaction(c.get('deps'), me(c.get('auth').id), c.req.valid('param').id);
-      return c.json(await toTransaction(c.env, t, locale), 200, LANGUAGE_HEADERS(locale));
+      return c.json(await toTransaction(c.env, t, locale), 200, languageHeaders(locale));
     },
   )
   .openapi(
