@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { payoutAccounts, withdrawals } from '../src/db/schema';
 import { localMetrics } from '../src/providers/metrics/local-metrics';
-import { db, runCron } from './helpers/db';
+import { db, reservationRow, runCron } from './helpers/db';
 import { anAdmin, aPayoutAccount, aReservation, aUser, FIFTY_EUR, tokenFor } from './helpers/factories';
 import { call, errorBody, get, post, put } from './helpers/http';
 import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, sendPaymentEvent, walletKey } from './helpers/money';
@@ -310,6 +310,33 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
+  it("the agency's money history lists its earning and its withdrawal, in the reader's language, apart from its owner's and its carrier's", async () => {
+    const { owner, agencyId, carrier } = await agencyWithEarnings();
+    await aPayoutAccount({ id: agencyId }, stripe.addAccount().id, true, 'AGENCY');
+    expect((await post(`/v1/api/agencies/${agencyId}/withdrawals`, { amount: 10 }, { token: owner.token })).status).toBe(201);
+    const history = await get(`/v1/api/agencies/${agencyId}/transactions?sort=createdAt,asc`, { token: owner.token, headers: { 'Accept-Language': 'fr' } });
+    expect(history.status).toBe(200);
+    expect(history.headers.get('Content-Language')).toBe('fr');
+    expect(history.body.page.totalElements).toBe(2);
+    const [earning, withdrawal] = history.body.content;
+    const { reservationNumber } = await reservationRow(earning.reservationId);
+    expect(earning).toMatchObject({
+      type: 'EARNING',
+      amount: 42.5,
+      currency: 'EUR',
+      description: `Réservation ${reservationNumber} livrée : séquestre libéré, la part du transporteur retenue pendant le délai de litige`,
+    });
+    expect(earning.receiptUrl).toMatch(/\/v1\/api\/public\/receipts\//);
+    expect(withdrawal).toMatchObject({ type: 'WITHDRAWAL', amount: -10, description: 'Retrait vers le compte de versement connecté' });
+    // The filters of the caller's history work the same.
+    expect((await get(`/v1/api/agencies/${agencyId}/transactions?type=WITHDRAWAL`, { token: owner.token })).body.page.totalElements).toBe(1);
+    // An admin reads it; the owner's and the carrier's own histories do not hold the agency's money.
+    expect((await get(`/v1/api/agencies/${agencyId}/transactions`, { token: (await anAdmin()).token })).body.page.totalElements).toBe(2);
+    expect((await get('/v1/api/transactions', { token: owner.token })).body.page.totalElements).toBe(0);
+    expect((await get('/v1/api/transactions', { token: carrier.token })).body.page.totalElements).toBe(0);
+    expect(errorBody(await get('/v1/api/agencies/999999/transactions', { token: owner.token }))).toMatchObject({ status: 404, errorCode: 'RESOURCE_NOT_FOUND' });
+  });
+
   it("the agency's earnings reach neither the carrier's nor the owner's personal wallet", async () => {
     const { owner, carrier } = await agencyWithEarnings();
     expect((await get('/v1/api/user/me/wallet', { token: carrier.token })).body.balance).toBe(0);
@@ -387,6 +414,7 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
   describe('anyone but the owner', () => {
     const routes = (agencyId: number): [string, string, unknown][] => [
       ['GET', `/v1/api/agencies/${agencyId}/wallet`, undefined],
+      ['GET', `/v1/api/agencies/${agencyId}/transactions`, undefined],
       ['POST', `/v1/api/agencies/${agencyId}/withdrawals`, { amount: 1 }],
       ['GET', `/v1/api/agencies/${agencyId}/withdrawals`, undefined],
       ['GET', `/v1/api/agencies/${agencyId}/withdrawals/auto`, undefined],

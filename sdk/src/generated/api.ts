@@ -3183,7 +3183,7 @@ export interface paths {
         };
         /**
          * The caller’s money history (page; filters type, dateFrom, dateTo)
-         * @description A page of the caller's own money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds, protection payouts. Amounts are signed from the caller's side in each transaction's currency; type, dateFrom and dateTo (inclusive, UTC days) filter. Each has a signed receiptUrl. An agency's money is not listed here.
+         * @description A page of the caller’s money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds and settlements, protection payouts. Amounts are signed from the owner's side in each transaction's currency; type, dateFrom and dateTo (inclusive, UTC days) filter; the description is in the language of Accept-Language (French when preferred, else English). Each has a signed receiptUrl. A user's and an agency's money are apart: an agency's is listed at GET /agencies/{id}/transactions.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -3526,6 +3526,28 @@ export interface paths {
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
         get: operations["getAgencyWallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/agencies/{id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency’s money history (page; filters type, dateFrom, dateTo)
+         * @description A page of the agency’s money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds and settlements, protection payouts. Amounts are signed from the owner's side in each transaction's currency; type, dateFrom and dateTo (inclusive, UTC days) filter; the description is in the language of Accept-Language (French when preferred, else English). Each has a signed receiptUrl. A user's and an agency's money are apart: an agency's is listed at GET /agencies/{id}/transactions. The agency’s owner and admins may read it (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        get: operations["listAgencyTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26403,6 +26425,136 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listAgencyTransactions: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
+                size?: number;
+                /** @description <field>,<asc|desc>; fields: createdAt, amount */
+                sort?: string;
+                type?: "PAYMENT" | "REFUND" | "HOLD_RELEASE" | "EARNING" | "WITHDRAWAL" | "WITHDRAWAL_REVERSAL" | "DISPUTE_HOLD" | "DISPUTE_HOLD_RELEASE" | "PROTECTION_PAYOUT";
+                /** @description YYYY-MM-DD (inclusive) */
+                dateFrom?: string;
+                /** @description YYYY-MM-DD (inclusive) */
+                dateTo?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page of transactions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionPage"];
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */

@@ -107,9 +107,15 @@ async function pdfReceipt(c: Context<AppEnv>, t: TransactionRow) {
   });
 }
 
-/** GET of a wallet, for the caller (/user/me/wallet) or an agency (/agencies/{id}/wallet). */
+const TransactionPage = PageSchema(TransactionSchema, 'TransactionPage');
+
+/**
+ * GET of a wallet and of its money history, for the caller (/user/me/wallet, /transactions) or an
+ * agency (/agencies/{id}/wallet, /agencies/{id}/transactions).
+ */
 export const walletRoutes = (scope: OwnerScope) =>
-  createRouter().openapi(
+  createRouter()
+    .openapi(
     createRoute({
       method: 'get',
       operationId: `get${scope.operationOwner}Wallet`,
@@ -126,26 +132,31 @@ export const walletRoutes = (scope: OwnerScope) =>
       responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
     }),
     async (c) => c.json(await getWallet(c.get('deps'), await scope.resolve(c, 'read'), c.req.valid('query').currency), 200),
-  );
+    )
+    .openapi(
+      createRoute({
+        method: 'get',
+        operationId: `list${scope.operationOwner}Transactions`,
+        path: `${scope.prefix}/transactions`,
+        tags: ['Transactions', ...scope.extraTags],
+        summary: `${whoseTitle(scope)} money history (page; filters type, dateFrom, dateTo)`,
+        description: scopeDescription(
+          scope,
+          'read',
+          `A page of ${scope.whose} money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds and settlements, protection payouts. Amounts are signed from the owner's side in each transaction's currency; type, dateFrom and dateTo (inclusive, UTC days) filter; the description is in the language of Accept-Language (French when preferred, else English). Each has a signed receiptUrl. A user's and an agency's money are apart: an agency's is listed at GET /agencies/{id}/transactions.`,
+        ),
+        ...signedIn(),
+        request: { params: scope.params, query: TransactionQuery },
+        responses: { 200: jsonContent(TransactionPage, 'Page of transactions'), ...scopeErrors(scope) },
+      }),
+      async (c) => {
+        const locale = readerLocale(c.req.header('Accept-Language'));
+        const owner = await scope.resolve(c, 'read');
+        return c.json(await listTransactions(c.get('deps'), owner, c.req.valid('query'), locale), 200, languageHeaders(locale));
+      },
+    );
 
 export const walletRouter = walletRoutes(CALLER_SCOPE)
-  .openapi(
-    createRoute({
-      method: 'get',
-      operationId: 'listTransactions',
-      path: '/transactions',
-      tags: ['Transactions'],
-      summary: 'The caller’s money history (page; filters type, dateFrom, dateTo)',
-      description: 'A page of the caller\'s own money movements, newest first by default (sortable by createdAt and amount): payments, refunds, card holds released, earnings, withdrawals and their reversals, dispute holds, protection payouts. Amounts are signed from the caller\'s side in each transaction\'s currency; type, dateFrom and dateTo (inclusive, UTC days) filter. Each has a signed receiptUrl. An agency\'s money is not listed here.',
-      ...signedIn(),
-      request: { query: TransactionQuery },
-      responses: { 200: jsonContent(PageSchema(TransactionSchema, 'TransactionPage'), 'Page of transactions'), ...authErrorResponses() },
-    }),
-    async (c) => {
-      const locale = readerLocale(c.req.header('Accept-Language'));
-      return c.json(await listTransactions(c.get('deps'), me(c.get('auth').id), c.req.valid('query'), locale), 200, languageHeaders(locale));
-    },
-  )
   .openapi(
     createRoute({
       method: 'get',
