@@ -79,6 +79,13 @@ describe('deposit by QR', () => {
     expect(await reservationStatus(reservation.id)).toBe('DEPOSITED');
     const notes = await database(env.DB).select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(notes.map((n) => n.type)).toEqual(['RESERVATION_DEPOSITED']);
+    // The notice names the reservation by number too: the sender's French list says which parcel.
+    expect(notes[0].data).toEqual({ reservationId: reservation.id, reservationNumber: reservation.reservationNumber });
+    const french = await get('/v1/api/notifications', { token: sender.token, headers: { 'Accept-Language': 'fr' } });
+    expect(french.body.content[0]).toMatchObject({
+      title: 'Colis remis au transporteur',
+      message: `Le colis de votre réservation ${reservation.reservationNumber} a été remis au transporteur.`,
+    });
   });
 
   it('a used payload is refused: 409 INVALID_STATE', async () => {

@@ -72,7 +72,7 @@ describe('capture at deposit', () => {
     expect((await reservationMoney(booking.id)).ESCROW).toBe(booking.totalAmountCents);
     const notes = await db().select().from(notifications).where(sql`${notifications.userId} = ${sender.id} AND ${notifications.type} = 'RESERVATION_DEPOSITED'`);
     expect(notes.map((n) => [n.message, n.data])).toEqual([
-      [`Your parcel for reservation ${booking.reservationNumber} was handed over to the carrier.`, { reservationId: booking.id }],
+      [`Your parcel for reservation ${booking.reservationNumber} was handed over to the carrier.`, { reservationId: booking.id, reservationNumber: booking.reservationNumber }],
     ]);
   });
 

@@ -246,7 +246,7 @@ describe('push through the consumer', () => {
     expect(await consume(row.id)).toMatchObject({ acked: true, retries: [] });
     const messages = await recorded(row.id);
     expect(messages.map((m) => [m.channel, m.to, m.subject, m.text])).toEqual(
-      tokens.map((t) => ['PUSH', t, 'Colis remis au transporteur', 'Votre colis (réservation R-1) a été remis au transporteur.']),
+      tokens.map((t) => ['PUSH', t, 'Colis remis au transporteur', 'Le colis de votre réservation R-1 a été remis au transporteur.']),
     );
     expect(await rowOf(row.id)).toMatchObject({ status: 'SENT', attempts: 1, providerMessageId: messages.map((m) => `sandbox-${m.id}`).join(' ') });
     const ctx = createExecutionContext();

@@ -25,7 +25,7 @@ import { recipientPageUrl } from '../../lib/urls';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
 import { recipientLinkMessages } from '../deliveries/recipient';
-import { compiledNotify, notify, type Notification } from '../deliveries/notify';
+import { compiledNotify, notify, reservationRef, type Notification } from '../deliveries/notify';
 import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
 import { assertReservationAccess } from '../../access/reservation-access';
 import { TRANSITIONS } from '../reservations/reservation-state';
@@ -401,8 +401,6 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
 // ---------------------------------------------------------------------------------------------
 // Transitions (through reservations/lifecycle.ts; the money side from money/)
 
-export const ref = (r: ReservationRow) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });
-
 /** A booking that ends before payment ends its open checkout too: no PENDING payment is left behind. */
 export const checkoutEnded = (r: ReservationRow) => (r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {});
 
@@ -448,7 +446,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { carrier: true });
-  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED' as const, title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: ref(r) };
+  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED' as const, title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: reservationRef(r) };
   return commitForRequest(deps, {
     id,
     from: r.status,
@@ -469,7 +467,7 @@ export async function rejectReservation(deps: Deps, auth: AuthUser, id: number):
     type: 'RESERVATION_REJECTED' as const,
     title: 'Booking rejected',
     message: `The carrier rejected your booking ${r.reservationNumber}`,
-    data: ref(r),
+    data: reservationRef(r),
   };
   return commitForRequest(deps, {
     id,
@@ -493,7 +491,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
     type: 'RESERVATION_CANCELLED' as const,
     title: 'Booking cancelled',
     message: `Booking ${r.reservationNumber} was cancelled by the ${actor === 'CARRIER' ? 'carrier' : 'sender'}.${refundText}`,
-    data: { ...ref(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
+    data: { ...reservationRef(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
   };
   const view = await commitForRequest(deps, {
     id,
@@ -551,7 +549,7 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
     effects: endingEffects(
       db,
       r,
-      [{ userId: r.senderId, type: 'RESERVATION_EXPIRED', title: 'Booking expired', message: `Booking ${r.reservationNumber} was not paid within 30 minutes and has expired`, data: ref(r) }],
+      [{ userId: r.senderId, type: 'RESERVATION_EXPIRED', title: 'Booking expired', message: `Booking ${r.reservationNumber} was not paid within 30 minutes and has expired`, data: reservationRef(r) }],
       null,
       now,
     ),
@@ -564,8 +562,8 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
       db,
       r,
       [
-        { userId: r.senderId, type: 'RESERVATION_REJECTED' as const, title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: ref(r) },
-        { userId: r.carrierId, type: 'RESERVATION_REJECTED' as const, title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: ref(r) },
+        { userId: r.senderId, type: 'RESERVATION_REJECTED' as const, title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: reservationRef(r) },
+        { userId: r.carrierId, type: 'RESERVATION_REJECTED' as const, title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: reservationRef(r) },
       ],
       refundForCancellation(r.status, 'SYSTEM', r).refundCents,
       now,

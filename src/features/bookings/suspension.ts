@@ -11,7 +11,8 @@ import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { refundForCancellation } from './booking-rules';
 import { formatMoney } from '../../lib/money';
-import { checkoutEnded, endingEffects, ref } from './bookings.service';
+import { checkoutEnded, endingEffects } from './bookings.service';
+import { reservationRef } from '../deliveries/notify';
 import { sweepCancellations } from './cancellation-sweep';
 
 /**
@@ -86,14 +87,14 @@ export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedPa
           type: 'RESERVATION_CANCELLED' as const,
           title: 'Booking cancelled',
           message: `Booking ${r.reservationNumber} was cancelled: the carrier can no longer carry it.${back}`,
-          data: { ...ref(r), cancelledBy: 'SYSTEM', refundAmount: decision.refundCents / 100 },
+          data: { ...reservationRef(r), cancelledBy: 'SYSTEM', refundAmount: decision.refundCents / 100 },
         }
       : {
           userId: r.carrierId,
           type: 'RESERVATION_CANCELLED' as const,
           title: 'Booking cancelled',
           message: `Booking ${r.reservationNumber} was cancelled before payment; its weight is available again.`,
-          data: { ...ref(r), cancelledBy: 'SYSTEM', refundAmount: 0 },
+          data: { ...reservationRef(r), cancelledBy: 'SYSTEM', refundAmount: 0 },
         };
   return {
     id: r.id,

@@ -15,7 +15,8 @@ import { formatMoney } from '../../lib/money';
 import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { refundForCancellation } from './booking-rules';
-import { checkoutEnded, endingEffects, ref } from './bookings.service';
+import { checkoutEnded, endingEffects } from './bookings.service';
+import { reservationRef } from '../deliveries/notify';
 import { sweepCancellations } from './cancellation-sweep';
 
 /** Why the reservation was cancelled (reservations.cancellation_reason, the notice's data.reason). */
@@ -54,7 +55,7 @@ export function tripRemovalPlan(deps: Deps, r: ReservationRow, actorId: number |
     title: 'Booking cancelled',
     message: `Booking ${r.reservationNumber} was cancelled: its trip was removed by the moderation team.${back}`,
     data: {
-      ...ref(r),
+      ...reservationRef(r),
       announcementId: r.announcementId,
       cancelledBy: 'SYSTEM',
       reason: TRIP_REMOVED_REASON,

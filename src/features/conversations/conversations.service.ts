@@ -14,7 +14,7 @@ import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
 import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../../access/agency-scope';
 import { auditInsert } from '../audit/audit';
-import { notify, type Notification } from '../deliveries/notify';
+import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { maskContactDetails } from './masking';
 
 export type { ConversationMessage };
@@ -217,7 +217,7 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     type: 'NEW_MESSAGE',
     title: 'New message',
     message: `${name} wrote about reservation ${r.reservationNumber}`,
-    data: { reservationId: id, reservationNumber: r.reservationNumber, messageId: message.id },
+    data: { ...reservationRef({ id, reservationNumber: r.reservationNumber }), messageId: message.id },
   });
   await runBatch(db, [indexStatement(db, id, state), ...told.flatMap((userId) => notify(db, note(userId)))]);
   return message;

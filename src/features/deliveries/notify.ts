@@ -61,6 +61,12 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/**
+ * The data naming a reservation in a notification: its id for the app to open, its number for the
+ * person reading (the French texts, the e-mail and the push name it by number).
+ */
+export const reservationRef = (r: { id: number; reservationNumber: string }) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });
+
 export interface Notification {
   /** A user id, or a column of `source` (the reservation's sender), or a compiled statement's placeholder. */
   userId: number | SQL | Column | Placeholder;

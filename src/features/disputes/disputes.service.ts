@@ -47,7 +47,7 @@ import {
   premiumEarnedStatements,
   unearnedPremiumCents,
 } from '../money';
-import { notify, type Notification } from '../deliveries/notify';
+import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
 import { isCarrierSide } from '../../access/reservation-access';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
@@ -191,7 +191,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
       message: `A dispute was opened on reservation ${r.reservationNumber}. ${
         delivered || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
       }`.trim(),
-      data: { reservationId: r.id },
+      data: reservationRef(r),
     };
     const effects = (guard: SQL): Statement[] => [
       // The dispute exists only with the transition (and, delivered, still within the window).
@@ -306,7 +306,7 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
       type: 'DISPUTE_MESSAGE' as const,
       title: 'New message on a dispute',
       message: `A new message was posted on the dispute of reservation ${r.reservationNumber}.`,
-      data: { disputeId: id, reservationId: r.id },
+      data: { disputeId: id, ...reservationRef(r) },
     }));
   await db.batch([db.insert(disputeMessages).values({ disputeId: id, authorId: auth.id, body }), ...notify(db, notes)]);
   return disputeDetail(deps, auth, id);
@@ -351,7 +351,7 @@ function resolutionNotes(r: ReservationRow, disputeId: number, resolution: Dispu
     type: 'DISPUTE_RESOLVED' as const,
     title: 'Dispute resolved',
     message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
-    data: { disputeId, reservationId: r.id, resolution },
+    data: { disputeId, ...reservationRef(r), resolution },
   }));
 }
 

@@ -12,7 +12,7 @@ import { verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../access/ownership';
 import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
-import { compiledNotify, notify, type NotificationKind } from '../deliveries/notify';
+import { compiledNotify, notify, reservationRef, type NotificationKind } from '../deliveries/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { assertCarrierSide } from '../../access/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
@@ -113,7 +113,7 @@ const depositNotice = compiledNotify((db, p: Placeholders<{ id: number }>) => ({
     type: NOTICES.DEPOSIT.type,
     title: NOTICES.DEPOSIT.title,
     message: messageSql(NOTICES.DEPOSIT.message),
-    data: sql`json_object('reservationId', ${reservations.id})`,
+    data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${reservations.reservationNumber})`,
   },
   guard: and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
   source: reservations,
@@ -150,8 +150,8 @@ async function deliver(deps: Deps, id: number): Promise<ReservationDtoView> {
   const r = await captureLoaded(deps, loaded);
   const notice = NOTICES.DELIVERY;
   const notes = [
-    { userId: r.senderId, type: notice.type, title: notice.title, message: notice.message(r.reservationNumber), data: { reservationId: id } },
-    { userId: r.carrierId, type: notice.type, title: notice.title, message: `Delivery of reservation ${r.reservationNumber} is confirmed.`, data: { reservationId: id } },
+    { userId: r.senderId, type: notice.type, title: notice.title, message: notice.message(r.reservationNumber), data: reservationRef(r) },
+    { userId: r.carrierId, type: notice.type, title: notice.title, message: `Delivery of reservation ${r.reservationNumber} is confirmed.`, data: reservationRef(r) },
   ];
   const { reads } = await commitTransition(
     db,

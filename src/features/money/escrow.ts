@@ -13,7 +13,7 @@ import type { Deps } from '../../env';
 import { amountOf, formatMoney as money } from '../../lib/money';
 import { ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
-import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
+import { notify, reservationRef, type Notification, type NotificationKind } from '../deliveries/notify';
 import { holdStatement } from './holds';
 import { premiumEarnedStatements } from './ledger/premiums';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
@@ -97,14 +97,14 @@ export async function authorizePayment(
                 type: 'PAYMENT_AUTHORIZED',
                 title: 'Payment received',
                 message: `Your payment of ${money(chargedCents(r), r.currency)} for reservation ${r.reservationNumber} is held until delivery.`,
-                data: { reservationId: r.id },
+                data: reservationRef(r),
               },
               {
                 userId: r.carrierId,
                 type: 'RESERVATION_PAID',
                 title: 'New paid reservation',
                 message: `Reservation ${r.reservationNumber} has been paid. Please accept or reject it.`,
-                data: { reservationId: r.id },
+                data: reservationRef(r),
               },
             ]),
           ],
@@ -203,7 +203,7 @@ export function releaseEffects(db: Db, r: ReservationRow): (guard: SQL) => State
         message: `${money(r.carrierAmountCents, r.currency)} for reservation ${r.reservationNumber} ${
           payee.type === 'AGENCY' ? "is now in your agency's wallet" : 'is now in your wallet'
         }, held until the 72-hour dispute window closes.`,
-        data: { reservationId: r.id },
+        data: reservationRef(r),
       },
     ]),
   ];

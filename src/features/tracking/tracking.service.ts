@@ -8,7 +8,7 @@ import type { Position, PositionInput } from '../../durable-objects/reservation-
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, invalidState, notFound, unauthorized, validationError, type FieldError } from '../../errors';
 import { timingSafeEqual } from '../../lib/timing-safe';
-import { notify } from '../deliveries/notify';
+import { notify, reservationRef } from '../deliveries/notify';
 import { commitTransitions } from '../reservations/lifecycle';
 import { canAccess } from '../../access/ownership';
 import { assertReservationAccess } from '../../access/reservation-access';
@@ -80,7 +80,7 @@ export async function postPositions(deps: Deps, auth: AuthUser, id: number, poin
       type: 'RESERVATION_IN_TRANSIT' as const,
       title: 'Parcel on its way',
       message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
-      data: { reservationId: id },
+      data: reservationRef({ id, reservationNumber: row.reservationNumber }),
     };
     const {
       rows: [started],

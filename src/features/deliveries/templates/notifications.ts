@@ -25,8 +25,8 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
     },
   },
   RESERVATION_EXPIRED: { subject: { fr: 'Réservation expirée', en: 'Booking expired' }, fr: "La réservation{n} n'a pas été payée à temps et a expiré." },
-  RESERVATION_DEPOSITED: { subject: { fr: 'Colis remis au transporteur', en: 'Parcel handed over' }, fr: 'Votre colis (réservation{n}) a été remis au transporteur.' },
-  RESERVATION_IN_TRANSIT: { subject: { fr: 'Colis en route', en: 'Parcel on its way' }, fr: 'Votre colis (réservation{n}) est en route.' },
+  RESERVATION_DEPOSITED: { subject: { fr: 'Colis remis au transporteur', en: 'Parcel handed over' }, fr: 'Le colis de votre réservation{n} a été remis au transporteur.' },
+  RESERVATION_IN_TRANSIT: { subject: { fr: 'Colis en route', en: 'Parcel on its way' }, fr: 'Le colis de votre réservation{n} est en route.' },
   RESERVATION_DELIVERED: { subject: { fr: 'Colis livré', en: 'Parcel delivered' }, fr: 'Le colis de la réservation{n} a été livré à son destinataire.' },
   TRIP_CHANGED: {
     subject: { fr: 'Votre trajet a changé', en: 'Your trip changed' },

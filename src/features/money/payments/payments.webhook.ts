@@ -11,7 +11,7 @@ import {
   verifyProviderEvent,
   type ProviderEvent,
 } from '../../../providers/payment/webhook-signature';
-import { notify } from '../../deliveries/notify';
+import { notify, reservationRef } from '../../deliveries/notify';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
 import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
 import { loadReservation } from '../../reservations/lifecycle';
@@ -142,7 +142,7 @@ export async function paymentFailed({ db, providers }: Deps, reservationId: numb
       type: 'PAYMENT_FAILED',
       title: 'Payment failed',
       message: `The payment for reservation ${r.reservationNumber} did not go through. You can try again.`,
-      data: { reservationId: r.id },
+      data: reservationRef(r),
     }),
   ]);
   providers.metrics.event('PAYMENT_FAILED', r.currency);
