@@ -22,7 +22,7 @@ import { commitTransitions, type TransitionPlan } from '../reservations/lifecycl
 import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';
 import { changedTerms, RETERMED_STATUSES, ROUTE_FIELDS, termsOf, type TripTerms } from '../reservations/reservation-terms';
 import { unusableCategoryIds } from '../categories/categories.service';
-import { notify, type Notification } from '../deliveries/notify';
+import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
 import { cancellationCountsColumn, cancellationRateOf } from '../users/cancellation-rate';
@@ -499,7 +499,7 @@ function retermStatements(db: Db, id: number, live: { id: number; senderId: numb
         r.status === 'PENDING_PAYMENT'
           ? `The carrier changed the trip of booking ${r.reservationNumber} (${where}); check it before paying.`
           : `The carrier changed the trip of booking ${r.reservationNumber} (${where}). You may cancel it with a full refund until departure.`,
-      data: { reservationId: r.id, reservationNumber: r.reservationNumber, announcementId: id, ...terms },
+      data: { ...reservationRef(r), announcementId: id, ...terms },
       createdAt: now,
     },
     guard: and(stillLive(r), tripEdited)!,
@@ -557,7 +557,7 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
             type: 'RESERVATION_CANCELLED',
             title: 'Reservation cancelled',
             message: `The trip of reservation ${r.reservationNumber} was cancelled by the carrier`,
-            data: { reservationId: r.id, reservationNumber: r.reservationNumber, announcementId: id },
+            data: { ...reservationRef(r), announcementId: id },
           },
           guard,
         ),

@@ -79,8 +79,8 @@ async function send(deps: Deps, stored: DeliveryRow, documentPdf: DocumentPdf): 
 }
 
 /**
- * Notifications name their reservation by id (the number is not at hand where most are written);
- * a message a person reads names it by its number, looked up here, off the request path.
+ * A message a person reads names its reservation by number. Notices carry it in their data
+ * (reservationRef); for one written before they did, it is looked up here, off the request path.
  */
 async function withReservationNumber(deps: Deps, row: DeliveryRow): Promise<DeliveryRow> {
   const data = row.payload.data as Record<string, unknown> | null | undefined;

@@ -1,11 +1,9 @@
 // The words of a money history line: a message key of messages/ledger.ts with its values, kept as
 // JSON beside the ledger entry and its transactions (description_text) and rendered in the
-// reader's language when read (the history, the receipts, the console). Amounts stay minor units and a currency until then, so each language writes
-// them its own way (`7.50 EUR`, `7,50 EUR`).
+// reader's language when read (the history, the receipts, the console). Amounts stay minor units
+// and a currency until then, so each language writes them its own way (lib/money.ts formatMoneyIn).
 import type { Locale } from '../../../db/schema';
-import { formatAmount, storedMoney } from '../../../lib/amount';
-import { isCurrencyCode } from '../../../lib/currency';
-import { formatMoney } from '../../../lib/money';
+import { formatMoneyIn } from '../../../lib/money';
 import { isMessageKey, render, type Message } from '../../../messages';
 
 /** An amount inside a history line's values. */
@@ -19,14 +17,10 @@ export const lineAmount = (minor: number, currency: string): LineAmount => ({ mi
 const isLineAmount = (v: unknown): v is LineAmount =>
   typeof v === 'object' && v !== null && typeof (v as LineAmount).minor === 'number' && typeof (v as LineAmount).currency === 'string';
 
-// English keeps the form the history has always had (`1234.50 EUR`); French groups and uses a comma.
-const amountText = (a: LineAmount, locale: Locale) =>
-  locale === 'fr' && isCurrencyCode(a.currency) ? formatAmount(storedMoney(a.minor, a.currency), locale) : formatMoney(a.minor, a.currency);
-
 /** The line in `locale`. */
 export function renderLine(text: Message, locale: Locale): string {
   const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(text.params ?? {})) params[name] = isLineAmount(value) ? amountText(value, locale) : value;
+  for (const [name, value] of Object.entries(text.params ?? {})) params[name] = isLineAmount(value) ? formatMoneyIn(value.minor, value.currency, locale) : value;
   return render({ key: text.key, params }, locale);
 }
 

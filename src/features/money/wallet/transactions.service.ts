@@ -159,13 +159,13 @@ async function renderReceipt(deps: Deps, t: TransactionRow, document: ReceiptMon
     : [undefined];
   const { title, lines } = receiptDocument(
     {
-    transaction: t,
-    description: lineText(t, locale),
-    document,
-    legal: legalDetails(deps.env),
-    customer: owner ? { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email } : null,
-    reservation: reservation ?? null,
-    carrierName: carrier?.name ?? null,
+      transaction: t,
+      description: lineText(t, locale),
+      document,
+      legal: legalDetails(deps.env),
+      customer: owner ? { name: `${owner.firstName} ${owner.lastName}`.trim(), email: owner.email } : null,
+      reservation: reservation ?? null,
+      carrierName: carrier?.name ?? null,
     },
     locale,
   );

@@ -116,22 +116,22 @@ const TransactionPage = PageSchema(TransactionSchema, 'TransactionPage');
 export const walletRoutes = (scope: OwnerScope) =>
   createRouter()
     .openapi(
-    createRoute({
-      method: 'get',
-      operationId: `get${scope.operationOwner}Wallet`,
-      path: scope.walletPath,
-      tags: ['Wallet', ...scope.extraTags],
-      summary: `${whoseTitle(scope)} wallet: balance, pending withdrawals, totals, automatic withdrawal setting`,
-      description: scopeDescription(
-        scope,
-        'read',
-        `The figures of ${scope.whose} wallet in one currency (\`currency\`, an enabled code, else 400 VALIDATION_ERROR; default the main one): the available balance, the delivered shares still held during their 72-hour dispute window, the withdrawals pending, the totals earned and withdrawn, and that currency's automatic withdrawal setting. \`balances\` repeats the figures for every currency it holds money in, never summed across currencies. Read from the ledger; nothing changes.`,
-      ),
-      ...signedIn(),
-      request: { params: scope.params, query: z.object({ currency: currencyCodeSchema().optional().openapi({ description: 'The currency of the top-level figures; default the main one' }) }) },
-      responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
-    }),
-    async (c) => c.json(await getWallet(c.get('deps'), await scope.resolve(c, 'read'), c.req.valid('query').currency), 200),
+      createRoute({
+        method: 'get',
+        operationId: `get${scope.operationOwner}Wallet`,
+        path: scope.walletPath,
+        tags: ['Wallet', ...scope.extraTags],
+        summary: `${whoseTitle(scope)} wallet: balance, pending withdrawals, totals, automatic withdrawal setting`,
+        description: scopeDescription(
+          scope,
+          'read',
+          `The figures of ${scope.whose} wallet in one currency (\`currency\`, an enabled code, else 400 VALIDATION_ERROR; default the main one): the available balance, the delivered shares still held during their 72-hour dispute window, the withdrawals pending, the totals earned and withdrawn, and that currency's automatic withdrawal setting. \`balances\` repeats the figures for every currency it holds money in, never summed across currencies. Read from the ledger; nothing changes.`,
+        ),
+        ...signedIn(),
+        request: { params: scope.params, query: z.object({ currency: currencyCodeSchema().optional().openapi({ description: 'The currency of the top-level figures; default the main one' }) }) },
+        responses: { 200: jsonContent(WalletSchema, 'Wallet'), ...scopeErrors(scope) },
+      }),
+      async (c) => c.json(await getWallet(c.get('deps'), await scope.resolve(c, 'read'), c.req.valid('query').currency), 200),
     )
     .openapi(
       createRoute({
