@@ -21,6 +21,7 @@ import {
   uniqueEmail,
 } from './helpers/auth';
 import { call, errorBody, get, post, put } from './helpers/http';
+import { steppingClock } from './helpers/stepping-clock';
 import { aUser, anAdmin } from './helpers/factories';
 import { depsOf } from '../src/env';
 
@@ -260,6 +261,21 @@ describe('access tokens', () => {
       .setAudience(env.JWT_AUDIENCE)
       .sign(new TextEncoder().encode('test-secret-previous-0123456789abcdefghijklmno'));
     expect((await get(ME, { token })).status).toBe(200);
+  });
+});
+
+describe('the token pair of a new session', () => {
+  it('says expiresIn 900 even when the clock ticks while it is signed (one clock read for the tokens and the answer)', async () => {
+    const reg = await registerUser();
+    const restore = steppingClock();
+    let res;
+    try {
+      res = await post('/v1/api/auth/login', { email: reg.email, password: PASSWORD });
+    } finally {
+      restore();
+    }
+    expect(res.status).toBe(200);
+    expect({ expiresIn: res.body.expiresIn, refreshExpiresIn: res.body.refreshExpiresIn }).toEqual({ expiresIn: 900, refreshExpiresIn: 604800 });
   });
 });
 

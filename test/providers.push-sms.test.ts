@@ -8,6 +8,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FcmPushProvider, fcmOutcome, parseServiceAccount, type ServiceAccount } from '../src/providers/push/fcm';
 import { TwilioSmsProvider } from '../src/providers/sms/twilio';
+import { steppingClock } from './helpers/stepping-clock';
 
 const server = setupServer();
 /** What the sandboxes record besides the text; the real adapters ignore it. */
@@ -85,6 +86,24 @@ describe('FCM HTTP v1', () => {
         apns: { headers: { 'apns-collapse-id': 'd-1' } },
       },
     });
+  });
+
+  it('the assertion lives exactly one hour even when the clock ticks between its claims (one read for iat and exp)', async () => {
+    const { account, publicKey } = await serviceAccount('parcel-clock');
+    const exchanges = fakeGoogleOAuth(account, publicKey, 'ya29.token-clock');
+    server.use(http.post(SEND_URL('parcel-clock'), () => HttpResponse.json({ name: 'projects/parcel-clock/messages/0:1' })));
+    const restore = steppingClock();
+    try {
+      expect(await new FcmPushProvider(account).send({ ...CTX, deliveryId: 'd', token: 't', title: 'x', body: 'y' })).toEqual({
+        status: 'SENT',
+        providerMessageId: 'projects/parcel-clock/messages/0:1',
+      });
+    } finally {
+      restore();
+    }
+    // Two reads a second apart made it 3601, and Google refuses an assertion over an hour.
+    expect(exchanges).toHaveLength(1);
+    expect(Number(exchanges[0].exp) - Number(exchanges[0].iat)).toBe(3600);
   });
 
   it('UNREGISTERED means delete the device; a bad message is rejected for good; 429 and 5xx are retried', async () => {

@@ -77,7 +77,9 @@ async function pairWithinGrace(env: Env, session: typeof sessions.$inferSelect, 
 export async function prepareSession(deps: Deps, user: { id: number; roles: string[] }, method: SessionMethod) {
   const { db, env } = deps;
   const sid = crypto.randomUUID();
-  const { access, refresh } = await signPair(env, user.id, user.roles, sid);
+  // One clock read: the tokens' exp and the answer's expiresIn (a second read could say 899).
+  const now = nowSeconds();
+  const { access, refresh } = await signPair(env, user.id, user.roles, sid, now);
   const insert = db.insert(sessions).values({
     id: sid,
     userId: user.id,
@@ -87,7 +89,7 @@ export async function prepareSession(deps: Deps, user: { id: number; roles: stri
     accessJti: access.jti,
     accessExp: access.exp,
   });
-  const pair = responsePair(access, refresh);
+  const pair = responsePair(access, refresh, now);
   return { pair, insert };
 }
 
@@ -183,9 +185,11 @@ export async function revokeSessions(deps: Deps, scope: SessionScope, reason: Re
           isNull(sessions.revokedAt),
           scope.exceptSessionId ? ne(sessions.id, scope.exceptSessionId) : undefined,
         );
+  // One instant for the token sessions and the console's: revokedAt and updatedAt read it once.
+  const now = new Date().toISOString();
   const revoked = await db
     .update(sessions)
-    .set({ revokedAt: new Date().toISOString(), revokedReason: reason, updatedAt: new Date().toISOString() })
+    .set({ revokedAt: now, revokedReason: reason, updatedAt: now })
     .where(where)
     .returning({ accessJti: sessions.accessJti, accessExp: sessions.accessExp, refreshJti: sessions.refreshJti, refreshExp: sessions.refreshExp });
   await Promise.all(
@@ -193,7 +197,6 @@ export async function revokeSessions(deps: Deps, scope: SessionScope, reason: Re
   );
   // The operator console's cookie sessions of the user end with their token sessions.
   if ('userId' in scope) {
-    const now = new Date().toISOString();
     await db
       .update(consoleSessions)
       .set({ revokedAt: now, revokedReason: reason })

@@ -35,13 +35,16 @@ async function accessToken(account: ServiceAccount): Promise<string> {
   if (cached && cached.expiresAtMs - REFRESH_MARGIN_MS > Date.now()) return cached.token;
   const tokenUri = account.token_uri ?? DEFAULT_TOKEN_URI;
   const key = await importPKCS8(account.private_key, 'RS256');
+  // One clock read for both claims: jose's setIssuedAt() and setExpirationTime('3600s') each read
+  // the clock, and two reads straddling a second make exp - iat 3601, which Google refuses (> 1 h).
+  const issuedAt = Math.floor(Date.now() / 1000);
   const assertion = await new SignJWT({ scope: SCOPE })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(account.private_key_id ? { kid: account.private_key_id } : {}) })
     .setIssuer(account.client_email)
     .setSubject(account.client_email)
     .setAudience(tokenUri)
-    .setIssuedAt()
-    .setExpirationTime(`${TOKEN_LIFETIME_S}s`)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + TOKEN_LIFETIME_S)
     .sign(key);
   const res = await fetch(tokenUri, {
     method: 'POST',
