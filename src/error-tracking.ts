@@ -90,6 +90,17 @@ export function reportUnexpected(env: Env, err: unknown, tags?: Record<string, s
   current?.ctx.waitUntil(sending);
 }
 
+/**
+ * An error a job or a best-effort step catches so the others carry on (the next run retries):
+ * logged as one JSON line with `context`, and reported like an uncaught one, so a money job that
+ * keeps failing reaches a person rather than only the logs.
+ */
+export function reportCaught(env: Env, err: unknown, context: { msg: string } & Record<string, string | number | null>) {
+  console.error(JSON.stringify({ level: 'error', ...context, error: err instanceof Error ? err.message : String(err) }));
+  const tags = Object.fromEntries(Object.entries(context).filter(([, v]) => v !== null).map(([k, v]) => [k, String(v)]));
+  reportUnexpected(env, err, tags);
+}
+
 type Handler<Message> = Required<Pick<ExportedHandler<Env, Message>, 'fetch' | 'scheduled' | 'queue'>>;
 
 /** Runs one invocation with its context known to reportUnexpected; a thrown error is reported, then rethrown. */

@@ -12,6 +12,10 @@ import { ingestOf, withErrorTracking } from '../src/error-tracking';
 import worker from '../src/index';
 import { jsonContent } from '../src/lib/openapi';
 import { SCHEDULED_JOBS } from '../src/scheduled';
+import { depsOf, type Deps } from '../src/env';
+import { runMoneyJobs } from '../src/features/money/money.jobs';
+import { runReservationExpiry } from '../src/features/bookings/bookings.jobs';
+import { closeCheckout } from '../src/features/money';
 import { IdParams } from '../src/validation';
 
 const DSN = 'https://publickey@sentry.test/42';
@@ -152,6 +156,40 @@ describe('error tracking with a DSN', () => {
     expect(events).toHaveLength(1);
     expect(events[0].exception.values[0]).toMatchObject({ type: 'Error', value: 'payout run failed' });
     expect(events[0].tags).toMatchObject({ job: 'money' });
+  });
+
+  it('a money step, reservation expiry or checkout closing that fails is reported, though the job catches it and carries on', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // D1 refuses every statement: each step fails on its own and the job still returns.
+    const broken = (deps: Deps): Deps => ({
+      ...deps,
+      db: new Proxy(deps.db, {
+        get: (target, key) =>
+          ['select', 'update', 'insert', 'delete', 'batch'].includes(String(key))
+            ? () => {
+                throw new Error('D1_ERROR: database is locked');
+              }
+            : Reflect.get(target, key),
+      }),
+    });
+    vi.spyOn(SCHEDULED_JOBS, 'money').mockImplementation((deps, at) => runMoneyJobs(broken(deps), at));
+    vi.spyOn(SCHEDULED_JOBS, 'reservationExpiry').mockImplementation((deps, at) => runReservationExpiry(broken(deps), at));
+    await runCron(withDsn);
+    const tags = reportedEvents().map((e) => e.tags);
+    expect(tags.filter((t) => t.job === 'money').map((t) => t.step).sort()).toEqual(
+      ['autoWithdrawals', 'captured', 'heldReleased', 'settlementsRetried', 'withdrawalsRetried'],
+    );
+    expect(tags.filter((t) => t.msg === 'reservation job failed').map((t) => t.job).sort()).toEqual(['removed-trip-sweep', 'reservation-expiry', 'suspension-sweep']);
+    expect(reportedEvents().every((e) => e.exception.values[0].value === 'D1_ERROR: database is locked')).toBe(true);
+
+    outbound.length = 0;
+    const deps = depsOf(withDsn);
+    const refusing = { ...deps, providers: { ...deps.providers, payment: { ...deps.providers.payment, expireCheckoutSession: async () => { throw new Error('Stripe is unavailable'); } } } } as Deps;
+    await closeCheckout(refusing, { id: 991, paymentId: 'cs_test_unclosed', paymentStatus: 'PENDING' });
+    await settle();
+    const [closing] = reportedEvents();
+    expect(closing.exception.values[0].value).toBe('Stripe is unavailable');
+    expect(closing.tags).toEqual({ msg: 'checkout session not closed', reservationId: '991' });
   });
 
   it('a crashing queue consumer is reported with its queue named, and still fails the batch', async () => {

@@ -1,5 +1,6 @@
 // The reservation jobs the cron trigger runs (wrangler.toml [triggers]).
 import type { Deps } from '../../env';
+import { reportCaught } from '../../error-tracking';
 import { expireReservations } from './bookings.service';
 import { cancelForSuspension } from './suspension';
 import { cancelOnRemovedTrip } from './trip-removal';
@@ -17,19 +18,19 @@ export async function runReservationExpiry(deps: Deps, scheduledTime: number = D
       console.log(JSON.stringify({ level: 'info', job: 'reservation-expiry', ...result }));
     }
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', job: 'reservation-expiry', error: err instanceof Error ? err.message : String(err) }));
+    reportCaught(deps.env, err, { msg: 'reservation job failed', job: 'reservation-expiry' });
   }
   try {
     const cancelled = await cancelForSuspension(deps, null, null, 1);
     if (cancelled > 0) console.log(JSON.stringify({ level: 'info', job: 'suspension-sweep', cancelled }));
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', job: 'suspension-sweep', error: err instanceof Error ? err.message : String(err) }));
+    reportCaught(deps.env, err, { msg: 'reservation job failed', job: 'suspension-sweep' });
   }
   try {
     const cancelled = await cancelOnRemovedTrip(deps, null, null, 1);
     if (cancelled > 0) console.log(JSON.stringify({ level: 'info', job: 'removed-trip-sweep', cancelled }));
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', job: 'removed-trip-sweep', error: err instanceof Error ? err.message : String(err) }));
+    reportCaught(deps.env, err, { msg: 'reservation job failed', job: 'removed-trip-sweep' });
   }
   return result;
 }

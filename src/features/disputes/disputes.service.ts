@@ -55,6 +55,7 @@ import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents,
 import { conversationExcerpt } from '../conversations/conversations.service';
 import { ensureProtectionPayout, protectionPayoutStatements, requestedPayoutCents } from './protection-payout';
 import { appConfig } from '../../config';
+import { reportCaught } from '../../error-tracking';
 
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
@@ -496,7 +497,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
     await ensureProtectionPayout(deps, r, d.id, payoutCents);
     if (stillHeld && sources && stillHeld.amountCents > sources.fromHeld) {
       await releaseHeldShares(deps, new Date(), { reservationId: r.id }).catch((err) =>
-        console.error(JSON.stringify({ level: 'error', msg: 'held share release failed', reservationId: r.id, error: String(err) })),
+        reportCaught(deps.env, err, { msg: 'held share release failed', reservationId: r.id }),
       );
     }
     if (writesPosting && pending && row.paymentStatus === pending) await settleWithProvider(deps, r.id);

@@ -22,6 +22,7 @@ import { renderLine, storedLine } from './ledger/ledger-text';
 import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, premiumBackCents, refundEscrow, releaseEscrow } from './ledger/posting-rules';
 import { appConfig } from '../../config';
 import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
+import { reportCaught } from '../../error-tracking';
 
 /** Payment statuses a reservation goes through (reservation.paymentStatus). */
 export const PAYMENT_STATUS = {
@@ -128,7 +129,7 @@ async function voidLatePayment(deps: Deps, r: ReservationRow, authorizationId: s
   try {
     await deps.providers.payment.cancelAuthorization(authorizationId, `void-late-${authorizationId}`);
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'late payment void failed', reservationId: r.id, error: String(err) }));
+    reportCaught(deps.env, err, { msg: 'late payment void failed', reservationId: r.id });
     return;
   }
   await deps.db
@@ -177,7 +178,7 @@ export async function captureLoaded(deps: Deps, r: ReservationRow): Promise<Rese
     // No row changed: a concurrent capture (webhook, cron) recorded it first.
     return updated ?? (await loadReservation(deps.db, r.id));
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'capture failed', reservationId: r.id, error: String(err) }));
+    reportCaught(deps.env, err, { msg: 'capture failed', reservationId: r.id });
     return r;
   }
 }
@@ -370,7 +371,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
         break;
     }
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'provider settlement failed', reservationId: r.id, error: String(err) }));
+    reportCaught(deps.env, err, { msg: 'provider settlement failed', reservationId: r.id });
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
       // Refused because the payment was captured meanwhile (a capture raced the rejection): refund

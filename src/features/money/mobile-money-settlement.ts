@@ -11,6 +11,7 @@ import type { Deps } from '../../env';
 import { MobileMoneyRejectedError, ProviderRejectedError } from '../../providers/mobile-money';
 import { waveMobile } from './payout-accounts/payout-accounts.rules';
 import { chargedCents } from './ledger/posting-rules';
+import { reportCaught } from '../../error-tracking';
 
 /** How the checkout `paymentId` was paid: MOBILE_MONEY for a Wave session, CARD otherwise. */
 export async function paymentMethodOf(db: Db, paymentId: string | null): Promise<PaymentMethod> {
@@ -60,7 +61,7 @@ async function senderWallet(db: Db, senderId: number) {
 }
 
 async function partialRefundByPayout(deps: Deps, r: RefundedReservation, refundCents: number): Promise<MobileRefund | null> {
-  const log = (why: string) => console.error(JSON.stringify({ level: 'error', msg: `partial Wave refund left to operators: ${why}`, reservationId: r.id, refundCents }));
+  const log = (why: string) => reportCaught(deps.env, new Error(`partial Wave refund left to operators: ${why}`), { msg: 'partial Wave refund left to operators', reservationId: r.id, refundCents });
   const wallet = await senderWallet(deps.db, r.senderId);
   if (!wallet) {
     log('the sender has no verified Wave number');

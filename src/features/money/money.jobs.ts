@@ -6,6 +6,7 @@ import type { Deps } from '../../env';
 import { retryPendingWithdrawals, runAutoWithdrawals } from './withdrawals/withdrawals.service';
 import { captureAgingAuthorizations, retryPendingSettlements } from './escrow';
 import { releaseHeldShares } from './holds';
+import { reportCaught } from '../../error-tracking';
 
 export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Date.now()) {
   const now = new Date(scheduledTime);
@@ -23,7 +24,7 @@ export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Da
       result[name] = await step();
     } catch (err) {
       result[name] = 'failed';
-      console.error(JSON.stringify({ level: 'error', msg: `money cron step ${name} failed`, error: String(err) }));
+      reportCaught(deps.env, err, { msg: 'money cron step failed', job: 'money', step: name });
     }
   }
   return result;

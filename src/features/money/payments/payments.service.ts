@@ -19,6 +19,7 @@ import { openWaveCheckout } from './wave-checkout';
 import { paymentMethodOf } from '../mobile-money-settlement';
 import { checkoutLines, transportLineName } from './checkout-lines';
 import { chargedCents } from '../ledger/posting-rules';
+import { reportCaught } from '../../../error-tracking';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
 const SESSION_LIFETIME_S = 30 * 60 + 60;
@@ -147,7 +148,7 @@ export async function closeCheckout(deps: Deps, r: { id: number; paymentId: stri
     if ((await paymentMethodOf(deps.db, r.paymentId)) === 'MOBILE_MONEY') await deps.providers.mobileMoney.expireCheckout(r.paymentId);
     else await deps.providers.payment.expireCheckoutSession(r.paymentId);
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'checkout session not closed', reservationId: r.id, error: String(err) }));
+    reportCaught(deps.env, err, { msg: 'checkout session not closed', reservationId: r.id });
   }
 }
 

@@ -11,6 +11,7 @@ import type { MobileMoneyCheckout, MobileMoneyEvent } from '../../../providers/m
 import { auditInsert } from '../../audit/audit';
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { paymentFailed, type WebhookResult } from './payments.webhook';
+import { reportCaught } from '../../../error-tracking';
 
 export async function handleWaveWebhook(deps: Deps, rawBody: string, headers: Headers, now = new Date()): Promise<WebhookResult> {
   const verified = await deps.providers.mobileMoney.verifyWebhook(rawBody, headers, now);
@@ -68,7 +69,7 @@ async function refundLatePayment(deps: Deps, reservationId: number, checkoutId: 
   try {
     await deps.providers.mobileMoney.refundCheckout(checkoutId, `refund-late-${checkoutId}`);
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', msg: 'late Wave payment not refunded', reservationId, error: String(err) }));
+    reportCaught(deps.env, err, { msg: 'late Wave payment not refunded', reservationId });
     return;
   }
   await deps.db

@@ -23,6 +23,7 @@ import { appConfig } from '../../../config';
 import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
 import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
 import { isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
+import { reportCaught } from '../../../error-tracking';
 
 export function toWithdrawal(w: WithdrawalRow) {
   return {
@@ -306,7 +307,7 @@ export async function runAutoWithdrawals(deps: Deps): Promise<number> {
       paid += 1;
     } catch (err) {
       // One owner's missing payout account or refused transfer must not stop the others.
-      console.error(JSON.stringify({ level: 'error', msg: 'auto withdrawal failed', owner: `${d.ownerType}:${d.ownerId}`, error: String(err) }));
+      reportCaught(deps.env, err, { msg: 'auto withdrawal failed', owner: `${d.ownerType}:${d.ownerId}` });
     }
   }
   return paid;
