@@ -8,8 +8,9 @@ import { agencyEmployees, notifications, reservationItems, reservations } from '
 import { depsOf } from '../src/env';
 import { AppError } from '../src/errors';
 import { seedDemoBooking } from '../src/features/dev/seed/bookings';
-import { createBooking } from '../src/features/bookings/bookings.service';
-import { freeCancellationAfterTripChange, refundForCancellation } from '../src/features/bookings/booking-rules';
+import { createBooking } from '../src/features/bookings/create-booking';
+import { freeCancellationAfterTripChange } from '../src/features/bookings/booking-rules';
+import { cancellationOutcome } from '../src/features/bookings/cancellation-policy';
 import worker from '../src/index';
 import { BASE, errorBody, get, post, put } from './helpers/http';
 import { TripOverrides, daysFromToday, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, aTrip, aBranch, anAgency, bookingInput, bookThroughApi } from './helpers/factories';
@@ -764,9 +765,10 @@ describe('accept, reject, cancel', () => {
     expect(freeCancellationAfterTripChange({ tripChangedAt: new Date().toISOString(), departureDate: daysFromToday(3) }, today)).toBe(true);
     expect(freeCancellationAfterTripChange({ tripChangedAt: new Date().toISOString(), departureDate: today }, today)).toBe(true);
     expect(freeCancellationAfterTripChange({ tripChangedAt: new Date().toISOString(), departureDate: daysFromToday(-1) }, today)).toBe(false);
-    const amounts = { totalAmountCents: 2000, platformCommissionCents: 300 };
-    expect(refundForCancellation('CONFIRMED', 'SENDER', amounts)).toEqual({ paid: true, refundCents: 1700, retainedCents: 300 });
-    expect(refundForCancellation('CONFIRMED', 'SENDER', amounts, true)).toEqual({ paid: true, refundCents: 2000, retainedCents: 0 });
+    const money = { totalCents: 2000, commissionCents: 300, carrierCents: 1700 };
+    const cancel = (tripChanged: boolean) => cancellationOutcome({ policy: 'FLEXIBLE', by: 'SENDER', status: 'CONFIRMED', msBeforeDeparture: 3_600_000, tripChanged, money });
+    expect(cancel(false)).toMatchObject({ paid: true, refundCents: 1700, keptCents: 300, rule: 'DEPARTURE_UNDER_24H' });
+    expect(cancel(true)).toMatchObject({ paid: true, refundCents: 2000, keptCents: 0, rule: 'TRIP_CHANGED' });
   });
 
   it('cannot cancel once deposited (409)', async () => {

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import {
   ACCOUNTS,
   assertBalanced,
-  cancellationRefundCents,
   chargebackSources,
   recoveryCents,
   releaseHeld,
@@ -139,19 +138,6 @@ describe('posting rules', () => {
 
   it('an unbalanced set of lines is refused', () => {
     expect(() => assertBalanced([{ account: ACCOUNTS.escrow, amountCents: 1 }])).toThrow('unbalanced');
-  });
-});
-
-describe('cancellation refunds (CONTRACT section 7)', () => {
-  const r = aReservationMoney();
-  it.each([
-    ['CARRIER', 'PAID', 5000],
-    ['CARRIER', 'CONFIRMED', 5000],
-    ['SENDER', 'PENDING_PAYMENT', 5000],
-    ['SENDER', 'PAID', 5000],
-    ['SENDER', 'CONFIRMED', 4250],
-  ] as const)('cancelled by %s from %s refunds %i cents', (by, status, expected) => {
-    expect(cancellationRefundCents(r, status, by)).toBe(expected);
   });
 });
 

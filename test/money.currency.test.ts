@@ -40,7 +40,6 @@ import {
   type CurrencyCode,
 } from '../src/lib/currency';
 import { formatMoney, splitPrice, toCents, vatIncluded } from '../src/lib/money';
-import { allocate, allocateMoney, commissionSplit, proportionalSplit, splitPriceOf, vatSplit } from '../src/lib/splits';
 import { whenValid } from '../src/validation';
 import { render } from '../src/messages';
 import { PRODUCTION_ENV } from './helpers/production';
@@ -294,106 +293,27 @@ describe('the error bodies of a currency and an amount at the edge', () => {
   });
 });
 
-describe('splits in the minor unit of each currency', () => {
+describe('splits in the minor unit of each currency (one split API: lib/money.ts)', () => {
   it('prices a booking once in the currency unit', () => {
     // 2.5 kg at 3 000 XOF/kg; 1.234 kg at 12.34 EUR/kg = 15.22756 -> 15.23.
-    expect(splitPriceOf(2500, money(3000, 'XOF'), 0.15)).toEqual({
-      total: { minor: 7500, currency: 'XOF' },
-      commission: { minor: 1125, currency: 'XOF' },
-      carrier: { minor: 6375, currency: 'XOF' },
-    });
-    expect(splitPriceOf(1234, money(1234, 'EUR'), 0.15)).toEqual({
-      total: { minor: 1523, currency: 'EUR' },
-      commission: { minor: 228, currency: 'EUR' },
-      carrier: { minor: 1295, currency: 'EUR' },
-    });
+    expect(splitPrice(2500, 3000, 0.15)).toEqual({ totalAmountCents: 7500, platformCommissionCents: 1125, carrierAmountCents: 6375 });
+    expect(splitPrice(1234, 1234, 0.15)).toEqual({ totalAmountCents: 1523, platformCommissionCents: 228, carrierAmountCents: 1295 });
     // 333 g at 1 000 XOF/kg = 333 XOF, never 333.0 or 333.33.
-    expect(splitPriceOf(333, money(1000, 'XOF'), 0.15).total).toEqual({ minor: 333, currency: 'XOF' });
-  });
-
-  it('gives the same numbers as the EUR helpers for every input', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 1_000_000 }), rateArb, (g, p, rate) => {
-        const eur = splitPrice(g, p, rate);
-        const parts = splitPriceOf(g, money(p, 'EUR'), rate);
-        const vat = vatIncluded(eur.platformCommissionCents, 0.2);
-        const split = vatSplit(parts.commission, 0.2);
-        return (
-          eur.totalAmountCents === parts.total.minor &&
-          eur.platformCommissionCents === parts.commission.minor &&
-          eur.carrierAmountCents === parts.carrier.minor &&
-          vat.netCents === split.net.minor &&
-          vat.vatCents === split.vat.minor
-        );
-      }),
-      RUNS,
-    );
+    expect(splitPrice(333, 1000, 0.15).totalAmountCents).toBe(333);
   });
 
   it('price, commission and VAT parts add up exactly, whole minor units, commission within [0, total]', () => {
     fc.assert(
-      fc.property(currencyArb, fc.integer({ min: 1, max: 100_000 }), minorArb, rateArb, rateArb, (c, g, p, rate, vatRate) => {
-        const { total, commission, carrier } = splitPriceOf(g, money(p, c), rate);
-        const { net, vat } = vatSplit(commission, vatRate);
-        const again = commissionSplit(total, rate);
+      fc.property(fc.integer({ min: 1, max: 100_000 }), minorArb, rateArb, rateArb, (g, p, rate, vatRate) => {
+        const { totalAmountCents: total, platformCommissionCents: commission, carrierAmountCents: carrier } = splitPrice(g, p, rate);
+        const { netCents: net, vatCents: vat } = vatIncluded(commission, vatRate);
         return (
-          [total, commission, carrier, net, vat].every((m) => isWhole(m.minor) && m.currency === c) &&
-          commission.minor + carrier.minor === total.minor &&
-          commission.minor >= 0 &&
-          commission.minor <= total.minor &&
-          net.minor + vat.minor === commission.minor &&
-          vat.minor >= 0 &&
-          again.commission.minor === commission.minor
-        );
-      }),
-      RUNS,
-    );
-  });
-
-  it('shares a partial refund or capture between commission and carrier in proportion, adding up exactly', () => {
-    // 10 000 XOF = 1 500 commission + 8 500 carrier; a refund of 3 333 XOF.
-    expect(proportionalSplit(money(3333, 'XOF'), { commission: money(1500, 'XOF'), carrier: money(8500, 'XOF') })).toEqual({
-      commission: { minor: 500, currency: 'XOF' },
-      carrier: { minor: 2833, currency: 'XOF' },
-    });
-    fc.assert(
-      fc.property(currencyArb, minorArb, rateArb, fc.double({ min: 0, max: 1, noNaN: true }), (c, t, rate, f) => {
-        const parts = commissionSplit(money(t, c), rate);
-        const refund = money(Math.floor(t * f), c);
-        const shares = proportionalSplit(refund, parts);
-        return (
-          shares.commission.minor + shares.carrier.minor === refund.minor &&
-          [shares.commission, shares.carrier].every((m) => isWhole(m.minor) && m.minor >= 0 && m.currency === c) &&
-          shares.commission.minor <= parts.commission.minor &&
-          shares.carrier.minor <= parts.carrier.minor
-        );
-      }),
-      RUNS,
-    );
-    expect(() => proportionalSplit(money(11, 'EUR'), { a: money(5, 'EUR'), b: money(5, 'EUR') })).toThrow();
-    // @ts-expect-error the parts of a EUR amount are EUR
-    expect(() => proportionalSplit(money(1, 'EUR'), { a: money(5, 'XOF') })).toThrow('cannot split EUR over XOF');
-  });
-
-  it('allocates by largest remainder: sums to the total, each within one unit of its exact share', () => {
-    expect(allocate(100, [1, 1, 1])).toEqual([34, 33, 33]);
-    expect(allocate(-100, [1, 1, 1])).toEqual([-34, -33, -33]);
-    expect(allocate(5, [0, 3, 0])).toEqual([0, 5, 0]);
-    expect(allocate(0, [0, 0])).toEqual([0, 0]);
-    expect(allocate(7, [2, 5])).toEqual([2, 5]);
-    expect(allocateMoney(money(1001, 'XOF'), [1, 1])).toEqual([money(501, 'XOF'), money(500, 'XOF')]);
-    expect(() => allocate(1, [0, 0])).toThrow();
-    expect(() => allocate(1.5, [1])).toThrow();
-    fc.assert(
-      fc.property(fc.integer({ min: -1e12, max: 1e12 }), fc.array(fc.integer({ min: 0, max: 1e9 }), { minLength: 1, maxLength: 8 }), (total, weights) => {
-        fc.pre(weights.some((w) => w > 0));
-        const parts = allocate(total, weights);
-        const whole = weights.reduce((s, w) => s + w, 0);
-        return (
-          parts.length === weights.length &&
-          parts.every(isWhole) &&
-          parts.reduce((s, p) => s + p, 0) === total &&
-          parts.every((p, i) => Math.abs(p - (total * weights[i]) / whole) < 1 + 1e-6)
+          [total, commission, carrier, net, vat].every(isWhole) &&
+          commission + carrier === total &&
+          commission >= 0 &&
+          commission <= total &&
+          net + vat === commission &&
+          vat >= 0
         );
       }),
       RUNS,

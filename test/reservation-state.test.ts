@@ -1,11 +1,11 @@
 // The pure rules of reservations: every (status, action) pair of the state machine, the refund
 // owed on cancellation, and the random identifiers.
 import { describe, expect, it } from 'vitest';
+import { cancellationOutcome } from '../src/features/bookings/cancellation-policy';
 import {
   newRecipientToken,
   newReservationNumber,
   newSixDigitCode,
-  refundForCancellation,
   RESERVATION_NUMBER_PATTERN,
 } from '../src/features/bookings/booking-rules';
 import {
@@ -67,35 +67,50 @@ describe('reservation state machine', () => {
   });
 });
 
-describe('refundForCancellation', () => {
-  const amounts = { totalAmountCents: 2_500, platformCommissionCents: 375 };
-  const table: [ReservationStatus, 'SENDER' | 'CARRIER' | 'SYSTEM', { paid: boolean; refundCents: number; retainedCents: number }][] = [
-    ['PENDING_PAYMENT', 'SENDER', { paid: false, refundCents: 0, retainedCents: 0 }],
-    ['PENDING_PAYMENT', 'CARRIER', { paid: false, refundCents: 0, retainedCents: 0 }],
-    ['PAID', 'SENDER', { paid: true, refundCents: 2_500, retainedCents: 0 }],
-    ['PAID', 'CARRIER', { paid: true, refundCents: 2_500, retainedCents: 0 }],
-    ['PAID', 'SYSTEM', { paid: true, refundCents: 2_500, retainedCents: 0 }],
-    ['CONFIRMED', 'SENDER', { paid: true, refundCents: 2_125, retainedCents: 375 }],
-    ['CONFIRMED', 'CARRIER', { paid: true, refundCents: 2_500, retainedCents: 0 }],
-  ];
-  it.each(table)('%s cancelled by %s', (status, actor, expected) => {
-    expect(refundForCancellation(status, actor, amounts)).toEqual(expected);
+describe('one refund rule for every way a booking ends (cancellationOutcome)', () => {
+  const money = { totalCents: 2_500, commissionCents: 375, carrierCents: 2_125 };
+  const ending = (status: ReservationStatus, by: 'SENDER' | 'CARRIER', policy: 'FLEXIBLE' | 'STRICT' = 'STRICT', hours = 1) =>
+    cancellationOutcome({ policy, by, status, msBeforeDeparture: hours * 3_600_000, money });
+  it.each([
+    ['PENDING_PAYMENT', 'SENDER', false, 0],
+    ['PENDING_PAYMENT', 'CARRIER', false, 0],
+    // The carrier's side (a rejection, no answer in 24 hours, a suspension, a removed trip): all back.
+    ['PAID', 'CARRIER', true, 2_500],
+    ['CONFIRMED', 'CARRIER', true, 2_500],
+    // The sender before the carrier confirmed: all back, whatever the policy.
+    ['PAID', 'SENDER', true, 2_500],
+    // The sender after: the policy's table (STRICT under 24 hours keeps everything).
+    ['CONFIRMED', 'SENDER', true, 0],
+  ] as const)('%s ended by %s', (status, by, paid, refund) => {
+    const o = ending(status, by);
+    expect({ paid: o.paid, refundCents: o.refundCents }).toEqual({ paid, refundCents: refund });
+    expect(o.refundCents + o.keptCents).toBe(paid ? 2_500 : 0);
+  });
+
+  it('the carrier side refunds the protection premium with the price', () => {
+    const o = cancellationOutcome({ policy: 'STRICT', by: 'CARRIER', status: 'CONFIRMED', msBeforeDeparture: 0, money: { ...money, premiumCents: 200 } });
+    expect(o).toMatchObject({ refundCents: 2_700, keptCents: 0, keptPremiumCents: 0, rule: 'CARRIER_CANCELLATION' });
   });
 
   it.each(['DEPOSITED', 'IN_TRANSIT', 'DELIVERED', 'DISPUTED', 'REJECTED', 'CANCELLED', 'EXPIRED', 'REFUNDED'] as const)(
     'nothing to refund from %s: 409 INVALID_STATE',
     (status) => {
-      expect(() => refundForCancellation(status, 'SENDER', amounts)).toThrow(
+      expect(() => ending(status, 'CARRIER')).toThrow(
         expect.objectContaining({ errorCode: 'INVALID_STATE', status: 409, message: `A reservation in status ${status} can no longer be cancelled` }),
       );
     },
   );
 
-  it('refund and retained commission always add up to the total', () => {
-    for (let total = 0; total < 3_000; total += 7) {
+  it('refunded and kept always add up to the total, under every policy and window', () => {
+    for (let total = 1; total < 3_000; total += 7) {
       const commission = Math.round(total * 0.15);
-      const d = refundForCancellation('CONFIRMED', 'SENDER', { totalAmountCents: total, platformCommissionCents: commission });
-      expect(d.refundCents + d.retainedCents).toBe(total);
+      for (const policy of ['FLEXIBLE', 'MODERATE', 'STRICT'] as const) {
+        for (const hours of [100, 48, 2]) {
+          const o = cancellationOutcome({ policy, by: 'SENDER', status: 'CONFIRMED', msBeforeDeparture: hours * 3_600_000, money: { totalCents: total, commissionCents: commission, carrierCents: total - commission } });
+          expect(o.refundCents + o.keptCents).toBe(total);
+          expect(o.keptCommissionCents + o.keptCarrierCents + o.keptPremiumCents).toBe(o.keptCents);
+        }
+      }
     }
   });
 });

@@ -1,4 +1,4 @@
-// What a booking on terms agreed by offer brings to createBooking (bookings.service.ts): one
+// What a booking on terms agreed by offer brings to createBooking (create-booking.ts): one
 // booking path for both, the offer's guard and statements in the booking's own batch.
 import type { Db } from '../../db/client';
 import type { Statement } from '../../db/statements';

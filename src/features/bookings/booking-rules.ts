@@ -1,55 +1,8 @@
-// Pure rules of reservations: who gets how much back when a reservation is cancelled or rejected
-// (CONTRACT section 7), and the random identifiers a reservation is born with. No I/O here.
+// Pure rules of reservations: the free cancellation after a trip change and the random identifiers
+// a reservation is born with. Who gets how much back when a booking ends: cancellation-policy.ts.
+// No I/O here.
 import type { BookingDeclarations, RecipientInfo } from '../../db/schema';
-import { invalidState } from '../../errors';
 import { randomBase64Url } from '../../lib/digest';
-import { cancellationRefundCents } from '../money';
-import type { ReservationStatus } from '../reservations/reservation-state';
-
-export type CancellationActor = 'SENDER' | 'CARRIER' | 'SYSTEM';
-
-export interface ReservationAmounts {
-  totalAmountCents: number;
-  platformCommissionCents: number;
-}
-
-export interface RefundDecision {
-  /** Whether money was ever authorised: nothing to void or refund for an unpaid reservation. */
-  paid: boolean;
-  /** Amount going back to the sender. */
-  refundCents: number;
-  /** Amount the platform keeps (the commission, when the sender cancels a confirmed booking). */
-  retainedCents: number;
-}
-
-/**
- * Refund owed when a reservation leaves the flow before deposit (cancel, reject, 24 h expiry).
- * Carrier or system (reject, no answer): full refund. Sender: full refund before CONFIRMED,
- * refund minus the commission after CONFIRMED and before DEPOSITED. From any other status
- * there is nothing to cancel: 409 INVALID_STATE.
- */
-export function refundForCancellation(
-  status: ReservationStatus,
-  actor: CancellationActor,
-  amounts: ReservationAmounts,
-  /** The sender's free cancellation after a change of the trip (freeCancellationAfterTripChange). */
-  fullRefund = false,
-): RefundDecision {
-  switch (status) {
-    case 'PENDING_PAYMENT':
-      return { paid: false, refundCents: 0, retainedCents: 0 };
-    case 'PAID':
-    case 'CONFIRMED': {
-      // The amount is the ledger's rule (the cron's safety net uses the same one).
-      const refundCents = fullRefund ? amounts.totalAmountCents : cancellationRefundCents(amounts, status, actor === 'SENDER' ? 'SENDER' : 'CARRIER');
-      return { paid: true, refundCents, retainedCents: amounts.totalAmountCents - refundCents };
-    }
-    default:
-      throw invalidState('booking.notCancellable', { status }, {
-        suggestions: ['booking.cancellationPossibleBeforeParcel'],
-      });
-  }
-}
 
 /**
  * CONTRACT section 19: once the trip's dates or points changed under a paid or confirmed booking

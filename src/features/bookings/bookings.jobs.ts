@@ -1,7 +1,7 @@
 // The reservation jobs the cron trigger runs (wrangler.toml [triggers]).
 import type { Deps } from '../../env';
 import { reportCaught } from '../../error-tracking';
-import { expireReservations } from './bookings.service';
+import { expireReservations } from './expire-bookings';
 import { cancelForSuspension } from './suspension';
 import { cancelOnRemovedTrip } from './trip-removal';
 

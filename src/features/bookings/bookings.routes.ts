@@ -1,5 +1,5 @@
 // /bookings (CONTRACT section 7, without payment, QR and code handover) and
-// /superadmin/reservations: thin handlers over bookings.service.ts.
+// /superadmin/reservations: thin handlers over the use cases (create-, accept-, reject-, cancel-booking.ts).
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn, withRole } from '../../lib/openapi';
@@ -13,7 +13,10 @@ import { getReservationDtoView, getReservationView, listPartyReservationViews, l
 import { AdminReservationSchema, toAdminReservationDto } from './bookings.dto';
 import { ReservationSchema, toReservationDto } from '../reservations/reservation.schemas';
 import { assertCanRead } from '../../access/reservation-access';
-import { acceptReservation, cancelReservation, createBooking, recipientLink, rejectReservation } from './bookings.service';
+import { acceptReservation, recipientLink } from './accept-booking';
+import { cancelReservation } from './cancel-booking';
+import { createBooking } from './create-booking';
+import { rejectReservation } from './reject-booking';
 import { CANCELLATION_POLICIES } from '../../db/schema';
 import { CANCELLATION_RULES } from './cancellation-policy';
 import { cancellationQuote } from './cancellation-quote';

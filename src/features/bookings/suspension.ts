@@ -9,9 +9,8 @@ import { reservations, users, type ReservationRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
-import { refundForCancellation } from './booking-rules';
 import { formatMoney } from '../../lib/money';
-import { checkoutEnded, endingEffects } from './bookings.service';
+import { checkoutEnded, endingEffects, endingOutcome } from './booking-ending';
 import { reservationRef } from '../deliveries/notify';
 import { sweepCancellations } from './cancellation-sweep';
 
@@ -78,7 +77,7 @@ async function dueForSuspension(deps: Deps, userId: number | null, limit: number
 export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedParty, actorId: number | null, now: Date): TransitionPlan {
   const { db } = deps;
   // The carrier's suspension is the carrier failing the booking: the sender gets everything back.
-  const decision = refundForCancellation(r.status, 'CARRIER', r);
+  const decision = endingOutcome(r, 'CARRIER', now);
   const back = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to you in full.` : '';
   const note =
     party === 'CARRIER'
@@ -101,7 +100,7 @@ export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedPa
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: actorId, cancellationReason: SUSPENSION_REASON[party], ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, now),
+    effects: endingEffects(db, r, [note], decision, now),
   };
 }
 

@@ -14,8 +14,7 @@ import { fromMinor, storedMoney } from '../../lib/amount';
 import { formatMoney } from '../../lib/money';
 import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
-import { refundForCancellation } from './booking-rules';
-import { checkoutEnded, endingEffects } from './bookings.service';
+import { checkoutEnded, endingEffects, endingOutcome } from './booking-ending';
 import { reservationRef } from '../deliveries/notify';
 import { sweepCancellations } from './cancellation-sweep';
 
@@ -47,7 +46,7 @@ async function dueOnRemovedTrips(deps: Deps, announcementId: number | null, limi
 
 /** The cancellation of one reservation whose trip moderation removed: the carrier's side, in full. */
 export function tripRemovalPlan(deps: Deps, r: ReservationRow, actorId: number | null, now: Date): TransitionPlan {
-  const decision = refundForCancellation(r.status, 'CARRIER', r);
+  const decision = endingOutcome(r, 'CARRIER', now);
   const back = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to you in full.` : '';
   const note = {
     userId: r.senderId,
@@ -68,7 +67,7 @@ export function tripRemovalPlan(deps: Deps, r: ReservationRow, actorId: number |
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: actorId, cancellationReason: TRIP_REMOVED_REASON, ...checkoutEnded(r) },
-    effects: endingEffects(deps.db, r, [note], decision.paid ? decision.refundCents : null, now),
+    effects: endingEffects(deps.db, r, [note], decision, now),
   };
 }
 

@@ -32,7 +32,6 @@ export { moneyBackDocuments } from './wallet/money-documents';
 export {
   accountKey,
   ACCOUNTS,
-  cancellationRefundCents,
   chargebackSources,
   chargedCents,
   escrowOutKey,

@@ -1,7 +1,7 @@
 // Offers (CONTRACT 22): a sender proposes a weight and a price per kg with the booking details;
 // the carrier side (the carrier, or its agency branch's staff) accepts, declines or counters; the
 // sender answers a counter or withdraws. Accepting books through the one booking path
-// (bookings.service createBooking, with the agreed terms), so the capacity is held exactly as a
+// (create-booking.ts createBooking, with the agreed terms), so the capacity is held exactly as a
 // booking holds it. Every step notifies the other side in the batch that makes it.
 import { and, asc, eq, inArray, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -19,7 +19,7 @@ import { orderBy, type PageParams } from '../../lib/pagination';
 import { assertChargeable } from '../money';
 import { notify, type Notification } from '../deliveries/notify';
 import { pricePerKgMinor } from '../announcements/trip-currency';
-import { checkBooking, createBooking } from '../bookings/bookings.service';
+import { checkBooking, createBooking } from '../bookings/create-booking';
 import type { CreateBookingInput, ItemInput } from '../bookings/bookings.schemas';
 import { declarationsOf, normaliseRecipient } from '../bookings/booking-rules';
 import { agreedPricePerKg, isPastExpiry, offerExpiry, offerStep, OPEN_OFFER_STATUSES, type OfferAction, type OfferSide } from './offers.rules';

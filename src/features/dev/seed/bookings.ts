@@ -4,7 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { announcements, categories, reservations } from '../../../db/schema';
 import type { SeedContext } from './context';
-import { createBooking } from '../../bookings/bookings.service';
+import { createBooking } from '../../bookings/create-booking';
 
 export async function seedDemoBooking(ctx: SeedContext) {
   const senderId = ctx.userIds['sender@demo.local'];

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { reservations, type ReservationRow } from '../../../db/schema';
 import type { AuthUser } from '../../../env';
-import { acceptReservation } from '../../bookings/bookings.service';
+import { acceptReservation } from '../../bookings/accept-booking';
 import { processCode } from '../../handover/handover.service';
 import { createCheckout, paySandboxSession } from '../../money';
 import type { SeedContext } from './context';

@@ -332,18 +332,3 @@ export function withdrawalReversal(owner: Owner, amountCents: number, currency: 
     transactions: [{ owner, type: 'WITHDRAWAL_REVERSAL', amountCents }],
   });
 }
-
-export type CancelledBy = 'SENDER' | 'CARRIER';
-
-/**
- * CONTRACT section 7: the carrier cancelling before DEPOSITED refunds in full; the sender before
- * CONFIRMED gets everything back, after CONFIRMED (and before DEPOSITED) everything but the commission.
- */
-export function cancellationRefundCents(
-  r: Pick<ReservationMoney, 'totalAmountCents' | 'platformCommissionCents'>,
-  status: string,
-  by: CancelledBy,
-): number {
-  if (by === 'CARRIER') return r.totalAmountCents;
-  return status === 'CONFIRMED' ? r.totalAmountCents - r.platformCommissionCents : r.totalAmountCents;
-}

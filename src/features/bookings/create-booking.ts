@@ -1,7 +1,6 @@
-// Reservations: booking with capacity taken atomically, the views (listings, detail), the
-// lifecycle actions (accept, reject, cancel) and the cron expiry. Every status change goes
-// through transitionStatement(), batched with its side effects guarded on the same status.
-import { and, asc, eq, getTableColumns, gte, inArray, lte, ne, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+// Booking a trip: every check in one read, then capacity taken atomically with the reservation,
+// its items and the carrier's notice in one batch. Offers book through here too (agreed terms).
+import { and, eq, getTableColumns, gte, inArray, ne, or, sql, type Placeholder } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
@@ -17,51 +16,25 @@ import {
   type RecipientInfo,
   type ReservationRow,
 } from '../../db/schema';
-import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowExists, rowsAsJson, type Statement } from '../../db/statements';
+import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
-import { formatMoney, splitPrice, toGrams, type PriceSplit } from '../../lib/money';
-import { recipientPageUrl } from '../../lib/urls';
+import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
 import { idempotencyConflict } from '../../middleware/idempotency';
-import { assertChargeable, closeCheckout, needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
-import { recipientLinkMessages } from '../deliveries/recipient';
-import { compiledNotify, notify, reservationRef, type Notification } from '../deliveries/notify';
-import { allEffects, commitTransition, commitTransitions, loadReservation, type TransitionPlan } from '../reservations/lifecycle';
-import { assertReservationAccess } from '../../access/reservation-access';
-import { TRANSITIONS } from '../reservations/reservation-state';
+import { assertChargeable } from '../money';
+import { compiledNotify } from '../deliveries/notify';
 import { termsOf, TRIP_TERM_FIELDS } from '../reservations/reservation-terms';
-import {
-  dtoViewFromReads,
-  getReservationDtoView,
-  PARTY_FIELDS,
-  reservationDtoViewStatements,
-  type ItemView,
-  type ReservationDtoView,
-  type ReservationView,
-} from '../reservations/reservation-views';
+import { PARTY_FIELDS, type ItemView, type ReservationView } from '../reservations/reservation-views';
 import { fitsCapacity, remainingCapacityG, remainingCapacitySql } from '../announcements/capacity';
 import { carrierAvailableCondition, isCarrierAvailable } from '../announcements/carrier-availability';
-import {
-  CARRIER_ANSWER_WINDOW_MS,
-  newRecipientToken,
-  newReservationNumber,
-  newSixDigitCode,
-  PAYMENT_WINDOW_MS,
-  declarationsOf,
-  normaliseRecipient,
-  refundForCancellation,
-  type CancellationActor,
-} from './booking-rules';
+import { newRecipientToken, newReservationNumber, newSixDigitCode, PAYMENT_WINDOW_MS, declarationsOf, normaliseRecipient } from './booking-rules';
 import { appConfig } from '../../config';
-import { outcomeForReservation } from './cancellation-policy';
+import { today } from './booking-ending';
 import type { AgreedTerms } from './agreed-terms';
 import type { CreateBookingInput, ItemInput } from './bookings.schemas';
 import { addedItemRules, assertCorridorAllows } from '../reference/prohibited-items.service';
 import { declaredValuesMinor } from '../reservations/declared-value';
 import { bookingProtection, type ProtectionColumns } from '../protection/protection.rules';
-
-// ---------------------------------------------------------------------------------------------
-// Creation
 
 // The reads of a booking, compiled once (see db/statements.ts): the trip with its carrier and the
 // status of the agency it belongs to, if any.
@@ -91,8 +64,6 @@ const bookingRead = compiledShapes((shape: { n: number }) =>
       .where(eq(announcements.id, p.id)),
   ),
 );
-
-const today = (now: Date) => now.toISOString().slice(0, 10);
 
 /** Why an announcement cannot take `weightG` more grams now, or null if it can. */
 function capacityRefusal(a: AnnouncementRow, weightG: number, now: Date): AppError | null {
@@ -396,183 +367,4 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     throw invalidState('booking.priceAnnouncementChangedWhile');
   }
   throw (current && capacityRefusal(current, r.reservedWeightG, now)) ?? businessRule('booking.notEnoughRemainingCapacity');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Transitions (through reservations/lifecycle.ts; the money side from money/)
-
-/** A booking that ends before payment ends its open checkout too: no PENDING payment is left behind. */
-export const checkoutEnded = (r: ReservationRow) => (r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {});
-
-/** Gives the reserved weight back to the trip (a FULL future trip is ACTIVE again). */
-const releaseCapacity = (db: Db, r: ReservationRow, now: Date) => (guard: SQL) => [
-  db
-    .update(announcements)
-    .set({
-      reservedWeightG: sql`${announcements.reservedWeightG} - ${r.reservedWeightG}`,
-      status: sql`CASE WHEN ${announcements.status} = 'FULL' AND ${announcements.departureDate} >= ${today(now)} THEN 'ACTIVE' ELSE ${announcements.status} END`,
-      updatedAt: now.toISOString(),
-    })
-    .where(and(eq(announcements.id, r.announcementId), guard)),
-];
-
-/**
- * A transition that ends a booking (reject, cancel, expiry): capacity back to the trip, the
- * parties told, and the paid price returned (`refundCents`, null when nothing was paid), all in
- * the transition's batch.
- */
-export const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], refundCents: number | null, now: Date, carrierKeptCents = 0) =>
-  allEffects(
-    releaseCapacity(db, r, now),
-    (guard) => notify(db, notes, guard),
-    refundCents === null ? undefined : refundEffects(db, r, refundCents, undefined, carrierKeptCents),
-  );
-
-/**
- * Commits one request's transition with the reservation's view read in the same batch; when
- * money went back, the provider side follows and the view is read again.
- */
-async function commitForRequest(deps: Deps, plan: TransitionPlan): Promise<ReservationDtoView> {
-  const { db } = deps;
-  const { row, reads } = await commitTransition(db, plan, { reads: reservationDtoViewStatements(db, plan.id) });
-  if (needsSettlement(row)) {
-    await settleWithProvider(deps, row.id);
-    return getReservationDtoView(db, row.id);
-  }
-  return dtoViewFromReads(plan.id, reads);
-}
-
-export async function acceptReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationDtoView> {
-  const { db } = deps;
-  const r = await loadReservation(db, id);
-  await assertReservationAccess(deps, auth, r, { carrier: true });
-  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED' as const, title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: reservationRef(r) };
-  return commitForRequest(deps, {
-    id,
-    from: r.status,
-    action: 'ACCEPT',
-    set: { confirmedAt: new Date().toISOString() },
-    // The sender's notice, and the recipient's link to the parcel's public page.
-    effects: (guard) => [...notify(db, note, guard), recipientLinkMessages(db, id, 'CONFIRMED', guard)],
-  });
-}
-
-export async function rejectReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationDtoView> {
-  const { db } = deps;
-  const r = await loadReservation(db, id);
-  await assertReservationAccess(deps, auth, r, { carrier: true });
-  const decision = refundForCancellation(r.status, 'CARRIER', r);
-  const note = {
-    userId: r.senderId,
-    type: 'RESERVATION_REJECTED' as const,
-    title: 'Booking rejected',
-    message: `The carrier rejected your booking ${r.reservationNumber}`,
-    data: reservationRef(r),
-  };
-  return commitForRequest(deps, {
-    id,
-    from: r.status,
-    action: 'REJECT',
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents : null, new Date()),
-  });
-}
-
-export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, reason: string | null): Promise<ReservationDtoView> {
-  const { db } = deps;
-  const r = await loadReservation(db, id);
-  await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });
-  const actor: CancellationActor = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
-  const now = new Date();
-  // The trip's policy as booked (CONTRACT section 22): exactly what the cancellation quote said.
-  const decision = outcomeForReservation(r, actor, now);
-  const refundText = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to the sender.` : '';
-  const note = {
-    userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
-    type: 'RESERVATION_CANCELLED' as const,
-    title: 'Booking cancelled',
-    message: `Booking ${r.reservationNumber} was cancelled by the ${actor === 'CARRIER' ? 'carrier' : 'sender'}.${refundText}`,
-    data: { ...reservationRef(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
-  };
-  const view = await commitForRequest(deps, {
-    id,
-    from: r.status,
-    action: 'CANCEL',
-    set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision.paid ? decision.refundCents - (r.protectionPremiumCents - decision.keptPremiumCents) : null, now, decision.keptCarrierCents),
-  });
-  await closeCheckout(deps, r);
-  return view;
-}
-
-export async function recipientLink(deps: Deps, auth: AuthUser, id: number) {
-  const r = await loadReservation(deps.db, id);
-  await assertReservationAccess(deps, auth, r, { sender: true });
-  return { url: recipientPageUrl(deps.env, r.recipientToken), token: r.recipientToken };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cron expiry
-
-/**
- * Candidates handled per run and kind; each kind is one batch, and every statement counts
- * against the per-invocation D1 query limit. The cron runs every 5 minutes: a backlog still
- * drains quickly.
- */
-const EXPIRY_BATCH = 25;
-
-/**
- * Unpaid after 30 minutes: EXPIRED, capacity released, sender told. Paid and unanswered for
- * 24 hours: REJECTED, capacity released, both parties told, payment released in full (ledger in
- * the same batch, the provider's void right after).
- */
-export async function expireReservations(deps: Deps, now = new Date()): Promise<{ expired: number; rejected: number }> {
-  const { db } = deps;
-  const [unpaid, unanswered] = await db.batch([
-    db
-      .select()
-      .from(reservations)
-      .where(and(inArray(reservations.status, [...TRANSITIONS.EXPIRE.from]), lte(reservations.paymentDeadline, now.toISOString())))
-      .orderBy(asc(reservations.paymentDeadline))
-      .limit(EXPIRY_BATCH),
-    db
-      .select()
-      .from(reservations)
-      .where(and(eq(reservations.status, 'PAID'), lte(reservations.paidAt, new Date(now.getTime() - CARRIER_ANSWER_WINDOW_MS).toISOString())))
-      .orderBy(asc(reservations.paidAt))
-      .limit(EXPIRY_BATCH),
-  ]);
-  const expiring: TransitionPlan[] = unpaid.map((r) => ({
-    id: r.id,
-    from: r.status,
-    action: 'EXPIRE',
-    set: checkoutEnded(r),
-    effects: endingEffects(
-      db,
-      r,
-      [{ userId: r.senderId, type: 'RESERVATION_EXPIRED', title: 'Booking expired', message: `Booking ${r.reservationNumber} was not paid within 30 minutes and has expired`, data: reservationRef(r) }],
-      null,
-      now,
-    ),
-  }));
-  const rejecting: TransitionPlan[] = unanswered.map((r) => ({
-    id: r.id,
-    from: r.status,
-    action: 'REJECT',
-    effects: endingEffects(
-      db,
-      r,
-      [
-        { userId: r.senderId, type: 'RESERVATION_REJECTED' as const, title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: reservationRef(r) },
-        { userId: r.carrierId, type: 'RESERVATION_REJECTED' as const, title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: reservationRef(r) },
-      ],
-      refundForCancellation(r.status, 'SYSTEM', r).refundCents,
-      now,
-    ),
-  }));
-  const expiredRows = (await commitTransitions(db, expiring)).rows;
-  for (const [i, row] of expiredRows.entries()) if (row) await closeCheckout(deps, unpaid[i]);
-  const expired = expiredRows.filter(Boolean).length;
-  const rejectedRows = (await commitTransitions(db, rejecting)).rows;
-  for (const row of rejectedRows) if (row && needsSettlement(row)) await settleWithProvider(deps, row.id);
-  return { expired, rejected: rejectedRows.filter(Boolean).length };
 }

@@ -1,0 +1,63 @@
+// How a booking ends (reject, cancel, expiry, suspension, trip removal): ONE refund rule for all of
+// them (cancellation-policy.ts cancellationOutcome: the carrier's side and the system refund in
+// full, the sender's by the trip's policy), the capacity given back, the parties told, and the
+// money side from money/, all in the transition's batch.
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { announcements, type ReservationRow } from '../../db/schema';
+import type { Deps } from '../../env';
+import { needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
+import { notify, type Notification } from '../deliveries/notify';
+import { allEffects, commitTransition, type TransitionPlan } from '../reservations/lifecycle';
+import { dtoViewFromReads, getReservationDtoView, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
+import { outcomeForReservation, type Canceller, type CancellationOutcome } from './cancellation-policy';
+
+export const today = (now: Date) => now.toISOString().slice(0, 10);
+
+/**
+ * What ending `r` now does with its money. `by` is who ends it: the sender (the trip's policy), or
+ * the carrier's side, which covers the carrier's rejection, the system's (no answer in 24 hours,
+ * a suspension, a removed trip): everything goes back. Unpaid: nothing moves.
+ */
+export const endingOutcome = (r: ReservationRow, by: Canceller, now: Date): CancellationOutcome => outcomeForReservation(r, by, now);
+
+/** A booking that ends before payment ends its open checkout too: no PENDING payment is left behind. */
+export const checkoutEnded = (r: ReservationRow) => (r.paymentStatus === PAYMENT_STATUS.PENDING ? { paymentStatus: PAYMENT_STATUS.EXPIRED } : {});
+
+/** Gives the reserved weight back to the trip (a FULL future trip is ACTIVE again). */
+const releaseCapacity = (db: Db, r: ReservationRow, now: Date) => (guard: SQL) => [
+  db
+    .update(announcements)
+    .set({
+      reservedWeightG: sql`${announcements.reservedWeightG} - ${r.reservedWeightG}`,
+      status: sql`CASE WHEN ${announcements.status} = 'FULL' AND ${announcements.departureDate} >= ${today(now)} THEN 'ACTIVE' ELSE ${announcements.status} END`,
+      updatedAt: now.toISOString(),
+    })
+    .where(and(eq(announcements.id, r.announcementId), guard)),
+];
+
+/**
+ * The effects of a transition that ends a booking: capacity back to the trip, the parties told,
+ * and the outcome's money: the transport price part of the refund back to the sender (the premium
+ * follows it when it goes back in full), the carrier's kept share to its wallet, the rest kept.
+ */
+export const endingEffects = (db: Db, r: ReservationRow, notes: Notification[], o: CancellationOutcome, now: Date) =>
+  allEffects(
+    releaseCapacity(db, r, now),
+    (guard) => notify(db, notes, guard),
+    o.paid ? refundEffects(db, r, o.refundCents - (r.protectionPremiumCents - o.keptPremiumCents), undefined, o.keptCarrierCents) : undefined,
+  );
+
+/**
+ * Commits one request's transition with the reservation's view read in the same batch; when
+ * money went back, the provider side follows and the view is read again.
+ */
+export async function commitForRequest(deps: Deps, plan: TransitionPlan): Promise<ReservationDtoView> {
+  const { db } = deps;
+  const { row, reads } = await commitTransition(db, plan, { reads: reservationDtoViewStatements(db, plan.id) });
+  if (needsSettlement(row)) {
+    await settleWithProvider(deps, row.id);
+    return getReservationDtoView(db, row.id);
+  }
+  return dtoViewFromReads(plan.id, reads);
+}
