@@ -11,6 +11,7 @@ import { hashPassword } from '../src/lib/password';
 import { depsOf } from '../src/env';
 import { eraseAccountAsOperator } from '../src/features/users/users.service';
 import { PASSWORD, randomIp } from './helpers/auth';
+import { Browser } from './helpers/console-browser';
 import { db } from './helpers/db';
 import { aCarrier, aDeadDelivery as deadDelivery, aFile, anAdmin, anAgency, aReservation, aSuperAdmin, aUser, FIFTY_EUR, type UserOptions } from './helpers/factories';
 import { BASE, get, post } from './helpers/http';
@@ -20,57 +21,6 @@ const stripe = fakeStripeForThisFile();
 let hash: Promise<string> | undefined;
 const withPassword = async (make: (o: UserOptions) => Promise<{ id: number; email: string; token: string }>, o: UserOptions = {}) =>
   make({ ...o, passwordHash: await (hash ??= hashPassword(PASSWORD)) });
-
-/** A browser: keeps the cookies the console sets (path /console), follows nothing by itself. */
-class Browser {
-  cookies = new Map<string, string>();
-  ip = randomIp();
-  last = '';
-  language = 'en';
-
-  async request(method: string, path: string, form?: Record<string, string | string[]>, extra: Record<string, string> = {}) {
-    const headers = new Headers({ 'CF-Connecting-IP': this.ip, 'Accept-Language': this.language, ...extra });
-    if (this.cookies.size) headers.set('Cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    let body: URLSearchParams | undefined;
-    if (form) {
-      body = new URLSearchParams();
-      for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
-    }
-    const res = await exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body, redirect: 'manual' }));
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const html = res.headers.get('Content-Type')?.startsWith('text/html');
-    const text = html ? await res.text() : (await res.arrayBuffer(), '');
-    if (html) this.last = text;
-    return { status: res.status, headers: res.headers, text, location: res.headers.get('Location') };
-  }
-
-  get = (path: string) => this.request('GET', path);
-
-  /** The CSRF token of the last page's form posting to `action` (else of its first form). */
-  csrf(action?: string): string {
-    const form = action ? this.last.split('<form').find((f) => f.includes(`action="${action}"`)) : this.last;
-    const match = form?.match(/name="csrf" value="([^"]*)"/);
-    if (!match) throw new Error('no CSRF field on the last page');
-    return match[1];
-  }
-
-  /** Opens a page and submits its form to `action` with the page's token. */
-  async submit(page: string, action: string, fields: Record<string, string | string[]> = {}) {
-    await this.get(page);
-    return this.request('POST', action, { csrf: this.csrf(action), ...fields });
-  }
-
-  async signIn(email: string, password = PASSWORD) {
-    return this.submit('/console/login', '/console/login', { email, password });
-  }
-}
 
 async function aPendingKycRecord(userId: number) {
   const sessionId = crypto.randomUUID();

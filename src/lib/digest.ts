@@ -35,7 +35,7 @@ export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
-const randomBytes = (count: number) => crypto.getRandomValues(new Uint8Array(count));
+export const randomBytes = (count: number) => crypto.getRandomValues(new Uint8Array(count));
 
 /** `count` random bytes as base64url (32 bytes: a 256-bit secret). */
 export const randomBase64Url = (count: number): string => toBase64Url(randomBytes(count));

@@ -9,6 +9,24 @@ export const AUTH_MESSAGES = {
     en: 'Sign in with {provider} again to obtain a fresh token',
     fr: 'Reconnectez-vous avec {provider} pour obtenir un nouveau jeton',
   },
+  'auth.totpRequired': {
+    en: 'This account signs in with a second factor: a code from the authenticator app is required',
+    fr: "Ce compte se connecte avec un second facteur : un code de l'application d'authentification est requis",
+  },
+  'auth.totpSendCode': {
+    en: 'Send the same request again with totpCode: the 6-digit code of the authenticator app, or an unused recovery code',
+    fr: "Renvoyez la même requête avec totpCode : le code à 6 chiffres de l'application d'authentification, ou un code de secours inutilisé",
+  },
+  'auth.totpInvalid': {
+    en: 'The code is wrong, expired or already used',
+    fr: 'Le code est faux, expiré ou déjà utilisé',
+  },
+  'auth.totpEnrolFirst': {
+    en: 'Staff accounts need two-factor authentication: sign in to the console at /console and enrol an authenticator first',
+    fr: "Les comptes du personnel exigent l'authentification à deux facteurs : connectez-vous à la console (/console) et enregistrez d'abord une application d'authentification",
+  },
+  'auth.totpAlreadyEnrolled': { en: 'An authenticator is already enrolled on this account', fr: "Une application d'authentification est déjà enregistrée sur ce compte" },
+  'auth.totpNotStarted': { en: 'Begin the enrolment first (scan the QR code)', fr: "Commencez d'abord l'enregistrement (scannez le code QR)" },
   'auth.invalidEmailPassword': { en: 'Invalid email or password', fr: 'E-mail ou mot de passe invalide' },
   'auth.checkEmailPasswordReset': {
     en: 'Check the email and password, or reset the password with /v1/api/auth/password/forgot',

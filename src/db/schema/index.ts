@@ -17,3 +17,4 @@ export * from './privacy';
 export * from './protection';
 export * from './mobile-money';
 export * from './offers';
+export * from './staff-security';

@@ -14,6 +14,7 @@ import { normalizeEmail } from '../users/profile-fields';
 import { accountExists, loadUser, uniqueConflict } from '../users/user-rows';
 import { consumeOneTimeToken, oneTimeTokenStatements } from './one-time-tokens';
 import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from '../sessions/sessions';
+import { checkSecondFactor } from './two-factor';
 import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money';
 
 export interface RegisterInput {
@@ -136,9 +137,10 @@ export async function checkCredentials(deps: Deps, input: { email: string; passw
   return { user, needsRehash: check.needsRehash };
 }
 
-export async function login(deps: Deps, input: { email: string; password: string }, ip: string | null): Promise<AuthResult> {
+export async function login(deps: Deps, input: { email: string; password: string; totpCode?: string }, ip: string | null): Promise<AuthResult> {
   const { db } = deps;
   const { user, needsRehash } = await checkCredentials(deps, input, ip);
+  await checkSecondFactor(deps, user, input.totpCode, ip);
   const loggedInAt = nowIso();
   const update: Partial<typeof users.$inferInsert> = { lastLoginAt: loggedInAt };
   // Hashes made with weaker parameters than today's are upgraded now that we hold the password.
@@ -165,6 +167,7 @@ export async function socialLogin(
   identity: SocialIdentity,
   names: { firstName?: string; lastName?: string },
   ip: string | null,
+  totpCode?: string,
 ): Promise<AuthResult> {
   const { db } = deps;
   const subjectColumn = identity.provider === 'GOOGLE' ? users.googleSubject : users.appleSubject;
@@ -175,6 +178,8 @@ export async function socialLogin(
     .select()
     .from(users)
     .where(and(eq(subjectColumn, identity.subject), isNull(users.deletedAt)));
+  // An account with a second factor needs it here too, before linking changes anything.
+  if (user?.enabled) await checkSecondFactor(deps, user, totpCode, ip);
   if (!user) {
     // Creating or linking an account needs an address the provider vouches for.
     if (!identity.email) {
@@ -185,6 +190,7 @@ export async function socialLogin(
     const byEmail = await findActiveByEmail(db, identity.email);
     if (byEmail) {
       if (!byEmail.enabled) throw suspended();
+      await checkSecondFactor(deps, byEmail, totpCode, ip);
       if (byEmail[subjectKey] && byEmail[subjectKey] !== identity.subject) {
         throw authenticationError('auth.accountLinkedAnotherIdentity', { identity: providerName(identity) });
       }

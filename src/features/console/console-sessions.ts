@@ -6,7 +6,7 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { consoleFormTokens, consoleSessions, users, type ConsoleSessionRow, type UserRow } from '../../db/schema';
+import { consoleFormTokens, consoleSessions, staffTotp, users, type ConsoleSessionRow, type UserRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
 import { randomBase64Url, sha256Hex, toHex } from '../../lib/digest';
 import { timingSafeEqual } from '../../lib/timing-safe';
@@ -54,6 +54,8 @@ export interface Operator {
   user: UserRow;
   /** The operator as the services' AuthUser (roles read afresh on every request). */
   auth: AuthUser;
+  /** Whether the operator has a confirmed TOTP authenticator (production sends them to enrol first). */
+  twoFactor: boolean;
 }
 
 /** The cookie's lifetime: the idle timeout, never past the session's maximum age. */
@@ -87,9 +89,10 @@ export async function currentOperator(c: AnyContext): Promise<Operator | null> {
   if (!secret) return null;
   const deps: Deps = c.get('deps');
   const [row] = await deps.db
-    .select({ session: consoleSessions, user: users })
+    .select({ session: consoleSessions, user: users, totpConfirmedAt: staffTotp.confirmedAt })
     .from(consoleSessions)
     .innerJoin(users, eq(users.id, consoleSessions.userId))
+    .leftJoin(staffTotp, eq(staffTotp.userId, consoleSessions.userId))
     .where(eq(consoleSessions.id, await sha256Hex(secret)));
   if (!row || row.session.revokedAt) return null;
   const { session, user } = row;
@@ -115,7 +118,7 @@ export async function currentOperator(c: AnyContext): Promise<Operator | null> {
     setCookie(c, SESSION_COOKIE, secret, cookieOptions(c.env, cookieAge(session.createdAt, now)));
   }
   const auth: AuthUser = { id: user.id, roles: user.roles, jti: `console:${session.id}`, exp: now + IDLE_TIMEOUT_SECONDS };
-  return { session, user, auth };
+  return { session, user, auth, twoFactor: Boolean(row.totpConfirmedAt) };
 }
 
 /** POST /console/logout. */
@@ -172,6 +175,23 @@ export async function loginToken(c: AnyContext): Promise<string> {
   const token = `${nonce}.${expiry}.${await mac(loginKey(c.env), `${nonce}.${expiry}`)}`;
   setCookie(c, LOGIN_COOKIE, token, cookieOptions(c.env, LOGIN_TOKEN_SECONDS));
   return token;
+}
+
+/** The second step of a sign-in (an operator with an authenticator): who passed the password, until when. */
+const SECOND_STEP_SECONDS = 5 * 60;
+
+/** A token naming the operator who passed the password check: `userId.expiry.nonce.mac`, 5 minutes. */
+export async function secondStepToken(env: Env, userId: number): Promise<string> {
+  const body = `${userId}.${Math.floor(Date.now() / 1000) + SECOND_STEP_SECONDS}.${randomBase64Url(12)}`;
+  return `${body}.${await mac(loginKey(env), `second-step\n${body}`)}`;
+}
+
+/** The user id of a second-step token this server issued and that has not expired, else null. */
+export async function secondStepUser(env: Env, token: string | undefined): Promise<number | null> {
+  const [id, expiry, nonce, given, ...rest] = (token ?? '').split('.');
+  if (!id || !expiry || !nonce || !given || rest.length > 0 || !/^\d{1,12}$/.test(id) || !/^\d{1,12}$/.test(expiry)) return null;
+  if (Number(expiry) <= Math.floor(Date.now() / 1000)) return null;
+  return timingSafeEqual(given, await mac(loginKey(env), `second-step\n${id}.${expiry}.${nonce}`)) ? Number(id) : null;
 }
 
 /** The field equals the cookie and is a token this server issued: a value planted in the cookie is not. */

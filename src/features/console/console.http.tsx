@@ -7,6 +7,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import type { Child } from 'hono/jsx';
 import type { z } from 'zod';
+import { isProduction } from '../../config';
 import type { AppEnv } from '../../env';
 import { AppError, accessDenied, msg, type Text } from '../../errors';
 import { render } from '../../messages';
@@ -32,6 +33,15 @@ export const requireOperator = createMiddleware<ConsoleEnv>(async (c, next) => {
   const operator = await currentOperator(c);
   if (!operator) return c.redirect('/console/login', 303);
   c.set('operator', operator);
+  await next();
+});
+
+/** Pages an operator without an authenticator may open in production: enrolment and sign-out. */
+const BEFORE_TWO_FACTOR = new Set(['/console/two-factor', '/console/logout']);
+
+/** In production, staff without a TOTP authenticator are sent to enrol before anything else (CONTRACT 27). */
+export const requireTwoFactor = createMiddleware<ConsoleEnv>(async (c, next) => {
+  if (!c.get('operator').twoFactor && isProduction(c.env) && !BEFORE_TWO_FACTOR.has(c.req.path)) return c.redirect('/console/two-factor', 303);
   await next();
 });
 

@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import type { Locale } from '../../db/schema';
 import { preferredLocale } from '../../lib/locale';
+import { OPERATIONS_EN, OPERATIONS_FR } from './console.i18n.operations';
 
 const en = {
   appName: 'Operator console',
@@ -187,6 +188,7 @@ const en = {
   eraseBlocked: 'Cannot be erased yet: {reason}',
   userErased: 'Account {id} erased.',
   erasedOn: 'Personal data erased on {date}.',
+  ...OPERATIONS_EN,
 };
 
 export type Words = typeof en;
@@ -375,6 +377,7 @@ const fr: Words = {
   eraseBlocked: 'Ne peut pas encore être effacé : {reason}',
   userErased: 'Compte {id} effacé.',
   erasedOn: 'Données personnelles effacées le {date}.',
+  ...OPERATIONS_FR,
 };
 
 export type { Locale };

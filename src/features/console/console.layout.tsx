@@ -118,6 +118,7 @@ const NAV: [string, WordKey, boolean][] = [
   ['/console/deliveries', 'deliveries', true],
   ['/console/metrics', 'metrics', true],
   ['/console/audit', 'audit', true],
+  ['/console/two-factor', 'twoFactor', false],
 ];
 
 export const Layout: FC<{ v: View; title: string; active?: string; children?: Child }> = ({ v, title, active, children }) => (

@@ -5,7 +5,7 @@
 // behind the shared middleware, in order: same-origin posts, sign-in, the operator check, the pages.
 import { Hono } from 'hono';
 import { notFound } from '../../errors';
-import { errorPage, requireOperator, sameOriginPosts, type ConsoleEnv } from './console.http';
+import { errorPage, requireOperator, requireTwoFactor, sameOriginPosts, type ConsoleEnv } from './console.http';
 import { agenciesRoutes } from './pages/agencies';
 import { auditRoutes } from './pages/audit';
 import { deliveriesRoutes } from './pages/deliveries';
@@ -20,6 +20,7 @@ import { reservationRoutes } from './pages/reservation';
 import { reservationsRoutes } from './pages/reservations';
 import { signInRoutes, signOutRoutes } from './pages/sign-in';
 import { travelProofRoutes } from './pages/travel-proofs';
+import { twoFactorRoutes } from './pages/two-factor';
 import { userRoutes } from './pages/user';
 import { usersRoutes } from './pages/users';
 import { withdrawalsRoutes } from './pages/withdrawals';
@@ -30,9 +31,11 @@ consoleRouter.onError(errorPage);
 consoleRouter.use('*', sameOriginPosts);
 consoleRouter.route('/', signInRoutes);
 consoleRouter.use('*', requireOperator);
+consoleRouter.use('*', requireTwoFactor);
 
 const PAGES = [
   signOutRoutes,
+  twoFactorRoutes,
   overviewRoutes,
   fileRoutes,
   kycQueueRoutes,
