@@ -44,3 +44,42 @@ it('every list answers the generic page: no success response is a bare JSON arra
   const asCarrier = doc.paths['/v1/api/bookings/as-carrier'].get.responses['200'].content['application/json'].schema;
   expect(Object.keys(resolve(asCarrier).properties).sort()).toEqual(['data', 'limit', 'page', 'total', 'totalPages']);
 });
+
+// CONTRACT section 28: types that help. Walks every schema of the document; a status-like field
+// that is a bare string lists its values only in prose, and generated clients get `string`.
+it('every status-like field is an enum; dates carry a format; binary answers are binary; the recipient rule is in the schema', async () => {
+  const doc = (await get('/v1/api/openapi.json')).body;
+  const schemas: Record<string, any> = doc.components.schemas;
+  const deref = (s: any) => (s?.$ref ? schemas[s.$ref.split('/').pop()] : s);
+  const isString = (s: any) => s && (s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')));
+  const bareStatus: string[] = [];
+  const undated: string[] = [];
+  const walk = (where: string, node: any) => {
+    for (const [name, prop] of Object.entries<any>(node?.properties ?? {})) {
+      const s = deref(prop);
+      const at = `${where}.${name}`;
+      // Status-like: *status, type, kind (free texts such as `reason` or audit `action` are not lists).
+      if (/(^status|Status|^type|^kind)$/.test(name) && isString(s) && !s.enum && !s.format && name !== 'contentType') bareStatus.push(at);
+      if (/(At|Date)$/.test(name) && isString(s) && !s.format) undated.push(at);
+      walk(at, s);
+      if (s?.items) walk(`${at}[]`, deref(s.items));
+    }
+  };
+  for (const [name, schema] of Object.entries(schemas)) walk(name, schema);
+  expect(bareStatus).toEqual([]);
+  expect(schemas.Reservation.properties.status).toEqual({ $ref: '#/components/schemas/ReservationStatus' });
+  expect(schemas.Announcement.properties.departureDate).toEqual({ type: 'string', format: 'date' });
+  expect(schemas.Announcement.properties.arrivalDate).toEqual({ type: 'string', format: 'date' });
+  expect(undated).toEqual([]);
+  // Every PDF answer is binary.
+  const pdfs = Object.values<any>(doc.paths).flatMap((item) =>
+    Object.values<any>(item).flatMap((op) => Object.values<any>(op.responses ?? {}).map((r) => r.content?.['application/pdf']?.schema).filter(Boolean)),
+  );
+  expect(pdfs.length).toBeGreaterThan(2);
+  for (const schema of pdfs) expect(schema).toEqual({ type: 'string', format: 'binary' });
+  // The recipient: a phone or an e-mail (a string, not null).
+  expect(schemas.CreateBooking.properties.recipient.anyOf).toEqual([
+    { required: ['phone'], properties: { phone: { type: 'string' } } },
+    { required: ['email'], properties: { email: { type: 'string' } } },
+  ]);
+});

@@ -25,3 +25,11 @@ export function retryAfterDelay(retryAfterMs: number, random: () => number): num
 }
 
 export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `fn` after `ms`; the function returned cancels it. Injected in tests (a clock moved by hand). */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
+
+export const realSetTimer: SetTimer = (fn, ms) => {
+  const handle = setTimeout(fn, ms);
+  return () => clearTimeout(handle);
+};

@@ -1,12 +1,13 @@
 // createMarketplaceClient(): the typed API (openapi-fetch over the generated paths) on the SDK's
 // transport, the session (sign-in, sign-out, refresh) and the live sockets.
-import createClient, { type Client } from 'openapi-fetch';
-import { DEFAULT_RETRY, realSleep, type RetryPolicy } from './backoff.js';
+import createClient, { type Client } from './vendor/openapi-fetch.js';
+import { DEFAULT_RETRY, realSetTimer, realSleep, type RetryPolicy, type SetTimer } from './backoff.js';
 import { ApiError } from './errors.js';
 import type { components, paths } from './generated/api.js';
 import { idempotencyMiddleware, randomKey } from './idempotency.js';
-import { Session, type StoredTokens } from './session.js';
-import { LiveSocket, type SocketState, type WebSocketFactory } from './sockets.js';
+import { pager, type ItemOf, type PagedPath, type PageInit } from './pages.js';
+import { Session, type AuthStateListener, type StoredTokens, type TokenStorage } from './session.js';
+import { DEFAULT_HEARTBEAT, LiveSocket, globalWebSocket, type HeartbeatPolicy, type SocketState, type SocketStateDetail, type WebSocketFactory } from './sockets.js';
 import { Transport } from './transport.js';
 
 export type User = components['schemas']['User'];
@@ -20,12 +21,20 @@ export interface MarketplaceClientOptions {
   baseUrl: string;
   /** Defaults to globalThis.fetch (inject one for tests or a custom agent). */
   fetch?: (request: Request) => Promise<Response>;
-  /** Defaults to the global WebSocket (browsers, React Native, Node 22). */
+  /** Defaults to the global WebSocket (browsers, React Native, Node 22); without one, sockets end `failed`. */
   webSocket?: WebSocketFactory;
-  /** Tokens kept from an earlier run (see onTokens). */
+  /** Tokens kept from an earlier run (see onTokens); or give `storage`. */
   tokens?: StoredTokens | null;
   /** Called whenever the tokens change (sign-in, refresh, sign-out: null): persist them. */
   onTokens?: (tokens: StoredTokens | null) => void;
+  /** Where the tokens live between launches (read at start, written on every change): localStorage, a secure-store adapter. */
+  storage?: TokenStorage;
+  /** The storage key (default `parcel-marketplace.tokens`). */
+  storageKey?: string;
+  /** How long one attempt of a call may take, answer included (default 30 000 ms); per call: `sdk.withTimeout(ms)`. */
+  timeoutMs?: number;
+  /** Socket heartbeat: a ping every `pingEveryMs` (15 s), reopened after `silenceMs` (45 s) without a frame. */
+  heartbeat?: Partial<HeartbeatPolicy>;
   /** Seconds before expiry that a token is refreshed (default 30). */
   refreshMarginSeconds?: number;
   retry?: Partial<RetryPolicy>;
@@ -33,6 +42,8 @@ export interface MarketplaceClientOptions {
   language?: string;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** Timers (timeouts, heartbeats); injected with `now` and `sleep` in tests. */
+  setTimer?: SetTimer;
   random?: () => number;
   idempotencyKey?: () => string;
 }
@@ -42,13 +53,13 @@ export interface ChatHandlers {
   afterId?: number;
   onMessage: (message: ChatMessage) => void;
   onRead?: (read: { userId: number; readAt: string }) => void;
-  onState?: (state: SocketState) => void;
+  onState?: (state: SocketState, detail?: SocketStateDetail) => void;
 }
 
 export interface TrackingHandlers {
   onPosition: (position: Position) => void;
   onSnapshot?: (lastPosition: Position | null) => void;
-  onState?: (state: SocketState) => void;
+  onState?: (state: SocketState, detail?: SocketStateDetail) => void;
 }
 
 export function createMarketplaceClient(options: MarketplaceClientOptions) {
@@ -56,12 +67,16 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
+  const setTimer = options.setTimer ?? realSetTimer;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const heartbeat: HeartbeatPolicy = { ...DEFAULT_HEARTBEAT, ...options.heartbeat };
   const rawFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const session: Session = new Session({
     now,
     marginSeconds: options.refreshMarginSeconds ?? 30,
     onTokens: options.onTokens,
+    storage: options.storage,
+    storageKey: options.storageKey,
     refresh: (refreshToken) =>
       transport.fetch(
         new Request(`${baseUrl}/v1/api/auth/refresh`, {
@@ -70,21 +85,50 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
           body: JSON.stringify({ refreshToken }),
         }),
       ),
-  });
-  const transport = new Transport({ fetch: rawFetch, session, retry, now, sleep, random, language: options.language });
-  if (options.tokens) session.set(options.tokens);
+  }, options.tokens);
+  const transport = new Transport({ fetch: rawFetch, session, retry, now, sleep, setTimer, random, timeoutMs: options.timeoutMs, language: options.language });
 
-  const api: ApiClient = createClient<paths>({ baseUrl, fetch: transport.fetch });
-  api.use(idempotencyMiddleware(options.idempotencyKey ?? randomKey));
+  const newKey = options.idempotencyKey ?? randomKey;
+  const clientFor = (fetch: (request: Request) => Promise<Response>): ApiClient => {
+    const client = createClient<paths>({ baseUrl, fetch });
+    client.use(idempotencyMiddleware(newKey));
+    return client;
+  };
+  const api = clientFor(transport.fetch);
+  const timed = new Map<number, ApiClient>();
 
-  const webSocket: WebSocketFactory = options.webSocket ?? ((url, protocols) => new WebSocket(url, protocols));
+  const webSocket: WebSocketFactory = options.webSocket ?? globalWebSocket;
   const wsBase = baseUrl.replace(/^http/, 'ws');
-  const live = (url: () => string, onFrame: (frame: any) => void, onState?: (state: SocketState) => void) =>
-    new LiveSocket({ url, onFrame, onState, session, factory: webSocket, retry, sleep, random });
+  const live = (url: () => string, onFrame: (frame: any) => void, onState?: (state: SocketState, detail?: SocketStateDetail) => void) =>
+    new LiveSocket({ url, onFrame, onState, session, factory: webSocket, retry, heartbeat, now, sleep, setTimer, random });
 
   return {
     api,
     session,
+    /** Settles once tokens kept in `storage` are loaded (calls wait for it by themselves). */
+    ready: session.ready,
+
+    /** The same typed API with another timeout per attempt: `sdk.withTimeout(5000).GET(...)`. */
+    withTimeout(timeoutMs: number): ApiClient {
+      let client = timed.get(timeoutMs);
+      if (!client) timed.set(timeoutMs, (client = clientFor(transport.withTimeout(timeoutMs))));
+      return client;
+    },
+
+    /** Every page of a list, one after the other: `for await (const page of sdk.pages('/v1/api/bookings/as-sender', {}))`. */
+    pages<P extends PagedPath>(path: P, init: PageInit<P>) {
+      return pager(api, path, init);
+    },
+
+    /** Every item of a list across its pages: `for await (const trip of sdk.items('/v1/api/annonces', {}))`. */
+    async *items<P extends PagedPath>(path: P, init: PageInit<P>): AsyncGenerator<ItemOf<P>> {
+      for await (const page of pager(api, path, init)) yield* (page as { content: ItemOf<P>[] }).content;
+    },
+
+    /** Sign-in state changes (first INITIAL_SESSION, then SIGNED_IN, TOKEN_REFRESHED, SIGNED_OUT); returns the unsubscribe. */
+    onAuthStateChange(listener: AuthStateListener): () => void {
+      return session.onAuthStateChange(listener);
+    },
     /** The last D1 bookmark seen (sent with every request). */
     get bookmark() {
       return transport.bookmark;

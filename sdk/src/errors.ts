@@ -40,9 +40,17 @@ export class ApiError extends Error {
 
 /** The request never got an answer (offline, DNS, connection reset), after the retries allowed. */
 export class NetworkError extends Error {
-  override readonly name = 'NetworkError';
+  override readonly name: string = 'NetworkError';
   constructor(override readonly cause: unknown, readonly attempts: number) {
     super(`Network error after ${attempts} attempt(s): ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** No answer within the call's timeout (default 30 s), after the retries allowed: a NetworkError like the others. */
+export class TimeoutError extends NetworkError {
+  override readonly name = 'TimeoutError';
+  constructor(readonly timeoutMs: number, attempts: number) {
+    super(new Error(`no answer within ${timeoutMs} ms`), attempts);
   }
 }
 

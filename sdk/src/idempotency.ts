@@ -1,7 +1,7 @@
 // An Idempotency-Key on every write whose operation accepts one (the list is read from the OpenAPI
 // document at generation time). The key is set once per call, before the transport, so its retries
 // resend the same key and the server replays its first answer instead of acting twice.
-import type { Middleware } from 'openapi-fetch';
+import type { Middleware } from './vendor/openapi-fetch.js';
 import { IDEMPOTENT_OPERATIONS } from './generated/operations.js';
 import { IDEMPOTENCY_HEADER } from './transport.js';
 

@@ -1,18 +1,22 @@
 // The fetch every call goes through (openapi-fetch's `fetch` option): the access token (refreshed
 // ahead of its expiry, and once more on a 401), the D1 bookmark carried from each answer to the next
-// request (read-your-writes across D1 replicas), and the retries: network errors on requests that are
-// safe to repeat, 429 and 503 after Retry-After.
-import { backoffDelay, retryAfterDelay, type RetryPolicy } from './backoff.js';
-import { NetworkError, retryAfterMs } from './errors.js';
+// request (read-your-writes across D1 replicas), the timeout of each attempt, and the retries: network
+// errors and timeouts on requests that are safe to repeat, 429 and 503 after Retry-After.
+import { backoffDelay, retryAfterDelay, type RetryPolicy, type SetTimer } from './backoff.js';
+import { NetworkError, TimeoutError, retryAfterMs } from './errors.js';
 import type { Session } from './session.js';
 
 export const BOOKMARK_HEADER = 'x-d1-bookmark';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** How long one attempt may take, answer body included, unless the call says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Calls that carry no access token: they are how one gets one. */
 const UNAUTHENTICATED = /\/auth\/(login|register|refresh|oauth2\/|verify-email|password\/(forgot|reset))/;
 /** Safe to send twice by HTTP semantics (RFC 9110 9.2.2). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Statuses whose Response has no body (the constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 export interface TransportOptions {
   fetch: (request: Request) => Promise<Response>;
@@ -20,10 +24,15 @@ export interface TransportOptions {
   retry: RetryPolicy;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
+  setTimer: SetTimer;
   random: () => number;
+  /** Per attempt, in ms (default 30 s). */
+  timeoutMs?: number;
   /** Sent as Accept-Language when the caller sets none ('fr' or 'en'). */
   language?: string;
 }
+
+class AttemptTimedOut extends Error {}
 
 export class Transport {
   /** The last D1 bookmark the server sent. */
@@ -32,7 +41,14 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {}
 
   /** openapi-fetch's fetch: one logical request, as many attempts as the rules allow. */
-  readonly fetch = async (request: Request): Promise<Response> => {
+  readonly fetch = (request: Request): Promise<Response> => this.send(request, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+
+  /** The same fetch with another timeout per attempt (`sdk.withTimeout(ms)`). */
+  withTimeout(timeoutMs: number): (request: Request) => Promise<Response> {
+    return (request) => this.send(request, timeoutMs);
+  }
+
+  private async send(request: Request, timeoutMs: number): Promise<Response> {
     const body = await bodyOf(request);
     // The URL as a string: React Native's URL has no pathname.
     const authenticate = !request.headers.has('Authorization') && !UNAUTHENTICATED.test(request.url.split('?')[0]);
@@ -43,9 +59,12 @@ export class Transport {
       const token = authenticate ? await this.options.session.accessToken() : null;
       let response: Response;
       try {
-        response = await this.options.fetch(this.attempt(request, body, token));
+        response = await this.timed(this.attempt(request, body, token), request.signal, timeoutMs);
       } catch (error) {
-        if (request.signal?.aborted || !repeatable || attempt >= retry.maxAttempts) throw new NetworkError(error, attempt);
+        // A timeout is a network error: the server may or may not have acted, so only repeatable calls go again.
+        if (request.signal?.aborted || !repeatable || attempt >= retry.maxAttempts) {
+          throw error instanceof AttemptTimedOut ? new TimeoutError(timeoutMs, attempt) : new NetworkError(error, attempt);
+        }
         await this.options.sleep(backoffDelay(retry, attempt, this.options.random));
         continue;
       }
@@ -55,7 +74,6 @@ export class Transport {
         refreshedAfter401 = true;
         const fresh = await this.options.session.refresh(token);
         if (fresh) {
-          await response.body?.cancel();
           attempt--;
           continue;
         }
@@ -64,21 +82,53 @@ export class Transport {
       if ((response.status === 429 || response.status === 503) && attempt < retry.maxAttempts) {
         const after = retryAfterMs(response.headers, this.options.now());
         if (after !== null && after > retry.maxRetryAfterMs) return response;
-        await response.body?.cancel();
         await this.options.sleep(after !== null ? retryAfterDelay(after, this.options.random) : backoffDelay(retry, attempt, this.options.random));
         continue;
       }
       return response;
     }
-  };
+  }
 
-  private attempt(request: Request, body: ArrayBuffer | undefined, token: string | null): Request {
+  /**
+   * One attempt, its answer read whole, within `timeoutMs`: a link that goes silent before or during
+   * the answer ends the attempt (aborted, so the connection is let go) instead of hanging the app.
+   */
+  private async timed(request: (signal: AbortSignal) => Request, outer: AbortSignal | null, timeoutMs: number): Promise<Response> {
+    const controller = new AbortController();
+    const forward = () => controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    outer?.addEventListener('abort', forward);
+    let cancel = () => {};
+    const expired = new Promise<never>((_, reject) => {
+      cancel = this.options.setTimer(() => {
+        reject(new AttemptTimedOut());
+        controller.abort(new AttemptTimedOut());
+      }, timeoutMs);
+    });
+    const answer = this.options.fetch(request(controller.signal)).then(readWhole);
+    answer.catch(() => {}); // lost the race to the timer: its rejection is expected and unobserved
+    try {
+      return await Promise.race([answer, expired]);
+    } finally {
+      cancel();
+      outer?.removeEventListener('abort', forward);
+    }
+  }
+
+  private attempt(request: Request, body: ArrayBuffer | undefined, token: string | null): (signal: AbortSignal) => Request {
     const headers = new Headers(request.headers);
     if (token) headers.set('Authorization', `Bearer ${token}`);
     if (this.bookmark && !headers.has(BOOKMARK_HEADER)) headers.set(BOOKMARK_HEADER, this.bookmark);
     if (this.options.language && !headers.has('Accept-Language')) headers.set('Accept-Language', this.options.language);
-    return new Request(request.url, { method: request.method, headers, body, signal: request.signal, redirect: request.redirect });
+    return (signal) => new Request(request.url, { method: request.method, headers, body, signal, redirect: request.redirect });
   }
+}
+
+/** The answer with its body read into memory (the timeout covers it); opaque answers are passed as they are. */
+async function readWhole(response: Response): Promise<Response> {
+  if ((response.type as string) === 'opaqueredirect' || response.status < 200 || response.status > 599) return response;
+  const body = NULL_BODY.has(response.status) ? null : await response.arrayBuffer();
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The body, read once so every attempt can send it (React Native's Request has no `body` stream: read it whole). */

@@ -38,19 +38,38 @@ export const tokenPair = (n: number, expiresIn = 900) => ({
   refreshExpiresIn: 604800,
 });
 
-/** A clock the test moves by hand; sleeping advances it and records the delay. */
+/** A clock the test moves by hand, with its timers; sleeping advances it and records the delay. */
 export function fakeClock(start = 1_000_000) {
   let now = start;
   const sleeps: number[] = [];
+  let timers: Array<{ at: number; fn: () => void }> = [];
+  const advance = (ms: number) => {
+    const end = now + ms;
+    for (;;) {
+      const due = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      timers = timers.filter((t) => t !== due);
+      now = Math.max(now, due.at);
+      due.fn();
+    }
+    now = end;
+  };
   return {
     now: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
+    advance,
     sleep: async (ms: number) => {
       sleeps.push(ms);
-      now += ms;
+      advance(ms);
     },
+    setTimer: (fn: () => void, ms: number) => {
+      const timer = { at: now + ms, fn };
+      timers.push(timer);
+      return () => {
+        timers = timers.filter((t) => t !== timer);
+      };
+    },
+    /** Timers not yet fired. */
+    pending: () => timers.length,
     sleeps,
   };
 }

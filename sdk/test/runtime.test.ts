@@ -23,6 +23,7 @@ function setup(other: Handler, options: { expiresIn?: number; refresh?: Handler 
     fetch: server.fetch,
     now: clock.now,
     sleep: clock.sleep,
+    setTimer: clock.setTimer,
     random: () => 0.5,
     onTokens: (t) => stored.push(t),
     idempotencyKey: (() => {
@@ -111,6 +112,7 @@ describe('restored tokens and headers', () => {
       baseUrl: BASE,
       fetch: server.fetch,
       now: clock.now,
+      setTimer: clock.setTimer,
       language: 'fr',
       tokens: { accessToken: 'old', refreshToken: 'old-refresh', accessExpiresAt: clock.now() - 1, refreshExpiresAt: clock.now() + 1e9 },
       onTokens: (t) => stored.push(t),
@@ -248,6 +250,7 @@ describe('sockets', () => {
       fetch: t.server.fetch,
       now: t.clock.now,
       sleep: t.clock.sleep,
+      setTimer: t.clock.setTimer,
       random: () => 0.5,
       webSocket: (url, protocols) => {
         const s = new FakeSocket(url, protocols);

@@ -4272,6 +4272,7 @@ export interface components {
             /** Format: int32 */
             rating: number;
             comment: string | null;
+            /** Format: date-time */
             createdAt: string;
             reviewer: {
                 /** Format: int32 */
@@ -4337,7 +4338,9 @@ export interface components {
             resolutionNote: string | null;
             /** Format: int32 */
             closedBy: number | null;
+            /** Format: date-time */
             closedAt: string | null;
+            /** Format: date-time */
             createdAt: string;
         };
         NewReport: {
@@ -4434,6 +4437,7 @@ export interface components {
             categoryCode: string | null;
             fromCountry: string | null;
             toCountry: string | null;
+            /** Format: date-time */
             createdAt: string;
         };
         NewProhibitedItem: {
@@ -4475,7 +4479,9 @@ export interface components {
             description: string | null;
             /** @description Prohibited content: listed so apps can warn; never bookable */
             prohibited: boolean;
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         CategoryInput: {
@@ -4497,7 +4503,9 @@ export interface components {
             departureCountry: string;
             arrivalCity: string;
             arrivalCountry: string;
+            /** Format: date */
             departureDate: string;
+            /** Format: date */
             arrivalDate: string;
             /** Format: double */
             totalWeight: number;
@@ -4521,7 +4529,9 @@ export interface components {
             /** @description An operator approved the carrier's proof of travel (ticket or boarding pass) */
             travelVerified: boolean;
             carrier: components["schemas"]["PublicProfile"];
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         PublicProfile: {
@@ -4676,7 +4686,9 @@ export interface components {
             /** @enum {string|null} */
             transportMode: "PLANE" | "TRAIN" | "CAR" | "BUS" | "BOAT" | "OTHER" | null;
             active: boolean;
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         SearchAlertInput: {
@@ -4735,8 +4747,7 @@ export interface components {
         Notification: {
             /** Format: int32 */
             id: number;
-            /** @example ALERT_MATCH */
-            type: string;
+            type: components["schemas"]["NotificationType"];
             title: string;
             message: string;
             /** @description Ids the app navigates to */
@@ -4744,9 +4755,16 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             read: boolean;
+            /** Format: date-time */
             readAt: string | null;
+            /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description The kind of notice; new kinds may be added within v1 (docs/VERSIONING.md)
+         * @enum {string}
+         */
+        NotificationType: "RESERVATION_CREATED" | "RESERVATION_PAID" | "RESERVATION_CONFIRMED" | "RESERVATION_REJECTED" | "RESERVATION_CANCELLED" | "RESERVATION_EXPIRED" | "RESERVATION_DEPOSITED" | "RESERVATION_IN_TRANSIT" | "RESERVATION_DELIVERED" | "TRIP_CHANGED" | "TRIP_REMOVED" | "PAYMENT_AUTHORIZED" | "PAYMENT_FAILED" | "PAYMENT_REFUNDED" | "PAYMENT_PARTIALLY_CAPTURED" | "PAYMENT_RELEASED" | "FUNDS_RELEASED" | "WITHDRAWAL_COMPLETED" | "WITHDRAWAL_FAILED" | "KYC_APPROVED" | "KYC_REJECTED" | "KYC_REVOKED" | "DISPUTE_OPENED" | "DISPUTE_MESSAGE" | "DISPUTE_RESOLVED" | "ALERT_MATCH" | "REPORT_CLOSED" | "AGENCY_EMPLOYEE_ADDED" | "AGENCY_INVITATION" | "AGENCY_EMPLOYEE_REMOVED" | "AGENCY_DOCUMENT_APPROVED" | "AGENCY_DOCUMENT_REJECTED" | "AGENCY_ACTIVATED" | "AGENCY_SUSPENDED" | "NEW_MESSAGE" | "TRAVEL_PROOF_APPROVED" | "TRAVEL_PROOF_REJECTED" | "OFFER_RECEIVED" | "OFFER_COUNTERED" | "OFFER_ACCEPTED" | "OFFER_DECLINED" | "OFFER_WITHDRAWN" | "OFFER_EXPIRED";
         UnreadCount: {
             /** Format: int32 */
             count: number;
@@ -4784,7 +4802,8 @@ export interface components {
         };
         UnsubscribeResult: {
             message: string;
-            kind: string;
+            /** @enum {string} */
+            kind: "RESERVATION_CREATED" | "RESERVATION_PAID" | "RESERVATION_CONFIRMED" | "RESERVATION_REJECTED" | "RESERVATION_CANCELLED" | "RESERVATION_EXPIRED" | "RESERVATION_DEPOSITED" | "RESERVATION_IN_TRANSIT" | "RESERVATION_DELIVERED" | "TRIP_CHANGED" | "TRIP_REMOVED" | "PAYMENT_AUTHORIZED" | "PAYMENT_FAILED" | "PAYMENT_REFUNDED" | "PAYMENT_PARTIALLY_CAPTURED" | "PAYMENT_RELEASED" | "FUNDS_RELEASED" | "WITHDRAWAL_COMPLETED" | "WITHDRAWAL_FAILED" | "KYC_APPROVED" | "KYC_REJECTED" | "KYC_REVOKED" | "DISPUTE_OPENED" | "DISPUTE_MESSAGE" | "DISPUTE_RESOLVED" | "ALERT_MATCH" | "REPORT_CLOSED" | "AGENCY_EMPLOYEE_ADDED" | "AGENCY_INVITATION" | "AGENCY_EMPLOYEE_REMOVED" | "AGENCY_DOCUMENT_APPROVED" | "AGENCY_DOCUMENT_REJECTED" | "AGENCY_ACTIVATED" | "AGENCY_SUSPENDED" | "NEW_MESSAGE" | "TRAVEL_PROOF_APPROVED" | "TRAVEL_PROOF_REJECTED" | "OFFER_RECEIVED" | "OFFER_COUNTERED" | "OFFER_ACCEPTED" | "OFFER_DECLINED" | "OFFER_WITHDRAWN" | "OFFER_EXPIRED";
         };
         /** @description Defaults: e-mail and push on, SMS on for the handover steps (deposit, delivery). Security messages ignore these choices. */
         NotificationPreferences: {
@@ -4832,8 +4851,7 @@ export interface components {
             senderId: number;
             /** Format: int32 */
             carrierId: number;
-            /** @example PENDING_PAYMENT */
-            status: string;
+            status: components["schemas"]["ReservationStatus"];
             /** Format: double */
             reservedWeight: number;
             contentInfo: string | null;
@@ -4866,7 +4884,7 @@ export interface components {
             authorizationId: string | null;
             captureId: string | null;
             refundId: string | null;
-            paymentStatus: string | null;
+            paymentStatus: components["schemas"]["ProviderPaymentStatus"];
             /** Format: date-time */
             paymentDate: string | null;
             paymentApprovalUrl: string | null;
@@ -4883,6 +4901,16 @@ export interface components {
             /** Format: date-time */
             reservationDate: string;
         };
+        /**
+         * @description PENDING_PAYMENT, then PAID, CONFIRMED, DEPOSITED, IN_TRANSIT, DELIVERED; or REJECTED, CANCELLED, EXPIRED, DISPUTED, REFUNDED
+         * @enum {string}
+         */
+        ReservationStatus: "PENDING_PAYMENT" | "PAID" | "CONFIRMED" | "REJECTED" | "DEPOSITED" | "IN_TRANSIT" | "DELIVERED" | "CANCELLED" | "EXPIRED" | "DISPUTED" | "REFUNDED";
+        /**
+         * @description What the payment provider did: PENDING (checkout open), FAILED, EXPIRED (checkout ended unpaid), AUTHORIZED (card hold), CAPTURED (charged, captureId), VOID_PENDING then VOIDED (hold released, nothing charged), PARTIAL_CAPTURE_PENDING then PARTIALLY_CAPTURED (the kept share charged, captureId, the rest of the hold released; no refund), REFUND_PENDING then REFUNDED or PARTIALLY_REFUNDED (money returned after capture, refundId), AUTHORIZATION_EXPIRED (the hold lapsed)
+         * @enum {string|null}
+         */
+        ProviderPaymentStatus: "PENDING" | "EXPIRED" | "FAILED" | "AUTHORIZED" | "CAPTURED" | "VOID_PENDING" | "VOIDED" | "PARTIAL_CAPTURE_PENDING" | "PARTIALLY_CAPTURED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "AUTHORIZATION_EXPIRED" | null;
         ReservationItem: {
             /** Format: int32 */
             categoryId: number | null;
@@ -4935,7 +4963,7 @@ export interface components {
         };
         RecipientView: {
             reservationNumber: string;
-            status: string;
+            status: components["schemas"]["ReservationStatus"];
             departureCity: string;
             arrivalCity: string;
             /** Format: date */
@@ -4974,7 +5002,7 @@ export interface components {
         PositionsAccepted: {
             /** Format: int32 */
             reservationId: number;
-            status: string;
+            status: components["schemas"]["ReservationStatus"];
             /** Format: int32 */
             accepted: number;
             lastPosition: components["schemas"]["Position"];
@@ -5008,7 +5036,7 @@ export interface components {
         Tracking: {
             /** Format: int32 */
             reservationId: number;
-            status: string;
+            status: components["schemas"]["ReservationStatus"];
             lastPosition: components["schemas"]["Position"];
             positions: components["schemas"]["Position"][];
         };
@@ -5039,6 +5067,7 @@ export interface components {
             body: string;
             /** @description PARCEL_IMAGE files, read through GET /files/{id} */
             fileIds: number[];
+            /** Format: date-time */
             createdAt: string;
         };
         NewConversationMessage: {
@@ -5048,6 +5077,7 @@ export interface components {
             fileIds?: number[];
         };
         ConversationRead: {
+            /** Format: date-time */
             readAt: string;
         };
         ConversationPage: {
@@ -5140,6 +5170,7 @@ export interface components {
                  */
                 declaredValue?: number | null;
             }[];
+            /** @description Who receives the parcel: a phone number or an e-mail address (or both) is required */
             recipient: {
                 firstName: string;
                 lastName: string;
@@ -5150,6 +5181,10 @@ export interface components {
                 city?: string | null;
                 postalCode?: string | null;
                 instructions?: string | null;
+            } | {
+                phone: string;
+            } | {
+                email: string;
             };
             /** @description Codes of the corridor's restricted items the sender accepts (GET /reference/prohibited-items) */
             acknowledgedRestrictions?: string[];
@@ -5265,7 +5300,7 @@ export interface components {
             authorizationId: string | null;
             captureId: string | null;
             refundId: string | null;
-            paymentStatus: string | null;
+            paymentStatus: components["schemas"]["ProviderPaymentStatus"];
             /** Format: date-time */
             paymentDate: string | null;
             paymentApprovalUrl: string | null;
@@ -5297,6 +5332,7 @@ export interface components {
             phoneNumber: string | null;
             nationality: string | null;
             email: string;
+            /** Format: date */
             birthDate: string | null;
             connectedAccountId: string | null;
             enabled: boolean;
@@ -5501,6 +5537,7 @@ export interface components {
                  */
                 declaredValue?: number | null;
             }[];
+            /** @description Who receives the parcel: a phone number or an e-mail address (or both) is required */
             recipient: {
                 firstName: string;
                 lastName: string;
@@ -5511,6 +5548,10 @@ export interface components {
                 city?: string | null;
                 postalCode?: string | null;
                 instructions?: string | null;
+            } | {
+                phone: string;
+            } | {
+                email: string;
             };
             /** @description Codes of the corridor's restricted items the sender accepts (GET /reference/prohibited-items) */
             acknowledgedRestrictions?: string[];
@@ -5759,9 +5800,14 @@ export interface components {
              * @enum {string}
              */
             status: "PENDING" | "READY" | "FAILED";
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             readyAt: string | null;
-            /** @description After this instant the archive is deleted and the export answers 404 */
+            /**
+             * Format: date-time
+             * @description After this instant the archive is deleted and the export answers 404
+             */
             expiresAt: string | null;
         };
         DataExportArchive: {
@@ -6137,9 +6183,8 @@ export interface components {
             /** Format: int32 */
             reservationId: number;
             paymentId: string | null;
-            /** @description What the payment provider did: PENDING (checkout open), FAILED, EXPIRED (checkout ended unpaid), AUTHORIZED (card hold), CAPTURED (charged, captureId), VOID_PENDING then VOIDED (hold released, nothing charged), PARTIAL_CAPTURE_PENDING then PARTIALLY_CAPTURED (the kept share charged, captureId, the rest of the hold released; no refund), REFUND_PENDING then REFUNDED or PARTIALLY_REFUNDED (money returned after capture, refundId), AUTHORIZATION_EXPIRED (the hold lapsed) */
-            paymentStatus: string | null;
-            reservationStatus: string;
+            paymentStatus: components["schemas"]["ProviderPaymentStatus"];
+            reservationStatus: components["schemas"]["ReservationStatus"];
         };
         WebhookAck: {
             received: boolean;
@@ -6260,7 +6305,9 @@ export interface components {
             automatic: boolean;
             transferId: string | null;
             failureReason: string | null;
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             completedAt: string | null;
         };
         WithdrawalRequest: {
@@ -6308,6 +6355,7 @@ export interface components {
         PayConnectOnboarding: {
             connectedAccountId: string;
             onboardingUrl: string;
+            /** Format: date-time */
             expiresAt: string;
         };
         PayConnectAccountStatus: {
@@ -6345,6 +6393,7 @@ export interface components {
             name: string;
             /** @description The one a withdrawal in its currency pays out to */
             isDefault: boolean;
+            /** Format: date-time */
             createdAt: string;
         };
         PayoutAccountRequest: {
@@ -6365,7 +6414,7 @@ export interface components {
         };
         DisputeDetail: components["schemas"]["Dispute"] & {
             reservationNumber: string;
-            reservationStatus: string;
+            reservationStatus: components["schemas"]["ReservationStatus"];
             evidenceFileIds: number[];
             messages: {
                 /** Format: int32 */
@@ -6373,6 +6422,7 @@ export interface components {
                 /** Format: int32 */
                 authorId: number;
                 body: string;
+                /** Format: date-time */
                 createdAt: string;
             }[];
             /** @description The reservation's conversation between sender and carrier: its latest 100 messages, oldest first */
@@ -6392,7 +6442,7 @@ export interface components {
             description: string;
             /** @enum {string} */
             status: "OPEN" | "RESOLVED";
-            previousReservationStatus: string;
+            previousReservationStatus: components["schemas"]["ReservationStatus"];
             /**
              * Format: double
              * @description Taken back from the payee's wallet (dispute after delivery)
@@ -6410,9 +6460,12 @@ export interface components {
             resolutionNote: string | null;
             /** Format: int32 */
             resolvedBy: number | null;
+            /** Format: date-time */
             resolvedAt: string | null;
             currency: string;
+            /** Format: date-time */
             createdAt: string;
+            /** Format: date-time */
             updatedAt: string;
         };
         NewDispute: {
@@ -15501,7 +15554,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomsDeclaration"];
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
@@ -20071,7 +20124,7 @@ export interface operations {
                      * Format: binary
                      * @description At most 10 MB
                      */
-                    file: string;
+                    file: Blob;
                     /** @enum {string} */
                     purpose: "AVATAR" | "PARCEL_IMAGE" | "KYC_DOCUMENT" | "AGENCY_DOCUMENT" | "DISPUTE_EVIDENCE" | "TRAVEL_PROOF";
                     /**
@@ -20247,10 +20300,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/jpeg": string;
-                    "image/png": string;
-                    "image/webp": string;
-                    "application/pdf": string;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
+                    "image/webp": Blob;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
@@ -22914,7 +22967,7 @@ export interface operations {
                      * Format: binary
                      * @description At most 10 MB
                      */
-                    file: string;
+                    file: Blob;
                     /** @enum {string} */
                     documentType: "BUSINESS_REGISTRATION" | "TAX_REGISTRATION" | "OWNER_IDENTITY" | "PROOF_OF_ADDRESS" | "INSURANCE" | "TRANSPORT_LICENSE" | "OTHER";
                 };
@@ -24856,7 +24909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
@@ -24976,7 +25029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */

@@ -1,7 +1,7 @@
 // Disputes on a reservation (one open at a time), their evidence files and their messages.
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
-import { reservations } from './reservations';
+import { RESERVATION_STATUSES, reservations } from './reservations';
 import { files } from './trust';
 import { users } from './users';
 
@@ -25,7 +25,7 @@ export const disputes = sqliteTable(
     description: text('description').notNull(),
     status: text('status', { enum: DISPUTE_STATUSES }).notNull().default('OPEN'),
     /** The reservation status when the dispute was opened (DEPOSITED, IN_TRANSIT or DELIVERED). */
-    previousStatus: text('previous_status').notNull(),
+    previousStatus: text('previous_status', { enum: RESERVATION_STATUSES }).notNull(),
     /**
      * Opened after delivery: the part of the carrier's released amount moved back from the payee's
      * wallet into escrow (`frozenCents`) and what was already withdrawn (`shortfallCents`).

@@ -20,6 +20,27 @@ export const RESERVATION_STATUSES = [
 ] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
+/** Payment statuses a reservation goes through (reservation.paymentStatus). */
+export const PAYMENT_STATUS = {
+  PENDING: 'PENDING',
+  /** The checkout ended unpaid: abandoned (the provider expired it) or the booking ended first. */
+  EXPIRED: 'EXPIRED',
+  FAILED: 'FAILED',
+  AUTHORIZED: 'AUTHORIZED',
+  CAPTURED: 'CAPTURED',
+  VOID_PENDING: 'VOID_PENDING',
+  VOIDED: 'VOIDED',
+  PARTIAL_CAPTURE_PENDING: 'PARTIAL_CAPTURE_PENDING',
+  /** The kept share captured (captureId), the rest of the hold released: nothing was refunded. */
+  PARTIALLY_CAPTURED: 'PARTIALLY_CAPTURED',
+  REFUND_PENDING: 'REFUND_PENDING',
+  REFUNDED: 'REFUNDED',
+  /** Captured, then part of it refunded (refundId). */
+  PARTIALLY_REFUNDED: 'PARTIALLY_REFUNDED',
+  AUTHORIZATION_EXPIRED: 'AUTHORIZATION_EXPIRED',
+} as const;
+export type PaymentStatusValue = (typeof PAYMENT_STATUS)[keyof typeof PAYMENT_STATUS];
+
 /**
  * Invoice statuses (reservation.invoiceStatus, CONTRACT section 19, docs/decisions-money.md): null
  * while nothing was captured (an authorisation, voided or lapsed, has no invoice); ISSUED once the

@@ -63,8 +63,8 @@ const AlertSchema = z
     categoryId: z.number().int().nullable(),
     transportMode: z.enum(TRANSPORT_MODES).nullable(),
     active: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('SearchAlert');
 

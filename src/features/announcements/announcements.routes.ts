@@ -91,8 +91,8 @@ export const AnnouncementSchema = z
     departureCountry: z.string(),
     arrivalCity: z.string(),
     arrivalCountry: z.string(),
-    departureDate: z.string(),
-    arrivalDate: z.string(),
+    departureDate: z.string().openapi({ format: 'date' }),
+    arrivalDate: z.string().openapi({ format: 'date' }),
     totalWeight: z.number(),
     reservedWeight: z.number(),
     remainingWeight: z.number(),
@@ -107,8 +107,8 @@ export const AnnouncementSchema = z
     cancellationPolicy: z.enum(CANCELLATION_POLICIES),
     travelVerified: z.boolean().openapi({ description: "An operator approved the carrier's proof of travel (ticket or boarding pass)" }),
     carrier: PublicProfileSchema,
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Announcement');
 

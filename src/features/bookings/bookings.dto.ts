@@ -23,7 +23,7 @@ export const UserSummarySchema = z
     phoneNumber: str(),
     nationality: str(),
     email: z.string(),
-    birthDate: str(),
+    birthDate: str().openapi({ format: 'date' }),
     connectedAccountId: str(),
     enabled: z.boolean(),
     walletBalance: z.number(),

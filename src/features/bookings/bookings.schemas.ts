@@ -58,6 +58,14 @@ export const RecipientInputSchema = z
     message: 'booking.phoneNumberEmailRequired',
     path: ['phone'],
     ...whenValid('phone', 'email'),
+  })
+  // The refinement, said in the document too: a phone or an e-mail (a string, not null), or both.
+  .openapi({
+    description: 'Who receives the parcel: a phone number or an e-mail address (or both) is required',
+    anyOf: [
+      { required: ['phone'], properties: { phone: { type: 'string' } } },
+      { required: ['email'], properties: { email: { type: 'string' } } },
+    ],
   });
 
 /** The fields POST /bookings and POST /annonces/{id}/offers share besides the weight. */

@@ -20,8 +20,8 @@ export const CategorySchema = z
     name: z.string(),
     description: z.string().nullable(),
     prohibited: z.boolean().openapi({ description: 'Prohibited content: listed so apps can warn; never bookable' }),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Category');
 

@@ -13,7 +13,7 @@ export const MessageSchema = z
     authorName: z.string(),
     body: z.string(),
     fileIds: z.array(z.number().int()).openapi({ description: 'PARCEL_IMAGE files, read through GET /files/{id}' }),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('ConversationMessage');
 
@@ -51,7 +51,7 @@ export const LiveQuery = z.object({
 
 export const MessagePageSchema = PageSchema(MessageSchema, 'ConversationMessagePage');
 
-export const ReadSchema = z.object({ readAt: z.string() }).openapi('ConversationRead');
+export const ReadSchema = z.object({ readAt: z.string().openapi({ format: 'date-time' }) }).openapi('ConversationRead');
 
 export const ConversationSchema = z
   .object({

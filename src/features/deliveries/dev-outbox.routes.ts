@@ -30,7 +30,7 @@ const OutboxMessageSchema = z
     subject: z.string().nullable(),
     text: z.string(),
     links: z.array(z.string()).openapi({ description: 'Every absolute link the message carries' }),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('OutboxMessage');
 

@@ -23,7 +23,7 @@ const refused = (reason: 'FORGED' | 'EXPIRED') =>
   });
 
 /** Turns the e-mail of the token's kind off for its user; the other channels keep their choice. The route's schema bounds the token's length. */
-export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: string }> {
+export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: NotificationKind }> {
   const { db, env } = deps;
   const opened = await openUnsubscribeToken(env, token);
   if (!opened.ok) throw refused(opened.reason);
@@ -33,7 +33,7 @@ export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: st
     .insert(notificationPreferences)
     .values({ userId: claims.userId, kind: claims.kind, ...defaultChannels(claims.kind), email: false })
     .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.kind], set: { email: false, updatedAt: sql`excluded.updated_at` } });
-  return { kind: claims.kind };
+  return { kind: claims.kind as NotificationKind }; // checked against NOTIFICATION_KINDS above
 }
 
 export const unsubscribeRouter = createRouter().openapi(
@@ -47,7 +47,7 @@ export const unsubscribeRouter = createRouter().openapi(
     security: [],
     request: { query: z.object({ token: z.string().min(1).max(1000).openapi({ param: { name: 'token', in: 'query' }, description: 'From the List-Unsubscribe header' }) }) },
     responses: {
-      200: jsonContent(z.object({ message: z.string(), kind: z.string() }).openapi('UnsubscribeResult'), 'That kind of e-mail is off'),
+      200: jsonContent(z.object({ message: z.string(), kind: z.enum(NOTIFICATION_KINDS) }).openapi('UnsubscribeResult'), 'That kind of e-mail is off'),
       ...errorResponses(),
     },
   }),

@@ -10,6 +10,7 @@ import { idempotent } from '../../middleware/idempotency';
 import { clientIp } from '../audit/audit';
 import { ResolveSchema } from './disputes.schemas';
 import { addMessage, disputeDetail, listDisputes, MAX_EVIDENCE_FILES, openDispute, resolveDispute } from './disputes.service';
+import { ReservationStatusSchema } from '../reservations/reservation.schemas';
 
 const DisputeSchema = z
   .object({
@@ -20,25 +21,25 @@ const DisputeSchema = z
     reason: z.enum(DISPUTE_REASONS),
     description: z.string(),
     status: z.enum(DISPUTE_STATUSES),
-    previousReservationStatus: z.string(),
+    previousReservationStatus: ReservationStatusSchema,
     frozenAmount: z.number().openapi({ description: "Taken back from the payee's wallet (dispute after delivery)" }),
     shortfallAmount: z.number().openapi({ description: 'Already withdrawn when the dispute was opened (not recovered)' }),
     resolution: z.enum(DISPUTE_RESOLUTIONS).nullable(),
     refundAmount: z.number().nullable(),
     resolutionNote: z.string().nullable(),
     resolvedBy: z.number().int().nullable(),
-    resolvedAt: z.string().nullable(),
+    resolvedAt: z.string().nullable().openapi({ format: 'date-time' }),
     currency: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Dispute');
 
 const DisputeDetailSchema = DisputeSchema.extend({
   reservationNumber: z.string(),
-  reservationStatus: z.string(),
+  reservationStatus: ReservationStatusSchema,
   evidenceFileIds: z.array(z.number().int()),
-  messages: z.array(z.object({ id: z.number().int(), authorId: z.number().int(), body: z.string(), createdAt: z.string() })),
+  messages: z.array(z.object({ id: z.number().int(), authorId: z.number().int(), body: z.string(), createdAt: z.string().openapi({ format: 'date-time' }) })),
   conversation: z
     .array(ConversationMessageSchema)
     .openapi({ description: "The reservation's conversation between sender and carrier: its latest 100 messages, oldest first" }),

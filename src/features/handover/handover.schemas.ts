@@ -1,6 +1,7 @@
 // Request and response schemas of the handover routes and the recipient view.
 import { z } from '@hono/zod-openapi';
 import { PositionSchema } from '../tracking/tracking.schemas';
+import { ReservationStatusSchema } from '../reservations/reservation.schemas';
 
 export const QrImageSchema = z
   .object({
@@ -21,7 +22,7 @@ export const DeliveryCodeSchema = z.object({ deliveryCode: code }).openapi('Deli
 export const RecipientViewSchema = z
   .object({
     reservationNumber: z.string(),
-    status: z.string(),
+    status: ReservationStatusSchema,
     departureCity: z.string(),
     arrivalCity: z.string(),
     arrivalDate: z.string().openapi({ format: 'date' }),

@@ -23,26 +23,10 @@ import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, moneyBackDescri
 import { appConfig } from '../../config';
 import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
 import { reportCaught } from '../../error-tracking';
+import { PAYMENT_STATUS } from '../../db/schema/reservations';
 
-/** Payment statuses a reservation goes through (reservation.paymentStatus). */
-export const PAYMENT_STATUS = {
-  PENDING: 'PENDING',
-  /** The checkout ended unpaid: abandoned (the provider expired it) or the booking ended first. */
-  EXPIRED: 'EXPIRED',
-  FAILED: 'FAILED',
-  AUTHORIZED: 'AUTHORIZED',
-  CAPTURED: 'CAPTURED',
-  VOID_PENDING: 'VOID_PENDING',
-  VOIDED: 'VOIDED',
-  PARTIAL_CAPTURE_PENDING: 'PARTIAL_CAPTURE_PENDING',
-  /** The kept share captured (captureId), the rest of the hold released: nothing was refunded. */
-  PARTIALLY_CAPTURED: 'PARTIALLY_CAPTURED',
-  REFUND_PENDING: 'REFUND_PENDING',
-  REFUNDED: 'REFUNDED',
-  /** Captured, then part of it refunded (refundId). */
-  PARTIALLY_REFUNDED: 'PARTIALLY_REFUNDED',
-  AUTHORIZATION_EXPIRED: 'AUTHORIZATION_EXPIRED',
-} as const;
+/** Payment statuses a reservation goes through (reservation.paymentStatus): defined with the reservation's columns. */
+export { PAYMENT_STATUS };
 
 /** Statuses whose provider side is still to be done after the ledger booked a refund. */
 const SETTLEMENT_PENDING: readonly string[] = [PAYMENT_STATUS.VOID_PENDING, PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING, PAYMENT_STATUS.REFUND_PENDING];

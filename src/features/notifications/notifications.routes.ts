@@ -6,17 +6,18 @@ import { PageSchema, pageQuery } from '../../lib/pagination';
 import { IdParams } from '../../validation';
 import { languageHeaders, readerLocale } from '../../lib/locale';
 import { deleteNotification, listNotifications, markAllRead, markRead, unreadCount } from './notifications.service';
+import { NOTIFICATION_KINDS } from '../deliveries/notify';
 
 const NotificationSchema = z
   .object({
     id: z.number().int(),
-    type: z.string().openapi({ example: 'ALERT_MATCH' }),
+    type: z.enum(NOTIFICATION_KINDS).openapi('NotificationType', { description: 'The kind of notice; new kinds may be added within v1 (docs/VERSIONING.md)' }),
     title: z.string(),
     message: z.string(),
     data: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Ids the app navigates to' }),
     read: z.boolean(),
-    readAt: z.string().nullable(),
-    createdAt: z.string(),
+    readAt: z.string().nullable().openapi({ format: 'date-time' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Notification');
 

@@ -19,7 +19,8 @@ export function toNotification(row: NotificationRow, locale: Locale) {
   const { title, message } = locale === 'fr' && isNotificationKind(row.type) ? frenchOf(row.type, row) : row;
   return {
     id: row.id,
-    type: row.type,
+    // Only notify() writes rows, with a kind of NOTIFICATION_KINDS.
+    type: row.type as NotificationKind,
     title,
     message,
     data: row.data ?? null,

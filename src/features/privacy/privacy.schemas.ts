@@ -6,9 +6,9 @@ export const DataExportSchema = z
   .object({
     id: z.number().int(),
     status: z.enum(DATA_EXPORT_STATUSES).openapi({ description: 'PENDING while the archive is built (within minutes); READY once it can be downloaded; FAILED: ask again' }),
-    createdAt: z.string(),
-    readyAt: z.string().nullable(),
-    expiresAt: z.string().nullable().openapi({ description: 'After this instant the archive is deleted and the export answers 404' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    readyAt: z.string().nullable().openapi({ format: 'date-time' }),
+    expiresAt: z.string().nullable().openapi({ format: 'date-time', description: 'After this instant the archive is deleted and the export answers 404' }),
   })
   .openapi('DataExport');
 

@@ -44,7 +44,7 @@ const AddedItemSchema = z
     categoryCode: z.string().nullable(),
     fromCountry: z.string().nullable(),
     toCountry: z.string().nullable(),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('AddedProhibitedItem');
 

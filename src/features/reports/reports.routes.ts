@@ -21,8 +21,8 @@ const ReportSchema = z
     action: z.enum(REPORT_ACTIONS).nullable(),
     resolutionNote: z.string().nullable(),
     closedBy: z.number().int().nullable(),
-    closedAt: z.string().nullable(),
-    createdAt: z.string(),
+    closedAt: z.string().nullable().openapi({ format: 'date-time' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('Report');
 

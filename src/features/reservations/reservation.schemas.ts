@@ -5,6 +5,21 @@ import { fromGrams } from '../../lib/money';
 import { fromMinor, storedMoney } from '../../lib/amount';
 import { receiptUrl } from '../../lib/urls';
 import type { ItemView, PartyFields, ReservationDtoView } from './reservation-views';
+import { PAYMENT_STATUS, RESERVATION_STATUSES, type PaymentStatusValue } from '../../db/schema/reservations';
+
+/** A reservation's status (CONTRACT section 7): one component, so generated clients get one union. */
+export const ReservationStatusSchema = z.enum(RESERVATION_STATUSES).openapi('ReservationStatus', {
+  description: 'PENDING_PAYMENT, then PAID, CONFIRMED, DEPOSITED, IN_TRANSIT, DELIVERED; or REJECTED, CANCELLED, EXPIRED, DISPUTED, REFUNDED',
+});
+
+/** What the payment provider did, null before any checkout. */
+export const ProviderPaymentStatusSchema = z.enum(PAYMENT_STATUS).openapi('ProviderPaymentStatus', {
+  description:
+    'What the payment provider did: PENDING (checkout open), FAILED, EXPIRED (checkout ended unpaid), AUTHORIZED (card hold), ' +
+    'CAPTURED (charged, captureId), VOID_PENDING then VOIDED (hold released, nothing charged), PARTIAL_CAPTURE_PENDING then ' +
+    'PARTIALLY_CAPTURED (the kept share charged, captureId, the rest of the hold released; no refund), REFUND_PENDING then ' +
+    'REFUNDED or PARTIALLY_REFUNDED (money returned after capture, refundId), AUTHORIZATION_EXPIRED (the hold lapsed)',
+});
 
 const str = () => z.string().nullable();
 /** The payment identifiers and state, with the same names in the Reservation and the super-admin detail. */
@@ -13,7 +28,7 @@ export const paymentFields = {
     authorizationId: str(),
     captureId: str(),
     refundId: str(),
-    paymentStatus: str(),
+    paymentStatus: ProviderPaymentStatusSchema.nullable(),
     paymentDate: str().openapi({ format: 'date-time' }),
     paymentApprovalUrl: str(),
 };
@@ -73,7 +88,7 @@ export const ReservationSchema = z
     announcementId: z.number().int(),
     senderId: z.number().int(),
     carrierId: z.number().int(),
-    status: z.string().openapi({ example: 'PENDING_PAYMENT' }),
+    status: ReservationStatusSchema,
     reservedWeight: z.number(),
     contentInfo: str(),
     depositCode: str().openapi({ description: 'Shown to the sender only; null for anyone else' }),
@@ -116,7 +131,7 @@ export const paymentFieldsOf = (r: ReservationDtoView['r']) => ({
   authorizationId: r.authorizationId,
   captureId: r.captureId,
   refundId: r.refundId,
-  paymentStatus: r.paymentStatus,
+  paymentStatus: r.paymentStatus as PaymentStatusValue | null, // written only from PAYMENT_STATUS
   paymentDate: r.paymentDate,
   paymentApprovalUrl: r.paymentApprovalUrl,
 });

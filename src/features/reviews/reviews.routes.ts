@@ -15,7 +15,7 @@ const ReviewSchema = z
     reviewerRole: z.enum(['SENDER', 'CARRIER']),
     rating: z.number().int().min(1).max(5),
     comment: z.string().nullable(),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
     reviewer: z.object({ id: z.number().int(), name: z.string(), avatarUrl: z.string().nullable() }),
   })
   .openapi('Review');

@@ -10,6 +10,7 @@ import { socketToken } from '../conversations/conversations.service';
 import { pathId, toValidationError } from '../../validation';
 import { PositionSchema, PositionsBodyDocumented, PositionsBodySchema } from './tracking.schemas';
 import { assertLiveAccess, postPositions, trackingObject, trackingView } from './tracking.service';
+import { ReservationStatusSchema } from '../reservations/reservation.schemas';
 
 const tags = ['Tracking'];
 const Params = z.object({ reservationId: pathId('reservationId') });
@@ -17,7 +18,7 @@ const Params = z.object({ reservationId: pathId('reservationId') });
 const PostResultSchema = z
   .object({
     reservationId: z.number().int(),
-    status: z.string(),
+    status: ReservationStatusSchema,
     accepted: z.number().int(),
     lastPosition: PositionSchema.nullable(),
   })
@@ -26,7 +27,7 @@ const PostResultSchema = z
 const TrackingSchema = z
   .object({
     reservationId: z.number().int(),
-    status: z.string(),
+    status: ReservationStatusSchema,
     lastPosition: PositionSchema.nullable(),
     positions: z.array(PositionSchema),
   })

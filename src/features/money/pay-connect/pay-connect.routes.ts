@@ -9,7 +9,7 @@ import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScop
 import { accountStatus, canReceive, canReceivePayments, newOnboardingLink, refreshFromProvider, startOnboarding } from './pay-connect.service';
 
 const OnboardingSchema = z
-  .object({ connectedAccountId: z.string(), onboardingUrl: z.string(), expiresAt: z.string() })
+  .object({ connectedAccountId: z.string(), onboardingUrl: z.string(), expiresAt: z.string().openapi({ format: 'date-time' }) })
   .openapi('PayConnectOnboarding');
 const StatusSchema = z
   .object({

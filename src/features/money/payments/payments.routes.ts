@@ -9,6 +9,7 @@ import { htmlPage } from './html';
 import { checkoutReturned, createCheckout, paymentStatus, reservationPaymentMethods, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
 import { idempotent } from '../../../middleware/idempotency';
+import { ProviderPaymentStatusSchema, ReservationStatusSchema } from '../../reservations/reservation.schemas';
 
 const CheckoutBody = z
   .object({
@@ -41,14 +42,8 @@ const PaymentStatusSchema = z
   .object({
     reservationId: z.number().int(),
     paymentId: z.string().nullable(),
-    paymentStatus: z.string().nullable().openapi({
-      description:
-        'What the payment provider did: PENDING (checkout open), FAILED, EXPIRED (checkout ended unpaid), AUTHORIZED (card hold), ' +
-        'CAPTURED (charged, captureId), VOID_PENDING then VOIDED (hold released, nothing charged), PARTIAL_CAPTURE_PENDING then ' +
-        'PARTIALLY_CAPTURED (the kept share charged, captureId, the rest of the hold released; no refund), REFUND_PENDING then ' +
-        'REFUNDED or PARTIALLY_REFUNDED (money returned after capture, refundId), AUTHORIZATION_EXPIRED (the hold lapsed)',
-    }),
-    reservationStatus: z.string(),
+    paymentStatus: ProviderPaymentStatusSchema.nullable(),
+    reservationStatus: ReservationStatusSchema,
   })
   .openapi('PaymentStatus');
 const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() }).openapi('WebhookAck');

@@ -12,7 +12,7 @@ import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { apiUrl } from '../../../lib/urls';
 import { loadReservation } from '../../reservations/lifecycle';
 import { appConfig } from '../../../config';
-import type { PaymentMethod } from '../../../db/schema';
+import type { PaymentMethod, PaymentStatusValue } from '../../../db/schema';
 import { toStripeAmount, type CurrencyCode } from '../../../lib/currency';
 import { assertMethodOffered, methodsFor } from './payment-methods';
 import { openWaveCheckout } from './wave-checkout';
@@ -132,7 +132,7 @@ export async function paymentStatus(deps: Deps, auth: AuthUser, reservationId: n
   const r = await loadReservation(db, reservationId);
   // Like the reservation itself: its parties, the owning agency's staff, admins.
   await assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });
-  return { reservationId: r.id, paymentId: r.paymentId, paymentStatus: r.paymentStatus, reservationStatus: r.status };
+  return { reservationId: r.id, paymentId: r.paymentId, paymentStatus: r.paymentStatus as PaymentStatusValue | null, reservationStatus: r.status };
 }
 
 export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'BOOKING_ENDED' | 'UNKNOWN';

@@ -18,7 +18,7 @@ const PayoutAccountSchema = z
     phone: z.string().openapi({ description: 'E.164' }),
     name: z.string(),
     isDefault: z.boolean().openapi({ description: 'The one a withdrawal in its currency pays out to' }),
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('PayoutAccount');
 

@@ -27,8 +27,8 @@ const WithdrawalSchema = z
     automatic: z.boolean(),
     transferId: z.string().nullable(),
     failureReason: z.string().nullable(),
-    createdAt: z.string(),
-    completedAt: z.string().nullable(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    completedAt: z.string().nullable().openapi({ format: 'date-time' }),
   })
   .openapi('Withdrawal');
 
