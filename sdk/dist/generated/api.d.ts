@@ -1804,7 +1804,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with email and password
-         * @description Checks the password of the live account with this e-mail and opens a session: the token pair (access 15 minutes, refresh 7 days) and the user with their wallet figures. A wrong e-mail or password is 401 AUTHENTICATION_ERROR (the same for both, and audited); a suspended account 403 ACCESS_DENIED; too many attempts from one IP or for one address 429 BUSINESS_RULE_VIOLATION with Retry-After. Accounts made by Google or Apple sign-in have no password until one is set through the reset e-mail.
+         * @description Checks the password of the live account with this e-mail and opens a session: the token pair (access 15 minutes, refresh 7 days) and the user with their wallet figures. A wrong e-mail or password is 401 AUTHENTICATION_ERROR (the same for both, and audited). An account with two-factor authentication (staff) also needs `totpCode`: without it, or with a wrong, expired or already used code, 401 AUTHENTICATION_ERROR (the message says which); in production a staff account without an authenticator is 403 ACCESS_DENIED until one is enrolled in the console. A suspended account 403 ACCESS_DENIED; too many attempts from one IP or for one address 429 BUSINESS_RULE_VIOLATION with Retry-After. Accounts made by Google or Apple sign-in have no password until one is set through the reset e-mail.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -5704,6 +5704,11 @@ export interface components {
              */
             email: string;
             password: string;
+            /**
+             * @description Accounts with two-factor authentication only: the 6-digit code of the authenticator app, or an unused recovery code (xxxx-xxxx-xxxx-xxxx)
+             * @example 123456
+             */
+            totpCode?: string;
         };
         RefreshRequest: {
             refreshToken: string;
@@ -5714,6 +5719,11 @@ export interface components {
         GoogleLoginRequest: {
             /** @description Google ID token */
             idToken: string;
+            /**
+             * @description Accounts with two-factor authentication only: the 6-digit code of the authenticator app, or an unused recovery code (xxxx-xxxx-xxxx-xxxx)
+             * @example 123456
+             */
+            totpCode?: string;
         };
         AppleLoginRequest: {
             /** @description Apple identity token */
@@ -5721,6 +5731,11 @@ export interface components {
             /** @description Apple sends names only on the first authorization */
             firstName?: string;
             lastName?: string;
+            /**
+             * @description Accounts with two-factor authentication only: the 6-digit code of the authenticator app, or an unused recovery code (xxxx-xxxx-xxxx-xxxx)
+             * @example 123456
+             */
+            totpCode?: string;
         };
         OneTimeTokenRequest: {
             token: string;
