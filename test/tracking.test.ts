@@ -36,7 +36,8 @@ async function openLive(id: number, auth: { token?: string; recipientToken?: str
   if (ws) {
     ws.accept();
     ws.addEventListener('message', (event) => {
-      messages.push(JSON.parse(event.data as string));
+      const text = event.data as string;
+      messages.push(text === 'pong' ? text : JSON.parse(text));
       waiters.splice(0).forEach((w) => w());
     });
   }
@@ -285,6 +286,24 @@ describe('live feed', () => {
     });
     live.ws!.send(new Uint8Array([1]));
     expect((await live.next(3))[2]).toEqual({ type: 'error', errorCode: 'INVALID_ARGUMENT', message: 'This feed is read-only: a binary frame is not accepted; send only "ping"' });
+    live.ws!.close(1000, 'done');
+  });
+
+  it('answers the SDK\'s heartbeat "ping" with "pong" by the runtime\'s auto-response, without waking the object (hibernation kept)', async () => {
+    const { sender, reservation } = await aReservation({ status: 'IN_TRANSIT' });
+    const live = await openLive(reservation.id, { token: sender.token });
+    await live.next(1);
+    live.ws!.send('ping');
+    expect((await live.next(2))[1]).toBe('pong');
+    const auto = await runInDurableObject(trackingStub(reservation.id), (_i: ReservationTracking, state) => {
+      const pair = state.getWebSocketAutoResponse();
+      // The time of the last auto-answered ping is kept per socket: the object was not woken for it.
+      const socket = state.getWebSockets()[0];
+      return { request: pair?.request, response: pair?.response, answeredAt: socket ? state.getWebSocketAutoResponseTimestamp(socket)?.getTime() ?? null : null };
+    });
+    expect(auto.request).toBe('ping');
+    expect(auto.response).toBe('pong');
+    expect(auto.answeredAt).toEqual(expect.any(Number));
     live.ws!.close(1000, 'done');
   });
 
