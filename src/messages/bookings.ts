@@ -71,6 +71,8 @@ export const BOOKING_MESSAGES = {
     fr: 'arrivalDate doit être égale ou postérieure à departureDate',
   },
   'announcement.currencyCode': { en: 'must be an ISO 4217 currency code (3 upper-case letters, e.g. EUR)', fr: 'doit être un code de devise ISO 4217 (3 majuscules, par ex. EUR)' },
+  'announcement.radiusNeedsCity': { en: 'radiusKm needs departureCity or arrivalCity', fr: 'radiusKm demande departureCity ou arrivalCity' },
+  'announcement.dateFlexNeedsDate': { en: 'dateFlexDays needs date', fr: 'dateFlexDays demande date' },
   'announcement.priceAtLeastOneCent': { en: 'Must be greater than 0 (at least 0.01)', fr: 'Doit être supérieur à 0 (au moins 0.01)' },
   'announcement.validationFailedFields': { en: 'Validation failed for body: {fieldErrors}', fr: 'Validation échouée pour le corps : {fieldErrors}' },
   'announcement.unknownProhibitedCategories': { en: 'Unknown or prohibited categories: {bad}', fr: 'Catégories inconnues ou interdites : {bad}' },

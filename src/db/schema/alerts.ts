@@ -1,5 +1,5 @@
 // Search alerts: saved announcement searches whose owner is notified when a new trip matches.
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { TRANSPORT_MODES } from './catalog';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
@@ -27,6 +27,16 @@ export const searchAlerts = sqliteTable(
     currency: text('currency'),
     categoryId: integer('category_id'),
     transportMode: text('transport_mode', { enum: TRANSPORT_MODES }),
+    /** The nearby search's parameters (CONTRACT section 30, migration 0075); 0 = the cities' names only. */
+    radiusKm: integer('radius_km').notNull().default(0),
+    /** The day wanted, give or take dateFlexDays. */
+    date: text('date'),
+    dateFlexDays: integer('date_flex_days').notNull().default(0),
+    /** The alert's cities on the map when they are known places (placed when saved). */
+    departureLatitude: real('departure_latitude'),
+    departureLongitude: real('departure_longitude'),
+    arrivalLatitude: real('arrival_latitude'),
+    arrivalLongitude: real('arrival_longitude'),
     active: integer('active', { mode: 'boolean' }).notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,6 +1,6 @@
 // Parcel categories and announcements (trips with spare capacity).
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
 
@@ -57,6 +57,16 @@ export const announcements = sqliteTable(
     cancellationPolicy: text('cancellation_policy', { enum: CANCELLATION_POLICIES }).notNull().default('MODERATE'),
     /** An operator approved the carrier's proof of travel (CONTRACT 21). */
     travelVerified: integer('travel_verified', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Where the trip leaves and arrives when its city is a known place (places, migration 0075),
+     * null otherwise; and each point's 2-degree cell (lib/geo.ts cellOf): the nearby search's keys.
+     */
+    departureLatitude: real('departure_latitude'),
+    departureLongitude: real('departure_longitude'),
+    arrivalLatitude: real('arrival_latitude'),
+    arrivalLongitude: real('arrival_longitude'),
+    departureCell: integer('departure_cell'),
+    arrivalCell: integer('arrival_cell'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -73,7 +83,31 @@ export const announcements = sqliteTable(
     index('announcements_created_idx').on(t.createdAt),
     // The price suggestion: a route's trips of the last 180 days (migration 0026).
     index('announcements_country_route_idx').on(t.departureCountry, t.arrivalCountry, t.departureDate),
+    // The nearby search (CONTRACT section 30, migration 0075): each pair of cells of the two discs,
+    // then the dates; the coordinates let the exact box be checked from the index alone.
+    index('announcements_cells_idx').on(
+      t.departureCell, t.arrivalCell, t.status, t.departureDate, t.departureLatitude, t.departureLongitude, t.arrivalLatitude, t.arrivalLongitude,
+    ),
+    index('announcements_arrival_cell_idx').on(t.arrivalCell, t.status, t.departureDate, t.arrivalLatitude, t.arrivalLongitude),
   ],
+);
+
+/**
+ * The corridor's places with their coordinates (CONTRACT section 30), from GeoNames through
+ * scripts/build-reference-data.mjs (migration 0076). `nameKey` is cityKey(name).
+ */
+export const places = sqliteTable(
+  'places',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    countryCode: text('country_code').notNull(),
+    name: text('name').notNull(),
+    nameKey: text('name_key').notNull(),
+    latitude: real('latitude').notNull(),
+    longitude: real('longitude').notNull(),
+    population: integer('population').notNull(),
+  },
+  (t) => [index('places_key_idx').on(t.nameKey, t.countryCode, t.population)],
 );
 
 export type AnnouncementRow = typeof announcements.$inferSelect;

@@ -21,6 +21,7 @@ import {
 import { idempotent } from '../../middleware/idempotency';
 import { LOOKBACK_DAYS, MIN_SAMPLE, priceSuggestion } from './price-suggestion';
 import { currencyCodeSchema } from '../../lib/amount';
+import { isNearby, MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, searchNearby, TOTAL_CAP } from './nearby-search';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -113,6 +114,13 @@ export const AnnouncementSchema = z
   .openapi('Announcement');
 
 const AnnouncementPageSchema = PageSchema(AnnouncementSchema, 'AnnouncementPage');
+const SearchResultSchema = AnnouncementSchema.extend({
+  departureDistanceKm: z.number().nullable().optional().openapi({ description: 'With radiusKm: great-circle km from departureCity to where the trip leaves (one decimal); null without departureCity' }),
+  arrivalDistanceKm: z.number().nullable().optional().openapi({ description: 'With radiusKm: great-circle km from arrivalCity to where the trip arrives (one decimal); null without arrivalCity' }),
+}).openapi('AnnouncementSearchResult');
+const SearchPageSchema = PageSchema(SearchResultSchema, 'AnnouncementSearchPage', {
+  totalCapped: z.boolean().optional().openapi({ description: `With radiusKm or date: true when more than ${TOTAL_CAP} trips matched; totalElements then counts the first ${TOTAL_CAP} weighed` }),
+});
 const pageParams = pageQuery({ sortable: ANNOUNCEMENT_SORTS, defaultSort: 'departureDate,asc' });
 
 const SearchQuery = pageParams.extend({
@@ -137,7 +145,23 @@ const SearchQuery = pageParams.extend({
     .transform((v) => v === 'true')
     .optional()
     .openapi({ type: 'boolean', description: 'true: only trips whose proof of travel an operator approved; false: only the others' }),
-});
+  radiusKm: decimalInt(z.number().int().min(0).max(MAX_RADIUS_KM))
+    .default(0)
+    .openapi({
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_RADIUS_KM,
+      default: 0,
+      description: `Nearby places (0-${MAX_RADIUS_KM} km, default 0): trips leaving within this great-circle distance of departureCity and arriving within it of arrivalCity (a city that is not one of the corridor's places is matched by its name). Needs departureCity or arrivalCity. Results then carry departureDistanceKm and arrivalDistanceKm and are ordered best first`,
+    }),
+  date: IsoDate.optional().openapi({ description: 'The day wanted: trips departing on it, or up to dateFlexDays before or after; results are then ordered best first' }),
+  dateFlexDays: decimalInt(z.number().int().min(0).max(MAX_DATE_FLEX_DAYS))
+    .default(0)
+    .openapi({ type: 'integer', minimum: 0, maximum: MAX_DATE_FLEX_DAYS, default: 0, description: `Days either side of date (0-${MAX_DATE_FLEX_DAYS}, default 0); needs date` }),
+}).superRefine((v, ctx) => {
+  if (v.radiusKm > 0 && !v.departureCity && !v.arrivalCity) ctx.addIssue({ code: 'custom', path: ['radiusKm'], message: 'announcement.radiusNeedsCity' });
+  if (v.dateFlexDays > 0 && v.date === undefined) ctx.addIssue({ code: 'custom', path: ['dateFlexDays'], message: 'announcement.dateFlexNeedsDate' });
+}, whenValid('radiusKm', 'dateFlexDays', 'date', 'departureCity', 'arrivalCity'));
 
 const PriceSuggestionQuery = z.object({
   departureCountry: CountryCode,
@@ -186,11 +210,13 @@ export const announcementsRouter = createRouter()
       description: 'A page of ACTIVE trips departing today (UTC) or later, from carriers and agencies that are not suspended, soonest first by default (sortable by departureDate, pricePerKg and createdAt). Cities match case- and accent-insensitively; the remaining capacity must reach minWeight; a categoryId keeps the trips accepting it (or every category). A price filter or a price sort compares within one currency (currency, else the departure country\'s, else the platform\'s) and leaves trips in other currencies out.',
       security: [],
       request: { query: SearchQuery },
-      responses: { 200: jsonContent(AnnouncementPageSchema, 'A page of trips'), ...errorResponses() },
+      responses: { 200: jsonContent(SearchPageSchema, 'A page of trips'), ...errorResponses() },
     }),
     async (c) => {
-      const { page, size, sort, ...filters } = c.req.valid('query');
-      return c.json(await searchAnnouncements(c.get('deps'), filters, { page, size, sort }), 200);
+      const { page, size, sort, radiusKm, date, dateFlexDays, ...filters } = c.req.valid('query');
+      const nearby = { radiusKm, date, dateFlexDays };
+      const p = { page, size, sort };
+      return c.json(isNearby(nearby) ? await searchNearby(c.get('deps'), filters, nearby, p) : await searchAnnouncements(c.get('deps'), filters, p), 200);
     },
   )
   .openapi(

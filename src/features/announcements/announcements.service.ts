@@ -1,16 +1,16 @@
 // Announcements (trips): create, search, read, update, delete, and the cron that closes departed
 // trips. Capacity arithmetic is in grams and money in cents; the edge converts.
-import { and, count, eq, getTableColumns, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aliasedColumns, compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
-import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy, type UserRow } from '../../db/schema';
+import { compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
+import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import type { AuthUser, Deps } from '../../env';
 import { fromGrams, toGrams } from '../../lib/money';
 import type { CurrencyCode } from '../../lib/currency';
 import { mainCurrency } from '../../lib/main-currency';
 import { appConfig } from '../../config';
-import { currencyFixed, NO_CURRENCIES, priceBoundMinor, priceFilterCurrency, pricePerKgMinor, pricePerKgOut, tripCurrency, updatedPrice, type CurrencySettings } from './trip-currency';
+import { currencyFixed, NO_CURRENCIES, priceBoundMinor, priceFilterCurrency, pricePerKgMinor, tripCurrency, updatedPrice, type CurrencySettings } from './trip-currency';
 import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
@@ -23,15 +23,14 @@ import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';
 import { changedTerms, RETERMED_STATUSES, ROUTE_FIELDS, termsOf, type TripTerms } from '../reservations/reservation-terms';
 import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
-import { toSummary } from '../reviews/reviews.service';
-import { toPublicProfile } from '../users/public-profile';
-import { cancellationCountsColumn, cancellationRateOf } from '../users/cancellation-rate';
 import { cityKey } from '../reference/city-key';
 import { todayUtc, tripDateErrors } from './announcement-rules';
-import { remainingCapacityG, remainingCapacitySql } from './capacity';
+import { remainingCapacitySql } from './capacity';
 import { notifyMatchingAlerts } from './alert-matching';
 import { anyReservation, hasReservations, liveReservations, newerLiveReservations, paidInProgress } from './trip-reservations';
 import { carrierAvailableCondition, isCarrierAvailable } from './carrier-availability';
+import { carrierColumns, listedCarrierColumns, listedColumns, toAnnouncement } from './announcement-view';
+import { movesRoute, tripPlaces } from './trip-places';
 
 export const ANNOUNCEMENT_SORTS = ['departureDate', 'pricePerKg', 'createdAt'] as const;
 export type AnnouncementSort = (typeof ANNOUNCEMENT_SORTS)[number];
@@ -79,70 +78,6 @@ export interface SearchFilters {
   travelVerified?: boolean;
 }
 
-/**
- * The carrier's public profile and rating, selected with the announcement in one query. Aliased:
- * D1 batch results are keyed by column name, so users.id would overwrite announcements.id.
- */
-const carrierColumns = {
-  ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'phoneVerified', 'createdAt']),
-  ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
-  ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
-  // The carrier's cancellationRate (users/cancellation-rate.ts), two index searches per row.
-  cancellationCounts: cancellationCountsColumn(announcements.carrierId),
-};
-/** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
-const { departureCityKey: _departureKey, arrivalCityKey: _arrivalKey, ...listedColumns } = getTableColumns(announcements);
-const { id: _carrierId, ...listedCarrierColumns } = carrierColumns;
-type ListedRow = Omit<AnnouncementRow, 'departureCityKey' | 'arrivalCityKey'>;
-type CarrierRow = {
-  id: number;
-  firstName: string;
-  lastName: string;
-  username: string | null;
-  avatarUrl: string | null;
-  kycStatus: UserRow['kycStatus'];
-  phoneVerified: boolean;
-  createdAt: string;
-  ratingCount: number | null;
-  ratingSum: number | null;
-  cancellationCounts: string | null;
-};
-
-export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) {
-  return {
-    id: row.id,
-    carrierId: row.carrierId,
-    agencyId: row.agencyId,
-    branchId: row.branchId,
-    departureCity: row.departureCity,
-    departureCountry: row.departureCountry,
-    arrivalCity: row.arrivalCity,
-    arrivalCountry: row.arrivalCountry,
-    departureDate: row.departureDate,
-    arrivalDate: row.arrivalDate,
-    totalWeight: fromGrams(row.totalWeightG),
-    reservedWeight: fromGrams(row.reservedWeightG),
-    remainingWeight: fromGrams(remainingCapacityG(row)),
-    pricePerKg: pricePerKgOut(row.pricePerKgCents, row.currency),
-    currency: row.currency,
-    pickupPoint: row.pickupPoint,
-    deliveryPoint: row.deliveryPoint,
-    description: row.description,
-    transportMode: row.transportMode,
-    acceptedCategoryIds: row.acceptedCategoryIds,
-    status: row.status,
-    cancellationPolicy: row.cancellationPolicy,
-    travelVerified: row.travelVerified,
-    carrier: toPublicProfile(
-      { ...carrier, id: row.carrierId },
-      toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 }),
-      cancellationRateOf(carrier.cancellationCounts),
-    ),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-export type Announcement = ReturnType<typeof toAnnouncement>;
 
 function bodyInvalid(fieldErrors: FieldError[]): AppError {
   return validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((f) => f.field).join(', ') }, {
@@ -213,6 +148,7 @@ export async function createAnnouncement(deps: Deps, auth: AuthUser, input: Anno
   const pricePerKgCents = pricePerKgMinor(input.pricePerKg, currency);
   await assertValid(deps, input, acceptedCategoryIds);
   const placement = await publisherPlacement(deps, auth, input.branchId);
+  const placed = await tripPlaces(db, input);
   const [row] = await db
     .insert(announcements)
     .values({
@@ -236,6 +172,7 @@ export async function createAnnouncement(deps: Deps, auth: AuthUser, input: Anno
       transportMode: input.transportMode,
       cancellationPolicy: input.cancellationPolicy ?? 'MODERATE',
       acceptedCategoryIds,
+      ...placed,
     })
     .returning();
   await notifyMatchingAlerts(db, row);
@@ -268,7 +205,7 @@ const sortColumns = {
 };
 
 /** The search's parameters as the WHERE binds them (units converted); undefined when not filtered on. */
-function searchValues(filters: SearchFilters, today: string, currencies: CurrencySettings = NO_CURRENCIES, sortField?: AnnouncementSort) {
+export function searchValues(filters: SearchFilters, today: string, currencies: CurrencySettings = NO_CURRENCIES, sortField?: AnnouncementSort) {
   const priced = filters.maxPricePerKg !== undefined || filters.minPricePerKg !== undefined || sortField === 'pricePerKg';
   // A price compares within one currency (CONTRACT section 20): a price filter or a sort by price
   // fixes the currency (9 EUR is not cheaper than 5000 XOF as numbers).
@@ -291,12 +228,12 @@ function searchValues(filters: SearchFilters, today: string, currencies: Currenc
     travelVerified: filters.travelVerified,
   };
 }
-type SearchKey = keyof ReturnType<typeof searchValues>;
+export type SearchKey = keyof ReturnType<typeof searchValues>;
 
 const SEARCH_KEYS = Object.keys(searchValues({}, '')) as SearchKey[];
 
 /** The WHERE over `has` filters, each bound to `v[key]` (a value, or a placeholder when compiled). */
-function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>): SQL | undefined {
+export function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>): SQL | undefined {
   const a = announcements;
   const when = (key: SearchKey, condition: () => SQL) => (has.has(key) ? condition() : undefined);
   return and(
@@ -322,7 +259,7 @@ function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>)
   );
 }
 
-const presentKeys = (values: Record<SearchKey, unknown>) => new Set(SEARCH_KEYS.filter((k) => values[k] !== undefined));
+export const presentKeys = (values: Record<SearchKey, unknown>) => new Set(SEARCH_KEYS.filter((k) => values[k] !== undefined));
 
 /** WHERE of the public search: only ACTIVE trips departing today or later, then each filter. */
 export function searchConditions(filters: SearchFilters, today: string): SQL | undefined {
@@ -429,6 +366,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   }
   if (input.pricePerKg !== undefined || currencyChanged) Object.assign(set, { pricePerKgCents: price.pricePerKgCents, currency: price.currency });
   if (acceptedCategoryIds) set.acceptedCategoryIds = acceptedCategoryIds;
+  if (movesRoute(input)) Object.assign(set, await tripPlaces(db, { ...current, ...set }));
 
   // CONTRACT section 19: the route and the price are frozen while a reservation is paid and live;
   // dates and points reach the reservations not yet deposited.
