@@ -32,6 +32,9 @@ ALTER TABLE `announcements` ADD `arrival_cell` integer;
 -- departure dates; the coordinates in the index let the exact box be checked without the row.
 CREATE INDEX `announcements_cells_idx` ON `announcements` (`departure_cell`,`arrival_cell`,`status`,`departure_date`,`departure_latitude`,`departure_longitude`,`arrival_latitude`,`arrival_longitude`);
 --> statement-breakpoint
+CREATE INDEX `announcements_departure_cell_idx` ON `announcements` (`departure_cell`,`status`,`departure_date`,`departure_latitude`,`departure_longitude`);
+--> statement-breakpoint
+-- One end asked only: its cells, then the dates.
 CREATE INDEX `announcements_arrival_cell_idx` ON `announcements` (`arrival_cell`,`status`,`departure_date`,`arrival_latitude`,`arrival_longitude`);
 --> statement-breakpoint
 ALTER TABLE `search_alerts` ADD `radius_km` integer DEFAULT 0 NOT NULL;

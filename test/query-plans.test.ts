@@ -62,6 +62,11 @@ describe('query plans of the hot endpoints', () => {
       { method: 'POST', path: '/v1/api/auth/login', body: { email: member.email, password: PASSWORD } },
       { path: `/v1/api/annonces?departureCity=${encodeURIComponent(trip.departureCity)}&arrivalCity=${encodeURIComponent(trip.arrivalCity)}&sort=departureDate,asc` },
       { path: '/v1/api/annonces' },
+      // The corridor search (CONTRACT section 30): both discs, one disc, a flexible date by city names.
+      { path: `/v1/api/annonces?departureCity=Dakar&arrivalCity=Paris&radiusKm=150&date=${trip.departureDate}&dateFlexDays=3` },
+      { path: '/v1/api/annonces?departureCity=Dakar&radiusKm=300' },
+      { path: '/v1/api/annonces?arrivalCity=Paris&radiusKm=50' },
+      { path: `/v1/api/annonces?departureCity=Paris&arrivalCity=Dakar&date=${trip.departureDate}&dateFlexDays=7` },
       { path: `/v1/api/annonces/${trip.id}` },
       { path: '/v1/api/bookings/as-carrier', token: owner.token },
       { path: '/v1/api/bookings/as-carrier?status=IN_TRANSIT', token: owner.token },

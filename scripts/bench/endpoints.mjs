@@ -154,6 +154,19 @@ export const ENDPOINTS = [
     },
   },
   {
+    name: 'GET /v1/api/annonces (nearby: radiusKm 150, date ± 3 days)',
+    hot: true,
+    overTarget: 'Two statements (CONTRACT section 30): the candidates (each pair of cells of the two discs, then the dates, with the carrier rating), then the page of trips by id, joined with the carrier profile like the plain search; between them the exact distance and the score in code.',
+    roundTrips: 2,
+    note: 'a sender asking "from A to B around day D": radiusKm=150, date D (2 to 90 days ahead), dateFlexDays=3',
+    primitives: ['rate_limit', 'd1_page', 'd1_read'],
+    request: (ctx, i) => {
+      const [from, to] = pickOf(ctx.routes, i);
+      const date = new Date(Date.now() + (2 + ((i * 7) % 89)) * 86_400_000).toISOString().slice(0, 10);
+      return { method: 'GET', path: `/v1/api/annonces?departureCity=${from}&arrivalCity=${to}&radiusKm=150&date=${date}&dateFlexDays=3` };
+    },
+  },
+  {
     name: 'GET /v1/api/bookings/as-carrier',
     hot: true,
     overTarget: "One statement (the primitive runs two): the page of reservation views (a 4-table join of the 40 columns the Reservation shows, each row's items as one JSON column) carrying its total; then the Reservation DTO of each row.",

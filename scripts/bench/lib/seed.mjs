@@ -69,6 +69,15 @@ export async function insertRows(exec, table, columns, rows, statementsPerBatch 
   }
 }
 
+const locate = (side) =>
+  `(SELECT latitude, longitude FROM places WHERE name_key = announcements.${side}_city_key AND country_code = announcements.${side}_country ORDER BY population DESC LIMIT 1)`;
+const cell = (lat, lng) => `CASE WHEN ${lat} IS NULL THEN NULL ELSE CAST((${lat} + 90) / 2 AS INTEGER) * 180 + CAST((${lng} + 180) / 2 AS INTEGER) END`;
+const PLACE_TRIPS = [
+  `UPDATE announcements SET (departure_latitude, departure_longitude) = ${locate('departure')}`,
+  `UPDATE announcements SET (arrival_latitude, arrival_longitude) = ${locate('arrival')}`,
+  `UPDATE announcements SET departure_cell = ${cell('departure_latitude', 'departure_longitude')}, arrival_cell = ${cell('arrival_latitude', 'arrival_longitude')}`,
+];
+
 export const emailOf = (userId) => `user${userId}@bench.local`;
 
 export async function seed(exec, { scale = 1, passwordHash = benchPasswordHash(), log = console.log } = {}) {
@@ -115,6 +124,10 @@ export async function seed(exec, { scale = 1, passwordHash = benchPasswordHash()
       return [...a.row, a.capacity];
     }),
   );
+
+  // Placed on the map as publishing places them (the places come with the migrations; SQL of
+  // migrations/0076_corridor_places.sql): the nearby search reads the coordinates and cells.
+  await exec(PLACE_TRIPS.map((text) => ({ sql: text, params: [] })));
 
   const reservationRows = [];
   const byStatus = {};

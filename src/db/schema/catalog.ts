@@ -88,6 +88,7 @@ export const announcements = sqliteTable(
     index('announcements_cells_idx').on(
       t.departureCell, t.arrivalCell, t.status, t.departureDate, t.departureLatitude, t.departureLongitude, t.arrivalLatitude, t.arrivalLongitude,
     ),
+    index('announcements_departure_cell_idx').on(t.departureCell, t.status, t.departureDate, t.departureLatitude, t.departureLongitude),
     index('announcements_arrival_cell_idx').on(t.arrivalCell, t.status, t.departureDate, t.arrivalLatitude, t.arrivalLongitude),
   ],
 );
