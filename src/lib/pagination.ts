@@ -98,6 +98,15 @@ export function toPage<T>(content: T[], totalElements: number, p: { page: number
 }
 
 /**
+ * The generic page of a listing whose total is counted up to a cap (the public search, CONTRACT
+ * section 30: its cost stops growing there): past it, `totalCapped: true` says more matched.
+ */
+export function toCappedPage<T>(content: T[], totalElements: number, p: { page: number; size: number }, capped: boolean) {
+  const page = toPage(content, totalElements, p);
+  return capped ? { ...page, page: { ...page.page, totalCapped: true } } : page;
+}
+
+/**
  * The generic page of a list held in memory (static reference data): ordered by the whitelisted
  * sort's key, the list's own order breaking ties, then sliced.
  */

@@ -19,3 +19,6 @@ export function tripDateErrors(departureDate: string | undefined, arrivalDate: s
   }
   return errors;
 }
+
+/** The most matches the public search counts (and, with a radius or a date, weighs): past it the page says `totalCapped`. */
+export const SEARCH_TOTAL_CAP = 1000;

@@ -7,7 +7,7 @@ import { authErrorResponses, bearerSecurity, errorResponses, jsonBody, jsonConte
 import { optionalCaller } from '../../middleware/auth';
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { decimalInt, IdParams, issueOf, passed, whenValid } from '../../validation';
-import { todayUtc, tripDateErrors } from './announcement-rules';
+import { SEARCH_TOTAL_CAP, todayUtc, tripDateErrors } from './announcement-rules';
 import { CountryCode } from '../reference/country-code';
 import {
   ANNOUNCEMENT_SORTS,
@@ -21,7 +21,7 @@ import {
 import { idempotent } from '../../middleware/idempotency';
 import { LOOKBACK_DAYS, MIN_SAMPLE, priceSuggestion } from './price-suggestion';
 import { currencyCodeSchema } from '../../lib/amount';
-import { isNearby, MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, searchNearby, TOTAL_CAP } from './nearby-search';
+import { isNearby, MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, searchNearby } from './nearby-search';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -119,7 +119,12 @@ const SearchResultSchema = AnnouncementSchema.extend({
   arrivalDistanceKm: z.number().nullable().optional().openapi({ description: 'With radiusKm: great-circle km from arrivalCity to where the trip arrives (one decimal); null without arrivalCity' }),
 }).openapi('AnnouncementSearchResult');
 const SearchPageSchema = PageSchema(SearchResultSchema, 'AnnouncementSearchPage', {
-  totalCapped: z.boolean().optional().openapi({ description: `With radiusKm or date: true when more than ${TOTAL_CAP} trips matched; totalElements then counts the first ${TOTAL_CAP} weighed` }),
+  totalCapped: z
+    .boolean()
+    .optional()
+    .openapi({
+      description: `Present (true) only when more than ${SEARCH_TOTAL_CAP} trips matched: the search counts ${SEARCH_TOTAL_CAP} at most (totalElements is then ${SEARCH_TOTAL_CAP}; with radiusKm or date, the matches among the first ${SEARCH_TOTAL_CAP} trips weighed)`,
+    }),
 });
 const pageParams = pageQuery({ sortable: ANNOUNCEMENT_SORTS, defaultSort: 'departureDate,asc' });
 
@@ -207,7 +212,7 @@ export const announcementsRouter = createRouter()
       path: '/annonces',
       tags: ['Announcements'],
       summary: 'Search ACTIVE trips departing today or later',
-      description: 'A page of ACTIVE trips departing today (UTC) or later, from carriers and agencies that are not suspended, soonest first by default (sortable by departureDate, pricePerKg and createdAt). Cities match case- and accent-insensitively; the remaining capacity must reach minWeight; a categoryId keeps the trips accepting it (or every category). A price filter or a price sort compares within one currency (currency, else the departure country\'s, else the platform\'s) and leaves trips in other currencies out.',
+      description: 'A page of ACTIVE trips departing today (UTC) or later, from carriers and agencies that are not suspended, soonest first by default (sortable by departureDate, pricePerKg and createdAt). Cities match case- and accent-insensitively; the remaining capacity must reach minWeight; a categoryId keeps the trips accepting it (or every category). A price filter or a price sort compares within one currency (currency, else the departure country\'s, else the platform\'s) and leaves trips in other currencies out. With radiusKm (nearby places, great-circle km from the asked cities\' coordinates) or date (give or take dateFlexDays), results are ordered best first, whatever sort says, by a score in km, lower first: the departure and arrival distances, plus 50 per day from date, plus 1 per per cent above the cheapest match in the same currency (at most 100), plus 25 per star the carrier\'s average rating is below 5 (unrated: 4 stars); then by departure date. The total counts ' + SEARCH_TOTAL_CAP + ' matches at most (page.totalCapped).',
       security: [],
       request: { query: SearchQuery },
       responses: { 200: jsonContent(SearchPageSchema, 'A page of trips'), ...errorResponses() },

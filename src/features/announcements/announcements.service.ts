@@ -12,7 +12,7 @@ import { mainCurrency } from '../../lib/main-currency';
 import { appConfig } from '../../config';
 import { currencyFixed, NO_CURRENCIES, priceBoundMinor, priceFilterCurrency, pricePerKgMinor, tripCurrency, updatedPrice, type CurrencySettings } from './trip-currency';
 import { jsonArrayIncludes } from '../../lib/json-array';
-import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
+import { offsetOf, orderBy, toCappedPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
 import { hasRole } from '../../middleware/auth';
 import { assertCanAccess } from '../../access/ownership';
@@ -24,7 +24,7 @@ import { changedTerms, RETERMED_STATUSES, ROUTE_FIELDS, termsOf, type TripTerms 
 import { unusableCategoryIds } from '../categories/categories.service';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { cityKey } from '../reference/city-key';
-import { todayUtc, tripDateErrors } from './announcement-rules';
+import { SEARCH_TOTAL_CAP, todayUtc, tripDateErrors } from './announcement-rules';
 import { remainingCapacitySql } from './capacity';
 import { notifyMatchingAlerts } from './alert-matching';
 import { anyReservation, hasReservations, liveReservations, newerLiveReservations, paidInProgress } from './trip-reservations';
@@ -273,8 +273,11 @@ export function pageStatements(
   where: SQL | undefined,
   p: PageParams<AnnouncementSort>,
   window: { limit: number | Placeholder; offset: number | Placeholder } = { limit: p.size, offset: offsetOf(p) },
+  cap?: number,
 ) {
-  const total = db.select({ total: count() }).from(announcements).where(where);
+  // The search counts cap + 1 matches at most (CONTRACT section 30): its cost stops growing there.
+  const matching = cap === undefined ? undefined : db.select({ one: sql`1` }).from(announcements).where(where).limit(cap + 1).as('matching');
+  const total = matching ? db.select({ total: count() }).from(matching) : db.select({ total: count() }).from(announcements).where(where);
   const page = db
     .select(withTotal({ announcement: listedColumns, carrier: listedCarrierColumns }, total))
     .from(announcements)
@@ -291,15 +294,12 @@ async function runPage(db: Db, where: SQL | undefined, p: PageParams<Announcemen
   return runStatements(db, pageStatements(db, where, p), p);
 }
 
-async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStatements>, p: PageParams<AnnouncementSort>) {
+async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStatements>, p: PageParams<AnnouncementSort>, cap = Infinity) {
   // One statement: the page carries its total (withTotal); the count alone only past the last page.
   const rows = await runAlone(page);
   const n = await pageTotal(db, rows, offsetOf(p), () => total);
-  return toPage(
-    rows.map((r) => toAnnouncement(r.announcement, r.carrier)),
-    n,
-    p,
-  );
+  const content = rows.map((r) => toAnnouncement(r.announcement, r.carrier));
+  return toCappedPage(content, Math.min(n, cap), p, n > cap);
 }
 
 /** The search's page and count for one shape: which filters are present, and the sort. */
@@ -307,7 +307,7 @@ const searchShape = compiledShapes((shape: { filters: string; field: Announcemen
   type Keys = SearchKey | 'limit' | 'offset';
   const has = new Set(shape.filters.split(',').filter(Boolean)) as ReadonlySet<SearchKey>;
   const sorted = { page: 0, size: 0, sort: { field: shape.field, direction: shape.direction } };
-  const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), sorted, { limit: ph.limit, offset: ph.offset });
+  const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), sorted, { limit: ph.limit, offset: ph.offset }, SEARCH_TOTAL_CAP);
   return {
     page: compiled((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
     total: compiled((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
@@ -325,7 +325,7 @@ export async function searchAnnouncements(deps: Deps, filters: SearchFilters, p:
   const has = presentKeys(values);
   const shape = searchShape({ filters: [...has].join(','), field: p.sort.field, direction: p.sort.direction });
   const bound = { ...values, limit: p.size, offset: offsetOf(p) };
-  return runStatements(db, { page: shape.page(db, bound), total: shape.total(db, bound) }, p);
+  return runStatements(db, { page: shape.page(db, bound), total: shape.total(db, bound) }, p, SEARCH_TOTAL_CAP);
 }
 
 export const listMyAnnouncements = (

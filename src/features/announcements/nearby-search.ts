@@ -2,7 +2,7 @@
 // city and arriving within it of the asked arrival city, departing up to `dateFlexDays` either side
 // of `date`, best first (nearby-score.ts). Two statements, both on indexes: the candidates (each
 // pair of 2-degree cells of the two discs through announcements_cells_idx, the exact box checked
-// from the index, at most TOTAL_CAP + 1 of them), then the page's trips by id. Between them the
+// from the index, at most SEARCH_TOTAL_CAP + 1 of them), then the page's trips by id. Between them the
 // exact great-circle distance drops what the box let in, and the score orders the rest.
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -10,19 +10,17 @@ import { compiled, compiledShapes, runAlone } from '../../db/statements';
 import { announcements, userRatings, users } from '../../db/schema';
 import type { Deps } from '../../env';
 import { boxAround, cellsOf, roundKm, type Box, type Point } from '../../lib/geo';
-import { offsetOf, toPage, type PageParams } from '../../lib/pagination';
+import { offsetOf, toCappedPage, type PageParams } from '../../lib/pagination';
 import { mainCurrency } from '../../lib/main-currency';
 import { appConfig } from '../../config';
 import { locate } from '../reference/places';
-import { todayUtc } from './announcement-rules';
+import { SEARCH_TOTAL_CAP, todayUtc } from './announcement-rules';
 import { listedCarrierColumns, listedColumns, toAnnouncement, type Announcement } from './announcement-view';
 import { presentKeys, searchValues, searchWhere, type AnnouncementSort, type SearchFilters, type SearchKey } from './announcements.service';
 import { rankNearby, type Candidate } from './nearby-score';
 
 export const MAX_RADIUS_KM = 300;
 export const MAX_DATE_FLEX_DAYS = 7;
-/** The most trips a search weighs (and counts): past it the page says `totalCapped`. */
-export const TOTAL_CAP = 1000;
 
 export interface NearbyParams {
   /** 0: the cities' names only. */
@@ -135,10 +133,10 @@ export async function searchNearby(deps: Deps, filters: SearchFilters, n: Nearby
   const values = searchValues(named, todayUtc(), { enabled: config.currencies, main: mainCurrency(config) });
   const has = presentKeys(values);
   const statement = candidatesOf({ filters: [...has].join(','), departure: departure !== null, arrival: arrival !== null });
-  const bound = { ...values, ...boxValues('departure', departure), ...boxValues('arrival', arrival), limit: TOTAL_CAP + 1 } as Record<Keys, unknown>;
+  const bound = { ...values, ...boxValues('departure', departure), ...boxValues('arrival', arrival), limit: SEARCH_TOTAL_CAP + 1 } as Record<Keys, unknown>;
   const candidates = (await runAlone(statement(db, bound))) as Candidate[];
-  const capped = candidates.length > TOTAL_CAP;
-  const ranked = rankNearby(candidates.slice(0, TOTAL_CAP), { departure: departure?.point ?? null, arrival: arrival?.point ?? null, radiusKm: n.radiusKm, date: n.date });
+  const capped = candidates.length > SEARCH_TOTAL_CAP;
+  const ranked = rankNearby(candidates.slice(0, SEARCH_TOTAL_CAP), { departure: departure?.point ?? null, arrival: arrival?.point ?? null, radiusKm: n.radiusKm, date: n.date });
   const start = offsetOf(p);
   const slice = ranked.slice(start, start + p.size);
   const rows = slice.length ? await runAlone(pageById(db, { ids: JSON.stringify(slice.map((r) => r.id)) })) : [];
@@ -151,8 +149,7 @@ export async function searchNearby(deps: Deps, filters: SearchFilters, n: Nearby
     if (!distances) return [trip];
     return [{ ...trip, departureDistanceKm: distanceOf(filters.departureCity, r.departureKm), arrivalDistanceKm: distanceOf(filters.arrivalCity, r.arrivalKm) }];
   });
-  const page = toPage(content, ranked.length, p);
-  return { ...page, page: { ...page.page, totalCapped: capped } };
+  return toCappedPage(content, ranked.length, p, capped);
 }
 
 /** A distance shown: null without an asked city on that end; 0 for a city matched by its name. */
