@@ -258,7 +258,7 @@ describe('search alerts', () => {
     expect(created.status).toBe(201);
     const { id, createdAt, updatedAt, ...rest } = created.body;
     // The price limit's currency: the departure country's (EUR from France), CONTRACT section 20.
-    expect(rest).toEqual({ userId: user.id, ...alertBody(), currency: 'EUR', active: true });
+    expect(rest).toEqual({ userId: user.id, ...alertBody(), currency: 'EUR', radiusKm: 0, date: null, dateFlexDays: 0, active: true });
     expect(Date.parse(createdAt)).not.toBeNaN();
     expect(updatedAt).toBe(createdAt);
 

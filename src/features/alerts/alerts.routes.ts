@@ -9,6 +9,7 @@ import { CountryCode } from '../reference/country-code';
 import { createAlert, deleteAlert, getAlert, listAlerts, replaceAlert } from './alerts.service';
 import { idempotent } from '../../middleware/idempotency';
 import { currencyCodeSchema } from '../../lib/amount';
+import { MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, nearbyIssues } from '../announcements/nearby-search';
 
 const AlertInputSchema = z
   .object({
@@ -27,6 +28,15 @@ const AlertInputSchema = z
       .openapi({ description: "The currency of maxPricePerKg (its decimals); default the departure country's, else the main one. Only trips priced in it match the limit" }),
     categoryId: z.number().int().positive().nullable().optional(),
     transportMode: z.enum(TRANSPORT_MODES).nullable().optional(),
+    radiusKm: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RADIUS_KM)
+      .optional()
+      .openapi({ description: `As the search's (0-${MAX_RADIUS_KM} km, default 0): trips leaving and arriving within this distance of the alert's cities match` }),
+    date: z.iso.date().nullable().optional().openapi({ description: "As the search's: the day wanted, give or take dateFlexDays" }),
+    dateFlexDays: z.number().int().min(0).max(MAX_DATE_FLEX_DAYS).optional().openapi({ description: `Days either side of date (0-${MAX_DATE_FLEX_DAYS}, default 0); needs date` }),
     active: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
@@ -39,6 +49,9 @@ const AlertInputSchema = z
       });
     }
   }, whenValid('departureCity', 'arrivalCity', 'departureCountry', 'arrivalCountry'))
+  .superRefine((v, ctx) => {
+    for (const issue of nearbyIssues(v)) ctx.addIssue({ code: 'custom', ...issue });
+  }, whenValid('radiusKm', 'date', 'dateFlexDays', 'departureCity', 'arrivalCity'))
   .superRefine((v, ctx) => {
     if (v.dateFrom && v.dateTo && v.dateTo < v.dateFrom) {
       ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'alert.dateToMustAfterDateFrom' });
@@ -62,6 +75,9 @@ const AlertSchema = z
     currency: z.string().nullable().openapi({ description: 'The currency of maxPricePerKg; null without a price limit' }),
     categoryId: z.number().int().nullable(),
     transportMode: z.enum(TRANSPORT_MODES).nullable(),
+    radiusKm: z.number().int(),
+    date: z.string().nullable(),
+    dateFlexDays: z.number().int(),
     active: z.boolean(),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
@@ -78,7 +94,7 @@ export const alertsRouter = createRouter()
       path: '/search-alerts',
       tags,
       summary: 'Save a search; new matching trips notify the caller',
-      description: 'Saves the criteria as an active alert owned by the caller (at least one place: a city or a country; dateTo not before dateFrom; else 400 VALIDATION_ERROR). From then on every trip another user publishes that meets each criterion set sends the caller one ALERT_MATCH notification. maxPricePerKg is read in the alert\'s currency (default the departure country\'s, else the main one), and only trips priced in that currency meet it.',
+      description: 'Saves the criteria as an active alert owned by the caller (at least one place: a city or a country; dateTo not before dateFrom; else 400 VALIDATION_ERROR). From then on every trip another user publishes that meets each criterion set sends the caller one ALERT_MATCH notification. radiusKm, date and dateFlexDays work as in the search (GET /annonces): a trip leaving and arriving within radiusKm of the alert\'s cities (great-circle), departing up to dateFlexDays either side of date, matches. maxPricePerKg is read in the alert\'s currency (default the departure country\'s, else the main one), and only trips priced in that currency meet it.',
       ...signedIn(),
       request: { body: jsonBody(AlertInputSchema) },
       responses: { 201: jsonContent(AlertSchema, 'Created'), ...authErrorResponses() },

@@ -14,6 +14,7 @@ import { orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { assertCanAccess } from '../../access/ownership';
 import { notFound } from '../../errors';
 import { cityKey } from '../reference/city-key';
+import { locate } from '../reference/places';
 import type { TRANSPORT_MODES } from '../../db/schema';
 
 export interface AlertInput {
@@ -29,6 +30,9 @@ export interface AlertInput {
   currency?: string | null;
   categoryId?: number | null;
   transportMode?: (typeof TRANSPORT_MODES)[number] | null;
+  radiusKm?: number;
+  date?: string | null;
+  dateFlexDays?: number;
   active?: boolean;
 }
 
@@ -47,6 +51,9 @@ export const toAlert = (row: SearchAlertRow) => ({
   currency: row.currency,
   categoryId: row.categoryId,
   transportMode: row.transportMode,
+  radiusKm: row.radiusKm,
+  date: row.date,
+  dateFlexDays: row.dateFlexDays,
   active: row.active,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
@@ -79,8 +86,23 @@ const columnsOf = (env: Env, input: AlertInput) => ({
   ...priceLimit(env, input),
   categoryId: input.categoryId ?? null,
   transportMode: input.transportMode ?? null,
+  radiusKm: input.radiusKm ?? 0,
+  date: input.date ?? null,
+  dateFlexDays: input.dateFlexDays ?? 0,
   active: input.active ?? true,
 });
+
+/** The alert's cities on the map, when it has a radius (CONTRACT section 30). */
+async function alertPlaces(db: Db, input: AlertInput) {
+  const at = async (city?: string | null, country?: string | null) => ((input.radiusKm ?? 0) > 0 && city ? locate(db, city, country) : null);
+  const [from, to] = await Promise.all([at(input.departureCity, input.departureCountry), at(input.arrivalCity, input.arrivalCountry)]);
+  return {
+    departureLatitude: from?.latitude ?? null,
+    departureLongitude: from?.longitude ?? null,
+    arrivalLatitude: to?.latitude ?? null,
+    arrivalLongitude: to?.longitude ?? null,
+  };
+}
 
 async function loadOwned(db: Db, auth: AuthUser, id: number) {
   const [row] = await db.select().from(searchAlerts).where(eq(searchAlerts.id, id));
@@ -91,7 +113,10 @@ async function loadOwned(db: Db, auth: AuthUser, id: number) {
 
 export async function createAlert(deps: Deps, auth: AuthUser, input: AlertInput) {
   const { db } = deps;
-  const [row] = await db.insert(searchAlerts).values({ userId: auth.id, ...columnsOf(deps.env, input) }).returning();
+  const [row] = await db
+    .insert(searchAlerts)
+    .values({ userId: auth.id, ...columnsOf(deps.env, input), ...(await alertPlaces(db, input)) })
+    .returning();
   return toAlert(row);
 }
 
@@ -110,7 +135,7 @@ export async function replaceAlert(deps: Deps, auth: AuthUser, id: number, input
   await loadOwned(db, auth, id);
   const [row] = await db
     .update(searchAlerts)
-    .set({ ...columnsOf(deps.env, input), updatedAt: new Date().toISOString() })
+    .set({ ...columnsOf(deps.env, input), ...(await alertPlaces(db, input)), updatedAt: new Date().toISOString() })
     .where(eq(searchAlerts.id, id))
     .returning();
   if (!row) throw notFound('Search alert', id);

@@ -6,6 +6,25 @@ import { runBatch } from '../../db/statements';
 import { searchAlerts, type AnnouncementRow } from '../../db/schema';
 import { notify, type Notification } from '../deliveries/notify';
 import { remainingCapacityG } from './capacity';
+import { distanceKm, EARTH_RADIUS_KM, type Point } from '../../lib/geo';
+
+/**
+ * One end of the route: the alert names no city there, or the trip's city by name, or (with a
+ * radius) its point lies within the radius's band of latitude; the exact distance is checked in
+ * code (withinRadius).
+ */
+function placeMatches(side: 'departure' | 'arrival', row: AnnouncementRow) {
+  const a = searchAlerts;
+  const [key, latitude, tripKey, tripLatitude] =
+    side === 'departure'
+      ? [a.departureCityKey, a.departureLatitude, row.departureCityKey, row.departureLatitude]
+      : [a.arrivalCityKey, a.arrivalLatitude, row.arrivalCityKey, row.arrivalLatitude];
+  const near = tripLatitude === null ? undefined : sql`(${a.radiusKm} > 0 AND abs(${latitude} - ${tripLatitude}) * ${KM_PER_DEGREE} <= ${a.radiusKm})`;
+  return or(isNull(key), eq(key, tripKey), near);
+}
+
+// A degree of latitude on the mean sphere (lib/geo.ts): no point further than radius / this in latitude is within the radius.
+const KM_PER_DEGREE = (EARTH_RADIUS_KM * Math.PI) / 180;
 
 /** Active alerts of other users whose every set criterion the new trip meets. */
 export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
@@ -13,14 +32,30 @@ export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
   const remaining = remainingCapacityG(row);
   const accepted = row.acceptedCategoryIds;
   return db
-    .select({ id: a.id, userId: a.userId, name: a.name })
+    .select({
+      id: a.id,
+      userId: a.userId,
+      name: a.name,
+      radiusKm: a.radiusKm,
+      departureCityKey: a.departureCityKey,
+      arrivalCityKey: a.arrivalCityKey,
+      departureLatitude: a.departureLatitude,
+      departureLongitude: a.departureLongitude,
+      arrivalLatitude: a.arrivalLatitude,
+      arrivalLongitude: a.arrivalLongitude,
+    })
     .from(a)
     .where(
       and(
         eq(a.active, true),
         sql`${a.userId} <> ${row.carrierId}`,
-        or(isNull(a.departureCityKey), eq(a.departureCityKey, row.departureCityKey)),
-        or(isNull(a.arrivalCityKey), eq(a.arrivalCityKey, row.arrivalCityKey)),
+        placeMatches('departure', row),
+        placeMatches('arrival', row),
+        // The day wanted, give or take dateFlexDays (CONTRACT section 30).
+        or(
+          isNull(a.date),
+          sql`${row.departureDate} BETWEEN date(${a.date}, '-' || ${a.dateFlexDays} || ' days') AND date(${a.date}, '+' || ${a.dateFlexDays} || ' days')`,
+        ),
         or(isNull(a.departureCountry), eq(a.departureCountry, row.departureCountry)),
         or(isNull(a.arrivalCountry), eq(a.arrivalCountry, row.arrivalCountry)),
         or(isNull(a.dateFrom), lte(a.dateFrom, row.departureDate)),
@@ -38,7 +73,7 @@ export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
 
 /** One ALERT_MATCH notification per alert owner (several matching alerts of one user make one). */
 export async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
-  const alerts = await matchingAlertsQuery(db, row);
+  const alerts = (await matchingAlertsQuery(db, row)).filter((alert) => withinRadius(alert, row));
   const byUser = new Map<number, (typeof alerts)[number]>();
   for (const alert of alerts) if (!byUser.has(alert.userId)) byUser.set(alert.userId, alert);
   const items: Notification[] = [...byUser.values()].map((alert) => ({
@@ -50,6 +85,20 @@ export async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
   }));
   await insertNotifications(db, items);
 }
+
+type MatchedAlert = Awaited<ReturnType<typeof matchingAlertsQuery>>[number];
+
+/** Each end the alert names is the trip's city by name, or within the alert's radius (great-circle). */
+function withinRadius(alert: MatchedAlert, row: AnnouncementRow): boolean {
+  const end = (key: string | null, at: Point | null, tripKey: string, trip: Point | null) =>
+    key === null || key === tripKey || (alert.radiusKm > 0 && at !== null && trip !== null && distanceKm(at, trip) <= alert.radiusKm);
+  return (
+    end(alert.departureCityKey, pointOf(alert.departureLatitude, alert.departureLongitude), row.departureCityKey, pointOf(row.departureLatitude, row.departureLongitude)) &&
+    end(alert.arrivalCityKey, pointOf(alert.arrivalLatitude, alert.arrivalLongitude), row.arrivalCityKey, pointOf(row.arrivalLatitude, row.arrivalLongitude))
+  );
+}
+
+const pointOf = (latitude: number | null, longitude: number | null): Point | null => (latitude === null || longitude === null ? null : { latitude, longitude });
 
 /** One batch; notify() chunks the rows under D1's 100 parameters per statement. */
 async function insertNotifications(db: Db, items: Notification[]) {

@@ -21,7 +21,7 @@ import {
 import { idempotent } from '../../middleware/idempotency';
 import { LOOKBACK_DAYS, MIN_SAMPLE, priceSuggestion } from './price-suggestion';
 import { currencyCodeSchema } from '../../lib/amount';
-import { isNearby, MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, searchNearby } from './nearby-search';
+import { isNearby, MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, nearbyIssues, searchNearby } from './nearby-search';
 
 const City = z.string().trim().min(1).max(100);
 const IsoDate = z.iso.date().openapi({ example: '2030-01-31' });
@@ -164,8 +164,7 @@ const SearchQuery = pageParams.extend({
     .default(0)
     .openapi({ type: 'integer', minimum: 0, maximum: MAX_DATE_FLEX_DAYS, default: 0, description: `Days either side of date (0-${MAX_DATE_FLEX_DAYS}, default 0); needs date` }),
 }).superRefine((v, ctx) => {
-  if (v.radiusKm > 0 && !v.departureCity && !v.arrivalCity) ctx.addIssue({ code: 'custom', path: ['radiusKm'], message: 'announcement.radiusNeedsCity' });
-  if (v.dateFlexDays > 0 && v.date === undefined) ctx.addIssue({ code: 'custom', path: ['dateFlexDays'], message: 'announcement.dateFlexNeedsDate' });
+  for (const issue of nearbyIssues(v)) ctx.addIssue({ code: 'custom', ...issue });
 }, whenValid('radiusKm', 'dateFlexDays', 'date', 'departureCity', 'arrivalCity'));
 
 const PriceSuggestionQuery = z.object({

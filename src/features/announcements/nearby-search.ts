@@ -29,6 +29,14 @@ export interface NearbyParams {
   dateFlexDays: number;
 }
 
+/** The rules between the parameters (the search's and a saved search's): a radius needs a city, a flexibility a date. */
+export function nearbyIssues(v: { radiusKm?: number | null; date?: string | null; dateFlexDays?: number | null; departureCity?: string | null; arrivalCity?: string | null }) {
+  const issues: { path: ['radiusKm' | 'dateFlexDays']; message: string }[] = [];
+  if ((v.radiusKm ?? 0) > 0 && !v.departureCity && !v.arrivalCity) issues.push({ path: ['radiusKm'], message: 'announcement.radiusNeedsCity' });
+  if ((v.dateFlexDays ?? 0) > 0 && !v.date) issues.push({ path: ['dateFlexDays'], message: 'announcement.dateFlexNeedsDate' });
+  return issues;
+}
+
 /** A radius or a date asks for this search (else the plain one, announcements.service.ts). */
 export const isNearby = (n: NearbyParams): boolean => n.radiusKm > 0 || n.date !== undefined;
 
