@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Search ACTIVE trips departing today or later
-         * @description A page of ACTIVE trips departing today (UTC) or later, from carriers and agencies that are not suspended, soonest first by default (sortable by departureDate, pricePerKg and createdAt). Cities match case- and accent-insensitively; the remaining capacity must reach minWeight; a categoryId keeps the trips accepting it (or every category). A price filter or a price sort compares within one currency (currency, else the departure country's, else the platform's) and leaves trips in other currencies out.
+         * @description A page of ACTIVE trips departing today (UTC) or later, from carriers and agencies that are not suspended, soonest first by default (sortable by departureDate, pricePerKg and createdAt). Cities match case- and accent-insensitively; the remaining capacity must reach minWeight; a categoryId keeps the trips accepting it (or every category). A price filter or a price sort compares within one currency (currency, else the departure country's, else the platform's) and leaves trips in other currencies out. With radiusKm (nearby places, great-circle km from the asked cities' coordinates) or date (give or take dateFlexDays), results are ordered best first, whatever sort says, by a score in km, lower first: the departure and arrival distances, plus 50 per day from date, plus 1 per per cent above the cheapest match in the same currency (at most 100), plus 25 per star the carrier's average rating is below 5 (unrated: 4 stars); then by departure date. The total counts 1000 matches at most (page.totalCapped).
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -509,7 +509,7 @@ export interface paths {
         put?: never;
         /**
          * Save a search; new matching trips notify the caller
-         * @description Saves the criteria as an active alert owned by the caller (at least one place: a city or a country; dateTo not before dateFrom; else 400 VALIDATION_ERROR). From then on every trip another user publishes that meets each criterion set sends the caller one ALERT_MATCH notification. maxPricePerKg is read in the alert's currency (default the departure country's, else the main one), and only trips priced in that currency meet it.
+         * @description Saves the criteria as an active alert owned by the caller (at least one place: a city or a country; dateTo not before dateFrom; else 400 VALIDATION_ERROR). From then on every trip another user publishes that meets each criterion set sends the caller one ALERT_MATCH notification. radiusKm, date and dateFlexDays work as in the search (GET /annonces): a trip leaving and arriving within radiusKm of the alert's cities (great-circle), departing up to dateFlexDays either side of date, matches. maxPricePerKg is read in the alert's currency (default the departure country's, else the main one), and only trips priced in that currency meet it.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -4608,6 +4608,33 @@ export interface components {
             /** @description Accepted categories; empty or absent = every allowed category */
             acceptedCategoryIds?: number[];
         };
+        AnnouncementSearchPage: {
+            content: components["schemas"]["AnnouncementSearchResult"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+                /** @description Present (true) only when more than 1000 trips matched: the search counts 1000 at most (totalElements is then 1000; with radiusKm or date, the matches among the first 1000 trips weighed) */
+                totalCapped?: boolean;
+            };
+        };
+        AnnouncementSearchResult: components["schemas"]["Announcement"] & {
+            /**
+             * Format: double
+             * @description With radiusKm: great-circle km from departureCity to where the trip leaves (one decimal); null without departureCity
+             */
+            departureDistanceKm?: number | null;
+            /**
+             * Format: double
+             * @description With radiusKm: great-circle km from arrivalCity to where the trip arrives (one decimal); null without arrivalCity
+             */
+            arrivalDistanceKm?: number | null;
+        };
         AnnouncementPage: {
             content: components["schemas"]["Announcement"][];
             page: {
@@ -4685,6 +4712,11 @@ export interface components {
             categoryId: number | null;
             /** @enum {string|null} */
             transportMode: "PLANE" | "TRAIN" | "CAR" | "BUS" | "BOAT" | "OTHER" | null;
+            /** Format: int32 */
+            radiusKm: number;
+            date: string | null;
+            /** Format: int32 */
+            dateFlexDays: number;
             active: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -4716,6 +4748,21 @@ export interface components {
             categoryId?: number | null;
             /** @enum {string|null} */
             transportMode?: "PLANE" | "TRAIN" | "CAR" | "BUS" | "BOAT" | "OTHER" | null;
+            /**
+             * Format: int32
+             * @description As the search's (0-300 km, default 0): trips leaving and arriving within this distance of the alert's cities match
+             */
+            radiusKm?: number;
+            /**
+             * Format: date
+             * @description As the search's: the day wanted, give or take dateFlexDays
+             */
+            date?: string | null;
+            /**
+             * Format: int32
+             * @description Days either side of date (0-7, default 0); needs date
+             */
+            dateFlexDays?: number;
             active?: boolean;
         };
         SearchAlertPage: {
@@ -8967,6 +9014,12 @@ export interface operations {
                 transportMode?: "PLANE" | "TRAIN" | "CAR" | "BUS" | "BOAT" | "OTHER";
                 /** @description true: only trips whose proof of travel an operator approved; false: only the others */
                 travelVerified?: boolean;
+                /** @description Nearby places (0-300 km, default 0): trips leaving within this great-circle distance of departureCity and arriving within it of arrivalCity (a city that is not one of the corridor's places is matched by its name). Needs departureCity or arrivalCity. Results then carry departureDistanceKm and arrivalDistanceKm and are ordered best first */
+                radiusKm?: number;
+                /** @description The day wanted: trips departing on it, or up to dateFlexDays before or after; results are then ordered best first */
+                date?: string;
+                /** @description Days either side of date (0-7, default 0); needs date */
+                dateFlexDays?: number;
             };
             header?: never;
             path?: never;
@@ -8985,7 +9038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnnouncementPage"];
+                    "application/json": components["schemas"]["AnnouncementSearchPage"];
                 };
             };
             /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */

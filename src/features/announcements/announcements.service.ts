@@ -357,7 +357,6 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
   );
   const totalWeightG = input.totalWeight !== undefined ? toGrams(input.totalWeight) : current.totalWeightG;
   if (totalWeightG < current.reservedWeightG) throw belowReserved(current.reservedWeightG);
-
   const set: Partial<typeof announcements.$inferInsert> = {};
   if (input.departureCity !== undefined) Object.assign(set, { departureCity: input.departureCity, departureCityKey: cityKey(input.departureCity) });
   if (input.arrivalCity !== undefined) Object.assign(set, { arrivalCity: input.arrivalCity, arrivalCityKey: cityKey(input.arrivalCity) });
