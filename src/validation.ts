@@ -77,6 +77,21 @@ export const validationHook: Hook<unknown, any, string, unknown> = (result) => {
   throw toValidationError(result.error.issues, raw, target);
 };
 
+/**
+ * Characters that make a name people see read otherwise than it is (CONTRACT 25): bidirectional
+ * embeddings, overrides and isolates, zero-width spaces and joiners, the word joiner and the BOM.
+ */
+const INVISIBLE_IN_NAMES = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/;
+export const isVisibleName = (value: string) => !INVISIBLE_IN_NAMES.test(value);
+
+/**
+ * THE schema of a name people see (user names, display names, agency and branch names, item
+ * names): trimmed, `min` to `max` characters, without bidirectional or zero-width characters
+ * (400 VALIDATION_ERROR with fieldErrors, like any field).
+ */
+// Checked before trimming: trim() would silently drop a leading or trailing U+FEFF.
+export const nameText = (max: number, min = 1) => z.string().refine(isVisibleName, 'validation.invisibleCharacters').trim().min(min).max(max);
+
 /** C0 controls except tab, line feed and carriage return; DEL; C1 controls. Refused in every string. */
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /** Tabs and line breaks: allowed in free text only. */

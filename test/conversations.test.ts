@@ -420,7 +420,7 @@ describe('NEW_MESSAGE on an agency trip (the staff act for the carrier)', () => 
     live.ws!.close(1000, 'done');
   });
 
-  it("a trip of the agency without a branch: the owner is told with the carrier, no employee", async () => {
+  it("a trip of the agency without a branch: the owner is told, no employee, and not its publisher who is no staff (CONTRACT 25)", async () => {
     const owner = await aUser({ roles: ['ROLE_CLIENT', 'ROLE_AGENCY_OWNER'] });
     const agency = await anAgency(owner);
     const branch = await aBranch(agency);
@@ -430,7 +430,7 @@ describe('NEW_MESSAGE on an agency trip (the staff act for the carrier)', () => 
     const trip = await aTrip(carrier, { agencyId: agency.id, branchId: null });
     const { sender, reservation } = await aReservation({ status: 'CONFIRMED', trip, agencyId: agency.id, set: { paidAt: NOW_ISO() } });
     expect((await send(reservation.id, sender.token, { body: 'Bonjour' })).status).toBe(201);
-    expect(await Promise.all([carrier, owner, employee].map(async (u) => (await newMessageNotes(u.id)).length))).toEqual([1, 1, 0]);
+    expect(await Promise.all([carrier, owner, employee].map(async (u) => (await newMessageNotes(u.id)).length))).toEqual([0, 1, 0]);
   });
 });
 

@@ -139,6 +139,18 @@ export const staffOfAnnouncement = (db: Db, agencyId: SQL, branchId: SQL) =>
         .where(and(eq(agencyEmployees.agencyId, agencyId), eq(agencyEmployees.branchId, branchId))),
     );
 
+/**
+ * The acting staff of an agency trip, read now (CONTRACT 25): its agency's owner and the current
+ * employees of the trip's branch. Whoever published the trip is not among them unless they still are.
+ */
+export async function actingStaffIds(deps: Deps, trip: { agencyId: number | null; announcementId: number }): Promise<number[]> {
+  if (trip.agencyId === null) return [];
+  const { db } = deps;
+  const branchOf = sql`(SELECT ${announcements.branchId} FROM ${announcements} WHERE ${announcements.id} = ${trip.announcementId})`;
+  const rows = await staffOfAnnouncement(db, sql`${trip.agencyId}`, branchOf);
+  return [...new Set(rows.map((r) => r.userId))];
+}
+
 /** Pure: why this staff member cannot publish now, or null when they can. */
 export function publishRefusalText(scope: StaffScope): Text | null {
   if (scope.agencySuspended) return 'agency.suspendedCannotPublish';

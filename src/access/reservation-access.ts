@@ -1,13 +1,18 @@
 // Who may act on a reservation: its sender, its carrier side (the carrier, or staff of the agency
 // that owns the trip: its owner, or an employee of the trip's branch), admins. Built on the one
 // ownership check, assertCanAccess.
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, or, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../db/client';
 import { reservations } from '../db/schema';
 import type { AuthUser, Deps } from '../env';
-import { accessDenied } from '../errors';
+import { accessDenied, type Text } from '../errors';
 import { hasRole } from '../middleware/auth';
 import { assertCanAccess } from './ownership';
-import { staffActsForTrip } from './agency-scope';
+import { actingStaffIds, actsForAgencyTrip, staffActsForTrip } from './agency-scope';
+
+/** The two sides of a reservation, an offer, a conversation or a dispute. */
+export type Side = 'SENDER' | 'CARRIER';
 
 interface ReservationParties {
   senderId: number;
@@ -21,12 +26,58 @@ interface ReservationParties {
  * The carrier of a private trip; for an agency's trip, the staff acting for its agency and branch
  * now (agency-scope.ts staffActsForTrip, read from D1: token roles may be stale).
  */
-export async function isCarrierSide(deps: Deps, auth: AuthUser, r: ReservationParties): Promise<boolean> {
+export const isCarrierSide = (deps: Deps, auth: AuthUser, r: Omit<ReservationParties, 'senderId'>) => userIsCarrierSide(deps, auth.id, r);
+
+async function userIsCarrierSide(deps: Deps, userId: number, r: Omit<ReservationParties, 'senderId'>): Promise<boolean> {
   // An agency's trip belongs to the agency: whoever acts for it now, not the staff member who
   // published it (moved to another branch or gone from the agency, they act no more).
-  if (r.agencyId !== null) return staffActsForTrip(deps, auth.id, r);
-  return auth.id === r.carrierId;
+  if (r.agencyId !== null) return staffActsForTrip(deps, userId, r);
+  return userId === r.carrierId;
 }
+
+/** The caller's side, or null for anyone else (admins included: they read elsewhere, never as a side). */
+export async function sideOf(deps: Deps, auth: AuthUser, r: ReservationParties): Promise<Side | null> {
+  if (auth.id === r.senderId) return 'SENDER';
+  return (await isCarrierSide(deps, auth, r)) ? 'CARRIER' : null;
+}
+
+/** sideOf(), or 403 (with `refusal`'s text when given). */
+export async function assertSide(deps: Deps, auth: AuthUser, r: ReservationParties, refusal?: Text): Promise<Side> {
+  const side = await sideOf(deps, auth, r);
+  if (!side) throw accessDenied(refusal);
+  return side;
+}
+
+/**
+ * Who is told for the carrier side (CONTRACT 25): the carrier of a private trip; every member of an
+ * agency trip's acting staff now, never a former one (read from D1).
+ */
+export async function carrierSideIds(deps: Deps, r: Omit<ReservationParties, 'senderId'>): Promise<number[]> {
+  return r.agencyId === null ? [r.carrierId] : actingStaffIds(deps, r);
+}
+
+/** Everyone told about a reservation: the sender and the carrier side. */
+export async function partyIds(deps: Deps, r: ReservationParties): Promise<number[]> {
+  return [...new Set([r.senderId, ...(await carrierSideIds(deps, r))])];
+}
+
+/**
+ * isCarrierSide() as a statement's condition, for listings: `userId` carries the row's private trip,
+ * or acts for its agency trip now. The arguments are the row's columns.
+ */
+/**
+ * `userId` carries the row's trip in their own name (a private trip): what is theirs personally. An
+ * agency trip's rows are the agency's (CONTRACT 25: not in a staff member's export, never blocking
+ * their erasure).
+ */
+export const carriesPrivately = (userId: SQL | Placeholder | number, row: { carrierId: AnySQLiteColumn; agencyId: AnySQLiteColumn } = reservations): SQL =>
+  and(isNull(row.agencyId), eq(row.carrierId, userId))!;
+
+export const carrierSideCondition = (
+  db: Db,
+  userId: SQL | Placeholder,
+  row: { carrierId: AnySQLiteColumn; agencyId: AnySQLiteColumn; announcementId: AnySQLiteColumn } = reservations,
+): SQL => or(and(isNull(row.agencyId), eq(row.carrierId, userId)), actsForAgencyTrip(db, userId, row.agencyId, row.announcementId))!;
 
 export interface AccessRule {
   sender?: boolean;
@@ -56,12 +107,29 @@ export async function assertCarrierSide(deps: Deps, auth: AuthUser, r: Reservati
   if (!(await isCarrierSide(deps, auth, r))) throw accessDenied('handover.onlyCarrierReservation');
 }
 
-/** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
-export async function isReservationParty(deps: Deps, auth: AuthUser, reservationId: number): Promise<boolean | null> {
+/**
+ * For an open socket (conversation, tracking), re-checked periodically: is `userId` still on `side`
+ * of reservation `reservationId` (still sender; still its carrier side now)? A gone reservation: false.
+ */
+export async function stillOnSide(deps: Deps, userId: number, reservationId: number, side: Side | 'ADMIN'): Promise<boolean> {
+  const r = await partiesOf(deps, reservationId);
+  if (!r) return false;
+  if (side === 'SENDER') return r.senderId === userId;
+  if (side === 'CARRIER') return userIsCarrierSide(deps, userId, r);
+  return true;
+}
+
+async function partiesOf(deps: Deps, reservationId: number) {
   const [r] = await deps.db
     .select({ senderId: reservations.senderId, carrierId: reservations.carrierId, agencyId: reservations.agencyId, announcementId: reservations.announcementId })
     .from(reservations)
     .where(eq(reservations.id, reservationId));
+  return r;
+}
+
+/** Sender, carrier or staff of the carrying agency: true; a stranger: false; no such reservation: null. */
+export async function isReservationParty(deps: Deps, auth: AuthUser, reservationId: number): Promise<boolean | null> {
+  const r = await partiesOf(deps, reservationId);
   if (!r) return null;
   return r.senderId === auth.id || isCarrierSide(deps, auth, r);
 }

@@ -4,8 +4,10 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { IndexedMessage } from '../db/schema/conversations';
 import { isTokenRevoked } from '../lib/token-revocation';
+import { stillOnSide, type Side } from '../access/reservation-access';
+import { depsOf } from '../env';
 
-export type Side = 'SENDER' | 'CARRIER';
+export type { Side };
 
 /** A message as the API shows it; the D1 index keeps a copy of the last one. */
 export type ConversationMessage = IndexedMessage;
@@ -40,6 +42,8 @@ export interface MessageQuery {
 /** Who is on a socket, kept as its attachment across hibernation; enough to re-check the token. */
 export interface SocketSession {
   userId: number;
+  /** The reservation: its side is re-checked while the socket is open (CONTRACT 25). */
+  reservationId?: number;
   side: Side;
   jti: string;
   iat: number;
@@ -53,8 +57,11 @@ export interface SocketSession {
 export const SESSION_HEADER = 'X-Conversation-Session';
 /** A party with no open socket gets at most one NEW_MESSAGE notification per conversation per 10 minutes. */
 export const NOTIFY_EVERY_MS = 10 * 60 * 1000;
-/** Open sockets have their token's revocation re-checked this often (a logout closes them). */
-export const REVOCATION_SWEEP_MS = 60 * 1000;
+/**
+ * Open sockets have their token's revocation and their side re-checked this often (a logout, or a
+ * staff member moved or removed from the agency, closes them within 60 s: CONTRACT 25).
+ */
+export const REVOCATION_SWEEP_MS = 30 * 1000;
 /** Messages replayed on connect after `afterId`; older gaps are read over REST. */
 export const MAX_REPLAY = 500;
 
@@ -63,6 +70,7 @@ export const CLOSE = {
   /** No longer sent: a frame that is not accepted gets an error frame (CONTRACT section 19); kept for clients that know it. */
   MALFORMED_FRAME: 4400,
   TOKEN_EXPIRED: 4401,
+  /** The token was revoked, or its holder no longer acts for the reservation. */
   TOKEN_REVOKED: 4403,
 } as const;
 
@@ -276,12 +284,12 @@ export class Conversation extends DurableObject<Env> {
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     this.ctx.acceptWebSocket(server, [userTag(session.userId)]);
-    const { afterId, reservationId, ...kept } = session;
+    const { afterId, ...kept } = session;
     server.serializeAttachment(kept satisfies SocketSession);
     // Catch-up: what the client missed since the last id it saw, in order, before any new message
     // (the object runs one event at a time, so nothing posted meanwhile is lost or sent twice).
     if (afterId !== undefined) {
-      const { messages } = this.messages({ reservationId, afterId, order: 'asc', limit: MAX_REPLAY, offset: 0 });
+      const { messages } = this.messages({ reservationId: session.reservationId, afterId, order: 'asc', limit: MAX_REPLAY, offset: 0 });
       for (const message of messages) server.send(JSON.stringify({ type: 'message', message }));
     }
     await this.scheduleSweep(session.exp * 1000);
@@ -308,10 +316,14 @@ export class Conversation extends DurableObject<Env> {
     ws.close(1011, 'WebSocket error');
   }
 
-  /** Closes the sockets whose token expired or was revoked (logout), then plans the next sweep. */
+  /**
+   * Closes the sockets whose token expired or was revoked (logout), or whose holder no longer acts
+   * for the reservation (an agency's staff moved or removed), then plans the next sweep.
+   */
   override async alarm() {
     const now = Date.now();
     let next = Infinity;
+    const deps = depsOf(this.env);
     for (const ws of this.ctx.getWebSockets()) {
       const session = ws.deserializeAttachment() as SocketSession | null;
       if (!session) continue;
@@ -321,6 +333,10 @@ export class Conversation extends DurableObject<Env> {
       }
       if (await isTokenRevoked(this.env.KV, { jti: session.jti, sub: String(session.userId), iat: session.iat })) {
         ws.close(CLOSE.TOKEN_REVOKED, 'Access token revoked');
+        continue;
+      }
+      if (session.reservationId !== undefined && !(await stillOnSide(deps, session.userId, session.reservationId, session.side))) {
+        ws.close(CLOSE.TOKEN_REVOKED, 'No longer a party of this reservation');
         continue;
       }
       next = Math.min(next, session.exp * 1000);

@@ -2,6 +2,20 @@
 // history in the object's SQLite storage (bounded) and the live feed over hibernating WebSockets.
 // Points arrive already validated and authorised by the tracking routes.
 import { DurableObject } from 'cloudflare:workers';
+import { stillOnSide } from '../access/reservation-access';
+import { depsOf } from '../env';
+
+/** Who holds a live socket, set by the route after its access check (never by the client). */
+export interface TrackingViewer {
+  reservationId: number;
+  userId?: number;
+  side: 'SENDER' | 'CARRIER' | 'ADMIN' | 'RECIPIENT';
+}
+export const VIEWER_HEADER = 'X-Tracking-Viewer';
+/** A party's side is re-checked this often while its socket is open (CONTRACT 25: closed within 60 s). */
+export const SIDE_SWEEP_MS = 30 * 1000;
+/** The close code of a socket whose holder no longer acts for the reservation. */
+export const CLOSE_NO_LONGER_PARTY = 4403;
 
 /** Retention: only the most recent points are kept. */
 export const MAX_STORED_POSITIONS = 1000;
@@ -152,11 +166,14 @@ export class ReservationTracking extends DurableObject<Env> {
     if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
       return new Response('Expected a WebSocket upgrade', { status: 426 });
     }
+    const raw = request.headers.get(VIEWER_HEADER);
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     this.ctx.acceptWebSocket(server);
+    if (raw) server.serializeAttachment(JSON.parse(raw) as TrackingViewer);
     // The client starts from the last known point, then receives every new one.
     server.send(JSON.stringify({ type: 'snapshot', lastPosition: this.lastPosition() }));
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + SIDE_SWEEP_MS);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -175,5 +192,17 @@ export class ReservationTracking extends DurableObject<Env> {
 
   override async webSocketError(ws: WebSocket) {
     ws.close(1011, 'WebSocket error');
+  }
+
+  /** Closes the sockets of parties who no longer act for the reservation (an agency's staff moved or removed). */
+  override async alarm() {
+    const sockets = this.ctx.getWebSockets();
+    const deps = depsOf(this.env);
+    for (const ws of sockets) {
+      const viewer = ws.deserializeAttachment() as TrackingViewer | null;
+      if (!viewer?.userId || (viewer.side !== 'SENDER' && viewer.side !== 'CARRIER')) continue;
+      if (!(await stillOnSide(deps, viewer.userId, viewer.reservationId, viewer.side))) ws.close(CLOSE_NO_LONGER_PARTY, 'No longer a party of this reservation');
+    }
+    if (this.ctx.getWebSockets().length > 0) await this.ctx.storage.setAlarm(Date.now() + SIDE_SWEEP_MS);
   }
 }

@@ -97,6 +97,10 @@ export const HTTP_MESSAGES = {
   },
   'validation.provideRequired': { en: 'Provide every required parameter', fr: 'Fournissez chaque paramètre requis' },
   'validation.correctFields': { en: 'Correct the fields listed in fieldErrors and retry', fr: 'Corrigez les champs listés dans fieldErrors et réessayez' },
+  'validation.invisibleCharacters': {
+    en: 'Names may not hold bidirectional controls (U+202A-U+202E, U+2066-U+2069) or zero-width characters (U+200B-U+200D, U+2060, U+FEFF)',
+    fr: 'Un nom ne peut contenir ni contrôle bidirectionnel (U+202A-U+202E, U+2066-U+2069) ni caractère de largeur nulle (U+200B-U+200D, U+2060, U+FEFF)',
+  },
   'validation.controlCharacters': {
     en: 'Control characters are not allowed in this field',
     fr: 'Les caractères de contrôle ne sont pas autorisés dans ce champ',

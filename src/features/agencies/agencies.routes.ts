@@ -8,7 +8,7 @@ import { authErrorResponses, jsonBody, jsonContent } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { requireAuth, requireRole } from '../../middleware/auth';
 import { clientIp } from '../audit/audit';
-import { decimalInt, IdParams, pathId } from '../../validation';
+import { decimalInt, IdParams, nameText, pathId } from '../../validation';
 import { acceptInvitation, declineInvitation, inviteEmployee, myInvitations } from './agency-invitations.service';
 import { agencyForMember } from '../../access/agency-scope';
 import {
@@ -44,9 +44,9 @@ const AgencyFields = {
   country: text(100),
   description: text(2000),
 };
-const AgencyCreateSchema = z.object({ name: z.string().trim().min(2).max(120), ...AgencyFields }).openapi('AgencyCreate');
+const AgencyCreateSchema = z.object({ name: nameText(120, 2), ...AgencyFields }).openapi('AgencyCreate');
 const AgencyUpdateSchema = z
-  .object({ name: z.string().trim().min(2).max(120).optional(), ...AgencyFields })
+  .object({ name: nameText(120, 2).optional(), ...AgencyFields })
   .openapi('AgencyUpdate', { description: 'Fields left out are unchanged' });
 
 const AgencySchema = z
@@ -77,9 +77,9 @@ const MyAgencySchema = AgencySchema.extend({
 }).openapi('MyAgency');
 
 const BranchFields = { address: text(300), city: text(100), country: text(100), phoneNumber: text(40) };
-const BranchCreateSchema = z.object({ name: z.string().trim().min(1).max(120), ...BranchFields }).openapi('BranchCreate');
+const BranchCreateSchema = z.object({ name: nameText(120), ...BranchFields }).openapi('BranchCreate');
 const BranchUpdateSchema = z
-  .object({ name: z.string().trim().min(1).max(120).optional(), ...BranchFields })
+  .object({ name: nameText(120).optional(), ...BranchFields })
   .openapi('BranchUpdate', { description: 'Fields left out are unchanged' });
 const BranchSchema = z
   .object({

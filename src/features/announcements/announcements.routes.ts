@@ -19,6 +19,7 @@ import {
   updateAnnouncement,
 } from './announcements.service';
 import { idempotent } from '../../middleware/idempotency';
+import { clientIp } from '../audit/audit';
 import { LOOKBACK_DAYS, MIN_SAMPLE, priceSuggestion } from './price-suggestion';
 import { currencyCodeSchema } from '../../lib/amount';
 import { isNearby, MAX_DATE_FLEX_DAYS, MAX_RADIUS_KM, nearbyIssues, searchNearby } from './nearby-search';
@@ -283,7 +284,7 @@ export const announcementsRouter = createRouter()
       responses: { 200: jsonContent(AnnouncementSchema, 'Updated'), ...authErrorResponses(404, 409, 422) },
     }),
     async (c) =>
-      c.json(await updateAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json')), 200),
+      c.json(await updateAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('param').id, c.req.valid('json'), clientIp(c)), 200),
   )
   .openapi(
     createRoute({
@@ -298,7 +299,7 @@ export const announcementsRouter = createRouter()
       responses: { 204: { description: 'Cancelled' }, ...authErrorResponses(404, 409) },
     }),
     async (c) => {
-      await deleteAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('param').id);
+      await deleteAnnouncement(c.get('deps'), c.get('auth'), c.req.valid('param').id, clientIp(c));
       return c.body(null, 204);
     },
   );

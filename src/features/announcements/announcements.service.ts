@@ -15,8 +15,9 @@ import { jsonArrayIncludes } from '../../lib/json-array';
 import { offsetOf, orderBy, toCappedPage, type PageParams } from '../../lib/pagination';
 import { accessDenied } from '../../errors';
 import { hasRole } from '../../middleware/auth';
-import { assertCanAccess } from '../../access/ownership';
-import { assertStaffCanPublish, canStaffManageAnnouncement, isAgencyVisible, staffScope, visibleAgencyCondition } from '../../access/agency-scope';
+import { auditInsertIfChanged } from '../audit/audit';
+import { actsForTrip, assertCanManageTrip } from '../../access/trip-access';
+import { assertStaffCanPublish, isAgencyVisible, staffScope, visibleAgencyCondition } from '../../access/agency-scope';
 import { closeCheckout, PAYMENT_STATUS } from '../money';
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
 import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';
@@ -132,7 +133,7 @@ export async function getVisibleAnnouncement(deps: Deps, id: number, viewer: () 
 /** A withdrawn trip (its carrier suspended) stays readable to its carrier, admins and its bookers. */
 async function mayReadWithdrawnTrip(deps: Deps, viewer: AuthUser | null, a: AnnouncementRow): Promise<boolean> {
   if (!viewer) return false;
-  if (viewer.id === a.carrierId || hasRole(viewer, 'ROLE_ADMIN')) return true;
+  if (hasRole(viewer, 'ROLE_ADMIN') || (await actsForTrip(deps, viewer, a))) return true;
   const [booked] = await deps.db
     .select({ id: reservations.id })
     .from(reservations)
@@ -192,11 +193,14 @@ async function publisherPlacement(deps: Deps, auth: AuthUser, branchId: number |
   return { agencyId: null, branchId: null };
 }
 
-/** The trip's carrier, staff of its agency allowed to manage it, and (when `admins`) admins. */
-export async function assertCanManage(deps: Deps, auth: AuthUser, a: AnnouncementRow, admins: boolean) {
-  const staff = a.agencyId !== null && canStaffManageAnnouncement(await staffScope(deps, auth.id), a) ? [auth.id] : [];
-  assertCanAccess(auth, [a.carrierId, ...staff], admins ? ['ROLE_ADMIN'] : []);
-}
+/**
+ * An edit or cancellation of an agency's trip is audited with who made it (CONTRACT 25), in the
+ * change's batch just after the trip's UPDATE, and only if that UPDATE applied.
+ */
+const staffAudit = (db: Db, auth: AuthUser, a: AnnouncementRow, action: string, ip: string | null, details: Record<string, unknown> = {}) =>
+  a.agencyId === null
+    ? []
+    : [auditInsertIfChanged(db, { actorId: auth.id, action, targetType: 'ANNOUNCEMENT', targetId: a.id, ip, details: { agencyId: a.agencyId, branchId: a.branchId, ...details } })];
 
 const sortColumns = {
   departureDate: announcements.departureDate,
@@ -337,13 +341,11 @@ export const listMyAnnouncements = (
 
 const OPEN_STATUSES = ['ACTIVE', 'FULL'] as const;
 
-export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number, input: Partial<AnnouncementInput>) {
+export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number, input: Partial<AnnouncementInput>, ip: string | null = null) {
   const { db } = deps;
   const { announcement: current } = await loadWithCarrier(db, id);
-  await assertCanManage(deps, auth, current, false);
-  if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
-    throw invalidState('announcement.notChangeable', { status: current.status });
-  }
+  await assertCanManageTrip(deps, auth, current, false);
+  if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) throw invalidState('announcement.notChangeable', { status: current.status });
   const price = updatedPrice(current, input, appConfig(deps.env).currencies);
   const currencyChanged = price.currency !== current.currency;
   const datesChanged = input.departureDate !== undefined || input.arrivalDate !== undefined;
@@ -403,6 +405,7 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
           ),
         )
         .returning({ id: announcements.id }),
+      ...staffAudit(db, auth, current, 'ANNOUNCEMENT_UPDATED', ip, { fields: Object.keys(input).sort() }),
       ...(changed.length ? retermStatements(db, id, live, newTerms, now, tripEdited) : []),
     ]);
     if (updated.length) break;
@@ -463,10 +466,10 @@ const belowReserved = (reservedG: number) =>
  * the lifecycle in the same batch, each with its sender's notification, and only if the trip's
  * cancellation applied (a booking or a payment meanwhile refuses it all).
  */
-export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number) {
+export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number, ip: string | null = null) {
   const { db } = deps;
   const { announcement: current } = await loadWithCarrier(db, id);
-  await assertCanManage(deps, auth, current, true);
+  await assertCanManageTrip(deps, auth, current, true);
   if (!(OPEN_STATUSES as readonly string[]).includes(current.status)) {
     throw invalidState('announcement.notDeletable', { status: current.status });
   }
@@ -506,6 +509,7 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number)
           .set({ status: 'CANCELLED', updatedAt: now })
           .where(and(eq(announcements.id, id), inArray(announcements.status, [...OPEN_STATUSES]), notExists(paidInProgress(db, id)), notExists(newerUnpaid)))
           .returning({ id: announcements.id }),
+        ...staffAudit(db, auth, current, 'ANNOUNCEMENT_CANCELLED', ip),
       ],
     });
     if ((before[0] as unknown[]).length > 0) {

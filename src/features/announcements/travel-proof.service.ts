@@ -9,7 +9,8 @@ import { invalidState, notFound, validationError } from '../../errors';
 import { offsetOf, toPage, type PageParams } from '../../lib/pagination';
 import { auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
-import { assertCanManage } from './announcements.service';
+import { assertCanManageTrip } from '../../access/trip-access';
+import { isOwnUpload } from '../../access/uploads';
 
 /** A trip that has left or was withdrawn takes no proof any more. */
 const OPEN_TRIP = ['ACTIVE', 'FULL'] as const;
@@ -18,10 +19,10 @@ export async function submitTravelProof(deps: Deps, auth: AuthUser, announcement
   const { db } = deps;
   const [a] = await db.select().from(announcements).where(eq(announcements.id, announcementId));
   if (!a) throw notFound('Announcement', announcementId);
-  await assertCanManage(deps, auth, a, false);
+  await assertCanManageTrip(deps, auth, a, false);
   const [file] = await db.select({ ownerId: files.ownerId, purpose: files.purpose }).from(files).where(eq(files.id, fileId));
   // Another's file, or one uploaded for something else, is not this carrier's ticket.
-  if (!file || file.ownerId !== auth.id || file.purpose !== 'TRAVEL_PROOF') {
+  if (!isOwnUpload(auth.id, file, 'TRAVEL_PROOF')) {
     throw validationError('travel.validationFailed', {
       fieldErrors: [{ field: 'fileId', message: 'travel.notOwnTravelProofUpload', rejectedValue: fileId }],
       suggestions: ['travel.uploadWithPurpose'],

@@ -22,6 +22,7 @@ import {
 } from './auth.service';
 import { enforceAuthRateLimit } from './rate-limit';
 import { closeSession, rotateSession } from '../sessions/sessions';
+import { nameText } from '../../validation';
 
 const TokenPairSchema = z
   .object({
@@ -61,8 +62,8 @@ const GoogleSchema = z.object({ idToken: z.string().min(1).openapi({ description
 const AppleSchema = z
   .object({
     identityToken: z.string().min(1).openapi({ description: 'Apple identity token' }),
-    firstName: z.string().trim().max(100).optional().openapi({ description: 'Apple sends names only on the first authorization' }),
-    lastName: z.string().trim().max(100).optional(),
+    firstName: nameText(100, 0).optional().openapi({ description: 'Apple sends names only on the first authorization' }),
+    lastName: nameText(100, 0).optional(),
     totpCode: TotpCodeField,
   })
   .openapi('AppleLoginRequest');

@@ -12,6 +12,7 @@ import { errorResponses, jsonContent } from '../../lib/openapi';
 import { apiUrl } from '../../lib/urls';
 import { sandboxJwks, signSandboxIdToken } from '../../providers/social-login/sandbox-issuer';
 import { EmailField } from '../users/profile-fields';
+import { nameText } from '../../validation';
 
 const LABEL: Record<SocialProviderName, string> = { google: 'Google', apple: 'Apple' };
 /** The body field each login endpoint reads the token from. */
@@ -22,8 +23,8 @@ const ProviderParams = z.object({
 });
 const SignInForm = z.object({
   email: EmailField,
-  firstName: z.string().trim().max(100).optional(),
-  lastName: z.string().trim().max(100).optional(),
+  firstName: nameText(100, 0).optional(),
+  lastName: nameText(100, 0).optional(),
 });
 const JwksSchema = z.object({ keys: z.array(z.object({}).passthrough()) }).openapi('SandboxJwks');
 const htmlResponse = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });

@@ -1,7 +1,7 @@
 // The shapes of a booking's request that other features reuse (an offer carries the same booking
 // details, validated the same way): kilograms, items, the recipient, declarations.
 import { z } from '@hono/zod-openapi';
-import { whenValid } from '../../validation';
+import { nameText, whenValid } from '../../validation';
 import { amountSchema } from '../../lib/amount';
 import { isHttpsUrl } from '../users/profile-fields';
 import type { RecipientInfo } from '../../db/schema';
@@ -17,7 +17,7 @@ export const kilograms = z
 
 export const ItemInputSchema = z.object({
   categoryId: z.number().int().positive(),
-  name: optionalText(120),
+  name: nameText(120, 0).nullish(),
   reservedQuantity: z.number().positive().max(10_000).default(1),
   description: optionalText(1000),
   weight: z.number().positive().max(100_000).nullish(),
@@ -41,8 +41,8 @@ export const ItemInputSchema = z.object({
 
 export const RecipientInputSchema = z
   .object({
-    firstName: z.string().trim().min(1).max(100),
-    lastName: z.string().trim().min(1).max(100),
+    firstName: nameText(100),
+    lastName: nameText(100),
     email: z.email().max(254).nullish(),
     phone: z
       .string()

@@ -9,10 +9,12 @@ import { compiled, runAlone, pageTotal, runBatch, withTotal, type Statement, typ
 import type { ConversationMessage, ConversationState, MessageQuery, Side, SocketSession } from '../../durable-objects/conversation';
 import { SESSION_HEADER } from '../../durable-objects/conversation';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, invalidArgument, invalidState, notFound, validationError, type FieldError } from '../../errors';
+import { invalidArgument, invalidState, notFound, validationError, type FieldError } from '../../errors';
 import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
-import { canStaffManageAnnouncement, staffOfAnnouncement, staffScope } from '../../access/agency-scope';
+import { staffOfAnnouncement } from '../../access/agency-scope';
+import { assertSide, carrierSideCondition } from '../../access/reservation-access';
+import { isOwnUpload } from '../../access/uploads';
 import { auditInsert } from '../audit/audit';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { maskContactDetails } from './masking';
@@ -35,6 +37,7 @@ const FIELDS = {
   senderId: reservations.senderId,
   carrierId: reservations.carrierId,
   agencyId: reservations.agencyId,
+  announcementId: reservations.announcementId,
   status: reservations.status,
   paidAt: reservations.paidAt,
   deliveredAt: reservations.deliveredAt,
@@ -100,19 +103,6 @@ async function load(db: Db, id: number): Promise<ConversationReservation> {
   return row;
 }
 
-const isAgencyStaff = (auth: AuthUser) => auth.roles.some((r) => r === 'ROLE_AGENCY_OWNER' || r === 'ROLE_AGENCY_EMPLOYEE');
-
-/**
- * The caller's side of the conversation, or 403 for anyone else (admins included: they read
- * elsewhere). The carrier side of an agency trip: its owner, and the employees of its branch.
- */
-async function sideOf(deps: Deps, auth: AuthUser, r: ConversationReservation): Promise<Side> {
-  if (auth.id === r.senderId) return 'SENDER';
-  if (auth.id === r.carrierId) return 'CARRIER';
-  if (r.agencyId !== null && isAgencyStaff(auth) && canStaffManageAnnouncement(await staffScope(deps, auth.id), r)) return 'CARRIER';
-  throw accessDenied('conversation.onlySenderCarrierReservation');
-}
-
 /** When the conversation stops taking messages, or null while the reservation is not over. */
 export function readOnlyFrom(r: ConversationReservation): Date | null {
   const after = (at: string | null, ms: number) => new Date(Date.parse(at ?? r.updatedAt) + ms);
@@ -139,7 +129,9 @@ type PartyRow = ConversationReservation & { callerName: string | null };
 async function asParty(deps: Deps, auth: AuthUser, id: number, row: PartyRow | undefined) {
   if (!row) throw notFound('Reservation', id);
   const { callerName: name, ...r } = row;
-  return { r, side: await sideOf(deps, auth, r), name: name ?? '' };
+  // The carrier side of an agency trip is its acting staff now (access/, CONTRACT 25).
+  const side = await assertSide(deps, auth, r, 'conversation.onlySenderCarrierReservation');
+  return { r, side, name: name ?? '' };
 }
 
 /** The reservation, the caller's side and display name: one statement. */
@@ -172,8 +164,7 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
   const byId = new Map(rows.map((f) => [f.id, f]));
   const fieldErrors = fileIds.flatMap((fileId, i): FieldError[] => {
     const f = byId.get(fileId);
-    const usable = f && f.ownerId === auth.id && f.purpose === 'PARCEL_IMAGE' && (f.reservationId === null || f.reservationId === reservationId);
-    return usable ? [] : [{ field: `fileIds.${i}`, message: 'conversation.mustParcelImageFile', rejectedValue: fileId }];
+    return isOwnUpload(auth.id, f, 'PARCEL_IMAGE', reservationId) ? [] : [{ field: `fileIds.${i}`, message: 'conversation.mustParcelImageFile', rejectedValue: fileId }];
   });
   if (fieldErrors.length > 0) {
     throw validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((e) => e.field).join(', ') }, {
@@ -202,7 +193,9 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
   }
   const body = isPaid(r) ? input.body : maskContactDetails(input.body);
-  const counterpartIds = side === 'SENDER' ? [...new Set([r.carrierId, ...staff])].filter((userId) => userId !== auth.id) : [r.senderId];
+  // The carrier side of an agency trip is its acting staff (never the publisher once gone).
+  const carrierSide = r.agencyId === null ? [r.carrierId] : staff;
+  const counterpartIds = side === 'SENDER' ? [...new Set(carrierSide)].filter((userId) => userId !== auth.id) : [r.senderId];
   const { message, state, notify: told } = await conversationObject(env, id).post({
     reservationId: id,
     authorId: auth.id,
@@ -277,15 +270,9 @@ export async function markRead(deps: Deps, auth: AuthUser, id: number) {
   return { readAt };
 }
 
-/** Reservations whose conversation the caller takes part in: sender, carrier, or staff of the carrying agency (an employee: their branch). */
-async function partyCondition(deps: Deps, auth: AuthUser) {
-  const scope = isAgencyStaff(auth) ? await staffScope(deps, auth.id) : null;
-  const staff = !scope
-    ? undefined
-    : scope.role === 'ROLE_AGENCY_OWNER'
-      ? eq(reservations.agencyId, scope.agencyId)
-      : and(eq(reservations.agencyId, scope.agencyId), eq(announcements.branchId, scope.branchId ?? -1));
-  return or(eq(reservations.senderId, auth.id), eq(reservations.carrierId, auth.id), staff);
+/** Reservations whose conversation the caller takes part in: sender, or the carrier side now (access/). */
+function partyCondition(deps: Deps, auth: AuthUser) {
+  return or(eq(reservations.senderId, auth.id), carrierSideCondition(deps.db, sql`${auth.id}`));
 }
 
 const listed = (party: ReturnType<typeof or>) =>
@@ -294,7 +281,7 @@ const listed = (party: ReturnType<typeof or>) =>
 /** GET /conversations: latest activity first (a conversation without messages counts from its booking). */
 export async function listConversations(deps: Deps, auth: AuthUser, p: PageParams<'lastActivity'>) {
   const { db } = deps;
-  const where = listed(await partyCondition(deps, auth));
+  const where = listed(partyCondition(deps, auth));
   const sender = alias(users, 'sender');
   const carrier = alias(users, 'carrier');
   const activity = sql`COALESCE(${conversations.lastMessageAt}, ${reservations.createdAt})`;
@@ -355,7 +342,7 @@ export async function unreadCount(deps: Deps, auth: AuthUser) {
     .from(conversations)
     .innerJoin(reservations, eq(reservations.id, conversations.reservationId))
     .innerJoin(announcements, eq(announcements.id, reservations.announcementId))
-    .where(await partyCondition(deps, auth));
+    .where(partyCondition(deps, auth));
   return { count: Number(count) };
 }
 

@@ -49,7 +49,8 @@ import {
 } from '../money';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
-import { isCarrierSide } from '../../access/reservation-access';
+import { assertSide, carrierSideIds, partyIds, sideOf } from '../../access/reservation-access';
+import { isOwnUpload } from '../../access/uploads';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
 import { conversationExcerpt } from '../conversations/conversations.service';
@@ -100,23 +101,13 @@ async function getDispute(db: Db, id: number) {
   return row;
 }
 
-/** Sender: SENDER; carrier or staff of the carrying agency: CARRIER; anyone else: null. */
-async function partyRole(deps: Deps, auth: AuthUser, r: ReservationRow): Promise<'SENDER' | 'CARRIER' | null> {
-  if (auth.id === r.senderId) return 'SENDER';
-  if (await isCarrierSide(deps, auth, r)) return 'CARRIER';
-  return null;
-}
-
-/** The parties of a reservation to notify: the sender and the carrier. */
-const partiesOf = (r: ReservationRow) => [r.senderId, r.carrierId];
-
 async function assertEvidence(db: Db, auth: AuthUser, reservationId: number, ids: number[]) {
   if (ids.length === 0) return;
   const rows = await db.select().from(files).where(inArray(files.id, ids));
   const byId = new Map(rows.map((f) => [f.id, f]));
   const bad = ids.find((id) => {
     const f = byId.get(id);
-    return !f || f.ownerId !== auth.id || f.purpose !== 'DISPUTE_EVIDENCE' || (f.reservationId !== null && f.reservationId !== reservationId);
+    return !isOwnUpload(auth.id, f, 'DISPUTE_EVIDENCE', reservationId);
   });
   if (bad !== undefined) {
     throw invalidArgument('dispute.evidenceFilesMustOwn', {
@@ -145,8 +136,7 @@ async function walletBalance(db: Db, key: string): Promise<number> {
  * and the window's start.
  */
 async function assertMayOpenDispute(deps: Deps, auth: AuthUser, r: ReservationRow) {
-  const role = await partyRole(deps, auth, r);
-  if (!role) throw accessDenied('dispute.onlySenderCarrierReservation');
+  const role = await assertSide(deps, auth, r, 'dispute.onlySenderCarrierReservation');
   const [existing] = await deps.db.select({ id: disputes.id }).from(disputes).where(eq(disputes.reservationId, r.id));
   if (existing) throw alreadyExists('dispute.alreadyDisputedWithId', { id: r.id, id2: existing.id });
   if (!DISPUTABLE_STATUSES.includes(r.status)) {
@@ -184,16 +174,17 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
 
     const token = newToken();
     const created = rowExists(db, disputes, eq(disputes.token, token));
-    const other = role === 'SENDER' ? r.carrierId : r.senderId;
-    const note = {
-      userId: other,
+    // The other side: the sender, or the carrier side now (an agency trip's acting staff).
+    const others = role === 'SENDER' ? await carrierSideIds(deps, r) : [r.senderId];
+    const note = (userId: number) => ({
+      userId,
       type: 'DISPUTE_OPENED' as const,
       title: 'Dispute opened',
       message: `A dispute was opened on reservation ${r.reservationNumber}. ${
         delivered || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
       }`.trim(),
       data: reservationRef(r),
-    };
+    });
     const effects = (guard: SQL): Statement[] => [
       // The dispute exists only with the transition (and, delivered, still within the window).
       guardedInsert(
@@ -221,7 +212,7 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
         : []),
       // The dispute id exists only inside the batch: the freeze is keyed by the dispute's token.
       ...(released && frozenCents > 0 ? postingStatements(db, disputeFreeze(r, token, frozenCents), newToken(), { guard: created }) : []),
-      ...notify(db, note, created),
+      ...notify(db, others.map(note), created),
     ];
     try {
       await commitTransitions(db, [{ id: r.id, from: r.status, action: 'OPEN_DISPUTE', effects }]);
@@ -246,7 +237,7 @@ export async function disputeDetail(deps: Deps, auth: AuthUser, id: number) {
   const { db } = deps;
   const d = await getDispute(db, id);
   const r = await loadReservation(db, d.reservationId);
-  if (!isAdmin(auth) && !(await partyRole(deps, auth, r))) throw accessDenied();
+  if (!isAdmin(auth) && !(await sideOf(deps, auth, r))) throw accessDenied();
   const [evidence, messages] = await db.batch([
     db.select({ fileId: disputeEvidence.fileId }).from(disputeEvidence).where(eq(disputeEvidence.disputeId, id)).orderBy(disputeEvidence.fileId),
     db.select().from(disputeMessages).where(eq(disputeMessages.disputeId, id)).orderBy(disputeMessages.id),
@@ -297,10 +288,10 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
   const { db } = deps;
   const d = await getDispute(db, id);
   const r = await loadReservation(db, d.reservationId);
-  const role = await partyRole(deps, auth, r);
+  const role = await sideOf(deps, auth, r);
   if (!role && !isAdmin(auth)) throw accessDenied();
   if (d.status !== 'OPEN') throw invalidState('dispute.disputeResolved', { id });
-  const notes = partiesOf(r)
+  const notes = (await partyIds(deps, r))
     .filter((u) => u !== auth.id)
     .map((userId) => ({
       userId,
@@ -340,14 +331,14 @@ function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
 }
 
 /** Both parties are told the outcome. */
-function resolutionNotes(r: ReservationRow, disputeId: number, resolution: DisputeResolution, refundCents: number, payoutCents = 0): Notification[] {
+function resolutionNotes(r: ReservationRow, parties: number[], disputeId: number, resolution: DisputeResolution, refundCents: number, payoutCents = 0): Notification[] {
   const outcome =
     resolution === 'RELEASE_TO_CARRIER'
       ? 'the payment is released to the carrier'
       : `${formatMoney(refundCents, r.currency)} is refunded to the sender${
           payoutCents > 0 ? ` and ${formatMoney(payoutCents, r.currency)} of protection is paid to the sender's wallet` : ''
         }`;
-  return partiesOf(r).map((userId) => ({
+  return parties.map((userId) => ({
     userId,
     type: 'DISPUTE_RESOLVED' as const,
     title: 'Dispute resolved',
@@ -466,9 +457,9 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       disputes,
       and(eq(disputes.id, d.id), eq(disputes.status, 'RESOLVED'), eq(disputes.resolvedBy, auth.id), eq(disputes.resolvedAt, resolvedAt)),
     );
-    const token = newToken();
-    const writesPosting = escrowed && posting.lines.length > 0;
+    const [token, writesPosting] = [newToken(), escrowed && posting.lines.length > 0];
     const payout = await protectionPayoutStatements(db, r, d.id, payoutCents, resolvedByMe);
+    const parties = await partyIds(deps, r); // the sender and the carrier side now (CONTRACT 25)
     const effects = (guard: SQL): Statement[] => [
       ...markResolved(db, { disputeId: d.id, reservationId: r.id, auth, input, refundCents, sources, ip, resolvedAt, payoutCents }, guard),
       ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
@@ -481,7 +472,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
       ...(premium.earns ? premiumEarnedStatements(db, r, resolvedByMe) : []),
       ...payout,
-      ...notify(db, resolutionNotes(r, d.id, input.resolution, refundCents, payoutCents), resolvedByMe),
+      ...notify(db, resolutionNotes(r, parties, d.id, input.resolution, refundCents, payoutCents), resolvedByMe),
     ];
     const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
     let row: ReservationRow | null | undefined;

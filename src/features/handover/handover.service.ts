@@ -38,8 +38,15 @@ export async function depositQr({ db, env }: Deps, auth: AuthUser, id: number): 
   const row = await loadReservation(db, id);
   assertCanAccess(auth, [row.senderId], []);
   applyTransition(row.status, 'DEPOSIT');
-  return withSvg(await qrObject(env, id).issue({ reservationId: id, carrierId: row.carrierId }, 'DEPOSIT'));
+  return withSvg(await qrObject(env, id).issue({ reservationId: id, carrierId: scannerInClaims(row) }, 'DEPOSIT'));
 }
+
+/**
+ * Who the signed claims name as the scanner, checked without a read: a private trip's carrier. An
+ * agency trip names nobody (0): its acting staff are read at the scan (CONTRACT 25: the publisher
+ * may have moved or left since the code was issued).
+ */
+const scannerInClaims = (r: { carrierId: number; agencyId: number | null }) => (r.agencyId === null ? r.carrierId : 0);
 
 const consumeErrors = {
   USED: () => invalidState('handover.qrCodeAlreadyUsed'),
@@ -55,7 +62,7 @@ const consumeErrors = {
 export async function processQr(deps: Deps, auth: AuthUser, payload: string, purpose: QrPurpose): Promise<ReservationDtoView> {
   const { env } = deps;
   const claims = await verifyQrPayload(env.QR_SIGNING_SECRET, payload, purpose);
-  // The carrier is in the signed claims (no read); agency staff of the trip's branch are read.
+  // A private trip's carrier is in the signed claims (no read); an agency trip's acting staff are read.
   if (claims.car !== auth.id) await assertCarrierSide(deps, auth, await loadReservation(deps.db, claims.rid));
   const outcome = await qrObject(env, claims.rid).consume(claims.non, purpose);
   if (outcome !== 'OK') throw consumeErrors[outcome]();
@@ -237,7 +244,7 @@ export async function recipientPageData(
   const r = found.reservation;
   // Polling viewers share the current payload until a third of its life is left, then get a new one.
   const deliveryQr = DELIVERABLE.includes(r.status)
-    ? withSvg(await qrObject(env, r.id).issue({ reservationId: r.id, carrierId: r.carrierId }, 'DELIVERY', Math.floor(appConfig(env).qrTtlMs / 3)))
+    ? withSvg(await qrObject(env, r.id).issue({ reservationId: r.id, carrierId: scannerInClaims(r) }, 'DELIVERY', Math.floor(appConfig(env).qrTtlMs / 3)))
     : null;
   const view: RecipientView = {
     reservationNumber: r.reservationNumber,

@@ -3,15 +3,13 @@
 // sender answers a counter or withdraws. Accepting books through the one booking path
 // (create-booking.ts createBooking, with the agreed terms), so the capacity is held exactly as a
 // booking holds it. Every step notifies the other side in the batch that makes it.
-import { and, asc, eq, inArray, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, not, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { announcements, offers, reservations, type OfferRow, type OfferStatus } from '../../db/schema';
 import { guardedInsert, readPage, rowExists, runBatch, type Statement } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, alreadyExists, invalidState, notFound } from '../../errors';
-import { assertCanAccess } from '../../access/ownership';
-import { isCarrierSide } from '../../access/reservation-access';
-import { staffScope } from '../../access/agency-scope';
+import { alreadyExists, invalidState, notFound } from '../../errors';
+import { assertCanRead, assertSide, carrierSideCondition, carrierSideIds } from '../../access/reservation-access';
 import { appConfig } from '../../config';
 import { formatMoney, splitPrice, toGrams } from '../../lib/money';
 import type { CurrencyCode } from '../../lib/currency';
@@ -77,17 +75,19 @@ export async function makeOffer(deps: Deps, auth: AuthUser, announcementId: numb
     createdAt: at,
     updatedAt: at,
   };
-  const note: Notification = {
-    userId: a.carrierId,
+  // The carrier side is told: the carrier, or an agency trip's acting staff now (CONTRACT 25).
+  const carrierSide = await carrierSideIds(deps, { carrierId: a.carrierId, agencyId: a.agencyId, announcementId });
+  const note = (userId: number): Notification => ({
+    userId,
     type: 'OFFER_RECEIVED',
     title: 'New offer on your trip',
     message: `A sender offers ${price(priceMinor, a.currency)} for ${weightG / 1000} kg on your trip ${a.departureCity} - ${a.arrivalCity}; answer within 48 hours`,
     data: sql`json_object('offerId', ${offers.id}, 'announcementId', ${announcementId})`,
     createdAt: at,
-  };
+  });
   const results = await db.batch([
     guardedInsert(db, offers, values, undefined, not(rowExists(db, offers, open))).returning(),
-    ...notify(db, note, and(mine, eq(offers.createdAt, at)), offers),
+    ...notify(db, carrierSide.map(note), and(mine, eq(offers.createdAt, at)), offers),
   ]);
   const [row] = results[0] as OfferRow[];
   if (!row) {
@@ -107,8 +107,7 @@ export async function loadOffer(db: Db, id: number): Promise<OfferView> {
 /** Its sender, its carrier side (the carrier, or the agency branch's staff, like a reservation's) and admins read an offer. */
 export async function getOffer(deps: Deps, auth: AuthUser, id: number): Promise<OfferView> {
   const view = await loadOffer(deps.db, id);
-  const carrier = await isCarrierSide(deps, auth, view.offer);
-  assertCanAccess(auth, [view.offer.senderId, carrier ? auth.id : null], ['ROLE_ADMIN']);
+  await assertCanRead(deps, auth, view.offer);
   return view;
 }
 
@@ -120,25 +119,12 @@ export type OfferSort = 'createdAt' | 'expiresAt';
  */
 export async function listOffers(deps: Deps, auth: AuthUser, role: 'sender' | 'carrier', status: OfferStatus | undefined, page: PageParams<OfferSort>) {
   const { db } = deps;
-  let party: SQL | undefined = eq(offers.senderId, auth.id);
-  if (role === 'carrier') {
-    const scope = await staffScope(deps, auth.id);
-    const branch = scope?.branchId ? rowExists(db, announcements, and(eq(announcements.id, offers.announcementId), eq(announcements.branchId, scope.branchId))) : undefined;
-    // An agency trip's offers are the agency's (isCarrierSide): whoever acts for it now sees them,
-    // not the staff member who published the trip once they moved branch or left.
-    const ownTrips = and(eq(offers.carrierId, auth.id), isNull(offers.agencyId));
-    party = scope && !scope.agencySuspended ? or(ownTrips, and(eq(offers.agencyId, scope.agencyId), branch)) : ownTrips;
-  }
+  // An agency trip's offers are the agency's (access/): whoever acts for it now sees them, not the
+  // staff member who published the trip once they moved branch or left.
+  const party = role === 'carrier' ? carrierSideCondition(db, sql`${auth.id}`, offers) : eq(offers.senderId, auth.id);
   const where = and(party, status ? eq(offers.status, status) : undefined);
   const { rows, total } = await readPage(db, offers, where, orderBy(page.sort, { createdAt: offers.createdAt, expiresAt: offers.expiresAt }, offers.id), page);
   return { rows, total };
-}
-
-/** Which side the caller is on; a stranger (admins included: they read, never answer) gets 403. */
-async function sideOf(deps: Deps, auth: AuthUser, offer: OfferRow): Promise<OfferSide> {
-  if (auth.id === offer.senderId) return 'SENDER';
-  if (await isCarrierSide(deps, auth, offer)) return 'CARRIER';
-  throw accessDenied();
 }
 
 /**
@@ -148,7 +134,8 @@ async function sideOf(deps: Deps, auth: AuthUser, offer: OfferRow): Promise<Offe
 export async function answerOffer(deps: Deps, auth: AuthUser, id: number, action: OfferAction, counterPricePerKg?: number): Promise<OfferView> {
   const view = await loadOffer(deps.db, id);
   const { offer } = view;
-  const side = await sideOf(deps, auth, offer);
+  // A stranger (admins included: they read, never answer) gets 403.
+  const side = await assertSide(deps, auth, offer);
   const step = offerStep(offer, action, side);
   if ('error' in step) throw step.error;
   const now = new Date();
@@ -158,25 +145,29 @@ export async function answerOffer(deps: Deps, auth: AuthUser, id: number, action
   if (counter !== undefined) {
     assertChargeable(splitPrice(offer.reservedWeightG, counter, appConfig(deps.env).platform.commissionRate).totalAmountCents, offer.currency);
   }
-  return changeOffer(deps.db, view, step.to, side, now, counter);
+  return changeOffer(deps, view, step.to, side, now, counter);
 }
 
-/** The notice of an answer for the other side. */
-function answerNote(view: OfferView, to: OfferStatus, side: OfferSide, counter?: number): Notification {
+/** The other side of an offer: the sender, or the carrier side now (an agency trip's acting staff). */
+const otherSide = async (deps: Deps, offer: OfferRow, side: OfferSide) => (side === 'SENDER' ? carrierSideIds(deps, offer) : [offer.senderId]);
+
+/** The notices of an answer for the other side. */
+function answerNotes(view: OfferView, others: number[], to: OfferStatus, side: OfferSide, counter?: number): Notification[] {
   const { offer, trip } = view;
-  const other = side === 'SENDER' ? offer.carrierId : offer.senderId;
   const texts: Partial<Record<OfferStatus, [Notification['type'], string, string]>> = {
     COUNTERED: ['OFFER_COUNTERED', 'Counter-offer from the carrier', `The carrier counters your offer on ${route(trip)} with ${price(counter ?? 0, offer.currency)}; answer within 48 hours`],
     DECLINED: ['OFFER_DECLINED', 'Offer declined', side === 'CARRIER' ? `The carrier declined your offer on ${route(trip)}` : `The sender declined your counter-offer on ${route(trip)}`],
     WITHDRAWN: ['OFFER_WITHDRAWN', 'Offer withdrawn', `The sender withdrew their offer on your trip ${route(trip)}`],
   };
   const [type, title, message] = texts[to]!;
-  return { userId: other, type, title, message, data: dataOf(offer) };
+  return others.map((userId) => ({ userId, type, title, message, data: dataOf(offer) }));
 }
 
 /** Decline, counter or withdraw: one conditional update on the status read, with the other side's notice under it. */
-async function changeOffer(db: Db, view: OfferView, to: OfferStatus, side: OfferSide, now: Date, counter?: number): Promise<OfferView> {
+async function changeOffer(deps: Deps, view: OfferView, to: OfferStatus, side: OfferSide, now: Date, counter?: number): Promise<OfferView> {
+  const { db } = deps;
   const { offer, trip } = view;
+  const others = await otherSide(deps, offer, side);
   const at = now.toISOString();
   const set = {
     status: to,
@@ -186,7 +177,7 @@ async function changeOffer(db: Db, view: OfferView, to: OfferStatus, side: Offer
   };
   const [changed] = await db.batch([
     db.update(offers).set(set).where(and(eq(offers.id, offer.id), eq(offers.status, offer.status))).returning(),
-    ...notify(db, answerNote(view, to, side, counter), rowExists(db, offers, and(eq(offers.id, offer.id), eq(offers.status, to), eq(offers.updatedAt, at)))),
+    ...notify(db, answerNotes(view, others, to, side, counter), rowExists(db, offers, and(eq(offers.id, offer.id), eq(offers.status, to), eq(offers.updatedAt, at)))),
   ]);
   if (changed.length === 1) return { offer: changed[0], trip };
   const current = await loadOffer(db, offer.id);
@@ -215,7 +206,7 @@ async function acceptOffer(deps: Deps, view: OfferView, side: OfferSide, now: Da
   const { db } = deps;
   const at = now.toISOString();
   const agreed = agreedPricePerKg(offer);
-  const other = side === 'SENDER' ? offer.carrierId : offer.senderId;
+  const others = await otherSide(deps, offer, side);
   const message =
     side === 'CARRIER'
       ? `The carrier accepted your offer on ${route(trip)} at ${price(agreed, offer.currency)}: pay the booking within 30 minutes`
@@ -229,14 +220,14 @@ async function acceptOffer(deps: Deps, view: OfferView, side: OfferSide, now: Da
         .where(and(eq(offers.id, offer.id), eq(offers.status, offer.status), rowExists(d, reservations, booked))),
       ...notify(
         d,
-        {
-          userId: other,
-          type: 'OFFER_ACCEPTED',
+        others.map((userId) => ({
+          userId,
+          type: 'OFFER_ACCEPTED' as const,
           title: 'Offer accepted',
           message,
           data: sql`json_object('offerId', ${offer.id}, 'announcementId', ${offer.announcementId}, 'reservationId', ${reservations.id}, 'reservationNumber', ${reservationNumber})`,
           createdAt: at,
-        },
+        })),
         booked,
         reservations,
       ),
@@ -272,9 +263,11 @@ export async function expireOffers(deps: Deps, now = new Date()): Promise<number
     .orderBy(asc(offers.expiresAt))
     .limit(EXPIRY_BATCH);
   if (due.length === 0) return 0;
+  // Both sides told: the sender, and the carrier side now (an agency trip's acting staff).
+  const carrierSides = new Map(await Promise.all(due.map(async ({ offer }) => [offer.id, await carrierSideIds(deps, offer)] as const)));
   return expireEach(db, due, at, (offer, trip) => {
     const text = `The offer on ${route(trip)} got no answer in time and has expired`;
-    return [offer.senderId, offer.carrierId].map((userId) => ({ userId, type: 'OFFER_EXPIRED', title: 'Offer expired', message: text, data: dataOf(offer) }));
+    return [offer.senderId, ...(carrierSides.get(offer.id) ?? [])].map((userId) => ({ userId, type: 'OFFER_EXPIRED', title: 'Offer expired', message: text, data: dataOf(offer) }));
   });
 }
 

@@ -1,7 +1,7 @@
 // What a personal data export holds (CONTRACT section 24, GDPR articles 15 and 20): every table
 // that names the user, read in pages by id (never one giant statement), the messages of the user's
 // conversations from their Durable Objects, and links to the user's files rather than their bytes.
-import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import {
   announcements,
@@ -26,6 +26,7 @@ import {
 } from '../../db/schema';
 import type { ConversationMessage } from '../../durable-objects/conversation';
 import type { Deps } from '../../env';
+import { carriesPrivately } from '../../access/reservation-access';
 import { conversationObject } from '../conversations/conversations.service';
 
 /** Rows per statement while building an archive. */
@@ -62,19 +63,18 @@ async function conversationMessages(env: Env, reservationId: number): Promise<Co
 
 /** The archive of one user, as the JSON document the export serves. */
 export async function buildArchive(deps: Deps, userId: number, now: Date): Promise<Record<string, unknown>> {
-  const { db, env } = deps;
+  const { db } = deps;
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   // Secrets and the provider's internal ids are not personal data the user gave: left out.
   const { passwordHash: _password, ...profile } = user;
   const own = (column: SQLiteColumn) => eq(column, userId);
-  const reservationRows = await allById(deps, reservations, or(own(reservations.senderId), own(reservations.carrierId)));
+  // What the person did and what was about them (CONTRACT 25): their bookings and their own trips'
+  // reservations; an agency trip's reservations are the agency's, only the messages they wrote there.
+  const personal = or(own(reservations.senderId), carriesPrivately(userId));
+  const reservationRows = await allById(deps, reservations, personal);
   const reservationIds = reservationRows.map((r) => r.id);
-  // Only conversations that exist (an index row) are read from their objects.
-  const talked = await inChunks(reservationIds, (ids) =>
-    db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, ids)),
-  );
-  const messages = [];
-  for (const { id } of talked.sort((a, b) => a.id - b.id)) messages.push({ reservationId: id, messages: await conversationMessages(env, id) });
+  const staffed = await allById(deps, reservations, and(own(reservations.carrierId), isNotNull(reservations.agencyId)));
+  const messages = await conversationsOf(deps, reservationIds, staffed.map((r) => r.id), userId);
   const disputeRows = await inChunks(reservationIds, (ids) => allById(deps, disputes, inArray(disputes.reservationId, ids)));
   const disputeMessageRows = await inChunks(
     disputeRows.map((d) => d.id),
@@ -84,11 +84,12 @@ export async function buildArchive(deps: Deps, userId: number, now: Date): Promi
   return {
     exportedAt: now.toISOString(),
     profile,
-    trips: await allById(deps, announcements, own(announcements.carrierId)),
+    trips: await allById(deps, announcements, carriesPrivately(userId, announcements)),
     reservations: reservationRows.map(({ depositCode: _d, deliveryCode: _c, recipientToken: _t, ...r }) => r),
-    offers: await allById(deps, offers, or(own(offers.senderId), own(offers.carrierId))),
+    offers: await allById(deps, offers, or(own(offers.senderId), carriesPrivately(userId, offers))),
     messages,
     reviews: await allById(deps, reviews, or(own(reviews.reviewerId), own(reviews.revieweeId))),
+    disputeMessagesWritten: (await allById(deps, disputeMessages, own(disputeMessages.authorId))).filter((m) => !disputeRows.some((d) => d.id === m.disputeId)),
     disputes: disputeRows.map(({ token: _token, ...d }) => ({ ...d, messages: disputeMessageRows.filter((m) => m.disputeId === d.id) })),
     notifications: await allById(deps, notifications, own(notifications.userId)),
     transactions: await allById(deps, transactions, and(eq(transactions.ownerType, 'USER'), own(transactions.ownerId))),
@@ -108,6 +109,23 @@ export async function buildArchive(deps: Deps, userId: number, now: Date): Promi
     kyc: (await allById(deps, kycRecords, own(kycRecords.userId))).map(({ kycSessionToken: _token, ...k }) => k),
     files: fileRows.map((f) => ({ id: f.id, purpose: f.purpose, contentType: f.contentType, sizeBytes: f.sizeBytes, originalName: f.originalName, createdAt: f.createdAt, url: `/v1/api/files/${f.id}` })),
   };
+}
+
+/**
+ * The conversations of the person's own reservations, whole; of the agency reservations they handled
+ * as staff, only the messages they wrote. Only conversations that exist (an index row) are read.
+ */
+async function conversationsOf(deps: Deps, own: number[], staffed: number[], userId: number) {
+  const { db, env } = deps;
+  const existing = (ids: number[]) =>
+    inChunks(ids, (chunk) => db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, chunk)));
+  const out: { reservationId: number; messages: ConversationMessage[] }[] = [];
+  for (const { id } of (await existing(own)).sort((a, b) => a.id - b.id)) out.push({ reservationId: id, messages: await conversationMessages(env, id) });
+  for (const { id } of (await existing(staffed)).sort((a, b) => a.id - b.id)) {
+    const written = (await conversationMessages(env, id)).filter((m) => m.authorId === userId);
+    if (written.length > 0) out.push({ reservationId: id, messages: written });
+  }
+  return out;
 }
 
 /** D1 binds at most 100 parameters: an id list is read in slices. */

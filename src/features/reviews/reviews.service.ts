@@ -6,9 +6,10 @@ import { compiled, runAlone, compiledShapes, pageTotal, withTotal, type Statemen
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, alreadyExists, businessRule, notFound } from '../../errors';
+import { alreadyExists, businessRule, notFound } from '../../errors';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { publicName } from '../../lib/public-name';
+import { assertSide } from '../../access/reservation-access';
 
 export interface NewReview {
   reservationId: number;
@@ -58,12 +59,19 @@ const reviewColumns = {
 export async function createReview(deps: Deps, auth: AuthUser, input: NewReview) {
   const { db } = deps;
   const [reservation] = await db
-    .select({ id: reservations.id, senderId: reservations.senderId, carrierId: reservations.carrierId, status: reservations.status })
+    .select({
+      id: reservations.id,
+      senderId: reservations.senderId,
+      carrierId: reservations.carrierId,
+      agencyId: reservations.agencyId,
+      announcementId: reservations.announcementId,
+      status: reservations.status,
+    })
     .from(reservations)
     .where(eq(reservations.id, input.reservationId));
   if (!reservation) throw notFound('Reservation', input.reservationId);
-  const role = reservation.senderId === auth.id ? 'SENDER' : reservation.carrierId === auth.id ? 'CARRIER' : null;
-  if (!role) throw accessDenied('review.onlySenderCarrierReservation');
+  // The carrier side of an agency trip is its acting staff now, the owner included (CONTRACT 25).
+  const role = await assertSide(deps, auth, reservation, 'review.onlySenderCarrierReservation');
   if (reservation.status !== 'DELIVERED') {
     throw businessRule('review.onlyDeliveredReservationReviewed', { status: reservation.status });
   }

@@ -9,7 +9,7 @@ import { authenticate } from '../../middleware/auth';
 import { socketToken } from '../conversations/conversations.service';
 import { pathId, toValidationError } from '../../validation';
 import { PositionSchema, PositionsBodyDocumented, PositionsBodySchema } from './tracking.schemas';
-import { assertLiveAccess, postPositions, trackingObject, trackingView } from './tracking.service';
+import { assertLiveAccess, liveRequest, postPositions, trackingObject, trackingView } from './tracking.service';
 import { ReservationStatusSchema } from '../reservations/reservation.schemas';
 
 const tags = ['Tracking'];
@@ -140,14 +140,14 @@ export const trackingRouter = router
     async (c) => {
       const id = c.req.valid('param').reservationId;
       const { token } = c.req.valid('query');
-      await assertLiveAccess(c.get('deps'), id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
+      const viewer = await assertLiveAccess(c.get('deps'), id, token !== undefined ? { recipientToken: token } : { auth: c.get('auth') });
       if (c.req.header('Upgrade')?.toLowerCase() !== 'websocket') {
         throw invalidArgument('conversation.endpointNeedsWebSocketUpgrade', {
           headers: { Upgrade: 'websocket' },
           suggestions: ['tracking.openWebSocketClient'],
         });
       }
-      const res = await trackingObject(c.env, id).fetch(c.req.raw);
+      const res = await trackingObject(c.env, id).fetch(liveRequest(c.req.raw, viewer));
       // The handshake names the subprotocol it selected, as the chat socket does, or browsers drop the socket.
       const { protocol } = socketToken(c.req.raw);
       if (res.status !== 101 || !protocol || !res.webSocket) return res;

@@ -10,8 +10,8 @@ import { accessDenied, invalidState, notFound, unauthorized, validationError, ty
 import { timingSafeEqual } from '../../lib/timing-safe';
 import { notify, reservationRef } from '../deliveries/notify';
 import { commitTransitions } from '../reservations/lifecycle';
-import { canAccess } from '../../access/ownership';
-import { assertReservationAccess } from '../../access/reservation-access';
+import { assertReservationAccess, isCarrierSide, sideOf } from '../../access/reservation-access';
+import { VIEWER_HEADER, type TrackingViewer } from '../../durable-objects/reservation-tracking';
 import type { ReservationStatus } from '../reservations/reservation-state';
 
 export type { Position, PositionInput };
@@ -67,7 +67,8 @@ export function checkTimestamps(points: PositionInput[], field: (i: number) => s
 export async function postPositions(deps: Deps, auth: AuthUser, id: number, points: PositionInput[], field: (i: number) => string) {
   const { db, env } = deps;
   const row = await load(db, id);
-  if (!canAccess(auth, [row.carrierId], [])) throw accessDenied('tracking.onlyCarrierReservationPost');
+  // The carrier side posts: the carrier, or an agency trip's acting staff, its owner included (CONTRACT 25).
+  if (!(await isCarrierSide(deps, auth, row))) throw accessDenied('tracking.onlyCarrierReservationPost');
   if (!TRACKABLE.includes(row.status)) {
     throw invalidState('tracking.positionsAcceptedOnlyWhile', { status: row.status });
   }
@@ -105,16 +106,28 @@ export async function trackingView(deps: Deps, auth: AuthUser, id: number) {
   return { reservationId: id, status: row.status, lastPosition, positions };
 }
 
-/** Who may open the live feed: a party with a bearer token, or the holder of the recipient token. */
-export async function assertLiveAccess(deps: Deps, id: number, who: { auth?: AuthUser; recipientToken?: string }) {
+/**
+ * Who may open the live feed: a party with a bearer token, or the holder of the recipient token.
+ * Answers who the viewer is, for the object to re-check a party's side while the socket is open.
+ */
+export async function assertLiveAccess(deps: Deps, id: number, who: { auth?: AuthUser; recipientToken?: string }): Promise<TrackingViewer> {
   const row = await load(deps.db, id);
   if (who.recipientToken !== undefined) {
     if (!timingSafeEqual(who.recipientToken, row.recipientToken)) throw accessDenied('tracking.invalidRecipientTokenReservation');
     if (['CANCELLED', 'EXPIRED', 'REJECTED'].includes(row.status)) throw accessDenied('tracking.recipientLinkNoLonger');
-    return row;
+    return { reservationId: id, side: 'RECIPIENT' };
   }
   if (!who.auth) throw unauthorized('error.authenticationRequired');
-  await assertReservationAccess(deps, who.auth, row, { sender: true, carrier: true, admins: true });
-  return row;
+  const side = await sideOf(deps, who.auth, row);
+  if (side) return { reservationId: id, userId: who.auth.id, side };
+  await assertReservationAccess(deps, who.auth, row, { admins: true });
+  return { reservationId: id, userId: who.auth.id, side: 'ADMIN' };
+}
+
+/** The live feed's handshake, handed to the object with who the viewer is (never the client's header). */
+export function liveRequest(request: Request, viewer: TrackingViewer): Request {
+  const headers = new Headers(request.headers);
+  headers.set(VIEWER_HEADER, JSON.stringify(viewer));
+  return new Request(request.url, { headers });
 }
 

@@ -6,6 +6,7 @@ import { agencies, announcements, ledgerAccounts, reservations, withdrawals } fr
 import type { Deps } from '../../env';
 import { msg, type Text } from '../../errors';
 import type { ReservationStatus } from '../reservations/reservation-state';
+import { carriesPrivately } from '../../access/reservation-access';
 
 /** A reservation in these states still needs both parties (payment, handover, delivery or a dispute). */
 export const OPEN_RESERVATION_STATUSES: readonly ReservationStatus[] = [
@@ -24,7 +25,8 @@ export async function openReservationGuard(deps: Deps, userId: number): Promise<
     .from(reservations)
     .where(
       and(
-        or(eq(reservations.senderId, userId), eq(reservations.carrierId, userId)),
+        // An agency trip's reservations are the agency's: a staff member's erasure never waits on them.
+        or(eq(reservations.senderId, userId), carriesPrivately(userId)),
         inArray(reservations.status, [...OPEN_RESERVATION_STATUSES]),
       ),
     )
@@ -40,7 +42,7 @@ export async function openTripGuard(deps: Deps, userId: number): Promise<Text | 
   const [row] = await db
     .select({ id: announcements.id })
     .from(announcements)
-    .where(and(eq(announcements.carrierId, userId), inArray(announcements.status, ['ACTIVE', 'FULL'])))
+    .where(and(carriesPrivately(userId, announcements), inArray(announcements.status, ['ACTIVE', 'FULL'])))
     .limit(1);
   return row ? msg('user.deletionTripOpen', { id: row.id }) : null;
 }

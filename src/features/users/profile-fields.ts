@@ -2,6 +2,7 @@
 // normalisation (emails are compared lower-cased and trimmed everywhere).
 import { z } from '@hono/zod-openapi';
 import { isCommonPassword } from '../../lib/common-passwords';
+import { nameText } from '../../validation';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -19,12 +20,13 @@ export const PasswordField = z
 const today = () => new Date().toISOString().slice(0, 10);
 
 export const ProfileFields = {
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().min(1).max(100),
+  firstName: nameText(100),
+  lastName: nameText(100),
   username: z
     .string()
     .min(3)
     .max(30)
+    // ASCII letters and digits only: no bidirectional or zero-width character gets in.
     .regex(/^[A-Za-z0-9._-]+$/, 'user.lettersDigitsDotUnderscore'),
   phoneNumber: z
     .string()

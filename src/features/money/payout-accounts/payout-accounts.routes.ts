@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
 import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
-import { pathId } from '../../../validation';
+import { nameText, pathId } from '../../../validation';
 import { idempotent } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { waveMobile } from './payout-accounts.rules';
@@ -32,7 +32,7 @@ const PayoutAccountRequest = z
       .refine((v) => waveMobile(v) !== null, { message: 'payout.invalidPhone' })
       .transform((v) => waveMobile(v) ?? v)
       .openapi({ description: 'E.164 mobile number of a Wave country: +221 (SN), +225 (CI), +223 (ML), +226 (BF)', example: '+221771234567' }),
-    name: z.string().trim().min(1).max(100).openapi({ description: 'The holder’s name as the wallet knows it' }),
+    name: nameText(100).openapi({ description: 'The holder’s name as the wallet knows it' }),
   })
   .openapi('PayoutAccountRequest');
 

@@ -1,0 +1,25 @@
+// Who manages a trip (edit, cancel, travel proof, reading it once withdrawn): the carrier of a
+// private trip; for an agency's trip its acting staff now (CONTRACT 25: the owner, the current
+// employees of the trip's branch; its publisher has no right of their own); admins where allowed.
+import type { AuthUser, Deps } from '../env';
+import { accessDenied } from '../errors';
+import { hasRole } from '../middleware/auth';
+import { canStaffManageAnnouncement, staffScope } from './agency-scope';
+
+export interface TripParties {
+  carrierId: number;
+  agencyId: number | null;
+  branchId: number | null;
+}
+
+/** Does the caller act for this trip now (admins aside)? */
+export async function actsForTrip(deps: Deps, auth: AuthUser, a: TripParties): Promise<boolean> {
+  if (a.agencyId !== null) return canStaffManageAnnouncement(await staffScope(deps, auth.id), a);
+  return auth.id === a.carrierId;
+}
+
+/** actsForTrip(), or an admin when `admins`; everyone else gets 403. */
+export async function assertCanManageTrip(deps: Deps, auth: AuthUser, a: TripParties, admins: boolean): Promise<void> {
+  if (admins && hasRole(auth, 'ROLE_ADMIN')) return;
+  if (!(await actsForTrip(deps, auth, a))) throw accessDenied();
+}
