@@ -90,7 +90,10 @@ export const isVisibleName = (value: string) => !INVISIBLE_IN_NAMES.test(value);
  * (400 VALIDATION_ERROR with fieldErrors, like any field).
  */
 // Checked before trimming: trim() would silently drop a leading or trailing U+FEFF.
-export const nameText = (max: number, min = 1) => z.string().refine(isVisibleName, 'validation.invisibleCharacters').trim().min(min).max(max);
+export const nameText = (max: number, min = 1) => {
+  const name = z.string().refine(isVisibleName, 'validation.invisibleCharacters').trim();
+  return (min > 0 ? name.min(min) : name).max(max);
+};
 
 /** C0 controls except tab, line feed and carriage return; DEL; C1 controls. Refused in every string. */
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
