@@ -706,7 +706,8 @@ describe('accept, reject, cancel', () => {
       const told = [...(await notificationsOf(sender.id)), ...(await notificationsOf(carrier.id))].filter(
         (n) => n.type !== 'RESERVATION_CREATED',
       );
-      expect(told).toHaveLength(1);
+      // Told once per party concerned: a rejection tells both (CONTRACT section 26), an acceptance the sender.
+      expect(told).toHaveLength(final.status === 'REJECTED' ? 2 : 1);
     }
   });
 

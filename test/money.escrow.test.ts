@@ -122,11 +122,12 @@ describe('release at delivery', () => {
     expect(await reservationMoney(booking.id)).toMatchObject({ ESCROW: 0, HELD: 4250, WALLET: 0, PLATFORM_REVENUE: 750, PROVIDER_CLEARING: -5000 });
   });
 
-  it('the carrier is told the released amount (FUNDS_RELEASED) and that it is held for the dispute window', async () => {
+  it('the carrier is told the share is held (FUNDS_HELD) with the day it becomes available, not that it is paid', async () => {
     const { carrier } = await aReservation({ status: 'DELIVERED', ...paid });
-    const [note] = await db().select().from(notifications).where(sql`${notifications.userId} = ${carrier.id} AND ${notifications.type} = 'FUNDS_RELEASED'`);
+    const [note] = await db().select().from(notifications).where(sql`${notifications.userId} = ${carrier.id} AND ${notifications.type} = 'FUNDS_HELD'`);
     expect(note.message).toContain('42.50 EUR');
-    expect(note.message).toContain('held until the 72-hour dispute window closes');
+    expect(note.message).toMatch(/is held until \d{1,2} \w+ \d{4} \(the dispute window\)/);
+    expect(note.data).toMatchObject({ amount: 42.5, currency: 'EUR' });
   });
 
   it('a second delivery is 409 and moves nothing', async () => {
@@ -299,7 +300,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     await capture(booking.id);
     expect((await cancelBy(carrier, booking.id)).status).toBe(200);
     expect(await moneyNotices(sender.id)).toEqual([
-      ['PAYMENT_REFUNDED', 'Refund on its way', `50.00 EUR for reservation ${booking.reservationNumber} is being refunded to the card or mobile money account you paid with.`],
+      ['PAYMENT_REFUNDED', 'Refund on its way', `50.00 EUR for reservation ${booking.reservationNumber} is being refunded to the card you paid with.`],
     ]);
   });
 
@@ -718,7 +719,7 @@ describe('suspension of a carrier (CONTRACT section 19)', () => {
     ]);
     expect(await cancellationNotices(accepted.sender.id)).toEqual([
       ['RESERVATION_CANCELLED', `Booking ${accepted.reservation.reservationNumber} was cancelled: the carrier can no longer carry it. 50.00 EUR goes back to you in full.`],
-      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} is being refunded to the card or mobile money account you paid with.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} is being refunded to the card you paid with.`],
     ]);
     expect(await cancellationNotices(deposited.sender.id)).toEqual([]);
   });

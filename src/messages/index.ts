@@ -16,6 +16,7 @@ import { LEDGER_MESSAGES } from './ledger';
 import { MOBILE_MONEY_MESSAGES } from './mobile-money';
 import { LEDGER_CURRENCY_MESSAGES } from './ledger-currency';
 import { MONEY_MESSAGES } from './money';
+import { NOTICE_MESSAGES } from './notices';
 import { OFFER_MESSAGES } from './offers';
 import { OPERATIONS_MESSAGES } from './operations';
 import { PRIVACY_MESSAGES } from './privacy';
@@ -40,6 +41,7 @@ export const MESSAGES = {
   ...CUSTOMS_MESSAGES,
   ...OFFER_MESSAGES,
   ...OPERATIONS_MESSAGES,
+  ...NOTICE_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

@@ -16,6 +16,8 @@ export const notifications = sqliteTable(
     message: text('message').notNull(),
     /** Small JSON payload the app uses to navigate (reservationId, announcementId...). */
     data: text('data', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The words as a message key with its values (lib/message-text.ts), rendered in the reader's language; null before 0050. */
+    text: text('text', { mode: 'json' }).$type<{ key: string; params?: Record<string, unknown> }>(),
     readAt: text('read_at'),
     createdAt: createdAt(),
   },

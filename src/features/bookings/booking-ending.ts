@@ -7,7 +7,10 @@ import type { Db } from '../../db/client';
 import { announcements, type ReservationRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
-import { notify, type Notification } from '../deliveries/notify';
+import { notify, reservationRef, type Notification } from '../deliveries/notify';
+import { amountOf } from '../../lib/money';
+import { textAmount } from '../../lib/message-text';
+import { msg, type Message } from '../../messages';
 import { allEffects, commitTransition, type TransitionPlan } from '../reservations/lifecycle';
 import { dtoViewFromReads, getReservationDtoView, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { outcomeForReservation, type Canceller, type CancellationOutcome } from './cancellation-policy';
@@ -60,4 +63,43 @@ export async function commitForRequest(deps: Deps, plan: TransitionPlan): Promis
     return getReservationDtoView(db, row.id);
   }
   return dtoViewFromReads(plan.id, reads);
+}
+
+/** What the two parties are told when a booking ends: who ended it and how (CONTRACT section 26). */
+export type EndingWay = 'REJECTED' | 'UNANSWERED' | 'EXPIRED' | 'SENDER_CANCELLED' | 'CARRIER_CANCELLED';
+
+/** The words of each way, to the sender and to the carrier, when money was paid. */
+const PAID_WORDS = {
+  REJECTED: ['notice.rejectedToSender', 'notice.rejectedToCarrier'],
+  UNANSWERED: ['notice.unansweredToSender', 'notice.unansweredToCarrier'],
+  SENDER_CANCELLED: ['notice.senderCancelledToSender', 'notice.senderCancelledToCarrier'],
+  CARRIER_CANCELLED: ['notice.carrierCancelledToSender', 'notice.carrierCancelledToCarrier'],
+} as const;
+
+const KIND = { REJECTED: 'RESERVATION_REJECTED', UNANSWERED: 'RESERVATION_REJECTED', EXPIRED: 'RESERVATION_EXPIRED', SENDER_CANCELLED: 'RESERVATION_CANCELLED', CARRIER_CANCELLED: 'RESERVATION_CANCELLED' } as const;
+
+/**
+ * Both parties' notices of an ending, with what goes back to the sender, what is kept and the
+ * carrier's kept share, whoever ended it and whatever the policy (a STRICT cancellation keeping
+ * everything still tells the sender). Nothing paid: the carrier learns it in the app only (no
+ * e-mail, push or SMS for an unpaid booking ending).
+ */
+export function endingNotices(r: ReservationRow, way: EndingWay, o: CancellationOutcome, data: Record<string, unknown> = {}): Notification[] {
+  const money = (cents: number) => textAmount(cents, r.currency);
+  const number = r.reservationNumber;
+  const values = { number, refund: money(o.refundCents), kept: money(o.keptCents), carrierKept: money(o.keptCarrierCents), kg: r.reservedWeightG / 1000 };
+  const facts = { ...reservationRef(r), ...data, refundAmount: amountOf(o.refundCents, r.currency), keptAmount: amountOf(o.keptCents, r.currency), currency: r.currency };
+  const type = KIND[way];
+  let toSender: Message;
+  let toCarrier: Message;
+  if (way === 'EXPIRED') [toSender, toCarrier] = [msg('notice.expiredToSender', { number }), msg('notice.expiredToCarrier', { number, kg: values.kg })];
+  else if (!o.paid) toSender = toCarrier = msg('notice.cancelledUnpaid', { number });
+  else {
+    const [s, c] = PAID_WORDS[way];
+    [toSender, toCarrier] = [{ key: s, params: values }, { key: c, params: values }];
+  }
+  return [
+    { userId: r.senderId, type, text: toSender, data: facts },
+    { userId: r.carrierId, type, text: toCarrier, data: facts, inAppOnly: !o.paid },
+  ];
 }

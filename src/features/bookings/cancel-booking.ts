@@ -1,13 +1,11 @@
 // The sender or the carrier cancels a booking: the trip's policy as booked (CONTRACT section 22),
 // exactly what the cancellation quote said (booking-ending.ts endingOutcome).
 import type { AuthUser, Deps } from '../../env';
-import { formatMoney } from '../../lib/money';
 import { assertReservationAccess } from '../../access/reservation-access';
 import { closeCheckout } from '../money';
-import { reservationRef } from '../deliveries/notify';
 import { loadReservation } from '../reservations/lifecycle';
 import type { ReservationDtoView } from '../reservations/reservation-views';
-import { checkoutEnded, commitForRequest, endingEffects, endingOutcome } from './booking-ending';
+import { checkoutEnded, commitForRequest, endingEffects, endingNotices, endingOutcome } from './booking-ending';
 import type { Canceller } from './cancellation-policy';
 
 export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, reason: string | null): Promise<ReservationDtoView> {
@@ -17,20 +15,14 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const actor: Canceller = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
   const now = new Date();
   const decision = endingOutcome(r, actor, now);
-  const refundText = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to the sender.` : '';
-  const note = {
-    userId: actor === 'CARRIER' ? r.senderId : r.carrierId,
-    type: 'RESERVATION_CANCELLED' as const,
-    title: 'Booking cancelled',
-    message: `Booking ${r.reservationNumber} was cancelled by the ${actor === 'CARRIER' ? 'carrier' : 'sender'}.${refundText}`,
-    data: { ...reservationRef(r), cancelledBy: actor, refundAmount: decision.refundCents / 100 },
-  };
+  // Both parties, whoever cancelled: what goes back to the sender and what is kept.
+  const notes = endingNotices(r, actor === 'CARRIER' ? 'CARRIER_CANCELLED' : 'SENDER_CANCELLED', decision, { cancelledBy: actor });
   const view = await commitForRequest(deps, {
     id,
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: auth.id, cancellationReason: reason, ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision, now),
+    effects: endingEffects(db, r, notes, decision, now),
   });
   await closeCheckout(deps, r);
   return view;

@@ -20,6 +20,7 @@ import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowE
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
 import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
+import { renderText, textAmount } from '../../lib/message-text';
 import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable } from '../money';
 import { compiledNotify } from '../deliveries/notify';
@@ -264,7 +265,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
 const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', 'cancellationPolicy', ...TRIP_TERM_FIELDS] as const;
 const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
 const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
-type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message' | 'agreedPrice' | 'offerId' | 'offerStatus';
+type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message' | 'text' | 'agreedPrice' | 'offerId' | 'offerStatus';
 
 const placeholdersFor = <K extends string>(keys: readonly K[], p: Record<string, Placeholder>) => Object.fromEntries(keys.map((k) => [k, p[k]]));
 
@@ -314,14 +315,15 @@ const bookingWrites = {
     item: {
       userId: p.carrierId,
       type: 'RESERVATION_CREATED',
-      title: 'New booking',
+      text: p.text,
       message: p.message,
       data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
       createdAt: p.now,
     },
     guard: and(eq(reservations.reservationNumber, p.reservationNumber), sql`${p.offerId} IS NULL`),
     source: reservations,
-  })),
+    // An unpaid booking is news for the app, not an e-mail: the carrier is sent RESERVATION_PAID.
+  }), { inAppOnly: true }),
   trip: compiled((db, p: Record<BookingKey, Placeholder>) =>
     db
       .select({ ...getTableColumns(announcements), carrierEnabled: aliasedColumns(users, 'k', ['enabled']).enabled })
@@ -334,6 +336,18 @@ const bookingWrites = {
   ),
 };
 
+/** The carrier's RESERVATION_CREATED words, bound as JSON beside their English. */
+function createdNotice(r: ReservationRow, seen: AnnouncementRow) {
+  const text = msg('notice.bookingCreated', {
+    kg: r.reservedWeightG / 1000,
+    from: seen.departureCity,
+    to: seen.arrivalCity,
+    number: r.reservationNumber,
+    total: textAmount(r.totalAmountCents + r.protectionPremiumCents, r.currency),
+  });
+  return { text: JSON.stringify(text), message: renderText(text, 'en') };
+}
+
 /** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
 async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date, agreed?: AgreedTerms): Promise<number> {
   const values = {
@@ -345,7 +359,7 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     today: today(now),
     seenPrice: seen.pricePerKgCents,
     now: now.toISOString(),
-    message: `${r.reservedWeightG / 1000} kg booked on your trip ${seen.departureCity} - ${seen.arrivalCity} (${r.reservationNumber}), awaiting payment`,
+    ...createdNotice(r, seen),
   };
   const results = await db.batch([
     // The reservation exists only if the trip, as it is now, can take it (state, date, not one's

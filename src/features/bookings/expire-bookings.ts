@@ -3,11 +3,10 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { reservations } from '../../db/schema';
 import type { Deps } from '../../env';
 import { closeCheckout, needsSettlement, settleWithProvider } from '../money';
-import { reservationRef } from '../deliveries/notify';
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { CARRIER_ANSWER_WINDOW_MS } from './booking-rules';
-import { checkoutEnded, endingEffects, endingOutcome } from './booking-ending';
+import { checkoutEnded, endingEffects, endingNotices, endingOutcome } from './booking-ending';
 
 /**
  * Candidates handled per run and kind; each kind is one batch, and every statement counts
@@ -42,28 +41,13 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
     from: r.status,
     action: 'EXPIRE',
     set: checkoutEnded(r),
-    effects: endingEffects(
-      db,
-      r,
-      [{ userId: r.senderId, type: 'RESERVATION_EXPIRED', title: 'Booking expired', message: `Booking ${r.reservationNumber} was not paid within 30 minutes and has expired`, data: reservationRef(r) }],
-      endingOutcome(r, 'CARRIER', now),
-      now,
-    ),
+    effects: endingEffects(db, r, endingNotices(r, 'EXPIRED', endingOutcome(r, 'CARRIER', now)), endingOutcome(r, 'CARRIER', now), now),
   }));
   const rejecting: TransitionPlan[] = unanswered.map((r) => ({
     id: r.id,
     from: r.status,
     action: 'REJECT',
-    effects: endingEffects(
-      db,
-      r,
-      [
-        { userId: r.senderId, type: 'RESERVATION_REJECTED' as const, title: 'Booking not answered', message: `The carrier did not answer booking ${r.reservationNumber} within 24 hours`, data: reservationRef(r) },
-        { userId: r.carrierId, type: 'RESERVATION_REJECTED' as const, title: 'Booking rejected automatically', message: `Booking ${r.reservationNumber} was rejected because it was not answered within 24 hours`, data: reservationRef(r) },
-      ],
-      endingOutcome(r, 'CARRIER', now),
-      now,
-    ),
+    effects: endingEffects(db, r, endingNotices(r, 'UNANSWERED', endingOutcome(r, 'CARRIER', now)), endingOutcome(r, 'CARRIER', now), now),
   }));
   const expiredRows = (await commitTransitions(db, expiring)).rows;
   for (const [i, row] of expiredRows.entries()) if (row) await closeCheckout(deps, unpaid[i]);

@@ -1,27 +1,20 @@
 // The carrier rejects a booking: everything paid goes back (booking-ending.ts).
 import type { AuthUser, Deps } from '../../env';
 import { assertReservationAccess } from '../../access/reservation-access';
-import { reservationRef } from '../deliveries/notify';
 import { loadReservation } from '../reservations/lifecycle';
 import type { ReservationDtoView } from '../reservations/reservation-views';
-import { commitForRequest, endingEffects, endingOutcome } from './booking-ending';
+import { commitForRequest, endingEffects, endingNotices, endingOutcome } from './booking-ending';
 
 export async function rejectReservation(deps: Deps, auth: AuthUser, id: number): Promise<ReservationDtoView> {
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { carrier: true });
   const now = new Date();
-  const note = {
-    userId: r.senderId,
-    type: 'RESERVATION_REJECTED' as const,
-    title: 'Booking rejected',
-    message: `The carrier rejected your booking ${r.reservationNumber}`,
-    data: reservationRef(r),
-  };
+  const o = endingOutcome(r, 'CARRIER', now);
   return commitForRequest(deps, {
     id,
     from: r.status,
     action: 'REJECT',
-    effects: endingEffects(db, r, [note], endingOutcome(r, 'CARRIER', now), now),
+    effects: endingEffects(db, r, endingNotices(r, 'REJECTED', o), o, now),
   });
 }

@@ -9,9 +9,11 @@ import { reservations, users, type ReservationRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
-import { formatMoney } from '../../lib/money';
+import { amountOf } from '../../lib/money';
+import { textAmount } from '../../lib/message-text';
+import { msg } from '../../messages';
 import { checkoutEnded, endingEffects, endingOutcome } from './booking-ending';
-import { reservationRef } from '../deliveries/notify';
+import { reservationRef, type Notification } from '../deliveries/notify';
 import { sweepCancellations } from './cancellation-sweep';
 
 /**
@@ -78,23 +80,17 @@ export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedPa
   const { db } = deps;
   // The carrier's suspension is the carrier failing the booking: the sender gets everything back.
   const decision = endingOutcome(r, 'CARRIER', now);
-  const back = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to you in full.` : '';
-  const note =
+  const data = { ...reservationRef(r), cancelledBy: 'SYSTEM', refundAmount: amountOf(decision.refundCents, r.currency), currency: r.currency };
+  const number = r.reservationNumber;
+  const note: Notification =
     party === 'CARRIER'
       ? {
           userId: r.senderId,
-          type: 'RESERVATION_CANCELLED' as const,
-          title: 'Booking cancelled',
-          message: `Booking ${r.reservationNumber} was cancelled: the carrier can no longer carry it.${back}`,
-          data: { ...reservationRef(r), cancelledBy: 'SYSTEM', refundAmount: decision.refundCents / 100 },
+          type: 'RESERVATION_CANCELLED',
+          text: decision.paid ? msg('notice.suspendedCarrierToSender', { number, refund: textAmount(decision.refundCents, r.currency) }) : msg('notice.cancelledUnpaid', { number }),
+          data,
         }
-      : {
-          userId: r.carrierId,
-          type: 'RESERVATION_CANCELLED' as const,
-          title: 'Booking cancelled',
-          message: `Booking ${r.reservationNumber} was cancelled before payment; its weight is available again.`,
-          data: { ...reservationRef(r), cancelledBy: 'SYSTEM', refundAmount: 0 },
-        };
+      : { userId: r.carrierId, type: 'RESERVATION_CANCELLED', text: msg('notice.suspendedSenderToCarrier', { number }), data, inAppOnly: true };
   return {
     id: r.id,
     from: r.status,

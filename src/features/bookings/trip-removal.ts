@@ -11,7 +11,8 @@ import { and, eq, getTableColumns, inArray } from 'drizzle-orm';
 import { announcements, reservations, type ReservationRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { fromMinor, storedMoney } from '../../lib/amount';
-import { formatMoney } from '../../lib/money';
+import { textAmount } from '../../lib/message-text';
+import { msg } from '../../messages';
 import type { TransitionPlan } from '../reservations/lifecycle';
 import { TRANSITIONS } from '../reservations/reservation-state';
 import { checkoutEnded, endingEffects, endingOutcome } from './booking-ending';
@@ -47,12 +48,12 @@ async function dueOnRemovedTrips(deps: Deps, announcementId: number | null, limi
 /** The cancellation of one reservation whose trip moderation removed: the carrier's side, in full. */
 export function tripRemovalPlan(deps: Deps, r: ReservationRow, actorId: number | null, now: Date): TransitionPlan {
   const decision = endingOutcome(r, 'CARRIER', now);
-  const back = decision.paid ? ` ${formatMoney(decision.refundCents, r.currency)} goes back to you in full.` : '';
   const note = {
     userId: r.senderId,
     type: 'RESERVATION_CANCELLED' as const,
-    title: 'Booking cancelled',
-    message: `Booking ${r.reservationNumber} was cancelled: its trip was removed by the moderation team.${back}`,
+    text: decision.paid
+      ? msg('notice.tripRemovedToSender', { number: r.reservationNumber, refund: textAmount(decision.refundCents, r.currency) })
+      : msg('notice.cancelledUnpaid', { number: r.reservationNumber }),
     data: {
       ...reservationRef(r),
       announcementId: r.announcementId,

@@ -120,7 +120,8 @@ export interface UserMessage {
   /** A user id, a column of `source`, or a compiled statement's placeholder. */
   userId: number | SQL | Column | Placeholder;
   template: string;
-  payload: { title: Value; message: Value; data?: Record<string, unknown> | SQL | null };
+  /** `text`: the words as a message key with its values (JSON), rendered in the addressee's language. */
+  payload: { title: Value; message: Value; data?: Record<string, unknown> | SQL | null; text?: Value | null };
 }
 
 /** The channels a notification can leave by, in the order notify() writes them. */
@@ -153,8 +154,9 @@ const addresseePhone = compactPhone(sql`${addressee.phoneNumber}`);
  */
 export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): DeliveryInsertRow[] {
   const kind = message.template;
-  const { title, message: text, data } = message.payload;
+  const { title, message: text, data, text: words } = message.payload;
   const dataSql = data == null ? sql`NULL` : is(data, SQL) ? data : sql`json(${JSON.stringify(data)})`;
+  const wordsSql = words == null ? sql`NULL` : sql`json(${words})`;
   return [
     {
       values: {
@@ -163,7 +165,7 @@ export function userDeliveryRows(db: Db, message: UserMessage, guard?: SQL): Del
         to: byChannel({ EMAIL: sql`${addressee.email}`, PUSH: sql`${PUSH_ADDRESS_PREFIX} || ${addressee.id}`, SMS: addresseePhone }),
         template: kind,
         locale: addressee.locale,
-        payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql})`,
+        payload: sql`json_object('title', ${title}, 'message', ${text}, 'data', ${dataSql}, 'text', ${wordsSql})`,
       },
       condition: and(
         isNull(addressee.deletedAt),

@@ -5,16 +5,18 @@
 // for the transition's plan (features/reservations/lifecycle.ts), so the status change and the
 // ledger entry share one D1 batch; the entry key (escrow-in / escrow-out) can exist only once.
 // The provider call (capture, void, refund) follows the batch and is retried by the cron.
-import { and, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
+import { ledgerEntries, MONEY_BACK_TYPES, paymentSessions, reservations, transactions, type MoneyBackType, type PaymentMethod, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
-import { amountOf, formatMoney as money } from '../../lib/money';
+import { amountOf } from '../../lib/money';
+import { textAmount, textDay } from '../../lib/message-text';
+import { msg, type Message } from '../../messages';
 import { ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, reservationRef, type Notification, type NotificationKind } from '../deliveries/notify';
-import { holdStatement } from './holds';
+import { holdStatement, releaseAfterDelivery } from './holds';
 import { premiumEarnedStatements } from './ledger/premiums';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
@@ -77,18 +79,16 @@ export async function authorizePayment(
             // No invoice yet: an authorisation charges nothing; the capture issues it (markCaptured).
             ...postingStatements(db, escrowPayment(r), token, { guard }),
             ...notifyIfPosted(db, token, [
-              {
-                userId: r.senderId,
-                type: 'PAYMENT_AUTHORIZED',
-                title: 'Payment received',
-                message: `Your payment of ${money(chargedCents(r), r.currency)} for reservation ${r.reservationNumber} is held until delivery.`,
-                data: reservationRef(r),
-              },
+              { userId: r.senderId, type: 'PAYMENT_AUTHORIZED', text: msg('notice.paymentHeld', { amount: textAmount(chargedCents(r), r.currency), number: r.reservationNumber }), data: reservationRef(r) },
               {
                 userId: r.carrierId,
                 type: 'RESERVATION_PAID',
-                title: 'New paid reservation',
-                message: `Reservation ${r.reservationNumber} has been paid. Please accept or reject it.`,
+                text: msg('notice.bookingPaid', {
+                  number: r.reservationNumber,
+                  kg: r.reservedWeightG / 1000,
+                  total: textAmount(r.totalAmountCents, r.currency),
+                  share: textAmount(r.carrierAmountCents, r.currency),
+                }),
                 data: reservationRef(r),
               },
             ]),
@@ -174,21 +174,23 @@ export async function captureLoaded(deps: Deps, r: ReservationRow): Promise<Rese
  * Delivery: the carrier's amount moves from escrow to the payee's held account (the agency's when
  * the trip belongs to one) until the dispute window closes (holds.ts), the commission to revenue.
  */
-export function releaseEffects(db: Db, r: ReservationRow): (guard: SQL) => Statement[] {
+export function releaseEffects(db: Db, r: ReservationRow, now = new Date()): (guard: SQL) => Statement[] {
   const token = newToken();
   const payee = payeeOf(r);
   return (guard) => [
     ...postingStatements(db, releaseEscrow(r), token, { guard: and(guard, escrowed(db, r.id)) }),
-    holdStatement(db, r, payee, token),
+    holdStatement(db, r, payee, token, now),
+    // Held, not paid: the share and the day it becomes available (FUNDS_AVAILABLE follows, holds.ts).
     ...notifyIfPosted(db, token, [
       {
         userId: r.carrierId,
-        type: 'FUNDS_RELEASED',
-        title: 'Payment released',
-        message: `${money(r.carrierAmountCents, r.currency)} for reservation ${r.reservationNumber} ${
-          payee.type === 'AGENCY' ? "is now in your agency's wallet" : 'is now in your wallet'
-        }, held until the 72-hour dispute window closes.`,
-        data: reservationRef(r),
+        type: 'FUNDS_HELD',
+        text: msg(payee.type === 'AGENCY' ? 'notice.fundsHeldAgency' : 'notice.fundsHeld', {
+          amount: textAmount(r.carrierAmountCents, r.currency),
+          number: r.reservationNumber,
+          date: textDay(releaseAfterDelivery(now)),
+        }),
+        data: { ...reservationRef(r), amount: amountOf(r.carrierAmountCents, r.currency), currency: r.currency, availableAt: releaseAfterDelivery(now) },
       },
     ]),
   ];
@@ -242,37 +244,44 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
       commissionCents: r.totalAmountCents - refundCents - carrierKeptCents,
       premiumBackCents: premiumBack,
     }),
-    ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents + premiumBack, next)),
+    // A refund says where it goes: the mobile money account when a mobile-money checkout paid, else the card.
+    ...(type === 'REFUND'
+      ? [
+          ...notify(db, moneyBackNotice(r, refundCents + premiumBack, next, 'MOBILE_MONEY'), and(posted(db, token), paidByMobileMoney(db, r))),
+          ...notify(db, moneyBackNotice(r, refundCents + premiumBack, next, 'CARD'), and(posted(db, token), not(paidByMobileMoney(db, r)))),
+        ]
+      : notifyIfPosted(db, token, moneyBackNotice(r, refundCents + premiumBack, next))),
   ];
 }
 
+/** The reservation was paid through a mobile-money checkout (its payment session's method). */
+const paidByMobileMoney = (db: Db, r: Pick<ReservationRow, 'paymentId'>): SQL =>
+  rowExists(db, paymentSessions, and(eq(paymentSessions.sessionId, r.paymentId ?? ''), eq(paymentSessions.method, 'MOBILE_MONEY')))!;
+
 /**
  * What the sender is told happens to the money, by what the provider does with it: a hold that is
- * only released is not a refund, and a partial capture charges the kept part (CONTRACT section 10).
+ * only released is not a refund, and a partial capture charges the kept part (CONTRACT section 10);
+ * a refund says where it goes (the card, or the mobile money account that paid).
  */
 export function moneyBackNotice(
   r: Pick<ReservationRow, 'id' | 'senderId' | 'reservationNumber' | 'totalAmountCents' | 'currency' | 'protectionPremiumCents'>,
   refundCents: number,
   next: string,
+  paidBy: PaymentMethod = 'CARD',
 ): Notification[] {
   if (refundCents <= 0) return [];
-  const back = money(refundCents, r.currency);
-  const data = { reservationId: r.id, amount: amountOf(refundCents, r.currency) };
-  const notice = (type: NotificationKind, title: string, message: string): Notification[] => [{ userId: r.senderId, type, title, message, data }];
+  const back = textAmount(refundCents, r.currency);
+  const number = r.reservationNumber;
+  const data = { reservationId: r.id, reservationNumber: number, amount: amountOf(refundCents, r.currency), currency: r.currency };
+  const notice = (type: NotificationKind, text: Message): Notification[] => [{ userId: r.senderId, type, text, data }];
   switch (next) {
     case PAYMENT_STATUS.REFUND_PENDING:
-      return notice('PAYMENT_REFUNDED', 'Refund on its way', `${back} for reservation ${r.reservationNumber} is being refunded to the card or mobile money account you paid with.`);
-    case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING: {
-      const kept = money(chargedCents(r) - refundCents, r.currency);
-      return notice(
-        'PAYMENT_PARTIALLY_CAPTURED',
-        'Part of the card hold charged',
-        `${kept} of the hold for reservation ${r.reservationNumber} is charged; the other ${back} is released and never leaves your card.`,
-      );
-    }
+      return notice('PAYMENT_REFUNDED', msg(paidBy === 'MOBILE_MONEY' ? 'notice.refundToMobile' : 'notice.refundToCard', { amount: back, number }));
+    case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING:
+      return notice('PAYMENT_PARTIALLY_CAPTURED', msg('notice.partialCapture', { kept: textAmount(chargedCents(r) - refundCents, r.currency), back, number }));
     default:
       // VOID_PENDING, or a hold the provider already let lapse: nothing was ever charged.
-      return notice('PAYMENT_RELEASED', 'Card hold released', `The hold of ${back} on your card for reservation ${r.reservationNumber} is released: nothing is charged.`);
+      return notice('PAYMENT_RELEASED', msg('notice.holdReleased', { amount: back, number }));
   }
 }
 
@@ -394,7 +403,8 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
   )!;
   const refundLine = moneyBackDescription(r, refundCents, 'REFUND');
   return [
-    ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING), relabelling),
+    ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING, 'MOBILE_MONEY'), and(relabelling, paidByMobileMoney(db, r))!),
+    ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING, 'CARD'), and(relabelling, not(paidByMobileMoney(db, r)))!),
     // The escrow-out entry's line takes the rule's wording; a dispute settlement's keeps its own.
     db
       .update(transactions)

@@ -9,7 +9,10 @@ import { disputes, ledgerAccounts, payoutHolds, reservations, type PayoutHoldRow
 import { guardedInsert, rowExists, runBatch, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS } from '../reservations/reservation-state';
-import { entryExists, newToken, posted, postingStatements } from './ledger/ledger.statements';
+import { entryExists, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
+import { amountOf } from '../../lib/money';
+import { textAmount } from '../../lib/message-text';
+import { msg } from '../../messages';
 import { premiumEarnedStatements } from './ledger/premiums';
 import { accountKey, heldReleaseKey, receivableAccount, recoveryCents, releaseHeld, type Owner, type ReservationMoney } from './ledger/posting-rules';
 
@@ -72,7 +75,7 @@ const noOpenDispute = (db: Db): SQL => not(rowExists(db, disputes, and(eq(disput
 export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { reservationId: number }): Promise<number> {
   const { db } = deps;
   const due = await db
-    .select({ hold: payoutHolds, reservationNumber: reservations.reservationNumber, premium: reservations.protectionPremiumCents })
+    .select({ hold: payoutHolds, reservationNumber: reservations.reservationNumber, premium: reservations.protectionPremiumCents, carrierId: reservations.carrierId })
     .from(payoutHolds)
     .innerJoin(reservations, eq(reservations.id, payoutHolds.reservationId))
     .where(
@@ -99,7 +102,7 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
   for (let i = 0; i < due.length; i += RELEASES_PER_BATCH) {
     const statements: Statement[] = [];
     const holdUpdates: number[] = [];
-    for (const { hold, reservationNumber, premium } of due.slice(i, i + RELEASES_PER_BATCH)) {
+    for (const { hold, reservationNumber, premium, carrierId } of due.slice(i, i + RELEASES_PER_BATCH)) {
       const owner: Owner = { type: hold.ownerType, id: hold.ownerId };
       // The window closed: a protection premium still unearned can no longer go back (the reserve earns it).
       const protectedRow = { id: hold.reservationId, reservationNumber, currency: hold.currency, protectionPremiumCents: premium };
@@ -123,6 +126,8 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
       );
       statements.push(...postingStatements(db, p, token, { guard }));
       statements.push(...premiumEarnedStatements(db, protectedRow, posted(db, token)));
+      // The carrier is told the share is available now, less what repaid a debt.
+      statements.push(...fundsAvailableNotice(db, { id: hold.reservationId, reservationNumber, carrierId, currency: hold.currency }, hold.amountCents - recovered, token));
       holdUpdates.push(statements.length);
       statements.push(
         db
@@ -135,6 +140,19 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
     released += holdUpdates.filter((at) => (results[at] as D1Result).meta.changes === 1).length;
   }
   return released;
+}
+
+/** FUNDS_AVAILABLE: the share released to the wallet (CONTRACT section 26), once its posting is written. */
+function fundsAvailableNotice(db: Db, r: { id: number; reservationNumber: string; carrierId: number; currency: string }, availableCents: number, token: string): Statement[] {
+  if (availableCents <= 0) return [];
+  return notifyIfPosted(db, token, [
+    {
+      userId: r.carrierId,
+      type: 'FUNDS_AVAILABLE',
+      text: msg('notice.fundsAvailable', { amount: textAmount(availableCents, r.currency), number: r.reservationNumber }),
+      data: { reservationId: r.id, reservationNumber: r.reservationNumber, amount: amountOf(availableCents, r.currency), currency: r.currency },
+    },
+  ]);
 }
 
 const noOpenDisputeOn = (db: Db, reservationId: number): SQL =>

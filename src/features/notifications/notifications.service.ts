@@ -11,12 +11,12 @@ import { offsetOf, orderBy, toPage, type PageParams, type SortSpec } from '../..
 import { assertCanAccess } from '../../access/ownership';
 
 /**
- * A notification as the API answers it, in `locale`. Stored in English (with its amounts, written
- * where the change is made); French says the same from the notification's kind and data, the
- * words its e-mail, push and SMS use (deliveries/templates/notifications.ts).
+ * A notification as the API answers it, in `locale`: from its words (message key and values) when
+ * it has them, else its stored English, or French from its kind and data; the words its e-mail,
+ * push and SMS use (deliveries/templates/notifications.ts).
  */
 export function toNotification(row: NotificationRow, locale: Locale) {
-  const { title, message } = locale === 'fr' && isNotificationKind(row.type) ? frenchOf(row.type, row) : row;
+  const { title, message } = isNotificationKind(row.type) && (locale === 'fr' || row.text) ? lineOf(row.type, row, locale) : row;
   return {
     id: row.id,
     // Only notify() writes rows, with a kind of NOTIFICATION_KINDS.
@@ -30,8 +30,8 @@ export function toNotification(row: NotificationRow, locale: Locale) {
   };
 }
 
-function frenchOf(kind: NotificationKind, row: NotificationRow) {
-  const { subject, line } = notificationLine(kind, 'fr', { message: row.message, data: row.data ?? {} });
+function lineOf(kind: NotificationKind, row: NotificationRow, locale: Locale) {
+  const { subject, line } = notificationLine(kind, locale, { message: row.message, data: row.data ?? {}, text: row.text });
   return { title: subject, message: line };
 }
 

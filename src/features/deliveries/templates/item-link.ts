@@ -35,7 +35,7 @@ export function itemPath(kind: string, payload: Record<string, unknown>): string
     if (id) return `/app/${section}/${id}`;
   }
   if (kind.startsWith('KYC_')) return '/app/kyc';
-  if (kind.startsWith('WITHDRAWAL_') || kind === 'FUNDS_RELEASED') return '/app/wallet';
+  if (kind.startsWith('WITHDRAWAL_') || kind.startsWith('FUNDS_')) return '/app/wallet';
   return '/app/notifications';
 }
 

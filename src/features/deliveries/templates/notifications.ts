@@ -1,8 +1,11 @@
-// The e-mail of every notification kind, in French and English. The English e-mail carries the
-// notification's own message (written in English where the change is made, with its amounts and
-// numbers); the French one says the same in French from the notification's data.
+// The e-mail of every notification kind, in French and English. A notification written with its
+// words as a message key (notify.ts `text`, messages/notices.ts) is rendered from them in the
+// reader's language, amounts included: the in-app list, e-mail, push and SMS say the same. One
+// written before (or not yet moved to keys) carries its English message, and French from its kind.
 import type { Locale } from '../../../db/schema';
-import type { NotificationKind } from '../notify';
+import { renderText } from '../../../lib/message-text';
+import { isMessageKey, type Message } from '../../../messages';
+import type { NotificationKind } from '../notification-kinds';
 import type { EmailBlocks } from './layout';
 
 type Text = Record<Locale, string>;
@@ -42,6 +45,8 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   PAYMENT_PARTIALLY_CAPTURED: { subject: { fr: 'Une partie de la réservation débitée', en: 'Part of the card hold charged' }, fr: "Une partie de l'autorisation de la réservation{n} est débitée ; le reste est libéré." },
   PAYMENT_RELEASED: { subject: { fr: 'Autorisation de carte libérée', en: 'Card hold released' }, fr: "L'autorisation sur votre carte pour la réservation{n} est libérée : rien n'est débité." },
   FUNDS_RELEASED: { subject: { fr: 'Paiement versé', en: 'Payment released' }, fr: 'Le montant de la réservation{n} a été versé sur votre portefeuille.' },
+  FUNDS_HELD: { subject: { fr: 'Livraison : votre part est retenue', en: 'Delivered: your share is held' }, fr: 'Votre part de la réservation{n} est retenue pendant le délai de contestation.' },
+  FUNDS_AVAILABLE: { subject: { fr: 'Montant disponible', en: 'Money available' }, fr: 'Le montant de la réservation{n} est disponible dans votre portefeuille.' },
   WITHDRAWAL_COMPLETED: { subject: { fr: 'Retrait envoyé', en: 'Withdrawal sent' }, fr: 'Votre retrait est en route vers votre compte de versement.' },
   WITHDRAWAL_FAILED: { subject: { fr: 'Retrait échoué', en: 'Withdrawal failed' }, fr: 'Votre retrait a échoué ; le montant est de retour dans votre portefeuille.' },
   KYC_APPROVED: { subject: { fr: 'Identité vérifiée', en: 'Identity verified' }, fr: 'Votre identité est vérifiée : vous pouvez publier des trajets.' },
@@ -79,6 +84,8 @@ export const isNotificationKind = (template: string): template is NotificationKi
 /** The subject and the one sentence of a notification in `locale`: the e-mail, the push and the SMS say it. */
 export function notificationLine(kind: NotificationKind, locale: Locale, payload: Record<string, unknown>): { subject: string; line: string } {
   const template = NOTIFICATION_TEMPLATES[kind];
+  const words = payload.text as Message | null | undefined;
+  if (words && typeof words === 'object' && isMessageKey(words.key)) return { subject: template.subject[locale], line: renderText(words, locale) };
   const data = (payload.data ?? {}) as Record<string, unknown>;
   const number = typeof data.reservationNumber === 'string' ? ` ${data.reservationNumber}` : '';
   const message = typeof payload.message === 'string' && payload.message ? payload.message : template.subject.en;
@@ -87,7 +94,7 @@ export function notificationLine(kind: NotificationKind, locale: Locale, payload
   return { subject: template.subject[locale], line: locale === 'fr' ? fr.replace('{n}', number).replace('{note}', note) : message };
 }
 
-/** The e-mail of a notification (payload: {title, message, data} as notify() wrote it). */
+/** The e-mail of a notification (payload: {title, message, data, text} as notify() wrote it). */
 export function notificationBlocks(kind: NotificationKind, locale: Locale, payload: Record<string, unknown>): EmailBlocks {
   const { subject, line } = notificationLine(kind, locale, payload);
   return locale === 'fr'

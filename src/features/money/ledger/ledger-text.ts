@@ -1,28 +1,17 @@
 // The words of a money history line: a message key of messages/ledger.ts with its values, kept as
 // JSON beside the ledger entry and its transactions (description_text) and rendered in the
 // reader's language when read (the history, the receipts, the console). Amounts stay minor units
-// and a currency until then, so each language writes them its own way (lib/money.ts formatMoneyIn).
+// and a currency until then, so each language writes them its own way (lib/message-text.ts renderText).
 import type { Locale } from '../../../db/schema';
-import { formatMoneyIn } from '../../../lib/money';
-import { isMessageKey, render, type Message } from '../../../messages';
+import { renderText, textAmount, type TextAmount } from '../../../lib/message-text';
+import { isMessageKey, type Message } from '../../../messages';
 
 /** An amount inside a history line's values. */
-export interface LineAmount {
-  minor: number;
-  currency: string;
-}
+export type LineAmount = TextAmount;
+export const lineAmount = textAmount;
 
-export const lineAmount = (minor: number, currency: string): LineAmount => ({ minor, currency });
-
-const isLineAmount = (v: unknown): v is LineAmount =>
-  typeof v === 'object' && v !== null && typeof (v as LineAmount).minor === 'number' && typeof (v as LineAmount).currency === 'string';
-
-/** The line in `locale`. */
-export function renderLine(text: Message, locale: Locale): string {
-  const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(text.params ?? {})) params[name] = isLineAmount(value) ? formatMoneyIn(value.minor, value.currency, locale) : value;
-  return render({ key: text.key, params }, locale);
-}
+/** The line in `locale` (lib/message-text.ts: the one renderer of texts with amounts). */
+export const renderLine = (text: Message, locale: Locale): string => renderText(text, locale);
 
 /** The stored form of a line (description_text). */
 export const storedLine = (text: Message): string => JSON.stringify(text);
