@@ -14,6 +14,7 @@ import { analyticsRouter } from './features/analytics/analytics.routes';
 import { dashboardsRouter } from './features/dashboards/dashboards.routes';
 import { superadminRouter } from './features/superadmin/superadmin.routes';
 import { metricsRouter } from './features/superadmin/metrics.routes';
+import { pausesRouter } from './features/superadmin/pauses.routes';
 import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
 import { travelProofRouter } from './features/announcements/travel-proof.routes';
@@ -195,6 +196,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, analyticsRouter);
   app.route(API_PREFIX, superadminRouter);
   app.route(API_PREFIX, metricsRouter);
+  app.route(API_PREFIX, pausesRouter);
   app.route(API_PREFIX, deliveriesAdminRouter);
   app.get('/favicon.ico', favicon);
   app.route('/console', consoleRouter);

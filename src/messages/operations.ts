@@ -12,4 +12,19 @@ export const OPERATIONS_MESSAGES = {
     en: 'Try again in a few minutes; check METRICS_ACCOUNT_ID and METRICS_API_TOKEN (Account Analytics Read)',
     fr: 'Réessayez dans quelques minutes ; vérifiez METRICS_ACCOUNT_ID et METRICS_API_TOKEN (Account Analytics Read)',
   },
+  // features/money/pauses.ts
+  'pause.checkoutPaused': {
+    en: 'Payments by {provider} are paused for now by the operators (a provider incident); nothing was charged',
+    fr: 'Les paiements par {provider} sont suspendus pour le moment par l’exploitation (incident chez le prestataire) ; rien n’a été débité',
+  },
+  'pause.payoutPaused': {
+    en: 'Payouts through {provider} are paused for now by the operators (a provider incident); the wallet was not debited',
+    fr: 'Les versements par {provider} sont suspendus pour le moment par l’exploitation (incident chez le prestataire) ; le portefeuille n’a pas été débité',
+  },
+  'pause.retryLaterOrOther': {
+    en: 'Try again after the time given by Retry-After, or pay with another method of GET /payments/methods',
+    fr: 'Réessayez après le délai indiqué par Retry-After, ou payez avec un autre moyen de GET /payments/methods',
+  },
+  'pause.retryLater': { en: 'Try again after the time given by Retry-After', fr: 'Réessayez après le délai indiqué par Retry-After' },
+  'pause.unknownProvider': { en: 'Unknown provider {provider}: one of {providers}', fr: 'Prestataire {provider} inconnu : l’un de {providers}' },
 } as const satisfies Entries;

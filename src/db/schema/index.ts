@@ -18,3 +18,4 @@ export * from './protection';
 export * from './mobile-money';
 export * from './offers';
 export * from './staff-security';
+export * from './operations';

@@ -16,6 +16,7 @@ import { kycQueueRoutes } from './pages/kyc-queue';
 import { kycRecordRoutes } from './pages/kyc-record';
 import { metricsRoutes } from './pages/metrics';
 import { overviewRoutes } from './pages/overview';
+import { pausesRoutes } from './pages/pauses';
 import { reservationRoutes } from './pages/reservation';
 import { reservationsRoutes } from './pages/reservations';
 import { signInRoutes, signOutRoutes } from './pages/sign-in';
@@ -51,6 +52,7 @@ const PAGES = [
   reservationRoutes,
   deliveriesRoutes,
   metricsRoutes,
+  pausesRoutes,
   auditRoutes,
 ];
 for (const pageRoutes of PAGES) consoleRouter.route('/', pageRoutes);

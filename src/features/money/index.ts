@@ -61,3 +61,5 @@ export { closeCheckout, createCheckout } from './payments/payments.service';
 // The payment provider's minimum charge, checked when booking.
 export { assertChargeable } from './payments/payments.service';
 export { paySandboxSession } from './payments/sandbox.routes';
+// Pause switches of checkouts and payouts per provider (superadmin routes, the console).
+export { pauseStates, setPause, type PauseState } from './pauses';

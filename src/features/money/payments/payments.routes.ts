@@ -91,10 +91,10 @@ export const paymentsRouter = createRouter()
       path: '/payments/checkout',
       tags: ['Payments'],
       summary: 'Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)',
-      description: 'Opens a hosted checkout for the reservation\'s total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider\'s webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR.',
+      description: 'Opens a hosted checkout for the reservation\'s total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider\'s webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR; a provider whose new checkouts the operators have paused (an incident) 503 PAYMENT_PROCESSING_ERROR with Retry-After, nothing charged.',
       ...signedIn(),
       request: { body: jsonBody(CheckoutBody) },
-      responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 422, 502) },
+      responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 422, 502, 503) },
     })),
     async (c) => {
       const body = c.req.valid('json');

@@ -20,6 +20,7 @@ import { paymentMethodOf } from '../mobile-money-settlement';
 import { checkoutLines, transportLineName } from './checkout-lines';
 import { chargedCents } from '../ledger/posting-rules';
 import { reportCaught } from '../../../error-tracking';
+import { assertCheckoutOpen } from '../pauses';
 
 /** Stripe accepts session expiries between 30 minutes and 24 hours ahead. */
 const SESSION_LIFETIME_S = 30 * 60 + 60;
@@ -46,9 +47,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   if (r.status !== 'PENDING_PAYMENT') {
     throw invalidState('money.reservationOnlyPendingPayment', { id: r.id, status: r.status });
   }
-  if (Date.parse(r.paymentDeadline) <= Date.now()) {
-    throw invalidState('money.paymentWindowReservationClosed', { id: r.id });
-  }
+  if (Date.parse(r.paymentDeadline) <= Date.now()) throw invalidState('money.paymentWindowReservationClosed', { id: r.id });
   assertMethodOffered(method, r.currency, appConfig(deps.env).currencies);
   if (method === 'CARD') assertChargeable(r.totalAmountCents, r.currency);
   const nowS = Math.floor(Date.now() / 1000);
@@ -62,6 +61,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
   if (latest && latest.method === method && Date.parse(latest.expiresAt) / 1000 > nowS + REUSE_MARGIN_S) {
     return { paymentId: latest.sessionId, paymentApprovalUrl: latest.url, expiresAt: latest.expiresAt };
   }
+  await assertCheckoutOpen(deps, method, r.currency); // paused: no new checkout (an open one above is still handed back)
   const attempt = (latest?.attempt ?? 0) + 1;
   if (method === 'MOBILE_MONEY') return openWaveCheckout(deps, r, attempt);
   // The payer's stored language names the lines and the provider's page: the same on every attempt,

@@ -66,7 +66,7 @@ const withdrawDoc = (scope: OwnerScope) => ({
   description: scopeDescription(
     scope,
     'manage',
-    `Takes the amount out of ${scope.whose} available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST ${scope.prefix}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE.`,
+    `Takes the amount out of ${scope.whose} available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST ${scope.prefix}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE. While the operators have paused the provider's payouts (an incident), 503 PAYMENT_PROCESSING_ERROR with Retry-After, the wallet untouched.`,
   ),
 });
 
@@ -109,7 +109,7 @@ export const withdrawalRoutes = (scope: OwnerScope) => {
           request: { params: scope.params, body: jsonBody(WithdrawalRequest) },
           responses: {
             201: jsonContent(WithdrawalSchema, 'Withdrawal (COMPLETED, or PENDING while the provider retries)'),
-            ...scopeErrors(scope, 409, 422, 502),
+            ...scopeErrors(scope, 409, 422, 502, 503),
           },
         }),
       ),

@@ -23,6 +23,7 @@ import { appConfig } from '../../../config';
 import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
 import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
 import { isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
+import { assertNotPaused, isPaused } from '../pauses';
 import { reportCaught } from '../../../error-tracking';
 
 export function toWithdrawal(w: WithdrawalRow) {
@@ -74,6 +75,8 @@ export async function requestWithdrawal(
   const replay = idempotencyKey ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
   if (replay) return replay;
   const destination = await payoutDestination(deps, owner, currency);
+  // A paused provider takes no new payout: refused before the wallet is debited.
+  await assertNotPaused(db, payoutProvider(destination), 'PAYOUT');
   const token = newToken();
   const wallet = walletAccount(owner);
   const ensure = ensureAccountStatements(db, [wallet], currency);
@@ -158,8 +161,13 @@ async function replayWithdrawal(deps: Deps, owner: Owner, key: string, amountCen
   return existing;
 }
 
+/** The provider a destination is paid through, as the payment methods name it (pauses.ts). */
+const payoutProvider = (destination: string) => (isMobileDestination(destination) ? 'WAVE' : 'STRIPE');
+
 /** Sends (or re-sends, same idempotency key) the transfer of a PENDING withdrawal. */
 export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<WithdrawalRow> {
+  // Paused since it was requested: it stays PENDING and the cron sends it once payouts resume.
+  if (await isPaused(deps.db, payoutProvider(w.destinationAccountId), 'PAYOUT')) return w;
   if (isMobileDestination(w.destinationAccountId)) return recordMobilePayout(deps, w);
   try {
     const { transferId } = await deps.providers.payment.transfer({
