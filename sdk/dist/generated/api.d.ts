@@ -2978,7 +2978,7 @@ export interface paths {
         put?: never;
         /**
          * Open a hosted checkout session (manual capture) for a PENDING_PAYMENT reservation (sender only)
-         * @description Opens a hosted checkout for the reservation's total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider's webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR.
+         * @description Opens a hosted checkout for the reservation's total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider's webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR; a provider whose new checkouts the operators have paused (an incident) 503 PAYMENT_PROCESSING_ERROR with Retry-After, nothing charged.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -3302,7 +3302,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw from the caller’s wallet to the caller’s connected payout account
-         * @description Takes the amount out of the caller’s available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST /payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE.
+         * @description Takes the amount out of the caller’s available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST /payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE. While the operators have paused the provider's payouts (an incident), 503 PAYMENT_PROCESSING_ERROR with Retry-After, the wallet untouched.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -3572,7 +3572,7 @@ export interface paths {
         put?: never;
         /**
          * Withdraw from the agency’s wallet to the agency’s connected payout account
-         * @description Takes the amount out of the agency’s available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST /agencies/{id}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
+         * @description Takes the amount out of the agency’s available balance in one currency (default the main one; held shares are not withdrawable) and pays it out: XOF to the default mobile wallet (POST /agencies/{id}/payout-accounts), other currencies to the connected account (Connect onboarding). The ledger posting and the withdrawal are written together, so the balance never goes below zero: more than available is 422 INSUFFICIENT_FUNDS; no account able to receive the currency is 422 STRIPE_CONNECT_NOT_CONFIGURED. Answers COMPLETED, or PENDING while the provider is retried; a refusal by the provider puts the money back (FAILED) and answers 502 PAYMENT_PROCESSING_ERROR. The same Idempotency-Key with another amount is 409 INVALID_STATE. While the operators have paused the provider's payouts (an incident), 503 PAYMENT_PROCESSING_ERROR with Retry-After, the wallet untouched. Only the agency’s owner or a super-admin (anyone else: 403 ACCESS_DENIED); an unknown agency is 404 RESOURCE_NOT_FOUND.
          *
          *     Honours the optional Idempotency-Key header: the same key and body within 24 h replays the first response; the same key with another body is 409 INVALID_STATE.
          *
@@ -4084,6 +4084,50 @@ export interface paths {
          */
         get: operations["getMetrics"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/pauses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pause switches of every payment provider (checkouts, payouts)
+         * @description Super-administrators only. One entry per provider of the payment methods and operation (CHECKOUT, PAYOUT), paused or not, with who paused it, when and why.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        get: operations["listProviderPauses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/pauses/{provider}/{operation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pause or resume new checkouts or payouts of one provider (audited)
+         * @description Super-administrators only. While a provider's CHECKOUT is paused, POST /payments/checkout with its method answers 503 PAYMENT_PROCESSING_ERROR with Retry-After (open sessions are still handed back); while its PAYOUT is paused, new withdrawals answer 503 the same way and pending transfers wait. Audited as PROVIDER_PAUSED or PROVIDER_RESUMED. An unknown provider is 400 INVALID_ARGUMENT.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        put: operations["setProviderPause"];
         post?: never;
         delete?: never;
         options?: never;
@@ -7117,6 +7161,35 @@ export interface components {
              * @description Provider webhooks refused for their signature (Stripe, Wave, KYC)
              */
             webhooksRefused: number;
+        };
+        ProviderPauses: {
+            pauses: components["schemas"]["ProviderPause"][];
+        };
+        ProviderPause: {
+            /**
+             * @description The provider as GET /payments/methods names it
+             * @example STRIPE
+             */
+            provider: string;
+            /**
+             * @description CHECKOUT: new checkouts; PAYOUT: new withdrawals and transfers
+             * @enum {string}
+             */
+            operation: "CHECKOUT" | "PAYOUT";
+            paused: boolean;
+            reason: string | null;
+            /** Format: date-time */
+            pausedAt: string | null;
+            /**
+             * Format: int32
+             * @description The super-admin who paused it
+             */
+            pausedBy: number | null;
+        };
+        ProviderPauseChange: {
+            paused: boolean;
+            /** @description Why (shown in the console and the audit log) */
+            reason?: string;
         };
         DeliveryPage: {
             content: components["schemas"]["Delivery"][];
@@ -29732,6 +29805,205 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listProviderPauses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every switch */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderPauses"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setProviderPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                operation: "CHECKOUT" | "PAYOUT";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProviderPauseChange"];
+            };
+        };
+        responses: {
+            /** @description The switch as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderPause"];
+                };
             };
             /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
             400: {

@@ -105,6 +105,8 @@ export declare const ProtectionClaimResolution: readonly ["REFUND_SENDER", "RELE
 export type ProtectionClaimResolution = (typeof ProtectionClaimResolution)[number];
 export declare const ProtectionClaimStatus: readonly ["OPEN", "RESOLVED"];
 export type ProtectionClaimStatus = (typeof ProtectionClaimStatus)[number];
+export declare const ProviderPauseOperation: readonly ["CHECKOUT", "PAYOUT"];
+export type ProviderPauseOperation = (typeof ProviderPauseOperation)[number];
 export declare const ProviderPaymentStatus: readonly ["PENDING", "EXPIRED", "FAILED", "AUTHORIZED", "CAPTURED", "VOID_PENDING", "VOIDED", "PARTIAL_CAPTURE_PENDING", "PARTIALLY_CAPTURED", "REFUND_PENDING", "REFUNDED", "PARTIALLY_REFUNDED", "AUTHORIZATION_EXPIRED"];
 export type ProviderPaymentStatus = (typeof ProviderPaymentStatus)[number];
 export declare const ReportAction: readonly ["NONE", "HIDE_ANNOUNCEMENT", "HIDE_REVIEW", "SUSPEND_USER"];

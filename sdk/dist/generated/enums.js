@@ -53,6 +53,7 @@ export const PayoutAccountType = ["MOBILE_MONEY"];
 export const ProtectionClaimReason = ["DAMAGED", "LOST", "NOT_DELIVERED", "LATE", "CONTENT_MISMATCH", "OTHER"];
 export const ProtectionClaimResolution = ["REFUND_SENDER", "RELEASE_TO_CARRIER", "PARTIAL_REFUND", "PROTECTION_PAYOUT"];
 export const ProtectionClaimStatus = ["OPEN", "RESOLVED"];
+export const ProviderPauseOperation = ["CHECKOUT", "PAYOUT"];
 export const ProviderPaymentStatus = ["PENDING", "EXPIRED", "FAILED", "AUTHORIZED", "CAPTURED", "VOID_PENDING", "VOIDED", "PARTIAL_CAPTURE_PENDING", "PARTIALLY_CAPTURED", "REFUND_PENDING", "REFUNDED", "PARTIALLY_REFUNDED", "AUTHORIZATION_EXPIRED"];
 export const ReportAction = ["NONE", "HIDE_ANNOUNCEMENT", "HIDE_REVIEW", "SUSPEND_USER"];
 export const ReportStatus = ["OPEN", "CLOSED"];
