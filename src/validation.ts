@@ -204,8 +204,12 @@ function suggestionsFor(code: ErrorCode): Text[] {
   }
 }
 
+/** A field's name in fieldErrors: `items[1].name` (an array index in brackets, CONTRACT 26). */
+export const fieldPath = (path: readonly PropertyKey[]): string =>
+  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i > 0 ? '.' : ''}${String(key)}`)).join('');
+
 function fieldName(issue: Issue, target: string): string {
-  if (issue.path.length > 0) return issue.path.map(String).join('.');
+  if (issue.path.length > 0) return fieldPath(issue.path);
   // A missing required key is reported on the object; zod 4 keeps its name in `keys` for unrecognized ones.
   const keys = (issue as { keys?: string[] }).keys;
   if (keys?.length) return keys.join(',');

@@ -242,7 +242,7 @@ describe('POST /bookings', () => {
       message: 'Validation failed for body: unknown category',
       path: '/v1/api/bookings',
       suggestions: ['Use a category id from GET /v1/api/categories'],
-      fieldErrors: [{ field: 'items.0.categoryId', message: 'Unknown category', rejectedValue: 987_654 }],
+      fieldErrors: [{ field: '.categoryId', message: 'Unknown category', rejectedValue: 987_654 }],
     });
     const anonymous = await post('/v1/api/bookings', bookingInput(trip.id, category.id));
     expect(anonymous.status).toBe(401);
@@ -290,7 +290,7 @@ describe('item images (CONTRACT section 19)', () => {
       const items = [{ categoryId: category.id, name: 'Books', weight: 0.5, imageUrl }];
       const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items }), { token: sender.token });
       expect(res.status, imageUrl).toBe(400);
-      expect([...new Set(res.body.fieldErrors.map((f: { field: string }) => f.field))], imageUrl).toEqual(['items.0.imageUrl']);
+      expect([...new Set(res.body.fieldErrors.map((f: { field: string }) => f.field))], imageUrl).toEqual(['.imageUrl']);
     }
     expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
     const items = [{ categoryId: category.id, name: 'Books', weight: 0.5, imageUrl: 'https://cdn.example.com/p.jpg' }];

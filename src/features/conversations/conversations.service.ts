@@ -164,7 +164,7 @@ async function checkFiles(db: Db, auth: AuthUser, reservationId: number, fileIds
   const byId = new Map(rows.map((f) => [f.id, f]));
   const fieldErrors = fileIds.flatMap((fileId, i): FieldError[] => {
     const f = byId.get(fileId);
-    return isOwnUpload(auth.id, f, 'PARCEL_IMAGE', reservationId) ? [] : [{ field: `fileIds.${i}`, message: 'conversation.mustParcelImageFile', rejectedValue: fileId }];
+    return isOwnUpload(auth.id, f, 'PARCEL_IMAGE', reservationId) ? [] : [{ field: `fileIds[${i}]`, message: 'conversation.mustParcelImageFile', rejectedValue: fileId }];
   });
   if (fieldErrors.length > 0) {
     throw validationError('announcement.validationFailedFields', { fieldErrors: fieldErrors.map((e) => e.field).join(', ') }, {

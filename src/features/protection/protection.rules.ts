@@ -23,7 +23,7 @@ export const UNPROTECTED: ProtectionColumns = { protectionPremiumCents: 0, prote
 export function bookingProtection(config: AppConfig['protection'], protection: boolean | undefined, declared: readonly (number | null | undefined)[], currency: string): ProtectionColumns {
   if (!protection) return UNPROTECTED;
   const missing = declared.flatMap((v, i): FieldError[] =>
-    v === null || v === undefined ? [{ field: `items.${i}.declaredValue`, message: 'protection.declareItemValue', rejectedValue: null }] : [],
+    v === null || v === undefined ? [{ field: `items[${i}].declaredValue`, message: 'protection.declareItemValue', rejectedValue: null }] : [],
   );
   const total = declared.reduce<number>((sum, v) => sum + (v ?? 0), 0);
   if (missing.length === 0 && total <= 0) missing.push({ field: 'protection', message: 'protection.needsDeclaredValues', rejectedValue: true });

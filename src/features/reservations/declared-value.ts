@@ -15,7 +15,7 @@ export function declaredValuesMinor(items: readonly { declaredValue?: number | n
     if (item.declaredValue === undefined || item.declaredValue === null) return null;
     const parsed = parseMinor(item.declaredValue, currency);
     if (parsed.ok) return parsed.money.minor;
-    errors.push({ field: `items.${i}.declaredValue`, message: parsed.text, rejectedValue: item.declaredValue });
+    errors.push({ field: `items[${i}].declaredValue`, message: parsed.text, rejectedValue: item.declaredValue });
     return null;
   });
   if (errors.length > 0) {

@@ -92,7 +92,7 @@ export const trackingRouter = router
     { ...postPositionsRoute, hide: true },
     async (c) => {
       const { positions } = c.req.valid('json');
-      const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions.${i}.recordedAt`;
+      const field = isSinglePoint(await c.req.json()) ? () => 'recordedAt' : (i: number) => `positions[${i}].recordedAt`;
       const result = await postPositions(c.get('deps'), c.get('auth'), c.req.valid('param').reservationId, positions, field);
       return c.json(result, 201);
     },
