@@ -7,12 +7,14 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { readerLocale } from './lib/locale';
 import { hasParams, msg, render, type KeyWithParams, type Params, type Text } from './messages';
 import type { Noun } from './messages/words';
+import { REASONS, reasonOfKey, type Reason } from './messages/reasons';
 
 export { msg, type Text } from './messages';
 
 /** A text's English (what `AppError.message` holds): for logs, and for rules whose callers read English. */
 export const english = (text: Text): string => render(text, 'en');
 export type { Noun } from './messages/words';
+export { REASONS, type Reason } from './messages/reasons';
 
 /** errorCode -> HTTP status (CONTRACT section 2). A few codes carry another status for one case. */
 export const ERROR_STATUS = {
@@ -52,6 +54,8 @@ export interface AppErrorOptions {
   suggestions?: Text[];
   headers?: Record<string, string>;
   cause?: unknown;
+  /** The business rule, when the message key does not name it (messages/reasons.ts). */
+  reason?: Reason;
 }
 
 /**
@@ -63,6 +67,8 @@ export class AppError extends Error {
   readonly fieldErrors?: FieldError[];
   readonly suggestions: Text[];
   readonly headers?: Record<string, string>;
+  /** The business rule refused (CONTRACT 26): from the options, else from the message key. */
+  readonly reason?: Reason;
 
   constructor(
     readonly errorCode: ErrorCode,
@@ -75,6 +81,7 @@ export class AppError extends Error {
     this.fieldErrors = options.fieldErrors;
     this.suggestions = options.suggestions ?? [];
     this.headers = options.headers;
+    this.reason = options.reason ?? reasonOfKey(typeof text === 'string' ? text : text.key);
   }
 }
 
@@ -121,6 +128,7 @@ export const accessDenied = (text: Text = 'error.accessDenied', options?: AppErr
 /** A rate limit: 429 with BUSINESS_RULE_VIOLATION and Retry-After (CONTRACT section 2). */
 export const tooManyRequests = (text: Text, retryAfterSeconds: number, options: AppErrorOptions = {}) =>
   new AppError('BUSINESS_RULE_VIOLATION', text, {
+    reason: 'RATE_LIMITED',
     ...options,
     status: 429,
     headers: { ...options.headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
@@ -145,7 +153,13 @@ export const ErrorResponseSchema = z
     path: z.string(),
     debugInfo: z.string().optional().openapi({ description: 'Present only when ENVIRONMENT=development' }),
     suggestions: z.array(z.string()).openapi({ description: 'In the language of Content-Language' }),
-    fieldErrors: z.array(FieldErrorSchema).optional().openapi({ description: 'Present on 400 responses' }),
+    fieldErrors: z
+      .array(FieldErrorSchema)
+      .optional()
+      .openapi({ description: 'Present on 400 responses, and on a 409 or 422 caused by given inputs (items[1].name)' }),
+    reason: z.enum(REASONS).optional().openapi({
+      description: 'The business rule refused, a stable code apps can act on (added to the specification\'s body; errorCode keeps its values). Present on the 409, 422 and 429 a rule causes',
+    }),
   })
   .openapi('ErrorResponse');
 
@@ -169,7 +183,8 @@ export function toErrorResponse(c: Context<any>, err: unknown): Response {
     ...(c.env?.ENVIRONMENT === 'development' ? { debugInfo: debugInfo(appError, err, c.env) } : {}),
     suggestions: appError.suggestions.map(text),
   };
-  if (appError.status === 400) body.fieldErrors = (appError.fieldErrors ?? []).map((f) => ({ ...f, message: text(f.message) }));
+  if (appError.status === 400 || appError.fieldErrors?.length) body.fieldErrors = (appError.fieldErrors ?? []).map((f) => ({ ...f, message: text(f.message) }));
+  if (appError.reason) body.reason = appError.reason;
   if (appError.status >= 500) {
     console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: describe(err) }));
   }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { auditLogs, categories, reservations } from '../src/db/schema';
 import { PROHIBITED_ITEMS } from '../src/features/reference/prohibited-items.data';
-import { corridorVerdict } from '../src/features/reference/prohibited-items.service';
+import { corridorVerdict } from '../src/features/reference/prohibited-items.rules';
 import { errorBody, get, post } from './helpers/http';
 import { aCarrier, aCategory, aSuperAdmin, aTrip, aUser, anAdmin, bookingInput } from './helpers/factories';
 
@@ -30,16 +30,22 @@ describe('GET /reference/prohibited-items', () => {
     expect(codes(res.body.restricted)).toEqual(['MEDICINES', 'LITHIUM_IN_DEVICE', 'PERFUMES_AEROSOLS']);
     expect(res.body.prohibited[0]).toEqual({
       categoryId: await categoryId('WEAPONS'),
+      categoryIds: [await categoryId('WEAPONS')],
       code: 'WEAPONS',
       name: 'Weapons, ammunition and their parts',
       reason: 'Not admitted in international mail; war weapons and ammunition are banned at import',
+      keywords: PROHIBITED_ITEMS[0].keywords,
     });
-    // An entry of no category has no categoryId.
-    expect(res.body.prohibited.find((e: { code: string }) => e.code === 'SN_POULTRY')).toEqual({
-      code: 'SN_POULTRY',
+    // Senegal's poultry ban has its category now (CONTRACT 26), and its words.
+    expect(res.body.prohibited.find((e: { code: string }) => e.code === 'SN_POULTRY')).toMatchObject({
+      categoryId: await categoryId('POULTRY'),
+      categoryIds: [await categoryId('POULTRY')],
       name: 'Chicken legs and poultry meat',
       reason: 'Import banned in Senegal since 2005',
     });
+    // An entry recognised by its words only has no category.
+    expect(res.body.prohibited.find((e: { code: string }) => e.code === 'COUNTERFEIT')).toMatchObject({ categoryIds: [], keywords: expect.arrayContaining(['contrefacon', 'counterfeit']) });
+    expect(res.body.prohibited.find((e: { code: string }) => e.code === 'COUNTERFEIT').categoryId).toBeUndefined();
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=300');
     expect(res.headers.get('Vary')).toContain('Accept-Language');
     expect(res.headers.get('ETag')).toBeTruthy();
@@ -50,8 +56,13 @@ describe('GET /reference/prohibited-items', () => {
     expect(fr.status).toBe(200);
     expect(codes(fr.body.prohibited)).toContain('EU_MEAT_DAIRY');
     expect(codes(fr.body.prohibited)).not.toContain('SN_POULTRY');
-    expect(fr.body.restricted.find((e: { code: string }) => e.code === 'EU_FOOD_PLANTS')).toEqual({
+    expect(fr.body.prohibited.find((e: { code: string }) => e.code === 'EU_MEAT_DAIRY')).toMatchObject({
+      categoryIds: [await categoryId('MEAT_DAIRY'), await categoryId('POULTRY')],
+      name: 'Viande, lait et leurs produits',
+    });
+    expect(fr.body.restricted.find((e: { code: string }) => e.code === 'EU_FOOD_PLANTS')).toMatchObject({
       categoryId: await categoryId('FOOD'),
+      categoryIds: [await categoryId('FOOD'), await categoryId('FISH')],
       code: 'EU_FOOD_PLANTS',
       name: 'Aliments et produits végétaux venant de hors de l’UE',
       reason: 'Scellés, non périssables et pour usage personnel ; fruits, légumes et plantes exigent un certificat phytosanitaire',
@@ -107,7 +118,7 @@ describe('POST /superadmin/prohibited-items', () => {
     expect(logged).toMatchObject({ actorId: superAdmin.id, targetType: 'PROHIBITED_ITEM', ip: '203.0.113.9' });
 
     const fr = await get(`${LIST}?from=FR&to=MA`, { headers: { 'Accept-Language': 'fr' } });
-    expect(fr.body.prohibited.find((e: { code: string }) => e.code === code)).toEqual({ code, name: 'Crèmes éclaircissantes', reason: 'Saisies à l’importation' });
+    expect(fr.body.prohibited.find((e: { code: string }) => e.code === code)).toEqual({ categoryIds: [], code, name: 'Crèmes éclaircissantes', reason: 'Saisies à l’importation', keywords: [] });
     expect(codes((await get(`${LIST}?from=FR&to=SN`)).body.prohibited)).not.toContain(code);
 
     const again = await post(ADD, entry(code), { token: superAdmin.token });
@@ -145,12 +156,15 @@ describe('POST /bookings against the corridor', () => {
     expect(errorBody(res)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
-      message: `"DJI Mini 4" cannot be sent from FR to MA: prohibited (${code})`,
+      reason: 'ITEM_PROHIBITED',
+      message: '"DJI Mini 4" cannot be sent on the route France → Morocco: Drones are prohibited',
       path: BOOK,
-      suggestions: ['See GET /v1/api/reference/prohibited-items?from=FR&to=MA'],
+      suggestions: ['See the items prohibited and restricted on the route France → Morocco'],
+      fieldErrors: [{ field: 'items[0].categoryId', message: 'Drones: prohibited on this route (Authorisation)', rejectedValue: category.id }],
     });
     const fr = await post(BOOK, input, { token: sender.token, headers: { 'Accept-Language': 'fr' } });
-    expect(fr.body.message).toBe(`« DJI Mini 4 » ne peut pas être envoyé de FR vers MA : interdit (${code})`);
+    expect(fr.body.message).toBe('« DJI Mini 4 » ne peut pas être envoyé sur le trajet France → Maroc : Drones, interdit');
+    expect(fr.body.fieldErrors).toEqual([{ field: 'items[0].categoryId', message: 'Drones : interdit sur ce trajet (Autorisation)', rejectedValue: category.id }]);
     expect(await db.select().from(reservations).where(eq(reservations.announcementId, toMorocco.id))).toEqual([]);
 
     const toSenegal = await corridorTrip('FR', 'SN');
@@ -168,13 +182,18 @@ describe('POST /bookings against the corridor', () => {
     expect(errorBody(refused)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
-      message: 'Restricted items from SN to FR: acknowledge MEDICINES, EU_FOOD_PLANTS in acknowledgedRestrictions',
+      reason: 'RESTRICTION_NOT_ACKNOWLEDGED',
+      message: 'Some items need your agreement to their conditions on the route Senegal → France: Food and plant products from outside the EU, Medicines',
       path: BOOK,
-      suggestions: ['See GET /v1/api/reference/prohibited-items?from=SN&to=FR'],
+      suggestions: ['See the items prohibited and restricted on the route Senegal → France'],
+      fieldErrors: [
+        { field: 'items[0].categoryId', message: expect.stringMatching(/^Food and plant products from outside the EU: Sealed, .*\. Confirm you accept these conditions$/), rejectedValue: await categoryId('FOOD') },
+        { field: 'items[1].categoryId', message: expect.stringMatching(/^Medicines: Personal quantities only/), rejectedValue: await categoryId('MEDICINES') },
+      ],
     });
-    const partly = await post(BOOK, { ...input, acknowledgedRestrictions: ['MEDICINES'] }, { token: sender.token });
+    const partly = await post(BOOK, { ...input, acknowledgedRestrictions: ['MEDICINES'] }, { token: sender.token, headers: { 'Accept-Language': 'fr' } });
     expect(partly.status).toBe(422);
-    expect(partly.body.message).toBe('Restricted items from SN to FR: acknowledge EU_FOOD_PLANTS in acknowledgedRestrictions');
+    expect(partly.body.message).toBe('Certains objets demandent votre accord sur leurs conditions pour le trajet Sénégal → France : Aliments et produits végétaux venant de hors de l’UE');
 
     const booked = await post(
       BOOK,
@@ -209,12 +228,13 @@ describe('the corridor verdict (pure)', () => {
   const entries = PROHIBITED_ITEMS.filter((e) => !e.to && !e.from);
   it('prohibited first, by category code; restricted entries not acknowledged, each once', () => {
     expect(corridorVerdict(entries, [{ code: 'BOOKS', name: 'Books' }, { code: 'WEAPONS', name: 'Knife' }], [])).toEqual({
-      prohibited: { item: { code: 'WEAPONS', name: 'Knife' }, entry: entries.find((e) => e.code === 'WEAPONS') },
+      prohibited: [{ index: 1, item: { code: 'WEAPONS', name: 'Knife' }, entry: entries.find((e) => e.code === 'WEAPONS'), field: 'categoryId' }],
+      unacknowledged: [],
     });
     const verdict = corridorVerdict(entries, [{ code: 'ELECTRONICS', name: 'Phone' }, { code: 'ELECTRONICS', name: 'Laptop' }], []);
-    expect(verdict.unacknowledged?.map((e) => e.code)).toEqual(['LITHIUM_IN_DEVICE']);
+    expect(verdict.unacknowledged.map((m) => [m.index, m.entry.code])).toEqual([[0, 'LITHIUM_IN_DEVICE'], [1, 'LITHIUM_IN_DEVICE']]);
     const done = corridorVerdict(entries, [{ code: 'ELECTRONICS', name: 'Phone' }], ['LITHIUM_IN_DEVICE']);
     expect(done.unacknowledged).toEqual([]);
-    expect(corridorVerdict(entries, [{ code: null, name: 'x' }], [])).toEqual({ unacknowledged: [] });
+    expect(corridorVerdict(entries, [{ code: null, name: 'x' }], [])).toEqual({ prohibited: [], unacknowledged: [] });
   });
 });

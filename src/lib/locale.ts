@@ -46,3 +46,12 @@ export const dateTimeText = (iso: string, locale: Locale) => `${dateText(iso, lo
 
 /** A decimal number as the language writes it (1.5, 1,5). */
 export const localDecimal = (n: number | string, locale: Locale) => (locale === 'fr' ? String(n).replace('.', ',') : String(n));
+
+/** A country's name in the language (ISO 3166-1 alpha-2 `SN` -> Sénégal, Senegal); the code when unknown. */
+export function countryName(code: string, locale: Locale): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -80,7 +80,7 @@ function parseSort<F extends string>(value: string, sortable: readonly F[]): Sor
 }
 
 /** ORDER BY for a whitelisted sort, with `id` as a tie-breaker so pages never overlap. */
-export function orderBy<F extends string>(sort: SortSpec<F>, columns: Record<F, AnyColumn>, id: AnyColumn): SQL[] {
+export function orderBy<F extends string>(sort: SortSpec<F>, columns: Record<F, AnyColumn | SQL>, id: AnyColumn): SQL[] {
   const dir = sort.direction === 'asc' ? asc : desc;
   return [dir(columns[sort.field]), dir(id)];
 }

@@ -52,11 +52,9 @@ export const BOOKING_MESSAGES = {
     fr: 'Validation échouée pour le corps : catégorie inconnue',
   },
   'booking.useCategoryIdGet': { en: 'Use a category id from GET /v1/api/categories', fr: 'Utilisez un id de catégorie de GET /v1/api/categories' },
-  'booking.prohibitedContentCannotShipped': {
-    en: 'Prohibited content cannot be shipped: {prohibited}',
-    fr: 'Contenu interdit, ne peut pas être expédié : {prohibited}',
-  },
+  'booking.categoryProhibited': { en: 'Prohibited content cannot be shipped: {category}', fr: 'Contenu interdit, ne peut pas être expédié : {category}' },
   'booking.tripNotAccept': { en: 'This trip does not accept: {refused}', fr: "Ce trajet n'accepte pas : {refused}" },
+  'booking.categoryNotAccepted': { en: 'Not accepted on this trip', fr: "Pas accepté sur ce trajet" },
   'booking.priceAnnouncementChangedWhile': {
     en: 'The price of this announcement changed while booking; review it and book again',
     fr: 'Le prix de cette annonce a changé pendant la réservation ; vérifiez-le et réservez à nouveau',

@@ -63,6 +63,13 @@ export interface Message {
   readonly key: MessageKey;
   readonly params?: Readonly<Record<string, unknown>>;
 }
+/** A value written differently in each language (a category's name, a country): a slot's value picks its locale's. */
+export type Localized = Readonly<Record<Locale, string>>;
+export const isLocalized = (value: unknown): value is Localized =>
+  typeof value === 'object' && value !== null && typeof (value as Localized).en === 'string' && typeof (value as Localized).fr === 'string';
+/** A value built for each language. */
+export const inEachLanguage = (write: (locale: Locale) => string): Localized => ({ en: write('en'), fr: write('fr') });
+
 /** What an error carries as its message, a suggestion or a field error's message. */
 export type Text = KeyWithoutParams | Message;
 
@@ -88,7 +95,7 @@ export function render(text: Text, locale: Locale): string {
   // Not a key (an English sentence raised before it was converted): shown as it is, in both languages.
   const entry = ENTRIES[key] ?? { en: key, fr: key };
   const values: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params ?? {})) values[name] = `${value}`;
+  for (const [name, value] of Object.entries(params ?? {})) values[name] = isLocalized(value) ? value[locale === 'fr' ? 'fr' : 'en'] : `${value}`;
   const english = fill(entry.en, values);
   if (locale !== 'fr') return english;
   const french = typeof entry.fr === 'function' ? entry.fr(values) : fill(entry.fr, values);

@@ -30,17 +30,19 @@ export const PROTECT_MESSAGES = {
     en: 'Too many wrong codes: this code no longer works',
     fr: 'Trop de codes erronés : ce code ne fonctionne plus',
   },
-  'booking.itemProhibitedOnCorridor': {
-    en: '"{item}" cannot be sent from {from} to {to}: prohibited ({code})',
-    fr: '« {item} » ne peut pas être envoyé de {from} vers {to} : interdit ({code})',
+  'booking.itemProhibited': {
+    en: '"{item}" cannot be sent on the route {from} → {to}: {entry} are prohibited',
+    fr: '« {item} » ne peut pas être envoyé sur le trajet {from} → {to} : {entry}, interdit',
   },
-  'booking.restrictionsNotAcknowledged': {
-    en: 'Restricted items from {from} to {to}: acknowledge {codes} in acknowledgedRestrictions',
-    fr: 'Objets soumis à restriction de {from} vers {to} : acceptez {codes} dans acknowledgedRestrictions',
+  'booking.itemProhibitedField': { en: '{entry}: prohibited on this route ({why})', fr: '{entry} : interdit sur ce trajet ({why})' },
+  'booking.restrictionsToConfirm': {
+    en: 'Some items need your agreement to their conditions on the route {from} → {to}: {entries}',
+    fr: 'Certains objets demandent votre accord sur leurs conditions pour le trajet {from} → {to} : {entries}',
   },
+  'booking.restrictedItemField': { en: '{entry}: {why}. Confirm you accept these conditions', fr: '{entry} : {why}. Confirmez que vous acceptez ces conditions' },
   'booking.seeProhibitedItems': {
-    en: 'See GET /v1/api/reference/prohibited-items?from={from}&to={to}',
-    fr: 'Consultez GET /v1/api/reference/prohibited-items?from={from}&to={to}',
+    en: 'See the items prohibited and restricted on the route {from} → {to}',
+    fr: 'Consultez les objets interdits et réglementés sur le trajet {from} → {to}',
   },
   'reference.prohibitedItemCodeTaken': {
     en: 'A prohibited or restricted item with the code {code} already exists',

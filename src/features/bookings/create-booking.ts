@@ -18,7 +18,10 @@ import {
 } from '../../db/schema';
 import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import type { AuthUser, Deps } from '../../env';
-import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg } from '../../errors';
+import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg, type Text } from '../../errors';
+import { inEachLanguage } from '../../messages';
+import { fieldPath } from '../../validation';
+import { categoryName } from '../categories/categories.service';
 import { splitPrice, toGrams, type PriceSplit } from '../../lib/money';
 import { renderText, textAmount } from '../../lib/message-text';
 import { idempotencyConflict } from '../../middleware/idempotency';
@@ -178,10 +181,16 @@ function bookedItems(input: ItemInput[], categoryRows: BookingTrip['categories']
       suggestions: ['booking.useCategoryIdGet'],
     });
   }
+  // A category prohibited everywhere, then one the trip does not take: 422 naming each item's category.
+  const refusedItems = (refused: (c: BookingTrip['categories'][number]) => boolean, message: Text) =>
+    input.flatMap((item, i): FieldError[] => (refused(categoryById.get(item.categoryId)!) ? [{ field: fieldPath(['items', i, 'categoryId']), message, rejectedValue: item.categoryId }] : []));
+  const names = (rows: BookingTrip['categories']) => inEachLanguage((l) => rows.map((c) => categoryName(c)[l]).join(', '));
   const prohibited = categoryRows.filter((c) => c.prohibited);
-  if (prohibited.length > 0) throw businessRule('booking.prohibitedContentCannotShipped', { prohibited: prohibited.map((c) => c.name).join(', ') });
+  if (prohibited.length > 0) {
+    throw businessRule('booking.categoryProhibited', { category: names(prohibited) }, { fieldErrors: refusedItems((c) => c.prohibited, msg('booking.categoryProhibited', { category: names(prohibited) })) });
+  }
   const refused = accepted.length > 0 ? categoryRows.filter((c) => !accepted.includes(c.id)) : [];
-  if (refused.length > 0) throw businessRule('booking.tripNotAccept', { refused: refused.map((c) => c.name).join(', ') });
+  if (refused.length > 0) throw businessRule('booking.tripNotAccept', { refused: names(refused) }, { fieldErrors: refusedItems((c) => !accepted.includes(c.id), 'booking.categoryNotAccepted') });
 
   return input.map((item, i) => {
     const category = categoryById.get(item.categoryId)!;

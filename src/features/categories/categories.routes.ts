@@ -1,6 +1,7 @@
 // GET /categories (public) and the admin CRUD of parcel categories.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
+import { languageHeaders, readerLocale } from '../../lib/locale';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } from '../../lib/openapi';
 import { pageQuery, PageSchema } from '../../lib/pagination';
 import { IdParams } from '../../validation';
@@ -17,8 +18,8 @@ export const CategorySchema = z
   .object({
     id: z.number().int(),
     code: z.string(),
-    name: z.string(),
-    description: z.string().nullable(),
+    name: z.string().openapi({ description: 'In the language of Content-Language (fr or en, by Accept-Language)' }),
+    description: z.string().nullable().openapi({ description: 'In the language of Content-Language' }),
     prohibited: z.boolean().openapi({ description: 'Prohibited content: listed so apps can warn; never bookable' }),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
@@ -31,8 +32,10 @@ const CategoryInputSchema = z
       .string()
       .trim()
       .regex(/^[A-Z][A-Z0-9_]{1,39}$/, 'category.codeFormat'),
-    name: z.string().trim().min(1).max(100),
-    description: z.string().trim().max(500).nullable().optional(),
+    name: z.string().trim().min(1).max(100).openapi({ description: 'In English' }),
+    description: z.string().trim().max(500).nullable().optional().openapi({ description: 'In English' }),
+    nameFr: z.string().trim().min(1).max(100).nullable().optional().openapi({ description: 'In French; the English name is shown to French readers when absent' }),
+    descriptionFr: z.string().trim().max(500).nullable().optional().openapi({ description: 'In French' }),
     prohibited: z.boolean().optional(),
   })
   .openapi('CategoryInput');
@@ -45,12 +48,15 @@ export const categoriesRouter = createRouter()
       path: '/categories',
       tags: ['Categories'],
       summary: 'Parcel categories: allowed ones first, then prohibited ones, each in the sort order',
-      description: 'A public page of the parcel categories a booking\'s items name: the allowed ones first, then the prohibited ones (a booking naming one is refused), each group in the requested order (name, code or createdAt). Trips list the categories they accept by id; no account needed.',
+      description: 'A public page of the parcel categories a booking\'s items name, named and described in the caller\'s language (French or English by Accept-Language): the allowed ones first, then the prohibited ones (a booking naming one is refused), each group in the requested order (name as read in that language, code or createdAt). Trips list the categories they accept by id; no account needed.',
       security: [],
       request: { query: pageQuery({ sortable: ['name', 'code', 'createdAt'], defaultSort: 'name,asc' }) },
       responses: { 200: jsonContent(PageSchema(CategorySchema, 'CategoryPage'), 'Page of categories'), ...errorResponses() },
     }),
-    async (c) => c.json(await listCategories(c.get('deps'), c.req.valid('query')), 200),
+    async (c) => {
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      return c.json(await listCategories(c.get('deps'), c.req.valid('query'), locale), 200, languageHeaders(locale));
+    },
   )
   .openapi(
     createRoute(idempotent({

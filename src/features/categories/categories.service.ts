@@ -2,7 +2,8 @@
 // refuses while a reservation item or an announcement's acceptedCategoryIds refers to the row.
 import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors';
-import { announcements, categories, reservationItems, type CategoryRow } from '../../db/schema';
+import { announcements, categories, reservationItems, type CategoryRow, type Locale } from '../../db/schema';
+import type { Localized } from '../../messages';
 import type { Deps } from '../../env';
 import { alreadyExists, invalidState, notFound } from '../../errors';
 import { readPage } from '../../db/statements';
@@ -20,25 +21,33 @@ export interface CategoryInput {
   code: string;
   name: string;
   description?: string | null;
+  nameFr?: string | null;
+  descriptionFr?: string | null;
   prohibited?: boolean;
 }
 
-export const toCategory = (row: CategoryRow) => ({
+/** A category's name in each language (the English where no French was written). */
+export const categoryName = (row: Pick<CategoryRow, 'name' | 'nameFr'>): Localized => ({ en: row.name, fr: row.nameFr ?? row.name });
+
+/** A category as GET /categories shows it, in the reader's language. */
+export const toCategory = (row: CategoryRow, locale: Locale = 'en') => ({
   id: row.id,
   code: row.code,
-  name: row.name,
-  description: row.description,
+  name: categoryName(row)[locale],
+  description: locale === 'fr' ? (row.descriptionFr ?? row.description) : row.description,
   prohibited: row.prohibited,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
 
 /** Allowed categories always come before prohibited ones; the sort orders each group. */
-export async function listCategories(deps: Deps, q: PageParams<'name' | 'code' | 'createdAt'>) {
+export async function listCategories(deps: Deps, q: PageParams<'name' | 'code' | 'createdAt'>, locale: Locale = 'en') {
   const { db } = deps;
-  const order = [asc(categories.prohibited), ...orderBy(q.sort, { name: categories.name, code: categories.code, createdAt: categories.createdAt }, categories.id)];
+  // By name as the reader reads it.
+  const name = locale === 'fr' ? sql`coalesce(${categories.nameFr}, ${categories.name})` : categories.name;
+  const order = [asc(categories.prohibited), ...orderBy(q.sort, { name, code: categories.code, createdAt: categories.createdAt }, categories.id)];
   const { rows, total } = await readPage(db, categories, undefined, order, q);
-  return toPage(rows.map(toCategory), total, q);
+  return toPage(rows.map((row) => toCategory(row, locale)), total, q);
 }
 
 const codeTaken = (code: string) =>

@@ -6,6 +6,10 @@ import type { Db } from '../../db/client';
 import { categories, prohibitedItemRules, type Locale } from '../../db/schema';
 import type { Deps } from '../../env';
 import { alreadyExists, businessRule, msg } from '../../errors';
+import { countryName } from '../../lib/locale';
+import { inEachLanguage, type Localized } from '../../messages';
+import { fieldPath } from '../../validation';
+import { corridorVerdict, type CheckedItem, type ItemMatch } from './prohibited-items.rules';
 import { isUniqueViolation } from '../../db/errors';
 import { auditInsert } from '../audit/audit';
 import { appliesTo, PROHIBITED_ITEMS, type ProhibitedItemEntry } from './prohibited-items.data';
@@ -25,7 +29,7 @@ export function corridorOf(added: readonly AddedRule[], from: string, to: string
         (r): ProhibitedItemEntry => ({
           code: r.code,
           level: r.level,
-          ...(r.categoryCode ? { categoryCode: r.categoryCode } : {}),
+          ...(r.categoryCode ? { categoryCodes: [r.categoryCode] } : {}),
           name: { en: r.nameEn, fr: r.nameFr },
           reason: { en: r.reasonEn, fr: r.reasonFr },
           source: 'ADMIN',
@@ -38,58 +42,78 @@ export const corridorEntries = async ({ db }: Deps, from: string, to: string) =>
 
 export interface ListedItem {
   categoryId?: number;
+  categoryIds: number[];
   code: string;
   name: string;
   reason: string;
+  keywords: string[];
 }
 
-/** GET /reference/prohibited-items: the corridor's entries in `locale`, each with its category's id when it has one. */
+/** The categories an entry covers: its own, or (an admin's entry without one) the category whose code is its own. */
+const coveredCodes = (e: ProhibitedItemEntry) => e.categoryCodes ?? [e.code];
+
+/**
+ * GET /reference/prohibited-items: the corridor's entries in `locale`, each with the ids of the
+ * categories it covers (`categoryId`: the first, for older clients) and the words it is matched by.
+ */
 export async function listProhibitedItems(deps: Deps, from: string, to: string, locale: Locale) {
   const entries = await corridorEntries(deps, from, to);
-  const codes = [...new Set(entries.flatMap((e) => (e.categoryCode ? [e.categoryCode] : [])))];
+  const codes = [...new Set(entries.flatMap(coveredCodes))];
   const rows = codes.length ? await deps.db.select({ id: categories.id, code: categories.code }).from(categories).where(inArray(categories.code, codes)) : [];
   const idOf = new Map(rows.map((r) => [r.code, r.id]));
   const listed = (level: ProhibitedItemEntry['level']): ListedItem[] =>
     entries
       .filter((e) => e.level === level)
       .map((e) => {
-        const categoryId = e.categoryCode ? idOf.get(e.categoryCode) : undefined;
-        return { ...(categoryId !== undefined ? { categoryId } : {}), code: e.code, name: e.name[locale], reason: e.reason[locale] };
+        const categoryIds = coveredCodes(e).flatMap((code) => (idOf.has(code) ? [idOf.get(code)!] : []));
+        return {
+          ...(categoryIds.length > 0 ? { categoryId: categoryIds[0] } : {}),
+          categoryIds,
+          code: e.code,
+          name: e.name[locale],
+          reason: e.reason[locale],
+          keywords: [...(e.keywords ?? [])],
+        };
       });
   return { from, to, prohibited: listed('PROHIBITED'), restricted: listed('RESTRICTED') };
 }
 
-export interface CheckedItem {
-  /** The item's category code. */
-  code: string | null;
-  name: string;
+/** The words of an entry in each language: its name, and its name with why (a field error's message). */
+const entryName = (e: ProhibitedItemEntry): Localized => e.name;
+const corridorWords = (from: string, to: string) => ({ from: inEachLanguage((l) => countryName(from, l)), to: inEachLanguage((l) => countryName(to, l)) });
+/** The input that brought an item under an entry, as fieldErrors name it (`items[1].name`), and its value. */
+const itemField = (m: ItemMatch, items: readonly BookedItemWords[]) => ({
+  field: fieldPath(['items', m.index, m.field]),
+  rejectedValue: m.field === 'categoryId' ? items[m.index].categoryId : m.field === 'name' ? items[m.index].name : items[m.index].description,
+});
+
+export interface BookedItemWords extends CheckedItem {
+  categoryId: number | null;
 }
 
 /**
- * The corridor's verdict on a booking's items (pure): the first item of a prohibited category, and
- * the restricted entries its items fall under that the sender did not acknowledge.
+ * At booking and at offer: an item prohibited on the corridor is 422 ITEM_PROHIBITED naming each
+ * such item and its entry in fieldErrors; restricted items the sender did not acknowledge are 422
+ * RESTRICTION_NOT_ACKNOWLEDGED, each item and entry named the same way.
  */
-export function corridorVerdict(entries: readonly ProhibitedItemEntry[], items: readonly CheckedItem[], acknowledged: readonly string[]) {
-  const matches = (e: ProhibitedItemEntry, item: CheckedItem) => e.categoryCode === item.code || e.code === item.code;
-  for (const item of items) {
-    const entry = entries.find((e) => e.level === 'PROHIBITED' && matches(e, item));
-    if (entry) return { prohibited: { item, entry } } as const;
-  }
-  const unacknowledged = entries.filter((e) => e.level === 'RESTRICTED' && !acknowledged.includes(e.code) && items.some((item) => matches(e, item)));
-  return { unacknowledged } as const;
-}
-
-/** POST /bookings: refuses a prohibited item (422 naming it) and an unacknowledged restricted one. */
-export function assertCorridorAllows(added: readonly AddedRule[], from: string, to: string, items: readonly CheckedItem[], acknowledged: readonly string[]) {
+export function assertCorridorAllows(added: readonly AddedRule[], from: string, to: string, items: readonly BookedItemWords[], acknowledged: readonly string[]) {
   const verdict = corridorVerdict(corridorOf(added, from, to), items, acknowledged);
-  const see = msg('booking.seeProhibitedItems', { from, to });
-  if ('prohibited' in verdict && verdict.prohibited) {
-    const { item, entry } = verdict.prohibited;
-    throw businessRule('booking.itemProhibitedOnCorridor', { item: item.name, code: entry.code, from, to }, { suggestions: [see] });
+  const route = corridorWords(from, to);
+  const suggestions = [msg('booking.seeProhibitedItems', route)];
+  if (verdict.prohibited.length > 0) {
+    const [first] = verdict.prohibited;
+    throw businessRule('booking.itemProhibited', { item: first.item.name, entry: entryName(first.entry), ...route }, {
+      suggestions,
+      fieldErrors: verdict.prohibited.map((m) => ({ ...itemField(m, items), message: msg('booking.itemProhibitedField', { entry: m.entry.name, why: m.entry.reason }) })),
+    });
   }
-  if ('unacknowledged' in verdict && verdict.unacknowledged.length > 0) {
-    const codes = verdict.unacknowledged.map((e) => e.code).join(', ');
-    throw businessRule('booking.restrictionsNotAcknowledged', { codes, from, to }, { suggestions: [see] });
+  if (verdict.unacknowledged.length > 0) {
+    const entries = [...new Set(verdict.unacknowledged.map((m) => m.entry))];
+    const names = inEachLanguage((l) => entries.map((e) => e.name[l]).join(', '));
+    throw businessRule('booking.restrictionsToConfirm', { entries: names, ...route }, {
+      suggestions,
+      fieldErrors: verdict.unacknowledged.map((m) => ({ ...itemField(m, items), message: msg('booking.restrictedItemField', { entry: m.entry.name, why: m.entry.reason }) })),
+    });
   }
 }
 
