@@ -81,7 +81,7 @@ export class AppError extends Error {
     this.fieldErrors = options.fieldErrors;
     this.suggestions = options.suggestions ?? [];
     this.headers = options.headers;
-    this.reason = options.reason ?? reasonOfKey(typeof text === 'string' ? text : text.key);
+    this.reason = options.reason ?? reasonOfKey(typeof text === 'string' ? text : text.key) ?? (this.status === 429 ? 'RATE_LIMITED' : undefined);
   }
 }
 
@@ -128,7 +128,6 @@ export const accessDenied = (text: Text = 'error.accessDenied', options?: AppErr
 /** A rate limit: 429 with BUSINESS_RULE_VIOLATION and Retry-After (CONTRACT section 2). */
 export const tooManyRequests = (text: Text, retryAfterSeconds: number, options: AppErrorOptions = {}) =>
   new AppError('BUSINESS_RULE_VIOLATION', text, {
-    reason: 'RATE_LIMITED',
     ...options,
     status: 429,
     headers: { ...options.headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },

@@ -506,6 +506,7 @@ describe('branch scope (CONTRACT section 19)', () => {
       expect(errorBody(res)).toEqual({
         status: 422,
         errorCode: 'BUSINESS_RULE_VIOLATION',
+        reason: 'OWN_AGENCY_TRIP',
         message: "You cannot book your own agency's announcement",
         path: '/v1/api/bookings',
         suggestions: [],
@@ -574,7 +575,7 @@ describe('documents', () => {
       errorCode: 'VALIDATION_ERROR',
       message: 'Validation failed for form: documentType',
       path: `/v1/api/agencies/${id}/documents`,
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      suggestions: ['Correct the fields listed and try again'],
       fieldErrors: [{ field: 'documentType', message: expect.any(String), rejectedValue: null }],
     });
     const unknown = await uploadDocument(id, owner.token, kbis(), 'SELFIE');
@@ -752,7 +753,7 @@ describe('agency document review', () => {
         errorCode: 'VALIDATION_ERROR',
         message: 'Validation failed for body: reason',
         path: `/v1/api/superadmin/agency-documents/${documentId}/reject`,
-        suggestions: ['Correct the fields listed in fieldErrors and retry'],
+        suggestions: ['Correct the fields listed and try again'],
         fieldErrors: [{ field: 'reason', message: expect.any(String), rejectedValue: body.reason ?? null }],
       });
     }

@@ -137,7 +137,7 @@ describe('POST /annonces', () => {
     expect(res.status).toBe(400);
     expect(errorBody(res).fieldErrors).toEqual([
       { field: 'departureDate', message: expect.stringContaining('today'), rejectedValue: daysFromToday(-1) },
-      { field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: daysFromToday(-2) },
+      { field: 'arrivalDate', message: 'The arrival date must be on or after the departure date', rejectedValue: daysFromToday(-2) },
     ]);
     const today = await post(`${API}/annonces`, tripInput({ departureDate: daysFromToday(0), arrivalDate: daysFromToday(0) }), {
       token: carrier.token,
@@ -158,11 +158,11 @@ describe('POST /annonces', () => {
       errorCode: 'VALIDATION_ERROR',
       message: 'Validation failed for body: totalWeight, transportMode, departureDate',
       path: `${API}/annonces`,
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      suggestions: ['Correct the fields listed and try again'],
       fieldErrors: [
         { field: 'totalWeight', message: expect.any(String), rejectedValue: -1 },
         { field: 'transportMode', message: expect.any(String), rejectedValue: 'XX' },
-        { field: 'departureDate', message: `departureDate must be today (${daysFromToday(0)}) or later`, rejectedValue: daysFromToday(-1) },
+        { field: 'departureDate', message: `The departure date must be today (${daysFromToday(0)}) or later`, rejectedValue: daysFromToday(-1) },
       ],
     });
   });
@@ -177,7 +177,7 @@ describe('POST /annonces', () => {
     expect(both.status).toBe(400);
     expect(errorBody(both).fieldErrors).toEqual([
       { field: 'pricePerKg', message: expect.any(String), rejectedValue: -3 },
-      { field: 'arrivalDate', message: 'arrivalDate must be on or after departureDate', rejectedValue: daysFromToday(4) },
+      { field: 'arrivalDate', message: 'The arrival date must be on or after the departure date', rejectedValue: daysFromToday(4) },
     ]);
     const malformed = await post(`${API}/annonces`, tripInput({ departureDate: 'soon', arrivalDate: daysFromToday(4) }), {
       token: carrier.token,
@@ -393,7 +393,7 @@ describe('PUT /annonces/{id}', () => {
       message: 'Validation failed for body: pricePerKg, departureDate',
       fieldErrors: [
         { field: 'pricePerKg', message: expect.any(String), rejectedValue: -1 },
-        { field: 'departureDate', message: `departureDate must be today (${daysFromToday(0)}) or later`, rejectedValue: daysFromToday(-1) },
+        { field: 'departureDate', message: `The departure date must be today (${daysFromToday(0)}) or later`, rejectedValue: daysFromToday(-1) },
       ],
     });
   });

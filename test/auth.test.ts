@@ -109,6 +109,7 @@ describe('registration', () => {
     expect(errorBody(res)).toEqual({
       status: 409,
       errorCode: 'ALREADY_EXISTS',
+      reason: 'ACCOUNT_EXISTS',
       message: 'An account with this email already exists',
       path: '/v1/api/auth/register',
       suggestions: ['Log in, or reset the password if it is forgotten'],
@@ -167,7 +168,7 @@ describe('login', () => {
         errorCode: 'AUTHENTICATION_ERROR',
         message: 'Invalid email or password',
         path: undefined,
-        suggestions: ['Check the email and password, or reset the password with /v1/api/auth/password/forgot'],
+        suggestions: ['Check the email and password, or reset the password with “Forgot password”'],
       });
     }
     expect(await auditActions(reg.id)).toEqual(['USER_REGISTERED', 'LOGIN_FAILURE']);
@@ -572,9 +573,9 @@ describe('password forgot, reset and change', () => {
     expect(errorBody(res)).toEqual({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
-      message: 'Validation failed for body: currentPassword',
+      message: 'The current password is wrong',
       path: '/v1/api/auth/password',
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      suggestions: ['Correct the fields listed and try again'],
       fieldErrors: [{ field: 'currentPassword', message: 'The current password is wrong', rejectedValue: '[redacted]' }],
     });
     expect((await get(ME, { token: reg.accessToken })).status).toBe(200);
@@ -858,6 +859,7 @@ describe('rate limits', () => {
     expect(errorBody(res)).toEqual({
       status: 429,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'RATE_LIMITED',
       message: 'Too many attempts; retry later',
       path: '/v1/api/auth/login',
       suggestions: ['Wait 60 seconds before retrying'],

@@ -130,6 +130,7 @@ describe('POST /bookings', () => {
       expect(errorBody(r)).toEqual({
         status: 422,
         errorCode: 'BUSINESS_RULE_VIOLATION',
+        reason: 'CAPACITY_EXCEEDED',
         message: 'Not enough remaining capacity on this announcement',
         path: '/v1/api/bookings',
         suggestions: ['Remaining capacity: 0 kg'],
@@ -155,6 +156,7 @@ describe('POST /bookings', () => {
     expect(errorBody(res)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'AMOUNT_BELOW_MINIMUM',
       message: 'The booking total 0.30 EUR is below the payment minimum of 0.50 EUR',
       path: '/v1/api/bookings',
       suggestions: ['Book more weight so that the total reaches 0.50 EUR'],
@@ -185,6 +187,7 @@ describe('POST /bookings', () => {
     expect(errorBody(own)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'OWN_TRIP',
       message: 'You cannot book your own announcement',
       path: '/v1/api/bookings',
       suggestions: [],
@@ -241,8 +244,8 @@ describe('POST /bookings', () => {
       errorCode: 'VALIDATION_ERROR',
       message: 'Validation failed for body: unknown category',
       path: '/v1/api/bookings',
-      suggestions: ['Use a category id from GET /v1/api/categories'],
-      fieldErrors: [{ field: '.categoryId', message: 'Unknown category', rejectedValue: 987_654 }],
+      suggestions: ['Choose one of the parcel categories'],
+      fieldErrors: [{ field: 'items[0].categoryId', message: 'Unknown category', rejectedValue: 987_654 }],
     });
     const anonymous = await post('/v1/api/bookings', bookingInput(trip.id, category.id));
     expect(anonymous.status).toBe(401);
@@ -263,8 +266,8 @@ describe('items heavier than the booking (CONTRACT section 19)', () => {
       errorCode: 'VALIDATION_ERROR',
       message: 'Validation failed for body: items',
       path: '/v1/api/bookings',
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
-      fieldErrors: [{ field: 'items', message: 'The weights of the items add up to more than reservedWeight', rejectedValue: items }],
+      suggestions: ['Correct the fields listed and try again'],
+      fieldErrors: [{ field: 'items', message: 'The weights of the items add up to more than the weight booked', rejectedValue: items }],
     });
     expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
   });
@@ -290,7 +293,7 @@ describe('item images (CONTRACT section 19)', () => {
       const items = [{ categoryId: category.id, name: 'Books', weight: 0.5, imageUrl }];
       const res = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 1, { items }), { token: sender.token });
       expect(res.status, imageUrl).toBe(400);
-      expect([...new Set(res.body.fieldErrors.map((f: { field: string }) => f.field))], imageUrl).toEqual(['.imageUrl']);
+      expect([...new Set(res.body.fieldErrors.map((f: { field: string }) => f.field))], imageUrl).toEqual(['items[0].imageUrl']);
     }
     expect((await tripRow(trip.id)).reservedWeightG).toBe(0);
     const items = [{ categoryId: category.id, name: 'Books', weight: 0.5, imageUrl: 'https://cdn.example.com/p.jpg' }];
@@ -340,6 +343,7 @@ describe('Idempotency-Key on POST /bookings', () => {
     expect(errorBody(other)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'IDEMPOTENCY_KEY_REUSED',
       message: 'Idempotency-Key was already used with another request body',
       path: '/v1/api/bookings',
       suggestions: ['Use a new Idempotency-Key for a different request'],
@@ -651,6 +655,7 @@ describe('accept, reject, cancel', () => {
     expect(errorBody(twice)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'RESERVATION_STATUS',
       message: 'Cannot accept a reservation in status CONFIRMED',
       path: `/v1/api/bookings/${created.id}/accept`,
       suggestions: ['Allowed from: PAID'],

@@ -229,7 +229,7 @@ describe('search alerts', () => {
       message: 'Validation failed for body: minWeight, dateTo',
       fieldErrors: [
         { field: 'minWeight', message: expect.any(String), rejectedValue: -1 },
-        { field: 'dateTo', message: 'dateTo must be on or after dateFrom', rejectedValue: daysFromToday(5) },
+        { field: 'dateTo', message: 'The end date must be on or after the start date', rejectedValue: daysFromToday(5) },
       ],
     });
     const nowhere = await post(
@@ -245,7 +245,7 @@ describe('search alerts', () => {
         { field: 'transportMode', message: expect.any(String), rejectedValue: 'ROCKET' },
         {
           field: 'departureCity',
-          message: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
+          message: 'Name at least one place: a departure or arrival city or country',
           rejectedValue: null,
         },
       ],

@@ -52,6 +52,7 @@ describe('reviews', () => {
     expect(errorBody(again)).toEqual({
       status: 409,
       errorCode: 'ALREADY_EXISTS',
+      reason: 'ALREADY_REVIEWED',
       message: 'You have already reviewed this reservation',
       path: '/v1/api/reviews',
       suggestions: [],

@@ -263,10 +263,10 @@ describe('photos', () => {
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       fieldErrors: [
-        { field: '', message: expect.any(String), rejectedValue: theirs.id },
-        { field: '', message: expect.any(String), rejectedValue: kyc.id },
-        { field: '', message: expect.any(String), rejectedValue: elsewhere.id },
-        { field: '', message: expect.any(String), rejectedValue: 987_654 },
+        { field: 'fileIds[1]', message: expect.any(String), rejectedValue: theirs.id },
+        { field: 'fileIds[2]', message: expect.any(String), rejectedValue: kyc.id },
+        { field: 'fileIds[3]', message: expect.any(String), rejectedValue: elsewhere.id },
+        { field: 'fileIds[4]', message: expect.any(String), rejectedValue: 987_654 },
       ],
     });
     expect((await storedMessages(reservation.id)).total).toBe(0);

@@ -66,15 +66,15 @@ describe('declaredValue per item (POST /bookings)', () => {
     expect(errorBody(res)).toEqual({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
-      message: 'Validation failed for body: .declaredValue',
+      message: 'Validation failed for body: items[1].declaredValue',
       path: BOOK,
-      fieldErrors: [{ field: '.declaredValue', message: 'A declared value cannot be negative', rejectedValue: -5 }],
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      fieldErrors: [{ field: 'items[1].declaredValue', message: 'A declared value cannot be negative', rejectedValue: -5 }],
+      suggestions: ['Correct the fields listed and try again'],
     });
     const fr = await post(BOOK, input, { token: sender.token, headers: { 'Accept-Language': 'fr' } });
     expect(fr.status).toBe(400);
-    expect(fr.body.fieldErrors).toEqual([{ field: '.declaredValue', message: 'Une valeur déclarée ne peut pas être négative', rejectedValue: -5 }]);
-    expect(fr.body.message).toBe('Validation échouée pour le corps : .declaredValue');
+    expect(fr.body.fieldErrors).toEqual([{ field: 'items[1].declaredValue', message: 'Une valeur déclarée ne peut pas être négative', rejectedValue: -5 }]);
+    expect(fr.body.message).toBe('Validation échouée pour le corps : items[1].declaredValue');
   });
 
   it('more decimals than the trip currency has is the 400 naming every such field; nothing is booked', async () => {
@@ -83,7 +83,7 @@ describe('declaredValue per item (POST /bookings)', () => {
     const category = await aCategory();
     const cents = await post(BOOK, bookingInput(eur.trip.id, category.id, 2, { items: twoItems(category.id, 12.345) }), { token: sender.token });
     expect(cents.status).toBe(400);
-    expect(cents.body.fieldErrors).toEqual([{ field: '.declaredValue', message: 'At most two decimals', rejectedValue: 12.345 }]);
+    expect(cents.body.fieldErrors).toEqual([{ field: 'items[0].declaredValue', message: 'At most two decimals', rejectedValue: 12.345 }]);
 
     const xof = await aTripIn('XOF');
     const francs = await post(BOOK, bookingInput(xof.trip.id, category.id, 2, { items: twoItems(category.id, 1500.5, 99.99) }), { token: sender.token });
@@ -91,13 +91,13 @@ describe('declaredValue per item (POST /bookings)', () => {
     expect(errorBody(francs)).toEqual({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
-      message: 'Validation failed for body: .declaredValue, .declaredValue',
+      message: 'Validation failed for body: items[0].declaredValue, items[1].declaredValue',
       path: BOOK,
       fieldErrors: [
-        { field: '.declaredValue', message: 'XOF has no decimals: send a whole amount', rejectedValue: 1500.5 },
-        { field: '.declaredValue', message: 'XOF has no decimals: send a whole amount', rejectedValue: 99.99 },
+        { field: 'items[0].declaredValue', message: 'XOF has no decimals: send a whole amount', rejectedValue: 1500.5 },
+        { field: 'items[1].declaredValue', message: 'XOF has no decimals: send a whole amount', rejectedValue: 99.99 },
       ],
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      suggestions: ['Correct the fields listed and try again'],
     });
     const mine = await get(`${BOOK}/as-sender?size=100`, { token: sender.token });
     expect(mine.status).toBe(200);
@@ -109,7 +109,7 @@ describe('declared value rules (pure)', () => {
   it('parses each item in the currency, and totals what was declared', () => {
     expect(declaredValuesMinor([{ declaredValue: 12.5 }, {}, { declaredValue: null }, { declaredValue: 0.1 + 0.2 }], 'EUR')).toEqual([1250, null, null, 30]);
     expect(declaredValuesMinor([{ declaredValue: 25_000 }], 'XOF')).toEqual([25_000]);
-    expect(() => declaredValuesMinor([{ declaredValue: 2.5 }], 'XAF')).toThrow(/Validation failed for body: .declaredValue/);
+    expect(() => declaredValuesMinor([{ declaredValue: 2.5 }], 'XAF')).toThrow(/Validation failed for body: items[0].declaredValue/);
     expect(declaredTotalOf([{ declaredValueMinor: 1250 }, { declaredValueMinor: null }, { declaredValueMinor: 30 }])).toBe(1280);
     expect(declaredTotalOf([])).toBe(0);
     expect(everyItemDeclared([{ declaredValueMinor: 0 }, { declaredValueMinor: 5 }])).toBe(true);
@@ -211,6 +211,7 @@ describe('GET /bookings/{id}/customs-declaration', () => {
     expect(errorBody(res)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'RESERVATION_STATUS',
       message:
         'A reservation in status PENDING_PAYMENT has no customs declaration: it exists once the reservation is paid, for a parcel carried or to be carried',
       path: declarationOf(unpaid.id),

@@ -515,7 +515,7 @@ describe('the development outbox', () => {
           errorCode: 'ENDPOINT_NOT_FOUND',
           message: `No endpoint GET ${path}`,
           path,
-          suggestions: ['See the API reference at /v1/api/docs'],
+          suggestions: ['See the API reference for the paths this service answers'],
         });
       }
     }

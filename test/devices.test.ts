@@ -80,7 +80,7 @@ describe('/devices', () => {
         errorCode: 'VALIDATION_ERROR',
         message: 'Validation failed for body: token',
         path: '/v1/api/devices',
-        suggestions: ['Correct the fields listed in fieldErrors and retry'],
+        suggestions: ['Correct the fields listed and try again'],
         fieldErrors: [{ field: 'token', message: 'Control characters are not allowed in this field', rejectedValue: '[redacted]' }],
       });
     }

@@ -263,7 +263,7 @@ describe('error answers in the language of Accept-Language', () => {
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       message: 'Validation failed for body: email, firstName',
-      suggestions: ['Correct the fields listed in fieldErrors and retry'],
+      suggestions: ['Correct the fields listed and try again'],
       fieldErrors: [
         { field: 'email', message: 'Invalid email address', rejectedValue: 'not-an-email' },
         { field: 'firstName', message: 'Invalid input: expected string, received number', rejectedValue: 42 },
@@ -273,7 +273,7 @@ describe('error answers in the language of Accept-Language', () => {
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       message: 'Validation échouée pour le corps : email, firstName',
-      suggestions: ['Corrigez les champs listés dans fieldErrors et réessayez'],
+      suggestions: ['Corrigez les champs indiqués et réessayez'],
       fieldErrors: [
         { field: 'email', message: 'Adresse e-mail invalide', rejectedValue: 'not-an-email' },
         { field: 'firstName', message: 'Valeur invalide : texte attendu, nombre reçu', rejectedValue: 42 },
@@ -298,11 +298,11 @@ describe('error answers in the language of Accept-Language', () => {
 
   it('unknown endpoint', async () => {
     const { fr, en } = await inBothLanguages((headers) => get('/v1/api/nothing-here', { headers }));
-    expect(en).toMatchObject({ errorCode: 'ENDPOINT_NOT_FOUND', message: 'No endpoint GET /v1/api/nothing-here', suggestions: ['See the API reference at /v1/api/docs'] });
+    expect(en).toMatchObject({ errorCode: 'ENDPOINT_NOT_FOUND', message: 'No endpoint GET /v1/api/nothing-here', suggestions: ['See the API reference for the paths this service answers'] });
     expect(fr).toMatchObject({
       errorCode: 'ENDPOINT_NOT_FOUND',
       message: 'Aucun point de terminaison GET /v1/api/nothing-here',
-      suggestions: ["Consultez la référence de l'API à /v1/api/docs"],
+      suggestions: ["Consultez la référence de l'API pour les chemins que ce service connaît"],
     });
   });
 
@@ -364,6 +364,7 @@ describe('error answers in the language of Accept-Language', () => {
     expect(errorBody(limited!)).toEqual({
       status: 429,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'RATE_LIMITED',
       message: 'Trop de tentatives ; réessayez plus tard',
       path: '/v1/api/auth/login',
       suggestions: ['Attendez 60 secondes avant de réessayer'],

@@ -120,7 +120,7 @@ describe('error model (CONTRACT section 2)', () => {
       errorCode: 'ENDPOINT_NOT_FOUND',
       message: 'No endpoint GET /v1/api/nothing-here',
       path: '/v1/api/nothing-here',
-      suggestions: ['See the API reference at /v1/api/docs'],
+      suggestions: ['See the API reference for the paths this service answers'],
     });
   });
 
@@ -165,9 +165,9 @@ describe('error model (CONTRACT section 2)', () => {
       { field: 'name', message: expect.any(String), rejectedValue: '' },
       { field: 'weight', message: expect.any(String), rejectedValue: -2 },
       { field: 'email', message: expect.any(String), rejectedValue: 'not-an-email' },
-      { field: '', message: expect.any(String), rejectedValue: 1 },
+      { field: 'tags[0]', message: expect.any(String), rejectedValue: 1 },
     ]);
-    expect(res.body.suggestions).toEqual(['Correct the fields listed in fieldErrors and retry']);
+    expect(res.body.suggestions).toEqual(['Correct the fields listed and try again']);
   });
 
   it('a missing body field is reported with a null rejected value', async () => {
@@ -186,7 +186,7 @@ describe('error model (CONTRACT section 2)', () => {
       errorCode: 'TYPE_MISMATCH',
       message: 'Wrong type for path parameter: id',
       path: '/v1/api/probe/items/abc',
-      suggestions: ['Check the type of each parameter against the API reference at /v1/api/docs'],
+      suggestions: ['Check the type of each value against the API reference'],
       fieldErrors: [{ field: 'id', message: expect.any(String), rejectedValue: 'abc' }],
     });
   });

@@ -96,6 +96,7 @@ describe('deposit by QR', () => {
     expect(errorBody(again)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'CODE_ALREADY_USED',
       message: 'This QR code has already been used',
       path: '/v1/api/qrcode/process/depot',
       suggestions: [],
@@ -298,6 +299,7 @@ describe('deposit by code', () => {
     expect(errorBody(locked)).toEqual({
       status: 429,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'TOO_MANY_ATTEMPTS',
       message: 'Too many wrong codes: code entry is locked',
       path: url,
       suggestions: ['Retry in 15 minutes, or scan the QR code instead'],

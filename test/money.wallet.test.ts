@@ -275,11 +275,12 @@ describe('held shares (CONTRACT section 19: payouts wait for the dispute window)
     expect(errorBody(res)).toEqual({
       status: 422,
       errorCode: 'INSUFFICIENT_FUNDS',
+      reason: 'BALANCE_TOO_LOW',
       message: 'The wallet balance does not cover this withdrawal',
       path: '/v1/api/withdrawals',
       suggestions: [
-        'Check the available balance with GET /v1/api/user/me/wallet',
-        'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed',
+        'Check the balance available in the wallet',
+        'The shares of deliveries can be withdrawn once the 72-hour dispute window has closed',
       ],
     });
     expect(await accountBalance(heldKey(carrier.id))).toBe(4250);

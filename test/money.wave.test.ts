@@ -144,7 +144,7 @@ describe('checkout with MOBILE_MONEY (Wave)', () => {
     expect(stripTimestamp(res.body)).toMatchObject({
       errorCode: 'BUSINESS_RULE_VIOLATION',
       message: 'MOBILE_MONEY is not offered for payments in EUR; use one of CARD',
-      suggestions: ['GET /payments/methods?reservationId= lists the methods this reservation can be paid with'],
+      suggestions: ['See the ways this reservation can be paid'],
     });
     const fr = await request('POST', '/v1/api/payments/checkout', {
       token: sender.token,
@@ -390,7 +390,7 @@ describe('withdrawals in XOF are Wave payouts', () => {
     const carrier = await carrierWithXof();
     const res = await withdraw(carrier, { amount: 1000, currency: 'XOF' });
     expect(res.status).toBe(422);
-    expect(stripTimestamp(res.body)).toMatchObject({ errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED', message: 'No mobile wallet to pay XOF out to: add one with POST /payout-accounts' });
+    expect(stripTimestamp(res.body)).toMatchObject({ errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED', message: 'No mobile wallet to pay XOF out to: add a payout account first' });
     const decimals = await withdraw(carrier, { amount: 10.5, currency: 'XOF' });
     expect(decimals.status).toBe(400);
     expect(decimals.body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['amount']);

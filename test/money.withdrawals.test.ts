@@ -389,7 +389,7 @@ describe('agency money (/agencies/{id}/wallet, withdrawals, pay-connect)', () =>
     expect(res.status).toBe(422);
     expect(errorBody(res)).toMatchObject({
       errorCode: 'STRIPE_CONNECT_NOT_CONFIGURED',
-      suggestions: [`Complete the onboarding with POST /v1/api/agencies/${agencyId}/pay-connect/onboarding`],
+      suggestions: ['Finish setting up the payout account first'],
     });
     expect(await accountBalance(`WALLET:AGENCY:${agencyId}`)).toBe(4250);
   });

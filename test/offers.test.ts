@@ -96,6 +96,7 @@ describe('POST /annonces/{id}/offers', () => {
     expect(errorBody(tooHeavy)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'CAPACITY_EXCEEDED',
       message: 'Not enough remaining capacity on this announcement',
       path: `/v1/api/annonces/${trip.id}/offers`,
       suggestions: ['Remaining capacity: 5 kg'],
@@ -152,9 +153,10 @@ describe('POST /annonces/{id}/offers', () => {
     expect(errorBody(second)).toEqual({
       status: 409,
       errorCode: 'ALREADY_EXISTS',
+      reason: 'OFFER_ALREADY_OPEN',
       message: `You already have an open offer (${first.body.id}) on this announcement: withdraw it or wait for its answer`,
       path: `/v1/api/annonces/${trip.id}/offers`,
-      suggestions: ['See your offers with GET /v1/api/offers/mine?role=sender'],
+      suggestions: ['See your offers'],
     });
     expect((await act(carrier, first.body.id, 'decline')).status).toBe(200);
     expect((await makeOffer(sender, trip.id, offerInput(category.id))).status).toBe(201);
@@ -188,6 +190,7 @@ describe('answering an offer', () => {
     expect(errorBody(await act(carrier, offer.id, 'accept'))).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'OFFER_NOT_OPEN',
       message: `Offer ${offer.id} is ACCEPTED: it can no longer be answered`,
       path: `/v1/api/offers/${offer.id}/accept`,
       suggestions: [],

@@ -411,6 +411,7 @@ describe('API6 unrestricted access to sensitive business flows', () => {
     expect(errorBody(res)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'OWN_TRIP',
       message: 'You cannot book your own announcement',
       path: '/v1/api/bookings',
       suggestions: [],

@@ -70,16 +70,23 @@ describe('POST /user/me/phone/verification', () => {
     });
   });
 
-  it('refuses a number that is not E.164 with the validation body (English and French)', async () => {
+  it('refuses a number that cannot be read, naming the form expected (English and French)', async () => {
+    // No nationality, no number yet: a number without its country code cannot be read.
     const user = await aUser();
-    for (const phone of ['0612345678', '+0612345678', '+33 6 12 34 56 78', '+123']) {
+    for (const phone of ['0612345678', '+0612345678', '+123', '77 123 45 67', 'call me']) {
       const res = await post(SEND, { phone }, { token: user.token });
       expect(res.status).toBe(400);
-      expect(res.body.errorCode).toBe('VALIDATION_ERROR');
-      expect(res.body.fieldErrors).toEqual([{ field: 'phone', message: 'an international phone number in E.164 form, e.g. +33612345678', rejectedValue: phone }]);
+      expect(errorBody(res)).toEqual({
+        status: 400,
+        errorCode: 'VALIDATION_ERROR',
+        message: 'This phone number cannot be read',
+        path: SEND,
+        suggestions: ['Write the number with its country code, for example +221 77 123 45 67 or +33 6 12 34 56 78'],
+        fieldErrors: [{ field: 'phone', message: 'Write the number with its country code, for example +221 77 123 45 67 or +33 6 12 34 56 78', rejectedValue: phone }],
+      });
     }
     const fr = await post(SEND, { phone: '0612345678' }, { token: user.token, headers: { 'Accept-Language': 'fr' } });
-    expect(fr.body.fieldErrors[0].message).toBe('un numéro de téléphone international au format E.164, par exemple +33612345678');
+    expect(fr.body.fieldErrors[0].message).toBe('Écrivez le numéro avec son indicatif pays, par exemple +221 77 123 45 67 ou +33 6 12 34 56 78');
     expect(await codeSmsOf(user.id)).toEqual([]);
     expect((await post(SEND, { phone: PHONE })).status).toBe(401);
   });
@@ -100,6 +107,7 @@ describe('POST /user/me/phone/verification', () => {
     expect(errorBody(refused)).toEqual({
       status: 429,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'TOO_MANY_CODES',
       message: 'At most 3 codes an hour can be sent',
       path: SEND,
       suggestions: ['Use the last code received, or wait 3300 seconds before asking for a new one'],
@@ -129,9 +137,10 @@ describe('POST /user/me/phone/verify', () => {
     expect(errorBody(again)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'NO_PENDING_CODE',
       message: 'No phone verification code is pending',
       path: VERIFY,
-      suggestions: ['Ask for a code with POST /v1/api/user/me/phone/verification'],
+      suggestions: ['Ask for a new code first'],
     });
   });
 
@@ -149,9 +158,10 @@ describe('POST /user/me/phone/verify', () => {
     expect(errorBody(exhausted)).toEqual({
       status: 422,
       errorCode: 'BUSINESS_RULE_VIOLATION',
+      reason: 'TOO_MANY_ATTEMPTS',
       message: 'Trop de codes erronés : ce code ne fonctionne plus',
       path: VERIFY,
-      suggestions: ['Demandez un code avec POST /v1/api/user/me/phone/verification'],
+      suggestions: ["Demandez d'abord un nouveau code"],
     });
     const [account] = await db.select().from(users).where(eq(users.id, user.id));
     expect(account.phoneVerified).toBe(false);
@@ -174,7 +184,7 @@ describe('POST /user/me/phone/verify', () => {
       fieldErrors: [],
       message: 'The code has expired',
       path: VERIFY,
-      suggestions: ['Ask for a code with POST /v1/api/user/me/phone/verification'],
+      suggestions: ['Ask for a new code first'],
     });
   });
 

@@ -232,6 +232,7 @@ describe('DELETE /user/me: erasure', () => {
     expect(errorBody(res)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'ACCOUNT_HAS_OPEN_TRIPS',
       message: `The account cannot be deleted while a trip is open (${trip.id}); close or cancel it first`,
       path: ME,
       suggestions: [],

@@ -103,7 +103,7 @@ describe('the booking check', () => {
     };
     const missing = error([1000, null, undefined as unknown as null]);
     expect(missing.errorCode).toBe('VALIDATION_ERROR');
-    expect(missing.fieldErrors?.map((f) => f.field)).toEqual(['.declaredValue', '.declaredValue']);
+    expect(missing.fieldErrors?.map((f) => f.field)).toEqual(['items[1].declaredValue', 'items[2].declaredValue']);
     expect(error([0, 0]).fieldErrors?.map((f) => f.field)).toEqual(['protection']);
   });
 });

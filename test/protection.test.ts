@@ -46,14 +46,14 @@ describe('POST /bookings with protection', () => {
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       message: 'Protection needs the declared value of every item, above zero in total',
-      fieldErrors: [{ field: '.declaredValue', message: 'Declare what this item is worth to protect the parcel', rejectedValue: null }],
-      suggestions: ['Add declaredValue to each item, or book without protection'],
+      fieldErrors: [{ field: 'items[1].declaredValue', message: 'Declare what this item is worth to protect the parcel', rejectedValue: null }],
+      suggestions: ['Declare what each item is worth, or book without protection'],
     });
     const fr = await post('/v1/api/bookings', body, { token: sender.token, headers: { 'Accept-Language': 'fr' } });
     expect(errorBody(fr)).toMatchObject({
       errorCode: 'VALIDATION_ERROR',
       message: 'La protection exige la valeur déclarée de chaque objet, supérieure à zéro au total',
-      fieldErrors: [{ field: '.declaredValue', message: 'Déclarez la valeur de cet objet pour protéger le colis' }],
+      fieldErrors: [{ field: 'items[1].declaredValue', message: 'Déclarez la valeur de cet objet pour protéger le colis' }],
     });
     const zero = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 2, { protection: true, items: [{ categoryId: category.id, weight: 1, declaredValue: 0 }] }), {
       token: sender.token,

@@ -194,7 +194,7 @@ describe('notification preferences', () => {
       status: 400,
       errorCode: 'VALIDATION_ERROR',
       path: PATH,
-      fieldErrors: [{ field: '.kind', message: expect.any(String), rejectedValue: 'NO_SUCH_KIND' }],
+      fieldErrors: [{ field: 'channels[1].kind', message: expect.any(String), rejectedValue: 'NO_SUCH_KIND' }],
     });
     const twice = await put(
       PATH,
@@ -207,7 +207,7 @@ describe('notification preferences', () => {
       { token: user.token },
     );
     expect(twice.status).toBe(400);
-    expect(twice.body.fieldErrors).toEqual([{ field: '.kind', message: 'listed twice', rejectedValue: 'KYC_APPROVED' }]);
+    expect(twice.body.fieldErrors).toEqual([{ field: 'channels[1].kind', message: 'listed twice', rejectedValue: 'KYC_APPROVED' }]);
     const locale = await put(PATH, { locale: 'de', channels: [] }, { token: user.token });
     expect(locale.status).toBe(400);
     expect(locale.body.fieldErrors).toEqual([expect.objectContaining({ field: 'locale', rejectedValue: 'de' })]);

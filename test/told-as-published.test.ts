@@ -6,10 +6,11 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
-import { categories, reservations } from '../src/db/schema';
+import { categories, reservations, users } from '../src/db/schema';
 import { PROHIBITED_ITEMS } from '../src/features/reference/prohibited-items.data';
 import { matchedField, matcherOf, wordsOf } from '../src/features/reference/prohibited-items.rules';
-import { errorBody, get, post } from './helpers/http';
+import { errorBody, get, post, put } from './helpers/http';
+import { readPhone } from '../src/lib/phone';
 import { aCarrier, aTrip, aUser, bookingInput } from './helpers/factories';
 
 const db = database(env.DB);
@@ -178,5 +179,83 @@ describe('matching an item\'s words (pure)', () => {
 
   it('every category an entry lists exists among the categories (migrations)', () => {
     for (const entry of PROHIBITED_ITEMS) for (const code of entry.categoryCodes ?? []) expect(idOf.has(code), `${entry.code}: ${code}`).toBe(true);
+  });
+});
+
+describe('words, not internals', () => {
+  // An API path, a field name (camelCase) or a code (UPPER_SNAKE) in a text a person reads.
+  const PATH = /\b(?:GET|POST|PUT|PATCH|DELETE)\s+\/|\/v1\/api|\/(?:user|bookings|agencies|payout-accounts|reference|files|offers|payments)\b/;
+  const FIELD = /\b[a-z]+[A-Z][A-Za-z]*\b/;
+  const CODE = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+  // Read by programs and operators, not by people using the apps: the identity provider's webhook,
+  // a socket opened without its protocol, the operators' metrics configuration.
+  const FOR_DEVELOPERS = new Set(['kyc.sendJsonEvent', 'conversation.openWebSocketClientAccess', 'metrics.retryLater']);
+
+  const internalsIn = (text: string) => [PATH, FIELD, CODE].flatMap((re) => re.exec(text.replace(/\{\w+\}/g, ''))?.[0] ?? []);
+
+  it('no message text (errors, suggestions, field errors, money history lines) names a path, a field or a code, in English or French', async () => {
+    const { MESSAGES } = await import('../src/messages');
+    const found: string[] = [];
+    for (const [key, entry] of Object.entries(MESSAGES as Record<string, { en: string; fr: unknown }>)) {
+      if (FOR_DEVELOPERS.has(key)) continue;
+      const fr = typeof entry.fr === 'function' ? (entry.fr as (v: Record<string, string>) => string | undefined)({}) : entry.fr;
+      for (const text of [entry.en, fr]) if (typeof text === 'string' && internalsIn(text).length) found.push(`${key}: ${text}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the corridor\'s published names and reasons, and the CN23\'s words, say no code', async () => {
+    const { cn23Texts } = await import('../src/features/customs/cn23.texts');
+    for (const entry of PROHIBITED_ITEMS) for (const text of [entry.name.en, entry.name.fr, entry.reason.en, entry.reason.fr]) expect(internalsIn(text), entry.code).toEqual([]);
+    for (const locale of ['en', 'fr'] as const) {
+      for (const [key, text] of Object.entries(cn23Texts(locale))) if (typeof text === 'string') expect(internalsIn(text), key).toEqual([]);
+    }
+  });
+
+  it('the scan itself catches what issue 43 saw', () => {
+    expect(internalsIn('acceptez EU_FOOD_PLANTS dans acknowledgedRestrictions')).toEqual(['acknowledgedRestrictions', 'EU_FOOD_PLANTS']);
+    expect(internalsIn('ajoutez-en un avec POST /payout-accounts')).toEqual(['POST /']);
+  });
+});
+
+describe('phone numbers as people write them', () => {
+  it('pure: read in the writer\'s country, or international; unreadable is null', () => {
+    expect(readPhone('77 123 45 67', ['SN'])).toBe('+221771234567');
+    expect(readPhone('77-123-45-67', [null, 'SN'])).toBe('+221771234567');
+    expect(readPhone('06 12 34 56 78', ['SN', 'FR'])).toBe('+33612345678');
+    expect(readPhone('+221 77 123 45 67', [])).toBe('+221771234567');
+    expect(readPhone('00221771234567', [])).toBe('+221771234567');
+    expect(readPhone('77 123 45 67', [])).toBeNull();
+    expect(readPhone('77 123', ['SN'])).toBeNull();
+    expect(readPhone('+123', ['SN'])).toBeNull();
+  });
+
+  it('a Senegalese user\'s "77 123 45 67" gets its code at +221771234567; the profile keeps the number in E.164', async () => {
+    const user = await aUser();
+    await db.update(users).set({ nationality: 'SN' }).where(eq(users.id, user.id));
+    const sent = await post('/v1/api/user/me/phone/verification', { phone: '77 123 45 67' }, { token: user.token });
+    expect(sent.status).toBe(202);
+    expect(sent.body.phone).toBe('+221771234567');
+    const profile = await put('/v1/api/user/me', { phoneNumber: '78 765 43 21' }, { token: user.token });
+    expect(profile.status).toBe(200);
+    expect(profile.body.phoneNumber).toBe('+221787654321');
+    const bad = await put('/v1/api/user/me', { phoneNumber: '12 34' }, { token: user.token, headers: { 'Accept-Language': 'fr' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fieldErrors).toEqual([{ field: 'phoneNumber', message: 'Écrivez le numéro avec son indicatif pays, par exemple +221 77 123 45 67 ou +33 6 12 34 56 78', rejectedValue: '12 34' }]);
+  });
+
+  it('a recipient on a trip to Dakar written "77 123 45 67" is stored as +221771234567; an unreadable one is 400 naming recipient.phone', async () => {
+    const sender = await aUser();
+    const trip = await aTrip(await aCarrier(), { departureCountry: 'FR', arrivalCountry: 'SN' });
+    const input = bookingInput(trip.id, idOf.get('CLOTHING')!, 2);
+    input.recipient.phone = '77 123 45 67';
+    const res = await post(BOOK, input, { token: sender.token });
+    expect(res.status).toBe(201);
+    const [row] = await db.select().from(reservations).where(eq(reservations.id, res.body.id));
+    expect(row.recipient?.phone).toBe('+221771234567');
+    input.recipient.phone = '12 34 56';
+    const bad = await post(BOOK, input, { token: sender.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errorCode: 'VALIDATION_ERROR', message: 'This phone number cannot be read', fieldErrors: [{ field: 'recipient.phone', rejectedValue: '12 34 56' }] });
   });
 });

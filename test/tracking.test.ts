@@ -111,7 +111,8 @@ describe('posting positions', () => {
       expect(errorBody(res)).toEqual({
         status: 409,
         errorCode: 'INVALID_STATE',
-        message: `Positions are accepted only while DEPOSITED or IN_TRANSIT (status ${status})`,
+        reason: 'RESERVATION_STATUS',
+        message: `Positions are accepted only once the parcel is handed over and until it is delivered (status ${status})`,
         path: `/v1/api/tracking/${reservation.id}/positions`,
         suggestions: [],
       });
@@ -135,25 +136,25 @@ describe('posting positions', () => {
       rejectedValue: 91,
     });
     const inBatch = await postPositions(reservation.id, { positions: [point(), point({ lng: 200 })] }, carrier.token);
-    expect(inBatch.body.fieldErrors).toEqual([{ field: '.lng', message: expect.any(String), rejectedValue: 200 }]);
+    expect(inBatch.body.fieldErrors).toEqual([{ field: 'positions[1].lng', message: expect.any(String), rejectedValue: 200 }]);
     const future = minutesFromNow(5);
     const old = minutesFromNow(-25 * 60);
     const times = await postPositions(reservation.id, { positions: [point(), point({ recordedAt: future }), point({ recordedAt: old })] }, carrier.token);
     expect(errorBody(times)).toEqual({
       status: 400,
       errorCode: 'VALIDATION_ERROR',
-      message: 'Validation failed for body: recordedAt',
+      message: "A position's time is out of range",
       path: `/v1/api/tracking/${reservation.id}/positions`,
       suggestions: ['Send points recorded within the last 24 hours'],
       fieldErrors: [
-        { field: '.recordedAt', message: 'recordedAt is in the future', rejectedValue: future },
-        { field: '.recordedAt', message: 'recordedAt is older than 24 hours', rejectedValue: old },
+        { field: 'positions[1].recordedAt', message: "The position's time is in the future", rejectedValue: future },
+        { field: 'positions[2].recordedAt', message: "The position's time is more than 24 hours ago", rejectedValue: old },
       ],
     });
     const badDate = await postPositions(reservation.id, point({ recordedAt: 'yesterday' }), carrier.token);
     expect(badDate.body.fieldErrors).toEqual([{ field: 'recordedAt', message: 'Invalid ISO datetime', rejectedValue: 'yesterday' }]);
     const futureAlone = await postPositions(reservation.id, point({ recordedAt: future }), carrier.token);
-    expect(futureAlone.body.fieldErrors).toEqual([{ field: 'recordedAt', message: 'recordedAt is in the future', rejectedValue: future }]);
+    expect(futureAlone.body.fieldErrors).toEqual([{ field: 'recordedAt', message: "The position's time is in the future", rejectedValue: future }]);
     const tooMany = await postPositions(reservation.id, { positions: Array.from({ length: 101 }, () => point()) }, carrier.token);
     expect(tooMany.body).toMatchObject({ status: 400, errorCode: 'VALIDATION_ERROR', fieldErrors: [expect.objectContaining({ field: 'positions' })] });
     const empty = await postPositions(reservation.id, { positions: [] }, carrier.token);

@@ -89,14 +89,14 @@ describe('POST /annonces/{id}/travel-proof', () => {
       expect(errorBody(res)).toEqual({
         status: 400,
         errorCode: 'VALIDATION_ERROR',
-        message: 'Validation failed for body: fileId',
+        message: 'The proof of travel is not a file you uploaded for it',
         path: proofPath(trip.id),
-        fieldErrors: [{ field: 'fileId', message: 'must be a file you uploaded with purpose TRAVEL_PROOF', rejectedValue: file.id }],
-        suggestions: ['Upload the ticket or boarding pass with POST /v1/api/files (purpose TRAVEL_PROOF), then send its id'],
+        fieldErrors: [{ field: 'fileId', message: 'must be a file you uploaded as proof of travel', rejectedValue: file.id }],
+        suggestions: ['Upload the ticket or boarding pass as proof of travel, then send it'],
       });
     }
     const fr = await post(proofPath(trip.id), { fileId: othersFile.id }, { token: carrier.token, headers: { 'Accept-Language': 'fr' } });
-    expect(fr.body.fieldErrors[0].message).toBe('doit être un fichier que vous avez envoyé avec le motif TRAVEL_PROOF');
+    expect(fr.body.fieldErrors[0].message).toBe('doit être un fichier que vous avez téléversé comme preuve de voyage');
     expect(await db().select().from(travelProofs).where(eq(travelProofs.announcementId, trip.id))).toEqual([]);
   });
 

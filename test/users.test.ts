@@ -125,10 +125,10 @@ describe('PUT /user/me: avatarUrl (CONTRACT section 19)', () => {
       expect(errorBody(res)).toEqual({
         status: 400,
         errorCode: 'VALIDATION_ERROR',
-        message: 'Validation failed for body: avatarUrl',
+        message: 'The avatar is not a picture you uploaded',
         path: ME,
-        suggestions: ['Correct the fields listed in fieldErrors and retry'],
-        fieldErrors: [{ field: 'avatarUrl', message: 'An https URL, or the url POST /files answered for your uploaded avatar', rejectedValue: avatarUrl }],
+        suggestions: ['Correct the fields listed and try again'],
+        fieldErrors: [{ field: 'avatarUrl', message: 'An https address, or the address of the avatar you uploaded', rejectedValue: avatarUrl }],
       });
     }
     expect((await get(ME, { token: reg.accessToken })).body.avatarUrl).toBeNull();
@@ -590,7 +590,7 @@ describe('PUT /superadmin/users/{id}/roles', () => {
     const superAdmin = await aSuperAdmin();
     const bad = await put(`/v1/api/superadmin/users/${admin.id}/roles`, { roles: ['ROLE_KING'] }, { token: superAdmin.token });
     expect(bad.status).toBe(400);
-    expect(bad.body.fieldErrors).toEqual([{ field: '', message: expect.any(String), rejectedValue: 'ROLE_KING' }]);
+    expect(bad.body.fieldErrors).toEqual([{ field: 'roles[0]', message: expect.any(String), rejectedValue: 'ROLE_KING' }]);
   });
 
   it('setting the roles of an unknown user is 404', async () => {

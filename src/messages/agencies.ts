@@ -92,7 +92,7 @@ export const AGENCY_MESSAGES = {
     fr: 'Seules les parties de cette réservation peuvent y joindre des fichiers',
   },
 
-  'file.reservationIdAppliesOnly': { en: 'reservationId applies only to {purposes}', fr: "reservationId ne s'applique qu'à {purposes}" },
+  'file.reservationIdAppliesOnly': { en: "a reservation applies only to {purposes}", fr: "une réservation ne s'applique qu'à {purposes}" },
   // publishRefusalText (access/agency-scope.ts)
   'agency.suspendedCannotPublish': {
     en: 'Your agency is suspended: it cannot publish announcements',

@@ -28,10 +28,7 @@ export const AUTH_MESSAGES = {
   'auth.totpAlreadyEnrolled': { en: 'An authenticator is already enrolled on this account', fr: "Une application d'authentification est déjà enregistrée sur ce compte" },
   'auth.totpNotStarted': { en: 'Begin the enrolment first (scan the QR code)', fr: "Commencez d'abord l'enregistrement (scannez le code QR)" },
   'auth.invalidEmailPassword': { en: 'Invalid email or password', fr: 'E-mail ou mot de passe invalide' },
-  'auth.checkEmailPasswordReset': {
-    en: 'Check the email and password, or reset the password with /v1/api/auth/password/forgot',
-    fr: "Vérifiez l'e-mail et le mot de passe, ou réinitialisez le mot de passe avec /v1/api/auth/password/forgot",
-  },
+  'auth.checkEmailPasswordReset': { en: "Check the email and password, or reset the password with “Forgot password”", fr: "Vérifiez l'e-mail et le mot de passe, ou réinitialisez le mot de passe avec « Mot de passe oublié »" },
   'auth.accountSuspended': { en: 'This account is suspended', fr: 'Ce compte est suspendu' },
   'auth.contactSupportReactivateAccount': { en: 'Contact support to reactivate the account', fr: 'Contactez le support pour réactiver le compte' },
   'auth.accountAlreadyExists': {
@@ -59,8 +56,8 @@ export const AUTH_MESSAGES = {
   'auth.accountNoLongerExists': { en: 'The account no longer exists', fr: "Le compte n'existe plus" },
   'auth.emailAddressAlreadyVerified': { en: 'The email address is already verified', fr: "L'adresse e-mail est déjà vérifiée" },
   'auth.accountNoPasswordYet': { en: 'This account has no password yet', fr: "Ce compte n'a pas encore de mot de passe" },
-  'auth.setPasswordThroughForgot': { en: 'Set one through /v1/api/auth/password/forgot', fr: 'Définissez-en un avec /v1/api/auth/password/forgot' },
-  'auth.validationFailedBodyCurrentPassword': { en: 'Validation failed for body: currentPassword', fr: 'Validation échouée pour le corps : currentPassword' },
+  'auth.setPasswordThroughForgot': { en: "Set one with “Forgot password”", fr: "Définissez-en un avec « Mot de passe oublié »" },
+  'auth.validationFailedBodyCurrentPassword': { en: "The current password is wrong", fr: "Le mot de passe actuel est erroné" },
   'auth.currentPasswordWrong': { en: 'The current password is wrong', fr: 'Le mot de passe actuel est erroné' },
   'auth.passwordChangedConcurrentlyRetry': {
     en: 'The password was changed concurrently; retry',
@@ -96,15 +93,9 @@ export const AUTH_MESSAGES = {
   'user.phoneNumberFormat': { en: 'a phone number, e.g. +33612345678', fr: 'un numéro de téléphone, par exemple +33612345678' },
   'user.mustPastDate': { en: 'must be a past date', fr: 'doit être une date passée' },
   'user.countryCodeFormat': { en: 'ISO 3166-1 alpha-2 country code', fr: 'code pays ISO 3166-1 alpha-2' },
-  'user.avatarUrlFormat': {
-    en: 'An https URL, or the url POST /files answered for your uploaded avatar',
-    fr: "Une URL https, ou l'URL renvoyée par POST /files pour votre avatar téléversé",
-  },
-  'user.validationFailedBodyAvatarUrl': { en: 'Validation failed for body: avatarUrl', fr: 'Validation échouée pour le corps : avatarUrl' },
-  'user.notAvatarUploadedUpload': {
-    en: 'Not an avatar you uploaded: upload it with POST /files (purpose AVATAR)',
-    fr: 'Pas un avatar que vous avez téléversé : envoyez-le avec POST /files (purpose AVATAR)',
-  },
+  'user.avatarUrlFormat': { en: "An https address, or the address of the avatar you uploaded", fr: "Une adresse https, ou l'adresse de l'avatar que vous avez téléversé" },
+  'user.validationFailedBodyAvatarUrl': { en: "The avatar is not a picture you uploaded", fr: "L'avatar n'est pas une image que vous avez téléversée" },
+  'user.notAvatarUploadedUpload': { en: "Not an avatar you uploaded: upload the picture as your avatar first", fr: "Pas un avatar que vous avez téléversé : téléversez d'abord l'image comme avatar" },
 
   'admin.cannotSuspendActivateOwn': {
     en: 'You cannot suspend or activate your own account',
@@ -126,7 +117,7 @@ export const AUTH_MESSAGES = {
     fr: 'Vous ne pouvez pas retirer votre propre rôle de super-administrateur',
   },
 
-  'console.requiresRoleSuperadmin': { en: 'Requires ROLE_SUPERADMIN', fr: 'Nécessite ROLE_SUPERADMIN' },
+  'console.requiresRoleSuperadmin': { en: "Only a super-administrator can do this", fr: "Seul un super-administrateur peut faire cela" },
 
   'user.commonPassword': {
     en: 'This password is among the most common passwords: choose another',

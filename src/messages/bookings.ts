@@ -19,10 +19,7 @@ export const BOOKING_MESSAGES = {
     en: 'Phone number: digits, spaces, + ( ) . - only',
     fr: 'Numéro de téléphone : chiffres, espaces, + ( ) . - uniquement',
   },
-  'booking.weightsItemsAddUp': {
-    en: 'The weights of the items add up to more than reservedWeight',
-    fr: 'Les poids des objets dépassent reservedWeight au total',
-  },
+  'booking.weightsItemsAddUp': { en: "The weights of the items add up to more than the weight booked", fr: "Les poids des objets dépassent au total le poids réservé" },
   'booking.announcementTakesNoMore': {
     en: 'Announcement {id} is {status} and takes no more bookings',
     fr: ({ id, status }) => {
@@ -51,7 +48,7 @@ export const BOOKING_MESSAGES = {
     en: 'Validation failed for body: unknown category',
     fr: 'Validation échouée pour le corps : catégorie inconnue',
   },
-  'booking.useCategoryIdGet': { en: 'Use a category id from GET /v1/api/categories', fr: 'Utilisez un id de catégorie de GET /v1/api/categories' },
+  'booking.useCategoryIdGet': { en: "Choose one of the parcel categories", fr: "Choisissez l'une des catégories de colis" },
   'booking.categoryProhibited': { en: 'Prohibited content cannot be shipped: {category}', fr: 'Contenu interdit, ne peut pas être expédié : {category}' },
   'booking.tripNotAccept': { en: 'This trip does not accept: {refused}', fr: "Ce trajet n'accepte pas : {refused}" },
   'booking.categoryNotAccepted': { en: 'Not accepted on this trip', fr: "Pas accepté sur ce trajet" },
@@ -60,14 +57,8 @@ export const BOOKING_MESSAGES = {
     fr: 'Le prix de cette annonce a changé pendant la réservation ; vérifiez-le et réservez à nouveau',
   },
 
-  'announcement.departureDateMustTodayLater': {
-    en: 'departureDate must be today ({today}) or later',
-    fr: "departureDate doit être aujourd'hui ({today}) ou plus tard",
-  },
-  'announcement.arrivalDateMustAfterDepartureDate': {
-    en: 'arrivalDate must be on or after departureDate',
-    fr: 'arrivalDate doit être égale ou postérieure à departureDate',
-  },
+  'announcement.departureDateMustTodayLater': { en: "The departure date must be today ({today}) or later", fr: "La date de départ doit être aujourd'hui ({today}) ou plus tard" },
+  'announcement.arrivalDateMustAfterDepartureDate': { en: "The arrival date must be on or after the departure date", fr: "La date d'arrivée doit être égale ou postérieure à la date de départ" },
   'announcement.currencyCode': { en: 'must be an ISO 4217 currency code (3 upper-case letters, e.g. EUR)', fr: 'doit être un code de devise ISO 4217 (3 majuscules, par ex. EUR)' },
   'announcement.radiusNeedsCity': { en: 'radiusKm needs departureCity or arrivalCity', fr: 'radiusKm demande departureCity ou arrivalCity' },
   'announcement.dateFlexNeedsDate': { en: 'dateFlexDays needs date', fr: 'dateFlexDays demande date' },
@@ -94,10 +85,7 @@ export const BOOKING_MESSAGES = {
     en: 'The announcement changed meanwhile; reload it and retry',
     fr: "L'annonce a changé entre-temps ; rechargez-la et réessayez",
   },
-  'announcement.totalWeightCannotLowerWeight': {
-    en: 'totalWeight cannot be lower than the weight already reserved ({reservedG} kg)',
-    fr: 'totalWeight ne peut pas être inférieur au poids déjà réservé ({reservedG} kg)',
-  },
+  'announcement.totalWeightCannotLowerWeight': { en: "The total weight cannot be lower than the weight already reserved ({reservedG} kg)", fr: "Le poids total ne peut pas être inférieur au poids déjà réservé ({reservedG} kg)" },
   'announcement.notDeletable': {
     en: 'An announcement in status {status} cannot be deleted',
     fr: 'Une annonce au statut {status} ne peut pas être supprimée',
@@ -108,11 +96,8 @@ export const BOOKING_MESSAGES = {
   },
   'announcement.noLongerDeletable': { en: 'The announcement can no longer be deleted', fr: "L'annonce ne peut plus être supprimée" },
 
-  'alert.placeRequired': {
-    en: 'At least one of departureCity, arrivalCity, departureCountry, arrivalCountry is required',
-    fr: "Au moins l'un de departureCity, arrivalCity, departureCountry, arrivalCountry est requis",
-  },
-  'alert.dateToMustAfterDateFrom': { en: 'dateTo must be on or after dateFrom', fr: 'dateTo doit être égale ou postérieure à dateFrom' },
+  'alert.placeRequired': { en: "Name at least one place: a departure or arrival city or country", fr: "Indiquez au moins un lieu : une ville ou un pays de départ ou d'arrivée" },
+  'alert.dateToMustAfterDateFrom': { en: "The end date must be on or after the start date", fr: "La date de fin doit être égale ou postérieure à la date de début" },
 
   'analytics.fromAfterTo': { en: 'from must be on or before to', fr: 'from doit être égale ou antérieure à to' },
   'analytics.rangeTooLong': { en: 'The range may cover at most {maxDays} days', fr: 'La période peut couvrir au plus {maxDays} jours' },

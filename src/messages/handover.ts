@@ -41,9 +41,9 @@ export const HANDOVER_MESSAGES = {
   },
 
   'tracking.openWebSocketClient': { en: 'Open it with a WebSocket client', fr: 'Ouvrez-le avec un client WebSocket' },
-  'tracking.recordedAtFuture': { en: 'recordedAt is in the future', fr: 'recordedAt est dans le futur' },
-  'tracking.recordedAtOlder24Hours': { en: 'recordedAt is older than 24 hours', fr: 'recordedAt date de plus de 24 heures' },
-  'tracking.validationFailedBodyRecordedAt': { en: 'Validation failed for body: recordedAt', fr: 'Validation échouée pour le corps : recordedAt' },
+  'tracking.recordedAtFuture': { en: "The position's time is in the future", fr: "L'heure de la position est dans le futur" },
+  'tracking.recordedAtOlder24Hours': { en: "The position's time is more than 24 hours ago", fr: "L'heure de la position date de plus de 24 heures" },
+  'tracking.validationFailedBodyRecordedAt': { en: "A position's time is out of range", fr: "L'heure d'une position est hors limites" },
   'tracking.sendPointsRecordedWithin': {
     en: 'Send points recorded within the last 24 hours',
     fr: 'Envoyez des points enregistrés dans les dernières 24 heures',
@@ -52,10 +52,7 @@ export const HANDOVER_MESSAGES = {
     en: 'Only the carrier of this reservation can post positions',
     fr: 'Seul le transporteur de cette réservation peut envoyer des positions',
   },
-  'tracking.positionsAcceptedOnlyWhile': {
-    en: 'Positions are accepted only while DEPOSITED or IN_TRANSIT (status {status})',
-    fr: 'Les positions ne sont acceptées que pendant DEPOSITED ou IN_TRANSIT (statut {status})',
-  },
+  'tracking.positionsAcceptedOnlyWhile': { en: "Positions are accepted only once the parcel is handed over and until it is delivered (status {status})", fr: "Les positions ne sont acceptées qu'une fois le colis remis et jusqu'à sa livraison (statut {status})" },
   'tracking.invalidRecipientTokenReservation': {
     en: 'Invalid recipient token for this reservation',
     fr: 'Jeton destinataire invalide pour cette réservation',
@@ -66,14 +63,8 @@ export const HANDOVER_MESSAGES = {
     en: 'Only the sender and the carrier of this reservation can take part in its conversation',
     fr: "Seuls l'expéditeur et le transporteur de cette réservation peuvent participer à sa conversation",
   },
-  'conversation.mustParcelImageFile': {
-    en: 'must be a PARCEL_IMAGE file you uploaded (POST /files)',
-    fr: 'doit être un fichier PARCEL_IMAGE que vous avez téléversé (POST /files)',
-  },
-  'conversation.uploadPhotoPostFiles': {
-    en: 'Upload the photo with POST /files (purpose PARCEL_IMAGE), then send its id',
-    fr: 'Téléversez la photo avec POST /files (purpose PARCEL_IMAGE), puis envoyez son id',
-  },
+  'conversation.mustParcelImageFile': { en: "must be a parcel photo you uploaded", fr: "doit être une photo de colis que vous avez téléversée" },
+  'conversation.uploadPhotoPostFiles': { en: "Upload the photo as a parcel photo first, then send it", fr: "Téléversez d'abord la photo comme photo de colis, puis envoyez-la" },
   'conversation.conversationReadOnlySince': {
     en: 'This conversation is read-only since {closedAt} (reservation {status})',
     fr: 'Cette conversation est en lecture seule depuis {closedAt} (réservation {status})',
@@ -91,10 +82,7 @@ export const HANDOVER_MESSAGES = {
     fr: "Ouvrez-le avec un client WebSocket, le jeton d'accès comme sous-protocole bearer.<accessToken>",
   },
 
-  'dispute.evidenceFilesMustOwn': {
-    en: 'Evidence files must be your own DISPUTE_EVIDENCE uploads for this reservation',
-    fr: 'Les preuves doivent être vos propres fichiers DISPUTE_EVIDENCE téléversés pour cette réservation',
-  },
+  'dispute.evidenceFilesMustOwn': { en: "Evidence must be files you uploaded as evidence for this reservation", fr: "Les preuves doivent être des fichiers que vous avez téléversés comme preuves pour cette réservation" },
   'dispute.fileNotUsableEvidence': { en: 'File {bad} is not usable as evidence here', fr: "Le fichier {bad} n'est pas utilisable comme preuve ici" },
   'dispute.onlySenderCarrierReservation': {
     en: 'Only the sender or the carrier of this reservation may open a dispute',
@@ -126,7 +114,7 @@ export const HANDOVER_MESSAGES = {
   },
   'dispute.amountBounds': { en: 'Must be > 0 and < {total}', fr: 'Doit être > 0 et < {total}' },
   'dispute.noAmountWith': { en: 'No amount with {resolution}', fr: 'Pas de montant avec {resolution}' },
-  'dispute.onlyPartialRefundTakes': { en: 'Only PARTIAL_REFUND takes an amount', fr: 'Seul PARTIAL_REFUND accepte un montant' },
+  'dispute.onlyPartialRefundTakes': { en: "Only a partial refund takes an amount", fr: "Seul un remboursement partiel accepte un montant" },
 
   'review.onlySenderCarrierReservation': {
     en: 'Only the sender or the carrier of a reservation can review it',

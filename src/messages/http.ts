@@ -6,7 +6,7 @@ import { NOUNS, WHERE, type Noun } from './words';
 
 export const HTTP_MESSAGES = {
   'error.noEndpoint': { en: 'No endpoint {method} {path}', fr: 'Aucun point de terminaison {method} {path}' },
-  'error.seeApiReference': { en: 'See the API reference at /v1/api/docs', fr: "Consultez la référence de l'API à /v1/api/docs" },
+  'error.seeApiReference': { en: "See the API reference for the paths this service answers", fr: "Consultez la référence de l'API pour les chemins que ce service connaît" },
   // notFound(what, id?): `what` is a Noun (words.ts).
   'error.notFound': { en: '{what} not found', fr: ({ what }) => `${NOUNS[what as Noun]} introuvable` },
   'error.notFoundWithId': { en: '{what} {id} not found', fr: ({ what, id }) => `${NOUNS[what as Noun]} ${id} introuvable` },
@@ -31,10 +31,7 @@ export const HTTP_MESSAGES = {
 
   'request.methodNotAllowed': { en: 'Method {method} is not allowed on {path}', fr: "La méthode {method} n'est pas autorisée sur {path}" },
   'request.allowedMethods': { en: 'Allowed methods: {methods}', fr: 'Méthodes autorisées : {methods}' },
-  'request.countryCode': {
-    en: 'must be an ISO 3166-1 alpha-2 country code (see /reference/countries)',
-    fr: 'doit être un code pays ISO 3166-1 alpha-2 (voir /reference/countries)',
-  },
+  'request.countryCode': { en: "must be a two-letter country code, such as FR or SN", fr: "doit être un code pays à deux lettres, comme FR ou SN" },
   'request.sortFormat': {
     en: 'sort must be <field>,<asc|desc> with field one of: {sortable}',
     fr: 'sort doit être <champ>,<asc|desc> avec un champ parmi : {sortable}',
@@ -91,12 +88,9 @@ export const HTTP_MESSAGES = {
     fr: ({ where, names }) => (WHERE(where) ? `Validation échouée pour ${WHERE(where)} : ${names}` : undefined),
   },
   'validation.invalidArgument': { en: 'Invalid argument', fr: 'Argument invalide' },
-  'validation.checkTypes': {
-    en: 'Check the type of each parameter against the API reference at /v1/api/docs',
-    fr: "Vérifiez le type de chaque paramètre dans la référence de l'API à /v1/api/docs",
-  },
+  'validation.checkTypes': { en: "Check the type of each value against the API reference", fr: "Vérifiez le type de chaque valeur dans la référence de l'API" },
   'validation.provideRequired': { en: 'Provide every required parameter', fr: 'Fournissez chaque paramètre requis' },
-  'validation.correctFields': { en: 'Correct the fields listed in fieldErrors and retry', fr: 'Corrigez les champs listés dans fieldErrors et réessayez' },
+  'validation.correctFields': { en: "Correct the fields listed and try again", fr: "Corrigez les champs indiqués et réessayez" },
   'validation.invisibleCharacters': {
     en: 'Names may not hold bidirectional controls (U+202A-U+202E, U+2066-U+2069) or zero-width characters (U+200B-U+200D, U+2060, U+FEFF)',
     fr: 'Un nom ne peut contenir ni contrôle bidirectionnel (U+202A-U+202E, U+2066-U+2069) ni caractère de largeur nulle (U+200B-U+200D, U+2060, U+FEFF)',

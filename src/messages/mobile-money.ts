@@ -7,10 +7,7 @@ export const MOBILE_MONEY_MESSAGES = {
     en: '{method} is not offered for payments in {currency}; use one of {offered}',
     fr: "{method} n'est pas proposé pour les paiements en {currency} ; utilisez l'un de ces moyens : {offered}",
   },
-  'payment.listMethods': {
-    en: 'GET /payments/methods?reservationId= lists the methods this reservation can be paid with',
-    fr: 'GET /payments/methods?reservationId= liste les moyens de paiement possibles pour cette réservation',
-  },
+  'payment.listMethods': { en: "See the ways this reservation can be paid", fr: "Consultez les moyens de paiement possibles pour cette réservation" },
   'payment.invalidWaveSignature': { en: 'Invalid Wave-Signature', fr: 'Wave-Signature invalide' },
   'payment.signWaveBody': {
     en: 'Sign the timestamp followed by the raw body with the webhook secret (Wave-Signature: t=...,v1=...); timestamps more than 300 s away are refused',
@@ -28,16 +25,10 @@ export const MOBILE_MONEY_MESSAGES = {
     en: 'This mobile wallet is already one of your payout accounts',
     fr: 'Ce portefeuille mobile fait déjà partie de vos comptes de versement',
   },
-  'payout.noMobileWallet': {
-    en: 'No mobile wallet to pay {currency} out to: add one with POST /payout-accounts',
-    fr: 'Aucun portefeuille mobile pour verser des {currency} : ajoutez-en un avec POST /payout-accounts',
-  },
+  'payout.noMobileWallet': { en: "No mobile wallet to pay {currency} out to: add a payout account first", fr: "Aucun portefeuille mobile pour verser des {currency} : ajoutez d'abord un compte de versement" },
   'payout.providerRefusedPayout': {
     en: 'The mobile-money provider refused the payout: {reason}; the amount is back in the wallet',
     fr: 'Le prestataire de mobile money a refusé le versement : {reason} ; le montant est revenu dans le portefeuille',
   },
-  'payout.checkWallet': {
-    en: 'Check the payout account’s number and name (GET /payout-accounts)',
-    fr: 'Vérifiez le numéro et le nom du compte de versement (GET /payout-accounts)',
-  },
+  'payout.checkWallet': { en: "Check the payout account’s number and name", fr: "Vérifiez le numéro et le nom du compte de versement" },
 } as const satisfies Entries;

@@ -22,10 +22,7 @@ export const MONEY_MESSAGES = {
     en: 'Book more weight so that the total reaches {minimum}',
     fr: 'Réservez plus de poids pour que le total atteigne {minimum}',
   },
-  'money.reservationOnlyPendingPayment': {
-    en: 'Reservation {id} is {status}; only a PENDING_PAYMENT reservation can be paid',
-    fr: 'La réservation {id} est {status} ; seule une réservation PENDING_PAYMENT peut être payée',
-  },
+  'money.reservationOnlyPendingPayment': { en: "Reservation {id} is {status}; only a reservation waiting for its payment can be paid", fr: "La réservation {id} est {status} ; seule une réservation en attente de paiement peut être payée" },
   'money.paymentWindowReservationClosed': {
     en: 'The payment window of reservation {id} has closed',
     fr: 'Le délai de paiement de la réservation {id} est écoulé',
@@ -46,19 +43,10 @@ export const MONEY_MESSAGES = {
     en: 'No connected payout account able to receive payouts',
     fr: 'Aucun compte de versement connecté capable de recevoir des virements',
   },
-  'money.completeOnboarding': {
-    en: 'Complete the onboarding with POST /v1/api{owner}/pay-connect/onboarding',
-    fr: "Terminez l'inscription avec POST /v1/api{owner}/pay-connect/onboarding",
-  },
+  'money.completeOnboarding': { en: "Finish setting up the payout account first", fr: "Terminez d'abord l'inscription du compte de versement" },
   'money.walletBalanceNotCover': { en: 'The wallet balance does not cover this withdrawal', fr: 'Le solde du portefeuille ne couvre pas ce retrait' },
-  'money.checkAvailableBalanceGet': {
-    en: 'Check the available balance with GET /v1/api{type}/wallet',
-    fr: 'Consultez le solde disponible avec GET /v1/api{type}/wallet',
-  },
-  'money.heldBalanceAfterDisputeWindow': {
-    en: 'Delivered shares (heldBalance) can be withdrawn once the 72-hour dispute window has closed',
-    fr: 'Les montants des livraisons (heldBalance) peuvent être retirés une fois le délai de litige de 72 heures écoulé',
-  },
+  'money.checkAvailableBalanceGet': { en: "Check the balance available in the wallet", fr: "Consultez le solde disponible du portefeuille" },
+  'money.heldBalanceAfterDisputeWindow': { en: "The shares of deliveries can be withdrawn once the 72-hour dispute window has closed", fr: "Les montants des livraisons peuvent être retirés une fois le délai de litige de 72 heures écoulé" },
   'money.idempotencyKeyAlreadyUsed': {
     en: 'This Idempotency-Key was already used for another withdrawal',
     fr: 'Cette Idempotency-Key a déjà été utilisée pour un autre retrait',

@@ -25,8 +25,5 @@ export const OFFER_MESSAGES = {
     en: 'You already have an open offer ({id}) on this announcement: withdraw it or wait for its answer',
     fr: "Vous avez déjà une offre en cours ({id}) sur cette annonce : retirez-la ou attendez sa réponse",
   },
-  'offer.seeOffers': {
-    en: 'See your offers with GET /v1/api/offers/mine?role=sender',
-    fr: 'Consultez vos offres avec GET /v1/api/offers/mine?role=sender',
-  },
+  'offer.seeOffers': { en: "See your offers", fr: "Consultez vos offres" },
 } as const satisfies Entries;

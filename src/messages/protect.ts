@@ -3,10 +3,6 @@
 import type { Entries } from './types';
 
 export const PROTECT_MESSAGES = {
-  'phone.e164Format': {
-    en: 'an international phone number in E.164 form, e.g. +33612345678',
-    fr: 'un numéro de téléphone international au format E.164, par exemple +33612345678',
-  },
   'phone.codeFormat': { en: 'the 6-digit code received by SMS', fr: 'le code à 6 chiffres reçu par SMS' },
   'phone.tooManyCodes': {
     en: 'At most {limit} codes an hour can be sent',
@@ -17,10 +13,7 @@ export const PROTECT_MESSAGES = {
     fr: 'Utilisez le dernier code reçu, ou attendez {seconds} secondes avant d’en demander un nouveau',
   },
   'phone.noPendingCode': { en: 'No phone verification code is pending', fr: 'Aucun code de vérification du téléphone en attente' },
-  'phone.requestCode': {
-    en: 'Ask for a code with POST /v1/api/user/me/phone/verification',
-    fr: 'Demandez un code avec POST /v1/api/user/me/phone/verification',
-  },
+  'phone.requestCode': { en: "Ask for a new code first", fr: "Demandez d'abord un nouveau code" },
   'phone.codeExpired': { en: 'The code has expired', fr: 'Le code a expiré' },
   'phone.wrongCode': {
     en: 'Wrong code: {attemptsLeft} attempt(s) left',
@@ -29,6 +22,11 @@ export const PROTECT_MESSAGES = {
   'phone.tooManyAttempts': {
     en: 'Too many wrong codes: this code no longer works',
     fr: 'Trop de codes erronés : ce code ne fonctionne plus',
+  },
+  'phone.unreadable': { en: 'This phone number cannot be read', fr: 'Ce numéro de téléphone ne peut pas être lu' },
+  'phone.expectedForm': {
+    en: 'Write the number with its country code, for example +221 77 123 45 67 or +33 6 12 34 56 78',
+    fr: 'Écrivez le numéro avec son indicatif pays, par exemple +221 77 123 45 67 ou +33 6 12 34 56 78',
   },
   'booking.itemProhibited': {
     en: '"{item}" cannot be sent on the route {from} → {to}: {entry} are prohibited',
@@ -49,15 +47,9 @@ export const PROTECT_MESSAGES = {
     fr: 'Un objet interdit ou soumis à restriction avec le code {code} existe déjà',
   },
   'reference.itemCodeFormat': { en: 'capital letters, digits and underscores (2 to 60)', fr: 'majuscules, chiffres et tirets bas (2 à 60)' },
-  'travel.validationFailed': { en: 'Validation failed for body: fileId', fr: 'Échec de validation du corps : fileId' },
-  'travel.notOwnTravelProofUpload': {
-    en: 'must be a file you uploaded with purpose TRAVEL_PROOF',
-    fr: 'doit être un fichier que vous avez envoyé avec le motif TRAVEL_PROOF',
-  },
-  'travel.uploadWithPurpose': {
-    en: 'Upload the ticket or boarding pass with POST /v1/api/files (purpose TRAVEL_PROOF), then send its id',
-    fr: 'Envoyez le billet ou la carte d’embarquement avec POST /v1/api/files (motif TRAVEL_PROOF), puis son identifiant',
-  },
+  'travel.validationFailed': { en: "The proof of travel is not a file you uploaded for it", fr: "La preuve de voyage n'est pas un fichier que vous avez téléversé pour cela" },
+  'travel.notOwnTravelProofUpload': { en: "must be a file you uploaded as proof of travel", fr: "doit être un fichier que vous avez téléversé comme preuve de voyage" },
+  'travel.uploadWithPurpose': { en: "Upload the ticket or boarding pass as proof of travel, then send it", fr: "Téléversez le billet ou la carte d’embarquement comme preuve de voyage, puis envoyez-le" },
   'travel.tripNotOpen': {
     en: 'A proof of travel can only be attached to an active or full trip (this one is {status})',
     fr: 'Un justificatif de voyage ne peut être joint qu’à un trajet actif ou complet (celui-ci est {status})',

@@ -11,10 +11,7 @@ export const PROTECTION_MESSAGES = {
     en: 'Declare what this item is worth to protect the parcel',
     fr: 'Déclarez la valeur de cet objet pour protéger le colis',
   },
-  'protection.addDeclaredValues': {
-    en: 'Add declaredValue to each item, or book without protection',
-    fr: 'Ajoutez declaredValue à chaque objet, ou réservez sans protection',
-  },
+  'protection.addDeclaredValues': { en: "Declare what each item is worth, or book without protection", fr: "Déclarez la valeur de chaque objet, ou réservez sans protection" },
   'protection.payoutNeedsAmount': {
     en: 'A protection payout needs an amount above 0 and at most the covered value',
     fr: 'Une indemnisation par la protection exige un montant supérieur à 0 et au plus égal à la valeur couverte',
@@ -28,8 +25,5 @@ export const PROTECTION_MESSAGES = {
     en: 'Protection covers a lost, damaged or undelivered parcel; this dispute is about {reason}',
     fr: "La protection couvre un colis perdu, endommagé ou non livré ; ce litige porte sur {reason}",
   },
-  'protection.chooseAnotherResolution': {
-    en: 'Resolve it with REFUND_SENDER, PARTIAL_REFUND or RELEASE_TO_CARRIER',
-    fr: 'Résolvez-le par REFUND_SENDER, PARTIAL_REFUND ou RELEASE_TO_CARRIER',
-  },
+  'protection.chooseAnotherResolution': { en: "Resolve it with a full refund, a partial refund or a release to the carrier", fr: "Résolvez-le par un remboursement complet, un remboursement partiel ou un versement au transporteur" },
 } as const satisfies Entries;

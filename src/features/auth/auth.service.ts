@@ -1,5 +1,6 @@
 // Accounts and credentials: registration, password login, social login, email verification,
 // password forgot/reset/change. Every path that issues tokens goes through sessions.ts.
+import { phoneOrRefuse } from '../../lib/phone';
 import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users, type Locale, type UserRow } from '../../db/schema';
@@ -90,7 +91,7 @@ export async function register(deps: Deps, input: RegisterInput, ip: string | nu
         passwordHash,
         firstName: input.firstName,
         lastName: input.lastName,
-        phoneNumber: input.phoneNumber ?? null,
+        phoneNumber: input.phoneNumber ? phoneOrRefuse(input.phoneNumber, [input.nationality], 'phoneNumber') : null,
         username: input.username ?? null,
         birthDate: input.birthDate ?? null,
         nationality: input.nationality ?? null,

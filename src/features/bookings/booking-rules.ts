@@ -1,6 +1,7 @@
 // Pure rules of reservations: the free cancellation after a trip change and the random identifiers
 // a reservation is born with. Who gets how much back when a booking ends: cancellation-policy.ts.
-// No I/O here.
+// No I/O here (a recipient's phone is read by lib/phone.ts).
+import { phoneOrRefuse } from '../../lib/phone';
 import type { BookingDeclarations, RecipientInfo } from '../../db/schema';
 import { randomBase64Url } from '../../lib/digest';
 
@@ -57,12 +58,13 @@ export const PAYMENT_WINDOW_MS = 30 * 60 * 1000;
 export const CARRIER_ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** The recipient as stored: every optional field present, null when not given. */
-export function normaliseRecipient(r: RecipientInfo): Required<RecipientInfo> {
+export function normaliseRecipient(r: RecipientInfo, corridor?: readonly string[]): Required<RecipientInfo> {
   return {
     firstName: r.firstName,
     lastName: r.lastName,
     email: r.email ?? null,
-    phone: r.phone ?? null,
+    // Written as people write it, read in the trip's countries (arrival first): "77 123 45 67" to Dakar.
+    phone: r.phone && corridor ? phoneOrRefuse(r.phone, corridor, 'recipient.phone') : (r.phone ?? null),
     address: r.address ?? null,
     city: r.city ?? null,
     postalCode: r.postalCode ?? null,

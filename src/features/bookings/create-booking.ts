@@ -109,7 +109,7 @@ export async function createBooking(
   const premium = bookingProtection(config.protection, input.protection, items.map((i) => i.declaredValueMinor), a.currency);
   const split = { ...splitPrice(weightG, pricePerKg, config.platform.commissionRate), ...premium };
   assertChargeable(split.totalAmountCents, a.currency);
-  const recipient = normaliseRecipient(input.recipient);
+  const recipient = normaliseRecipient(input.recipient, [a.arrivalCountry, a.departureCountry]);
 
   // A fresh number collides about once in 10^11 bookings: one retry, then a plain 500.
   for (let attempt = 0; ; attempt++) {

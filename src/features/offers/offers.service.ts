@@ -66,7 +66,7 @@ export async function makeOffer(deps: Deps, auth: AuthUser, announcementId: numb
     details: {
       contentInfo: input.contentInfo ?? null,
       items: input.items as unknown as Record<string, unknown>[],
-      recipient: normaliseRecipient(input.recipient),
+      recipient: normaliseRecipient(input.recipient, [a.arrivalCountry, a.departureCountry]),
       acknowledgedRestrictions: declarationsOf(input)?.acknowledgedRestrictions ?? [],
       declarations: input.declarations ?? null,
     },

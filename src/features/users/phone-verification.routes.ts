@@ -3,17 +3,21 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn } from '../../lib/openapi';
-import { E164 } from './phone-verification.rules';
 import { sendPhoneCode, verifyPhoneCode } from './phone-verification.service';
 import { UserSchema, toUserWithWallet } from './user-summary';
 
 const TAGS = ['Users'];
 
 const SendCodeSchema = z
-  .object({ phone: z.string().regex(E164, 'phone.e164Format').openapi({ example: '+221771234567' }) })
+  .object({
+    phone: z.string().trim().min(1).max(40).openapi({
+      example: '77 123 45 67',
+      description: 'As people write it: with its country code (+221 77 123 45 67), or without it in the country of the account (its nationality, or its current number\'s)',
+    }),
+  })
   .openapi('PhoneVerificationRequest');
 const SentSchema = z
-  .object({ phone: z.string(), expiresAt: z.string().openapi({ format: 'date-time' }) })
+  .object({ phone: z.string().openapi({ description: 'The number the code went to, E.164 (+221771234567)' }), expiresAt: z.string().openapi({ format: 'date-time' }) })
   .openapi('PhoneVerificationSent');
 const VerifySchema = z.object({ code: z.string().regex(/^[0-9]{6}$/, 'phone.codeFormat').openapi({ example: '123456' }) }).openapi('PhoneVerifyRequest');
 
@@ -33,8 +37,7 @@ export const phoneVerificationRouter = createRouter()
       responses: { 202: jsonContent(SentSchema, 'Code sent'), ...authErrorResponses(429) },
     }),
     async (c) => {
-      const { phone } = c.req.valid('json');
-      const { expiresAt } = await sendPhoneCode(c.get('deps'), c.get('auth').id, phone);
+      const { phone, expiresAt } = await sendPhoneCode(c.get('deps'), c.get('auth').id, c.req.valid('json').phone);
       return c.json({ phone, expiresAt }, 202);
     },
   )

@@ -1,12 +1,9 @@
 // Phone verification by SMS code (CONTRACT 21), the rules on their own: 6 digits, valid 10
-// minutes, 5 attempts, at most 3 codes an hour per user, E.164 numbers only.
+// minutes, 5 attempts, at most 3 codes an hour per user. Numbers are read by lib/phone.ts.
 export const PHONE_CODE_TTL_MS = 10 * 60 * 1000;
 export const PHONE_CODE_MAX_ATTEMPTS = 5;
 export const PHONE_CODES_PER_HOUR = 3;
 export const HOUR_MS = 60 * 60 * 1000;
-
-/** + then 7 to 15 digits, the first not 0 (ITU-T E.164): the only form an SMS can be sent to for certain. */
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /** A uniformly drawn 6-digit code (rejection sampling: no bias towards low codes). */
 export function newPhoneCode(random: () => number = () => crypto.getRandomValues(new Uint32Array(1))[0]): string {

@@ -8,6 +8,7 @@ import { businessRule, invalidArgument, invalidState, msg, tooManyRequests } fro
 import { rowExists } from '../../db/statements';
 import { randomHex, sha256Hex } from '../../lib/digest';
 import { transactionalMessage } from '../deliveries/outbox';
+import { phoneCountry, phoneOrRefuse } from '../../lib/phone';
 import { currentUser } from './users.service';
 import {
   checkPhoneCode,
@@ -23,9 +24,11 @@ import {
 const codeHash = (salt: string, code: string) => sha256Hex(`${salt}:${code}`);
 
 /** Sends a new code to `phone` (replacing any pending one), unless 3 were sent in the last hour. */
-export async function sendPhoneCode(deps: Deps, userId: number, phone: string, now = Date.now()): Promise<{ expiresAt: string }> {
+export async function sendPhoneCode(deps: Deps, userId: number, written: string, now = Date.now()): Promise<{ phone: string; expiresAt: string }> {
   const { db } = deps;
   const user = await currentUser(deps, userId);
+  // Read as the user writes it: in their nationality's country, or their current number's.
+  const phone = phoneOrRefuse(written, [user.nationality, phoneCountry(user.phoneNumber)], 'phone');
   const recent = await db
     .select({ createdAt: phoneVerificationCodes.createdAt })
     .from(phoneVerificationCodes)
@@ -51,7 +54,7 @@ export async function sendPhoneCode(deps: Deps, userId: number, phone: string, n
     db.insert(phoneVerificationCodes).values({ userId, phone, codeHash: await codeHash(salt, code), salt, expiresAt, createdAt: stamp }),
     transactionalMessage(db, codeSms(user, phone, code)),
   ]);
-  return { expiresAt };
+  return { phone, expiresAt };
 }
 
 const codeSms = (user: UserRow, phone: string, code: string) => ({

@@ -1,4 +1,5 @@
 // The caller's own account (read, update, delete) and public profiles.
+import { phoneCountry, phoneOrRefuse } from '../../lib/phone';
 import { eq } from 'drizzle-orm';
 import { files, oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
 import type { Deps } from '../../env';
@@ -34,6 +35,9 @@ export async function updateProfile(deps: Deps, userId: number, update: ProfileU
   const current = await currentUser(deps, userId);
   if (update.avatarUrl) await assertOwnAvatar(deps, userId, update.avatarUrl);
   const fields: Record<string, unknown> = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== undefined));
+  if (update.phoneNumber) {
+    update.phoneNumber = fields.phoneNumber = phoneOrRefuse(update.phoneNumber, [update.nationality ?? current.nationality, phoneCountry(current.phoneNumber)], 'phoneNumber');
+  }
   // Another number is not the one an SMS code proved (CONTRACT 21).
   if (update.phoneNumber !== undefined && !samePhone(update.phoneNumber, current.phoneNumber)) fields.phoneVerified = false;
   try {

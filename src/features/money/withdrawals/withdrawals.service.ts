@@ -8,7 +8,7 @@ import type { Db } from '../../../db/client';
 import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
-import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError, msg } from '../../../errors';
+import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
 import { idempotencyConflict } from '../../../middleware/idempotency';
 import { amountOf, formatMoney } from '../../../lib/money';
 import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
@@ -59,8 +59,6 @@ export function withdrawalAmount(env: Env, body: { amount: number; currency?: st
 /** The currency named (enabled, else the 400 naming `currency`), else the main one. */
 export const walletCurrency = (env: Env, asked: string | undefined) => currencyOrMain(appConfig(env), asked);
 
-/** Where the owner's own money routes live, for suggestions. */
-const ownerPath = (owner: Owner) => (owner.type === 'AGENCY' ? `/agencies/${owner.id}` : '');
 
 export async function requestWithdrawal(
   deps: Deps,
@@ -116,7 +114,7 @@ export async function requestWithdrawal(
   if ((results[1] as D1Result).meta.changes !== 1) {
     throw insufficientFunds('money.walletBalanceNotCover', {
       suggestions: [
-        msg('money.checkAvailableBalanceGet', { type: owner.type === 'AGENCY' ? ownerPath(owner) : '/user/me' }),
+        'money.checkAvailableBalanceGet',
         // CONTRACT section 19: a delivered share is withdrawable only once its dispute window has closed.
         'money.heldBalanceAfterDisputeWindow',
       ],
@@ -140,7 +138,7 @@ async function payoutDestination(deps: Deps, owner: Owner, currency: string): Pr
   const account = await findPayoutAccount(deps, owner);
   if (!account?.payoutsEnabled) {
     throw connectNotConfigured('money.noConnectedPayoutAccount', {
-      suggestions: [msg('money.completeOnboarding', { owner: ownerPath(owner) })],
+      suggestions: ['money.completeOnboarding'],
     });
   }
   return account.providerAccountId;
