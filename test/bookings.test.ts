@@ -90,7 +90,8 @@ describe('POST /bookings', () => {
         firstName: 'Awa',
         lastName: 'Diop',
         email: null,
-        phone: '+221 77 123 45 67',
+        // Stored as E.164, however it was written (CONTRACT 26).
+        phone: '+221771234567',
         address: null,
         city: 'Dakar',
         postalCode: null,

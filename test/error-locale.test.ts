@@ -372,12 +372,28 @@ describe('error answers in the language of Accept-Language', () => {
     expect(limited!.headers.get('Content-Language')).toBe('fr');
   });
 
-  it('a successful answer has no Content-Language and is the same in both languages', async () => {
-    const fr = await get('/v1/api/categories', { headers: FR });
-    const en = await get('/v1/api/categories', { headers: EN });
+  it('a successful answer without words has no Content-Language and is the same in both languages', async () => {
+    const fr = await get('/v1/api/reference/countries/SN/cities', { headers: FR });
+    const en = await get('/v1/api/reference/countries/SN/cities', { headers: EN });
     expect(fr.status).toBe(200);
     expect(fr.body).toEqual(en.body);
     expect(fr.headers.get('Content-Language')).toBeNull();
     expect(fr.headers.get('ETag')).toBe(en.headers.get('ETag'));
+  });
+
+  it('the categories are named in the reader\'s language (CONTRACT 26), each language its own ETag', async () => {
+    const fr = await get('/v1/api/categories?size=100', { headers: FR });
+    const en = await get('/v1/api/categories?size=100', { headers: EN });
+    expect(fr.headers.get('Content-Language')).toBe('fr');
+    expect(en.headers.get('Content-Language')).toBe('en');
+    expect(fr.headers.get('Vary')).toContain('Accept-Language');
+    expect(fr.headers.get('ETag')).not.toBe(en.headers.get('ETag'));
+    const named = (body: { content: { code: string; name: string; description: string | null }[] }, code: string) => body.content.find((c) => c.code === code);
+    expect(named(fr.body, 'WEAPONS')).toMatchObject({ name: 'Armes et munitions', description: 'Interdit : armes à feu, munitions, lames' });
+    expect(named(en.body, 'WEAPONS')).toMatchObject({ name: 'Weapons and ammunition', description: 'Prohibited: firearms, ammunition, blades' });
+    expect(named(fr.body, 'MEAT_DAIRY')?.name).toBe('Viande et produits laitiers');
+    // Sorted by the name the reader reads: "Accessoires" before "Aliments non périssables" in French.
+    const frNames = fr.body.content.filter((c: { prohibited: boolean }) => !c.prohibited).map((c: { name: string }) => c.name);
+    expect(frNames.slice(0, 2)).toEqual(['Accessoires', 'Aliments non périssables']);
   });
 });

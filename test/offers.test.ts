@@ -62,11 +62,11 @@ describe('POST /annonces/{id}/offers', () => {
       message: 'Bonjour, 8,50 € le kilo ?',
       contentInfo: 'Clothes',
       reservationId: null,
-      recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67', city: 'Dakar', email: null },
+      recipient: { firstName: 'Awa', lastName: 'Diop', phone: '+221771234567', city: 'Dakar', email: null },
       declarations: { noProhibitedItems: true, acknowledgedRestrictions: [] },
     });
     // The sender's view of the recipient: every field present, null when not given.
-    expect(res.body.recipient).toEqual({ firstName: 'Awa', lastName: 'Diop', phone: '+221 77 123 45 67', city: 'Dakar', email: null, address: null, postalCode: null, instructions: null });
+    expect(res.body.recipient).toEqual({ firstName: 'Awa', lastName: 'Diop', phone: '+221771234567', city: 'Dakar', email: null, address: null, postalCode: null, instructions: null });
     expect(res.body.items).toEqual([
       { categoryId: category.id, name: 'Shirts', reservedQuantity: 2, description: null, weight: 1.5, lengthCm: null, widthCm: null, heightCm: null, isFragile: false, containsLiquids: false, imageUrl: null },
     ]);

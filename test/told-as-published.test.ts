@@ -239,9 +239,9 @@ describe('phone numbers as people write them', () => {
     const profile = await put('/v1/api/user/me', { phoneNumber: '78 765 43 21' }, { token: user.token });
     expect(profile.status).toBe(200);
     expect(profile.body.phoneNumber).toBe('+221787654321');
-    const bad = await put('/v1/api/user/me', { phoneNumber: '12 34' }, { token: user.token, headers: { 'Accept-Language': 'fr' } });
+    const bad = await put('/v1/api/user/me', { phoneNumber: '12 34 56' }, { token: user.token, headers: { 'Accept-Language': 'fr' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.fieldErrors).toEqual([{ field: 'phoneNumber', message: 'Écrivez le numéro avec son indicatif pays, par exemple +221 77 123 45 67 ou +33 6 12 34 56 78', rejectedValue: '12 34' }]);
+    expect(bad.body.fieldErrors).toEqual([{ field: 'phoneNumber', message: 'Écrivez le numéro avec son indicatif pays, par exemple +221 77 123 45 67 ou +33 6 12 34 56 78', rejectedValue: '12 34 56' }]);
   });
 
   it('a recipient on a trip to Dakar written "77 123 45 67" is stored as +221771234567; an unreadable one is 400 naming recipient.phone', async () => {
