@@ -288,7 +288,7 @@ export interface paths {
         };
         /**
          * Parcel categories: allowed ones first, then prohibited ones, each in the sort order
-         * @description A public page of the parcel categories a booking's items name: the allowed ones first, then the prohibited ones (a booking naming one is refused), each group in the requested order (name, code or createdAt). Trips list the categories they accept by id; no account needed.
+         * @description A public page of the parcel categories a booking's items name, named and described in the caller's language (French or English by Accept-Language): the allowed ones first, then the prohibited ones (a booking naming one is refused), each group in the requested order (name as read in that language, code or createdAt). Trips list the categories they accept by id; no account needed.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -4245,8 +4245,13 @@ export interface components {
             debugInfo?: string;
             /** @description In the language of Content-Language */
             suggestions: string[];
-            /** @description Present on 400 responses */
+            /** @description Present on 400 responses, and on a 409 or 422 caused by given inputs (items[1].name) */
             fieldErrors?: components["schemas"]["FieldError"][];
+            /**
+             * @description The business rule refused, a stable code apps can act on (added to the specification's body; errorCode keeps its values). Present on the 409, 422 and 429 a rule causes
+             * @enum {string}
+             */
+            reason?: "ACCOUNT_ALREADY_SUSPENDED" | "ACCOUNT_ERASED" | "ACCOUNT_EXISTS" | "ACCOUNT_HAS_OPEN_RESERVATIONS" | "ACCOUNT_HAS_OPEN_TRIPS" | "ACCOUNT_HAS_PENDING_WITHDRAWAL" | "ACCOUNT_HOLDS_MONEY" | "ACCOUNT_NOT_SUSPENDED" | "ACCOUNT_OWNS_AGENCY" | "AGENCY_ALREADY_ACTIVE" | "AGENCY_ALREADY_SUSPENDED" | "AGENCY_SUSPENDED" | "ALREADY_AGENCY_MEMBER" | "ALREADY_REVIEWED" | "AMOUNT_BELOW_MINIMUM" | "BALANCE_TOO_LOW" | "BRANCH_DEACTIVATED" | "BRANCH_HAS_EMPLOYEES" | "BRANCH_HAS_OPEN_TRIPS" | "BRANCH_STATUS" | "CAPACITY_EXCEEDED" | "CATEGORY_IN_USE" | "CATEGORY_NOT_ACCEPTED" | "CODE_ALREADY_USED" | "CODE_TAKEN" | "CONCURRENT_CHANGE" | "CONVERSATION_READ_ONLY" | "DELIVERY_NOT_RETRYABLE" | "DISPUTE_ALREADY_OPEN" | "DISPUTE_NOT_ALLOWED" | "DISPUTE_NOT_OPEN" | "DISPUTE_RESOLVED" | "EMAIL_ALREADY_VERIFIED" | "EXPORT_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "INVITATION_ANSWERED" | "INVITATION_EXPIRED" | "ITEM_PROHIBITED" | "KYC_ALREADY_REJECTED" | "KYC_ALREADY_VERIFIED" | "KYC_UNDER_REVIEW" | "NOT_COVERED" | "NOT_DELIVERED" | "NOT_OWN_BRANCH" | "NOT_PROTECTED" | "NO_PASSWORD" | "NO_PAYOUT_ACCOUNT" | "NO_PENDING_CODE" | "OFFER_ALREADY_OPEN" | "OFFER_EXPIRED" | "OFFER_NOT_OPEN" | "OWN_ACCOUNT" | "OWN_AGENCY_TRIP" | "OWN_TRIP" | "PAYMENT_METHOD_NOT_OFFERED" | "PAYMENT_WINDOW_CLOSED" | "PAYOUT_ACCOUNT_EXISTS" | "RATE_LIMITED" | "REPORT_ALREADY_OPEN" | "REPORT_CLOSED" | "RESERVATION_NOT_CANCELLABLE" | "RESERVATION_NOT_PAYABLE" | "RESERVATION_STATUS" | "RESTRICTION_NOT_ACKNOWLEDGED" | "TOO_MANY_ATTEMPTS" | "TOO_MANY_CODES" | "TOO_MANY_EXPORTS" | "TRAVEL_ALREADY_VERIFIED" | "TRAVEL_PROOF_NOT_PENDING" | "TRIP_CLOSED" | "TRIP_CURRENCY_FIXED" | "TRIP_DEPARTED" | "TRIP_HAS_PAID_RESERVATIONS" | "TRIP_NOT_CHANGEABLE" | "TRIP_NOT_DELETABLE" | "TRIP_UNAVAILABLE" | "WEIGHT_BELOW_BOOKED";
         };
         FieldError: {
             field: string;
@@ -4518,7 +4523,9 @@ export interface components {
             /** Format: int32 */
             id: number;
             code: string;
+            /** @description In the language of Content-Language (fr or en, by Accept-Language) */
             name: string;
+            /** @description In the language of Content-Language */
             description: string | null;
             /** @description Prohibited content: listed so apps can warn; never bookable */
             prohibited: boolean;
@@ -4529,8 +4536,14 @@ export interface components {
         };
         CategoryInput: {
             code: string;
+            /** @description In English */
             name: string;
+            /** @description In English */
             description?: string | null;
+            /** @description In French; the English name is shown to French readers when absent */
+            nameFr?: string | null;
+            /** @description In French */
+            descriptionFr?: string | null;
             prohibited?: boolean;
         };
         Announcement: {
@@ -5904,12 +5917,16 @@ export interface components {
             [key: string]: unknown;
         };
         PhoneVerificationSent: {
+            /** @description The number the code went to, E.164 (+221771234567) */
             phone: string;
             /** Format: date-time */
             expiresAt: string;
         };
         PhoneVerificationRequest: {
-            /** @example +221771234567 */
+            /**
+             * @description As people write it: with its country code (+221 77 123 45 67), or without it in the country of the account (its nationality, or its current number's)
+             * @example 77 123 45 67
+             */
             phone: string;
         };
         PhoneVerifyRequest: {
@@ -8827,8 +8844,14 @@ export interface operations {
             content: {
                 "application/json": {
                     code?: string;
+                    /** @description In English */
                     name?: string;
+                    /** @description In English */
                     description?: string | null;
+                    /** @description In French; the English name is shown to French readers when absent */
+                    nameFr?: string | null;
+                    /** @description In French */
+                    descriptionFr?: string | null;
                     prohibited?: boolean;
                 };
             };
