@@ -7,6 +7,7 @@
 import { env } from 'cloudflare:workers';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { formatMoneyIn } from '../src/lib/money';
 import { announcements, auditLogs, deliveries, notifications, offers, reservations } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { captureLoaded } from '../src/features/money';
@@ -105,7 +106,7 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     ]);
     expect(await notesOf(accepted.sender.id)).toEqual([
       ['RESERVATION_CANCELLED', `${removed(accepted)} 50.00 EUR goes back to you in full.`],
-      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${n(accepted)} is being refunded to the card or mobile money account you paid with.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${n(accepted)} is being refunded to the card you paid with.`],
     ]);
     expect(await notesOf(deposited.sender.id)).toEqual([]);
     const carrierNotes = await db().select().from(notifications).where(and(eq(notifications.userId, carrier.id), eq(notifications.type, 'TRIP_REMOVED')));
@@ -124,8 +125,10 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     for (const f of [unpaid, authorised, accepted]) {
       const mails = await outboxOf(f.sender.id, 'RESERVATION_CANCELLED');
       expect(mails.map((m) => m.channel)).toEqual(['EMAIL']);
+      // The French e-mail states the amount going back (CONTRACT section 26); nothing paid, nothing said about money.
+      const back = f === unpaid ? '' : ` ${formatMoneyIn(5000, 'EUR', 'fr')} vous sont remboursés en totalité.`;
       expect(notificationLine('RESERVATION_CANCELLED', 'fr', mails[0].payload as Record<string, unknown>).line).toBe(
-        `La réservation ${n(f)} a été annulée : son trajet a été retiré par l'équipe de modération. Si vous l'aviez payée, elle vous est remboursée en totalité.`,
+        `La réservation ${n(f)} a été annulée : son trajet a été retiré par l'équipe de modération.${back}`,
       );
     }
     // The audit: the close and the hiding, once each.

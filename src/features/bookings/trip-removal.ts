@@ -53,7 +53,7 @@ export function tripRemovalPlan(deps: Deps, r: ReservationRow, actorId: number |
     type: 'RESERVATION_CANCELLED' as const,
     text: decision.paid
       ? msg('notice.tripRemovedToSender', { number: r.reservationNumber, refund: textAmount(decision.refundCents, r.currency) })
-      : msg('notice.cancelledUnpaid', { number: r.reservationNumber }),
+      : msg('notice.tripRemovedUnpaidToSender', { number: r.reservationNumber }),
     data: {
       ...reservationRef(r),
       announcementId: r.announcementId,
