@@ -728,6 +728,7 @@ describe('agency document review', () => {
     expect(errorBody(again)).toEqual({
       status: 409,
       errorCode: 'INVALID_STATE',
+      reason: 'KYC_ALREADY_VERIFIED',
       message: 'This document is already verified',
       path: `/v1/api/superadmin/agency-documents/${documentId}/approve`,
       suggestions: [],
