@@ -73,6 +73,10 @@ export const NOTICE_MESSAGES = {
     en: 'Booking {number} was cancelled before payment; its weight is available again.',
     fr: 'La réservation {number} a été annulée avant paiement ; son poids est de nouveau disponible.',
   },
+  'notice.suspendedCarrierUnpaidToSender': {
+    en: 'Booking {number} was cancelled: the carrier can no longer carry it.',
+    fr: 'La réservation {number} a été annulée : le transporteur ne peut plus la transporter.',
+  },
   'notice.tripRemovedUnpaidToSender': {
     en: 'Booking {number} was cancelled: its trip was removed by the moderation team.',
     fr: "La réservation {number} a été annulée : son trajet a été retiré par l'équipe de modération.",

@@ -87,7 +87,7 @@ export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedPa
       ? {
           userId: r.senderId,
           type: 'RESERVATION_CANCELLED',
-          text: decision.paid ? msg('notice.suspendedCarrierToSender', { number, refund: textAmount(decision.refundCents, r.currency) }) : msg('notice.cancelledUnpaid', { number }),
+          text: decision.paid ? msg('notice.suspendedCarrierToSender', { number, refund: textAmount(decision.refundCents, r.currency) }) : msg('notice.suspendedCarrierUnpaidToSender', { number }),
           data,
         }
       : { userId: r.carrierId, type: 'RESERVATION_CANCELLED', text: msg('notice.suspendedSenderToCarrier', { number }), data, inAppOnly: true };
