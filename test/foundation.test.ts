@@ -418,6 +418,7 @@ describe('OpenAPI document', () => {
       'debugInfo',
       'suggestions',
       'fieldErrors',
+      'reason',
     ]);
   });
 
