@@ -35,6 +35,8 @@ describe('POST /bookings with protection', () => {
     const { sender, category, trip } = await bookingSetup();
     const body = bookingInput(trip.id, category.id, 2, {
       protection: true,
+      // A phone or laptop carries a lithium battery: the corridor's restriction is acknowledged (CONTRACT 26).
+      acknowledgedRestrictions: ['LITHIUM_IN_DEVICE'],
       items: [
         { categoryId: category.id, name: 'Phone', weight: 0.5, declaredValue: 300 },
         { categoryId: category.id, name: 'Shoes', weight: 1 },
@@ -67,6 +69,8 @@ describe('POST /bookings with protection', () => {
       '/v1/api/bookings',
       bookingInput(trip.id, category.id, 4, {
         protection: true,
+        // A phone or laptop carries a lithium battery: the corridor's restriction is acknowledged (CONTRACT 26).
+        acknowledgedRestrictions: ['LITHIUM_IN_DEVICE'],
         items: [
           { categoryId: category.id, name: 'Laptop', weight: 2, declaredValue: 1200.5 },
           { categoryId: category.id, name: 'Books', weight: 1, declaredValue: 45 },
