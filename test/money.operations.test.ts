@@ -58,7 +58,7 @@ describe('pause switches (GET/PUT /superadmin/pauses)', () => {
       errorCode: 'PAYMENT_PROCESSING_ERROR',
       message: 'Payments by Stripe are paused for now by the operators (a provider incident); nothing was charged',
       path: '/v1/api/payments/checkout',
-      suggestions: ['Try again after the time given by Retry-After, or pay with another method of GET /payments/methods'],
+      suggestions: ['Try again in a few minutes, or pay with another method'],
     });
     expect(stripe.requests.length).toBe(before);
     const french = await post('/v1/api/payments/checkout', { reservationId: reservation.id }, { token: sender.token, headers: { 'Accept-Language': 'fr' } });

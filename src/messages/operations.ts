@@ -22,8 +22,8 @@ export const OPERATIONS_MESSAGES = {
     fr: 'Les versements par {provider} sont suspendus pour le moment par l’exploitation (incident chez le prestataire) ; le portefeuille n’a pas été débité',
   },
   'pause.retryLaterOrOther': {
-    en: 'Try again after the time given by Retry-After, or pay with another method of GET /payments/methods',
-    fr: 'Réessayez après le délai indiqué par Retry-After, ou payez avec un autre moyen de GET /payments/methods',
+    en: 'Try again in a few minutes, or pay with another method',
+    fr: 'Réessayez dans quelques minutes, ou payez avec un autre moyen',
   },
   'pause.retryLater': { en: 'Try again after the time given by Retry-After', fr: 'Réessayez après le délai indiqué par Retry-After' },
   'pause.unknownProvider': { en: 'Unknown provider {provider}: one of {providers}', fr: 'Prestataire {provider} inconnu : l’un de {providers}' },
