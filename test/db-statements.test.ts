@@ -184,7 +184,8 @@ describe('the compiled statements of the hot paths', () => {
       { name: 'Vase', reservedQuantity: 2, weight: 0.75, lengthCm: 30, isFragile: true, containsLiquids: false },
       { name: 'Oil', reservedQuantity: 1, description: 'Sealed', isFragile: false, containsLiquids: true },
     ]);
-    expect(read.body.recipient).toEqual({ ...recipient, address: null, postalCode: null });
+    // The phone as written, stored in E.164 (CONTRACT 26).
+    expect(read.body.recipient).toEqual({ ...recipient, phone: '+221770000000', address: null, postalCode: null });
     const notes = await get('/v1/api/notifications', { token: carrier.token });
     expect(notes.body.content[0]).toMatchObject({
       type: 'RESERVATION_CREATED',
