@@ -244,7 +244,7 @@ export function responseProblems(
   if (!res.contentType?.includes('application/json')) return [...problems, `error without a JSON body (${res.contentType})`];
   const body = res.body as Record<string, unknown>;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return [...problems, 'error body is not an object'];
-  const allowedKeys = new Set(['status', 'errorCode', 'message', 'timestamp', 'path', 'suggestions', 'fieldErrors']);
+  const allowedKeys = new Set(['status', 'errorCode', 'message', 'timestamp', 'path', 'suggestions', 'fieldErrors', 'reason']);
   const extra = Object.keys(body).filter((k) => !allowedKeys.has(k));
   if (extra.length) problems.push(`unexpected keys ${extra.join(', ')}`);
   if (body.status !== res.status) problems.push(`body status ${String(body.status)} != ${res.status}`);
@@ -264,6 +264,6 @@ export function responseProblems(
           break;
         }
       }
-  } else if ('fieldErrors' in body) problems.push(`fieldErrors on a ${res.status}`);
+  } else if ('fieldErrors' in body && res.status !== 422) problems.push(`fieldErrors on a ${res.status}`); // a 422 names its input (CONTRACT 26)
   return problems;
 }
