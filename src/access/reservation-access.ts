@@ -56,6 +56,21 @@ export async function carrierSideIds(deps: Deps, r: Omit<ReservationParties, 'se
   return r.agencyId === null ? [r.carrierId] : actingStaffIds(deps, r);
 }
 
+/**
+ * Who is told of what `authorId` did as `side`: the sender, or the carrier side but the author
+ * (for an agency trip, `staff` is its acting staff, already read with the request's other rows).
+ */
+export function counterpartIds(side: Side, r: ReservationParties, staff: readonly number[], authorId: number): number[] {
+  if (side === 'CARRIER') return [r.senderId];
+  return [...new Set(r.agencyId === null ? [r.carrierId] : staff)].filter((userId) => userId !== authorId);
+}
+
+/**
+ * The side of a caller already admitted to the reservation (a party, or an operator acting for the
+ * carrier side): the sender is the sender, anyone else acts as the carrier.
+ */
+export const admittedSide = (userId: number, r: { senderId: number }): Side => (userId === r.senderId ? 'SENDER' : 'CARRIER');
+
 /** Everyone told about a reservation: the sender and the carrier side. */
 export async function partyIds(deps: Deps, r: ReservationParties): Promise<number[]> {
   return [...new Set([r.senderId, ...(await carrierSideIds(deps, r))])];

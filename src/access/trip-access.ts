@@ -12,6 +12,9 @@ export interface TripParties {
   branchId: number | null;
 }
 
+/** The caller published this trip (in their own name or their agency's): they do not book it. */
+export const publishedBy = (auth: Pick<AuthUser, 'id'>, a: Pick<TripParties, 'carrierId'>): boolean => auth.id === a.carrierId;
+
 /** Does the caller act for this trip now (admins aside)? */
 export async function actsForTrip(deps: Deps, auth: AuthUser, a: TripParties): Promise<boolean> {
   if (a.agencyId !== null) return canStaffManageAnnouncement(await staffScope(deps, auth.id), a);

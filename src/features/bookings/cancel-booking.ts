@@ -1,7 +1,7 @@
 // The sender or the carrier cancels a booking: the trip's policy as booked (CONTRACT section 22),
 // exactly what the cancellation quote said (booking-ending.ts endingOutcome).
 import type { AuthUser, Deps } from '../../env';
-import { assertReservationAccess } from '../../access/reservation-access';
+import { admittedSide, assertReservationAccess } from '../../access/reservation-access';
 import { closeCheckout } from '../money';
 import { loadReservation } from '../reservations/lifecycle';
 import type { ReservationDtoView } from '../reservations/reservation-views';
@@ -12,7 +12,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { sender: true, carrier: true });
-  const actor: Canceller = auth.id === r.senderId ? 'SENDER' : 'CARRIER';
+  const actor: Canceller = admittedSide(auth.id, r);
   const now = new Date();
   const decision = endingOutcome(r, actor, now);
   // Both parties, whoever cancelled: what goes back to the sender and what is kept.

@@ -17,6 +17,7 @@ import {
   type ReservationRow,
 } from '../../db/schema';
 import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
+import { publishedBy } from '../../access/trip-access';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg, type Text } from '../../errors';
 import { inEachLanguage } from '../../messages';
@@ -160,7 +161,7 @@ type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>
  */
 function assertMayBook(auth: Pick<AuthUser, 'id'>, { a, carrier, sender, senderIsMember }: BookingTrip) {
   if (!sender || !sender.enabled) throw accessDenied('booking.accountCannotBook');
-  if (a.carrierId === auth.id) throw businessRule('booking.cannotBookOwnAnnouncement');
+  if (publishedBy(auth, a)) throw businessRule('booking.cannotBookOwnAnnouncement');
   if (!isCarrierAvailable(a, carrier.enabled)) throw carrierUnavailable();
   if (senderIsMember) throw businessRule('booking.cannotBookOwnAgency');
   return sender;

@@ -13,7 +13,7 @@ import { invalidArgument, invalidState, notFound, validationError, type FieldErr
 import { offsetOf, type PageParams } from '../../lib/pagination';
 import { consumeRateLimit, POLICIES } from '../../middleware/rate-limit';
 import { staffOfAnnouncement } from '../../access/agency-scope';
-import { assertSide, carrierSideCondition } from '../../access/reservation-access';
+import { admittedSide, assertSide, carrierSideCondition, counterpartIds } from '../../access/reservation-access';
 import { isOwnUpload } from '../../access/uploads';
 import { auditInsert } from '../audit/audit';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
@@ -193,9 +193,6 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     await db.update(files).set({ reservationId: id }).where(and(inArray(files.id, fileIds), sql`${files.reservationId} IS NULL`));
   }
   const body = isPaid(r) ? input.body : maskContactDetails(input.body);
-  // The carrier side of an agency trip is its acting staff (never the publisher once gone).
-  const carrierSide = r.agencyId === null ? [r.carrierId] : staff;
-  const counterpartIds = side === 'SENDER' ? [...new Set(carrierSide)].filter((userId) => userId !== auth.id) : [r.senderId];
   const { message, state, notify: told } = await conversationObject(env, id).post({
     reservationId: id,
     authorId: auth.id,
@@ -203,7 +200,8 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
     side,
     body,
     fileIds,
-    counterpartIds,
+    // The carrier side of an agency trip is its acting staff (never the publisher once gone).
+    counterpartIds: counterpartIds(side, r, staff, auth.id),
   });
   const note = (userId: number): Notification => ({
     userId,
@@ -320,7 +318,7 @@ export async function listConversations(deps: Deps, auth: AuthUser, p: PageParam
     .offset(offset);
   const total = await pageTotal(db, rows, offset, () => countAll);
   const content = rows.map((row) => {
-    const asSender = row.senderId === auth.id;
+    const asSender = admittedSide(auth.id, row) === 'SENDER';
     return {
       reservationId: row.reservationId,
       reservationNumber: row.reservationNumber,

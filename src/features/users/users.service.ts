@@ -1,4 +1,5 @@
 // The caller's own account (read, update, delete) and public profiles.
+import { isOwnUpload } from '../../access/uploads';
 import { phoneCountry, phoneOrRefuse } from '../../lib/phone';
 import { eq } from 'drizzle-orm';
 import { files, oneTimeTokens, users, type Locale, type UserRow } from '../../db/schema';
@@ -60,7 +61,7 @@ async function assertOwnAvatar({ db }: Deps, userId: number, avatarUrl: string):
   const id = UPLOADED_FILE_URL.exec(avatarUrl)?.[1];
   if (!id) return;
   const [file] = await db.select({ ownerId: files.ownerId, purpose: files.purpose }).from(files).where(eq(files.id, Number(id)));
-  if (file?.ownerId === userId && file.purpose === 'AVATAR') return;
+  if (isOwnUpload(userId, file, 'AVATAR')) return;
   throw validationError('user.validationFailedBodyAvatarUrl', {
     fieldErrors: [{ field: 'avatarUrl', message: 'user.notAvatarUploadedUpload', rejectedValue: avatarUrl }],
     suggestions: ['validation.correctFields'],
