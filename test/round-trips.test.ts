@@ -114,8 +114,7 @@ describe('D1 round trips per request (x-d1-round-trips)', () => {
     const res = await login(user.email);
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ id: user.id, walletBalance: 0, totalEarned: 0 });
-    // A third since 9a9b99a: the staff second factor is read (staff_totp). To fold into the account read.
-    expect(roundTrips(res)).toBe(3);
+    expect(roundTrips(res)).toBe(2);
   });
 
   it('booking creation: one read batch, then one write batch (reservation, item, capacity, notification)', async () => {

@@ -130,9 +130,11 @@ export async function spendSecondFactor(deps: Deps, userId: number, code: string
  * console first, which signs them in and sends them there before anything else).
  */
 export async function checkSecondFactor(deps: Deps, user: Pick<UserRow, 'id' | 'roles'>, code: string | undefined, ip: string | null) {
+  // Only staff enrol (CONTRACT 27): everyone else signs in without this read (login's round trips).
+  if (!isStaff(user.roles)) return;
   const status = await twoFactorStatus(deps, user.id);
   if (!status.enrolled) {
-    if (isStaff(user.roles) && isProduction(deps.env)) throw accessDenied('auth.totpEnrolFirst');
+    if (isProduction(deps.env)) throw accessDenied('auth.totpEnrolFirst');
     return;
   }
   if (!code?.trim()) throw authenticationError('auth.totpRequired', { suggestions: ['auth.totpSendCode'] });
