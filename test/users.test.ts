@@ -125,7 +125,6 @@ describe('PUT /user/me: avatarUrl (CONTRACT section 19)', () => {
       expect(errorBody(res)).toEqual({
         status: 400,
         errorCode: 'VALIDATION_ERROR',
-        // Regressed in the merge of 2026-12-07 (was 'The avatar is not a picture you uploaded'): to mend.
         message: 'Validation failed for body: avatarUrl',
         path: ME,
         suggestions: ['Correct the fields listed and try again'],
