@@ -59,6 +59,8 @@ export async function protectionWalk({ call, expect, base, api, password }) {
         ],
         recipient: { firstName: 'Rita', lastName: 'Recipient', phone: '+221770000000', city: trip.arrivalCity },
         declarations: { noProhibitedItems: true },
+        // A camera carries a lithium battery: the corridor asks the sender to accept its conditions.
+        acknowledgedRestrictions: ['LITHIUM_IN_DEVICE'],
         protection: true,
       },
     }),
