@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { paymentSessions, users } from '../src/db/schema';
+import { mobileMoneyOperations, paymentSessions, users } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
 import { settleWithProvider } from '../src/features/money';
@@ -85,6 +85,25 @@ async function payWithWave(sender: TestUser, reservationId: number) {
   return { checkoutId: res.body.paymentId as string, event };
 }
 
+/** The UUID the port recorded for `subject` (payin:<reservation>:<attempt>, refund:<reservation>, payout:<withdrawal>): the provider's key on every retry. */
+async function operationId(subject: string): Promise<string> {
+  const [op] = await db().select().from(mobileMoneyOperations).where(eq(mobileMoneyOperations.subject, subject));
+  expect(op?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  return op.id;
+}
+
+const WAVE_METHOD = {
+  method: 'MOBILE_MONEY',
+  provider: 'WAVE',
+  displayName: 'Wave',
+  currencies: ['XOF'],
+  countries: ['SN', 'ML', 'CI', 'BF'],
+  payIn: { min: 1, max: null },
+  payout: { min: 1, max: null },
+  decimals: 0,
+  approval: 'REDIRECT',
+};
+
 describe('payment methods (GET /payments/methods)', () => {
   it('an XOF booking can be paid by card (Stripe) or mobile money (Wave); each method lists its currencies', async () => {
     const { sender, reservation } = await xofBooking();
@@ -93,7 +112,7 @@ describe('payment methods (GET /payments/methods)', () => {
     expect(res.body).toEqual({
       methods: [
         { method: 'CARD', provider: 'STRIPE', currencies: ['EUR', 'XOF', 'XAF', 'MAD', 'GBP', 'USD', 'CAD'] },
-        { method: 'MOBILE_MONEY', provider: 'WAVE', currencies: ['XOF'] },
+        WAVE_METHOD,
       ],
     });
   });
@@ -104,7 +123,8 @@ describe('payment methods (GET /payments/methods)', () => {
     expect(res.body.methods.map((m: { method: string }) => m.method)).toEqual(['CARD']);
     expect((await request('GET', `/v1/api/payments/methods?reservationId=${reservation.id}`, { token: carrier.token })).status).toBe(403);
     expect((await request('GET', '/v1/api/payments/methods?reservationId=abc', { token: sender.token })).body.errorCode).toBe('TYPE_MISMATCH');
-    expect((await request('GET', '/v1/api/payments/methods', { token: sender.token })).body.errorCode).toBe('MISSING_PARAMETER');
+    // Without a reservation: every method, here narrowed to a currency (CONTRACT section 29).
+    expect((await request('GET', '/v1/api/payments/methods?currency=EUR', { token: sender.token })).body.methods.map((m: { method: string }) => m.method)).toEqual(['CARD']);
   });
 });
 
@@ -119,7 +139,7 @@ describe('checkout with MOBILE_MONEY (Wave)', () => {
     expect(res.body.paymentApprovalUrl).toMatch(/^https:\/\/pay\.wave\.com\/c\/cos-/);
     expect(Date.parse(res.body.expiresAt)).toBe(Date.parse(session.when_expires));
     const [sent] = wave.requests.slice(before);
-    expect(sent).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', idempotencyKey: `checkout-${reservation.id}-1` });
+    expect(sent).toMatchObject({ method: 'POST', path: '/v1/checkout/sessions', idempotencyKey: await operationId(`payin:${reservation.id}:1`) });
     expect(sent.body).toEqual({
       amount: '5000',
       currency: 'XOF',
@@ -237,7 +257,7 @@ describe('refunds of a Wave payment are Wave refunds', () => {
     expect(res.status).toBe(200);
     const refunds = wave.requestsTo('POST', `/v1/checkout/sessions/${checkoutId}/refund`);
     expect(refunds).toHaveLength(1);
-    expect(refunds[0].idempotencyKey).toBe(`refund-${reservation.id}`);
+    expect(refunds[0].idempotencyKey).toBe(await operationId(`refund:${reservation.id}`));
     expect(await reservationRow(reservation.id)).toMatchObject({ status: 'REJECTED', paymentStatus: 'REFUNDED', refundId: `refund-${checkoutId}` });
     expect((await reservationMoney(reservation.id)).ESCROW).toBe(0);
     expect(await ledgerInvariantViolations()).toEqual([]);
@@ -363,7 +383,7 @@ describe('withdrawals in XOF are Wave payouts', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ amount: 4250, currency: 'XOF', status: 'COMPLETED', failureReason: null });
     const [sent] = wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770000001');
-    expect(sent.idempotencyKey).toBe(`withdrawal-${res.body.id}`);
+    expect(sent.idempotencyKey).toBe(await operationId(`payout:${res.body.id}`));
     expect(sent.body).toEqual({ currency: 'XOF', receive_amount: '4250', mobile: '+221770000001', name: 'Moussa Ndiaye', client_reference: `withdrawal-${res.body.id}` });
     expect(res.body.transferId).toBe(wave.payouts.get(res.body.transferId)!.id);
     expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(0);
@@ -465,7 +485,7 @@ describe('a partial refund of a Wave payment (Wave refunds whole checkouts only)
     const { sender, reservation, checkoutId } = await acceptedStrictBooking({ number: '+221770001234', verified: true });
     expect((await cancel(sender, reservation.id)).status).toBe(200);
     const [sent] = wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770001234');
-    expect(sent.idempotencyKey).toBe(`refund-${reservation.id}`);
+    expect(sent.idempotencyKey).toBe(await operationId(`refund:${reservation.id}`));
     expect(sent.body).toMatchObject({ currency: 'XOF', receive_amount: '4250', mobile: '+221770001234', client_reference: `refund-${reservation.reservationNumber}` });
     // Never a refund of the whole checkout: the kept 750 XOF would go back too.
     expect(wave.requestsTo('POST', `/v1/checkout/sessions/${checkoutId}/refund`)).toHaveLength(0);

@@ -10,6 +10,7 @@ import { appConfig, SANDBOX_WAVE_WEBHOOK_SECRET } from '../src/config';
 import worker from '../src/index';
 import { providersFor } from '../src/providers/chosen';
 import {
+  WaveRail,
   amountMinor,
   amountString,
   MobileMoneyRejectedError,
@@ -395,19 +396,20 @@ describe('choosing Wave: sandbox locally, Wave in production, closed without its
   it('locally without WAVE_API_KEY: the sandbox, reported SANDBOX by /health', async () => {
     // Without the local .dev.vars (npm start writes WAVE_WEBHOOK_SECRET there): the built-in sandbox secret.
     const local = { ...env, WAVE_API_KEY: undefined, WAVE_WEBHOOK_SECRET: undefined } as unknown as Env;
-    expect(providersFor(local).mobileMoney.name).toBe('sandbox');
+    expect((providersFor(local).mobileMoney.rail('WAVE') as WaveRail).api.name).toBe('sandbox');
+    expect(providersFor(local).mobileMoney.rail('WAVE')!.mode).toBe('SANDBOX');
     expect((await health(local)).body.providers.wave).toBe('SANDBOX');
     expect(appConfig(local).wave).toEqual({ mode: 'SANDBOX', webhookSecret: SANDBOX_WAVE_WEBHOOK_SECRET });
   });
 
   it('with WAVE_API_KEY: Wave, reported LIVE', async () => {
     const configured = { ...env, WAVE_API_KEY: FAKE_WAVE_API_KEY, WAVE_WEBHOOK_SECRET: FAKE_WAVE_WEBHOOK_SECRET } as Env;
-    expect(providersFor(configured).mobileMoney.name).toBe('wave');
+    expect((providersFor(configured).mobileMoney.rail('WAVE') as WaveRail).api.name).toBe('wave');
     expect((await health(configured)).body.providers.wave).toBe('LIVE');
   });
 
   it('production: Wave, LIVE, with its secret', async () => {
-    expect(providersFor(PRODUCTION_ENV).mobileMoney.name).toBe('wave');
+    expect((providersFor(PRODUCTION_ENV).mobileMoney.rail('WAVE') as WaveRail).api.name).toBe('wave');
     const res = await health(PRODUCTION_ENV);
     expect(res.status).toBe(200);
     expect(res.body.providers.wave).toBe('LIVE');

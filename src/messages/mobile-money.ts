@@ -31,4 +31,48 @@ export const MOBILE_MONEY_MESSAGES = {
     fr: 'Le prestataire de mobile money a refusé le versement : {reason} ; le montant est revenu dans le portefeuille',
   },
   'payout.checkWallet': { en: "Check the payout account’s number and name", fr: "Vérifiez le numéro et le nom du compte de versement" },
+  'mobileMoney.operationNotOffered': {
+    en: '{provider} does not offer this operation ({kind}) right now',
+    fr: "{provider} ne propose pas cette opération ({kind}) en ce moment",
+  },
+  'mobileMoney.amountDecimals': {
+    en: '{provider} takes amounts with {decimals} decimals only',
+    fr: '{provider} n’accepte que des montants à {decimals} décimales',
+  },
+  'mobileMoney.amountOutOfLimits': {
+    en: '{provider} takes {min} to {max} per operation; {amount} is outside',
+    fr: '{provider} accepte de {min} à {max} par opération ; {amount} est en dehors',
+  },
+  'mobileMoney.providerNotOffered': {
+    en: '{provider} does not take payments in {currency}; the payment methods list the providers that do',
+    fr: '{provider} ne prend pas de paiements en {currency} ; la liste des moyens de paiement donne les opérateurs qui le font',
+  },
+  'mobileMoney.providerRequired': {
+    en: 'Name the mobile-money provider: one of {offered}',
+    fr: 'Indiquez l’opérateur de mobile money : l’un de {offered}',
+  },
+  'mobileMoney.phoneRequired': {
+    en: 'The payer approves on their phone: the phone number is required for {provider}',
+    fr: 'Le payeur valide sur son téléphone : le numéro est obligatoire pour {provider}',
+  },
+  'mobileMoney.phoneNotServed': {
+    en: '{phone} is not a mobile number {provider} serves',
+    fr: '{phone} n’est pas un numéro mobile servi par {provider}',
+  },
+  'mobileMoney.payInRefused': {
+    en: '{provider} refused the payment: {reason}',
+    fr: '{provider} a refusé le paiement : {reason}',
+  },
+  'mobileMoney.invalidCallbackSignature': {
+    en: 'Invalid or missing callback signature',
+    fr: 'Signature du rappel invalide ou absente',
+  },
+  'mobileMoney.malformedCallback': {
+    en: 'The callback is not readable as a deposit, payout or refund of this provider',
+    fr: 'Le rappel n’est pas lisible comme un dépôt, un versement ou un remboursement de ce prestataire',
+  },
+  'mobileMoney.unknownRail': {
+    en: 'No mobile-money provider {rail} is configured',
+    fr: 'Aucun prestataire de mobile money {rail} n’est configuré',
+  },
 } as const satisfies Entries;

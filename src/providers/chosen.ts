@@ -6,7 +6,7 @@ import { emailProvider } from './email';
 import type { EmailProvider } from './email/email';
 import { kycProvider, type KycProvider } from './kyc';
 import { metricsProvider, type MetricsProvider } from './metrics';
-import { mobileMoneyProvider, type MobileMoneyProvider } from './mobile-money';
+import { mobileMoneyRails, type MobileMoneyRails } from './mobile-money';
 import { getPaymentProvider, type PaymentProvider } from './payment';
 import { pushProvider } from './push';
 import type { PushProvider } from './push/push-provider';
@@ -22,8 +22,8 @@ export interface SocialLogin {
 
 export interface Providers {
   readonly payment: PaymentProvider;
-  /** Mobile money (Wave, XOF): checkout, refund, payout, the signed webhook. */
-  readonly mobileMoney: MobileMoneyProvider;
+  /** Mobile money: the rails behind the one port (Wave, pawaPay): pay-in, refund, payout, callbacks. */
+  readonly mobileMoney: MobileMoneyRails;
   readonly kyc: KycProvider;
   readonly email: EmailProvider;
   readonly push: PushProvider;
@@ -35,7 +35,7 @@ export interface Providers {
 
 export function providersFor(env: Env): Providers {
   let payment: PaymentProvider | undefined;
-  let mobileMoney: MobileMoneyProvider | undefined;
+  let mobileMoney: MobileMoneyRails | undefined;
   let kyc: KycProvider | undefined;
   let email: EmailProvider | undefined;
   let push: PushProvider | undefined;
@@ -49,7 +49,7 @@ export function providersFor(env: Env): Providers {
       return (payment ??= getPaymentProvider(env));
     },
     get mobileMoney() {
-      return (mobileMoney ??= mobileMoneyProvider(env));
+      return (mobileMoney ??= mobileMoneyRails(env));
     },
     get kyc() {
       return (kyc ??= kycProvider(env));

@@ -1,23 +1,28 @@
-// The provider side of mobile-money payments that escrow.ts routes to: which method paid a
-// reservation (its checkout session's), Wave's refund of a whole checkout, and the partial refund.
-// Wave refunds only whole checkouts, so a partial refund (a cancellation keeping a part, a partial
-// dispute refund) is paid back as a Wave payout to the sender's verified Wave number; without one,
-// or while Wave has not paid it, it stays REFUND_PENDING in the console's queue
-// (docs/decisions-wavepay.md).
-import { eq } from 'drizzle-orm';
+// The provider side of mobile-money payments that escrow.ts routes to, through the port: which
+// method paid a reservation (its payment session's), and the refund to the paying number. The rail
+// decides how (Wave: the whole checkout, or a payout of the part; pawaPay: a refund of the deposit,
+// whole or part). Each refund is one operation (operations.ts): one UUID on every retry, an unknown
+// outcome asked about, never sent with a new id. Until the rail says COMPLETED the reservation stays
+// REFUND_PENDING and the settlement cron asks again (docs/decisions-mobile-money.md).
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { paymentSessions, users, type PaymentMethod } from '../../db/schema';
+import { paymentSessions, reservations, users, type PaymentMethod } from '../../db/schema';
 import type { Deps } from '../../env';
-import { MobileMoneyRejectedError, ProviderRejectedError } from '../../providers/mobile-money';
-import { waveMobile } from './payout-accounts/payout-accounts.rules';
 import { chargedCents } from './ledger/posting-rules';
+import { drive, operationByRef, operationFor } from './mobile-money/operations';
 import { reportCaught } from '../../error-tracking';
 
-/** How the checkout `paymentId` was paid: MOBILE_MONEY for a Wave session, CARD otherwise. */
+/** How the checkout `paymentId` was paid: MOBILE_MONEY for a mobile-money session, CARD otherwise. */
 export async function paymentMethodOf(db: Db, paymentId: string | null): Promise<PaymentMethod> {
   if (!paymentId) return 'CARD';
   const [s] = await db.select({ method: paymentSessions.method }).from(paymentSessions).where(eq(paymentSessions.sessionId, paymentId));
   return s?.method ?? 'CARD';
+}
+
+/** The rail of a mobile-money payment (its session's provider), or null when none is configured. */
+export async function railOfPayment(deps: Deps, paymentId: string) {
+  const [s] = await deps.db.select({ provider: paymentSessions.provider }).from(paymentSessions).where(eq(paymentSessions.sessionId, paymentId));
+  return s ? deps.providers.mobileMoney.rail(s.provider) : null;
 }
 
 /** What a mobile-money refund did: its id for the reservation's refundId, and whether it was a part. */
@@ -30,62 +35,73 @@ interface RefundedReservation {
   id: number;
   reservationNumber: string;
   senderId: number;
+  paymentId: string | null;
   authorizationId: string | null;
   totalAmountCents: number;
   protectionPremiumCents?: number;
   currency: string;
 }
 
-/**
- * Refunds a Wave-paid reservation: the whole checkout when the whole price goes back (idempotency
- * key per reservation), else the part as a Wave payout to the sender's verified number. Null when
- * nothing could be sent yet (the status stays REFUND_PENDING and the cron or an operator retries).
- */
-export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refundCents: number): Promise<MobileRefund | null> {
-  const checkoutId = r.authorizationId;
-  if (!checkoutId) return null;
-  // Whole means what was charged: the price and the protection premium.
-  if (refundCents !== chargedCents(r)) return partialRefundByPayout(deps, r, refundCents);
-  await deps.providers.mobileMoney.refundCheckout(checkoutId, `refund-${r.id}`);
-  return { refundId: `refund-${checkoutId}`, partial: false };
-}
-
-/** The payer's wallet a partial refund is paid to: the sender's verified phone, when it is a Wave number. */
-async function senderWallet(db: Db, senderId: number) {
+/** The sender's verified phone and name: where a refund goes when the pay-in did not say who paid. */
+async function sender(db: Db, senderId: number) {
   const [u] = await db
     .select({ phone: users.phoneNumber, verified: users.phoneVerified, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(eq(users.id, senderId));
-  const mobile = u?.verified && u.phone ? waveMobile(u.phone) : null;
-  return mobile ? { mobile, name: `${u!.firstName} ${u!.lastName}` } : null;
+  return { phone: u?.verified ? u.phone : null, name: u ? `${u.firstName} ${u.lastName}` : '' };
 }
 
-async function partialRefundByPayout(deps: Deps, r: RefundedReservation, refundCents: number): Promise<MobileRefund | null> {
-  const log = (why: string) => reportCaught(deps.env, new Error(`partial Wave refund left to operators: ${why}`), { msg: 'partial Wave refund left to operators', reservationId: r.id, refundCents });
-  const wallet = await senderWallet(deps.db, r.senderId);
-  if (!wallet) {
-    log('the sender has no verified Wave number');
+/**
+ * Refunds a mobile-money-paid reservation to the number that paid. Null while nothing is confirmed
+ * (the status stays REFUND_PENDING: the rail is still working, refused it, or there is no number to
+ * pay a part back to yet; the cron or an operator follows up).
+ */
+export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refundCents: number): Promise<MobileRefund | null> {
+  const ref = r.authorizationId;
+  const rail = ref ? await railOfPayment(deps, r.paymentId ?? ref) : null;
+  if (!ref || !rail) return null;
+  const log = (why: string) => reportCaught(deps.env, new Error(`mobile-money refund left to operators: ${why}`), { msg: 'mobile-money refund left to operators', reservationId: r.id, refundCents });
+  const payIn = await operationByRef(deps.db, rail.code, ref);
+  const who = await sender(deps.db, r.senderId);
+  const phone = payIn?.phone ?? who.phone;
+  const partial = refundCents !== chargedCents(r);
+  // A part goes back to a number the rail pays; without one yet nothing is sent (a number verified later is paid then).
+  if (partial && !(phone && (await rail.predictOperator(phone)))) {
+    log('no number of this provider to pay the part back to');
     return null;
   }
-  try {
-    // The same key on every retry: Wave answers with the same payout, never a second one.
-    const payout = await deps.providers.mobileMoney.createPayout({
-      amountMinor: refundCents,
-      currency: r.currency,
-      mobile: wallet.mobile,
-      name: wallet.name,
-      clientReference: `refund-${r.reservationNumber}`,
-      paymentReason: `Refund ${r.reservationNumber}`,
-      idempotencyKey: `refund-${r.id}`,
-    });
-    if (payout.status === 'succeeded') return { refundId: `payout-${payout.id}`, partial: true };
-    log(payout.failure ? `${payout.failure.code}: ${payout.failure.message}` : `payout ${payout.status}`);
-    return null;
-  } catch (err) {
-    if (err instanceof MobileMoneyRejectedError || err instanceof ProviderRejectedError) {
-      log(err.message);
-      return null;
-    }
-    throw err;
+  const op = await operationFor(deps.db, {
+    subject: `refund:${r.id}`,
+    kind: 'REFUND',
+    rail: rail.code,
+    operator: payIn?.operator ?? null,
+    amountMinor: refundCents,
+    currency: r.currency,
+    phone,
+    reservationId: r.id,
+  });
+  const input = { id: op.id, payIn: { ref, amountMinor: chargedCents(r) }, amountMinor: refundCents, currency: r.currency, phone, name: who.name, reference: `refund-${r.reservationNumber}` };
+  const { row } = await drive(deps.db, op, { send: () => rail.refund(input), status: (known) => rail.refundStatus(op.id, known) });
+  if (row.status === 'COMPLETED') return { refundId: row.ref ?? row.id, partial };
+  if (row.status === 'FAILED') log(`${row.failureCode}: ${row.failureMessage}`);
+  return null;
+}
+
+/** Refunds a pay-in that arrived for a reservation no longer payable; the row records it when confirmed. */
+export async function refundLatePayIn(deps: Deps, reservationId: number, ref: string, amountMinor: number, currency: string) {
+  const rail = await railOfPayment(deps, ref);
+  if (!rail) return;
+  const payIn = await operationByRef(deps.db, rail.code, ref);
+  const op = await operationFor(deps.db, { subject: `refund-late:${ref}`, kind: 'REFUND', rail: rail.code, operator: payIn?.operator ?? null, amountMinor, currency, phone: payIn?.phone ?? null, reservationId });
+  const input = { id: op.id, payIn: { ref, amountMinor }, amountMinor, currency, phone: payIn?.phone ?? null, name: '', reference: `refund-late-${reservationId}` };
+  const { row } = await drive(deps.db, op, { send: () => rail.refund(input), status: (known) => rail.refundStatus(op.id, known) });
+  if (row.status !== 'COMPLETED') {
+    reportCaught(deps.env, new Error(`late mobile-money payment not refunded yet (${row.status})`), { msg: 'late mobile-money payment not refunded', reservationId, operation: op.id });
+    return;
   }
+  await deps.db
+    .update(reservations)
+    .set({ refundId: row.ref ?? row.id, paymentStatus: 'REFUNDED', updatedAt: new Date().toISOString() })
+    // Only the row of this payment: a booking paid otherwise meanwhile keeps its own status.
+    .where(and(eq(reservations.id, reservationId), eq(reservations.paymentId, ref)));
 }

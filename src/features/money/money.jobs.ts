@@ -1,4 +1,4 @@
-// The money steps of the cron trigger: capture card holds before they lapse, finish provider-side
+// The money steps of the cron trigger: settle mobile-money pay-ins left pending, capture card holds before they lapse, finish provider-side
 // refunds that failed or never ran, make held shares available once their dispute window has
 // closed (before the payouts, which take only available money), pay out wallets above their
 // threshold, retry stuck transfers.
@@ -6,12 +6,15 @@ import type { Deps } from '../../env';
 import { retryPendingWithdrawals, runAutoWithdrawals } from './withdrawals/withdrawals.service';
 import { captureAgingAuthorizations, retryPendingSettlements } from './escrow';
 import { releaseHeldShares } from './holds';
+import { checkPendingPayIns } from './mobile-money/pay-in';
 import { reportCaught } from '../../error-tracking';
 
 export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Date.now()) {
   const now = new Date(scheduledTime);
   const result: Record<string, number | string> = {};
   const steps: [string, () => Promise<number>][] = [
+    // Mobile-money pay-ins whose callback never came: asked about, settled either way (CONTRACT 29).
+    ['payInsChecked', () => checkPendingPayIns(deps, now)],
     ['captured', () => captureAgingAuthorizations(deps, now)],
     ['settlementsRetried', () => retryPendingSettlements(deps)],
     ['heldReleased', () => releaseHeldShares(deps, now)],

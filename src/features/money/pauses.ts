@@ -1,7 +1,7 @@
 // Pause switches (CONTRACT 27, docs/OPERATIONS.md "Pause switches"): a super-admin pauses the new
-// checkouts or the new payouts of one provider while it is down. The providers are those the
-// payment methods name (payments/payment-methods.ts), so a provider added there can be paused
-// with no change here. A paused checkout or withdrawal answers 503 with Retry-After before
+// checkouts or the new payouts of one provider while it is down. The providers are Stripe and the
+// mobile-money rails configured (providers/mobile-money: Wave, ...), so a rail added there can be
+// paused with no change here (a rail paused pauses every operator it reaches). A paused checkout or withdrawal answers 503 with Retry-After before
 // anything is charged or debited; the payout crons leave paused providers' transfers PENDING.
 import { and, eq } from 'drizzle-orm';
 import { appConfig } from '../../config';
@@ -11,13 +11,13 @@ import type { Deps } from '../../env';
 import { AppError, invalidArgument } from '../../errors';
 import { auditInsert } from '../audit/audit';
 import type { PaymentMethod } from '../../db/schema';
-import { methodsFor, paymentMethods } from './payments/payment-methods';
+import { mobileMoneyRails } from '../../providers/mobile-money';
 
 /** What Retry-After says: a provider incident is checked again in a quarter of an hour. */
 export const PAUSE_RETRY_AFTER_SECONDS = 15 * 60;
 
-/** The providers of the enabled payment methods, in their order (STRIPE, WAVE, ...). */
-export const pausableProviders = (env: Env): string[] => [...new Set(paymentMethods(appConfig(env).currencies).map((m) => m.provider))];
+/** Stripe and the mobile-money rails, in their order (STRIPE, WAVE, ...). */
+export const pausableProviders = (env: Env): string[] => ['STRIPE', ...mobileMoneyRails(env).all.map((r) => r.code)];
 
 /** A provider's name for people ("Stripe", "Wave"). */
 const providerName = (provider: string) => provider.charAt(0) + provider.slice(1).toLowerCase();
@@ -93,8 +93,9 @@ export async function assertNotPaused(db: Db, provider: string, operation: Pause
   });
 }
 
-/** 503 when the provider of `method` in `currency` has its new checkouts paused. */
-export async function assertCheckoutOpen(deps: Deps, method: PaymentMethod, currency: string): Promise<void> {
-  const offered = methodsFor(currency, appConfig(deps.env).currencies).find((m) => m.method === method);
-  if (offered) await assertNotPaused(deps.db, offered.provider, 'CHECKOUT');
+/** 503 when the provider of `method` (for mobile money: the rail of the operator chosen, Wave by default) has its new checkouts paused. */
+export async function assertCheckoutOpen(deps: Deps, method: PaymentMethod, operator?: string): Promise<void> {
+  if (method === 'CARD') return assertNotPaused(deps.db, 'STRIPE', 'CHECKOUT');
+  const found = await deps.providers.mobileMoney.operator(operator ?? 'WAVE');
+  await assertNotPaused(deps.db, found?.rail ?? operator ?? 'WAVE', 'CHECKOUT');
 }

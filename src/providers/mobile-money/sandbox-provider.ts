@@ -10,10 +10,10 @@ import type {
   MobileMoneyCheckoutInput,
   MobileMoneyPayout,
   MobileMoneyPayoutInput,
-  MobileMoneyProvider,
+  WaveApi,
   WebhookVerification,
-} from './mobile-money-provider';
-import { amountString, MobileMoneyRejectedError } from './mobile-money-provider';
+} from './wave-api';
+import { amountString, MobileMoneyRejectedError } from './wave-api';
 import { signWaveBody, verifyWaveWebhook, WAVE_SIGNATURE_HEADER } from './wave-signature';
 import { readCheckout, readPayout, type WaveCheckoutSession, type WavePayout } from './wave-wire';
 
@@ -39,7 +39,7 @@ export interface SignedDelivery {
   headers: Headers;
 }
 
-export class SandboxMobileMoneyProvider implements MobileMoneyProvider {
+export class SandboxMobileMoneyProvider implements WaveApi {
   readonly name = 'sandbox' as const;
   readonly currencies = ['XOF'] as const;
   constructor(

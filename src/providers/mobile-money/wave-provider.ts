@@ -27,10 +27,10 @@ import type {
   MobileMoneyCheckoutInput,
   MobileMoneyPayout,
   MobileMoneyPayoutInput,
-  MobileMoneyProvider,
+  WaveApi,
   WebhookVerification,
-} from './mobile-money-provider';
-import { amountString, MobileMoneyRejectedError, ProviderUnavailableError } from './mobile-money-provider';
+} from './wave-api';
+import { amountString, MobileMoneyRejectedError, ProviderUnavailableError } from './wave-api';
 import { verifyWaveWebhook } from './wave-signature';
 import { readCheckout, readPayout, type WaveError } from './wave-wire';
 
@@ -44,7 +44,7 @@ export interface WaveSettings {
 
 type Method = 'GET' | 'POST';
 
-export class WaveProvider implements MobileMoneyProvider {
+export class WaveProvider implements WaveApi {
   readonly name = 'wave' as const;
   readonly currencies = ['XOF'] as const;
   constructor(private readonly settings: WaveSettings) {}

@@ -7,7 +7,7 @@
 // travel this same path.
 import { toHex } from '../../lib/digest';
 import { timingSafeEqual } from '../../lib/timing-safe';
-import type { MobileMoneyEvent, WebhookVerification } from './mobile-money-provider';
+import type { MobileMoneyEvent, WebhookVerification } from './wave-api';
 import { readCheckout } from './wave-wire';
 
 export const WAVE_SIGNATURE_HEADER = 'Wave-Signature';

@@ -1,8 +1,8 @@
 // Wave's JSON objects as its API sends them (checkout session, payout, event) and their reading
 // into the port's types. The sandbox keeps its objects in the same shape, so both adapters share
 // these readers and the webhook verification.
-import type { MobileMoneyCheckout, MobileMoneyPayout, ProviderFailure } from './mobile-money-provider';
-import { amountMinor } from './mobile-money-provider';
+import type { MobileMoneyCheckout, MobileMoneyPayout, ProviderFailure } from './wave-api';
+import { amountMinor } from './wave-api';
 
 /** A checkout session (https://docs.wave.com/checkout, "Checkout session object"). */
 export interface WaveCheckoutSession {

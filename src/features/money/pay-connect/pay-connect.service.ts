@@ -8,7 +8,6 @@ import { ProviderRejectedError, type ConnectedAccountState } from '../../../prov
 import type { Owner } from '../ledger/posting-rules';
 import { apiUrl } from '../../../lib/urls';
 import { appConfig } from '../../../config';
-import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
 import { listPayoutAccounts } from '../payout-accounts/payout-accounts.service';
 
 export const providerFailure = (err: unknown) =>
@@ -145,10 +144,13 @@ export function canReceive(account: PayoutAccountRow | null) {
 export async function canReceivePayments(deps: Deps, owner: Owner) {
   const stripe = canReceive(await findPayoutAccount(deps, owner));
   const wallets = await listPayoutAccounts(deps, owner);
+  // A currency mobile money pays out in goes to a mobile wallet (withdrawals.service payoutDestination).
+  const operators = (await deps.providers.mobileMoney.operators()).filter((o) => o.payout);
   const currencies = appConfig(deps.env).currencies.map((currency) => {
-    if (!(MOBILE_MONEY_CURRENCIES as readonly string[]).includes(currency)) return { currency, canReceive: stripe.canReceivePayments, reason: stripe.reason };
+    const offered = [...new Set(operators.filter((o) => o.currency === currency).map((o) => o.displayName))];
+    if (offered.length === 0) return { currency, canReceive: stripe.canReceivePayments, reason: stripe.reason };
     const ready = wallets.some((w) => w.currency === currency && w.isDefault);
-    return { currency, canReceive: ready, reason: ready ? null : `No mobile wallet for ${currency}: add a Wave account with POST /payout-accounts` };
+    return { currency, canReceive: ready, reason: ready ? null : `No mobile wallet for ${currency}: add a ${offered.join(' or ')} account with POST /payout-accounts` };
   });
   return { ...stripe, currencies };
 }

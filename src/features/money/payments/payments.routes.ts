@@ -6,15 +6,22 @@ import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } f
 import { decimalInt, pathId } from '../../../validation';
 import { PAYMENT_METHODS } from '../../../db/schema';
 import { htmlPage } from './html';
-import { checkoutReturned, createCheckout, paymentStatus, reservationPaymentMethods, type CallbackOutcome } from './payments.service';
+import { checkoutReturned, createCheckout, listPaymentMethods, paymentStatus, reservationPaymentMethods, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
 import { idempotent } from '../../../middleware/idempotency';
 import { ProviderPaymentStatusSchema, ReservationStatusSchema } from '../../reservations/reservation.schemas';
 
+const Limits = z.object({ min: z.number(), max: z.number().nullable().openapi({ description: 'null: no stated maximum' }) }).openapi('AmountLimits');
 const CheckoutBody = z
   .object({
     reservationId: z.number().int().min(1).max(2_147_483_647),
-    method: z.enum(PAYMENT_METHODS).optional().openapi({ description: 'CARD (default, Stripe) or MOBILE_MONEY (Wave, XOF): see GET /payments/methods' }),
+    method: z.enum(PAYMENT_METHODS).optional().openapi({ description: 'CARD (default, Stripe) or MOBILE_MONEY: see GET /payments/methods' }),
+    provider: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{1,39}$/)
+      .optional()
+      .openapi({ description: 'MOBILE_MONEY only: the operator (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN; GET /payments/methods lists them). Default WAVE for XOF', example: 'MTN_MOMO_CMR' }),
+    phone: z.string().min(6).max(32).optional().openapi({ description: 'MOBILE_MONEY only: the paying number (E.164); required where the payer approves a PIN prompt on the phone', example: '+237677123456' }),
   })
   .openapi('CheckoutRequest');
 const PaymentMethodsSchema = z
@@ -22,20 +29,31 @@ const PaymentMethodsSchema = z
     methods: z.array(
       z.object({
         method: z.enum(PAYMENT_METHODS),
-        provider: z.enum(['STRIPE', 'WAVE']),
+        provider: z.string().openapi({ description: 'STRIPE for CARD; the mobile-money operator (WAVE, MTN_MOMO_CMR, ORANGE_CIV, ...)' }),
         currencies: z.array(z.string()).openapi({ description: 'ISO 4217 codes this method takes' }),
+        displayName: z.string().optional().openapi({ description: 'The operator as people know it (MTN, Orange, Wave)' }),
+        countries: z.array(z.string()).optional().openapi({ description: 'ISO 3166-1 alpha-2 countries the operator serves' }),
+        payIn: Limits.nullable().optional().openapi({ description: 'Pays in (checkout), within these amounts; null: it does not' }),
+        payout: Limits.nullable().optional().openapi({ description: 'Pays out (withdrawals to a payout account), within these amounts; null: it does not' }),
+        decimals: z.number().int().optional().openapi({ description: 'Decimals the operator accepts in an amount (XOF, XAF: 0)' }),
+        approval: z.enum(['REDIRECT', 'PIN_PROMPT']).optional().openapi({ description: 'REDIRECT: open paymentApprovalUrl; PIN_PROMPT: the payer approves on the phone' }),
       }),
     ),
   })
   .openapi('PaymentMethods');
 const MethodsQuery = z.object({
-  reservationId: decimalInt(z.number().int().min(1).max(2_147_483_647)).openapi({ param: { name: 'reservationId', in: 'query' }, type: 'integer' }),
+  reservationId: decimalInt(z.number().int().min(1).max(2_147_483_647)).optional().openapi({ param: { name: 'reservationId', in: 'query' }, type: 'integer' }),
+  currency: z.string().regex(/^[A-Z]{3}$/).optional().openapi({ param: { name: 'currency', in: 'query' }, example: 'XAF' }),
+  country: z.string().regex(/^[A-Z]{2}$/).optional().openapi({ param: { name: 'country', in: 'query' }, example: 'CM' }),
 });
 const CheckoutSchema = z
   .object({
-    paymentId: z.string().openapi({ description: 'Checkout session id' }),
-    paymentApprovalUrl: z.string().openapi({ description: 'Hosted payment page to open in the browser' }),
+    paymentId: z.string().openapi({ description: 'Checkout session id (mobile money: the pay-in id, a UUID for pawaPay)' }),
+    paymentApprovalUrl: z.string().nullable().openapi({ description: 'Hosted payment page to open in the browser; null when the payer approves a PIN prompt on the phone' }),
     expiresAt: z.string().openapi({ format: 'date-time' }),
+    status: z.enum(['PENDING']).optional().openapi({ description: 'MOBILE_MONEY: the pay-in waits for the payer; GET /payments/{reservationId}/status follows it' }),
+    provider: z.string().optional().openapi({ description: 'MOBILE_MONEY: the operator' }),
+    approval: z.enum(['REDIRECT', 'PIN_PROMPT']).optional(),
   })
   .openapi('CheckoutSession');
 const PaymentStatusSchema = z
@@ -94,11 +112,16 @@ export const paymentsRouter = createRouter()
       description: 'Opens a hosted checkout for the reservation\'s total (the transport price, plus the protection premium as its own line): CARD with Stripe, the card only authorised (captured when the carrier takes the parcel at deposit), or MOBILE_MONEY with Wave for XOF. The sender opens paymentApprovalUrl; the payment is applied by the provider\'s webhook, which moves the reservation to PAID. An open session of the same method is handed back again rather than a second one. Only the sender (anyone else 403 ACCESS_DENIED); a reservation not PENDING_PAYMENT, or past its 30-minute payment window, is 409 INVALID_STATE; a method not offered for its currency 422 BUSINESS_RULE_VIOLATION; the provider refusing 402 PAYMENT_ERROR, failing 502 PAYMENT_PROCESSING_ERROR; a provider whose new checkouts the operators have paused (an incident) 503 PAYMENT_PROCESSING_ERROR with Retry-After, nothing charged.',
       ...signedIn(),
       request: { body: jsonBody(CheckoutBody) },
-      responses: { 200: jsonContent(CheckoutSchema, 'Checkout session'), ...authErrorResponses(402, 404, 409, 422, 502, 503) },
+      responses: {
+        200: jsonContent(CheckoutSchema, 'Checkout session (a page to open)'),
+        202: jsonContent(CheckoutSchema, 'Mobile-money pay-in PENDING: the payer approves the PIN prompt on the phone; a callback or status check settles it'),
+        ...authErrorResponses(402, 404, 409, 422, 502, 503),
+      },
     })),
     async (c) => {
       const body = c.req.valid('json');
-      return c.json(await createCheckout(c.get('deps'), c.get('auth'), body.reservationId, body.method), 200);
+      const session = await createCheckout(c.get('deps'), c.get('auth'), body.reservationId, body.method, { provider: body.provider, phone: body.phone });
+      return 'approval' in session && session.approval === 'PIN_PROMPT' ? c.json(session, 202) : c.json(session, 200);
     },
   )
   .openapi(
@@ -107,13 +130,17 @@ export const paymentsRouter = createRouter()
       operationId: 'listPaymentMethods',
       path: '/payments/methods',
       tags: ['Payments'],
-      summary: "What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF)",
-      description: 'The methods the reservation\'s currency can be paid with among the enabled ones: CARD (Stripe) for the currencies Stripe takes, MOBILE_MONEY (Wave) for XOF, each with its provider and currencies. Only the reservation\'s sender (anyone else 403 ACCESS_DENIED); an unknown reservation is 404.',
+      summary: 'Payment methods: for a reservation (reservationId), or per currency and country',
+      description: 'With reservationId: the methods the reservation\'s currency can be paid with (its sender only, anyone else 403 ACCESS_DENIED; an unknown reservation 404). Else every method, narrowed by currency and country: CARD (Stripe) in every enabled currency, and MOBILE_MONEY per operator (WAVE for XOF; MTN_MOMO_CMR, ORANGE_CMR in XAF; MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN in XOF through pawaPay), each with its countries, whether and within what amounts it pays in and pays out, its decimals and how the payer approves.',
       ...signedIn(),
       request: { query: MethodsQuery },
       responses: { 200: jsonContent(PaymentMethodsSchema, 'Payment methods'), ...authErrorResponses(404) },
     }),
-    async (c) => c.json(await reservationPaymentMethods(c.get('deps'), c.get('auth'), c.req.valid('query').reservationId), 200),
+    async (c) => {
+      const q = c.req.valid('query');
+      const deps = c.get('deps');
+      return c.json(q.reservationId ? await reservationPaymentMethods(deps, c.get('auth'), q.reservationId) : await listPaymentMethods(deps, q), 200);
+    },
   )
   .openapi(
     createRoute({

@@ -14,9 +14,10 @@ import { loadReservation } from '../../reservations/lifecycle';
 import { appConfig } from '../../../config';
 import type { PaymentMethod, PaymentStatusValue } from '../../../db/schema';
 import { toStripeAmount, type CurrencyCode } from '../../../lib/currency';
-import { assertMethodOffered, methodsFor } from './payment-methods';
-import { openWaveCheckout } from './wave-checkout';
-import { paymentMethodOf } from '../mobile-money-settlement';
+import { assertMethodOffered, paymentMethods, type MethodFilter } from './payment-methods';
+import { openMobileMoneyPayIn, type PayInChoice } from '../mobile-money/pay-in';
+import { operationByRef } from '../mobile-money/operations';
+import { paymentMethodOf, railOfPayment } from '../mobile-money-settlement';
 import { checkoutLines, transportLineName } from './checkout-lines';
 import { chargedCents } from '../ledger/posting-rules';
 import { reportCaught } from '../../../error-tracking';
@@ -40,7 +41,18 @@ export function assertChargeable(totalAmountCents: number, currency: string): vo
   }
 }
 
-export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: number, method: PaymentMethod = 'CARD') {
+/** Whether the latest session can be handed out again for this request: same method (and operator), still approvable. */
+async function reusable(deps: Deps, latest: typeof paymentSessions.$inferSelect | undefined, method: PaymentMethod, choice: PayInChoice, nowS: number) {
+  if (!latest || latest.method !== method || Date.parse(latest.expiresAt) / 1000 <= nowS + REUSE_MARGIN_S) return false;
+  if (method !== 'MOBILE_MONEY') return true;
+  const op = await operationByRef(deps.db, latest.provider.toUpperCase(), latest.sessionId);
+  if (op && choice.provider && op.operator !== choice.provider) return false;
+  if (op && choice.phone && op.phone && op.phone !== choice.phone.replace(/[^\d+]/g, '')) return false;
+  // A hosted page stays payable after a failed try; a PIN prompt refused or failed cannot be revived.
+  return latest.url !== '' || op?.status !== 'FAILED';
+}
+
+export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: number, method: PaymentMethod = 'CARD', choice: PayInChoice = {}) {
   const db = deps.db;
   const r = await loadReservation(db, reservationId);
   assertCanAccess(auth, [r.senderId], []); // only the sender pays
@@ -48,7 +60,7 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
     throw invalidState('money.reservationOnlyPendingPayment', { id: r.id, status: r.status });
   }
   if (Date.parse(r.paymentDeadline) <= Date.now()) throw invalidState('money.paymentWindowReservationClosed', { id: r.id });
-  assertMethodOffered(method, r.currency, appConfig(deps.env).currencies);
+  await assertMethodOffered(deps, method, r.currency, appConfig(deps.env).currencies);
   if (method === 'CARD') assertChargeable(r.totalAmountCents, r.currency);
   const nowS = Math.floor(Date.now() / 1000);
   const [latest] = await db
@@ -58,12 +70,24 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
     .orderBy(desc(paymentSessions.attempt))
     .limit(1);
   // The open session is handed out again only for the same method.
-  if (latest && latest.method === method && Date.parse(latest.expiresAt) / 1000 > nowS + REUSE_MARGIN_S) {
-    return { paymentId: latest.sessionId, paymentApprovalUrl: latest.url, expiresAt: latest.expiresAt };
+  if (await reusable(deps, latest, method, choice, nowS)) {
+    const pending = latest!.method === 'MOBILE_MONEY' ? await operationByRef(deps.db, latest!.provider.toUpperCase(), latest!.sessionId) : null;
+    return {
+      paymentId: latest!.sessionId,
+      paymentApprovalUrl: latest!.url || null,
+      expiresAt: latest!.expiresAt,
+      ...(pending ? { status: 'PENDING' as const, provider: pending.operator ?? undefined, approval: latest!.url ? ('REDIRECT' as const) : ('PIN_PROMPT' as const) } : {}),
+    };
   }
-  await assertCheckoutOpen(deps, method, r.currency); // paused: no new checkout (an open one above is still handed back)
+  await assertCheckoutOpen(deps, method, choice.provider); // paused: no new checkout (an open one above is still handed back)
   const attempt = (latest?.attempt ?? 0) + 1;
-  if (method === 'MOBILE_MONEY') return openWaveCheckout(deps, r, attempt);
+  if (method === 'MOBILE_MONEY') return openMobileMoneyPayIn(deps, r, attempt, choice);
+  return openCardCheckout(deps, r, attempt, nowS);
+}
+
+/** A Stripe checkout (manual capture) for the reservation's total, recorded as its session. */
+async function openCardCheckout(deps: Deps, r: Awaited<ReturnType<typeof loadReservation>>, attempt: number, nowS: number) {
+  const db = deps.db;
   // The payer's stored language names the lines and the provider's page: the same on every attempt,
   // whatever the request says, so a retried request sends the parameters of the first (idempotency).
   const [sender] = await db.select({ email: users.email, locale: users.locale }).from(users).where(eq(users.id, r.senderId));
@@ -124,7 +148,12 @@ export async function createCheckout(deps: Deps, auth: AuthUser, reservationId: 
 export async function reservationPaymentMethods(deps: Deps, auth: AuthUser, reservationId: number) {
   const r = await loadReservation(deps.db, reservationId);
   assertCanAccess(auth, [r.senderId], []);
-  return { methods: methodsFor(r.currency, appConfig(deps.env).currencies) };
+  return { methods: await paymentMethods(deps, appConfig(deps.env).currencies, { currency: r.currency }) };
+}
+
+/** Every method, by currency and country (GET /payments/methods?currency=&country=): anyone signed in. */
+export async function listPaymentMethods(deps: Deps, filter: MethodFilter) {
+  return { methods: await paymentMethods(deps, appConfig(deps.env).currencies, filter) };
 }
 
 export async function paymentStatus(deps: Deps, auth: AuthUser, reservationId: number) {
@@ -145,7 +174,7 @@ export type CallbackOutcome = 'AUTHORIZED' | 'NOT_COMPLETED' | 'CANCELLED' | 'BO
 export async function closeCheckout(deps: Deps, r: { id: number; paymentId: string | null; paymentStatus: string | null }) {
   if (!r.paymentId || r.paymentStatus !== PAYMENT_STATUS.PENDING) return;
   try {
-    if ((await paymentMethodOf(deps.db, r.paymentId)) === 'MOBILE_MONEY') await deps.providers.mobileMoney.expireCheckout(r.paymentId);
+    if ((await paymentMethodOf(deps.db, r.paymentId)) === 'MOBILE_MONEY') await (await railOfPayment(deps, r.paymentId))?.cancelPayIn(r.paymentId);
     else await deps.providers.payment.expireCheckoutSession(r.paymentId);
   } catch (err) {
     reportCaught(deps.env, err, { msg: 'checkout session not closed', reservationId: r.id });

@@ -6,9 +6,9 @@ import { createRouter, type Deps } from '../../../env';
 import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses, jsonContent } from '../../../lib/openapi';
 import { formatMoney } from '../../../lib/money';
-import { amountMinor, SandboxMobileMoneyProvider } from '../../../providers/mobile-money';
+import { amountMinor, SandboxMobileMoneyProvider, WaveRail } from '../../../providers/mobile-money';
 import { escapeHtml, htmlPage } from './html';
-import { handleWaveWebhook } from './wave.webhook';
+import { handleRailCallback } from '../mobile-money/callbacks';
 
 const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() });
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
@@ -31,7 +31,7 @@ export const waveRouter = createRouter()
       request: { headers: z.object({ 'wave-signature': z.string().optional().openapi({ description: 't=<unix seconds>,v1=<HMAC-SHA256 hex>' }) }) },
       responses: { 200: jsonContent(WebhookAckSchema, 'Event accepted (applied now or before)'), ...errorResponses(401) },
     }),
-    async (c) => c.json(await handleWaveWebhook(c.get('deps'), await c.req.text(), c.req.raw.headers), 200),
+    async (c) => c.json(await handleRailCallback(c.get('deps'), 'WAVE', await c.req.text(), c.req.raw.headers), 200),
   )
   .openapi(
     createRoute({
@@ -53,9 +53,9 @@ export const waveRouter = createRouter()
 
 /** The request's mobile-money provider when the configuration chose the sandbox; 404 otherwise. */
 function sandbox(deps: Deps) {
-  const provider = deps.providers.mobileMoney;
-  if (!(provider instanceof SandboxMobileMoneyProvider)) throw endpointNotFound('money.sandboxProviderNotActive');
-  return provider;
+  const rail = deps.providers.mobileMoney.rail('WAVE');
+  if (!(rail instanceof WaveRail) || !(rail.api instanceof SandboxMobileMoneyProvider)) throw endpointNotFound('money.sandboxProviderNotActive');
+  return rail.api;
 }
 
 async function sandboxSession(deps: Deps, id: string) {
@@ -83,7 +83,7 @@ async function complete(deps: Deps, id: string, outcome: 'succeeded' | 'failed')
   const session = await sandboxSession(deps, id);
   if (session.checkout_status === 'open') {
     const delivery = await sandbox(deps).completeCheckout(id, outcome);
-    await handleWaveWebhook(deps, delivery.rawBody, delivery.headers);
+    await handleRailCallback(deps, 'WAVE', delivery.rawBody, delivery.headers);
   }
   return outcome === 'succeeded' && session.checkout_status !== 'expired' ? session.success_url : session.error_url;
 }

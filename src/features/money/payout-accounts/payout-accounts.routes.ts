@@ -13,7 +13,7 @@ const PayoutAccountSchema = z
   .object({
     id: z.number().int(),
     type: z.enum(['MOBILE_MONEY']),
-    provider: z.enum(['WAVE']),
+    provider: z.string().openapi({ description: 'The operator paid out to (WAVE, MTN_MOMO_CMR, ORANGE_CIV, ...)', example: 'WAVE' }),
     currency: z.string().openapi({ description: 'What it is paid out in (XOF for Wave)' }),
     phone: z.string().openapi({ description: 'E.164' }),
     name: z.string(),

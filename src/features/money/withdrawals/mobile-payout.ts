@@ -1,46 +1,45 @@
-// A withdrawal to a mobile wallet (CONTRACT section 20): Wave's payout API, one Idempotency-Key per
-// withdrawal so a retry never pays twice. Says what happened; withdrawals.service.ts records it
-// (completed, failed back to the wallet with Wave's reason, or still pending for the cron).
+// A withdrawal to a mobile wallet (CONTRACT sections 20 and 29), through the port: the wallet's
+// operator names the rail; the payout is one operation (operations.ts), its UUID the rail's id on
+// every retry, an unknown outcome asked about rather than sent again. Says what happened;
+// withdrawals.service.ts records it (completed, failed back to the wallet with the provider's
+// reason, or still pending for the cron or the callback).
 import { eq } from 'drizzle-orm';
 import { mobilePayoutAccounts, type WithdrawalRow } from '../../../db/schema';
 import type { Deps } from '../../../env';
-import { MobileMoneyRejectedError, ProviderRejectedError, type MobileMoneyPayout } from '../../../providers/mobile-money';
+import type { MobileMoneyRail } from '../../../providers/mobile-money';
+import { drive, operationFor } from '../mobile-money/operations';
 
 const PREFIX = 'mobile:';
 export const mobileDestination = (payoutAccountId: number) => `${PREFIX}${payoutAccountId}`;
 export const isMobileDestination = (destination: string) => destination.startsWith(PREFIX);
+export const payoutAccountIdOf = (destination: string) => Number(destination.slice(PREFIX.length));
 
 export type PayoutOutcome = { kind: 'completed'; payoutId: string } | { kind: 'failed'; reason: string } | { kind: 'pending'; payoutId?: string };
 
-/** The provider's reason, as the withdrawal keeps it (`blocked-account: The recipient wallet is blocked`). */
-const reasonOf = (p: MobileMoneyPayout) => (p.failure ? `${p.failure.code}: ${p.failure.message}` : `payout ${p.status}`);
+/** The rail that pays out to `operator` (a payout account's provider), or null when none is configured. */
+export async function payoutRail(deps: Deps, operator: string): Promise<MobileMoneyRail | null> {
+  const found = await deps.providers.mobileMoney.operator(operator);
+  return found ? deps.providers.mobileMoney.rail(found.rail) : null;
+}
 
 export async function sendMobilePayout(deps: Deps, w: WithdrawalRow): Promise<PayoutOutcome> {
-  const provider = deps.providers.mobileMoney;
-  try {
-    // Sent before (a payout still processing): ask for its state rather than sending again.
-    let payout: MobileMoneyPayout;
-    if (w.transferId) {
-      payout = await provider.getPayout(w.transferId);
-    } else {
-      const id = Number(w.destinationAccountId.slice(PREFIX.length));
-      const [wallet] = await deps.db.select().from(mobilePayoutAccounts).where(eq(mobilePayoutAccounts.id, id));
-      if (!wallet) return { kind: 'failed', reason: 'The payout account was removed before the payout was sent' };
-      payout = await provider.createPayout({
-        amountMinor: w.amountCents,
-        currency: w.currency,
-        mobile: wallet.phone,
-        name: wallet.name,
-        clientReference: `withdrawal-${w.id}`,
-        idempotencyKey: `withdrawal-${w.id}`,
-      });
-    }
-    if (payout.status === 'succeeded') return { kind: 'completed', payoutId: payout.id };
-    if (payout.status === 'failed' || payout.status === 'reversed') return { kind: 'failed', reason: reasonOf(payout) };
-    return { kind: 'pending', payoutId: payout.id };
-  } catch (err) {
-    if (err instanceof MobileMoneyRejectedError) return { kind: 'failed', reason: `${err.code}: ${err.message.slice(err.code.length + 2)}` };
-    if (err instanceof ProviderRejectedError) return { kind: 'failed', reason: err.message };
-    return { kind: 'pending' }; // unreachable or timed out: the cron asks again with the same key
-  }
+  const [wallet] = await deps.db.select().from(mobilePayoutAccounts).where(eq(mobilePayoutAccounts.id, payoutAccountIdOf(w.destinationAccountId)));
+  if (!wallet) return { kind: 'failed', reason: 'The payout account was removed before the payout was sent' };
+  const rail = await payoutRail(deps, wallet.provider);
+  if (!rail) return { kind: 'pending' }; // its rail not configured right now: the cron asks again
+  const op = await operationFor(deps.db, {
+    subject: `payout:${w.id}`,
+    kind: 'PAYOUT',
+    rail: rail.code,
+    operator: wallet.provider,
+    amountMinor: w.amountCents,
+    currency: w.currency,
+    phone: wallet.phone,
+    withdrawalId: w.id,
+  });
+  const input = { id: op.id, amountMinor: w.amountCents, currency: w.currency, operator: wallet.provider, phone: wallet.phone, name: wallet.name, reference: `withdrawal-${w.id}` };
+  const { row } = await drive(deps.db, op, { send: () => rail.payout(input), status: (ref) => rail.payoutStatus(op.id, ref) });
+  if (row.status === 'COMPLETED') return { kind: 'completed', payoutId: row.ref ?? row.id };
+  if (row.status === 'FAILED') return { kind: 'failed', reason: `${row.failureCode}: ${row.failureMessage}` };
+  return { kind: 'pending', payoutId: row.ref ?? undefined };
 }

@@ -20,8 +20,12 @@ import { findPayoutAccount } from '../pay-connect/pay-connect.service';
 import { currencyOrMain, mainCurrency } from '../../../lib/main-currency';
 import { toMinor } from '../../../lib/amount';
 import { appConfig } from '../../../config';
-import { MOBILE_MONEY_CURRENCIES } from '../../../providers/mobile-money';
+import type { MobileMoneyOperationRow } from '../../../db/schema';
+import type { OperationResult } from '../../../providers/mobile-money';
+import { businessRule } from '../../../errors';
 import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
+import { limitBreach } from '../mobile-money/limits';
+import { recordOutcome } from '../mobile-money/operations';
 import { isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
 import { assertNotPaused, isPaused } from '../pauses';
 import { reportCaught } from '../../../error-tracking';
@@ -72,7 +76,7 @@ export async function requestWithdrawal(
   const { db } = deps;
   const replay = idempotencyKey ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
   if (replay) return replay;
-  const destination = await payoutDestination(deps, owner, currency);
+  const destination = await payoutDestination(deps, owner, currency, amountCents);
   // A paused provider takes no new payout: refused before the wallet is debited.
   await assertNotPaused(db, payoutProvider(destination), 'PAYOUT');
   const token = newToken();
@@ -125,14 +129,19 @@ export async function requestWithdrawal(
 }
 
 /**
- * Where a withdrawal in `currency` goes: a mobile-money currency (XOF) to the owner's default
- * mobile wallet (`mobile:<payout account id>`), any other to the Stripe connected account. 422
- * STRIPE_CONNECT_NOT_CONFIGURED when there is none able to receive it.
+ * Where a withdrawal in `currency` goes: a currency mobile money pays out in (XOF, XAF) to the
+ * owner's default mobile wallet (`mobile:<payout account id>`), within its operator's limits (422
+ * naming them); any other to the Stripe connected account. 422 STRIPE_CONNECT_NOT_CONFIGURED when
+ * there is none able to receive it.
  */
-async function payoutDestination(deps: Deps, owner: Owner, currency: string): Promise<string> {
-  if ((MOBILE_MONEY_CURRENCIES as readonly string[]).includes(currency)) {
+async function payoutDestination(deps: Deps, owner: Owner, currency: string, amountMinor: number): Promise<string> {
+  const mobile = (await deps.providers.mobileMoney.operators()).filter((o) => o.currency === currency && o.payout);
+  if (mobile.length > 0) {
     const wallet = await defaultPayoutAccount(deps, owner, currency);
     if (!wallet) throw connectNotConfigured('payout.noMobileWallet', { currency });
+    const operator = mobile.find((o) => o.code === wallet.provider);
+    const breach = operator ? limitBreach(operator, 'payout', amountMinor) : null;
+    if (breach) throw businessRule(breach.key, breach.params as never, { suggestions: ['payout.checkWallet'] });
     return mobileDestination(wallet.id);
   }
   const account = await findPayoutAccount(deps, owner);
@@ -192,7 +201,7 @@ async function recordMobilePayout(deps: Deps, w: WithdrawalRow): Promise<Withdra
   const outcome = await sendMobilePayout(deps, w);
   if (outcome.kind === 'completed') return completeWithdrawal(deps.db, w, outcome.payoutId);
   if (outcome.kind === 'pending') {
-    // Wave still processing: the payout's id kept, so the cron asks Wave about it (mobile-payout.ts).
+    // Still processing (or unknown): the payout's reference kept; the callback or the cron settles it.
     if (!outcome.payoutId || w.transferId) return w;
     const [kept] = await deps.db
       .update(withdrawals)
@@ -204,6 +213,16 @@ async function recordMobilePayout(deps: Deps, w: WithdrawalRow): Promise<Withdra
   await failWithdrawal(deps.db, w, outcome.reason);
   deps.providers.metrics.event('PAYOUT_FAILED', `mobile ${w.currency}`);
   throw paymentProcessingError('payout.providerRefusedPayout', { reason: outcome.reason }, { suggestions: ['payout.checkWallet'] });
+}
+
+/** A payout's outcome told by its rail (callback): recorded, and the withdrawal completed or failed once. */
+export async function settleMobilePayout(deps: Deps, op: MobileMoneyOperationRow, result: OperationResult) {
+  const { row, finalisedNow } = await recordOutcome(deps.db, op, result);
+  if (!finalisedNow || !row.withdrawalId) return;
+  const [w] = await deps.db.select().from(withdrawals).where(eq(withdrawals.id, row.withdrawalId));
+  if (!w) return;
+  if (row.status === 'COMPLETED') await completeWithdrawal(deps.db, w, row.ref ?? row.id);
+  else await failWithdrawal(deps.db, w, `${row.failureCode}: ${row.failureMessage}`);
 }
 
 /** PENDING -> COMPLETED with the provider's transfer (or payout) id, the owner told, once. */

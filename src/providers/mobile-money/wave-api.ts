@@ -1,6 +1,7 @@
-// The mobile-money port (CONTRACT section 20): a hosted checkout paid from a mobile wallet and
-// captured at once, its refund and expiry, payouts to a phone number, and the provider's signed
-// webhook. Two adapters: Wave (wave-provider.ts) and the local sandbox (sandbox-provider.ts).
+// Wave's API as the Wave rail (wave-rail.ts) uses it (CONTRACT section 20): a hosted checkout paid
+// from a Wave wallet and captured at once, its refund and expiry, payouts to a phone number, and the
+// signed webhook. Two implementations: Wave itself (wave-provider.ts) and the local sandbox
+// (sandbox-provider.ts). Features never see this: they talk to the mobile-money port (port.ts).
 // Failures are the payment port's two kinds, so callers map them to 502/503 the same way.
 import { minorUnitOf, type CurrencyCode } from '../../lib/currency';
 import { ProviderRejectedError } from '../payment/payment-provider';
@@ -87,7 +88,7 @@ export type WebhookRefusal = 'missing-signature' | 'malformed-signature' | 'bad-
 
 export type WebhookVerification = { ok: true; event: MobileMoneyEvent } | { ok: false; reason: WebhookRefusal };
 
-export interface MobileMoneyProvider {
+export interface WaveApi {
   readonly name: 'wave' | 'sandbox';
   /** The currencies it collects and pays out. */
   readonly currencies: readonly string[];
@@ -115,17 +116,17 @@ export class MobileMoneyRejectedError extends ProviderRejectedError {
   }
 }
 
-/** The currencies mobile money is offered in (Wave: XOF), with their ISO decimals (XOF has none). */
-export const MOBILE_MONEY_CURRENCIES: readonly CurrencyCode[] = ['XOF'];
+/** The currencies Wave takes, with their ISO decimals (XOF has none). */
+export const WAVE_CURRENCIES: readonly CurrencyCode[] = ['XOF'];
 const decimalsOf = (currency: string): number | undefined => {
   const code = currency.toUpperCase();
-  return (MOBILE_MONEY_CURRENCIES as readonly string[]).includes(code) ? minorUnitOf(code as CurrencyCode) : undefined;
+  return (WAVE_CURRENCIES as readonly string[]).includes(code) ? minorUnitOf(code as CurrencyCode) : undefined;
 };
 
 /** The provider's amount string for minor units: 5000 XOF is "5000". */
 export function amountString(amountMinor: number, currency: string): string {
   const decimals = decimalsOf(currency);
-  if (decimals === undefined) throw new ProviderRejectedError(`Mobile money does not support ${currency}`);
+  if (decimals === undefined) throw new ProviderRejectedError(`Wave does not support ${currency}`);
   if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0) throw new ProviderRejectedError(`Invalid amount ${amountMinor}`);
   if (decimals === 0) return String(amountMinor);
   const text = String(amountMinor).padStart(decimals + 1, '0');
