@@ -17,6 +17,7 @@ import { paymentFailed } from '../payments/payments.webhook';
 import { assertWithinLimits } from './limits';
 import { drive, operationFor, recordOutcome } from './operations';
 import { refundLatePayIn } from '../mobile-money-settlement';
+import { reportCaught } from '../../../error-tracking';
 
 /** How long a PIN prompt may take before the pay-in is given up locally (the rail may still settle it). */
 export const PIN_PROMPT_WINDOW_S = 15 * 60;
@@ -166,7 +167,7 @@ export async function checkPendingPayIns(deps: Deps, now = new Date()): Promise<
         await db.update(mobileMoneyOperations).set({ updatedAt: now.toISOString() }).where(eq(mobileMoneyOperations.id, op.id));
       }
     } catch (err) {
-      console.error(JSON.stringify({ level: 'error', msg: 'pay-in status check failed', operation: op.id, error: String(err) }));
+      reportCaught(deps.env, err, { msg: 'pay-in status check failed', job: 'money', operation: op.id });
     }
   }
   return settled;
