@@ -3001,8 +3001,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What the sender can pay a reservation with: the methods taking its currency (CARD, MOBILE_MONEY for XOF)
-         * @description The methods the reservation's currency can be paid with among the enabled ones: CARD (Stripe) for the currencies Stripe takes, MOBILE_MONEY (Wave) for XOF, each with its provider and currencies. Only the reservation's sender (anyone else 403 ACCESS_DENIED); an unknown reservation is 404.
+         * Payment methods: for a reservation (reservationId), or per currency and country
+         * @description With reservationId: the methods the reservation's currency can be paid with (its sender only, anyone else 403 ACCESS_DENIED; an unknown reservation 404). Else every method, narrowed by currency and country: CARD (Stripe) in every enabled currency, and MOBILE_MONEY per operator (WAVE for XOF; MTN_MOMO_CMR, ORANGE_CMR in XAF; MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN in XOF through pawaPay), each with its countries, whether and within what amounts it pays in and pays out, its decimals and how the payer approves.
          *
          *     Who may call it: any signed-in user (access token); which records they may reach is said above.
          */
@@ -6260,30 +6260,83 @@ export interface components {
             };
         };
         CheckoutSession: {
-            /** @description Checkout session id */
+            /** @description Checkout session id (mobile money: the pay-in id, a UUID for pawaPay) */
             paymentId: string;
-            /** @description Hosted payment page to open in the browser */
-            paymentApprovalUrl: string;
+            /** @description Hosted payment page to open in the browser; null when the payer approves a PIN prompt on the phone */
+            paymentApprovalUrl: string | null;
             /** Format: date-time */
             expiresAt: string;
+            /**
+             * @description MOBILE_MONEY: the pay-in waits for the payer; GET /payments/{reservationId}/status follows it
+             * @enum {string}
+             */
+            status?: "PENDING";
+            /** @description MOBILE_MONEY: the operator */
+            provider?: string;
+            /** @enum {string} */
+            approval?: "REDIRECT" | "PIN_PROMPT";
         };
         CheckoutRequest: {
             /** Format: int32 */
             reservationId: number;
             /**
-             * @description CARD (default, Stripe) or MOBILE_MONEY (Wave, XOF): see GET /payments/methods
+             * @description CARD (default, Stripe) or MOBILE_MONEY: see GET /payments/methods
              * @enum {string}
              */
             method?: "CARD" | "MOBILE_MONEY";
+            /**
+             * @description MOBILE_MONEY only: the operator (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN; GET /payments/methods lists them). Default WAVE for XOF
+             * @example MTN_MOMO_CMR
+             */
+            provider?: string;
+            /**
+             * @description MOBILE_MONEY only: the paying number (E.164); required where the payer approves a PIN prompt on the phone
+             * @example +237677123456
+             */
+            phone?: string;
         };
         PaymentMethods: {
             methods: {
                 /** @enum {string} */
                 method: "CARD" | "MOBILE_MONEY";
-                /** @enum {string} */
-                provider: "STRIPE" | "WAVE";
+                /** @description STRIPE for CARD; the mobile-money operator (WAVE, MTN_MOMO_CMR, ORANGE_CIV, ...) */
+                provider: string;
                 /** @description ISO 4217 codes this method takes */
                 currencies: string[];
+                /** @description The operator as people know it (MTN, Orange, Wave) */
+                displayName?: string;
+                /** @description ISO 3166-1 alpha-2 countries the operator serves */
+                countries?: string[];
+                /** @description Pays in (checkout), within these amounts; null: it does not */
+                payIn?: {
+                    /** Format: double */
+                    min: number;
+                    /**
+                     * Format: double
+                     * @description null: no stated maximum
+                     */
+                    max: number | null;
+                } | null;
+                /** @description Pays out (withdrawals to a payout account), within these amounts; null: it does not */
+                payout?: {
+                    /** Format: double */
+                    min: number;
+                    /**
+                     * Format: double
+                     * @description null: no stated maximum
+                     */
+                    max: number | null;
+                } | null;
+                /**
+                 * Format: int32
+                 * @description Decimals the operator accepts in an amount (XOF, XAF: 0)
+                 */
+                decimals?: number;
+                /**
+                 * @description REDIRECT: open paymentApprovalUrl; PIN_PROMPT: the payer approves on the phone
+                 * @enum {string}
+                 */
+                approval?: "REDIRECT" | "PIN_PROMPT";
             }[];
         };
         PaymentStatus: {
@@ -6491,8 +6544,11 @@ export interface components {
             id: number;
             /** @enum {string} */
             type: "MOBILE_MONEY";
-            /** @enum {string} */
-            provider: "WAVE";
+            /**
+             * @description The operator paid out to (WAVE, MTN_MOMO_CMR, ORANGE_CIV, ...)
+             * @example WAVE
+             */
+            provider: string;
             /** @description What it is paid out in (XOF for Wave) */
             currency: string;
             /** @description E.164 */
@@ -23748,8 +23804,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Checkout session */
+            /** @description Checkout session (a page to open) */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /** @description Mobile-money pay-in PENDING: the payer approves the PIN prompt on the phone; a callback or status check settles it */
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -23922,8 +23992,10 @@ export interface operations {
     };
     listPaymentMethods: {
         parameters: {
-            query: {
-                reservationId: number;
+            query?: {
+                reservationId?: number;
+                currency?: string;
+                country?: string;
             };
             header?: never;
             path?: never;

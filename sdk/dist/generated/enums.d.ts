@@ -31,6 +31,10 @@ export declare const CancellationQuoteRule: readonly ["NOT_PAID", "CARRIER_CANCE
 export type CancellationQuoteRule = (typeof CancellationQuoteRule)[number];
 export declare const CheckoutRequestMethod: readonly ["CARD", "MOBILE_MONEY"];
 export type CheckoutRequestMethod = (typeof CheckoutRequestMethod)[number];
+export declare const CheckoutSessionApproval: readonly ["REDIRECT", "PIN_PROMPT"];
+export type CheckoutSessionApproval = (typeof CheckoutSessionApproval)[number];
+export declare const CheckoutSessionStatus: readonly ["PENDING"];
+export type CheckoutSessionStatus = (typeof CheckoutSessionStatus)[number];
 export declare const CloseReportAction: readonly ["NONE", "HIDE_ANNOUNCEMENT", "HIDE_REVIEW", "SUSPEND_USER"];
 export type CloseReportAction = (typeof CloseReportAction)[number];
 export declare const DashboardUpcomingTripStatus: readonly ["ACTIVE", "FULL", "CLOSED", "CANCELLED"];
@@ -93,8 +97,6 @@ export declare const OfferStatus: readonly ["PENDING", "COUNTERED", "ACCEPTED", 
 export type OfferStatus = (typeof OfferStatus)[number];
 export declare const PayConnectAccountStatusStatus: readonly ["NOT_CONNECTED", "ONBOARDING", "RESTRICTED", "ACTIVE"];
 export type PayConnectAccountStatusStatus = (typeof PayConnectAccountStatusStatus)[number];
-export declare const PayoutAccountProvider: readonly ["WAVE"];
-export type PayoutAccountProvider = (typeof PayoutAccountProvider)[number];
 export declare const PayoutAccountRequestProvider: readonly ["WAVE"];
 export type PayoutAccountRequestProvider = (typeof PayoutAccountRequestProvider)[number];
 export declare const PayoutAccountRequestType: readonly ["MOBILE_MONEY"];
