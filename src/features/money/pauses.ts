@@ -4,7 +4,6 @@
 // paused with no change here (a rail paused pauses every operator it reaches). A paused checkout or withdrawal answers 503 with Retry-After before
 // anything is charged or debited; the payout crons leave paused providers' transfers PENDING.
 import { and, eq } from 'drizzle-orm';
-import { appConfig } from '../../config';
 import type { Db } from '../../db/client';
 import { providerPauses, type PauseOperation } from '../../db/schema';
 import type { Deps } from '../../env';
