@@ -177,7 +177,7 @@ describe('error tracking with a DSN', () => {
     await runCron(withDsn);
     const tags = reportedEvents().map((e) => e.tags);
     expect(tags.filter((t) => t.job === 'money').map((t) => t.step).sort()).toEqual(
-      ['autoWithdrawals', 'captured', 'heldReleased', 'settlementsRetried', 'withdrawalsRetried'],
+      ['autoWithdrawals', 'captured', 'heldReleased', 'payInsChecked', 'settlementsRetried', 'withdrawalsRetried'],
     );
     expect(tags.filter((t) => t.msg === 'reservation job failed').map((t) => t.job).sort()).toEqual(['removed-trip-sweep', 'reservation-expiry', 'suspension-sweep']);
     expect(reportedEvents().every((e) => e.exception.values[0].value === 'D1_ERROR: database is locked')).toBe(true);
