@@ -5,7 +5,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { files } from '../src/db/schema';
-import { detectContentType, pdfActiveContent } from '../src/features/files/files.rules';
+import { detectContentType } from '../src/features/files/files.rules';
+import { pdfActiveContent } from '../src/features/files/pdf-active-content';
+import { ascii85Decode, asciiHexDecode, decodeFilter, lzwDecode, runLengthDecode, unpredict } from '../src/features/files/pdf-filters';
+import { textPdf } from '../src/lib/pdf';
 import { BASE, call, errorBody, get } from './helpers/http';
 import { type TestUser, aUser, tokenFor, aCarrier, anAdmin, aReservation, aSuperAdmin } from './helpers/factories';
 
@@ -22,12 +25,29 @@ const bytes = (head: number[], total = 256) => {
   return out;
 };
 
-function upload(user: TestUser | null, part: { data: Uint8Array; name: string; type: string }, fields: Record<string, string>) {
-  const form = new FormData();
-  form.append('file', new File([part.data], part.name, { type: part.type }));
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  return call('POST', '/v1/api/files', { raw: form, token: user?.token });
+function form(data: Uint8Array, fields: Record<string, string>, name = 'id.pdf', type = 'application/pdf') {
+  const body = new FormData();
+  body.append('file', new File([data], name, { type }));
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  return body;
 }
+
+function upload(user: TestUser | null, part: { data: Uint8Array; name: string; type: string }, fields: Record<string, string>) {
+  return call('POST', '/v1/api/files', { raw: form(part.data, fields, part.name, part.type), token: user?.token });
+}
+
+const latin = (text: string) => new Uint8Array([...text].map((ch) => ch.charCodeAt(0)));
+const fromLatin = (data: Uint8Array) => Array.from(data, (b) => String.fromCharCode(b)).join('');
+const concat = (...parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+};
+const deflate = async (data: Uint8Array) =>
+  new Uint8Array(await new Response(new Blob([data]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
+const hex = (data: Uint8Array) => `${Array.from(data, (b) => b.toString(16).padStart(2, '0')).join('')}>`;
+/** A one-stream PDF: `head` is the object header and stream dictionary. */
+const withStream = (head: string, data: Uint8Array) => concat(latin(`%PDF-1.7\n${head}\nstream\n`), data, latin('\nendstream\nendobj\n%%EOF\n'));
 
 /** Reads a file back as bytes (the JSON helpers would read binary bodies as text). */
 async function download(path: string, user: TestUser) {
@@ -95,21 +115,10 @@ describe('POST /files', () => {
 
   it('refuses a PDF that would act when opened (script, launch, embedded file), even escaped or compressed; accepts a passive one', async () => {
     const user = await aUser();
-    const latin = (text: string) => new Uint8Array([...text].map((ch) => ch.charCodeAt(0)));
-    const deflate = async (text: string) =>
-      new Uint8Array(await new Response(new Blob([latin(text)]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
-    const withStream = (head: string, data: Uint8Array) => {
-      const [a, b] = [latin(`%PDF-1.7\n${head}\nstream\n`), latin('\nendstream\nendobj\n%%EOF\n')];
-      const out = new Uint8Array(a.length + data.length + b.length);
-      out.set(a);
-      out.set(data, a.length);
-      out.set(b, a.length + data.length);
-      return out;
-    };
-    const script = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF\n');
-    const escaped = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /OpenAction << /S /J#61vaScript /J#53 (app.alert(1)) >> >> endobj\n%%EOF\n');
-    const hidden = withStream('2 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>', await deflate('3 0 << /S /Launch /F (cmd.exe) >>'));
-    const passive = withStream('4 0 obj << /Length 44 /Filter /FlateDecode >>', await deflate('BT /F1 12 Tf 72 712 Td (Passport scan) Tj ET'));
+    const script = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /Names << /JavaScript 2 0 R >> >> endobj\n%%EOF\n');
+    const escaped = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /Names << /J#61vaScript 2 0 R >> >> endobj\n%%EOF\n');
+    const hidden = withStream('2 0 obj << /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>', await deflate(latin('3 0 << /S /Launch /F (cmd.exe) >>')));
+    const passive = withStream('4 0 obj << /Length 44 /Filter /FlateDecode >>', await deflate(latin('BT /F1 12 Tf 72 712 Td (Passport scan) Tj ET')));
     for (const [data, name] of [[script, 'JavaScript'], [escaped, 'JavaScript'], [hidden, 'Launch']] as const) {
       const res = await upload(user, { data, name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
       expect(res.status).toBe(415);
@@ -120,6 +129,31 @@ describe('POST /files', () => {
     expect(ok.status).toBe(201);
     const stored = await db.select().from(files).where(eq(files.ownerId, user.id));
     expect(stored.map((f) => f.id)).toEqual([ok.body.id]);
+  });
+
+  it('refuses /JavaScript ended by NUL and /OpenAction in an ASCIIHex+Flate object stream (415, the error body, nothing stored); a real passive PDF passes', async () => {
+    const user = await aUser();
+    const nul = latin('%PDF-1.7\n1 0 obj << /Type /Catalog /Names << /JavaScript\0 2 0 R >> >> endobj\n%%EOF\n');
+    const objects = await deflate(latin('3 0 << /Type /Catalog /OpenAction 5 0 R >>'));
+    const hexFlate = withStream(`2 0 obj << /Type /ObjStm /N 1 /First 4 /Filter [/ASCIIHexDecode /FlateDecode] /Length ${objects.length * 2 + 1} >>`, latin(hex(objects)));
+    for (const [data, name] of [[nul, 'JavaScript'], [hexFlate, 'OpenAction']] as const) {
+      const res = await upload(user, { data, name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
+      expect(res.status).toBe(415);
+      expect(errorBody(res)).toEqual({
+        status: 415,
+        errorCode: 'INVALID_ARGUMENT',
+        message: `PDF documents with active content are not accepted (found /${name})`,
+        path: '/v1/api/files',
+        suggestions: ['Upload a JPEG, PNG or WEBP image, or a PDF document'],
+      });
+    }
+    const french = await call('POST', '/v1/api/files', { raw: form(nul, { purpose: 'KYC_DOCUMENT' }), token: user.token, headers: { 'Accept-Language': 'fr' } });
+    expect(french.body.message).toBe('Les documents PDF au contenu actif ne sont pas acceptés (trouvé : /JavaScript)');
+    expect(await db.select().from(files).where(eq(files.ownerId, user.id))).toEqual([]);
+
+    const receipt = textPdf('Reçu', [{ text: 'Passeport de Awa Diop, scanné le 7 décembre' }]);
+    const ok = await upload(user, { data: receipt, name: 'id.pdf', type: 'application/pdf' }, { purpose: 'KYC_DOCUMENT' });
+    expect(ok.status).toBe(201);
   });
 
   it('accepts exactly 10 MB and refuses 10 MB + 1 byte with the error body', async () => {
@@ -275,5 +309,158 @@ describe('GET /files/{id}', () => {
     const other = await aUser();
     expect((await get('/v1/api/files/999999', { token: other.token })).status).toBe(404);
     expect((await get('/v1/api/files/abc', { token: other.token })).body.errorCode).toBe('TYPE_MISMATCH');
+  });
+});
+
+// Encoders written from ISO 32000-1 §7.4, to feed the decoders what a PDF writer produces.
+function ascii85(data: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < data.length; i += 4) {
+    const chunk = data.subarray(i, i + 4);
+    const value = [0, 1, 2, 3].reduce((v, k) => v * 256 + (chunk[k] ?? 0), 0);
+    if (chunk.length === 4 && value === 0) {
+      out += 'z';
+      continue;
+    }
+    const digits = [4, 3, 2, 1, 0].map((p) => String.fromCharCode(Math.floor(value / 85 ** p) % 85 + 33)).join('');
+    out += digits.slice(0, chunk.length + 1);
+  }
+  return `${out}~>`;
+}
+
+/** LZW codes (9 to 12 bits, EarlyChange 1), clearing the table when it is full. */
+function lzw(data: Uint8Array): Uint8Array {
+  const codes = [256];
+  let table = new Map<string, number>();
+  let w = '';
+  for (const b of data) {
+    const wc = w + String.fromCharCode(b);
+    if (w === '' || table.has(wc)) {
+      w = wc;
+      continue;
+    }
+    codes.push(w.length === 1 ? w.charCodeAt(0) : table.get(w)!);
+    table.set(wc, 258 + table.size);
+    if (table.size === 4094 - 258) [table, w] = [new Map(), String.fromCharCode(b)];
+    else w = String.fromCharCode(b);
+    if (table.size === 0) codes.push(256);
+  }
+  codes.push(w.length === 1 ? w.charCodeAt(0) : table.get(w)!, 257);
+  // Pack with the width a reader has when it reads each code (it adds an entry per code but the first).
+  const out: number[] = [];
+  let [acc, bits, width, entries] = [0, 0, 9, -1];
+  for (const code of codes) {
+    acc = acc * 2 ** width + code;
+    bits += width;
+    while (bits >= 8) {
+      out.push(Math.floor(acc / 2 ** (bits - 8)) & 0xff);
+      bits -= 8;
+      acc %= 2 ** bits;
+    }
+    if (code === 256) [width, entries] = [9, -1];
+    else if (++entries > 0 && 258 + entries + 1 >= 2 ** width && width < 12) width++;
+  }
+  if (bits > 0) out.push((acc << (8 - bits)) & 0xff);
+  return new Uint8Array(out);
+}
+
+/** PNG predictors, a filter type per row cycling through None, Sub, Up, Average, Paeth. */
+function pngPredict(data: Uint8Array, rowBytes: number, bpp: number): Uint8Array {
+  const rows = data.length / rowBytes;
+  const out = new Uint8Array(rows * (rowBytes + 1));
+  for (let r = 0; r < rows; r++) {
+    const type = r % 5;
+    out[r * (rowBytes + 1)] = type;
+    for (let i = 0; i < rowBytes; i++) {
+      const at = (dr: number, di: number) => (r + dr >= 0 && i + di >= 0 ? data[(r + dr) * rowBytes + i + di] : 0);
+      const [a, b, c] = [at(0, -bpp), at(-1, 0), at(-1, -bpp)];
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const predicted = [0, a, b, (a + b) >> 1, paeth][type];
+      out[r * (rowBytes + 1) + 1 + i] = (data[r * rowBytes + i] - predicted) & 0xff;
+    }
+  }
+  return out;
+}
+
+describe('PDF filters, decoded as a viewer decodes them', () => {
+  const sample = latin(Array.from({ length: 3000 }, (_, i) => 'ABCDEFGH /OpenAction 12 0 R '[(i * 7 + (i >> 5)) % 28]).join(''));
+  const limit = 1 << 20;
+
+  it('ASCIIHexDecode skips whitespace, stops at > and pads an odd last digit', () => {
+    expect(fromLatin(asciiHexDecode(latin('2F 4a\n61\0 76 61>2F2F'), limit))).toBe('/Java');
+    expect([...asciiHexDecode(latin('2F7>'), limit)]).toEqual([0x2f, 0x70]);
+    expect(asciiHexDecode(latin(hex(sample)), limit)).toEqual(sample);
+  });
+
+  it('ASCII85Decode reads groups of five, z for zeros, a short last group, up to ~>', () => {
+    expect(fromLatin(ascii85Decode(latin('9jqo^ \n9jqo^~>9jqo^'), limit))).toBe('Man Man ');
+    expect([...ascii85Decode(latin('z\n!!~>'), limit)]).toEqual([0, 0, 0, 0, 0]);
+    for (const n of [3000, 2999, 2998, 2997]) expect(ascii85Decode(latin(ascii85(sample.subarray(0, n))), limit)).toEqual(sample.subarray(0, n));
+  });
+
+  it('LZWDecode: the example of the PDF reference, and codes growing from 9 to 12 bits', () => {
+    expect(fromLatin(lzwDecode(new Uint8Array([0x80, 0x0b, 0x60, 0x50, 0x22, 0x0c, 0x0c, 0x85, 0x01]), limit))).toBe('-----A---B');
+    const noisy = new Uint8Array(12000).map((_, i) => (i * 2654435761) >>> 27);
+    expect(lzwDecode(lzw(noisy), limit)).toEqual(noisy);
+    expect(lzwDecode(lzw(sample), limit)).toEqual(sample);
+  });
+
+  it('RunLengthDecode: literal runs, repeated runs, 128 ends', () => {
+    expect(fromLatin(runLengthDecode(new Uint8Array([2, 0x2f, 0x4a, 0x53, 0xfe, 0x20, 128, 0x41]), limit))).toBe('/JS   ');
+  });
+
+  it('PNG and TIFF predictors are undone', () => {
+    const pixels = new Uint8Array(6 * 40).map((_, i) => (i * 37) ^ (i >> 3));
+    expect(unpredict(pngPredict(pixels, 6, 3), { Predictor: 12, Colors: 3, Columns: 2 })).toEqual(pixels);
+    const tiff = pixels.map((v, i) => (i % 6 >= 3 ? (v - pixels[i - 3]) & 0xff : v));
+    expect(unpredict(tiff, { Predictor: 2, Colors: 3, Columns: 2 })).toEqual(pixels);
+  });
+
+  it('every decoder stops at its limit, so a bomb costs no more than the budget', async () => {
+    const zeros = new Uint8Array(4 << 20);
+    const bomb = await deflate(zeros);
+    expect((await decodeFilter('FlateDecode', bomb, {}, 1000))?.length).toBe(1000);
+    expect((await decodeFilter('RL', new Uint8Array(2000).map((_, i) => (i % 2 ? 0 : 129)), {}, 1000))?.length).toBe(1000);
+    expect(lzwDecode(lzw(zeros.subarray(0, 100_000)), 1000).length).toBe(1000);
+    expect(await decodeFilter('DCTDecode', bomb, {}, 1000)).toBeNull();
+  });
+});
+
+describe('pdfActiveContent', () => {
+  const objects = latin('3 0 4 40 << /Type /Catalog /Pages 5 0 R >> << /Type /Action /S /JavaScript /JS (app.alert(1)) >>');
+  const objStm = (dict: string, data: Uint8Array) => withStream(`2 0 obj << /Type /ObjStm /N 2 /First 10 ${dict} /Length ${data.length} >>`, data);
+
+  it.each([
+    ['AHx + Fl, abbreviated', async () => objStm('/Filter [/AHx /Fl]', latin(hex(await deflate(objects))))],
+    ['A85 + Flate', async () => objStm('/Filter [/ASCII85Decode /FlateDecode]', latin(ascii85(await deflate(objects))))],
+    ['LZW', async () => objStm('/Filter /LZWDecode', lzw(objects))],
+    ['RunLength', async () => objStm('/Filter /RL', concat(new Uint8Array([objects.length - 1]), objects, new Uint8Array([128])))],
+    ['Flate with a PNG predictor', async () => objStm('/Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 8 >>', await deflate(pngPredict(concat(objects, new Uint8Array(8 - (objects.length % 8))), 8, 1)))],
+    ['a filter by reference', async () => concat(objStm('/Filter 9 0 R', await deflate(objects)), latin('9 0 obj [/FlateDecode] endobj\n'))],
+    ['NUL after the name', async () => latin('%PDF-1.4\n1 0 obj << /OpenAction\0<< /S /GoTo >> >> endobj')],
+    ['an event action', async () => latin('%PDF-1.4\n1 0 obj << /Type /Annot /AA << /O 7 0 R >> >> endobj')],
+    ['embedded media', async () => latin('%PDF-1.4\n1 0 obj << /Type /Annot /Subtype /RichMedia >> endobj')],
+  ])('finds the active name through %s', async (_, make) => {
+    expect(await pdfActiveContent(await make())).toMatchObject({ active: expect.stringMatching(/^(JavaScript|JS|OpenAction|AA|RichMedia)$/) });
+  });
+
+  it('ignores what an image codec encodes and image pixels, but not an image dictionary that is an object stream', async () => {
+    const image = (dict: string) => withStream(`6 0 obj << /Type /XObject /Subtype /Image ${dict} >>`, latin('\xff\xd8\xff /JS ) /AA '));
+    expect(await pdfActiveContent(image('/Filter /DCTDecode /Length 15'))).toBeNull();
+    expect(await pdfActiveContent(image('/Length 15'))).toBeNull();
+    expect(await pdfActiveContent(image('/N 1 /First 0'))).toEqual({ active: 'JS' });
+    // A cross-reference may point inside an image's data: an object header there keeps it checked.
+    expect(await pdfActiveContent(withStream('6 0 obj << /Subtype /Image /Filter /DCTDecode /Length 30 >>', latin('\xff\xd8 7 0 obj << /AA 1 0 R >>  ')))).toEqual({ active: 'AA' });
+  });
+
+  it('refuses a PDF whose streams decode to more than the budget: it cannot be checked', async () => {
+    const bomb = await deflate(new Uint8Array(65 << 20));
+    expect(await pdfActiveContent(withStream('2 0 obj << /Filter /FlateDecode >>', bomb))).toEqual({ tooMuchData: true });
+    expect(await pdfActiveContent(withStream('2 0 obj << /Filter /FlateDecode >>', await deflate(new Uint8Array(1 << 20))))).toBeNull();
+  });
+
+  it('a name that merely starts like an active one passes', async () => {
+    expect(await pdfActiveContent(latin('%PDF-1.4\n1 0 obj << /JSON 2 /AAA 3 /OpenActions 4 /Java#00Script 5 >> endobj'))).toBeNull();
   });
 });

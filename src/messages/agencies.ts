@@ -87,6 +87,10 @@ export const AGENCY_MESSAGES = {
     en: 'PDF documents with active content are not accepted (found /{active})',
     fr: 'Les documents PDF au contenu actif ne sont pas acceptés (trouvé : /{active})',
   },
+  'file.pdfTooMuchDataToCheck': {
+    en: 'This PDF could not be checked: its compressed streams decode to more than {maxMb} MB',
+    fr: 'Ce PDF n’a pas pu être vérifié : ses flux compressés dépassent {maxMb} Mo une fois décompressés',
+  },
   'file.onlyPartiesReservationAttach': {
     en: 'Only the parties of this reservation can attach files to it',
     fr: 'Seules les parties de cette réservation peuvent y joindre des fichiers',

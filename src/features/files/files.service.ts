@@ -3,19 +3,15 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
-import { agencies, FILE_PURPOSES, files, type FilePurpose, type FileRow } from '../../db/schema';
+import { FILE_PURPOSES, files, type FilePurpose, type FileRow } from '../../db/schema';
 import type { AppEnv, AuthUser, Deps } from '../../env';
 import { accessDenied, invalidArgument, notFound, validationError, msg, type Text } from '../../errors';
-import { hasRole, type Role } from '../../middleware/auth';
-import { assertCanAccess, canAccess } from '../../access/ownership';
 import { decimalInt, toValidationError, issueOf } from '../../validation';
 import type { Statement } from '../../db/statements';
 import { isReservationParty } from '../../access/reservation-access';
-import { detectContentType, isAllowed, pdfActiveContent, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
-
-const ADMINS: Role[] = ['ROLE_ADMIN'];
-/** Identity documents (a person's or an agency's) are reviewed by super-administrators only (CONTRACT 19). */
-const KYC_REVIEWERS: Role[] = ['ROLE_SUPERADMIN'];
+import { assertCanReadFile } from '../../access/files';
+import { pdfActiveContent, MAX_DECODED_BYTES } from './pdf-active-content';
+import { detectContentType, isAllowed, ALLOWED_TYPES, MAX_FILE_BYTES, RESERVATION_PURPOSES, SNIFF_BYTES } from './files.rules';
 
 export const fileView = (f: FileRow) => ({
   id: f.id,
@@ -96,8 +92,9 @@ export async function storeFile(deps: Deps, auth: AuthUser, input: StoreFileInpu
     throw unsupported(msg('file.purposeTypeMismatch', { purpose, allowedTypes: ALLOWED_TYPES[purpose].join(', '), detected }));
   }
   if (detected === 'application/pdf') {
-    const active = await pdfActiveContent(new Uint8Array(await file.arrayBuffer()));
-    if (active) throw unsupported(msg('file.pdfDocumentsActiveContent', { active }));
+    const refusal = await pdfActiveContent(new Uint8Array(await file.arrayBuffer()));
+    if (refusal && 'active' in refusal) throw unsupported(msg('file.pdfDocumentsActiveContent', { active: refusal.active }));
+    if (refusal) throw unsupported(msg('file.pdfTooMuchDataToCheck', { maxMb: MAX_DECODED_BYTES / (1024 * 1024) }));
   }
   if (input.reservationId != null) {
     if (!RESERVATION_PURPOSES.includes(purpose)) {
@@ -145,38 +142,6 @@ export async function getFileRow(deps: Deps, id: number) {
   const [row] = await db.select().from(files).where(eq(files.id, id));
   if (!row) throw notFound('File', id);
   return row;
-}
-
-/**
- * Who may read a file: its owner; any signed-in user for avatars (shown on public profiles);
- * super-administrators, who review KYC, for identity and agency documents (plus the agency's owner
- * for its documents), administrators not included; the reservation's parties (sender, carrier,
- * staff of the carrying agency) and admins for parcel images and dispute evidence.
- */
-export async function assertCanReadFile(deps: Deps, auth: AuthUser, row: FileRow) {
-  const { db } = deps;
-  if (canAccess(auth, [row.ownerId], [])) return;
-  switch (row.purpose) {
-    case 'AVATAR':
-      return;
-    case 'KYC_DOCUMENT':
-      return assertCanAccess(auth, [], KYC_REVIEWERS);
-    case 'AGENCY_DOCUMENT': {
-      if (hasRole(auth, ...KYC_REVIEWERS)) return;
-      if (row.agencyId === null) throw accessDenied();
-      const [agency] = await db.select({ ownerId: agencies.ownerId }).from(agencies).where(eq(agencies.id, row.agencyId));
-      return assertCanAccess(auth, [agency?.ownerId], KYC_REVIEWERS);
-    }
-    // A ticket names its traveller: the owner and the operators who review it.
-    case 'TRAVEL_PROOF':
-      return assertCanAccess(auth, [], ADMINS);
-    case 'PARCEL_IMAGE':
-    case 'DISPUTE_EVIDENCE': {
-      if (hasRole(auth, ...ADMINS)) return;
-      if (row.reservationId === null || !(await isReservationParty(deps, auth, row.reservationId))) throw accessDenied();
-      return;
-    }
-  }
 }
 
 /**
