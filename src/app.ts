@@ -13,6 +13,8 @@ import { favicon } from './lib/favicon';
 import { analyticsRouter } from './features/analytics/analytics.routes';
 import { dashboardsRouter } from './features/dashboards/dashboards.routes';
 import { superadminRouter } from './features/superadmin/superadmin.routes';
+import { countRefusedWebhooks } from './middleware/webhook-refusals';
+import { watchdogRouter } from './features/watchdog/watchdog.routes';
 import { metricsRouter } from './features/superadmin/metrics.routes';
 import { pausesRouter } from './features/superadmin/pauses.routes';
 import { alertsRouter } from './features/alerts/alerts.routes';
@@ -150,6 +152,8 @@ const notAllowed = (app: App) =>
 
 /** One app.route() per feature (this order is the OpenAPI document's); the sandboxes and the seed outside production. */
 function mountFeatures(app: App, production: boolean) {
+  // Refused provider webhooks counted for the watchdog (before the webhook routes it wraps).
+  app.use(`${API_PREFIX}/webhooks/*`, countRefusedWebhooks);
   app.route(API_PREFIX, healthRouter);
   app.route(API_PREFIX, reviewsRouter);
   app.route(API_PREFIX, reportsRouter);
@@ -197,6 +201,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, superadminRouter);
   app.route(API_PREFIX, metricsRouter);
   app.route(API_PREFIX, pausesRouter);
+  app.route(API_PREFIX, watchdogRouter);
   app.route(API_PREFIX, deliveriesAdminRouter);
   app.get('/favicon.ico', favicon);
   app.route('/console', consoleRouter);

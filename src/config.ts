@@ -33,6 +33,10 @@ export interface OptionalSettings {
   PROTECTION_RATE?: string;
   /** Minimum and maximum covered value per currency, `EUR:20:2000,XOF:13000:1300000`; unset: lib/protection.ts defaults. */
   PROTECTION_LIMITS?: string;
+  /** Where the watchdog's alerts go (CONTRACT section 27): an e-mail address (required in production), an E.164 number, a Slack-compatible webhook. */
+  ALERT_EMAIL?: string;
+  ALERT_SMS?: string;
+  ALERT_WEBHOOK_URL?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -77,6 +81,11 @@ export interface AppConfig {
   currencies: readonly CurrencyCode[];
   /** The protection option (CONTRACT section 21): premium rate, covered value limits per currency (major units). */
   protection: { rate: number; limits: Readonly<Record<CurrencyCode, ProtectionLimit>> };
+  /**
+   * Where the watchdog's alerts go; null: not by that channel. The webhook is POSTed in production
+   * (LIVE) and recorded in the development outbox elsewhere (SANDBOX), like the other channels.
+   */
+  alerts: { email: string | null; sms: string | null; webhook: { mode: ProviderMode; url: string } | null };
   /** Lifetime of a handover QR payload: QR_TTL_SECONDS may shorten the default (browser test only), never lengthen it. */
   qrTtlMs: number;
 }
@@ -157,6 +166,8 @@ const PROTECTION_LIMITS_FORMAT = 'CUR:min:max pairs, comma-separated, whole unit
 const protectionLimits = z.string({ error: PROTECTION_LIMITS_FORMAT }).refine((value) => parseProtectionLimits(value) !== null, { error: PROTECTION_LIMITS_FORMAT });
 // Wave's keys are bound to one business wallet and named after its country: wave_sn_prod_... (docs.wave.com/checkout).
 const waveApiKey = prefixed(/^wave_[a-z]{2}_prod_\S+$/, 'a Wave API key (wave_<country>_prod_...)');
+const alertEmail = text('an e-mail address').regex(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { error: 'an e-mail address' });
+const alertSms = text('an E.164 number (+...)').regex(/^\+[1-9]\d{6,14}$/, { error: 'an E.164 number (+...)' });
 const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
 
 /** What every environment needs: nothing works without these, and no sandbox stands in. */
@@ -194,6 +205,10 @@ const everywhere = {
   // Optional (unset: 3 % and lib/protection.ts's limits), but a malformed value stops the service.
   PROTECTION_RATE: rate().optional(),
   PROTECTION_LIMITS: protectionLimits.optional(),
+  // Optional outside production (the watchdog then alerts by the channels set), never malformed.
+  ALERT_EMAIL: alertEmail.optional(),
+  ALERT_SMS: alertSms.optional(),
+  ALERT_WEBHOOK_URL: httpsUrl().optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
@@ -232,12 +247,14 @@ const productionOnly = {
   METRICS: binding,
   METRICS_ACCOUNT_ID: text('a Cloudflare account id (32 hex digits)').regex(/^[0-9a-f]{32}$/, { error: 'a Cloudflare account id (32 hex digits)' }),
   METRICS_API_TOKEN: text(),
+  // Alerts reach a person (CONTRACT section 27): at least an e-mail address; SMS and webhook optional.
+  ALERT_EMAIL: alertEmail,
 };
 
 const localSchema = z.object(everywhere);
 const productionSchema = z.object({ ...everywhere, ...productionOnly });
 
-const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES', 'PROTECTION_RATE', 'PROTECTION_LIMITS']);
+const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES', 'PROTECTION_RATE', 'PROTECTION_LIMITS', 'ALERT_SMS', 'ALERT_WEBHOOK_URL']);
 
 /** Every configuration name production requires (the deploy runbook and the tests list them from here). */
 export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[]).filter(
@@ -268,6 +285,7 @@ export const PRODUCTION_SECRETS = [
   'WAVE_WEBHOOK_SECRET',
   'METRICS_ACCOUNT_ID',
   'METRICS_API_TOKEN',
+  'ALERT_EMAIL',
 ] as const satisfies readonly (typeof PRODUCTION_REQUIREMENTS)[number][];
 
 /** Production requirements that are bindings (resources in wrangler.toml), not text. */
@@ -353,6 +371,11 @@ function choose(env: Env & OptionalSettings): AppConfig {
     protection: {
       rate: env.PROTECTION_RATE?.trim() ? Number(env.PROTECTION_RATE) : DEFAULT_PROTECTION_RATE,
       limits: parseProtectionLimits(env.PROTECTION_LIMITS)!,
+    },
+    alerts: {
+      email: env.ALERT_EMAIL?.trim() || null,
+      sms: env.ALERT_SMS?.trim() || null,
+      webhook: env.ALERT_WEBHOOK_URL?.trim() ? { mode: production ? 'LIVE' : 'SANDBOX', url: env.ALERT_WEBHOOK_URL.trim() } : null,
     },
     qrTtlMs: qrTtlMs(env.QR_TTL_SECONDS),
   };

@@ -1,7 +1,7 @@
 // The cron trigger's jobs. Each runs on its own: one failing job is logged and does not stop the others.
 import { checkConfig, describeProblems } from './config';
 import { depsOf, type Deps } from './env';
-import { reportUnexpected } from './error-tracking';
+import { reportCaught, reportUnexpected } from './error-tracking';
 import { closeDepartedAnnouncements } from './features/announcements/announcements.service';
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
@@ -9,6 +9,7 @@ import { enqueuePendingDeliveries, requeueStaleDeliveries } from './features/del
 import { runMoneyJobs } from './features/money/money.jobs';
 import { runOfferExpiry } from './features/offers/offers.jobs';
 import { runPrivacyJobs } from './features/privacy/privacy.jobs';
+import { recordHeartbeat, runWatchdog } from './features/watchdog/watchdog';
 
 type Job = (deps: Deps, scheduledTime: number) => Promise<unknown>;
 
@@ -31,16 +32,27 @@ export async function runScheduledJobs(env: Env, scheduledTime: number) {
   }
   // One unit of work for the run: the jobs share its client, and what they commit is sent at its end.
   const deps = depsOf(env);
+  const at = new Date(scheduledTime);
   await Promise.all(
     Object.entries(SCHEDULED_JOBS).map(async ([name, job]) => {
+      let error: string | null = null;
       try {
         await job(deps, scheduledTime);
       } catch (err) {
-        console.error(JSON.stringify({ level: 'error', job: name, error: err instanceof Error ? err.message : String(err) }));
+        error = err instanceof Error ? err.message : String(err);
+        console.error(JSON.stringify({ level: 'error', job: name, error }));
         reportUnexpected(env, err, { job: name });
       }
+      // Each job's heartbeat: the watchdog's CRON_LATE rule reads the last success of each.
+      await recordHeartbeat(deps.db, name, at, error).catch((err) => reportCaught(env, err, { msg: 'cron heartbeat not recorded', job: name }));
     }),
   );
-  // The deliveries the jobs' batches committed (expiry, refunds...) go to the queue.
+  // Last, so it sees this run's heartbeats and what the jobs left: the watchdog (CONTRACT section 27).
+  try {
+    await runWatchdog(deps, at);
+  } catch (err) {
+    reportCaught(env, err, { msg: 'watchdog run failed', job: 'watchdog' });
+  }
+  // The deliveries the jobs' and the watchdog's batches committed (expiry, refunds, alerts...) go to the queue.
   await enqueuePendingDeliveries(deps);
 }

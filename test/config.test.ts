@@ -60,6 +60,7 @@ describe('production without a secret or binding', () => {
   it('requires every secret, provider setting and binding the code uses', () => {
     expect([...PRODUCTION_REQUIREMENTS].sort()).toEqual(
       [
+        'ALERT_EMAIL',
         'APPLE_CLIENT_IDS',
         'APPLE_JWKS_URL',
         'AUTH_EMAIL_RATE_LIMITER',

@@ -14,7 +14,7 @@ import { BASE, call, errorBody, get } from './helpers/http';
 import { sendPaymentEvent, sendWebhookRaw } from './helpers/money';
 import { PRODUCTION_ENV } from './helpers/production';
 import { deliveries } from '../src/db/schema';
-import { ALERT_RULES, breachedRules } from '../src/features/superadmin/alert-rules';
+import { ALERT_RULES, breachedRules } from '../src/features/watchdog/alert-rules';
 import type { WindowSummary } from '../src/providers/metrics';
 import operationsDoc from '../docs/OPERATIONS.md?raw';
 

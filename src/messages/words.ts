@@ -26,6 +26,7 @@ export const NOUNS = {
   Notification: 'Notification',
   Offer: 'Offre',
   Page: 'Page',
+  'Monitoring token': 'Jeton de supervision',
   'Payout account': 'Compte de versement',
   'Recipient link': 'Lien destinataire',
   Report: 'Signalement',

@@ -2,6 +2,7 @@
 // configuration by the factories of each provider folder. Every getter builds its provider on first
 // use and keeps it: a request that calls no provider builds none, one that calls the payment
 // provider three times builds it once. Services reach them through `deps.providers` (env.ts).
+import { alertWebhookProvider, type AlertWebhookProvider } from './alert-webhook';
 import { emailProvider } from './email';
 import type { EmailProvider } from './email/email';
 import { kycProvider, type KycProvider } from './kyc';
@@ -28,6 +29,8 @@ export interface Providers {
   readonly email: EmailProvider;
   readonly push: PushProvider;
   readonly sms: SmsProvider;
+  /** The operators' alert webhook (Slack-compatible; the outbox outside production). */
+  readonly alertWebhook: AlertWebhookProvider;
   readonly socialLogin: SocialLogin;
   /** Per-request metrics and business events (Analytics Engine, or the isolate's memory), and their summary. */
   readonly metrics: MetricsProvider;
@@ -41,7 +44,11 @@ export function providersFor(env: Env): Providers {
   let push: PushProvider | undefined;
   let sms: SmsProvider | undefined;
   let socialLogin: SocialLogin | undefined;
+  let alertWebhook: AlertWebhookProvider | undefined;
   return {
+    get alertWebhook() {
+      return (alertWebhook ??= alertWebhookProvider(env));
+    },
     get metrics() {
       return metricsProvider(env);
     },

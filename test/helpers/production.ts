@@ -23,4 +23,6 @@ export const PRODUCTION_ENV = {
   METRICS: { writeDataPoint: () => {} },
   METRICS_ACCOUNT_ID: '0123456789abcdef0123456789abcdef',
   METRICS_API_TOKEN: 'metrics-api-token-production',
+  // The watchdog's alerts (CONTRACT section 27): production requires at least the e-mail address.
+  ALERT_EMAIL: 'oncall@example.com',
 } as Env;

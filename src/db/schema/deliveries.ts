@@ -5,7 +5,8 @@ import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlit
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
 
-export const DELIVERY_CHANNELS = ['EMAIL', 'PUSH', 'SMS'] as const;
+// WEBHOOK: the operators' alert webhook (ALERT_WEBHOOK_URL, a Slack-compatible JSON POST).
+export const DELIVERY_CHANNELS = ['EMAIL', 'PUSH', 'SMS', 'WEBHOOK'] as const;
 export const DELIVERY_STATUSES = ['QUEUED', 'SENT', 'FAILED', 'DEAD'] as const;
 export const LOCALES = ['fr', 'en'] as const;
 

@@ -19,3 +19,4 @@ export * from './mobile-money';
 export * from './offers';
 export * from './staff-security';
 export * from './operations';
+export * from './watchdog';

@@ -156,6 +156,8 @@ export const reservations = sqliteTable(
     index('reservations_announcement_idx').on(t.announcementId, t.status),
     index('reservations_status_deadline_idx').on(t.status, t.paymentDeadline),
     index('reservations_status_paid_idx').on(t.status, t.paidAt),
+    // The watchdog's captures and refunds pending too long (features/watchdog).
+    index('reservations_payment_status_idx').on(t.paymentStatus, t.updatedAt),
     // Analytics: reservations created in a period, by status (covering, no table scan).
     index('reservations_created_status_idx').on(t.createdAt, t.status),
     // Agency dashboard: an agency's reservations by status.

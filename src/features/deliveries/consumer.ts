@@ -14,7 +14,7 @@ import { apiUrl, rootUrl } from '../../lib/urls';
 import type { EmailAttachmentFile } from '../../providers/email/email';
 import type { SendOutcome } from '../../providers/push/push-provider';
 import type { DeliveryMessage } from './outbox';
-import { messageClassOf, renderEmail, renderPush, renderSms, type Rendered } from './templates';
+import { messageClassOf, renderEmail, renderPush, renderSms, renderWebhook, type Rendered } from './templates';
 import { unsubscribeToken } from './unsubscribe-token';
 
 /** Attempts before a delivery is DEAD (the queue's own max_retries is higher: we decide first). */
@@ -75,6 +75,7 @@ async function send(deps: Deps, stored: DeliveryRow, documentPdf: DocumentPdf): 
   const row = await withReservationNumber(deps, stored);
   if (row.channel === 'PUSH') return sendPush(deps, row);
   if (row.channel === 'SMS') return sendSms(deps, row);
+  if (row.channel === 'WEBHOOK') return sendWebhook(deps, row);
   return sendEmail(deps, row, documentPdf);
 }
 
@@ -173,6 +174,11 @@ async function sendPush(deps: Deps, row: DeliveryRow): Promise<{ providerMessage
 async function sendSms({ env, providers }: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
   const sms = rendered(() => renderSms(env, row));
   return settled(await providers.sms.send({ deliveryId: String(row.id), to: row.to, body: sms.text, template: row.template, locale: row.locale, links: sms.links }));
+}
+
+async function sendWebhook({ env, providers }: Deps, row: DeliveryRow): Promise<{ providerMessageId: string }> {
+  const { text } = rendered(() => renderWebhook(env, row));
+  return settled(await providers.alertWebhook.send({ deliveryId: String(row.id), url: row.to, text, template: row.template, locale: row.locale }));
 }
 
 /**

@@ -13,6 +13,7 @@ export { agencyMoneyRouter } from './agency-money.routes';
 
 // The money side of reservation transitions (effects for a lifecycle plan) and the provider.
 export {
+  CAPTURE_BEFORE_MS,
   captureLoaded,
   moneyBackType,
   needsSettlement,

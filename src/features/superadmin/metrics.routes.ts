@@ -2,8 +2,9 @@
 // and the business events operators are alerted on, for the last hour and the last day.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
-import { authErrorResponses, jsonContent, withRole } from '../../lib/openapi';
+import { authErrorResponses, bearerSecurity, jsonContent } from '../../lib/openapi';
 import { METRIC_WINDOWS } from '../../providers/metrics';
+import { superadminOrMonitoring } from '../watchdog/monitoring';
 import { metricsReport } from './metrics.service';
 
 const count = (description: string) => z.number().int().min(0).openapi({ format: 'int64', description });
@@ -56,8 +57,10 @@ export const metricsRouter = createRouter().openapi(
       'Super-administrators only. Summarises the per-request metrics (status, duration) and the business events ' +
       '(payment failed, payout failed, delivery dead, webhook refused) written to Workers Analytics Engine, for the ' +
       'last hour and the last 24 hours, or the one `window` asked for. The alert rules an operator sets on these ' +
-      'figures are in docs/OPERATIONS.md. 500 (INTERNAL_ERROR) when Analytics Engine cannot be read.',
-    ...withRole('ROLE_SUPERADMIN'),
+      'figures are in docs/OPERATIONS.md. 500 (INTERNAL_ERROR) when Analytics Engine cannot be read. ' +
+      'Super-administrators, or a monitoring token (`Authorization: Bearer mon_...`, POST /superadmin/monitoring-tokens).',
+    security: bearerSecurity,
+    middleware: [superadminOrMonitoring] as const,
     request: { query: WindowQuery },
     responses: { 200: jsonContent(MetricsSchema, 'The summary of each window'), ...authErrorResponses() },
   }),

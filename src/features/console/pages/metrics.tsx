@@ -1,8 +1,8 @@
 // Métriques (/console/metrics, super-admins): the last hour and day of GET /superadmin/metrics,
-// figures past an alert rule marked (features/superadmin/alert-rules.ts, docs/OPERATIONS.md).
+// figures past an alert rule marked (features/watchdog/alert-rules.ts, docs/OPERATIONS.md).
 import { Hono } from 'hono';
 import type { WindowSummary } from '../../../providers/metrics';
-import { breachedRules, type AlertedFigure, type AlertRule } from '../../superadmin/alert-rules';
+import { breachedRules, type AlertedFigure, type AlertRule } from '../../watchdog/alert-rules';
 import { metricsReport } from '../../superadmin/metrics.service';
 import { assertSuperAdmin, page, view, type ConsoleEnv } from '../console.http';
 import { shortDate, Table, type View } from '../console.layout';

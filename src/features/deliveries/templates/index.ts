@@ -4,6 +4,7 @@
 import type { Locale } from '../../../db/schema';
 import { rootUrl } from '../../../lib/urls';
 import { TRANSACTIONAL_TEMPLATES, type TransactionalTemplate } from '../outbox';
+import { incidentLine, isIncidentTemplate } from './incidents';
 import { itemUrl } from './item-link';
 import { renderBlocks, type RenderedEmail } from './layout';
 import { isNotificationKind, notificationBlocks, notificationLine } from './notifications';
@@ -81,8 +82,15 @@ export function renderSms(env: Pick<Env, 'PUBLIC_BASE_URL'>, row: Row): { text: 
     return { text: recipientLinkSms(row.locale, row.payload, () => url), links: [url] };
   }
   if (row.template === 'PHONE_VERIFICATION') return { text: phoneCodeSms(row.locale, row.payload), links: [] };
+  if (isIncidentTemplate(row.template)) return { text: incidentLine(row.template, row.locale, row.payload), links: [] };
   if (!isNotificationKind(row.template)) throw new Error(`No SMS template named ${row.template}`);
   const { subject, line } = notificationLine(row.template, row.locale, row.payload);
   // French typography puts a space before the colon.
   return { text: row.locale === 'fr' ? `${subject} : ${line}` : `${subject}: ${line}`, links: [] };
+}
+
+/** The alert webhook's text (Slack-compatible `text`): the watchdog's alerts only; throws otherwise (the row is FAILED). */
+export function renderWebhook(env: Pick<Env, 'PUBLIC_BASE_URL'>, row: Row): { text: string } {
+  if (!isIncidentTemplate(row.template)) throw new Error(`No webhook template named ${row.template}`);
+  return { text: `${incidentLine(row.template, row.locale, row.payload)} ${rootUrl(env, '/console/incidents')}` };
 }

@@ -3,6 +3,7 @@
 // the data export's link.
 import type { Locale } from '../../../db/schema';
 import type { TransactionalTemplate } from '../outbox';
+import { incidentEmail } from './incidents';
 import type { EmailBlocks } from './layout';
 
 type Payload = Record<string, unknown>;
@@ -80,6 +81,9 @@ export const TRANSACTIONAL: Record<TransactionalTemplate, (locale: Locale, paylo
     locale === 'fr'
       ? { subject: 'Votre code de vérification', greeting: hello(locale, ''), paragraphs: [phoneCodeSms(locale, p)], footer: [] }
       : { subject: 'Your verification code', greeting: hello(locale, ''), paragraphs: [phoneCodeSms(locale, p)], footer: [] },
+  // The watchdog's alerts to the operators (templates/incidents.ts).
+  INCIDENT_OPENED: (locale, p, link) => incidentEmail('INCIDENT_OPENED', locale, p, link),
+  INCIDENT_RESOLVED: (locale, p, link) => incidentEmail('INCIDENT_RESOLVED', locale, p, link),
   RECIPIENT_LINK: (locale, p, link) => {
     const deposited = str(p, 'step') === 'DEPOSITED';
     const number = str(p, 'reservationNumber');
