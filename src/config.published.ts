@@ -24,5 +24,17 @@ export const PUBLISHED_DEV_VALUES: readonly { name: string; value: string }[] = 
   {
     "name": "KYC_WEBHOOK_SECRET",
     "value": "dev-only-kyc-secret"
+  },
+  {
+    "name": "ALERT_EMAIL",
+    "value": "oncall@parcel-marketplace.local"
+  },
+  {
+    "name": "ALERT_SMS",
+    "value": "+33600000001"
+  },
+  {
+    "name": "ALERT_WEBHOOK_URL",
+    "value": "https://hooks.slack.com/services/T0000/B0000/local-sandbox"
   }
 ];

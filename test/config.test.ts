@@ -198,7 +198,7 @@ describe('production refuses the secrets published in .dev.vars.example', () => 
       .map(([, name, value]) => ({ name, value: value.trim() }))
       .filter(({ value }) => value.length > 0);
     expect(PUBLISHED_DEV_VALUES).toEqual(fromFile);
-    expect(PUBLISHED_DEV_VALUES.map((v) => v.name)).toEqual(['JWT_KEYS', 'QR_SIGNING_SECRET', 'RECEIPT_SIGNING_SECRET', 'STRIPE_WEBHOOK_SECRET', 'WAVE_WEBHOOK_SECRET', 'KYC_WEBHOOK_SECRET']);
+    expect(PUBLISHED_DEV_VALUES.map((v) => v.name)).toEqual(['JWT_KEYS', 'QR_SIGNING_SECRET', 'RECEIPT_SIGNING_SECRET', 'STRIPE_WEBHOOK_SECRET', 'WAVE_WEBHOOK_SECRET', 'KYC_WEBHOOK_SECRET', 'ALERT_EMAIL', 'ALERT_SMS', 'ALERT_WEBHOOK_URL']);
   });
 
   it('any secret set to a published value: 503 naming it, never echoing it', async () => {

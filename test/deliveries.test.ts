@@ -351,6 +351,8 @@ describe('templates', () => {
     RECIPIENT_LINK: { recipientName: 'Paul', senderName: 'Jeanne', reservationNumber: 'R-1', path: '/r/abc', step: 'CONFIRMED' },
     DATA_EXPORT_READY: { firstName: 'Jeanne', path: '/v1/api/user/me/exports/1', expiresOn: '2026-12-04' },
     PHONE_VERIFICATION: { code: '482913' },
+    INCIDENT_OPENED: { incidentId: 3, rule: 'PAYOUTS_FAILED', subject: '', severity: 'PAGE', title: 'Payout failures', summary: '1 payouts refused', openedAt: '2026-12-07T04:40:00.000Z', resolvedAt: null },
+    INCIDENT_RESOLVED: { incidentId: 3, rule: 'PAYOUTS_FAILED', subject: '', severity: 'PAGE', title: 'Payout failures', summary: '1 payouts refused', openedAt: '2026-12-07T04:40:00.000Z', resolvedAt: '2026-12-07T05:45:00.000Z' },
   };
   const cases = [
     ...TRANSACTIONAL_TEMPLATES.map((t) => [t, payloads[t]] as const),

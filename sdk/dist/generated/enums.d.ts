@@ -41,7 +41,7 @@ export declare const DashboardUpcomingTripStatus: readonly ["ACTIVE", "FULL", "C
 export type DashboardUpcomingTripStatus = (typeof DashboardUpcomingTripStatus)[number];
 export declare const DataExportStatus: readonly ["PENDING", "READY", "FAILED"];
 export type DataExportStatus = (typeof DataExportStatus)[number];
-export declare const DeliveryChannel: readonly ["EMAIL", "PUSH", "SMS"];
+export declare const DeliveryChannel: readonly ["EMAIL", "PUSH", "SMS", "WEBHOOK"];
 export type DeliveryChannel = (typeof DeliveryChannel)[number];
 export declare const DeliveryLocale: readonly ["fr", "en"];
 export type DeliveryLocale = (typeof DeliveryLocale)[number];
@@ -65,6 +65,10 @@ export declare const ErrorResponseReason: readonly ["ACCOUNT_ALREADY_SUSPENDED",
 export type ErrorResponseReason = (typeof ErrorResponseReason)[number];
 export declare const HealthStatus: readonly ["UP", "DOWN"];
 export type HealthStatus = (typeof HealthStatus)[number];
+export declare const IncidentSeverity: readonly ["PAGE", "TICKET"];
+export type IncidentSeverity = (typeof IncidentSeverity)[number];
+export declare const IncidentStatus: readonly ["OPEN", "RESOLVED"];
+export type IncidentStatus = (typeof IncidentStatus)[number];
 export declare const KycRecordDocumentType: readonly ["PASSPORT", "RESIDENCE_PERMIT", "ID_CARD", "DRIVER_LICENSE"];
 export type KycRecordDocumentType = (typeof KycRecordDocumentType)[number];
 export declare const KycRecordStatus: readonly ["VERIFIED", "PENDING", "NOT_VERIFIED"];

@@ -104,6 +104,7 @@ export const watchdogRouter = createRouter()
       path: '/superadmin/monitoring-tokens',
       tags: TAGS,
       summary: 'The monitoring tokens, newest first (never the tokens themselves)',
+      description: 'Each token with its name, who created it, its last accepted use and whether it was revoked; the token itself was shown once, at creation, and is not kept.',
       ...withRole('ROLE_SUPERADMIN'),
       request: { query: pageQuery({ sortable: MONITORING_TOKEN_SORT_FIELDS, defaultSort: 'createdAt,desc' }) },
       responses: { 200: jsonContent(PageSchema(MonitoringTokenSchema, 'MonitoringTokenPage'), 'Page of monitoring tokens'), ...authErrorResponses() },
