@@ -4079,7 +4079,7 @@ export interface paths {
         };
         /**
          * Error rate, latency and failed payments, payouts, deliveries and webhooks of the last hour and day
-         * @description Super-administrators only. Summarises the per-request metrics (status, duration) and the business events (payment failed, payout failed, delivery dead, webhook refused) written to Workers Analytics Engine, for the last hour and the last 24 hours, or the one `window` asked for. The alert rules an operator sets on these figures are in docs/OPERATIONS.md. 500 (INTERNAL_ERROR) when Analytics Engine cannot be read.
+         * @description Super-administrators only. Summarises the per-request metrics (status, duration) and the business events (payment failed, payout failed, delivery dead, webhook refused) written to Workers Analytics Engine, for the last hour and the last 24 hours, or the one `window` asked for. The alert rules an operator sets on these figures are in docs/OPERATIONS.md. 500 (INTERNAL_ERROR) when Analytics Engine cannot be read. Super-administrators, or a monitoring token (`Authorization: Bearer mon_...`, POST /superadmin/monitoring-tokens).
          *
          *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
          */
@@ -4131,6 +4131,78 @@ export interface paths {
         put: operations["setProviderPause"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The watchdog's incidents, open and recent, newest first
+         * @description Every incident the watchdog (the 5-minute cron) opened: one per rule breach, alerted once when opened and once when resolved. `status=OPEN` keeps those still open. Super-administrators, or a monitoring token (`Authorization: Bearer mon_...`, POST /superadmin/monitoring-tokens).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        get: operations["listIncidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/monitoring-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The monitoring tokens, newest first (never the tokens themselves)
+         * @description Each token with its name, who created it, its last accepted use and whether it was revoked; the token itself was shown once, at creation, and is not kept.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        get: operations["listMonitoringTokens"];
+        put?: never;
+        /**
+         * Create a monitoring token (shown once) that reads the metrics and the incidents only
+         * @description For an outside monitor: the token reads GET /superadmin/metrics and GET /superadmin/incidents and nothing else, never expires, and is revoked with DELETE. It is in the answer this once; only its SHA-256 is kept. Audited (MONITORING_TOKEN_CREATED).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        post: operations["createMonitoringToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/monitoring-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a monitoring token: it stops working at once (audited)
+         * @description Revoking a token already revoked changes nothing. Audited (MONITORING_TOKEN_REVOKED). 404 for an unknown id.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        delete: operations["revokeMonitoringToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7265,6 +7337,121 @@ export interface components {
             /** @description Why (shown in the console and the audit log) */
             reason?: string;
         };
+        IncidentPage: {
+            content: components["schemas"]["Incident"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+            };
+        };
+        Incident: {
+            /** Format: int32 */
+            id: number;
+            /**
+             * @description The rule breached (docs/OPERATIONS.md, "The watchdog")
+             * @example PAYOUTS_FAILED
+             */
+            rule: string;
+            /**
+             * @description What the rule is about when it watches several things (a cron job)
+             * @example null
+             */
+            subject: string | null;
+            /** @example Payout failures */
+            title: string;
+            /**
+             * @description PAGE: someone is woken; TICKET: the next working day
+             * @enum {string}
+             */
+            severity: "PAGE" | "TICKET";
+            /** @enum {string} */
+            status: "OPEN" | "RESOLVED";
+            /** @description The breach as alerted when it opened */
+            summary: string;
+            /**
+             * Format: double
+             * @description The figure when it opened (a count, a rate, minutes)
+             */
+            value: number | null;
+            /**
+             * Format: double
+             * @description The rule's threshold (at or above)
+             */
+            threshold: number | null;
+            /**
+             * Format: date-time
+             * @description When the watchdog opened it (and alerted)
+             */
+            openedAt: string;
+            /**
+             * Format: date-time
+             * @description The last watchdog run that still saw the breach
+             */
+            lastSeenAt: string;
+            /**
+             * Format: date-time
+             * @description When a run no longer saw it (and alerted); null while open
+             */
+            resolvedAt: string | null;
+        };
+        CreatedMonitoringToken: components["schemas"]["MonitoringToken"] & {
+            /**
+             * @description The token, shown this once (only its hash is kept): `Authorization: Bearer mon_...`
+             * @example mon_3q2-7wEvJ...
+             */
+            token: string;
+        };
+        MonitoringToken: {
+            /** Format: int32 */
+            id: number;
+            name: string;
+            /**
+             * Format: int32
+             * @description The super-admin who created it
+             */
+            createdBy: number;
+            /**
+             * Format: date-time
+             * @description Created
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Its last accepted use
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it was revoked; null while it works
+             */
+            revokedAt: string | null;
+        };
+        CreateMonitoringToken: {
+            /**
+             * @description What uses it, e.g. "uptime monitor"
+             * @example uptime monitor
+             */
+            name: string;
+        };
+        MonitoringTokenPage: {
+            content: components["schemas"]["MonitoringToken"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+            };
+        };
         DeliveryPage: {
             content: components["schemas"]["Delivery"][];
             page: {
@@ -7287,7 +7474,7 @@ export interface components {
              */
             userId: number | null;
             /** @enum {string} */
-            channel: "EMAIL" | "PUSH" | "SMS";
+            channel: "EMAIL" | "PUSH" | "SMS" | "WEBHOOK";
             /**
              * @description The address, masked
              * @example j***@example.com
@@ -30169,6 +30356,425 @@ export interface operations {
             };
         };
     };
+    listIncidents: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
+                size?: number;
+                /** @description <field>,<asc|desc>; fields: openedAt */
+                sort?: string;
+                /** @description OPEN: the incidents still open; RESOLVED: the past ones; both when absent */
+                status?: "OPEN" | "RESOLVED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page of incidents */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentPage"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMonitoringTokens: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
+                size?: number;
+                /** @description <field>,<asc|desc>; fields: createdAt */
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Page of monitoring tokens */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitoringTokenPage"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createMonitoringToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMonitoringToken"];
+            };
+        };
+        responses: {
+            /** @description The token, shown once */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedMonitoringToken"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeMonitoringToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, revoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MonitoringToken"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listDeliveries: {
         parameters: {
             query?: {
@@ -30181,7 +30787,7 @@ export interface operations {
                 /** @description Only deliveries in this status */
                 status?: "QUEUED" | "SENT" | "FAILED" | "DEAD";
                 /** @description Only this channel */
-                channel?: "EMAIL" | "PUSH" | "SMS";
+                channel?: "EMAIL" | "PUSH" | "SMS" | "WEBHOOK";
                 /** @description Exact template: a notification kind or a transactional message, e.g. EMAIL_VERIFICATION */
                 template?: string;
                 /** @description The account it is for */
