@@ -193,7 +193,7 @@ describe('the watchdog in the 5-minute cron', () => {
 
   it('without alert addresses (local default) incidents still open, and no alert is written', async () => {
     await aFailedPayout();
-    await runCron(Date.now(), env as Env);
+    await runCron(Date.now(), { ...env, ALERT_EMAIL: undefined, ALERT_SMS: undefined, ALERT_WEBHOOK_URL: undefined } as Env);
     expect(await incidentsOf('PAYOUTS_FAILED')).toHaveLength(1);
     expect(await db().select().from(deliveries).where(inArray(deliveries.template, ['INCIDENT_OPENED', 'INCIDENT_RESOLVED']))).toEqual([]);
   });

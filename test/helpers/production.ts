@@ -23,6 +23,10 @@ export const PRODUCTION_ENV = {
   METRICS: { writeDataPoint: () => {} },
   METRICS_ACCOUNT_ID: '0123456789abcdef0123456789abcdef',
   METRICS_API_TOKEN: 'metrics-api-token-production',
-  // The watchdog's alerts (CONTRACT section 27): production requires at least the e-mail address.
+  // The watchdog's alerts (CONTRACT section 27): production requires at least the e-mail address;
+  // SMS and webhook are optional, and a developer's .dev.vars (a copy of the example) must not
+  // lend them its published values, which production refuses.
   ALERT_EMAIL: 'oncall@example.com',
+  ALERT_SMS: undefined,
+  ALERT_WEBHOOK_URL: undefined,
 } as Env;
