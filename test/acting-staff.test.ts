@@ -13,11 +13,14 @@ import { CLOSE } from '../src/durable-objects/conversation';
 import { CLOSE_NO_LONGER_PARTY } from '../src/durable-objects/reservation-tracking';
 import { depsOf } from '../src/env';
 import { buildArchive } from '../src/features/privacy/archive';
+import { expireReservations } from '../src/features/bookings/expire-bookings';
 import { db } from './helpers/db';
-import { aBranch, aCategory, anAgency, aReservation, aTrip, aUser, daysFromToday, type TestUser } from './helpers/factories';
+import { aBranch, aCategory, anAgency, aReservation, aTrip, aUser, bookThroughApi, daysFromToday, makeAvailable, type TestUser } from './helpers/factories';
+import { fakeStripeForThisFile } from './helpers/money';
 import { BASE, del, errorBody, get, post, put } from './helpers/http';
 
 const NOW_ISO = () => new Date().toISOString();
+const stripe = fakeStripeForThisFile();
 const staffUser = (role: 'ROLE_AGENCY_OWNER' | 'ROLE_AGENCY_EMPLOYEE') => aUser({ roles: ['ROLE_CLIENT', role] });
 
 /**
@@ -173,6 +176,17 @@ describe('the trip itself', () => {
   });
 });
 
+describe("the trips one lists as one's own", () => {
+  it('GET /annonces/mine: the publisher who moved no longer lists the agency trip; back in its branch, they do', async () => {
+    const { publisher, trip, branchA } = await anAgencyTrip('moved');
+    const own = await aTrip(publisher, { departureDate: daysFromToday(12) });
+    const ids = async () => (await get('/v1/api/annonces/mine', { token: publisher.token })).body.content.map((a: { id: number }) => a.id);
+    expect(await ids()).toEqual([own.id]);
+    await db().update(agencyEmployees).set({ branchId: branchA.id }).where(eq(agencyEmployees.userId, publisher.id));
+    expect((await ids()).sort()).toEqual([trip.id, own.id].sort());
+  });
+});
+
 describe('handover, reviews and disputes', () => {
   it("the publisher who left cannot scan the sender's deposit QR; the colleague can", async () => {
     const { publisher, colleague, sender, reservation } = await anAgencyTrip('removed');
@@ -266,5 +280,33 @@ describe('personal data of a staff member who left', () => {
     const stillThere = await get(`/v1/api/bookings/${reservation.id}`, { token: owner.token });
     expect(stillThere.status).toBe(200);
     expect(stillThere.body.status).toBe('DEPOSITED');
+  });
+});
+
+describe('the booking-flow notices of an agency trip', () => {
+  it('a booking over the API and its cancellation tell the acting staff, never the publisher who moved', async () => {
+    const { owner, publisher, colleague, elsewhere, trip } = await anAgencyTrip('moved');
+    const category = await aCategory({ name: `Books ${crypto.randomUUID().slice(0, 6)}` });
+    const sender = await aUser();
+    const booked = await bookThroughApi(sender, trip.id, category.id);
+    expect(await counts([owner, colleague, publisher, elsewhere], 'RESERVATION_CREATED')).toEqual([1, 1, 0, 0]);
+    expect((await post(`/v1/api/bookings/${booked.id}/cancel`, {}, { token: sender.token })).status).toBe(200);
+    expect(await counts([owner, colleague, publisher, elsewhere], 'RESERVATION_CANCELLED')).toEqual([1, 1, 0, 0]);
+  });
+
+  it("the payment tells the acting staff; the share held, then available, is told to the owner, who holds the agency's wallet", async () => {
+    const { owner, publisher, colleague, elsewhere, trip, agency } = await anAgencyTrip('removed');
+    const { reservation } = await aReservation({ status: 'DELIVERED', trip, agencyId: agency.id, payment: stripe });
+    expect(await counts([owner, colleague, publisher, elsewhere], 'RESERVATION_PAID')).toEqual([1, 1, 0, 0]);
+    expect(await counts([owner, colleague, publisher, elsewhere], 'FUNDS_HELD')).toEqual([1, 0, 0, 0]);
+    await makeAvailable(reservation.id);
+    expect(await counts([owner, colleague, publisher, elsewhere], 'FUNDS_AVAILABLE')).toEqual([1, 0, 0, 0]);
+  });
+
+  it("an unpaid booking's expiry by the cron tells the acting staff now, not the publisher who moved", async () => {
+    const { owner, publisher, colleague, elsewhere, trip, agency } = await anAgencyTrip('moved');
+    await aReservation({ trip, agencyId: agency.id, set: { paymentDeadline: new Date(Date.now() - 60_000).toISOString() } });
+    await expireReservations(depsOf(env));
+    expect(await counts([owner, colleague, publisher, elsewhere], 'RESERVATION_EXPIRED')).toEqual([1, 1, 0, 0]);
   });
 });

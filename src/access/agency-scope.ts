@@ -143,13 +143,31 @@ export const staffOfAnnouncement = (db: Db, agencyId: SQL, branchId: SQL) =>
  * The acting staff of an agency trip, read now (CONTRACT 25): its agency's owner and the current
  * employees of the trip's branch. Whoever published the trip is not among them unless they still are.
  */
-export async function actingStaffIds(deps: Deps, trip: { agencyId: number | null; announcementId: number }): Promise<number[]> {
+export async function actingStaffIds(deps: Pick<Deps, 'db'>, trip: { agencyId: number | null; announcementId: number }): Promise<number[]> {
   if (trip.agencyId === null) return [];
-  const { db } = deps;
-  const branchOf = sql`(SELECT ${announcements.branchId} FROM ${announcements} WHERE ${announcements.id} = ${trip.announcementId})`;
-  const rows = await staffOfAnnouncement(db, sql`${trip.agencyId}`, branchOf);
-  return [...new Set(rows.map((r) => r.userId))];
+  return [...new Set((await actingStaffOfTrip(deps.db, trip.announcementId)).map((r) => r.userId))];
 }
+
+/**
+ * actingStaffIds() as a statement, for a batch that reads the trip anyway (a booking): no rows for a
+ * private trip (its agency is null).
+ */
+export const actingStaffOfTrip = (db: Db, announcementId: number) =>
+  staffOfAnnouncement(
+    db,
+    sql`(SELECT ${announcements.agencyId} FROM ${announcements} WHERE ${announcements.id} = ${announcementId})`,
+    sql`(SELECT ${announcements.branchId} FROM ${announcements} WHERE ${announcements.id} = ${announcementId})`,
+  );
+
+/**
+ * Who is told about the money of a wallet (FUNDS_HELD, FUNDS_AVAILABLE): the carrier of a private
+ * trip; for an agency's trip its owner, who alone reads and withdraws the agency's wallet (a SQL
+ * value, so the notice's own statement reads it: no round trip).
+ */
+export const walletHolderId = (r: { carrierId: number; agencyId: number | null }): number | SQL =>
+  // An agency row gone (never in production: agencies are suspended, not deleted) falls back to the
+  // carrier rather than failing the batch that moves the money.
+  r.agencyId === null ? r.carrierId : sql`coalesce((SELECT ${agencies.ownerId} FROM ${agencies} WHERE ${agencies.id} = ${r.agencyId}), ${r.carrierId})`;
 
 /** Pure: why this staff member cannot publish now, or null when they can. */
 export function publishRefusalText(scope: StaffScope): Text | null {

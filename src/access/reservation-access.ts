@@ -52,9 +52,13 @@ export async function assertSide(deps: Deps, auth: AuthUser, r: ReservationParti
  * Who is told for the carrier side (CONTRACT 25): the carrier of a private trip; every member of an
  * agency trip's acting staff now, never a former one (read from D1).
  */
-export async function carrierSideIds(deps: Deps, r: Omit<ReservationParties, 'senderId'>): Promise<number[]> {
+export async function carrierSideIds(deps: Pick<Deps, 'db'>, r: Omit<ReservationParties, 'senderId'>): Promise<number[]> {
   return r.agencyId === null ? [r.carrierId] : actingStaffIds(deps, r);
 }
+
+/** carrierSideIds() from the acting staff already read in the request's batch (actingStaffOfTrip). */
+export const carrierSideFrom = (r: { carrierId: number; agencyId: number | null }, staff: readonly { userId: number }[]): number[] =>
+  r.agencyId === null ? [r.carrierId] : [...new Set(staff.map((s) => s.userId))];
 
 /**
  * Who is told of what `authorId` did as `side`: the sender, or the carrier side but the author

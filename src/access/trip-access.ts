@@ -1,10 +1,13 @@
 // Who manages a trip (edit, cancel, travel proof, reading it once withdrawn): the carrier of a
 // private trip; for an agency's trip its acting staff now (CONTRACT 25: the owner, the current
 // employees of the trip's branch; its publisher has no right of their own); admins where allowed.
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { announcements } from '../db/schema';
 import type { AuthUser, Deps } from '../env';
 import { accessDenied } from '../errors';
 import { hasRole } from '../middleware/auth';
-import { canStaffManageAnnouncement, staffScope } from './agency-scope';
+import { actsForAgencyTrip, canStaffManageAnnouncement, staffScope } from './agency-scope';
 
 export interface TripParties {
   carrierId: number;
@@ -26,3 +29,11 @@ export async function assertCanManageTrip(deps: Deps, auth: AuthUser, a: TripPar
   if (admins && hasRole(auth, 'ROLE_ADMIN')) return;
   if (!(await actsForTrip(deps, auth, a))) throw accessDenied();
 }
+
+/**
+ * The trips `userId` lists as theirs (GET /annonces/mine): those they published and still act
+ * for, their private trips and the agency trips of their branch; an agency trip they published
+ * before moving branch or leaving is no longer theirs (CONTRACT 25).
+ */
+export const publishedAndActingCondition = (db: Db, userId: number): SQL =>
+  and(eq(announcements.carrierId, userId), or(isNull(announcements.agencyId), actsForAgencyTrip(db, sql`${userId}`, announcements.agencyId, announcements.id)))!;

@@ -16,7 +16,7 @@ import { offsetOf, orderBy, toCappedPage, type PageParams } from '../../lib/pagi
 import { accessDenied } from '../../errors';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
-import { actsForTrip, assertCanManageTrip } from '../../access/trip-access';
+import { actsForTrip, assertCanManageTrip, publishedAndActingCondition } from '../../access/trip-access';
 import { assertStaffCanPublish, isAgencyVisible, staffScope, visibleAgencyCondition } from '../../access/agency-scope';
 import { closeCheckout, PAYMENT_STATUS } from '../money';
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
@@ -337,7 +337,7 @@ export const listMyAnnouncements = (
   auth: AuthUser,
   p: PageParams<AnnouncementSort>,
   status?: AnnouncementStatus,
-) => runPage(deps.db, and(eq(announcements.carrierId, auth.id), status ? eq(announcements.status, status) : undefined), p);
+) => runPage(deps.db, and(publishedAndActingCondition(deps.db, auth.id), status ? eq(announcements.status, status) : undefined), p);
 
 const OPEN_STATUSES = ['ACTIVE', 'FULL'] as const;
 

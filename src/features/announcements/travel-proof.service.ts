@@ -8,7 +8,8 @@ import type { AuthUser, Deps } from '../../env';
 import { invalidState, notFound, validationError } from '../../errors';
 import { offsetOf, toPage, type PageParams } from '../../lib/pagination';
 import { auditInsertIfChanged } from '../audit/audit';
-import { notify } from '../deliveries/notify';
+import { notify, toEach } from '../deliveries/notify';
+import { carrierSideIds } from '../../access/reservation-access';
 import { assertCanManageTrip } from '../../access/trip-access';
 import { isOwnUpload } from '../../access/uploads';
 
@@ -52,7 +53,9 @@ export async function reviewTravelProof(deps: Deps, proofId: number, reviewerId:
   const [proof] = await db.select().from(travelProofs).where(eq(travelProofs.id, proofId));
   if (!proof) throw notFound('Travel proof', proofId);
   if (proof.status !== 'PENDING') throw invalidState('travel.notPending', { status: proof.status });
-  const [trip] = await db.select({ carrierId: announcements.carrierId }).from(announcements).where(eq(announcements.id, proof.announcementId));
+  const [trip] = await db.select({ carrierId: announcements.carrierId, agencyId: announcements.agencyId }).from(announcements).where(eq(announcements.id, proof.announcementId));
+  // The trip's side now: its carrier, or an agency trip's acting staff (CONTRACT 25).
+  const tripSide = await carrierSideIds(deps, { ...trip, announcementId: proof.announcementId });
   const status: TravelProofStatus = decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
   const now = new Date().toISOString();
   const decided = rowExists(db, travelProofs, and(eq(travelProofs.id, proofId), eq(travelProofs.status, status), eq(travelProofs.reviewedAt, now)));
@@ -73,13 +76,12 @@ export async function reviewTravelProof(deps: Deps, proofId: number, reviewerId:
     ...(approved ? [db.update(announcements).set({ travelVerified: true, updatedAt: now }).where(and(eq(announcements.id, proof.announcementId), decided))] : []),
     ...notify(
       db,
-      {
-        userId: trip.carrierId,
+      toEach(tripSide, {
         type: approved ? 'TRAVEL_PROOF_APPROVED' : 'TRAVEL_PROOF_REJECTED',
         title: approved ? 'Proof of travel accepted' : 'Proof of travel refused',
         message: approved ? 'Your proof of travel was accepted: your trip shows as verified.' : `Your proof of travel was refused: ${reason ?? ''}`.trim(),
         data: { announcementId: proof.announcementId, travelProofId: proofId },
-      },
+      }),
       decided,
     ),
   ]);

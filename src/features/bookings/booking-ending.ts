@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { announcements, type ReservationRow } from '../../db/schema';
 import type { Deps } from '../../env';
 import { needsSettlement, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../money';
-import { notify, reservationRef, type Notification } from '../deliveries/notify';
+import { notify, reservationRef, toEach, type Notification } from '../deliveries/notify';
 import { amountOf } from '../../lib/money';
 import { textAmount } from '../../lib/message-text';
 import { msg, type Message } from '../../messages';
@@ -82,9 +82,10 @@ const KIND = { REJECTED: 'RESERVATION_REJECTED', UNANSWERED: 'RESERVATION_REJECT
  * Both parties' notices of an ending, with what goes back to the sender, what is kept and the
  * carrier's kept share, whoever ended it and whatever the policy (a STRICT cancellation keeping
  * everything still tells the sender). Nothing paid: the carrier learns it in the app only (no
- * e-mail, push or SMS for an unpaid booking ending).
+ * e-mail, push or SMS for an unpaid booking ending). `carrierSide`: the carrier, or each member of
+ * the agency trip's acting staff (reservation-access.ts carrierSideIds).
  */
-export function endingNotices(r: ReservationRow, way: EndingWay, o: CancellationOutcome, data: Record<string, unknown> = {}): Notification[] {
+export function endingNotices(r: ReservationRow, way: EndingWay, o: CancellationOutcome, carrierSide: readonly number[], data: Record<string, unknown> = {}): Notification[] {
   const money = (cents: number) => textAmount(cents, r.currency);
   const number = r.reservationNumber;
   const values = { number, refund: money(o.refundCents), kept: money(o.keptCents), carrierKept: money(o.keptCarrierCents), kg: r.reservedWeightG / 1000 };
@@ -98,8 +99,5 @@ export function endingNotices(r: ReservationRow, way: EndingWay, o: Cancellation
     const [s, c] = PAID_WORDS[way];
     [toSender, toCarrier] = [{ key: s, params: values }, { key: c, params: values }];
   }
-  return [
-    { userId: r.senderId, type, text: toSender, data: facts },
-    { userId: r.carrierId, type, text: toCarrier, data: facts, inAppOnly: !o.paid },
-  ];
+  return [{ userId: r.senderId, type, text: toSender, data: facts }, ...toEach(carrierSide, { type, text: toCarrier, data: facts, inAppOnly: !o.paid })];
 }

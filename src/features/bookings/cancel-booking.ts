@@ -1,7 +1,7 @@
 // The sender or the carrier cancels a booking: the trip's policy as booked (CONTRACT section 22),
 // exactly what the cancellation quote said (booking-ending.ts endingOutcome).
 import type { AuthUser, Deps } from '../../env';
-import { admittedSide, assertReservationAccess } from '../../access/reservation-access';
+import { admittedSide, assertReservationAccess, carrierSideIds } from '../../access/reservation-access';
 import { closeCheckout } from '../money';
 import { loadReservation } from '../reservations/lifecycle';
 import type { ReservationDtoView } from '../reservations/reservation-views';
@@ -16,7 +16,7 @@ export async function cancelReservation(deps: Deps, auth: AuthUser, id: number, 
   const now = new Date();
   const decision = endingOutcome(r, actor, now);
   // Both parties, whoever cancelled: what goes back to the sender and what is kept.
-  const notes = endingNotices(r, actor === 'CARRIER' ? 'CARRIER_CANCELLED' : 'SENDER_CANCELLED', decision, { cancelledBy: actor });
+  const notes = endingNotices(r, actor === 'CARRIER' ? 'CARRIER_CANCELLED' : 'SENDER_CANCELLED', decision, await carrierSideIds(deps, r), { cancelledBy: actor });
   const view = await commitForRequest(deps, {
     id,
     from: r.status,

@@ -18,6 +18,8 @@ import {
 } from '../../db/schema';
 import { aliasedColumns, compiled, runAlone, compiledShapes, guardedInsert, rowExists, rowsAsJson } from '../../db/statements';
 import { publishedBy } from '../../access/trip-access';
+import { actingStaffOfTrip } from '../../access/agency-scope';
+import { carrierSideFrom } from '../../access/reservation-access';
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, businessRule, invalidState, notFound, validationError, type AppError, type FieldError, msg, type Text } from '../../errors';
 import { inEachLanguage } from '../../messages';
@@ -103,7 +105,7 @@ export async function createBooking(
   const { db, env } = deps;
   const now = new Date();
   const weightG = toGrams(input.reservedWeight);
-  const { a, sender, carrier, items } = await checkBooking(deps, auth, input, now);
+  const { a, sender, carrier, items, carrierSide } = await checkBooking(deps, auth, input, now);
 
   const pricePerKg = agreed?.pricePerKgMinor ?? a.pricePerKgCents;
   const config = appConfig(env);
@@ -116,7 +118,7 @@ export async function createBooking(
   for (let attempt = 0; ; attempt++) {
     const r = { ...newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now }), pricePerKgCents: pricePerKg };
     try {
-      const id = await insertBooking(db, r, a, items, now, agreed);
+      const id = await insertBooking(db, r, a, { items, carrierSide }, now, agreed);
       return { r: { ...r, id }, a, sender, carrier, items };
     } catch (err) {
       const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
@@ -138,9 +140,11 @@ export async function checkBooking(deps: Deps, auth: { id: number }, input: Crea
   const categoryIds = [...new Set(input.items.map((i) => i.categoryId))];
 
   // The admins' prohibited items ride along (the corridor is known once the trip is read).
-  const [[trip], addedRules] = await db.batch([
+  // The admins' prohibited items and the trip's acting staff (told of the booking) ride along.
+  const [[trip], addedRules, staff] = await db.batch([
     bookingRead({ n: categoryIds.length })(db, { id: input.announcementId, senderId: auth.id, ...Object.fromEntries(categoryIds.map((id, k) => [`c${k}`, id])) }),
     addedItemRules(db),
+    actingStaffOfTrip(db, input.announcementId),
   ]);
   // A suspended agency's trips are hidden: booking one is like booking a trip that does not exist.
   if (!trip || trip.agencyStatus === 'SUSPENDED') throw notFound('Announcement', input.announcementId);
@@ -150,7 +154,7 @@ export async function checkBooking(deps: Deps, auth: { id: number }, input: Crea
   assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
-  return { a, sender, carrier, items };
+  return { a, sender, carrier, items, carrierSide: carrierSideFrom(a, staff) };
 }
 
 type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>>>[number]>;
@@ -275,7 +279,7 @@ function newReservationRow({ auth, a, input, weightG, split, recipient, idempote
 const FROM_TRIP = ['id', 'carrierId', 'agencyId', 'pricePerKgCents', 'currency', 'cancellationPolicy', ...TRIP_TERM_FIELDS] as const;
 const BOOKED_KEYS = Object.keys(getTableColumns(reservations)).filter((k) => !(FROM_TRIP as readonly string[]).includes(k)) as (keyof ReservationRow)[];
 const ITEM_KEYS = Object.keys(getTableColumns(reservationItems)).filter((k) => k !== 'id' && k !== 'reservationId') as (keyof ItemView)[];
-type BookingKey = keyof ReservationRow | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message' | 'text' | 'agreedPrice' | 'offerId' | 'offerStatus';
+type BookingKey = keyof ReservationRow | 'recipientId' | 'tripId' | 'today' | 'seenPrice' | 'now' | 'message' | 'text' | 'agreedPrice' | 'offerId' | 'offerStatus';
 
 const placeholdersFor = <K extends string>(keys: readonly K[], p: Record<string, Placeholder>) => Object.fromEntries(keys.map((k) => [k, p[k]]));
 
@@ -323,7 +327,7 @@ const bookingWrites = {
   ),
   notification: compiledNotify((db, p: Record<BookingKey, Placeholder>) => ({
     item: {
-      userId: p.carrierId,
+      userId: p.recipientId,
       type: 'RESERVATION_CREATED',
       text: p.text,
       message: p.message,
@@ -359,9 +363,18 @@ function createdNotice(r: ReservationRow, seen: AnnouncementRow) {
 }
 
 /** Round trip 2: returns the new id, or throws the 422 (or 409 when the price moved) that explains the refusal. */
-async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, items: ItemView[], now: Date, agreed?: AgreedTerms): Promise<number> {
+async function insertBooking(
+  db: Db,
+  r: ReservationRow,
+  seen: AnnouncementRow,
+  { items, carrierSide }: { items: ItemView[]; carrierSide: number[] },
+  now: Date,
+  agreed?: AgreedTerms,
+): Promise<number> {
   const values = {
     ...r,
+    // Bound per recipient by the notification below; the other statements do not read it.
+    recipientId: r.carrierId,
     agreedPrice: agreed?.pricePerKgMinor ?? null,
     offerId: agreed?.offerId ?? null,
     offerStatus: agreed?.offerStatus ?? null,
@@ -376,7 +389,8 @@ async function insertBooking(db: Db, r: ReservationRow, seen: AnnouncementRow, i
     // own, price unchanged, room left); everything after it happens only if it was inserted.
     bookingWrites.reservation(db, values),
     bookingWrites.capacity(db, values),
-    ...bookingWrites.notification(db, values),
+    // The carrier, or each member of the agency trip's acting staff (CONTRACT 25).
+    ...carrierSide.flatMap((recipientId) => bookingWrites.notification(db, { ...values, recipientId })),
     ...items.map((item) => bookingWrites.item(db, { ...item, reservationNumber: r.reservationNumber })),
     ...(agreed?.alongside(db, r.reservationNumber) ?? []),
   ]);

@@ -1,6 +1,7 @@
 // The cron's expiry: unpaid bookings expire, paid ones the carrier left unanswered are rejected.
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
-import { reservations } from '../../db/schema';
+import { reservations, type ReservationRow } from '../../db/schema';
+import { carrierSideIds } from '../../access/reservation-access';
 import type { Deps } from '../../env';
 import { closeCheckout, needsSettlement, settleWithProvider } from '../money';
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
@@ -36,19 +37,14 @@ export async function expireReservations(deps: Deps, now = new Date()): Promise<
       .orderBy(asc(reservations.paidAt))
       .limit(EXPIRY_BATCH),
   ]);
-  const expiring: TransitionPlan[] = unpaid.map((r) => ({
-    id: r.id,
-    from: r.status,
-    action: 'EXPIRE',
-    set: checkoutEnded(r),
-    effects: endingEffects(db, r, endingNotices(r, 'EXPIRED', endingOutcome(r, 'CARRIER', now)), endingOutcome(r, 'CARRIER', now), now),
-  }));
-  const rejecting: TransitionPlan[] = unanswered.map((r) => ({
-    id: r.id,
-    from: r.status,
-    action: 'REJECT',
-    effects: endingEffects(db, r, endingNotices(r, 'UNANSWERED', endingOutcome(r, 'CARRIER', now)), endingOutcome(r, 'CARRIER', now), now),
-  }));
+  // Who is told on the carrier side: a read per agency trip only (its acting staff now).
+  const sides = new Map(await Promise.all([...unpaid, ...unanswered].map(async (r) => [r.id, await carrierSideIds(deps, r)] as const)));
+  const ending = (r: ReservationRow, way: 'EXPIRED' | 'UNANSWERED') => {
+    const o = endingOutcome(r, 'CARRIER', now);
+    return endingEffects(db, r, endingNotices(r, way, o, sides.get(r.id) ?? []), o, now);
+  };
+  const expiring: TransitionPlan[] = unpaid.map((r) => ({ id: r.id, from: r.status, action: 'EXPIRE', set: checkoutEnded(r), effects: ending(r, 'EXPIRED') }));
+  const rejecting: TransitionPlan[] = unanswered.map((r) => ({ id: r.id, from: r.status, action: 'REJECT', effects: ending(r, 'UNANSWERED') }));
   const expiredRows = (await commitTransitions(db, expiring)).rows;
   for (const [i, row] of expiredRows.entries()) if (row) await closeCheckout(deps, unpaid[i]);
   const expired = expiredRows.filter(Boolean).length;

@@ -1,6 +1,6 @@
 // The carrier rejects a booking: everything paid goes back (booking-ending.ts).
 import type { AuthUser, Deps } from '../../env';
-import { assertReservationAccess } from '../../access/reservation-access';
+import { assertReservationAccess, carrierSideIds } from '../../access/reservation-access';
 import { loadReservation } from '../reservations/lifecycle';
 import type { ReservationDtoView } from '../reservations/reservation-views';
 import { commitForRequest, endingEffects, endingNotices, endingOutcome } from './booking-ending';
@@ -15,6 +15,6 @@ export async function rejectReservation(deps: Deps, auth: AuthUser, id: number):
     id,
     from: r.status,
     action: 'REJECT',
-    effects: endingEffects(db, r, endingNotices(r, 'REJECTED', o), o, now),
+    effects: endingEffects(db, r, endingNotices(r, 'REJECTED', o, await carrierSideIds(deps, r)), o, now),
   });
 }

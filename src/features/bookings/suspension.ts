@@ -13,7 +13,8 @@ import { amountOf } from '../../lib/money';
 import { textAmount } from '../../lib/message-text';
 import { msg } from '../../messages';
 import { checkoutEnded, endingEffects, endingOutcome } from './booking-ending';
-import { reservationRef, type Notification } from '../deliveries/notify';
+import { reservationRef, toEach, type Notification } from '../deliveries/notify';
+import { carrierSideIds } from '../../access/reservation-access';
 import { sweepCancellations } from './cancellation-sweep';
 
 /**
@@ -61,7 +62,7 @@ async function dueForSuspension(deps: Deps, userId: number | null, limit: number
   };
   const [onTrips, asSender] = await db.batch([of('CARRIER', isNull(reservations.agencyId)), of('SENDER')]);
   const seen = new Set<number>();
-  const due: { r: ReservationRow; party: SuspendedParty }[] = [];
+  const due: { r: ReservationRow; party: SuspendedParty; carrierSide?: number[] }[] = [];
   for (const [rows, party] of [
     [onTrips, 'CARRIER'],
     [asSender, 'SENDER'],
@@ -72,31 +73,35 @@ async function dueForSuspension(deps: Deps, userId: number | null, limit: number
       due.push({ r, party });
     }
   }
+  // A suspended sender's booking is news for the carrier side: the agency trip's acting staff now.
+  for (const item of due) if (item.party === 'SENDER') item.carrierSide = await carrierSideIds(deps, item.r);
   return due;
 }
 
 /** The cancellation of one reservation for its suspended carrier or sender. */
-export function suspensionPlan(deps: Deps, r: ReservationRow, party: SuspendedParty, actorId: number | null, now: Date): TransitionPlan {
+export function suspensionPlan(deps: Deps, { r, party, carrierSide = [r.carrierId] }: { r: ReservationRow; party: SuspendedParty; carrierSide?: number[] }, actorId: number | null, now: Date): TransitionPlan {
   const { db } = deps;
   // The carrier's suspension is the carrier failing the booking: the sender gets everything back.
   const decision = endingOutcome(r, 'CARRIER', now);
   const data = { ...reservationRef(r), cancelledBy: 'SYSTEM', refundAmount: amountOf(decision.refundCents, r.currency), currency: r.currency };
   const number = r.reservationNumber;
-  const note: Notification =
+  const notes: Notification[] =
     party === 'CARRIER'
-      ? {
-          userId: r.senderId,
-          type: 'RESERVATION_CANCELLED',
-          text: decision.paid ? msg('notice.suspendedCarrierToSender', { number, refund: textAmount(decision.refundCents, r.currency) }) : msg('notice.suspendedCarrierUnpaidToSender', { number }),
-          data,
-        }
-      : { userId: r.carrierId, type: 'RESERVATION_CANCELLED', text: msg('notice.suspendedSenderToCarrier', { number }), data, inAppOnly: true };
+      ? [
+          {
+            userId: r.senderId,
+            type: 'RESERVATION_CANCELLED',
+            text: decision.paid ? msg('notice.suspendedCarrierToSender', { number, refund: textAmount(decision.refundCents, r.currency) }) : msg('notice.suspendedCarrierUnpaidToSender', { number }),
+            data,
+          },
+        ]
+      : toEach(carrierSide, { type: 'RESERVATION_CANCELLED', text: msg('notice.suspendedSenderToCarrier', { number }), data, inAppOnly: true });
   return {
     id: r.id,
     from: r.status,
     action: 'CANCEL',
     set: { cancelledAt: now.toISOString(), cancelledBy: actorId, cancellationReason: SUSPENSION_REASON[party], ...checkoutEnded(r) },
-    effects: endingEffects(db, r, [note], decision, now),
+    effects: endingEffects(db, r, notes, decision, now),
   };
 }
 
@@ -110,6 +115,6 @@ export function cancelForSuspension(deps: Deps, userId: number | null, actorId: 
     rounds,
     batch: SUSPENSION_BATCH,
     due: (limit) => dueForSuspension(deps, userId, limit),
-    plan: ({ r, party }, now) => suspensionPlan(deps, r, party, actorId, now),
+    plan: (item, now) => suspensionPlan(deps, item, actorId, now),
   });
 }

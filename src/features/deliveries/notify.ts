@@ -22,6 +22,9 @@ export { NOTIFICATION_KINDS, type NotificationKind } from './notification-kinds'
  */
 export const reservationRef = (r: { id: number; reservationNumber: string }) => ({ reservationId: r.id, reservationNumber: r.reservationNumber });
 
+/** The same notice to each of `userIds` (an agency trip's acting staff: CONTRACT 25). */
+export const toEach = (userIds: readonly number[], n: Omit<Notification, 'userId'>): Notification[] => userIds.map((userId) => ({ ...n, userId }));
+
 export interface Notification {
   /** A user id, or a column of `source` (the reservation's sender), or a compiled statement's placeholder. */
   userId: number | SQL | Column | Placeholder;

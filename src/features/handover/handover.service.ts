@@ -12,9 +12,9 @@ import { verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../access/ownership';
 import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
-import { compiledNotify, notify, reservationRef, type NotificationKind } from '../deliveries/notify';
+import { compiledNotify, notify, reservationRef, toEach, type NotificationKind } from '../deliveries/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
-import { assertCarrierSide } from '../../access/reservation-access';
+import { assertCarrierSide, carrierSideIds } from '../../access/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
 import { dtoViewFromReads, reservationDtoViewStatements, type ReservationDtoView } from '../reservations/reservation-views';
 import { lastPosition, type Position } from '../tracking/tracking.service';
@@ -156,9 +156,11 @@ async function deliver(deps: Deps, id: number): Promise<ReservationDtoView> {
   applyTransition(loaded.status, 'DELIVER'); // 409 before any money moves
   const r = await captureLoaded(deps, loaded);
   const notice = NOTICES.DELIVERY;
+  // The carrier side made the delivery: told in the app only (FUNDS_HELD tells the money), each
+  // member of an agency trip's acting staff (CONTRACT 25).
   const notes = [
     { userId: r.senderId, type: notice.type, title: notice.title, message: notice.message(r.reservationNumber), data: reservationRef(r) },
-    { userId: r.carrierId, type: notice.type, title: notice.title, message: `Delivery of reservation ${r.reservationNumber} is confirmed.`, data: reservationRef(r) },
+    ...toEach(await carrierSideIds(deps, r), { type: notice.type, title: notice.title, message: `Delivery of reservation ${r.reservationNumber} is confirmed.`, data: reservationRef(r), inAppOnly: true }),
   ];
   const { reads } = await commitTransition(
     db,

@@ -15,7 +15,9 @@ import { textAmount, textDay } from '../../lib/message-text';
 import { msg, type Message } from '../../messages';
 import { ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
-import { notify, reservationRef, type Notification, type NotificationKind } from '../deliveries/notify';
+import { notify, reservationRef, toEach, type Notification, type NotificationKind } from '../deliveries/notify';
+import { carrierSideIds } from '../../access/reservation-access';
+import { walletHolderId } from '../../access/agency-scope';
 import { holdStatement, releaseAfterDelivery } from './holds';
 import { premiumEarnedStatements } from './ledger/premiums';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
@@ -61,6 +63,7 @@ export async function authorizePayment(
   if (r.status === 'PENDING_PAYMENT') {
     const now = new Date().toISOString();
     const token = newToken();
+    const carrierSide = await carrierSideIds(deps, r);
     const [applied] = (
       await commitTransitions(db, [
         {
@@ -80,8 +83,8 @@ export async function authorizePayment(
             ...postingStatements(db, escrowPayment(r), token, { guard }),
             ...notifyIfPosted(db, token, [
               { userId: r.senderId, type: 'PAYMENT_AUTHORIZED', text: msg('notice.paymentHeld', { amount: textAmount(chargedCents(r), r.currency), number: r.reservationNumber }), data: reservationRef(r) },
-              {
-                userId: r.carrierId,
+              // The carrier, or each member of the agency trip's acting staff (CONTRACT 25).
+              ...toEach(carrierSide, {
                 type: 'RESERVATION_PAID',
                 text: msg('notice.bookingPaid', {
                   number: r.reservationNumber,
@@ -90,7 +93,7 @@ export async function authorizePayment(
                   share: textAmount(r.carrierAmountCents, r.currency),
                 }),
                 data: reservationRef(r),
-              },
+              }),
             ]),
           ],
         },
@@ -183,7 +186,7 @@ export function releaseEffects(db: Db, r: ReservationRow, now = new Date()): (gu
     // Held, not paid: the share and the day it becomes available (FUNDS_AVAILABLE follows, holds.ts).
     ...notifyIfPosted(db, token, [
       {
-        userId: r.carrierId,
+        userId: walletHolderId(r),
         type: 'FUNDS_HELD',
         text: msg(payee.type === 'AGENCY' ? 'notice.fundsHeldAgency' : 'notice.fundsHeld', {
           amount: textAmount(r.carrierAmountCents, r.currency),

@@ -3,6 +3,7 @@
 // favour) releases it to the wallet once the window has closed with no open dispute, repaying
 // first what the payee owes (its RECEIVABLE) from that share. Each release is its own posting
 // under `held-release:<reservation>`, so running twice never releases twice.
+import { walletHolderId } from '../../access/agency-scope';
 import { and, asc, eq, gt, inArray, isNull, lte, not, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { disputes, ledgerAccounts, payoutHolds, reservations, type PayoutHoldRow } from '../../db/schema';
@@ -75,7 +76,7 @@ const noOpenDispute = (db: Db): SQL => not(rowExists(db, disputes, and(eq(disput
 export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { reservationId: number }): Promise<number> {
   const { db } = deps;
   const due = await db
-    .select({ hold: payoutHolds, reservationNumber: reservations.reservationNumber, premium: reservations.protectionPremiumCents, carrierId: reservations.carrierId })
+    .select({ hold: payoutHolds, reservationNumber: reservations.reservationNumber, premium: reservations.protectionPremiumCents, carrierId: reservations.carrierId, agencyId: reservations.agencyId })
     .from(payoutHolds)
     .innerJoin(reservations, eq(reservations.id, payoutHolds.reservationId))
     .where(
@@ -102,7 +103,7 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
   for (let i = 0; i < due.length; i += RELEASES_PER_BATCH) {
     const statements: Statement[] = [];
     const holdUpdates: number[] = [];
-    for (const { hold, reservationNumber, premium, carrierId } of due.slice(i, i + RELEASES_PER_BATCH)) {
+    for (const { hold, reservationNumber, premium, carrierId, agencyId } of due.slice(i, i + RELEASES_PER_BATCH)) {
       const owner: Owner = { type: hold.ownerType, id: hold.ownerId };
       // The window closed: a protection premium still unearned can no longer go back (the reserve earns it).
       const protectedRow = { id: hold.reservationId, reservationNumber, currency: hold.currency, protectionPremiumCents: premium };
@@ -127,7 +128,7 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
       statements.push(...postingStatements(db, p, token, { guard }));
       statements.push(...premiumEarnedStatements(db, protectedRow, posted(db, token)));
       // The carrier is told the share is available now, less what repaid a debt.
-      statements.push(...fundsAvailableNotice(db, { id: hold.reservationId, reservationNumber, carrierId, currency: hold.currency }, hold.amountCents - recovered, token));
+      statements.push(...fundsAvailableNotice(db, { id: hold.reservationId, reservationNumber, carrierId, agencyId, currency: hold.currency }, hold.amountCents - recovered, token));
       holdUpdates.push(statements.length);
       statements.push(
         db
@@ -143,11 +144,12 @@ export async function releaseHeldShares(deps: Deps, now = new Date(), only?: { r
 }
 
 /** FUNDS_AVAILABLE: the share released to the wallet (CONTRACT section 26), once its posting is written. */
-function fundsAvailableNotice(db: Db, r: { id: number; reservationNumber: string; carrierId: number; currency: string }, availableCents: number, token: string): Statement[] {
+function fundsAvailableNotice(db: Db, r: { id: number; reservationNumber: string; carrierId: number; agencyId: number | null; currency: string }, availableCents: number, token: string): Statement[] {
   if (availableCents <= 0) return [];
   return notifyIfPosted(db, token, [
     {
-      userId: r.carrierId,
+      // The wallet's holder: the carrier, or the agency's owner (CONTRACT 25).
+      userId: walletHolderId(r),
       type: 'FUNDS_AVAILABLE',
       text: msg('notice.fundsAvailable', { amount: textAmount(availableCents, r.currency), number: r.reservationNumber }),
       data: { reservationId: r.id, reservationNumber: r.reservationNumber, amount: amountOf(availableCents, r.currency), currency: r.currency },

@@ -10,7 +10,8 @@ import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { auditInsertIfChanged } from '../audit/audit';
 import { cancelOnRemovedTrip } from '../bookings/trip-removal';
-import { notify } from '../deliveries/notify';
+import { notify, toEach } from '../deliveries/notify';
+import { carrierSideIds } from '../../access/reservation-access';
 import { expireOffersOfRemovedTrip } from '../offers/offers.service';
 
 export interface TripHiding {
@@ -24,7 +25,7 @@ export interface TripHiding {
   ip: string | null;
 }
 
-/** The close's statements: the trip CANCELLED unless it already was, its audit entry, the carrier told. */
+/** The close's statements: the trip CANCELLED unless it already was, its audit entry, the carrier side told (an agency trip's acting staff). */
 export async function hideTripStatements(db: Db, h: TripHiding): Promise<Statement[]> {
   const [trip] = await db.select().from(announcements).where(eq(announcements.id, h.announcementId));
   if (!trip) return [];
@@ -46,15 +47,14 @@ export async function hideTripStatements(db: Db, h: TripHiding): Promise<Stateme
     }),
     ...notify(
       db,
-      {
-        userId: trip.carrierId,
+      toEach(await carrierSideIds({ db }, { ...trip, announcementId: trip.id }), {
         type: 'TRIP_REMOVED',
         title: 'Trip removed by moderation',
         message:
           `Your trip ${trip.departureCity} - ${trip.arrivalCity} of ${trip.departureDate} was removed by the moderation team (report #${h.reportId})${because}. ` +
           'Bookings not yet handed over are cancelled and their senders refunded in full; parcels already handed over to you must still be delivered.',
         data: { announcementId: trip.id, reportId: h.reportId, note: h.note },
-      },
+      }),
       and(h.closedByMe, hiddenNow),
     ),
   ];
