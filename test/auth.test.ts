@@ -6,7 +6,7 @@ import { SignJWT, base64url } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { database } from '../src/db/client';
 import { deliverOne } from '../src/features/deliveries/consumer';
-import { auditLogs, deliveries, oneTimeTokens, outboxMessages, sessions, users } from '../src/db/schema';
+import { auditLogs, deliveries, oneTimeTokens, outboxMessages, sessions, spentIdTokens, users } from '../src/db/schema';
 import { hashPassword, PBKDF2_ITERATIONS, verifyPassword } from '../src/lib/password';
 import {
   PASSWORD,
@@ -673,7 +673,8 @@ describe('social login', () => {
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ email, firstName: 'Gia', lastName: 'Google', emailVerified: true, roles: ['ROLE_CLIENT'] });
     expect((await get(ME, { token: res.body.accessToken })).status).toBe(200);
-    const again = await post('/v1/api/auth/oauth2/google', { idToken });
+    const fresh = await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: sub, email });
+    const again = await post('/v1/api/auth/oauth2/google', { idToken: fresh });
     expect(again.body.user.id).toBe(res.body.user.id);
     const [row] = await db.select().from(users).where(eq(users.id, res.body.user.id));
     expect(row.googleSubject).toBe(sub);
@@ -829,6 +830,55 @@ describe('social login', () => {
     expect((await login(verified.email)).status).toBe(200);
   });
 
+  const replayBody = (provider: 'Google' | 'Apple') => ({
+    status: 401,
+    errorCode: 'AUTHENTICATION_ERROR',
+    message: `This ${provider} credential was already used to sign in`,
+    path: `/v1/api/auth/oauth2/${provider.toLowerCase()}`,
+    suggestions: [`Sign in with ${provider} again to obtain a fresh token`],
+  });
+
+  it('accepts each ID token once (by jti): the same token again is 401, in French too, and opens no session', async () => {
+    const { google } = await setup();
+    const email = uniqueEmail('g');
+    const idToken = await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: crypto.randomUUID(), email });
+    const first = await post('/v1/api/auth/oauth2/google', { idToken });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String) });
+    const replay = await post('/v1/api/auth/oauth2/google', { idToken });
+    expect(replay.status).toBe(401);
+    expect(errorBody(replay)).toEqual(replayBody('Google'));
+    const french = await post('/v1/api/auth/oauth2/google', { idToken }, { headers: { 'Accept-Language': 'fr' } });
+    expect(french.body.message).toBe('Cet identifiant Google a déjà servi à se connecter');
+    expect(await db.select().from(sessions).where(eq(sessions.userId, first.body.user.id))).toHaveLength(1);
+  });
+
+  it('an Apple token without jti is recognised by its hash; two parallel exchanges of one token give one session', async () => {
+    const { apple, google } = await setup();
+    const identityToken = await signIdToken(apple, { issuer: APPLE.iss, audience: APPLE.aud, subject: `apple.${crypto.randomUUID()}`, email: uniqueEmail('a'), emailVerified: 'true', jti: null });
+    expect(JSON.parse(atob(identityToken.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).jti).toBeUndefined();
+    const both = await Promise.all([0, 1].map(() => post('/v1/api/auth/oauth2/apple', { identityToken })));
+    expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
+    const [won] = both.filter((r) => r.status === 200);
+    expect(errorBody(both.find((r) => r.status === 401)!)).toEqual(replayBody('Apple'));
+    expect(await db.select().from(sessions).where(eq(sessions.userId, won.body.user.id))).toHaveLength(1);
+    expect((await post('/v1/api/auth/oauth2/apple', { identityToken })).status).toBe(401);
+    // The signature's last base64url character carries spare bits: varied, it still verifies, and is still the same token.
+    const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = identityToken.at(-1)!;
+    const varied = identityToken.slice(0, -1) + B64[B64.indexOf(last) ^ 1];
+    expect(errorBody(await post('/v1/api/auth/oauth2/apple', { identityToken: varied }))).toEqual(replayBody('Apple'));
+
+    // A new account from two parallel exchanges: one account, one session.
+    const email = uniqueEmail('g');
+    const idToken = await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: crypto.randomUUID(), email });
+    const racing = await Promise.all([0, 1, 2].map(() => post('/v1/api/auth/oauth2/google', { idToken })));
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 401, 401]);
+    const accounts = await db.select().from(users).where(eq(users.email, email));
+    expect(accounts).toHaveLength(1);
+    expect(await db.select().from(sessions).where(eq(sessions.userId, accounts[0].id))).toHaveLength(1);
+  });
+
   it('a suspended account cannot sign in with Google', async () => {
     const { google } = await setup();
     const user = await aUser({ enabled: false });
@@ -898,10 +948,16 @@ describe('housekeeping', () => {
       tokens: (await db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, reg.id))).length,
       mail: (await db.select().from(outboxMessages).where(eq(outboxMessages.to, reg.email))).length,
     });
+    // A spent ID token is remembered until it expires (and the 30 s the verifier tolerates).
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    await db.insert(spentIdTokens).values({ tokenKey: `GOOGLE:jti:${crypto.randomUUID()}`, expiresAt });
+    const spent = async () => (await db.select().from(spentIdTokens).where(eq(spentIdTokens.expiresAt, expiresAt))).length;
     await purgeExpiredIdentityRecords(depsOf(env, db));
     expect(await countFor()).toEqual({ sessions: 1, tokens: 1, mail: 1 });
+    expect(await spent()).toBe(1);
     await purgeExpiredIdentityRecords(depsOf(env, db), Date.now() + 9 * 24 * 3600 * 1000);
     expect(await countFor()).toEqual({ sessions: 0, tokens: 0, mail: 0 });
+    expect(await spent()).toBe(0);
   });
 });
 

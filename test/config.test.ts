@@ -414,8 +414,18 @@ describe('social login sandbox (outside production, no client ids)', () => {
     const [row] = await db().select().from(users).where(eq(users.email, email));
     expect(row.googleSubject).toMatch(/^sandbox-[0-9a-f]{24}$/);
     expect(row.passwordHash).toBeNull();
-    // The same person signing in again gets the same account.
-    const again = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: (await signInOnPage('google', { email })).token } });
+    // The same token again is a replay (CONTRACT 25): 401.
+    const replay = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: token } });
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toBe('This Google credential was already used to sign in');
+    // The same person signing in again on the page, within the same second, gets a token of its
+    // own (a fresh jti) and the same account.
+    const next = (await signInOnPage('google', { email })).token;
+    const jtiOf = (jwt: string) => JSON.parse(atob(jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).jti;
+    expect(jtiOf(next)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(jtiOf(next)).not.toBe(jtiOf(token));
+    const again = await send(SOCIAL_SANDBOX, 'POST', '/v1/api/auth/oauth2/google', { json: { idToken: next } });
+    expect(again.status).toBe(200);
     expect(again.body.user.id).toBe(res.body.user.id);
   });
 

@@ -342,7 +342,9 @@ describe('DELETE /user/me: social sign-in afterwards', () => {
     expect(first.status).toBe(200);
     expect((await del(ME, { token: first.body.accessToken })).status).toBe(200);
 
-    const again = await post('/v1/api/auth/oauth2/google', { idToken });
+    // A new token of the same Google account (each token signs in once).
+    const fresh = await signIdToken(google, { issuer: GOOGLE.iss, audience: GOOGLE.aud, subject: sub, email, extra: { given_name: 'Gia', family_name: 'Google' } });
+    const again = await post('/v1/api/auth/oauth2/google', { idToken: fresh });
     expect(again.status).toBe(200);
     expect(again.body.user.id).not.toBe(first.body.user.id);
     const [old] = await db.select().from(users).where(eq(users.id, first.body.user.id));

@@ -4,12 +4,12 @@
 // production staff without an authenticator sent to enrol before anything else.
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { auditLogs, staffRecoveryCodes, staffTotp } from '../src/db/schema';
 import worker from '../src/index';
 import { hashPassword } from '../src/lib/password';
 import { base32Decode, base32Encode, hotp, matchingStep, timeStep, totpAt, type TotpHash } from '../src/lib/totp';
-import { PASSWORD, randomIp } from './helpers/auth';
+import { createIdp, PASSWORD, randomIp, serveJwks, signIdToken } from './helpers/auth';
 import { Browser } from './helpers/console-browser';
 import { db } from './helpers/db';
 import { anAdmin, aSuperAdmin, aUser, type UserOptions } from './helpers/factories';
@@ -142,6 +142,29 @@ describe('console enrolment and sign-in', () => {
 describe('API login with a second factor', () => {
   const login = (email: string, extra: Record<string, string> = {}) =>
     post('/v1/api/auth/login', { email, password: PASSWORD, ...extra }, { headers: { 'CF-Connecting-IP': randomIp() } });
+
+  it('with Google too: the ID token answered "code required" may be sent again with the code, then it is spent', async () => {
+    const { admin, b } = await signedInOperator(aSuperAdmin);
+    const { secret } = await enrol(b);
+    const google = await createIdp('two-factor-google-key');
+    serveJwks({ 'https://www.googleapis.com/oauth2/v3/certs': [google.jwk] });
+    const idToken = await signIdToken(google, { issuer: 'https://accounts.google.com', audience: 'test-google-client', subject: crypto.randomUUID(), email: admin.email });
+    const social = (extra: Record<string, string> = {}) =>
+      post('/v1/api/auth/oauth2/google', { idToken, ...extra }, { headers: { 'CF-Connecting-IP': randomIp() } });
+    try {
+      const missing = await social();
+      expect(missing.status).toBe(401);
+      expect(missing.body.message).toContain('a code from the authenticator app is required');
+      const ok = await social({ totpCode: await totpAt(secret, now() + 30) });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      expect(ok.body.user.id).toBe(admin.id);
+      const replay = await social({ totpCode: await totpAt(secret, now() + 60) });
+      expect(replay.status).toBe(401);
+      expect(replay.body.message).toBe('This Google credential was already used to sign in');
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
 
   it('an enrolled super-admin needs totpCode: missing 401, wrong 401, right 200, the same code again 401; others log in as before', async () => {
     const { admin, b } = await signedInOperator(aSuperAdmin);

@@ -5,6 +5,10 @@ import type { Entries } from './types';
 export const AUTH_MESSAGES = {
   'auth.tokenInvalidExpiredAlready': { en: 'The token is invalid, expired or already used', fr: 'Le jeton est invalide, expiré ou déjà utilisé' },
   'auth.invalidCredential': { en: 'Invalid {provider} credential', fr: 'Identifiant {provider} invalide' },
+  'auth.idTokenAlreadyUsed': {
+    en: 'This {provider} credential was already used to sign in',
+    fr: 'Cet identifiant {provider} a déjà servi à se connecter',
+  },
   'auth.signAgainObtainFresh': {
     en: 'Sign in with {provider} again to obtain a fresh token',
     fr: 'Reconnectez-vous avec {provider} pour obtenir un nouveau jeton',

@@ -93,11 +93,14 @@ export interface IdTokenOptions {
   emailVerified?: boolean | string;
   expiresInSeconds?: number;
   extra?: Record<string, unknown>;
+  /** A fresh `jti` by default, as Google's tokens carry; null for none, as Apple's. */
+  jti?: string | null;
 }
 
 export async function signIdToken(idp: LocalIdp, o: IdTokenOptions): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: o.email, email_verified: o.emailVerified ?? true, ...o.extra })
+  const jti = o.jti === undefined ? crypto.randomUUID() : o.jti;
+  return new SignJWT({ email: o.email, email_verified: o.emailVerified ?? true, ...(jti === null ? {} : { jti }), ...o.extra })
     .setProtectedHeader({ alg: 'RS256', kid: idp.kid })
     .setIssuer(o.issuer)
     .setAudience(o.audience)

@@ -1,5 +1,5 @@
 // Identity: refresh-token sessions (one row per token family), single-use tokens for email
-// verification and password reset (stored hashed), the audit log.
+// verification and password reset (stored hashed), provider ID tokens already exchanged, the audit log.
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
@@ -78,6 +78,20 @@ export const auditLogs = sqliteTable(
     // Audit browsing by target (GET /superadmin/audit-logs?targetType&targetId).
     index('audit_logs_target_idx').on(t.targetType, t.targetId, t.createdAt),
   ],
+);
+
+/**
+ * Provider ID tokens already exchanged for a session (CONTRACT 25: each is accepted once): the
+ * token's `jti`, or the SHA-256 of the token where it has none, kept until it expires (`exp`, seconds).
+ */
+export const spentIdTokens = sqliteTable(
+  'spent_id_tokens',
+  {
+    tokenKey: text('token_key').primaryKey(),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('spent_id_tokens_expires_idx').on(t.expiresAt)],
 );
 
 export type SessionRow = typeof sessions.$inferSelect;

@@ -16,6 +16,7 @@ import { accountExists, loadUser, uniqueConflict } from '../users/user-rows';
 import { consumeOneTimeToken, oneTimeTokenStatements } from './one-time-tokens';
 import { openSession, prepareSession, revokeAllUserTokens, revokeSessions, type TokenPair } from '../sessions/sessions';
 import { checkSecondFactor } from './two-factor';
+import { providerName, spendIdToken, unspendIdToken } from './spent-id-tokens';
 import { walletFigureStatements, walletFiguresFrom, type WalletFigures } from '../money';
 
 export interface RegisterInput {
@@ -170,6 +171,23 @@ export async function socialLogin(
   ip: string | null,
   totpCode?: string,
 ): Promise<AuthResult> {
+  // The token is spent before anything is written, so of two concurrent exchanges one signs in.
+  await spendIdToken(deps, identity);
+  try {
+    return await signInWith(deps, identity, names, ip, totpCode);
+  } catch (err) {
+    await unspendIdToken(deps, identity);
+    throw err;
+  }
+}
+
+async function signInWith(
+  deps: Deps,
+  identity: SocialIdentity,
+  names: { firstName?: string; lastName?: string },
+  ip: string | null,
+  totpCode?: string,
+): Promise<AuthResult> {
   const { db } = deps;
   const subjectColumn = identity.provider === 'GOOGLE' ? users.googleSubject : users.appleSubject;
   const subjectKey = identity.provider === 'GOOGLE' ? 'googleSubject' : 'appleSubject';
@@ -243,8 +261,6 @@ export async function socialLogin(
   const pair = await openSession(deps, user, identity.provider);
   return { ...pair, user: { ...user, lastLoginAt: loggedInAt } };
 }
-
-const providerName = (identity: SocialIdentity) => (identity.provider === 'GOOGLE' ? 'Google' : 'Apple');
 
 export async function verifyEmail(deps: Deps, token: string, ip: string | null): Promise<void> {
   const { db } = deps;

@@ -6,6 +6,7 @@
 // without client ids the local sandbox issuer (sandbox-issuer.ts), verified by the same code.
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { appConfig, type SocialIssuer } from '../../config';
+import { sha256Hex } from '../../lib/digest';
 import { CLOCK_SKEW_SECONDS } from '../../lib/jwt';
 import { sandboxJwks } from './sandbox-issuer';
 
@@ -25,6 +26,10 @@ export interface SocialIdentity {
   email: string | null;
   givenName?: string;
   familyName?: string;
+  /** What makes the token single-use (CONTRACT 25): `jti:` its id, or `sha256:` the hash of the signed part of a token without one (Apple's). */
+  tokenKey: string;
+  /** The token's `exp` (seconds): how long it must be remembered as spent. */
+  expiresAt: number;
 }
 
 export class SocialTokenError extends Error {
@@ -77,11 +82,17 @@ async function verify(env: Env, token: string, issuer: SocialIssuer): Promise<JW
 /** Apple sends booleans as strings ("true"); Google as booleans. */
 const isTrue = (value: unknown) => value === true || value === 'true';
 
-function identity(provider: SocialProvider, payload: JWTPayload): SocialIdentity {
+async function identity(provider: SocialProvider, token: string, payload: JWTPayload): Promise<SocialIdentity> {
   const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
+  // Without a jti, the hash of the signed part (header and claims): the signature's own encoding can
+  // be varied (spare base64url bits) and still verify, so hashing the whole token would miss a replay.
+  const signed = token.slice(0, token.lastIndexOf('.'));
+  const tokenKey = typeof payload.jti === 'string' && payload.jti ? `jti:${payload.jti}` : `sha256:${await sha256Hex(signed)}`;
   return {
     provider,
     subject: String(payload.sub),
+    tokenKey: `${provider}:${tokenKey}`,
+    expiresAt: Number(payload.exp),
     email: email && isTrue(payload.email_verified) ? email : null,
     givenName: typeof payload.given_name === 'string' ? payload.given_name : undefined,
     familyName: typeof payload.family_name === 'string' ? payload.family_name : undefined,
@@ -89,9 +100,9 @@ function identity(provider: SocialProvider, payload: JWTPayload): SocialIdentity
 }
 
 export async function verifyGoogleIdToken(env: Env, idToken: string): Promise<SocialIdentity> {
-  return identity('GOOGLE', await verify(env, idToken, appConfig(env).social.google));
+  return identity('GOOGLE', idToken, await verify(env, idToken, appConfig(env).social.google));
 }
 
 export async function verifyAppleIdentityToken(env: Env, identityToken: string): Promise<SocialIdentity> {
-  return identity('APPLE', await verify(env, identityToken, appConfig(env).social.apple));
+  return identity('APPLE', identityToken, await verify(env, identityToken, appConfig(env).social.apple));
 }
