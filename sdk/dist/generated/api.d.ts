@@ -1870,7 +1870,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a Google ID token (account created or linked by verified email)
-         * @description Verifies the Google ID token against Google's keys, then signs in the account holding that Google identity, else links the live account with the same verified e-mail, else creates one (e-mail verified). Linking to an account whose e-mail was never verified removes its password and ends its sessions. An invalid or expired token, a Google account without a verified e-mail, or an account already linked to another Google identity is 401 AUTHENTICATION_ERROR; a suspended account 403 ACCESS_DENIED.
+         * @description Verifies the Google ID token against Google's keys, then signs in the account holding that Google identity, else links the live account with the same verified e-mail, else creates one (e-mail verified). Linking to an account whose e-mail was never verified removes its password and ends its sessions. An invalid or expired token, a token already exchanged once (each ID token signs in once), a Google account without a verified e-mail, or an account already linked to another Google identity is 401 AUTHENTICATION_ERROR; a suspended account 403 ACCESS_DENIED.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -1894,7 +1894,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with an Apple identity token (account created or linked by verified email)
-         * @description Verifies the Apple identity token against Apple's keys, then signs in the account holding that Apple identity, else links the live account with the same verified e-mail, else creates one; firstName and lastName are used only at creation (Apple sends them on the first authorization alone). Linking to an account whose e-mail was never verified removes its password and ends its sessions. An invalid or expired token, no verified e-mail, or an account already linked to another Apple identity is 401 AUTHENTICATION_ERROR; a suspended account 403 ACCESS_DENIED.
+         * @description Verifies the Apple identity token against Apple's keys, then signs in the account holding that Apple identity, else links the live account with the same verified e-mail, else creates one; firstName and lastName are used only at creation (Apple sends them on the first authorization alone). Linking to an account whose e-mail was never verified removes its password and ends its sessions. An invalid or expired token, a token already exchanged once (each identity token signs in once), no verified e-mail, or an account already linked to another Apple identity is 401 AUTHENTICATION_ERROR; a suspended account 403 ACCESS_DENIED.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
