@@ -65,7 +65,7 @@ import { requestLog } from './middleware/request-log';
 import { validationHook } from './validation';
 import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
-import { agencyMoneyRouter, payConnectRouter, paymentsRouter, payoutAccountsRouter, sandboxRouter, walletRouter, waveRouter, waveSandboxRouter, withdrawalsRouter } from './features/money';
+import { agencyMoneyRouter, pawapayRouter, pawapaySandboxRouter, payConnectRouter, paymentsRouter, payoutAccountsRouter, sandboxRouter, walletRouter, waveRouter, waveSandboxRouter, withdrawalsRouter } from './features/money';
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
 import { enqueueCommittedDeliveries } from './features/deliveries/outbox';
 import { unsubscribePageRouter, unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
@@ -190,6 +190,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, agencyDocumentsRouter);
   app.route(API_PREFIX, paymentsRouter);
   app.route(API_PREFIX, waveRouter);
+  app.route(API_PREFIX, pawapayRouter);
   app.route(API_PREFIX, walletRouter);
   app.route(API_PREFIX, withdrawalsRouter);
   app.route(API_PREFIX, payConnectRouter);
@@ -212,6 +213,7 @@ function mountFeatures(app: App, production: boolean) {
     app.route('/', devOutboxPageRouter);
     app.route('/', sandboxRouter);
     app.route('/', waveSandboxRouter);
+    app.route('/', pawapaySandboxRouter);
     app.route('/', kycSandboxRouter);
     app.route('/', socialSandboxRouter);
   }

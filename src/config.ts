@@ -26,6 +26,19 @@ export interface OptionalSettings {
   /** Wave (mobile money, XOF): the business wallet's API key and the webhook's signing secret. */
   WAVE_API_KEY?: string;
   WAVE_WEBHOOK_SECRET?: string;
+  /**
+   * pawaPay (mobile money: MTN and Orange in XAF and XOF, CONTRACT section 29): the API token;
+   * PAWAPAY_ENVIRONMENT `sandbox` for pawaPay's own sandbox (TEST), else its production (LIVE);
+   * PAWAPAY_SIGNING_KEY (PKCS#8 PEM, ECDSA P-256) and PAWAPAY_SIGNING_KEY_ID sign our financial
+   * requests; PAWAPAY_CALLBACK_PUBLIC_KEY (SPKI PEM) verifies its callbacks; PAWAPAY_ENABLED=false
+   * turns the rail off.
+   */
+  PAWAPAY_API_TOKEN?: string;
+  PAWAPAY_ENVIRONMENT?: string;
+  PAWAPAY_SIGNING_KEY?: string;
+  PAWAPAY_SIGNING_KEY_ID?: string;
+  PAWAPAY_CALLBACK_PUBLIC_KEY?: string;
+  PAWAPAY_ENABLED?: string;
   /** Reading the metrics (Analytics Engine SQL API): the Cloudflare account id and an API token with Account Analytics Read. */
   METRICS_ACCOUNT_ID?: string;
   METRICS_API_TOKEN?: string;
@@ -68,6 +81,14 @@ export interface AppConfig {
    * events with `webhookSecret` (WAVE_WEBHOOK_SECRET, else SANDBOX_WAVE_WEBHOOK_SECRET).
    */
   wave: { mode: 'LIVE'; apiKey: string; webhookSecret: string } | { mode: 'SANDBOX'; webhookSecret: string };
+  /**
+   * pawaPay: LIVE (api.pawapay.io) or TEST (pawaPay's sandbox) with the token; SANDBOX: the local
+   * stand-in (outside production, no token); OFF: PAWAPAY_ENABLED=false.
+   */
+  pawapay:
+    | { mode: 'LIVE' | 'TEST'; apiToken: string; signing: { privateKey: string; keyId: string } | null; callbackPublicKey: string | null }
+    | { mode: 'SANDBOX' }
+    | { mode: 'OFF' };
   /** LIVE: Twilio's Messages API; SANDBOX: the development outbox. */
   sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
   /**
@@ -168,6 +189,7 @@ const protectionLimits = z.string({ error: PROTECTION_LIMITS_FORMAT }).refine((v
 const waveApiKey = prefixed(/^wave_[a-z]{2}_prod_\S+$/, 'a Wave API key (wave_<country>_prod_...)');
 const alertEmail = text('an e-mail address').regex(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { error: 'an e-mail address' });
 const alertSms = text('an E.164 number (+...)').regex(/^\+[1-9]\d{6,14}$/, { error: 'an E.164 number (+...)' });
+const pem = (label: string) => prefixed(new RegExp(`^-----BEGIN ${label}-----[\\s\\S]+-----END ${label}-----\\s*$`), `a PEM ${label}`);
 const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
 
 /** What every environment needs: nothing works without these, and no sandbox stands in. */
@@ -197,6 +219,11 @@ const everywhere = {
   TWILIO_FROM: twilioFrom.optional(),
   WAVE_API_KEY: waveApiKey.optional(),
   WAVE_WEBHOOK_SECRET: text().optional(),
+  PAWAPAY_API_TOKEN: text().optional(),
+  PAWAPAY_ENVIRONMENT: z.enum(['production', 'sandbox'], { error: 'production or sandbox' }).optional(),
+  PAWAPAY_SIGNING_KEY: pem('PRIVATE KEY').optional(),
+  PAWAPAY_CALLBACK_PUBLIC_KEY: pem('PUBLIC KEY').optional(),
+  PAWAPAY_ENABLED: z.enum(['true', 'false'], { error: 'true or false' }).optional(),
   // Optional outside production (unset: the defaults), but never outside [0, 1).
   PLATFORM_COMMISSION_RATE: rate().optional(),
   PLATFORM_VAT_RATE: rate().optional(),
@@ -243,6 +270,8 @@ const productionOnly = {
   // Required only while XOF is enabled (waveRequired): Wave is its mobile-money provider.
   WAVE_API_KEY: waveApiKey,
   WAVE_WEBHOOK_SECRET: text(),
+  // Required only while pawaPay is enabled (pawapayRequired): MTN and Orange go through it.
+  PAWAPAY_API_TOKEN: text(),
   // Seeing trouble (CONTRACT 24): the Analytics Engine dataset written, the account and token that read it.
   METRICS: binding,
   METRICS_ACCOUNT_ID: text('a Cloudflare account id (32 hex digits)').regex(/^[0-9a-f]{32}$/, { error: 'a Cloudflare account id (32 hex digits)' }),
@@ -283,6 +312,7 @@ export const PRODUCTION_SECRETS = [
   'TWILIO_FROM',
   'WAVE_API_KEY',
   'WAVE_WEBHOOK_SECRET',
+  'PAWAPAY_API_TOKEN',
   'METRICS_ACCOUNT_ID',
   'METRICS_API_TOKEN',
   'ALERT_EMAIL',
@@ -319,6 +349,18 @@ export const waveRequired = (env: Pick<OptionalSettings, 'CURRENCIES'>) => enabl
 
 const WAVE_SETTINGS: ReadonlySet<string> = new Set(['WAVE_API_KEY', 'WAVE_WEBHOOK_SECRET']);
 
+/** Whether pawaPay is needed: enabled (unless PAWAPAY_ENABLED=false) while XAF or XOF is, its currencies. */
+export const pawapayRequired = (env: Pick<OptionalSettings, 'CURRENCIES' | 'PAWAPAY_ENABLED'>) =>
+  env.PAWAPAY_ENABLED !== 'false' && enabledCurrencies(env).some((c) => c === 'XAF' || c === 'XOF');
+
+function pawapay(env: Env & OptionalSettings, production: boolean): AppConfig['pawapay'] {
+  if (!pawapayRequired(env)) return { mode: 'OFF' };
+  const token = env.PAWAPAY_API_TOKEN?.trim();
+  if (!token && !production) return { mode: 'SANDBOX' };
+  const signing = env.PAWAPAY_SIGNING_KEY?.trim() ? { privateKey: env.PAWAPAY_SIGNING_KEY.trim(), keyId: env.PAWAPAY_SIGNING_KEY_ID?.trim() || 'default' } : null;
+  return { mode: env.PAWAPAY_ENVIRONMENT === 'sandbox' ? 'TEST' : 'LIVE', apiToken: token ?? '', signing, callbackPublicKey: env.PAWAPAY_CALLBACK_PUBLIC_KEY?.trim() || null };
+}
+
 /** Signs the Wave sandbox's events when WAVE_WEBHOOK_SECRET is unset (never in production: Wave is LIVE there). */
 export const SANDBOX_WAVE_WEBHOOK_SECRET = 'wave_sandbox_webhook_secret';
 
@@ -352,6 +394,7 @@ function choose(env: Env & OptionalSettings): AppConfig {
     wave: live(env.WAVE_API_KEY)
       ? { mode: 'LIVE', apiKey: env.WAVE_API_KEY?.trim() ?? '', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() ?? '' }
       : { mode: 'SANDBOX', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() || SANDBOX_WAVE_WEBHOOK_SECRET },
+    pawapay: pawapay(env, production),
     // All three or the sandbox: half a Twilio configuration outside production is not a sender.
     sms:
       production || (env.TWILIO_ACCOUNT_SID?.trim() && env.TWILIO_AUTH_TOKEN?.trim() && env.TWILIO_FROM?.trim())
@@ -417,8 +460,12 @@ function check(env: Env): ConfigCheck {
   const published = strict ? publishedSecrets(env) : [];
   // Without XOF, production needs no Wave keys; a malformed one set anyway is still named.
   const waveOptional = strict && !waveRequired(env as Env & OptionalSettings);
+  const pawapayOptional = strict && !pawapayRequired(env as Env & OptionalSettings);
+  const unsetName = (issue: { path: PropertyKey[] }) => isUnset((env as unknown as Record<string, unknown>)[String(issue.path[0])]);
   const issues = (parsed.error?.issues ?? []).filter(
-    (issue) => !(waveOptional && WAVE_SETTINGS.has(String(issue.path[0])) && isUnset((env as unknown as Record<string, unknown>)[String(issue.path[0])])),
+    (issue) =>
+      !(waveOptional && WAVE_SETTINGS.has(String(issue.path[0])) && unsetName(issue)) &&
+      !(pawapayOptional && String(issue.path[0]) === 'PAWAPAY_API_TOKEN' && unsetName(issue)),
   );
   const currencyOk = !parsed.success || platformCurrencyEnabled(env);
   if (issues.length === 0 && published.length === 0 && currencyOk) return { ok: true, config: choose(env) };

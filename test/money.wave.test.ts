@@ -30,7 +30,7 @@ afterEach(() => {
 });
 
 /** The service with Wave's keys (the real adapter) and an https base URL, as Wave requires. */
-const liveEnv = { ...env, WAVE_API_KEY: FAKE_WAVE_API_KEY, WAVE_WEBHOOK_SECRET: FAKE_WAVE_WEBHOOK_SECRET, PUBLIC_BASE_URL: 'https://api.test' } as Env;
+const liveEnv = { ...env, WAVE_API_KEY: FAKE_WAVE_API_KEY, WAVE_WEBHOOK_SECRET: FAKE_WAVE_WEBHOOK_SECRET, PUBLIC_BASE_URL: 'https://api.test', PAWAPAY_ENABLED: 'false' } as Env;
 const app = createApp();
 
 interface Res {

@@ -19,6 +19,7 @@ export const PRODUCTION_ENV = {
   // Wave (mobile money): production requires it while XOF is enabled (the default currencies).
   WAVE_API_KEY: 'wave_sn_prod_production-test-key',
   WAVE_WEBHOOK_SECRET: 'wave_sn_WHS_production-test-secret',
+  PAWAPAY_API_TOKEN: 'pawapay-production-test-token',
   // Workers Analytics Engine (metrics): the dataset binding, and the account and token that read it.
   METRICS: { writeDataPoint: () => {} },
   METRICS_ACCOUNT_ID: '0123456789abcdef0123456789abcdef',

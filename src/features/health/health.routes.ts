@@ -7,7 +7,17 @@ import { jsonContent } from '../../lib/openapi';
 const CheckSchema = z.object({ status: z.enum(['UP', 'DOWN']), latencyMs: z.number(), error: z.string().optional() });
 const Mode = z.enum(['LIVE', 'SANDBOX']);
 const ProvidersSchema = z
-  .object({ payment: Mode, kyc: Mode, googleLogin: Mode, appleLogin: Mode, mailer: Mode, push: Mode, sms: Mode, wave: Mode })
+  .object({
+    payment: Mode,
+    kyc: Mode,
+    googleLogin: Mode,
+    appleLogin: Mode,
+    mailer: Mode,
+    push: Mode,
+    sms: Mode,
+    wave: Mode,
+    pawapay: z.enum(['LIVE', 'TEST', 'SANDBOX', 'OFF']).openapi({ description: "LIVE: pawaPay's production; TEST: pawaPay's own sandbox (test money); SANDBOX: the local stand-in; OFF: disabled" }),
+  })
   .openapi({ description: 'LIVE: the real provider; SANDBOX: the local stand-in (never in production)' });
 const HealthSchema = z
   .object({
@@ -62,6 +72,7 @@ export const healthRouter = createRouter().openapi(
       push: config.push.mode,
       sms: config.sms.mode,
       wave: config.wave.mode,
+      pawapay: config.pawapay.mode,
     };
     const body = { status, version: '2.0.0', timestamp: new Date().toISOString(), checks: { d1, kv, r2 }, providers } as const;
     return status === 'UP' ? c.json(body, 200) : c.json(body, 503);

@@ -5,6 +5,7 @@
 export { paymentsRouter } from './payments/payments.routes';
 export { sandboxRouter } from './payments/sandbox.routes';
 export { waveRouter, waveSandboxRouter } from './payments/wave.routes';
+export { pawapayRouter, pawapaySandboxRouter, deliverSandboxCallbacks } from './payments/pawapay.routes';
 export { walletRouter } from './wallet/wallet.routes';
 export { withdrawalsRouter } from './withdrawals/withdrawals.routes';
 export { payConnectRouter } from './pay-connect/pay-connect.routes';

@@ -8,12 +8,15 @@ import { captureAgingAuthorizations, retryPendingSettlements } from './escrow';
 import { releaseHeldShares } from './holds';
 import { checkPendingPayIns } from './mobile-money/pay-in';
 import { reportCaught } from '../../error-tracking';
+import { deliverSandboxCallbacks } from './payments/pawapay.routes';
 
 export async function runMoneyJobs(deps: Deps, scheduledTime: number | Date = Date.now()) {
   const now = new Date(scheduledTime);
   const result: Record<string, number | string> = {};
   const steps: [string, () => Promise<number>][] = [
     // Mobile-money pay-ins whose callback never came: asked about, settled either way (CONTRACT 29).
+    // The local pawaPay sandbox's callbacks, as pawaPay would POST them (nothing elsewhere).
+    ['sandboxCallbacks', () => deliverSandboxCallbacks(deps)],
     ['payInsChecked', () => checkPendingPayIns(deps, now)],
     ['captured', () => captureAgingAuthorizations(deps, now)],
     ['settlementsRetried', () => retryPendingSettlements(deps)],

@@ -6,6 +6,9 @@ import { railsOf, type MobileMoneyRails } from './rails';
 import { SandboxMobileMoneyProvider } from './sandbox-provider';
 import { WaveProvider } from './wave-provider';
 import { WaveRail } from './wave-rail';
+import { PAWAPAY_BASE, PawapayRail } from './pawapay/pawapay-rail';
+import { PawapaySandbox } from './pawapay/pawapay-sandbox';
+import type { MobileMoneyRail } from './port';
 
 export * from './port';
 export * from './rails';
@@ -14,6 +17,9 @@ export { SandboxMobileMoneyProvider, type SignedDelivery } from './sandbox-provi
 export { WaveProvider } from './wave-provider';
 export { WaveRail, waveMobile, WAVE_COUNTRIES } from './wave-rail';
 export { signWaveBody, WAVE_SIGNATURE_HEADER } from './wave-signature';
+export { PawapayRail, PAWAPAY_BASE, type PawapaySettings } from './pawapay/pawapay-rail';
+export { PawapaySandbox, SANDBOX_LIMITS, sandboxPrediction } from './pawapay/pawapay-sandbox';
+export { PAWAPAY_OPERATORS } from './pawapay/pawapay-wire';
 
 /** Wave's API: Wave in production and wherever WAVE_API_KEY is set; the sandbox otherwise. */
 export function waveApi(env: Env): WaveApi {
@@ -21,8 +27,20 @@ export function waveApi(env: Env): WaveApi {
   return wave.mode === 'LIVE' ? new WaveProvider({ apiKey: wave.apiKey, webhookSecret: wave.webhookSecret }) : new SandboxMobileMoneyProvider(env, wave.webhookSecret);
 }
 
-/** Every rail the configuration enables. */
+/** pawaPay (its production or its sandbox with a token), the local stand-in, or none. */
+function pawapayRail(env: Env): MobileMoneyRail | null {
+  const p = appConfig(env).pawapay;
+  if (p.mode === 'OFF') return null;
+  if (p.mode === 'SANDBOX') {
+    const local = { mode: 'SANDBOX' as const, baseUrl: 'https://pawapay.sandbox.invalid', apiToken: 'sandbox', signing: null, callbackPublicKey: null };
+    return new PawapayRail(local, env.KV, new PawapaySandbox(env.KV).transport);
+  }
+  return new PawapayRail({ ...p, baseUrl: PAWAPAY_BASE[p.mode] }, env.KV);
+}
+
+/** Every rail the configuration enables: Wave, then pawaPay. */
 export function mobileMoneyRails(env: Env): MobileMoneyRails {
   const wave = appConfig(env).wave;
-  return railsOf([new WaveRail(waveApi(env), wave.mode)]);
+  const pawapay = pawapayRail(env);
+  return railsOf([new WaveRail(waveApi(env), wave.mode), ...(pawapay ? [pawapay] : [])]);
 }

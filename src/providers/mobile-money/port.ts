@@ -130,8 +130,8 @@ export interface MobileMoneyRail {
   refundStatus(id: string, ref: string | null): Promise<OperationResult | null>;
   payout(input: PayoutInput): Promise<OperationResult>;
   payoutStatus(id: string, ref: string | null): Promise<OperationResult | null>;
-  /** The callback's signature (when the rail signs) and shape, on the raw body. */
-  verifyCallback(rawBody: string, headers: Headers, now: Date): Promise<CallbackVerification>;
+  /** The callback's signature (when the rail signs) and shape, on the raw body; `target`: the request's method and URL (signatures may cover them). */
+  verifyCallback(rawBody: string, headers: Headers, now: Date, target?: { method: string; url: string }): Promise<CallbackVerification>;
 }
 
 /** Limits when the rail states none. */

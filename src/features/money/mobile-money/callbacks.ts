@@ -19,10 +19,10 @@ const REFUSAL_TEXT: Record<string, { malformed: 'payment.malformedWaveEvent' | '
 };
 const GENERIC = { malformed: 'mobileMoney.malformedCallback', signature: 'mobileMoney.invalidCallbackSignature' } as const;
 
-export async function handleRailCallback(deps: Deps, railCode: string, rawBody: string, headers: Headers, now = new Date()): Promise<WebhookResult> {
+export async function handleRailCallback(deps: Deps, railCode: string, rawBody: string, headers: Headers, now = new Date(), target?: { method: string; url: string }): Promise<WebhookResult> {
   const rail = deps.providers.mobileMoney.rail(railCode);
   if (!rail) throw endpointNotFound('mobileMoney.unknownRail', { rail: railCode });
-  const verified = await rail.verifyCallback(rawBody, headers, now);
+  const verified = await rail.verifyCallback(rawBody, headers, now, target);
   if (!verified.ok) {
     const text = REFUSAL_TEXT[rail.code] ?? GENERIC;
     // CONTRACT section 1: a missing, bad or stale signature is 401; a well-signed but unreadable body 400.

@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { mobileMoneyOperations, paymentSessions, reservations, type MobileMoneyOperationRow, type ReservationRow } from '../../../db/schema';
 import type { Deps } from '../../../env';
-import { businessRule, paymentError, paymentProcessingError, validationError } from '../../../errors';
+import { businessRule, msg, paymentError, paymentProcessingError, validationError } from '../../../errors';
 import { apiUrl } from '../../../lib/urls';
 import type { MobileMoneyRail, Operator, PayInResult } from '../../../providers/mobile-money';
 import { auditInsert } from '../../audit/audit';
@@ -44,17 +44,22 @@ async function chosenOperator(deps: Deps, currency: string, provider: string | u
   return operator;
 }
 
+const phoneError = (provider: string, phone: string | undefined) => {
+  const text = phone ? msg('mobileMoney.phoneNotServed', { phone, provider }) : msg('mobileMoney.phoneRequired', { provider });
+  return validationError(text, { fieldErrors: [{ field: 'phone', message: text, rejectedValue: phone ?? null }] });
+};
+
 /** The payer's number as the rail writes it, checked to belong to the operator's country. */
 async function payerPhone(rail: MobileMoneyRail, operator: Operator, phone: string | undefined): Promise<string | null> {
   if (!phone) {
-    if (operator.approval === 'PIN_PROMPT') throw validationError('mobileMoney.phoneRequired', { provider: operator.code });
+    if (operator.approval === 'PIN_PROMPT') throw phoneError(operator.code, phone);
     return null;
   }
   const predicted = await rail.predictOperator(phone);
-  if (!predicted) throw validationError('mobileMoney.phoneNotServed', { phone, provider: operator.code });
+  if (!predicted) throw phoneError(operator.code, phone);
   const ops = (await rail.operators()).filter((o) => o.code === predicted.operator);
   // Another operator of the same country is fine (numbers move between operators); another country is not.
-  if (!ops.some((o) => o.country === operator.country)) throw validationError('mobileMoney.phoneNotServed', { phone, provider: operator.code });
+  if (!ops.some((o) => o.country === operator.country)) throw phoneError(operator.code, phone);
   return predicted.phone;
 }
 

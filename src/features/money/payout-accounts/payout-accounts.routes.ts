@@ -6,7 +6,6 @@ import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { nameText, pathId } from '../../../validation';
 import { idempotent } from '../../../middleware/idempotency';
 import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
-import { waveMobile } from './payout-accounts.rules';
 import { addPayoutAccount, deletePayoutAccount, listPayoutAccounts } from './payout-accounts.service';
 
 const PayoutAccountSchema = z
@@ -25,14 +24,17 @@ const PayoutAccountSchema = z
 const PayoutAccountRequest = z
   .object({
     type: z.enum(['MOBILE_MONEY']),
-    provider: z.enum(['WAVE']),
+    provider: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{1,39}$/)
+      .optional()
+      .openapi({ description: 'The operator paid out to (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN). Omitted: predicted from the number (the answer names it; the app shows it for the user to confirm)', example: 'ORANGE_CMR' }),
     phone: z
       .string()
       .max(32)
-      .refine((v) => waveMobile(v) !== null, { message: 'payout.invalidPhone' })
-      .transform((v) => waveMobile(v) ?? v)
-      .openapi({ description: 'E.164 mobile number of a Wave country: +221 (SN), +225 (CI), +223 (ML), +226 (BF)', example: '+221771234567' }),
-    name: nameText(100).openapi({ description: 'The holder’s name as the wallet knows it' }),
+      .refine((v) => /^\+?[\d\s.\-()]{8,}$/.test(v), { message: 'payout.invalidPhone' })
+      .openapi({ description: 'E.164 mobile number: a Wave number (+221, +225, +223, +226) or an MTN or Orange number of Cameroon, Côte d’Ivoire or Senegal', example: '+237699123456' }),
+    name: z.string().trim().min(1).max(100).openapi({ description: 'The holder’s name as the wallet knows it' }),
   })
   .openapi('PayoutAccountRequest');
 

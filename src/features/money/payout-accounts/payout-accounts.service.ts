@@ -5,9 +5,9 @@ import { and, desc, eq } from 'drizzle-orm';
 import { mobilePayoutAccounts, type MobilePayoutAccountRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/errors';
 import type { Deps } from '../../../env';
-import { alreadyExists, notFound } from '../../../errors';
+import { alreadyExists, businessRule, msg, notFound, validationError } from '../../../errors';
+import { waveMobile } from '../../../providers/mobile-money';
 import type { Owner } from '../ledger/posting-rules';
-import { PAYOUT_CURRENCY } from './payout-accounts.rules';
 
 export const toPayoutAccount = (a: MobilePayoutAccountRow) => ({
   id: a.id,
@@ -22,9 +22,37 @@ export const toPayoutAccount = (a: MobilePayoutAccountRow) => ({
 
 const ownedBy = (owner: Owner) => and(eq(mobilePayoutAccounts.ownerType, owner.type), eq(mobilePayoutAccounts.ownerId, owner.id));
 
-export async function addPayoutAccount(deps: Deps, owner: Owner, input: { provider: 'WAVE'; phone: string; name: string }) {
+/**
+ * The operator and number a wallet is paid out to: the one named (its rail must read the number as
+ * one of its country's), else the one the rails predict from the number. A Wave wallet keeps the
+ * Wave number rule (400 payout.invalidPhone).
+ */
+export async function payoutWallet(deps: Deps, provider: string | undefined, phone: string) {
+  const rails = deps.providers.mobileMoney;
+  if (provider === 'WAVE' || (!provider && waveMobile(phone))) {
+    const mobile = waveMobile(phone);
+    if (!mobile) throw validationError('payout.invalidPhone', { fieldErrors: [{ field: 'phone', message: 'payout.invalidPhone', rejectedValue: phone }] });
+    return { operator: (await rails.operator('WAVE'))!, phone: mobile };
+  }
+  const named = provider ? await rails.operator(provider) : null;
+  if (provider && !named?.payout) throw businessRule('mobileMoney.providerNotOffered', { provider, currency: named?.currency ?? '-' }, { suggestions: ['payment.listMethods'] });
+  for (const rail of named ? [rails.rail(named.rail)!] : rails.all) {
+    const predicted = await rail.predictOperator(phone);
+    if (!predicted) continue;
+    const operator = named ?? (await rails.operator(predicted.operator));
+    // A number moved to another operator of the same country is the user's to confirm; another country is not.
+    const sameCountry = (await rail.operators()).some((o) => o.code === predicted.operator && o.country === operator?.country);
+    if (operator?.payout && sameCountry) return { operator, phone: predicted.phone };
+  }
+  throw validationError('mobileMoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }, {
+    fieldErrors: [{ field: 'phone', message: msg('mobileMoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }), rejectedValue: phone }],
+  });
+}
+
+export async function addPayoutAccount(deps: Deps, owner: Owner, input: { provider?: string; phone: string; name: string }) {
   const { db } = deps;
-  const currency = PAYOUT_CURRENCY[input.provider];
+  const wallet = await payoutWallet(deps, input.provider, input.phone);
+  const currency = wallet.operator.currency;
   try {
     const [, inserted] = await db.batch([
       db
@@ -33,7 +61,7 @@ export async function addPayoutAccount(deps: Deps, owner: Owner, input: { provid
         .where(and(ownedBy(owner), eq(mobilePayoutAccounts.currency, currency), eq(mobilePayoutAccounts.isDefault, true))),
       db
         .insert(mobilePayoutAccounts)
-        .values({ ownerType: owner.type, ownerId: owner.id, provider: input.provider, currency, phone: input.phone, name: input.name, isDefault: true })
+        .values({ ownerType: owner.type, ownerId: owner.id, provider: wallet.operator.code, currency, phone: wallet.phone, name: input.name, isDefault: true })
         .returning(),
     ]);
     return toPayoutAccount(inserted[0]);
