@@ -283,7 +283,9 @@ const productionOnly = {
 const localSchema = z.object(everywhere);
 const productionSchema = z.object({ ...everywhere, ...productionOnly });
 
-const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES', 'PROTECTION_RATE', 'PROTECTION_LIMITS', 'ALERT_SMS', 'ALERT_WEBHOOK_URL']);
+// pawaPay's environment, request signing, callback key and switch are choices, not requirements: without
+// a callback key a callback is only a hint and its state is read back from pawaPay (pawapay-rail.ts).
+const OPTIONAL = new Set(['SENTRY_DSN', 'CURRENCIES', 'PROTECTION_RATE', 'PROTECTION_LIMITS', 'ALERT_SMS', 'ALERT_WEBHOOK_URL', 'PAWAPAY_ENVIRONMENT', 'PAWAPAY_SIGNING_KEY', 'PAWAPAY_CALLBACK_PUBLIC_KEY', 'PAWAPAY_ENABLED']);
 
 /** Every configuration name production requires (the deploy runbook and the tests list them from here). */
 export const PRODUCTION_REQUIREMENTS = (Object.keys(productionSchema.shape) as (keyof typeof productionSchema.shape)[]).filter(

@@ -89,6 +89,7 @@ describe('production without a secret or binding', () => {
         'METRICS',
         'METRICS_ACCOUNT_ID',
         'METRICS_API_TOKEN',
+        'PAWAPAY_API_TOKEN',
         'PLATFORM_COMMISSION_RATE',
         'PLATFORM_COMPANY_REGISTRATION',
         'PLATFORM_CURRENCY',
@@ -242,7 +243,7 @@ describe('an environment neither development nor production (staging) follows th
   it('with every setting: every provider real, no sandbox or development route', async () => {
     const health = await send(STAGING, 'GET', '/v1/api/health');
     expect(health.status).toBe(200);
-    expect(health.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE' });
+    expect(health.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE', pawapay: 'LIVE' });
     for (const [method, path] of [
       ['GET', '/sandbox/social/google/sign-in'],
       ['POST', '/sandbox/social/google/sign-in'],
@@ -306,7 +307,7 @@ describe('production with every secret', () => {
   it('answers normally and reports every provider real', async () => {
     const res = await send(PRODUCTION, 'GET', '/v1/api/health');
     expect(res.status).toBe(200);
-    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE' });
+    expect(res.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE', pawapay: 'LIVE' });
   });
 
   it("Stripe's two endpoints (platform and Connect) share the webhook URL: either signing secret is accepted, no other", async () => {

@@ -21,7 +21,7 @@ describe('pause switches (GET/PUT /superadmin/pauses)', () => {
     const superAdmin = await aSuperAdmin();
     const list = await get('/v1/api/superadmin/pauses', { token: superAdmin.token });
     expect(list.status).toBe(200);
-    expect(list.body.pauses.map((s: { provider: string; operation: string }) => `${s.provider}:${s.operation}`)).toEqual(['STRIPE:CHECKOUT', 'STRIPE:PAYOUT', 'WAVE:CHECKOUT', 'WAVE:PAYOUT']);
+    expect(list.body.pauses.map((s: { provider: string; operation: string }) => `${s.provider}:${s.operation}`)).toEqual(['STRIPE:CHECKOUT', 'STRIPE:PAYOUT', 'WAVE:CHECKOUT', 'WAVE:PAYOUT', 'PAWAPAY:CHECKOUT', 'PAWAPAY:PAYOUT']);
     expect(list.body.pauses.every((s: { paused: boolean }) => !s.paused)).toBe(true);
 
     const admin = await anAdmin();
@@ -29,7 +29,7 @@ describe('pause switches (GET/PUT /superadmin/pauses)', () => {
     expect((await get('/v1/api/superadmin/pauses', { token: admin.token })).status).toBe(403);
     const unknown = await pause(superAdmin.token, 'PAYPAL', 'CHECKOUT', true);
     expect(unknown.status).toBe(400);
-    expect(errorBody(unknown)).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'Unknown provider PAYPAL: one of STRIPE, WAVE' });
+    expect(errorBody(unknown)).toMatchObject({ errorCode: 'INVALID_ARGUMENT', message: 'Unknown provider PAYPAL: one of STRIPE, WAVE, PAWAPAY' });
     expect((await pause(superAdmin.token, 'WAVE', 'REFUND', true)).status).toBe(400);
 
     const paused = await pause(superAdmin.token, 'wave', 'PAYOUT', true, 'Wave payouts timing out');

@@ -31,6 +31,8 @@ export declare const CancellationQuoteRule: readonly ["NOT_PAID", "CARRIER_CANCE
 export type CancellationQuoteRule = (typeof CancellationQuoteRule)[number];
 export declare const CheckoutRequestMethod: readonly ["CARD", "MOBILE_MONEY"];
 export type CheckoutRequestMethod = (typeof CheckoutRequestMethod)[number];
+export declare const CheckoutRequestProvider: readonly ["WAVE", "MTN_MOMO_CMR", "ORANGE_CMR", "MTN_MOMO_CIV", "ORANGE_CIV", "ORANGE_SEN"];
+export type CheckoutRequestProvider = (typeof CheckoutRequestProvider)[number];
 export declare const CheckoutSessionApproval: readonly ["REDIRECT", "PIN_PROMPT"];
 export type CheckoutSessionApproval = (typeof CheckoutSessionApproval)[number];
 export declare const CheckoutSessionStatus: readonly ["PENDING"];
@@ -101,7 +103,7 @@ export declare const OfferStatus: readonly ["PENDING", "COUNTERED", "ACCEPTED", 
 export type OfferStatus = (typeof OfferStatus)[number];
 export declare const PayConnectAccountStatusStatus: readonly ["NOT_CONNECTED", "ONBOARDING", "RESTRICTED", "ACTIVE"];
 export type PayConnectAccountStatusStatus = (typeof PayConnectAccountStatusStatus)[number];
-export declare const PayoutAccountRequestProvider: readonly ["WAVE"];
+export declare const PayoutAccountRequestProvider: readonly ["WAVE", "MTN_MOMO_CMR", "ORANGE_CMR", "MTN_MOMO_CIV", "ORANGE_CIV", "ORANGE_SEN"];
 export type PayoutAccountRequestProvider = (typeof PayoutAccountRequestProvider)[number];
 export declare const PayoutAccountRequestType: readonly ["MOBILE_MONEY"];
 export type PayoutAccountRequestType = (typeof PayoutAccountRequestType)[number];

@@ -3152,6 +3152,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/webhooks/pawapay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pawaPay callbacks (deposits, payouts, refunds), verified by their RFC 9421 signature when configured
+         * @description pawaPay's callback for a deposit, payout or refund that reached a final status (COMPLETED or FAILED). With PAWAPAY_CALLBACK_PUBLIC_KEY the Content-Digest and the RFC 9421 Signature over it are verified (missing, wrong or older than 5 minutes: 401 UNAUTHORIZED); without it the body is only a hint and the operation's state is read back from pawaPay before anything is applied. A body that is no deposit, payout or refund is 400 INVALID_ARGUMENT. Each (operation, status) is applied once (a repeat answers duplicate true): a completed deposit moves the reservation from PENDING_PAYMENT to PAID (money into escrow), a failed one marks the payment FAILED; a payout completes or fails its withdrawal (the amount back in the wallet); a refund is recorded on its reservation. Operations not ours are acknowledged and ignored.
+         *
+         *     Who may call it: anyone, without an access token (any other proof it needs is named above).
+         */
+        post: operations["receivePawapayCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/user/me/wallet": {
         parameters: {
             query?: never;
@@ -4379,6 +4401,11 @@ export interface components {
                 sms: "LIVE" | "SANDBOX";
                 /** @enum {string} */
                 wave: "LIVE" | "SANDBOX";
+                /**
+                 * @description LIVE: pawaPay's production; TEST: pawaPay's own sandbox (test money); SANDBOX: the local stand-in; OFF: disabled
+                 * @enum {string}
+                 */
+                pawapay: "LIVE" | "TEST" | "SANDBOX" | "OFF";
             };
         };
         Review: {
@@ -6360,8 +6387,9 @@ export interface components {
             /**
              * @description MOBILE_MONEY only: the operator (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN; GET /payments/methods lists them). Default WAVE for XOF
              * @example MTN_MOMO_CMR
+             * @enum {string}
              */
-            provider?: string;
+            provider?: "WAVE" | "MTN_MOMO_CMR" | "ORANGE_CMR" | "MTN_MOMO_CIV" | "ORANGE_CIV" | "ORANGE_SEN";
             /**
              * @description MOBILE_MONEY only: the paying number (E.164); required where the payer approves a PIN prompt on the phone
              * @example +237677123456
@@ -6635,11 +6663,15 @@ export interface components {
         PayoutAccountRequest: {
             /** @enum {string} */
             type: "MOBILE_MONEY";
-            /** @enum {string} */
-            provider: "WAVE";
             /**
-             * @description E.164 mobile number of a Wave country: +221 (SN), +225 (CI), +223 (ML), +226 (BF)
-             * @example +221771234567
+             * @description The operator paid out to (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN). Omitted: predicted from the number (the answer names it; the app shows it for the user to confirm)
+             * @example ORANGE_CMR
+             * @enum {string}
+             */
+            provider?: "WAVE" | "MTN_MOMO_CMR" | "ORANGE_CMR" | "MTN_MOMO_CIV" | "ORANGE_CIV" | "ORANGE_SEN";
+            /**
+             * @description E.164 mobile number: a Wave number (+221, +225, +223, +226) or an MTN or Orange number of Cameroon, Côte d’Ivoire or Senegal
+             * @example +237699123456
              */
             phone: string;
             /** @description The holder’s name as the wallet knows it */
@@ -24812,6 +24844,91 @@ export interface operations {
             };
             /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    receivePawapayCallback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description RFC 9421 Signature (sig-pp=:...:) */
+                signature?: string;
+                "signature-input"?: string;
+                /** @description RFC 9530 digest of the body (sha-256 or sha-512) */
+                "content-digest"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Callback accepted (applied now or before) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: boolean;
+                        duplicate: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

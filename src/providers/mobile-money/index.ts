@@ -8,6 +8,7 @@ import { WaveProvider } from './wave-provider';
 import { WaveRail } from './wave-rail';
 import { PAWAPAY_BASE, PawapayRail } from './pawapay/pawapay-rail';
 import { PawapaySandbox } from './pawapay/pawapay-sandbox';
+import { PAWAPAY_OPERATORS } from './pawapay/pawapay-wire';
 import type { MobileMoneyRail } from './port';
 
 export * from './port';
@@ -20,6 +21,9 @@ export { signWaveBody, WAVE_SIGNATURE_HEADER } from './wave-signature';
 export { PawapayRail, PAWAPAY_BASE, type PawapaySettings } from './pawapay/pawapay-rail';
 export { PawapaySandbox, SANDBOX_LIMITS, sandboxPrediction } from './pawapay/pawapay-sandbox';
 export { PAWAPAY_OPERATORS } from './pawapay/pawapay-wire';
+
+/** Every operator code a rail of ours can reach (the API's `provider`); which are on today: the rails' operators(). */
+export const OPERATOR_CODES = ['WAVE', ...Object.keys(PAWAPAY_OPERATORS)] as [string, ...string[]];
 
 /** Wave's API: Wave in production and wherever WAVE_API_KEY is set; the sandbox otherwise. */
 export function waveApi(env: Env): WaveApi {

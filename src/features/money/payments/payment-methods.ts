@@ -66,6 +66,8 @@ export async function paymentMethods(deps: Deps, enabled: readonly CurrencyCode[
 
 /** 422 when `method` cannot pay in `currency`, naming the methods that can. */
 export async function assertMethodOffered(deps: Deps, method: PaymentMethod, currency: string, enabled: readonly CurrencyCode[]): Promise<void> {
+  // A card payment never waits on (or fails with) a mobile-money rail's configuration.
+  if (method === 'CARD' && (enabled as readonly string[]).includes(currency)) return;
   const offered = await paymentMethods(deps, enabled, { currency });
   if (offered.some((m) => m.method === method)) return;
   throw businessRule('payment.methodNotOffered', { method, currency, offered: [...new Set(offered.map((m) => m.method))].join(', ') || '-' }, {

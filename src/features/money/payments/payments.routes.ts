@@ -5,6 +5,7 @@ import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { decimalInt, pathId } from '../../../validation';
 import { PAYMENT_METHODS } from '../../../db/schema';
+import { OPERATOR_CODES } from '../../../providers/mobile-money';
 import { htmlPage } from './html';
 import { checkoutReturned, createCheckout, listPaymentMethods, paymentStatus, reservationPaymentMethods, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
@@ -17,8 +18,7 @@ const CheckoutBody = z
     reservationId: z.number().int().min(1).max(2_147_483_647),
     method: z.enum(PAYMENT_METHODS).optional().openapi({ description: 'CARD (default, Stripe) or MOBILE_MONEY: see GET /payments/methods' }),
     provider: z
-      .string()
-      .regex(/^[A-Z][A-Z0-9_]{1,39}$/)
+      .enum(OPERATOR_CODES)
       .optional()
       .openapi({ description: 'MOBILE_MONEY only: the operator (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN; GET /payments/methods lists them). Default WAVE for XOF', example: 'MTN_MOMO_CMR' }),
     phone: z.string().min(6).max(32).optional().openapi({ description: 'MOBILE_MONEY only: the paying number (E.164); required where the payer approves a PIN prompt on the phone', example: '+237677123456' }),

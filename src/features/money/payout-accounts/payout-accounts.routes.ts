@@ -5,6 +5,7 @@ import { createRouter } from '../../../env';
 import { jsonBody, jsonContent, signedIn } from '../../../lib/openapi';
 import { nameText, pathId } from '../../../validation';
 import { idempotent } from '../../../middleware/idempotency';
+import { OPERATOR_CODES } from '../../../providers/mobile-money';
 import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { addPayoutAccount, deletePayoutAccount, listPayoutAccounts } from './payout-accounts.service';
 
@@ -25,8 +26,7 @@ const PayoutAccountRequest = z
   .object({
     type: z.enum(['MOBILE_MONEY']),
     provider: z
-      .string()
-      .regex(/^[A-Z][A-Z0-9_]{1,39}$/)
+      .enum(OPERATOR_CODES)
       .optional()
       .openapi({ description: 'The operator paid out to (WAVE, MTN_MOMO_CMR, ORANGE_CMR, MTN_MOMO_CIV, ORANGE_CIV, ORANGE_SEN). Omitted: predicted from the number (the answer names it; the app shows it for the user to confirm)', example: 'ORANGE_CMR' }),
     phone: z

@@ -24,19 +24,21 @@ const ownedBy = (owner: Owner) => and(eq(mobilePayoutAccounts.ownerType, owner.t
 
 /**
  * The operator and number a wallet is paid out to: the one named (its rail must read the number as
- * one of its country's), else the one the rails predict from the number. A Wave wallet keeps the
- * Wave number rule (400 payout.invalidPhone).
+ * one of its country's), else the one predicted from the number. Wave is an app on any Senegalese or
+ * Ivorian number, not an operator a number belongs to: it is predicted only when no operator's rail
+ * recognises the number, and a Wave wallet keeps the Wave number rule (400 payout.invalidPhone).
  */
 export async function payoutWallet(deps: Deps, provider: string | undefined, phone: string) {
   const rails = deps.providers.mobileMoney;
-  if (provider === 'WAVE' || (!provider && waveMobile(phone))) {
+  const wave = async () => {
     const mobile = waveMobile(phone);
     if (!mobile) throw validationError('payout.invalidPhone', { fieldErrors: [{ field: 'phone', message: 'payout.invalidPhone', rejectedValue: phone }] });
     return { operator: (await rails.operator('WAVE'))!, phone: mobile };
-  }
+  };
+  if (provider === 'WAVE') return wave();
   const named = provider ? await rails.operator(provider) : null;
   if (provider && !named?.payout) throw businessRule('mobileMoney.providerNotOffered', { provider, currency: named?.currency ?? '-' }, { suggestions: ['payment.listMethods'] });
-  for (const rail of named ? [rails.rail(named.rail)!] : rails.all) {
+  for (const rail of named ? [rails.rail(named.rail)!] : rails.all.filter((r) => r.code !== 'WAVE')) {
     const predicted = await rail.predictOperator(phone);
     if (!predicted) continue;
     const operator = named ?? (await rails.operator(predicted.operator));
@@ -44,6 +46,7 @@ export async function payoutWallet(deps: Deps, provider: string | undefined, pho
     const sameCountry = (await rail.operators()).some((o) => o.code === predicted.operator && o.country === operator?.country);
     if (operator?.payout && sameCountry) return { operator, phone: predicted.phone };
   }
+  if (!provider && waveMobile(phone) && rails.rail('WAVE')) return wave();
   throw validationError('mobileMoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }, {
     fieldErrors: [{ field: 'phone', message: msg('mobileMoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }), rejectedValue: phone }],
   });

@@ -169,7 +169,8 @@ export class PawapayRail implements MobileMoneyRail {
     } catch {
       return { ok: false, reason: 'malformed-event' };
     }
-    const kind = (['deposit', 'payout', 'refund'] as const).find((k) => typeof body?.[ID_FIELD[k]] === 'string');
+    // A refund names its deposit too (depositId): the refund id is looked for first.
+    const kind = (['refund', 'payout', 'deposit'] as const).find((k) => typeof body?.[ID_FIELD[k]] === 'string');
     const read = kind ? readPayment(kind, body) : null;
     if (!kind || !read) return { ok: false, reason: 'malformed-event' };
     const portKind = kind === 'deposit' ? 'PAYIN' : kind === 'payout' ? 'PAYOUT' : 'REFUND';
