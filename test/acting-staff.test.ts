@@ -8,14 +8,14 @@ import { env, exports } from 'cloudflare:workers';
 import { runDurableObjectAlarm } from 'cloudflare:test';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { agencyEmployees, auditLogs, notifications } from '../src/db/schema';
+import { agencies, agencyEmployees, auditLogs, notifications, reservations } from '../src/db/schema';
 import { CLOSE } from '../src/durable-objects/conversation';
 import { CLOSE_NO_LONGER_PARTY } from '../src/durable-objects/reservation-tracking';
 import { depsOf } from '../src/env';
 import { buildArchive } from '../src/features/privacy/archive';
 import { expireReservations } from '../src/features/bookings/expire-bookings';
 import { db } from './helpers/db';
-import { aBranch, aCategory, anAgency, aReservation, aTrip, aUser, bookThroughApi, daysFromToday, makeAvailable, type TestUser } from './helpers/factories';
+import { aBranch, aCategory, anAdmin, anAgency, aReservation, aTrip, aUser, bookThroughApi, daysFromToday, makeAvailable, type TestUser } from './helpers/factories';
 import { fakeStripeForThisFile } from './helpers/money';
 import { BASE, del, errorBody, get, post, put } from './helpers/http';
 
@@ -308,5 +308,36 @@ describe('the booking-flow notices of an agency trip', () => {
     await aReservation({ trip, agencyId: agency.id, set: { paymentDeadline: new Date(Date.now() - 60_000).toISOString() } });
     await expireReservations(depsOf(env));
     expect(await counts([owner, colleague, publisher, elsewhere], 'RESERVATION_EXPIRED')).toEqual([1, 1, 0, 0]);
+  });
+});
+
+describe('contact details on a reservation', () => {
+  it('before payment each party sees none of the other’s; once paid both do; administrators always', async () => {
+    const { sender, carrier, reservation } = await aReservation({ status: 'PENDING_PAYMENT' });
+    const admin = await anAdmin();
+    const path = `/v1/api/bookings/${reservation.id}`;
+    const contacts = async (token: string) => {
+      const { body } = await get(path, { token });
+      return { senderEmail: body.senderEmail, carrierEmail: body.carrierEmail, recipientPhone: body.recipient.phone, recipientEmail: body.recipient.email };
+    };
+    const all = { senderEmail: sender.email, carrierEmail: carrier.email, recipientPhone: '+221700000000', recipientEmail: 'rita@example.com' };
+    expect(await contacts(sender.token)).toEqual({ ...all, carrierEmail: null });
+    expect(await contacts(carrier.token)).toEqual({ ...all, senderEmail: null, recipientPhone: null, recipientEmail: null });
+    expect(await contacts(admin.token)).toEqual(all);
+    // The carrier's list shows the same as the detail.
+    const listed = (await get('/v1/api/bookings/as-carrier', { token: carrier.token })).body.data.find((r: { id: number }) => r.id === reservation.id);
+    expect([listed.senderEmail, listed.recipient.phone]).toEqual([null, null]);
+
+    await db().update(reservations).set({ status: 'PAID', paidAt: NOW_ISO() }).where(eq(reservations.id, reservation.id));
+    expect(await contacts(sender.token)).toEqual(all);
+    expect(await contacts(carrier.token)).toEqual(all);
+  });
+
+  it("on an agency's trip the sender sees the agency's name and contact address, never the publisher's own", async () => {
+    const { agency, publisher, sender, reservation } = await anAgencyTrip('moved');
+    await db().update(agencies).set({ email: 'contact@agence-teranga.sn' }).where(eq(agencies.id, agency.id));
+    const { body } = await get(`/v1/api/bookings/${reservation.id}`, { token: sender.token });
+    expect([body.carrierName, body.carrierEmail]).toEqual([agency.name, 'contact@agence-teranga.sn']);
+    expect(JSON.stringify(body)).not.toContain(publisher.email);
   });
 });

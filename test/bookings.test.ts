@@ -36,6 +36,16 @@ async function notificationsOf(userId: number) {
   return db().select().from(notifications).where(eq(notifications.userId, userId));
 }
 
+/** An unpaid reservation as its carrier reads it, from the body the sender got: no codes, the sender's and recipient's contacts hidden, the carrier's own address shown. */
+const asCarrierSees = (bySender: Record<string, any>, carrier: { email: string }) => ({
+  ...bySender,
+  depositCode: null,
+  deliveryCode: null,
+  senderEmail: null,
+  carrierEmail: carrier.email,
+  recipient: { ...bySender.recipient, phone: null, email: null },
+});
+
 describe('POST /bookings', () => {
   it('creates a PENDING_PAYMENT reservation with the split price, codes for the sender and the carrier notified', async () => {
     const { carrier, sender, category, trip } = await setup({ pricePerKgCents: 1250, totalWeightG: 20_000 });
@@ -69,7 +79,8 @@ describe('POST /bookings', () => {
       senderName: 'Sid Sender',
       senderEmail: sender.email,
       carrierName: 'Carla Carrier',
-      carrierEmail: carrier.email,
+      // Hidden from the sender until paid (CONTRACT 25).
+      carrierEmail: null,
       items: [
         {
           categoryId: category.id,
@@ -465,7 +476,8 @@ describe('listings', () => {
     expect(page0.body.data.map((r: { id: number }) => r.id)).toEqual(made.slice(2).reverse().map((r) => r.id));
     const first = page0.body.data[0];
     expect(Object.keys(first).sort()).toEqual(RESERVATION_FIELDS);
-    expect(first).toEqual({ ...made[6], depositCode: null, deliveryCode: null });
+    // Unpaid: the sender's contact and the recipient's hidden from the carrier (CONTRACT 25), the carrier's own shown.
+    expect(first).toEqual(asCarrierSees(made[6], carrier));
 
     const page1 = await get('/v1/api/bookings/as-carrier?page=1', { token: carrier.token });
     expect(page1.body).toMatchObject({ page: 1, limit: 5, total: 7, totalPages: 2 });
@@ -529,7 +541,7 @@ describe('GET /bookings/{id}', () => {
   it('the carrier reads the reservation with the codes masked', async () => {
     const { carrier, created } = await booked();
     const asCarrier = await get(`/v1/api/bookings/${created.id}`, { token: carrier.token });
-    expect(asCarrier.body).toEqual({ ...created, depositCode: null, deliveryCode: null });
+    expect(asCarrier.body).toEqual(asCarrierSees(created, carrier));
   });
 
   it('an admin reads the reservation with the codes masked', async () => {

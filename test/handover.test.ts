@@ -48,7 +48,8 @@ describe('deposit by QR', () => {
   });
 
   it('the carrier scans it: CONFIRMED becomes DEPOSITED, the Reservation is returned, the sender is notified', async () => {
-    const { sender, carrier, reservation, trip: announcement } = await aReservation({ status: 'CONFIRMED' });
+    // Paid (contacts shown to both: CONTRACT 25).
+    const { sender, carrier, reservation, trip: announcement } = await aReservation({ status: 'CONFIRMED', set: { paidAt: new Date().toISOString() } });
     const { body: qr } = await depositQr(reservation.id, sender.token);
     const res = await scanDeposit(qr.payload, carrier.token);
     expect(res.status).toBe(200);

@@ -114,6 +114,26 @@ export async function assertReservationAccess(deps: Deps, auth: AuthUser, r: Res
 
 export const isAdmin = (auth: AuthUser) => hasRole(auth, 'ROLE_ADMIN');
 
+/** What a viewer already admitted to a reservation sees of it (reservation.schemas.ts toReservationDto). */
+export interface Disclosure {
+  /** The deposit and delivery codes: the sender's only (CONTRACT section 7). */
+  codes: boolean;
+  /** The sender's e-mail and the recipient's phone and e-mail. */
+  senderContact: boolean;
+  /** The carrier side's contact (an agency trip's: the agency's). */
+  carrierContact: boolean;
+}
+
+/**
+ * Until a reservation is paid each party's contact details are hidden from the other, as the chat
+ * hides them (CONTRACT 25); administrators see them.
+ */
+export function disclosureTo(viewer: AuthUser, r: { senderId: number; carrierId: number; paidAt: string | null }): Disclosure {
+  const sender = viewer.id === r.senderId && viewer.id !== r.carrierId;
+  const open = r.paidAt !== null || isAdmin(viewer);
+  return { codes: sender, senderContact: open || sender, carrierContact: open || !sender };
+}
+
 /** Parties (the agency's staff included) and admins may read a reservation; everyone else gets 403. */
 export const assertCanRead = (deps: Deps, auth: AuthUser, r: ReservationParties) =>
   assertReservationAccess(deps, auth, r, { sender: true, carrier: true, admins: true });

@@ -5091,9 +5091,12 @@ export interface components {
             paymentDate: string | null;
             paymentApprovalUrl: string | null;
             senderName: string;
-            senderEmail: string;
+            /** @description The sender's e-mail; null for the carrier side until the reservation is paid (administrators see it) */
+            senderEmail: string | null;
+            /** @description The carrier's name; on an agency's trip, the agency's name */
             carrierName: string;
-            carrierEmail: string;
+            /** @description The carrier's e-mail; on an agency's trip, the agency's contact address, never an employee's. Null for the sender until the reservation is paid (administrators see it) */
+            carrierEmail: string | null;
             invoiceId: string | null;
             /** @description Signed link to the invoice PDF (the receipt of the payment), opened without a bearer token; it expires after about a day, read the reservation again for a fresh one */
             invoiceUrl: string | null;

@@ -107,7 +107,7 @@ export const bookingsRouter = createRouter()
     async (c) => {
       const auth = c.get('auth');
       const view = await createBooking(c.get('deps'), auth, c.req.valid('json'), idempotencyKeyOf(c));
-      return c.json(await toReservationDto(c.env, view, auth.id), 201);
+      return c.json(await toReservationDto(c.env, view, auth), 201);
     },
   )
   .openapi(
@@ -126,7 +126,7 @@ export const bookingsRouter = createRouter()
       const auth = c.get('auth');
       const q = c.req.valid('query');
       const { rows, total } = await listPartyReservationViews(c.get('deps').db, 'carrierId', auth.id, q.status, q.sort, q);
-      return c.json(toReservationPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth.id))), total, q), 200);
+      return c.json(toReservationPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth))), total, q), 200);
     },
   )
   .openapi(
@@ -145,7 +145,7 @@ export const bookingsRouter = createRouter()
       const auth = c.get('auth');
       const q = c.req.valid('query');
       const { rows, total } = await listPartyReservationViews(c.get('deps').db, 'senderId', auth.id, q.status, q.sort, q);
-      return c.json(toPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth.id))), total, q), 200);
+      return c.json(toPage(await Promise.all(rows.map((v) => toReservationDto(c.env, v, auth))), total, q), 200);
     },
   )
   .openapi(
@@ -165,7 +165,7 @@ export const bookingsRouter = createRouter()
       const { db } = c.get('deps');
       const view = await getReservationDtoView(db, c.req.valid('param').id);
       await assertCanRead(c.get('deps'), auth, view.r);
-      return c.json(await toReservationDto(c.env, view, auth.id), 200);
+      return c.json(await toReservationDto(c.env, view, auth), 200);
     },
   )
   .openapi(actionRoute(
@@ -174,7 +174,7 @@ export const bookingsRouter = createRouter()
     "Moves the reservation from PAID to CONFIRMED: the sender is notified (RESERVATION_CONFIRMED) and the recipient gets the link to the parcel's public page by e-mail and SMS, in the same batch. The parcel is then handed over at deposit. The carrier side only: the trip's carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED, admins included). A reservation not PAID is 409 INVALID_STATE naming its status; left unanswered 24 hours after payment, the booking is rejected automatically.",
   ), async (c) => {
     const auth = c.get('auth');
-    return c.json(await toReservationDto(c.env, await acceptReservation(c.get('deps'), auth, c.req.valid('param').id), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await acceptReservation(c.get('deps'), auth, c.req.valid('param').id), auth), 200);
   })
   .openapi(actionRoute(
     'reject',
@@ -182,12 +182,12 @@ export const bookingsRouter = createRouter()
     'Moves the reservation from PAID to REJECTED in one batch: the kilos go back to the trip (a FULL trip is ACTIVE again), the sender is notified (RESERVATION_REJECTED) and the whole amount paid is returned (in the ledger at once; the provider voids or refunds the payment right after). The carrier side only: the trip\'s carrier, or for an agency trip its owner and the employees of its branch (anyone else 403 ACCESS_DENIED). A reservation not PAID is 409 INVALID_STATE naming its status.',
   ), async (c) => {
     const auth = c.get('auth');
-    return c.json(await toReservationDto(c.env, await rejectReservation(c.get('deps'), auth, c.req.valid('param').id), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await rejectReservation(c.get('deps'), auth, c.req.valid('param').id), auth), 200);
   })
   .openapi(cancelRoute, async (c) => {
     const auth = c.get('auth');
     const body = (c.req.valid('json') ?? {}) as z.infer<typeof CancelSchema>;
-    return c.json(await toReservationDto(c.env, await cancelReservation(c.get('deps'), auth, c.req.valid('param').id, body.reason ?? null), auth.id), 200);
+    return c.json(await toReservationDto(c.env, await cancelReservation(c.get('deps'), auth, c.req.valid('param').id, body.reason ?? null), auth), 200);
   })
   .openapi(
     createRoute({

@@ -31,7 +31,7 @@ import { idempotencyConflict } from '../../middleware/idempotency';
 import { assertChargeable } from '../money';
 import { compiledNotify } from '../deliveries/notify';
 import { termsOf, TRIP_TERM_FIELDS } from '../reservations/reservation-terms';
-import { PARTY_FIELDS, type ItemView, type ReservationView } from '../reservations/reservation-views';
+import { agencyContactColumns, PARTY_FIELDS, type ItemView, type ReservationView } from '../reservations/reservation-views';
 import { fitsCapacity, remainingCapacityG, remainingCapacitySql } from '../announcements/capacity';
 import { carrierAvailableCondition, isCarrierAvailable } from '../announcements/carrier-availability';
 import { newRecipientToken, newReservationNumber, newSixDigitCode, PAYMENT_WINDOW_MS, declarationsOf, normaliseRecipient } from './booking-rules';
@@ -56,6 +56,7 @@ const bookingRead = compiledShapes((shape: { n: number }) =>
         a: aliasedColumns(announcements, 'a'),
         carrier: aliasedColumns(users, 'k', PARTY_FIELDS),
         agencyStatus: agencies.status,
+        agency: agencyContactColumns(announcements.agencyId),
         // The caller owns or works for the trip's agency (any branch): no member books its trips.
         senderIsMember: sql<number>`(${or(
           eq(agencies.ownerId, p.senderId),
@@ -105,7 +106,7 @@ export async function createBooking(
   const { db, env } = deps;
   const now = new Date();
   const weightG = toGrams(input.reservedWeight);
-  const { a, sender, carrier, items, carrierSide } = await checkBooking(deps, auth, input, now);
+  const { a, sender, carrier, agency, items, carrierSide } = await checkBooking(deps, auth, input, now);
 
   const pricePerKg = agreed?.pricePerKgMinor ?? a.pricePerKgCents;
   const config = appConfig(env);
@@ -119,7 +120,7 @@ export async function createBooking(
     const r = { ...newReservationRow({ auth, a, input, weightG, split, recipient, idempotencyKey, now }), pricePerKgCents: pricePerKg };
     try {
       const id = await insertBooking(db, r, a, { items, carrierSide }, now, agreed);
-      return { r: { ...r, id }, a, sender, carrier, items };
+      return { r: { ...r, id }, a, sender, carrier, agency, items };
     } catch (err) {
       const message = err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : '';
       if (UNIQUE_IDEMPOTENCY.test(message)) throw idempotencyConflict();
@@ -154,7 +155,7 @@ export async function checkBooking(deps: Deps, auth: { id: number }, input: Crea
   assertCorridorAllows(addedRules, a.departureCountry, a.arrivalCountry, items, input.acknowledgedRestrictions ?? []);
   const early = capacityRefusal(a, weightG, now);
   if (early) throw early;
-  return { a, sender, carrier, items, carrierSide: carrierSideFrom(a, staff) };
+  return { a, sender, carrier, agency: trip.agency, items, carrierSide: carrierSideFrom(a, staff) };
 }
 
 type BookingTrip = NonNullable<Awaited<ReturnType<ReturnType<typeof bookingRead>>>[number]>;

@@ -57,7 +57,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processQr(c.get('deps'), auth, c.req.valid('json').payload, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.get('deps'), auth, c.req.valid('json').payload, 'DEPOSIT'), auth), 200);
     },
   )
   .openapi(
@@ -78,7 +78,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processCode(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json').depositCode, 'DEPOSIT'), auth), 200);
     },
   )
   .openapi(
@@ -99,7 +99,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processQr(c.get('deps'), auth, c.req.valid('json').payload, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processQr(c.get('deps'), auth, c.req.valid('json').payload, 'DELIVERY'), auth), 200);
     },
   )
   .openapi(
@@ -120,7 +120,7 @@ export const handoverRouter = createRouter()
     })),
     async (c) => {
       const auth = c.get('auth');
-      return c.json(await toReservationDto(c.env, await processCode(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth.id), 200);
+      return c.json(await toReservationDto(c.env, await processCode(c.get('deps'), auth, c.req.valid('param').id, c.req.valid('json').deliveryCode, 'DELIVERY'), auth), 200);
     },
   )
   .openapi(

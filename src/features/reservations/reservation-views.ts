@@ -3,9 +3,10 @@
 // request; every read is one D1 round trip, alone or at the end of a write batch.
 import { and, count, eq, getTableColumns, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { actsForAgencyTrip } from '../../access/agency-scope';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { alias, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import {
+  agencies,
   reservationItems,
   reservations,
   users,
@@ -47,6 +48,7 @@ export interface ReservationView {
   a: TripFields;
   sender: PartyFields;
   carrier: PartyFields;
+  agency: AgencyContact;
   items: ItemView[];
 }
 
@@ -86,6 +88,7 @@ const DTO_RESERVATION_FIELDS = [
   'invoiceTransactionId',
   'recipient',
   'declarations',
+  'paidAt',
   'createdAt',
 ] as const satisfies readonly (keyof ReservationRow)[];
 const DTO_PARTY_FIELDS = ['id', 'firstName', 'lastName', 'email'] as const satisfies readonly (keyof PartyFields)[];
@@ -96,8 +99,25 @@ export interface ReservationDtoView {
   a: TripFields;
   sender: Pick<PartyFields, (typeof DTO_PARTY_FIELDS)[number]>;
   carrier: Pick<PartyFields, (typeof DTO_PARTY_FIELDS)[number]>;
+  /** The carrying agency's name and contact address; nulls for a private trip. */
+  agency: AgencyContact;
   items: ItemView[];
 }
+
+export interface AgencyContact {
+  name: string | null;
+  email: string | null;
+}
+
+/**
+ * The carrying agency's name and contact address (its own, else its owner's), read by the row's
+ * statement: on an agency trip the carrier side is the agency, never the employee who published it
+ * (CONTRACT 25). Nulls when `agencyId` is null.
+ */
+export const agencyContactColumns = (agencyId: SQL | AnySQLiteColumn) => ({
+  name: sql<string | null>`(SELECT ${agencies.name} FROM ${agencies} WHERE ${agencies.id} = ${agencyId})`.as('agency_name'),
+  email: sql<string | null>`(SELECT coalesce(${agencies.email}, (SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${agencies.ownerId})) FROM ${agencies} WHERE ${agencies.id} = ${agencyId})`.as('agency_email'),
+});
 
 // A reservation's items, as one JSON array column of the view's own row (one statement per view,
 // not two): every item column but the keys, in insertion order, decoded like the columns.
@@ -125,6 +145,7 @@ function joinedView<R extends keyof ReservationRow & string, P extends keyof Par
       a: aliasedColumns(reservations, 'a', TRIP_FIELDS),
       sender: aliasedColumns(senderUser, 's', partyFields),
       carrier: aliasedColumns(carrierUser, 'k', partyFields),
+      agency: agencyContactColumns(reservations.agencyId),
       items: itemsJson,
       ...(extra as E),
     })

@@ -5,6 +5,8 @@ import { fromGrams } from '../../lib/money';
 import { fromMinor, storedMoney } from '../../lib/amount';
 import { receiptUrl } from '../../lib/urls';
 import type { ItemView, PartyFields, ReservationDtoView } from './reservation-views';
+import { disclosureTo } from '../../access/reservation-access';
+import type { AuthUser } from '../../env';
 import { PAYMENT_STATUS, RESERVATION_STATUSES, type PaymentStatusValue } from '../../db/schema/reservations';
 
 /** A reservation's status (CONTRACT section 7): one component, so generated clients get one union. */
@@ -106,9 +108,11 @@ export const ReservationSchema = z
     currency: z.string().openapi({ example: 'EUR', description: "The trip's currency: every amount of the reservation is in it, with its decimals" }),
     ...paymentFields,
     senderName: z.string(),
-    senderEmail: z.string(),
-    carrierName: z.string(),
-    carrierEmail: z.string(),
+    senderEmail: str().openapi({ description: "The sender's e-mail; null for the carrier side until the reservation is paid (administrators see it)" }),
+    carrierName: z.string().openapi({ description: "The carrier's name; on an agency's trip, the agency's name" }),
+    carrierEmail: str().openapi({
+      description: "The carrier's e-mail; on an agency's trip, the agency's contact address, never an employee's. Null for the sender until the reservation is paid (administrators see it)",
+    }),
     invoiceId: str(),
     invoiceUrl: INVOICE_URL,
     items: z.array(ReservationItemSchema),
@@ -152,10 +156,14 @@ const itemDto = (currency: string) => (i: ItemView) => ({
   declaredValue: i.declaredValueMinor === null ? null : amountOut(i.declaredValueMinor, currency),
 });
 
-/** The Reservation as `viewerId` may see it: codes only for the sender (CONTRACT section 7). */
-export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId: number): Promise<ReservationDto> {
-  const { r, a, sender, carrier } = v;
-  const showCodes = viewerId === r.senderId && viewerId !== r.carrierId;
+/**
+ * The Reservation as `viewer` may see it (access/reservation-access.ts disclosureTo): codes only for
+ * the sender, the other party's contact details once paid.
+ */
+export async function toReservationDto(env: Env, v: ReservationDtoView, viewer: AuthUser): Promise<ReservationDto> {
+  const { r, a, sender, carrier, agency } = v;
+  const shown = disclosureTo(viewer, r);
+  const showCodes = shown.codes;
   return {
     id: r.id,
     reservationNumber: r.reservationNumber,
@@ -180,17 +188,17 @@ export async function toReservationDto(env: Env, v: ReservationDtoView, viewerId
     currency: r.currency,
     ...paymentFieldsOf(r),
     senderName: fullName(sender),
-    senderEmail: sender.email,
-    carrierName: fullName(carrier),
-    carrierEmail: carrier.email,
+    senderEmail: shown.senderContact ? sender.email : null,
+    carrierName: agency.name ?? fullName(carrier),
+    carrierEmail: shown.carrierContact ? (agency.email ?? carrier.email) : null,
     invoiceId: r.invoiceId,
     invoiceUrl: await invoiceUrlOf(env, r),
     items: v.items.map(itemDto(r.currency)),
     recipient: {
       firstName: r.recipient.firstName,
       lastName: r.recipient.lastName,
-      email: r.recipient.email ?? null,
-      phone: r.recipient.phone ?? null,
+      email: shown.senderContact ? (r.recipient.email ?? null) : null,
+      phone: shown.senderContact ? (r.recipient.phone ?? null) : null,
       address: r.recipient.address ?? null,
       city: r.recipient.city ?? null,
       postalCode: r.recipient.postalCode ?? null,
