@@ -4,10 +4,12 @@
 // QR, and check the carrier's wallet (the share held for the dispute window); then a fresh account's
 // data export (built by the cron, linked by e-mail, downloaded by its owner) and another's erasure. Usage: `npm run e2e` (BASE_URL to change
 // the target; loopback only). Exits non-zero on the first step that does not behave. Then the corridor in XOF
-// (scripts/e2e-xof.mjs): a booking paid on the Wave sandbox page through delivery to a Wave payout; and a
+// (scripts/e2e-xof.mjs): a booking paid on the Wave sandbox page through delivery to a Wave payout; Cameroon
+// in XAF (scripts/e2e/xaf-walk.mjs): MTN on the pawaPay sandbox through delivery to an Orange payout; and a
 // protected parcel (scripts/e2e/protection-walk.mjs): customs declaration, a loss paid by the protection.
 import { walkXof } from './e2e-xof.mjs';
 import { protectionWalk } from './e2e/protection-walk.mjs';
+import { walkXaf } from './e2e/xaf-walk.mjs';
 
 const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8787';
 const API = `${BASE}/v1/api`;
@@ -173,6 +175,7 @@ if (walletAfter.balance !== walletBefore.balance) throw new Error(`the available
 console.log(`✓ carrier wallet: +${gained} ${walletAfter.currency} held for the dispute window (total ${delivered.totalAmount}, commission ${delivered.platformCommission})`);
 
 await walkXof({ call, expect, login, BASE });
+await walkXaf({ call, expect, login, BASE });
 
 // Personal data (CONTRACT section 24): a fresh account asks for its archive, the cron builds it,
 // the link arrives in the development outbox, only its owner downloads it; another fresh account

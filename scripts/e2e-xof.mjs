@@ -19,7 +19,7 @@ const DAKAR_CARRIER = 'carrier.dakar@demo.local';
  * Runs one SQL statement on the local D1 of this checkout (the one `npm start` serves), or on the
  * state directory E2E_PERSIST_TO names (a `wrangler dev --persist-to`, as the backup drill runs).
  */
-function localSql(sql) {
+export function localSql(sql) {
   const persist = process.env.E2E_PERSIST_TO ? ['--persist-to', process.env.E2E_PERSIST_TO] : [];
   const run = spawnSync(`${ROOT}node_modules/.bin/wrangler`, ['d1', 'execute', 'DB', '--local', ...persist, '--command', sql], {
     cwd: ROOT,
@@ -29,7 +29,7 @@ function localSql(sql) {
   if (run.status !== 0) throw new Error(`wrangler d1 execute failed (${run.status}): ${(run.stderr || run.stdout).slice(-400)}`);
 }
 
-const fail = (message) => {
+export const fail = (message) => {
   console.error(`✗ ${message}`);
   process.exit(1);
 };
@@ -97,27 +97,34 @@ async function payWithWave(h, sender, booking) {
 }
 
 /** Acceptance, deposit by QR, delivery by the recipient page's QR; returns the delivered reservation. */
-async function handOverAndDeliver({ call, expect }, sender, carrier, booking) {
-  expect('Dakar carrier accepts', await call('POST', `/bookings/${booking.id}/accept`, { token: carrier.accessToken }), 200);
+export async function handOverAndDeliver({ call, expect }, sender, carrier, booking, who = { carrier: 'Dakar carrier', arrival: 'Abidjan' }) {
+  expect(`${who.carrier} accepts`, await call('POST', `/bookings/${booking.id}/accept`, { token: carrier.accessToken }), 200);
   const depositQr = expect('sender shows the deposit QR', await call('GET', `/bookings/${booking.id}/qrcode/deposit`, { token: sender.accessToken }), 200);
-  const deposited = expect('Dakar carrier scans it', await call('POST', '/qrcode/process/depot', { token: carrier.accessToken, body: { payload: depositQr.payload } }), 200);
+  const deposited = expect(`${who.carrier} scans it`, await call('POST', '/qrcode/process/depot', { token: carrier.accessToken, body: { payload: depositQr.payload } }), 200);
   if (deposited.status !== 'DEPOSITED') fail(`expected DEPOSITED, got ${deposited.status}`);
   const link = expect('sender gets the recipient link', await call('GET', `/bookings/${booking.id}/recipient-link`, { token: sender.accessToken }), 200);
   const recipient = expect('recipient page data', await call('GET', `/public/recipient/${link.token}`), 200);
   const delivered = expect(
-    'Dakar carrier scans the recipient QR in Abidjan',
+    `${who.carrier} scans the recipient QR in ${who.arrival}`,
     await call('POST', '/qrcode/process/livraison', { token: carrier.accessToken, body: { payload: recipient.deliveryQr.payload } }),
     200,
   );
   if (delivered.status !== 'DELIVERED') fail(`expected DELIVERED, got ${delivered.status}`);
   const { totalAmount, platformCommission, carrierAmount } = delivered;
-  if (![totalAmount, platformCommission, carrierAmount].every(Number.isInteger)) fail(`the split has decimals in XOF: ${totalAmount} = ${platformCommission} + ${carrierAmount}`);
+  if (![totalAmount, platformCommission, carrierAmount].every(Number.isInteger)) fail(`the split has decimals in ${booking.currency}: ${totalAmount} = ${platformCommission} + ${carrierAmount}`);
   if (carrierAmount <= 0 || carrierAmount + platformCommission !== totalAmount) fail(`the split does not add up: ${totalAmount} != ${platformCommission} + ${carrierAmount}`);
   return delivered;
 }
 
+/** Fires the cron as production's trigger would (wrangler dev's test-scheduled endpoint). */
+export async function runCron({ BASE }) {
+  const cron = await fetch(`${BASE}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);
+  if (!cron.ok) fail(`the cron did not run (${cron.status})`);
+  return cron.status;
+}
+
 /** Closes this reservation's dispute window and fires the cron: its held share becomes available. */
-async function closeDisputeWindow({ BASE }, reservationId) {
+export async function closeDisputeWindow({ BASE }, reservationId) {
   const past = new Date(Date.now() - 60_000).toISOString();
   localSql(`UPDATE payout_holds SET release_after = '${past}' WHERE reservation_id = ${Number(reservationId)} AND released_at IS NULL`);
   const cron = await fetch(`${BASE}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { mobileMoneyOperations } from '../src/db/schema';
+import { announcements, mobileMoneyOperations, mobilePayoutAccounts } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { checkPendingPayIns } from '../src/features/money/mobile-money/pay-in';
 import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
@@ -349,5 +349,27 @@ describe('nothing is paid twice (property)', () => {
       { numRuns: 12 },
     );
     expect(await ledgerInvariantViolations()).toEqual([]);
+  });
+});
+
+describe('demo seed: Cameroon', () => {
+  it('a carrier in Douala with a default Orange Money wallet and XAF trips from Douala and Yaoundé; a rerun adds nothing', async () => {
+    const { runSeed } = await import('../src/features/dev/seed');
+    const first = await runSeed(depsOf(env, db()));
+    const second = await runSeed(depsOf(env, db()));
+    expect(second.accounts).toEqual(first.accounts);
+    const douala = first.accounts.find((a) => a.email === 'carrier.douala@demo.local')!;
+    expect(douala.roles).toEqual(['ROLE_CLIENT', 'ROLE_VERIFIED_USER']);
+    const wallets = await db().select().from(mobilePayoutAccounts).where(eq(mobilePayoutAccounts.ownerId, douala.id));
+    expect(wallets).toEqual([expect.objectContaining({ ownerType: 'USER', provider: 'ORANGE_CMR', currency: 'XAF', phone: '+237699000100', isDefault: true })]);
+    const trips = await db().select().from(announcements).where(eq(announcements.carrierId, douala.id));
+    expect(trips.map((t) => [t.departureCity, t.departureCountry, t.currency, t.pricePerKgCents]).sort()).toEqual([
+      ['Douala', 'CM', 'XAF', 2_500],
+      ['Yaoundé', 'CM', 'XAF', 2_800],
+    ]);
+    for (const city of ['Douala', 'Yaoundé']) {
+      const search = await request('GET', `/v1/api/annonces?departureCity=${encodeURIComponent(city)}&currency=XAF`);
+      expect(search.body.content, city).toContainEqual(expect.objectContaining({ carrierId: douala.id, currency: 'XAF', departureCountry: 'CM', arrivalCity: 'Paris' }));
+    }
   });
 });

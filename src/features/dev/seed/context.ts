@@ -14,6 +14,8 @@ export const DEMO_ACCOUNTS = [
   { email: 'sender@demo.local', firstName: 'Sid', lastName: 'Sender', roles: ['ROLE_CLIENT'] },
   // The corridor (CONTRACT section 20): a carrier in Dakar paid out to a Wave wallet, trips in XOF.
   { email: 'carrier.dakar@demo.local', firstName: 'Awa', lastName: 'Diop', roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], kyc: true },
+  // Cameroon (CONTRACT section 29): a carrier in Douala paid out to an Orange Money number, trips in XAF.
+  { email: 'carrier.douala@demo.local', firstName: 'Paul', lastName: 'Mbarga', roles: ['ROLE_CLIENT', 'ROLE_VERIFIED_USER'], kyc: true },
 ] as const;
 
 export interface SeedContext extends Deps {

@@ -8,6 +8,7 @@ import { seedDemoBooking } from './bookings';
 import { seedCatalog } from './catalog';
 import { seedConsoleDemo } from './console';
 import { seedCorridor } from './corridor';
+import { seedCameroon } from './cameroon';
 import { seedNearbyTrips } from './nearby';
 import { DEFAULT_DEMO_PASSWORD, DEMO_ACCOUNTS, type SeedContext, type SeedStep } from './context';
 import { seedHandoverDemo } from './handover';
@@ -39,7 +40,7 @@ async function seedDemoAccounts(ctx: SeedContext) {
 
 /** Steps run in order. */
 // seedDemoBooking needs the catalogue's categories and trips: keep it after their steps.
-export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo, seedCorridor, seedNearbyTrips, seedProtectedDispute];
+export const SEED_STEPS: SeedStep[] = [seedDemoAccounts, seedCatalog, seedDemoBooking, seedPaidReservation, seedHandoverDemo, seedConsoleDemo, seedCorridor, seedCameroon, seedNearbyTrips, seedProtectedDispute];
 
 export async function runSeed(deps: Deps) {
   const { env } = deps;
