@@ -49,7 +49,7 @@ const sorted = (xs: string[]) => [...xs].sort();
 function catalogueProblems(entries: Record<string, Entry>): string[] {
   const problems: string[] = [];
   for (const [key, entry] of Object.entries(entries)) {
-    if (!/^[a-z]+\.[A-Za-z0-9]+$/.test(key)) problems.push(`${key}: a key is area.name`);
+    if (!/^[a-z][A-Za-z]*\.[A-Za-z0-9]+$/.test(key)) problems.push(`${key}: a key is area.name (the area in camelCase)`);
     if (typeof entry.en !== 'string' || !entry.en.trim()) problems.push(`${key}: no English`);
     if (typeof entry.fr === 'function') continue; // a French that rewords values; checked by its sample below
     if (typeof entry.fr !== 'string' || !entry.fr.trim()) problems.push(`${key}: no French`);
