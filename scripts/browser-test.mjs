@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { scheduledUrl } from './lib/local-cron.mjs';
 
 const DEMO_RECIPIENT_TOKEN = 'demo-recipient-token-0123456789abcdef0123456789abcdef';
 const QR_TTL_SECONDS = 20;
@@ -84,6 +85,8 @@ const server = spawn(
     '--var', `QR_TTL_SECONDS:${QR_TTL_SECONDS}`,
     '--var', `PUBLIC_BASE_URL:${base}`,
     '--show-interactive-dev-session=false',
+    // The watchdog's cron is fired by the Incidents test (wrangler dev's test-scheduled endpoint).
+    '--test-scheduled',
   ],
   { detached: true, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } },
 );
@@ -245,6 +248,50 @@ async function protectionPayoutTest(page, base) {
   check(Math.round((after - before) * 100) / 100 === amount, `the sender's wallet got the payout (${before} -> ${after} ${terms.currency})`);
 }
 
+/**
+ * The watchdog as the operator meets it (CONTRACT 27): eleven forged Wave webhooks, then the
+ * 5-minute cron (fired through wrangler dev's test-scheduled endpoint) opens WEBHOOKS_REFUSED; its
+ * alerts, to the example's ALERT_* addresses, reach the dev outbox by e-mail, SMS and webhook; the
+ * Incidents page shows it open with the three alerts sent; a run six minutes on resolves it, and
+ * the page shows it resolved with its resolution alerts, in English and in French.
+ */
+async function incidentsTest(browser, page, base) {
+  for (let i = 0; i < 11; i++) {
+    const res = await fetch(`${base}/v1/api/webhooks/wave`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Wave-Signature': 't=1,v1=forged' }, body: '{"id":"evt_forged"}' });
+    if (res.status !== 401) check(false, `a forged Wave webhook is refused (${res.status})`);
+  }
+  const cron = async (at) => (await fetch(`${scheduledUrl(base, '*/5 * * * *')}&time=${at}`)).status;
+  /** The page until `row` (a row of `table` naming the rule) shows `n` alerts sent. */
+  const alertsSent = async (table, n) => {
+    let sent = 0;
+    for (let i = 0; i < 40 && sent < n; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 500));
+      await page.goto(`${base}/console/incidents`);
+      sent = await page.locator(`#${table} tr`, { hasText: 'Webhooks refused' }).locator('[data-code="SENT"]').count();
+    }
+    return sent;
+  };
+  const t0 = Date.now();
+  check((await cron(t0)) === 200, 'the 5-minute cron runs after eleven forged Wave webhooks (401 each)');
+  check((await alertsSent('incidents-open', 3)) === 3, 'the Incidents page shows WEBHOOKS_REFUSED open, its alert sent by e-mail, SMS and webhook');
+  check((await page.textContent('#alert-channels'))?.includes('hooks.slack.com'), `the page says where alerts go (${(await page.textContent('#alert-channels'))?.trim()})`);
+  await shot(page, 'console-incidents-open.png');
+  const outbox = await (await fetch(`${base}/v1/api/dev/outbox?size=50`)).json();
+  const alerts = outbox.content.filter((m) => m.template === 'INCIDENT_OPENED').map((m) => m.channel).sort();
+  check(alerts.join() === 'EMAIL,SMS,WEBHOOK', `the dev outbox holds one opening alert per channel (${alerts.join(', ')})`);
+
+  check((await cron(t0 + 6 * 60_000)) === 200, 'the cron runs again six minutes on, the refusals out of its window');
+  check((await alertsSent('incidents-resolved', 6)) === 6, 'the Incidents page shows it resolved, with its opening and resolution alerts sent');
+  await shot(page, 'console-incidents.png');
+  const french = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'fr-FR', storageState: await page.context().storageState() });
+  const frenchPage = await french.newPage();
+  await frenchPage.goto(`${base}/console/incidents`);
+  const resolvedFr = await frenchPage.textContent('#incidents-resolved');
+  check((await frenchPage.textContent('h1')) === 'Incidents' && resolvedFr?.includes('Webhooks refusés') && resolvedFr.includes('À la résolution'), 'the Incidents page is in French for a French browser');
+  await shot(frenchPage, 'console-incidents-fr.png');
+  await french.close();
+}
+
 /** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
 async function consoleTests(browser, base) {
   const violations = [];
@@ -385,6 +432,7 @@ async function consoleTests(browser, base) {
 
   await travelProofTest(page, base);
   await erasureAndMetricsTests(browser, page, base, asSuperadmin);
+  await incidentsTest(browser, page, base);
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
     const res = await page.goto(`${base}${pathname}`);

@@ -13,9 +13,12 @@ import { reservationDocumentPdf } from '../src/features/money';
 import worker from '../src/index';
 import { localMetrics } from '../src/providers/metrics/local-metrics';
 import { SCHEDULED_JOBS } from '../src/scheduled';
+import { PASSWORD } from './helpers/auth';
+import { Browser } from './helpers/console-browser';
 import { consume } from './helpers/deliveries';
 import { db } from './helpers/db';
 import { aSuperAdmin, aUser, anAdmin } from './helpers/factories';
+import { hashPassword } from '../src/lib/password';
 import { BASE, call, del, get, post } from './helpers/http';
 import { PRODUCTION_ENV } from './helpers/production';
 
@@ -239,5 +242,91 @@ describe('GET /superadmin/incidents and monitoring tokens', () => {
     expect((await get('/v1/api/superadmin/incidents')).status).toBe(401);
     expect((await get('/v1/api/superadmin/incidents', { token: 'mon_not-a-token' })).status).toBe(401);
     void BASE;
+  });
+});
+
+/** Each alert of a part of the Incidents page: its channel and the code of its status badge. */
+const alertBadges = (html: string) => [...html.matchAll(/data-channel="(\w+)"[^>]*>[^<]*<span class="badge[^"]*" data-code="(\w+)"/g)].map(([, channel, status]) => `${channel}:${status}`);
+
+/** The console served by the worker with these settings. */
+const consoleWith = (variant: Env) => new Browser(async (r) => worker.fetch!(r as Request<unknown, IncomingRequestCfProperties>, variant, createExecutionContext()));
+
+describe('the Incidents page of the console', () => {
+  it('shows a super-admin the open incidents, then the resolved ones: the rule, since when, and each alert by channel with whether it left; in French too', async () => {
+    const root = await aSuperAdmin({ passwordHash: await hashPassword(PASSWORD) });
+    // The console as deployed with the three alert channels set (ALERTS), not a developer's .dev.vars.
+    const b = consoleWith(ALERTS);
+    expect((await b.signIn(root.email)).status).toBe(303);
+    const t0 = Date.now();
+    await aFailedPayout(new Date(t0 - MINUTE).toISOString());
+    await runCron(t0);
+    const [opened] = await incidentsOf('PAYOUTS_FAILED');
+    const byChannel = Object.fromEntries((await alertsOf('INCIDENT_OPENED')).map((d) => [d.channel, d]));
+    expect((await consume(byChannel.EMAIL.id, { variant: ALERTS })).acked).toBe(true);
+    await db().update(deliveries).set({ status: 'DEAD', lastError: 'hooks.slack.test answered 404' }).where(eq(deliveries.id, byChannel.WEBHOOK.id));
+
+    const page = await b.get('/console/incidents');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('href="/console/incidents"');
+    const [openPart, resolvedPart] = page.text.split('aria-labelledby="incidents-resolved-title"');
+    expect(openPart).toContain('Open now (1)');
+    expect(openPart).toContain(`#${opened.id} Payout failures`);
+    expect(openPart).toContain('1 payouts refused by the provider in the last hour (threshold 1)');
+    expect(openPart).toContain(opened.openedAt.replace('T', ' ').slice(0, 16));
+    expect(openPart).toMatch(/open for \d+ min/);
+    expect(alertBadges(openPart)).toEqual(['EMAIL:SENT', 'SMS:QUEUED', 'WEBHOOK:DEAD']);
+    expect(openPart).toContain('title="hooks.slack.test answered 404"');
+    // Where alerts go now; the webhook by its host only, its path being its secret.
+    expect(openPart).toContain('Alerts go to: E-mail oncall@example.test · SMS +33612345678 · Webhook hooks.slack.test.');
+    expect(page.text).not.toContain('/services/T1/B1/abc');
+    expect(resolvedPart).toContain('Resolved (0)');
+    expect(resolvedPart).toContain('Nothing to show');
+
+    // An hour later the payout failure is resolved; the unsent alerts, an hour old, stall the queue,
+    // and the webhook's dead alert is a dead delivery: two incidents open.
+    await runCron(t0 + 61 * MINUTE);
+    b.language = 'fr';
+    const fr = await b.get('/console/incidents');
+    const [openFr, resolvedFr] = fr.text.split('aria-labelledby="incidents-resolved-title"');
+    expect(openFr).toContain('Ouverts (2)');
+    expect(openFr).toContain('File des messages bloquée');
+    expect(openFr).toContain('Messages abandonnés');
+    expect(resolvedFr).toContain('Résolus (1)');
+    expect(resolvedFr).toContain(`#${opened.id} Versements refusés`);
+    expect(resolvedFr).toContain('a duré 1 h 01');
+    expect(resolvedFr).toContain('À l’ouverture :');
+    expect(resolvedFr).toContain('À la résolution :');
+    expect(alertBadges(resolvedFr)).toEqual(['EMAIL:SENT', 'SMS:QUEUED', 'WEBHOOK:DEAD', 'EMAIL:QUEUED', 'SMS:QUEUED', 'WEBHOOK:QUEUED']);
+
+    // The API says the same (GET /superadmin/incidents).
+    const api = await get('/v1/api/superadmin/incidents?status=RESOLVED', { token: root.token });
+    expect(api.body.content[0].alerts.map((a: { event: string; channel: string; status: string }) => `${a.event}:${a.channel}:${a.status}`)).toEqual([
+      'OPENED:EMAIL:SENT',
+      'OPENED:SMS:QUEUED',
+      'OPENED:WEBHOOK:DEAD',
+      'RESOLVED:EMAIL:QUEUED',
+      'RESOLVED:SMS:QUEUED',
+      'RESOLVED:WEBHOOK:QUEUED',
+    ]);
+    expect(api.body.content[0].alerts[0]).toMatchObject({ sentAt: expect.any(String), lastError: null });
+    expect(api.body.content[0].alerts[2]).toMatchObject({ sentAt: null, lastError: 'hooks.slack.test answered 404' });
+  });
+
+  it('without alert addresses the page says nobody is told; an administrator gets the 403 page and no menu entry', async () => {
+    const bare = { ...env, ALERT_EMAIL: undefined, ALERT_SMS: undefined, ALERT_WEBHOOK_URL: undefined } as Env;
+    await aFailedPayout();
+    await runCron(Date.now(), bare);
+    const root = await aSuperAdmin({ passwordHash: await hashPassword(PASSWORD) });
+    const b = consoleWith(bare);
+    await b.signIn(root.email);
+    const page = await b.get('/console/incidents');
+    expect(page.text).toContain('No alert address is set (ALERT_EMAIL, ALERT_SMS, ALERT_WEBHOOK_URL): incidents open, but nobody is told.');
+    expect(page.text).toContain('No alert: no alert address was set');
+
+    const admin = await anAdmin({ passwordHash: await hashPassword(PASSWORD) });
+    const a = new Browser();
+    await a.signIn(admin.email);
+    expect((await a.get('/console/incidents')).status).toBe(403);
+    expect((await a.get('/console')).text).not.toContain('href="/console/incidents"');
   });
 });

@@ -7433,6 +7433,32 @@ export interface components {
              * @description When a run no longer saw it (and alerted); null while open
              */
             resolvedAt: string | null;
+            /** @description The alerts it caused, oldest first: one per configured channel on opening and on resolution (none when no alert address is set) */
+            alerts: components["schemas"]["IncidentAlert"][];
+        };
+        IncidentAlert: {
+            /**
+             * @description OPENED: the alert of its opening; RESOLVED: of its resolution
+             * @enum {string}
+             */
+            event: "OPENED" | "RESOLVED";
+            /**
+             * @description EMAIL (ALERT_EMAIL), SMS (ALERT_SMS) or WEBHOOK (ALERT_WEBHOOK_URL)
+             * @enum {string}
+             */
+            channel: "EMAIL" | "PUSH" | "SMS" | "WEBHOOK";
+            /**
+             * @description SENT: the provider accepted it; QUEUED: not sent yet; FAILED: being retried; DEAD: given up
+             * @enum {string}
+             */
+            status: "QUEUED" | "SENT" | "FAILED" | "DEAD";
+            /**
+             * Format: date-time
+             * @description When the provider accepted it; null until then
+             */
+            sentAt: string | null;
+            /** @description The provider's last refusal, if any */
+            lastError: string | null;
         };
         CreatedMonitoringToken: components["schemas"]["MonitoringToken"] & {
             /**

@@ -67,6 +67,12 @@ export declare const ErrorResponseReason: readonly ["ACCOUNT_ALREADY_SUSPENDED",
 export type ErrorResponseReason = (typeof ErrorResponseReason)[number];
 export declare const HealthStatus: readonly ["UP", "DOWN"];
 export type HealthStatus = (typeof HealthStatus)[number];
+export declare const IncidentAlertChannel: readonly ["EMAIL", "PUSH", "SMS", "WEBHOOK"];
+export type IncidentAlertChannel = (typeof IncidentAlertChannel)[number];
+export declare const IncidentAlertEvent: readonly ["OPENED", "RESOLVED"];
+export type IncidentAlertEvent = (typeof IncidentAlertEvent)[number];
+export declare const IncidentAlertStatus: readonly ["QUEUED", "SENT", "FAILED", "DEAD"];
+export type IncidentAlertStatus = (typeof IncidentAlertStatus)[number];
 export declare const IncidentSeverity: readonly ["PAGE", "TICKET"];
 export type IncidentSeverity = (typeof IncidentSeverity)[number];
 export declare const IncidentStatus: readonly ["OPEN", "RESOLVED"];

@@ -39,6 +39,8 @@ export const deliveries = sqliteTable(
     // The sweep (QUEUED older than 5 minutes) and the operators' filters.
     index('deliveries_status_created_idx').on(t.status, t.createdAt),
     index('deliveries_user_idx').on(t.userId, t.createdAt),
+    // An incident's alerts by their template (features/watchdog/incidents.ts).
+    index('deliveries_template_created_idx').on(t.template, t.createdAt),
   ],
 );
 

@@ -117,6 +117,7 @@ const NAV: [string, WordKey, boolean][] = [
   ['/console/reservations', 'reservations', true],
   ['/console/deliveries', 'deliveries', true],
   ['/console/metrics', 'metrics', true],
+  ['/console/incidents', 'incidents', true],
   ['/console/pauses', 'pauses', true],
   ['/console/audit', 'audit', true],
   ['/console/two-factor', 'twoFactor', false],

@@ -14,6 +14,7 @@ import { disputesRoutes } from './pages/disputes';
 import { fileRoutes } from './pages/files';
 import { kycQueueRoutes } from './pages/kyc-queue';
 import { kycRecordRoutes } from './pages/kyc-record';
+import { incidentsRoutes } from './pages/incidents';
 import { metricsRoutes } from './pages/metrics';
 import { overviewRoutes } from './pages/overview';
 import { pausesRoutes } from './pages/pauses';
@@ -52,6 +53,7 @@ const PAGES = [
   reservationRoutes,
   deliveriesRoutes,
   metricsRoutes,
+  incidentsRoutes,
   pausesRoutes,
   auditRoutes,
 ];

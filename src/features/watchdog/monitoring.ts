@@ -1,10 +1,10 @@
 // Monitoring without a super-admin password (CONTRACT section 27): named, revocable tokens a
 // super-admin creates for an outside monitor. A token is shown once; only its SHA-256 is kept. It
 // reads GET /superadmin/metrics and GET /superadmin/incidents (superadminOrMonitoring) and nothing
-// else: anywhere else it is not an access token, so it is refused as one (401). And the incidents.
-import { and, eq, isNull, type SQL } from 'drizzle-orm';
+// else: anywhere else it is not an access token, so it is refused as one (401).
+import { and, eq, isNull } from 'drizzle-orm';
 import { createMiddleware } from 'hono/factory';
-import { incidents, monitoringTokens, type IncidentRow, type IncidentStatus, type MonitoringTokenRow } from '../../db/schema';
+import { monitoringTokens, type MonitoringTokenRow } from '../../db/schema';
 import { readPage } from '../../db/statements';
 import type { AppEnv, AuthUser, Deps } from '../../env';
 import { notFound, unauthorized } from '../../errors';
@@ -12,7 +12,6 @@ import { randomBase64Url, sha256Hex } from '../../lib/digest';
 import { orderBy, type PageParams } from '../../lib/pagination';
 import { requireAuth, requireRole, type Role } from '../../middleware/auth';
 import { auditInsert } from '../audit/audit';
-import { incidentTitle } from './watchdog.rules';
 
 /** Told apart from an access token (a JWT) by its prefix. */
 export const MONITORING_TOKEN_PREFIX = 'mon_';
@@ -89,30 +88,4 @@ export async function listMonitoringTokens(deps: Deps, page: PageParams<(typeof 
   const order = orderBy(page.sort, { createdAt: monitoringTokens.createdAt }, monitoringTokens.id);
   const { rows, total } = await readPage(deps.db, monitoringTokens, undefined, order, page);
   return { content: rows.map(toMonitoringToken), total };
-}
-
-export const INCIDENT_SORT_FIELDS = ['openedAt'] as const;
-
-export const toIncident = (row: IncidentRow) => ({
-  id: row.id,
-  rule: row.rule,
-  subject: row.subject || null,
-  title: incidentTitle(row.rule, row.subject),
-  severity: row.severity,
-  status: row.status,
-  summary: row.summary,
-  value: row.value,
-  threshold: row.threshold,
-  openedAt: row.openedAt,
-  lastSeenAt: row.lastSeenAt,
-  resolvedAt: row.resolvedAt,
-});
-export type Incident = ReturnType<typeof toIncident>;
-
-/** Open and recent incidents, newest first by default; `status` keeps one kind. */
-export async function listIncidents(deps: Deps, status: IncidentStatus | undefined, page: PageParams<(typeof INCIDENT_SORT_FIELDS)[number]>) {
-  const where: SQL | undefined = status ? eq(incidents.status, status) : undefined;
-  const order = orderBy(page.sort, { openedAt: incidents.openedAt }, incidents.id);
-  const { rows, total } = await readPage(deps.db, incidents, where, order, page);
-  return { content: rows.map(toIncident), total };
 }

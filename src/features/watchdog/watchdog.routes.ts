@@ -1,25 +1,28 @@
 // GET /superadmin/incidents (the watchdog's incidents, open and recent) and the monitoring tokens
 // (POST, GET, DELETE /superadmin/monitoring-tokens): CONTRACT section 27.
 import { createRoute, z } from '@hono/zod-openapi';
-import { INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../../db/schema';
+import { DELIVERY_CHANNELS, DELIVERY_STATUSES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
 import { authErrorResponses, bearerSecurity, jsonBody, jsonContent, withRole } from '../../lib/openapi';
 import { PageSchema, pageQuery, toPage } from '../../lib/pagination';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
-import {
-  createMonitoringToken,
-  INCIDENT_SORT_FIELDS,
-  listIncidents,
-  listMonitoringTokens,
-  MONITORING_TOKEN_SORT_FIELDS,
-  revokeMonitoringToken,
-  superadminOrMonitoring,
-} from './monitoring';
+import { ALERT_EVENTS, INCIDENT_SORT_FIELDS, listIncidents } from './incidents';
+import { createMonitoringToken, listMonitoringTokens, MONITORING_TOKEN_SORT_FIELDS, revokeMonitoringToken, superadminOrMonitoring } from './monitoring';
 
 const TAGS = ['Administration'];
 const q = (name: string, description: string) => ({ param: { name, in: 'query' as const }, description });
 const dateTime = (description: string) => z.string().openapi({ format: 'date-time', description });
+
+const IncidentAlertSchema = z
+  .object({
+    event: z.enum(ALERT_EVENTS).openapi({ description: 'OPENED: the alert of its opening; RESOLVED: of its resolution' }),
+    channel: z.enum(DELIVERY_CHANNELS).openapi({ description: 'EMAIL (ALERT_EMAIL), SMS (ALERT_SMS) or WEBHOOK (ALERT_WEBHOOK_URL)' }),
+    status: z.enum(DELIVERY_STATUSES).openapi({ description: 'SENT: the provider accepted it; QUEUED: not sent yet; FAILED: being retried; DEAD: given up' }),
+    sentAt: z.string().nullable().openapi({ format: 'date-time', description: 'When the provider accepted it; null until then' }),
+    lastError: z.string().nullable().openapi({ description: "The provider's last refusal, if any" }),
+  })
+  .openapi('IncidentAlert');
 
 const IncidentSchema = z
   .object({
@@ -35,6 +38,7 @@ const IncidentSchema = z
     openedAt: dateTime('When the watchdog opened it (and alerted)'),
     lastSeenAt: dateTime('The last watchdog run that still saw the breach'),
     resolvedAt: z.string().nullable().openapi({ format: 'date-time', description: 'When a run no longer saw it (and alerted); null while open' }),
+    alerts: z.array(IncidentAlertSchema).openapi({ description: 'The alerts it caused, oldest first: one per configured channel on opening and on resolution (none when no alert address is set)' }),
   })
   .openapi('Incident');
 

@@ -1,6 +1,7 @@
 // The watchdog's rules (CONTRACT section 27, docs/OPERATIONS.md "The watchdog"): what the 5-minute
 // cron observes, and which observations breach which rule. Pure: watchdog.ts reads the figures and
 // opens or resolves one incident per breach.
+import type { Locale } from '../../db/schema';
 import type { WindowSummary } from '../../providers/metrics';
 import { ALERT_RULES, MIN_REQUESTS_FOR_RATES } from './alert-rules';
 
@@ -8,19 +9,19 @@ export type Severity = 'PAGE' | 'TICKET';
 
 /** Thresholds are "at or above"; durations in minutes. */
 export const WATCHDOG_RULES = {
-  SERVER_ERRORS: { severity: 'PAGE', threshold: thresholdOf('errorRate'), title: '5xx rate' },
-  PAYMENTS_FAILED: { severity: 'PAGE', threshold: thresholdOf('paymentsFailed'), title: 'Payment failures' },
-  PAYOUTS_FAILED: { severity: 'PAGE', threshold: 1, title: 'Payout failures' },
-  DELIVERIES_DEAD: { severity: 'PAGE', threshold: 1, title: 'Dead deliveries' },
-  DELIVERIES_FAILED: { severity: 'TICKET', threshold: 10, title: 'Failed deliveries' },
-  QUEUE_STALLED: { severity: 'PAGE', threshold: 15, title: 'Delivery queue stalled' },
-  CRON_LATE: { severity: 'PAGE', threshold: 15, title: 'Cron job late' },
-  CAPTURES_PENDING: { severity: 'PAGE', threshold: 1, title: 'Captures pending too long' },
-  REFUNDS_PENDING: { severity: 'PAGE', threshold: 1, title: 'Refunds pending too long' },
-  PAYOUTS_PENDING: { severity: 'PAGE', threshold: 1, title: 'Payouts pending too long' },
-  WEBHOOKS_REFUSED: { severity: 'PAGE', threshold: 11, title: 'Webhooks refused' },
-  METRICS_UNAVAILABLE: { severity: 'PAGE', threshold: 1, title: 'Metrics query failing' },
-} as const satisfies Record<string, { severity: Severity; threshold: number; title: string }>;
+  SERVER_ERRORS: { severity: 'PAGE', threshold: thresholdOf('errorRate'), title: '5xx rate', titleFr: 'Taux de 5xx' },
+  PAYMENTS_FAILED: { severity: 'PAGE', threshold: thresholdOf('paymentsFailed'), title: 'Payment failures', titleFr: 'Paiements refusés' },
+  PAYOUTS_FAILED: { severity: 'PAGE', threshold: 1, title: 'Payout failures', titleFr: 'Versements refusés' },
+  DELIVERIES_DEAD: { severity: 'PAGE', threshold: 1, title: 'Dead deliveries', titleFr: 'Messages abandonnés' },
+  DELIVERIES_FAILED: { severity: 'TICKET', threshold: 10, title: 'Failed deliveries', titleFr: 'Messages refusés' },
+  QUEUE_STALLED: { severity: 'PAGE', threshold: 15, title: 'Delivery queue stalled', titleFr: 'File des messages bloquée' },
+  CRON_LATE: { severity: 'PAGE', threshold: 15, title: 'Cron job late', titleFr: 'Tâche planifiée en retard' },
+  CAPTURES_PENDING: { severity: 'PAGE', threshold: 1, title: 'Captures pending too long', titleFr: 'Captures en attente trop longtemps' },
+  REFUNDS_PENDING: { severity: 'PAGE', threshold: 1, title: 'Refunds pending too long', titleFr: 'Remboursements en attente trop longtemps' },
+  PAYOUTS_PENDING: { severity: 'PAGE', threshold: 1, title: 'Payouts pending too long', titleFr: 'Versements en attente trop longtemps' },
+  WEBHOOKS_REFUSED: { severity: 'PAGE', threshold: 11, title: 'Webhooks refused', titleFr: 'Webhooks refusés' },
+  METRICS_UNAVAILABLE: { severity: 'PAGE', threshold: 1, title: 'Metrics query failing', titleFr: 'Lecture des métriques en échec' },
+} as const satisfies Record<string, { severity: Severity; threshold: number; title: string; titleFr: string }>;
 
 export type WatchdogRule = keyof typeof WATCHDOG_RULES;
 
@@ -66,10 +67,14 @@ export interface Breach {
   threshold: number;
 }
 
-/** An incident's title: its rule's, with the subject when the rule watches several things. */
-export function incidentTitle(rule: string, subject: string): string {
-  const base = rule in WATCHDOG_RULES ? WATCHDOG_RULES[rule as WatchdogRule].title : rule;
-  return subject ? `${base}: ${subject}` : base;
+/**
+ * An incident's title: its rule's, with the subject when the rule watches several things. English
+ * for the alerts and the API; the console shows its French readers the French one.
+ */
+export function incidentTitle(rule: string, subject: string, locale: Locale = 'en'): string {
+  const known = rule in WATCHDOG_RULES ? WATCHDOG_RULES[rule as WatchdogRule] : null;
+  const base = known ? (locale === 'fr' ? known.titleFr : known.title) : rule;
+  return subject ? `${base}${locale === 'fr' ? ' : ' : ': '}${subject}` : base;
 }
 
 const breach = (rule: WatchdogRule, value: number, summary: string, subject = ''): Breach => ({
