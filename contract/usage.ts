@@ -35,7 +35,8 @@ export async function bookTheFirstTrip(baseUrl: string, email: string, password:
   if (!booking.data) throw new Error(`${booking.error?.errorCode}: ${booking.error?.message}`);
 
   const checkout = await api.POST('/v1/api/payments/checkout', { headers, body: { reservationId: booking.data.id } });
-  const payHere: string | undefined = checkout.data?.paymentApprovalUrl;
+  // null when the payer approves a PIN prompt on the phone (mobile money); a card checkout has a page.
+  const payHere: string | null | undefined = checkout.data?.paymentApprovalUrl;
   if (!payHere) throw new Error('no checkout');
 
   const mine = await api.GET('/v1/api/bookings/as-sender', { headers, params: { query: { page: 0, size: 20 } } });

@@ -222,7 +222,8 @@ describe('payouts to MTN and Orange (a carrier in Abidjan)', () => {
     // The wallet holds 4250; the limit is checked first whatever the balance.
     const above = await request('POST', '/v1/api/withdrawals', { token: carrier.token, body: { amount: 250_000, currency: 'XAF' } });
     expect(above).toMatchObject({ status: 422, body: { errorCode: 'BUSINESS_RULE_VIOLATION' } });
-    expect(above.body.message).toContain('ORANGE_CMR');
+    expect(above.body.message).toBe('Orange Money (ORANGE_CMR) takes 100 XAF to 200000 XAF per operation; 250000 XAF is outside');
+    expect(above.body.suggestions).toEqual(['Withdraw an amount within these limits (several withdrawals for a larger sum)']);
     expect(await accountBalance(walletKey(carrier.id), 'XAF')).toBe(4250);
     const res = await request('POST', '/v1/api/withdrawals', { token: carrier.token, body: { amount: 4250, currency: 'XAF' } });
     const op = await operation(`payout:${res.body.id}`);

@@ -30,48 +30,52 @@ export const MOBILE_MONEY_MESSAGES = {
     en: 'The mobile-money provider refused the payout: {reason}; the amount is back in the wallet',
     fr: 'Le prestataire de mobile money a refusé le versement : {reason} ; le montant est revenu dans le portefeuille',
   },
+  'payout.withinLimits': {
+    en: 'Withdraw an amount within these limits (several withdrawals for a larger sum)',
+    fr: 'Retirez un montant dans ces limites (plusieurs retraits pour une somme plus grande)',
+  },
   'payout.checkWallet': { en: "Check the payout account’s number and name", fr: "Vérifiez le numéro et le nom du compte de versement" },
-  'mobileMoney.operationNotOffered': {
+  'mobilemoney.operationNotOffered': {
     en: '{provider} does not offer this operation ({kind}) right now',
     fr: "{provider} ne propose pas cette opération ({kind}) en ce moment",
   },
-  'mobileMoney.amountDecimals': {
+  'mobilemoney.amountDecimals': {
     en: '{provider} takes amounts with {decimals} decimals only',
     fr: '{provider} n’accepte que des montants à {decimals} décimales',
   },
-  'mobileMoney.amountOutOfLimits': {
+  'mobilemoney.amountOutOfLimits': {
     en: '{provider} takes {min} to {max} per operation; {amount} is outside',
     fr: '{provider} accepte de {min} à {max} par opération ; {amount} est en dehors',
   },
-  'mobileMoney.providerNotOffered': {
+  'mobilemoney.providerNotOffered': {
     en: '{provider} does not take payments in {currency}; the payment methods list the providers that do',
     fr: '{provider} ne prend pas de paiements en {currency} ; la liste des moyens de paiement donne les opérateurs qui le font',
   },
-  'mobileMoney.providerRequired': {
+  'mobilemoney.providerRequired': {
     en: 'Name the mobile-money provider: one of {offered}',
     fr: 'Indiquez l’opérateur de mobile money : l’un de {offered}',
   },
-  'mobileMoney.phoneRequired': {
+  'mobilemoney.phoneRequired': {
     en: 'The payer approves on their phone: the phone number is required for {provider}',
     fr: 'Le payeur valide sur son téléphone : le numéro est obligatoire pour {provider}',
   },
-  'mobileMoney.phoneNotServed': {
+  'mobilemoney.phoneNotServed': {
     en: '{phone} is not a mobile number {provider} serves',
     fr: '{phone} n’est pas un numéro mobile servi par {provider}',
   },
-  'mobileMoney.payInRefused': {
+  'mobilemoney.payInRefused': {
     en: '{provider} refused the payment: {reason}',
     fr: '{provider} a refusé le paiement : {reason}',
   },
-  'mobileMoney.invalidCallbackSignature': {
+  'mobilemoney.invalidCallbackSignature': {
     en: 'Invalid or missing callback signature',
     fr: 'Signature du rappel invalide ou absente',
   },
-  'mobileMoney.malformedCallback': {
+  'mobilemoney.malformedCallback': {
     en: 'The callback is not readable as a deposit, payout or refund of this provider',
     fr: 'Le rappel n’est pas lisible comme un dépôt, un versement ou un remboursement de ce prestataire',
   },
-  'mobileMoney.unknownRail': {
+  'mobilemoney.unknownRail': {
     en: 'No mobile-money provider {rail} is configured',
     fr: 'Aucun prestataire de mobile money {rail} n’est configuré',
   },

@@ -14,14 +14,14 @@ import { operationById, operationByRef, recordOutcome } from './operations';
 import { settlePayIn } from './pay-in';
 
 /** Wave's own words for its signature (its tests and docs name them); the generic ones for the others. */
-const REFUSAL_TEXT: Record<string, { malformed: 'payment.malformedWaveEvent' | 'mobileMoney.malformedCallback'; signature: 'payment.invalidWaveSignature' | 'mobileMoney.invalidCallbackSignature' }> = {
+const REFUSAL_TEXT: Record<string, { malformed: 'payment.malformedWaveEvent' | 'mobilemoney.malformedCallback'; signature: 'payment.invalidWaveSignature' | 'mobilemoney.invalidCallbackSignature' }> = {
   WAVE: { malformed: 'payment.malformedWaveEvent', signature: 'payment.invalidWaveSignature' },
 };
-const GENERIC = { malformed: 'mobileMoney.malformedCallback', signature: 'mobileMoney.invalidCallbackSignature' } as const;
+const GENERIC = { malformed: 'mobilemoney.malformedCallback', signature: 'mobilemoney.invalidCallbackSignature' } as const;
 
 export async function handleRailCallback(deps: Deps, railCode: string, rawBody: string, headers: Headers, now = new Date(), target?: { method: string; url: string }): Promise<WebhookResult> {
   const rail = deps.providers.mobileMoney.rail(railCode);
-  if (!rail) throw endpointNotFound('mobileMoney.unknownRail', { rail: railCode });
+  if (!rail) throw endpointNotFound('mobilemoney.unknownRail', { rail: railCode });
   const verified = await rail.verifyCallback(rawBody, headers, now, target);
   if (!verified.ok) {
     const text = REFUSAL_TEXT[rail.code] ?? GENERIC;

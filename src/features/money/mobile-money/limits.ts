@@ -11,16 +11,18 @@ export type LimitKind = 'payIn' | 'payout' | 'refund';
 export function limitBreach(operator: Operator, kind: LimitKind, amountMinor: number) {
   const limits = operator[kind];
   const currency = operator.currency;
-  if (!limits) return { key: 'mobileMoney.operationNotOffered' as const, params: { provider: operator.code, kind } };
+  // The name people know, with the code the API takes (words, not only internals).
+  const provider = `${operator.displayName} (${operator.code})`;
+  if (!limits) return { key: 'mobilemoney.operationNotOffered' as const, params: { provider, kind } };
   const minor = isCurrencyCode(currency) ? minorUnitOf(currency) : 0;
   // An operator taking fewer decimals than the currency has: whole units only.
   if (operator.decimals < minor && amountMinor % 10 ** (minor - operator.decimals) !== 0) {
-    return { key: 'mobileMoney.amountDecimals' as const, params: { provider: operator.code, decimals: operator.decimals } };
+    return { key: 'mobilemoney.amountDecimals' as const, params: { provider, decimals: operator.decimals } };
   }
   if (amountMinor < limits.minMinor || amountMinor > limits.maxMinor) {
     return {
-      key: 'mobileMoney.amountOutOfLimits' as const,
-      params: { provider: operator.code, amount: formatMoney(amountMinor, currency), min: formatMoney(limits.minMinor, currency), max: formatMoney(limits.maxMinor, currency) },
+      key: 'mobilemoney.amountOutOfLimits' as const,
+      params: { provider, amount: formatMoney(amountMinor, currency), min: formatMoney(limits.minMinor, currency), max: formatMoney(limits.maxMinor, currency) },
     };
   }
   return null;

@@ -38,14 +38,14 @@ async function chosenOperator(deps: Deps, currency: string, provider: string | u
   const codes = [...new Set(offered.map((o) => o.code))];
   // Before pawaPay, a MOBILE_MONEY checkout named no provider: Wave, the one rail of XOF then.
   const code = provider ?? (codes.includes('WAVE') ? 'WAVE' : codes.length === 1 ? codes[0] : null);
-  if (!code) throw validationError('mobileMoney.providerRequired', { offered: codes.join(', ') || '-' });
+  if (!code) throw validationError('mobilemoney.providerRequired', { offered: codes.join(', ') || '-' });
   const operator = offered.find((o) => o.code === code);
-  if (!operator) throw businessRule('mobileMoney.providerNotOffered', { provider: code, currency }, { suggestions: ['payment.listMethods'] });
+  if (!operator) throw businessRule('mobilemoney.providerNotOffered', { provider: code, currency }, { suggestions: ['payment.listMethods'] });
   return operator;
 }
 
 const phoneError = (provider: string, phone: string | undefined) => {
-  const text = phone ? msg('mobileMoney.phoneNotServed', { phone, provider }) : msg('mobileMoney.phoneRequired', { provider });
+  const text = phone ? msg('mobilemoney.phoneNotServed', { phone, provider }) : msg('mobilemoney.phoneRequired', { provider });
   return validationError(text, { fieldErrors: [{ field: 'phone', message: text, rejectedValue: phone ?? null }] });
 };
 
@@ -84,7 +84,7 @@ export async function openMobileMoneyPayIn(deps: Deps, r: ReservationRow, attemp
   const driven = await drive(db, op, { send: () => rail.payIn(input), status: (ref) => rail.payInStatus(op.id, ref) });
   if (driven.row.status === 'FAILED' && !driven.result) {
     const reason = `${driven.row.failureCode}: ${driven.row.failureMessage}`;
-    throw paymentError('mobileMoney.payInRefused', { provider: operator.code, reason }, { suggestions: ['money.retryMoment'] });
+    throw paymentError('mobilemoney.payInRefused', { provider: operator.code, reason }, { suggestions: ['money.retryMoment'] });
   }
   const result = driven.result;
   // A hosted page we could not get (Wave unreachable): nothing to hand out, the same id next time.

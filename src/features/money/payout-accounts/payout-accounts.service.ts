@@ -37,7 +37,7 @@ export async function payoutWallet(deps: Deps, provider: string | undefined, pho
   };
   if (provider === 'WAVE') return wave();
   const named = provider ? await rails.operator(provider) : null;
-  if (provider && !named?.payout) throw businessRule('mobileMoney.providerNotOffered', { provider, currency: named?.currency ?? '-' }, { suggestions: ['payment.listMethods'] });
+  if (provider && !named?.payout) throw businessRule('mobilemoney.providerNotOffered', { provider, currency: named?.currency ?? '-' }, { suggestions: ['payment.listMethods'] });
   for (const rail of named ? [rails.rail(named.rail)!] : rails.all.filter((r) => r.code !== 'WAVE')) {
     const predicted = await rail.predictOperator(phone);
     if (!predicted) continue;
@@ -47,8 +47,8 @@ export async function payoutWallet(deps: Deps, provider: string | undefined, pho
     if (operator?.payout && sameCountry) return { operator, phone: predicted.phone };
   }
   if (!provider && waveMobile(phone) && rails.rail('WAVE')) return wave();
-  throw validationError('mobileMoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }, {
-    fieldErrors: [{ field: 'phone', message: msg('mobileMoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }), rejectedValue: phone }],
+  throw validationError('mobilemoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }, {
+    fieldErrors: [{ field: 'phone', message: msg('mobilemoney.phoneNotServed', { phone, provider: provider ?? 'mobile money' }), rejectedValue: phone }],
   });
 }
 

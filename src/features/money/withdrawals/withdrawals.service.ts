@@ -141,7 +141,7 @@ async function payoutDestination(deps: Deps, owner: Owner, currency: string, amo
     if (!wallet) throw connectNotConfigured('payout.noMobileWallet', { currency });
     const operator = mobile.find((o) => o.code === wallet.provider);
     const breach = operator ? limitBreach(operator, 'payout', amountMinor) : null;
-    if (breach) throw businessRule(breach.key, breach.params as never, { suggestions: ['payout.checkWallet'] });
+    if (breach) throw businessRule(breach.key, breach.params as never, { suggestions: [breach.key === 'mobilemoney.amountOutOfLimits' ? 'payout.withinLimits' : 'payout.checkWallet'] });
     return mobileDestination(wallet.id);
   }
   const account = await findPayoutAccount(deps, owner);
