@@ -235,8 +235,9 @@ describe('employees', () => {
     expect(twice.body.errorCode).toBe('ALREADY_EXISTS');
     const owners = await post(`/v1/api/agencies/${id}/employees`, { email: owner.email, branchId: branchA }, { token: owner.token });
     expect(owners.status).toBe(409);
+    // An address without an account is invited like any other (CONTRACT 25): nothing tells the owner it has none.
     const unknown = await post(`/v1/api/agencies/${id}/employees`, { email: 'nobody@test.local', branchId: branchA }, { token: owner.token });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(201);
 
     const list = await get(`/v1/api/agencies/${id}/employees`, { token: owner.token });
     expect(list.body.content.map((e: { userId: number }) => e.userId)).toEqual([employee.id]);
@@ -854,5 +855,67 @@ describe('super-admin suspension', () => {
     const page = await get('/v1/api/superadmin/agencies?sort=name,asc', { token: superAdmin.token });
     expect(page.status).toBe(200);
     expect(page.body.page.totalElements).toBeGreaterThan(0);
+  });
+});
+
+describe('invitations by address (CONTRACT 25)', () => {
+  const invite = (owner: TestUser, id: number, email: string, branchId: number) => post(`/v1/api/agencies/${id}/employees`, { email, branchId }, { token: owner.token });
+
+  it('answers the same whether or not the address has an account; an address without one is asked to sign up and the invitation waits 14 days', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const member = await aUser();
+    const address = `Fatou.Sow-${crypto.randomUUID().slice(0, 8)}@Example.sn`;
+    const known = await invite(owner, id, member.email, branchA);
+    const unknown = await invite(owner, id, address, branchA);
+    expect([known.status, unknown.status]).toEqual([201, 201]);
+    expect(Object.keys(unknown.body).sort()).toEqual(Object.keys(known.body).sort());
+    expect(unknown.body).toMatchObject({ email: address.toLowerCase(), branchId: branchA, status: 'INVITED' });
+
+    const [row] = await db.select().from(agencyInvitations).where(eq(agencyInvitations.id, unknown.body.invitationId));
+    expect(row.userId).toBeNull();
+    const days = (Date.parse(row.expiresAt) - Date.parse(row.createdAt)) / 86_400_000;
+    expect(days).toBeCloseTo(14, 5);
+    const mails = await db.select().from(deliveries).where(and(eq(deliveries.to, address.toLowerCase()), eq(deliveries.template, 'AGENCY_INVITATION_SIGN_UP')));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ channel: 'EMAIL', userId: null });
+    expect(mails[0].payload).toMatchObject({ agencyName: 'Sahel Express', email: address.toLowerCase() });
+
+    // Inviting again renews the same invitation: one pending per agency and address.
+    const again = await invite(owner, id, address.toUpperCase(), branchA);
+    expect([again.status, again.body.invitationId]).toEqual([201, unknown.body.invitationId]);
+  });
+
+  it('the account later signed up with that address, once verified, finds and accepts it; unverified, it neither sees nor answers it', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const address = `moussa-${crypto.randomUUID().slice(0, 8)}@example.sn`;
+    const { body: invitation } = await invite(owner, id, address, branchA);
+    const newcomer = await aUser({ email: address });
+    await db.update(users).set({ emailVerified: false }).where(eq(users.id, newcomer.id));
+    expect((await get('/v1/api/agency-invitations', { token: newcomer.token })).body.content).toEqual([]);
+    const refused = await post(`/v1/api/agency-invitations/${invitation.invitationId}/accept`, undefined, { token: newcomer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errorCode).toBe('ACCESS_DENIED');
+
+    await db.update(users).set({ emailVerified: true }).where(eq(users.id, newcomer.id));
+    const listed = await get('/v1/api/agency-invitations', { token: newcomer.token });
+    expect(listed.body.content.map((i: { id: number }) => i.id)).toEqual([invitation.invitationId]);
+    const accepted = await post(`/v1/api/agency-invitations/${invitation.invitationId}/accept`, undefined, { token: newcomer.token });
+    expect(accepted.status).toBe(200);
+    const [employee] = await db.select().from(agencyEmployees).where(eq(agencyEmployees.userId, newcomer.id));
+    expect(employee).toMatchObject({ agencyId: id, branchId: branchA });
+    // A stranger never answers it.
+    const stranger = await aUser();
+    expect((await post(`/v1/api/agency-invitations/${invitation.invitationId}/decline`, undefined, { token: stranger.token })).status).toBe(403);
+  });
+
+  it('an account whose e-mail was never verified cannot accept an invitation addressed to it (403, the reason said)', async () => {
+    const { owner, id, branchA } = await agencyWithBranches();
+    const user = await aUser();
+    await db.update(users).set({ emailVerified: false }).where(eq(users.id, user.id));
+    const { body: invitation } = await invite(owner, id, user.email, branchA);
+    const res = await post(`/v1/api/agency-invitations/${invitation.invitationId}/accept`, undefined, { token: user.token });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/^Confirm your e-mail address before answering an agency invitation/);
+    expect(await db.select().from(agencyEmployees).where(eq(agencyEmployees.userId, user.id))).toEqual([]);
   });
 });

@@ -351,6 +351,7 @@ describe('templates', () => {
     RECIPIENT_LINK: { recipientName: 'Paul', senderName: 'Jeanne', reservationNumber: 'R-1', path: '/r/abc', step: 'CONFIRMED' },
     DATA_EXPORT_READY: { firstName: 'Jeanne', path: '/v1/api/user/me/exports/1', expiresOn: '2026-12-04' },
     PHONE_VERIFICATION: { code: '482913' },
+    AGENCY_INVITATION_SIGN_UP: { agencyName: 'Sahel Express', email: 'fatou@example.sn', expiresOn: '2026-12-21' },
     INCIDENT_OPENED: { incidentId: 3, rule: 'PAYOUTS_FAILED', subject: '', severity: 'PAGE', title: 'Payout failures', summary: '1 payouts refused', openedAt: '2026-12-07T04:40:00.000Z', resolvedAt: null },
     INCIDENT_RESOLVED: { incidentId: 3, rule: 'PAYOUTS_FAILED', subject: '', severity: 'PAGE', title: 'Payout failures', summary: '1 payouts refused', openedAt: '2026-12-07T04:40:00.000Z', resolvedAt: '2026-12-07T05:45:00.000Z' },
   };

@@ -34,6 +34,10 @@ export const AGENCY_MESSAGES = {
     en: 'This document was reviewed at the same time: read it again',
     fr: 'Ce document a été examiné au même moment : relisez-le',
   },
+  'agency.verifyEmailToAnswerInvitation': {
+    en: 'Confirm your e-mail address before answering an agency invitation (see the e-mail we sent you, or ask for a new one from the app)',
+    fr: "Confirmez votre adresse e-mail avant de répondre à l'invitation d'une agence (voyez l'e-mail que nous vous avons envoyé, ou demandez-en un nouveau depuis l'application)",
+  },
   'agency.invitationAddressedAnotherUser': {
     en: 'This invitation is addressed to another user',
     fr: 'Cette invitation est adressée à un autre utilisateur',

@@ -139,10 +139,9 @@ export const agencyInvitations = sqliteTable(
     branchId: integer('branch_id')
       .notNull()
       .references(() => agencyBranches.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
-    /** The address the owner typed. */
+    /** Null while the address has no account: the invitation waits for one (CONTRACT 25). */
+    userId: integer('user_id').references(() => users.id),
+    /** The address the owner typed, lower-cased. */
     email: text('email').notNull(),
     invitedBy: integer('invited_by')
       .notNull()
@@ -157,6 +156,10 @@ export const agencyInvitations = sqliteTable(
       .on(t.agencyId, t.userId)
       .where(sql`status = 'INVITED'`),
     index('agency_invitations_user_idx').on(t.userId, t.status, t.expiresAt),
+    uniqueIndex('agency_invitations_pending_address_unique')
+      .on(t.agencyId, t.email)
+      .where(sql`status = 'INVITED'`),
+    index('agency_invitations_email_idx').on(t.email, t.status),
   ],
 );
 

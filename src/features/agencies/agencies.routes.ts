@@ -320,10 +320,14 @@ export const agenciesRouter = createRouter()
       operationId: 'addEmployee',
       path: '/agencies/{id}/employees',
       tags: ['Agencies'],
-      summary: 'Invite a registered user to work in a branch (owner); they become staff by accepting within 7 days',
+      summary: 'Invite an address to work in a branch (owner); its account becomes staff by accepting',
       description:
-        'The invited user is notified (AGENCY_INVITATION) and answers through /agency-invitations. Inviting again while ' +
-        'an invitation is unanswered renews it (branch, 7 more days). A user already in an agency: 409 ALREADY_EXISTS.',
+        'The same answer (201 with the invitation) whether or not the address has an account (CONTRACT 25). An account is ' +
+        'notified (AGENCY_INVITATION) and has 7 days to answer through /agency-invitations; an address without one receives ' +
+        'an e-mail asking to sign up with it, and the invitation waits 14 days for that account. Only an account whose e-mail ' +
+        'is verified answers (403 otherwise); one already in an agency is refused when it accepts. Inviting the address again ' +
+        'while its invitation is unanswered renews it (branch, days). The owner\'s own address or one of the agency\'s staff: ' +
+        '409 ALREADY_EXISTS. An unknown agency or branch: 404.',
       middleware: authed,
       request: {
         params: IdParams,

@@ -14,7 +14,7 @@ import type { AppEnv, Deps } from '../../env';
 import { wantsChannel } from './preferences.rules';
 
 /** Messages outside notifications: always sent, whatever the user's preferences. */
-export const TRANSACTIONAL_TEMPLATES = ['EMAIL_VERIFICATION', 'PASSWORD_RESET', 'PASSWORD_CHANGED', 'RECIPIENT_LINK', 'DATA_EXPORT_READY', 'PHONE_VERIFICATION', 'INCIDENT_OPENED', 'INCIDENT_RESOLVED'] as const;
+export const TRANSACTIONAL_TEMPLATES = ['EMAIL_VERIFICATION', 'PASSWORD_RESET', 'PASSWORD_CHANGED', 'RECIPIENT_LINK', 'DATA_EXPORT_READY', 'PHONE_VERIFICATION', 'INCIDENT_OPENED', 'INCIDENT_RESOLVED', 'AGENCY_INVITATION_SIGN_UP'] as const;
 export type TransactionalTemplate = (typeof TRANSACTIONAL_TEMPLATES)[number];
 
 /** A row QUEUED this long without an attempt lost its enqueue: the cron sends it again. */

@@ -84,6 +84,27 @@ export const TRANSACTIONAL: Record<TransactionalTemplate, (locale: Locale, paylo
   // The watchdog's alerts to the operators (templates/incidents.ts).
   INCIDENT_OPENED: (locale, p, link) => incidentEmail('INCIDENT_OPENED', locale, p, link),
   INCIDENT_RESOLVED: (locale, p, link) => incidentEmail('INCIDENT_RESOLVED', locale, p, link),
+  // An agency invites an address that has no account yet (CONTRACT 25): sign up with it to answer.
+  AGENCY_INVITATION_SIGN_UP: (locale, p) =>
+    locale === 'fr'
+      ? {
+          subject: `${str(p, 'agencyName')} vous invite à rejoindre son équipe`,
+          greeting: hello(locale, ''),
+          paragraphs: [
+            `L'agence ${str(p, 'agencyName')} vous invite à travailler pour elle sur notre application de transport de colis.`,
+            `Pour répondre, créez votre compte dans l'application avec cette adresse (${str(p, 'email')}) et confirmez-la : l'invitation vous y attend jusqu'au ${str(p, 'expiresOn')}.`,
+          ],
+          footer: ["Si vous ne connaissez pas cette agence, ignorez ce message : aucun compte n'est créé sans vous."],
+        }
+      : {
+          subject: `${str(p, 'agencyName')} invites you to join its team`,
+          greeting: hello(locale, ''),
+          paragraphs: [
+            `The agency ${str(p, 'agencyName')} invites you to work for it on our parcel transport app.`,
+            `To answer, create your account in the app with this address (${str(p, 'email')}) and confirm it: the invitation waits for you there until ${str(p, 'expiresOn')}.`,
+          ],
+          footer: ['If you do not know this agency, ignore this message: no account is created without you.'],
+        },
   RECIPIENT_LINK: (locale, p, link) => {
     const deposited = str(p, 'step') === 'DEPOSITED';
     const number = str(p, 'reservationNumber');
