@@ -14,7 +14,7 @@ import { depsOf } from '../src/env';
 import { checkPendingPayIns } from '../src/features/money/mobile-money/pay-in';
 import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
 import { retryPendingSettlements } from '../src/features/money/escrow';
-import { signRequest } from '../src/providers/mobile-money/pawapay/pawapay-signature';
+import { signRequest, verifySignedRequest } from '../src/providers/mobile-money/pawapay/pawapay-signature';
 import { db, reservationRow } from './helpers/db';
 import { aCarrier, advance, aReservation, aTrip, deliverWithRelease, makeAvailable, type TestUser } from './helpers/factories';
 import { FAKE_PAWAPAY_TOKEN, FakePawapay } from './helpers/fake-pawapay';
@@ -372,5 +372,26 @@ describe('demo seed: Cameroon', () => {
       const search = await request('GET', `/v1/api/annonces?departureCity=${encodeURIComponent(city)}&currency=XAF`);
       expect(search.body.content, city).toContainEqual(expect.objectContaining({ carrierId: douala.id, currency: 'XAF', departureCountry: 'CM', arrivalCity: 'Paris' }));
     }
+  });
+});
+
+describe('signed requests to pawaPay (PAWAPAY_SIGNING_KEY)', () => {
+  it('a deposit carries Content-Digest and an RFC 9421 signature under our key id that verifies with our public key; without the key nothing is signed', async () => {
+    const pkcs8 = btoa(String.fromCharCode(...new Uint8Array((await crypto.subtle.exportKey('pkcs8', keys.privateKey)) as ArrayBuffer)));
+    const signingEnv = { ...liveEnv, PAWAPAY_SIGNING_KEY: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----`, PAWAPAY_SIGNING_KEY_ID: 'our-key-1' } as Env;
+    const { sender, reservation } = await xafBooking();
+    const res = await app.request('http://api.test/v1/api/payments/checkout', { method: 'POST', headers: { Authorization: `Bearer ${sender.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ reservationId: reservation.id, method: 'MOBILE_MONEY', provider: 'MTN_MOMO_CMR', phone: '+237677321321' }) }, signingEnv);
+    expect(res.status).toBe(202);
+    const [sent] = pawapay.requestsTo('POST', '/v2/deposits').filter((r) => r.body?.clientReferenceId === reservation.reservationNumber);
+    expect(sent.headers['signature-input']).toContain('keyid="our-key-1"');
+    expect(sent.headers['content-digest']).toMatch(/^sha-(256|512)=:/);
+    const verified = await verifySignedRequest(keys.publicKey, { method: 'POST', url: 'https://api.sandbox.pawapay.io/v2/deposits' }, new Headers(sent.headers), JSON.stringify(sent.body), new Date());
+    expect(verified).toBe('ok');
+    const tampered = await verifySignedRequest(keys.publicKey, { method: 'POST', url: 'https://api.sandbox.pawapay.io/v2/deposits' }, new Headers(sent.headers), JSON.stringify({ ...sent.body, amount: '1' }), new Date());
+    expect(tampered).not.toBe('ok');
+    const other = await xafBooking();
+    expect((await checkout(other.sender, other.reservation.id, 'MTN_MOMO_CMR', '+237677321322')).status).toBe(202);
+    const [unsigned] = pawapay.requestsTo('POST', '/v2/deposits').filter((r) => r.body?.clientReferenceId === other.reservation.reservationNumber);
+    expect(unsigned.headers.signature).toBeUndefined();
   });
 });
