@@ -67,7 +67,8 @@ export interface SocialIssuer {
 
 export interface AppConfig {
   production: boolean;
-  payment: { mode: 'LIVE'; secretKey: string } | { mode: 'SANDBOX' };
+  /** LIVE: a live Stripe key; TEST: a Stripe test key (sk_test_/rk_test_: Stripe's test mode, never in production); SANDBOX: the local stand-in. */
+  payment: { mode: 'LIVE' | 'TEST'; secretKey: string } | { mode: 'SANDBOX' };
   kyc: { mode: 'LIVE'; url: string; apiKey: string } | { mode: 'SANDBOX' };
   social: Record<SocialProviderName, SocialIssuer>;
   /** Sentry's DSN when unexpected errors are reported; null: reported nowhere. */
@@ -251,7 +252,10 @@ const productionOnly = {
   PLATFORM_COMMISSION_RATE: rate(),
   PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
   QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),
-  STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_/, 'a Stripe secret key (sk_... or rk_...)'),
+  // Live means live (CONTRACT section 27): a test key in production would take no money at all.
+  STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_live_/, 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'),
+  // pawaPay's own sandbox takes test money: refused in production like Stripe's test keys.
+  PAWAPAY_ENVIRONMENT: z.enum(['production'], { error: 'production (pawaPay sandbox is refused in production)' }).optional(),
   // One signing secret per Stripe endpoint: the platform's and the Connect one (comma-separated).
   STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_[^\s,]+(\s*,\s*whsec_[^\s,]+)*$/, 'Stripe webhook signing secrets (whsec_..., comma-separated)'),
   KYC_PROVIDER_URL: httpsUrl(),
@@ -379,12 +383,15 @@ function enabledCurrencies(env: Pick<OptionalSettings, 'CURRENCIES'>): CurrencyC
 }
 
 /** The choice of every provider, made here only. Production never gets a sandbox. */
+/** A Stripe key of its test mode (real Stripe, test money): reported TEST, refused in production. */
+const stripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key.trim());
+
 function choose(env: Env & OptionalSettings): AppConfig {
   const production = isProduction(env);
   const live = (configured: string | undefined) => Boolean(configured?.trim()) || production;
   return {
     production,
-    payment: live(env.STRIPE_SECRET_KEY) ? { mode: 'LIVE', secretKey: env.STRIPE_SECRET_KEY } : { mode: 'SANDBOX' },
+    payment: live(env.STRIPE_SECRET_KEY) ? { mode: stripeTestKey(env.STRIPE_SECRET_KEY) ? 'TEST' : 'LIVE', secretKey: env.STRIPE_SECRET_KEY } : { mode: 'SANDBOX' },
     kyc: live(env.KYC_PROVIDER_URL)
       ? { mode: 'LIVE', url: env.KYC_PROVIDER_URL ?? '', apiKey: env.KYC_PROVIDER_API_KEY ?? '' }
       : { mode: 'SANDBOX' },

@@ -445,7 +445,8 @@ describe('super-admin administration', () => {
       ['RESERVATION_TRACKING', 'UP'],
     ]);
     expect(res.body.providers).toEqual({
-      payment: { mode: 'LIVE', secretKeyConfigured: true, webhookSecretConfigured: true },
+      // The test runner's key is sk_test_: Stripe's test mode, reported TEST (CONTRACT section 27).
+      payment: { mode: 'TEST', secretKeyConfigured: true, webhookSecretConfigured: true },
       kyc: { mode: 'SANDBOX', sandboxEnabled: true, apiKeyConfigured: false, webhookSecretConfigured: true },
       socialLogin: { googleClientIds: 1, appleClientIds: 1 },
       jwt: { keyCount: 2 },

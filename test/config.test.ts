@@ -141,9 +141,32 @@ describe('production without a secret or binding', () => {
     }
   });
 
+  it('live means live: a Stripe test key (sk_test_, rk_test_) or the pawaPay sandbox is refused in production, named, never echoed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cases: [string, string, string][] = [
+      ['STRIPE_SECRET_KEY', 'sk_test_51TestModeKeyThatTakesNoMoney', 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'],
+      ['STRIPE_SECRET_KEY', 'rk_test_51RestrictedTestModeKey', 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'],
+      ['PAWAPAY_ENVIRONMENT', 'sandbox', 'production (pawaPay sandbox is refused in production)'],
+    ];
+    for (const [name, value, expected] of cases) {
+      const res = await send({ ...PRODUCTION, [name]: value } as Env, 'GET', '/v1/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body.message).toBe(`The service is not configured: invalid ${name} (expected ${expected})`);
+      if (name === 'STRIPE_SECRET_KEY') expect(res.text).not.toContain(value);
+    }
+    expect(appConfig({ ...PRODUCTION, STRIPE_SECRET_KEY: 'sk_live_51LiveKey' } as Env).payment.mode).toBe('LIVE');
+  });
+
+  it('outside production health says TEST for a Stripe test key, LIVE for a live one, SANDBOX without one', () => {
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: 'sk_test_51TestModeKey' } as Env).payment.mode).toBe('TEST');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: 'rk_test_51TestModeKey' } as Env).payment.mode).toBe('TEST');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: 'sk_live_51LiveKey' } as Env).payment.mode).toBe('LIVE');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: '' } as Env).payment.mode).toBe('SANDBOX');
+  });
+
   it('a malformed value is named with the form expected, never echoed', async () => {
     const cases: [string, string, string][] = [
-      ['STRIPE_SECRET_KEY', 'pk_live_publishableKeyNotASecret', 'a Stripe secret key (sk_... or rk_...)'],
+      ['STRIPE_SECRET_KEY', 'pk_live_publishableKeyNotASecret', 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'],
       ['STRIPE_WEBHOOK_SECRET', 'not-a-signing-secret-value', 'Stripe webhook signing secrets (whsec_..., comma-separated)'],
       ['PUBLIC_BASE_URL', 'http://api.example.com', 'an https URL'],
       ['STRIPE_WEBHOOK_SECRET', 'whsec_platformEndpoint,notASigningSecret', 'Stripe webhook signing secrets (whsec_..., comma-separated)'],

@@ -2,9 +2,13 @@
 // secrets plus what only production requires (src/config.ts).
 import { env } from 'cloudflare:workers';
 
+export const PRODUCTION_STRIPE_KEY = 'sk_live_production-test-key';
+
 export const PRODUCTION_ENV = {
   ...env,
   ENVIRONMENT: 'production',
+  // A live key: production refuses the test runner's sk_test_ key (CONTRACT section 27).
+  STRIPE_SECRET_KEY: PRODUCTION_STRIPE_KEY,
   PUBLIC_BASE_URL: 'https://api.example.com',
   KYC_PROVIDER_URL: 'https://kyc.example.com/v1',
   KYC_PROVIDER_API_KEY: 'kyc-api-key-production',

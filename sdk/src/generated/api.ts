@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Service health and reachability of its storage
-         * @description Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check's error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.
+         * @description Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check's error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE), the real one in its test mode (TEST: Stripe test keys, the pawaPay sandbox; refused in production) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -4383,10 +4383,13 @@ export interface components {
                     error?: string;
                 };
             };
-            /** @description LIVE: the real provider; SANDBOX: the local stand-in (never in production) */
+            /** @description LIVE: the real provider; TEST: the real provider in its test mode (test money, never in production); SANDBOX: the local stand-in (never in production) */
             providers: {
-                /** @enum {string} */
-                payment: "LIVE" | "SANDBOX";
+                /**
+                 * @description LIVE: Stripe with a live key; TEST: Stripe's test mode (sk_test_, test money; never in production); SANDBOX: the local stand-in
+                 * @enum {string}
+                 */
+                payment: "LIVE" | "TEST" | "SANDBOX";
                 /** @enum {string} */
                 kyc: "LIVE" | "SANDBOX";
                 /** @enum {string} */
@@ -7235,7 +7238,7 @@ export interface components {
             providers: {
                 payment: {
                     /** @enum {string} */
-                    mode: "SANDBOX" | "LIVE";
+                    mode: "SANDBOX" | "TEST" | "LIVE";
                     secretKeyConfigured: boolean;
                     webhookSecretConfigured: boolean;
                 };

@@ -8,7 +8,7 @@ const CheckSchema = z.object({ status: z.enum(['UP', 'DOWN']), latencyMs: z.numb
 const Mode = z.enum(['LIVE', 'SANDBOX']);
 const ProvidersSchema = z
   .object({
-    payment: Mode,
+    payment: z.enum(['LIVE', 'TEST', 'SANDBOX']).openapi({ description: "LIVE: Stripe with a live key; TEST: Stripe's test mode (sk_test_, test money; never in production); SANDBOX: the local stand-in" }),
     kyc: Mode,
     googleLogin: Mode,
     appleLogin: Mode,
@@ -18,7 +18,7 @@ const ProvidersSchema = z
     wave: Mode,
     pawapay: z.enum(['LIVE', 'TEST', 'SANDBOX', 'OFF']).openapi({ description: "LIVE: pawaPay's production; TEST: pawaPay's own sandbox (test money); SANDBOX: the local stand-in; OFF: disabled" }),
   })
-  .openapi({ description: 'LIVE: the real provider; SANDBOX: the local stand-in (never in production)' });
+  .openapi({ description: 'LIVE: the real provider; TEST: the real provider in its test mode (test money, never in production); SANDBOX: the local stand-in (never in production)' });
 const HealthSchema = z
   .object({
     status: z.enum(['UP', 'DOWN']),
@@ -48,7 +48,7 @@ export const healthRouter = createRouter().openapi(
     path: '/health',
     tags: ['Service'],
     summary: 'Service health and reachability of its storage',
-    description: 'Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check\'s error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.',
+    description: 'Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check\'s error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE), the real one in its test mode (TEST: Stripe test keys, the pawaPay sandbox; refused in production) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.',
     security: [],
     responses: {
       200: jsonContent(HealthSchema, 'Every dependency is reachable'),

@@ -77,7 +77,7 @@ const SupervisionSchema = z
     checkedAt: z.string().openapi({ format: 'date-time' }),
     checks: z.array(CheckSchema),
     providers: z.object({
-      payment: z.object({ mode: z.enum(['SANDBOX', 'LIVE']), secretKeyConfigured: z.boolean(), webhookSecretConfigured: z.boolean() }),
+      payment: z.object({ mode: z.enum(['SANDBOX', 'TEST', 'LIVE']), secretKeyConfigured: z.boolean(), webhookSecretConfigured: z.boolean() }),
       kyc: z.object({
         mode: z.enum(['SANDBOX', 'LIVE']),
         sandboxEnabled: z.boolean(),

@@ -11,5 +11,5 @@ export const usesSandbox = (env: Env) => appConfig(env).payment.mode === 'SANDBO
 
 export function getPaymentProvider(env: Env): PaymentProvider {
   const { payment } = appConfig(env);
-  return payment.mode === 'LIVE' ? new StripePaymentProvider(payment.secretKey) : new SandboxPaymentProvider(env);
+  return payment.mode !== 'SANDBOX' ? new StripePaymentProvider(payment.secretKey) : new SandboxPaymentProvider(env);
 }
