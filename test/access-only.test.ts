@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const SOURCES = import.meta.glob('../src/**/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 const OWNER = String.raw`[\w?.]*\.(?:senderId|carrierId|ownerId)\b`;
-const CALLER = String.raw`\b(?:auth\.id|userId|callerId|me)\b`;
+const CALLER = String.raw`\b(?:auth\.id|userId|callerId|me|viewer|viewerId)\b`;
 const COMPARISON = new RegExp(String.raw`(?:${CALLER}\s*[!=]==?\s*${OWNER}|${OWNER}\s*[!=]==?\s*${CALLER})`);
 
 /** The lines (1-based) of `source` that compare the caller with an owner column. */

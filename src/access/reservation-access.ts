@@ -75,6 +75,12 @@ export function counterpartIds(side: Side, r: ReservationParties, staff: readonl
  */
 export const admittedSide = (userId: number, r: { senderId: number }): Side => (userId === r.senderId ? 'SENDER' : 'CARRIER');
 
+/**
+ * An operator's view of a reservation (the back office) shows its handover codes, except to an
+ * operator who carries it themselves: a carrier never reads the codes they are to be given.
+ */
+export const operatorSeesCodes = (viewerId: number, r: { carrierId: number }): boolean => viewerId !== r.carrierId;
+
 /** Everyone told about a reservation: the sender and the carrier side. */
 export async function partyIds(deps: Deps, r: ReservationParties): Promise<number[]> {
   return [...new Set([r.senderId, ...(await carrierSideIds(deps, r))])];

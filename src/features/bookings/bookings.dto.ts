@@ -1,5 +1,6 @@
 // The super-admin detail of a reservation (French field names) and its zod schema for the OpenAPI
 // document; the specification's Reservation is reservations/reservation.schemas.ts.
+import { operatorSeesCodes } from '../../access/reservation-access';
 import { z } from '@hono/zod-openapi';
 import { INVOICE_STATUSES } from '../../db/schema';
 import { fromGrams } from '../../lib/money';
@@ -96,7 +97,7 @@ export async function toAdminReservationDto(
   wallets: ReadonlyMap<number, WalletFigures> = new Map(),
 ): Promise<AdminReservationDto> {
   const { r, a, sender, carrier } = v;
-  const showCodes = viewerId !== r.carrierId;
+  const showCodes = operatorSeesCodes(viewerId, r);
   return {
     id: r.id,
     reservationNumber: r.reservationNumber,

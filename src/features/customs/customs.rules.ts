@@ -1,6 +1,7 @@
 // The customs declaration of a reservation (CONTRACT 21), as plain functions: when it exists,
 // what it says (the JSON of GET /bookings/{id}/customs-declaration) and what the printable CN23
 // form adds (category of item, gross weight, the carrier, the sender's declarations).
+import { admittedSide } from '../../access/reservation-access';
 import type { ReservationStatus } from '../../db/schema';
 import { invalidState, msg } from '../../errors';
 import { fromMinor, storedMoney } from '../../lib/amount';
@@ -84,7 +85,7 @@ export function customsDeclarationOf({ r, sender, items }: ReservationView, view
     sender: {
       name: `${sender.firstName} ${sender.lastName}`.trim(),
       email: sender.email,
-      phone: viewerId === r.senderId ? (sender.phoneNumber ?? null) : null,
+      phone: admittedSide(viewerId, r) === 'SENDER' ? (sender.phoneNumber ?? null) : null,
       address: null,
       city: r.departureCity,
       postalCode: null,

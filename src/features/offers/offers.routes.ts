@@ -1,5 +1,6 @@
 // Offers and counter-offers (CONTRACT 22): POST /annonces/{id}/offers, GET /offers/mine,
 // GET /offers/{id}, POST /offers/{id}/accept|decline|counter|withdraw. Thin over offers.service.ts.
+import { admittedSide } from '../../access/reservation-access';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../env';
 import { OFFER_STATUSES, type OfferRow } from '../../db/schema';
@@ -126,7 +127,8 @@ function toOfferDto(o: OfferRow, viewer: number): OfferDto {
     message: o.message,
     contentInfo: d.contentInfo,
     items: d.items.map(itemDto),
-    recipient: viewer === o.senderId ? normaliseRecipient(d.recipient) : null,
+    // Nothing is paid on an offer: the recipient's details are the sender's own (CONTRACT 25).
+    recipient: admittedSide(viewer, o) === 'SENDER' ? normaliseRecipient(d.recipient) : null,
     declarations: declarationsOf({ declarations: d.declarations ?? undefined, acknowledgedRestrictions: d.acknowledgedRestrictions }),
     reservationId: o.reservationId,
     expiresAt: o.expiresAt,
