@@ -3,9 +3,9 @@
 // without a Cloudflare account. Builds the production bundle (wrangler's dry run) and reports its
 // compressed size against the Workers limits; checks wrangler.toml's [env.production] against what
 // src/config.ts requires (bindings and vars there, secrets never there); refuses the repository's
-// placeholder app-link identifiers and legal identity, a schedule without the daily retention run
-// and a bundle that is not minified (scripts/lib/deploy-rules.mjs); reports the other placeholders
-// (resource ids, domains) and lists the secrets to set. Exit 1 on a failure.
+// placeholder app-link identifiers and legal identity (the sample company name included), all-zero
+// resource ids and example.com domains, a schedule without the daily retention run and a bundle that
+// is not minified (scripts/lib/deploy-rules.mjs); lists the secrets to set. Exit 1 on a failure.
 //
 // Options: --config <wrangler.toml> (another configuration file); --template (the repository's own
 // template, as CI checks it: what only an operator's values can lift, app links and legal identity,
@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { unstable_readConfig } from 'wrangler';
-import { appLinkProblems, bundleProblems, LEGAL_IDENTITY, legalIdentityProblems, retentionProblems } from './lib/deploy-rules.mjs';
+import { appLinkProblems, bundleProblems, LEGAL_IDENTITY, legalIdentityProblems, placeholderProblems, retentionProblems } from './lib/deploy-rules.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ENV = 'production';
@@ -42,8 +42,6 @@ const TEMPLATE = process.argv.includes('--template');
 const deferred = [];
 const refuse = (message) => (TEMPLATE ? deferred.push(message) : fail(message));
 const warn = (message) => warnings.push(message);
-// Example domains, and the sample legal details (an "Exemple" street, all-zero numbers).
-const PLACEHOLDER = /\bexample\.(com|org|net)\b|\bexemple\b|0{3}[\s]?0{3}/i;
 const mib = (bytes) => `${(bytes / MiB).toFixed(2)} MiB`;
 
 // The top-level configuration is local development, with its sandboxes: deploying it would put a
@@ -87,10 +85,9 @@ try {
     ...(config.analytics_engine_datasets ?? []).map((b) => [b.binding, { kind: 'Analytics Engine dataset', id: b.dataset }]),
   ]);
   for (const name of bindings) {
-    const binding = declared.get(name);
-    if (!binding) fail(`binding ${name} is missing from [env.${ENV}] (bindings are not inherited from the top level)`);
-    else if (!binding.id || /^[0-]+$/.test(binding.id)) warn(`${name}: placeholder ${binding.kind} id ${binding.id ?? ''} (docs/DEPLOY.md, step 2)`);
+    if (!declared.has(name)) fail(`binding ${name} is missing from [env.${ENV}] (bindings are not inherited from the top level)`);
   }
+  const resources = [...bindings].filter((name) => declared.has(name)).map((name) => ({ name, ...declared.get(name) }));
   for (const name of vars) {
     if (!String(config.vars[name] ?? '').trim()) fail(`var ${name} is missing from [env.${ENV}.vars]`);
   }
@@ -103,11 +100,9 @@ try {
   for (const problem of retentionProblems(config.triggers?.crons)) fail(problem);
   const ruled = new Set([...LEGAL_IDENTITY, 'APPLE_APP_IDS', 'ANDROID_APP_PACKAGE', 'ANDROID_CERT_FINGERPRINTS']);
 
-  const placeholders = [
-    ...Object.entries(config.vars).filter(([name]) => !ruled.has(name)).map(([name, value]) => [`var ${name}`, String(value)]),
-    ...(config.routes ?? []).map((r) => ['route', typeof r === 'string' ? r : r.pattern]),
-  ].filter(([, value]) => PLACEHOLDER.test(value));
-  for (const [what, value] of placeholders) warn(`${what} = ${value}: placeholder`);
+  // All-zero resource ids and example.com hosts: refused like the legal identity (CONTRACT section 27).
+  const sampleVars = Object.fromEntries(Object.entries(config.vars).filter(([name]) => !ruled.has(name)));
+  for (const problem of placeholderProblems({ resources, vars: sampleVars, routes: config.routes ?? [] })) refuse(problem);
 
   if (config.workers_dev !== false) fail(`[env.${ENV}] must set workers_dev = false (served on the custom domain only)`);
   if (!config.routes?.length && !config.route) fail(`[env.${ENV}] has no routes: with workers_dev = false the API would be unreachable`);

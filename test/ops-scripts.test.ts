@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { importOrder } from '../scripts/lib/d1-dump-order.mjs';
-import { appLinkProblems, bundleProblems, firesInRetentionSlot, legalIdentityProblems, RETENTION_SLOT, retentionProblems } from '../scripts/lib/deploy-rules.mjs';
+import { appLinkProblems, bundleProblems, firesInRetentionSlot, legalIdentityProblems, placeholderProblems, RETENTION_SLOT, retentionProblems } from '../scripts/lib/deploy-rules.mjs';
 import { cronTriggers } from '../scripts/lib/local-cron.mjs';
 import { isRetentionSlot } from '../src/features/privacy/privacy.jobs';
 import wranglerToml from '../wrangler.toml?raw';
@@ -157,5 +157,40 @@ describe('a wrangler d1 export loads into an empty database once reordered', () 
     const rows = await env.DB.prepare('SELECT c.id, p.note FROM drill_child c JOIN drill_parent p ON p.id = c.parent_id').all();
     expect(rows.results).toEqual([{ id: 1, note: 'a; b' }]);
     expect(await env.DB.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'drill_parent'").first('seq')).toBe(7);
+  });
+});
+
+describe('deploy:check refuses placeholders, not only warns (CONTRACT section 27)', () => {
+  it('all-zero or empty resource ids, example.com vars and routes are refused; real ones pass', () => {
+    expect(
+      placeholderProblems({
+        resources: [
+          { name: 'DB', kind: 'D1 database', id: '00000000-0000-0000-0000-000000000000' },
+          { name: 'KV', kind: 'KV namespace', id: '' },
+          { name: 'UPLOADS', kind: 'R2 bucket', id: 'colis-uploads' },
+        ],
+        vars: { PUBLIC_BASE_URL: 'https://api.example.com', CORS_ORIGINS: 'https://app.colis.fr' },
+        routes: [{ pattern: 'api.example.com' }],
+      }),
+    ).toEqual([
+      'DB: the D1 database id "00000000-0000-0000-0000-000000000000" is a placeholder: create it and put its id in [env.production] (docs/DEPLOY.md, step 2)',
+      'KV: the KV namespace id "" is a placeholder: create it and put its id in [env.production] (docs/DEPLOY.md, step 2)',
+      'var PUBLIC_BASE_URL = "https://api.example.com" is a placeholder (example.com): set your own',
+      'route "api.example.com" is a placeholder (example.com): set your API\'s domain (docs/DEPLOY.md, step 3)',
+    ]);
+    expect(
+      placeholderProblems({
+        resources: [{ name: 'DB', kind: 'D1 database', id: '3f2b9c1e-7d4a-4e8b-9a51-0c6d2e8f1a7b' }],
+        vars: { PUBLIC_BASE_URL: 'https://api.colis.fr' },
+        routes: ['api.colis.fr'],
+      }),
+    ).toEqual([]);
+  });
+
+  it("the sample company name of wrangler.toml's [env.production.vars] is refused", () => {
+    expect(legalIdentityProblems({ ...REAL_LEGAL, PLATFORM_LEGAL_NAME: 'Parcel Marketplace SAS' })).toEqual([
+      'PLATFORM_LEGAL_NAME = "Parcel Marketplace SAS" is a sample: set the company\'s own (printed on every invoice)',
+    ]);
+    expect(wranglerToml).toMatch(/^\[env\.production\.vars\][\s\S]*?PLATFORM_LEGAL_NAME = "Parcel Marketplace SAS"/m);
   });
 });

@@ -43,6 +43,9 @@ export function appLinkProblems(vars) {
 }
 
 /** The seller printed on every receipt, invoice and credit note (a European invoice must name its issuer). */
+/** The repository's sample company name ([env.production.vars]): an invoice naming it names nobody. */
+const SAMPLE_LEGAL_NAME = /^\s*parcel\s+marketplace\b/i;
+
 export const LEGAL_IDENTITY = ['PLATFORM_LEGAL_NAME', 'PLATFORM_LEGAL_ADDRESS', 'PLATFORM_VAT_NUMBER', 'PLATFORM_COMPANY_REGISTRATION'];
 
 export function legalIdentityProblems(vars) {
@@ -50,7 +53,7 @@ export function legalIdentityProblems(vars) {
   for (const name of LEGAL_IDENTITY) {
     const value = String(vars[name] ?? '').trim();
     if (!value) problems.push(`${name} is missing: invoices must name their issuer (the company's legal details)`);
-    else if (SAMPLE_TEXT.test(value)) problems.push(`${name} = "${value}" is a sample: set the company's own (printed on every invoice)`);
+    else if (SAMPLE_TEXT.test(value) || (name === 'PLATFORM_LEGAL_NAME' && SAMPLE_LEGAL_NAME.test(value))) problems.push(`${name} = "${value}" is a sample: set the company's own (printed on every invoice)`);
   }
   const vat = String(vars.PLATFORM_VAT_NUMBER ?? '').trim();
   if (vat && !SAMPLE_TEXT.test(vat) && !/^[A-Z]{2}[0-9A-Z]{2,13}$/.test(vat.replace(/[\s.-]/g, ''))) {
@@ -105,4 +108,28 @@ export function bundleProblems(code) {
     return [`the bundle is not minified (${linesPerKiB.toFixed(1)} lines a KiB, ${(indented * 100).toFixed(0)}% of them indented): deploy with minify = true in [env.production]`];
   }
   return [];
+}
+
+// Example domains and the all-zero ids of the repository's wrangler.toml.
+const EXAMPLE_HOST = /\bexample\.(com|org|net)\b|\bexemple\b/i;
+const ZERO_ID = /^[0-]+$/;
+
+/**
+ * Resources whose id is still a placeholder (empty or all zeros: `wrangler deploy` would bind
+ * nothing, or another account's database), and vars or routes on example.com: refused, not
+ * warned (CONTRACT section 27). `resources`: [{ name, kind, id }].
+ */
+export function placeholderProblems({ resources = [], vars = {}, routes = [] }) {
+  const problems = [];
+  for (const { name, kind, id } of resources) {
+    if (!id || ZERO_ID.test(String(id))) problems.push(`${name}: the ${kind} id "${id ?? ''}" is a placeholder: create it and put its id in [env.production] (docs/DEPLOY.md, step 2)`);
+  }
+  for (const [name, value] of Object.entries(vars)) {
+    if (EXAMPLE_HOST.test(String(value))) problems.push(`var ${name} = "${value}" is a placeholder (example.com): set your own`);
+  }
+  for (const route of routes) {
+    const pattern = typeof route === 'string' ? route : route.pattern;
+    if (EXAMPLE_HOST.test(pattern)) problems.push(`route "${pattern}" is a placeholder (example.com): set your API's domain (docs/DEPLOY.md, step 3)`);
+  }
+  return problems;
 }
