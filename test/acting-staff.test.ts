@@ -214,6 +214,19 @@ describe('handover, reviews and disputes', () => {
     expect((await post('/v1/api/disputes', body, { token: publisher.token })).status).toBe(403);
     expect((await post('/v1/api/disputes', body, { token: sender.token })).status).toBe(201);
     expect(await counts([owner, colleague, publisher, elsewhere], 'DISPUTE_OPENED')).toEqual([1, 1, 0, 0]);
+    const listed = async (u: TestUser) => (await get('/v1/api/disputes/mine', { token: u.token })).body.content.length;
+    expect([await listed(owner), await listed(colleague), await listed(publisher), await listed(elsewhere)]).toEqual([1, 1, 0, 0]);
+  });
+
+  it("the carrier dashboard of the publisher who moved no longer counts the agency's trip or its bookings; back in the branch, it does", async () => {
+    const { publisher, branchA } = await anAgencyTrip('moved');
+    const totals = async () => {
+      const { body } = await get('/v1/api/dashboard/carrier', { token: publisher.token });
+      return [body.announcements.total, body.reservations.total, body.upcomingTrips.length];
+    };
+    expect(await totals()).toEqual([0, 0, 0]);
+    await db().update(agencyEmployees).set({ branchId: branchA.id }).where(eq(agencyEmployees.userId, publisher.id));
+    expect(await totals()).toEqual([1, 1, 1]);
   });
 });
 

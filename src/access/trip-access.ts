@@ -2,6 +2,7 @@
 // private trip; for an agency's trip its acting staff now (CONTRACT 25: the owner, the current
 // employees of the trip's branch; its publisher has no right of their own); admins where allowed.
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { announcements } from '../db/schema';
 import type { AuthUser, Deps } from '../env';
@@ -31,9 +32,13 @@ export async function assertCanManageTrip(deps: Deps, auth: AuthUser, a: TripPar
 }
 
 /**
- * The trips `userId` lists as theirs (GET /annonces/mine): those they published and still act
+ * The trips `userId` lists as theirs (GET /annonces/mine, the carrier dashboard; `row` for a
+ * reservation's columns): those they published and still act
  * for, their private trips and the agency trips of their branch; an agency trip they published
  * before moving branch or leaving is no longer theirs (CONTRACT 25).
  */
-export const publishedAndActingCondition = (db: Db, userId: number): SQL =>
-  and(eq(announcements.carrierId, userId), or(isNull(announcements.agencyId), actsForAgencyTrip(db, sql`${userId}`, announcements.agencyId, announcements.id)))!;
+export const publishedAndActingCondition = (
+  db: Db,
+  userId: number,
+  row: { carrierId: AnySQLiteColumn; agencyId: AnySQLiteColumn; tripId: AnySQLiteColumn } = { carrierId: announcements.carrierId, agencyId: announcements.agencyId, tripId: announcements.id },
+): SQL => and(eq(row.carrierId, userId), or(isNull(row.agencyId), actsForAgencyTrip(db, sql`${userId}`, row.agencyId, row.tripId)))!;

@@ -1,6 +1,7 @@
 // Dashboards of carriers, senders and agencies (CONTRACT section 14): counts by status, upcoming
 // trips, money from the ledger (wallet balance) and the transactions history (earnings, spending),
 // ratings from user_ratings / reviews. One db.batch() per dashboard.
+import { publishedAndActingCondition } from '../../access/trip-access';
 import { and, asc, count, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
@@ -141,9 +142,14 @@ export async function carrierDashboard(deps: Deps, userId: number, main: string)
   // Trips published for an agency pay the agency: the carrier's own money figures cover private trips.
   const own = and(eq(reservations.carrierId, userId), isNull(reservations.agencyId));
   const [annRows, resRows, upcoming, earnings, balance, escrow, ratings] = await db.batch([
-    db.select({ status: announcements.status, n: count() }).from(announcements).where(eq(announcements.carrierId, userId)).groupBy(announcements.status),
-    db.select({ status: reservations.status, n: count() }).from(reservations).where(eq(reservations.carrierId, userId)).groupBy(reservations.status),
-    upcomingTrips(db, eq(announcements.carrierId, userId)),
+    // The trips they published and still act for (CONTRACT 25: not an agency's trip once moved or gone).
+    db.select({ status: announcements.status, n: count() }).from(announcements).where(publishedAndActingCondition(db, userId)).groupBy(announcements.status),
+    db
+      .select({ status: reservations.status, n: count() })
+      .from(reservations)
+      .where(publishedAndActingCondition(db, userId, { carrierId: reservations.carrierId, agencyId: reservations.agencyId, tripId: reservations.announcementId }))
+      .groupBy(reservations.status),
+    upcomingTrips(db, publishedAndActingCondition(db, userId)),
     transactionSums(db, owner, ...EARNING_TYPES),
     walletBalance(db, owner),
     escrowSum(db, own),

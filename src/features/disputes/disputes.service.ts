@@ -4,7 +4,7 @@
 // goes through the ledger postings of dispute-rules.ts and the payment provider (refunds), once:
 // the dispute's conditional status change, the reservation transition and the ledger entry (unique
 // key) share one D1 batch, and the provider call uses the reservation's refund idempotency key.
-import { and, count, eq, gte, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { isCheckViolation, isUniqueViolation } from '../../db/errors';
 import {
@@ -49,7 +49,7 @@ import {
 } from '../money';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
-import { assertSide, carrierSideIds, partyIds, sideOf } from '../../access/reservation-access';
+import { assertSide, carrierSideCondition, carrierSideIds, partyIds, sideOf } from '../../access/reservation-access';
 import { isOwnUpload } from '../../access/uploads';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
@@ -257,12 +257,9 @@ export async function listDisputes({ db }: Deps, p: PageParams<'createdAt'>, fil
   const conditions: SQL[] = [];
   if (filters.partyId !== undefined) {
     const me = filters.partyId;
-    conditions.push(
-      or(
-        eq(disputes.openedBy, me),
-        rowExists(db, reservations, and(eq(reservations.id, disputes.reservationId), or(eq(reservations.senderId, me), eq(reservations.carrierId, me)))),
-      )!,
-    );
+    // The sender, or the carrier side now (an agency trip's acting staff: CONTRACT 25); whoever
+    // opened it is one of them, unless they have since left the agency.
+    conditions.push(rowExists(db, reservations, and(eq(reservations.id, disputes.reservationId), or(eq(reservations.senderId, me), carrierSideCondition(db, sql`${me}`))))!);
   }
   if (filters.status) conditions.push(eq(disputes.status, filters.status));
   const where = conditions.length ? and(...conditions) : undefined;
