@@ -1,12 +1,16 @@
 import type { components } from './generated/api.js';
 export type ErrorBody = components['schemas']['ErrorResponse'];
 export type ErrorCode = ErrorBody['errorCode'];
+/** Which rule refused a request, for an app to branch on (CONTRACT 26): the error body's `reason`. */
+export type ErrorReason = NonNullable<ErrorBody['reason']>;
 export type FieldError = components['schemas']['FieldError'];
 export declare class ApiError extends Error {
     readonly name = "ApiError";
     readonly status: number;
     /** The specification's code; `UNKNOWN` when the body was not the error body (a proxy's page, say). */
     readonly errorCode: ErrorCode | 'UNKNOWN';
+    /** The rule that refused it (CAPACITY_EXCEEDED, ITEM_PROHIBITED, ...); null when the server named none. */
+    readonly reason: ErrorReason | null;
     readonly fieldErrors: FieldError[];
     readonly suggestions: string[];
     /** X-Request-Id of the answer: quote it when reporting a problem. */

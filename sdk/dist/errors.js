@@ -3,6 +3,8 @@ export class ApiError extends Error {
     status;
     /** The specification's code; `UNKNOWN` when the body was not the error body (a proxy's page, say). */
     errorCode;
+    /** The rule that refused it (CAPACITY_EXCEEDED, ITEM_PROHIBITED, ...); null when the server named none. */
+    reason;
     fieldErrors;
     suggestions;
     /** X-Request-Id of the answer: quote it when reporting a problem. */
@@ -15,6 +17,7 @@ export class ApiError extends Error {
         super(error?.message ?? `HTTP ${status}`);
         this.status = status;
         this.errorCode = error?.errorCode ?? 'UNKNOWN';
+        this.reason = error?.reason ?? null;
         this.fieldErrors = error?.fieldErrors ?? [];
         this.suggestions = error?.suggestions ?? [];
         this.requestId = headers?.get('x-request-id') ?? null;

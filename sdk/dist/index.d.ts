@@ -1,7 +1,7 @@
 export { createMarketplaceClient } from './client.js';
 export type { MarketplaceClient, MarketplaceClientOptions, ApiClient, ChatHandlers, TrackingHandlers, User, ChatMessage, Position } from './client.js';
 export { ApiError, NetworkError, TimeoutError, unwrap, retryAfterMs } from './errors.js';
-export type { ErrorBody, ErrorCode, FieldError } from './errors.js';
+export type { ErrorBody, ErrorCode, ErrorReason, FieldError } from './errors.js';
 export { Session, DEFAULT_STORAGE_KEY } from './session.js';
 export type { StoredTokens, TokenPair, TokenStorage, AuthChangeEvent, AuthStateListener } from './session.js';
 export { LiveSocket, CLOSE_TOKEN_EXPIRED, CLOSE_TOKEN_REVOKED, CLOSE_SILENT, DEFAULT_HEARTBEAT } from './sockets.js';

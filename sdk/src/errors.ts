@@ -4,6 +4,8 @@ import type { components } from './generated/api.js';
 
 export type ErrorBody = components['schemas']['ErrorResponse'];
 export type ErrorCode = ErrorBody['errorCode'];
+/** Which rule refused a request, for an app to branch on (CONTRACT 26): the error body's `reason`. */
+export type ErrorReason = NonNullable<ErrorBody['reason']>;
 export type FieldError = components['schemas']['FieldError'];
 
 export class ApiError extends Error {
@@ -11,6 +13,8 @@ export class ApiError extends Error {
   readonly status: number;
   /** The specification's code; `UNKNOWN` when the body was not the error body (a proxy's page, say). */
   readonly errorCode: ErrorCode | 'UNKNOWN';
+  /** The rule that refused it (CAPACITY_EXCEEDED, ITEM_PROHIBITED, ...); null when the server named none. */
+  readonly reason: ErrorReason | null;
   readonly fieldErrors: FieldError[];
   readonly suggestions: string[];
   /** X-Request-Id of the answer: quote it when reporting a problem. */
@@ -24,6 +28,7 @@ export class ApiError extends Error {
     super(error?.message ?? `HTTP ${status}`);
     this.status = status;
     this.errorCode = error?.errorCode ?? 'UNKNOWN';
+    this.reason = error?.reason ?? null;
     this.fieldErrors = error?.fieldErrors ?? [];
     this.suggestions = error?.suggestions ?? [];
     this.requestId = headers?.get('x-request-id') ?? null;

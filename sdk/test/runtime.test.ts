@@ -238,6 +238,16 @@ describe('errors', () => {
     assert.ok(error instanceof ApiError);
     assert.equal(error.status, 502);
     assert.equal(error.errorCode, 'UNKNOWN');
+    assert.equal(error.reason, null);
+  });
+
+  it("ApiError.reason carries the body's reason, so an app tells capacity from a prohibited item", async () => {
+    const t = setup(() => errorBody(422, 'BUSINESS_RULE_VIOLATION', 'Capacité restante insuffisante', { reason: 'CAPACITY_EXCEEDED' }));
+    const error = await unwrap(t.client.api.POST('/v1/api/bookings', { body: {} as never })).catch((e: unknown) => e);
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.reason, 'CAPACITY_EXCEEDED');
+    const plain = await unwrap(setup(() => errorBody(403, 'ACCESS_DENIED', 'Accès refusé')).client.api.POST('/v1/api/bookings', { body: {} as never })).catch((e: unknown) => e);
+    assert.equal((plain as ApiError).reason, null);
   });
 });
 
