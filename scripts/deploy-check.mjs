@@ -18,10 +18,11 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { unstable_readConfig } from 'wrangler';
-import { appLinkProblems, bundleProblems, LEGAL_IDENTITY, legalIdentityProblems, placeholderProblems, retentionProblems } from './lib/deploy-rules.mjs';
+import { appLinkProblems, bundleProblems, LEGAL_IDENTITY, legalIdentityProblems, placeholderProblems, retentionProblems, stagingProblems } from './lib/deploy-rules.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ENV = 'production';
+// The deployable environments: production (live money) and staging (test money, resources of its own).
+const DEPLOYABLE = ['production', 'staging'];
 const MiB = 1024 * 1024;
 const LIMITS = { free: 3 * MiB, paid: 10 * MiB };
 // The project's own budget for the deployed (minified) bundle, gzip (issue 28; docs/BENCHMARKS.md).
@@ -45,12 +46,13 @@ const warn = (message) => warnings.push(message);
 const mib = (bytes) => `${(bytes / MiB).toFixed(2)} MiB`;
 
 // The top-level configuration is local development, with its sandboxes: deploying it would put a
-// free "pay" page on the internet. Only the production environment is ever checked or deployed.
+// free "pay" page on the internet. Only production and staging are ever checked or deployed.
 const requested = process.argv.includes('--env') ? process.argv[process.argv.indexOf('--env') + 1] : process.env.CLOUDFLARE_ENV;
-if (requested !== undefined && requested !== ENV) {
-  console.error(`deploy:check refuses environment "${requested || '(top level)'}": only --env ${ENV} is deployable.`);
+if (requested !== undefined && !DEPLOYABLE.includes(requested)) {
+  console.error(`deploy:check refuses environment "${requested || '(top level)'}": only --env ${DEPLOYABLE.join(' or --env ')} is deployable.`);
   process.exit(1);
 }
+const ENV = requested ?? 'production';
 
 const work = mkdtempSync(path.join(tmpdir(), 'deploy-check-'));
 try {
@@ -88,6 +90,23 @@ try {
     if (!declared.has(name)) fail(`binding ${name} is missing from [env.${ENV}] (bindings are not inherited from the top level)`);
   }
   const resources = [...bindings].filter((name) => declared.has(name)).map((name) => ({ name, ...declared.get(name) }));
+  const declaredQueues = (c) => [...(c.queues.producers ?? []).map((q) => q.queue), ...(c.queues.consumers ?? []).flatMap((q) => [q.queue, q.dead_letter_queue].filter(Boolean))];
+  if (ENV === 'staging') {
+    const production = unstable_readConfig({ config: CONFIG, env: 'production' });
+    const own = (c) => ({
+      vars: c.vars,
+      resources: [
+        ...c.d1_databases.map((b) => ({ name: b.binding, kind: 'D1 database', id: b.database_name })),
+        ...c.d1_databases.map((b) => ({ name: b.binding, kind: 'D1 database id', id: b.database_id })).filter((r) => !/^[0-]+$/.test(r.id ?? '')),
+        ...c.kv_namespaces.map((b) => ({ name: b.binding, kind: 'KV namespace', id: b.id })).filter((r) => !/^[0-]+$/.test(r.id ?? '')),
+        ...c.r2_buckets.map((b) => ({ name: b.binding, kind: 'R2 bucket', id: b.bucket_name })),
+        ...declaredQueues(c).map((q) => ({ name: 'queue', kind: 'queue', id: q })),
+        ...c.ratelimits.map((b) => ({ name: b.name, kind: 'rate limit', id: b.namespace_id })),
+        ...(c.analytics_engine_datasets ?? []).map((b) => ({ name: b.binding, kind: 'Analytics Engine dataset', id: b.dataset })),
+      ],
+    });
+    for (const problem of stagingProblems(own(config), own(production))) fail(problem);
+  }
   for (const name of vars) {
     if (!String(config.vars[name] ?? '').trim()) fail(`var ${name} is missing from [env.${ENV}.vars]`);
   }
@@ -102,7 +121,7 @@ try {
 
   // All-zero resource ids and example.com hosts: refused like the legal identity (CONTRACT section 27).
   const sampleVars = Object.fromEntries(Object.entries(config.vars).filter(([name]) => !ruled.has(name)));
-  for (const problem of placeholderProblems({ resources, vars: sampleVars, routes: config.routes ?? [] })) refuse(problem);
+  for (const problem of placeholderProblems({ resources, vars: sampleVars, routes: config.routes ?? [], env: ENV })) refuse(problem);
 
   if (config.workers_dev !== false) fail(`[env.${ENV}] must set workers_dev = false (served on the custom domain only)`);
   if (!config.routes?.length && !config.route) fail(`[env.${ENV}] has no routes: with workers_dev = false the API would be unreachable`);
@@ -132,7 +151,7 @@ try {
   } catch (err) {
     process.stderr.write(String(err.stdout ?? ''));
     process.stderr.write(String(err.stderr ?? ''));
-    fail('wrangler deploy --dry-run --env production failed (output above)');
+    fail(`wrangler deploy --dry-run --env ${ENV} failed (output above)`);
   }
   let bundleLine = 'not built';
   if (!failures.some((f) => f.startsWith('wrangler deploy'))) {
@@ -151,8 +170,13 @@ try {
   console.log(`  bundle: ${bundleLine}`);
   console.log(`  bindings: ${[...bindings].join(', ')}`);
   console.log(`  vars: ${vars.join(', ')}`);
-  console.log('  secrets to set (wrangler cannot list them offline; `npx wrangler secret list --env production` once logged in):');
-  for (const name of secrets) console.log(`    npx wrangler secret put ${name} --env ${ENV}`);
+  console.log(`  secrets to set (wrangler cannot list them offline; \`npx wrangler secret list --env ${ENV}\` once logged in):`);
+  // Staging takes no Wave key (Wave has no test mode) and test keys only (src/config.ts).
+  for (const name of secrets) {
+    if (ENV === 'staging' && name.startsWith('WAVE_')) continue;
+    const test = ENV === 'staging' && { STRIPE_SECRET_KEY: 'sk_test_...', KYC_PROVIDER_API_KEY: "the provider's test key", TWILIO_ACCOUNT_SID: "Twilio's test credentials", TWILIO_AUTH_TOKEN: "Twilio's test credentials", TWILIO_FROM: '+15005550006' }[name];
+    console.log(`    npx wrangler secret put ${name} --env ${ENV}${test ? `   (${test})` : ''}`);
+  }
   console.log(`    optional: npx wrangler secret put SENTRY_DSN --env ${ENV}   (error tracking; unset, errors are reported nowhere)`);
   for (const w of warnings) console.log(`  to fill in: ${w}`);
   for (const d of deferred) console.log(`  refused at deploy (template checked): ${d}`);

@@ -69,7 +69,8 @@ export interface AppConfig {
   production: boolean;
   /** LIVE: a live Stripe key; TEST: a Stripe test key (sk_test_/rk_test_: Stripe's test mode, never in production); SANDBOX: the local stand-in. */
   payment: { mode: 'LIVE' | 'TEST'; secretKey: string } | { mode: 'SANDBOX' };
-  kyc: { mode: 'LIVE'; url: string; apiKey: string } | { mode: 'SANDBOX' };
+  /** LIVE: the provider's API; TEST: its sandbox or test mode (a test key or host, kycTestSettings); SANDBOX: the local stand-in. */
+  kyc: { mode: 'LIVE' | 'TEST'; url: string; apiKey: string } | { mode: 'SANDBOX' };
   social: Record<SocialProviderName, SocialIssuer>;
   /** Sentry's DSN when unexpected errors are reported; null: reported nowhere. */
   errorTracking: { dsn: string } | null;
@@ -81,7 +82,7 @@ export interface AppConfig {
    * LIVE: Wave's Checkout and Payout APIs; SANDBOX: the local stand-in, which signs its webhook
    * events with `webhookSecret` (WAVE_WEBHOOK_SECRET, else SANDBOX_WAVE_WEBHOOK_SECRET).
    */
-  wave: { mode: 'LIVE'; apiKey: string; webhookSecret: string } | { mode: 'SANDBOX'; webhookSecret: string };
+  wave: { mode: 'LIVE'; apiKey: string; webhookSecret: string } | { mode: 'SANDBOX'; webhookSecret: string } | { mode: 'OFF' };
   /**
    * pawaPay: LIVE (api.pawapay.io) or TEST (pawaPay's sandbox) with the token; SANDBOX: the local
    * stand-in (outside production, no token); OFF: PAWAPAY_ENABLED=false.
@@ -90,8 +91,8 @@ export interface AppConfig {
     | { mode: 'LIVE' | 'TEST'; apiToken: string; signing: { privateKey: string; keyId: string } | null; callbackPublicKey: string | null }
     | { mode: 'SANDBOX' }
     | { mode: 'OFF' };
-  /** LIVE: Twilio's Messages API; SANDBOX: the development outbox. */
-  sms: { mode: 'LIVE'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
+  /** LIVE: Twilio's Messages API; TEST: Twilio's test credentials (a magic From number, nothing delivered); SANDBOX: the development outbox. */
+  sms: { mode: 'LIVE' | 'TEST'; accountSid: string; authToken: string; from: string } | { mode: 'SANDBOX' };
   /**
    * LIVE: per-request metrics and business events written to Workers Analytics Engine (the METRICS
    * binding), read back through its SQL API; LOCAL: kept in the isolate's memory (providers/metrics).
@@ -123,9 +124,15 @@ const SANDBOX_ENVIRONMENTS: ReadonlySet<string> = new Set(['development', 'test'
 
 /**
  * Production rules apply (every secret required, no sandbox, no development route) everywhere
- * but development and the test runner: a `staging` or a misspelt environment fails closed too.
+ * but development and the test runner: `staging` and a misspelt environment fail closed too.
  */
 export const isProduction = (env: Pick<Env, 'ENVIRONMENT'>) => !SANDBOX_ENVIRONMENTS.has(String(env.ENVIRONMENT ?? ''));
+
+/**
+ * Staging (wrangler.toml [env.staging]) is production in every rule but money: it runs on the
+ * providers' test keys only, so nothing it does is ever charged or paid out (CONTRACT section 27).
+ */
+export const isStaging = (env: Pick<Env, 'ENVIRONMENT'>) => env.ENVIRONMENT === 'staging';
 
 /** The sandbox identity issuer signs a verified token for any e-mail: local development only. */
 export const isDevelopment = (env: Pick<Env, 'ENVIRONMENT'>) => env.ENVIRONMENT === 'development';
@@ -191,6 +198,17 @@ const waveApiKey = prefixed(/^wave_[a-z]{2}_prod_\S+$/, 'a Wave API key (wave_<c
 const alertEmail = text('an e-mail address').regex(/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, { error: 'an e-mail address' });
 const alertSms = text('an E.164 number (+...)').regex(/^\+[1-9]\d{6,14}$/, { error: 'an E.164 number (+...)' });
 const pem = (label: string) => prefixed(new RegExp(`^-----BEGIN ${label}-----[\\s\\S]+-----END ${label}-----\\s*$`), `a PEM ${label}`);
+/**
+ * Test keys and hosts told apart from live ones (CONTRACT 27: live means live). Stripe's key says
+ * its mode; Twilio's test credentials only work with its magic From numbers (+1 500 555 ....); the
+ * KYC provider is generic, so a key or host naming a sandbox or test mode counts as one. Wave has
+ * no test mode (its keys are wave_<country>_prod_...), FCM and Cloudflare e-mail neither.
+ */
+export const stripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key.trim());
+export const twilioTestFrom = (from: string) => /^\+1500555\d{4}$/.test(from.trim());
+const kycTestUrl = (url: string) => /(^|[.-])(sandbox|test|testing|staging|demo)([.-]|$)/i.test(/^https?:\/\/([^/\s:]+)/i.exec(url.trim())?.[1] ?? '');
+const kycTestKey = (apiKey: string) => /^(sk_|api_)?(test|sandbox)[_.-]/i.test(apiKey.trim());
+export const kycTestSettings = (url: string, apiKey: string) => kycTestUrl(url) || kycTestKey(apiKey);
 const twilioFrom = prefixed(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, 'an E.164 number (+...) or a Messaging Service SID (MG...)');
 
 /** What every environment needs: nothing works without these, and no sandbox stands in. */
@@ -252,14 +270,8 @@ const productionOnly = {
   PLATFORM_COMMISSION_RATE: rate(),
   PLATFORM_CURRENCY: text('an ISO 4217 code').regex(/^[A-Z]{3}$/, { error: 'an ISO 4217 code' }),
   QR_TTL_SECONDS: text('seconds, 1 to 60').regex(/^([1-9]|[1-5]\d|60)$/, { error: 'seconds, 1 to 60' }),
-  // Live means live (CONTRACT section 27): a test key in production would take no money at all.
-  STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_live_/, 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'),
-  // pawaPay's own sandbox takes test money: refused in production like Stripe's test keys.
-  PAWAPAY_ENVIRONMENT: z.enum(['production'], { error: 'production (pawaPay sandbox is refused in production)' }).optional(),
   // One signing secret per Stripe endpoint: the platform's and the Connect one (comma-separated).
   STRIPE_WEBHOOK_SECRET: prefixed(/^whsec_[^\s,]+(\s*,\s*whsec_[^\s,]+)*$/, 'Stripe webhook signing secrets (whsec_..., comma-separated)'),
-  KYC_PROVIDER_URL: httpsUrl(),
-  KYC_PROVIDER_API_KEY: text(),
   KYC_WEBHOOK_SECRET: text(),
   GOOGLE_CLIENT_IDS: text('comma-separated client ids'),
   GOOGLE_JWKS_URL: httpsUrl(),
@@ -270,10 +282,6 @@ const productionOnly = {
   FCM_SERVICE_ACCOUNT: fcmServiceAccount,
   TWILIO_ACCOUNT_SID: twilioAccountSid,
   TWILIO_AUTH_TOKEN: text(),
-  TWILIO_FROM: twilioFrom,
-  // Required only while XOF is enabled (waveRequired): Wave is its mobile-money provider.
-  WAVE_API_KEY: waveApiKey,
-  WAVE_WEBHOOK_SECRET: text(),
   // Required only while pawaPay is enabled (pawapayRequired): MTN and Orange go through it.
   PAWAPAY_API_TOKEN: text(),
   // Seeing trouble (CONTRACT 24): the Analytics Engine dataset written, the account and token that read it.
@@ -284,8 +292,35 @@ const productionOnly = {
   ALERT_EMAIL: alertEmail,
 };
 
+/**
+ * Live means live (CONTRACT section 27): in production a test key would take no money at all, or
+ * send no SMS; staging is the mirror image, test keys only, so it never charges or pays anyone.
+ */
+const liveMoney = {
+  STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_live_/, 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'),
+  // pawaPay's own sandbox takes test money: refused in production like Stripe's test keys.
+  PAWAPAY_ENVIRONMENT: z.enum(['production'], { error: 'production (pawaPay sandbox is refused in production)' }).optional(),
+  TWILIO_FROM: twilioFrom.refine((from) => !twilioTestFrom(from), { error: "a live sender (Twilio's test numbers +1 500 555 ... are refused in production)" }),
+  KYC_PROVIDER_URL: httpsUrl().refine((url) => !kycTestUrl(url), { error: "the provider's live API (a sandbox or test host is refused in production)" }),
+  KYC_PROVIDER_API_KEY: text().refine((key) => !kycTestKey(key), { error: 'a live key (a test or sandbox key is refused in production)' }),
+  // Required only while XOF is enabled (waveRequired): Wave is its mobile-money provider.
+  WAVE_API_KEY: waveApiKey,
+  WAVE_WEBHOOK_SECRET: text(),
+};
+const testMoney = {
+  STRIPE_SECRET_KEY: prefixed(/^(sk|rk)_test_/, 'a Stripe test key (sk_test_... or rk_test_...; staging refuses live keys)'),
+  PAWAPAY_ENVIRONMENT: z.enum(['sandbox'], { error: "sandbox (staging uses pawaPay's sandbox only)" }),
+  // Wave has no test mode: a key would move real money, so staging runs without it (and without XOF).
+  WAVE_API_KEY: z.undefined({ error: 'unset (Wave has no test mode: staging would move real money)' }),
+  WAVE_WEBHOOK_SECRET: text().optional(),
+  TWILIO_FROM: twilioFrom,
+  KYC_PROVIDER_URL: httpsUrl(),
+  KYC_PROVIDER_API_KEY: text(),
+};
+
 const localSchema = z.object(everywhere);
-const productionSchema = z.object({ ...everywhere, ...productionOnly });
+const productionSchema = z.object({ ...everywhere, ...liveMoney, ...productionOnly });
+const stagingSchema = z.object({ ...everywhere, ...testMoney, ...productionOnly });
 
 // pawaPay's environment, request signing, callback key and switch are choices, not requirements: without
 // a callback key a callback is only a hint and its state is read back from pawaPay (pawapay-rail.ts).
@@ -354,6 +389,7 @@ function socialIssuer(env: Env, provider: SocialProviderName): SocialIssuer {
 export const waveRequired = (env: Pick<OptionalSettings, 'CURRENCIES'>) => enabledCurrencies(env).includes('XOF');
 
 const WAVE_SETTINGS: ReadonlySet<string> = new Set(['WAVE_API_KEY', 'WAVE_WEBHOOK_SECRET']);
+const PAWAPAY_SETTINGS: ReadonlySet<string> = new Set(['PAWAPAY_API_TOKEN', 'PAWAPAY_ENVIRONMENT']);
 
 /** Whether pawaPay is needed: enabled (unless PAWAPAY_ENABLED=false) while XAF or XOF is, its currencies. */
 export const pawapayRequired = (env: Pick<OptionalSettings, 'CURRENCIES' | 'PAWAPAY_ENABLED'>) =>
@@ -365,6 +401,17 @@ function pawapay(env: Env & OptionalSettings, production: boolean): AppConfig['p
   if (!token && !production) return { mode: 'SANDBOX' };
   const signing = env.PAWAPAY_SIGNING_KEY?.trim() ? { privateKey: env.PAWAPAY_SIGNING_KEY.trim(), keyId: env.PAWAPAY_SIGNING_KEY_ID?.trim() || 'default' } : null;
   return { mode: env.PAWAPAY_ENVIRONMENT === 'sandbox' ? 'TEST' : 'LIVE', apiToken: token ?? '', signing, callbackPublicKey: env.PAWAPAY_CALLBACK_PUBLIC_KEY?.trim() || null };
+}
+
+/**
+ * Wave: LIVE wherever WAVE_API_KEY is set and in a deployed environment that takes XOF; OFF in one
+ * that does not and has no key (staging: Wave has no test mode); the local stand-in elsewhere.
+ */
+function wave(env: Env & OptionalSettings, production: boolean): AppConfig['wave'] {
+  const apiKey = env.WAVE_API_KEY?.trim();
+  if (production && !apiKey && !waveRequired(env)) return { mode: 'OFF' };
+  if (apiKey || production) return { mode: 'LIVE', apiKey: apiKey ?? '', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() ?? '' };
+  return { mode: 'SANDBOX', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() || SANDBOX_WAVE_WEBHOOK_SECRET };
 }
 
 /** Signs the Wave sandbox's events when WAVE_WEBHOOK_SECRET is unset (never in production: Wave is LIVE there). */
@@ -383,8 +430,6 @@ function enabledCurrencies(env: Pick<OptionalSettings, 'CURRENCIES'>): CurrencyC
 }
 
 /** The choice of every provider, made here only. Production never gets a sandbox. */
-/** A Stripe key of its test mode (real Stripe, test money): reported TEST, refused in production. */
-const stripeTestKey = (key: string) => /^(sk|rk)_test_/.test(key.trim());
 
 function choose(env: Env & OptionalSettings): AppConfig {
   const production = isProduction(env);
@@ -393,21 +438,28 @@ function choose(env: Env & OptionalSettings): AppConfig {
     production,
     payment: live(env.STRIPE_SECRET_KEY) ? { mode: stripeTestKey(env.STRIPE_SECRET_KEY) ? 'TEST' : 'LIVE', secretKey: env.STRIPE_SECRET_KEY } : { mode: 'SANDBOX' },
     kyc: live(env.KYC_PROVIDER_URL)
-      ? { mode: 'LIVE', url: env.KYC_PROVIDER_URL ?? '', apiKey: env.KYC_PROVIDER_API_KEY ?? '' }
+      ? {
+          mode: kycTestSettings(env.KYC_PROVIDER_URL ?? '', env.KYC_PROVIDER_API_KEY ?? '') ? 'TEST' : 'LIVE',
+          url: env.KYC_PROVIDER_URL ?? '',
+          apiKey: env.KYC_PROVIDER_API_KEY ?? '',
+        }
       : { mode: 'SANDBOX' },
     social: { google: socialIssuer(env, 'google'), apple: socialIssuer(env, 'apple') },
     errorTracking: env.SENTRY_DSN?.trim() ? { dsn: env.SENTRY_DSN.trim() } : null,
     // The real sender needs its binding and address; production has both or does not start.
     email: production || (env.EMAIL && env.EMAIL_FROM?.trim()) ? { mode: 'LIVE', from: env.EMAIL_FROM } : { mode: 'SANDBOX' },
     push: live(env.FCM_SERVICE_ACCOUNT) ? { mode: 'LIVE', serviceAccount: env.FCM_SERVICE_ACCOUNT ?? '' } : { mode: 'SANDBOX' },
-    wave: live(env.WAVE_API_KEY)
-      ? { mode: 'LIVE', apiKey: env.WAVE_API_KEY?.trim() ?? '', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() ?? '' }
-      : { mode: 'SANDBOX', webhookSecret: env.WAVE_WEBHOOK_SECRET?.trim() || SANDBOX_WAVE_WEBHOOK_SECRET },
+    wave: wave(env, production),
     pawapay: pawapay(env, production),
     // All three or the sandbox: half a Twilio configuration outside production is not a sender.
     sms:
       production || (env.TWILIO_ACCOUNT_SID?.trim() && env.TWILIO_AUTH_TOKEN?.trim() && env.TWILIO_FROM?.trim())
-        ? { mode: 'LIVE', accountSid: env.TWILIO_ACCOUNT_SID ?? '', authToken: env.TWILIO_AUTH_TOKEN ?? '', from: env.TWILIO_FROM ?? '' }
+        ? {
+            mode: twilioTestFrom(env.TWILIO_FROM ?? '') ? 'TEST' : 'LIVE',
+            accountSid: env.TWILIO_ACCOUNT_SID ?? '',
+            authToken: env.TWILIO_AUTH_TOKEN ?? '',
+            from: env.TWILIO_FROM ?? '',
+          }
         : { mode: 'SANDBOX' },
     platform: {
       commissionRate: Number(env.PLATFORM_COMMISSION_RATE || '0.15'),
@@ -464,7 +516,8 @@ const isUnset = (value: unknown) => value === undefined || value === null || (ty
 
 function check(env: Env): ConfigCheck {
   const strict = isProduction(env);
-  const schema = strict ? productionSchema : localSchema;
+  const staging = isStaging(env);
+  const schema = staging ? stagingSchema : strict ? productionSchema : localSchema;
   const parsed = schema.safeParse(env);
   const published = strict ? publishedSecrets(env) : [];
   // Without XOF, production needs no Wave keys; a malformed one set anyway is still named.
@@ -474,14 +527,16 @@ function check(env: Env): ConfigCheck {
   const issues = (parsed.error?.issues ?? []).filter(
     (issue) =>
       !(waveOptional && WAVE_SETTINGS.has(String(issue.path[0])) && unsetName(issue)) &&
-      !(pawapayOptional && String(issue.path[0]) === 'PAWAPAY_API_TOKEN' && unsetName(issue)),
+      !(pawapayOptional && PAWAPAY_SETTINGS.has(String(issue.path[0])) && unsetName(issue)),
   );
   const currencyOk = !parsed.success || platformCurrencyEnabled(env);
-  if (issues.length === 0 && published.length === 0 && currencyOk) return { ok: true, config: choose(env) };
+  const stagingCurrenciesOk = !staging || !waveRequired(env as Env & OptionalSettings);
+  if (issues.length === 0 && published.length === 0 && currencyOk && stagingCurrenciesOk) return { ok: true, config: choose(env) };
   const missing = new Set<string>();
   const invalid = new Map<string, string>();
   for (const name of published) invalid.set(name, 'a value of its own, not the one published in .dev.vars.example');
   if (!currencyOk) invalid.set('PLATFORM_CURRENCY', 'one of the enabled CURRENCIES');
+  if (!stagingCurrenciesOk) invalid.set('CURRENCIES', 'currencies without XOF in staging (Wave, its provider, has no test mode)');
   for (const issue of issues) {
     const name = String(issue.path[0]);
     const value = (env as unknown as Record<string, unknown>)[name];

@@ -147,12 +147,15 @@ describe('production without a secret or binding', () => {
       ['STRIPE_SECRET_KEY', 'sk_test_51TestModeKeyThatTakesNoMoney', 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'],
       ['STRIPE_SECRET_KEY', 'rk_test_51RestrictedTestModeKey', 'a live Stripe secret key (sk_live_... or rk_live_...; test keys are refused in production)'],
       ['PAWAPAY_ENVIRONMENT', 'sandbox', 'production (pawaPay sandbox is refused in production)'],
+      ['TWILIO_FROM', '+15005550006', "a live sender (Twilio's test numbers +1 500 555 ... are refused in production)"],
+      ['KYC_PROVIDER_URL', 'https://sandbox.kyc-provider.example/v1', "the provider's live API (a sandbox or test host is refused in production)"],
+      ['KYC_PROVIDER_API_KEY', 'test_a1b2c3d4e5f6g7h8', 'a live key (a test or sandbox key is refused in production)'],
     ];
     for (const [name, value, expected] of cases) {
       const res = await send({ ...PRODUCTION, [name]: value } as Env, 'GET', '/v1/api/health');
       expect(res.status).toBe(503);
       expect(res.body.message).toBe(`The service is not configured: invalid ${name} (expected ${expected})`);
-      if (name === 'STRIPE_SECRET_KEY') expect(res.text).not.toContain(value);
+      if (name.endsWith('KEY')) expect(res.text).not.toContain(value);
     }
     expect(appConfig({ ...PRODUCTION, STRIPE_SECRET_KEY: 'sk_live_51LiveKey' } as Env).payment.mode).toBe('LIVE');
   });
@@ -162,6 +165,12 @@ describe('production without a secret or binding', () => {
     expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: 'rk_test_51TestModeKey' } as Env).payment.mode).toBe('TEST');
     expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: 'sk_live_51LiveKey' } as Env).payment.mode).toBe('LIVE');
     expect(appConfig({ ...env, ENVIRONMENT: 'development', STRIPE_SECRET_KEY: '' } as Env).payment.mode).toBe('SANDBOX');
+    const twilio = { TWILIO_ACCOUNT_SID: `AC${'1'.repeat(32)}`, TWILIO_AUTH_TOKEN: 'token' };
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', ...twilio, TWILIO_FROM: '+15005550006' } as Env).sms.mode).toBe('TEST');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', ...twilio, TWILIO_FROM: '+221770000000' } as Env).sms.mode).toBe('LIVE');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', KYC_PROVIDER_URL: 'https://api.kyc.example/v1', KYC_PROVIDER_API_KEY: 'sandbox_123' } as Env).kyc.mode).toBe('TEST');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', KYC_PROVIDER_URL: 'https://api-sandbox.kyc.example/v1', KYC_PROVIDER_API_KEY: 'k' } as Env).kyc.mode).toBe('TEST');
+    expect(appConfig({ ...env, ENVIRONMENT: 'development', KYC_PROVIDER_URL: 'https://api.kyc.example/v1', KYC_PROVIDER_API_KEY: 'live_123' } as Env).kyc.mode).toBe('LIVE');
   });
 
   it('a malformed value is named with the form expected, never echoed', async () => {
@@ -249,8 +258,36 @@ describe('production refuses the secrets published in .dev.vars.example', () => 
   });
 });
 
-describe('an environment neither development nor production (staging) follows the production rules', () => {
-  const STAGING = { ...PRODUCTION, ENVIRONMENT: 'staging' } as Env;
+describe('staging follows the production rules, on test money only', () => {
+  // [env.staging] in wrangler.toml: the providers' test keys, no Wave (it has no test mode) and so no XOF.
+  const STAGING = {
+    ...PRODUCTION,
+    ENVIRONMENT: 'staging',
+    STRIPE_SECRET_KEY: 'sk_test_51StagingKey',
+    PAWAPAY_ENVIRONMENT: 'sandbox',
+    TWILIO_FROM: '+15005550006',
+    KYC_PROVIDER_URL: 'https://sandbox.kyc.example.com/v1',
+    CURRENCIES: 'EUR,XAF',
+    WAVE_API_KEY: undefined,
+    WAVE_WEBHOOK_SECRET: undefined,
+  } as unknown as Env;
+
+  it('refuses live keys, pawaPay production, a Wave key and XOF, each named, never echoed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cases: [Record<string, string | undefined>, string][] = [
+      [{ STRIPE_SECRET_KEY: 'sk_live_51LiveMoney' }, 'invalid STRIPE_SECRET_KEY (expected a Stripe test key (sk_test_... or rk_test_...; staging refuses live keys))'],
+      [{ PAWAPAY_ENVIRONMENT: undefined }, "missing PAWAPAY_ENVIRONMENT"],
+      [{ PAWAPAY_ENVIRONMENT: 'production' }, "invalid PAWAPAY_ENVIRONMENT (expected sandbox (staging uses pawaPay's sandbox only))"],
+      [{ WAVE_API_KEY: 'wave_sn_prod_RealMoneyKey' }, 'invalid WAVE_API_KEY (expected unset (Wave has no test mode: staging would move real money))'],
+      [{ CURRENCIES: 'EUR,XAF,XOF' }, 'invalid CURRENCIES (expected currencies without XOF in staging (Wave, its provider, has no test mode))'],
+    ];
+    for (const [change, problem] of cases) {
+      const res = await send({ ...STAGING, ...change } as unknown as Env, 'GET', '/v1/api/health');
+      expect(res.status, problem).toBe(503);
+      expect(res.body.message).toBe(`The service is not configured: ${problem}`);
+      for (const value of Object.values(change)) if (value && value.length > 12) expect(res.text).not.toContain(value);
+    }
+  });
 
   it('fails closed: without a provider setting it answers 503 naming it', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -263,10 +300,10 @@ describe('an environment neither development nor production (staging) follows th
     expect(bare.body.message).toContain('missing KYC_PROVIDER_URL');
   });
 
-  it('with every setting: every provider real, no sandbox or development route', async () => {
+  it('with every setting: each provider real in its test mode (health says so), no sandbox or development route', async () => {
     const health = await send(STAGING, 'GET', '/v1/api/health');
     expect(health.status).toBe(200);
-    expect(health.body.providers).toEqual({ payment: 'LIVE', kyc: 'LIVE', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'LIVE', wave: 'LIVE', pawapay: 'LIVE' });
+    expect(health.body.providers).toEqual({ payment: 'TEST', kyc: 'TEST', googleLogin: 'LIVE', appleLogin: 'LIVE', mailer: 'LIVE', push: 'LIVE', sms: 'TEST', wave: 'OFF', pawapay: 'TEST' });
     for (const [method, path] of [
       ['GET', '/sandbox/social/google/sign-in'],
       ['POST', '/sandbox/social/google/sign-in'],

@@ -4,7 +4,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { importOrder } from '../scripts/lib/d1-dump-order.mjs';
-import { appLinkProblems, bundleProblems, firesInRetentionSlot, legalIdentityProblems, placeholderProblems, RETENTION_SLOT, retentionProblems } from '../scripts/lib/deploy-rules.mjs';
+import { appLinkProblems, bundleProblems, firesInRetentionSlot, legalIdentityProblems, placeholderProblems, RETENTION_SLOT, retentionProblems, stagingProblems } from '../scripts/lib/deploy-rules.mjs';
 import { cronTriggers } from '../scripts/lib/local-cron.mjs';
 import { isRetentionSlot } from '../src/features/privacy/privacy.jobs';
 import wranglerToml from '../wrangler.toml?raw';
@@ -185,6 +185,45 @@ describe('deploy:check refuses placeholders, not only warns (CONTRACT section 27
         routes: ['api.colis.fr'],
       }),
     ).toEqual([]);
+  });
+
+  it('staging takes test money on resources of its own: XOF, a live pawaPay, production\'s address or a shared resource are refused', () => {
+    const production = {
+      vars: { PUBLIC_BASE_URL: 'https://api.colis.fr' },
+      resources: [
+        { name: 'DB', kind: 'D1 database', id: 'colis' },
+        { name: 'UPLOADS', kind: 'R2 bucket', id: 'colis-uploads' },
+        { name: 'queue', kind: 'queue', id: 'deliveries' },
+        { name: 'CONVERSATION', kind: 'Durable Object', id: 'Conversation' },
+      ],
+    };
+    const staging = {
+      vars: { PUBLIC_BASE_URL: 'https://staging.colis.fr', CURRENCIES: 'EUR,XAF', PAWAPAY_ENVIRONMENT: 'sandbox' },
+      resources: [
+        { name: 'DB', kind: 'D1 database', id: 'colis-staging' },
+        { name: 'UPLOADS', kind: 'R2 bucket', id: 'colis-staging-uploads' },
+        { name: 'queue', kind: 'queue', id: 'deliveries-staging' },
+        { name: 'CONVERSATION', kind: 'Durable Object', id: 'Conversation' },
+      ],
+    };
+    expect(stagingProblems(staging, production)).toEqual([]);
+    expect(
+      stagingProblems(
+        {
+          vars: { PUBLIC_BASE_URL: 'https://api.colis.fr', CURRENCIES: 'EUR,XOF', PAWAPAY_ENVIRONMENT: 'production' },
+          resources: [...staging.resources.slice(1), { name: 'DB', kind: 'D1 database', id: 'colis' }, { name: 'queue', kind: 'queue', id: 'deliveries' }],
+        },
+        production,
+      ),
+    ).toEqual([
+      '[env.staging.vars] CURRENCIES must be set without XOF (Wave, its provider, has no test mode)',
+      '[env.staging.vars] PAWAPAY_ENVIRONMENT must be "sandbox" (test money only)',
+      "[env.staging.vars] PUBLIC_BASE_URL is production's: links would send people to production",
+      'DB: staging uses production\'s D1 database "colis": give it its own',
+      'queue: staging uses production\'s queue "deliveries": give it its own',
+    ]);
+    // The repository's own [env.staging] passes it (CI runs deploy:check --env staging on the template).
+    expect(wranglerToml).toMatch(/^\[env\.staging\.vars\][\s\S]*?ENVIRONMENT = "staging"[\s\S]*?CURRENCIES = "EUR,XAF"/m);
   });
 
   it("the sample company name of wrangler.toml's [env.production.vars] is refused", () => {

@@ -7,4 +7,8 @@ export const RETENTION_SLOT: { hour: number; minutes: number[] };
 export function firesInRetentionSlot(cron: string): boolean;
 export function retentionProblems(crons: string[] | undefined): string[];
 export function bundleProblems(code: string): string[];
-export function placeholderProblems(config: { resources?: { name: string; kind: string; id?: string | null }[]; vars?: Vars; routes?: (string | { pattern: string })[] }): string[];
+export function placeholderProblems(config: { resources?: { name: string; kind: string; id?: string | null }[]; vars?: Vars; routes?: (string | { pattern: string })[]; env?: string }): string[];
+export function stagingProblems(
+  env: { vars: Vars; resources: { name: string; kind: string; id?: string | null }[] },
+  production: { vars: Vars; resources: { name: string; kind: string; id?: string | null }[] },
+): string[];

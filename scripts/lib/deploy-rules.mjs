@@ -119,10 +119,10 @@ const ZERO_ID = /^[0-]+$/;
  * nothing, or another account's database), and vars or routes on example.com: refused, not
  * warned (CONTRACT section 27). `resources`: [{ name, kind, id }].
  */
-export function placeholderProblems({ resources = [], vars = {}, routes = [] }) {
+export function placeholderProblems({ resources = [], vars = {}, routes = [], env = 'production' }) {
   const problems = [];
   for (const { name, kind, id } of resources) {
-    if (!id || ZERO_ID.test(String(id))) problems.push(`${name}: the ${kind} id "${id ?? ''}" is a placeholder: create it and put its id in [env.production] (docs/DEPLOY.md, step 2)`);
+    if (!id || ZERO_ID.test(String(id))) problems.push(`${name}: the ${kind} id "${id ?? ''}" is a placeholder: create it and put its id in [env.${env}] (docs/DEPLOY.md, step 2)`);
   }
   for (const [name, value] of Object.entries(vars)) {
     if (EXAMPLE_HOST.test(String(value))) problems.push(`var ${name} = "${value}" is a placeholder (example.com): set your own`);
@@ -130,6 +130,29 @@ export function placeholderProblems({ resources = [], vars = {}, routes = [] }) 
   for (const route of routes) {
     const pattern = typeof route === 'string' ? route : route.pattern;
     if (EXAMPLE_HOST.test(pattern)) problems.push(`route "${pattern}" is a placeholder (example.com): set your API's domain (docs/DEPLOY.md, step 3)`);
+  }
+  return problems;
+}
+
+/**
+ * Staging beside production (CONTRACT section 27): test money only, on resources of its own. Two
+ * environments sharing a D1 database, a bucket or a queue would let staging's test bookings and
+ * deliveries land in production. `env`, `production`: { vars, resources: [{ name, kind, id }] }.
+ */
+export function stagingProblems(env, production) {
+  const problems = [];
+  const currencies = String(env.vars.CURRENCIES ?? '').split(',').map((c) => c.trim());
+  if (!env.vars.CURRENCIES || currencies.includes('XOF')) {
+    problems.push('[env.staging.vars] CURRENCIES must be set without XOF (Wave, its provider, has no test mode)');
+  }
+  if (env.vars.PAWAPAY_ENVIRONMENT !== 'sandbox') problems.push('[env.staging.vars] PAWAPAY_ENVIRONMENT must be "sandbox" (test money only)');
+  if (String(env.vars.PUBLIC_BASE_URL ?? '') === String(production.vars.PUBLIC_BASE_URL ?? '')) {
+    problems.push('[env.staging.vars] PUBLIC_BASE_URL is production\'s: links would send people to production');
+  }
+  const shared = new Map(production.resources.map((r) => [`${r.kind}:${r.id}`, r.name]));
+  for (const { name, kind, id } of env.resources) {
+    if (kind === 'Durable Object' || kind === 'send_email') continue; // namespaced by the worker's name
+    if (shared.has(`${kind}:${id}`)) problems.push(`${name}: staging uses production's ${kind} "${id}": give it its own`);
   }
   return problems;
 }

@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Service health and reachability of its storage
-         * @description Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check's error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE), the real one in its test mode (TEST: Stripe test keys, the pawaPay sandbox; refused in production) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.
+         * @description Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check's error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE), the real one in its test mode (TEST: Stripe test keys, the pawaPay sandbox, Twilio test credentials, a KYC test key or host; refused in production, the only kind staging accepts) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          *
@@ -4390,8 +4390,11 @@ export interface components {
                  * @enum {string}
                  */
                 payment: "LIVE" | "TEST" | "SANDBOX";
-                /** @enum {string} */
-                kyc: "LIVE" | "SANDBOX";
+                /**
+                 * @description LIVE: the identity provider's API; TEST: its sandbox or test mode (a key or host naming it; never in production); SANDBOX: the local stand-in
+                 * @enum {string}
+                 */
+                kyc: "LIVE" | "TEST" | "SANDBOX";
                 /** @enum {string} */
                 googleLogin: "LIVE" | "SANDBOX";
                 /** @enum {string} */
@@ -4400,10 +4403,16 @@ export interface components {
                 mailer: "LIVE" | "SANDBOX";
                 /** @enum {string} */
                 push: "LIVE" | "SANDBOX";
-                /** @enum {string} */
-                sms: "LIVE" | "SANDBOX";
-                /** @enum {string} */
-                wave: "LIVE" | "SANDBOX";
+                /**
+                 * @description LIVE: Twilio; TEST: Twilio's test credentials (a magic From number, nothing delivered; never in production); SANDBOX: the development outbox
+                 * @enum {string}
+                 */
+                sms: "LIVE" | "TEST" | "SANDBOX";
+                /**
+                 * @description LIVE: Wave (it has no test mode); SANDBOX: the local stand-in; OFF: a deployed environment without XOF and without a Wave key (staging)
+                 * @enum {string}
+                 */
+                wave: "LIVE" | "SANDBOX" | "OFF";
                 /**
                  * @description LIVE: pawaPay's production; TEST: pawaPay's own sandbox (test money); SANDBOX: the local stand-in; OFF: disabled
                  * @enum {string}
@@ -7244,7 +7253,7 @@ export interface components {
                 };
                 kyc: {
                     /** @enum {string} */
-                    mode: "SANDBOX" | "LIVE";
+                    mode: "SANDBOX" | "TEST" | "LIVE";
                     sandboxEnabled: boolean;
                     apiKeyConfigured: boolean;
                     webhookSecretConfigured: boolean;

@@ -9,13 +9,13 @@ const Mode = z.enum(['LIVE', 'SANDBOX']);
 const ProvidersSchema = z
   .object({
     payment: z.enum(['LIVE', 'TEST', 'SANDBOX']).openapi({ description: "LIVE: Stripe with a live key; TEST: Stripe's test mode (sk_test_, test money; never in production); SANDBOX: the local stand-in" }),
-    kyc: Mode,
+    kyc: z.enum(['LIVE', 'TEST', 'SANDBOX']).openapi({ description: "LIVE: the identity provider's API; TEST: its sandbox or test mode (a key or host naming it; never in production); SANDBOX: the local stand-in" }),
     googleLogin: Mode,
     appleLogin: Mode,
     mailer: Mode,
     push: Mode,
-    sms: Mode,
-    wave: Mode,
+    sms: z.enum(['LIVE', 'TEST', 'SANDBOX']).openapi({ description: "LIVE: Twilio; TEST: Twilio's test credentials (a magic From number, nothing delivered; never in production); SANDBOX: the development outbox" }),
+    wave: z.enum(['LIVE', 'SANDBOX', 'OFF']).openapi({ description: 'LIVE: Wave (it has no test mode); SANDBOX: the local stand-in; OFF: a deployed environment without XOF and without a Wave key (staging)' }),
     pawapay: z.enum(['LIVE', 'TEST', 'SANDBOX', 'OFF']).openapi({ description: "LIVE: pawaPay's production; TEST: pawaPay's own sandbox (test money); SANDBOX: the local stand-in; OFF: disabled" }),
   })
   .openapi({ description: 'LIVE: the real provider; TEST: the real provider in its test mode (test money, never in production); SANDBOX: the local stand-in (never in production)' });
@@ -48,7 +48,7 @@ export const healthRouter = createRouter().openapi(
     path: '/health',
     tags: ['Service'],
     summary: 'Service health and reachability of its storage',
-    description: 'Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check\'s error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE), the real one in its test mode (TEST: Stripe test keys, the pawaPay sandbox; refused in production) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.',
+    description: 'Probes D1 (a SELECT 1), KV (a read) and R2 (a head request) at once and answers 200 with status UP when all three answer, else 503 with status DOWN and the failing check\'s error name; each check carries its latency. Also says, per provider (card payments, KYC, Google and Apple sign-in, e-mail, push, SMS, Wave), whether the real one (LIVE), the real one in its test mode (TEST: Stripe test keys, the pawaPay sandbox, Twilio test credentials, a KYC test key or host; refused in production, the only kind staging accepts) or the local stand-in (SANDBOX) is configured, never its secrets. Public, for load balancers and uptime monitors.',
     security: [],
     responses: {
       200: jsonContent(HealthSchema, 'Every dependency is reachable'),

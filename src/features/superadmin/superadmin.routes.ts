@@ -79,7 +79,7 @@ const SupervisionSchema = z
     providers: z.object({
       payment: z.object({ mode: z.enum(['SANDBOX', 'TEST', 'LIVE']), secretKeyConfigured: z.boolean(), webhookSecretConfigured: z.boolean() }),
       kyc: z.object({
-        mode: z.enum(['SANDBOX', 'LIVE']),
+        mode: z.enum(['SANDBOX', 'TEST', 'LIVE']),
         sandboxEnabled: z.boolean(),
         apiKeyConfigured: z.boolean(),
         webhookSecretConfigured: z.boolean(),

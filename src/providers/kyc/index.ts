@@ -12,7 +12,7 @@ export const isKycSandboxEnabled = (env: Env) => appConfig(env).kyc.mode === 'SA
 
 export function kycProvider(env: Env): KycProvider {
   const { kyc } = appConfig(env);
-  return kyc.mode === 'LIVE'
+  return kyc.mode !== 'SANDBOX'
     ? new HttpKycProvider(kyc.url, kyc.apiKey, apiUrl(env, '/webhooks/kyc-provider/status-update'))
     : new SandboxKycProvider(env);
 }

@@ -1,6 +1,6 @@
 // The mobile-money rails in use, chosen by config.ts like every provider: Wave (or its sandbox),
 // behind the one port (port.ts) that features use.
-import { appConfig } from '../../config';
+import { appConfig, type AppConfig } from '../../config';
 import type { WaveApi } from './wave-api';
 import { railsOf, type MobileMoneyRails } from './rails';
 import { SandboxMobileMoneyProvider } from './sandbox-provider';
@@ -25,9 +25,10 @@ export { PAWAPAY_OPERATORS } from './pawapay/pawapay-wire';
 /** Every operator code a rail of ours can reach (the API's `provider`); which are on today: the rails' operators(). */
 export const OPERATOR_CODES = ['WAVE', ...Object.keys(PAWAPAY_OPERATORS)] as [string, ...string[]];
 
+type WaveChoice = Exclude<AppConfig['wave'], { mode: 'OFF' }>;
+
 /** Wave's API: Wave in production and wherever WAVE_API_KEY is set; the sandbox otherwise. */
-export function waveApi(env: Env): WaveApi {
-  const wave = appConfig(env).wave;
+function waveApi(env: Env, wave: WaveChoice): WaveApi {
   return wave.mode === 'LIVE' ? new WaveProvider({ apiKey: wave.apiKey, webhookSecret: wave.webhookSecret }) : new SandboxMobileMoneyProvider(env, wave.webhookSecret);
 }
 
@@ -42,9 +43,9 @@ function pawapayRail(env: Env): MobileMoneyRail | null {
   return new PawapayRail({ ...p, baseUrl: PAWAPAY_BASE[p.mode] }, env.KV);
 }
 
-/** Every rail the configuration enables: Wave, then pawaPay. */
+/** Every rail the configuration enables: Wave (unless OFF), then pawaPay. */
 export function mobileMoneyRails(env: Env): MobileMoneyRails {
   const wave = appConfig(env).wave;
   const pawapay = pawapayRail(env);
-  return railsOf([new WaveRail(waveApi(env), wave.mode), ...(pawapay ? [pawapay] : [])]);
+  return railsOf([...(wave.mode !== 'OFF' ? [new WaveRail(waveApi(env, wave), wave.mode)] : []), ...(pawapay ? [pawapay] : [])]);
 }
