@@ -47,6 +47,8 @@ export class FakeStripe {
   accounts = new Map<string, Obj>();
   transfers = new Map<string, Obj>();
   refunds = new Map<string, Obj>();
+  /** One charge per PaymentIntent, made at authorisation (its `latest_charge`). */
+  charges = new Map<string, Obj>();
   /** Destinations whose transfers Stripe refuses (e.g. missing capability). */
   refuseTransfersTo = new Set<string>();
   /** Paths answering 500 (provider outage). */
@@ -156,7 +158,10 @@ export class FakeStripe {
       }
       const amount = body.amount_to_capture ? Number(body.amount_to_capture) : pi.amount_capturable;
       if (amount > pi.amount_capturable) return stripeError(400, 'invalid_request_error', 'amount_to_capture is too large', 'amount_too_large');
-      Object.assign(pi, { status: 'succeeded', amount_received: amount, amount_capturable: 0, latest_charge: this.id('ch') });
+      const charge = this.chargeOf(pi);
+      // A capture below the authorised amount releases the rest: Stripe counts it as refunded.
+      Object.assign(charge, { captured: true, amount_captured: amount, amount_refunded: charge.amount - amount });
+      Object.assign(pi, { status: 'succeeded', amount_received: amount, amount_capturable: 0, latest_charge: charge.id });
       return HttpResponse.json(pi);
     }
     if (method === 'POST' && (m = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/))) {
@@ -166,6 +171,8 @@ export class FakeStripe {
         return stripeError(400, 'invalid_request_error', `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`, 'payment_intent_unexpected_state');
       }
       Object.assign(pi, { status: 'canceled', amount_capturable: 0, cancellation_reason: body.cancellation_reason ?? 'requested_by_customer' });
+      const voided = pi.latest_charge ? this.charges.get(pi.latest_charge) : undefined;
+      if (voided) Object.assign(voided, { refunded: true, amount_refunded: voided.amount });
       return HttpResponse.json(pi);
     }
     if (method === 'POST' && path === '/v1/refunds') {
@@ -177,7 +184,10 @@ export class FakeStripe {
         return stripeError(400, 'invalid_request_error', 'Refund amount is greater than the unrefunded amount.', 'amount_too_large');
       }
       pi.amount_refunded = (pi.amount_refunded ?? 0) + amount;
-      const refund = { id: this.id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: 'succeeded' };
+      const charged = this.chargeOf(pi);
+      charged.amount_refunded += amount;
+      charged.refunded = charged.amount_refunded >= charged.amount;
+      const refund = { id: this.id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: 'succeeded', created: now };
       this.refunds.set(refund.id, refund);
       return HttpResponse.json(refund);
     }
@@ -228,11 +238,53 @@ export class FakeStripe {
         currency: body.currency,
         destination: body.destination,
         metadata: body.metadata ?? {},
+        amount_reversed: 0,
+        reversed: false,
+        created: now,
       };
       this.transfers.set(transfer.id, transfer);
       return HttpResponse.json(transfer);
     }
+    // The reconciliation's listings: created[gte]/created[lt], newest first, `limit` and `starting_after` pages.
+    const listed = { '/v1/charges': this.charges, '/v1/refunds': this.refunds, '/v1/transfers': this.transfers }[path];
+    if (method === 'GET' && listed) return this.list(path, [...listed.values()], body);
     return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
+  }
+
+  private list(url: string, items: Obj[], q: Obj): Response {
+    const limit = Number(q.limit ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return stripeError(400, 'invalid_request_error', 'Invalid integer: limit', 'parameter_invalid_integer');
+    const gte = q.created?.gte !== undefined ? Number(q.created.gte) : -Infinity;
+    const lt = q.created?.lt !== undefined ? Number(q.created.lt) : Infinity;
+    // Newest first; the insertion order breaks ties (ids are not time-ordered here).
+    const all = items.map((item, i) => ({ item, i })).filter(({ item }) => item.created >= gte && item.created < lt).sort((a, b) => b.item.created - a.item.created || b.i - a.i).map(({ item }) => item);
+    const start = q.starting_after ? all.findIndex((item) => item.id === q.starting_after) + 1 : 0;
+    const data = all.slice(start, start + limit);
+    return HttpResponse.json({ object: 'list', url, has_more: start + limit < all.length, data });
+  }
+
+  /** The PaymentIntent's charge (made at authorisation; made now for one a test set up by hand). */
+  private chargeOf(pi: Obj): Obj {
+    const found = pi.latest_charge ? this.charges.get(pi.latest_charge) : undefined;
+    if (found) return found;
+    const captured = pi.status === 'succeeded';
+    const charge = {
+      id: pi.latest_charge ?? this.id('ch'),
+      object: 'charge',
+      amount: pi.amount,
+      amount_captured: captured ? pi.amount_received : 0,
+      amount_refunded: captured ? pi.amount - pi.amount_received : 0,
+      captured,
+      refunded: false,
+      currency: pi.currency,
+      payment_intent: pi.id,
+      status: 'succeeded',
+      metadata: pi.metadata ?? {},
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.charges.set(charge.id, charge);
+    pi.latest_charge = charge.id;
+    return charge;
   }
 
   private missing(kind: string, id: string) {
@@ -269,6 +321,22 @@ export class FakeStripe {
       latest_charge: null as string | null,
       metadata,
     };
+    const charge = {
+      id: this.id('ch'),
+      object: 'charge',
+      amount,
+      amount_captured: 0,
+      amount_refunded: 0,
+      captured: false,
+      refunded: false,
+      currency,
+      payment_intent: pi.id,
+      status: 'succeeded',
+      metadata,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.charges.set(charge.id, charge);
+    pi.latest_charge = charge.id;
     this.paymentIntents.set(pi.id, pi);
     return pi;
   }

@@ -20,3 +20,4 @@ export * from './offers';
 export * from './staff-security';
 export * from './operations';
 export * from './watchdog';
+export * from './reconciliation';

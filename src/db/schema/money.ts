@@ -290,12 +290,15 @@ export const withdrawals = sqliteTable(
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     completedAt: text('completed_at'),
+    /** The FAILED withdrawal an operator retried with this one (at most one retry each: the unique index). */
+    retryOf: integer('retry_of'),
   },
   (t) => [
     uniqueIndex('withdrawals_token_unique').on(t.token),
     uniqueIndex('withdrawals_owner_idempotency_unique').on(t.ownerType, t.ownerId, t.idempotencyKey),
     index('withdrawals_owner_idx').on(t.ownerType, t.ownerId, t.createdAt),
     index('withdrawals_status_idx').on(t.status, t.createdAt),
+    uniqueIndex('withdrawals_retry_of_unique').on(t.retryOf).where(sql`${t.retryOf} IS NOT NULL`),
   ],
 );
 

@@ -122,6 +122,12 @@ export const reservations = sqliteTable(
     authorizationId: text('authorization_id'),
     captureId: text('capture_id'),
     refundId: text('refund_id'),
+    /** When the provider confirmed the refund (refundId set): the reconciliation's day of it (migration 0062). */
+    refundedAt: text('refunded_at'),
+    /** Which refund attempt the provider side is on: an operator's retry starts the next (new idempotency key, features/money/reconciliation). */
+    refundAttempt: integer('refund_attempt').notNull().default(0),
+    /** The provider's last refusal of this reservation's refund, void or partial capture (null once it goes through). */
+    settlementError: text('settlement_error'),
     paymentStatus: text('payment_status'),
     paymentDate: text('payment_date'),
     paymentApprovalUrl: text('payment_approval_url'),

@@ -45,6 +45,51 @@ export interface ConnectedAccountState {
   requirements: string[];
 }
 
+/** A period of the provider's records, seconds since epoch: `from` included, `to` excluded. */
+export interface CreatedRange {
+  from: number;
+  to: number;
+}
+
+/** A card charge as the provider lists it (Stripe: a Charge; its PaymentIntent is our authorizationId). */
+export interface ProviderCharge {
+  id: string;
+  paymentIntentId: string | null;
+  /** What was authorised, what was captured (0 while not) and refunded, in minor units. */
+  amountMinor: number;
+  capturedMinor: number;
+  refundedMinor: number;
+  currency: string;
+  /** succeeded (authorised or captured), pending, failed. */
+  status: string;
+  captured: boolean;
+  /** An uncaptured charge whose hold was released (voided or lapsed) is `refunded` too. */
+  refunded: boolean;
+  created: number;
+}
+
+export interface ProviderRefund {
+  id: string;
+  paymentIntentId: string | null;
+  amountMinor: number;
+  currency: string;
+  /** pending, requires_action, succeeded, failed, canceled. */
+  status: string;
+  created: number;
+}
+
+export interface ProviderTransfer {
+  id: string;
+  amountMinor: number;
+  /** What was reversed of it (money back from the connected account). */
+  reversedMinor: number;
+  currency: string;
+  destination: string | null;
+  /** Our withdrawal's id, from the transfer's metadata. */
+  withdrawalId: number | null;
+  created: number;
+}
+
 export interface PaymentProvider {
   readonly name: 'stripe' | 'sandbox';
   createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession>;
@@ -71,7 +116,14 @@ export interface PaymentProvider {
     idempotencyKey: string;
     metadata: Record<string, string>;
   }): Promise<{ transferId: string }>;
+  /** The provider's records created in `range` (the daily reconciliation), every page. */
+  listCharges(range: CreatedRange): Promise<ProviderCharge[]>;
+  listRefunds(range: CreatedRange): Promise<ProviderRefund[]>;
+  listTransfers(range: CreatedRange): Promise<ProviderTransfer[]>;
 }
+
+/** The most records one listing reads (the SDK's auto-pagination cap); the report says when it is reached. */
+export const LISTING_CAP = 10_000;
 
 /**
  * The smallest charge the payment provider accepts, in minor units of `currency` (Stripe's minimum

@@ -3,7 +3,7 @@
 // event through the real webhook handler.
 import type { OwnerType } from '../../db/schema/money';
 import { rootUrl } from '../../lib/urls';
-import type { CheckoutSession, CheckoutSessionInput, ConnectedAccountState, PaymentProvider } from './payment-provider';
+import type { CheckoutSession, CheckoutSessionInput, ConnectedAccountState, CreatedRange, PaymentProvider, ProviderCharge, ProviderRefund, ProviderTransfer } from './payment-provider';
 import { ProviderRejectedError } from './payment-provider';
 
 export interface SandboxSession extends CheckoutSession {
@@ -17,6 +17,9 @@ export interface SandboxSession extends CheckoutSession {
 
 const SESSION_PREFIX = 'sandbox:checkout:';
 const ACCOUNT_PREFIX = 'sandbox:account:';
+// What the sandbox moved, listed back to the reconciliation as Stripe lists its records.
+const RECORD_PREFIX = { charge: 'sandbox:record:charge:', refund: 'sandbox:record:refund:', transfer: 'sandbox:record:transfer:' };
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 const TTL_SECONDS = 7 * 24 * 3600;
 const rid = () => crypto.randomUUID().replace(/-/g, '').slice(0, 24);
 
@@ -66,14 +69,82 @@ export class SandboxPaymentProvider implements PaymentProvider {
     await this.saveSession(session);
   }
 
-  async capture(_paymentIntentId: string, _options: { amountCents?: number; idempotencyKey: string }) {
-    return { chargeId: `ch_sandbox_${rid()}` };
+  /** The payer authorised the session (the sandbox checkout page): its PaymentIntent and charge. */
+  async authorize(session: SandboxSession): Promise<void> {
+    session.status = 'complete';
+    session.paymentIntentId = `pi_sandbox_${rid()}`;
+    await this.saveSession(session);
+    const charge: ProviderCharge = {
+      id: `ch_sandbox_${rid()}`,
+      paymentIntentId: session.paymentIntentId,
+      amountMinor: session.amountCents,
+      capturedMinor: 0,
+      refundedMinor: 0,
+      currency: session.currency.toUpperCase(),
+      status: 'succeeded',
+      captured: false,
+      refunded: false,
+      created: nowSeconds(),
+    };
+    await this.putRecord('charge', session.paymentIntentId, charge);
   }
 
-  async cancelAuthorization(_paymentIntentId: string, _idempotencyKey: string) {}
+  private async putRecord(kind: keyof typeof RECORD_PREFIX, key: string, record: object) {
+    await this.env.KV.put(RECORD_PREFIX[kind] + key, JSON.stringify(record), { expirationTtl: TTL_SECONDS });
+  }
 
-  async refund(_paymentIntentId: string, _amountCents: number, _idempotencyKey: string) {
-    return { refundId: `re_sandbox_${rid()}` };
+  private async chargeOf(paymentIntentId: string) {
+    return this.env.KV.get<ProviderCharge>(RECORD_PREFIX.charge + paymentIntentId, 'json');
+  }
+
+  private async listRecords<T extends { created: number }>(kind: keyof typeof RECORD_PREFIX, range: CreatedRange): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.env.KV.list({ prefix: RECORD_PREFIX[kind], cursor });
+      for (const key of page.keys) {
+        const record = await this.env.KV.get<T>(key.name, 'json');
+        if (record && record.created >= range.from && record.created < range.to) out.push(record);
+      }
+      cursor = page.list_complete ? undefined : page.cursor;
+    } while (cursor);
+    return out;
+  }
+
+  async capture(paymentIntentId: string, options: { amountCents?: number; idempotencyKey: string }) {
+    const charge = await this.chargeOf(paymentIntentId);
+    if (!charge) return { chargeId: `ch_sandbox_${rid()}` };
+    if (!charge.captured) await this.putRecord('charge', paymentIntentId, { ...charge, captured: true, capturedMinor: options.amountCents ?? charge.amountMinor });
+    return { chargeId: charge.id };
+  }
+
+  async cancelAuthorization(paymentIntentId: string, _idempotencyKey: string) {
+    const charge = await this.chargeOf(paymentIntentId);
+    if (charge && !charge.captured) await this.putRecord('charge', paymentIntentId, { ...charge, refunded: true, refundedMinor: charge.amountMinor });
+  }
+
+  async refund(paymentIntentId: string, amountCents: number, _idempotencyKey: string) {
+    const refund: ProviderRefund = { id: `re_sandbox_${rid()}`, paymentIntentId, amountMinor: amountCents, currency: 'EUR', status: 'succeeded', created: nowSeconds() };
+    const charge = await this.chargeOf(paymentIntentId);
+    if (charge) {
+      refund.currency = charge.currency;
+      const refundedMinor = charge.refundedMinor + amountCents;
+      await this.putRecord('charge', paymentIntentId, { ...charge, refundedMinor, refunded: refundedMinor >= charge.capturedMinor });
+    }
+    await this.putRecord('refund', refund.id, refund);
+    return { refundId: refund.id };
+  }
+
+  listCharges(range: CreatedRange) {
+    return this.listRecords<ProviderCharge>('charge', range);
+  }
+
+  listRefunds(range: CreatedRange) {
+    return this.listRecords<ProviderRefund>('refund', range);
+  }
+
+  listTransfers(range: CreatedRange) {
+    return this.listRecords<ProviderTransfer>('transfer', range);
   }
 
   async createConnectedAccount(input: { ownerType: OwnerType; ownerId: number }): Promise<ConnectedAccountState> {
@@ -113,7 +184,18 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return account;
   }
 
-  async transfer(_input: { amountCents: number; destination: string }) {
-    return { transferId: `tr_sandbox_${rid()}` };
+  async transfer(input: { amountCents: number; currency: string; destination: string; metadata: Record<string, string> }) {
+    const withdrawalId = Number(input.metadata.withdrawalId);
+    const transfer: ProviderTransfer = {
+      id: `tr_sandbox_${rid()}`,
+      amountMinor: input.amountCents,
+      reversedMinor: 0,
+      currency: input.currency.toUpperCase(),
+      destination: input.destination,
+      withdrawalId: Number.isInteger(withdrawalId) && withdrawalId > 0 ? withdrawalId : null,
+      created: nowSeconds(),
+    };
+    await this.putRecord('transfer', transfer.id, transfer);
+    return { transferId: transfer.id };
   }
 }

@@ -1,8 +1,8 @@
 // The Stripe adapter: the real SDK on Workers (fetch HTTP client). A client is built per call so
 // it captures the fetch in force at that moment (tests stub it).
 import Stripe from 'stripe';
-import type { CheckoutSession, ConnectedAccountState, PaymentProvider } from './payment-provider';
-import { ProviderRejectedError, ProviderUnavailableError } from './payment-provider';
+import type { CheckoutSession, ConnectedAccountState, CreatedRange, PaymentProvider, ProviderCharge, ProviderRefund, ProviderTransfer } from './payment-provider';
+import { LISTING_CAP, ProviderRejectedError, ProviderUnavailableError } from './payment-provider';
 
 export function stripeClient(secretKey: string): Stripe {
   return new Stripe(secretKey, {
@@ -49,6 +49,45 @@ function toAccount(a: Stripe.Account): ConnectedAccountState {
     payoutsEnabled: Boolean(a.payouts_enabled),
     detailsSubmitted: Boolean(a.details_submitted),
     requirements: a.requirements?.currently_due ?? [],
+  };
+}
+
+const upper = (currency: string) => currency.toUpperCase();
+
+function toCharge(c: Stripe.Charge): ProviderCharge {
+  return {
+    id: c.id,
+    paymentIntentId: idOf(c.payment_intent),
+    amountMinor: c.amount,
+    capturedMinor: c.captured ? c.amount_captured : 0,
+    refundedMinor: c.amount_refunded,
+    currency: upper(c.currency),
+    status: c.status,
+    captured: c.captured,
+    refunded: c.refunded,
+    created: c.created,
+  };
+}
+
+const toRefund = (r: Stripe.Refund): ProviderRefund => ({
+  id: r.id,
+  paymentIntentId: idOf(r.payment_intent),
+  amountMinor: r.amount,
+  currency: upper(r.currency),
+  status: r.status ?? 'pending',
+  created: r.created,
+});
+
+function toTransfer(t: Stripe.Transfer): ProviderTransfer {
+  const withdrawalId = Number(t.metadata?.withdrawalId);
+  return {
+    id: t.id,
+    amountMinor: t.amount,
+    reversedMinor: t.amount_reversed ?? 0,
+    currency: upper(t.currency),
+    destination: idOf(t.destination),
+    withdrawalId: Number.isInteger(withdrawalId) && withdrawalId > 0 ? withdrawalId : null,
+    created: t.created,
   };
 }
 
@@ -165,5 +204,24 @@ export class StripePaymentProvider implements PaymentProvider {
       );
       return { transferId: transfer.id };
     });
+  }
+
+  // The day's records, every page (the SDK's auto-pagination follows `starting_after`).
+  listCharges(range: CreatedRange) {
+    return call('charge listing', async () =>
+      (await this.stripe.charges.list({ created: { gte: range.from, lt: range.to }, limit: 100 }).autoPagingToArray({ limit: LISTING_CAP })).map(toCharge),
+    );
+  }
+
+  listRefunds(range: CreatedRange) {
+    return call('refund listing', async () =>
+      (await this.stripe.refunds.list({ created: { gte: range.from, lt: range.to }, limit: 100 }).autoPagingToArray({ limit: LISTING_CAP })).map(toRefund),
+    );
+  }
+
+  listTransfers(range: CreatedRange) {
+    return call('transfer listing', async () =>
+      (await this.stripe.transfers.list({ created: { gte: range.from, lt: range.to }, limit: 100 }).autoPagingToArray({ limit: LISTING_CAP })).map(toTransfer),
+    );
   }
 }

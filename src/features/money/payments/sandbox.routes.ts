@@ -46,11 +46,7 @@ export async function paySandboxSession(deps: Deps, sessionId: string) {
   const session = await checkoutSession(provider, sessionId);
   // A closed session (its booking ended) cannot be paid: no event, the return page says why.
   if (session.status === 'expired') return session;
-  if (session.status === 'open') {
-    session.status = 'complete';
-    session.paymentIntentId = `pi_sandbox_${crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
-    await provider.saveSession(session);
-  }
+  if (session.status === 'open') await provider.authorize(session);
   await sendSignedEvent(deps, 'checkout.session.completed', {
     id: session.id,
     object: 'checkout.session',
