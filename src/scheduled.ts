@@ -6,7 +6,8 @@ import { closeDepartedAnnouncements } from './features/announcements/announcemen
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
 import { enqueuePendingDeliveries, requeueStaleDeliveries } from './features/deliveries/outbox';
-import { runMoneyJobs } from './features/money/money.jobs';
+import { previousDay, runMoneyJobs, runReconciliation } from './features/money';
+import { isDailySlot } from './lib/daily-slot';
 import { runOfferExpiry } from './features/offers/offers.jobs';
 import { runPrivacyJobs } from './features/privacy/privacy.jobs';
 import { recordHeartbeat, runWatchdog } from './features/watchdog/watchdog';
@@ -21,6 +22,8 @@ export const SCHEDULED_JOBS: Record<string, Job> = {
   requeueStaleDeliveries: (deps, at) => requeueStaleDeliveries(deps, new Date(at)),
   privacy: (deps, at) => runPrivacyJobs(deps, new Date(at)),
   offerExpiry: (deps, at) => runOfferExpiry(deps, at),
+  // Once a day: the previous UTC day's records of every payment provider against our books (CONTRACT 27).
+  reconciliation: async (deps, at) => (isDailySlot(new Date(at)) ? runReconciliation(deps, previousDay(new Date(at))) : null),
 };
 
 export async function runScheduledJobs(env: Env, scheduledTime: number) {

@@ -5,7 +5,7 @@
 // for the transition's plan (features/reservations/lifecycle.ts), so the status change and the
 // ledger entry share one D1 batch; the entry key (escrow-in / escrow-out) can exist only once.
 // The provider call (capture, void, refund) follows the batch and is retried by the cron.
-import { and, eq, inArray, lte, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerEntries, MONEY_BACK_TYPES, paymentSessions, reservations, transactions, type MoneyBackType, type PaymentMethod, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
@@ -13,7 +13,7 @@ import type { Deps } from '../../env';
 import { amountOf } from '../../lib/money';
 import { textAmount, textDay } from '../../lib/message-text';
 import { msg, type Message } from '../../messages';
-import { ProviderUnavailableError } from '../../providers/payment';
+import { ProviderRejectedError, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { notify, reservationRef, toEach, type Notification, type NotificationKind } from '../deliveries/notify';
 import { carrierSideIds } from '../../access/reservation-access';
@@ -352,13 +352,16 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
         // Paid by mobile money: a Wave refund of that checkout, never a card refund.
         if ((await paymentMethodOf(db, r.paymentId)) === 'MOBILE_MONEY') {
           const refund = await refundMobileMoney(deps, r, refundCents);
-          if (refund) await set({ refundId: refund.refundId, paymentStatus: refund.partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED });
+          if (refund) await set({ refundId: refund.refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus: refund.partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED });
           break;
         }
         {
-          const { refundId } = await provider.refund(pi, refundCents, `refund-${r.id}`);
+          // An operator's retry (reconciliation/retries.ts) is a new attempt: a new idempotency key, since the provider replays a refusal for the old one.
+          const { refundId } = await provider.refund(pi, refundCents, r.refundAttempt === 0 ? `refund-${r.id}` : `refund-${r.id}-${r.refundAttempt}`);
           await set({
             refundId,
+            refundedAt: new Date().toISOString(),
+            settlementError: null,
             paymentStatus: refundCents === chargedCents(r) ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
           });
         }
@@ -368,6 +371,13 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     }
   } catch (err) {
     reportCaught(deps.env, err, { msg: 'provider settlement failed', reservationId: r.id });
+    // A refund the provider refused waits for an operator's retry (GET /superadmin/reconciliation), with the refusal.
+    if (r.paymentStatus === PAYMENT_STATUS.REFUND_PENDING && err instanceof ProviderRejectedError && !(err instanceof ProviderUnavailableError)) {
+      await db
+        .update(reservations)
+        .set({ settlementError: err.message.slice(0, 500), updatedAt: new Date().toISOString() })
+        .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING), eq(reservations.refundAttempt, r.refundAttempt)));
+    }
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
       // Refused because the payment was captured meanwhile (a capture raced the rejection): refund
@@ -465,7 +475,8 @@ export async function retryPendingSettlements(deps: Deps): Promise<number> {
   const due = await deps.db
     .select({ id: reservations.id })
     .from(reservations)
-    .where(inArray(reservations.paymentStatus, [...SETTLEMENT_PENDING]))
+    // A refund the provider refused is not sent again with the same key (it would replay the refusal): it waits for an operator.
+    .where(and(inArray(reservations.paymentStatus, [...SETTLEMENT_PENDING]), isNull(reservations.settlementError)))
     .limit(50);
   for (const { id } of due) await settleWithProvider(deps, id);
   return due.length;

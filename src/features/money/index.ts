@@ -63,5 +63,7 @@ export { closeCheckout, createCheckout } from './payments/payments.service';
 // The payment provider's minimum charge, checked when booking.
 export { assertChargeable } from './payments/payments.service';
 export { paySandboxSession } from './payments/sandbox.routes';
+// The daily reconciliation with the providers and its reports (CONTRACT 27; superadmin routes, the console, the cron).
+export { dayOf, previousDay, reportsOf, runReconciliation } from './reconciliation/reconciliation.service';
 // Pause switches of checkouts and payouts per provider (superadmin routes, the console).
 export { pauseStates, setPause, type PauseState } from './pauses';

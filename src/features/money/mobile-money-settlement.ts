@@ -11,6 +11,7 @@ import type { Deps } from '../../env';
 import { chargedCents } from './ledger/posting-rules';
 import { drive, operationByRef, operationFor } from './mobile-money/operations';
 import { reportCaught } from '../../error-tracking';
+import { ProviderRejectedError } from '../../providers/payment';
 
 /** How the checkout `paymentId` was paid: MOBILE_MONEY for a mobile-money session, CARD otherwise. */
 export async function paymentMethodOf(db: Db, paymentId: string | null): Promise<PaymentMethod> {
@@ -40,6 +41,8 @@ interface RefundedReservation {
   totalAmountCents: number;
   protectionPremiumCents?: number;
   currency: string;
+  /** The refund attempt (an operator's retry starts the next one). */
+  refundAttempt?: number;
 }
 
 /** The sender's verified phone and name: where a refund goes when the pay-in did not say who paid. */
@@ -71,7 +74,8 @@ export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refu
     return null;
   }
   const op = await operationFor(deps.db, {
-    subject: `refund:${r.id}`,
+    // An operator's retry is a new operation (a new UUID): the failed one stays as the rail left it.
+    subject: r.refundAttempt ? `refund:${r.id}:${r.refundAttempt}` : `refund:${r.id}`,
     kind: 'REFUND',
     rail: rail.code,
     operator: payIn?.operator ?? null,
@@ -83,7 +87,8 @@ export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refu
   const input = { id: op.id, payIn: { ref, amountMinor: chargedCents(r) }, amountMinor: refundCents, currency: r.currency, phone, name: who.name, reference: `refund-${r.reservationNumber}` };
   const { row } = await drive(deps.db, op, { send: () => rail.refund(input), status: (known) => rail.refundStatus(op.id, known) });
   if (row.status === 'COMPLETED') return { refundId: row.ref ?? row.id, partial };
-  if (row.status === 'FAILED') log(`${row.failureCode}: ${row.failureMessage}`);
+  // Refused for good: the settlement records the refusal, and an operator retries (a new operation).
+  if (row.status === 'FAILED') throw new ProviderRejectedError(`mobile-money refund refused: ${row.failureCode}: ${row.failureMessage}`);
   return null;
 }
 
@@ -101,7 +106,7 @@ export async function refundLatePayIn(deps: Deps, reservationId: number, ref: st
   }
   await deps.db
     .update(reservations)
-    .set({ refundId: row.ref ?? row.id, paymentStatus: 'REFUNDED', updatedAt: new Date().toISOString() })
+    .set({ refundId: row.ref ?? row.id, refundedAt: new Date().toISOString(), paymentStatus: 'REFUNDED', updatedAt: new Date().toISOString() })
     // Only the row of this payment: a booking paid otherwise meanwhile keeps its own status.
     .where(and(eq(reservations.id, reservationId), eq(reservations.paymentId, ref)));
 }

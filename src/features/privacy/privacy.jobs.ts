@@ -1,11 +1,12 @@
 // The privacy steps of the cron: archives asked for are built on every run (within minutes); the
 // retention rules run once a day, in bounded batches, and log how much each deleted.
 import type { Deps } from '../../env';
+import { isDailySlot } from '../../lib/daily-slot';
 import { buildPendingExports, purgeExpiredExports } from './export.service';
 import { erasePersonalReservationData, purgeDeliveries, purgeKycDocuments, purgeNotifications, purgeTrackingPoints } from './retention';
 
-/** The daily slot of a cron that fires every 5 minutes: the run scheduled within 03:00-03:04 UTC. */
-export const isRetentionSlot = (at: Date) => at.getUTCHours() === 3 && at.getUTCMinutes() < 5;
+/** The retention rules run in the cron's daily slot. */
+export const isRetentionSlot = isDailySlot;
 
 /** One pass of every retention rule; the counts of what each deleted (the run's log line). */
 export async function runRetention(deps: Deps, now: Date): Promise<Record<string, number>> {
