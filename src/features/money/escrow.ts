@@ -358,12 +358,8 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
         {
           // An operator's retry (reconciliation/retries.ts) is a new attempt: a new idempotency key, since the provider replays a refusal for the old one.
           const { refundId } = await provider.refund(pi, refundCents, r.refundAttempt === 0 ? `refund-${r.id}` : `refund-${r.id}-${r.refundAttempt}`);
-          await set({
-            refundId,
-            refundedAt: new Date().toISOString(),
-            settlementError: null,
-            paymentStatus: refundCents === chargedCents(r) ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
-          });
+          const paymentStatus = refundCents === chargedCents(r) ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED;
+          await set({ refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus });
         }
         break;
       default:
@@ -371,13 +367,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     }
   } catch (err) {
     reportCaught(deps.env, err, { msg: 'provider settlement failed', reservationId: r.id });
-    // A refund the provider refused waits for an operator's retry (GET /superadmin/reconciliation), with the refusal.
-    if (r.paymentStatus === PAYMENT_STATUS.REFUND_PENDING && err instanceof ProviderRejectedError && !(err instanceof ProviderUnavailableError)) {
-      await db
-        .update(reservations)
-        .set({ settlementError: err.message.slice(0, 500), updatedAt: new Date().toISOString() })
-        .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING), eq(reservations.refundAttempt, r.refundAttempt)));
-    }
+    await recordRefusal(db, r, err);
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
       // Refused because the payment was captured meanwhile (a capture raced the rejection): refund
@@ -396,6 +386,15 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     }
   }
   return loadReservation(db, r.id);
+}
+
+/** A refund the provider refused waits for an operator's retry (GET /superadmin/reconciliation), with the refusal. */
+async function recordRefusal(db: Db, r: ReservationRow, err: unknown) {
+  if (r.paymentStatus !== PAYMENT_STATUS.REFUND_PENDING || !(err instanceof ProviderRejectedError) || err instanceof ProviderUnavailableError) return;
+  await db
+    .update(reservations)
+    .set({ settlementError: err.message.slice(0, 500), updatedAt: new Date().toISOString() })
+    .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING), eq(reservations.refundAttempt, r.refundAttempt)));
 }
 
 /**
