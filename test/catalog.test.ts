@@ -9,6 +9,7 @@ import { runBatch } from '../src/db/statements';
 import { notify as notificationStatements } from '../src/features/deliveries/notify';
 import { del, errorBody, get, post, put } from './helpers/http';
 import { daysFromToday, uniqueCity, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, publishTrip, aReservation } from './helpers/factories';
+import { msg } from '../src/messages';
 
 const db = () => database(env.DB);
 const API = '/v1/api';
@@ -488,7 +489,7 @@ describe('notifications', () => {
 
   it('notifications written by the one writer appear in the API', async () => {
     const user = await aUser();
-    await runBatch(db(), notificationStatements(db(), { userId: user.id, type: 'KYC_APPROVED', title: 'Verified', message: 'You can publish trips' }));
+    await runBatch(db(), notificationStatements(db(), { userId: user.id, type: 'KYC_APPROVED', text: msg('notice.kycApproved') }));
     const res = await get(`${API}/notifications`, { token: user.token });
     expect(res.body.content).toMatchObject([{ type: 'KYC_APPROVED', data: null, read: false }]);
   });

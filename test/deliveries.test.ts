@@ -21,6 +21,7 @@ import { consume, emailBinding } from './helpers/deliveries';
 import { aReservation, aUser } from './helpers/factories';
 import { call, post } from './helpers/http';
 import { depsOf } from '../src/env';
+import { msg } from '../src/messages';
 
 const db = database();
 
@@ -92,7 +93,7 @@ describe('the transactional outbox', () => {
     const before = await db.select().from(deliveries).where(eq(deliveries.userId, user.id));
     await expect(
       db.batch([
-        ...notify(db, { userId: user.id, type: 'KYC_APPROVED', title: 'Identity verified', message: 'ok' }),
+        ...notify(db, { userId: user.id, type: 'KYC_APPROVED', text: msg('notice.kycApproved') }),
         // The same e-mail as an existing account: the batch's last statement fails, all roll back.
         db.insert(users).values({ email: user.email, firstName: 'A', lastName: 'B' }),
       ] as never),
@@ -104,7 +105,7 @@ describe('the transactional outbox', () => {
   it('a deleted account gets no e-mail for its notification', async () => {
     const user = await aUser();
     await db.update(users).set({ deletedAt: new Date().toISOString() }).where(eq(users.id, user.id));
-    await db.batch(notify(db, { userId: user.id, type: 'KYC_REVOKED', title: 't', message: 'm' }) as never);
+    await db.batch(notify(db, { userId: user.id, type: 'KYC_REVOKED', text: msg('notice.kycApproved') }) as never);
     expect(await db.select().from(deliveries).where(eq(deliveries.userId, user.id))).toEqual([]);
   });
 
@@ -600,8 +601,8 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(res.body).toEqual({ message: 'You will no longer receive this kind of e-mail', kind: 'RESERVATION_CONFIRMED' });
     const mailsOf = async (template: string) => db.select().from(deliveries).where(and(eq(deliveries.userId, user.id), eq(deliveries.template, template)));
     await db.batch([
-      ...notify(db, { userId: user.id, type: 'RESERVATION_CONFIRMED', title: 'Booking accepted', message: 'again' }),
-      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', title: 'Identity verified', message: 'ok' }),
+      ...notify(db, { userId: user.id, type: 'RESERVATION_CONFIRMED', text: msg('notice.kycApproved') }),
+      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', text: msg('notice.kycApproved') }),
       transactionalMessage(db, { userId: user.id, to: user.email, template: 'PASSWORD_CHANGED', locale: 'fr', payload: { firstName: 'A' } }),
     ] as never);
     expect(await mailsOf('RESERVATION_CONFIRMED')).toHaveLength(1); // only the one sent before

@@ -24,6 +24,7 @@ import { registerUser } from './helpers/auth';
 import { call, get, post, put } from './helpers/http';
 import { fakeStripeForThisFile } from './helpers/money';
 import { pdfString } from '../src/lib/pdf';
+import { msg } from '../src/messages';
 
 const db = database();
 // One msw server for the file: the fake Stripe's, with FCM and Twilio added per test.
@@ -60,8 +61,8 @@ describe('notify() on every channel', () => {
   it('a handover step goes by e-mail, by push (one row for the account with devices) and by SMS (international number); other kinds not by SMS', async () => {
     const user = await aUserWith({ phone: '+33 6 12-34.56 78', devices: [`tok-${short()}`, `tok-${short()}`] });
     await db.batch([
-      ...notify(db, { userId: user.id, type: 'RESERVATION_DEPOSITED', title: 'Parcel handed over', message: 'm' }),
-      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', title: 'Identity verified', message: 'm' }),
+      ...notify(db, { userId: user.id, type: 'RESERVATION_DEPOSITED', text: msg('notice.kycApproved') }),
+      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', text: msg('notice.kycApproved') }),
     ] as never);
     expect(await channelsOf(user.id, 'RESERVATION_DEPOSITED')).toEqual([
       ['EMAIL', user.email],
@@ -76,18 +77,18 @@ describe('notify() on every channel', () => {
 
   it('no device, no push; a national number, no SMS; a deleted account, nothing; a failed batch, nothing', async () => {
     const national = await aUserWith({ phone: '06 12 34 56 78' });
-    await db.batch(notify(db, { userId: national.id, type: 'RESERVATION_DELIVERED', title: 't', message: 'm' }) as never);
+    await db.batch(notify(db, { userId: national.id, type: 'RESERVATION_DELIVERED', text: msg('notice.kycApproved') }) as never);
     expect(await channelsOf(national.id, 'RESERVATION_DELIVERED')).toEqual([['EMAIL', national.email]]);
 
     const deleted = await aUserWith({ phone: '+33612345678', devices: [`tok-${short()}`] });
     await db.update(users).set({ deletedAt: new Date().toISOString() }).where(eq(users.id, deleted.id));
-    await db.batch(notify(db, { userId: deleted.id, type: 'RESERVATION_DELIVERED', title: 't', message: 'm' }) as never);
+    await db.batch(notify(db, { userId: deleted.id, type: 'RESERVATION_DELIVERED', text: msg('notice.kycApproved') }) as never);
     expect(await rowsOf(deleted.id, 'RESERVATION_DELIVERED')).toEqual([]);
 
     const reachable = await aUserWith({ phone: '+33612345678', devices: [`tok-${short()}`] });
     await expect(
       db.batch([
-        ...notify(db, { userId: reachable.id, type: 'RESERVATION_DELIVERED', title: 't', message: 'm' }),
+        ...notify(db, { userId: reachable.id, type: 'RESERVATION_DELIVERED', text: msg('notice.kycApproved') }),
         db.insert(users).values({ email: reachable.email, firstName: 'A', lastName: 'B' }),
       ] as never),
     ).rejects.toThrow();
@@ -146,9 +147,9 @@ describe('notification preferences', () => {
     expect(res.body.channels).toEqual(DEFAULTS.map((row) => changed[row.kind] ?? row));
 
     await db.batch([
-      ...notify(db, { userId: user.id, type: 'RESERVATION_DEPOSITED', title: 't', message: 'm' }),
-      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', title: 't', message: 'm' }),
-      ...notify(db, { userId: user.id, type: 'RESERVATION_CONFIRMED', title: 't', message: 'm' }),
+      ...notify(db, { userId: user.id, type: 'RESERVATION_DEPOSITED', text: msg('notice.kycApproved') }),
+      ...notify(db, { userId: user.id, type: 'KYC_APPROVED', text: msg('notice.kycApproved') }),
+      ...notify(db, { userId: user.id, type: 'RESERVATION_CONFIRMED', text: msg('notice.kycApproved') }),
     ] as never);
     expect((await rowsOf(user.id, 'RESERVATION_DEPOSITED')).map((r) => [r.channel, r.locale])).toEqual([['SMS', 'en']]);
     expect((await rowsOf(user.id, 'KYC_APPROVED')).map((r) => r.channel)).toEqual(['EMAIL', 'SMS']);
@@ -166,7 +167,7 @@ describe('notification preferences', () => {
     const user = await registerUser();
     const off = NOTIFICATION_KINDS.map((kind) => ({ kind, email: false, push: false, sms: false }));
     expect((await put(PATH, { channels: off }, { token: user.accessToken })).status).toBe(200);
-    await db.batch(notify(db, { userId: user.id, type: 'KYC_APPROVED', title: 't', message: 'm' }) as never);
+    await db.batch(notify(db, { userId: user.id, type: 'KYC_APPROVED', text: msg('notice.kycApproved') }) as never);
     expect(await rowsOf(user.id, 'KYC_APPROVED')).toEqual([]);
     expect((await post('/v1/api/auth/password/forgot', { email: user.email })).status).toBe(202);
     const changed = await put('/v1/api/auth/password', { currentPassword: user.password, newPassword: 'Changed-password-9' }, { token: user.accessToken });

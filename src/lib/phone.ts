@@ -37,3 +37,17 @@ export function phoneOrRefuse(input: string, countries: readonly (string | null 
     suggestions: ['phone.expectedForm'],
   });
 }
+
+/**
+ * A number as a notice names where money goes (CONTRACT 26): `+221771234567` -> `+221 •• ••• 45 67`,
+ * the country code and the last four digits in the number's own grouping, the rest hidden.
+ */
+export function maskedPhone(e164: string): string {
+  const parsed = parsePhoneNumberFromString(e164);
+  const [code, ...groups] = (parsed ? parsed.formatInternational() : e164).split(' ');
+  const national = groups.length > 0 ? groups.join(' ') : code.replace(/^\+/, '');
+  const digits = national.replace(/\D/g, '').length;
+  let seen = 0;
+  const masked = national.replace(/\d/g, (d) => (++seen > digits - 4 ? d : '•'));
+  return groups.length > 0 ? `${code} ${masked}` : `+${masked}`;
+}

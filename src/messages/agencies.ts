@@ -120,3 +120,4 @@ export const AGENCY_MESSAGES = {
     fr: ({ what }) => (what === 'This document' ? 'Ce document est déjà refusé' : what === 'This KYC record' ? 'Ce dossier KYC est déjà refusé' : undefined),
   },
 } as const satisfies Entries;
+

@@ -22,6 +22,7 @@ import { audit, auditInsert, auditInsertIfChanged } from '../audit/audit';
 import { notify } from '../deliveries/notify';
 import { readPage, runBatch, totalledPage, withTotal } from '../../db/statements';
 import { agencyForMember, agencyForOwner, getAgency, staffScope } from '../../access/agency-scope';
+import { msg } from '../../messages';
 
 export interface AgencyInput {
   name?: string;
@@ -272,8 +273,7 @@ export async function removeEmployee(deps: Deps, auth: AuthUser, agencyId: numbe
     ...notify(db, {
       userId,
       type: 'AGENCY_EMPLOYEE_REMOVED',
-      title: 'You left an agency',
-      message: `You no longer work for ${agency.name}.`,
+      text: msg('notice.agencyLeft', { agency: agency.name }),
       data: { agencyId },
     }),
     auditInsert(db, { actorId: auth.id, action: 'AGENCY_EMPLOYEE_REMOVED', targetType: 'USER', targetId: userId, ip, details: { agencyId } }),
@@ -310,10 +310,7 @@ export async function setAgencySuspended(deps: Deps, adminId: number, id: number
     ...notify(db, {
       userId: row.ownerId,
       type: suspend ? 'AGENCY_SUSPENDED' : 'AGENCY_ACTIVATED',
-      title: suspend ? 'Agency suspended' : 'Agency reactivated',
-      message: suspend
-        ? `${row.name} is suspended: its announcements are hidden and it cannot publish. Reason: ${reason}`
-        : `${row.name} is active again.`,
+      text: suspend ? msg('notice.agencySuspended', { agency: row.name, reason: reason ?? '' }) : msg('notice.agencyActivated', { agency: row.name }),
       data: { agencyId: id },
     }),
     auditInsert(db, {

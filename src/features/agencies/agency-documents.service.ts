@@ -13,6 +13,8 @@ import { fileView, storeFile } from '../files/files.service';
 import { REVIEW_OUTCOMES, reviewRefusalText, type ReviewDecision } from '../kyc/kyc.rules';
 import { notify } from '../deliveries/notify';
 import { getAgency } from '../../access/agency-scope';
+import { AGENCY_DOCUMENT_NAMES } from '../../messages/agency-documents';
+import { msg } from '../../messages';
 
 /** The file row and its review, read together (no column name repeats: D1 batches key rows by name). */
 const documentColumns = {
@@ -125,10 +127,9 @@ export async function reviewAgencyDocument(
       {
         userId: agency.ownerId,
         type: approved ? 'AGENCY_DOCUMENT_APPROVED' : 'AGENCY_DOCUMENT_REJECTED',
-        title: approved ? 'Agency document accepted' : 'Agency document refused',
-        message: approved
-          ? `Your document ${document.originalName ?? `#${id}`} (${document.documentType}) was accepted.`
-          : `Your document ${document.originalName ?? `#${id}`} (${document.documentType}) was refused. Reason: ${reason}`,
+        text: approved
+          ? msg('notice.agencyDocumentApproved', { document: document.originalName ?? `#${id}`, kind: AGENCY_DOCUMENT_NAMES[document.documentType] })
+          : msg('notice.agencyDocumentRejected', { document: document.originalName ?? `#${id}`, kind: AGENCY_DOCUMENT_NAMES[document.documentType], reason: reason ?? '' }),
         data: { agencyId: agency.id, documentId: id, documentType: document.documentType, status },
       },
       rowExists(db, agencyDocuments, decided),

@@ -15,6 +15,7 @@ import { transactionalMessage } from '../deliveries/outbox';
 import { addressedTo, addressedToCondition, alreadyOnAgencySide, assertMayAnswerInvitation } from '../../access/invitations';
 import { agencyForOwner } from '../../access/agency-scope';
 import { getBranch } from './agencies.service';
+import { msg } from '../../messages';
 
 /** How long an invitation may be answered. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -59,8 +60,7 @@ export async function inviteEmployee(deps: Deps, auth: AuthUser, agencyId: numbe
     ? notify(db, {
         userId: user.id,
         type: 'AGENCY_INVITATION',
-        title: 'Invitation to join an agency',
-        message: `${agency.name} invites you to work for it. Accept or decline within 7 days.`,
+        text: msg('notice.agencyInvitation', { agency: agency.name }),
         // The invitation's id, read back by the statement (the upsert before it wrote it).
         data: sql`json_object('invitationId', (${db.select({ id: agencyInvitations.id }).from(agencyInvitations).where(pending)}), 'agencyId', ${agencyId}, 'agencyName', ${agency.name}, 'branchId', ${input.branchId})`,
       })

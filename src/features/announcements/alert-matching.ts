@@ -7,6 +7,8 @@ import { searchAlerts, type AnnouncementRow } from '../../db/schema';
 import { notify, type Notification } from '../deliveries/notify';
 import { remainingCapacityG } from './capacity';
 import { distanceKm, EARTH_RADIUS_KM, type Point } from '../../lib/geo';
+import { msg } from '../../messages';
+import { textAmount, textDay } from '../../lib/message-text';
 
 /**
  * One end of the route: the alert names no city there, or the trip's city by name, or (with a
@@ -79,8 +81,13 @@ export async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
   const items: Notification[] = [...byUser.values()].map((alert) => ({
     userId: alert.userId,
     type: 'ALERT_MATCH',
-    title: 'New trip matching your alert',
-    message: `${row.departureCity} → ${row.arrivalCity} on ${row.departureDate}`,
+    text: msg('notice.alertMatch', {
+      from: row.departureCity,
+      to: row.arrivalCity,
+      date: textDay(row.departureDate),
+      kg: remainingCapacityG(row) / 1000,
+      price: textAmount(row.pricePerKgCents, row.currency),
+    }),
     data: { announcementId: row.id, alertId: alert.id },
   }));
   await insertNotifications(db, items);

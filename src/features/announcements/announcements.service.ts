@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
 import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
+import { textDay } from '../../lib/message-text';
 import type { AuthUser, Deps } from '../../env';
 import { fromGrams, toGrams } from '../../lib/money';
 import type { CurrencyCode } from '../../lib/currency';
@@ -429,16 +430,12 @@ export async function updateAnnouncement(deps: Deps, auth: AuthUser, id: number,
  */
 function retermStatements(db: Db, id: number, live: { id: number; senderId: number; reservationNumber: string; status: string }[], terms: TripTerms, now: string, tripEdited: SQL) {
   const stillLive = (r: { id: number }) => rowExists(db, reservations, and(eq(reservations.id, r.id), inArray(reservations.status, [...RETERMED_STATUSES])));
-  const where = `${terms.departureCity} → ${terms.arrivalCity}, ${terms.departureDate} – ${terms.arrivalDate}`;
+  const where = { from: terms.departureCity, to: terms.arrivalCity, departure: textDay(terms.departureDate), arrival: textDay(terms.arrivalDate) };
   const notes = live.map((r) => ({
     note: {
       userId: r.senderId,
       type: 'TRIP_CHANGED' as const,
-      title: 'Your trip changed',
-      message:
-        r.status === 'PENDING_PAYMENT'
-          ? `The carrier changed the trip of booking ${r.reservationNumber} (${where}); check it before paying.`
-          : `The carrier changed the trip of booking ${r.reservationNumber} (${where}). You may cancel it with a full refund until departure.`,
+      text: msg(r.status === 'PENDING_PAYMENT' ? 'notice.tripChangedUnpaid' : 'notice.tripChangedPaid', { ...where, number: r.reservationNumber }),
       data: { ...reservationRef(r), announcementId: id, ...terms },
       createdAt: now,
     },
@@ -495,8 +492,7 @@ export async function deleteAnnouncement(deps: Deps, auth: AuthUser, id: number,
           {
             userId: r.senderId,
             type: 'RESERVATION_CANCELLED',
-            title: 'Reservation cancelled',
-            message: `The trip of reservation ${r.reservationNumber} was cancelled by the carrier`,
+            text: msg('notice.tripCancelledUnpaid', { number: r.reservationNumber }),
             data: { ...reservationRef(r), announcementId: id },
           },
           guard,

@@ -12,6 +12,7 @@ import { notify, toEach } from '../deliveries/notify';
 import { carrierSideIds } from '../../access/reservation-access';
 import { assertCanManageTrip } from '../../access/trip-access';
 import { isOwnUpload } from '../../access/uploads';
+import { msg } from '../../messages';
 
 /** A trip that has left or was withdrawn takes no proof any more. */
 const OPEN_TRIP = ['ACTIVE', 'FULL'] as const;
@@ -78,8 +79,7 @@ export async function reviewTravelProof(deps: Deps, proofId: number, reviewerId:
       db,
       toEach(tripSide, {
         type: approved ? 'TRAVEL_PROOF_APPROVED' : 'TRAVEL_PROOF_REJECTED',
-        title: approved ? 'Proof of travel accepted' : 'Proof of travel refused',
-        message: approved ? 'Your proof of travel was accepted: your trip shows as verified.' : `Your proof of travel was refused: ${reason ?? ''}`.trim(),
+        text: approved ? msg('notice.travelProofApproved') : reason ? msg('notice.travelProofRejected', { reason }) : msg('notice.travelProofRejectedNoReason'),
         data: { announcementId: proof.announcementId, travelProofId: proofId },
       }),
       decided,

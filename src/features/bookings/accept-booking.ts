@@ -4,6 +4,7 @@ import { recipientPageUrl } from '../../lib/urls';
 import { assertReservationAccess } from '../../access/reservation-access';
 import { recipientLinkMessages } from '../deliveries/recipient';
 import { notify, reservationRef } from '../deliveries/notify';
+import { msg } from '../../messages';
 import { loadReservation } from '../reservations/lifecycle';
 import type { ReservationDtoView } from '../reservations/reservation-views';
 import { commitForRequest } from './booking-ending';
@@ -12,7 +13,7 @@ export async function acceptReservation(deps: Deps, auth: AuthUser, id: number):
   const { db } = deps;
   const r = await loadReservation(db, id);
   await assertReservationAccess(deps, auth, r, { carrier: true });
-  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED' as const, title: 'Booking accepted', message: `The carrier accepted your booking ${r.reservationNumber}`, data: reservationRef(r) };
+  const note = { userId: r.senderId, type: 'RESERVATION_CONFIRMED' as const, text: msg('notice.bookingAccepted', { number: r.reservationNumber }), data: reservationRef(r) };
   return commitForRequest(deps, {
     id,
     from: r.status,

@@ -333,8 +333,7 @@ const bookingWrites = {
     item: {
       userId: p.recipientId,
       type: 'RESERVATION_CREATED',
-      text: p.text,
-      message: p.message,
+      text: { json: p.text, english: p.message },
       data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${p.reservationNumber}, 'announcementId', ${p.tripId})`,
       createdAt: p.now,
     },

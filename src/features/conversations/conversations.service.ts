@@ -18,6 +18,7 @@ import { isOwnUpload } from '../../access/uploads';
 import { auditInsert } from '../audit/audit';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { maskContactDetails } from './masking';
+import { msg } from '../../messages';
 
 export type { ConversationMessage };
 
@@ -206,9 +207,9 @@ export async function postMessage(deps: Deps, auth: AuthUser, id: number, input:
   const note = (userId: number): Notification => ({
     userId,
     type: 'NEW_MESSAGE',
-    title: 'New message',
-    message: `${name} wrote about reservation ${r.reservationNumber}`,
-    data: { ...reservationRef({ id, reservationNumber: r.reservationNumber }), messageId: message.id },
+    text: msg('notice.newMessage', { name, number: r.reservationNumber }),
+    // The author, so an erasure can take their name out of the notices others received.
+    data: { ...reservationRef({ id, reservationNumber: r.reservationNumber }), messageId: message.id, authorId: auth.id },
   });
   await runBatch(db, [indexStatement(db, id, state), ...told.flatMap((userId) => notify(db, note(userId)))]);
   return message;

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { notifications } from '../../db/schema';
 import { compiled, guardedInsert, type Placeholders, type Statement } from '../../db/statements';
 import { renderText } from '../../lib/message-text';
-import type { Message } from '../../messages';
+import { isMessageKey, render, type Message, type MessageKey } from '../../messages';
 import type { NotificationKind } from './notification-kinds';
 import { NOTIFICATION_TEMPLATES } from './templates/notifications';
 import { deliveriesInsert, enqueuedOnCommit, transactionalRows, userDeliveryRows, type TransactionalMessage } from './outbox';
@@ -25,20 +25,27 @@ export const reservationRef = (r: { id: number; reservationNumber: string }) => 
 /** The same notice to each of `userIds` (an agency trip's acting staff: CONTRACT 25). */
 export const toEach = (userIds: readonly number[], n: Omit<Notification, 'userId'>): Notification[] => userIds.map((userId) => ({ ...n, userId }));
 
+/**
+ * Words read by the statement itself (a compiled statement's placeholders, a column of `source`):
+ * the message key with its values as JSON, and its English beside it. Built by `textReadBy`, or
+ * bound from a Message rendered before (create-booking.ts).
+ */
+export interface BoundText {
+  json: SQL | Placeholder;
+  english: SQL | Placeholder;
+}
+
 export interface Notification {
   /** A user id, or a column of `source` (the reservation's sender), or a compiled statement's placeholder. */
   userId: number | SQL | Column | Placeholder;
   type: NotificationKind;
   /**
-   * The words: a key of messages/notices.ts with its values (amounts as {minor, currency}). The
-   * in-app notification, the e-mail, the push and the SMS all render it in the reader's language;
-   * the stored title and message are its English (the kind's subject, the rendered sentence). A
-   * compiled statement binds it as JSON (a placeholder) with its English `message` beside it.
+   * The words, always: a key of messages/notices.ts with its values (amounts as {minor, currency}).
+   * The in-app notification, the e-mail, the push and the SMS all render it in the reader's
+   * language; the stored title and message are its English (the kind's subject, the rendered
+   * sentence), derived here, never written at the change: one source per wording.
    */
-  text?: Message | Placeholder;
-  /** Without `text` only (notices not yet moved to message keys): English written at the change. */
-  title?: string;
-  message?: string | SQL | Placeholder;
+  text: Message | BoundText;
   data?: Record<string, unknown> | SQL | null;
   createdAt?: string | Placeholder;
   /** In-app only, no e-mail, push or SMS: news a person need not be sent (a carrier's unpaid booking). */
@@ -47,19 +54,29 @@ export interface Notification {
 
 const isMessage = (t: Notification['text']): t is Message => typeof t === 'object' && t !== null && typeof (t as Message).key === 'string';
 
-/** The stored English of a notification, and its words as JSON (null without `text`). */
-function stored(n: Notification) {
-  const title = n.title ?? NOTIFICATION_TEMPLATES[n.type].subject.en;
-  const message = n.message ?? (isMessage(n.text) ? renderText(n.text, 'en') : title);
-  const text = n.text === undefined ? null : isMessage(n.text) ? JSON.stringify(n.text) : n.text;
-  return { title, message, text };
+/** A notice's words with values read by the statement (`{number: reservations.reservationNumber}`): plain strings only. */
+export function textReadBy(key: MessageKey, values: Readonly<Record<string, SQL | Column>>): BoundText {
+  const names = Object.keys(values);
+  const mark = (name: string) => `\u0000${name}\u0000`;
+  const pieces = render({ key, params: Object.fromEntries(names.map((n) => [n, mark(n)])) }, 'en').split('\u0000');
+  // Odd pieces are the slots' names, even ones the English between them.
+  const english = sql.join(pieces.map((piece, i) => (i % 2 === 1 ? sql`${values[piece]}` : sql`${piece}`)), sql` || `);
+  const params = sql.join(names.flatMap((n) => [sql`${n}`, sql`${values[n]}`]), sql`, `);
+  return { json: sql`json_object('key', ${key}, 'params', json_object(${params}))`, english };
+}
+
+/** The stored English of a notification (its kind's subject, its rendered sentence), and its words as JSON. */
+function stored(n: Notification): { title: string; message: string | SQL | Placeholder; text: string | SQL | Placeholder } {
+  // notify() is the one writer: a notice without a message key is refused here as well as by the type.
+  if (!n.text || (isMessage(n.text) ? !isMessageKey(n.text.key) : !n.text.json)) throw new Error(`A ${n.type} notice needs its words as a message key`);
+  const title = NOTIFICATION_TEMPLATES[n.type].subject.en;
+  return isMessage(n.text) ? { title, message: renderText(n.text, 'en'), text: JSON.stringify(n.text) } : { title, message: n.text.english, text: n.text.json };
 }
 
 /** Rows per multi-row insert: 6 bound columns each, under D1's 100 parameters per statement. */
 const ROWS_PER_INSERT = 10;
 
-const isPlain = (n: Notification) =>
-  typeof n.userId === 'number' && typeof stored(n).message === 'string' && (n.createdAt === undefined || typeof n.createdAt === 'string') && (n.text === undefined || isMessage(n.text));
+const isPlain = (n: Notification) => typeof n.userId === 'number' && (n.createdAt === undefined || typeof n.createdAt === 'string') && isMessage(n.text);
 
 /**
  * The statements that write `items`: only if `guard` holds when the batch reaches them (a state
@@ -112,7 +129,7 @@ function notificationRows(db: Db, list: readonly Notification[], guard?: SQL, so
         type: n.type,
         ...stored(n),
         message: stored(n).message as string,
-        text: isMessage(n.text) ? n.text : null,
+        text: n.text as Message,
         data: (n.data ?? null) as Record<string, unknown> | null,
         ...(n.createdAt ? { createdAt: n.createdAt as string } : {}),
       }));

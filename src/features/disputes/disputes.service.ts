@@ -23,6 +23,7 @@ import { guardedInsert, pageTotal, rowExists, withTotal, type Statement } from '
 import type { AuthUser, Deps } from '../../env';
 import { accessDenied, alreadyExists, invalidArgument, invalidState, notFound, msg } from '../../errors';
 import { amountOf, formatMoney } from '../../lib/money';
+import { textAmount } from '../../lib/message-text';
 import { roundToMinor, storedMoney } from '../../lib/amount';
 import { offsetOf, orderBy, toPage, type PageParams } from '../../lib/pagination';
 import { hasRole } from '../../middleware/auth';
@@ -176,13 +177,14 @@ export async function openDispute(deps: Deps, auth: AuthUser, input: NewDispute)
     const created = rowExists(db, disputes, eq(disputes.token, token));
     // The other side: the sender, or the carrier side now (an agency trip's acting staff).
     const others = role === 'SENDER' ? await carrierSideIds(deps, r) : [r.senderId];
-    const note = (userId: number) => ({
+    // The carrier side hears that its share is frozen (CONTRACT 26) whenever the payout waits on the dispute.
+    const frozen = role === 'SENDER' && (delivered || r.status !== 'DELIVERED');
+    const note = (userId: number): Notification => ({
       userId,
-      type: 'DISPUTE_OPENED' as const,
-      title: 'Dispute opened',
-      message: `A dispute was opened on reservation ${r.reservationNumber}. ${
-        delivered || r.status !== 'DELIVERED' ? 'The payout is on hold until an administrator resolves it.' : ''
-      }`.trim(),
+      type: 'DISPUTE_OPENED',
+      text: frozen
+        ? msg('notice.fundsFrozen', { number: r.reservationNumber, amount: textAmount(r.carrierAmountCents, r.currency) })
+        : msg('notice.disputeOpened', { number: r.reservationNumber }),
       data: reservationRef(r),
     });
     const effects = (guard: SQL): Statement[] => [
@@ -293,8 +295,7 @@ export async function addMessage(deps: Deps, auth: AuthUser, id: number, body: s
     .map((userId) => ({
       userId,
       type: 'DISPUTE_MESSAGE' as const,
-      title: 'New message on a dispute',
-      message: `A new message was posted on the dispute of reservation ${r.reservationNumber}.`,
+      text: msg('notice.disputeMessage', { number: r.reservationNumber }),
       data: { disputeId: id, ...reservationRef(r) },
     }));
   await db.batch([db.insert(disputeMessages).values({ disputeId: id, authorId: auth.id, body }), ...notify(db, notes)]);
@@ -327,21 +328,26 @@ function resolutionRefund(input: ResolveInput, r: ReservationRow): number {
   return resolutionRefundCents(input.resolution, r.totalAmountCents, amountCents);
 }
 
-/** Both parties are told the outcome. */
-function resolutionNotes(r: ReservationRow, parties: number[], disputeId: number, resolution: DisputeResolution, refundCents: number, payoutCents = 0): Notification[] {
-  const outcome =
+/** What a resolution gives each side, in money: the sender's refund (premium included) and payout, the carrier side's share. */
+interface ResolutionMoney {
+  refundCents: number;
+  premiumBackCents: number;
+  payoutCents: number;
+  carrierCents: number;
+}
+
+/** Both parties are told the outcome with what each gets (CONTRACT 26): the sender, and the carrier side. */
+function resolutionNotes(r: ReservationRow, parties: number[], disputeId: number, resolution: DisputeResolution, m: ResolutionMoney): Notification[] {
+  const money = (cents: number) => textAmount(cents, r.currency);
+  const values = { number: r.reservationNumber, refund: money(m.refundCents + m.premiumBackCents), payout: money(m.payoutCents), share: money(m.carrierCents), total: money(r.totalAmountCents) };
+  const [toSender, toCarrier] =
     resolution === 'RELEASE_TO_CARRIER'
-      ? 'the payment is released to the carrier'
-      : `${formatMoney(refundCents, r.currency)} is refunded to the sender${
-          payoutCents > 0 ? ` and ${formatMoney(payoutCents, r.currency)} of protection is paid to the sender's wallet` : ''
-        }`;
-  return parties.map((userId) => ({
-    userId,
-    type: 'DISPUTE_RESOLVED' as const,
-    title: 'Dispute resolved',
-    message: `The dispute on reservation ${r.reservationNumber} was resolved: ${outcome}.`,
-    data: { disputeId, ...reservationRef(r), resolution },
-  }));
+      ? (['notice.disputeReleasedToSender', 'notice.disputeReleasedToCarrier'] as const)
+      : m.payoutCents > 0
+        ? (['notice.disputePayoutToSender', 'notice.disputePayoutToCarrier'] as const)
+        : (['notice.disputeRefundToSender', 'notice.disputeRefundToCarrier'] as const);
+  const data = { disputeId, ...reservationRef(r), resolution, refundAmount: amountOf(m.refundCents + m.premiumBackCents, r.currency), payoutAmount: amountOf(m.payoutCents, r.currency), currency: r.currency };
+  return parties.map((userId) => ({ userId, type: 'DISPUTE_RESOLVED', text: { key: userId === r.senderId ? toSender : toCarrier, params: values }, data }));
 }
 
 /**
@@ -469,7 +475,7 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
       ...(writesPosting && pending ? [db.update(reservations).set({ paymentStatus: pending }).where(and(eq(reservations.id, r.id), posted(db, token)))] : []),
       ...(premium.earns ? premiumEarnedStatements(db, r, resolvedByMe) : []),
       ...payout,
-      ...notify(db, resolutionNotes(r, parties, d.id, input.resolution, refundCents, payoutCents), resolvedByMe),
+      ...notify(db, resolutionNotes(r, parties, d.id, input.resolution, { refundCents, premiumBackCents, payoutCents, carrierCents: retainedSplit(r, refundCents, settlement.rate).carrierCents }), resolvedByMe),
     ];
     const action = input.resolution === 'RELEASE_TO_CARRIER' ? 'RESOLVE_RELEASE' : 'RESOLVE_REFUND';
     let row: ReservationRow | null | undefined;

@@ -12,7 +12,7 @@ import { verifyQrPayload, type QrPurpose } from '../../lib/qr-payload';
 import { assertCanAccess } from '../../access/ownership';
 import { captureLoaded, releaseEffects } from '../money';
 import { recipientLinks } from '../deliveries/recipient';
-import { compiledNotify, notify, reservationRef, toEach, type NotificationKind } from '../deliveries/notify';
+import { compiledNotify, notify, reservationRef, textReadBy, toEach, type Notification } from '../deliveries/notify';
 import { allEffects, commitTransition, loadReservation, stillAsPlanned } from '../reservations/lifecycle';
 import { assertCarrierSide, carrierSideIds } from '../../access/reservation-access';
 import { applyTransition, type ReservationAction, type ReservationStatus } from '../reservations/reservation-state';
@@ -91,24 +91,6 @@ export async function processCode(deps: Deps, auth: AuthUser, id: number, code: 
   return purpose === 'DEPOSIT' ? deposit(deps, id) : deliver(deps, id);
 }
 
-const NOTICES: Record<QrPurpose, { type: NotificationKind; title: string; message: (n: string) => string }> = {
-  DEPOSIT: {
-    type: 'RESERVATION_DEPOSITED',
-    title: 'Parcel handed over',
-    message: (n) => `Your parcel for reservation ${n} was handed over to the carrier.`,
-  },
-  DELIVERY: {
-    type: 'RESERVATION_DELIVERED',
-    title: 'Parcel delivered',
-    message: (n) => `Your parcel for reservation ${n} was delivered to its recipient.`,
-  },
-};
-
-/** A notice's message with the reservation number read by the statement itself. */
-function messageSql(message: (n: string) => string) {
-  const [before, after] = message('\u0000').split('\u0000');
-  return sql`${before} || ${reservations.reservationNumber} || ${after}`;
-}
 
 // The sender's deposit notice, compiled once (db/statements.ts): the sender and the number are
 // read by the statement itself, guarded like every effect of the DEPOSIT plan. The recipient's
@@ -117,9 +99,8 @@ function messageSql(message: (n: string) => string) {
 const depositNotice = compiledNotify((db, p: Placeholders<{ id: number }>) => ({
   item: {
     userId: reservations.senderId,
-    type: NOTICES.DEPOSIT.type,
-    title: NOTICES.DEPOSIT.title,
-    message: messageSql(NOTICES.DEPOSIT.message),
+    type: 'RESERVATION_DEPOSITED',
+    text: textReadBy('notice.parcelDeposited', { number: reservations.reservationNumber }),
     data: sql`json_object('reservationId', ${reservations.id}, 'reservationNumber', ${reservations.reservationNumber})`,
   },
   guard: and(eq(reservations.id, p.id), stillAsPlanned(db, { id: p.id, action: 'DEPOSIT' })),
@@ -155,12 +136,11 @@ async function deliver(deps: Deps, id: number): Promise<ReservationDtoView> {
   const loaded = await loadReservation(db, id);
   applyTransition(loaded.status, 'DELIVER'); // 409 before any money moves
   const r = await captureLoaded(deps, loaded);
-  const notice = NOTICES.DELIVERY;
   // The carrier side made the delivery: told in the app only (FUNDS_HELD tells the money), each
   // member of an agency trip's acting staff (CONTRACT 25).
-  const notes = [
-    { userId: r.senderId, type: notice.type, title: notice.title, message: notice.message(r.reservationNumber), data: reservationRef(r) },
-    ...toEach(await carrierSideIds(deps, r), { type: notice.type, title: notice.title, message: `Delivery of reservation ${r.reservationNumber} is confirmed.`, data: reservationRef(r), inAppOnly: true }),
+  const notes: Notification[] = [
+    { userId: r.senderId, type: 'RESERVATION_DELIVERED', text: msg('notice.parcelDelivered', { number: r.reservationNumber }), data: reservationRef(r) },
+    ...toEach(await carrierSideIds(deps, r), { type: 'RESERVATION_DELIVERED', text: msg('notice.deliveryConfirmed', { number: r.reservationNumber }), data: reservationRef(r), inAppOnly: true }),
   ];
   const { reads } = await commitTransition(
     db,

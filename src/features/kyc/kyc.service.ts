@@ -15,6 +15,7 @@ import { checkCallbackSignature, type KycEvent, type KycEventStatus } from '../.
 import { auditInsert } from '../audit/audit';
 import { parseKycEvent } from './kyc.event';
 import { providerEventIgnored, REVIEW_OUTCOMES, reviewRefusalText, STATUS_OF_EVENT, type ReviewDecision } from './kyc.rules';
+import { msg } from '../../messages';
 
 /** The record as its owner sees it: with the session token. */
 export const ownerView = (r: KycRecordRow) => ({
@@ -124,17 +125,9 @@ export interface KycDecision {
 }
 
 const NOTICES = {
-  VERIFIED: { type: 'KYC_APPROVED', title: 'Identity verified', message: 'Your identity is verified: you can now publish trips.' },
-  NOT_VERIFIED: {
-    type: 'KYC_REJECTED',
-    title: 'Identity verification refused',
-    message: 'Your identity verification was not accepted.',
-  },
-  REVOKED: {
-    type: 'KYC_REVOKED',
-    title: 'Identity verification withdrawn',
-    message: 'Your identity verification was withdrawn; publishing trips is no longer possible.',
-  },
+  VERIFIED: { type: 'KYC_APPROVED', key: 'notice.kycApproved' },
+  NOT_VERIFIED: { type: 'KYC_REJECTED', key: 'notice.kycRejected' },
+  REVOKED: { type: 'KYC_REVOKED', key: 'notice.kycRevoked' },
 } as const;
 
 /**
@@ -174,8 +167,8 @@ export async function applyKycDecision(deps: Deps, record: KycRecordRow, decisio
   if (revoking) statements.push(removeRoleStatement(db, record.userId, 'ROLE_VERIFIED_USER'));
   const notice = decision.status === 'VERIFIED' ? NOTICES.VERIFIED : revoking ? NOTICES.REVOKED : decided ? NOTICES.NOT_VERIFIED : null;
   if (notice) {
-    const message = decision.reason && decision.status === 'NOT_VERIFIED' ? `${notice.message} Reason: ${decision.reason}` : notice.message;
-    statements.push(...notify(db, { userId: record.userId, ...notice, message, data: { kycRecordId: record.id } }));
+    const text = decision.reason && decision.status === 'NOT_VERIFIED' ? msg('notice.kycRejectedBecause', { reason: decision.reason }) : msg(notice.key);
+    statements.push(...notify(db, { userId: record.userId, type: notice.type, text, data: { kycRecordId: record.id } }));
   }
   // The audit entry in the batch of the change it records.
   statements.push(

@@ -21,6 +21,9 @@ import { checkBooking, createBooking } from '../bookings/create-booking';
 import type { CreateBookingInput, ItemInput } from '../bookings/bookings.schemas';
 import { declarationsOf, normaliseRecipient } from '../bookings/booking-rules';
 import { agreedPricePerKg, isPastExpiry, offerExpiry, offerStep, OPEN_OFFER_STATUSES, type OfferAction, type OfferSide } from './offers.rules';
+import { msg, type Message } from '../../messages';
+import { textAmount } from '../../lib/message-text';
+import { priceMinor } from '../../lib/splits';
 
 export interface MakeOfferInput extends Omit<CreateBookingInput, 'announcementId'> {
   pricePerKg: number;
@@ -35,8 +38,14 @@ export interface OfferView {
 
 const TRIP_OF_OFFER = { departureCity: announcements.departureCity, arrivalCity: announcements.arrivalCity, departureDate: announcements.departureDate };
 
-const route = (trip: OfferView['trip']) => `${trip.departureCity} - ${trip.arrivalCity}`;
-const price = (minor: number, currency: string) => `${formatMoney(minor, currency)}/kg`;
+/** What an offer's notices say of it: the route, the weight, the price per kg and the total, at `pricePerKg` (minor units). */
+const termsOf = (offer: Pick<OfferRow, 'reservedWeightG' | 'currency'>, trip: Pick<OfferView['trip'], 'departureCity' | 'arrivalCity'>, pricePerKg: number) => ({
+  from: trip.departureCity,
+  to: trip.arrivalCity,
+  kg: offer.reservedWeightG / 1000,
+  price: textAmount(pricePerKg, offer.currency),
+  total: textAmount(priceMinor(offer.reservedWeightG, pricePerKg), offer.currency),
+});
 const dataOf = (offer: Pick<OfferRow, 'id' | 'announcementId'>) => ({ offerId: offer.id, announcementId: offer.announcementId });
 
 /**
@@ -80,8 +89,7 @@ export async function makeOffer(deps: Deps, auth: AuthUser, announcementId: numb
   const note = (userId: number): Notification => ({
     userId,
     type: 'OFFER_RECEIVED',
-    title: 'New offer on your trip',
-    message: `A sender offers ${price(priceMinor, a.currency)} for ${weightG / 1000} kg on your trip ${a.departureCity} - ${a.arrivalCity}; answer within 48 hours`,
+    text: msg('notice.offerReceived', termsOf({ reservedWeightG: weightG, currency: a.currency }, a, priceMinor)),
     data: sql`json_object('offerId', ${offers.id}, 'announcementId', ${announcementId})`,
     createdAt: at,
   });
@@ -154,13 +162,15 @@ const otherSide = async (deps: Deps, offer: OfferRow, side: OfferSide) => (side 
 /** The notices of an answer for the other side. */
 function answerNotes(view: OfferView, others: number[], to: OfferStatus, side: OfferSide, counter?: number): Notification[] {
   const { offer, trip } = view;
-  const texts: Partial<Record<OfferStatus, [Notification['type'], string, string]>> = {
-    COUNTERED: ['OFFER_COUNTERED', 'Counter-offer from the carrier', `The carrier counters your offer on ${route(trip)} with ${price(counter ?? 0, offer.currency)}; answer within 48 hours`],
-    DECLINED: ['OFFER_DECLINED', 'Offer declined', side === 'CARRIER' ? `The carrier declined your offer on ${route(trip)}` : `The sender declined your counter-offer on ${route(trip)}`],
-    WITHDRAWN: ['OFFER_WITHDRAWN', 'Offer withdrawn', `The sender withdrew their offer on your trip ${route(trip)}`],
+  // The price the answer is about: the counter made now, else the one on the table.
+  const terms = termsOf(offer, trip, counter ?? agreedPricePerKg(offer));
+  const texts: Partial<Record<OfferStatus, [Notification['type'], Message]>> = {
+    COUNTERED: ['OFFER_COUNTERED', msg('notice.offerCountered', terms)],
+    DECLINED: ['OFFER_DECLINED', msg(side === 'CARRIER' ? 'notice.offerDeclinedByCarrier' : 'notice.offerDeclinedBySender', terms)],
+    WITHDRAWN: ['OFFER_WITHDRAWN', msg('notice.offerWithdrawn', terms)],
   };
-  const [type, title, message] = texts[to]!;
-  return others.map((userId) => ({ userId, type, title, message, data: dataOf(offer) }));
+  const [type, text] = texts[to]!;
+  return others.map((userId) => ({ userId, type, text, data: dataOf(offer) }));
 }
 
 /** Decline, counter or withdraw: one conditional update on the status read, with the other side's notice under it. */
@@ -207,10 +217,7 @@ async function acceptOffer(deps: Deps, view: OfferView, side: OfferSide, now: Da
   const at = now.toISOString();
   const agreed = agreedPricePerKg(offer);
   const others = await otherSide(deps, offer, side);
-  const message =
-    side === 'CARRIER'
-      ? `The carrier accepted your offer on ${route(trip)} at ${price(agreed, offer.currency)}: pay the booking within 30 minutes`
-      : `The sender accepted your counter-offer on ${route(trip)} at ${price(agreed, offer.currency)}; the booking awaits payment`;
+  const text = (number: string) => msg(side === 'CARRIER' ? 'notice.offerAcceptedByCarrier' : 'notice.offerAcceptedBySender', { ...termsOf(offer, trip, agreed), number });
   const alongside = (d: Db, reservationNumber: string): Statement[] => {
     const booked = eq(reservations.reservationNumber, reservationNumber);
     return [
@@ -223,8 +230,7 @@ async function acceptOffer(deps: Deps, view: OfferView, side: OfferSide, now: Da
         others.map((userId) => ({
           userId,
           type: 'OFFER_ACCEPTED' as const,
-          title: 'Offer accepted',
-          message,
+          text: text(reservationNumber),
           data: sql`json_object('offerId', ${offer.id}, 'announcementId', ${offer.announcementId}, 'reservationId', ${reservations.id}, 'reservationNumber', ${reservationNumber})`,
           createdAt: at,
         })),
@@ -266,8 +272,8 @@ export async function expireOffers(deps: Deps, now = new Date()): Promise<number
   // Both sides told: the sender, and the carrier side now (an agency trip's acting staff).
   const carrierSides = new Map(await Promise.all(due.map(async ({ offer }) => [offer.id, await carrierSideIds(deps, offer)] as const)));
   return expireEach(db, due, at, (offer, trip) => {
-    const text = `The offer on ${route(trip)} got no answer in time and has expired`;
-    return [offer.senderId, ...(carrierSides.get(offer.id) ?? [])].map((userId) => ({ userId, type: 'OFFER_EXPIRED', title: 'Offer expired', message: text, data: dataOf(offer) }));
+    const text = msg('notice.offerExpired', termsOf(offer, trip, agreedPricePerKg(offer)));
+    return [offer.senderId, ...(carrierSides.get(offer.id) ?? [])].map((userId) => ({ userId, type: 'OFFER_EXPIRED', text, data: dataOf(offer) }));
   });
 }
 
@@ -294,8 +300,7 @@ export async function expireOffersOfRemovedTrip(deps: Deps, announcementId: numb
       {
         userId: offer.senderId,
         type: 'OFFER_EXPIRED',
-        title: 'Offer closed',
-        message: `Your offer on ${route(trip)} is closed: the trip was removed by the moderation team`,
+        text: msg('notice.offerClosedTripRemoved', { from: trip.departureCity, to: trip.arrivalCity }),
         data: { ...dataOf(offer), reason: 'TRIP_REMOVED' },
       },
     ]);

@@ -13,6 +13,8 @@ import { cancelOnRemovedTrip } from '../bookings/trip-removal';
 import { notify, toEach } from '../deliveries/notify';
 import { carrierSideIds } from '../../access/reservation-access';
 import { expireOffersOfRemovedTrip } from '../offers/offers.service';
+import { msg } from '../../messages';
+import { textDay } from '../../lib/message-text';
 
 export interface TripHiding {
   reportId: number;
@@ -31,7 +33,7 @@ export async function hideTripStatements(db: Db, h: TripHiding): Promise<Stateme
   if (!trip) return [];
   // This close hid it: the only write stamping the trip CANCELLED at this instant.
   const hiddenNow = rowExists(db, announcements, and(eq(announcements.id, trip.id), eq(announcements.status, 'CANCELLED'), eq(announcements.updatedAt, h.closedAt)));
-  const because = h.note ? `: ${h.note}` : '';
+  const where = { from: trip.departureCity, to: trip.arrivalCity, date: textDay(trip.departureDate), report: h.reportId };
   return [
     db
       .update(announcements)
@@ -49,10 +51,7 @@ export async function hideTripStatements(db: Db, h: TripHiding): Promise<Stateme
       db,
       toEach(await carrierSideIds({ db }, { ...trip, announcementId: trip.id }), {
         type: 'TRIP_REMOVED',
-        title: 'Trip removed by moderation',
-        message:
-          `Your trip ${trip.departureCity} - ${trip.arrivalCity} of ${trip.departureDate} was removed by the moderation team (report #${h.reportId})${because}. ` +
-          'Bookings not yet handed over are cancelled and their senders refunded in full; parcels already handed over to you must still be delivered.',
+        text: h.note ? msg('notice.tripRemovedBecause', { ...where, note: h.note }) : msg('notice.tripRemoved', where),
         data: { announcementId: trip.id, reportId: h.reportId, note: h.note },
       }),
       and(h.closedByMe, hiddenNow),

@@ -172,8 +172,7 @@ export async function closeReport(
       {
         userId: report.reporterId,
         type: 'REPORT_CLOSED',
-        title: 'Your report was reviewed',
-        message: `Report #${id} was closed by the moderation team.`,
+        text: msg('notice.reportClosed', { id }),
         data: { reportId: id },
       },
       closedByMe,

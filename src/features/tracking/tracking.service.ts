@@ -13,6 +13,7 @@ import { commitTransitions } from '../reservations/lifecycle';
 import { assertReservationAccess, isCarrierSide, sideOf } from '../../access/reservation-access';
 import { VIEWER_HEADER, type TrackingViewer } from '../../durable-objects/reservation-tracking';
 import type { ReservationStatus } from '../reservations/reservation-state';
+import { msg } from '../../messages';
 
 export type { Position, PositionInput };
 
@@ -79,8 +80,7 @@ export async function postPositions(deps: Deps, auth: AuthUser, id: number, poin
     const note = {
       userId: row.senderId,
       type: 'RESERVATION_IN_TRANSIT' as const,
-      title: 'Parcel on its way',
-      message: `Your parcel for reservation ${row.reservationNumber} is on its way.`,
+      text: msg('notice.parcelInTransit', { number: row.reservationNumber }),
       data: reservationRef({ id, reservationNumber: row.reservationNumber }),
     };
     const {

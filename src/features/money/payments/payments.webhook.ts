@@ -12,6 +12,9 @@ import {
   type ProviderEvent,
 } from '../../../providers/payment/webhook-signature';
 import { notify, reservationRef } from '../../deliveries/notify';
+import { textAmount } from '../../../lib/message-text';
+import { msg } from '../../../messages';
+import { chargedCents } from '../ledger/posting-rules';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
 import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
 import { loadReservation } from '../../reservations/lifecycle';
@@ -140,8 +143,7 @@ export async function paymentFailed({ db, providers }: Deps, reservationId: numb
     ...notify(db, {
       userId: r.senderId,
       type: 'PAYMENT_FAILED',
-      title: 'Payment failed',
-      message: `The payment for reservation ${r.reservationNumber} did not go through. You can try again.`,
+      text: msg('notice.paymentFailed', { amount: textAmount(chargedCents(r), r.currency), number: r.reservationNumber }),
       data: reservationRef(r),
     }),
   ]);

@@ -8,11 +8,25 @@ import { mobilePayoutAccounts, type WithdrawalRow } from '../../../db/schema';
 import type { Deps } from '../../../env';
 import type { MobileMoneyRail } from '../../../providers/mobile-money';
 import { drive, operationFor } from '../mobile-money/operations';
+import { maskedPhone } from '../../../lib/phone';
+import type { Localized } from '../../../messages';
 
 const PREFIX = 'mobile:';
 export const mobileDestination = (payoutAccountId: number) => `${PREFIX}${payoutAccountId}`;
 export const isMobileDestination = (destination: string) => destination.startsWith(PREFIX);
 export const payoutAccountIdOf = (destination: string) => Number(destination.slice(PREFIX.length));
+
+/**
+ * Where a withdrawal goes, as its notices name it (CONTRACT 26): the mobile number masked and the
+ * operator's name (`+221 •• ••• 45 67`, Wave), or the bank account of the connected account (Stripe).
+ */
+export async function destinationWords(deps: Deps, destination: string): Promise<{ destination: string | Localized; provider: string }> {
+  if (!isMobileDestination(destination)) return { destination: { en: 'your bank account', fr: 'votre compte bancaire' }, provider: 'Stripe' };
+  const [wallet] = await deps.db.select().from(mobilePayoutAccounts).where(eq(mobilePayoutAccounts.id, payoutAccountIdOf(destination)));
+  if (!wallet) return { destination: { en: 'your mobile money account', fr: 'votre compte Mobile Money' }, provider: 'Mobile Money' };
+  const operator = await deps.providers.mobileMoney.operator(wallet.provider);
+  return { destination: maskedPhone(wallet.phone), provider: operator?.displayName ?? wallet.provider };
+}
 
 export type PayoutOutcome = { kind: 'completed'; payoutId: string } | { kind: 'failed'; reason: string } | { kind: 'pending'; payoutId?: string };
 

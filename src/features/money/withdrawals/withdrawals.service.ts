@@ -5,7 +5,7 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import type { Db } from '../../../db/client';
-import { ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../../db/schema';
+import { agencies, ledgerAccounts, withdrawals, withdrawalSettings, type WithdrawalRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/errors';
 import { guardedInsert, readPage, rowExists } from '../../../db/statements';
 import { connectNotConfigured, insufficientFunds, invalidState, paymentProcessingError } from '../../../errors';
@@ -15,7 +15,9 @@ import { orderBy, toPage, type PageParams } from '../../../lib/pagination';
 import { ProviderRejectedError } from '../../../providers/payment';
 import { ensureAccountStatements, newToken, notifyIfPosted, postingStatements } from '../ledger/ledger.statements';
 import { accountKey, walletAccount, withdrawalPosting, withdrawalReversal, type Owner } from '../ledger/posting-rules';
-import { notify } from '../../deliveries/notify';
+import { notify, type Notification } from '../../deliveries/notify';
+import { textAmount } from '../../../lib/message-text';
+import { msg } from '../../../messages';
 import { findPayoutAccount } from '../pay-connect/pay-connect.service';
 import { currencyOrMain, mainCurrency } from '../../../lib/main-currency';
 import { toMinor } from '../../../lib/amount';
@@ -26,7 +28,7 @@ import { businessRule } from '../../../errors';
 import { defaultPayoutAccount } from '../payout-accounts/payout-accounts.service';
 import { limitBreach } from '../mobile-money/limits';
 import { recordOutcome } from '../mobile-money/operations';
-import { isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
+import { destinationWords, isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
 import { assertNotPaused, isPaused } from '../pauses';
 import { reportCaught } from '../../../error-tracking';
 
@@ -184,10 +186,10 @@ export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<Withdr
       idempotencyKey: `withdrawal-${w.id}`,
       metadata: { withdrawalId: String(w.id), ownerType: w.ownerType, ownerId: String(w.ownerId) },
     });
-    return await completeWithdrawal(deps.db, w, transferId);
+    return await completeWithdrawal(deps, w, transferId);
   } catch (err) {
     if (!(err instanceof ProviderRejectedError)) return w; // transient: stays PENDING, the cron retries
-    await failWithdrawal(deps.db, w, err.message);
+    await failWithdrawal(deps, w, err.message);
     deps.providers.metrics.event('PAYOUT_FAILED', `transfer ${w.currency}`);
     throw paymentProcessingError('money.paymentProviderRefusedTransfer', {
       suggestions: ['money.checkConnectedPayoutAccount'],
@@ -199,7 +201,7 @@ export async function sendTransfer(deps: Deps, w: WithdrawalRow): Promise<Withdr
 /** Pays a withdrawal out to a mobile wallet; a refusal puts the money back with the provider's reason (502). */
 async function recordMobilePayout(deps: Deps, w: WithdrawalRow): Promise<WithdrawalRow> {
   const outcome = await sendMobilePayout(deps, w);
-  if (outcome.kind === 'completed') return completeWithdrawal(deps.db, w, outcome.payoutId);
+  if (outcome.kind === 'completed') return completeWithdrawal(deps, w, outcome.payoutId);
   if (outcome.kind === 'pending') {
     // Still processing (or unknown): the payout's reference kept; the callback or the cron settles it.
     if (!outcome.payoutId || w.transferId) return w;
@@ -210,7 +212,7 @@ async function recordMobilePayout(deps: Deps, w: WithdrawalRow): Promise<Withdra
       .returning();
     return kept ?? w;
   }
-  await failWithdrawal(deps.db, w, outcome.reason);
+  await failWithdrawal(deps, w, outcome.reason);
   deps.providers.metrics.event('PAYOUT_FAILED', `mobile ${w.currency}`);
   throw paymentProcessingError('payout.providerRefusedPayout', { reason: outcome.reason }, { suggestions: ['payout.checkWallet'] });
 }
@@ -221,35 +223,47 @@ export async function settleMobilePayout(deps: Deps, op: MobileMoneyOperationRow
   if (!finalisedNow || !row.withdrawalId) return;
   const [w] = await deps.db.select().from(withdrawals).where(eq(withdrawals.id, row.withdrawalId));
   if (!w) return;
-  if (row.status === 'COMPLETED') await completeWithdrawal(deps.db, w, row.ref ?? row.id);
-  else await failWithdrawal(deps.db, w, `${row.failureCode}: ${row.failureMessage}`);
+  if (row.status === 'COMPLETED') await completeWithdrawal(deps, w, row.ref ?? row.id);
+  else await failWithdrawal(deps, w, `${row.failureCode}: ${row.failureMessage}`);
+}
+
+/**
+ * The wallet's holder told about a withdrawal: the amount, where it went and by whom (the user, or
+ * an agency's owner: CONTRACT 25).
+ */
+async function withdrawalNotice(deps: Deps, w: WithdrawalRow, type: 'WITHDRAWAL_COMPLETED' | 'WITHDRAWAL_FAILED'): Promise<Notification[]> {
+  const [holder] =
+    w.ownerType === 'USER' ? [{ id: w.ownerId }] : await deps.db.select({ id: agencies.ownerId }).from(agencies).where(eq(agencies.id, w.ownerId));
+  if (!holder) return [];
+  const words = { amount: textAmount(w.amountCents, w.currency), ...(await destinationWords(deps, w.destinationAccountId)) };
+  return [{
+    userId: holder.id,
+    type,
+    text: msg(type === 'WITHDRAWAL_COMPLETED' ? 'notice.withdrawalSent' : 'notice.withdrawalFailed', words),
+    data: { withdrawalId: w.id, amount: amountOf(w.amountCents, w.currency), currency: w.currency },
+  }];
 }
 
 /** PENDING -> COMPLETED with the provider's transfer (or payout) id, the owner told, once. */
-export async function completeWithdrawal(db: Db, w: WithdrawalRow, transferId: string): Promise<WithdrawalRow> {
+export async function completeWithdrawal(deps: Deps, w: WithdrawalRow, transferId: string): Promise<WithdrawalRow> {
+  const { db } = deps;
+  const completedAt = new Date().toISOString();
+  // Told once: only the batch whose update completed it (its stamp) writes the notice.
+  const completedNow = rowExists(db, withdrawals, and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'COMPLETED'), eq(withdrawals.completedAt, completedAt)));
   const [done] = await db.batch([
     db
       .update(withdrawals)
-      .set({ status: 'COMPLETED', transferId, completedAt: new Date().toISOString() })
+      .set({ status: 'COMPLETED', transferId, completedAt })
       .where(and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'PENDING')))
       .returning(),
-    ...(w.ownerType === 'USER'
-      ? [
-          ...notify(db, {
-            userId: w.ownerId,
-            type: 'WITHDRAWAL_COMPLETED',
-            title: 'Withdrawal sent',
-            message: `${formatMoney(w.amountCents, w.currency)} is on its way to your payout account.`,
-            data: { withdrawalId: w.id },
-          }),
-        ]
-      : []),
+    ...notify(db, await withdrawalNotice(deps, w, 'WITHDRAWAL_COMPLETED'), completedNow),
   ]);
   return done[0] ?? w;
 }
 
 /** PENDING -> FAILED and the amount back to the wallet, in one batch, once. */
-export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
+export async function failWithdrawal(deps: Deps, w: WithdrawalRow, reason: string) {
+  const { db } = deps;
   const owner: Owner = { type: w.ownerType, id: w.ownerId };
   const token = newToken();
   await db.batch([
@@ -261,17 +275,7 @@ export async function failWithdrawal(db: Db, w: WithdrawalRow, reason: string) {
       guard: rowExists(db, withdrawals, and(eq(withdrawals.id, w.id), eq(withdrawals.status, 'FAILED'))),
       withdrawalToken: w.token,
     }),
-    ...(owner.type === 'USER'
-      ? notifyIfPosted(db, token, [
-          {
-            userId: owner.id,
-            type: 'WITHDRAWAL_FAILED',
-            title: 'Withdrawal failed',
-            message: `The transfer of ${formatMoney(w.amountCents, w.currency)} failed; the amount is back in your wallet.`,
-            data: { withdrawalId: w.id },
-          },
-        ])
-      : []),
+    ...notifyIfPosted(db, token, await withdrawalNotice(deps, w, 'WITHDRAWAL_FAILED')),
   ]);
 }
 
