@@ -10,6 +10,8 @@ import { notify as notificationStatements } from '../src/features/deliveries/not
 import { del, errorBody, get, post, put } from './helpers/http';
 import { daysFromToday, uniqueCity, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aCategory, publishTrip, aReservation } from './helpers/factories';
 import { msg } from '../src/messages';
+import { toldTo } from './helpers/notices';
+import { formatMoneyIn } from '../src/lib/money';
 
 const db = () => database(env.DB);
 const API = '/v1/api';
@@ -371,11 +373,18 @@ describe('search alerts', () => {
 
     const trip = await publishTrip(carrier, { arrivalCity: to, arrivalCountry: 'ML', pricePerKg: 9, acceptedCategoryIds: [category.id] });
     const mine = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
+    // The trip's date, free kilos and price per kg, in the reader's language, in the app and the e-mail.
+    const told = await toldTo(watcher.id, 'ALERT_MATCH');
+    const day = (locale: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${trip.departureDate}T00:00:00Z`));
+    const kg = trip.remainingWeight as number;
+    const fr = `Nouveau trajet Paris → ${to} le ${day('fr-FR')} : ${String(kg).replace('.', ',')} kg disponibles à ${formatMoneyIn(900, trip.currency, 'fr')}/kg.`;
+    expect(told).toMatchObject({ key: 'notice.alertMatch', fr, sentFr: [['EMAIL', fr]] });
+    expect(told.en).toBe(`New trip Paris → ${to} on ${day('en-GB')}: ${kg} kg available at ${formatMoneyIn(900, trip.currency, 'en')}/kg.`);
     expect(mine).toMatchObject([
       {
         type: 'ALERT_MATCH',
         title: 'New trip matching your alert',
-        message: `Paris → ${to} on ${trip.departureDate}`,
+        message: told.en,
         data: { announcementId: trip.id, alertId: alert.id },
         readAt: null,
       },

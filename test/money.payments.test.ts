@@ -12,6 +12,8 @@ import { db, reservationRow, runCron, setReservation } from './helpers/db';
 import { minutesFromNow, secondsFromNow, type TestUser, aUser, aCarrier, anAdmin, aSuperAdmin, aReservation, aTrip, FIFTY_EUR } from './helpers/factories';
 import { stripeSignature } from './helpers/fake-stripe';
 import { call, errorBody, get, post } from './helpers/http';
+import { toldTo } from './helpers/notices';
+import { formatMoneyIn } from '../src/lib/money';
 import { WEBHOOK, fakeStripeForThisFile, sendWebhookRaw, sendPaymentEvent, reservationMoney, ledgerInvariantViolations } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
@@ -372,6 +374,11 @@ describe('webhook (POST /webhooks/payment-provider)', () => {
     expect(await reservationRow(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'FAILED' });
     const [note] = await db().select().from(notifications).where(eq(notifications.userId, sender.id));
     expect(note.type).toBe('PAYMENT_FAILED');
+    // The amount that did not go through, in the app and in every message sent.
+    const told = await toldTo(sender.id, 'PAYMENT_FAILED');
+    const fr = `Le paiement de ${formatMoneyIn(5000, 'EUR', 'fr')} pour la réservation ${booking.reservationNumber} n'a pas abouti ; rien n'a été débité. Vous pouvez réessayer.`;
+    expect(told).toMatchObject({ key: 'notice.paymentFailed', fr, sentFr: [['EMAIL', fr]] });
+    expect(told.en).toBe(`The payment of 50.00 EUR for reservation ${booking.reservationNumber} did not go through; nothing was charged. You can try again.`);
   });
 
   it('a signed event whose amount, currency or session is not the checkout this service created changes nothing, is acknowledged and audited (CONTRACT section 19)', async () => {

@@ -14,6 +14,8 @@ import { settleWithProvider } from '../src/features/money';
 import { db, reservationRow } from './helpers/db';
 import { aCarrier, advance, aReservation, aTrip, aUser, deliverWithRelease, makeAvailable, type TestUser } from './helpers/factories';
 import { FAKE_WAVE_API_KEY, FAKE_WAVE_WEBHOOK_SECRET, FakeWave, waveDelivery } from './helpers/fake-wave';
+import { toldTo } from './helpers/notices';
+import { formatMoneyIn } from '../src/lib/money';
 import { accountBalance, ledgerInvariantViolations, reservationMoney, walletKey } from './helpers/money';
 
 const wave = new FakeWave();
@@ -387,6 +389,12 @@ describe('withdrawals in XOF are Wave payouts', () => {
     expect(sent.body).toEqual({ currency: 'XOF', receive_amount: '4250', mobile: '+221770000001', name: 'Moussa Ndiaye', client_reference: `withdrawal-${res.body.id}` });
     expect(res.body.transferId).toBe(wave.payouts.get(res.body.transferId)!.id);
     expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(0);
+    // The amount, the number it went to (masked) and the provider, in the app and every message.
+    const told = await toldTo(carrier.id, 'WITHDRAWAL_COMPLETED');
+    const fr = `Votre retrait de ${formatMoneyIn(4250, 'XOF', 'fr')} est en route vers +221 •• ••• 00 01 (Wave).`;
+    expect(told).toMatchObject({ key: 'notice.withdrawalSent', fr, sentFr: [['EMAIL', fr]] });
+    expect(told.en).toBe(`Your withdrawal of ${formatMoneyIn(4250, 'XOF', 'en')} is on its way to +221 •• ••• 00 01 (Wave).`);
+    expect(told.emailFr).toContain(fr);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 
@@ -403,6 +411,10 @@ describe('withdrawals in XOF are Wave payouts', () => {
     const list = await request('GET', '/v1/api/withdrawals', { token: carrier.token });
     expect(list.body.content[0]).toMatchObject({ status: 'FAILED', currency: 'XOF', amount: 4250, failureReason: 'blocked-account: The recipient wallet is blocked' });
     expect(await accountBalance(walletKey(carrier.id), 'XOF')).toBe(4250);
+    const told = await toldTo(carrier.id, 'WITHDRAWAL_FAILED');
+    const fr = `Votre retrait de ${formatMoneyIn(4250, 'XOF', 'fr')} vers +221 •• ••• 99 99 (Wave) a échoué ; le montant est de retour dans votre portefeuille.`;
+    expect(told).toMatchObject({ key: 'notice.withdrawalFailed', fr, sentFr: [['EMAIL', fr]] });
+    expect(told.en).toBe(`Your withdrawal of ${formatMoneyIn(4250, 'XOF', 'en')} to +221 •• ••• 99 99 (Wave) failed; the amount is back in your wallet.`);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 

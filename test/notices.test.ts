@@ -8,6 +8,7 @@ import { deliveries, notifications } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { releaseHeldShares } from '../src/features/money';
 import { toNotification } from '../src/features/notifications/notifications.service';
+import { notify } from '../src/features/deliveries/notify';
 import { renderEmail } from '../src/features/deliveries/templates';
 import { formatMoneyIn } from '../src/lib/money';
 import { db } from './helpers/db';
@@ -86,5 +87,38 @@ describe('every ending tells both parties what goes back and what is kept', () =
     expect((await post(`/v1/api/bookings/${r.id}/cancel`, {}, { token: sender.token })).status).toBe(200);
     expect(await notesOf(carrier.id, 'RESERVATION_CANCELLED')).toHaveLength(1);
     expect(await db().select().from(deliveries).where(and(eq(deliveries.userId, carrier.id), eq(deliveries.template, 'RESERVATION_CANCELLED')))).toEqual([]);
+  });
+});
+
+// One source per wording: a notice is its message key with values; the English stored beside it is
+// derived from the key when it is written, never written at the change.
+const SOURCES = import.meta.glob('../src/**/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
+describe('every notice has its message key', () => {
+  it('notify() refuses a notice without a key (a title and message written inline)', () => {
+    expect(() => notify(db(), { userId: 1, type: 'NEW_MESSAGE', title: 'New message', message: 'Someone wrote' } as never)).toThrow('A NEW_MESSAGE notice needs its words as a message key');
+    expect(() => notify(db(), { userId: 1, type: 'NEW_MESSAGE', text: { key: 'notice.noSuchWording' } } as never)).toThrow('needs its words as a message key');
+  });
+
+  it('no code that notifies writes a title or an English sentence of its own', () => {
+    const notifying = Object.entries(SOURCES).filter(([path, text]) => /deliveries\/notify'/.test(text) && !path.endsWith('/deliveries/notify.ts'));
+    expect(notifying.length).toBeGreaterThan(15);
+    const inline = notifying.flatMap(([path, text]) =>
+      text
+        .split('\n')
+        .map((line, i) => [`${path}:${i + 1}`, line] as const)
+        // A title written out, or a message that is a sentence (a template, or words with spaces) rather than a key.
+        .filter(([, line]) => /\btitle:\s*['`"]/.test(line) || /\bmessage:\s*(`|'[^']* [^']*')/.test(line))
+        .map(([where]) => where),
+    );
+    expect(inline).toEqual([]);
+  });
+
+  it('the stored English is the kind’s subject and the key rendered: the reader’s language comes from the key alone', async () => {
+    const { sender, reservation: r } = await aReservation({ status: 'PAID', ...paid });
+    const [note] = await notesOf(sender.id, 'PAYMENT_AUTHORIZED');
+    expect(note.title).toBe('Payment received');
+    expect(note.message).toBe(toNotification(note, 'en').message);
+    expect(note.text).toEqual({ key: 'notice.paymentHeld', params: { amount: { minor: 5000, currency: 'EUR' }, number: r.reservationNumber } });
   });
 });

@@ -12,6 +12,10 @@ import { agreedPricePerKg, offerExpiry, offerStep, OFFER_TTL_MS } from '../src/f
 import { del, errorBody, get, post } from './helpers/http';
 import { aBranch, aCarrier, aCategory, anAdmin, anAgency, aTrip, aUser, daysFromToday, type TestUser, type TripOverrides } from './helpers/factories';
 import { db, runCron, tripRow } from './helpers/db';
+import { toldTo } from './helpers/notices';
+import { formatMoneyIn } from '../src/lib/money';
+
+const eur = (minor: number, locale: 'fr' | 'en') => formatMoneyIn(minor, 'EUR', locale);
 
 async function setup(trip: TripOverrides = {}) {
   const carrier = await aCarrier({ firstName: 'Carla', lastName: 'Carrier' });
@@ -81,7 +85,12 @@ describe('POST /annonces/{id}/offers', () => {
 
     const [note] = await notesOf(carrier.id, 'OFFER_RECEIVED');
     expect(note.data).toEqual({ offerId: res.body.id, announcementId: trip.id });
-    expect(note.message).toContain('8.50 EUR/kg for 4 kg');
+    // The price per kg, the weight and the total, in the reader's language, in the app and the e-mail alike.
+    const told = await toldTo(carrier.id, 'OFFER_RECEIVED');
+    const fr = `Un expéditeur propose ${eur(850, 'fr')}/kg pour 4 kg (${eur(3400, 'fr')}) sur votre trajet ${trip.departureCity} - ${trip.arrivalCity}. Acceptez, refusez ou faites une contre-offre sous 48 heures.`;
+    expect(told).toMatchObject({ key: 'notice.offerReceived', fr, sentFr: [['EMAIL', fr]] });
+    expect(told.en).toBe(`A sender offers 8.50 EUR/kg for 4 kg (34.00 EUR) on your trip ${trip.departureCity} - ${trip.arrivalCity}. Accept, decline or counter within 48 hours.`);
+    expect(told.emailFr).toContain(fr);
     expect((await outboxOf(carrier.id, 'OFFER_RECEIVED')).map((d) => d.channel)).toEqual(['EMAIL']); // no device: no push
 
     // The carrier sees it without the recipient's details.
@@ -219,7 +228,10 @@ describe('answering an offer', () => {
     expect(countered.status).toBe(200);
     expect(countered.body).toMatchObject({ status: 'COUNTERED', pricePerKg: 7, counterPricePerKg: 9.25 });
     const [note] = await notesOf(sender.id, 'OFFER_COUNTERED');
-    expect(note.message).toContain('9.25 EUR/kg');
+    const counterTold = await toldTo(sender.id, 'OFFER_COUNTERED');
+    const fr = `Le transporteur propose ${eur(925, 'fr')}/kg pour 2 kg (${eur(1850, 'fr')}) sur ${trip.departureCity} - ${trip.arrivalCity}. Acceptez ou refusez sous 48 heures.`;
+    expect(counterTold).toMatchObject({ key: 'notice.offerCountered', fr, sentFr: [['EMAIL', fr]] });
+    expect(note.message).toBe(`The carrier counters with 9.25 EUR/kg for 2 kg (18.50 EUR) on ${trip.departureCity} - ${trip.arrivalCity}. Accept or decline within 48 hours.`);
     expect((await outboxOf(sender.id, 'OFFER_COUNTERED')).map((d) => d.channel)).toEqual(['EMAIL']);
 
     // Now the carrier waits: accepting or countering again is not theirs to do.

@@ -10,6 +10,10 @@ import { auditLogs, moneyDocuments, transactions, users } from '../src/db/schema
 import { db, reservationRow } from './helpers/db';
 import { aCarrier, aCategory, anAdmin, aReservation, aTrip, aUser, bookingInput, FIFTY_EUR } from './helpers/factories';
 import { errorBody, get, post } from './helpers/http';
+import { toldTo } from './helpers/notices';
+import { formatMoneyIn } from '../src/lib/money';
+
+const eur = (minor: number, locale: 'fr' | 'en') => formatMoneyIn(minor, 'EUR', locale);
 import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, reservationMoney, walletKey } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
@@ -244,11 +248,20 @@ describe('PROTECTION_PAYOUT', () => {
     post(`/v1/api/admin/disputes/${id}/resolve`, { note: 'Lost in transit', ...body }, { token, headers });
 
   it('pays the amount to the sender from the reserve on top of the refund of the price; the premium is kept; audited; GET /protection shows the claim', async () => {
-    const { sender, reservation, disputeId, admin } = await disputed();
+    const { sender, carrier, reservation, disputeId, admin } = await disputed();
     const [reserveBefore, premiumsBefore] = [await accountBalance(RESERVE), await accountBalance(PREMIUMS)];
     const fundingBefore = await accountBalance('PROTECTION_FUNDING');
     const res = await resolve(admin.token, disputeId, { resolution: 'PROTECTION_PAYOUT', amount: 80 });
     expect(res.status).toBe(200);
+    // Each side is told what it gets: the refund and the payout to the sender, the share left to the carrier.
+    const n = reservation.reservationNumber;
+    const toSender = await toldTo(sender.id, 'DISPUTE_RESOLVED');
+    const fr = `Le litige de la réservation ${n} est résolu : ${eur(5000, 'fr')} vous sont remboursés, et une indemnisation de ${eur(8000, 'fr')} au titre de la protection est versée sur votre portefeuille.`;
+    expect(toSender).toMatchObject({ key: 'notice.disputePayoutToSender', fr, sentFr: [['EMAIL', fr]] });
+    expect(toSender.en).toBe(`The dispute on reservation ${n} is resolved: 50.00 EUR goes back to you, and a protection payout of 80.00 EUR is paid into your wallet.`);
+    expect((await toldTo(carrier.id, 'DISPUTE_RESOLVED')).en).toBe(
+      `The dispute on reservation ${n} is resolved: 50.00 EUR goes back to the sender, who also receives a protection payout of 80.00 EUR; your share is now 0.00 EUR.`,
+    );
     expect(res.body).toMatchObject({ status: 'RESOLVED', resolution: 'PROTECTION_PAYOUT' });
 
     const pi = (await reservationRow(reservation.id)).authorizationId!;
