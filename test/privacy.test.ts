@@ -46,6 +46,7 @@ import { createIdp, login, registerUser, serveJwks, signIdToken, uniqueEmail } f
 import { del, errorBody, get, post } from './helpers/http';
 import { aCarrier, aCategory, aFile, aReservation, aTrip, aUser, type TestUser } from './helpers/factories';
 import { runCron, trackingStub } from './helpers/db';
+import { toNotification } from '../src/features/notifications/notifications.service';
 
 const db = database(env.DB);
 const deps = () => depsOf(env);
@@ -313,6 +314,11 @@ describe('DELETE /user/me: erasure', () => {
       [carrier.id, 'Merci, à bientôt'],
     ]);
     expect((await db.select().from(disputeMessages).where(eq(disputeMessages.disputeId, dispute.id)))[0].body).toBe('');
+    // The carrier's notice of the sender's message no longer names the sender, in either language.
+    const [toCarrier] = await db.select().from(notifications).where(and(eq(notifications.userId, carrier.id), eq(notifications.type, 'NEW_MESSAGE')));
+    expect(toCarrier.message).toBe(`A deleted user wrote about reservation ${reservation.reservationNumber}.`);
+    expect(toNotification(toCarrier, 'fr').message).toBe(`Un utilisateur supprimé a écrit au sujet de la réservation ${reservation.reservationNumber}.`);
+    expect(toNotification(toCarrier, 'en').message).toBe(toCarrier.message);
     // Money: the same transactions and balances.
     expect(await db.select().from(transactions).where(eq(transactions.id, payment.id))).toEqual([payment]);
     expect(await db.select().from(ledgerEntries).where(eq(ledgerEntries.id, entry.id))).toEqual([entry]);

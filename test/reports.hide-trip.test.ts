@@ -22,6 +22,9 @@ const paid = { payment: stripe, ...FIFTY_EUR };
 
 const capture = async (id: number) => (await captureLoaded(depsOf(env), await reservationRow(id))).paymentStatus === 'CAPTURED';
 
+/** A day as each language writes it in a notice. */
+const day = (iso: string, locale: string) => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+
 /** A sender's notices about the cancellation and its money: [type, message] (not the payment's own). */
 const notesOf = async (userId: number) =>
   (
@@ -112,7 +115,7 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     const carrierNotes = await db().select().from(notifications).where(and(eq(notifications.userId, carrier.id), eq(notifications.type, 'TRIP_REMOVED')));
     expect(carrierNotes).toHaveLength(1);
     expect(carrierNotes[0]).toMatchObject({
-      message: `Your trip Paris - Dakar of ${trip.departureDate} was removed by the moderation team (report #${reportId}): Annonce frauduleuse. Bookings not yet handed over are cancelled and their senders refunded in full; parcels already handed over to you must still be delivered.`,
+      message: `Your trip Paris - Dakar of ${day(trip.departureDate, 'en-GB')} was removed by the moderation team (report #${reportId}: “Annonce frauduleuse”). Bookings not yet handed over are cancelled and their senders refunded in full; parcels already handed over to you must still be delivered.`,
       data: { announcementId: trip.id, reportId, note: 'Annonce frauduleuse' },
     });
 
@@ -120,7 +123,7 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     const [carrierMail] = await outboxOf(carrier.id, 'TRIP_REMOVED');
     expect(carrierMail).toMatchObject({ channel: 'EMAIL', status: expect.any(String) });
     expect(notificationLine('TRIP_REMOVED', 'fr', carrierMail.payload as Record<string, unknown>).line).toBe(
-      "Votre trajet a été retiré par l'équipe de modération (motif : « Annonce frauduleuse »). Les réservations pas encore remises sont annulées et leurs expéditeurs remboursés en totalité ; les colis qui vous ont déjà été remis doivent être livrés.",
+      `Votre trajet Paris - Dakar du ${day(trip.departureDate, 'fr-FR')} a été retiré par l'équipe de modération (signalement n° ${reportId} : « Annonce frauduleuse »). Les réservations pas encore remises sont annulées et leurs expéditeurs remboursés en totalité ; les colis qui vous ont déjà été remis doivent être livrés.`,
     );
     for (const f of [unpaid, authorised, accepted]) {
       const mails = await outboxOf(f.sender.id, 'RESERVATION_CANCELLED');
@@ -162,9 +165,9 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
 
     expect((await db().select().from(offers).where(eq(offers.id, offer.body.id)))[0]).toMatchObject({ status: 'EXPIRED' });
     const [note] = await db().select().from(notifications).where(and(eq(notifications.userId, offerer.id), eq(notifications.type, 'OFFER_EXPIRED')));
-    expect(note.message).toBe('Your offer on Paris - Dakar is closed: the trip was removed by the moderation team');
+    expect(note.message).toBe('Your offer on Paris - Dakar is closed: the trip was removed by the moderation team.');
     const [mail] = await outboxOf(offerer.id, 'OFFER_EXPIRED');
-    expect(notificationLine('OFFER_EXPIRED', 'fr', mail.payload as Record<string, unknown>).line).toBe("Votre offre est close : le trajet a été retiré par l'équipe de modération.");
+    expect(notificationLine('OFFER_EXPIRED', 'fr', mail.payload as Record<string, unknown>).line).toBe("Votre offre sur Paris - Dakar est close : le trajet a été retiré par l'équipe de modération.");
 
     const sender = await aUser();
     const booking = await post('/v1/api/bookings', bookingInput(trip.id, category.id, 2), { token: sender.token });

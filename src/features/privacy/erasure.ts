@@ -3,7 +3,7 @@
 // KYC documents (R2 and rows), the user's message bodies, the recipients' details of the user's
 // reservations and offers, past exports. Money records, invoices, reviews' ratings and the rows others'
 // records point to stay, pseudonymised by the profile's placeholders (users.service deleteAccount).
-import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   conversations,
   dataExports,
@@ -22,12 +22,18 @@ import type { Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { conversationObject } from '../conversations/conversations.service';
 import { deleteFiles, ERASED_LAST_MESSAGE, ERASED_RECIPIENT } from './retention';
+import { textReadBy } from '../deliveries/notify';
+import type { Localized } from '../../messages';
 
 /**
  * The work outside D1 first (R2 objects, the user's bodies in each conversation object, the
  * uploads' rows): each is harmless to repeat, so a failure before the account's batch leaves an
  * account that can be deleted again. Returns the statements for the account's deletion batch.
  */
+/** How a notice names an erased author, in each language. */
+const ERASED_AUTHOR: Localized = { en: 'A deleted user', fr: 'Un utilisateur supprimé' };
+const erasedAuthorNotice = textReadBy('notice.newMessage', { name: sql`${ERASED_AUTHOR.en}`, number: sql`json_extract(${notifications.data}, '$.reservationNumber')` });
+
 export async function eraseAccountData(deps: Deps, userId: number): Promise<Statement[]> {
   const { db, env } = deps;
   // Agency documents belong to the agency (its owner cannot delete the account while it exists).
@@ -52,6 +58,11 @@ export async function eraseAccountData(deps: Deps, userId: number): Promise<Stat
       .set({ lastMessage: ERASED_LAST_MESSAGE })
       .where(and(inArray(conversations.reservationId, ownReservations), sql`json_extract(${conversations.lastMessage}, '$.authorId') = ${userId}`)),
     db.update(disputeMessages).set({ body: '' }).where(eq(disputeMessages.authorId, userId)),
+    // The notices others received of the user's messages no longer name them (CONTRACT 26).
+    db
+      .update(notifications)
+      .set({ text: sql`json_set(${notifications.text}, '$.params.name', json(${JSON.stringify(ERASED_AUTHOR)}))`, message: erasedAuthorNotice.english as SQL })
+      .where(and(eq(notifications.type, 'NEW_MESSAGE'), sql`json_extract(${notifications.data}, '$.authorId') = ${userId}`)),
     db.delete(devices).where(eq(devices.userId, userId)),
     db.delete(searchAlerts).where(eq(searchAlerts.userId, userId)),
     db.delete(notificationPreferences).where(eq(notificationPreferences.userId, userId)),

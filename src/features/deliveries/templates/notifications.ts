@@ -1,7 +1,7 @@
 // The e-mail of every notification kind, in French and English. A notification written with its
 // words as a message key (notify.ts `text`, messages/notices.ts) is rendered from them in the
 // reader's language, amounts included: the in-app list, e-mail, push and SMS say the same. One
-// written before (or not yet moved to keys) carries its English message, and French from its kind.
+// written before keys existed (old rows) carries its English message, and French from its kind.
 import type { Locale } from '../../../db/schema';
 import { renderText } from '../../../lib/message-text';
 import { isMessageKey, type Message } from '../../../messages';
