@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { database } from '../src/db/client';
 import { agencyEmployees, categories, reservationItems, users } from '../src/db/schema';
 import { declaredTotalOf, declaredValuesMinor, everyItemDeclared } from '../src/features/reservations/declared-value';
-import { errorBody, get, post } from './helpers/http';
+import { errorBody, get, post, put } from './helpers/http';
 import { aBranch, aCarrier, aCategory, advance, anAdmin, anAgency, aTrip, aUser, bookingInput, type TestUser } from './helpers/factories';
 
 const db = database(env.DB);
@@ -149,6 +149,24 @@ async function aDeclaredBooking(options: { status?: 'PENDING_PAYMENT' | 'PAID' |
 }
 
 describe('GET /bookings/{id}/customs-declaration', () => {
+  it("prints the sender's street address from their profile (PUT /user/me), in the JSON and on the CN23", async () => {
+    const { sender, carrier, id } = await aDeclaredBooking();
+    const saved = await put('/v1/api/user/me', { address: '12 rue de la Paix', postalCode: '75002', city: 'Paris' }, { token: sender.token });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ address: '12 rue de la Paix', postalCode: '75002', city: 'Paris' });
+    const json = await get(declarationOf(id), { token: carrier.token });
+    expect(json.body.sender).toEqual({ name: 'Léa Martin', email: sender.email, phone: null, address: '12 rue de la Paix', city: 'Paris', postalCode: '75002', country: 'FR' });
+    const pdf = (await get(`${declarationOf(id)}?format=pdf`, { token: carrier.token })).body as string;
+    expect(pdf).toContain('(12 rue de la Paix) Tj');
+    expect(pdf).toContain('(75002 Paris) Tj');
+    // Too long, or blank: 400 naming the field; null clears it.
+    const tooLong = await put('/v1/api/user/me', { address: 'x'.repeat(201) }, { token: sender.token });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.fieldErrors.map((f: { field: string }) => f.field)).toEqual(['address']);
+    expect((await put('/v1/api/user/me', { address: null }, { token: sender.token })).body.address).toBeNull();
+  });
+
+
   it('answers the sender with the declaration of CONTRACT 21, exactly', async () => {
     const { sender, id, reservation } = await aDeclaredBooking();
     const res = await get(declarationOf(id), { token: sender.token });
@@ -251,6 +269,11 @@ describe('GET /bookings/{id}/customs-declaration', () => {
       expect(frText).toContain(label);
     }
     expect(frText).toContain('394,90\\240EUR');
+
+    // The restriction the sender accepted, by its name in the reader's language, never its code.
+    expect(enText).toContain('Devices with lithium');
+    expect(frText).toContain('Appareils \\340 batterie');
+    expect(enText + frText).not.toContain('LITHIUM_IN_DEVICE');
 
     const bad = await get(`${declarationOf(id)}?format=docx`, { token: carrier.token });
     expect(bad.status).toBe(400);

@@ -653,7 +653,7 @@ describe('OpenAPI document', () => {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
     expect(Object.keys(doc.components.schemas.User.properties)).toEqual([
-      'id', 'firstName', 'lastName', 'username', 'phoneNumber', 'nationality', 'email', 'birthDate', 'connectedAccountId', 'enabled',
+      'id', 'firstName', 'lastName', 'username', 'phoneNumber', 'nationality', 'address', 'postalCode', 'city', 'email', 'birthDate', 'connectedAccountId', 'enabled',
       'walletBalance', 'pendingWithdrawalAmount', 'totalEarned', 'totalWithdrawn', 'roles', 'kycStatus', 'emailVerified', 'phoneVerified', 'avatarUrl', 'agencyId',
     ]);
     void tokenFor;

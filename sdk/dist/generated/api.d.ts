@@ -5849,6 +5849,10 @@ export interface components {
             username: string | null;
             phoneNumber: string | null;
             nationality: string | null;
+            /** @description Street and number (the sender on customs declarations) */
+            address: string | null;
+            postalCode: string | null;
+            city: string | null;
             email: string;
             /** Format: date */
             birthDate: string | null;
@@ -5997,6 +6001,15 @@ export interface components {
             birthDate?: string | null;
             /** @example FR */
             nationality?: string | null;
+            /**
+             * @description Street and number, as the post writes it (printed on customs declarations)
+             * @example 12 rue de la Paix
+             */
+            address?: string | null;
+            /** @example 75002 */
+            postalCode?: string | null;
+            /** @example Paris */
+            city?: string | null;
             /**
              * Format: uri-reference
              * @description An https URL, or the caller's own uploaded avatar exactly as POST /files answers it (`/v1/api/files/{id}`)

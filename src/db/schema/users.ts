@@ -15,6 +15,10 @@ export const users = sqliteTable(
     phoneNumber: text('phone_number'),
     birthDate: text('birth_date'),
     nationality: text('nationality'),
+    /** The postal address (street, postal code, city): printed as the sender's on the CN23 (migration 0051). */
+    address: text('address'),
+    postalCode: text('postal_code'),
+    city: text('city'),
     avatarUrl: text('avatar_url'),
     /** JSON array of role names; every user holds ROLE_CLIENT. */
     roles: text('roles', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["ROLE_CLIENT"]'`),

@@ -2,7 +2,7 @@
 // what it says (the JSON of GET /bookings/{id}/customs-declaration) and what the printable CN23
 // form adds (category of item, gross weight, the carrier, the sender's declarations).
 import { admittedSide } from '../../access/reservation-access';
-import type { ReservationStatus } from '../../db/schema';
+import type { ReservationStatus, UserRow } from '../../db/schema';
 import { invalidState, msg } from '../../errors';
 import { fromMinor, storedMoney } from '../../lib/amount';
 import { fromGrams } from '../../lib/money';
@@ -77,18 +77,21 @@ export interface CustomsDeclaration {
 const itemDescription = (name: string, description: string | null) => (description ? `${name}: ${description}` : name);
 
 /** The declaration as `viewerId` may read it: the sender's phone only for the sender (the carrier reaches them through the conversation). */
-export function customsDeclarationOf({ r, sender, items }: ReservationView, viewerId: number): CustomsDeclaration {
+/** The sender's postal address as their profile has it (PUT /user/me): printed as the sender's on the CN23. */
+export type SenderAddress = Pick<UserRow, 'address' | 'postalCode' | 'city'>;
+
+export function customsDeclarationOf({ r, sender, items }: ReservationView, viewerId: number, home: SenderAddress): CustomsDeclaration {
   const amount = (minor: number) => fromMinor(storedMoney(minor, r.currency));
   return {
     reservationNumber: r.reservationNumber,
-    // The sender's own contact: the platform knows no street address of theirs, only the city the parcel leaves from.
+    // The sender's own contact and address (their profile's; without one, the city the parcel leaves from).
     sender: {
       name: `${sender.firstName} ${sender.lastName}`.trim(),
       email: sender.email,
       phone: admittedSide(viewerId, r) === 'SENDER' ? (sender.phoneNumber ?? null) : null,
-      address: null,
-      city: r.departureCity,
-      postalCode: null,
+      address: home.address,
+      city: home.city ?? r.departureCity,
+      postalCode: home.postalCode,
       country: r.departureCountry,
     },
     recipient: {
@@ -131,6 +134,7 @@ export interface Cn23Extras {
   category: ItemCategory;
   /** The sender's declarations at booking, for the comments box. */
   noProhibitedItems: boolean | null;
+  /** The restrictions accepted: their codes here, their names in the reader's language once printed (customs.service.ts). */
   acknowledgedRestrictions: string[];
 }
 

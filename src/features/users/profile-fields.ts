@@ -37,6 +37,9 @@ export const ProfileFields = {
     // Only well-formed dates reach the range check, so a malformed one reports one error.
     .refine((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d) || (d >= '1900-01-01' && d < today()), 'user.mustPastDate')
     .openapi({ example: '1990-04-21' }),
+  address: z.string().trim().min(1).max(200).openapi({ description: 'Street and number, as the post writes it (printed on customs declarations)', example: '12 rue de la Paix' }),
+  postalCode: z.string().trim().min(1).max(20).openapi({ example: '75002' }),
+  city: z.string().trim().min(1).max(100).openapi({ example: 'Paris' }),
   nationality: z
     .string()
     .regex(/^[A-Z]{2}$/, 'user.countryCodeFormat')

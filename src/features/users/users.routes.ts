@@ -18,6 +18,9 @@ const UpdateProfileSchema = z
     phoneNumber: ProfileFields.phoneNumber.nullable().optional(),
     birthDate: ProfileFields.birthDate.nullable().optional(),
     nationality: ProfileFields.nationality.nullable().optional(),
+    address: ProfileFields.address.nullable().optional(),
+    postalCode: ProfileFields.postalCode.nullable().optional(),
+    city: ProfileFields.city.nullable().optional(),
     avatarUrl: ProfileFields.avatarUrl.nullable().optional(),
     locale: z.enum(LOCALES).optional().openapi({ description: 'Language of the e-mails and messages sent to the user (fr by default)' }),
   })

@@ -20,6 +20,9 @@ export interface ProfileUpdate {
   phoneNumber?: string | null;
   birthDate?: string | null;
   nationality?: string | null;
+  address?: string | null;
+  postalCode?: string | null;
+  city?: string | null;
   avatarUrl?: string | null;
   locale?: Locale;
 }
@@ -105,6 +108,9 @@ export async function deleteAccount(deps: Deps, userId: number, ip: string | nul
         phoneNumber: null,
         birthDate: null,
         nationality: null,
+        address: null,
+        postalCode: null,
+        city: null,
         avatarUrl: null,
         googleSubject: null,
         appleSubject: null,
