@@ -292,6 +292,38 @@ async function incidentsTest(browser, page, base) {
   await french.close();
 }
 
+/**
+ * Privacy operations (CONTRACT 27): the daily retention run (the cron fired at 03:02 UTC) recorded
+ * and listed on the Privacy page with each rule's count; a user's export run from their page for a
+ * request by mail, built by the next cron run, and offered for download there.
+ */
+async function privacyTest(page, base, asSuperadmin) {
+  const slot = new Date();
+  slot.setUTCHours(3, 2, 0, 0);
+  const fired = await fetch(`${scheduledUrl(base, '*/5 * * * *')}&time=${slot.getTime()}`);
+  check(fired.status === 200, 'the cron runs in its daily retention slot');
+  await page.goto(`${base}/console/privacy`);
+  const runs = (await page.textContent('#retention-runs')) ?? '';
+  check(/offerRecipients \d+ · travelProofs \d+ · phoneCodes \d+ · auditIps \d+/.test(runs), `the Privacy page lists the run with each rule's count (${runs.replace(/\s+/g, ' ').slice(0, 160)})`);
+  await shot(page, 'console-privacy.png');
+
+  const { content } = await asSuperadmin('admin/users?q=sender%40demo.local');
+  const user = content?.[0];
+  await page.goto(`${base}/console/users/${user.id}`);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Export their data' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes('requested'), 'running a user\'s export from the console says so');
+  await fetch(`${scheduledUrl(base, '*/5 * * * *')}&time=${Date.now()}`);
+  let link = 0;
+  for (let i = 0; i < 20 && link === 0; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 500));
+    await page.goto(`${base}/console/users/${user.id}#exports`);
+    link = await page.locator('#exports a', { hasText: 'Download' }).count();
+  }
+  check(link === 1, 'the export is built by the next cron run and offered for download on the user\'s page');
+  await page.locator('#exports').scrollIntoViewIfNeeded();
+  await shot(page, 'console-user-export.png');
+}
+
 /** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
 async function consoleTests(browser, base) {
   const violations = [];
@@ -433,6 +465,7 @@ async function consoleTests(browser, base) {
   await travelProofTest(page, base);
   await erasureAndMetricsTests(browser, page, base, asSuperadmin);
   await incidentsTest(browser, page, base);
+  await privacyTest(page, base, asSuperadmin);
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
     const res = await page.goto(`${base}${pathname}`);

@@ -5,7 +5,7 @@
 // (test/helpers/fake-wave.ts) at the fetch boundary, with real signatures.
 import { env } from 'cloudflare:workers';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
 import { mobileMoneyOperations, paymentSessions, users } from '../src/db/schema';
 import { depsOf } from '../src/env';
@@ -22,8 +22,11 @@ const wave = new FakeWave();
 beforeAll(() => wave.server.listen({ onUnhandledRequest: 'error' }));
 // The last refunds log from work the worker finishes after answering (waitUntil): let those lines
 // reach the runner before the file's environment closes, or vitest reports them as unhandled.
+// On a loaded machine 300 ms was not always enough: the work's console is silenced too (the worker
+// runs in this isolate, so these are its lines), then it is given a second to finish.
 afterAll(async () => {
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (const level of ['log', 'info', 'warn', 'error'] as const) vi.spyOn(console, level).mockImplementation(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   wave.server.close();
 });
 afterEach(() => {

@@ -471,7 +471,9 @@ describe('the retention job', () => {
   it('runs every rule in one pass and logs the counts', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const counts = await runRetention(deps(), now);
-    expect(Object.keys(counts).sort()).toEqual(['deliveries', 'exports', 'kycDocuments', 'notifications', 'personalDataReservations', 'trackingReservations']);
+    expect(Object.keys(counts).sort()).toEqual([
+      'auditIps', 'deliveries', 'exports', 'kycDocuments', 'notifications', 'offerRecipients', 'personalDataReservations', 'phoneCodes', 'trackingReservations', 'travelProofs',
+    ]);
     expect(log).toHaveBeenCalledWith(expect.stringContaining('"event":"privacy.retention"'));
   });
 });

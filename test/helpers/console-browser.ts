@@ -32,7 +32,7 @@ export class Browser {
       else this.cookies.set(name, value);
     }
     const html = res.headers.get('Content-Type')?.startsWith('text/html');
-    const text = html ? await res.text() : (await res.arrayBuffer(), '');
+    const text = await res.text();
     if (html) this.last = text;
     return { status: res.status, headers: res.headers, text, location: res.headers.get('Location') };
   }

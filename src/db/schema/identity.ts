@@ -1,5 +1,6 @@
 // Identity: refresh-token sessions (one row per token family), single-use tokens for email
 // verification and password reset (stored hashed), provider ID tokens already exchanged, the audit log.
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
@@ -77,6 +78,8 @@ export const auditLogs = sqliteTable(
     index('audit_logs_action_idx').on(t.action, t.createdAt),
     // Audit browsing by target (GET /superadmin/audit-logs?targetType&targetId).
     index('audit_logs_target_idx').on(t.targetType, t.targetId, t.createdAt),
+    // The retention job's IP erasure (a year on) reads only rows still holding one.
+    index('audit_logs_ip_created_idx').on(t.createdAt).where(sql`${t.ip} IS NOT NULL`),
   ],
 );
 

@@ -1,5 +1,6 @@
 // Offers (CONTRACT 22): a sender proposes weight and a price per kg with the booking details; the
 // carrier side accepts, declines or counters; an accepted offer is a reservation.
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { announcements } from './catalog';
@@ -46,6 +47,8 @@ export const offers = sqliteTable(
     reservationId: integer('reservation_id').references(() => reservations.id),
     expiresAt: text('expires_at').notNull(),
     answeredAt: text('answered_at'),
+    /** When the retention job replaced the recipient's details in `details` (30 days after the offer ended). */
+    detailsErasedAt: text('details_erased_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -55,6 +58,9 @@ export const offers = sqliteTable(
     index('offers_carrier_idx').on(t.carrierId, t.createdAt),
     index('offers_agency_idx').on(t.agencyId, t.createdAt),
     index('offers_announcement_idx').on(t.announcementId),
+    index('offers_details_due_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.detailsErasedAt} IS NULL AND ${t.status} IN ('ACCEPTED', 'DECLINED', 'EXPIRED', 'WITHDRAWN')`),
   ],
 );
 

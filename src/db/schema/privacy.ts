@@ -22,6 +22,8 @@ export const dataExports = sqliteTable(
     storageKey: text('storage_key'),
     sizeBytes: integer('size_bytes'),
     error: text('error'),
+    /** The operator who ran it for a request received by mail (console); null when the user asked. */
+    requestedBy: integer('requested_by').references(() => users.id),
     readyAt: text('ready_at'),
     /** The archive is served until then (7 days after it is ready), then deleted. */
     expiresAt: text('expires_at'),
@@ -45,3 +47,18 @@ export const reservationErasures = sqliteTable('reservation_erasures', {
 });
 
 export type DataExportRow = typeof dataExports.$inferSelect;
+
+/** One run of the daily retention job: when, what each rule did (counts by rule), or why it stopped. */
+export const retentionRuns = sqliteTable(
+  'retention_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    startedAt: text('started_at').notNull(),
+    finishedAt: text('finished_at'),
+    counts: text('counts', { mode: 'json' }).$type<Record<string, number>>(),
+    error: text('error'),
+  },
+  (t) => [index('retention_runs_started_idx').on(t.startedAt)],
+);
+
+export type RetentionRunRow = typeof retentionRuns.$inferSelect;

@@ -25,7 +25,7 @@ export const phoneVerificationCodes = sqliteTable(
     verifiedAt: text('verified_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('phone_verification_codes_user_idx').on(t.userId, t.createdAt)],
+  (t) => [index('phone_verification_codes_user_idx').on(t.userId, t.createdAt), index('phone_verification_codes_created_idx').on(t.createdAt)],
 );
 
 /** Prohibited and restricted items admins added to the maintained list (a null country is every country). */

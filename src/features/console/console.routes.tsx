@@ -18,6 +18,7 @@ import { incidentsRoutes } from './pages/incidents';
 import { metricsRoutes } from './pages/metrics';
 import { overviewRoutes } from './pages/overview';
 import { pausesRoutes } from './pages/pauses';
+import { privacyRoutes } from './pages/privacy';
 import { reservationRoutes } from './pages/reservation';
 import { reservationsRoutes } from './pages/reservations';
 import { signInRoutes, signOutRoutes } from './pages/sign-in';
@@ -55,6 +56,7 @@ const PAGES = [
   metricsRoutes,
   incidentsRoutes,
   pausesRoutes,
+  privacyRoutes,
   auditRoutes,
 ];
 for (const pageRoutes of PAGES) consoleRouter.route('/', pageRoutes);

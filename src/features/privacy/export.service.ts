@@ -1,7 +1,7 @@
 // Personal data exports (CONTRACT section 24): asked for over the API, built by the cron (never on
 // the request path), stored in R2, announced by e-mail, served to their owner for 7 days and then
 // deleted (an expired export answers 404 like an unknown one: docs/PRIVACY.md).
-import { and, asc, count, eq, gte, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt } from 'drizzle-orm';
 import { dataExports, users, type DataExportRow } from '../../db/schema';
 import { isUniqueViolation } from '../../db/errors';
 import type { Deps } from '../../env';
@@ -22,8 +22,11 @@ export const EXPORTS_PER_RUN = 3;
 
 export const exportPath = (id: number) => `/v1/api/user/me/exports/${id}`;
 
-/** POST /user/me/exports: one export in progress per user, a few a day. */
-export async function requestExport(deps: Deps, userId: number, ip: string | null, now = new Date()): Promise<DataExportRow> {
+/**
+ * POST /user/me/exports, or a super-admin for a request received by mail (`requestedBy`, the
+ * console): one export in progress per user, a few a day, audited under whoever asked.
+ */
+export async function requestExport(deps: Deps, userId: number, ip: string | null, now = new Date(), requestedBy: number | null = null): Promise<DataExportRow> {
   const { db } = deps;
   await refuseWhilePending(deps, userId);
   const [{ n }] = await db
@@ -33,13 +36,36 @@ export async function requestExport(deps: Deps, userId: number, ip: string | nul
   if (n >= EXPORTS_PER_DAY) throw tooManyRequests(msg('privacy.exportsPerDay', { limit: EXPORTS_PER_DAY }), 3600);
   let row: DataExportRow;
   try {
-    [row] = await db.insert(dataExports).values({ userId, createdAt: now.toISOString() }).returning();
+    [row] = await db.insert(dataExports).values({ userId, requestedBy, createdAt: now.toISOString() }).returning();
   } catch (err) {
     // Two requests at once: the partial unique index lets one through, the other is told which.
     if (isUniqueViolation(err)) await refuseWhilePending(deps, userId);
     throw err;
   }
-  await audit(deps, { actorId: userId, action: 'DATA_EXPORT_REQUESTED', targetType: 'DATA_EXPORT', targetId: row.id, ip });
+  await audit(deps, {
+    actorId: requestedBy ?? userId,
+    action: 'DATA_EXPORT_REQUESTED',
+    targetType: 'DATA_EXPORT',
+    targetId: row.id,
+    ip,
+    details: requestedBy ? { userId, via: 'console' } : undefined,
+  });
+  return row;
+}
+
+/** The exports of a user, newest first (the console's user page): few, each lives 7 days. */
+export async function exportsOf({ db }: Deps, userId: number, limit = 10): Promise<DataExportRow[]> {
+  return db.select().from(dataExports).where(eq(dataExports.userId, userId)).orderBy(desc(dataExports.id)).limit(limit);
+}
+
+/**
+ * A super-admin downloads a user's ready archive to answer a request received by mail: the row if
+ * it is ready and not expired (else 404, as for its owner), the download audited.
+ */
+export async function exportForOperator(deps: Deps, operatorId: number, id: number, ip: string | null, now = new Date()): Promise<DataExportRow> {
+  const [row] = await deps.db.select().from(dataExports).where(eq(dataExports.id, id));
+  if (!row || row.status !== 'READY' || (row.expiresAt !== null && row.expiresAt <= now.toISOString())) throw notFound('Data export', id);
+  await audit(deps, { actorId: operatorId, action: 'DATA_EXPORT_DOWNLOADED', targetType: 'DATA_EXPORT', targetId: row.id, ip, details: { userId: row.userId } });
   return row;
 }
 

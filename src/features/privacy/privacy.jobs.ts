@@ -1,23 +1,56 @@
 // The privacy steps of the cron: archives asked for are built on every run (within minutes); the
-// retention rules run once a day, in bounded batches, and log how much each deleted.
+// retention rules run once a day, in bounded batches, each run recorded with what each rule did.
 import type { Deps } from '../../env';
 import { isDailySlot } from '../../lib/daily-slot';
 import { buildPendingExports, purgeExpiredExports } from './export.service';
-import { erasePersonalReservationData, purgeDeliveries, purgeKycDocuments, purgeNotifications, purgeTrackingPoints } from './retention';
+import { eq } from 'drizzle-orm';
+import { retentionRuns } from '../../db/schema';
+import {
+  eraseAuditIps,
+  eraseOfferRecipients,
+  erasePersonalReservationData,
+  purgeDeliveries,
+  purgeKycDocuments,
+  purgeNotifications,
+  purgePhoneCodes,
+  purgeTrackingPoints,
+  purgeTravelProofs,
+} from './retention';
 
 /** The retention rules run in the cron's daily slot. */
 export const isRetentionSlot = isDailySlot;
 
-/** One pass of every retention rule; the counts of what each deleted (the run's log line). */
+/** The rules of one run, in order, each with the name its count is recorded under. */
+const RULES: readonly [string, (deps: Deps, now: Date) => Promise<number>][] = [
+  ['notifications', purgeNotifications],
+  ['deliveries', purgeDeliveries],
+  ['trackingReservations', purgeTrackingPoints],
+  ['personalDataReservations', erasePersonalReservationData],
+  ['kycDocuments', purgeKycDocuments],
+  ['offerRecipients', eraseOfferRecipients],
+  ['travelProofs', purgeTravelProofs],
+  ['phoneCodes', purgePhoneCodes],
+  ['auditIps', eraseAuditIps],
+  ['exports', purgeExpiredExports],
+];
+
+/**
+ * One pass of every retention rule, recorded in retention_runs (the console's Privacy page): the
+ * counts of what each rule did, or, when one fails, the counts so far and the error (then thrown,
+ * so the cron reports it and the job's heartbeat says it failed).
+ */
 export async function runRetention(deps: Deps, now: Date): Promise<Record<string, number>> {
-  const counts = {
-    notifications: await purgeNotifications(deps, now),
-    deliveries: await purgeDeliveries(deps, now),
-    trackingReservations: await purgeTrackingPoints(deps, now),
-    personalDataReservations: await erasePersonalReservationData(deps, now),
-    kycDocuments: await purgeKycDocuments(deps, now),
-    exports: await purgeExpiredExports(deps, now),
-  };
+  const { db } = deps;
+  const [run] = await db.insert(retentionRuns).values({ startedAt: now.toISOString() }).returning({ id: retentionRuns.id });
+  const counts: Record<string, number> = {};
+  try {
+    for (const [name, rule] of RULES) counts[name] = await rule(deps, now);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    await db.update(retentionRuns).set({ finishedAt: new Date().toISOString(), counts, error: error.slice(0, 500) }).where(eq(retentionRuns.id, run.id));
+    throw err;
+  }
+  await db.update(retentionRuns).set({ finishedAt: new Date().toISOString(), counts }).where(eq(retentionRuns.id, run.id));
   console.log(JSON.stringify({ level: 'info', event: 'privacy.retention', ...counts }));
   return counts;
 }

@@ -2,8 +2,10 @@
 // what. Each takes `now` and a batch size and touches at most that many rows, so the daily job stays
 // within D1's limits and a backlog drains over several runs; each is idempotent (a second run finds
 // nothing left to do). docs/PRIVACY.md lists them with their purpose and legal basis.
-import { and, eq, exists, inArray, isNotNull, lt, lte, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, inArray, isNotNull, isNull, lt, lte, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
 import {
+  announcements,
+  auditLogs,
   conversations,
   deliveries,
   disputeEvidence,
@@ -12,8 +14,11 @@ import {
   files,
   kycRecords,
   notifications,
+  offers,
+  phoneVerificationCodes,
   reservationErasures,
   reservations,
+  travelProofs,
   type RecipientInfo,
   type ReservationStatus,
 } from '../../db/schema';
@@ -35,6 +40,14 @@ export const RETENTION_DAYS = {
   reservationPersonalData: 365,
   /** After the KYC decision; the record itself stays. */
   kycDocuments: 30,
+  /** The recipient's details an offer carried, after it ended (an accepted one's reservation has its own copy). */
+  offerRecipients: 30,
+  /** A trip's proof of travel (ticket, boarding pass), after the trip's departure (not while a dispute on it is open). */
+  travelProofs: 90,
+  /** SMS codes (the number they went to), after they were sent: they live minutes, the limits read a day. */
+  phoneCodes: 30,
+  /** The IP address of an audit entry; the entry itself stays. */
+  auditIps: 365,
 } as const;
 
 /** Rows (or reservations) one rule touches per run. */
@@ -197,4 +210,71 @@ export async function deleteFiles({ db }: Deps, rows: readonly { id: number; sto
     removed += result.meta.changes;
   }
   return removed;
+}
+
+/** The recipient's details an ended offer carried, 30 days after it ended, replaced like a reservation's. */
+export async function eraseOfferRecipients({ db }: Deps, now: Date, limit = RETENTION_BATCH): Promise<number> {
+  const ids = db
+    .select({ id: offers.id })
+    .from(offers)
+    .where(
+      and(
+        isNull(offers.detailsErasedAt),
+        inArray(offers.status, ['ACCEPTED', 'DECLINED', 'EXPIRED', 'WITHDRAWN']),
+        lt(offers.updatedAt, cutoff(now, RETENTION_DAYS.offerRecipients)),
+      ),
+    )
+    .limit(limit);
+  const result = await db
+    .update(offers)
+    .set({ details: sql`json_set(${offers.details}, '$.recipient', json(${JSON.stringify(ERASED_RECIPIENT)}))`, detailsErasedAt: now.toISOString() })
+    .where(inArray(offers.id, ids));
+  return result.meta.changes;
+}
+
+/**
+ * Proofs of travel 90 days after their trip departed, unless a dispute on one of its reservations
+ * is open: the R2 object, the proof and its upload row. The trip keeps its travelVerified mark and
+ * the audit log keeps who reviewed it.
+ */
+export async function purgeTravelProofs(deps: Deps, now: Date, limit = RETENTION_BATCH): Promise<number> {
+  const { db, env } = deps;
+  const openDispute = sql`(SELECT 1 FROM ${disputes} JOIN ${reservations} ON ${reservations.id} = ${disputes.reservationId}
+    WHERE ${reservations.announcementId} = ${travelProofs.announcementId} AND ${disputes.status} = 'OPEN')`;
+  const due = await db
+    .select({ proofId: travelProofs.id, id: files.id, storageKey: files.storageKey })
+    .from(travelProofs)
+    .innerJoin(announcements, eq(announcements.id, travelProofs.announcementId))
+    .innerJoin(files, eq(files.id, travelProofs.fileId))
+    .where(and(lt(announcements.departureDate, cutoff(now, RETENTION_DAYS.travelProofs).slice(0, 10)), notExists(openDispute)))
+    .limit(limit);
+  for (let i = 0; i < due.length; i += IDS_PER_STATEMENT) {
+    const chunk = due.slice(i, i + IDS_PER_STATEMENT);
+    await env.UPLOADS.delete(chunk.map((r) => r.storageKey));
+    await db.batch([
+      db.delete(travelProofs).where(inArray(travelProofs.id, chunk.map((r) => r.proofId))),
+      db.delete(files).where(inArray(files.id, chunk.map((r) => r.id))),
+    ]);
+  }
+  return due.length;
+}
+
+/** SMS verification codes (hashed) and the number each went to, 30 days after they were sent. */
+export async function purgePhoneCodes({ db }: Deps, now: Date, limit = RETENTION_BATCH): Promise<number> {
+  const ids = db
+    .select({ id: phoneVerificationCodes.id })
+    .from(phoneVerificationCodes)
+    .where(lt(phoneVerificationCodes.createdAt, cutoff(now, RETENTION_DAYS.phoneCodes)))
+    .limit(limit);
+  return (await db.delete(phoneVerificationCodes).where(inArray(phoneVerificationCodes.id, ids))).meta.changes;
+}
+
+/** The IP address of audit entries a year old; who did what, and when, stays. */
+export async function eraseAuditIps({ db }: Deps, now: Date, limit = RETENTION_BATCH * 5): Promise<number> {
+  const ids = db
+    .select({ id: auditLogs.id })
+    .from(auditLogs)
+    .where(and(isNotNull(auditLogs.ip), lt(auditLogs.createdAt, cutoff(now, RETENTION_DAYS.auditIps))))
+    .limit(limit);
+  return (await db.update(auditLogs).set({ ip: null }).where(inArray(auditLogs.id, ids))).meta.changes;
 }

@@ -1,5 +1,5 @@
 // One user (/console/users/:id): the account, suspend or activate it, and (super-admins) its roles
-// and the erasure of its personal data (CONTRACT section 24).
+// and the erasure of its personal data (CONTRACT section 24), the export of it for a request by mail (27).
 import { Hono } from 'hono';
 import { render } from '../../../messages';
 import { deletionBlocker, eraseAccountAsOperator } from '../../users/users.service';
@@ -7,7 +7,9 @@ import { ROLES, type Role } from '../../../middleware/auth';
 import { activateUser, changeRolesAsSuperAdmin, getUser, suspendUser } from '../../admin-users/admin-users.service';
 import { SuspendSchema } from '../../admin-users/admin-users.schemas';
 import { clientIp } from '../../audit/audit';
-import { act, FormInvalid, isSuperAdmin, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
+import { act, assertSuperAdmin, FormInvalid, isSuperAdmin, page, parseForm, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
+import { exportsOf, requestExport } from '../../privacy/export.service';
+import { ExportsCard } from './privacy';
 import { accountState, Badge, Csrf, Field, shortDate, userName, type FormState, type View } from '../console.layout';
 import type { UserRow } from '../../../db/schema';
 import { msg } from '../../../errors';
@@ -20,6 +22,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
   const user = await getUser(c.get('deps'), pathId(c));
   const v = await view(c, state?.message ? { kind: 'error', text: state.message } : undefined);
   const blocker = isSuperAdmin(op) && !user.deletedAt ? await deletionBlocker(c.get('deps'), user.id) : null;
+  const exports = isSuperAdmin(op) && !user.deletedAt ? await exportsOf(c.get('deps'), user.id) : null;
   return page(
     c,
     v,
@@ -85,6 +88,7 @@ async function userPage(c: ConsoleContext, state?: FormState) {
             </button>
           </form>
         )}
+        {exports && <ExportsCard v={v} userId={user.id} exports={exports} />}
         {isSuperAdmin(op) && <EraseCard v={v} user={user} blocker={blocker && render(blocker, v.locale)} state={state?.form === 'erase' ? state : undefined} />}
       </section>
     </div>,
@@ -134,6 +138,19 @@ userRoutes.post('/users/:id/erase', (c) =>
       }
       await eraseAccountAsOperator(c.get('deps'), op.auth, user.id, clientIp(c));
       return t('userErased', { id: user.id });
+    },
+  }),
+);
+
+userRoutes.post('/users/:id/export', (c) =>
+  act(c, {
+    back: `/console/users/${pathId(c)}#exports`,
+    again: (state) => userPage(c, state),
+    run: async (_form, op, t) => {
+      assertSuperAdmin(op);
+      const user = await getUser(c.get('deps'), pathId(c));
+      const row = await requestExport(c.get('deps'), user.id, clientIp(c), new Date(), op.user.id);
+      return t('exportRequested', { id: row.id });
     },
   }),
 );
