@@ -41,7 +41,8 @@ const RULES: readonly [string, (deps: Deps, now: Date) => Promise<number>][] = [
  */
 export async function runRetention(deps: Deps, now: Date): Promise<Record<string, number>> {
   const { db } = deps;
-  const [run] = await db.insert(retentionRuns).values({ startedAt: now.toISOString() }).returning({ id: retentionRuns.id });
+  // When it really ran (`now` is the cron's scheduled time, which the rules' cut-offs use).
+  const [run] = await db.insert(retentionRuns).values({ startedAt: new Date().toISOString() }).returning({ id: retentionRuns.id });
   const counts: Record<string, number> = {};
   try {
     for (const [name, rule] of RULES) counts[name] = await rule(deps, now);
