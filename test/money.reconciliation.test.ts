@@ -4,13 +4,14 @@
 import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { cronHeartbeats, mobileMoneyOperations, reconciliationDifferences, reconciliationReports, withdrawals } from '../src/db/schema';
+import { auditLogs, cronHeartbeats, mobileMoneyOperations, reconciliationDifferences, reconciliationReports, withdrawals } from '../src/db/schema';
 import { depsOf } from '../src/env';
-import { dayOf, previousDay, runReconciliation } from '../src/features/money';
+import { captureLoaded, dayOf, previousDay, runReconciliation } from '../src/features/money';
 import { compareOperation } from '../src/features/money/reconciliation/reconciliation.rules';
-import { db, runCron, setReservation } from './helpers/db';
-import { aReservation, aUser, FIFTY_EUR } from './helpers/factories';
-import { fakeStripeForThisFile } from './helpers/money';
+import { db, reservationRow, runCron, setReservation } from './helpers/db';
+import { aPayoutAccount, aReservation, aSuperAdmin, aUser, anAdmin, FIFTY_EUR } from './helpers/factories';
+import { errorBody, get, post } from './helpers/http';
+import { accountBalance, fakeStripeForThisFile, ledgerInvariantViolations, walletKey } from './helpers/money';
 
 const stripe = fakeStripeForThisFile();
 const paid = { payment: stripe, ...FIFTY_EUR };
@@ -176,5 +177,129 @@ describe('mobile money: each operation of the day checked by id', () => {
     expect(compareOperation({ ...op, status: 'PENDING' }, said('COMPLETED'))).toMatchObject({ kind: 'STATUS_MISMATCH', providerStatus: 'COMPLETED', ourStatus: 'PENDING' });
     expect(compareOperation({ ...op, status: 'FAILED' }, null)).toBeNull();
     expect(compareOperation(op, said('UNKNOWN'))).toBeNull();
+  });
+});
+
+describe('GET /superadmin/reconciliation and the retries', () => {
+  const URL = '/v1/api/superadmin/reconciliation';
+
+  it('super-admins only: 401 without a token, 403 for an administrator and a client, 401 for a monitoring token', async () => {
+    const [root, admin, client] = await Promise.all([aSuperAdmin(), anAdmin(), aUser()]);
+    expect((await get(URL)).status).toBe(401);
+    for (const who of [admin, client]) {
+      const res = await get(URL, { token: who.token });
+      expect(res.status).toBe(403);
+      expect(errorBody(res)).toMatchObject({ errorCode: 'ACCESS_DENIED' });
+      expect((await post(`${URL}/refunds/1/retry`, undefined, { token: who.token })).status).toBe(403);
+      expect((await post(`${URL}/payouts/1/retry`, undefined, { token: who.token })).status).toBe(403);
+      expect((await post(`${URL}/runs`, {}, { token: who.token })).status).toBe(403);
+    }
+    const monitoring = await post('/v1/api/superadmin/monitoring-tokens', { name: 'uptime' }, { token: root.token });
+    expect((await get(URL, { token: monitoring.body.token })).status).toBe(401);
+  });
+
+  it('bad input answers the error body: a day that is no date, a size of 0, an unknown sort, a path id of letters, a future day to run', async () => {
+    const root = await aSuperAdmin();
+    const bad = async (path: string, code: string, body?: object) => {
+      const res = body ? await post(path, body, { token: root.token }) : await get(path, { token: root.token });
+      expect(res.status, path).toBe(400);
+      expect(errorBody(res)).toMatchObject({ errorCode: code, status: 400, path: expect.any(String), message: expect.any(String) });
+    };
+    await bad(`${URL}?day=2026-13-45`, 'VALIDATION_ERROR');
+    await bad(`${URL}?size=0`, 'VALIDATION_ERROR');
+    await bad(`${URL}?sort=amount,asc`, 'INVALID_ARGUMENT');
+    const letters = await post(`${URL}/refunds/abc/retry`, undefined, { token: root.token });
+    expect(letters.status).toBe(400);
+    expect(errorBody(letters).errorCode).toBe('TYPE_MISMATCH');
+    await bad(`${URL}/runs`, 'INVALID_ARGUMENT', { day: '2999-01-01' });
+    await bad(`${URL}/runs`, 'VALIDATION_ERROR', { day: 'yesterday' });
+    expect((await post(`${URL}/payouts/999999/retry`, undefined, { token: root.token })).status).toBe(404);
+  });
+
+  it('shows the latest reports with their differences in amounts, and the pending captures, refunds and payouts with age, amount, provider', async () => {
+    const root = await aSuperAdmin();
+    const { reservation } = await aReservation({ status: 'PAID', ...paid });
+    const stray = stripe.authorizedPaymentIntent(4321, 'eur', {});
+    const run = await post(`${URL}/runs`, { day: today() }, { token: root.token });
+    expect(run.status).toBe(200);
+    const res = await get(`${URL}?size=100`, { token: root.token });
+    expect(res.status).toBe(200);
+    expect(res.body.day).toBe(today());
+    const report = res.body.reports.find((r: { provider: string }) => r.provider === 'STRIPE');
+    expect(report).toMatchObject({ day: today(), status: 'DIFFERENCES' });
+    expect(report.differences).toContainEqual({ kind: 'MISSING_IN_BOOKS', object: 'CHARGE', providerRef: stray.latest_charge, reservationId: null, withdrawalId: null, currency: 'EUR', providerAmount: 43.21, ourAmount: null, providerStatus: 'authorized', ourStatus: null });
+    expect(res.body.pending.captures.content).toContainEqual(
+      expect.objectContaining({ reservationId: reservation.id, reservationNumber: reservation.reservationNumber, amount: 50, currency: 'EUR', paymentStatus: 'AUTHORIZED', ageMinutes: expect.any(Number), since: expect.any(String) }),
+    );
+    expect(res.body.pending.captures.page).toMatchObject({ size: 100, totalElements: expect.any(Number) });
+    const audited = await db().select().from(auditLogs).where(and(eq(auditLogs.action, 'RECONCILIATION_RUN'), eq(auditLogs.actorId, root.id)));
+    expect(audited.map((a) => a.targetId)).toEqual([today()]);
+  });
+
+  it('a refused card refund is listed with its failure and retried once under two concurrent retries, audited', async () => {
+    const root = await aSuperAdmin();
+    const { carrier, reservation, pi } = await aReservation({ status: 'CONFIRMED', ...paid });
+    await captureLoaded(depsOf(env), await reservationRow(reservation.id));
+    // Stripe refuses the refund (the payment is no longer refundable there, for now).
+    const intent = stripe.paymentIntents.get(pi.id)!;
+    intent.status = 'processing';
+    expect((await post(`/v1/api/bookings/${reservation.id}/cancel`, {}, { token: carrier.token })).status).toBe(200);
+    const refused = await reservationRow(reservation.id);
+    expect(refused).toMatchObject({ paymentStatus: 'REFUND_PENDING', refundAttempt: 0 });
+    expect(refused.settlementError).toMatch(/not been captured/);
+    // The cron does not replay the refusal with the same key.
+    const before = stripe.requestsTo('POST', '/v1/refunds').length;
+    await runCron();
+    expect(stripe.requestsTo('POST', '/v1/refunds').length).toBe(before);
+    const pending = await get(`${URL}?size=100`, { token: root.token });
+    expect(pending.body.pending.refunds.content).toContainEqual(
+      expect.objectContaining({ reservationId: reservation.id, amount: 50, currency: 'EUR', paymentStatus: 'REFUND_PENDING', attempt: 0, failure: refused.settlementError, retryable: true }),
+    );
+
+    intent.status = 'succeeded';
+    const [a, b] = await Promise.all([post(`${URL}/refunds/${reservation.id}/retry`, undefined, { token: root.token }), post(`${URL}/refunds/${reservation.id}/retry`, undefined, { token: root.token })]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const ok = a.status === 200 ? a : b;
+    expect(ok.body).toMatchObject({ reservationId: reservation.id, paymentStatus: 'REFUNDED', refundId: expect.stringMatching(/^re_/), attempt: 1, failure: null });
+    expect(errorBody(a.status === 409 ? a : b)).toMatchObject({ errorCode: 'INVALID_STATE' });
+    const sent = stripe.requestsTo('POST', '/v1/refunds').slice(before);
+    expect(sent.map((r) => r.idempotencyKey)).toEqual([`refund-${reservation.id}-1`]);
+    expect([...stripe.refunds.values()].filter((r) => r.payment_intent === pi.id)).toHaveLength(1);
+    expect(await reservationRow(reservation.id)).toMatchObject({ paymentStatus: 'REFUNDED', refundedAt: expect.any(String), settlementError: null });
+    const audited = await db().select().from(auditLogs).where(and(eq(auditLogs.action, 'REFUND_RETRIED'), eq(auditLogs.targetId, String(reservation.id))));
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ actorId: root.id, targetType: 'RESERVATION' });
+    // Done: a third retry is refused.
+    expect((await post(`${URL}/refunds/${reservation.id}/retry`, undefined, { token: root.token })).status).toBe(409);
+  });
+
+  it('a failed payout is retried once under two concurrent retries (one transfer, the wallet debited once), audited', async () => {
+    const root = await aSuperAdmin();
+    const { carrier } = await aReservation({ status: 'DELIVERED', available: true, ...paid });
+    const account = stripe.addAccount(true);
+    await aPayoutAccount(carrier, account.id);
+    stripe.refuseTransfersTo.add(account.id);
+    expect((await post('/v1/api/withdrawals', { amount: 10 }, { token: carrier.token })).status).toBe(502);
+    const [failed] = await db().select().from(withdrawals).where(eq(withdrawals.ownerId, carrier.id));
+    expect(failed).toMatchObject({ status: 'FAILED', amountCents: 1000 });
+    const wallet = await accountBalance(walletKey(carrier.id));
+    const listed = await get(`${URL}?size=100`, { token: root.token });
+    expect(listed.body.pending.payouts.content).toContainEqual(expect.objectContaining({ withdrawalId: failed.id, provider: 'STRIPE', amount: 10, currency: 'EUR', status: 'FAILED', retryable: true }));
+
+    stripe.refuseTransfersTo.delete(account.id);
+    const transfersBefore = stripe.transfers.size;
+    const [a, b] = await Promise.all([post(`${URL}/payouts/${failed.id}/retry`, undefined, { token: root.token }), post(`${URL}/payouts/${failed.id}/retry`, undefined, { token: root.token })]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const ok = a.status === 201 ? a : b;
+    expect(ok.body).toMatchObject({ retriedWithdrawalId: failed.id, withdrawal: { amount: 10, currency: 'EUR', status: 'COMPLETED', transferId: expect.stringMatching(/^tr_/) } });
+    expect(stripe.transfers.size - transfersBefore).toBe(1);
+    expect(await accountBalance(walletKey(carrier.id))).toBe(wallet - 1000);
+    const audited = await db().select().from(auditLogs).where(and(eq(auditLogs.action, 'PAYOUT_RETRIED'), eq(auditLogs.targetId, String(failed.id))));
+    expect(audited).toHaveLength(1);
+    expect((await post(`${URL}/payouts/${failed.id}/retry`, undefined, { token: root.token })).status).toBe(409);
+    expect((await post(`${URL}/payouts/${ok.body.withdrawal.id}/retry`, undefined, { token: root.token })).status).toBe(409);
+    expect(await ledgerInvariantViolations()).toEqual([]);
+    const after = await get(`${URL}?size=100`, { token: root.token });
+    expect(after.body.pending.payouts.content.map((p: { withdrawalId: number }) => p.withdrawalId)).not.toContain(failed.id);
   });
 });

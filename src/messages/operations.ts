@@ -27,4 +27,29 @@ export const OPERATIONS_MESSAGES = {
   },
   'pause.retryLater': { en: 'Try again after the time given by Retry-After', fr: 'Réessayez après le délai indiqué par Retry-After' },
   'pause.unknownProvider': { en: 'Unknown provider {provider}: one of {providers}', fr: 'Prestataire {provider} inconnu : l’un de {providers}' },
+  // features/money/reconciliation
+  'reconciliation.refundNotFailed': {
+    en: 'The refund of reservation {id} cannot be retried: only a refund the payment provider refused, and still waiting, is retried',
+    fr: 'Le remboursement de la réservation {id} ne peut pas être relancé : seul un remboursement refusé par le prestataire de paiement, et toujours en attente, est relancé',
+  },
+  'reconciliation.refundRetryRaced': {
+    en: 'The refund of reservation {id} was retried by someone else just now: nothing was sent twice',
+    fr: 'Le remboursement de la réservation {id} vient d’être relancé par quelqu’un d’autre : rien n’a été envoyé deux fois',
+  },
+  'reconciliation.payoutNotFailed': {
+    en: 'Withdrawal {id} cannot be retried: only a payout that failed is retried',
+    fr: 'Le retrait {id} ne peut pas être relancé : seul un versement en échec est relancé',
+  },
+  'reconciliation.payoutAlreadyRetried': {
+    en: 'Withdrawal {id} was already retried: nothing was paid twice',
+    fr: 'Le retrait {id} a déjà été relancé : rien n’a été versé deux fois',
+  },
+  'reconciliation.seePending': {
+    en: 'See the reconciliation page for what is still pending',
+    fr: 'Voir la page de rapprochement pour ce qui est encore en attente',
+  },
+  'reconciliation.dayNotPast': {
+    en: 'The day must be today or earlier (UTC)',
+    fr: 'Le jour doit être aujourd’hui ou avant (UTC)',
+  },
 } as const satisfies Entries;

@@ -36,6 +36,7 @@ export const NOUNS = {
   'Search alert': 'Alerte de recherche',
   Transaction: 'Transaction',
   User: 'Utilisateur',
+  Withdrawal: 'Retrait',
   'User with email': "Utilisateur avec l'e-mail",
 } as const;
 

@@ -4157,6 +4157,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/superadmin/reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The providers' daily reconciliation and the money still pending
+         * @description Super-administrators only (a monitoring token is refused). `reports`: one per provider for the day (the latest reconciled, or `day`), each difference with both amounts and statuses. `pending`: card payments authorised and not captured, money going back the provider has not confirmed (a refused refund is `retryable`), payouts pending or failed and not retried; each a page (`page`, `size` apply to each; `sort=since,asc`: the oldest first).
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        get: operations["getReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile one day now (audited)
+         * @description Super-administrators only. Runs the daily job for `day` (default: the previous UTC day) and answers its reports; a day already reconciled is replaced. A day after today is 400. Audited as RECONCILIATION_RUN.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        post: operations["runReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/reconciliation/refunds/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a reservation's refused refund (audited, once)
+         * @description Super-administrators only. `id` is the reservation's. Sends the refund again as a new attempt (a new idempotency key at Stripe, a new operation for mobile money); only a REFUND_PENDING refund the provider refused is retried (else 409 INVALID_STATE), and two retries at once send one (the other 409). Audited as REFUND_RETRIED.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        post: operations["retryRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/superadmin/reconciliation/payouts/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed payout (audited, once)
+         * @description Super-administrators only. `id` is the FAILED withdrawal's. Pays the same amount out again from the owner's wallet (its failure put the money back) to their payout account as it is now, as a new withdrawal naming the failed one; a withdrawal is retried once (409 INVALID_STATE after, or for one not FAILED), and two retries at once pay one. 422 INSUFFICIENT_FUNDS when the wallet no longer holds the amount; 503 with Retry-After while the provider's payouts are paused. Refused again: 201 with the new withdrawal FAILED and its reason. Audited as PAYOUT_RETRIED.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        post: operations["retryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/superadmin/incidents": {
         parameters: {
             query?: never;
@@ -7395,6 +7483,279 @@ export interface components {
             paused: boolean;
             /** @description Why (shown in the console and the audit log) */
             reason?: string;
+        };
+        Reconciliation: {
+            /**
+             * Format: date
+             * @description The day of the reports (the latest reconciled when none is asked); null before any run
+             */
+            day: string | null;
+            reports: components["schemas"]["ReconciliationReport"][];
+            pending: {
+                captures: components["schemas"]["PendingCapturePage"];
+                refunds: components["schemas"]["PendingRefundPage"];
+                payouts: components["schemas"]["PendingPayoutPage"];
+            };
+        };
+        ReconciliationReport: {
+            /** Format: date */
+            day: string;
+            /**
+             * @description STRIPE, or a mobile-money rail (WAVE, PAWAPAY)
+             * @example STRIPE
+             */
+            provider: string;
+            /**
+             * @description MATCHED: nothing differs; DIFFERENCES: see `differences`; FAILED: the provider could not be read (`error`)
+             * @enum {string}
+             */
+            status: "MATCHED" | "DIFFERENCES" | "FAILED";
+            /**
+             * Format: int32
+             * @description The provider's records of the day compared
+             */
+            providerRecords: number;
+            /**
+             * Format: int32
+             * @description Our records of the day compared
+             */
+            ourRecords: number;
+            /** @description How the provider was read (listed, or our operations checked one by one) and any cap reached */
+            note: string | null;
+            error: string | null;
+            /**
+             * Format: int32
+             * @description How many times the day was reconciled (each run replaces the report)
+             */
+            runs: number;
+            /**
+             * Format: date-time
+             * @description The last run
+             */
+            runAt: string;
+            differences: components["schemas"]["ReconciliationDifference"][];
+        };
+        ReconciliationDifference: {
+            /**
+             * @description MISSING_IN_BOOKS: at the provider, not in our books; MISSING_AT_PROVIDER: in our books, not at the provider; AMOUNT_MISMATCH, STATUS_MISMATCH: both have it and disagree
+             * @enum {string}
+             */
+            kind: "MISSING_IN_BOOKS" | "MISSING_AT_PROVIDER" | "AMOUNT_MISMATCH" | "STATUS_MISMATCH";
+            /**
+             * @description CHARGE, REFUND, TRANSFER (Stripe); PAYIN, REFUND, PAYOUT (mobile money)
+             * @enum {string}
+             */
+            object: "CHARGE" | "REFUND" | "TRANSFER" | "PAYIN" | "PAYOUT";
+            /** @description The provider's id (charge, refund, transfer; the operation's reference or our UUID for mobile money) */
+            providerRef: string | null;
+            /** Format: int32 */
+            reservationId: number | null;
+            /** Format: int32 */
+            withdrawalId: number | null;
+            /** @example EUR */
+            currency: string;
+            /**
+             * Format: double
+             * @description What the provider says, in the currency's units; null when that side has none
+             */
+            providerAmount: number | null;
+            /**
+             * Format: double
+             * @description What our books say, in the currency's units; null when that side has none
+             */
+            ourAmount: number | null;
+            /**
+             * @description The provider's: a charge's state (authorized, captured, refunded, ...), a refund's or a transfer's status, a rail's (PENDING, COMPLETED, FAILED)
+             * @enum {string|null}
+             */
+            providerStatus: "failed" | "released" | "authorized" | "captured" | "partially_refunded" | "refunded" | "pending" | "requires_action" | "succeeded" | "canceled" | "paid" | "partially_reversed" | "reversed" | "PENDING" | "COMPLETED" | "FAILED" | "UNKNOWN" | null;
+            /**
+             * @description Ours: the reservation's payment status, the withdrawal's or the operation's status
+             * @enum {string|null}
+             */
+            ourStatus: "PENDING" | "EXPIRED" | "FAILED" | "AUTHORIZED" | "CAPTURED" | "VOID_PENDING" | "VOIDED" | "PARTIAL_CAPTURE_PENDING" | "PARTIALLY_CAPTURED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "AUTHORIZATION_EXPIRED" | "COMPLETED" | "NEW" | "UNKNOWN" | null;
+        };
+        PendingCapturePage: {
+            content: components["schemas"]["PendingCapture"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+            };
+        };
+        PendingCapture: {
+            /** Format: int32 */
+            reservationId: number;
+            reservationNumber: string;
+            /** @example STRIPE */
+            provider: string;
+            /** Format: double */
+            amount: number;
+            currency: string;
+            /**
+             * @example AUTHORIZED
+             * @enum {string|null}
+             */
+            paymentStatus: "PENDING" | "EXPIRED" | "FAILED" | "AUTHORIZED" | "CAPTURED" | "VOID_PENDING" | "VOIDED" | "PARTIAL_CAPTURE_PENDING" | "PARTIALLY_CAPTURED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "AUTHORIZATION_EXPIRED" | null;
+            /**
+             * Format: date-time
+             * @description The cron captures before this (card holds lapse after about 7 days)
+             */
+            captureBefore: string | null;
+            /**
+             * Format: date-time
+             * @description Waiting since (authorised, last change, requested)
+             */
+            since: string;
+            /**
+             * Format: int32
+             * @description Minutes waited so far
+             */
+            ageMinutes: number;
+        };
+        PendingRefundPage: {
+            content: components["schemas"]["PendingRefund"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+            };
+        };
+        PendingRefund: {
+            /** Format: int32 */
+            reservationId: number;
+            reservationNumber: string;
+            provider: string;
+            /**
+             * Format: double
+             * @description What goes back to the payer
+             */
+            amount: number;
+            currency: string;
+            /**
+             * @description REFUND_PENDING, VOID_PENDING or PARTIAL_CAPTURE_PENDING
+             * @enum {string|null}
+             */
+            paymentStatus: "PENDING" | "EXPIRED" | "FAILED" | "AUTHORIZED" | "CAPTURED" | "VOID_PENDING" | "VOIDED" | "PARTIAL_CAPTURE_PENDING" | "PARTIALLY_CAPTURED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "AUTHORIZATION_EXPIRED" | null;
+            /**
+             * Format: int32
+             * @description The refund attempt (0: the first; each retry adds one)
+             */
+            attempt: number;
+            /** @description The provider's refusal of the last attempt */
+            failure: string | null;
+            /** @description A refused refund: POST /superadmin/reconciliation/refunds/{id}/retry */
+            retryable: boolean;
+            /**
+             * Format: date-time
+             * @description Waiting since (authorised, last change, requested)
+             */
+            since: string;
+            /**
+             * Format: int32
+             * @description Minutes waited so far
+             */
+            ageMinutes: number;
+        };
+        PendingPayoutPage: {
+            content: components["schemas"]["PendingPayout"][];
+            page: {
+                /** Format: int32 */
+                number: number;
+                /** Format: int32 */
+                size: number;
+                /** Format: int64 */
+                totalElements: number;
+                /** Format: int32 */
+                totalPages: number;
+            };
+        };
+        PendingPayout: {
+            /** Format: int32 */
+            withdrawalId: number;
+            /** @enum {string} */
+            ownerType: "USER" | "AGENCY";
+            /** Format: int32 */
+            ownerId: number;
+            /** @description STRIPE, or the mobile wallet operator (WAVE, MTN_MOMO_CMR, ...) */
+            provider: string;
+            /** Format: double */
+            amount: number;
+            currency: string;
+            /** @enum {string} */
+            status: "PENDING" | "COMPLETED" | "FAILED";
+            failure: string | null;
+            /** @description FAILED and not retried: POST /superadmin/reconciliation/payouts/{id}/retry */
+            retryable: boolean;
+            /**
+             * Format: date-time
+             * @description Waiting since (authorised, last change, requested)
+             */
+            since: string;
+            /**
+             * Format: int32
+             * @description Minutes waited so far
+             */
+            ageMinutes: number;
+        };
+        ReconciliationRunResult: {
+            /** Format: date */
+            day: string;
+            reports: components["schemas"]["ReconciliationReport"][];
+        };
+        ReconciliationRun: {
+            /**
+             * Format: date
+             * @description The UTC day to reconcile (today or earlier); the previous day by default
+             * @example 2026-12-06
+             */
+            day?: string;
+        };
+        RefundRetry: {
+            /** Format: int32 */
+            reservationId: number;
+            /**
+             * @description REFUNDED or PARTIALLY_REFUNDED when the provider took it; REFUND_PENDING with `failure` when refused again
+             * @enum {string|null}
+             */
+            paymentStatus: "PENDING" | "EXPIRED" | "FAILED" | "AUTHORIZED" | "CAPTURED" | "VOID_PENDING" | "VOIDED" | "PARTIAL_CAPTURE_PENDING" | "PARTIALLY_CAPTURED" | "REFUND_PENDING" | "REFUNDED" | "PARTIALLY_REFUNDED" | "AUTHORIZATION_EXPIRED" | null;
+            refundId: string | null;
+            /** Format: int32 */
+            attempt: number;
+            failure: string | null;
+        };
+        PayoutRetry: {
+            /**
+             * Format: int32
+             * @description The FAILED withdrawal retried
+             */
+            retriedWithdrawalId: number;
+            withdrawal: {
+                /** Format: int32 */
+                id: number;
+                /** Format: double */
+                amount: number;
+                currency: string;
+                /** @enum {string} */
+                status: "PENDING" | "COMPLETED" | "FAILED";
+                automatic: boolean;
+                transferId: string | null;
+                failureReason: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                completedAt: string | null;
+            };
         };
         IncidentPage: {
             content: components["schemas"]["Incident"][];
@@ -30486,6 +30847,458 @@ export interface operations {
             };
             /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getReconciliation: {
+        parameters: {
+            query?: {
+                /** @description Zero-based page index */
+                page?: number;
+                /** @description Items per page; values above 100 are accepted and capped to 100 */
+                size?: number;
+                /** @description <field>,<asc|desc>; fields: since */
+                sort?: string;
+                /** @description The reports of this UTC day; the latest reconciled by default */
+                day?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reports and the pending views */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reconciliation"];
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the current ETag (no body) */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    ETag: components["headers"]["ETag"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    runReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationRun"];
+            };
+        };
+        responses: {
+            /** @description The day's reports */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRunResult"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    retryRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRetry"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    retryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new withdrawal */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutRetry"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict (ALREADY_EXISTS, INVALID_STATE) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Business rule violated (BUSINESS_RULE_VIOLATION, INSUFFICIENT_FUNDS, STRIPE_CONNECT_NOT_CONFIGURED) */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

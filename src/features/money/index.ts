@@ -65,5 +65,8 @@ export { assertChargeable } from './payments/payments.service';
 export { paySandboxSession } from './payments/sandbox.routes';
 // The daily reconciliation with the providers and its reports (CONTRACT 27; superadmin routes, the console, the cron).
 export { dayOf, previousDay, reportsOf, runReconciliation } from './reconciliation/reconciliation.service';
+export { PENDING_SORT_FIELDS, pendingCaptures, pendingPayouts, pendingRefunds } from './reconciliation/pending';
+export { retryPayout, retryRefund } from './reconciliation/retries';
+export { OUR_STATES, PROVIDER_STATES } from './reconciliation/reconciliation.rules';
 // Pause switches of checkouts and payouts per provider (superadmin routes, the console).
 export { pauseStates, setPause, type PauseState } from './pauses';

@@ -44,6 +44,19 @@ export interface OurTransfer {
 
 const S = PAYMENT_STATUS;
 
+/**
+ * Every state a difference may name, for the API's enums: the provider's (a charge's state in one
+ * word, a Stripe refund's status, a transfer's, a mobile-money rail's) and ours (a payment status,
+ * a withdrawal's, a mobile-money operation's).
+ */
+export const PROVIDER_STATES = [
+  'failed', 'released', 'authorized', 'captured', 'partially_refunded', 'refunded',
+  'pending', 'requires_action', 'succeeded', 'canceled',
+  'paid', 'partially_reversed', 'reversed',
+  'PENDING', 'COMPLETED', 'FAILED', 'UNKNOWN',
+] as const;
+export const OUR_STATES = [...new Set([...Object.values(PAYMENT_STATUS), 'COMPLETED', 'NEW', 'UNKNOWN'])] as [string, ...string[]];
+
 /** The charge's state in one word, and the payment statuses of ours that agree with it. */
 export function chargeState(c: ProviderCharge): { state: string; agrees: readonly string[] } {
   if (c.status === 'failed') return { state: 'failed', agrees: [S.FAILED, S.EXPIRED] };

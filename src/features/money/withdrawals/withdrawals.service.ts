@@ -30,6 +30,7 @@ import { limitBreach } from '../mobile-money/limits';
 import { recordOutcome } from '../mobile-money/operations';
 import { destinationWords, isMobileDestination, mobileDestination, sendMobilePayout } from './mobile-payout';
 import { assertNotPaused, isPaused } from '../pauses';
+import { auditInsertIfChanged } from '../../audit/audit';
 import { reportCaught } from '../../../error-tracking';
 
 export function toWithdrawal(w: WithdrawalRow) {
@@ -74,6 +75,8 @@ export async function requestWithdrawal(
   idempotencyKey: string | null = null,
   /** The wallet's currency (CONTRACT section 20); default the main one. */
   currency: string = mainCurrency(appConfig(deps.env)),
+  /** An operator's retry of a FAILED withdrawal (reconciliation/retries.ts): at most one each, audited in the batch. */
+  retry?: { of: number; actorId: number; ip: string | null },
 ): Promise<WithdrawalRow> {
   const { db } = deps;
   const replay = idempotencyKey ? await replayWithdrawal(deps, owner, idempotencyKey, amountCents) : null;
@@ -102,10 +105,16 @@ export async function requestWithdrawal(
           destinationAccountId: destination,
           token,
           idempotencyKey,
+          retryOf: retry?.of ?? null,
         },
         ledgerAccounts,
-        and(eq(ledgerAccounts.key, accountKey(wallet, currency)), gte(ledgerAccounts.balanceCents, amountCents)),
+        and(
+          eq(ledgerAccounts.key, accountKey(wallet, currency)),
+          gte(ledgerAccounts.balanceCents, amountCents),
+          retry ? rowExists(db, withdrawals, and(eq(withdrawals.id, retry.of), eq(withdrawals.status, 'FAILED'))) : undefined,
+        ),
       ),
+      ...(retry ? [auditInsertIfChanged(db, { actorId: retry.actorId, action: 'PAYOUT_RETRIED', targetType: 'WITHDRAWAL', targetId: retry.of, ip: retry.ip, details: { token } })] : []),
       ...postingStatements(db, withdrawalPosting(owner, amountCents, currency, token), token, {
         guard: rowExists(db, withdrawals, eq(withdrawals.token, token)),
         withdrawalToken: token,
@@ -115,6 +124,8 @@ export async function requestWithdrawal(
     // A concurrent request with the same Idempotency-Key won the unique index. Its answer is not
     // final yet (the transfer is being sent): the caller retries and gets the winner's replay.
     if (idempotencyKey && isUniqueViolation(err) && (await replayWithdrawal(deps, owner, idempotencyKey, amountCents))) throw idempotencyConflict();
+    // A concurrent retry of the same failed withdrawal won the unique index: nothing of this one was written.
+    if (retry && isUniqueViolation(err)) throw invalidState('reconciliation.payoutAlreadyRetried', { id: retry.of }, { suggestions: ['reconciliation.seePending'] });
     throw err;
   }
   if ((results[1] as D1Result).meta.changes !== 1) {
