@@ -598,7 +598,15 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     const url = new URL((sent[0].headers['List-Unsubscribe'] as string).slice(1, -1));
     const res = await call('POST', `${url.pathname}${url.search}`, { raw: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: 'You will no longer receive this kind of e-mail', kind: 'RESERVATION_CONFIRMED' });
+    // The mail client names no language: the account's own (French, the default), else the one it names.
+    expect(res.body).toEqual({ message: 'Vous ne recevrez plus ce type d’e-mail', kind: 'RESERVATION_CONFIRMED' });
+    expect(res.headers.get('Content-Language')).toBe('fr');
+    await db.update(users).set({ locale: 'en' }).where(eq(users.id, user.id));
+    const again = await call('POST', `${url.pathname}${url.search}`, { raw: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(again.body).toEqual({ message: 'You will no longer receive this kind of e-mail', kind: 'RESERVATION_CONFIRMED' });
+    await db.update(users).set({ locale: 'fr' }).where(eq(users.id, user.id));
+    const english = await call('POST', `${url.pathname}${url.search}`, { raw: 'List-Unsubscribe=One-Click', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'en' } });
+    expect(english.body.message).toBe('You will no longer receive this kind of e-mail');
     const mailsOf = async (template: string) => db.select().from(deliveries).where(and(eq(deliveries.userId, user.id), eq(deliveries.template, template)));
     await db.batch([
       ...notify(db, { userId: user.id, type: 'RESERVATION_CONFIRMED', text: msg('notice.kycApproved') }),

@@ -537,6 +537,12 @@ describe('browser callbacks', () => {
     const done = await call('GET', `/v1/api/payments/callback/success?session_id=${sessionId}`);
     expect(String(done.body)).toContain('Payment authorised');
     expect(await reservationRow(booking.id)).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
+    // The same page for a French reader, in French.
+    const fr = await call('GET', `/v1/api/payments/callback/success?session_id=${sessionId}`, { headers: { 'Accept-Language': 'fr-SN,fr;q=0.9' } });
+    expect(fr.headers.get('Content-Language')).toBe('fr');
+    expect(String(fr.body)).toContain('<html lang="fr">');
+    expect(String(fr.body)).toContain('<h1>Paiement autorisé</h1>');
+    expect(String(fr.body)).toContain('Votre paiement est conservé en sécurité jusqu&#39;à la livraison de votre colis.');
   });
 
   it('the success page of an unknown session says it was not found', async () => {

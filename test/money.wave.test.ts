@@ -293,6 +293,9 @@ describe('the Wave sandbox page (no WAVE_API_KEY)', () => {
     const back = await request('GET', new URL(paid.headers.get('Location')!).pathname, { on: sandboxEnv });
     expect(back.status).toBe(200);
     expect(back.text).toContain('Payment sent');
+    const backFr = await request('GET', new URL(paid.headers.get('Location')!).pathname, { on: sandboxEnv, headers: { 'Accept-Language': 'fr' } });
+    expect(backFr.text).toContain('<h1>Paiement envoyé</h1>');
+    expect(backFr.text).toContain('Wave confirme votre paiement');
     // Paid once: the page no longer offers to pay.
     expect((await request('GET', page, { on: sandboxEnv })).text).toContain('This session is complete.');
   });

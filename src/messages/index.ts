@@ -19,6 +19,7 @@ import { MONEY_MESSAGES } from './money';
 import { NOTICE_MESSAGES } from './notices';
 import { OFFER_MESSAGES } from './offers';
 import { OPERATIONS_MESSAGES } from './operations';
+import { PAGE_MESSAGES } from './pages';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
 import { PROTECTION_MESSAGES } from './protection';
@@ -42,6 +43,7 @@ export const MESSAGES = {
   ...OFFER_MESSAGES,
   ...OPERATIONS_MESSAGES,
   ...NOTICE_MESSAGES,
+  ...PAGE_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGES;

@@ -1,13 +1,13 @@
 // RFC 8058 one-click unsubscribe: the mail client POSTs the List-Unsubscribe URL of a notification
 // e-mail; the signed token names the user and the kind, whose e-mail is turned off without a login.
 import { createRoute, z } from '@hono/zod-openapi';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { html } from 'hono/html';
 import type { Context } from 'hono';
 import { AppError } from '../../errors';
 import { htmlPage, htmlResponse } from '../../lib/html-page';
 import { preferredLocale } from '../../lib/locale';
-import { notificationPreferences } from '../../db/schema';
+import { notificationPreferences, users, type Locale } from '../../db/schema';
 import { createRouter, type AppEnv, type Deps } from '../../env';
 import { invalidArgument } from '../../errors';
 import { errorResponses, jsonContent } from '../../lib/openapi';
@@ -15,6 +15,7 @@ import { NOTIFICATION_KINDS, type NotificationKind } from './notify';
 import { NOTIFICATION_TEMPLATES } from './templates';
 import { defaultChannels } from './preferences.rules';
 import { openUnsubscribeToken } from './unsubscribe-token';
+import { render } from '../../messages';
 
 const refused = (reason: 'FORGED' | 'EXPIRED') =>
   invalidArgument('delivery.unsubscribeLinkInvalid', {
@@ -23,7 +24,7 @@ const refused = (reason: 'FORGED' | 'EXPIRED') =>
   });
 
 /** Turns the e-mail of the token's kind off for its user; the other channels keep their choice. The route's schema bounds the token's length. */
-export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: NotificationKind }> {
+export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: NotificationKind; locale: Locale }> {
   const { db, env } = deps;
   const opened = await openUnsubscribeToken(env, token);
   if (!opened.ok) throw refused(opened.reason);
@@ -33,7 +34,8 @@ export async function unsubscribe(deps: Deps, token: string): Promise<{ kind: No
     .insert(notificationPreferences)
     .values({ userId: claims.userId, kind: claims.kind, ...defaultChannels(claims.kind), email: false })
     .onConflictDoUpdate({ target: [notificationPreferences.userId, notificationPreferences.kind], set: { email: false, updatedAt: sql`excluded.updated_at` } });
-  return { kind: claims.kind as NotificationKind }; // checked against NOTIFICATION_KINDS above
+  const [user] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, claims.userId));
+  return { kind: claims.kind as NotificationKind, locale: user?.locale ?? 'en' }; // checked against NOTIFICATION_KINDS above
 }
 
 export const unsubscribeRouter = createRouter().openapi(
@@ -52,8 +54,11 @@ export const unsubscribeRouter = createRouter().openapi(
     },
   }),
   async (c) => {
-    const { kind } = await unsubscribe(c.get('deps'), c.req.valid('query').token);
-    return c.json({ message: 'You will no longer receive this kind of e-mail', kind }, 200);
+    const { kind, locale } = await unsubscribe(c.get('deps'), c.req.valid('query').token);
+    // A mail client posts it, usually naming no language: the account's own then (CONTRACT 26).
+    const reader = preferredLocale(c.req.header('Accept-Language'), locale);
+    c.header('Content-Language', reader);
+    return c.json({ message: render('page.unsubscribed', reader), kind }, 200);
   },
 );
 

@@ -4,7 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../../../env';
 import { errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { idempotent } from '../../../middleware/idempotency';
-import { htmlPage } from '../payments/html';
+import { returnPage } from '../payments/html';
 import { CALLER_SCOPE, scopeDescription, scopeErrors, whoseTitle, type OwnerScope } from '../wallet/owner-scope';
 import { accountStatus, canReceive, canReceivePayments, newOnboardingLink, refreshFromProvider, startOnboarding } from './pay-connect.service';
 
@@ -119,13 +119,7 @@ export const payConnectRouter = payConnectRoutes(CALLER_SCOPE)
     async (c) => {
       const account = await refreshFromProvider(c.get('deps'), c.req.valid('query').account);
       const ok = canReceive(account).canReceivePayments;
-      return c.html(
-        htmlPage(
-          ok ? 'Payout account ready' : 'Onboarding not finished',
-          ok ? 'You can now receive payouts. Return to the app.' : 'Some details are still missing. Return to the app to continue.',
-        ),
-        200,
-      );
+      return ok ? returnPage(c, 'page.payoutReady', 'page.payoutReadyText') : returnPage(c, 'page.onboardingUnfinished', 'page.onboardingUnfinishedText');
     },
   )
   .openapi(

@@ -1,4 +1,10 @@
 // Minimal HTML pages for browser-facing endpoints (callbacks, sandbox checkout, onboarding return).
+import type { Context } from 'hono';
+import { html } from 'hono/html';
+import type { AppEnv } from '../../../env';
+import { htmlPage as pageFrame } from '../../../lib/html-page';
+import { preferredLocale } from '../../../lib/locale';
+import { render, type KeyWithoutParams } from '../../../messages';
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
@@ -11,3 +17,15 @@ export function htmlPage(title: string, message: string, body = ''): string {
 }
 
 export { escape as escapeHtml };
+
+/**
+ * A page a person's browser is sent back to (a checkout's or an onboarding's return), in the
+ * reader's language (Accept-Language; English when it names neither): its title and sentence are
+ * message keys (messages/pages.ts).
+ */
+export function returnPage(c: Context<AppEnv>, title: KeyWithoutParams, text: KeyWithoutParams) {
+  const locale = preferredLocale(c.req.header('Accept-Language'), 'en');
+  c.header('Content-Language', locale);
+  c.header('Vary', 'Accept-Language');
+  return c.html(pageFrame(render(title, locale), html`<p>${render(text, locale)}</p>`, '', locale), 200);
+}

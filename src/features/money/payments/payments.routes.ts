@@ -6,7 +6,8 @@ import { authErrorResponses, errorResponses, jsonBody, jsonContent, signedIn } f
 import { decimalInt, pathId } from '../../../validation';
 import { PAYMENT_METHODS } from '../../../db/schema';
 import { OPERATOR_CODES } from '../../../providers/mobile-money';
-import { htmlPage } from './html';
+import { returnPage } from './html';
+import type { KeyWithoutParams } from '../../../messages';
 import { checkoutReturned, createCheckout, listPaymentMethods, paymentStatus, reservationPaymentMethods, type CallbackOutcome } from './payments.service';
 import { handlePaymentWebhook } from './payments.webhook';
 import { idempotent } from '../../../middleware/idempotency';
@@ -70,16 +71,13 @@ const CallbackQuery = z.object({
 });
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
-const CALLBACK_TEXT: Record<CallbackOutcome, [string, string]> = {
-  AUTHORIZED: ['Payment authorised', 'Your payment is held safely until your parcel is delivered. You can return to the app.'],
-  NOT_COMPLETED: ['Payment not completed', 'The payment has not been completed yet. You can return to the app and try again.'],
-  BOOKING_ENDED: [
-    'Booking no longer payable',
-    'This booking was cancelled or has expired, so no payment was taken: nothing is charged and any hold on your card is released. You can return to the app.',
-  ],
-  CANCELLED: ['Payment cancelled', 'No money was taken. You can return to the app and try again before the reservation expires.'],
-  UNKNOWN: ['Payment session not found', 'This payment session is unknown. Please return to the app.'],
-};
+const CALLBACK_TEXT = {
+  AUTHORIZED: ['page.paymentAuthorized', 'page.paymentAuthorizedText'],
+  NOT_COMPLETED: ['page.paymentNotCompleted', 'page.paymentNotCompletedText'],
+  BOOKING_ENDED: ['page.bookingEnded', 'page.bookingEndedText'],
+  CANCELLED: ['page.paymentCancelled', 'page.paymentCancelledText'],
+  UNKNOWN: ['page.sessionUnknown', 'page.sessionUnknownText'],
+} as const satisfies Record<CallbackOutcome, readonly [KeyWithoutParams, KeyWithoutParams]>;
 
 /** A browser return page from the checkout: public, keyed by the provider's session id. */
 const callbackRoute = <P extends string>(operationId: string, path: P, summary: string, description: string) =>
@@ -98,7 +96,8 @@ const callbackRoute = <P extends string>(operationId: string, path: P, summary: 
 /** What the return page says: what happened to the booking, re-checked with the provider. */
 async function callbackPage(c: Context<AppEnv>, sessionId: string, cancelled: boolean) {
   const { outcome } = await checkoutReturned(c.get('deps'), sessionId, cancelled);
-  return c.html(htmlPage(...CALLBACK_TEXT[outcome]), 200);
+  const [title, text] = CALLBACK_TEXT[outcome];
+  return returnPage(c, title, text);
 }
 
 export const paymentsRouter = createRouter()

@@ -7,15 +7,15 @@ import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses, jsonContent } from '../../../lib/openapi';
 import { formatMoney } from '../../../lib/money';
 import { amountMinor, SandboxMobileMoneyProvider, WaveRail } from '../../../providers/mobile-money';
-import { escapeHtml, htmlPage } from './html';
+import { escapeHtml, htmlPage, returnPage } from './html';
 import { handleRailCallback } from '../mobile-money/callbacks';
 
 const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() });
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
 const RETURN_TEXT = {
-  success: ['Payment sent', 'Wave is confirming your payment; the booking shows it as paid in a moment. You can return to the app.'],
-  error: ['Payment not completed', 'The payment did not go through. You can return to the app and try again before the reservation expires.'],
+  success: ['page.waveSent', 'page.waveSentText'],
+  error: ['page.paymentNotCompleted', 'page.waveErrorText'],
 } as const;
 
 export const waveRouter = createRouter()
@@ -47,7 +47,7 @@ export const waveRouter = createRouter()
     }),
     (c) => {
       const [title, text] = RETURN_TEXT[c.req.valid('param').outcome];
-      return c.html(htmlPage(title, text), 200);
+      return returnPage(c, title, text);
     },
   );
 
