@@ -319,6 +319,27 @@ async function privacyTest(page, base, asSuperadmin) {
   await shot(page, 'console-user-export.png');
 }
 
+/**
+ * Reconciliation (CONTRACT 27): a super-admin reconciles today so far from the console; the page
+ * shows one report per provider and the pending captures, refunds and payouts; in French too.
+ */
+async function reconciliationTest(browser, page, base) {
+  await page.goto(`${base}/console/reconciliation`);
+  await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Reconcile today so far' }).click()]);
+  check((await page.textContent('.flash.ok'))?.includes('Reconciled'), 'reconciling from the console says so');
+  const reports = (await page.textContent('#reconciliation-reports'))?.replace(/\s+/g, ' ') ?? '';
+  check(reports.includes('STRIPE') && reports.includes('WAVE') && /MATCHED|DIFFERENCES/.test(reports), `the page lists today's report of each provider (${reports.slice(0, 200)})`);
+  const tables = await Promise.all(['#reconciliation-differences', '#pending-captures', '#pending-refunds', '#pending-payouts'].map((id) => page.locator(id).count()));
+  check(tables.every((n) => n === 1), 'the page shows the differences and the pending captures, refunds and payouts');
+  await shot(page, 'console-reconciliation.png');
+  const french = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'fr-FR', storageState: await page.context().storageState() });
+  const frenchPage = await french.newPage();
+  await frenchPage.goto(`${base}/console/reconciliation`);
+  check((await frenchPage.textContent('h1')) === 'Rapprochement' && (await frenchPage.textContent('#pending-captures'))?.length > 0, 'the Reconciliation page is in French for a French browser');
+  await shot(frenchPage, 'console-reconciliation-fr.png');
+  await french.close();
+}
+
 /** The operator console (CONTRACT section 18) as an operator uses it, with screenshots of each page. */
 async function consoleTests(browser, base) {
   const violations = [];
@@ -461,6 +482,7 @@ async function consoleTests(browser, base) {
   await erasureAndMetricsTests(browser, page, base, asSuperadmin);
   await incidentsTest(browser, page, base);
   await privacyTest(page, base, asSuperadmin);
+  await reconciliationTest(browser, page, base);
 
   for (const [pathname, name] of [['/console/withdrawals', 'withdrawals'], ['/console/agencies', 'agencies'], ['/console/reservations', 'reservations'], ['/console/audit', 'audit']]) {
     const res = await page.goto(`${base}${pathname}`);

@@ -119,6 +119,7 @@ const NAV: [string, WordKey, boolean][] = [
   ['/console/metrics', 'metrics', true],
   ['/console/incidents', 'incidents', true],
   ['/console/pauses', 'pauses', true],
+  ['/console/reconciliation', 'reconciliation', true],
   ['/console/privacy', 'privacy', true],
   ['/console/audit', 'audit', true],
   ['/console/two-factor', 'twoFactor', false],

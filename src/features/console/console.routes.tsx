@@ -18,6 +18,7 @@ import { incidentsRoutes } from './pages/incidents';
 import { metricsRoutes } from './pages/metrics';
 import { overviewRoutes } from './pages/overview';
 import { pausesRoutes } from './pages/pauses';
+import { reconciliationRoutes } from './pages/reconciliation';
 import { privacyRoutes } from './pages/privacy';
 import { reservationRoutes } from './pages/reservation';
 import { reservationsRoutes } from './pages/reservations';
@@ -56,6 +57,7 @@ const PAGES = [
   metricsRoutes,
   incidentsRoutes,
   pausesRoutes,
+  reconciliationRoutes,
   privacyRoutes,
   auditRoutes,
 ];
