@@ -4,10 +4,10 @@
 // Wave and can-receive-payments per currency. Wave is the real adapter against the fake Wave API
 // (test/helpers/fake-wave.ts) at the fetch boundary, with real signatures.
 import { env } from 'cloudflare:workers';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
-import { mobileMoneyOperations, paymentSessions, users } from '../src/db/schema';
+import { mobileMoneyOperations, notifications, paymentSessions, users } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
 import { settleWithProvider } from '../src/features/money';
@@ -518,6 +518,17 @@ describe('a partial refund of a Wave payment (Wave refunds whole checkouts only)
     expect((await cancel(sender, reservation.id)).status).toBe(200);
     expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770005678')).toHaveLength(0);
     expect(await reservationRow(reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_PENDING', refundId: null });
+    // The sender is told what the refund waits for, with the link, once however often it is retried.
+    await settleWithProvider(depsOf(liveEnv), reservation.id);
+    const waiting = (await db().select().from(notifications).where(and(eq(notifications.userId, sender.id), eq(notifications.type, 'PAYMENT_REFUNDED')))).filter(
+      (n) => (n.text as { key: string } | null)?.key === 'notice.refundAwaitsPhone',
+    );
+    expect(waiting).toHaveLength(1);
+    const told = await toldTo(sender.id, 'PAYMENT_REFUNDED');
+    expect(told.fr).toBe(
+      `${formatMoneyIn(4250, 'XOF', 'fr')} pour la réservation ${reservation.reservationNumber} vous seront remboursés sur votre numéro Mobile Money dès que vous l'aurez vérifié dans l'application : https://api.test/app/bookings/${reservation.id}`,
+    );
+    expect(told.sentFr).toContainEqual(['EMAIL', told.fr]);
     await db().update(users).set({ phoneVerified: true }).where(eq(users.id, sender.id));
     await settleWithProvider(depsOf(liveEnv), reservation.id);
     expect(wave.requestsTo('POST', '/v1/payout').filter((r) => r.body?.mobile === '+221770005678')).toHaveLength(1);

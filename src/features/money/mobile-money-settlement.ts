@@ -4,9 +4,15 @@
 // whole or part). Each refund is one operation (operations.ts): one UUID on every retry, an unknown
 // outcome asked about, never sent with a new id. Until the rail says COMPLETED the reservation stays
 // REFUND_PENDING and the settlement cron asks again (docs/decisions-mobile-money.md).
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { paymentSessions, reservations, users, type PaymentMethod } from '../../db/schema';
+import { notifications, paymentSessions, reservations, users, type PaymentMethod } from '../../db/schema';
+import { runBatch } from '../../db/statements';
+import { notify, reservationRef } from '../deliveries/notify';
+import { textAmount } from '../../lib/message-text';
+import { amountOf } from '../../lib/money';
+import { rootUrl } from '../../lib/urls';
+import { msg } from '../../messages';
 import type { Deps } from '../../env';
 import { chargedCents } from './ledger/posting-rules';
 import { drive, operationByRef, operationFor } from './mobile-money/operations';
@@ -55,6 +61,29 @@ async function sender(db: Db, senderId: number) {
 }
 
 /**
+ * A refund that waits on the sender says so (CONTRACT 26): the amount, and the link to the booking
+ * in the app where they verify their number; once per reservation, however often the cron retries.
+ */
+async function tellToVerifyPhone(deps: Deps, r: RefundedReservation, refundCents: number) {
+  const [told] = await deps.db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.userId, r.senderId),
+        eq(notifications.type, 'PAYMENT_REFUNDED'),
+        sql`json_extract(${notifications.text}, '$.key') = 'notice.refundAwaitsPhone'`,
+        sql`json_extract(${notifications.data}, '$.reservationId') = ${r.id}`,
+      ),
+    )
+    .limit(1);
+  if (told) return;
+  const text = msg('notice.refundAwaitsPhone', { amount: textAmount(refundCents, r.currency), number: r.reservationNumber, link: rootUrl(deps.env, `/app/bookings/${r.id}`) });
+  const data = { ...reservationRef(r), amount: amountOf(refundCents, r.currency), currency: r.currency, awaiting: 'PHONE_VERIFICATION' };
+  await runBatch(deps.db, notify(deps.db, { userId: r.senderId, type: 'PAYMENT_REFUNDED', text, data }));
+}
+
+/**
  * Refunds a mobile-money-paid reservation to the number that paid. Null while nothing is confirmed
  * (the status stays REFUND_PENDING: the rail is still working, refused it, or there is no number to
  * pay a part back to yet; the cron or an operator follows up).
@@ -71,6 +100,7 @@ export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refu
   // A part goes back to a number the rail pays; without one yet nothing is sent (a number verified later is paid then).
   if (partial && !(phone && (await rail.predictOperator(phone)))) {
     log('no number of this provider to pay the part back to');
+    await tellToVerifyPhone(deps, r, refundCents);
     return null;
   }
   const op = await operationFor(deps.db, {
