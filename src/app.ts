@@ -17,6 +17,7 @@ import { countRefusedWebhooks } from './middleware/webhook-refusals';
 import { watchdogRouter } from './features/watchdog/watchdog.routes';
 import { metricsRouter } from './features/superadmin/metrics.routes';
 import { pausesRouter } from './features/superadmin/pauses.routes';
+import { storageRestoreRouter } from './features/superadmin/storage-restore.routes';
 import { reconciliationRouter } from './features/superadmin/reconciliation.routes';
 import { alertsRouter } from './features/alerts/alerts.routes';
 import { announcementsRouter } from './features/announcements/announcements.routes';
@@ -203,6 +204,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, superadminRouter);
   app.route(API_PREFIX, metricsRouter);
   app.route(API_PREFIX, pausesRouter);
+  app.route(API_PREFIX, storageRestoreRouter);
   app.route(API_PREFIX, reconciliationRouter);
   app.route(API_PREFIX, watchdogRouter);
   app.route(API_PREFIX, deliveriesAdminRouter);

@@ -1,6 +1,7 @@
 // One Durable Object per reservation's conversation (idFromName(reservationId)): the messages in the
 // object's SQLite storage (the source of truth, docs/decisions-conversations.md), read receipts, and
 // the live feed over hibernating WebSockets. Callers arrive authorised by the conversation routes.
+import { restoreBookmarks, restoreOnNextSession } from './point-in-time';
 import { DurableObject } from 'cloudflare:workers';
 import type { IndexedMessage } from '../db/schema/conversations';
 import { isTokenRevoked } from '../lib/token-revocation';
@@ -118,6 +119,16 @@ export class Conversation extends DurableObject<Env> {
     this.sql.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
     // Keeps sockets open across hibernation without waking the object for keep-alives.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  /** The bookmarks of a point-in-time restore of this object's storage (point-in-time.ts). */
+  storageBookmarks(target: { at: number } | { bookmark: string }) {
+    return restoreBookmarks(this.ctx.storage, target);
+  }
+
+  /** Restores the storage to `bookmark` on the next session, ending this one (point-in-time.ts). */
+  restoreStorage(bookmark: string) {
+    return restoreOnNextSession(this.ctx, bookmark);
   }
 
   /** Stores the message, pushes it to every open socket, and says which counterparts to notify. */

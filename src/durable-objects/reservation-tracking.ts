@@ -1,6 +1,7 @@
 // One Durable Object per reservation (idFromName(reservationId)) for GPS tracking: the position
 // history in the object's SQLite storage (bounded) and the live feed over hibernating WebSockets.
 // Points arrive already validated and authorised by the tracking routes.
+import { restoreBookmarks, restoreOnNextSession } from './point-in-time';
 import { DurableObject } from 'cloudflare:workers';
 import { stillOnSide } from '../access/reservation-access';
 import { depsOf } from '../env';
@@ -84,6 +85,16 @@ export class ReservationTracking extends DurableObject<Env> {
     this.sql.exec('CREATE INDEX IF NOT EXISTS positions_recorded ON positions (recorded_at, seq)');
     // Keeps sockets open across hibernation without waking the object for keep-alives.
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  /** The bookmarks of a point-in-time restore of this object's storage (point-in-time.ts). */
+  storageBookmarks(target: { at: number } | { bookmark: string }) {
+    return restoreBookmarks(this.ctx.storage, target);
+  }
+
+  /** Restores the storage to `bookmark` on the next session, ending this one (point-in-time.ts). */
+  restoreStorage(bookmark: string) {
+    return restoreOnNextSession(this.ctx, bookmark);
   }
 
   /** Stores the points (in recordedAt order), trims the history, pushes each to live sockets. */

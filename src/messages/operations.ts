@@ -12,6 +12,14 @@ export const OPERATIONS_MESSAGES = {
     en: 'Try again in a few minutes; check METRICS_ACCOUNT_ID and METRICS_API_TOKEN (Account Analytics Read)',
     fr: 'Réessayez dans quelques minutes ; vérifiez METRICS_ACCOUNT_ID et METRICS_API_TOKEN (Account Analytics Read)',
   },
+  // features/superadmin/storage-restore.ts
+  'operations.pointInTimeUnavailable': {
+    en: 'Point-in-time recovery of Durable Object storage exists on Cloudflare only, not in local development: nothing was changed',
+    fr: 'La restauration à un instant donné du stockage des Durable Objects n’existe que chez Cloudflare, pas en développement local : rien n’a été modifié',
+  },
+  'operations.restoreAtOrBookmark': { en: 'Give either at or bookmark, not both', fr: 'Indiquez soit at, soit bookmark, pas les deux' },
+  'operations.restoreInPast': { en: 'Must be in the past', fr: 'Doit être dans le passé' },
+  'operations.restoreWithinWindow': { en: 'Must be within the last {days} days', fr: 'Doit être dans les {days} derniers jours' },
   // features/money/pauses.ts
   'pause.checkoutPaused': {
     en: 'Payments by {provider} are paused for now by the operators (a provider incident); nothing was charged',

@@ -163,6 +163,10 @@ export declare const SearchAlertTransportMode: readonly ["PLANE", "TRAIN", "CAR"
 export type SearchAlertTransportMode = (typeof SearchAlertTransportMode)[number];
 export declare const SetRolesRequestRoles: readonly ["ROLE_CLIENT", "ROLE_VERIFIED_USER", "ROLE_AGENCY_OWNER", "ROLE_AGENCY_EMPLOYEE", "ROLE_ADMIN", "ROLE_SUPERADMIN"];
 export type SetRolesRequestRoles = (typeof SetRolesRequestRoles)[number];
+export declare const StorageRestoreObject: readonly ["CONVERSATION", "TRACKING"];
+export type StorageRestoreObject = (typeof StorageRestoreObject)[number];
+export declare const StorageRestoreRequestObject: readonly ["CONVERSATION", "TRACKING"];
+export type StorageRestoreRequestObject = (typeof StorageRestoreRequestObject)[number];
 export declare const SupervisionStatus: readonly ["UP", "DEGRADED"];
 export type SupervisionStatus = (typeof SupervisionStatus)[number];
 export declare const TransactionSummaryPeriod: readonly ["DAY", "WEEK", "MONTH", "YEAR", "ALL"];

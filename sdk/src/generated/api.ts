@@ -4158,6 +4158,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/superadmin/reservations/{id}/storage-restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a reservation's conversation or tracking to an instant (audited)
+         * @description Super-administrators only. Cloudflare keeps 30 days of history of each Durable Object's storage: the reservation's conversation (CONVERSATION) or GPS points (TRACKING) go back to `at`, or to `bookmark`. The object restarts on the restored storage at its next request (open sockets close; apps reconnect). The answer carries undoBookmark, which undoes it. Audited as DURABLE_OBJECT_RESTORED. Unknown reservation: 404; `at` in the future, older than the window, or neither or both of at and bookmark: 400; local development (no point-in-time recovery there): 409 INVALID_STATE, nothing changed.
+         *
+         *     Who may call it: signed-in users holding ROLE_SUPERADMIN (a super-admin holds every role).
+         */
+        post: operations["restoreReservationStorage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/superadmin/reconciliation": {
         parameters: {
             query?: never;
@@ -7484,6 +7506,36 @@ export interface components {
             paused: boolean;
             /** @description Why (shown in the console and the audit log) */
             reason?: string;
+        };
+        StorageRestore: {
+            /** Format: int32 */
+            reservationId: number;
+            /** @enum {string} */
+            object: "CONVERSATION" | "TRACKING";
+            /**
+             * Format: date-time
+             * @description The instant asked for; null when a bookmark was given
+             */
+            restoredTo: string | null;
+            /** @description The bookmark restored */
+            bookmark: string;
+            /** @description The storage as it was before: give it as `bookmark` to undo */
+            undoBookmark: string;
+        };
+        StorageRestoreRequest: {
+            /**
+             * @description CONVERSATION: the messages between sender and carrier; TRACKING: the parcel's GPS points
+             * @enum {string}
+             */
+            object: "CONVERSATION" | "TRACKING";
+            /**
+             * Format: date-time
+             * @description The instant to go back to, within the last 30 days (ISO 8601)
+             * @example 2026-12-06T08:55:00Z
+             */
+            at?: string;
+            /** @description Instead of `at`: a bookmark, e.g. the undoBookmark of an earlier restore */
+            bookmark?: string;
         };
         Reconciliation: {
             /**
@@ -30818,6 +30870,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderPause"];
+                };
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    restoreReservationStorage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorageRestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Restored on the next session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorageRestore"];
                 };
             };
             /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
