@@ -115,10 +115,12 @@ describe('every notice has its message key', () => {
   });
 
   it('the stored English is the kind’s subject and the key rendered: the reader’s language comes from the key alone', async () => {
-    const { sender, reservation: r } = await aReservation({ status: 'PAID', ...paid });
-    const [note] = await notesOf(sender.id, 'PAYMENT_AUTHORIZED');
-    expect(note.title).toBe('Payment received');
-    expect(note.message).toBe(toNotification(note, 'en').message);
-    expect(note.text).toEqual({ key: 'notice.paymentHeld', params: { amount: { minor: 5000, currency: 'EUR' }, number: r.reservationNumber } });
+    const { sender, carrier, reservation: r } = await aReservation({ status: 'PAID', ...paid });
+    expect((await post(`/v1/api/bookings/${r.id}/accept`, undefined, { token: carrier.token })).status).toBe(200);
+    const [note] = await notesOf(sender.id, 'RESERVATION_CONFIRMED');
+    expect(note.text).toEqual({ key: 'notice.bookingAccepted', params: { number: r.reservationNumber } });
+    expect(note.title).toBe('Booking accepted');
+    expect(note.message).toBe(`The carrier accepted your booking ${r.reservationNumber}.`);
+    expect(toNotification(note, 'fr').message).toBe(`Le transporteur a accepté votre réservation ${r.reservationNumber}.`);
   });
 });
