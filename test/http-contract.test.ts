@@ -76,7 +76,8 @@ describe('rate limits on public and expensive routes', () => {
         `name = "${policy.binding}"\\nnamespace_id = "\\d+"\\nsimple = \\{ limit = ${policy.limit}, period = ${policy.windowSeconds} \\}`,
         'g',
       );
-      expect(wranglerToml.match(binding)?.length, policy.binding).toBe(2);
+      // Development, production and staging.
+      expect(wranglerToml.match(binding)?.length, policy.binding).toBe(3);
     }
   });
 
