@@ -2,9 +2,9 @@
 // UTC day with our books and stores one report per day and provider, every difference with its
 // amounts and currency; re-running replaces the report. Stripe through the fake Stripe's listings.
 import { env } from 'cloudflare:workers';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLogs, cronHeartbeats, mobileMoneyOperations, reconciliationDifferences, reconciliationReports, withdrawals } from '../src/db/schema';
+import { auditLogs, cronHeartbeats, ledgerEntries, mobileMoneyOperations, reconciliationDifferences, reconciliationReports, transactions, withdrawals } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { captureLoaded, dayOf, previousDay, runReconciliation } from '../src/features/money';
 import { compareOperation } from '../src/features/money/reconciliation/reconciliation.rules';
@@ -73,6 +73,21 @@ describe('Stripe charges against our card payments', () => {
 });
 
 describe('Stripe refunds and transfers', () => {
+  it('a refund Stripe made and our books hold, with the same amount, lists nothing (the money back read from our own ledger)', async () => {
+    const a = await aReservation({ status: 'DEPOSITED', ...paid });
+    stripe.refunds.set('re_agreed', { id: 're_agreed', object: 'refund', amount: 800, currency: 'eur', payment_intent: a.pi.id, status: 'succeeded', created: Math.floor(Date.now() / 1000) });
+    await setReservation(a.reservation.id, { refundId: 're_agreed', refundedAt: new Date().toISOString(), paymentStatus: 'PARTIALLY_REFUNDED' });
+    // Other rows first, so that a transaction's or an entry's own id is never the reservation's by chance.
+    const fillers = await db().insert(ledgerEntries).values([1, 2, 3].map(() => ({ key: `filler:${crypto.randomUUID()}`, token: crypto.randomUUID(), type: 'ESCROW_REFUNDED' as const, description: 'filler' }))).returning();
+    const [entry] = await db().insert(ledgerEntries).values({ key: `refund:${a.reservation.id}`, token: crypto.randomUUID(), type: 'ESCROW_REFUNDED', reservationId: a.reservation.id, description: 'refund' }).returning();
+    const [line] = await db().insert(transactions).values({ ownerType: 'USER', ownerId: a.reservation.senderId, type: 'REFUND', amountCents: 800, currency: 'EUR', ledgerEntryId: entry.id, reservationId: a.reservation.id, description: 'refund' }).returning();
+    const { items } = await stripeReport();
+    // These rows have no ledger lines: removed, so the ledger checks of other tests see a whole ledger.
+    await db().delete(transactions).where(eq(transactions.id, line.id));
+    await db().delete(ledgerEntries).where(inArray(ledgerEntries.id, [entry.id, ...fillers.map((f) => f.id)]));
+    expect(items.filter((d) => d.reservationId === a.reservation.id && d.object === 'REFUND')).toEqual([]);
+  });
+
   it('a refund at Stripe not in our books, and one in our books Stripe does not have', async () => {
     const a = await aReservation({ status: 'DEPOSITED', ...paid });
     stripe.refunds.set('re_dashboard', { id: 're_dashboard', object: 'refund', amount: 700, currency: 'eur', payment_intent: a.pi.id, status: 'succeeded', created: Math.floor(Date.now() / 1000) });

@@ -67,7 +67,7 @@ export interface GuardedRows<T extends SQLiteTable> {
  * `"table"."column"`: drizzle drops the table of a column selected from one table, which a source
  * with joins (an SQL FROM clause) makes ambiguous.
  */
-const qualified = (column: Column) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+export const qualified = (column: Column) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 /** The SELECT of a guarded insert: every column of `table` in order. */
 function guardedSelect<T extends SQLiteTable>(db: Db, table: T, { values, condition, source, limit = 1 }: GuardedRows<T>) {

@@ -16,7 +16,7 @@ import {
   withdrawals,
   type ReconciliationReportRow,
 } from '../../../db/schema';
-import { rowExists } from '../../../db/statements';
+import { qualified, rowExists } from '../../../db/statements';
 import type { Deps } from '../../../env';
 import { reportCaught } from '../../../error-tracking';
 import type { MobileMoneyRail, OperationResult } from '../../../providers/mobile-money';
@@ -102,7 +102,10 @@ const paidByCard = (db: Db) => not(rowExists(db, paymentSessions, and(eq(payment
 
 /** Our card payments matching `where`, with what went back to the payer. */
 async function cardPayments(db: Db, where: SQL | undefined): Promise<OurCardPayment[]> {
-  const back = sql<number>`(SELECT COALESCE(SUM(${transactions.amountCents}), 0) FROM ${transactions} WHERE ${transactions.reservationId} = ${reservations.id} AND ${inArray(transactions.type, [...MONEY_BACK_TYPES])} AND ${transactions.ledgerEntryId} IN (SELECT ${ledgerEntries.id} FROM ${ledgerEntries} WHERE ${ledgerEntries.reservationId} = ${reservations.id}))`;
+  // Every column qualified: in the fields of a one-table select drizzle drops the table, and an
+  // unqualified "id" inside the subquery would be the transaction's or the entry's, not the reservation's.
+  const [t, l, outerId] = [transactions, ledgerEntries, qualified(reservations.id)];
+  const back = sql<number>`(SELECT COALESCE(SUM(${qualified(t.amountCents)}), 0) FROM ${t} WHERE ${qualified(t.reservationId)} = ${outerId} AND ${inArray(t.type, [...MONEY_BACK_TYPES])} AND ${qualified(t.ledgerEntryId)} IN (SELECT ${qualified(l.id)} FROM ${l} WHERE ${qualified(l.reservationId)} = ${outerId}))`;
   const rows = await db
     .select({
       id: reservations.id,
