@@ -50,7 +50,7 @@ import {
 } from '../money';
 import { notify, reservationRef, type Notification } from '../deliveries/notify';
 import { commitTransitions, loadReservation } from '../reservations/lifecycle';
-import { assertSide, carrierSideCondition, carrierSideIds, partyIds, sideOf } from '../../access/reservation-access';
+import { admittedSide, assertSide, carrierSideCondition, carrierSideIds, partyIds, sideOf } from '../../access/reservation-access';
 import { isOwnUpload } from '../../access/uploads';
 import { DISPUTE_WINDOW_AFTER_DELIVERY_MS, type ReservationStatus } from '../reservations/reservation-state';
 import { disputeFreeze, disputeSettlement, freezeAmounts, resolutionRefundCents, retainedSplit, settlementSources, type DisputeResolution } from './dispute-rules';
@@ -347,7 +347,7 @@ function resolutionNotes(r: ReservationRow, parties: number[], disputeId: number
         ? (['notice.disputePayoutToSender', 'notice.disputePayoutToCarrier'] as const)
         : (['notice.disputeRefundToSender', 'notice.disputeRefundToCarrier'] as const);
   const data = { disputeId, ...reservationRef(r), resolution, refundAmount: amountOf(m.refundCents + m.premiumBackCents, r.currency), payoutAmount: amountOf(m.payoutCents, r.currency), currency: r.currency };
-  return parties.map((userId) => ({ userId, type: 'DISPUTE_RESOLVED', text: { key: userId === r.senderId ? toSender : toCarrier, params: values }, data }));
+  return parties.map((userId) => ({ userId, type: 'DISPUTE_RESOLVED', text: { key: admittedSide(userId, r) === 'SENDER' ? toSender : toCarrier, params: values }, data }));
 }
 
 /**
