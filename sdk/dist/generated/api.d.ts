@@ -7792,22 +7792,7 @@ export interface components {
              * @description The FAILED withdrawal retried
              */
             retriedWithdrawalId: number;
-            withdrawal: {
-                /** Format: int32 */
-                id: number;
-                /** Format: double */
-                amount: number;
-                currency: string;
-                /** @enum {string} */
-                status: "PENDING" | "COMPLETED" | "FAILED";
-                automatic: boolean;
-                transferId: string | null;
-                failureReason: string | null;
-                /** Format: date-time */
-                createdAt: string;
-                /** Format: date-time */
-                completedAt: string | null;
-            };
+            withdrawal: components["schemas"]["Withdrawal"];
         };
         IncidentPage: {
             content: components["schemas"]["Incident"][];

@@ -7,7 +7,7 @@ export { sandboxRouter } from './payments/sandbox.routes';
 export { waveRouter, waveSandboxRouter } from './payments/wave.routes';
 export { pawapayRouter, pawapaySandboxRouter, deliverSandboxCallbacks } from './payments/pawapay.routes';
 export { walletRouter } from './wallet/wallet.routes';
-export { withdrawalsRouter } from './withdrawals/withdrawals.routes';
+export { WithdrawalSchema, withdrawalsRouter } from './withdrawals/withdrawals.routes';
 export { payConnectRouter } from './pay-connect/pay-connect.routes';
 export { payoutAccountsRouter } from './payout-accounts/payout-accounts.routes';
 export { agencyMoneyRouter } from './agency-money.routes';

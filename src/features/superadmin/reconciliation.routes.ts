@@ -11,7 +11,7 @@ import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } f
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { IdParams } from '../../validation';
 import { clientIp, audit } from '../audit/audit';
-import { dayOf, OUR_STATES, PROVIDER_STATES, PENDING_SORT_FIELDS, pendingCaptures, pendingPayouts, pendingRefunds, reportsOf, retryPayout, retryRefund, runReconciliation } from '../money';
+import { dayOf, OUR_STATES, PROVIDER_STATES, PENDING_SORT_FIELDS, pendingCaptures, pendingPayouts, pendingRefunds, reportsOf, retryPayout, retryRefund, runReconciliation, WithdrawalSchema } from '../money';
 
 const TAGS = ['Administration'];
 const PAYMENT_STATUSES = Object.values(PAYMENT_STATUS) as [PaymentStatusValue, ...PaymentStatusValue[]];
@@ -144,17 +144,7 @@ const RefundRetrySchema = z
 const PayoutRetrySchema = z
   .object({
     retriedWithdrawalId: z.number().int().openapi({ description: 'The FAILED withdrawal retried' }),
-    withdrawal: z.object({
-      id: z.number().int(),
-      amount: z.number().openapi({ format: 'double' }),
-      currency: z.string(),
-      status: z.enum(WITHDRAWAL_STATUSES),
-      automatic: z.boolean(),
-      transferId: z.string().nullable(),
-      failureReason: z.string().nullable(),
-      createdAt: z.string().openapi({ format: 'date-time' }),
-      completedAt: z.string().nullable().openapi({ format: 'date-time' }),
-    }),
+    withdrawal: WithdrawalSchema,
   })
   .openapi('PayoutRetry');
 

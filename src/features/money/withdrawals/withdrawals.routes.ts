@@ -18,7 +18,7 @@ const amount = () =>
     .max(1_000_000)
     .refine((v) => Math.abs(toCents(v) / 100 - v) < 1e-9, { message: 'money.atMost2Decimals' });
 
-const WithdrawalSchema = z
+export const WithdrawalSchema = z
   .object({
     id: z.number().int(),
     amount: z.number(),
