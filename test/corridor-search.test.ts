@@ -42,6 +42,18 @@ const trip = (carrier: Parameters<typeof publishTrip>[0], from: [string, string]
     ...extra,
   });
 
+/** `n` copies of a trip written straight into the table (publishing them one by one would take minutes), each a cent dearer. */
+const copies = (model: { id: number }, n: number) =>
+  env.DB.prepare(
+    `INSERT INTO announcements (carrier_id, departure_city, departure_country, arrival_city, arrival_country, departure_city_key, arrival_city_key,
+       departure_date, arrival_date, total_weight_g, price_per_kg_cents, currency, transport_mode, departure_latitude, departure_longitude,
+       arrival_latitude, arrival_longitude, departure_cell, arrival_cell)
+     WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?)
+     SELECT carrier_id, departure_city, departure_country, arrival_city, arrival_country, departure_city_key, arrival_city_key,
+       departure_date, arrival_date, total_weight_g, price_per_kg_cents + x, currency, transport_mode, departure_latitude, departure_longitude,
+       arrival_latitude, arrival_longitude, departure_cell, arrival_cell FROM announcements, n WHERE announcements.id = ?`,
+  ).bind(n, model.id).run();
+
 const DAKAR: [string, string] = ['Dakar', 'SN'];
 const THIES: [string, string] = ['Thiès', 'SN'];
 const SAINT_LOUIS: [string, string] = ['Saint-Louis', 'SN'];
@@ -252,21 +264,52 @@ describe('the limits', () => {
     const carrier = await aCarrier();
     const day = ownDay();
     const model = await trip(carrier, THIES, ORLY, day);
-    // 1,000 more copies of the trip, written straight into the table (publishing them one by one would take minutes).
-    await env.DB.prepare(
-      `INSERT INTO announcements (carrier_id, departure_city, departure_country, arrival_city, arrival_country, departure_city_key, arrival_city_key,
-         departure_date, arrival_date, total_weight_g, price_per_kg_cents, currency, transport_mode, departure_latitude, departure_longitude,
-         arrival_latitude, arrival_longitude, departure_cell, arrival_cell)
-       WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000)
-       SELECT carrier_id, departure_city, departure_country, arrival_city, arrival_country, departure_city_key, arrival_city_key,
-         departure_date, arrival_date, total_weight_g, price_per_kg_cents + x, currency, transport_mode, departure_latitude, departure_longitude,
-         arrival_latitude, arrival_longitude, departure_cell, arrival_cell FROM announcements, n WHERE announcements.id = ?`,
-    ).bind(model.id).run();
+    await copies(model, 1000);
     const res = await search({ departureCity: 'Dakar', arrivalCity: 'Paris', radiusKm: 100, date: daysFromToday(day) });
     expect(res.status).toBe(200);
     expect(res.body.page).toEqual({ number: 0, size: 20, totalElements: 1000, totalPages: 50, totalCapped: true });
     // Still best first among those weighed: the cheapest (the model) leads.
     expect(res.body.content[0].id).toBe(model.id);
+  });
+});
+
+describe('flat cost (CONTRACT section 30)', () => {
+  it("the page's total reads one index entry per matching trip: no lookup of each match's carrier", async () => {
+    const carrier = await aCarrier();
+    const from: [string, string] = [`Flatville ${nextDay}`, 'SN'];
+    const model = await trip(carrier, from, PARIS, ownDay());
+    const rowsRead = async () => {
+      const res = await search({ departureCity: from[0], arrivalCity: 'Paris', size: 1 });
+      expect(res.status).toBe(200);
+      return { rows: Number(res.headers.get('x-d1-rows-read')), total: res.body.page.totalElements as number };
+    };
+    await copies(model, 9);
+    const ten = await rowsRead();
+    await copies(model, 40);
+    const fifty = await rowsRead();
+    expect([ten.total, fifty.total]).toEqual([10, 50]);
+    // The page (one trip, its carrier) is the same; the 40 more matches cost their 40 index entries.
+    // Looking up each match's carrier (users.enabled) cost 80.
+    expect(fifty.rows - ten.rows).toBe(40);
+  });
+
+  it("a trip written for a suspended carrier stays out of the search until the account is enabled again, whatever writes the rows", async () => {
+    const carrier = await aCarrier();
+    const day = ownDay();
+    const model = await trip(carrier, THIES, ORLY, day);
+    const ids = async () => {
+      const plain = await search({ departureCity: 'Thiès', arrivalCity: 'Orly', dateFrom: daysFromToday(day), dateTo: daysFromToday(day) });
+      const nearby = await search({ departureCity: 'Dakar', arrivalCity: 'Paris', radiusKm: 100, date: daysFromToday(day) });
+      return [plain.body.content.length, nearby.body.content.length];
+    };
+    expect(await ids()).toEqual([1, 1]);
+    // Straight SQL, not the admin endpoint: the rule holds for any path that suspends or writes.
+    await env.DB.prepare('UPDATE users SET enabled = 0 WHERE id = ?').bind(carrier.id).run();
+    await copies(model, 2);
+    expect(await ids()).toEqual([0, 0]);
+    expect((await tripRow(model.id)).publisherSuspended).toBe(true);
+    await env.DB.prepare('UPDATE users SET enabled = 1 WHERE id = ?').bind(carrier.id).run();
+    expect(await ids()).toEqual([3, 3]);
   });
 });
 

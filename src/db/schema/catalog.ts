@@ -70,6 +70,12 @@ export const announcements = sqliteTable(
     arrivalLongitude: real('arrival_longitude'),
     departureCell: integer('departure_cell'),
     arrivalCell: integer('arrival_cell'),
+    /**
+     * The publisher is suspended (a private carrier's disabled account, or the agency of an agency's
+     * trip): kept by triggers in the statement that suspends or reactivates (migration 0077), so the
+     * search filters on the trip alone instead of looking up every match's carrier.
+     */
+    publisherSuspended: integer('publisher_suspended', { mode: 'boolean' }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -22,12 +22,12 @@ export const carrierColumns = {
   cancellationCounts: cancellationCountsColumn(announcements.carrierId),
 };
 /** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
-const { departureCityKey: _dk, arrivalCityKey: _ak, departureLatitude: _a, departureLongitude: _b, arrivalLatitude: _c, arrivalLongitude: _d, departureCell: _e, arrivalCell: _f, ...columns } =
+const { departureCityKey: _dk, arrivalCityKey: _ak, departureLatitude: _a, departureLongitude: _b, arrivalLatitude: _c, arrivalLongitude: _d, departureCell: _e, arrivalCell: _f, publisherSuspended: _g, ...columns } =
   getTableColumns(announcements);
 export const listedColumns = columns;
 const { id: _carrierId, ...carrierOnly } = carrierColumns;
 export const listedCarrierColumns = carrierOnly;
-type SearchOnly = 'departureCityKey' | 'arrivalCityKey' | 'departureLatitude' | 'departureLongitude' | 'arrivalLatitude' | 'arrivalLongitude' | 'departureCell' | 'arrivalCell';
+type SearchOnly = 'departureCityKey' | 'arrivalCityKey' | 'departureLatitude' | 'departureLongitude' | 'arrivalLatitude' | 'arrivalLongitude' | 'departureCell' | 'arrivalCell' | 'publisherSuspended';
 export type ListedRow = Omit<AnnouncementRow, SearchOnly>;
 type CarrierRow = {
   id: number;

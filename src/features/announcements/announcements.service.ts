@@ -18,7 +18,7 @@ import { accessDenied } from '../../errors';
 import { hasRole } from '../../middleware/auth';
 import { auditInsertIfChanged } from '../audit/audit';
 import { actsForTrip, assertCanManageTrip, publishedAndActingCondition } from '../../access/trip-access';
-import { assertStaffCanPublish, isAgencyVisible, staffScope, visibleAgencyCondition } from '../../access/agency-scope';
+import { assertStaffCanPublish, isAgencyVisible, staffScope } from '../../access/agency-scope';
 import { closeCheckout, PAYMENT_STATUS } from '../money';
 import { commitTransitions, type TransitionPlan } from '../reservations/lifecycle';
 import { IN_PROGRESS_PAID_STATUSES } from '../reservations/reservation-state';
@@ -30,7 +30,7 @@ import { SEARCH_TOTAL_CAP, todayUtc, tripDateErrors } from './announcement-rules
 import { remainingCapacitySql } from './capacity';
 import { notifyMatchingAlerts } from './alert-matching';
 import { anyReservation, hasReservations, liveReservations, newerLiveReservations, paidInProgress } from './trip-reservations';
-import { carrierAvailableCondition, isCarrierAvailable } from './carrier-availability';
+import { isCarrierAvailable, publisherListedCondition } from './carrier-availability';
 import { carrierColumns, listedCarrierColumns, listedColumns, toAnnouncement } from './announcement-view';
 import { movesRoute, tripPlaces } from './trip-places';
 
@@ -244,8 +244,7 @@ export function searchWhere(has: ReadonlySet<SearchKey>, v: Record<SearchKey, un
   return and(
     eq(a.status, 'ACTIVE'),
     gte(a.departureDate, v.from as string),
-    visibleAgencyCondition(a.agencyId),
-    carrierAvailableCondition(),
+    publisherListedCondition(),
     when('dateTo', () => lte(a.departureDate, v.dateTo as string)),
     when('departureCity', () => eq(a.departureCityKey, v.departureCity as string)),
     when('arrivalCity', () => eq(a.arrivalCityKey, v.arrivalCity as string)),

@@ -14,3 +14,11 @@ export const carrierAvailableCondition = (): SQL =>
 
 /** The same rule for a trip already read with its carrier's `enabled`. */
 export const isCarrierAvailable = (trip: { agencyId: number | null }, carrierEnabled: boolean): boolean => trip.agencyId !== null || carrierEnabled;
+
+/**
+ * The search's form of both rules (this one and the agency's, access/agency-scope.ts): the trip's
+ * own publisher_suspended, which triggers keep equal to them in the statement that suspends or
+ * reactivates (migration 0077). Read from the trip, it costs no row per match: looking up every
+ * match's carrier was half of what a page's total read.
+ */
+export const publisherListedCondition = (): SQL => eq(announcements.publisherSuspended, false);
