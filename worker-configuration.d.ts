@@ -48,11 +48,12 @@ interface __BaseEnv_Env {
 	RESERVATION_QR: DurableObjectNamespace<import("./src/index").ReservationQr>;
 	RESERVATION_TRACKING: DurableObjectNamespace<import("./src/index").ReservationTracking>;
 	CONVERSATION: DurableObjectNamespace<import("./src/index").Conversation>;
+	RESERVATION_STATUS: DurableObjectNamespace<import("./src/index").ReservationStatusFeed>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./src/index");
-		durableNamespaces: "ReservationQr" | "ReservationTracking" | "Conversation";
+		durableNamespaces: "ReservationQr" | "ReservationTracking" | "Conversation" | "ReservationStatusFeed";
 	}
 	interface ProductionEnv {
 		KV: KVNamespace;
@@ -101,6 +102,7 @@ declare namespace Cloudflare {
 		RESERVATION_QR: DurableObjectNamespace<import("./src/index").ReservationQr>;
 		RESERVATION_TRACKING: DurableObjectNamespace<import("./src/index").ReservationTracking>;
 		CONVERSATION: DurableObjectNamespace<import("./src/index").Conversation>;
+		RESERVATION_STATUS: DurableObjectNamespace<import("./src/index").ReservationStatusFeed>;
 	}
 	interface Env extends __BaseEnv_Env {}
 }

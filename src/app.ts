@@ -69,7 +69,10 @@ import { disputesRouter } from './features/disputes/disputes.routes';
 import { API_PREFIX } from './lib/urls';
 import { agencyMoneyRouter, pawapayRouter, pawapaySandboxRouter, payConnectRouter, paymentsRouter, payoutAccountsRouter, sandboxRouter, walletRouter, waveRouter, waveSandboxRouter, withdrawalsRouter } from './features/money';
 import { devOutboxPageRouter, devOutboxRouter } from './features/deliveries/dev-outbox.routes';
-import { enqueueCommittedDeliveries } from './features/deliveries/outbox';
+import { enqueuePendingDeliveries } from './features/deliveries/outbox';
+import { publishStatusChanges } from './features/reservations/status-feed';
+import { statusFeedRouter } from './features/reservations/status-feed.routes';
+import { afterUnitOfWork } from './middleware/unit-of-work';
 import { unsubscribePageRouter, unsubscribeRouter } from './features/deliveries/unsubscribe.routes';
 import { deliveriesAdminRouter } from './features/deliveries/deliveries.admin.routes';
 import { preferencesRouter } from './features/deliveries/preferences.routes';
@@ -113,7 +116,7 @@ function useCrossCutting(app: App, production: boolean) {
       under(API_PREFIX, apiCors),
       bodySizeLimit,
       requestDeps(API_PREFIX), // the API's D1 session, the primary for pages outside it
-      enqueueCommittedDeliveries, // after the response, the outbox rows the request committed
+      afterUnitOfWork(enqueuePendingDeliveries, publishStatusChanges), // after the response: the outbox rows and status changes the request committed
       notAllowed(app),
       rateLimits,
       publicCaching,
@@ -172,6 +175,7 @@ function mountFeatures(app: App, production: boolean) {
   app.route(API_PREFIX, handoverRouter);
   app.route(API_PREFIX, trackingRouter);
   app.route(API_PREFIX, conversationsRouter);
+  app.route(API_PREFIX, statusFeedRouter);
   app.route('/', recipientPageRouter);
   app.route('/', accountPagesRouter);
   app.route('/', appLinksRouter);

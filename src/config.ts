@@ -219,6 +219,7 @@ const everywhere = {
   RESERVATION_QR: binding,
   RESERVATION_TRACKING: binding,
   CONVERSATION: binding,
+  RESERVATION_STATUS: binding,
   DELIVERIES: binding,
   JWT_KEYS: jwtKeys,
   QR_SIGNING_SECRET: text(),

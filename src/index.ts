@@ -11,6 +11,7 @@ import { runScheduledJobs } from './scheduled';
 export { ReservationQr } from './durable-objects/reservation-qr';
 export { ReservationTracking } from './durable-objects/reservation-tracking';
 export { Conversation } from './durable-objects/conversation';
+export { ReservationStatusFeed } from './durable-objects/reservation-status';
 
 export default withErrorTracking<DeliveryMessage>({
   fetch: app.fetch,

@@ -6,6 +6,7 @@ import { closeDepartedAnnouncements } from './features/announcements/announcemen
 import { purgeExpiredIdentityRecords } from './features/auth/identity-cleanup';
 import { runReservationExpiry } from './features/bookings/bookings.jobs';
 import { enqueuePendingDeliveries, requeueStaleDeliveries } from './features/deliveries/outbox';
+import { publishStatusChanges } from './features/reservations/status-feed';
 import { previousDay, runMoneyJobs, runReconciliation } from './features/money';
 import { isDailySlot } from './lib/daily-slot';
 import { runOfferExpiry } from './features/offers/offers.jobs';
@@ -56,6 +57,7 @@ export async function runScheduledJobs(env: Env, scheduledTime: number) {
   } catch (err) {
     reportCaught(env, err, { msg: 'watchdog run failed', job: 'watchdog' });
   }
-  // The deliveries the jobs' and the watchdog's batches committed (expiry, refunds, alerts...) go to the queue.
-  await enqueuePendingDeliveries(deps);
+  // The deliveries the jobs' and the watchdog's batches committed (expiry, refunds, alerts...) go to
+  // the queue; the status feeds of the reservations they changed are told.
+  await Promise.all([enqueuePendingDeliveries(deps), publishStatusChanges(deps)]);
 }

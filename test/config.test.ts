@@ -102,6 +102,7 @@ describe('production without a secret or binding', () => {
         'QR_TTL_SECONDS',
         'RECEIPT_SIGNING_SECRET',
         'RESERVATION_QR',
+        'RESERVATION_STATUS',
         'RESERVATION_TRACKING',
         'STRIPE_SECRET_KEY',
         'STRIPE_WEBHOOK_SECRET',

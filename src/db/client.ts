@@ -6,11 +6,14 @@ import { drizzle } from 'drizzle-orm/d1';
 
 /**
  * What one unit of work's committed batches left to do once it ends: the outbox's rows to hand
- * to the queue (deliveries/outbox.ts).
+ * to the queue (deliveries/outbox.ts), the reservations whose status feed to refresh
+ * (reservations/status-feed.ts).
  */
 export interface UnitOfWork {
   /** Ids of deliveries rows its batches committed, not yet handed to the queue. */
   readonly deliveries: Set<number>;
+  /** Ids of reservations whose status or payment status it changed, not yet published. */
+  readonly statusChanged: Set<number>;
 }
 
 type CommitHook = (result: unknown, work: UnitOfWork) => void;
@@ -31,7 +34,7 @@ export function afterCommit<T extends object>(statement: T, hook: CommitHook): T
 
 /** A client of its own unit of work; db.batch() calls the commit hooks of the statements it ran. */
 export function database(handle: D1Database | D1DatabaseSession) {
-  const work: UnitOfWork = { deliveries: new Set() };
+  const work: UnitOfWork = { deliveries: new Set(), statusChanged: new Set() };
   const client = drizzle(handle as D1Database);
   const batch = client.batch.bind(client);
   return Object.assign(client, {

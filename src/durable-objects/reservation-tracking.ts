@@ -3,6 +3,7 @@
 // Points arrive already validated and authorised by the tracking routes.
 import { restoreBookmarks, restoreOnNextSession } from './point-in-time';
 import { DurableObject } from 'cloudflare:workers';
+import { completeClose, refuseFrame } from './feed-socket';
 import { stillOnSide } from '../access/reservation-access';
 import { depsOf } from '../env';
 
@@ -189,16 +190,11 @@ export class ReservationTracking extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
-    // The feed is one-way; any frame but the auto-answered "ping" is answered with why it was not
-    // taken (CONTRACT section 19: never dropped in silence), and the socket stays open.
-    if (message === 'ping') return;
-    const what = typeof message === 'string' ? 'a text frame other than "ping"' : 'a binary frame';
-    ws.send(JSON.stringify({ type: 'error', errorCode: 'INVALID_ARGUMENT', message: `This feed is read-only: ${what} is not accepted; send only "ping"` }));
+    refuseFrame(ws, message);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string) {
-    // 1005/1006 are reserved (no status / abnormal): closing with them throws.
-    if (code !== 1005 && code !== 1006) ws.close(code, reason);
+    completeClose(ws, code, reason);
   }
 
   override async webSocketError(ws: WebSocket) {

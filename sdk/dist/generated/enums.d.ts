@@ -153,6 +153,8 @@ export declare const ReportTargetType: readonly ["USER", "ANNOUNCEMENT", "REVIEW
 export type ReportTargetType = (typeof ReportTargetType)[number];
 export declare const ReservationStatus: readonly ["PENDING_PAYMENT", "PAID", "CONFIRMED", "REJECTED", "DEPOSITED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "EXPIRED", "DISPUTED", "REFUNDED"];
 export type ReservationStatus = (typeof ReservationStatus)[number];
+export declare const ReservationStatusFrameType: readonly ["status"];
+export type ReservationStatusFrameType = (typeof ReservationStatusFrameType)[number];
 export declare const ResolveDisputeResolution: readonly ["REFUND_SENDER", "RELEASE_TO_CARRIER", "PARTIAL_REFUND", "PROTECTION_PAYOUT"];
 export type ResolveDisputeResolution = (typeof ResolveDisputeResolution)[number];
 export declare const ReviewReviewerRole: readonly ["SENDER", "CARRIER"];

@@ -77,6 +77,7 @@ export const ReportAction = ["NONE", "HIDE_ANNOUNCEMENT", "HIDE_REVIEW", "SUSPEN
 export const ReportStatus = ["OPEN", "CLOSED"];
 export const ReportTargetType = ["USER", "ANNOUNCEMENT", "REVIEW"];
 export const ReservationStatus = ["PENDING_PAYMENT", "PAID", "CONFIRMED", "REJECTED", "DEPOSITED", "IN_TRANSIT", "DELIVERED", "CANCELLED", "EXPIRED", "DISPUTED", "REFUNDED"];
+export const ReservationStatusFrameType = ["status"];
 export const ResolveDisputeResolution = ["REFUND_SENDER", "RELEASE_TO_CARRIER", "PARTIAL_REFUND", "PROTECTION_PAYOUT"];
 export const ReviewReviewerRole = ["SENDER", "CARRIER"];
 export const SearchAlertInputTransportMode = ["PLANE", "TRAIN", "CAR", "BUS", "BOAT", "OTHER"];

@@ -1118,6 +1118,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/bookings/{id}/status/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reservation's status and payment status over WebSocket (sender, carrier side, admins)
+         * @description Wait for a payment (or any status change) without polling GET /payments/{reservationId}/status. Send `Upgrade: websocket` with the access token as the subprotocol `Sec-WebSocket-Protocol: bearer.<accessToken>` (browsers cannot set headers; the server selects another offered subprotocol if any, else that one) or the Authorization header. The first frame is the current state, then one frame each time `status` or `paymentStatus` changes: `{"type":"status","reservationId":...,"status":...,"paymentStatus":...,"updatedAt":...,"closed":false}` (ReservationStatusFrame). Once `closed` is true nothing changes any more and the server closes the socket with 1000. Text "ping" is answered "pong"; any other frame is answered `{"type":"error","errorCode":"INVALID_ARGUMENT","message":...}`. The socket closes with 4401 when the token expires and 4403 once it is revoked or its holder no longer acts for the reservation. Who may read the reservation may open it (its sender, its carrier side, admins); anyone else 403 ACCESS_DENIED, an unknown reservation 404. Without the upgrade header: 400 INVALID_ARGUMENT.
+         *
+         *     Who may call it: any signed-in user (access token); which records they may reach is said above.
+         */
+        get: operations["openReservationStatusLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/r/{recipientToken}": {
         parameters: {
             query?: never;
@@ -5437,6 +5459,19 @@ export interface components {
         ConversationUnreadCount: {
             /** Format: int32 */
             count: number;
+        };
+        /** @description A frame of GET /bookings/{id}/status/live: the reservation's state after a change of its status or payment status */
+        ReservationStatusFrame: {
+            /** @enum {string} */
+            type: "status";
+            /** Format: int32 */
+            reservationId: number;
+            status: components["schemas"]["ReservationStatus"];
+            paymentStatus: components["schemas"]["ProviderPaymentStatus"];
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description True once the status is final (REJECTED, CANCELLED, EXPIRED, REFUNDED) and the provider has nothing left to settle: the server then closes the socket with 1000 */
+            closed: boolean;
         };
         AppleAppSiteAssociation: {
             applinks: {
@@ -14337,6 +14372,110 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, expired or revoked access token (UNAUTHORIZED) or wrong credentials (AUTHENTICATION_ERROR) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Insufficient permissions or not the owner of the resource (ACCESS_DENIED) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Resource not found (RESOURCE_NOT_FOUND) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unexpected error (INTERNAL_ERROR) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The deployment is missing a secret or binding (INTERNAL_ERROR naming it): an operator must fix the configuration */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    "Content-Language": components["headers"]["Content-Language"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    openReservationStatusLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching protocols: the status feed, whose frames are ReservationStatusFrame */
+            101: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-d1-bookmark": components["headers"]["x-d1-bookmark"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReservationStatusFrame"];
+                };
             };
             /** @description Invalid request (VALIDATION_ERROR, INVALID_ARGUMENT, MISSING_PARAMETER, TYPE_MISMATCH) */
             400: {

@@ -25,7 +25,7 @@ import { listConversations, listMessages, markRead, openLive, postMessage, socke
 const tags = ['Conversations'];
 
 /** The socket's token travels as the subprotocol `bearer.<accessToken>` (or, outside browsers, the usual header). */
-const requireSocketAuth = createMiddleware<AppEnv>(async (c, next) => {
+export const requireSocketAuth = createMiddleware<AppEnv>(async (c, next) => {
   c.set('auth', await authenticate(c.env, socketToken(c.req.raw).token));
   await next();
 });

@@ -6,11 +6,10 @@
 // sweep (requeueStaleDeliveries), so nothing on the request path waits for a provider.
 import { and, eq, is, isNull, lt, or, sql, SQL, type Column, type Placeholder } from 'drizzle-orm';
 import { alias, type SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { createMiddleware } from 'hono/factory';
 import { afterCommit, type Db } from '../../db/client';
 import { deliveries, devices, notificationPreferences, users, type DeliveryChannel, type Locale } from '../../db/schema';
 import { guardedInsertAll, rowExists, type GuardedRows, type Statement } from '../../db/statements';
-import type { AppEnv, Deps } from '../../env';
+import type { Deps } from '../../env';
 import { wantsChannel } from './preferences.rules';
 
 /** Messages outside notifications: always sent, whatever the user's preferences. */
@@ -193,24 +192,6 @@ export async function enqueuePendingDeliveries({ db, env }: { db: Db; env: Pick<
   pending.clear();
   await sendToQueue(env, ids);
 }
-
-/**
- * After the response, the deliveries the request's batches committed go to the queue (the request
- * never waits for a provider). Mounted inside the middleware that builds the request's deps.
- */
-export const enqueueCommittedDeliveries = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
-  const deps = c.get('deps');
-  if (!deps || deps.db.$work.deliveries.size === 0) return;
-  let ctx: { waitUntil(promise: Promise<unknown>): void } | undefined;
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    // Called without an execution context (app.request() in a test): sent before answering.
-  }
-  if (ctx) ctx.waitUntil(enqueuePendingDeliveries(deps));
-  else await enqueuePendingDeliveries(deps);
-});
 
 async function sendToQueue(env: Pick<Env, 'DELIVERIES'>, ids: number[]): Promise<number> {
   let sent = 0;

@@ -15,6 +15,7 @@ import { textAmount, textDay } from '../../lib/message-text';
 import { msg, type Message } from '../../messages';
 import { ProviderRejectedError, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
+import { statusChanged, statusChangedOnCommit } from '../reservations/status-feed';
 import { notify, reservationRef, toEach, type Notification, type NotificationKind } from '../deliveries/notify';
 import { carrierSideIds } from '../../access/reservation-access';
 import { walletHolderId } from '../../access/agency-scope';
@@ -139,11 +140,14 @@ export async function markCaptured(deps: Deps, reservationId: number, chargeId: 
     ? [PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING, PAYMENT_STATUS.PARTIALLY_CAPTURED]
     : [PAYMENT_STATUS.AUTHORIZED, PAYMENT_STATUS.CAPTURED];
   const results = await db.batch([
-    db
-      .update(reservations)
-      .set({ captureId: chargeId, paymentStatus: to, updatedAt: new Date().toISOString() })
-      .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, from)))
-      .returning({ id: reservations.id }),
+    // Whoever reports the capture (deposit, cron, webhook, settlement): the status feed says so.
+    statusChangedOnCommit(
+      db
+        .update(reservations)
+        .set({ captureId: chargeId, paymentStatus: to, updatedAt: new Date().toISOString() })
+        .where(and(eq(reservations.id, reservationId), eq(reservations.paymentStatus, from)))
+        .returning({ id: reservations.id }),
+    ),
     ...invoiceAtCapture(db, reservationId, to, appConfig(env).platform.vatRate),
     // Read back in the batch, with its invoice (the UPDATE's RETURNING precedes it).
     db.select().from(reservations).where(eq(reservations.id, reservationId)),
@@ -322,6 +326,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
   const refundCents = refund?.amount ?? 0;
   const pi = r.authorizationId;
   if (!pi) return r;
+  statusChanged(db, r.id); // the provider's answer moves the payment status: the status feed reads it again
   const provider = deps.providers.payment;
   const set = async (values: ReservationSet) => {
     await db

@@ -3,12 +3,14 @@
 // batch: each plan's effects guarded on the reservation still being in the status the plan was
 // made for, then the conditional UPDATE with the same guard. A plan whose reservation moved
 // meanwhile changes nothing at all, effects included; the changed-row count tells which applied.
+// Each applied change is published to the reservation's status feed when the unit of work ends.
 import { and, eq, inArray, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SQLiteUpdateSetSource } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { reservations, type ReservationRow } from '../../db/schema';
 import { compiled, compiledShapes, rowExists, runBatch, type Statement } from '../../db/statements';
 import { invalidState, notFound } from '../../errors';
+import { statusChangedOnCommit } from './status-feed';
 import { applyTransition, TRANSITIONS, type ReservationAction, type ReservationStatus } from './reservation-state';
 
 /** Columns set with the status (plain values; `updatedAt` is set to now unless given). */
@@ -124,7 +126,8 @@ export async function commitTransitions(
       statements.push(...plan.guardedEffects);
     }
     updateIndex.push(statements.length);
-    statements.push(transitionStatement(db, plan, now));
+    // THE place a status change is published: the reservation's status feed, once the batch commits.
+    statements.push(statusChangedOnCommit(transitionStatement(db, plan, now)));
   }
   const readsFrom = statements.length;
   statements.push(...(options.reads ?? []));

@@ -18,6 +18,7 @@ import { chargedCents } from '../ledger/posting-rules';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
 import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
 import { loadReservation } from '../../reservations/lifecycle';
+import { statusChanged, statusChangedOnCommit } from '../../reservations/status-feed';
 import { checkoutMismatch, reportMismatch } from './checkout-match';
 
 export interface WebhookResult {
@@ -96,6 +97,9 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
   if (!exists) return;
   const mismatch = await checkoutMismatch(db, event, reservationId);
   if (mismatch) return reportMismatch(db, event, reservationId, mismatch);
+  // Whatever the event records (an expired checkout, a lapsed hold, a refund), the reservation's
+  // status feed reads it again once the request ends (reservations/status-feed.ts).
+  statusChanged(db, reservationId);
   switch (event.type) {
     case 'checkout.session.completed': {
       const pi = str(object.payment_intent);
@@ -136,10 +140,14 @@ export async function paymentFailed({ db, providers }: Deps, reservationId: numb
   const r = await loadReservation(db, reservationId);
   if (r.status !== 'PENDING_PAYMENT') return;
   await db.batch([
-    db
-      .update(reservations)
-      .set({ paymentStatus: PAYMENT_STATUS.FAILED, updatedAt: new Date().toISOString() })
-      .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
+    // Either rail's failure (card event, mobile-money outcome): the status feed says FAILED.
+    statusChangedOnCommit(
+      db
+        .update(reservations)
+        .set({ paymentStatus: PAYMENT_STATUS.FAILED, updatedAt: new Date().toISOString() })
+        .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT')))
+        .returning({ id: reservations.id }),
+    ),
     ...notify(db, {
       userId: r.senderId,
       type: 'PAYMENT_FAILED',
