@@ -4,6 +4,7 @@ import type { components, paths } from './generated/api.js';
 import { type ItemOf, type PagedPath, type PageInit } from './pages.js';
 import { Session, type AuthStateListener, type StoredTokens, type TokenStorage } from './session.js';
 import { LiveSocket, type HeartbeatPolicy, type SocketState, type SocketStateDetail, type WebSocketFactory } from './sockets.js';
+import { type ReservationStatusFrame, type StatusHandlers, type WaitForPaymentOptions } from './status-feed.js';
 export type User = components['schemas']['User'];
 export type ChatMessage = components['schemas']['ConversationMessage'];
 /** A tracking point (the document's component is nullable: a last position may be none). */
@@ -89,6 +90,14 @@ export declare function createMarketplaceClient(options: MarketplaceClientOption
     signOut(): Promise<void>;
     /** The reservation's live conversation; after a reconnection the server replays what was missed. */
     chat(reservationId: number, handlers: ChatHandlers): LiveSocket;
+    /**
+     * The reservation's status and payment status: the current state first, then every change (each
+     * reconnection re-reads the current state; the same state is not reported twice). Stops by
+     * itself once a frame says the reservation is closed.
+     */
+    watchReservation(reservationId: number, handlers: StatusHandlers): LiveSocket;
+    /** Resolves once the reservation's payment is authorised or captured; rejects (PaymentWaitError) on failure, expiry, timeout. */
+    waitForPayment(reservationId: number, options?: WaitForPaymentOptions): Promise<ReservationStatusFrame>;
     /** The reservation's live positions; each (re)connection starts with a snapshot of the last one. */
     tracking(reservationId: number, handlers: TrackingHandlers): LiveSocket;
 };

@@ -8,6 +8,7 @@ import { pager } from './pages.js';
 import { Session } from './session.js';
 import { DEFAULT_HEARTBEAT, LiveSocket, globalWebSocket } from './sockets.js';
 import { Transport } from './transport.js';
+import { waitForPayment, watchReservation } from './status-feed.js';
 export function createMarketplaceClient(options) {
     const baseUrl = options.baseUrl.replace(/\/+$/, '');
     const now = options.now ?? Date.now;
@@ -41,6 +42,7 @@ export function createMarketplaceClient(options) {
     const webSocket = options.webSocket ?? globalWebSocket;
     const wsBase = baseUrl.replace(/^http/, 'ws');
     const live = (url, onFrame, onState) => new LiveSocket({ url, onFrame, onState, session, factory: webSocket, retry, heartbeat, now, sleep, setTimer, random });
+    const statusUrl = (reservationId) => `${wsBase}/v1/api/bookings/${reservationId}/status/live`;
     return {
         api,
         session,
@@ -115,6 +117,18 @@ export function createMarketplaceClient(options) {
                 else if (frame?.type === 'read')
                     handlers.onRead?.(frame);
             }, handlers.onState);
+        },
+        /**
+         * The reservation's status and payment status: the current state first, then every change (each
+         * reconnection re-reads the current state; the same state is not reported twice). Stops by
+         * itself once a frame says the reservation is closed.
+         */
+        watchReservation(reservationId, handlers) {
+            return watchReservation(live, statusUrl(reservationId), handlers);
+        },
+        /** Resolves once the reservation's payment is authorised or captured; rejects (PaymentWaitError) on failure, expiry, timeout. */
+        waitForPayment(reservationId, options) {
+            return waitForPayment(live, statusUrl(reservationId), setTimer, options);
         },
         /** The reservation's live positions; each (re)connection starts with a snapshot of the last one. */
         tracking(reservationId, handlers) {

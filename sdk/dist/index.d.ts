@@ -6,6 +6,8 @@ export { Session, DEFAULT_STORAGE_KEY } from './session.js';
 export type { StoredTokens, TokenPair, TokenStorage, AuthChangeEvent, AuthStateListener } from './session.js';
 export { LiveSocket, CLOSE_TOKEN_EXPIRED, CLOSE_TOKEN_REVOKED, CLOSE_SILENT, DEFAULT_HEARTBEAT } from './sockets.js';
 export type { SocketState, SocketStateDetail, WebSocketFactory, WebSocketLike, HeartbeatPolicy } from './sockets.js';
+export { PaymentWaitError, PAID_PAYMENT_STATUSES, DEFAULT_PAYMENT_WAIT_MS, paymentOutcome } from './status-feed.js';
+export type { ReservationStatusFrame, StatusHandlers, WaitForPaymentOptions, PaymentWaitReason } from './status-feed.js';
 export { Transport, BOOKMARK_HEADER, IDEMPOTENCY_HEADER, DEFAULT_TIMEOUT_MS } from './transport.js';
 export { acceptsIdempotencyKey, randomKey } from './idempotency.js';
 export { DEFAULT_RETRY, backoffDelay } from './backoff.js';

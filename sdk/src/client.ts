@@ -9,6 +9,7 @@ import { pager, type ItemOf, type PagedPath, type PageInit } from './pages.js';
 import { Session, type AuthStateListener, type StoredTokens, type TokenStorage } from './session.js';
 import { DEFAULT_HEARTBEAT, LiveSocket, globalWebSocket, type HeartbeatPolicy, type SocketState, type SocketStateDetail, type WebSocketFactory } from './sockets.js';
 import { Transport } from './transport.js';
+import { waitForPayment, watchReservation, type ReservationStatusFrame, type StatusHandlers, type WaitForPaymentOptions } from './status-feed.js';
 
 export type User = components['schemas']['User'];
 export type ChatMessage = components['schemas']['ConversationMessage'];
@@ -101,6 +102,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
   const wsBase = baseUrl.replace(/^http/, 'ws');
   const live = (url: () => string, onFrame: (frame: any) => void, onState?: (state: SocketState, detail?: SocketStateDetail) => void) =>
     new LiveSocket({ url, onFrame, onState, session, factory: webSocket, retry, heartbeat, now, sleep, setTimer, random });
+  const statusUrl = (reservationId: number) => `${wsBase}/v1/api/bookings/${reservationId}/status/live`;
 
   return {
     api,
@@ -179,6 +181,20 @@ export function createMarketplaceClient(options: MarketplaceClientOptions) {
         },
         handlers.onState,
       );
+    },
+
+    /**
+     * The reservation's status and payment status: the current state first, then every change (each
+     * reconnection re-reads the current state; the same state is not reported twice). Stops by
+     * itself once a frame says the reservation is closed.
+     */
+    watchReservation(reservationId: number, handlers: StatusHandlers): LiveSocket {
+      return watchReservation(live, statusUrl(reservationId), handlers);
+    },
+
+    /** Resolves once the reservation's payment is authorised or captured; rejects (PaymentWaitError) on failure, expiry, timeout. */
+    waitForPayment(reservationId: number, options?: WaitForPaymentOptions): Promise<ReservationStatusFrame> {
+      return waitForPayment(live, statusUrl(reservationId), setTimer, options);
     },
 
     /** The reservation's live positions; each (re)connection starts with a snapshot of the last one. */

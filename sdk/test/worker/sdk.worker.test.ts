@@ -3,9 +3,9 @@
 import { env, exports } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMarketplaceClient, type ChatMessage, type MarketplaceClientOptions, type Position } from '../../src/index';
+import { createMarketplaceClient, type ChatMessage, type MarketplaceClientOptions, type Position, type ReservationStatusFrame } from '../../src/index';
 import { PASSWORD, registerUser } from '../../../test/helpers/auth';
-import { aCarrier, aCategory, aReservation, aTrip, bookingInput } from '../../../test/helpers/factories';
+import { aCarrier, aCategory, advance, aReservation, aTrip, bookingInput } from '../../../test/helpers/factories';
 import { WorkerSocket } from './worker-socket';
 
 const BASE = 'http://api.test';
@@ -198,6 +198,26 @@ describe('the tracking socket against the worker', () => {
     expect(positions.map((p) => p.lat)).toEqual([48.1, 48.2]);
     expect(socket.connections).toBe(2);
     socket.close();
+  });
+});
+
+describe('the status feed against the worker', () => {
+  it('waitForPayment sees a payment made while its socket was cut: the reopened socket starts from the state now', async () => {
+    const account = await registerUser();
+    const { reservation } = await aReservation({ sender: { id: account.id } });
+    const { client } = sdkOn({ sleep: async () => {} });
+    await client.signIn(account.email, PASSWORD);
+    const seen: ReservationStatusFrame[] = [];
+    const paid = client.waitForPayment(reservation.id, { timeoutMs: 10_000, onStatus: (f) => seen.push(f) });
+    await until(() => seen.length === 1);
+    expect(seen[0]).toMatchObject({ type: 'status', reservationId: reservation.id, status: 'PENDING_PAYMENT', closed: false });
+
+    // The object drops every socket (a deploy) while the payment is committed, with no one to tell.
+    const stub = env.RESERVATION_STATUS.get(env.RESERVATION_STATUS.idFromName(String(reservation.id)));
+    await runInDurableObject(stub, (_instance, state) => state.getWebSockets().forEach((ws) => ws.close(1012, 'restarting')));
+    await advance({ id: reservation.id, from: 'PENDING_PAYMENT', action: 'PAY', set: { paymentStatus: 'AUTHORIZED' } });
+    expect(await paid).toMatchObject({ status: 'PAID', paymentStatus: 'AUTHORIZED' });
+    expect(seen.map((f) => f.paymentStatus)).toEqual([null, 'AUTHORIZED']);
   });
 });
 
