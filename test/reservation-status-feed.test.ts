@@ -64,26 +64,28 @@ const frameOf = async (id: number) => {
 describe('GET /bookings/{id}/status/live', () => {
   it('starts with the current state, then pushes the authorisation the webhook records (stable JSON, in this key order)', async () => {
     const { sender, reservation } = await unpaid();
-    const opened = await post('/v1/api/payments/checkout', { reservationId: reservation.id }, { token: sender.token });
-    expect(opened.status).toBe(200);
     const feed = await openFeed(reservation.id, sender.token);
     expect(feed.res.status).toBe(101);
     expect(feed.res.headers.get('Sec-WebSocket-Protocol')).toBe(`bearer.${sender.token}`);
     const [first] = await feed.next(1);
-    expect(first).toEqual({ ...(await frameOf(reservation.id)), status: 'PENDING_PAYMENT', paymentStatus: 'PENDING' });
+    expect(first).toEqual({ ...(await frameOf(reservation.id)), status: 'PENDING_PAYMENT', paymentStatus: null });
+    // Opening the checkout is pushed too (PENDING).
+    const opened = await post('/v1/api/payments/checkout', { reservationId: reservation.id }, { token: sender.token });
+    expect(opened.status).toBe(200);
+    expect((await feed.next(2))[1]).toEqual({ ...(await frameOf(reservation.id)), paymentStatus: 'PENDING' });
 
     const { session } = stripe.completeCheckout(opened.body.paymentId);
     expect((await sendPaymentEvent(stripe.event('checkout.session.completed', session))).status).toBe(200);
 
-    const frames = await feed.next(2);
-    expect(frames).toHaveLength(2);
-    expect(frames[1]).toEqual({ ...(await frameOf(reservation.id)), status: 'PAID', paymentStatus: 'AUTHORIZED' });
-    expect(Object.keys(frames[1])).toEqual(['type', 'reservationId', 'status', 'paymentStatus', 'updatedAt', 'closed']);
+    const frames = await feed.next(3);
+    expect(frames).toHaveLength(3);
+    expect(frames[2]).toEqual({ ...(await frameOf(reservation.id)), status: 'PAID', paymentStatus: 'AUTHORIZED' });
+    expect(Object.keys(frames[2])).toEqual(['type', 'reservationId', 'status', 'paymentStatus', 'updatedAt', 'closed']);
     // A repeated event changes nothing: no frame.
     await sendPaymentEvent(stripe.event('checkout.session.completed', session));
     feed.ws!.send('ping');
-    expect((await feed.next(3))[2]).toBe('pong');
-    expect(feed.frames).toHaveLength(3);
+    expect((await feed.next(4))[3]).toBe('pong');
+    expect(feed.frames).toHaveLength(4);
     feed.ws!.close(1000, 'done');
   });
 

@@ -12,6 +12,7 @@ import { apiUrl } from '../../../lib/urls';
 import type { MobileMoneyRail, Operator, PayInResult } from '../../../providers/mobile-money';
 import { auditInsert } from '../../audit/audit';
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
+import { statusChangedOnCommit } from '../../reservations/status-feed';
 import { chargedCents } from '../ledger/posting-rules';
 import { paymentFailed } from '../payments/payments.webhook';
 import { assertWithinLimits } from './limits';
@@ -97,10 +98,14 @@ export async function openMobileMoneyPayIn(deps: Deps, r: ReservationRow, attemp
       .insert(paymentSessions)
       .values({ reservationId: r.id, provider: rail.code.toLowerCase(), method: 'MOBILE_MONEY', sessionId: ref, attempt, url: url ?? '', amountCents: amountMinor, currency: r.currency, expiresAt })
       .onConflictDoNothing(),
-    db
-      .update(reservations)
-      .set({ paymentId: ref, paymentApprovalUrl: url, paymentStatus: PAYMENT_STATUS.PENDING, updatedAt: new Date().toISOString() })
-      .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
+    // The pay-in is open: the status feed says PENDING.
+    statusChangedOnCommit(
+      db
+        .update(reservations)
+        .set({ paymentId: ref, paymentApprovalUrl: url, paymentStatus: PAYMENT_STATUS.PENDING, updatedAt: new Date().toISOString() })
+        .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT')))
+        .returning({ id: reservations.id }),
+    ),
   ]);
   // Settled on the spot (a rail that answers at once): applied now, like a callback would.
   if (result && result.status !== 'PENDING' && result.status !== 'UNKNOWN') await settlePayIn(deps, driven.row, result);

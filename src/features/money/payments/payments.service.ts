@@ -11,6 +11,7 @@ import { minimumChargeCents, ProviderRejectedError, type CheckoutSession } from 
 import { authorizePayment, PAYMENT_STATUS } from '../escrow';
 import { apiUrl } from '../../../lib/urls';
 import { loadReservation } from '../../reservations/lifecycle';
+import { statusChangedOnCommit } from '../../reservations/status-feed';
 import { appConfig } from '../../../config';
 import type { PaymentMethod, PaymentStatusValue } from '../../../db/schema';
 import { toStripeAmount, type CurrencyCode } from '../../../lib/currency';
@@ -131,15 +132,19 @@ async function openCardCheckout(deps: Deps, r: Awaited<ReturnType<typeof loadRes
         expiresAt,
       })
       .onConflictDoNothing(),
-    db
-      .update(reservations)
-      .set({
-        paymentId: session.id,
-        paymentApprovalUrl: session.url,
-        paymentStatus: PAYMENT_STATUS.PENDING,
-        updatedAt: new Date().toISOString(),
-      })
-      .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT'))),
+    // The checkout is open: the status feed says PENDING.
+    statusChangedOnCommit(
+      db
+        .update(reservations)
+        .set({
+          paymentId: session.id,
+          paymentApprovalUrl: session.url,
+          paymentStatus: PAYMENT_STATUS.PENDING,
+          updatedAt: new Date().toISOString(),
+        })
+        .where(and(eq(reservations.id, r.id), eq(reservations.status, 'PENDING_PAYMENT')))
+        .returning({ id: reservations.id }),
+    ),
   ]);
   return { paymentId: session.id, paymentApprovalUrl: session.url, expiresAt };
 }
