@@ -8,7 +8,7 @@ import { notifications, places, searchAlerts, userRatings } from '../src/db/sche
 import { cityKey } from '../src/features/reference/city-key';
 import { boxAround, cellOf, cellsOf, distanceKm } from '../src/lib/geo';
 import { KM_PER_DAY_OFF, KM_PER_STAR_MISSING, rankNearby, scoreOf, UNRATED_STARS } from '../src/features/announcements/nearby-score';
-import { errorBody, get, post, put } from './helpers/http';
+import { del, errorBody, get, post, put } from './helpers/http';
 import { aCarrier, aUser, daysFromToday, publishTrip } from './helpers/factories';
 import { db, tripRow } from './helpers/db';
 
@@ -274,23 +274,64 @@ describe('the limits', () => {
 });
 
 describe('flat cost (CONTRACT section 30)', () => {
-  it("the page's total reads one index entry per matching trip: no lookup of each match's carrier", async () => {
+  it("a route search's total reads one row per day with trips, however many trips; other filters one index entry per match", async () => {
     const carrier = await aCarrier();
     const from: [string, string] = [`Flatville ${nextDay}`, 'SN'];
-    const model = await trip(carrier, from, PARIS, ownDay());
-    const rowsRead = async () => {
-      const res = await search({ departureCity: from[0], arrivalCity: 'Paris', size: 1 });
+    const day = ownDay();
+    const model = await trip(carrier, from, PARIS, day);
+    const other = await trip(carrier, from, PARIS, day + 1);
+    const rowsRead = async (query: Record<string, string | number> = {}) => {
+      const res = await search({ departureCity: from[0], arrivalCity: 'Paris', size: 1, ...query });
       expect(res.status).toBe(200);
       return { rows: Number(res.headers.get('x-d1-rows-read')), total: res.body.page.totalElements as number };
     };
-    await copies(model, 9);
-    const ten = await rowsRead();
-    await copies(model, 40);
-    const fifty = await rowsRead();
-    expect([ten.total, fifty.total]).toEqual([10, 50]);
-    // The page (one trip, its carrier) is the same; the 40 more matches cost their 40 index entries.
-    // Looking up each match's carrier (users.enabled) cost 80.
-    expect(fifty.rows - ten.rows).toBe(40);
+    await copies(model, 8);
+    const ten = [await rowsRead(), await rowsRead({ transportMode: 'PLANE' })];
+    await copies(model, 20);
+    await copies(other, 20);
+    const fifty = [await rowsRead(), await rowsRead({ transportMode: 'PLANE' })];
+    expect([ten.map((r) => r.total), fifty.map((r) => r.total)]).toEqual([[10, 10], [50, 50]]);
+    // The page (one trip, its carrier) is the same. By route: the same two days, the same rows
+    // (counting the trips read 80 rows more: each one's index entry and its carrier). With another
+    // filter the 40 more matches cost their 40 index entries (80 while each carrier was looked up).
+    expect(fifty[0].rows - ten[0].rows).toBe(0);
+    expect(fifty[1].rows - ten[1].rows).toBe(40);
+  });
+
+  it("the route's day totals follow every write of a trip: publishing, editing, cancelling, a status, a suspension, a deletion", async () => {
+    const carrier = await aCarrier();
+    const day = ownDay();
+    const from: [string, string] = [`Totalville ${day}`, 'SN'];
+    /** The day totals against the trips themselves, for every route and day (the search's own rule: ACTIVE, publisher not suspended). */
+    const drift = async () => {
+      const kept = await env.DB.prepare('SELECT departure_city_key k1, arrival_city_key k2, departure_date d, trips n FROM route_day_trips WHERE trips <> 0 ORDER BY 1, 2, 3').all();
+      const counted = await env.DB.prepare(
+        `SELECT departure_city_key k1, arrival_city_key k2, departure_date d, count(*) n FROM announcements
+         WHERE status = 'ACTIVE' AND publisher_suspended = 0 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      ).all();
+      expect(kept.results).toEqual(counted.results);
+    };
+    const total = async () => (await search({ departureCity: from[0], arrivalCity: 'Paris' })).body.page.totalElements;
+    const a = await trip(carrier, from, PARIS, day);
+    const b = await trip(carrier, from, PARIS, day + 1);
+    await copies(a, 3);
+    expect(await total()).toBe(5);
+    await drift();
+    expect((await put(`${API}/annonces/${a.id}`, { departureDate: daysFromToday(day + 2), arrivalDate: daysFromToday(day + 3) }, { token: carrier.token })).status).toBe(200);
+    expect((await put(`${API}/annonces/${b.id}`, { arrivalCity: 'Lyon' }, { token: carrier.token })).status).toBe(200);
+    expect(await total()).toBe(4);
+    await drift();
+    expect((await del(`${API}/annonces/${a.id}`, { token: carrier.token })).status).toBe(204);
+    await env.DB.prepare(`UPDATE announcements SET status = 'FULL' WHERE id = (SELECT max(id) FROM announcements WHERE departure_city_key = ?)`).bind(cityKey(from[0])).run();
+    expect(await total()).toBe(2);
+    await drift();
+    await env.DB.prepare('UPDATE users SET enabled = 0 WHERE id = ?').bind(carrier.id).run();
+    expect(await total()).toBe(0);
+    await drift();
+    await env.DB.prepare('UPDATE users SET enabled = 1 WHERE id = ?').bind(carrier.id).run();
+    await env.DB.prepare(`DELETE FROM announcements WHERE id = (SELECT max(id) FROM announcements WHERE departure_city_key = ? AND status = 'ACTIVE')`).bind(cityKey(from[0])).run();
+    expect(await total()).toBe(1);
+    await drift();
   });
 
   it("a trip written for a suspended carrier stays out of the search until the account is enabled again, whatever writes the rows", async () => {

@@ -1,6 +1,6 @@
 // Parcel categories and announcements (trips with spare capacity).
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { createdAt, updatedAt } from './columns';
 import { users } from './users';
 
@@ -100,6 +100,22 @@ export const announcements = sqliteTable(
     index('announcements_departure_cell_idx').on(t.departureCell, t.status, t.departureDate, t.departureLatitude, t.departureLongitude),
     index('announcements_arrival_cell_idx').on(t.arrivalCell, t.status, t.departureDate, t.arrivalLatitude, t.arrivalLongitude),
   ],
+);
+
+/**
+ * Listed trips (ACTIVE, publisher not suspended) per route and departure day, kept by triggers on
+ * announcements (migration 0078): a route search's total sums one row per day instead of reading
+ * one index entry per trip (CONTRACT section 30, flat cost). WITHOUT ROWID in SQL.
+ */
+export const routeDayTrips = sqliteTable(
+  'route_day_trips',
+  {
+    departureCityKey: text('departure_city_key').notNull(),
+    arrivalCityKey: text('arrival_city_key').notNull(),
+    departureDate: text('departure_date').notNull(),
+    trips: integer('trips').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.departureCityKey, t.arrivalCityKey, t.departureDate] })],
 );
 
 /**

@@ -3,7 +3,7 @@
 import { and, count, eq, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
-import { announcements, reservations, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
+import { announcements, reservations, routeDayTrips, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import { textDay } from '../../lib/message-text';
 import type { AuthUser, Deps } from '../../env';
@@ -278,10 +278,11 @@ export function pageStatements(
   p: PageParams<AnnouncementSort>,
   window: { limit: number | Placeholder; offset: number | Placeholder } = { limit: p.size, offset: offsetOf(p) },
   cap?: number,
+  routeTotal?: ReturnType<typeof routeTotalOf>,
 ) {
   // The search counts cap + 1 matches at most (CONTRACT section 30): its cost stops growing there.
   const matching = cap === undefined ? undefined : db.select({ one: sql`1` }).from(announcements).where(where).limit(cap + 1).as('matching');
-  const total = matching ? db.select({ total: count() }).from(matching) : db.select({ total: count() }).from(announcements).where(where);
+  const total = routeTotal ?? (matching ? db.select({ total: count() }).from(matching) : db.select({ total: count() }).from(announcements).where(where));
   const page = db
     .select(withTotal({ announcement: listedColumns, carrier: listedCarrierColumns }, total))
     .from(announcements)
@@ -306,12 +307,37 @@ async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStat
   return toCappedPage(content, Math.min(n, cap), p, n > cap);
 }
 
+/** The filters a route's day totals can answer: both cities, and the dates. */
+const ROUTE_TOTAL_KEYS: ReadonlySet<SearchKey> = new Set(['from', 'dateTo', 'departureCity', 'arrivalCity']);
+
+/**
+ * A search by both cities (and dates only) totals its route's listed trips per day
+ * (route_day_trips, kept by triggers, migration 0078): one row read per day with trips, not one
+ * per trip. Any other filter counts the matches themselves (at most cap + 1).
+ */
+export function routeTotalOf(db: Db, has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>) {
+  if (!has.has('departureCity') || !has.has('arrivalCity') || [...has].some((k) => !ROUTE_TOTAL_KEYS.has(k))) return undefined;
+  const r = routeDayTrips;
+  return db
+    .select({ total: sql<number>`coalesce(sum(${r.trips}), 0)`.mapWith(Number) })
+    .from(r)
+    .where(
+      and(
+        eq(r.departureCityKey, v.departureCity as string),
+        eq(r.arrivalCityKey, v.arrivalCity as string),
+        gte(r.departureDate, v.from as string),
+        has.has('dateTo') ? lte(r.departureDate, v.dateTo as string) : undefined,
+      ),
+    );
+}
+
 /** The search's page and count for one shape: which filters are present, and the sort. */
 const searchShape = compiledShapes((shape: { filters: string; field: AnnouncementSort; direction: 'asc' | 'desc' }) => {
   type Keys = SearchKey | 'limit' | 'offset';
   const has = new Set(shape.filters.split(',').filter(Boolean)) as ReadonlySet<SearchKey>;
   const sorted = { page: 0, size: 0, sort: { field: shape.field, direction: shape.direction } };
-  const statements = (d: Db, ph: Record<Keys, Placeholder>) => pageStatements(d, searchWhere(has, ph), sorted, { limit: ph.limit, offset: ph.offset }, SEARCH_TOTAL_CAP);
+  const statements = (d: Db, ph: Record<Keys, Placeholder>) =>
+    pageStatements(d, searchWhere(has, ph), sorted, { limit: ph.limit, offset: ph.offset }, SEARCH_TOTAL_CAP, routeTotalOf(d, has, ph));
   return {
     page: compiled((d, ph: Record<Keys, Placeholder>) => statements(d, ph).page),
     total: compiled((d, ph: Record<Keys, Placeholder>) => statements(d, ph).total),
