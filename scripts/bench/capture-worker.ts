@@ -10,7 +10,7 @@
 // sequence): each request's round trips are the ones made between its start and the next request.
 import api from '../../src/index';
 
-export { ReservationQr, ReservationTracking, Conversation } from '../../src/index';
+export { ReservationQr, ReservationTracking, Conversation, ReservationStatusFeed } from '../../src/index';
 
 /** One round trip: a single statement (/query returns rows, /execute only changes) or a batch. */
 interface RoundTrip {
