@@ -300,7 +300,7 @@ describe('void and refund on rejection, cancellation and expiry', () => {
     await capture(booking.id);
     expect((await cancelBy(carrier, booking.id)).status).toBe(200);
     expect(await moneyNotices(sender.id)).toEqual([
-      ['PAYMENT_REFUNDED', 'Refund on its way', `50.00 EUR for reservation ${booking.reservationNumber} is being refunded to the card you paid with.`],
+      ['PAYMENT_REFUNDED', 'Your refund', `50.00 EUR for reservation ${booking.reservationNumber} was refunded to the card you paid with. Your bank may take 5 to 10 days to show it.`],
     ]);
   });
 
@@ -719,7 +719,7 @@ describe('suspension of a carrier (CONTRACT section 19)', () => {
     ]);
     expect(await cancellationNotices(accepted.sender.id)).toEqual([
       ['RESERVATION_CANCELLED', `Booking ${accepted.reservation.reservationNumber} was cancelled: the carrier can no longer carry it. 50.00 EUR goes back to you in full.`],
-      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} is being refunded to the card you paid with.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${accepted.reservation.reservationNumber} was refunded to the card you paid with. Your bank may take 5 to 10 days to show it.`],
     ]);
     expect(await cancellationNotices(deposited.sender.id)).toEqual([]);
   });

@@ -109,7 +109,7 @@ describe('closing a report with HIDE_ANNOUNCEMENT', () => {
     ]);
     expect(await notesOf(accepted.sender.id)).toEqual([
       ['RESERVATION_CANCELLED', `${removed(accepted)} 50.00 EUR goes back to you in full.`],
-      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${n(accepted)} is being refunded to the card you paid with.`],
+      ['PAYMENT_REFUNDED', `50.00 EUR for reservation ${n(accepted)} was refunded to the card you paid with. Your bank may take 5 to 10 days to show it.`],
     ]);
     expect(await notesOf(deposited.sender.id)).toEqual([]);
     const carrierNotes = await db().select().from(notifications).where(and(eq(notifications.userId, carrier.id), eq(notifications.type, 'TRIP_REMOVED')));

@@ -86,7 +86,8 @@ export const NOTICE_MESSAGES = {
     fr: "La réservation {number} a été annulée : son trajet a été retiré par l'équipe de modération. {refund} vous sont remboursés en totalité.",
   },
 
-  // The money going back, by what the provider does with it
+  // The money going back, by what the provider does with it. refundToCard and refundToMobile were
+  // told at cancellation before 2026-12-07 (a refund is now told when confirmed): stored notices still name them.
   'notice.refundToCard': {
     en: '{amount} for reservation {number} is being refunded to the card you paid with.',
     fr: 'Le remboursement de {amount} pour la réservation {number} vers la carte utilisée est en cours.',
@@ -94,6 +95,14 @@ export const NOTICE_MESSAGES = {
   'notice.refundToMobile': {
     en: '{amount} for reservation {number} is being refunded to the mobile money account you paid with.',
     fr: 'Le remboursement de {amount} pour la réservation {number} vers le compte Mobile Money utilisé pour payer est en cours.',
+  },
+  'notice.refundedToCard': {
+    en: '{amount} for reservation {number} was refunded to the card you paid with. Your bank may take 5 to 10 days to show it.',
+    fr: 'Le remboursement de {amount} pour la réservation {number} a été envoyé sur la carte utilisée. Votre banque peut mettre 5 à 10 jours à le faire apparaître.',
+  },
+  'notice.refundedToMobile': {
+    en: '{amount} for reservation {number} was refunded to the mobile money account you paid with.',
+    fr: '{amount} pour la réservation {number} ont été remboursés sur le compte Mobile Money utilisé pour payer.',
   },
   'notice.refundAwaitsPhone': {
     en: '{amount} for reservation {number} will be refunded to your mobile money number once you verify it in the app: {link}',

@@ -51,6 +51,8 @@ export class FakeStripe {
   charges = new Map<string, Obj>();
   /** Destinations whose transfers Stripe refuses (e.g. missing capability). */
   refuseTransfersTo = new Set<string>();
+  /** The status a new refund answers with (card refunds: pending, succeeded or failed); tests move it on in `refunds`. */
+  refundStatus: 'pending' | 'succeeded' | 'failed' = 'succeeded';
   /** Paths answering 500 (provider outage). */
   outage = new Set<string>();
   private idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
@@ -183,11 +185,14 @@ export class FakeStripe {
       if (amount > pi.amount_received - (pi.amount_refunded ?? 0)) {
         return stripeError(400, 'invalid_request_error', 'Refund amount is greater than the unrefunded amount.', 'amount_too_large');
       }
-      pi.amount_refunded = (pi.amount_refunded ?? 0) + amount;
+      // A failed refund gives nothing back: the charge stays refundable (Stripe reverses a failed refund).
       const charged = this.chargeOf(pi);
-      charged.amount_refunded += amount;
-      charged.refunded = charged.amount_refunded >= charged.amount;
-      const refund = { id: this.id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: 'succeeded', created: now };
+      if (this.refundStatus !== 'failed') {
+        pi.amount_refunded = (pi.amount_refunded ?? 0) + amount;
+        charged.amount_refunded += amount;
+        charged.refunded = charged.amount_refunded >= charged.amount;
+      }
+      const refund = { id: this.id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: pi.latest_charge, status: this.refundStatus, created: now };
       this.refunds.set(refund.id, refund);
       return HttpResponse.json(refund);
     }
@@ -244,6 +249,10 @@ export class FakeStripe {
       };
       this.transfers.set(transfer.id, transfer);
       return HttpResponse.json(transfer);
+    }
+    if (method === 'GET' && path.startsWith('/v1/refunds/')) {
+      const refund = this.refunds.get(path.slice('/v1/refunds/'.length));
+      return refund ? HttpResponse.json(refund) : this.missing('refund', path.slice('/v1/refunds/'.length));
     }
     // The reconciliation's listings: created[gte]/created[lt], newest first, `limit` and `starting_after` pages.
     const listed = { '/v1/charges': this.charges, '/v1/refunds': this.refunds, '/v1/transfers': this.transfers }[path];

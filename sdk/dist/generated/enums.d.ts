@@ -171,6 +171,8 @@ export declare const StorageRestoreRequestObject: readonly ["CONVERSATION", "TRA
 export type StorageRestoreRequestObject = (typeof StorageRestoreRequestObject)[number];
 export declare const SupervisionStatus: readonly ["UP", "DEGRADED"];
 export type SupervisionStatus = (typeof SupervisionStatus)[number];
+export declare const TransactionStatus: readonly ["PENDING", "COMPLETED"];
+export type TransactionStatus = (typeof TransactionStatus)[number];
 export declare const TransactionSummaryPeriod: readonly ["DAY", "WEEK", "MONTH", "YEAR", "ALL"];
 export type TransactionSummaryPeriod = (typeof TransactionSummaryPeriod)[number];
 export declare const TransactionType: readonly ["PAYMENT", "REFUND", "HOLD_RELEASE", "EARNING", "WITHDRAWAL", "WITHDRAWAL_REVERSAL", "DISPUTE_HOLD", "DISPUTE_HOLD_RELEASE", "PROTECTION_PAYOUT"];

@@ -86,6 +86,7 @@ export const SetRolesRequestRoles = ["ROLE_CLIENT", "ROLE_VERIFIED_USER", "ROLE_
 export const StorageRestoreObject = ["CONVERSATION", "TRACKING"];
 export const StorageRestoreRequestObject = ["CONVERSATION", "TRACKING"];
 export const SupervisionStatus = ["UP", "DEGRADED"];
+export const TransactionStatus = ["PENDING", "COMPLETED"];
 export const TransactionSummaryPeriod = ["DAY", "WEEK", "MONTH", "YEAR", "ALL"];
 export const TransactionType = ["PAYMENT", "REFUND", "HOLD_RELEASE", "EARNING", "WITHDRAWAL", "WITHDRAWAL_REVERSAL", "DISPUTE_HOLD", "DISPUTE_HOLD_RELEASE", "PROTECTION_PAYOUT"];
 export const TravelProofStatus = ["PENDING", "APPROVED", "REJECTED", "SUPERSEDED"];

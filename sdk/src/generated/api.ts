@@ -3119,7 +3119,7 @@ export interface paths {
         put?: never;
         /**
          * Payment-provider events (Stripe), authenticated by the Stripe-Signature header on the raw body
-         * @description Stripe's events, verified by the Stripe-Signature HMAC over the raw body (missing or wrong: 401 UNAUTHORIZED; a body that is no event 400 INVALID_ARGUMENT). Each event id is applied once (a repeat answers duplicate true): checkout.session.completed and payment_intent.amount_capturable_updated authorise (PENDING_PAYMENT to PAID, the price into escrow, both parties notified); payment_intent.succeeded marks the capture; payment_failed, canceled, charge.refunded and checkout.session.expired record their outcome; account.updated refreshes a connected account. Events for objects that are not ours are acknowledged and ignored.
+         * @description Stripe's events, verified by the Stripe-Signature HMAC over the raw body (missing or wrong: 401 UNAUTHORIZED; a body that is no event 400 INVALID_ARGUMENT). Each event id is applied once (a repeat answers duplicate true): checkout.session.completed and payment_intent.amount_capturable_updated authorise (PENDING_PAYMENT to PAID, the price into escrow, both parties notified); payment_intent.succeeded marks the capture; payment_failed, canceled and checkout.session.expired record their outcome; charge.refunded, charge.refund.updated and refund.updated make a pending refund ask Stripe where it stands (confirmed: the line COMPLETED, its credit note, the sender told); account.updated refreshes a connected account. Events for objects that are not ours are acknowledged and ignored.
          *
          *     Who may call it: anyone, without an access token (any other proof it needs is named above).
          */
@@ -6686,6 +6686,11 @@ export interface components {
              */
             type: "PAYMENT" | "REFUND" | "HOLD_RELEASE" | "EARNING" | "WITHDRAWAL" | "WITHDRAWAL_REVERSAL" | "DISPUTE_HOLD" | "DISPUTE_HOLD_RELEASE" | "PROTECTION_PAYOUT";
             /**
+             * @description PENDING: a refund the payment provider has not confirmed yet (no credit note yet; the reservation’s paymentStatus is REFUND_PENDING). COMPLETED: the money moved.
+             * @enum {string}
+             */
+            status: "PENDING" | "COMPLETED";
+            /**
              * Format: double
              * @description Signed from the caller’s point of view: payments and withdrawals are negative
              */
@@ -6711,9 +6716,14 @@ export interface components {
             totalPaid: number;
             /**
              * Format: double
-             * @description Refunded to the card after capture (REFUND)
+             * @description Refunded after capture and confirmed by the provider (REFUND, COMPLETED)
              */
             totalRefunded: number;
+            /**
+             * Format: double
+             * @description Refunds the provider has not confirmed yet (REFUND, PENDING); counted in net
+             */
+            totalRefundPending: number;
             /**
              * Format: double
              * @description Card holds released before capture, never charged (HOLD_RELEASE)
@@ -7123,7 +7133,7 @@ export interface components {
             totalSpent: number;
             /**
              * Format: double
-             * @description Refunded to the card after capture
+             * @description Refunded after capture and confirmed by the provider
              */
             totalRefunded: number;
             /**

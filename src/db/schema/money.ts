@@ -113,6 +113,12 @@ export const TRANSACTION_TYPES = [
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 /**
+ * Whether the money of a history line has moved: a refund after capture is PENDING from the
+ * cancellation until the provider confirms it (CONTRACT 26); every other line is COMPLETED when written.
+ */
+export const TRANSACTION_STATUSES = ['PENDING', 'COMPLETED'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+/**
  * What goes back to a payer, by what the provider does: REFUND after capture (money returned to the
  * card), HOLD_RELEASE before it (the card hold released, in full by a void or, for the part not
  * captured, by a partial capture). The amount is what the payer gets back either way.
@@ -133,6 +139,7 @@ export const transactions = sqliteTable(
     ownerType: text('owner_type', { enum: OWNER_TYPES }).notNull(),
     ownerId: integer('owner_id').notNull(),
     type: text('type', { enum: TRANSACTION_TYPES }).notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull().default('COMPLETED'),
     /** Signed from the owner's point of view: a payment is negative, an earning positive. */
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),

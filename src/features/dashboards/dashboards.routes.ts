@@ -64,7 +64,7 @@ const SpendingSchema = z
   .object({
     currency: z.string(),
     totalSpent: Money.openapi({ description: 'Payments, all time' }),
-    totalRefunded: Money.openapi({ description: 'Refunded to the card after capture' }),
+    totalRefunded: Money.openapi({ description: 'Refunded after capture and confirmed by the provider' }),
     totalReleased: Money.openapi({ description: 'Card holds released before capture: never charged' }),
     netSpent: Money,
     netSpentThisMonth: Money,

@@ -53,7 +53,8 @@ const transactionSums = (db: Db, owner: Owner, ...types: TransactionType[]) =>
       thisMonth: sumCents(sql`CASE WHEN ${transactions.createdAt} >= ${monthStart()} THEN ${transactions.amountCents} ELSE 0 END`),
     })
     .from(transactions)
-    .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), inArray(transactions.type, types)))
+    // Money that moved: a refund the provider has not confirmed is not refunded yet.
+    .where(and(eq(transactions.ownerType, owner.type as OwnerType), eq(transactions.ownerId, owner.id), inArray(transactions.type, types), eq(transactions.status, 'COMPLETED')))
     .groupBy(transactions.currency);
 
 /**

@@ -466,9 +466,9 @@ export async function resolveDispute(deps: Deps, auth: AuthUser, id: number, inp
     const effects = (guard: SQL): Statement[] => [
       ...markResolved(db, { disputeId: d.id, reservationId: r.id, auth, input, refundCents, sources, ip, resolvedAt, payoutCents }, guard),
       ...(writesPosting ? postingStatements(db, posting, token, { guard: resolvedByMe }) : []),
-      // The refunded share leaves the reservation's figures; after capture it has its credit note.
+      // The refunded share leaves the reservation's figures; after capture its credit note follows the provider's confirmation.
       ...(writesPosting
-        ? moneyBackDocuments(db, r.id, { entryKey: posting.key, token, refundCents, type: moneyBackType(pending ?? ''), premiumBackCents, ...retainedSplit(r, refundCents, appConfig(env).platform.commissionRate) })
+        ? moneyBackDocuments(db, r.id, { token, refundCents, ...retainedSplit(r, refundCents, appConfig(env).platform.commissionRate) })
         : []),
       // What stays held is no longer the dispute's: due now, released after the commit (or by the cron).
       ...(stillHeld && sources ? settleHoldStatements(db, stillHeld, sources.fromHeld, resolvedAt, resolvedByMe) : []),

@@ -5,18 +5,18 @@
 // for the transition's plan (features/reservations/lifecycle.ts), so the status change and the
 // ledger entry share one D1 batch; the entry key (escrow-in / escrow-out) can exist only once.
 // The provider call (capture, void, refund) follows the batch and is retried by the cron.
-import { and, eq, inArray, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerEntries, MONEY_BACK_TYPES, paymentSessions, reservations, transactions, type MoneyBackType, type PaymentMethod, type ReservationRow } from '../../db/schema';
+import { ledgerEntries, MONEY_BACK_TYPES, reservations, transactions, type MoneyBackType, type ReservationRow } from '../../db/schema';
 import { rowExists, type Statement } from '../../db/statements';
 import type { Deps } from '../../env';
 import { amountOf } from '../../lib/money';
 import { textAmount, textDay } from '../../lib/message-text';
-import { msg, type Message } from '../../messages';
+import { msg } from '../../messages';
 import { ProviderRejectedError, ProviderUnavailableError } from '../../providers/payment';
 import { commitTransitions, loadReservation, type ReservationSet, type TransitionPlan } from '../reservations/lifecycle';
 import { statusChanged, statusChangedOnCommit } from '../reservations/status-feed';
-import { notify, reservationRef, toEach, type Notification, type NotificationKind } from '../deliveries/notify';
+import { reservationRef, toEach } from '../deliveries/notify';
 import { carrierSideIds } from '../../access/reservation-access';
 import { walletHolderId } from '../../access/agency-scope';
 import { holdStatement, releaseAfterDelivery } from './holds';
@@ -24,9 +24,9 @@ import { premiumEarnedStatements } from './ledger/premiums';
 import { entryExists, hasEntry, newToken, notifyIfPosted, posted, postingStatements } from './ledger/ledger.statements';
 import { invoiceAtCapture, invoiceOfRacedCapture, moneyBackDocuments } from './wallet/money-documents';
 import { renderLine, storedLine } from './ledger/ledger-text';
-import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, moneyBackDescription, payeeOf, premiumBackCents, refundEscrow, releaseEscrow } from './ledger/posting-rules';
+import { chargedCents, escrowInKey, escrowOutKey, escrowPayment, lineStatusAtPosting, moneyBackDescription, payeeOf, premiumBackCents, refundEscrow, releaseEscrow } from './ledger/posting-rules';
+import { moneyBackNotice, sendRefund } from './refunds';
 import { appConfig } from '../../config';
-import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
 import { reportCaught } from '../../error-tracking';
 import { PAYMENT_STATUS } from '../../db/schema/reservations';
 
@@ -241,55 +241,11 @@ export function refundEffects(db: Db, r: ReservationRow, refundCents: number, se
       .update(reservations)
       .set({ paymentStatus: next })
       .where(and(eq(reservations.id, r.id), posted(db, token))),
-    // What is kept goes to revenue (refundEscrow): the reservation's figures and documents follow.
-    ...moneyBackDocuments(db, r.id, {
-      entryKey: escrowOutKey(r.id),
-      token,
-      refundCents,
-      type,
-      carrierCents: carrierKeptCents,
-      commissionCents: r.totalAmountCents - refundCents - carrierKeptCents,
-      premiumBackCents: premiumBack,
-    }),
-    // A refund says where it goes: the mobile money account when a mobile-money checkout paid, else the card.
-    ...(type === 'REFUND'
-      ? [
-          ...notify(db, moneyBackNotice(r, refundCents + premiumBack, next, 'MOBILE_MONEY'), and(posted(db, token), paidByMobileMoney(db, r))),
-          ...notify(db, moneyBackNotice(r, refundCents + premiumBack, next, 'CARD'), and(posted(db, token), not(paidByMobileMoney(db, r)))),
-        ]
-      : notifyIfPosted(db, token, moneyBackNotice(r, refundCents + premiumBack, next))),
+    // What is kept goes to revenue (refundEscrow): the reservation's figures follow.
+    ...moneyBackDocuments(db, r.id, { token, refundCents, carrierCents: carrierKeptCents, commissionCents: r.totalAmountCents - refundCents - carrierKeptCents }),
+    // A released hold or a partial capture is told now; a refund once the provider confirms it (refunds.ts).
+    ...notifyIfPosted(db, token, moneyBackNotice(r, refundCents + premiumBack, next)),
   ];
-}
-
-/** The reservation was paid through a mobile-money checkout (its payment session's method). */
-const paidByMobileMoney = (db: Db, r: Pick<ReservationRow, 'paymentId'>): SQL =>
-  rowExists(db, paymentSessions, and(eq(paymentSessions.sessionId, r.paymentId ?? ''), eq(paymentSessions.method, 'MOBILE_MONEY')))!;
-
-/**
- * What the sender is told happens to the money, by what the provider does with it: a hold that is
- * only released is not a refund, and a partial capture charges the kept part (CONTRACT section 10);
- * a refund says where it goes (the card, or the mobile money account that paid).
- */
-export function moneyBackNotice(
-  r: Pick<ReservationRow, 'id' | 'senderId' | 'reservationNumber' | 'totalAmountCents' | 'currency' | 'protectionPremiumCents'>,
-  refundCents: number,
-  next: string,
-  paidBy: PaymentMethod = 'CARD',
-): Notification[] {
-  if (refundCents <= 0) return [];
-  const back = textAmount(refundCents, r.currency);
-  const number = r.reservationNumber;
-  const data = { reservationId: r.id, reservationNumber: number, amount: amountOf(refundCents, r.currency), currency: r.currency };
-  const notice = (type: NotificationKind, text: Message): Notification[] => [{ userId: r.senderId, type, text, data }];
-  switch (next) {
-    case PAYMENT_STATUS.REFUND_PENDING:
-      return notice('PAYMENT_REFUNDED', msg(paidBy === 'MOBILE_MONEY' ? 'notice.refundToMobile' : 'notice.refundToCard', { amount: back, number }));
-    case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING:
-      return notice('PAYMENT_PARTIALLY_CAPTURED', msg('notice.partialCapture', { kept: textAmount(chargedCents(r) - refundCents, r.currency), back, number }));
-    default:
-      // VOID_PENDING, or a hold the provider already let lapse: nothing was ever charged.
-      return notice('PAYMENT_RELEASED', msg('notice.holdReleased', { amount: back, number }));
-  }
 }
 
 /**
@@ -354,18 +310,7 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
           await set({ paymentStatus: PAYMENT_STATUS.CAPTURED });
           break;
         }
-        // Paid by mobile money: a Wave refund of that checkout, never a card refund.
-        if ((await paymentMethodOf(db, r.paymentId)) === 'MOBILE_MONEY') {
-          const refund = await refundMobileMoney(deps, r, refundCents);
-          if (refund) await set({ refundId: refund.refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus: refund.partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED });
-          break;
-        }
-        {
-          // An operator's retry (reconciliation/retries.ts) is a new attempt: a new idempotency key, since the provider replays a refusal for the old one.
-          const { refundId } = await provider.refund(pi, refundCents, r.refundAttempt === 0 ? `refund-${r.id}` : `refund-${r.id}-${r.refundAttempt}`);
-          const paymentStatus = refundCents === chargedCents(r) ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED;
-          await set({ refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus });
-        }
+        await sendRefund(deps, r, refundCents);
         break;
       default:
         break;
@@ -376,9 +321,9 @@ export async function settleWithProvider(deps: Deps, reservationId: number, retr
     const uncapturedPath = r.paymentStatus === PAYMENT_STATUS.VOID_PENDING || r.paymentStatus === PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING;
     if (!(err instanceof ProviderUnavailableError) && uncapturedPath) {
       // Refused because the payment was captured meanwhile (a capture raced the rejection): refund
-      // instead, and the sender's history line and notice say it is a refund now; the capture's
-      // invoice and the refund's credit note are issued with it (CONTRACT section 19).
-      const [back] = await db.select({ key: ledgerEntries.key, token: ledgerEntries.token }).from(ledgerEntries).where(eq(ledgerEntries.key, escrowOutKey(r.id)));
+      // instead, and the sender's history line says it is a refund now; the capture's invoice is
+      // issued with it, the refund's credit note once the provider confirms (CONTRACT 19, 26).
+      const [back] = await db.select({ token: ledgerEntries.token }).from(ledgerEntries).where(eq(ledgerEntries.key, escrowOutKey(r.id)));
       await db.batch([
         db
           .update(reservations)
@@ -404,8 +349,8 @@ async function recordRefusal(db: Db, r: ReservationRow, err: unknown) {
 
 /**
  * The money went back as a refund after all (the payment was captured before the void or partial
- * capture reached the provider): the sender's HOLD_RELEASE line becomes a REFUND line and the
- * sender is told, in the batch that moves the status to REFUND_PENDING (placed after that update).
+ * capture reached the provider): the sender's HOLD_RELEASE line becomes a PENDING REFUND line, in
+ * the batch that moves the status to REFUND_PENDING; the sender is told once the provider confirms.
  */
 function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statement[] {
   const released = and(eq(transactions.reservationId, r.id), eq(transactions.type, 'HOLD_RELEASE'));
@@ -413,21 +358,15 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
     .select({ id: ledgerEntries.id })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.key, escrowOutKey(r.id)), eq(ledgerEntries.type, 'ESCROW_REFUNDED')));
-  // Told once: only while a line still says "released" and this batch made the status REFUND_PENDING.
-  const relabelling = and(
-    rowExists(db, transactions, released),
-    rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING))),
-  )!;
   const refundLine = moneyBackDescription(r, refundCents, 'REFUND');
+  const refund = { type: 'REFUND', status: lineStatusAtPosting('REFUND') } as const;
   return [
-    ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING, 'MOBILE_MONEY'), and(relabelling, paidByMobileMoney(db, r))!),
-    ...notify(db, moneyBackNotice(r, refundCents, PAYMENT_STATUS.REFUND_PENDING, 'CARD'), and(relabelling, not(paidByMobileMoney(db, r)))!),
     // The escrow-out entry's line takes the rule's wording; a dispute settlement's keeps its own.
     db
       .update(transactions)
-      .set({ type: 'REFUND', description: renderLine(refundLine, 'en'), descriptionText: storedLine(refundLine) })
+      .set({ ...refund, description: renderLine(refundLine, 'en'), descriptionText: storedLine(refundLine) })
       .where(and(released, inArray(transactions.ledgerEntryId, escrowOut))),
-    db.update(transactions).set({ type: 'REFUND' }).where(released),
+    db.update(transactions).set(refund).where(released),
   ];
 }
 
@@ -436,20 +375,13 @@ function relabelAsRefund(db: Db, r: ReservationRow, refundCents: number): Statem
  * (split at the configured commission rate, as booked) and `refundCents` of it is refunded; the
  * reservation's figures already say what is kept. After relabelAsRefund (the REFUND line exists).
  */
-function racedCaptureDocuments(deps: Deps, r: ReservationRow, refundCents: number, back: { key: string; token: string }): Statement[] {
+function racedCaptureDocuments(deps: Deps, r: ReservationRow, refundCents: number, back: { token: string }): Statement[] {
   const { db, env } = deps;
   const commissionCents = Math.round(r.totalAmountCents * appConfig(env).platform.commissionRate);
   const refunding = rowExists(db, reservations, and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING)))!;
   return [
     ...invoiceOfRacedCapture(db, r.id, { carrierCents: r.totalAmountCents - commissionCents, commissionCents }, appConfig(env).platform.vatRate, refunding),
-    ...moneyBackDocuments(db, r.id, {
-      entryKey: back.key,
-      token: back.token,
-      refundCents,
-      type: 'REFUND',
-      carrierCents: r.carrierAmountCents,
-      commissionCents: r.platformCommissionCents,
-    }),
+    ...moneyBackDocuments(db, r.id, { token: back.token, refundCents, carrierCents: r.carrierAmountCents, commissionCents: r.platformCommissionCents }),
   ];
 }
 

@@ -68,6 +68,16 @@ export interface ProviderCharge {
   created: number;
 }
 
+/**
+ * A refund as our books need it: SUCCEEDED once the provider sent the money back (its credit note
+ * is issued then), PENDING while it works on it, FAILED when it gave up (an operator retries).
+ */
+export type RefundOutcome = 'SUCCEEDED' | 'PENDING' | 'FAILED';
+
+/** Stripe's refund statuses (pending, requires_action, succeeded, failed, canceled) as outcomes. */
+export const refundOutcomeOf = (status: string | null | undefined): RefundOutcome =>
+  status === 'succeeded' ? 'SUCCEEDED' : status === 'failed' || status === 'canceled' ? 'FAILED' : 'PENDING';
+
 export interface ProviderRefund {
   id: string;
   paymentIntentId: string | null;
@@ -100,7 +110,10 @@ export interface PaymentProvider {
   capture(paymentIntentId: string, options: { amountCents?: number; idempotencyKey: string }): Promise<{ chargeId: string | null }>;
   /** Voids an authorisation that was never captured. */
   cancelAuthorization(paymentIntentId: string, idempotencyKey: string): Promise<void>;
-  refund(paymentIntentId: string, amountCents: number, idempotencyKey: string): Promise<{ refundId: string }>;
+  /** Refunds part or all of a captured payment; the refund may be confirmed later (PENDING). */
+  refund(paymentIntentId: string, amountCents: number, idempotencyKey: string): Promise<{ refundId: string; outcome: RefundOutcome }>;
+  /** Where a refund asked for before stands now. */
+  refundOutcome(refundId: string): Promise<RefundOutcome>;
   createConnectedAccount(input: {
     ownerType: OwnerType;
     ownerId: number;

@@ -4,7 +4,7 @@
 import type { OwnerType } from '../../db/schema/money';
 import { rootUrl } from '../../lib/urls';
 import type { CheckoutSession, CheckoutSessionInput, ConnectedAccountState, CreatedRange, PaymentProvider, ProviderCharge, ProviderRefund, ProviderTransfer } from './payment-provider';
-import { ProviderRejectedError } from './payment-provider';
+import { ProviderRejectedError, refundOutcomeOf } from './payment-provider';
 
 export interface SandboxSession extends CheckoutSession {
   amountCents: number;
@@ -132,7 +132,13 @@ export class SandboxPaymentProvider implements PaymentProvider {
       await this.putRecord('charge', paymentIntentId, { ...charge, refundedMinor, refunded: refundedMinor >= charge.capturedMinor });
     }
     await this.putRecord('refund', refund.id, refund);
-    return { refundId: refund.id };
+    return { refundId: refund.id, outcome: refundOutcomeOf(refund.status) };
+  }
+
+  /** A sandbox refund succeeds when made; one it no longer knows (its record expired) is told as succeeded too. */
+  async refundOutcome(refundId: string) {
+    const refund = await this.env.KV.get<ProviderRefund>(RECORD_PREFIX.refund + refundId, 'json');
+    return refundOutcomeOf(refund?.status ?? 'succeeded');
   }
 
   listCharges(range: CreatedRange) {

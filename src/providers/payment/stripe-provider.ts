@@ -2,7 +2,7 @@
 // it captures the fetch in force at that moment (tests stub it).
 import Stripe from 'stripe';
 import type { CheckoutSession, ConnectedAccountState, CreatedRange, PaymentProvider, ProviderCharge, ProviderRefund, ProviderTransfer } from './payment-provider';
-import { LISTING_CAP, ProviderRejectedError, ProviderUnavailableError } from './payment-provider';
+import { LISTING_CAP, ProviderRejectedError, ProviderUnavailableError, refundOutcomeOf } from './payment-provider';
 
 export function stripeClient(secretKey: string): Stripe {
   return new Stripe(secretKey, {
@@ -155,8 +155,12 @@ export class StripePaymentProvider implements PaymentProvider {
   refund(paymentIntentId: string, amountCents: number, idempotencyKey: string) {
     return call('refund', async () => {
       const refund = await this.stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountCents }, { idempotencyKey });
-      return { refundId: refund.id };
+      return { refundId: refund.id, outcome: refundOutcomeOf(refund.status) };
     });
+  }
+
+  refundOutcome(refundId: string) {
+    return call('refund status', async () => refundOutcomeOf((await this.stripe.refunds.retrieve(refundId)).status));
   }
 
   createConnectedAccount(input: Parameters<PaymentProvider['createConnectedAccount']>[0]) {

@@ -41,7 +41,7 @@ export const NOTIFICATION_TEMPLATES: Record<NotificationKind, { subject: Text; f
   },
   PAYMENT_AUTHORIZED: { subject: { fr: 'Paiement reçu', en: 'Payment received' }, fr: 'Votre paiement pour la réservation{n} est conservé jusqu’à la livraison.' },
   PAYMENT_FAILED: { subject: { fr: 'Paiement refusé', en: 'Payment failed' }, fr: "Le paiement de la réservation{n} n'a pas abouti. Vous pouvez réessayer." },
-  PAYMENT_REFUNDED: { subject: { fr: 'Remboursement en cours', en: 'Refund on its way' }, fr: 'Le remboursement de la réservation{n} vers le moyen de paiement utilisé (carte ou Mobile Money) est en cours.' },
+  PAYMENT_REFUNDED: { subject: { fr: 'Votre remboursement', en: 'Your refund' }, fr: 'Le remboursement de la réservation{n} vers le moyen de paiement utilisé (carte ou Mobile Money) est en cours.' },
   PAYMENT_PARTIALLY_CAPTURED: { subject: { fr: 'Une partie de la réservation débitée', en: 'Part of the card hold charged' }, fr: "Une partie de l'autorisation de la réservation{n} est débitée ; le reste est libéré." },
   PAYMENT_RELEASED: { subject: { fr: 'Autorisation de carte libérée', en: 'Card hold released' }, fr: "L'autorisation sur votre carte pour la réservation{n} est libérée : rien n'est débité." },
   FUNDS_RELEASED: { subject: { fr: 'Paiement versé', en: 'Payment released' }, fr: 'Le montant de la réservation{n} a été versé sur votre portefeuille.' },

@@ -7,7 +7,7 @@ import { ledgerAccounts, ledgerEntries, ledgerLines, transactions, withdrawals }
 import { guardedInsert, rowExists, type Statement } from '../../../db/statements';
 import { notify, type Notification } from '../../deliveries/notify';
 import { renderLine, storedLine } from './ledger-text';
-import { accountKey, type AccountRef, type Posting } from './posting-rules';
+import { accountKey, lineStatusAtPosting, type AccountRef, type Posting } from './posting-rules';
 
 export const newToken = () => crypto.randomUUID();
 
@@ -89,6 +89,7 @@ export function postingStatements(db: Db, p: Posting, token: string, options: Po
           ownerType: t.owner.type,
           ownerId: t.owner.id,
           type: t.type,
+          status: lineStatusAtPosting(t.type),
           amountCents: t.amountCents,
           currency: p.currency,
           ledgerEntryId: ledgerEntries.id,

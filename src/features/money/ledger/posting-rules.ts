@@ -1,6 +1,6 @@
 // The posting rules of the double-entry ledger as pure functions: which accounts move, by how
 // much, and which history rows the owners see. No I/O here; ledger.service.ts writes them.
-import type { AccountKind, LedgerEntryType, MoneyBackType, OwnerType, TransactionType } from '../../../db/schema/money';
+import type { AccountKind, LedgerEntryType, MoneyBackType, OwnerType, TransactionStatus, TransactionType } from '../../../db/schema/money';
 import { msg, type Message } from '../../../messages';
 import { lineAmount } from './ledger-text';
 
@@ -26,6 +26,12 @@ export interface TransactionSpec {
   type: TransactionType;
   amountCents: number;
 }
+
+/**
+ * A history line's status when written: a refund after capture is money the provider still has to
+ * move, PENDING until it confirms (refunds.ts confirmRefund); every other movement happened.
+ */
+export const lineStatusAtPosting = (type: TransactionType): TransactionStatus => (type === 'REFUND' ? 'PENDING' : 'COMPLETED');
 
 export interface Posting {
   /** At most one entry per key, ever. */

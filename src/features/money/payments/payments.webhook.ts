@@ -1,7 +1,7 @@
 // The provider webhook: verify the signature on the raw body, store the event once, apply it.
 // Handlers "ensure" a state rather than step through one, so duplicates and out-of-order
 // deliveries (capture before authorisation) converge to the same end state.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Deps } from '../../../env';
 import { paymentEvents, paymentSessions, reservations } from '../../../db/schema';
 import { invalidArgument, unauthorized } from '../../../errors';
@@ -16,7 +16,7 @@ import { textAmount } from '../../../lib/message-text';
 import { msg } from '../../../messages';
 import { chargedCents } from '../ledger/posting-rules';
 import { syncConnectedAccount } from '../pay-connect/pay-connect.service';
-import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects } from '../escrow';
+import { authorizePayment, commitWithSettlement, markCaptured, PAYMENT_STATUS, refundEffects, settleWithProvider } from '../escrow';
 import { loadReservation } from '../../reservations/lifecycle';
 import { statusChanged, statusChangedOnCommit } from '../../reservations/status-feed';
 import { checkoutMismatch, reportMismatch } from './checkout-match';
@@ -129,7 +129,9 @@ async function applyEvent(deps: Deps, event: ProviderEvent): Promise<void> {
     case 'payment_intent.canceled':
       return paymentCanceled(deps, reservationId, object);
     case 'charge.refunded':
-      return chargeRefunded(deps, reservationId, object);
+    case 'charge.refund.updated':
+    case 'refund.updated':
+      return refundMoved(deps, reservationId);
     default:
       return;
   }
@@ -192,23 +194,12 @@ async function paymentCanceled(deps: Deps, reservationId: number, object: Provid
 }
 
 /**
- * Only a refund we asked for after capture: a partial capture's released rest is no refund
- * (older API versions report it as one), so PARTIALLY_CAPTURED is left as it is.
+ * A refund moved at the provider (created, succeeded, failed): while ours waits for it, the
+ * settlement asks the provider where the refund stands and confirms it (refunds.ts), so an event
+ * never decides alone. A partial capture's released rest is no refund (older API versions report it
+ * as one): PARTIALLY_CAPTURED is left as it is.
  */
-async function chargeRefunded({ db }: Deps, reservationId: number, object: ProviderEvent['data']['object']): Promise<void> {
-  const refundId = str(object.refunds?.data?.[0]);
-  const full = object.amount_refunded >= object.amount;
-  await db
-    .update(reservations)
-    .set({
-      refundId: refundId ?? undefined,
-      paymentStatus: full ? PAYMENT_STATUS.REFUNDED : PAYMENT_STATUS.PARTIALLY_REFUNDED,
-      updatedAt: new Date().toISOString(),
-    })
-    .where(
-      and(
-        eq(reservations.id, reservationId),
-        inArray(reservations.paymentStatus, [PAYMENT_STATUS.REFUND_PENDING, PAYMENT_STATUS.REFUNDED, PAYMENT_STATUS.PARTIALLY_REFUNDED]),
-      ),
-    );
+async function refundMoved(deps: Deps, reservationId: number): Promise<void> {
+  const r = await loadReservation(deps.db, reservationId);
+  if (r.paymentStatus === PAYMENT_STATUS.REFUND_PENDING) await settleWithProvider(deps, r.id);
 }

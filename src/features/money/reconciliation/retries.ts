@@ -27,7 +27,7 @@ export async function retryRefund(deps: Deps, actorId: number, reservationId: nu
   const [claimed] = await db.batch([
     db
       .update(reservations)
-      .set({ refundAttempt: attempt, settlementError: null, updatedAt: new Date().toISOString() })
+      .set({ refundAttempt: attempt, settlementError: null, refundId: null, updatedAt: new Date().toISOString() })
       .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING), eq(reservations.refundAttempt, r.refundAttempt), isNotNull(reservations.settlementError))),
     auditInsertIfChanged(db, { actorId, action: 'REFUND_RETRIED', targetType: 'RESERVATION', targetId: r.id, ip, details: { attempt, previousFailure: r.settlementError } }),
   ]);

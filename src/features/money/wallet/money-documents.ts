@@ -8,7 +8,7 @@
 import { and, eq, isNull, not, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../../db/client';
-import { invoiceSequences, ledgerEntries, moneyDocuments, reservations, transactions, type MoneyBackType, type MoneyDocumentKind, type MoneyDocumentRow } from '../../../db/schema';
+import { invoiceSequences, ledgerEntries, moneyDocuments, reservations, transactions, type MoneyDocumentKind, type MoneyDocumentRow } from '../../../db/schema';
 import { guardedInsert, rowExists, type Statement } from '../../../db/statements';
 import type { Deps } from '../../../env';
 
@@ -126,73 +126,91 @@ function invoiceStatements(db: Db, reservationId: number, lines: { carrier: SQL 
 }
 
 export interface MoneyBack {
-  /** The ledger entry returning the money, by its key and this attempt's token. */
-  entryKey: string;
+  /** The ledger entry returning the money, by this attempt's token. */
   token: string;
   refundCents: number;
-  /** How it goes back: only a REFUND (after capture) has a credit note; a released hold was never charged. */
-  type: MoneyBackType;
   /** What the carrier and the platform keep once it is back (they add up to the price minus the refund). */
   carrierCents: number;
   commissionCents: number;
-  /** The protection premium going back with the price (a full refund of it only). */
-  premiumBackCents?: number;
 }
 
 /**
  * The documents side of money going back, for the batch that posts it (guarded on that posting):
- * the reservation's `carrierAmount` and `platformCommission` become what is kept, and a refund
- * after capture issues the credit note of the invoice for the refunded amount (its lines: the
- * invoice's minus what is kept), `invoiceStatus` PARTIALLY_CREDITED or CREDITED.
+ * the reservation's `carrierAmount` and `platformCommission` become what is kept. A refund after
+ * capture has its credit note only once the provider confirms it (creditNoteAtRefund).
  */
-export function moneyBackDocuments(db: Db, reservationId: number, back: MoneyBack, issuedAt = new Date().toISOString()): Statement[] {
+export function moneyBackDocuments(db: Db, reservationId: number, back: MoneyBack): Statement[] {
   if (back.refundCents <= 0) return [];
   const posted = rowExists(db, ledgerEntries, eq(ledgerEntries.token, back.token));
-  const key = creditNoteKey(back.entryKey);
-  const invoice = (column: typeof moneyDocuments.carrierCents | typeof moneyDocuments.commissionCents | typeof moneyDocuments.vatCents | typeof moneyDocuments.vatRate | typeof moneyDocuments.currency) =>
-    sql`(${db.select({ v: column }).from(moneyDocuments).where(eq(moneyDocuments.key, invoiceKey(reservationId)))})`;
-  const carrier = sql`${invoice(moneyDocuments.carrierCents)} - ${back.carrierCents}`;
-  const commission = sql`${invoice(moneyDocuments.commissionCents)} - ${back.commissionCents}`;
-  const refundLine = sql`(${db
-    .select({ id: transactions.id })
-    .from(transactions)
-    .innerJoin(ledgerEntries, eq(ledgerEntries.id, transactions.ledgerEntryId))
-    .where(and(eq(ledgerEntries.token, back.token), eq(transactions.type, 'REFUND')))
-    .limit(1)})`;
-  const credit =
-    back.type === 'REFUND'
-      ? numberedDocument(
-          db,
-          'CREDIT_NOTE',
-          key,
-          issuedAt,
-          {
-            reservationId,
-            transactionId: refundLine,
-            invoiceDocumentId: invoiceColumn(db, reservationId, moneyDocuments.id),
-            currency: invoice(moneyDocuments.currency),
-            totalCents: sql`(${carrier}) + (${commission})`,
-            carrierCents: carrier,
-            commissionCents: commission,
-            // The VAT credited: the invoice's minus the VAT of the commission still kept.
-            vatCents: sql`${invoice(moneyDocuments.vatCents)} - ${vatOf(sql`${back.commissionCents}`, invoice(moneyDocuments.vatRate))}`,
-            vatRate: invoice(moneyDocuments.vatRate),
-            protectionCents: back.premiumBackCents ?? 0,
-          },
-          and(posted, documentExists(db, invoiceKey(reservationId))),
-        )
-      : [];
-  const r = reservations;
   return [
-    ...credit,
     db
-      .update(r)
+      .update(reservations)
+      .set({ carrierAmountCents: back.carrierCents, platformCommissionCents: back.commissionCents })
+      .where(and(eq(reservations.id, reservationId), posted)),
+  ];
+}
+
+/** A sender's refund line waiting for the provider, with what its credit note needs. */
+export interface PendingRefund {
+  /** The REFUND transaction (PENDING) and the key of the ledger entry that wrote it. */
+  transactionId: number;
+  entryKey: string;
+  /** The line's amount: the price refunded plus the premium going back with it. */
+  amountCents: number;
+}
+
+/** What a confirmed refund credits: the price part (the price minus what is kept) and the premium part. */
+export function creditedParts(r: { totalAmountCents: number; carrierAmountCents: number; platformCommissionCents: number }, lineCents: number) {
+  const priceCents = r.totalAmountCents - r.carrierAmountCents - r.platformCommissionCents;
+  return { priceCents, premiumCents: lineCents - priceCents };
+}
+
+/**
+ * The credit note of a refund the provider confirmed (CONTRACT 19, 26), for the batch that records
+ * the confirmation, when `when` holds: the invoice's lines minus what is kept (the reservation's
+ * figures, written when the money went back), `invoiceStatus` PARTIALLY_CREDITED or CREDITED.
+ * Nothing without an invoice (nothing was captured).
+ */
+export function creditNoteAtRefund(
+  db: Db,
+  r: { id: number; totalAmountCents: number; carrierAmountCents: number; platformCommissionCents: number },
+  refund: PendingRefund,
+  when: SQL,
+  issuedAt = new Date().toISOString(),
+): Statement[] {
+  const key = creditNoteKey(refund.entryKey);
+  const invoice = (column: typeof moneyDocuments.carrierCents | typeof moneyDocuments.commissionCents | typeof moneyDocuments.vatCents | typeof moneyDocuments.vatRate | typeof moneyDocuments.currency) =>
+    sql`(${db.select({ v: column }).from(moneyDocuments).where(eq(moneyDocuments.key, invoiceKey(r.id)))})`;
+  const carrier = sql`${invoice(moneyDocuments.carrierCents)} - ${r.carrierAmountCents}`;
+  const commission = sql`${invoice(moneyDocuments.commissionCents)} - ${r.platformCommissionCents}`;
+  const { priceCents, premiumCents } = creditedParts(r, refund.amountCents);
+  return [
+    ...numberedDocument(
+      db,
+      'CREDIT_NOTE',
+      key,
+      issuedAt,
+      {
+        reservationId: r.id,
+        transactionId: refund.transactionId,
+        invoiceDocumentId: invoiceColumn(db, r.id, moneyDocuments.id),
+        currency: invoice(moneyDocuments.currency),
+        totalCents: sql`(${carrier}) + (${commission})`,
+        carrierCents: carrier,
+        commissionCents: commission,
+        // The VAT credited: the invoice's minus the VAT of the commission still kept.
+        vatCents: sql`${invoice(moneyDocuments.vatCents)} - ${vatOf(sql`${r.platformCommissionCents}`, invoice(moneyDocuments.vatRate))}`,
+        vatRate: invoice(moneyDocuments.vatRate),
+        protectionCents: premiumCents,
+      },
+      and(when, documentExists(db, invoiceKey(r.id))),
+    ),
+    db
+      .update(reservations)
       .set({
-        carrierAmountCents: back.carrierCents,
-        platformCommissionCents: back.commissionCents,
-        invoiceStatus: sql`CASE WHEN ${documentExists(db, key)} THEN (CASE WHEN ${back.refundCents} >= ${invoiceColumn(db, reservationId, moneyDocuments.totalCents)} THEN 'CREDITED' ELSE 'PARTIALLY_CREDITED' END) ELSE ${r.invoiceStatus} END`,
+        invoiceStatus: sql`CASE WHEN ${priceCents} >= ${invoiceColumn(db, r.id, moneyDocuments.totalCents)} THEN 'CREDITED' ELSE 'PARTIALLY_CREDITED' END`,
       })
-      .where(and(eq(r.id, reservationId), posted)),
+      .where(and(eq(reservations.id, r.id), documentExists(db, key), when)),
   ];
 }
 

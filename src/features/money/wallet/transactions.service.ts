@@ -23,6 +23,7 @@ export async function toTransaction(env: Env, t: TransactionRow, locale: Locale)
   return {
     id: t.id,
     type: t.type,
+    status: t.status,
     amount: amountOf(t.amountCents, t.currency),
     currency: t.currency,
     description: lineText(t, locale),
@@ -87,12 +88,14 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
   const currency = mainCurrency(appConfig(deps.env));
   const where = and(ownerIs(owner), eq(transactions.currency, currency), from ? gte(transactions.createdAt, from.toISOString()) : undefined);
   const sumOf = (...types: TransactionType[]) =>
-    sql<number>`COALESCE(SUM(CASE WHEN ${inArray(transactions.type, types)} THEN ${transactions.amountCents} END), 0)`;
+    sql<number>`COALESCE(SUM(CASE WHEN ${inArray(transactions.type, types)} AND ${transactions.status} = 'COMPLETED' THEN ${transactions.amountCents} END), 0)`;
+  const pending = sql<number>`COALESCE(SUM(CASE WHEN ${transactions.status} = 'PENDING' THEN ${transactions.amountCents} END), 0)`;
   const [row] = await deps.db
     .select({
       paid: sumOf('PAYMENT'),
       refunded: sumOf('REFUND'),
       released: sumOf('HOLD_RELEASE'),
+      refundPending: pending,
       earned: sumOf(...EARNING_TYPES),
       withdrawn: sumOf('WITHDRAWAL'),
       reversed: sumOf('WITHDRAWAL_REVERSAL'),
@@ -108,6 +111,7 @@ export async function transactionSummary(deps: Deps, owner: Owner, period: Summa
     currency,
     totalPaid: amountOf(-row.paid, currency),
     totalRefunded: amountOf(row.refunded, currency),
+    totalRefundPending: amountOf(row.refundPending, currency),
     totalReleased: amountOf(row.released, currency),
     totalEarned: amountOf(row.earned, currency),
     totalWithdrawn: amountOf(-(row.withdrawn + row.reversed), currency),

@@ -5,7 +5,7 @@ import { createRouter, type AppEnv } from '../../../env';
 import { authErrorResponses, errorResponses, jsonContent, signedIn } from '../../../lib/openapi';
 import { pageQuery, PageSchema } from '../../../lib/pagination';
 import { currencyCodeSchema } from '../../../lib/amount';
-import { TRANSACTION_TYPES, type TransactionRow } from '../../../db/schema';
+import { TRANSACTION_STATUSES, TRANSACTION_TYPES, type TransactionRow } from '../../../db/schema';
 import { languageHeaders, readerLocale } from '../../../lib/locale';
 import { IdParams } from '../../../validation';
 import {
@@ -55,6 +55,9 @@ const TransactionSchema = z
       description:
         'PAYMENT: the card payment (held until delivery). REFUND: money returned to the card after capture. HOLD_RELEASE: the card hold released before capture (in full, or the part not captured when a share is kept). EARNING, WITHDRAWAL, WITHDRAWAL_REVERSAL, DISPUTE_HOLD, DISPUTE_HOLD_RELEASE: wallet movements. PROTECTION_PAYOUT: a protection payout to the sender wallet (CONTRACT 21).',
     }),
+    status: z.enum(TRANSACTION_STATUSES).openapi({
+      description: 'PENDING: a refund the payment provider has not confirmed yet (no credit note yet; the reservation’s paymentStatus is REFUND_PENDING). COMPLETED: the money moved.',
+    }),
     amount: z.number().openapi({ description: 'Signed from the caller’s point of view: payments and withdrawals are negative' }),
     currency: z.string(),
     description: z.string().openapi({ description: 'What moved and why, in the language of Accept-Language (French when preferred, else English); lines written before 2026-11-27 stay in English' }),
@@ -72,7 +75,8 @@ const SummarySchema = z
     to: z.string(),
     currency: z.string(),
     totalPaid: z.number(),
-    totalRefunded: z.number().openapi({ description: 'Refunded to the card after capture (REFUND)' }),
+    totalRefunded: z.number().openapi({ description: 'Refunded after capture and confirmed by the provider (REFUND, COMPLETED)' }),
+    totalRefundPending: z.number().openapi({ description: 'Refunds the provider has not confirmed yet (REFUND, PENDING); counted in net' }),
     totalReleased: z.number().openapi({ description: 'Card holds released before capture, never charged (HOLD_RELEASE)' }),
     totalEarned: z.number(),
     totalWithdrawn: z.number(),
