@@ -56,3 +56,20 @@ export const requireRole = (...roles: Role[]) =>
     { roles },
   );
 
+/** The access token of a socket: `Sec-WebSocket-Protocol: bearer.<token>` (browsers cannot set headers). */
+export function socketToken(request: Request): { token: string | null; protocol?: string } {
+  const offered = (request.headers.get('Sec-WebSocket-Protocol') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const bearer = offered.find((p) => p.startsWith('bearer.'));
+  if (bearer) return { token: bearer.slice('bearer.'.length), protocol: offered.find((p) => !p.startsWith('bearer.')) ?? bearer };
+  const header = request.headers.get('Authorization')?.match(/^Bearer\s+(\S+)$/i);
+  return { token: header?.[1] ?? null };
+}
+
+/** A socket's caller: the token travels as the subprotocol `bearer.<accessToken>` (or, outside browsers, the usual header). */
+export const requireSocketAuth = createMiddleware<AppEnv>(async (c, next) => {
+  c.set('auth', await authenticate(c.env, socketToken(c.req.raw).token));
+  await next();
+});

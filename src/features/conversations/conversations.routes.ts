@@ -1,11 +1,10 @@
 // Conversation routes (CONTRACT section 17): thin handlers over conversations.service.ts. The live
 // feed is a WebSocket held by the reservation's conversation object.
 import { createRoute } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
-import { createRouter, type AppEnv } from '../../env';
+import { createRouter } from '../../env';
 import { authErrorResponses, jsonBody, jsonContent, signedIn, socketSecurity, withRole } from '../../lib/openapi';
 import { toPage } from '../../lib/pagination';
-import { authenticate } from '../../middleware/auth';
+import { requireSocketAuth, socketToken } from '../../middleware/auth';
 import { idempotent } from '../../middleware/idempotency';
 import { IdParams } from '../../validation';
 import { clientIp } from '../audit/audit';
@@ -20,15 +19,9 @@ import {
   ReadSchema,
   UnreadCountSchema,
 } from './conversations.schemas';
-import { listConversations, listMessages, markRead, openLive, postMessage, socketToken, superadminMessages, unreadCount } from './conversations.service';
+import { listConversations, listMessages, markRead, openLive, postMessage, superadminMessages, unreadCount } from './conversations.service';
 
 const tags = ['Conversations'];
-
-/** The socket's token travels as the subprotocol `bearer.<accessToken>` (or, outside browsers, the usual header). */
-export const requireSocketAuth = createMiddleware<AppEnv>(async (c, next) => {
-  c.set('auth', await authenticate(c.env, socketToken(c.req.raw).token));
-  await next();
-});
 
 export const conversationsRouter = createRouter()
   .openapi(

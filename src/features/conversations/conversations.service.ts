@@ -345,18 +345,6 @@ export async function unreadCount(deps: Deps, auth: AuthUser) {
   return { count: Number(count) };
 }
 
-/** The access token of a socket: `Sec-WebSocket-Protocol: bearer.<token>` (browsers cannot set headers). */
-export function socketToken(request: Request): { token: string | null; protocol?: string } {
-  const offered = (request.headers.get('Sec-WebSocket-Protocol') ?? '')
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
-  const bearer = offered.find((p) => p.startsWith('bearer.'));
-  if (bearer) return { token: bearer.slice('bearer.'.length), protocol: offered.find((p) => !p.startsWith('bearer.')) ?? bearer };
-  const header = request.headers.get('Authorization')?.match(/^Bearer\s+(\S+)$/i);
-  return { token: header?.[1] ?? null };
-}
-
 /** GET /bookings/{id}/messages/live: a party's socket, held by the conversation's object. */
 export async function openLive(deps: Deps, auth: AuthUser, id: number, request: Request, protocol: string | undefined, afterId?: number) {
   const { side } = await loadForParty(deps, auth, id);
