@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ReservationStatusFeed } from '../src/durable-objects/reservation-status';
 import { publishStatusChanges, statusChanged } from '../src/features/reservations/status-feed';
 import * as errorTracking from '../src/error-tracking';
+import { revokeUserTokensBefore } from '../src/lib/token-revocation';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
 import { aReservation, aUser, anAdmin, FIFTY_EUR, minutesFromNow, type TestUser } from './helpers/factories';
 import { BASE, errorBody, get, post } from './helpers/http';
@@ -173,5 +174,21 @@ describe('GET /bookings/{id}/status/live', () => {
     await runInDurableObject(stub, async (instance: ReservationStatusFeed) => instance.alarm());
     expect((await feed.next(2))[1]).toMatchObject({ status: 'PENDING_PAYMENT', paymentStatus: 'PENDING' });
     feed.ws!.close(1000, 'done');
+  });
+
+  it("the sweep closes a revoked session's socket (4403) and keeps the others", async () => {
+    const { sender, carrier, reservation } = await unpaid();
+    const senderFeed = await openFeed(reservation.id, sender.token);
+    const carrierFeed = await openFeed(reservation.id, carrier.token);
+    await senderFeed.next(1);
+    await carrierFeed.next(1);
+    // Every token the sender holds is revoked (a password change); tokens are issued in whole seconds.
+    await revokeUserTokensBefore(env.KV, sender.id, Math.floor(Date.now() / 1000) + 1);
+    const stub = env.RESERVATION_STATUS.get(env.RESERVATION_STATUS.idFromName(String(reservation.id)));
+    await runInDurableObject(stub, async (instance: ReservationStatusFeed) => instance.alarm());
+    expect(await senderFeed.closed()).toEqual({ code: 4403, reason: 'Access token revoked' });
+    carrierFeed.ws!.send('ping');
+    expect((await carrierFeed.next(2))[1]).toBe('pong');
+    carrierFeed.ws!.close(1000, 'done');
   });
 });
