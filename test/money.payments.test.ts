@@ -605,7 +605,7 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
     const pagePath = new URL(paymentApprovalUrl).pathname;
     const page = await (await request(pagePath)).text();
     expect(page).not.toMatch(/<button[^>]*>Pay<\/button>/);
-    expect(page).toContain('This session is expired.');
+    expect(page).toContain('This payment is expired.');
 
     const pressed = await request(`${pagePath}/pay`, { method: 'POST' });
     expect(pressed.status).toBe(303);
@@ -614,6 +614,27 @@ describe('sandbox provider (no STRIPE_SECRET_KEY)', () => {
     expect(text).toContain('Booking no longer payable');
     expect(text).not.toContain('Payment authorised');
     expect(await reservationRow(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'EXPIRED', authorizationId: null });
+  });
+
+  it('the sandbox checkout page speaks the reader’s language: French amounts, buttons and outcome', async () => {
+    const sender = await aUser();
+    const booking = await unpaid(sender);
+    const res = await postAs(sender, '/v1/api/payments/checkout', { reservationId: booking.id });
+    const { paymentApprovalUrl } = (await res.json()) as { paymentApprovalUrl: string };
+    const pagePath = new URL(paymentApprovalUrl).pathname;
+    const french = { headers: { 'Accept-Language': 'fr-SN,fr;q=0.9' } };
+    const open = await request(pagePath, french);
+    expect(open.headers.get('content-language')).toBe('fr');
+    const page = await open.text();
+    expect(page).toContain('<html lang="fr">');
+    expect(page).toContain('<title>Paiement de test (carte)</title>');
+    expect(page).toMatch(/<button type="submit">Payer<\/button>/);
+    expect(page).toMatch(/<button type="submit">Annuler<\/button>/);
+    expect(page).toMatch(/50,00\s€|50,00\sEUR/);
+    expect((await postAs(sender, `/v1/api/bookings/${booking.id}/cancel`, {})).status).toBe(200);
+    expect(await (await request(pagePath, french)).text()).toContain('Ce paiement est expiré.');
+    // English for a reader naming neither language.
+    expect(await (await request(pagePath, { headers: { 'Accept-Language': 'de' } })).text()).toContain('This payment is expired.');
   });
 
   it('the sandbox pages do not exist when a provider key is configured', async () => {

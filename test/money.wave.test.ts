@@ -297,7 +297,7 @@ describe('the Wave sandbox page (no WAVE_API_KEY)', () => {
     expect(backFr.text).toContain('<h1>Paiement envoyé</h1>');
     expect(backFr.text).toContain('Wave confirme votre paiement');
     // Paid once: the page no longer offers to pay.
-    expect((await request('GET', page, { on: sandboxEnv })).text).toContain('This session is complete.');
+    expect((await request('GET', page, { on: sandboxEnv })).text).toContain('This payment is paid.');
   });
 
   it('"Fail" leaves the booking payable (FAILED) and goes back to the error page; an unknown session is 404', async () => {

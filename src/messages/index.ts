@@ -20,6 +20,7 @@ import { NOTICE_MESSAGES } from './notices';
 import { OFFER_MESSAGES } from './offers';
 import { OPERATIONS_MESSAGES } from './operations';
 import { PAGE_MESSAGES } from './pages';
+export { SANDBOX_OUTCOMES } from './pages';
 import { PRIVACY_MESSAGES } from './privacy';
 import { PROTECT_MESSAGES } from './protect';
 import { PROTECTION_MESSAGES } from './protection';

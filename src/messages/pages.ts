@@ -50,4 +50,35 @@ export const PAGE_MESSAGES = {
 
   // One-click unsubscribe (unsubscribe.routes.ts)
   'page.unsubscribed': { en: 'You will no longer receive this kind of e-mail', fr: 'Vous ne recevrez plus ce type d’e-mail' },
+
+  // Sandbox pages standing in for a provider's (local runs only: payments/sandbox, wave, pawapay routes)
+  'sandbox.cardTitle': { en: 'Sandbox checkout', fr: 'Paiement de test (carte)' },
+  'sandbox.cardText': { en: '{description}: {amount}', fr: '{description} : {amount}' },
+  'sandbox.pay': { en: 'Pay', fr: 'Payer' },
+  'sandbox.cancel': { en: 'Cancel', fr: 'Annuler' },
+  'sandbox.onboardingTitle': { en: 'Sandbox payout onboarding', fr: 'Compte de versement de test' },
+  'sandbox.onboardingText': { en: 'Account {id}', fr: 'Compte {id}' },
+  'sandbox.complete': { en: 'Complete', fr: 'Terminer' },
+  'sandbox.waveTitle': { en: 'Sandbox Wave checkout', fr: 'Paiement Wave de test' },
+  'sandbox.waveText': { en: '{reference}: {amount}', fr: '{reference} : {amount}' },
+  'sandbox.payWithWave': { en: 'Pay with Wave', fr: 'Payer avec Wave' },
+  'sandbox.fail': { en: 'Fail', fr: 'Échec' },
+  'sandbox.pawapayTitle': { en: 'Sandbox pawaPay: PIN prompt', fr: 'pawaPay de test : demande de code PIN' },
+  'sandbox.pinPrompt': { en: 'The phone {phone} shows a PIN prompt for {amount}.', fr: 'Le téléphone {phone} affiche une demande de code PIN pour {amount}.' },
+  'sandbox.approve': { en: 'Approve (enter PIN)', fr: 'Approuver (saisir le code PIN)' },
+  'sandbox.refuse': { en: 'Refuse', fr: 'Refuser' },
+  'sandbox.ended': { en: 'This payment is {outcome}.', fr: 'Ce paiement est {outcome}.' },
+  'sandbox.endedWhy': { en: 'This payment is {outcome} ({reason}).', fr: 'Ce paiement est {outcome} ({reason}).' },
 } as const satisfies Entries;
+
+/** A provider's status of a finished sandbox payment, as the page says it (others are shown as they are). */
+export const SANDBOX_OUTCOMES: Record<string, { en: string; fr: string }> = {
+  complete: { en: 'paid', fr: 'payé' },
+  COMPLETED: { en: 'paid', fr: 'payé' },
+  succeeded: { en: 'paid', fr: 'payé' },
+  expired: { en: 'expired', fr: 'expiré' },
+  EXPIRED: { en: 'expired', fr: 'expiré' },
+  failed: { en: 'refused', fr: 'refusé' },
+  FAILED: { en: 'refused', fr: 'refusé' },
+  REJECTED: { en: 'refused', fr: 'refusé' },
+};

@@ -2,13 +2,15 @@
 // refund is final, and (outside production, without PAWAPAY_API_TOKEN) the local sandbox's approval
 // page that stands in for the payer's phone: approve or refuse the PIN prompt.
 import { createRoute, z } from '@hono/zod-openapi';
-import { createRouter, type Deps } from '../../../env';
+import type { Context } from 'hono';
+import { createRouter, type AppEnv, type Deps } from '../../../env';
 import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses, jsonContent } from '../../../lib/openapi';
-import { formatMoney } from '../../../lib/money';
-import { PawapaySandbox } from '../../../providers/mobile-money';
+import { textAmount } from '../../../lib/message-text';
+import { msg } from '../../../messages';
+import { amountMinor, PawapaySandbox } from '../../../providers/mobile-money';
 import { handleRailCallback } from '../mobile-money/callbacks';
-import { escapeHtml, htmlPage } from './html';
+import { sandboxPage } from './html';
 
 const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() });
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
@@ -52,18 +54,23 @@ export async function deliverSandboxCallbacks(deps: Deps): Promise<number> {
 const Params = z.object({ id: z.string().uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 const back = { description: 'Back to the deposit page' };
 
-async function page(deps: Deps, id: string) {
-  const deposit = await sandbox(deps).load('deposit', id);
+async function page(c: Context<AppEnv>, id: string) {
+  const deposit = await sandbox(c.get('deps')).load('deposit', id);
   if (!deposit) throw notFound('Checkout session');
-  const amount = formatMoney(Number(deposit.amount), deposit.currency);
-  const who = `${deposit.payer?.accountDetails.provider ?? ''} +${deposit.payer?.accountDetails.phoneNumber ?? ''}`;
-  const buttons =
+  const amount = textAmount(amountMinor(deposit.amount, deposit.currency), deposit.currency);
+  const phone = `${deposit.payer?.accountDetails.provider ?? ''} +${deposit.payer?.accountDetails.phoneNumber ?? ''}`;
+  const path = `/sandbox/pawapay/deposits/${encodeURIComponent(id)}`;
+  return sandboxPage(
+    c,
+    'sandbox.pawapayTitle',
+    deposit.status === 'ACCEPTED' ? msg('sandbox.pinPrompt', { phone, amount }) : msg('sandbox.waveText', { reference: deposit.clientReferenceId ?? id, amount }),
     deposit.status === 'ACCEPTED'
-      ? `<p>The phone ${escapeHtml(who)} shows a PIN prompt for ${escapeHtml(amount)}.</p>
-<form method="post" action="/sandbox/pawapay/deposits/${id}/approve" style="display:inline"><button type="submit">Approve (enter PIN)</button></form>
-<form method="post" action="/sandbox/pawapay/deposits/${id}/refuse" style="display:inline"><button type="submit">Refuse</button></form>`
-      : `<p>This payment is ${escapeHtml(deposit.status)}${deposit.failureReason ? `: ${escapeHtml(deposit.failureReason.failureCode)}` : ''}.</p>`;
-  return htmlPage('Sandbox pawaPay: PIN prompt', `${escapeHtml(deposit.clientReferenceId ?? id)}: ${escapeHtml(amount)}`, buttons);
+      ? [
+          { action: `${path}/approve`, label: msg('sandbox.approve') },
+          { action: `${path}/refuse`, label: msg('sandbox.refuse') },
+        ]
+      : { status: deposit.status, reason: deposit.failureReason?.failureCode },
+  );
 }
 
 const decide = (approve: boolean) => async (deps: Deps, id: string) => {
@@ -75,7 +82,7 @@ const decide = (approve: boolean) => async (deps: Deps, id: string) => {
 export const pawapaySandboxRouter = createRouter()
   .openapi(
     createRoute({ method: 'get', operationId: 'sandboxPawapayDepositPage', path: '/sandbox/pawapay/deposits/{id}', tags: ['Sandbox'], summary: "Sandbox pawaPay PIN prompt (local runs without PAWAPAY_API_TOKEN)", description: "Stands in for the payer's phone: the deposit's amount and number, and while it waits the Approve and Refuse buttons. 404 ENDPOINT_NOT_FOUND unless the local pawaPay sandbox is the configured rail (never in production); an unknown deposit is 404 RESOURCE_NOT_FOUND.", security: [], request: { params: Params }, responses: { 200: html('HTML page'), ...errorResponses(404) } }),
-    async (c) => c.html(await page(c.get('deps'), c.req.valid('param').id), 200),
+    async (c) => page(c, c.req.valid('param').id),
   )
   .openapi(
     createRoute({ method: 'post', operationId: 'sandboxPawapayApprove', path: '/sandbox/pawapay/deposits/{id}/approve', tags: ['Sandbox'], summary: 'Sandbox: the payer approves the PIN prompt', description: 'The deposit becomes COMPLETED and its callback goes through the pawaPay callback handler (unless the number is one that never calls back, ending 129): the reservation becomes PAID. Redirects (303) to the page. 404 unless the local pawaPay sandbox is active.', security: [], request: { params: Params }, responses: { 303: back, ...errorResponses(404) } }),

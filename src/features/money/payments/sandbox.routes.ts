@@ -6,10 +6,11 @@ import type { Deps } from '../../../env';
 import { createRouter } from '../../../env';
 import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses } from '../../../lib/openapi';
-import { decimalText } from '../../../lib/money';
+import { textAmount } from '../../../lib/message-text';
+import { msg } from '../../../messages';
 import { SandboxPaymentProvider } from '../../../providers/payment';
 import { signPayload, webhookSecrets } from '../../../providers/payment/webhook-signature';
-import { escapeHtml, htmlPage } from './html';
+import { sandboxPage } from './html';
 import { handlePaymentWebhook } from './payments.webhook';
 
 const notAvailable = () => endpointNotFound('money.sandboxProviderNotActive');
@@ -93,15 +94,19 @@ export const sandboxRouter = createRouter()
     sandboxRoute('sandboxCheckoutPage', 'get', '/sandbox/checkout/{id}', 'Sandbox checkout page (local runs without provider keys)', { 200: html }, "The page a sandbox checkout session's URL opens, standing in for Stripe's hosted checkout: the booking's description and amount in its currency's minor units, and while the session is open the Pay and Cancel buttons. 404 ENDPOINT_NOT_FOUND unless the sandbox payment provider is the configured one (no STRIPE_SECRET_KEY; never in production); an unknown session is 404 RESOURCE_NOT_FOUND."),
     async (c) => {
       const session = await checkoutSession(sandbox(c.get('deps')), c.req.valid('param').id);
-      const id = escapeHtml(session.id);
-      // Stripe's amounts are the currency's minor units (XOF has none: 5000 is 5000 F CFA).
-      const amount = `${decimalText(session.amountCents, session.currency)} ${session.currency}`;
-      const buttons =
+      const id = encodeURIComponent(session.id);
+      const text = msg('sandbox.cardText', { description: session.description, amount: textAmount(session.amountCents, session.currency) });
+      return sandboxPage(
+        c,
+        'sandbox.cardTitle',
+        text,
         session.status === 'open'
-          ? `<form method="post" action="/sandbox/checkout/${id}/pay" style="display:inline"><button type="submit">Pay</button></form>
-<form method="post" action="/sandbox/checkout/${id}/cancel" style="display:inline"><button type="submit">Cancel</button></form>`
-          : `<p>This session is ${escapeHtml(session.status)}.</p>`;
-      return c.html(htmlPage('Sandbox checkout', `${session.description}: ${amount}`, buttons), 200);
+          ? [
+              { action: `/sandbox/checkout/${id}/pay`, label: msg('sandbox.pay') },
+              { action: `/sandbox/checkout/${id}/cancel`, label: msg('sandbox.cancel') },
+            ]
+          : { status: session.status },
+      );
     },
   )
   .openapi(
@@ -123,15 +128,9 @@ export const sandboxRouter = createRouter()
     async (c) => {
       const account = await sandbox(c.get('deps')).retrieveAccount(c.req.valid('param').id).catch(() => null);
       if (!account) throw notFound('Connected account');
-      const id = escapeHtml(account.id);
-      return c.html(
-        htmlPage(
-          'Sandbox payout onboarding',
-          `Account ${account.id}`,
-          `<form method="post" action="/sandbox/connect/${id}/complete"><button type="submit">Complete</button></form>`,
-        ),
-        200,
-      );
+      return sandboxPage(c, 'sandbox.onboardingTitle', msg('sandbox.onboardingText', { id: account.id }), [
+        { action: `/sandbox/connect/${encodeURIComponent(account.id)}/complete`, label: msg('sandbox.complete') },
+      ]);
     },
   )
   .openapi(

@@ -5,9 +5,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter, type Deps } from '../../../env';
 import { endpointNotFound, notFound } from '../../../errors';
 import { errorResponses, jsonContent } from '../../../lib/openapi';
-import { formatMoney } from '../../../lib/money';
+import { textAmount } from '../../../lib/message-text';
+import { msg } from '../../../messages';
 import { amountMinor, SandboxMobileMoneyProvider, WaveRail } from '../../../providers/mobile-money';
-import { escapeHtml, htmlPage, returnPage } from './html';
+import { returnPage, sandboxPage } from './html';
 import { handleRailCallback } from '../mobile-money/callbacks';
 
 const WebhookAckSchema = z.object({ received: z.boolean(), duplicate: z.boolean() });
@@ -93,14 +94,19 @@ export const waveSandboxRouter = createRouter()
     sandboxRoute('sandboxWaveCheckoutPage', 'get', '/sandbox/wave/checkout/{id}', 'Sandbox Wave checkout page (local runs without WAVE_API_KEY)', { 200: html('HTML page') }, "The page a sandbox Wave checkout's launch URL opens, standing in for Wave's: the reservation's reference and amount, and while the session is open the \"Pay with Wave\" and \"Fail\" buttons. 404 ENDPOINT_NOT_FOUND unless the Wave sandbox is the configured provider (never in production); an unknown session is 404 RESOURCE_NOT_FOUND."),
     async (c) => {
       const session = await sandboxSession(c.get('deps'), c.req.valid('param').id);
-      const id = escapeHtml(session.id);
-      const amount = formatMoney(amountMinor(session.amount, session.currency), session.currency);
-      const buttons =
+      const id = encodeURIComponent(session.id);
+      const text = msg('sandbox.waveText', { reference: session.client_reference ?? session.id, amount: textAmount(amountMinor(session.amount, session.currency), session.currency) });
+      return sandboxPage(
+        c,
+        'sandbox.waveTitle',
+        text,
         session.checkout_status === 'open'
-          ? `<form method="post" action="/sandbox/wave/checkout/${id}/pay" style="display:inline"><button type="submit">Pay with Wave</button></form>
-<form method="post" action="/sandbox/wave/checkout/${id}/fail" style="display:inline"><button type="submit">Fail</button></form>`
-          : `<p>This session is ${escapeHtml(session.checkout_status)}.</p>`;
-      return c.html(htmlPage('Sandbox Wave checkout', `${session.client_reference ?? session.id}: ${amount}`, buttons), 200);
+          ? [
+              { action: `/sandbox/wave/checkout/${id}/pay`, label: msg('sandbox.payWithWave') },
+              { action: `/sandbox/wave/checkout/${id}/fail`, label: msg('sandbox.fail') },
+            ]
+          : { status: session.checkout_status },
+      );
     },
   )
   .openapi(
