@@ -135,12 +135,19 @@ async function migrate(db) {
   return files.length;
 }
 
-/** Every table's row count and a digest of its rows in rowid order (Cloudflare's own `_cf_` tables aside). */
+/** The order a table's rows are digested in: rowid, or the primary key of a WITHOUT ROWID table (route_day_trips). */
+async function rowOrder(d1, name, sql) {
+  if (!/WITHOUT\s+ROWID/i.test(sql ?? '')) return 'rowid';
+  const columns = (await d1.prepare(`PRAGMA table_info("${name}")`).all()).results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk);
+  return columns.map((c) => `"${c.name}"`).join(', ');
+}
+
+/** Every table's row count and a digest of its rows in rowid (or primary key) order (Cloudflare's own `_cf_` tables aside). */
 async function tableDigests(d1) {
-  const tables = (await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name").all()).results.map((r) => r.name);
+  const tables = (await d1.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name").all()).results;
   const out = new Map();
-  for (const name of tables) {
-    const rows = (await d1.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).raw()) ?? [];
+  for (const { name, sql } of tables) {
+    const rows = (await d1.prepare(`SELECT * FROM "${name}" ORDER BY ${await rowOrder(d1, name, sql)}`).raw()) ?? [];
     out.set(name, { rows: rows.length, digest: createHash('sha256').update(JSON.stringify(rows)).digest('hex').slice(0, 16) });
   }
   return out;

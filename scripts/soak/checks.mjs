@@ -31,6 +31,24 @@ export const CHECKS = [
            GROUP BY a.id HAVING a.reserved_weight_g != COALESCE(SUM(r.reserved_weight_g), 0) LIMIT 5`,
   },
   {
+    // The route search's total (migration 0078): kept by triggers, it must equal the trips it counts.
+    name: 'route day totals = the listed trips (ACTIVE, publisher not suspended) of each route and day',
+    needs: {
+      announcements: ['status', 'publisher_suspended', 'departure_city_key', 'arrival_city_key', 'departure_date'],
+      route_day_trips: ['departure_city_key', 'arrival_city_key', 'departure_date', 'trips'],
+    },
+    sql: `SELECT * FROM (SELECT k.departure_city_key, k.arrival_city_key, k.departure_date, k.trips,
+              (SELECT COUNT(*) FROM announcements a WHERE a.departure_city_key = k.departure_city_key AND a.arrival_city_key = k.arrival_city_key
+                 AND a.departure_date = k.departure_date AND a.status = 'ACTIVE' AND a.publisher_suspended = 0) AS listed
+            FROM route_day_trips k) WHERE trips != listed
+          UNION ALL
+          SELECT a.departure_city_key, a.arrival_city_key, a.departure_date, 0, COUNT(*) FROM announcements a
+            WHERE a.status = 'ACTIVE' AND a.publisher_suspended = 0 AND NOT EXISTS (SELECT 1 FROM route_day_trips k
+              WHERE k.departure_city_key = a.departure_city_key AND k.arrival_city_key = a.arrival_city_key AND k.departure_date = a.departure_date)
+            GROUP BY 1, 2, 3
+          LIMIT 5`,
+  },
+  {
     // CONTRACT section 19: carrierAmount and platformCommission follow refunds (what each side keeps).
     name: 'reservation amounts split exactly (total = commission + carrier amount + what went back to the sender)',
     needs: {
