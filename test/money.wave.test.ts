@@ -510,6 +510,10 @@ describe('a partial refund of a Wave payment (Wave refunds whole checkouts only)
     const row = await reservationRow(reservation.id);
     expect(row).toMatchObject({ status: 'CANCELLED', paymentStatus: 'PARTIALLY_REFUNDED' });
     expect(row.refundId).toMatch(/^payout-/);
+    // Told once Wave paid it, with the number it went to, masked.
+    const told = await toldTo(sender.id, 'PAYMENT_REFUNDED');
+    expect(told.fr).toBe(`${formatMoneyIn(4250, 'XOF', 'fr')} pour la réservation ${reservation.reservationNumber} ont été remboursés sur le numéro Mobile Money +221 •• ••• 12 34 utilisé pour payer.`);
+    expect(told.sentFr).toContainEqual(['EMAIL', told.fr]);
     expect(await ledgerInvariantViolations()).toEqual([]);
   });
 

@@ -73,6 +73,16 @@ describe('every ending tells both parties what goes back and what is kept', () =
     expect(toSender.data).toMatchObject({ cancelledBy: 'SENDER', refundAmount: 0, keptAmount: 50, currency: 'EUR' });
   });
 
+  it('a sender cancelling before confirmation, keeping nothing, is told "in full", not "0 kept"', async () => {
+    const { sender, carrier, reservation: r } = await aReservation({ status: 'PAID', ...paid });
+    expect((await post(`/v1/api/bookings/${r.id}/cancel`, {}, { token: sender.token })).status).toBe(200);
+    const [toSender] = await notesOf(sender.id, 'RESERVATION_CANCELLED');
+    const [toCarrier] = await notesOf(carrier.id, 'RESERVATION_CANCELLED');
+    expect(toNotification(toSender, 'fr').message).toBe(`Vous avez annulé la réservation ${r.reservationNumber} : ${eur(5000, 'fr')} vous sont remboursés en totalité.`);
+    expect(toNotification(toCarrier, 'en').message).toBe(`The sender cancelled booking ${r.reservationNumber}: 50.00 EUR goes back to the sender in full; nothing is kept.`);
+    expect(toSender.data).toMatchObject({ refundAmount: 50, keptAmount: 0 });
+  });
+
   it('a carrier rejecting tells both parties the full refund', async () => {
     const { sender, carrier, reservation: r } = await aReservation({ status: 'PAID', ...paid });
     expect((await post(`/v1/api/bookings/${r.id}/reject`, undefined, { token: carrier.token })).status).toBe(200);

@@ -172,8 +172,9 @@ describe('API login with a second factor', () => {
     const missing = await login(admin.email);
     expect(missing.status).toBe(401);
     expect(missing.body).toMatchObject({ errorCode: 'AUTHENTICATION_ERROR', message: expect.stringContaining('a code from the authenticator app is required') });
-    expect(missing.body.suggestions.join(' ')).toContain('totpCode');
-    expect((await login(admin.email, { totpCode: '999999' })).body.message).toBe('The code is wrong, expired or already used');
+    expect(missing.body).toMatchObject({ reason: 'TOTP_REQUIRED', suggestions: ['Enter the 6-digit code of your authenticator app, or an unused recovery code'] });
+    const wrong = (await login(admin.email, { totpCode: '999999' })).body;
+    expect(wrong).toMatchObject({ reason: 'TOTP_INVALID', message: 'The code is wrong, expired or already used' });
     const code = await totpAt(secret, now() + 30);
     const ok = await login(admin.email, { totpCode: code });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);

@@ -18,8 +18,8 @@ export const AUTH_MESSAGES = {
     fr: "Ce compte se connecte avec un second facteur : un code de l'application d'authentification est requis",
   },
   'auth.totpSendCode': {
-    en: 'Send the same request again with totpCode: the 6-digit code of the authenticator app, or an unused recovery code',
-    fr: "Renvoyez la même requête avec totpCode : le code à 6 chiffres de l'application d'authentification, ou un code de secours inutilisé",
+    en: 'Enter the 6-digit code of your authenticator app, or an unused recovery code',
+    fr: "Saisissez le code à 6 chiffres de votre application d'authentification, ou un code de secours inutilisé",
   },
   'auth.totpInvalid': {
     en: 'The code is wrong, expired or already used',

@@ -53,6 +53,14 @@ export const NOTICE_MESSAGES = {
     en: 'You cancelled booking {number}: {refund} goes back to you; {kept} is kept under the trip’s cancellation policy.',
     fr: "Vous avez annulé la réservation {number} : {refund} vous sont remboursés ; {kept} sont retenus selon la politique d'annulation du trajet.",
   },
+  'notice.senderCancelledInFullToSender': {
+    en: 'You cancelled booking {number}: {refund} goes back to you in full.',
+    fr: 'Vous avez annulé la réservation {number} : {refund} vous sont remboursés en totalité.',
+  },
+  'notice.senderCancelledInFullToCarrier': {
+    en: 'The sender cancelled booking {number}: {refund} goes back to the sender in full; nothing is kept.',
+    fr: "L'expéditeur a annulé la réservation {number} : {refund} lui sont remboursés en totalité ; rien n'est retenu.",
+  },
   'notice.senderCancelledToCarrier': {
     en: 'The sender cancelled booking {number}: {refund} goes back to the sender; {kept} is kept, of which {carrierKept} for you.',
     fr: "L'expéditeur a annulé la réservation {number} : {refund} lui sont remboursés ; {kept} sont retenus, dont {carrierKept} pour vous.",
@@ -103,6 +111,10 @@ export const NOTICE_MESSAGES = {
   'notice.refundedToMobile': {
     en: '{amount} for reservation {number} was refunded to the mobile money account you paid with.',
     fr: '{amount} pour la réservation {number} ont été remboursés sur le compte Mobile Money utilisé pour payer.',
+  },
+  'notice.refundedToNumber': {
+    en: '{amount} for reservation {number} was refunded to the mobile money number {phone} you paid with.',
+    fr: '{amount} pour la réservation {number} ont été remboursés sur le numéro Mobile Money {phone} utilisé pour payer.',
   },
   'notice.refundAwaitsPhone': {
     en: '{amount} for reservation {number} will be refunded to your mobile money number once you verify it in the app: {link}',

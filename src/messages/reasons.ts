@@ -120,6 +120,9 @@ export const REASON_OF_KEY = {
   'reference.prohibitedItemCodeTaken': 'CODE_TAKEN',
   'delivery.deliveryChangedMeanwhileRetried': 'CONCURRENT_CHANGE',
   'delivery.deliveryOnlyFailedDead': 'DELIVERY_NOT_RETRYABLE',
+  // Staff sign-in with two-factor: the app asks for the code (totpCode) or says it was refused
+  'auth.totpRequired': 'TOTP_REQUIRED',
+  'auth.totpInvalid': 'TOTP_INVALID',
 } as const satisfies Partial<Record<MessageKey, string>>;
 
 /** The rate limits (429), whatever their message. */

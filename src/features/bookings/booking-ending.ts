@@ -76,6 +76,8 @@ const PAID_WORDS = {
   CARRIER_CANCELLED: ['notice.carrierCancelledToSender', 'notice.carrierCancelledToCarrier'],
 } as const;
 
+const SENDER_CANCELLED_IN_FULL = ['notice.senderCancelledInFullToSender', 'notice.senderCancelledInFullToCarrier'] as const;
+
 const KIND = { REJECTED: 'RESERVATION_REJECTED', UNANSWERED: 'RESERVATION_REJECTED', EXPIRED: 'RESERVATION_EXPIRED', SENDER_CANCELLED: 'RESERVATION_CANCELLED', CARRIER_CANCELLED: 'RESERVATION_CANCELLED' } as const;
 
 /**
@@ -96,7 +98,8 @@ export function endingNotices(r: ReservationRow, way: EndingWay, o: Cancellation
   if (way === 'EXPIRED') [toSender, toCarrier] = [msg('notice.expiredToSender', { number }), msg('notice.expiredToCarrier', { number, kg: values.kg })];
   else if (!o.paid) toSender = toCarrier = msg('notice.cancelledUnpaid', { number });
   else {
-    const [s, c] = PAID_WORDS[way];
+    // A sender's cancellation that keeps nothing (before confirmation, or a FLEXIBLE policy in time) says "in full", not "0 kept".
+    const [s, c] = way === 'SENDER_CANCELLED' && o.keptCents === 0 ? SENDER_CANCELLED_IN_FULL : PAID_WORDS[way];
     [toSender, toCarrier] = [{ key: s, params: values }, { key: c, params: values }];
   }
   return [{ userId: r.senderId, type, text: toSender, data: facts }, ...toEach(carrierSide, { type, text: toCarrier, data: facts, inAppOnly: !o.paid })];

@@ -36,6 +36,8 @@ export async function railOfPayment(deps: Deps, paymentId: string) {
 export interface MobileRefund {
   refundId: string;
   partial: boolean;
+  /** The number paid back (E.164), when the rail named one. */
+  phone: string | null;
 }
 
 interface RefundedReservation {
@@ -116,7 +118,7 @@ export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refu
   });
   const input = { id: op.id, payIn: { ref, amountMinor: chargedCents(r) }, amountMinor: refundCents, currency: r.currency, phone, name: who.name, reference: `refund-${r.reservationNumber}` };
   const { row } = await drive(deps.db, op, { send: () => rail.refund(input), status: (known) => rail.refundStatus(op.id, known) });
-  if (row.status === 'COMPLETED') return { refundId: row.ref ?? row.id, partial };
+  if (row.status === 'COMPLETED') return { refundId: row.ref ?? row.id, partial, phone: phone ? `+${phone.replace(/^\+/, '')}` : null };
   // Refused for good: the settlement records the refusal, and an operator retries (a new operation).
   if (row.status === 'FAILED') throw new ProviderRejectedError(`mobile-money refund refused: ${row.failureCode}: ${row.failureMessage}`);
   return null;

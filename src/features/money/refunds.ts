@@ -9,6 +9,7 @@ import { PAYMENT_STATUS } from '../../db/schema/reservations';
 import { rowExists, runBatch } from '../../db/statements';
 import type { Deps } from '../../env';
 import { amountOf } from '../../lib/money';
+import { maskedPhone } from '../../lib/phone';
 import { textAmount } from '../../lib/message-text';
 import { msg, type Message } from '../../messages';
 import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
@@ -34,6 +35,7 @@ export function moneyBackNotice(
   backCents: number,
   reached: string,
   paidBy: PaymentMethod = 'CARD',
+  phone: string | null = null,
 ): Notification[] {
   if (backCents <= 0) return [];
   const back = textAmount(backCents, r.currency);
@@ -45,7 +47,8 @@ export function moneyBackNotice(
       return [];
     case PAYMENT_STATUS.REFUNDED:
     case PAYMENT_STATUS.PARTIALLY_REFUNDED:
-      return notice('PAYMENT_REFUNDED', msg(paidBy === 'MOBILE_MONEY' ? 'notice.refundedToMobile' : 'notice.refundedToCard', { amount: back, number }));
+      if (paidBy === 'CARD') return notice('PAYMENT_REFUNDED', msg('notice.refundedToCard', { amount: back, number }));
+      return notice('PAYMENT_REFUNDED', phone ? msg('notice.refundedToNumber', { amount: back, number, phone: maskedPhone(phone) }) : msg('notice.refundedToMobile', { amount: back, number }));
     case PAYMENT_STATUS.PARTIAL_CAPTURE_PENDING:
       return notice('PAYMENT_PARTIALLY_CAPTURED', msg('notice.partialCapture', { kept: textAmount(chargedCents(r) - backCents, r.currency), back, number }));
     default:
@@ -84,6 +87,7 @@ export async function confirmRefund(
   r: ReservationRow,
   values: ReservationSet & { paymentStatus: RefundedStatus },
   from: readonly string[] = [PAYMENT_STATUS.REFUND_PENDING],
+  phone: string | null = null,
 ): Promise<void> {
   const { db } = deps;
   const line = await pendingRefund(db, r);
@@ -103,7 +107,7 @@ export async function confirmRefund(
   await runBatch(db, [
     update,
     ...creditNoteAtRefund(db, r, line, confirmed),
-    ...notify(db, moneyBackNotice(r, line.amountCents, values.paymentStatus, paidBy), confirmed),
+    ...notify(db, moneyBackNotice(r, line.amountCents, values.paymentStatus, paidBy, phone), confirmed),
     db.update(transactions).set({ status: 'COMPLETED' }).where(and(eq(transactions.id, line.transactionId), confirmed)),
   ]);
 }
@@ -116,11 +120,11 @@ export async function confirmRefund(
  * is a new attempt: a new idempotency key, since the provider replays a refusal for the old one.
  */
 export async function sendRefund(deps: Deps, r: ReservationRow, backCents: number): Promise<void> {
-  const confirmed = (refundId: string, partial: boolean) =>
-    confirmRefund(deps, r, { refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus: partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED });
+  const confirmed = (refundId: string, partial: boolean, phone: string | null = null) =>
+    confirmRefund(deps, r, { refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus: partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED }, undefined, phone);
   if ((await paymentMethodOf(deps.db, r.paymentId)) === 'MOBILE_MONEY') {
     const refund = await refundMobileMoney(deps, r, backCents);
-    if (refund) await confirmed(refund.refundId, refund.partial);
+    if (refund) await confirmed(refund.refundId, refund.partial, refund.phone);
     return;
   }
   const provider = deps.providers.payment;
