@@ -2,6 +2,7 @@
 // and the place where every provider is chosen. Production refuses to serve without each of its
 // secrets and bindings; elsewhere a provider without its settings is the local sandbox.
 import { z } from '@hono/zod-openapi';
+import type { Locale } from './db/schema';
 import { QR_TTL_MS } from './lib/qr-payload';
 import { rootUrl } from './lib/urls';
 import { POLICIES } from './lib/rate-limit-policies';
@@ -50,6 +51,8 @@ export interface OptionalSettings {
   ALERT_EMAIL?: string;
   ALERT_SMS?: string;
   ALERT_WEBHOOK_URL?: string;
+  /** The language of the alerts, `fr` or `en` (unset: en): the on-call team's. */
+  ALERT_LOCALE?: string;
 }
 
 export type ProviderMode = 'LIVE' | 'SANDBOX';
@@ -108,7 +111,7 @@ export interface AppConfig {
    * Where the watchdog's alerts go; null: not by that channel. The webhook is POSTed in production
    * (LIVE) and recorded in the development outbox elsewhere (SANDBOX), like the other channels.
    */
-  alerts: { email: string | null; sms: string | null; webhook: { mode: ProviderMode; url: string } | null };
+  alerts: { email: string | null; sms: string | null; webhook: { mode: ProviderMode; url: string } | null; locale: Locale };
   /** Lifetime of a handover QR payload: QR_TTL_SECONDS may shorten the default (browser test only), never lengthen it. */
   qrTtlMs: number;
 }
@@ -256,12 +259,15 @@ const everywhere = {
   ALERT_EMAIL: alertEmail.optional(),
   ALERT_SMS: alertSms.optional(),
   ALERT_WEBHOOK_URL: httpsUrl().optional(),
+  ALERT_LOCALE: z.enum(['fr', 'en']).optional(),
 };
 
 /** Production: every provider real, every link https (Stripe Connect's return and refresh URLs too). */
 const productionOnly = {
   ...Object.fromEntries(Object.values(POLICIES).map((p) => [p.binding, binding])),
   PUBLIC_BASE_URL: httpsUrl(),
+  // The on-call team's language: who reads the alerts must be able to read them.
+  ALERT_LOCALE: z.enum(['fr', 'en']),
   // Printed on every invoice: a European marketplace's invoices must name the issuer.
   PLATFORM_LEGAL_NAME: text(),
   PLATFORM_LEGAL_ADDRESS: text(),
@@ -481,6 +487,7 @@ function choose(env: Env & OptionalSettings): AppConfig {
       email: env.ALERT_EMAIL?.trim() || null,
       sms: env.ALERT_SMS?.trim() || null,
       webhook: env.ALERT_WEBHOOK_URL?.trim() ? { mode: production ? 'LIVE' : 'SANDBOX', url: env.ALERT_WEBHOOK_URL.trim() } : null,
+      locale: env.ALERT_LOCALE?.trim() === 'fr' ? 'fr' : 'en',
     },
     qrTtlMs: qrTtlMs(env.QR_TTL_SECONDS),
   };

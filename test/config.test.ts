@@ -61,6 +61,7 @@ describe('production without a secret or binding', () => {
     expect([...PRODUCTION_REQUIREMENTS].sort()).toEqual(
       [
         'ALERT_EMAIL',
+        'ALERT_LOCALE',
         'APPLE_CLIENT_IDS',
         'APPLE_JWKS_URL',
         'AUTH_EMAIL_RATE_LIMITER',

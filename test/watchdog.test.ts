@@ -30,6 +30,7 @@ const ALERTS = {
   ALERT_EMAIL: 'oncall@example.test',
   ALERT_SMS: '+33612345678',
   ALERT_WEBHOOK_URL: 'https://hooks.slack.test/services/T1/B1/abc',
+  ALERT_LOCALE: 'en',
   DELIVERIES: HELD_QUEUE,
 } as unknown as Env;
 const MINUTE = 60_000;
@@ -118,6 +119,29 @@ describe('the watchdog in the 5-minute cron', () => {
     expect(sent[0].text).toContain(line);
     expect(sent[1].text).toBe(line);
     expect(sent[2]).toMatchObject({ to: 'https://hooks.slack.test/services/T1/B1/abc', text: `${line} ${env.PUBLIC_BASE_URL}/console/incidents` });
+  });
+
+  it('with ALERT_LOCALE=fr the alerts speak French, and the incidents read in French say the same', async () => {
+    const french = { ...ALERTS, ALERT_LOCALE: 'fr' } as Env;
+    await aFailedPayout();
+    await runCron(Date.now(), french);
+    for (const alert of await alertsOf('INCIDENT_OPENED')) expect((await consume(alert.id, { variant: french })).acked).toBe(true);
+    const sent = await db().select().from(outboxMessages).where(eq(outboxMessages.template, 'INCIDENT_OPENED')).orderBy(outboxMessages.channel);
+    const [incident] = await incidentsOf('PAYOUTS_FAILED');
+    const line = `[PAGE] Incident n° ${incident.id} ouvert : 1 versements refusés par le prestataire dans la dernière heure (seuil 1) (depuis ${incident.openedAt.slice(0, 10)} ${incident.openedAt.slice(11, 16)} UTC).`;
+    expect(sent.map((m) => [m.channel, m.locale])).toEqual([
+      ['EMAIL', 'fr'],
+      ['SMS', 'fr'],
+      ['WEBHOOK', 'fr'],
+    ]);
+    expect(sent[0].subject).toBe(`[PAGE] Incident #${incident.id}: Versements refusés`);
+    expect(sent[0].text).toContain('Bonjour,');
+    expect(sent[1].text).toBe(line);
+    // The API keeps the English it always had, and gives a French reader the French.
+    expect(incident.summary).toBe('1 payouts refused by the provider in the last hour (threshold 1)');
+    const root = await aSuperAdmin();
+    const listed = await get('/v1/api/superadmin/incidents?status=OPEN', { token: root.token, headers: { 'Accept-Language': 'fr' } });
+    expect(listed.body.content).toContainEqual(expect.objectContaining({ id: incident.id, title: 'Versements refusés', summary: '1 versements refusés par le prestataire dans la dernière heure (seuil 1)' }));
   });
 
   it('in production the webhook alert is one Slack-compatible JSON POST', async () => {

@@ -60,4 +60,47 @@ export const OPERATIONS_MESSAGES = {
     en: 'The day must be today or earlier (UTC)',
     fr: 'Le jour doit être aujourd’hui ou avant (UTC)',
   },
+  // features/watchdog/watchdog.rules.ts: what an incident is, as its alert and the console say it
+  'incident.metricsUnavailable': { en: 'the metrics could not be read: {error}', fr: 'les métriques n’ont pas pu être lues : {error}' },
+  'incident.serverErrors': {
+    en: '{errors} of {requests} answers were 5xx in the last hour ({rate} %, threshold {threshold} %)',
+    fr: '{errors} réponses sur {requests} ont été des 5xx dans la dernière heure ({rate} %, seuil {threshold} %)',
+  },
+  'incident.paymentsFailed': { en: '{count} payments refused in the last hour (threshold {threshold})', fr: '{count} paiements refusés dans la dernière heure (seuil {threshold})' },
+  'incident.payoutsFailed': {
+    en: '{count} payouts refused by the provider in the last hour (threshold {threshold})',
+    fr: '{count} versements refusés par le prestataire dans la dernière heure (seuil {threshold})',
+  },
+  'incident.deliveriesDead': {
+    en: '{count} e-mails, pushes or SMS given up in the last 24 hours, not retried (threshold {threshold})',
+    fr: '{count} e-mails, notifications push ou SMS abandonnés dans les dernières 24 heures, sans nouvel essai (seuil {threshold})',
+  },
+  'incident.deliveriesFailed': {
+    en: '{count} e-mails, pushes or SMS refused in the last hour (threshold {threshold})',
+    fr: '{count} e-mails, notifications push ou SMS refusés dans la dernière heure (seuil {threshold})',
+  },
+  'incident.queueStalled': {
+    en: 'the oldest queued delivery has waited {minutes} minutes (threshold {threshold})',
+    fr: 'le plus ancien message en file attend depuis {minutes} minutes (seuil {threshold})',
+  },
+  'incident.cronLate': { en: 'the cron job {job} has not completed for {minutes} minutes', fr: 'la tâche planifiée {job} ne s’est pas terminée depuis {minutes} minutes' },
+  'incident.cronLateError': {
+    en: 'the cron job {job} has not completed for {minutes} minutes; last error: {error}',
+    fr: 'la tâche planifiée {job} ne s’est pas terminée depuis {minutes} minutes ; dernière erreur : {error}',
+  },
+  'incident.cronNever': { en: 'the cron job {job} has never completed', fr: 'la tâche planifiée {job} ne s’est jamais terminée' },
+  'incident.cronNeverError': { en: 'the cron job {job} has never completed; last error: {error}', fr: 'la tâche planifiée {job} ne s’est jamais terminée ; dernière erreur : {error}' },
+  'incident.capturesPending': {
+    en: '{count} card payments not captured in time (authorised past the capture deadline, or a partial capture pending over an hour)',
+    fr: '{count} paiements par carte non encaissés à temps (autorisés au-delà du délai d’encaissement, ou encaissement partiel en attente depuis plus d’une heure)',
+  },
+  'incident.refundsPending': {
+    en: '{count} refunds or voids pending with the provider for over an hour',
+    fr: '{count} remboursements ou annulations en attente chez le prestataire depuis plus d’une heure',
+  },
+  'incident.payoutsPending': { en: '{count} payouts pending for over an hour', fr: '{count} versements en attente depuis plus d’une heure' },
+  'incident.webhooksRefused': {
+    en: '{count} provider webhooks refused for their signature in 5 minutes (more than 10)',
+    fr: '{count} webhooks de prestataires refusés pour leur signature en 5 minutes (plus de 10)',
+  },
 } as const satisfies Entries;

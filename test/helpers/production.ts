@@ -32,6 +32,7 @@ export const PRODUCTION_ENV = {
   // SMS and webhook are optional, and a developer's .dev.vars (a copy of the example) must not
   // lend them its published values, which production refuses.
   ALERT_EMAIL: 'oncall@example.com',
+  ALERT_LOCALE: 'fr',
   ALERT_SMS: undefined,
   ALERT_WEBHOOK_URL: undefined,
 } as Env;

@@ -7874,7 +7874,7 @@ export interface components {
             severity: "PAGE" | "TICKET";
             /** @enum {string} */
             status: "OPEN" | "RESOLVED";
-            /** @description The breach as alerted when it opened */
+            /** @description The breach as it was when it opened, in the language of Accept-Language (French when preferred, else English) */
             summary: string;
             /**
              * Format: double

@@ -21,6 +21,8 @@ export const incidents = sqliteTable(
     status: text('status', { enum: INCIDENT_STATUSES }).notNull().default('OPEN'),
     /** The breach in words, as alerted on opening. */
     summary: text('summary').notNull(),
+    /** The same as a message key and its values (JSON), for each reader's language; null before migration 0064. */
+    summaryText: text('summary_text', { mode: 'json' }).$type<{ key: string; params?: Record<string, unknown> }>(),
     /** The figure when opened (a count, a rate, minutes) and the rule's threshold. */
     value: real('value'),
     threshold: real('threshold'),

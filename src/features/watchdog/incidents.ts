@@ -8,6 +8,8 @@ import type { Deps } from '../../env';
 import { orderBy, type PageParams } from '../../lib/pagination';
 import { INCIDENT_TEMPLATES } from '../deliveries/templates/incidents';
 import { incidentTitle } from './watchdog.rules';
+import { renderText } from '../../lib/message-text';
+import type { Message } from '../../messages';
 
 export const INCIDENT_SORT_FIELDS = ['openedAt'] as const;
 export const ALERT_EVENTS = ['OPENED', 'RESOLVED'] as const;
@@ -28,7 +30,7 @@ export const toIncident = (row: IncidentRow, alerts: IncidentAlert[] = [], local
   title: incidentTitle(row.rule, row.subject, locale),
   severity: row.severity,
   status: row.status,
-  summary: row.summary,
+  summary: row.summaryText ? renderText(row.summaryText as Message, locale) : row.summary,
   value: row.value,
   threshold: row.threshold,
   openedAt: row.openedAt,

@@ -1,5 +1,6 @@
 // GET /superadmin/incidents (the watchdog's incidents, open and recent) and the monitoring tokens
 // (POST, GET, DELETE /superadmin/monitoring-tokens): CONTRACT section 27.
+import { languageHeaders, readerLocale } from '../../lib/locale';
 import { createRoute, z } from '@hono/zod-openapi';
 import { DELIVERY_CHANNELS, DELIVERY_STATUSES, INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../../db/schema';
 import { createRouter } from '../../env';
@@ -32,7 +33,7 @@ const IncidentSchema = z
     title: z.string().openapi({ example: 'Payout failures' }),
     severity: z.enum(INCIDENT_SEVERITIES).openapi({ description: 'PAGE: someone is woken; TICKET: the next working day' }),
     status: z.enum(INCIDENT_STATUSES),
-    summary: z.string().openapi({ description: 'The breach as alerted when it opened' }),
+    summary: z.string().openapi({ description: 'The breach as it was when it opened, in the language of Accept-Language (French when preferred, else English)' }),
     value: z.number().nullable().openapi({ format: 'double', description: 'The figure when it opened (a count, a rate, minutes)' }),
     threshold: z.number().nullable().openapi({ format: 'double', description: "The rule's threshold (at or above)" }),
     openedAt: dateTime('When the watchdog opened it (and alerted)'),
@@ -81,8 +82,9 @@ export const watchdogRouter = createRouter()
     }),
     async (c) => {
       const { page, size, sort, status } = c.req.valid('query');
-      const { content, total } = await listIncidents(c.get('deps'), status, { page, size, sort });
-      return c.json(toPage(content, total, { page, size }), 200);
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      const { content, total } = await listIncidents(c.get('deps'), status, { page, size, sort }, locale);
+      return c.json(toPage(content, total, { page, size }), 200, languageHeaders(locale));
     },
   )
   .openapi(

@@ -3,6 +3,8 @@
 // opens or resolves one incident per breach.
 import type { Locale } from '../../db/schema';
 import type { WindowSummary } from '../../providers/metrics';
+import { renderText } from '../../lib/message-text';
+import { msg, type Message } from '../../messages';
 import { ALERT_RULES, MIN_REQUESTS_FOR_RATES } from './alert-rules';
 
 export type Severity = 'PAGE' | 'TICKET';
@@ -62,7 +64,9 @@ export interface Breach {
   subject: string;
   severity: Severity;
   title: string;
+  /** In English (the incident's `summary`), and as its message for each reader's language. */
   summary: string;
+  text: Message;
   value: number;
   threshold: number;
 }
@@ -77,27 +81,31 @@ export function incidentTitle(rule: string, subject: string, locale: Locale = 'e
   return subject ? `${base}${locale === 'fr' ? ' : ' : ': '}${subject}` : base;
 }
 
-const breach = (rule: WatchdogRule, value: number, summary: string, subject = ''): Breach => ({
+const breach = (rule: WatchdogRule, value: number, text: Message, subject = ''): Breach => ({
   rule,
   subject,
   severity: WATCHDOG_RULES[rule].severity,
   title: incidentTitle(rule, subject),
-  summary,
+  summary: renderText(text, 'en'),
+  text,
   value,
   threshold: WATCHDOG_RULES[rule].threshold,
 });
 
-const counted = (rule: WatchdogRule, value: number, what: string): Breach[] =>
-  value >= WATCHDOG_RULES[rule].threshold ? [breach(rule, value, `${what} (threshold ${WATCHDOG_RULES[rule].threshold})`)] : [];
+/** A rule on a count: breached at its threshold, said by its message (count and threshold). */
+const counted = (rule: WatchdogRule, value: number, key: CountKey): Breach[] =>
+  value >= WATCHDOG_RULES[rule].threshold ? [breach(rule, value, msg(key, { count: value, threshold: WATCHDOG_RULES[rule].threshold }))] : [];
+type CountKey = 'incident.paymentsFailed' | 'incident.payoutsFailed' | 'incident.deliveriesDead' | 'incident.deliveriesFailed' | 'incident.capturesPending' | 'incident.refundsPending' | 'incident.payoutsPending' | 'incident.webhooksRefused';
 
 function metricBreaches(metrics: Observations['metrics']): Breach[] {
-  if (!metrics.ok) return [breach('METRICS_UNAVAILABLE', 1, `the metrics could not be read: ${metrics.error}`.slice(0, 300))];
+  if (!metrics.ok) return [breach('METRICS_UNAVAILABLE', 1, msg('incident.metricsUnavailable', { error: metrics.error.slice(0, 250) }))];
   const { hour } = metrics;
   const out: Breach[] = [];
   if (hour.requests >= MIN_REQUESTS_FOR_RATES && hour.errorRate >= WATCHDOG_RULES.SERVER_ERRORS.threshold) {
-    out.push(breach('SERVER_ERRORS', hour.errorRate, `${hour.serverErrors} of ${hour.requests} answers were 5xx in the last hour (${(hour.errorRate * 100).toFixed(1)} %, threshold ${WATCHDOG_RULES.SERVER_ERRORS.threshold * 100} %)`));
+    const text = msg('incident.serverErrors', { errors: hour.serverErrors, requests: hour.requests, rate: Number((hour.errorRate * 100).toFixed(1)), threshold: WATCHDOG_RULES.SERVER_ERRORS.threshold * 100 });
+    out.push(breach('SERVER_ERRORS', hour.errorRate, text));
   }
-  out.push(...counted('PAYMENTS_FAILED', hour.paymentsFailed, `${hour.paymentsFailed} payments refused in the last hour`));
+  out.push(...counted('PAYMENTS_FAILED', hour.paymentsFailed, 'incident.paymentsFailed'));
   return out;
 }
 
@@ -106,31 +114,31 @@ function lateJobs(heartbeats: Heartbeat[], now: Date): Breach[] {
   const limit = WATCHDOG_RULES.CRON_LATE.threshold;
   return heartbeats.flatMap((h) => {
     const since = h.lastOkAt ?? null;
-    const minutes = since ? (now.getTime() - Date.parse(since)) / 60_000 : (now.getTime() - Date.parse(h.lastRunAt)) / 60_000;
+    const minutes = Math.floor(since ? (now.getTime() - Date.parse(since)) / 60_000 : (now.getTime() - Date.parse(h.lastRunAt)) / 60_000);
     if (minutes < limit) return [];
-    const why = h.lastError ? `; last error: ${h.lastError}`.slice(0, 200) : '';
-    const summary = since ? `the cron job ${h.job} has not completed for ${Math.floor(minutes)} minutes${why}` : `the cron job ${h.job} has never completed${why}`;
-    return [breach('CRON_LATE', Math.floor(minutes), summary, h.job)];
+    const error = h.lastError?.slice(0, 180);
+    const text = since
+      ? error ? msg('incident.cronLateError', { job: h.job, minutes, error }) : msg('incident.cronLate', { job: h.job, minutes })
+      : error ? msg('incident.cronNeverError', { job: h.job, error }) : msg('incident.cronNever', { job: h.job });
+    return [breach('CRON_LATE', minutes, text, h.job)];
   });
 }
 
 /** Every rule the observations breach, one entry per incident to hold open. */
 export function breaches(o: Observations, now: Date): Breach[] {
-  const queued = o.oldestQueuedMinutes;
+  const queued = o.oldestQueuedMinutes === null ? null : Math.floor(o.oldestQueuedMinutes);
   return [
     ...metricBreaches(o.metrics),
-    ...counted('PAYOUTS_FAILED', o.payoutsFailed, `${o.payoutsFailed} payouts refused by the provider in the last hour`),
-    ...counted('DELIVERIES_DEAD', o.deliveriesDead, `${o.deliveriesDead} e-mails, pushes or SMS given up in the last 24 hours, not retried`),
-    ...counted('DELIVERIES_FAILED', o.deliveriesFailed, `${o.deliveriesFailed} e-mails, pushes or SMS refused in the last hour`),
+    ...counted('PAYOUTS_FAILED', o.payoutsFailed, 'incident.payoutsFailed'),
+    ...counted('DELIVERIES_DEAD', o.deliveriesDead, 'incident.deliveriesDead'),
+    ...counted('DELIVERIES_FAILED', o.deliveriesFailed, 'incident.deliveriesFailed'),
     ...(queued !== null && queued >= WATCHDOG_RULES.QUEUE_STALLED.threshold
-      ? [breach('QUEUE_STALLED', Math.floor(queued), `the oldest queued delivery has waited ${Math.floor(queued)} minutes (threshold ${WATCHDOG_RULES.QUEUE_STALLED.threshold})`)]
+      ? [breach('QUEUE_STALLED', queued, msg('incident.queueStalled', { minutes: queued, threshold: WATCHDOG_RULES.QUEUE_STALLED.threshold }))]
       : []),
     ...lateJobs(o.heartbeats, now),
-    ...counted('CAPTURES_PENDING', o.capturesPending, `${o.capturesPending} card payments not captured in time (authorised past the capture deadline, or a partial capture pending over an hour)`),
-    ...counted('REFUNDS_PENDING', o.refundsPending, `${o.refundsPending} refunds or voids pending with the provider for over an hour`),
-    ...counted('PAYOUTS_PENDING', o.payoutsPending, `${o.payoutsPending} payouts pending for over an hour`),
-    ...(o.webhooksRefused >= WATCHDOG_RULES.WEBHOOKS_REFUSED.threshold
-      ? [breach('WEBHOOKS_REFUSED', o.webhooksRefused, `${o.webhooksRefused} provider webhooks refused for their signature in 5 minutes (more than 10)`)]
-      : []),
+    ...counted('CAPTURES_PENDING', o.capturesPending, 'incident.capturesPending'),
+    ...counted('REFUNDS_PENDING', o.refundsPending, 'incident.refundsPending'),
+    ...counted('PAYOUTS_PENDING', o.payoutsPending, 'incident.payoutsPending'),
+    ...counted('WEBHOOKS_REFUSED', o.webhooksRefused, 'incident.webhooksRefused'),
   ];
 }

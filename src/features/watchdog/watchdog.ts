@@ -10,6 +10,8 @@ import type { Deps } from '../../env';
 import { transactionalMessage, type ChannelAddresses } from '../deliveries/outbox';
 import { CAPTURE_BEFORE_MS, PAYMENT_STATUS } from '../money';
 import { breaches, incidentTitle, PENDING_TOO_LONG_MS, WINDOWS_MS, type Breach, type Heartbeat, type Observations } from './watchdog.rules';
+import { renderText } from '../../lib/message-text';
+import type { Message } from '../../messages';
 
 const ago = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
 
@@ -91,20 +93,24 @@ function alertAddresses(env: Env): ChannelAddresses | null {
  * changed a row (`changes()`), and only for the row changed at `at`: a run that lost the race to
  * another writes nothing.
  */
-function alertStatement(db: Db, env: Env, template: 'INCIDENT_OPENED' | 'INCIDENT_RESOLVED', which: SQL, title: string) {
+function alertStatement(db: Db, env: Env, template: 'INCIDENT_OPENED' | 'INCIDENT_RESOLVED', which: SQL, incident: { rule: string; subject: string; text: Message | null }) {
   const to = alertAddresses(env);
   if (!to) return null;
-  const payload = sql`json_object('incidentId', ${incidents.id}, 'rule', ${incidents.rule}, 'subject', ${incidents.subject}, 'severity', ${incidents.severity}, 'title', ${title}, 'summary', ${incidents.summary}, 'openedAt', ${incidents.openedAt}, 'resolvedAt', ${incidents.resolvedAt})`;
-  return transactionalMessage(db, { to, template, locale: 'en', payload }, and(sql`changes() = 1`, which), incidents);
+  // In the on-call team's language (ALERT_LOCALE): the title, and the summary from its message (the English column for incidents opened before it had one).
+  const { locale } = appConfig(env).alerts;
+  const title = incidentTitle(incident.rule, incident.subject, locale);
+  const summary = incident.text ? renderText(incident.text, locale) : incidents.summary;
+  const payload = sql`json_object('incidentId', ${incidents.id}, 'rule', ${incidents.rule}, 'subject', ${incidents.subject}, 'severity', ${incidents.severity}, 'title', ${title}, 'summary', ${summary}, 'openedAt', ${incidents.openedAt}, 'resolvedAt', ${incidents.resolvedAt})`;
+  return transactionalMessage(db, { to, template, locale, payload }, and(sql`changes() = 1`, which), incidents);
 }
 
 async function open(deps: Deps, b: Breach, at: string): Promise<void> {
   const { db, env } = deps;
   const insert = db
     .insert(incidents)
-    .values({ rule: b.rule, subject: b.subject, severity: b.severity, summary: b.summary, value: b.value, threshold: b.threshold, openedAt: at, lastSeenAt: at })
+    .values({ rule: b.rule, subject: b.subject, severity: b.severity, summary: b.summary, summaryText: b.text, value: b.value, threshold: b.threshold, openedAt: at, lastSeenAt: at })
     .onConflictDoNothing();
-  const alert = alertStatement(db, env, 'INCIDENT_OPENED', and(eq(incidents.rule, b.rule), eq(incidents.subject, b.subject), eq(incidents.status, 'OPEN'), eq(incidents.openedAt, at))!, b.title);
+  const alert = alertStatement(db, env, 'INCIDENT_OPENED', and(eq(incidents.rule, b.rule), eq(incidents.subject, b.subject), eq(incidents.status, 'OPEN'), eq(incidents.openedAt, at))!, b);
   await (alert ? db.batch([insert, alert]) : insert);
 }
 
@@ -114,7 +120,7 @@ async function resolve(deps: Deps, incident: IncidentRow, at: string): Promise<v
     .update(incidents)
     .set({ status: 'RESOLVED', resolvedAt: at })
     .where(and(eq(incidents.id, incident.id), eq(incidents.status, 'OPEN')));
-  const alert = alertStatement(db, env, 'INCIDENT_RESOLVED', and(eq(incidents.id, incident.id), eq(incidents.resolvedAt, at))!, incidentTitle(incident.rule, incident.subject));
+  const alert = alertStatement(db, env, 'INCIDENT_RESOLVED', and(eq(incidents.id, incident.id), eq(incidents.resolvedAt, at))!, { ...incident, text: null });
   await (alert ? db.batch([update, alert]) : update);
 }
 
