@@ -134,7 +134,7 @@ describe('the watchdog in the 5-minute cron', () => {
       ['SMS', 'fr'],
       ['WEBHOOK', 'fr'],
     ]);
-    expect(sent[0].subject).toBe(`[PAGE] Incident #${incident.id}: Versements refusés`);
+    expect(sent[0].subject).toBe(`[PAGE] Incident n° ${incident.id} : Versements refusés`);
     expect(sent[0].text).toContain('Bonjour,');
     expect(sent[1].text).toBe(line);
     // The API keeps the English it always had, and gives a French reader the French.

@@ -35,7 +35,9 @@ export function incidentEmail(template: IncidentTemplate, locale: Locale, p: Pay
   const opened = template === 'INCIDENT_OPENED';
   const title = str(p, 'title');
   return {
-    subject: opened ? `[${str(p, 'severity')}] ${fr ? 'Incident' : 'Incident'} #${str(p, 'incidentId')}: ${title}` : `${fr ? 'Résolu' : 'Resolved'} #${str(p, 'incidentId')}: ${title}`,
+    subject: fr
+      ? `${opened ? `[${str(p, 'severity')}] Incident` : 'Résolu'} n° ${str(p, 'incidentId')} : ${title}`
+      : `${opened ? `[${str(p, 'severity')}] Incident` : 'Resolved'} #${str(p, 'incidentId')}: ${title}`,
     greeting: fr ? 'Bonjour,' : 'Hello,',
     paragraphs: [
       incidentLine(template, locale, p),
