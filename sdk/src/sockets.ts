@@ -164,7 +164,7 @@ export class LiveSocket {
     this.socket = null;
     this.stopTimers();
     try {
-      socket.close(CLOSE_SILENT, 'no heartbeat for 45 s');
+      socket.close(CLOSE_SILENT, `no frame for ${Math.round((this.options.heartbeat ?? DEFAULT_HEARTBEAT).silenceMs / 1000)} s`);
     } catch {
       // Already closed.
     }
