@@ -176,12 +176,13 @@ export class Conversation extends DurableObject<Env> {
 
   /**
    * Personal data (CONTRACT 24): empties the bodies and attachments of one author's messages (an
-   * account deleted) or of all (the retention job); the rows stay so the thread keeps its shape.
+   * account deleted: their name too, `authorName` ''), or of all (the retention job); the rows stay
+   * so the thread keeps its shape.
    */
   eraseBodies(authorId: number | null): { erased: number } {
     const erased = authorId === null
       ? this.sql.exec("UPDATE messages SET body = '', file_ids = '[]' WHERE body <> '' OR file_ids <> '[]'").rowsWritten
-      : this.sql.exec("UPDATE messages SET body = '', file_ids = '[]' WHERE author_id = ? AND (body <> '' OR file_ids <> '[]')", authorId).rowsWritten;
+      : this.sql.exec("UPDATE messages SET body = '', file_ids = '[]', author_name = '' WHERE author_id = ? AND (body <> '' OR file_ids <> '[]' OR author_name <> '')", authorId).rowsWritten;
     return { erased };
   }
 

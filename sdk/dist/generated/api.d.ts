@@ -5412,6 +5412,7 @@ export interface components {
             reservationId: number;
             /** Format: int32 */
             authorId: number;
+            /** @description The author as the thread showed them; empty once their account was deleted (show "deleted user" in the reader's language) */
             authorName: string;
             body: string;
             /** @description PARCEL_IMAGE files, read through GET /files/{id} */

@@ -10,7 +10,7 @@ export const MessageSchema = z
     id: z.number().int().openapi({ description: 'Increasing within the conversation: the order of REST pages and of the live feed' }),
     reservationId: z.number().int(),
     authorId: z.number().int(),
-    authorName: z.string(),
+    authorName: z.string().openapi({ description: 'The author as the thread showed them; empty once their account was deleted (show "deleted user" in the reader\'s language)' }),
     body: z.string(),
     fileIds: z.array(z.number().int()).openapi({ description: 'PARCEL_IMAGE files, read through GET /files/{id}' }),
     createdAt: z.string().openapi({ format: 'date-time' }),
