@@ -13,15 +13,14 @@ import { maskedPhone } from '../../lib/phone';
 import { textAmount } from '../../lib/message-text';
 import { msg, type Message } from '../../messages';
 import { notify, type Notification, type NotificationKind } from '../deliveries/notify';
-import type { ReservationSet } from '../reservations/lifecycle';
 import { chargedCents } from './ledger/posting-rules';
 import { paymentMethodOf, refundMobileMoney } from './mobile-money-settlement';
 import { ProviderRejectedError } from '../../providers/payment';
 import { creditNoteAtRefund, type PendingRefund } from './wallet/money-documents';
 
 /** Where a confirmed refund leaves the payment: all of the charge back, or part of it. */
-export const REFUNDED_STATUSES = [PAYMENT_STATUS.REFUNDED, PAYMENT_STATUS.PARTIALLY_REFUNDED] as const;
-export type RefundedStatus = (typeof REFUNDED_STATUSES)[number];
+const REFUNDED_STATUSES = [PAYMENT_STATUS.REFUNDED, PAYMENT_STATUS.PARTIALLY_REFUNDED] as const;
+type RefundedStatus = (typeof REFUNDED_STATUSES)[number];
 
 /**
  * What the sender is told happens to the money, by the payment status it reached: a hold that is
@@ -58,7 +57,7 @@ export function moneyBackNotice(
 }
 
 /** The sender's refund line still waiting for the provider, if any. */
-export async function pendingRefund(db: Db, r: Pick<ReservationRow, 'id' | 'senderId'>): Promise<PendingRefund | null> {
+async function pendingRefund(db: Db, r: Pick<ReservationRow, 'id' | 'senderId'>): Promise<PendingRefund | null> {
   const [line] = await db
     .select({ transactionId: transactions.id, entryKey: ledgerEntries.key, amountCents: transactions.amountCents })
     .from(transactions)
@@ -76,25 +75,30 @@ export async function pendingRefund(db: Db, r: Pick<ReservationRow, 'id' | 'send
   return line ?? null;
 }
 
+/** A refund the provider carried out: its id, whether it was a part, and where it went. */
+interface RefundDone {
+  refundId: string;
+  partial: boolean;
+  paidBy: PaymentMethod;
+  /** The mobile number paid back (E.164), when the rail named one. */
+  phone?: string | null;
+}
+
 /**
- * The provider confirmed the refund of `r` (loaded after the money went back): the payment status
- * it reached (`values`, applied only from one of `from`), and, while the sender's line is still
- * PENDING, its credit note, the notice and the line COMPLETED, in that order in one batch. A
- * second confirmation (the webhook after the API answer) finds the line completed and adds nothing.
+ * The provider confirmed the refund of `r` (loaded after the money went back): REFUNDED or
+ * PARTIALLY_REFUNDED from REFUND_PENDING and, while the sender's line is still PENDING, its credit
+ * note, the notice and the line COMPLETED, in that order in one batch. A second confirmation (the
+ * cron and a webhook's settlement racing) finds the line completed and adds nothing.
  */
-export async function confirmRefund(
-  deps: Deps,
-  r: ReservationRow,
-  values: ReservationSet & { paymentStatus: RefundedStatus },
-  from: readonly string[] = [PAYMENT_STATUS.REFUND_PENDING],
-  phone: string | null = null,
-): Promise<void> {
+async function confirmRefund(deps: Deps, r: ReservationRow, done: RefundDone): Promise<void> {
   const { db } = deps;
   const line = await pendingRefund(db, r);
+  const paymentStatus: RefundedStatus = done.partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED;
+  const now = new Date().toISOString();
   const update = db
     .update(reservations)
-    .set({ ...values, updatedAt: new Date().toISOString() })
-    .where(and(eq(reservations.id, r.id), inArray(reservations.paymentStatus, [...from])));
+    .set({ paymentStatus, refundId: done.refundId, refundedAt: now, settlementError: null, updatedAt: now })
+    .where(and(eq(reservations.id, r.id), eq(reservations.paymentStatus, PAYMENT_STATUS.REFUND_PENDING)));
   if (!line) {
     await update;
     return;
@@ -103,11 +107,10 @@ export async function confirmRefund(
     rowExists(db, reservations, and(eq(reservations.id, r.id), inArray(reservations.paymentStatus, [...REFUNDED_STATUSES]))),
     rowExists(db, transactions, and(eq(transactions.id, line.transactionId), eq(transactions.status, 'PENDING'))),
   )!;
-  const paidBy = await paymentMethodOf(db, r.paymentId);
   await runBatch(db, [
     update,
     ...creditNoteAtRefund(db, r, line, confirmed),
-    ...notify(db, moneyBackNotice(r, line.amountCents, values.paymentStatus, paidBy, phone), confirmed),
+    ...notify(db, moneyBackNotice(r, line.amountCents, paymentStatus, done.paidBy, done.phone ?? null), confirmed),
     db.update(transactions).set({ status: 'COMPLETED' }).where(and(eq(transactions.id, line.transactionId), confirmed)),
   ]);
 }
@@ -120,18 +123,16 @@ export async function confirmRefund(
  * is a new attempt: a new idempotency key, since the provider replays a refusal for the old one.
  */
 export async function sendRefund(deps: Deps, r: ReservationRow, backCents: number): Promise<void> {
-  const confirmed = (refundId: string, partial: boolean, phone: string | null = null) =>
-    confirmRefund(deps, r, { refundId, refundedAt: new Date().toISOString(), settlementError: null, paymentStatus: partial ? PAYMENT_STATUS.PARTIALLY_REFUNDED : PAYMENT_STATUS.REFUNDED }, undefined, phone);
   if ((await paymentMethodOf(deps.db, r.paymentId)) === 'MOBILE_MONEY') {
     const refund = await refundMobileMoney(deps, r, backCents);
-    if (refund) await confirmed(refund.refundId, refund.partial, refund.phone);
+    if (refund) await confirmRefund(deps, r, { ...refund, paidBy: 'MOBILE_MONEY' });
     return;
   }
   const provider = deps.providers.payment;
   const { refundId, outcome } = r.refundId
     ? { refundId: r.refundId, outcome: await provider.refundOutcome(r.refundId) }
     : await provider.refund(r.authorizationId ?? '', backCents, r.refundAttempt === 0 ? `refund-${r.id}` : `refund-${r.id}-${r.refundAttempt}`);
-  if (outcome === 'SUCCEEDED') return confirmed(refundId, backCents !== chargedCents(r));
+  if (outcome === 'SUCCEEDED') return confirmRefund(deps, r, { refundId, partial: backCents !== chargedCents(r), paidBy: 'CARD' });
   await deps.db
     .update(reservations)
     .set({ refundId, settlementError: null, updatedAt: new Date().toISOString() })
