@@ -49,6 +49,28 @@ export const CHECKS = [
           LIMIT 5`,
   },
   {
+    // The carrier's cancellationRate counts (migration 0079): kept by triggers, they must equal the
+    // recount of its reservations (CONTRACT 22's rule) after the soak's cancellations.
+    name: "carrier cancellation counts = the recount of each carrier's reservations",
+    needs: {
+      reservations: ['carrier_id', 'sender_id', 'status', 'paid_at', 'confirmed_at', 'cancelled_by'],
+      carrier_cancellation_counts: ['carrier_id', 'cancelled', 'counted'],
+    },
+    sql: `WITH recount AS (
+            SELECT carrier_id, SUM(CASE WHEN carrier_cancelled THEN 1 ELSE 0 END) AS cancelled, COUNT(*) AS counted FROM (
+              SELECT carrier_id, confirmed_at,
+                     status = 'CANCELLED' AND paid_at IS NOT NULL AND cancelled_by IS NOT NULL AND cancelled_by <> sender_id AS carrier_cancelled
+                FROM reservations)
+             WHERE confirmed_at IS NOT NULL OR carrier_cancelled GROUP BY carrier_id)
+          SELECT k.carrier_id, k.cancelled, k.counted, r.cancelled AS recounted_cancelled, r.counted AS recounted FROM carrier_cancellation_counts k
+            LEFT JOIN recount r ON r.carrier_id = k.carrier_id
+           WHERE k.cancelled != COALESCE(r.cancelled, 0) OR k.counted != COALESCE(r.counted, 0)
+          UNION ALL
+          SELECT r.carrier_id, 0, 0, r.cancelled, r.counted FROM recount r
+           WHERE NOT EXISTS (SELECT 1 FROM carrier_cancellation_counts k WHERE k.carrier_id = r.carrier_id)
+          LIMIT 5`,
+  },
+  {
     // CONTRACT section 19: carrierAmount and platformCommission follow refunds (what each side keeps).
     name: 'reservation amounts split exactly (total = commission + carrier amount + what went back to the sender)',
     needs: {

@@ -45,6 +45,19 @@ export const userRatings = sqliteTable('user_ratings', {
 });
 
 /**
+ * The two counts of a carrier's public cancellationRate (users/cancellation-rate.ts), kept by
+ * triggers on reservations in the statement that confirms or cancels one (migration 0079): a
+ * listed trip reads one row per carrier instead of the carrier's reservations. WITHOUT ROWID in SQL.
+ */
+export const carrierCancellationCounts = sqliteTable('carrier_cancellation_counts', {
+  carrierId: integer('carrier_id').primaryKey(),
+  /** Reservations cancelled by the carrier side (anyone but the sender) once paid. */
+  cancelled: integer('cancelled').notNull().default(0),
+  /** Reservations confirmed (whatever became of them) or so cancelled. */
+  counted: integer('counted').notNull().default(0),
+});
+
+/**
  * Visible reviews per reviewer role, kept in the same batch as review writes: the public page of
  * customer reviews reads its total here instead of counting every review on every request.
  */

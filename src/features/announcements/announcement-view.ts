@@ -7,20 +7,23 @@ import { fromGrams } from '../../lib/money';
 import { pricePerKgOut } from './trip-currency';
 import { toSummary } from '../reviews/reviews.service';
 import { toPublicProfile } from '../users/public-profile';
-import { cancellationCountsColumn, cancellationRateOf } from '../users/cancellation-rate';
+import { cancellationCountColumns, cancellationRateOf } from '../users/cancellation-rate';
 import { remainingCapacityG } from './capacity';
 
 /**
- * The carrier's public profile and rating, selected with the announcement in one query. Aliased:
+ * The carrier's public profile, rating and cancellation counts, selected with the announcement in
+ * one query that left-joins user_ratings and carrier_cancellation_counts on its carrier (one row
+ * each by primary key). Aliased:
  * D1 batch results are keyed by column name, so users.id would overwrite announcements.id.
  */
 export const carrierColumns = {
   ...aliasedColumns(users, 'carrier_user', ['id', 'firstName', 'lastName', 'username', 'avatarUrl', 'kycStatus', 'phoneVerified', 'createdAt']),
   ratingCount: sql<number | null>`${userRatings.reviewCount}`.as('carrier_rating_count'),
   ratingSum: sql<number | null>`${userRatings.ratingSum}`.as('carrier_rating_sum'),
-  // The carrier's cancellationRate (users/cancellation-rate.ts), two index searches per row.
-  cancellationCounts: cancellationCountsColumn(announcements.carrierId),
+  // The carrier's cancellationRate (users/cancellation-rate.ts): one row per carrier, kept.
+  ...cancellationCountColumns,
 };
+
 /** A listing's columns: what the Announcement shows, without the search keys or the carrier's id again (it is carrier_id). */
 const { departureCityKey: _dk, arrivalCityKey: _ak, departureLatitude: _a, departureLongitude: _b, arrivalLatitude: _c, arrivalLongitude: _d, departureCell: _e, arrivalCell: _f, publisherSuspended: _g, ...columns } =
   getTableColumns(announcements);
@@ -40,7 +43,8 @@ type CarrierRow = {
   createdAt: string;
   ratingCount: number | null;
   ratingSum: number | null;
-  cancellationCounts: string | null;
+  cancelledCount: number | null;
+  countedCount: number | null;
 };
 
 export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) {
@@ -71,7 +75,7 @@ export function toAnnouncement(row: ListedRow, carrier: Omit<CarrierRow, 'id'>) 
     carrier: toPublicProfile(
       { ...carrier, id: row.carrierId },
       toSummary(carrier.ratingCount === null ? undefined : { reviewCount: carrier.ratingCount, ratingSum: carrier.ratingSum ?? 0 }),
-      cancellationRateOf(carrier.cancellationCounts),
+      cancellationRateOf(carrier),
     ),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,

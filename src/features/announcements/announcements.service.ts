@@ -3,7 +3,7 @@
 import { and, count, eq, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
-import { announcements, reservations, routeDayTrips, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
+import { announcements, carrierCancellationCounts, reservations, routeDayTrips, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import { textDay } from '../../lib/message-text';
 import type { AuthUser, Deps } from '../../env';
@@ -105,6 +105,7 @@ async function loadWithCarrier(db: Db, id: number) {
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
     .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
+    .leftJoin(carrierCancellationCounts, eq(carrierCancellationCounts.carrierId, announcements.carrierId))
     .where(eq(announcements.id, id));
   if (!hit) throw notFound('Announcement', id);
   return hit;
@@ -288,6 +289,7 @@ export function pageStatements(
     .from(announcements)
     .innerJoin(users, eq(users.id, announcements.carrierId))
     .leftJoin(userRatings, eq(userRatings.userId, announcements.carrierId))
+    .leftJoin(carrierCancellationCounts, eq(carrierCancellationCounts.carrierId, announcements.carrierId))
     .where(where)
     .orderBy(...orderBy(p.sort, sortColumns, announcements.id))
     .limit(window.limit)

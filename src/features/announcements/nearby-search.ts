@@ -7,7 +7,7 @@
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiled, compiledShapes, runAlone } from '../../db/statements';
-import { announcements, userRatings, users } from '../../db/schema';
+import { announcements, carrierCancellationCounts, userRatings, users } from '../../db/schema';
 import type { Deps } from '../../env';
 import { boxAround, cellsOf, roundKm, type Box, type Point } from '../../lib/geo';
 import { offsetOf, toCappedPage, type PageParams } from '../../lib/pagination';
@@ -112,6 +112,7 @@ const pageById = compiled((d: Db, ph: Record<'ids', Placeholder>) =>
     .from(a)
     .innerJoin(users, eq(users.id, a.carrierId))
     .leftJoin(userRatings, eq(userRatings.userId, a.carrierId))
+    .leftJoin(carrierCancellationCounts, eq(carrierCancellationCounts.carrierId, a.carrierId))
     .where(sql`${a.id} IN (SELECT value FROM json_each(${ph.ids}))`),
 );
 
