@@ -5,7 +5,8 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mirror, mirrorPlan, s3Bucket } from '../scripts/lib/offsite.mjs';
+import { fakeS3, memoryStore } from '../scripts/lib/fake-s3.mjs';
+import { mirror, mirrorPlan, restoreMissing, s3Bucket } from '../scripts/lib/offsite.mjs';
 
 /** One S3-compatible service holding buckets of objects; it lists two keys a page to exercise paging. */
 class FakeS3 {
@@ -108,5 +109,55 @@ describe('the uploads mirrored into the second location', () => {
   it('the plan compares by key and size', () => {
     const o = (key: string, size: number) => ({ key, size, etag: '' });
     expect(mirrorPlan([o('a', 1), o('b', 2), o('c', 3)], [o('p/a', 1), o('p/b', 5), o('p/z', 1)], 'p/')).toEqual({ copy: ['b', 'c'], remove: ['p/z'], unchanged: 1 });
+  });
+});
+
+describe('the way back, and the drill\'s fake S3 (scripts/lib/fake-s3.mjs)', () => {
+  const keys = { accessKeyId: 'drill-key', secretAccessKey: 'drill-secret', region: 'fr-par' };
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const setup = (now?: () => number) => {
+    const backup = memoryStore();
+    const restored = memoryStore();
+    const fake = fakeS3({ ...keys, buckets: { backups: backup, uploads: restored }, pageSize: 2, now });
+    const bucket = (name: string, over: Partial<typeof keys> = {}) => s3Bucket({ endpoint: 'http://127.0.0.1:9', bucket: name, ...keys, ...over, fetch: (r) => fake.handle(r as Request) });
+    return { backup, restored, fake, bucket };
+  };
+
+  it('restores what the bucket lacks, without the prefix, overwriting and deleting nothing; pages of two', async () => {
+    const { backup, restored, fake, bucket } = setup();
+    for (const [key, text] of [['uploads/a.png', 'a'], ['uploads/kyc/b c&.pdf', 'b'], ['uploads/c.png', 'c-old'], ['d1/x.sql.gz', 'sql']]) await backup.put(key, bytes(text), 'image/png');
+    await restored.put('c.png', bytes('c-newer'), 'image/png');
+    await restored.put('only-here.png', bytes('z'), 'image/png');
+
+    expect(await restoreMissing(bucket('backups'), bucket('uploads'), { prefix: 'uploads/' })).toEqual({ copied: 2, present: 2 });
+    expect([...restored.objects.keys()].sort()).toEqual(['a.png', 'c.png', 'kyc/b c&.pdf', 'only-here.png']);
+    expect(new TextDecoder().decode(restored.objects.get('c.png')!.bytes)).toBe('c-newer');
+    expect(restored.objects.get('kyc/b c&.pdf')!.type).toBe('image/png');
+    expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/backups')).toHaveLength(2); // 3 keys under uploads/: two pages
+    expect(await restoreMissing(bucket('backups'), bucket('uploads'), { prefix: 'uploads/' })).toEqual({ copied: 0, present: 4 });
+  });
+
+  it('answers only requests signed with its key: a wrong secret, key id or region, a request altered after signing, a stale date or another body are refused', async () => {
+    const { backup, fake, bucket } = setup();
+    await backup.put('uploads/a.png', bytes('a'), 'image/png');
+    expect((await bucket('backups').list()).map((o) => o.key)).toEqual(['uploads/a.png']);
+    await expect(bucket('backups', { secretAccessKey: 'not-the-secret' }).list()).rejects.toThrow(/list 127\.0\.0\.1:9\/backups: 403 [\s\S]*SignatureDoesNotMatch/);
+    await expect(bucket('backups', { accessKeyId: 'someone-else' }).get('uploads/a.png')).rejects.toThrow(/403 [\s\S]*InvalidAccessKeyId/);
+    await expect(bucket('backups', { region: 'us-east-1' }).put('uploads/x', bytes('x'))).rejects.toThrow(/400 [\s\S]*AuthorizationHeaderMalformed/);
+    expect([...backup.objects.keys()]).toEqual(['uploads/a.png']);
+
+    const { AwsClient } = await import('aws4fetch');
+    const client = new AwsClient({ ...keys, service: 's3' });
+    const signed = await client.sign('http://127.0.0.1:9/backups/uploads/a.png', { method: 'DELETE' });
+    const moved = new Request('http://127.0.0.1:9/backups/uploads/b.png', { method: 'DELETE', headers: signed.headers });
+    expect(await (await fake.handle(moved)).text()).toContain('SignatureDoesNotMatch');
+    const hashed = await client.sign('http://127.0.0.1:9/backups/uploads/h.png', { method: 'PUT', body: 'signed body', headers: { 'X-Amz-Content-Sha256': 'f'.repeat(64) } });
+    expect((await fake.handle(hashed)).status).toBe(400);
+    const stale = setup(() => Date.now() + 20 * 60_000);
+    await expect(stale.bucket('backups').list()).rejects.toThrow(/403 [\s\S]*RequestTimeTooSkewed/);
+    expect(await fake.handle(new Request('http://127.0.0.1:9/backups?list-type=2'))).toHaveProperty('status', 403);
+    expect([...backup.objects.keys()]).toEqual(['uploads/a.png']);
+    expect((await fake.handle(signed)).status).toBe(204);
+    expect(backup.objects.size).toBe(0);
   });
 });

@@ -20,3 +20,4 @@ export function s3Bucket(options: {
 }): S3Bucket;
 export function mirrorPlan(source: StoredObject[], destination: StoredObject[], prefix?: string): { copy: string[]; remove: string[]; unchanged: number };
 export function mirror(source: S3Bucket, destination: S3Bucket, options?: { prefix?: string; dryRun?: boolean }): Promise<{ copied: number; deleted: number; unchanged: number }>;
+export function restoreMissing(backup: S3Bucket, target: S3Bucket, options?: { prefix?: string; dryRun?: boolean }): Promise<{ copied: number; present: number }>;

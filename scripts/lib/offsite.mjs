@@ -91,3 +91,20 @@ export async function mirror(source, destination, { prefix = '', dryRun = false 
   }
   return { copied: plan.copy.length, deleted: plan.remove.length, unchanged: plan.unchanged };
 }
+
+/**
+ * The way back (docs/OPERATIONS.md, "Restoring uploads"): every object of `backup` under `prefix` that
+ * `target` lacks, copied into `target` without the prefix; nothing in `target` is overwritten or
+ * deleted (what it has is newer than any backup). The counts of what it did.
+ */
+export async function restoreMissing(backup, target, { prefix = '', dryRun = false } = {}) {
+  const present = new Set((await target.list()).map((o) => o.key));
+  const missing = (await backup.list(prefix)).filter((o) => o.key.startsWith(prefix) && !present.has(o.key.slice(prefix.length)));
+  if (!dryRun) {
+    for (const o of missing) {
+      const res = await backup.get(o.key);
+      await target.put(o.key.slice(prefix.length), await res.arrayBuffer(), res.headers.get('Content-Type') ?? undefined);
+    }
+  }
+  return { copied: missing.length, present: present.size };
+}
