@@ -8,6 +8,9 @@ import { auditLogs, cronHeartbeats, ledgerEntries, mobileMoneyOperations, reconc
 import { depsOf } from '../src/env';
 import { captureLoaded, dayOf, previousDay, runReconciliation } from '../src/features/money';
 import { compareOperation } from '../src/features/money/reconciliation/reconciliation.rules';
+import { compareStatement, matchStatement } from '../src/features/money/reconciliation/statement.rules';
+import { statementEntry } from '../src/providers/mobile-money/wave-rail';
+import type { MobileMoneyStatementLine } from '../src/providers/mobile-money';
 import { db, reservationRow, runCron, setReservation } from './helpers/db';
 import { aPayoutAccount, aReservation, aSuperAdmin, aUser, anAdmin, FIFTY_EUR } from './helpers/factories';
 import { errorBody, get, post } from './helpers/http';
@@ -192,6 +195,29 @@ describe('mobile money: each operation of the day checked by id', () => {
     expect(compareOperation({ ...op, status: 'PENDING' }, said('COMPLETED'))).toMatchObject({ kind: 'STATUS_MISMATCH', providerStatus: 'COMPLETED', ourStatus: 'PENDING' });
     expect(compareOperation({ ...op, status: 'FAILED' }, null)).toBeNull();
     expect(compareOperation(op, said('UNKNOWN'))).toBeNull();
+  });
+});
+
+describe('mobile money: a statement line and the operation it is about', () => {
+  const line = (fields: Partial<MobileMoneyStatementLine>): MobileMoneyStatementLine => ({
+    transactionId: 'T_1', type: 'api_payout', isReversal: false, amountMinor: 0, feeMinor: 0, currency: 'XOF', at: 0, checkoutSessionId: null, clientReference: null, ...fields,
+  });
+  it('what the person paid or got is the balance change with the fee put back, in and out', () => {
+    expect(statementEntry(line({ type: 'api_checkout', amountMinor: 990, feeMinor: 10, checkoutSessionId: 'cos-1' }))).toMatchObject({ kind: 'PAYIN', amountMinor: 1000, ref: 'cos-1' });
+    expect(statementEntry(line({ type: 'api_payout', amountMinor: -1010, feeMinor: 10, clientReference: 'withdrawal-7' }))).toMatchObject({ kind: 'PAYOUT', amountMinor: 1000, ref: null, reference: 'withdrawal-7' });
+    expect(statementEntry(line({ type: 'api_checkout_refund', amountMinor: -1000, checkoutSessionId: 'cos-1' }))).toMatchObject({ kind: 'REFUND', amountMinor: 1000, ref: 'refund-cos-1' });
+    expect(statementEntry(line({ type: 'api_payout_reversal', amountMinor: 1010, isReversal: true, clientReference: 'withdrawal-7' }))).toMatchObject({ kind: 'PAYOUT_REVERSAL', reference: 'withdrawal-7' });
+    expect(statementEntry(line({ type: 'merchant_payment', amountMinor: 1980, feeMinor: 20, clientReference: 'x' }))).toMatchObject({ kind: 'OTHER', reference: null });
+  });
+
+  it('two payouts sent under one reference (a refund retried) are told apart by amount; a third line is money paid twice', () => {
+    const op = (id: string, amountMinor: number, status: 'COMPLETED' | 'FAILED') =>
+      ({ id, kind: 'REFUND' as const, status, amountMinor, currency: 'XOF', ref: `payout-pt-${id}`, reference: 'refund-PX-1', reservationId: 9, withdrawalId: null });
+    const entry = (id: string, amountMinor: number) => ({ id, kind: 'PAYOUT' as const, amountMinor, currency: 'XOF', at: 1, ref: null, reference: 'refund-PX-1' });
+    const ops = [op('a', 4250, 'FAILED'), op('b', 3000, 'COMPLETED')];
+    const matches = matchStatement([entry('T_1', 3000), entry('T_2', 3000)], ops);
+    expect(matches.map((m) => [m.op?.id, m.again])).toEqual([['b', false], ['b', true]]);
+    expect(compareStatement(matches, () => true, [], new Set())).toEqual([expect.objectContaining({ kind: 'MISSING_IN_BOOKS', providerRef: 'T_2', reservationId: 9, ourStatus: 'COMPLETED' })]);
   });
 });
 

@@ -7,11 +7,12 @@ import { env } from 'cloudflare:workers';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app';
-import { mobileMoneyOperations, notifications, paymentSessions, users } from '../src/db/schema';
+import { mobileMoneyOperations, notifications, paymentSessions, reconciliationDifferences, users } from '../src/db/schema';
 import { depsOf } from '../src/env';
 import { retryPendingWithdrawals } from '../src/features/money/withdrawals/withdrawals.service';
-import { settleWithProvider } from '../src/features/money';
+import { dayOf, runReconciliation, settleWithProvider } from '../src/features/money';
 import { db, reservationRow } from './helpers/db';
+import { SandboxMobileMoneyProvider } from '../src/providers/mobile-money';
 import { aCarrier, advance, aReservation, aTrip, aUser, deliverWithRelease, makeAvailable, type TestUser } from './helpers/factories';
 import { FAKE_WAVE_API_KEY, FAKE_WAVE_WEBHOOK_SECRET, FakeWave, waveDelivery } from './helpers/fake-wave';
 import { toldTo } from './helpers/notices';
@@ -298,6 +299,15 @@ describe('the Wave sandbox page (no WAVE_API_KEY)', () => {
     expect(backFr.text).toContain('Wave confirme votre paiement');
     // Paid once: the page no longer offers to pay.
     expect((await request('GET', page, { on: sandboxEnv })).text).toContain('This payment is paid.');
+    // The sandbox wallet's statement has the payment, as Wave's Balance API would: today's
+    // reconciliation reads it and finds this payment in the books.
+    const day = dayOf(new Date());
+    const statement = await new SandboxMobileMoneyProvider(sandboxEnv, sandboxEnv.WAVE_WEBHOOK_SECRET ?? '').statement(day);
+    expect(statement.lines).toContainEqual(expect.objectContaining({ type: 'api_checkout', amountMinor: 5000, feeMinor: 0, currency: 'XOF', checkoutSessionId: res.body.paymentId, clientReference: reservation.reservationNumber }));
+    const [report] = (await runReconciliation(depsOf(sandboxEnv), day)).filter((r) => r.provider === 'WAVE');
+    expect(report.note).toMatch(/; statement: [1-9]\d* lines/);
+    const named = await db().select().from(reconciliationDifferences).where(and(eq(reconciliationDifferences.reportId, report.id), eq(reconciliationDifferences.reservationId, reservation.id)));
+    expect(named).toEqual([]);
   });
 
   it('"Fail" leaves the booking payable (FAILED) and goes back to the error page; an unknown session is 404', async () => {
@@ -544,5 +554,89 @@ describe('a partial refund of a Wave payment (Wave refunds whole checkouts only)
     wave.refuse.set('+221770009876', { code: 'blocked-account', message: 'The recipient wallet is blocked' });
     expect((await cancel(sender, reservation.id)).status).toBe(200);
     expect(await reservationRow(reservation.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUND_PENDING' });
+  });
+});
+
+describe('the daily reconciliation reads Wave’s statement (Balance API)', () => {
+  const liveDeps = () => depsOf(liveEnv);
+  const today = () => dayOf(new Date());
+  /** Today's Wave report and the differences naming `mine` (reservations, withdrawals, provider refs): other tests of this file share the day. */
+  async function waveReport(mine: { reservations?: number[]; withdrawals?: number[]; refs?: string[] }) {
+    const reports = await runReconciliation(liveDeps(), today());
+    const report = reports.find((r) => r.provider === 'WAVE')!;
+    const items = await db().select().from(reconciliationDifferences).where(eq(reconciliationDifferences.reportId, report.id));
+    const ours = items.filter(
+      (d) => (d.reservationId !== null && mine.reservations?.includes(d.reservationId)) || (d.withdrawalId !== null && mine.withdrawals?.includes(d.withdrawalId)) || mine.refs?.includes(d.providerRef ?? ''),
+    );
+    return { report, ours };
+  }
+  const withdrawXof = async (carrier: TestUser, phone: string) => {
+    await request('POST', '/v1/api/payout-accounts', { token: carrier.token, body: { type: 'MOBILE_MONEY', provider: 'WAVE', phone, name: 'Awa Sow' } });
+    const res = await request('POST', '/v1/api/withdrawals', { token: carrier.token, body: { amount: 4250, currency: 'XOF' } });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  };
+  afterEach(() => {
+    wave.statementPageSize = 50;
+  });
+
+  it('a day that agrees (a payment, a whole refund, a payout) lists none of them; every page is read', async () => {
+    wave.statementPageSize = 2;
+    const paid = await xofBooking();
+    await payWithWave(paid.sender, paid.reservation.id);
+    const rejected = await xofBooking();
+    await payWithWave(rejected.sender, rejected.reservation.id);
+    expect((await request('POST', `/v1/api/bookings/${rejected.reservation.id}/reject`, { token: rejected.carrier.token })).status).toBe(200);
+    const withdrawalId = await withdrawXof(await carrierWithXof(), '+221770004001');
+    const before = wave.requestsTo('GET', '/v1/transactions').length;
+    const { report, ours } = await waveReport({ reservations: [paid.reservation.id, rejected.reservation.id], withdrawals: [withdrawalId] });
+    expect(ours).toEqual([]);
+    const dayLines = wave.statement.filter((l) => l.timestamp.startsWith(today())).length;
+    expect(report.providerRecords).toBe(dayLines);
+    expect(report.note).toContain(`statement: ${dayLines} lines`);
+    // Pages of 2: the first without a cursor, each next one with the cursor the last page gave.
+    const pages = wave.requestsTo('GET', '/v1/transactions').slice(before);
+    expect(pages).toHaveLength(Math.ceil(dayLines / 2));
+    expect(pages[0].query).toEqual({ date: today() });
+    expect(pages[1].query).toEqual({ date: today(), after: expect.any(String) });
+  });
+
+  it('money Wave moved that our books do not hold: a checkout of another integration, a payout paid twice; merchant payments are not ours', async () => {
+    const carrier = await carrierWithXof();
+    const withdrawalId = await withdrawXof(carrier, '+221770004002');
+    const elsewhere = wave.line({ transaction_type: 'api_checkout', amount: '9900', fee: '100', currency: 'XOF', checkout_api_session_id: 'cos-another-integration' });
+    const twice = wave.line({ transaction_type: 'api_payout', amount: '-4293', fee: '43', currency: 'XOF', client_reference: `withdrawal-${withdrawalId}` });
+    wave.line({ transaction_type: 'merchant_payment', amount: '1980', fee: '20', currency: 'XOF', counterparty_mobile: '+221761110000' });
+    const { report, ours } = await waveReport({ withdrawals: [withdrawalId], refs: [elsewhere.transaction_id] });
+    expect(ours).toEqual([
+      expect.objectContaining({ kind: 'MISSING_IN_BOOKS', object: 'PAYIN', providerRef: elsewhere.transaction_id, providerAmountMinor: 10_000, currency: 'XOF', providerStatus: 'COMPLETED', reservationId: null, ourAmountMinor: null }),
+      expect.objectContaining({ kind: 'MISSING_IN_BOOKS', object: 'PAYOUT', providerRef: twice.transaction_id, providerAmountMinor: 4250, withdrawalId, ourAmountMinor: 4250, ourStatus: 'COMPLETED' }),
+    ]);
+    expect(report.status).toBe('DIFFERENCES');
+    expect(report.note).toMatch(/statement: \d+ lines, [1-9]\d* not made by this service/);
+  });
+
+  it('a payout of another day Wave sent back today, and a payout of ours the statement never shows', async () => {
+    const older = await withdrawXof(await carrierWithXof(), '+221770004003');
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    await db().update(mobileMoneyOperations).set({ createdAt: yesterday }).where(eq(mobileMoneyOperations.subject, `payout:${older}`));
+    const [olderOp] = await db().select().from(mobileMoneyOperations).where(eq(mobileMoneyOperations.subject, `payout:${older}`));
+    const reversal = wave.reversePayout(olderOp.ref!);
+    const unseen = await withdrawXof(await carrierWithXof(), '+221770004004');
+    const [unseenOp] = await db().select().from(mobileMoneyOperations).where(eq(mobileMoneyOperations.subject, `payout:${unseen}`));
+    wave.statement = wave.statement.filter((l) => l.client_reference !== `withdrawal-${unseen}`);
+    const { ours } = await waveReport({ withdrawals: [older, unseen] });
+    expect(ours).toEqual([
+      expect.objectContaining({ kind: 'STATUS_MISMATCH', object: 'PAYOUT', providerRef: reversal.transaction_id, providerStatus: 'reversed', withdrawalId: older, ourStatus: 'COMPLETED', ourAmountMinor: 4250 }),
+      expect.objectContaining({ kind: 'MISSING_AT_PROVIDER', object: 'PAYOUT', providerRef: unseenOp.ref, withdrawalId: unseen, ourAmountMinor: 4250, ourStatus: 'COMPLETED', providerAmountMinor: null }),
+    ]);
+  });
+
+  it('what Wave’s id check already lists is not listed again from the statement', async () => {
+    const withdrawalId = await withdrawXof(await carrierWithXof(), '+221770004005');
+    // Our books lost the answer and wrote the payout off as failed; Wave paid it.
+    await db().update(mobileMoneyOperations).set({ status: 'FAILED' }).where(eq(mobileMoneyOperations.subject, `payout:${withdrawalId}`));
+    const { ours } = await waveReport({ withdrawals: [withdrawalId] });
+    expect(ours).toEqual([expect.objectContaining({ kind: 'STATUS_MISMATCH', object: 'PAYOUT', providerStatus: 'COMPLETED', ourStatus: 'FAILED', withdrawalId })]);
   });
 });

@@ -1,5 +1,5 @@
 // A faithful fake of the parts of Wave's HTTP API the service uses (docs.wave.com/checkout,
-// /payout, /webhook), served through msw so the real adapter's fetch reaches it unchanged. It
+// /payout, /balance-api's statement, /webhook), served through msw so the real adapter's fetch reaches it unchanged. It
 // records every request, checks the bearer key as Wave does (401 missing-auth-header /
 // no-matching-api-key), validates bodies (400 request-validation-error with details), keeps
 // checkout sessions and payouts with their states, honours Idempotency-Key (same key and body:
@@ -44,6 +44,10 @@ export class FakeWave {
   /** Paths answering 500; `rateLimited` answers 429 everywhere. */
   outage = new Set<string>();
   rateLimited = false;
+  /** The wallet's statement (GET /v1/transactions), in Wave's shape: written as money moves, or added by a test. */
+  statement: Obj[] = [];
+  /** Lines per page of GET /v1/transactions. */
+  statementPageSize = 50;
   private idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   private seq = 0;
 
@@ -118,9 +122,12 @@ export class FakeWave {
       if (!s) return this.sessionMissing(m[1]);
       if (s.payment_status !== 'succeeded' || s._refunded) return waveError(409, 'checkout-refund-failed', 'This checkout session cannot be refunded.');
       s._refunded = true;
+      // Wave refunds the whole payment, its fee included: the balance goes down by what the payer paid.
+      this.line({ transaction_type: 'api_checkout_refund', amount: `-${s.amount}`, fee: '0', currency: s.currency, client_reference: s.client_reference, checkout_api_session_id: s.id });
       return new HttpResponse(null, { status: 200 });
     }
     if (method === 'POST' && path === '/v1/payout') return this.createPayout(body, idempotencyKey);
+    if (method === 'GET' && path === '/v1/transactions') return this.listStatement(url);
     if (method === 'GET' && (m = path.match(/^\/v1\/payout\/([^/]+)$/))) {
       const p = this.payouts.get(m[1]);
       return p ? HttpResponse.json(p) : waveError(404, 'payout-not-found', 'No payout with this id.');
@@ -192,7 +199,32 @@ export class FakeWave {
       ...(refusal ? { payout_error: { error_code: refusal.code, error_message: refusal.message } } : {}),
     };
     this.payouts.set(payout.id, payout);
+    if (payout.status === 'succeeded') this.payoutLine(payout);
     return HttpResponse.json(payout);
+  }
+
+  /** A line on the statement, now (or at `timestamp`). */
+  line(fields: Obj) {
+    const line = { timestamp: iso(Date.now()), transaction_id: this.id('T').toUpperCase(), balance: String(this.balance), is_reversal: false, client_reference: null, checkout_api_session_id: null, ...fields };
+    this.statement.push(line);
+    return line;
+  }
+
+  /** A payout's line: the balance goes down by what the payee gets and the fee. */
+  private payoutLine(p: Obj) {
+    this.line({ transaction_type: 'api_payout', amount: `-${Number(p.receive_amount) + Number(p.fee)}`, fee: p.fee, currency: p.currency, client_reference: p.client_reference, counterparty_mobile: p.mobile });
+  }
+
+  private listStatement(url: URL): Response {
+    const date = url.searchParams.get('date') ?? iso(Date.now()).slice(0, 10);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return invalid('date', 'invalid date format');
+    const after = url.searchParams.get('after');
+    const from = after ? Number(atob(after)) : 0;
+    if (!Number.isSafeInteger(from) || from < 0) return invalid('after', 'invalid cursor');
+    const day = this.statement.filter((l) => String(l.timestamp).startsWith(date));
+    const items = day.slice(from, from + this.statementPageSize);
+    const next = from + items.length;
+    return HttpResponse.json({ page_info: { start_cursor: after, end_cursor: next < day.length ? btoa(String(next)) : null, has_next_page: next < day.length }, date, items });
   }
 
   private sessionMissing(id: string) {
@@ -211,6 +243,9 @@ export class FakeWave {
     const s = this.sessions.get(id);
     if (!s) throw new Error(`unknown session ${id}`);
     Object.assign(s, { checkout_status: 'complete', payment_status: 'succeeded', transaction_id: this.id('T').toUpperCase(), when_completed: iso(Date.now()) });
+    // Wave keeps 1 % of a checkout: the balance goes up by the rest.
+    const fee = Math.ceil(Number(s.amount) * 0.01);
+    this.line({ transaction_id: s.transaction_id, transaction_type: 'api_checkout', amount: String(Number(s.amount) - fee), fee: String(fee), currency: s.currency, client_reference: s.client_reference, checkout_api_session_id: s.id });
     return this.publicSession(s);
   }
 
@@ -226,9 +261,20 @@ export class FakeWave {
   settlePayout(id: string, outcome: 'succeeded' | { code: string; message: string }) {
     const p = this.payouts.get(id);
     if (!p) throw new Error(`unknown payout ${id}`);
-    if (outcome === 'succeeded') Object.assign(p, { status: 'succeeded' });
+    if (outcome === 'succeeded') {
+      Object.assign(p, { status: 'succeeded' });
+      this.payoutLine(p);
+    }
     else Object.assign(p, { status: 'failed', payout_error: { error_code: outcome.code, error_message: outcome.message } });
     return p;
+  }
+
+  /** Wave sends a paid payout back (the payee's wallet closed): `reversed`, its money back on the statement. */
+  reversePayout(id: string) {
+    const p = this.payouts.get(id);
+    if (!p) throw new Error(`unknown payout ${id}`);
+    Object.assign(p, { status: 'reversed' });
+    return this.line({ transaction_type: 'api_payout_reversal', amount: String(Number(p.receive_amount) + Number(p.fee)), fee: '0', currency: p.currency, client_reference: p.client_reference, is_reversal: true });
   }
 
   event(type: string, data: Obj) {

@@ -66,6 +66,8 @@ export const mobileMoneyOperations = sqliteTable(
     status: text('status', { enum: OPERATION_STATUSES }).notNull().default('NEW'),
     /** The rail's reference for status calls (Wave's checkout or payout id; pawaPay: the id itself). */
     ref: text('ref'),
+    /** The reference sent with it (Wave's client_reference): how a line of the rail's statement names it (migration 0090). */
+    reference: text('reference'),
     providerTransactionId: text('provider_transaction_id'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
@@ -76,6 +78,7 @@ export const mobileMoneyOperations = sqliteTable(
   (t) => [
     uniqueIndex('mobile_money_operations_subject_unique').on(t.subject),
     index('mobile_money_operations_ref_idx').on(t.ref),
+    index('mobile_money_operations_reference_idx').on(t.rail, t.reference),
     index('mobile_money_operations_open_idx').on(t.kind, t.updatedAt).where(sql`${t.status} IN ('NEW', 'PENDING', 'UNKNOWN')`),
   ],
 );

@@ -105,6 +105,7 @@ export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refu
     await tellToVerifyPhone(deps, r, refundCents);
     return null;
   }
+  const reference = `refund-${r.reservationNumber}`;
   const op = await operationFor(deps.db, {
     // An operator's retry is a new operation (a new UUID): the failed one stays as the rail left it.
     subject: r.refundAttempt ? `refund:${r.id}:${r.refundAttempt}` : `refund:${r.id}`,
@@ -115,8 +116,9 @@ export async function refundMobileMoney(deps: Deps, r: RefundedReservation, refu
     currency: r.currency,
     phone,
     reservationId: r.id,
+    reference,
   });
-  const input = { id: op.id, payIn: { ref, amountMinor: chargedCents(r) }, amountMinor: refundCents, currency: r.currency, phone, name: who.name, reference: `refund-${r.reservationNumber}` };
+  const input = { id: op.id, payIn: { ref, amountMinor: chargedCents(r) }, amountMinor: refundCents, currency: r.currency, phone, name: who.name, reference };
   const { row } = await drive(deps.db, op, { send: () => rail.refund(input), status: (known) => rail.refundStatus(op.id, known) });
   if (row.status === 'COMPLETED') return { refundId: row.ref ?? row.id, partial, phone: phone ? `+${phone.replace(/^\+/, '')}` : null };
   // Refused for good: the settlement records the refusal, and an operator retries (a new operation).
@@ -129,8 +131,9 @@ export async function refundLatePayIn(deps: Deps, reservationId: number, ref: st
   const rail = await railOfPayment(deps, ref);
   if (!rail) return;
   const payIn = await operationByRef(deps.db, rail.code, ref);
-  const op = await operationFor(deps.db, { subject: `refund-late:${ref}`, kind: 'REFUND', rail: rail.code, operator: payIn?.operator ?? null, amountMinor, currency, phone: payIn?.phone ?? null, reservationId });
-  const input = { id: op.id, payIn: { ref, amountMinor }, amountMinor, currency, phone: payIn?.phone ?? null, name: '', reference: `refund-late-${reservationId}` };
+  const reference = `refund-late-${reservationId}`;
+  const op = await operationFor(deps.db, { subject: `refund-late:${ref}`, kind: 'REFUND', rail: rail.code, operator: payIn?.operator ?? null, amountMinor, currency, phone: payIn?.phone ?? null, reservationId, reference });
+  const input = { id: op.id, payIn: { ref, amountMinor }, amountMinor, currency, phone: payIn?.phone ?? null, name: '', reference };
   const { row } = await drive(deps.db, op, { send: () => rail.refund(input), status: (known) => rail.refundStatus(op.id, known) });
   if (row.status !== 'COMPLETED') {
     reportCaught(deps.env, new Error(`late mobile-money payment not refunded yet (${row.status})`), { msg: 'late mobile-money payment not refunded', reservationId, operation: op.id });

@@ -110,6 +110,32 @@ export interface RailCallback {
   operation: (OperationResult & { kind: OperationKind }) | null;
 }
 
+/**
+ * One movement on the rail's account (its statement), in the port's words: what it was (OTHER: not
+ * an operation this service makes, e.g. a payment to the merchant's QR code), how much went to or
+ * came from the person before the rail's fee, and how it names our operation.
+ */
+export interface RailStatementEntry {
+  /** The rail's id of the movement. */
+  id: string;
+  kind: OperationKind | 'PAYOUT_REVERSAL' | 'OTHER';
+  /** What the payer paid, the payee received or the refund returned: the rail's fee aside. */
+  amountMinor: number;
+  currency: string;
+  /** Milliseconds since epoch. */
+  at: number;
+  /** Our operation's rail reference (`ref`), when the line names it (Wave: the checkout, its refund). */
+  ref: string | null;
+  /** The reference we sent with it (`reference`), when the line carries it (Wave: a payout's client_reference). */
+  reference: string | null;
+}
+
+export interface RailStatement {
+  entries: RailStatementEntry[];
+  /** The listing stopped at its cap: the rest of the day was not read. */
+  capped: boolean;
+}
+
 export type CallbackRefusal = 'missing-signature' | 'malformed-signature' | 'bad-signature' | 'stale-timestamp' | 'malformed-event';
 export type CallbackVerification = { ok: true; callback: RailCallback } | { ok: false; reason: CallbackRefusal };
 
@@ -130,6 +156,11 @@ export interface MobileMoneyRail {
   refundStatus(id: string, ref: string | null): Promise<OperationResult | null>;
   payout(input: PayoutInput): Promise<OperationResult>;
   payoutStatus(id: string, ref: string | null): Promise<OperationResult | null>;
+  /**
+   * The account's movements of one UTC day (YYYY-MM-DD), where the rail lists them (Wave's Balance
+   * API); absent where it does not (pawaPay v2: each operation is checked by id only).
+   */
+  statement?(day: string): Promise<RailStatement>;
   /** The callback's signature (when the rail signs) and shape, on the raw body; `target`: the request's method and URL (signatures may cover them). */
   verifyCallback(rawBody: string, headers: Headers, now: Date, target?: { method: string; url: string }): Promise<CallbackVerification>;
 }

@@ -3,23 +3,28 @@
 // /sandbox/wave/checkout/{id}) pays or fails a session through completeCheckout, which returns the
 // event signed with the webhook secret, for the very handler and verification a real Wave event
 // goes through. Payouts succeed at once, except to a number ending in 9999, which Wave "refuses"
-// (blocked-account), so a failed payout can be walked locally too.
+// (blocked-account), so a failed payout can be walked locally too. Every movement of the sandbox
+// wallet (a paid checkout, a refund, a payout) is also a line of its statement, kept in KV under the
+// day in Wave's Balance API shape, so the daily reconciliation reads it as it reads Wave's.
 import { rootUrl } from '../../lib/urls';
 import type {
   MobileMoneyCheckout,
   MobileMoneyCheckoutInput,
   MobileMoneyPayout,
   MobileMoneyPayoutInput,
+  MobileMoneyStatement,
+  MobileMoneyStatementLine,
   WaveApi,
   WebhookVerification,
 } from './wave-api';
-import { amountString, MobileMoneyRejectedError } from './wave-api';
+import { amountString, MobileMoneyRejectedError, STATEMENT_CAP } from './wave-api';
 import { signWaveBody, verifyWaveWebhook, WAVE_SIGNATURE_HEADER } from './wave-signature';
-import { readCheckout, readPayout, type WaveCheckoutSession, type WavePayout } from './wave-wire';
+import { readCheckout, readPayout, readStatementLine, type WaveBalanceTransaction, type WaveCheckoutSession, type WavePayout } from './wave-wire';
 
 const CHECKOUT_PREFIX = 'sandbox:wave:checkout:';
 const PAYOUT_PREFIX = 'sandbox:wave:payout:';
 const KEY_PREFIX = 'sandbox:wave:idempotency:';
+const STATEMENT_PREFIX = 'sandbox:wave:statement:';
 const TTL_SECONDS = 7 * 24 * 3600;
 /** Wave's sessions stay payable 30 minutes (when_expires - when_created in its examples). */
 export const CHECKOUT_LIFETIME_SECONDS = 30 * 60;
@@ -55,6 +60,28 @@ export class SandboxMobileMoneyProvider implements WaveApi {
 
   private save(prefix: string, object: { id: string }) {
     return this.env.KV.put(prefix + object.id, JSON.stringify(object), { expirationTtl: TTL_SECONDS });
+  }
+
+  /** A movement of the wallet, on its day's statement (the line rides in the key's metadata: one list reads a page). */
+  private record(line: Omit<WaveBalanceTransaction, 'timestamp' | 'transaction_id' | 'fee'>, at = Date.now()) {
+    const row: WaveBalanceTransaction = { timestamp: iso(at), transaction_id: `T_SANDBOX_${rid().toUpperCase()}`, fee: '0', is_reversal: false, ...line };
+    return this.env.KV.put(`${STATEMENT_PREFIX}${row.timestamp.slice(0, 10)}:${row.timestamp}:${row.transaction_id}`, '', { expirationTtl: TTL_SECONDS, metadata: row });
+  }
+
+  async statement(day: string): Promise<MobileMoneyStatement> {
+    const lines: MobileMoneyStatementLine[] = [];
+    let cursor: string | undefined;
+    let more = false;
+    do {
+      const page = await this.env.KV.list<WaveBalanceTransaction>({ prefix: `${STATEMENT_PREFIX}${day}:`, cursor });
+      for (const key of page.keys) {
+        const line = readStatementLine(key.metadata);
+        if (line) lines.push(line);
+      }
+      more = !page.list_complete;
+      cursor = page.list_complete ? undefined : page.cursor;
+    } while (more && lines.length < STATEMENT_CAP);
+    return { lines: lines.slice(0, STATEMENT_CAP), capped: more };
   }
 
   /** The id a key already created, or null; and a function to remember the new one. */
@@ -105,6 +132,7 @@ export class SandboxMobileMoneyProvider implements WaveApi {
     if (session.payment_status !== 'succeeded') throw new MobileMoneyRejectedError('checkout-not-refundable', `Checkout session ${id} was not paid`, 409);
     session.refunded = true;
     await this.save(CHECKOUT_PREFIX, session);
+    await this.record({ transaction_type: 'api_checkout_refund', amount: `-${session.amount}`, currency: session.currency, client_reference: session.client_reference, checkout_api_session_id: session.id });
   }
 
   async expireCheckout(id: string): Promise<void> {
@@ -127,6 +155,9 @@ export class SandboxMobileMoneyProvider implements WaveApi {
       session.last_payment_error = { code: 'insufficient-funds', message: 'The payer does not have enough money in their wallet' };
     }
     await this.save(CHECKOUT_PREFIX, session);
+    if (outcome === 'succeeded') {
+      await this.record({ transaction_type: 'api_checkout', amount: session.amount, currency: session.currency, client_reference: session.client_reference, checkout_api_session_id: session.id }, now.getTime());
+    }
     const { refunded: _refunded, ...data } = session;
     const type = outcome === 'succeeded' ? 'checkout.session.completed' : 'checkout.session.payment_failed';
     const rawBody = JSON.stringify({ id: `EV_sandbox${rid()}`, type, data });
@@ -152,6 +183,7 @@ export class SandboxMobileMoneyProvider implements WaveApi {
     };
     await this.save(PAYOUT_PREFIX, payout);
     await key.remember(payout.id);
+    if (!refused) await this.record({ transaction_type: 'api_payout', amount: `-${payout.receive_amount}`, currency: payout.currency, client_reference: payout.client_reference, counterparty_mobile: payout.mobile });
     return readPayout(payout) as MobileMoneyPayout;
   }
 

@@ -74,6 +74,38 @@ export interface MobileMoneyPayout {
   failure: ProviderFailure | null;
 }
 
+/**
+ * One line of the business wallet's statement (Wave's Balance API, GET /v1/transactions): every
+ * movement of its balance, ours or not (a merchant payment, a sweep made in Wave's portal).
+ */
+export interface MobileMoneyStatementLine {
+  /** Wave's transaction id (T_...). */
+  transactionId: string;
+  /** api_checkout, api_checkout_refund, api_payout, api_payout_reversal, merchant_payment, ... */
+  type: string;
+  isReversal: boolean;
+  /** The balance change, signed (net of the fee: an incoming 1 000 with a fee of 10 is 990). */
+  amountMinor: number;
+  /** What Wave kept, as it states it. */
+  feeMinor: number;
+  currency: string;
+  /** Milliseconds since epoch. */
+  at: number;
+  /** The checkout session it belongs to (checkouts and their refunds). */
+  checkoutSessionId: string | null;
+  /** Ours, as sent with the checkout or payout. */
+  clientReference: string | null;
+}
+
+/** A day's statement: every page read, or stopped at the cap (`capped`). */
+export interface MobileMoneyStatement {
+  lines: MobileMoneyStatementLine[];
+  capped: boolean;
+}
+
+/** Statement lines read per day at most (Wave pages them; the reconciliation's note says when the cap stopped it). */
+export const STATEMENT_CAP = 10_000;
+
 export interface MobileMoneyEvent {
   id: string;
   /** checkout.session.completed, checkout.session.payment_failed, b2b.payment_received, ... */
@@ -100,6 +132,8 @@ export interface WaveApi {
   expireCheckout(id: string): Promise<void>;
   createPayout(input: MobileMoneyPayoutInput): Promise<MobileMoneyPayout>;
   getPayout(id: string): Promise<MobileMoneyPayout>;
+  /** The wallet's statement for one day (YYYY-MM-DD, UTC: Wave's XOF countries keep UTC), every page up to STATEMENT_CAP lines. */
+  statement(day: string): Promise<MobileMoneyStatement>;
   /** Checks the signature over the raw body and its timestamp against `now`, then reads the event. */
   verifyWebhook(rawBody: string, headers: Headers, now: Date): Promise<WebhookVerification>;
 }

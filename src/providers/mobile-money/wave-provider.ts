@@ -16,6 +16,11 @@
 //   `Idempotency-Key` header (the same key returns the same payout, never a second one) -> the
 //   payout {id: "pt-...", status: processing|succeeded|failed|reversed, receive_amount, fee,
 //   payout_error?: {error_code, error_message}, timestamp, ...}; GET /v1/payout/:id.
+// - https://docs.wave.com/balance-api (Balance & Reconciliation API). GET /v1/transactions?date=
+//   YYYY-MM-DD&after=<cursor> -> {page_info: {start_cursor, end_cursor, has_next_page}, date,
+//   items: [{timestamp, transaction_id, transaction_type (api_checkout, api_checkout_refund,
+//   api_payout, api_payout_reversal, merchant_payment, ...), amount (signed, after the fee), fee,
+//   balance, currency, is_reversal, client_reference, checkout_api_session_id, ...}]}.
 // - Errors (both pages): a non-2xx answer with {code, message} (401 invalid-auth,
 //   404 ..-not-found, 400 request-validation-error, 429 and 5xx retryable).
 // - https://docs.wave.com/webhook: events {id, type, data} (checkout.session.completed,
@@ -27,12 +32,14 @@ import type {
   MobileMoneyCheckoutInput,
   MobileMoneyPayout,
   MobileMoneyPayoutInput,
+  MobileMoneyStatement,
+  MobileMoneyStatementLine,
   WaveApi,
   WebhookVerification,
 } from './wave-api';
-import { amountString, MobileMoneyRejectedError, ProviderUnavailableError } from './wave-api';
+import { amountString, MobileMoneyRejectedError, ProviderUnavailableError, STATEMENT_CAP } from './wave-api';
 import { verifyWaveWebhook } from './wave-signature';
-import { readCheckout, readPayout, type WaveError } from './wave-wire';
+import { readCheckout, readPayout, readStatementLine, type WaveError, type WaveTransactionPage } from './wave-wire';
 
 export const WAVE_API_BASE = 'https://api.wave.com';
 export const WAVE_TIMEOUT_MS = 20_000;
@@ -139,6 +146,22 @@ export class WaveProvider implements WaveApi {
 
   async getPayout(id: string): Promise<MobileMoneyPayout> {
     return this.payout('payout lookup', await this.call('payout lookup', 'GET', `/v1/payout/${encodeURIComponent(id)}`));
+  }
+
+  async statement(day: string): Promise<MobileMoneyStatement> {
+    const lines: MobileMoneyStatementLine[] = [];
+    let after: string | null = null;
+    do {
+      const query = new URLSearchParams({ date: day, ...(after ? { after } : {}) });
+      const page = (await this.call('statement', 'GET', `/v1/transactions?${query}`)) as Partial<WaveTransactionPage> | null;
+      for (const item of page?.items ?? []) {
+        const line = readStatementLine(item);
+        if (!line) throw new ProviderUnavailableError('Wave statement: unreadable transaction line');
+        lines.push(line);
+      }
+      after = page?.page_info?.has_next_page ? (page.page_info.end_cursor ?? null) : null;
+    } while (after && lines.length < STATEMENT_CAP);
+    return { lines: lines.slice(0, STATEMENT_CAP), capped: after !== null };
   }
 
   verifyWebhook(rawBody: string, headers: Headers, now: Date): Promise<WebhookVerification> {

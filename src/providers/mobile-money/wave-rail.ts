@@ -11,10 +11,12 @@ import type {
   PayInResult,
   PayoutInput,
   RailMode,
+  RailStatement,
+  RailStatementEntry,
   RefundInput,
 } from './port';
 import { UNLIMITED } from './port';
-import type { MobileMoneyCheckout, MobileMoneyPayout, WaveApi } from './wave-api';
+import type { MobileMoneyCheckout, MobileMoneyPayout, MobileMoneyStatementLine, WaveApi } from './wave-api';
 import { MobileMoneyRejectedError } from './wave-api';
 
 /** Country calling code -> the country and the digits after it (mobile numbers) where Wave pays out. */
@@ -69,6 +71,22 @@ function payoutResult(p: MobileMoneyPayout, ref = p.id): OperationResult {
   const status = p.status === 'succeeded' ? 'COMPLETED' : p.status === 'processing' ? 'PENDING' : 'FAILED';
   const failure = status === 'FAILED' ? (p.failure ?? { code: `payout-${p.status}`, message: `payout ${p.status}` }) : null;
   return { status, ref, providerTransactionId: p.id, failure, amountMinor: p.amountMinor, currency: p.currency };
+}
+
+/**
+ * A statement line in the port's words. The line's amount is the balance change after the fee, so
+ * what the person paid or got is |amount + fee| (in 990 + 10; out -1 010 + 10). A whole-checkout
+ * refund names the checkout, as our refund's ref does (`refund-<checkout>`); a payout (a withdrawal
+ * or a partial refund) carries only our client_reference.
+ */
+export function statementEntry(line: MobileMoneyStatementLine): RailStatementEntry {
+  const base = { id: line.transactionId, amountMinor: Math.abs(line.amountMinor + line.feeMinor), currency: line.currency, at: line.at, ref: null, reference: line.clientReference };
+  const checkout = line.checkoutSessionId;
+  if (line.type === 'api_checkout' && !line.isReversal) return { ...base, kind: 'PAYIN', ref: checkout };
+  if (line.type === 'api_checkout_refund' || line.type === 'api_checkout') return { ...base, kind: 'REFUND', ref: checkout ? `${REFUND_PREFIX}${checkout}` : null };
+  if (line.type === 'api_payout' && !line.isReversal) return { ...base, kind: 'PAYOUT' };
+  if (line.type === 'api_payout_reversal' || line.type === 'api_payout') return { ...base, kind: 'PAYOUT_REVERSAL' };
+  return { ...base, kind: 'OTHER', reference: null };
 }
 
 export class WaveRail implements MobileMoneyRail {
@@ -159,6 +177,11 @@ export class WaveRail implements MobileMoneyRail {
 
   async payoutStatus(_id: string, ref: string | null): Promise<OperationResult | null> {
     return ref ? payoutResult(await this.api.getPayout(ref)) : null;
+  }
+
+  async statement(day: string): Promise<RailStatement> {
+    const { lines, capped } = await this.api.statement(day);
+    return { entries: lines.map(statementEntry), capped };
   }
 
   async verifyCallback(rawBody: string, headers: Headers, now: Date): Promise<CallbackVerification> {

@@ -1,7 +1,7 @@
 // Wave's JSON objects as its API sends them (checkout session, payout, event) and their reading
 // into the port's types. The sandbox keeps its objects in the same shape, so both adapters share
 // these readers and the webhook verification.
-import type { MobileMoneyCheckout, MobileMoneyPayout, ProviderFailure } from './wave-api';
+import type { MobileMoneyCheckout, MobileMoneyPayout, MobileMoneyStatementLine, ProviderFailure } from './wave-api';
 import { amountMinor } from './wave-api';
 
 /** A checkout session (https://docs.wave.com/checkout, "Checkout session object"). */
@@ -39,6 +39,30 @@ export interface WavePayout {
   status: 'processing' | 'succeeded' | 'failed' | 'reversed';
   timestamp: string;
   payout_error?: { error_code: string; error_message: string } | null;
+}
+
+/** A line of the Balance API's statement (https://docs.wave.com/balance-api, GET /v1/transactions). */
+export interface WaveBalanceTransaction {
+  timestamp: string;
+  transaction_id: string;
+  transaction_type: string;
+  /** Signed: what the balance moved by, after the fee. */
+  amount: string;
+  fee: string;
+  balance?: string;
+  currency: string;
+  is_reversal?: boolean;
+  counterparty_mobile?: string | null;
+  client_reference?: string | null;
+  payment_reason?: string | null;
+  checkout_api_session_id?: string | null;
+}
+
+/** A page of it: `page_info.end_cursor` is the next page's `after`. */
+export interface WaveTransactionPage {
+  page_info: { start_cursor: string | null; end_cursor: string | null; has_next_page: boolean };
+  date: string;
+  items: WaveBalanceTransaction[];
 }
 
 /** An error answer (https://docs.wave.com/checkout, "Errors"): `{code, message}`. */
@@ -98,5 +122,26 @@ export function readPayout(raw: unknown): MobileMoneyPayout | null {
     mobile: p.mobile ?? '',
     clientReference: p.client_reference ?? null,
     failure: p.payout_error ? { code: p.payout_error.error_code, message: p.payout_error.error_message ?? '' } : null,
+  };
+}
+
+/** The port's statement line, or null when `raw` is not one (an unreadable amount, no id). */
+export function readStatementLine(raw: unknown): MobileMoneyStatementLine | null {
+  const t = raw as Partial<WaveBalanceTransaction> | null;
+  if (!t || typeof t !== 'object' || typeof t.transaction_id !== 'string' || typeof t.currency !== 'string' || typeof t.transaction_type !== 'string') return null;
+  const amount = amountMinor(t.amount, t.currency);
+  const fee = amountMinor(t.fee ?? '0', t.currency);
+  const at = typeof t.timestamp === 'string' ? Date.parse(t.timestamp) : Number.NaN;
+  if (!Number.isSafeInteger(amount) || !Number.isSafeInteger(fee) || !Number.isFinite(at)) return null;
+  return {
+    transactionId: t.transaction_id,
+    type: t.transaction_type,
+    isReversal: t.is_reversal === true,
+    amountMinor: amount,
+    feeMinor: fee,
+    currency: t.currency,
+    at,
+    checkoutSessionId: t.checkout_api_session_id ?? null,
+    clientReference: t.client_reference ?? null,
   };
 }

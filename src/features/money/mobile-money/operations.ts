@@ -9,7 +9,7 @@ import type { Db } from '../../../db/client';
 import { mobileMoneyOperations, type MobileMoneyOperationRow } from '../../../db/schema';
 import { MobileMoneyRejectedError, ProviderRejectedError, ProviderUnavailableError, type OperationResult } from '../../../providers/mobile-money';
 
-export type OperationSpec = Pick<MobileMoneyOperationRow, 'subject' | 'kind' | 'rail' | 'amountMinor' | 'currency'> &
+export type OperationSpec = Pick<MobileMoneyOperationRow, 'subject' | 'kind' | 'rail' | 'amountMinor' | 'currency'> & { reference: string } &
   Partial<Pick<MobileMoneyOperationRow, 'operator' | 'phone' | 'reservationId' | 'withdrawalId'>>;
 
 const FINAL = ['COMPLETED', 'FAILED'] as const;

@@ -80,6 +80,7 @@ export async function openMobileMoneyPayIn(deps: Deps, r: ReservationRow, attemp
     currency: r.currency,
     phone,
     reservationId: r.id,
+    reference: r.reservationNumber,
   });
   const input = { id: op.id, amountMinor, currency: r.currency, operator: operator.code, phone, reference: r.reservationNumber, returnUrls: { success: waveReturnUrl(deps.env, 'success'), error: waveReturnUrl(deps.env, 'error') } };
   const driven = await drive(db, op, { send: () => rail.payIn(input), status: (ref) => rail.payInStatus(op.id, ref) });

@@ -200,7 +200,7 @@ export function compareTransfers(transfers: ProviderTransfer[], byWithdrawal: Ma
 const OBJECT_OF = { PAYIN: 'PAYIN', REFUND: 'REFUND', PAYOUT: 'PAYOUT' } as const;
 
 /** Where a rail's status and ours disagree: one side final, the other not, or final both ways but not alike. */
-function statusesDisagree(provider: string, ours: string): boolean {
+export function statusesDisagree(provider: string, ours: string): boolean {
   if (provider === 'UNKNOWN') return false;
   if (provider === 'PENDING') return ours === 'COMPLETED' || ours === 'FAILED';
   if (provider === 'COMPLETED') return ours !== 'COMPLETED';

@@ -1,7 +1,8 @@
 // The daily reconciliation job (CONTRACT section 27, docs/OPERATIONS.md "Reconciliation"): for one
 // UTC day, Stripe's charges, refunds and transfers (listed with a `created` range, every page) and
-// each mobile-money rail's operations (checked one by one by id: docs/decisions-reconciliation.md)
-// against our rows; one report per day and provider, replaced in one batch when run again.
+// each mobile-money rail's operations (checked one by one by id, then the rail's statement where it
+// lists one: docs/decisions-reconciliation.md) against our rows; one report per day and provider,
+// replaced in one batch when run again.
 import { and, eq, gte, inArray, isNotNull, lt, ne, not, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import {
@@ -19,11 +20,12 @@ import {
 import { qualified, rowExists } from '../../../db/statements';
 import type { Deps } from '../../../env';
 import { reportCaught } from '../../../error-tracking';
-import type { MobileMoneyRail, OperationResult } from '../../../providers/mobile-money';
+import { STATEMENT_CAP, type MobileMoneyRail, type OperationResult } from '../../../providers/mobile-money';
 import { LISTING_CAP, type CreatedRange } from '../../../providers/payment';
 import { chargedCents } from '../ledger/posting-rules';
 import { isMobileDestination } from '../withdrawals/mobile-payout';
 import { compareCharges, compareOperation, compareRefunds, compareTransfers, type Difference, type OurCardPayment, type OurTransfer } from './reconciliation.rules';
+import { compareStatement, matchStatement, type StatementOperation } from './statement.rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Our timestamps and the provider's differ by the seconds between its answer and our write: matched over the day and an hour either side. */
@@ -198,17 +200,44 @@ async function railCompared(deps: Deps, day: string, rail: MobileMoneyRail): Pro
     .limit(OPERATIONS_CHECKED_CAP + 1);
   const checked = ops.slice(0, OPERATIONS_CHECKED_CAP);
   const differences: Difference[] = [];
+  const reported = new Set<string>();
   let known = 0;
   for (let i = 0; i < checked.length; i += 5) {
     const results = await Promise.all(checked.slice(i, i + 5).map((op) => statusOf(rail, op)));
     results.forEach((result, j) => {
       if (result) known += 1;
       const d = compareOperation(checked[i + j], result);
-      if (d) differences.push(d);
+      if (d) (differences.push(d), reported.add(checked[i + j].id));
     });
   }
   const more = ops.length > OPERATIONS_CHECKED_CAP ? `; more than ${OPERATIONS_CHECKED_CAP} operations that day: the rest not checked` : '';
-  return { differences, providerRecords: known, ourRecords: checked.length, note: `checked one by one by id: ${checked.length} operations${more}` };
+  const note = `checked one by one by id: ${checked.length} operations${more}`;
+  if (!rail.statement) return { differences, providerRecords: known, ourRecords: checked.length, note };
+  const statement = await statementCompared(deps.db, day, rail, checked, reported);
+  return { differences: [...differences, ...statement.differences], providerRecords: statement.lines, ourRecords: checked.length, note: `${note}; ${statement.note}` };
+}
+
+/**
+ * The rail's statement of the day (and of the next, up to today, for our operations completed
+ * across midnight) against the operations its lines name and ours of the day.
+ */
+async function statementCompared(db: Db, day: string, rail: MobileMoneyRail, ofDay: StatementOperation[], reported: Set<string>) {
+  const { start, end } = bounds(day);
+  const days = [day, dayOf(new Date(end))].filter((d) => d <= dayOf(new Date()));
+  const listings = await Promise.all(days.map((d) => rail.statement!(d)));
+  const entries = listings.flatMap((l) => l.entries).sort((a, b) => a.at - b.at);
+  const ofRail = (where: SQL) => db.select().from(mobileMoneyOperations).where(and(eq(mobileMoneyOperations.rail, rail.code), where));
+  const named = [
+    ...(await inSlices(entries.flatMap((e) => (e.ref ? [e.ref] : [])), (slice) => ofRail(inArray(mobileMoneyOperations.ref, slice)))),
+    ...(await inSlices(entries.flatMap((e) => (e.reference ? [e.reference] : [])), (slice) => ofRail(inArray(mobileMoneyOperations.reference, slice)))),
+  ];
+  const ops = [...new Map([...ofDay, ...named].map((o) => [o.id, o])).values()];
+  const inDay = (e: { at: number }) => e.at >= start && e.at < end;
+  const differences = compareStatement(matchStatement(entries, ops), inDay, ofDay, reported);
+  const dayEntries = entries.filter(inDay);
+  const others = dayEntries.filter((e) => e.kind === 'OTHER').length;
+  const capped = listings.some((l) => l.capped) ? `; the statement reached its cap of ${STATEMENT_CAP} lines` : '';
+  return { differences, lines: dayEntries.length, note: `statement: ${dayEntries.length} lines, ${others} not made by this service${capped}` };
 }
 
 // ---------------------------------------------------------------------------------------------

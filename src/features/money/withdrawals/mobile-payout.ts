@@ -41,6 +41,7 @@ export async function sendMobilePayout(deps: Deps, w: WithdrawalRow): Promise<Pa
   if (!wallet) return { kind: 'failed', reason: 'The payout account was removed before the payout was sent' };
   const rail = await payoutRail(deps, wallet.provider);
   if (!rail) return { kind: 'pending' }; // its rail not configured right now: the cron asks again
+  const reference = `withdrawal-${w.id}`;
   const op = await operationFor(deps.db, {
     subject: `payout:${w.id}`,
     kind: 'PAYOUT',
@@ -50,8 +51,9 @@ export async function sendMobilePayout(deps: Deps, w: WithdrawalRow): Promise<Pa
     currency: w.currency,
     phone: wallet.phone,
     withdrawalId: w.id,
+    reference,
   });
-  const input = { id: op.id, amountMinor: w.amountCents, currency: w.currency, operator: wallet.provider, phone: wallet.phone, name: wallet.name, reference: `withdrawal-${w.id}` };
+  const input = { id: op.id, amountMinor: w.amountCents, currency: w.currency, operator: wallet.provider, phone: wallet.phone, name: wallet.name, reference };
   const { row } = await drive(deps.db, op, { send: () => rail.payout(input), status: (ref) => rail.payoutStatus(op.id, ref) });
   if (row.status === 'COMPLETED') return { kind: 'completed', payoutId: row.ref ?? row.id };
   if (row.status === 'FAILED') return { kind: 'failed', reason: `${row.failureCode}: ${row.failureMessage}` };
