@@ -300,18 +300,19 @@ async function checkAfterErasures(restored, accounts, atRestorePoint, problems) 
   await close();
 }
 
-/** The restore order of docs/OPERATIONS.md ("Restore order"), each step said drilled or not. */
+/** The restore order of docs/OPERATIONS.md ("The whole restore, in order"), each step said drilled or not. */
 function printRunbookOrder(pitr) {
   const order = [
-    ['drilled', 'list the accounts erased after the restore point (audit_logs ACCOUNT_DELETED), from the database as it is now'],
     ['NOT drilled', 'stop the damage: roll the Worker back (wrangler rollback needs a deployed Worker)'],
-    ['drilled', 'D1 from the nightly export into a new database, reordered, checked (Time Travel itself: NOT drilled, no local Time Travel)'],
-    ['drilled', 'uploads from the second location into R2, missing objects only'],
-    ['NOT drilled', `Durable Objects (conversations, tracking) to an instant: no point-in-time recovery locally (the call answered ${pitr}); restored objects are not compared`],
-    ['drilled', 'the erasures re-applied from the console (after D1, uploads and objects, each of which brings erased data back)'],
+    ['drilled', 'list the accounts erased after the restore point (audit_logs ACCOUNT_DELETED) from the database as it is now'],
+    ['drilled', 'D1 from the nightly export into a new database, reordered, checked (loaded right after the export, to compare it with the source of that time); Time Travel: NOT drilled (none locally)'],
+    ['drilled', 'uploads from the second location into the empty R2, missing objects only (npm run backup:restore-uploads\'s code)'],
+    ['NOT drilled', `Durable Objects (conversations, tracking) to an instant: no point-in-time recovery locally (the call answered ${pitr}); message bodies and GPS points not restored nor compared`],
+    ['drilled', 'the erasures re-applied from the console by a super-admin'],
     ['NOT drilled', 'Stripe and Wave reconciled for the lost window (no provider here)'],
+    ['drilled', 'checks before reopening: invariants, every upload the database points to present with its bytes'],
   ];
-  console.log('restore order (docs/OPERATIONS.md):');
+  console.log('restore order (docs/OPERATIONS.md, "The whole restore, in order"):');
   order.forEach(([state, text], i) => console.log(`  ${i + 1}. [${state}] ${text}`));
 }
 

@@ -13,19 +13,23 @@
 //   OFFSITE_S3_ENDPOINT, OFFSITE_S3_BUCKET, OFFSITE_S3_ACCESS_KEY_ID, OFFSITE_S3_SECRET_ACCESS_KEY,
 //   OFFSITE_S3_REGION (optional, default auto)   the second location
 // Options: --env production|staging (default production); --dry-run (export, and say what would be
-// copied and deleted, without writing anywhere).
+// copied and deleted, without writing anywhere); --restore-uploads (the way back, docs/OPERATIONS.md
+// "Restoring uploads": the objects of the second location's uploads/ that the uploads bucket lacks
+// copied into it, nothing overwritten or deleted, no export; the R2 token must then allow writing).
+// `npm run backup:drill` runs steps 3 and --restore-uploads with this same code against local stores.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { unstable_readConfig } from 'wrangler';
-import { mirror, s3Bucket } from './lib/offsite.mjs';
+import { mirror, restoreMissing, s3Bucket } from './lib/offsite.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const argument = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const ENV = argument('--env') ?? 'production';
 const DRY_RUN = process.argv.includes('--dry-run');
+const RESTORE_UPLOADS = process.argv.includes('--restore-uploads');
 const BACKUPS_BUCKET = `parcel-marketplace${ENV === 'production' ? '' : `-${ENV}`}-backups`;
 
 const REQUIRED = [
@@ -38,7 +42,8 @@ const REQUIRED = [
   'OFFSITE_S3_ACCESS_KEY_ID',
   'OFFSITE_S3_SECRET_ACCESS_KEY',
 ];
-const missing = REQUIRED.filter((name) => !process.env[name]?.trim());
+// The way back touches no D1 and no wrangler: no API token needed.
+const missing = REQUIRED.filter((name) => !(RESTORE_UPLOADS && name === 'CLOUDFLARE_API_TOKEN') && !process.env[name]?.trim());
 if (missing.length) {
   console.error(`backup: not configured, nothing done: missing ${missing.join(', ')}`);
   process.exit(1);
@@ -66,6 +71,18 @@ const r2Uploads = s3Bucket({
   accessKeyId: process.env.R2_ACCESS_KEY_ID,
   secretAccessKey: process.env.R2_SECRET_ACCESS_KEY,
 });
+
+if (RESTORE_UPLOADS) {
+  try {
+    console.log(`uploads restored from ${offsite.label}/uploads/ into ${uploads} (missing objects only)`);
+    const done = await restoreMissing(offsite, r2Uploads, { prefix: 'uploads/', dryRun: DRY_RUN });
+    console.log(`   ${done.copied} copied, ${done.present} already there${DRY_RUN ? ' (dry run: nothing written)' : ''}`);
+  } catch (err) {
+    console.error(`restore FAILED: ${err instanceof Error ? err.message : err}`);
+    process.exitCode = 1;
+  }
+  process.exit();
+}
 
 const work = mkdtempSync(path.join(tmpdir(), 'backup-'));
 try {
