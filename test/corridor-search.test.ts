@@ -172,6 +172,23 @@ describe('GET /annonces with radiusKm', () => {
     );
   });
 
+  it('the towns around Dakar that the main data set lacks (Rufisque, Mbour, Guédiawaye) are places too, and a trip from Rufisque is found', async () => {
+    const carrier = await aCarrier();
+    const day = ownDay();
+    const [dakar, rufisque, mbour, written, guediawaye] = await Promise.all([
+      placeOf('Dakar', 'SN'), placeOf('Rufisque', 'SN'), placeOf('Mbour', 'SN'), placeOf("M'bour", 'SN'), placeOf('Guediawaye', 'SN'),
+    ]);
+    expect([rufisque?.name, mbour?.name, guediawaye?.name]).toEqual(['Rufisque', 'Mbour', 'Guédiawaye']);
+    expect(written).toMatchObject({ latitude: mbour.latitude, longitude: mbour.longitude });
+    const rufisqueKm = Math.round(distanceKm(dakar, rufisque) * 10) / 10;
+    expect(rufisqueKm).toBeGreaterThan(15);
+    expect(rufisqueKm).toBeLessThan(25);
+    const fromRufisque = await trip(carrier, ['Rufisque', 'SN'], ORLY, day);
+    expect(await tripRow(fromRufisque.id)).toMatchObject({ departureLatitude: rufisque.latitude, departureCell: cellOf(rufisque) });
+    const near = await search({ departureCity: 'Dakar', arrivalCity: 'Paris', radiusKm: 30, date: daysFromToday(day) });
+    expect(near.body.content.map((t: { id: number; departureDistanceKm: number }) => [t.id, t.departureDistanceKm])).toEqual([[fromRufisque.id, rufisqueKm]]);
+  });
+
   it('a city that is not a known place is matched by its name, at distance 0', async () => {
     const carrier = await aCarrier();
     const day = ownDay();
