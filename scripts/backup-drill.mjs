@@ -252,7 +252,9 @@ async function restoreUploads(restored, offsite, atRestorePoint, erasedKeys, era
   return r2AsS3(restored, async ({ bucket, d1, r2 }) => {
     const done = await restoreMissing(offsite.bucket, bucket, { prefix: 'uploads/' });
     const now = await digests(r2Store(r2));
+    let same = 0;
     for (const [key, sum] of atRestorePoint) {
+      if (now.get(key) === sum) same += 1;
       if (erasedKeys.includes(key)) {
         if (now.has(key)) problems.push(`uploads: ${key}, erased after the restore point, came back from the second location`);
       } else if (now.get(key) !== sum) problems.push(`uploads: ${key} ${now.has(key) ? 'restored with other bytes' : 'not restored'}`);
@@ -262,11 +264,12 @@ async function restoreUploads(restored, offsite, atRestorePoint, erasedKeys, era
     const missing = refs.filter((r) => !now.has(r.key));
     for (const r of missing.filter((m) => !erased.has(m.owner))) problems.push(`uploads: ${r.key}, referenced by the restored D1, is not in the restored R2`);
     step(
-      `uploads restored into the fresh R2: ${done.copied} copied from the second location; ${atRestorePoint.size - erasedKeys.length} of the restore point's ${atRestorePoint.size} objects with the same sha256, ` +
+      `uploads restored into the fresh R2: ${done.copied} copied from the second location; ${same} of the restore point's ${atRestorePoint.size} objects with the same sha256, ` +
         `${erasedKeys.length} erased since not brought back; ${refs.length} keys referenced by the restored D1, ${missing.length} absent (the erased account's)`,
     );
     const ids = [...erased];
-    return ids.length ? (await d1.prepare(`SELECT id, email FROM users WHERE id IN (${ids.map(() => '?').join(',')})`).bind(...ids).all()).results : [];
+    const accounts = ids.length ? (await d1.prepare(`SELECT id, email FROM users WHERE id IN (${ids.map(() => '?').join(',')})`).bind(...ids).all()).results : [];
+    return { accounts, same };
   });
 }
 
@@ -385,7 +388,7 @@ async function main() {
   if (erasedKeys.length === 0) problems.push('erasure: no upload of the erased account was deleted from R2');
   if (stillThere.length) problems.push(`erasure: ${stillThere.join(', ')} still in the second location after the next mirror`);
 
-  const accounts = await restoreUploads(restored, offsite, atRestorePoint, erasedKeys, erasures, problems);
+  const { accounts, same } = await restoreUploads(restored, offsite, atRestorePoint, erasedKeys, erasures, problems);
   stop = await serve(restored);
   await eraseFromConsole(BASE, { email: 'superadmin@demo.local', password }, accounts);
   const pitr = await durableObjectRestore(password, restorePoint);
@@ -398,8 +401,8 @@ async function main() {
   await offsite.close();
   for (const p of problems) console.error(`  ${p}`);
   console.log(
-    `backup:drill ${problems.length ? 'FAILED' : 'OK'}: D1 restored identical and consistent; ${atRestorePoint.size} uploads mirrored, ${atRestorePoint.size - erasedKeys.length} restored with the same bytes, ` +
-      `${erasedKeys.length} erased after the restore point gone from the second location and erased again after the restore; ${problems.length} problem(s); ${elapsed()} in all`,
+    `backup:drill ${problems.length ? 'FAILED' : 'OK'}: D1 restored and checked; ${atRestorePoint.size} uploads at the restore point, ${same} restored with the same bytes, ` +
+      `${erasedKeys.length} erased after it (${accounts.length} account(s) erased again after the restore); ${problems.length} problem(s)${problems.length ? ' (above)' : ''}; ${elapsed()} in all`,
   );
   return problems.length ? 1 : 0;
 }
