@@ -11,6 +11,8 @@ import { KM_PER_DAY_OFF, KM_PER_STAR_MISSING, rankNearby, scoreOf, UNRATED_STARS
 import { del, errorBody, get, post, put } from './helpers/http';
 import { aCarrier, aUser, daysFromToday, publishTrip } from './helpers/factories';
 import { db, tripRow } from './helpers/db';
+import { depsOf } from '../src/env';
+import { closeDepartedAnnouncements } from '../src/features/announcements/announcements.service';
 
 const API = '/v1/api';
 
@@ -327,6 +329,13 @@ describe('flat cost (CONTRACT section 30)', () => {
          WHERE status = 'ACTIVE' AND publisher_suspended = 0 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
       ).all();
       expect(kept.results).toEqual(counted.results);
+      // The routes' totals (migration 0080) are the sums of their days, and no day is kept at 0.
+      const routes = await env.DB.prepare('SELECT departure_city_key k1, arrival_city_key k2, trips n FROM route_trips WHERE trips <> 0 ORDER BY 1, 2').all();
+      const summed = await env.DB.prepare(
+        `SELECT departure_city_key k1, arrival_city_key k2, count(*) n FROM announcements WHERE status = 'ACTIVE' AND publisher_suspended = 0 GROUP BY 1, 2 ORDER BY 1, 2`,
+      ).all();
+      expect(routes.results).toEqual(summed.results);
+      expect((await env.DB.prepare('SELECT count(*) n FROM route_day_trips WHERE trips = 0').first<{ n: number }>())!.n).toBe(0);
     };
     const total = async () => (await search({ departureCity: from[0], arrivalCity: 'Paris' })).body.page.totalElements;
     const a = await trip(carrier, from, PARIS, day);
@@ -349,6 +358,38 @@ describe('flat cost (CONTRACT section 30)', () => {
     await env.DB.prepare(`DELETE FROM announcements WHERE id = (SELECT max(id) FROM announcements WHERE departure_city_key = ? AND status = 'ACTIVE')`).bind(cityKey(from[0])).run();
     expect(await total()).toBe(1);
     await drift();
+  });
+
+  it("a route search without an end date reads the same rows whether its trips fall on 2 days or 12; departed trips the cron has not closed, and days before dateFrom, are not counted", async () => {
+    const carrier = await aCarrier();
+    const day = ownDay();
+    const from: [string, string] = [`Flatville ${day}`, 'SN'];
+    const rowsRead = async (query: Record<string, string | number> = {}) => {
+      const res = await search({ departureCity: from[0], arrivalCity: 'Paris', size: 1, ...query });
+      expect(res.status).toBe(200);
+      return { rows: Number(res.headers.get('x-d1-rows-read')), total: res.body.page.totalElements as number };
+    };
+    await trip(carrier, from, PARIS, day);
+    await trip(carrier, from, PARIS, day + 1);
+    const two = await rowsRead();
+    for (let d = 2; d < 12; d++) await trip(carrier, from, PARIS, day + d);
+    const twelve = await rowsRead();
+    expect([two.total, twelve.total]).toEqual([2, 12]);
+    expect(twelve.rows).toBe(two.rows);
+    // From a later day: the days before it are taken away (one row each), not the ones after it counted.
+    expect((await rowsRead({ dateFrom: daysFromToday(day + 10) })).total).toBe(2);
+    // With an end date the days of the range are summed.
+    expect((await rowsRead({ dateFrom: daysFromToday(day + 3), dateTo: daysFromToday(day + 5) })).total).toBe(3);
+    // A trip departed yesterday and still ACTIVE (the cron closes such trips later) is not in a search from today.
+    const departed = await trip(carrier, from, PARIS, day);
+    await env.DB.prepare('UPDATE announcements SET departure_date = ?, arrival_date = ? WHERE id = ?').bind(daysFromToday(-1), daysFromToday(0), departed.id).run();
+    expect((await env.DB.prepare('SELECT trips FROM route_trips WHERE departure_city_key = ?').bind(cityKey(from[0])).first<{ trips: number }>())!.trips).toBe(13);
+    const listed = await search({ departureCity: from[0], arrivalCity: 'Paris', size: 100 });
+    expect([listed.body.page.totalElements, listed.body.content.length]).toEqual([12, 12]);
+    await closeDepartedAnnouncements(depsOf(env));
+    expect((await env.DB.prepare('SELECT trips FROM route_trips WHERE departure_city_key = ?').bind(cityKey(from[0])).first<{ trips: number }>())!.trips).toBe(12);
+    expect((await env.DB.prepare('SELECT count(*) n FROM route_day_trips WHERE departure_city_key = ? AND departure_date < ?').bind(cityKey(from[0]), daysFromToday(0)).first<{ n: number }>())!.n).toBe(0);
+    expect((await rowsRead()).total).toBe(12);
   });
 
   it("a trip written for a suspended carrier stays out of the search until the account is enabled again, whatever writes the rows", async () => {

@@ -49,6 +49,24 @@ export const CHECKS = [
           LIMIT 5`,
   },
   {
+    // The route totals (migration 0080): the sum of their days, kept by triggers; no day kept at 0.
+    name: 'route totals = the sum of their day totals, and no day total is 0',
+    needs: {
+      route_trips: ['departure_city_key', 'arrival_city_key', 'trips'],
+      route_day_trips: ['departure_city_key', 'arrival_city_key', 'departure_date', 'trips'],
+    },
+    sql: `SELECT r.departure_city_key, r.arrival_city_key, r.trips, COALESCE((SELECT SUM(d.trips) FROM route_day_trips d
+              WHERE d.departure_city_key = r.departure_city_key AND d.arrival_city_key = r.arrival_city_key), 0) AS days
+            FROM route_trips r WHERE r.trips != days
+          UNION ALL
+          SELECT d.departure_city_key, d.arrival_city_key, NULL, SUM(d.trips) FROM route_day_trips d
+           WHERE NOT EXISTS (SELECT 1 FROM route_trips r WHERE r.departure_city_key = d.departure_city_key AND r.arrival_city_key = d.arrival_city_key)
+           GROUP BY 1, 2
+          UNION ALL
+          SELECT departure_city_key, arrival_city_key, departure_date, trips FROM route_day_trips WHERE trips = 0
+          LIMIT 5`,
+  },
+  {
     // The carrier's cancellationRate counts (migration 0079): kept by triggers, they must equal the
     // recount of its reservations (CONTRACT 22's rule) after the soak's cancellations.
     name: "carrier cancellation counts = the recount of each carrier's reservations",

@@ -119,6 +119,21 @@ export const routeDayTrips = sqliteTable(
 );
 
 /**
+ * Listed trips per route, all days together: the sum of its route_day_trips, kept by triggers on
+ * that table (migration 0080, which also deletes a day whose total falls to 0). A route search
+ * from today reads this row less the route's days before today. WITHOUT ROWID in SQL.
+ */
+export const routeTrips = sqliteTable(
+  'route_trips',
+  {
+    departureCityKey: text('departure_city_key').notNull(),
+    arrivalCityKey: text('arrival_city_key').notNull(),
+    trips: integer('trips').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.departureCityKey, t.arrivalCityKey] })],
+);
+
+/**
  * The corridor's places with their coordinates (CONTRACT section 30), from GeoNames through
  * scripts/build-reference-data.mjs (migration 0076). `nameKey` is cityKey(name).
  */

@@ -3,7 +3,7 @@
 import { and, count, eq, gt, gte, inArray, lt, lte, notExists, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiled, runAlone, compiledShapes, pageTotal, rowExists, withTotal } from '../../db/statements';
-import { announcements, carrierCancellationCounts, reservations, routeDayTrips, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
+import { announcements, carrierCancellationCounts, reservations, routeDayTrips, routeTrips, userRatings, users, type AnnouncementRow, type CancellationPolicy } from '../../db/schema';
 import { AppError, businessRule, type FieldError, invalidState, notFound, validationError, msg } from '../../errors';
 import { textDay } from '../../lib/message-text';
 import type { AuthUser, Deps } from '../../env';
@@ -313,24 +313,29 @@ async function runStatements(db: Db, { page, total }: ReturnType<typeof pageStat
 const ROUTE_TOTAL_KEYS: ReadonlySet<SearchKey> = new Set(['from', 'dateTo', 'departureCity', 'arrivalCity']);
 
 /**
- * A search by both cities (and dates only) totals its route's listed trips per day
- * (route_day_trips, kept by triggers, migration 0078): one row read per day with trips, not one
- * per trip. Any other filter counts the matches themselves (at most cap + 1).
+ * A search by both cities (and dates only) totals its route's listed trips without reading one
+ * entry per trip (CONTRACT section 30, flat cost; kept by triggers, migrations 0078 and 0080).
+ * Without an end date: the route's total (route_trips, one row) less its days before the first day
+ * asked (departed trips the cron has not closed yet, or the days before dateFrom). With one: the
+ * sum of its days in the range (route_day_trips: one row per day with trips). Any other filter
+ * counts the matches themselves (at most cap + 1).
  */
 export function routeTotalOf(db: Db, has: ReadonlySet<SearchKey>, v: Record<SearchKey, unknown>) {
   if (!has.has('departureCity') || !has.has('arrivalCity') || [...has].some((k) => !ROUTE_TOTAL_KEYS.has(k))) return undefined;
   const r = routeDayTrips;
+  const route = and(eq(r.departureCityKey, v.departureCity as string), eq(r.arrivalCityKey, v.arrivalCity as string));
+  const daysSum = sql<number>`coalesce(sum(${r.trips}), 0)`;
+  if (has.has('dateTo')) {
+    return db
+      .select({ total: daysSum.mapWith(Number) })
+      .from(r)
+      .where(and(route, gte(r.departureDate, v.from as string), lte(r.departureDate, v.dateTo as string)));
+  }
+  const before = db.select({ n: daysSum }).from(r).where(and(route, lt(r.departureDate, v.from as string)));
   return db
-    .select({ total: sql<number>`coalesce(sum(${r.trips}), 0)`.mapWith(Number) })
-    .from(r)
-    .where(
-      and(
-        eq(r.departureCityKey, v.departureCity as string),
-        eq(r.arrivalCityKey, v.arrivalCity as string),
-        gte(r.departureDate, v.from as string),
-        has.has('dateTo') ? lte(r.departureDate, v.dateTo as string) : undefined,
-      ),
-    );
+    .select({ total: sql<number>`coalesce(max(${routeTrips.trips}), 0) - (${before})`.mapWith(Number) })
+    .from(routeTrips)
+    .where(and(eq(routeTrips.departureCityKey, v.departureCity as string), eq(routeTrips.arrivalCityKey, v.arrivalCity as string)));
 }
 
 /** The search's page and count for one shape: which filters are present, and the sort. */
