@@ -273,6 +273,12 @@ describe('GET /superadmin/reconciliation and the retries', () => {
       expect.objectContaining({ reservationId: reservation.id, reservationNumber: reservation.reservationNumber, amount: 50, currency: 'EUR', paymentStatus: 'AUTHORIZED', ageMinutes: expect.any(Number), since: expect.any(String) }),
     );
     expect(res.body.pending.captures.page).toMatchObject({ size: 100, totalElements: expect.any(Number) });
+    // How each provider was read, in the reader's language.
+    expect(report.note).toMatch(/^listed: \d+ charges, \d+ refunds, \d+ transfers$/);
+    const fr = await get(`${URL}?size=1`, { token: root.token, headers: { 'Accept-Language': 'fr-SN' } });
+    expect(fr.headers.get('Content-Language')).toBe('fr');
+    expect(fr.body.reports.find((r: { provider: string }) => r.provider === 'STRIPE').note).toMatch(/^listés : \d+ paiements, \d+ remboursements, \d+ virements$/);
+    expect(fr.body.reports.find((r: { provider: string }) => r.provider === 'WAVE').note).toMatch(/^vérifiées une à une par identifiant : \d+ opérations ; relevé : \d+ lignes, dont \d+ hors de ce service$/);
     const audited = await db().select().from(auditLogs).where(and(eq(auditLogs.action, 'RECONCILIATION_RUN'), eq(auditLogs.actorId, root.id)));
     expect(audited.map((a) => a.targetId)).toEqual([today()]);
   });

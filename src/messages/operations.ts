@@ -60,6 +60,19 @@ export const OPERATIONS_MESSAGES = {
     en: 'The day must be today or earlier (UTC)',
     fr: 'Le jour doit être aujourd’hui ou avant (UTC)',
   },
+  // features/money/reconciliation: how a report read its provider (its note)
+  'reconciliation.listed': {
+    en: 'listed: {charges} charges, {refunds} refunds, {transfers} transfers',
+    fr: 'listés : {charges} paiements, {refunds} remboursements, {transfers} virements',
+  },
+  'reconciliation.listingCapped': { en: 'a listing reached its cap of {cap}', fr: 'une liste a atteint son plafond de {cap}' },
+  'reconciliation.checkedById': { en: 'checked one by one by id: {count} operations', fr: 'vérifiées une à une par identifiant : {count} opérations' },
+  'reconciliation.operationsLeft': {
+    en: 'more than {cap} operations that day: the rest not checked',
+    fr: 'plus de {cap} opérations ce jour-là : les autres ne sont pas vérifiées',
+  },
+  'reconciliation.statement': { en: 'statement: {lines} lines, {others} not made by this service', fr: 'relevé : {lines} lignes, dont {others} hors de ce service' },
+  'reconciliation.statementCapped': { en: 'the statement reached its cap of {cap} lines', fr: 'le relevé a atteint son plafond de {cap} lignes' },
   // features/watchdog/watchdog.rules.ts: what an incident is, as its alert and the console say it
   'incident.metricsUnavailable': { en: 'the metrics could not be read: {error}', fr: 'les métriques n’ont pas pu être lues : {error}' },
   'incident.serverErrors': {

@@ -7619,7 +7619,7 @@ export interface components {
              * @description Our records of the day compared
              */
             ourRecords: number;
-            /** @description How the provider was read (listed, or our operations checked one by one) and any cap reached */
+            /** @description How the provider was read (listed, our operations checked one by one, the rail's statement) and any cap reached, in the reader's language (Accept-Language) */
             note: string | null;
             error: string | null;
             /**

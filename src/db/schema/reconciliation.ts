@@ -28,6 +28,8 @@ export const reconciliationReports = sqliteTable(
     differences: integer('differences').notNull().default(0),
     /** How the provider was read (a listing, or our rows checked one by one), and any cap reached. */
     note: text('note'),
+    /** The note as message keys and values (migration 0092): said in the reader's language. */
+    noteText: text('note_text', { mode: 'json' }).$type<{ key: string; params?: Record<string, unknown> }[]>(),
     /** Why the run failed (status FAILED). */
     error: text('error'),
     runs: integer('runs').notNull().default(1),

@@ -47,6 +47,8 @@ header.top .who { font-size:13px; color:#c9d1e3; overflow-wrap:anywhere; }
 header.top form { margin:0; }
 header.top button { background:transparent; color:#fff; border:1px solid #56607a; border-radius:6px; padding:5px 10px; font:inherit; font-size:13px; cursor:pointer; }
 nav.main { background:#1c2540; overflow-x:auto; white-space:nowrap; }
+/* A desktop shows every entry (they wrap to a second row); a phone scrolls the row. */
+@media (min-width:900px) { nav.main { display:flex; flex-wrap:wrap; overflow-x:visible; white-space:normal; } }
 nav.main a { display:inline-block; color:#d7def0; text-decoration:none; padding:10px 14px; font-size:14px; border-bottom:3px solid transparent; }
 nav.main a[aria-current=page] { color:#fff; border-bottom-color:#6f9bff; font-weight:600; }
 nav.main a:hover { color:#fff; background:#26305a; }

@@ -11,6 +11,7 @@ import { authErrorResponses, errorResponses, jsonBody, jsonContent, withRole } f
 import { PageSchema, pageQuery } from '../../lib/pagination';
 import { IdParams } from '../../validation';
 import { clientIp, audit } from '../audit/audit';
+import { languageHeaders, readerLocale } from '../../lib/locale';
 import { dayOf, OUR_STATES, PROVIDER_STATES, PENDING_SORT_FIELDS, pendingCaptures, pendingPayouts, pendingRefunds, reportsOf, retryPayout, retryRefund, runReconciliation, WithdrawalSchema } from '../money';
 
 const TAGS = ['Administration'];
@@ -45,7 +46,7 @@ const ReportSchema = z
     status: z.enum(RECONCILIATION_STATUSES).openapi({ description: 'MATCHED: nothing differs; DIFFERENCES: see `differences`; FAILED: the provider could not be read (`error`)' }),
     providerRecords: z.number().int().openapi({ description: "The provider's records of the day compared" }),
     ourRecords: z.number().int().openapi({ description: 'Our records of the day compared' }),
-    note: z.string().nullable().openapi({ description: 'How the provider was read (listed, or our operations checked one by one) and any cap reached' }),
+    note: z.string().nullable().openapi({ description: "How the provider was read (listed, our operations checked one by one, the rail's statement) and any cap reached, in the reader's language (Accept-Language)" }),
     error: z.string().nullable(),
     runs: z.number().int().openapi({ description: 'How many times the day was reconciled (each run replaces the report)' }),
     runAt: dateTime('The last run'),
@@ -166,8 +167,10 @@ export const reconciliationRouter = createRouter()
       const { db } = c.get('deps');
       const q = c.req.valid('query');
       const now = new Date();
-      const [reports, captures, refunds, payouts] = await Promise.all([reportsOf(db, q.day), pendingCaptures(db, now, q), pendingRefunds(db, now, q), pendingPayouts(db, now, q)]);
-      return c.json({ day: reports.day, reports: toReports(reports.reports), pending: { captures: pageOf(captures), refunds: pageOf(refunds), payouts: pageOf(payouts) } }, 200);
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      const [reports, captures, refunds, payouts] = await Promise.all([reportsOf(db, q.day, locale), pendingCaptures(db, now, q), pendingRefunds(db, now, q), pendingPayouts(db, now, q)]);
+      const pending = { captures: pageOf(captures), refunds: pageOf(refunds), payouts: pageOf(payouts) };
+      return c.json({ day: reports.day, reports: toReports(reports.reports), pending }, 200, languageHeaders(locale));
     },
   )
   .openapi(
@@ -189,7 +192,8 @@ export const reconciliationRouter = createRouter()
       if (day > today) throw invalidArgument('reconciliation.dayNotPast');
       await runReconciliation(deps, day);
       await audit(deps, { actorId: c.get('auth').id, action: 'RECONCILIATION_RUN', targetType: 'RECONCILIATION', targetId: day, ip: clientIp(c) });
-      return c.json({ day, reports: toReports((await reportsOf(deps.db, day)).reports) }, 200);
+      const locale = readerLocale(c.req.header('Accept-Language'));
+      return c.json({ day, reports: toReports((await reportsOf(deps.db, day, locale)).reports) }, 200, languageHeaders(locale));
     },
   )
   .openapi(

@@ -86,7 +86,7 @@ async function reconciliationPage(c: ConsoleContext, state?: FormState) {
   const v = await view(c);
   const { db } = c.get('deps');
   const now = new Date();
-  const [{ day, reports }, captures, refunds, payouts] = await Promise.all([reportsOf(db), pendingCaptures(db, now, FIRST), pendingRefunds(db, now, FIRST), pendingPayouts(db, now, FIRST)]);
+  const [{ day, reports }, captures, refunds, payouts] = await Promise.all([reportsOf(db, undefined, v.locale), pendingCaptures(db, now, FIRST), pendingRefunds(db, now, FIRST), pendingPayouts(db, now, FIRST)]);
   const differences = reports.flatMap((r) => r.items.map((d) => ({ ...d, provider: r.provider })));
   const runAction = `${PATH}/run`;
   return page(

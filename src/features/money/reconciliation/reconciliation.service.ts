@@ -15,6 +15,7 @@ import {
   reservations,
   transactions,
   withdrawals,
+  type Locale,
   type ReconciliationReportRow,
 } from '../../../db/schema';
 import { qualified, rowExists } from '../../../db/statements';
@@ -22,6 +23,8 @@ import type { Deps } from '../../../env';
 import { reportCaught } from '../../../error-tracking';
 import { STATEMENT_CAP, type MobileMoneyRail, type OperationResult } from '../../../providers/mobile-money';
 import { LISTING_CAP, type CreatedRange } from '../../../providers/payment';
+import { msg, type Message } from '../../../messages';
+import { renderText } from '../../../lib/message-text';
 import { chargedCents } from '../ledger/posting-rules';
 import { isMobileDestination } from '../withdrawals/mobile-payout';
 import { compareCharges, compareOperation, compareRefunds, compareTransfers, type Difference, type OurCardPayment, type OurTransfer } from './reconciliation.rules';
@@ -47,8 +50,14 @@ interface Compared {
   differences: Difference[];
   providerRecords: number;
   ourRecords: number;
-  note: string;
+  /** How the provider was read, part by part: stored as keys (said in the reader's language) and in English. */
+  note: Message[];
 }
+
+/** A report's note in `locale`; the English one for reports stored before the keys. */
+const noteIn = (row: ReconciliationReportRow, locale: Locale) => (row.noteText ? joinNote(row.noteText as Message[], locale) : row.note);
+/** French puts a space before a semicolon. */
+const joinNote = (note: Message[], locale: Locale) => note.map((m) => renderText(m, locale)).join(locale === 'fr' ? ' ; ' : '; ');
 
 /** Every provider's report for `day`, stored (replacing an earlier run's); a provider that cannot be read gets a FAILED report. */
 export async function runReconciliation(deps: Deps, day: string): Promise<ReconciliationReportRow[]> {
@@ -75,8 +84,16 @@ async function storeReport(db: Db, day: string, provider: string, result: Compar
   const runAt = new Date().toISOString();
   const failed = 'error' in result;
   const values = failed
-    ? { status: 'FAILED' as const, providerRecords: 0, ourRecords: 0, differences: 0, note: null, error: result.error }
-    : { status: result.differences.length > 0 ? ('DIFFERENCES' as const) : ('MATCHED' as const), providerRecords: result.providerRecords, ourRecords: result.ourRecords, differences: result.differences.length, note: result.note, error: null };
+    ? { status: 'FAILED' as const, providerRecords: 0, ourRecords: 0, differences: 0, note: null, noteText: null, error: result.error }
+    : {
+        status: result.differences.length > 0 ? ('DIFFERENCES' as const) : ('MATCHED' as const),
+        providerRecords: result.providerRecords,
+        ourRecords: result.ourRecords,
+        differences: result.differences.length,
+        note: joinNote(result.note, 'en'),
+        noteText: result.note,
+        error: null,
+      };
   const reportId = sql`(SELECT ${reconciliationReports.id} FROM ${reconciliationReports} WHERE ${reconciliationReports.day} = ${day} AND ${reconciliationReports.provider} = ${provider})`;
   const diffs = failed ? [] : result.differences;
   const inserts = [];
@@ -167,7 +184,10 @@ async function stripeCompared(deps: Deps, day: string): Promise<Compared> {
     differences,
     providerRecords: dayCharges.length + dayRefunds.length + dayTransfers.length,
     ourRecords: paidOfDay.length + refundedOfDay.length + transfersOfDay.length,
-    note: `listed: ${dayCharges.length} charges, ${dayRefunds.length} refunds, ${dayTransfers.length} transfers${capped ? `; a listing reached its cap of ${LISTING_CAP}` : ''}`,
+    note: [
+      msg('reconciliation.listed', { charges: dayCharges.length, refunds: dayRefunds.length, transfers: dayTransfers.length }),
+      ...(capped ? [msg('reconciliation.listingCapped', { cap: LISTING_CAP })] : []),
+    ],
   };
 }
 
@@ -210,11 +230,13 @@ async function railCompared(deps: Deps, day: string, rail: MobileMoneyRail): Pro
       if (d) (differences.push(d), reported.add(checked[i + j].id));
     });
   }
-  const more = ops.length > OPERATIONS_CHECKED_CAP ? `; more than ${OPERATIONS_CHECKED_CAP} operations that day: the rest not checked` : '';
-  const note = `checked one by one by id: ${checked.length} operations${more}`;
+  const note = [
+    msg('reconciliation.checkedById', { count: checked.length }),
+    ...(ops.length > OPERATIONS_CHECKED_CAP ? [msg('reconciliation.operationsLeft', { cap: OPERATIONS_CHECKED_CAP })] : []),
+  ];
   if (!rail.statement) return { differences, providerRecords: known, ourRecords: checked.length, note };
   const statement = await statementCompared(deps.db, day, rail, checked, reported);
-  return { differences: [...differences, ...statement.differences], providerRecords: statement.lines, ourRecords: checked.length, note: `${note}; ${statement.note}` };
+  return { differences: [...differences, ...statement.differences], providerRecords: statement.lines, ourRecords: checked.length, note: [...note, ...statement.note] };
 }
 
 /**
@@ -236,15 +258,18 @@ async function statementCompared(db: Db, day: string, rail: MobileMoneyRail, ofD
   const differences = compareStatement(matchStatement(entries, ops), inDay, ofDay, reported);
   const dayEntries = entries.filter(inDay);
   const others = dayEntries.filter((e) => e.kind === 'OTHER').length;
-  const capped = listings.some((l) => l.capped) ? `; the statement reached its cap of ${STATEMENT_CAP} lines` : '';
-  return { differences, lines: dayEntries.length, note: `statement: ${dayEntries.length} lines, ${others} not made by this service${capped}` };
+  const note = [
+    msg('reconciliation.statement', { lines: dayEntries.length, others }),
+    ...(listings.some((l) => l.capped) ? [msg('reconciliation.statementCapped', { cap: STATEMENT_CAP })] : []),
+  ];
+  return { differences, lines: dayEntries.length, note };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reading the reports
 
-/** The reports of `day` (default: the latest day reported), each with its differences. */
-export async function reportsOf(db: Db, day?: string) {
+/** The reports of `day` (default: the latest day reported), each with its differences, their notes in `locale`. */
+export async function reportsOf(db: Db, day?: string, locale: Locale = 'en') {
   const [latest] = day ? [{ day }] : await db.select({ day: reconciliationReports.day }).from(reconciliationReports).orderBy(sql`${reconciliationReports.day} DESC`).limit(1);
   if (!latest) return { day: null, reports: [] };
   const [reports, differences] = await db.batch([
@@ -255,5 +280,5 @@ export async function reportsOf(db: Db, day?: string) {
       .where(inArray(reconciliationDifferences.reportId, db.select({ id: reconciliationReports.id }).from(reconciliationReports).where(eq(reconciliationReports.day, latest.day))))
       .orderBy(reconciliationDifferences.id),
   ]);
-  return { day: latest.day, reports: reports.map((r) => ({ ...r, items: differences.filter((d) => d.reportId === r.id) })) };
+  return { day: latest.day, reports: reports.map(({ noteText, ...r }) => ({ ...r, note: noteIn({ ...r, noteText }, locale), items: differences.filter((d) => d.reportId === r.id) })) };
 }
