@@ -328,7 +328,7 @@ async function reconciliationTest(browser, page, base) {
   await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Reconcile today so far' }).click()]);
   check((await page.textContent('.flash.ok'))?.includes('Reconciled'), 'reconciling from the console says so');
   const reports = (await page.textContent('#reconciliation-reports'))?.replace(/\s+/g, ' ') ?? '';
-  check(reports.includes('STRIPE') && reports.includes('WAVE') && /MATCHED|DIFFERENCES/.test(reports), `the page lists today's report of each provider (${reports.slice(0, 200)})`);
+  check(reports.includes('STRIPE') && reports.includes('WAVE') && /Matched|Differences/.test(reports) && reports.includes('statement:'), `the page lists today's report of each provider, Wave's with its statement (${reports.slice(0, 200)})`);
   const tables = await Promise.all(['#reconciliation-differences', '#pending-captures', '#pending-refunds', '#pending-payouts'].map((id) => page.locator(id).count()));
   check(tables.every((n) => n === 1), 'the page shows the differences and the pending captures, refunds and payouts');
   await shot(page, 'console-reconciliation.png');
@@ -336,6 +336,11 @@ async function reconciliationTest(browser, page, base) {
   const frenchPage = await french.newPage();
   await frenchPage.goto(`${base}/console/reconciliation`);
   check((await frenchPage.textContent('h1')) === 'Rapprochement' && (await frenchPage.textContent('#pending-captures'))?.length > 0, 'the Reconciliation page is in French for a French browser');
+  const frenchReports = (await frenchPage.textContent('#reconciliation-reports'))?.replace(/\s+/g, ' ') ?? '';
+  check(/Concordant|Écarts/.test(frenchReports) && frenchReports.includes('vérifiées une à une par identifiant') && frenchReports.includes('relevé :'), `each report's status and how it was read are in French (${frenchReports.slice(0, 200)})`);
+  // Every entry of the navigation is visible on a 1366 px screen (a second row, no hidden scroll).
+  const nav = await frenchPage.evaluate(() => ({ scroll: document.querySelector('nav.main').scrollWidth, width: document.querySelector('nav.main').clientWidth }));
+  check(nav.scroll <= nav.width, `the French navigation fits 1366 px (${nav.scroll} <= ${nav.width})`);
   await shot(frenchPage, 'console-reconciliation-fr.png');
   await french.close();
 }

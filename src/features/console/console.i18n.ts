@@ -403,7 +403,7 @@ const TRANSLATORS: Record<Locale, Translate> = { en: translatorOf(en), fr: trans
 export const translator = (locale: Locale): Translate => TRANSLATORS[locale];
 
 /** What kind of record a stored code belongs to: French agrees its words with the record's gender. */
-export type CodeKind = 'reservation' | 'kyc' | 'dispute' | 'resolution' | 'withdrawal' | 'account' | 'agency' | 'delivery' | 'travelProof' | 'incident';
+export type CodeKind = 'reservation' | 'kyc' | 'dispute' | 'resolution' | 'withdrawal' | 'account' | 'agency' | 'delivery' | 'travelProof' | 'incident' | 'reconciliation';
 
 // Stored codes (statuses, resolutions) in the operator's words. English reads the code itself
 // spelled out; French names each, agreed with its record (une réservation annulée, un retrait échoué).
@@ -435,6 +435,7 @@ const FRENCH_CODES: Record<CodeKind, Record<string, string>> = {
   delivery: { QUEUED: 'En file d’attente', SENT: 'Envoyé', FAILED: 'Échoué', DEAD: 'Abandonné' },
   travelProof: { PENDING: 'En attente', APPROVED: 'Approuvé', REJECTED: 'Refusé', SUPERSEDED: 'Remplacé' },
   incident: { OPEN: 'Ouvert', RESOLVED: 'Résolu' },
+  reconciliation: { MATCHED: 'Concordant', DIFFERENCES: 'Écarts', FAILED: 'Échec de lecture' },
 };
 
 const spelledOut = (code: string) => code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');

@@ -8,6 +8,7 @@ import { dayOf, pendingCaptures, pendingPayouts, pendingRefunds, reportsOf, retr
 import { act, assertSuperAdmin, page, view, type ConsoleContext, type ConsoleEnv } from '../console.http';
 import { Csrf, money, shortDate, Table, type FormState } from '../console.layout';
 import { pathId } from '../console.params';
+import { codeLabel, type Locale } from '../console.i18n';
 
 export const reconciliationRoutes = new Hono<ConsoleEnv>();
 
@@ -15,7 +16,7 @@ const PATH = '/console/reconciliation';
 const FIRST = { page: 0, size: 50, sort: { field: 'since' as const, direction: 'asc' as const } };
 
 type View = Awaited<ReturnType<typeof view>>;
-const badge = (status: string) => <span data-code={status} class={`badge ${status === 'MATCHED' ? 'ok' : 'err'}`}>{status}</span>;
+const badge = (status: string, locale: Locale) => <span data-code={status} class={`badge ${status === 'MATCHED' ? 'ok' : 'err'}`}>{codeLabel(locale, 'reconciliation', status)}</span>;
 const amountOrDash = (v: View, minor: number | null, currency: string) => (minor === null ? '—' : money(v, minor, currency));
 const age = (v: View, minutes: number) => (minutes < 120 ? v.t('ageMinutes', { n: minutes }) : v.t('ageHours', { n: Math.floor(minutes / 60) }));
 
@@ -107,7 +108,7 @@ async function reconciliationPage(c: ConsoleContext, state?: FormState) {
           v={v}
           id="reconciliation-reports"
           columns={[[v.t('provider')], [v.t('status')], [v.t('providerRecords'), 'num'], [v.t('ourRecords'), 'num'], [v.t('differences'), 'num'], [v.t('reconciliationHow')], [v.t('lastRun')]]}
-          rows={reports.map((r) => [r.provider, badge(r.status), r.providerRecords, r.ourRecords, r.differences, r.error ?? r.note ?? '—', shortDate(r.runAt)])}
+          rows={reports.map((r) => [r.provider, badge(r.status, v.locale), r.providerRecords, r.ourRecords, r.differences, r.error ?? r.note ?? '—', shortDate(r.runAt)])}
         />
         <form method="post" action={runAction}>
           <Csrf v={v} action={runAction} />
