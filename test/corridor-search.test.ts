@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications, places, searchAlerts, userRatings } from '../src/db/schema';
 import { cityKey } from '../src/features/reference/city-key';
+import { formatMoneyIn } from '../src/lib/money';
 import { boxAround, cellOf, cellsOf, distanceKm } from '../src/lib/geo';
 import { KM_PER_DAY_OFF, KM_PER_STAR_MISSING, rankNearby, scoreOf, UNRATED_STARS } from '../src/features/announcements/nearby-score';
 import { del, errorBody, get, post, put } from './helpers/http';
@@ -430,6 +431,13 @@ describe('saved searches with a radius and a flexible date', () => {
     await trip(carrier, DAKAR, LYON, day); // about 390 km from Paris
     const mine = await db().select().from(notifications).where(eq(notifications.userId, watcher.id));
     expect(mine).toMatchObject([{ type: 'ALERT_MATCH', data: { announcementId: matching.id, alertId: created.body.id } }]);
+    // The notice says how far each end the radius found lies from the alert's city, in whole km.
+    const [dakarAt, thiesAt, parisAt, orlyAt] = await Promise.all([placeOf('Dakar', 'SN'), placeOf('Thiès', 'SN'), placeOf('Paris', 'FR'), placeOf('Orly', 'FR')]);
+    const [thiesKm, orlyKm] = [Math.round(distanceKm(dakarAt, thiesAt)), Math.round(distanceKm(parisAt, orlyAt))];
+    const listed = await get(`${API}/notifications`, { token: watcher.token, headers: { 'Accept-Language': 'fr' } });
+    expect(listed.body.content[0].message).toBe(
+      `Nouveau trajet Thiès → Orly le ${new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${daysFromToday(day + 1)}T00:00:00Z`))} (à ${thiesKm} km de Dakar, à ${orlyKm} km de Paris) : 20 kg disponibles à ${formatMoneyIn(800, 'EUR', 'fr')}/kg.`,
+    );
 
     // The same parameters' rules as the search.
     const refused = await post(`${API}/search-alerts`, { departureCity: 'Dakar', radiusKm: 301, dateFlexDays: 8 }, { token: watcher.token });

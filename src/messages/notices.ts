@@ -201,6 +201,12 @@ export const NOTICE_MESSAGES = {
     en: 'New trip {from} → {to} on {date}: {kg} kg available at {price}/kg.',
     fr: 'Nouveau trajet {from} → {to} le {date} : {kg} kg disponibles à {price}/kg.',
   },
+  // A trip an alert's radius found (features/announcements/alert-matching.ts): how far each end is from the alert's city.
+  'notice.alertMatchNearby': {
+    en: 'New trip {from} → {to} on {date} ({near}): {kg} kg available at {price}/kg.',
+    fr: 'Nouveau trajet {from} → {to} le {date} ({near}) : {kg} kg disponibles à {price}/kg.',
+  },
+  'notice.kmFrom': { en: '{km} km from {city}', fr: 'à {km} km de {city}' },
   'notice.travelProofApproved': {
     en: 'Your proof of travel was accepted: your trip shows as verified.',
     fr: 'Votre justificatif de voyage a été accepté : votre trajet est affiché comme vérifié.',

@@ -7,7 +7,7 @@ import { searchAlerts, type AnnouncementRow } from '../../db/schema';
 import { notify, type Notification } from '../deliveries/notify';
 import { remainingCapacityG } from './capacity';
 import { distanceKm, EARTH_RADIUS_KM, type Point } from '../../lib/geo';
-import { msg } from '../../messages';
+import { inEachLanguage, msg, render } from '../../messages';
 import { textAmount, textDay } from '../../lib/message-text';
 
 /**
@@ -39,6 +39,8 @@ export function matchingAlertsQuery(db: Db, row: AnnouncementRow) {
       userId: a.userId,
       name: a.name,
       radiusKm: a.radiusKm,
+      departureCity: a.departureCity,
+      arrivalCity: a.arrivalCity,
       departureCityKey: a.departureCityKey,
       arrivalCityKey: a.arrivalCityKey,
       departureLatitude: a.departureLatitude,
@@ -78,19 +80,26 @@ export async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
   const alerts = (await matchingAlertsQuery(db, row)).filter((alert) => withinRadius(alert, row));
   const byUser = new Map<number, (typeof alerts)[number]>();
   for (const alert of alerts) if (!byUser.has(alert.userId)) byUser.set(alert.userId, alert);
-  const items: Notification[] = [...byUser.values()].map((alert) => ({
-    userId: alert.userId,
-    type: 'ALERT_MATCH',
-    text: msg('notice.alertMatch', {
-      from: row.departureCity,
-      to: row.arrivalCity,
-      date: textDay(row.departureDate),
-      kg: remainingCapacityG(row) / 1000,
-      price: textAmount(row.pricePerKgCents, row.currency),
-    }),
-    data: { announcementId: row.id, alertId: alert.id },
-  }));
+  const trip = { from: row.departureCity, to: row.arrivalCity, date: textDay(row.departureDate), kg: remainingCapacityG(row) / 1000, price: textAmount(row.pricePerKgCents, row.currency) };
+  const items: Notification[] = [...byUser.values()].map((alert) => {
+    const near = nearbyEnds(alert, row);
+    return {
+      userId: alert.userId,
+      type: 'ALERT_MATCH',
+      text: near.length ? msg('notice.alertMatchNearby', { ...trip, near: inEachLanguage((locale) => near.map((n) => render(msg('notice.kmFrom', n), locale)).join(', ')) }) : msg('notice.alertMatch', trip),
+      data: { announcementId: row.id, alertId: alert.id },
+    };
+  });
   await insertNotifications(db, items);
+}
+
+/** The ends the radius matched (another city than the alert's), each with its distance in whole km from the alert's city. */
+function nearbyEnds(alert: MatchedAlert, row: AnnouncementRow): { km: number; city: string }[] {
+  const ends = [
+    [alert.departureCity, alert.departureCityKey, pointOf(alert.departureLatitude, alert.departureLongitude), row.departureCityKey, pointOf(row.departureLatitude, row.departureLongitude)],
+    [alert.arrivalCity, alert.arrivalCityKey, pointOf(alert.arrivalLatitude, alert.arrivalLongitude), row.arrivalCityKey, pointOf(row.arrivalLatitude, row.arrivalLongitude)],
+  ] as const;
+  return ends.flatMap(([city, key, at, tripKey, trip]) => (city && key !== tripKey && at && trip ? [{ km: Math.max(1, Math.round(distanceKm(at, trip))), city }] : []));
 }
 
 type MatchedAlert = Awaited<ReturnType<typeof matchingAlertsQuery>>[number];
