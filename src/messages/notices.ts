@@ -206,7 +206,8 @@ export const NOTICE_MESSAGES = {
     en: 'New trip {from} → {to} on {date} ({near}): {kg} kg available at {price}/kg.',
     fr: 'Nouveau trajet {from} → {to} le {date} ({near}) : {kg} kg disponibles à {price}/kg.',
   },
-  'notice.kmFrom': { en: '{km} km from {city}', fr: 'à {km} km de {city}' },
+  // Also the recipient page's last position (features/handover/recipient-page.routes.ts).
+  'place.kmFrom': { en: '{km} km from {city}', fr: 'à {km} km de {city}' },
   'notice.travelProofApproved': {
     en: 'Your proof of travel was accepted: your trip shows as verified.',
     fr: 'Votre justificatif de voyage a été accepté : votre trajet est affiché comme vérifié.',

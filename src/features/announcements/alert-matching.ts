@@ -86,7 +86,7 @@ export async function notifyMatchingAlerts(db: Db, row: AnnouncementRow) {
     return {
       userId: alert.userId,
       type: 'ALERT_MATCH',
-      text: near.length ? msg('notice.alertMatchNearby', { ...trip, near: inEachLanguage((locale) => near.map((n) => render(msg('notice.kmFrom', n), locale)).join(', ')) }) : msg('notice.alertMatch', trip),
+      text: near.length ? msg('notice.alertMatchNearby', { ...trip, near: inEachLanguage((locale) => near.map((n) => render(msg('place.kmFrom', n), locale)).join(', ')) }) : msg('notice.alertMatch', trip),
       data: { announcementId: row.id, alertId: alert.id },
     };
   });

@@ -11,6 +11,7 @@ import { createRouter, type AppEnv } from '../../env';
 import { preferredLocale } from '../../lib/locale';
 import { cspNonce } from '../../middleware/content-security-policy';
 import { recipientLocale } from '../deliveries/recipient';
+import { msg, render } from '../../messages';
 import { nearestCity } from '../reference/reference.service';
 import { RecipientTokenParams } from './handover.schemas';
 import { recipientPageData, type RecipientView } from './handover.service';
@@ -49,7 +50,7 @@ const TEXT = {
     position: 'Last position',
     unknown: 'Not yet known',
     delivered: 'Delivered. Thank you!',
-    near: (place: string, km: number) => (km <= 15 ? place : `${km} km from ${place}`),
+    near: (place: string, km: number) => (km <= 15 ? place : render(msg('place.kmFrom', { km, city: place }), 'en')),
     at: (place: string, when: string) => `${place}, ${when}`,
     code: 'Delivery code',
     showCode: 'Show this code to the carrier when you receive the parcel.',
@@ -68,7 +69,7 @@ const TEXT = {
     position: 'Dernière position',
     unknown: 'Pas encore connue',
     delivered: 'Livré. Merci !',
-    near: (place: string, km: number) => (km <= 15 ? place : `à ${km} km de ${place}`),
+    near: (place: string, km: number) => (km <= 15 ? place : render(msg('place.kmFrom', { km, city: place }), 'fr')),
     at: (place: string, when: string) => `${place}, le ${when}`,
     code: 'Code de remise',
     showCode: 'Montrez ce code au transporteur quand vous recevez le colis.',
