@@ -260,3 +260,14 @@ export async function readPage<T extends SQLiteTable>(
     .offset(offset)) as (T['$inferSelect'] & { pageTotal: number })[];
   return totalledPage(db, found, offset, () => countAll) as Promise<{ rows: T['$inferSelect'][]; total: number }>;
 }
+
+/**
+ * `column IN (values)` read in slices: D1 binds at most 100 parameters per statement, so `read`
+ * gets at most `size` distinct values at a time (room left for its other parameters).
+ */
+export async function inSlices<V, T>(values: readonly V[], read: (slice: V[]) => Promise<T[]>, size = 90): Promise<T[]> {
+  const out: T[] = [];
+  const unique = [...new Set(values)];
+  for (let i = 0; i < unique.length; i += size) out.push(...(await read(unique.slice(i, i + size))));
+  return out;
+}

@@ -26,6 +26,7 @@ import {
 } from '../../db/schema';
 import type { ConversationMessage } from '../../durable-objects/conversation';
 import type { Deps } from '../../env';
+import { inSlices } from '../../db/statements';
 import { carriesPrivately } from '../../access/reservation-access';
 import { conversationObject } from '../conversations/conversations.service';
 
@@ -75,8 +76,8 @@ export async function buildArchive(deps: Deps, userId: number, now: Date): Promi
   const reservationIds = reservationRows.map((r) => r.id);
   const staffed = await allById(deps, reservations, and(own(reservations.carrierId), isNotNull(reservations.agencyId)));
   const messages = await conversationsOf(deps, reservationIds, staffed.map((r) => r.id), userId);
-  const disputeRows = await inChunks(reservationIds, (ids) => allById(deps, disputes, inArray(disputes.reservationId, ids)));
-  const disputeMessageRows = await inChunks(
+  const disputeRows = await inSlices(reservationIds, (ids) => allById(deps, disputes, inArray(disputes.reservationId, ids)));
+  const disputeMessageRows = await inSlices(
     disputeRows.map((d) => d.id),
     (ids) => allById(deps, disputeMessages, inArray(disputeMessages.disputeId, ids)),
   );
@@ -118,19 +119,12 @@ export async function buildArchive(deps: Deps, userId: number, now: Date): Promi
 async function conversationsOf(deps: Deps, own: number[], staffed: number[], userId: number) {
   const { db, env } = deps;
   const existing = (ids: number[]) =>
-    inChunks(ids, (chunk) => db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, chunk)));
+    inSlices(ids, (chunk) => db.select({ id: conversations.reservationId }).from(conversations).where(inArray(conversations.reservationId, chunk)));
   const out: { reservationId: number; messages: ConversationMessage[] }[] = [];
   for (const { id } of (await existing(own)).sort((a, b) => a.id - b.id)) out.push({ reservationId: id, messages: await conversationMessages(env, id) });
   for (const { id } of (await existing(staffed)).sort((a, b) => a.id - b.id)) {
     const written = (await conversationMessages(env, id)).filter((m) => m.authorId === userId);
     if (written.length > 0) out.push({ reservationId: id, messages: written });
   }
-  return out;
-}
-
-/** D1 binds at most 100 parameters: an id list is read in slices. */
-async function inChunks<T>(ids: number[], read: (ids: number[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += 90) out.push(...(await read(ids.slice(i, i + 90))));
   return out;
 }

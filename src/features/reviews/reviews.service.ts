@@ -2,7 +2,7 @@
 // kept in user_ratings in the same batch.
 import { and, count, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { compiled, runAlone, compiledShapes, pageTotal, withTotal, type Statement, type Placeholders } from '../../db/statements';
+import { compiled, inSlices, runAlone, compiledShapes, pageTotal, withTotal, type Statement, type Placeholders } from '../../db/statements';
 import { isUniqueViolation } from '../../db/errors';
 import { reservations, reviews, reviewTotals, userRatings, users, type ReviewRow } from '../../db/schema';
 import type { AuthUser, Deps } from '../../env';
@@ -131,12 +131,9 @@ export function hideReviewStatements(db: Db, review: Pick<ReviewRow, 'id' | 'rev
 export async function ratingSummaries(deps: Deps, userIds: number[]): Promise<Map<number, RatingSummary>> {
   const { db } = deps;
   const result = new Map<number, RatingSummary>();
-  const ids = [...new Set(userIds)];
-  for (const id of ids) result.set(id, { ratingAverage: null, reviewCount: 0 });
-  for (let i = 0; i < ids.length; i += 90) {
-    const rows = await db.select().from(userRatings).where(inArray(userRatings.userId, ids.slice(i, i + 90)));
-    for (const r of rows) result.set(r.userId, toSummary(r));
-  }
+  for (const id of userIds) result.set(id, { ratingAverage: null, reviewCount: 0 });
+  const rows = await inSlices(userIds, (ids) => db.select().from(userRatings).where(inArray(userRatings.userId, ids)));
+  for (const r of rows) result.set(r.userId, toSummary(r));
   return result;
 }
 

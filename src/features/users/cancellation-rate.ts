@@ -7,6 +7,7 @@
 // (test/cancellation-counts.test.ts recounts after every path).
 import { inArray, sql } from 'drizzle-orm';
 import { carrierCancellationCounts } from '../../db/schema';
+import { inSlices } from '../../db/statements';
 import type { Deps } from '../../env';
 
 /** The rate from the two counts: 2 decimals, half up; 0 when nothing counts. */
@@ -27,11 +28,8 @@ export const cancellationRateOf = (row: { cancelledCount: number | null; counted
 
 /** Rates of several users, keyed by id (users without a counted reservation: 0); one read per 90 ids. */
 export async function cancellationRates(deps: Deps, userIds: readonly number[]): Promise<Map<number, number>> {
-  const ids = [...new Set(userIds)];
-  const result = new Map<number, number>(ids.map((id) => [id, 0]));
-  for (let i = 0; i < ids.length; i += 90) {
-    const rows = await deps.db.select().from(carrierCancellationCounts).where(inArray(carrierCancellationCounts.carrierId, ids.slice(i, i + 90)));
-    for (const row of rows) result.set(row.carrierId, cancellationRate(row.cancelled, row.counted));
-  }
+  const result = new Map<number, number>(userIds.map((id) => [id, 0]));
+  const rows = await inSlices(userIds, (ids) => deps.db.select().from(carrierCancellationCounts).where(inArray(carrierCancellationCounts.carrierId, ids)));
+  for (const row of rows) result.set(row.carrierId, cancellationRate(row.cancelled, row.counted));
   return result;
 }

@@ -18,7 +18,7 @@ import {
   type Locale,
   type ReconciliationReportRow,
 } from '../../../db/schema';
-import { qualified, rowExists } from '../../../db/statements';
+import { inSlices, qualified, rowExists } from '../../../db/statements';
 import type { Deps } from '../../../env';
 import { reportCaught } from '../../../error-tracking';
 import { STATEMENT_CAP, type MobileMoneyRail, type OperationResult } from '../../../providers/mobile-money';
@@ -54,8 +54,6 @@ interface Compared {
   note: Message[];
 }
 
-/** A report's note in `locale`; the English one for reports stored before the keys. */
-const noteIn = (row: ReconciliationReportRow, locale: Locale) => (row.noteText ? joinNote(row.noteText as Message[], locale) : row.note);
 /** French puts a space before a semicolon. */
 const joinNote = (note: Message[], locale: Locale) => note.map((m) => renderText(m, locale)).join(locale === 'fr' ? ' ; ' : '; ');
 
@@ -149,13 +147,6 @@ async function cardPayments(db: Db, where: SQL | undefined): Promise<OurCardPaym
   }));
 }
 
-/** `column IN (values)` read in slices under D1's bound-parameter limit. */
-async function inSlices<T>(values: string[], read: (slice: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  const unique = [...new Set(values)];
-  for (let i = 0; i < unique.length; i += 80) out.push(...(await read(unique.slice(i, i + 80))));
-  return out;
-}
 
 async function stripeCompared(deps: Deps, day: string): Promise<Compared> {
   const { db } = deps;
@@ -166,13 +157,14 @@ async function stripeCompared(deps: Deps, day: string): Promise<Compared> {
   const inDay = <T extends { created: number }>(list: T[]) => list.filter((x) => x.created * 1000 >= start && x.created * 1000 < end);
   const [dayCharges, dayRefunds, dayTransfers] = [inDay(charges), inDay(refunds), inDay(transfers)];
   const intents = [...dayCharges, ...dayRefunds].map((x) => x.paymentIntentId).filter((id): id is string => Boolean(id));
-  const named = await inSlices(intents, (slice) => cardPayments(db, inArray(reservations.authorizationId, slice)));
+  // 80 at a time: the card-payment statement binds its own parameters beside the slice.
+  const named = await inSlices(intents, (slice) => cardPayments(db, inArray(reservations.authorizationId, slice)), 80);
   const paidOfDay = await cardPayments(db, and(gte(reservations.paidAt, from), lt(reservations.paidAt, to)));
   const refundedOfDay = await cardPayments(db, and(gte(reservations.refundedAt, from), lt(reservations.refundedAt, to), isNotNull(reservations.refundId)));
   const byIntent = new Map(named.map((p) => [p.authorizationId, p]));
   const byRefundId = new Map(named.filter((p) => p.refundId).map((p) => [p.refundId!, p]));
   const withdrawalIds = dayTransfers.map((t) => t.withdrawalId).filter((id): id is number => id !== null);
-  const transferRows = await inSlices(withdrawalIds.map(String), (slice) => ourTransfers(db, inArray(withdrawals.id, slice.map(Number))));
+  const transferRows = await inSlices(withdrawalIds, (slice) => ourTransfers(db, inArray(withdrawals.id, slice)));
   const transfersOfDay = (await ourTransfers(db, and(eq(withdrawals.status, 'COMPLETED'), gte(withdrawals.completedAt, from), lt(withdrawals.completedAt, to)))).filter((w) => w.transferId);
   const differences = [
     ...compareCharges(dayCharges, byIntent, paidOfDay, new Set(charges.map((c) => c.paymentIntentId ?? ''))),
@@ -280,5 +272,9 @@ export async function reportsOf(db: Db, day?: string, locale: Locale = 'en') {
       .where(inArray(reconciliationDifferences.reportId, db.select({ id: reconciliationReports.id }).from(reconciliationReports).where(eq(reconciliationReports.day, latest.day))))
       .orderBy(reconciliationDifferences.id),
   ]);
-  return { day: latest.day, reports: reports.map(({ noteText, ...r }) => ({ ...r, note: noteIn({ ...r, noteText }, locale), items: differences.filter((d) => d.reportId === r.id) })) };
+  return {
+    day: latest.day,
+    // The note in `locale`; reports stored before the keys keep their English one.
+    reports: reports.map(({ noteText, ...r }) => ({ ...r, note: noteText ? joinNote(noteText as Message[], locale) : r.note, items: differences.filter((d) => d.reportId === r.id) })),
+  };
 }
