@@ -222,6 +222,10 @@ describe('GET /annonces with date and dateFlexDays', () => {
     // about 70 km + 25.
     expect(ids).toEqual([onTheDay.id, byRated.id, dearer.id, dayAfter.id, nearby.id]);
     expect(res.body.page.totalElements).toBe(5);
+    // The card shows the rating the trip was ranked by.
+    expect(res.body.content.map((t: { carrier: { ratingAverage: number | null; reviewCount: number } }) => [t.carrier.ratingAverage, t.carrier.reviewCount])).toEqual([
+      [null, 0], [5, 2], [null, 0], [null, 0], [null, 0],
+    ]);
 
     // Without a radius: the names only, the same order without Thiès; no distances.
     const named = await search({ departureCity: 'Dakar', arrivalCity: 'Paris', date: daysFromToday(day), dateFlexDays: 1 });
@@ -316,6 +320,26 @@ describe('flat cost (CONTRACT section 30)', () => {
     // filter the 40 more matches cost their 40 index entries (80 while each carrier was looked up).
     expect(fifty[0].rows - ten[0].rows).toBe(0);
     expect(fifty[1].rows - ten[1].rows).toBe(40);
+  });
+
+  it('a nearby search reads 2 rows per trip it weighs and 4 more per trip it returns, the rest fixed', async () => {
+    const carrier = await aCarrier();
+    const day = ownDay();
+    const model = await trip(carrier, THIES, ORLY, day);
+    const rowsRead = async (size: number) => {
+      const res = await search({ departureCity: 'Dakar', arrivalCity: 'Paris', radiusKm: 100, date: daysFromToday(day), dateFlexDays: 1, size });
+      expect(res.status).toBe(200);
+      return { rows: Number(res.headers.get('x-d1-rows-read')), total: res.body.page.totalElements as number, shown: res.body.content.length as number };
+    };
+    await copies(model, 4);
+    const five = [await rowsRead(1), await rowsRead(100)];
+    await copies(model, 10);
+    const fifteen = [await rowsRead(1), await rowsRead(100)];
+    expect([five.map((r) => [r.total, r.shown]), fifteen.map((r) => [r.total, r.shown])]).toEqual([[[5, 1], [5, 5]], [[15, 1], [15, 15]]]);
+    // Weighing a candidate: its cells index entry and its carrier's rating. Showing it: its id, the
+    // trip, its carrier and the carrier's cancellation counts (the rating shown is the one weighed).
+    expect(fifteen[0].rows - five[0].rows).toBe(10 * 2);
+    expect(fifteen[1].rows - five[1].rows).toBe(10 * (2 + 4));
   });
 
   it("the route's day totals follow every write of a trip: publishing, editing, cancelling, a status, a suspension, a deletion", async () => {

@@ -42,6 +42,9 @@ export interface Ranked {
   arrivalKm: number | null;
   score: number;
   departureDate: string;
+  /** The carrier's rating as the candidate read it (the page shows the one it was ranked by). */
+  ratingCount: number | null;
+  ratingSum: number | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -78,6 +81,8 @@ export function rankNearby(candidates: readonly Candidate[], asked: Asked): Rank
       departureKm,
       arrivalKm,
       departureDate: c.departureDate,
+      ratingCount: c.ratingCount,
+      ratingSum: c.ratingSum,
       score: scoreOf({
         departureKm,
         arrivalKm,

@@ -2,8 +2,9 @@
 // city and arriving within it of the asked arrival city, departing up to `dateFlexDays` either side
 // of `date`, best first (nearby-score.ts). Two statements, both on indexes: the candidates (each
 // pair of 2-degree cells of the two discs through announcements_cells_idx, the exact box checked
-// from the index, at most SEARCH_TOTAL_CAP + 1 of them), then the page's trips by id. Between them the
-// exact great-circle distance drops what the box let in, and the score orders the rest.
+// from the index, at most SEARCH_TOTAL_CAP + 1 of them, with their carrier's rating), then the
+// page's trips by id with their carriers. Between them the exact great-circle distance drops what
+// the box let in, and the score orders the rest.
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { compiled, compiledShapes, runAlone } from '../../db/statements';
@@ -105,13 +106,15 @@ const candidatesOf = compiledShapes((shape: { filters: string; departure: boolea
   );
 });
 
+/** What the page reads of the carrier: the rating is the candidate's (read once, for the score and the card alike). */
+const { ratingCount: _count, ratingSum: _sum, ...pageCarrierColumns } = listedCarrierColumns;
+
 /** The page's trips with their carriers, by id (their order is the ranking's, restored in code). */
 const pageById = compiled((d: Db, ph: Record<'ids', Placeholder>) =>
   d
-    .select({ announcement: listedColumns, carrier: listedCarrierColumns })
+    .select({ announcement: listedColumns, carrier: pageCarrierColumns })
     .from(a)
     .innerJoin(users, eq(users.id, a.carrierId))
-    .leftJoin(userRatings, eq(userRatings.userId, a.carrierId))
     .leftJoin(carrierCancellationCounts, eq(carrierCancellationCounts.carrierId, a.carrierId))
     .where(sql`${a.id} IN (SELECT value FROM json_each(${ph.ids}))`),
 );
@@ -154,7 +157,7 @@ export async function searchNearby(deps: Deps, filters: SearchFilters, n: Nearby
   const content: NearbyAnnouncement[] = slice.flatMap((r) => {
     const row = byId.get(r.id);
     if (!row) return []; // gone between the two statements
-    const trip = toAnnouncement(row.announcement, row.carrier);
+    const trip = toAnnouncement(row.announcement, { ...row.carrier, ratingCount: r.ratingCount, ratingSum: r.ratingSum });
     if (!distances) return [trip];
     return [{ ...trip, departureDistanceKm: distanceOf(filters.departureCity, r.departureKm), arrivalDistanceKm: distanceOf(filters.arrivalCity, r.arrivalKm) }];
   });
