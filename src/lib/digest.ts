@@ -5,7 +5,7 @@ const encoder = new TextEncoder();
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** Lower-case hex of the bytes (a lookup table: this runs on every ETag). */
+/** Lower-case hex of the bytes (a lookup table). */
 export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   let hex = '';
   for (const b of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) hex += HEX[b];

@@ -3,13 +3,13 @@
 //   hold personal data and must not be kept by any cache;
 // - anonymous GETs of public reference data carry `public, max-age=<n>` (the table below), so
 //   phones and CDNs can keep them; anything else is `no-store` (recipient pages hold a live code);
-// - every successful JSON GET carries a strong ETag (SHA-1 of the body) and answers 304 with no
-//   body to a matching If-None-Match. HTML pages are not tagged (their nonce changes every time);
-//   file downloads use the ETag R2 gives them; receipt PDFs are not tagged.
+// - every successful JSON GET carries a strong ETag (CRC-32 and length of the body) and answers 304
+//   with no body to a matching If-None-Match. HTML pages are not tagged (their nonce changes every
+//   time); file downloads use the ETag R2 gives them; receipt PDFs are not tagged.
+import { crc32 } from 'node:zlib';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env';
-import { toHex } from '../lib/digest';
 import { routeTable } from '../lib/openapi';
 import { setResponseHeaders } from '../lib/response-headers';
 
@@ -39,7 +39,13 @@ const KEPT_ON_304 = ['cache-control', 'content-location', 'date', 'etag', 'expir
 const ifNoneMatchHas = (header: string | undefined, etag: string) =>
   header !== undefined && (header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 
-const strongEtag = async (body: BufferSource): Promise<string> => `"${toHex(await crypto.subtle.digest('SHA-1', body))}"`;
+/**
+ * The body's CRC-32 and its length in bytes. A validator, not a signature: a changed body of the
+ * same length keeps its tag with odds of 1 in 4 billion, and then only until its next change. It
+ * was a SHA-1, which cost 7 instructions per byte (184 k for a 25 KB page, 2.7 % of the search):
+ * the CRC is native and a fraction of that.
+ */
+export const strongEtag = (body: Uint8Array): string => `"${crc32(body).toString(16).padStart(8, '0')}-${body.byteLength.toString(16)}"`;
 
 type JsonBytes = { bytes?: Uint8Array };
 
@@ -71,7 +77,7 @@ export const httpCache = createMiddleware<AppEnv>(async (c, next) => {
   if (!etag) {
     if (!res.headers.get('Content-Type')?.startsWith('application/json')) return;
     // Every JSON answer is made by c.json; the bytes kept are the body sent (headers may change after, the body not).
-    etag = await strongEtag((kept.bytes as Uint8Array<ArrayBuffer> | undefined) ?? (await res.clone().arrayBuffer()));
+    etag = strongEtag(kept.bytes ?? new Uint8Array(await res.clone().arrayBuffer()));
     setResponseHeaders(c, [['ETag', etag]]);
   }
   if (ifNoneMatchHas(c.req.header('If-None-Match'), etag)) {
