@@ -1,5 +1,6 @@
 // Types of deploy-rules.mjs for the test suite.
 export type Vars = Record<string, unknown>;
+export const BUDGET_GZIP_KIB: number;
 export function appLinkProblems(vars: Vars): string[];
 export const LEGAL_IDENTITY: string[];
 export function legalIdentityProblems(vars: Vars): string[];
