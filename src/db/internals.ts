@@ -80,6 +80,20 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
     const decode = decodesAsIs(decoder) ? null : decoder;
     return { node, key: path[path.length - 1], decode, tableName, objectName: path[0] };
   });
+  // drizzle turns a left-joined object into null when the first of its joined columns is NULL and
+  // they all come from one table that may be missing from the join: which objects can, and the cell
+  // that decides, are known here, so a row checks one cell per such object.
+  const nullable: { objectName: string; index: number }[] = [];
+  if (joinsNotNullableMap) {
+    const joined = new Map<string, { index: number; tableName: string | false }>();
+    plan.forEach(({ tableName, objectName }, index) => {
+      if (tableName === undefined) return;
+      const first = joined.get(objectName);
+      if (!first) joined.set(objectName, { index, tableName });
+      else if (first.tableName !== tableName) first.tableName = false;
+    });
+    for (const [objectName, { index, tableName }] of joined) if (tableName !== false && !joinsNotNullableMap[tableName]) nullable.push({ objectName, index });
+  }
   const mapRow = (row: unknown[]) => {
     // Created on their first cell, as mapResultRow does: the parent's keys keep its order.
     const made: (Record<string, unknown> | undefined)[] = new Array(nodes.length);
@@ -94,23 +108,15 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
       }
       return object;
     };
-    let nullify: Record<string, string | false> | undefined;
     for (let i = 0; i < plan.length; i++) {
-      const { node, key, decode, tableName, objectName } = plan[i];
+      const { node, key, decode } = plan[i];
       const raw = row[i];
-      const value = raw === null ? null : decode === null ? raw : decode.mapFromDriverValue(raw);
-      (made[node] ?? objectOf(node))[key] = value;
-      if (tableName !== undefined) {
-        nullify ??= {};
-        if (!(objectName in nullify)) nullify[objectName] = value === null ? tableName : false;
-        else if (typeof nullify[objectName] === 'string' && nullify[objectName] !== tableName) nullify[objectName] = false;
-      }
+      (made[node] ?? objectOf(node))[key] = raw === null ? null : decode === null ? raw : decode.mapFromDriverValue(raw);
     }
-    if (nullify && joinsNotNullableMap) {
-      for (const objectName in nullify) {
-        const tableName = nullify[objectName];
-        if (typeof tableName === 'string' && !joinsNotNullableMap[tableName]) result[objectName] = null;
-      }
+    for (const { objectName, index } of nullable) {
+      const { decode } = plan[index];
+      const raw = row[index];
+      if (raw === null || (decode !== null && decode.mapFromDriverValue(raw) === null)) result[objectName] = null;
     }
     return result;
   };
