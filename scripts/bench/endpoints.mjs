@@ -213,10 +213,12 @@ export const ENDPOINTS = [
   {
     name: 'POST /v1/api/qrcode/process/depot',
     hot: true,
-    overTarget: "Besides the QR signature (HMAC) and the single-use check in the reservation's QR object (one conditional UPDATE): one batch of 4 statements (the sender's notification; one deliveries insert of the sender's e-mail, push and SMS and the recipient's e-mail and SMS, each guarded on the reservation's status and reading its address; the conditional UPDATE; the response view, a 4-table join with its items), against a 2-statement batch.",
+    overTarget: "Besides the QR signature (HMAC), the single-use check in the reservation's QR object (one conditional UPDATE) and, after the response, the refresh of its status feed (a second object, which reads the reservation from D1 and tells its sockets: CONTRACT 28): one batch of 4 statements (the sender's notification; one deliveries insert of the sender's e-mail, push and SMS and the recipient's e-mail and SMS, each guarded on the reservation's status and reading its address; the conditional UPDATE; the response view, a 4-table join with its items), against a 2-statement batch.",
     roundTrips: 2,
     note: 'payloads are single-use: fetched by each sender just before the run; one batch (transition, notification, the view); no capture (seeded bookings are unpaid)',
-    primitives: [...AUTH, 'hmac_verify', 'do_call', 'd1_batch', 'queue_send'],
+    // Two object calls: the QR object's single-use check, then the status feed's refresh (its own
+    // D1 read is not captured, so the reference still leaves that out).
+    primitives: [...AUTH, 'hmac_verify', 'do_call', 'do_call', 'd1_batch', 'queue_send'],
     singleUse: true,
     async prepare(ctx, api, round = 1) {
       const pool = [];
