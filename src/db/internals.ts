@@ -83,7 +83,7 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
   // drizzle turns a left-joined object into null when the first of its joined columns is NULL and
   // they all come from one table that may be missing from the join: which objects can, and the cell
   // that decides, are known here, so a row checks one cell per such object.
-  const nullable: { objectName: string; index: number }[] = [];
+  const nullable: { objectName: string; index: number; decode: Decoder | null }[] = [];
   if (joinsNotNullableMap) {
     const joined = new Map<string, { index: number; tableName: string | false }>();
     plan.forEach(({ tableName, objectName }, index) => {
@@ -92,7 +92,7 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
       if (!first) joined.set(objectName, { index, tableName });
       else if (first.tableName !== tableName) first.tableName = false;
     });
-    for (const [objectName, { index, tableName }] of joined) if (tableName !== false && !joinsNotNullableMap[tableName]) nullable.push({ objectName, index });
+    for (const [objectName, { index, tableName }] of joined) if (tableName !== false && !joinsNotNullableMap[tableName]) nullable.push({ objectName, index, decode: plan[index].decode });
   }
   const mapRow = (row: unknown[]) => {
     // Created on their first cell, as mapResultRow does: the parent's keys keep its order.
@@ -113,8 +113,7 @@ export function rowsMapper(fields: readonly SelectedField[], joinsNotNullableMap
       const raw = row[i];
       (made[node] ?? objectOf(node))[key] = raw === null ? null : decode === null ? raw : decode.mapFromDriverValue(raw);
     }
-    for (const { objectName, index } of nullable) {
-      const { decode } = plan[index];
+    for (const { objectName, index, decode } of nullable) {
       const raw = row[index];
       if (raw === null || (decode !== null && decode.mapFromDriverValue(raw) === null)) result[objectName] = null;
     }
